@@ -1,0 +1,3 @@
+"""claude-migrate: a migration linter and codemod for Python codebases that call Claude."""
+
+__version__ = "0.1.0"

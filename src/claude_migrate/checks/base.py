@@ -1,0 +1,122 @@
+"""What every check is: its code, name, policy options, and how it turns a file into findings."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..diagnostics import Applicability, Diagnostic
+
+if TYPE_CHECKING:
+    from ..context import FileContext
+
+
+@dataclass(frozen=True)
+class Option:
+    """One key of a rule's policy table: its type, default and allowed range."""
+
+    kind: str  # "number", "integer", "string", "bool", "string-list", "string-table", "enum"
+    default: Any
+    description: str
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] = ()
+    # Derive the default from other options of the same table (e.g. fix-to defaults to max).
+    default_from: str | None = None
+    pattern: Callable[[str], bool] | None = None
+    pattern_text: str = ""
+
+    def expected(self) -> str:
+        """Return a human description of what this option accepts."""
+        if self.kind == "number":
+            text = "a number"
+        elif self.kind == "integer":
+            text = "an integer"
+        elif self.kind == "bool":
+            return "true or false"
+        elif self.kind == "enum":
+            return "one of " + ", ".join(f'"{c}"' for c in self.choices)
+        elif self.kind == "string-list":
+            return "a list of strings"
+        elif self.kind == "string-table":
+            return "a table of strings" + (f" ({self.pattern_text})" if self.pattern_text else "")
+        else:
+            text = "a string"
+            if self.pattern_text:
+                text += f" ({self.pattern_text})"
+            return text
+        if self.minimum is not None and self.maximum is not None:
+            text += f" between {self.minimum:g} and {self.maximum:g}"
+        elif self.minimum is not None:
+            text += f" of at least {self.minimum:g}"
+        return text
+
+    def check(self, value: Any) -> bool:
+        """Return whether `value` is acceptable for this option."""
+        kind = self.kind
+        if kind in ("number", "integer"):
+            if isinstance(value, bool):
+                return False
+            if kind == "integer" and not isinstance(value, int):
+                return False
+            if not isinstance(value, (int, float)):
+                return False
+            if self.minimum is not None and value < self.minimum:
+                return False
+            return not (self.maximum is not None and value > self.maximum)
+        if kind == "bool":
+            return isinstance(value, bool)
+        if kind == "enum":
+            return value in self.choices
+        if kind == "string":
+            return isinstance(value, str) and (self.pattern is None or self.pattern(value))
+        if kind == "string-list":
+            return isinstance(value, list) and all(isinstance(v, str) for v in value)
+        if kind == "string-table":
+            return isinstance(value, dict) and all(
+                isinstance(v, str) and (self.pattern is None or self.pattern(v))
+                for v in value.values()
+            )
+        return False
+
+
+class Check:
+    """Base class of a rule. Subclasses set the class attributes and implement `check`."""
+
+    code: ClassVar[str]
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    fix_applicability: ClassVar[Applicability | None] = None
+    options: ClassVar[dict[str, Option]] = {}
+    # File kinds this check reads: "python" and/or "manifest".
+    kinds: ClassVar[frozenset[str]] = frozenset({"python"})
+    # Off unless its full code is selected explicitly (not by a prefix).
+    opt_in: ClassVar[bool] = False
+
+    def __init__(self, settings: Mapping[str, Any]) -> None:
+        self.settings = settings
+
+    @classmethod
+    def validate(cls, table: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """Return (key, expected) pairs for cross-key problems in a merged table."""
+        return []
+
+    @classmethod
+    def active(cls, table: Mapping[str, Any]) -> bool:
+        """Return whether the policy table leaves anything for this rule to report."""
+        return True
+
+    @classmethod
+    def markers_for(cls, table: Mapping[str, Any]) -> tuple[bytes, ...]:
+        """Return byte strings one of which a file must contain for this check to find anything.
+
+        The default is the call-site registry's markers: every check that reads Claude calls
+        needs one of them, so a new target cannot be forgotten by the prefilter.
+        """
+        from ..calls import MARKERS
+
+        return MARKERS
+
+    def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
+        raise NotImplementedError

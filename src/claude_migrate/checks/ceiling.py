@@ -1,0 +1,51 @@
+"""The shared shape of CM101 and CM102: a numeric parameter above a policy maximum."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar
+
+from ..diagnostics import Applicability, Diagnostic
+from .base import Check
+
+
+def format_number(value: float | int) -> str:
+    """Return a number as Python source (`0.0`, `1024`)."""
+    return repr(value)
+
+
+class CeilingCheck(Check):
+    """Report a Claude call whose `parameter` is proven above the table's `max`."""
+
+    parameter: ClassVar[str]
+    label: ClassVar[str]
+    fix_applicability = Applicability.SAFE
+
+    def check(self, ctx) -> Iterable[Diagnostic]:  # type: ignore[no-untyped-def]
+        maximum = self.settings["max"]
+        fix_to = self.settings["fix-to"]
+        for site in ctx.sites:
+            entry = site.param(self.parameter)
+            if entry is None or not entry.value.known:
+                continue
+            value = entry.value.value
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                continue
+            if value <= maximum:
+                continue
+            via = f" (from {entry.value.via})" if entry.value.via else ""
+            fix = None
+            if entry.value.node is not None:
+                fix = ctx.fix(
+                    Applicability.SAFE,
+                    f"set {entry.key} to {format_number(fix_to)}",
+                    ctx.replace(entry.value.node, format_number(fix_to)),
+                )
+            yield ctx.diagnostic(
+                self,
+                entry.holder,
+                f"{entry.key} {format_number(value)}{via} is above the policy maximum "
+                f"{format_number(maximum)}",
+                fix,
+                context=site.record.scope.qualname,
+            )

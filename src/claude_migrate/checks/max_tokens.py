@@ -1,0 +1,34 @@
+"""CM102 max-tokens: a Claude call whose output budget is above the team's ceiling.
+
+Finds: `max_tokens` (and the legacy `max_tokens_to_sample`) proven above `max-tokens.max`.
+Writes instead: `max-tokens.fix-to`, which defaults to the maximum itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..calls import MAX_TOKENS
+from .base import Option
+from .ceiling import CeilingCheck
+
+
+class MaxTokensCheck(CeilingCheck):
+    code = "CM102"
+    name = "max-tokens"
+    summary = "output budget (max_tokens) above the policy maximum"
+    parameter = MAX_TOKENS
+    label = "max_tokens"
+    options = {
+        "max": Option("integer", 1024, "largest output budget allowed", minimum=1),
+        "fix-to": Option(
+            "integer", None, "budget the fix writes (default: max)", minimum=1, default_from="max"
+        ),
+    }
+
+    @classmethod
+    def validate(cls, table: Mapping[str, Any]) -> list[tuple[str, str]]:
+        if table["fix-to"] > table["max"]:
+            return [("fix-to", f"expected an integer at most max ({table['max']}), got {table['fix-to']!r}")]
+        return []

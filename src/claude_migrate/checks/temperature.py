@@ -1,0 +1,32 @@
+"""CM101 temperature: a Claude call whose temperature is above the team's ceiling.
+
+Finds: `temperature=` on any recognised Claude call (keyword, `**params` dict entry, constant),
+when its value is proven above `temperature.max`. Writes instead: `temperature.fix-to`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..calls import TEMPERATURE
+from .base import Option
+from .ceiling import CeilingCheck
+
+
+class TemperatureCheck(CeilingCheck):
+    code = "CM101"
+    name = "temperature"
+    summary = "temperature above the policy maximum"
+    parameter = TEMPERATURE
+    label = "temperature"
+    options = {
+        "max": Option("number", 0.2, "highest temperature allowed", minimum=0.0, maximum=1.0),
+        "fix-to": Option("number", 0.0, "temperature the fix writes", minimum=0.0, maximum=1.0),
+    }
+
+    @classmethod
+    def validate(cls, table: Mapping[str, Any]) -> list[tuple[str, str]]:
+        if table["fix-to"] > table["max"]:
+            return [("fix-to", f"expected a number at most max ({table['max']:g}), got {table['fix-to']!r}")]
+        return []

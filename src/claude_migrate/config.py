@@ -1,0 +1,565 @@
+"""Find, load, merge (preset -> extends -> file -> overrides) and validate the policy.
+
+A policy file is `claude-migrate.toml` (keys at top level) or a `pyproject.toml` with a
+`[tool.claude-migrate]` table. Each file checked gets the policy of the nearest such file above
+it; `--config` applies one to every file; with none found the built-in `default` preset applies.
+Every mistake is a `ConfigError` naming the file, the line where we can find it, the key and
+what was expected, and is raised before any file is touched.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import re
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pathspec
+
+from .checks import ALL_CHECKS, ALWAYS_ON, CHECKS_BY_NAME, KNOWN_CODES
+from .resources import rules_dir
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10
+    import tomli as tomllib
+
+CONFIG_NAME = "claude-migrate.toml"
+PYPROJECT = "pyproject.toml"
+TOP_LEVEL_KEYS = ("extend", "select", "ignore", "exclude", "overrides")
+OVERRIDE_KEYS = ("paths", "select", "ignore")
+DEFAULT_PRESET = "default"
+
+
+class ConfigError(Exception):
+    """A policy problem, reported with file, line, key and what was expected; exits 2."""
+
+    def __init__(self, path: str, key: str | None, message: str, line: int | None = None):
+        self.path = path
+        self.key = key
+        self.line = line
+        self.detail = message
+        where = path + (f":{line}" if line else "")
+        text = f"{where}: " + (f"`{key}`: " if key else "") + message
+        super().__init__(text)
+
+
+def preset_names() -> list[str]:
+    """Return the names of the presets shipped in rules/."""
+    return sorted(p.stem for p in rules_dir().glob("*.toml") if p.stem != "deprecations")
+
+
+@dataclass(frozen=True)
+class FileSettings:
+    """The policy in effect for one file: enabled codes and every rule's options."""
+
+    codes: frozenset[str]
+    tables: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]
+
+    def table(self, rule_name: str) -> dict[str, Any]:
+        for name, items in self.tables:
+            if name == rule_name:
+                return dict(items)
+        return {}
+
+    def enabled(self, code: str) -> bool:
+        return code in self.codes
+
+    @property
+    def digest(self) -> str:
+        """A stable hash of these settings, for caches."""
+        data = json.dumps([sorted(self.codes), self.tables], sort_keys=True, default=str)
+        return hashlib.sha256(data.encode()).hexdigest()[:16]
+
+
+@dataclass
+class Override:
+    spec: pathspec.PathSpec
+    patterns: list[str]
+    tables: dict[str, dict[str, Any]]
+    select: list[str] | None
+    ignore: list[str] | None
+    source: str
+
+
+@dataclass
+class Policy:
+    """A merged, validated policy rooted at the folder of the file it came from."""
+
+    root: Path
+    source: str
+    select: list[str]
+    ignore: list[str]
+    exclude: list[str]
+    tables: dict[str, dict[str, Any]]
+    overrides: list[Override] = field(default_factory=list)
+    # (table, key) -> where the value came from, for `show-policy`.
+    origins: dict[tuple[str, str], str] = field(default_factory=dict)
+    _exclude_spec: pathspec.PathSpec | None = field(default=None, repr=False)
+    _settings_cache: dict[Any, FileSettings] = field(default_factory=dict, repr=False)
+
+    @property
+    def exclude_spec(self) -> pathspec.PathSpec:
+        if self._exclude_spec is None:
+            self._exclude_spec = pathspec.PathSpec.from_lines("gitwildmatch", self.exclude)
+        return self._exclude_spec
+
+    def relative(self, path: Path) -> str | None:
+        """Return `path` relative to the policy root in POSIX form, or None if outside it."""
+        try:
+            return path.resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return None
+
+    def is_excluded(self, path: Path) -> bool:
+        rel = self.relative(path)
+        if rel is None:
+            return False
+        if self.exclude_spec.match_file(rel):
+            return True
+        # A pattern naming a folder excludes everything in it.
+        parts = rel.split("/")
+        return any(
+            self.exclude_spec.match_file("/".join(parts[:i]) + "/") for i in range(1, len(parts))
+        )
+
+    def settings_for(
+        self,
+        path: Path,
+        select: Sequence[str] | None = None,
+        extend_ignore: Sequence[str] = (),
+    ) -> FileSettings:
+        """Return the settings for `path`, applying every matching override in order.
+
+        `select` and `extend_ignore` come from the command line and win over the files.
+        """
+        rel = self.relative(path)
+        matching = tuple(
+            i
+            for i, o in enumerate(self.overrides)
+            if rel is not None and o.spec.match_file(rel)
+        )
+        cache_key = (matching, tuple(select) if select is not None else None, tuple(extend_ignore))
+        cached = self._settings_cache.get(cache_key)
+        if cached is not None:
+            return cached
+        chosen = select
+        tables = copy.deepcopy(self.tables)
+        select, ignore = list(self.select), list(self.ignore)
+        for i in matching:
+            override = self.overrides[i]
+            for name, table in override.tables.items():
+                tables.setdefault(name, {}).update(table)
+            if override.select is not None:
+                select = list(override.select)
+            if override.ignore is not None:
+                ignore = ignore + list(override.ignore)
+        tables = _with_defaults(tables)
+        codes = resolve_codes(
+            select if chosen is None else chosen, [*ignore, *extend_ignore], tables
+        )
+        settings = FileSettings(
+            codes=codes,
+            tables=tuple(
+                sorted((name, tuple(sorted(t.items()))) for name, t in _freeze(tables).items())
+            ),
+        )
+        self._settings_cache[cache_key] = settings
+        return settings
+
+
+def _freeze(tables: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    def freeze(value: Any) -> Any:
+        if isinstance(value, list):
+            return tuple(freeze(v) for v in value)
+        if isinstance(value, dict):
+            return tuple(sorted((k, freeze(v)) for k, v in value.items()))
+        return value
+
+    return {name: {k: freeze(v) for k, v in table.items()} for name, table in tables.items()}
+
+
+def _with_defaults(tables: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Fill in every option's default, including defaults derived from other keys."""
+    result: dict[str, dict[str, Any]] = {}
+    for check in ALL_CHECKS:
+        table = dict(tables.get(check.name, {}))
+        for key, option in check.options.items():
+            if key not in table and option.default_from is None:
+                table[key] = copy.deepcopy(option.default)
+        for key, option in check.options.items():
+            if key not in table and option.default_from is not None:
+                table[key] = table[option.default_from]
+        result[check.name] = table
+    return result
+
+
+def _matches(code: str, selector: str) -> bool:
+    return code.startswith(selector)
+
+
+def resolve_codes(
+    select: Iterable[str], ignore: Iterable[str], tables: Mapping[str, Mapping[str, Any]]
+) -> frozenset[str]:
+    """Return the rule codes enabled by select/ignore and the rule tables."""
+    select, ignore = list(select), list(ignore)
+    codes = set(ALWAYS_ON)
+    for check in ALL_CHECKS:
+        chosen = [s for s in select if _matches(check.code, s)]
+        if not chosen:
+            continue
+        if check.opt_in and check.code not in chosen:
+            continue
+        # The most specific selector wins between select and ignore, as in ruff.
+        best_select = max(len(s) for s in chosen)
+        dropped = [s for s in ignore if _matches(check.code, s)]
+        if dropped and max(len(s) for s in dropped) >= best_select:
+            continue
+        if not check.active(tables.get(check.name, {})):
+            continue
+        codes.add(check.code)
+    return frozenset(codes)
+
+
+# Loading -------------------------------------------------------------------------------------
+
+
+def _find_line(text: str, table: str | None, key: str) -> int | None:
+    """Return the 1-based line where `key` is set (inside `[table]` when given), if found."""
+    lines = text.splitlines()
+    in_table = table is None
+    key_re = re.compile(rf"^\s*\"?{re.escape(key)}\"?\s*=")
+    header_re = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?")
+    for number, line in enumerate(lines, 1):
+        header = header_re.match(line)
+        if header:
+            name = header.group(1).replace('"', "")
+            in_table = table is not None and (name == table or name.endswith("." + table))
+            if table is not None and in_table is False and name.endswith(f"{table}"):
+                in_table = True
+            continue
+        if in_table and key_re.match(line):
+            return number
+        if table is not None and not in_table and re.match(
+            rf"^\s*\"?{re.escape(table)}\"?\s*=\s*\{{.*\b{re.escape(key)}\b", line
+        ):
+            return number
+    return None
+
+
+@dataclass
+class _RawPolicy:
+    """One file's (or preset's) table before merging, with where it came from."""
+
+    data: dict[str, Any]
+    path: str
+    text: str
+    folder: Path
+
+
+def _read_toml(path: Path, display: str) -> tuple[dict[str, Any], str]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(display, None, "file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(display, None, f"cannot read: {exc}") from None
+    try:
+        return tomllib.loads(text), text
+    except tomllib.TOMLDecodeError as exc:
+        line = getattr(exc, "lineno", None)
+        message = getattr(exc, "msg", str(exc))
+        if line is None:
+            match = re.search(r"line (\d+)", str(exc))
+            line = int(match.group(1)) if match else None
+        raise ConfigError(display, None, f"invalid TOML: {message}", line) from None
+
+
+def _display(path: Path) -> str:
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def read_policy_table(path: Path) -> _RawPolicy | None:
+    """Return the claude-migrate table of a config file, or None for a pyproject without one."""
+    display = _display(path)
+    data, text = _read_toml(path, display)
+    if path.name == PYPROJECT:
+        tool = data.get("tool", {})
+        if not isinstance(tool, dict) or "claude-migrate" not in tool:
+            return None
+        table = tool["claude-migrate"]
+        if not isinstance(table, dict):
+            raise ConfigError(display, "tool.claude-migrate", "expected a table")
+        return _RawPolicy(table, display, text, path.parent)
+    return _RawPolicy(data, display, text, path.parent)
+
+
+def _preset_path(name: str) -> Path | None:
+    candidate = rules_dir() / f"{name}.toml"
+    return candidate if candidate.is_file() else None
+
+
+class PolicyLoader:
+    """Builds each policy once per config file and answers which policy a path gets."""
+
+    def __init__(self, config: Path | None = None, cwd: Path | None = None) -> None:
+        self.cwd = (cwd or Path.cwd()).resolve()
+        self._forced: Policy | None = None
+        self._by_file: dict[Path, Policy] = {}
+        self._by_dir: dict[Path, Policy] = {}
+        self._default: Policy | None = None
+        if config is not None:
+            raw = read_policy_table(config)
+            if raw is None:
+                raise ConfigError(
+                    _display(config), "tool.claude-migrate", "no [tool.claude-migrate] table"
+                )
+            self._forced = self._build(raw)
+
+    @property
+    def default(self) -> Policy:
+        if self._default is None:
+            path = _preset_path(DEFAULT_PRESET)
+            assert path is not None, "the default preset is missing from the installation"
+            data, text = _read_toml(path, f"preset:{DEFAULT_PRESET}")
+            raw = _RawPolicy(data, f"preset:{DEFAULT_PRESET}", text, self.cwd)
+            self._default = self._build(raw)
+        return self._default
+
+    def for_path(self, path: Path) -> Policy:
+        """Return the policy for a file or folder (nearest config file above it)."""
+        if self._forced is not None:
+            return self._forced
+        start = path.resolve()
+        folder = start if start.is_dir() else start.parent
+        visited: list[Path] = []
+        policy: Policy | None = None
+        current = folder
+        while True:
+            cached = self._by_dir.get(current)
+            if cached is not None:
+                policy = cached
+                break
+            visited.append(current)
+            found = self._config_in(current)
+            if found is not None:
+                policy = found
+                break
+            if current.parent == current:
+                break
+            current = current.parent
+        if policy is None:
+            policy = self.default
+        for folder_seen in visited:
+            self._by_dir[folder_seen] = policy
+        return policy
+
+    def _config_in(self, folder: Path) -> Policy | None:
+        for name in (CONFIG_NAME, PYPROJECT):
+            candidate = folder / name
+            if not candidate.is_file():
+                continue
+            if candidate in self._by_file:
+                return self._by_file[candidate]
+            raw = read_policy_table(candidate)
+            if raw is None:
+                continue
+            policy = self._build(raw)
+            self._by_file[candidate] = policy
+            return policy
+        return None
+
+    def _build(self, raw: _RawPolicy) -> Policy:
+        chain = self._extend_chain(raw, [])
+        for link in chain:
+            _validate(link)
+        return _merge(chain, root=raw.folder, source=raw.path)
+
+    def _extend_chain(self, raw: _RawPolicy, seen: list[str]) -> list[_RawPolicy]:
+        """Return [base, ..., raw]: the files `raw` extends, outermost first."""
+        if raw.path in seen:
+            raise ConfigError(raw.path, "extend", "extends itself (cycle: " + " -> ".join(seen) + ")")
+        extend = raw.data.get("extend")
+        if extend is None:
+            if raw.path.startswith("preset:"):
+                return [raw]
+            # Every file extends the default preset unless it says otherwise.
+            extend = DEFAULT_PRESET
+        if not isinstance(extend, str) or not extend:
+            raise ConfigError(
+                raw.path,
+                "extend",
+                "expected a preset name (" + ", ".join(preset_names()) + ") or a path to a TOML file",
+                _find_line(raw.text, None, "extend"),
+            )
+        preset = _preset_path(extend) if "/" not in extend and not extend.endswith(".toml") else None
+        if preset is not None:
+            data, text = _read_toml(preset, f"preset:{extend}")
+            base = _RawPolicy(data, f"preset:{extend}", text, raw.folder)
+        else:
+            target = (raw.folder / extend).resolve()
+            if not target.is_file():
+                raise ConfigError(
+                    raw.path,
+                    "extend",
+                    f"{extend!r} is neither a preset ("
+                    + ", ".join(preset_names())
+                    + ") nor an existing TOML file",
+                    _find_line(raw.text, None, "extend"),
+                )
+            loaded = read_policy_table(target)
+            if loaded is None:
+                raise ConfigError(_display(target), "tool.claude-migrate", "no [tool.claude-migrate] table")
+            base = loaded
+        return self._extend_chain(base, seen + [raw.path]) + [raw]
+
+
+def _validate_codes(raw: _RawPolicy, key: str, value: Any, table: str | None = None) -> list[str]:
+    line = _find_line(raw.text, table, key)
+    name = f"{table}.{key}" if table else key
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(raw.path, name, "expected a list of rule codes or prefixes", line)
+    for selector in value:
+        if not any(code.startswith(selector) for code in KNOWN_CODES) or not selector:
+            raise ConfigError(
+                raw.path,
+                name,
+                f"unknown rule code or prefix {selector!r} (known: " + ", ".join(sorted(KNOWN_CODES)) + ")",
+                line,
+            )
+    return value
+
+
+def _validate_rule_table(raw: _RawPolicy, name: str, table: Any, where: str) -> None:
+    check = CHECKS_BY_NAME[name]
+    if not isinstance(table, dict):
+        raise ConfigError(raw.path, where, "expected a table", _find_line(raw.text, None, name))
+    for key, value in table.items():
+        option = check.options.get(key)
+        line = _find_line(raw.text, name, key)
+        if option is None:
+            known = ", ".join(check.options) or "none"
+            raise ConfigError(raw.path, f"{where}.{key}", f"unknown key (known: {known})", line)
+        if not option.check(value):
+            raise ConfigError(
+                raw.path, f"{where}.{key}", f"expected {option.expected()}, got {value!r}", line
+            )
+
+
+def _validate(raw: _RawPolicy) -> None:
+    data = raw.data
+    for key, value in data.items():
+        if key == "extend":
+            continue
+        if key in ("select", "ignore"):
+            _validate_codes(raw, key, value)
+        elif key == "exclude":
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ConfigError(
+                    raw.path, key, "expected a list of glob patterns", _find_line(raw.text, None, key)
+                )
+        elif key == "overrides":
+            if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+                raise ConfigError(
+                    raw.path, key, "expected an array of tables ([[overrides]])", _find_line(raw.text, None, key)
+                )
+            for index, override in enumerate(value):
+                where = f"overrides[{index}]"
+                paths = override.get("paths")
+                if not isinstance(paths, list) or not paths or not all(isinstance(p, str) for p in paths):
+                    raise ConfigError(
+                        raw.path, f"{where}.paths", "expected a non-empty list of glob patterns",
+                        _find_line(raw.text, "overrides", "paths"),
+                    )
+                for okey, ovalue in override.items():
+                    if okey == "paths":
+                        continue
+                    if okey in ("select", "ignore"):
+                        _validate_codes(raw, okey, ovalue, "overrides")
+                    elif okey in CHECKS_BY_NAME:
+                        _validate_rule_table(raw, okey, ovalue, f"{where}.{okey}")
+                    else:
+                        raise ConfigError(
+                            raw.path,
+                            f"{where}.{okey}",
+                            "unknown key (expected paths, select, ignore or a rule table: "
+                            + ", ".join(CHECKS_BY_NAME) + ")",
+                            _find_line(raw.text, "overrides", okey),
+                        )
+        elif key in CHECKS_BY_NAME:
+            _validate_rule_table(raw, key, value, key)
+        else:
+            raise ConfigError(
+                raw.path,
+                key,
+                "unknown key (expected one of: "
+                + ", ".join(list(TOP_LEVEL_KEYS) + list(CHECKS_BY_NAME))
+                + ")",
+                _find_line(raw.text, None, key),
+            )
+
+
+def _merge(chain: list[_RawPolicy], root: Path, source: str) -> Policy:
+    select: list[str] = ["CM"]
+    ignore: list[str] = []
+    exclude: list[str] = []
+    tables: dict[str, dict[str, Any]] = {}
+    overrides: list[Override] = []
+    origins: dict[tuple[str, str], str] = {}
+    for raw in chain:
+        data = raw.data
+        if "select" in data:
+            select = list(data["select"])
+            origins[("", "select")] = raw.path
+        if "ignore" in data:
+            ignore = list(data["ignore"])
+            origins[("", "ignore")] = raw.path
+        if "exclude" in data:
+            exclude = list(data["exclude"])
+            origins[("", "exclude")] = raw.path
+        for name in CHECKS_BY_NAME:
+            if name in data:
+                for key, value in data[name].items():
+                    tables.setdefault(name, {})[key] = value
+                    origins[(name, key)] = raw.path
+        for override in data.get("overrides", []):
+            overrides.append(
+                Override(
+                    spec=pathspec.PathSpec.from_lines("gitwildmatch", override["paths"]),
+                    patterns=list(override["paths"]),
+                    tables={k: dict(v) for k, v in override.items() if k in CHECKS_BY_NAME},
+                    select=override.get("select"),
+                    ignore=override.get("ignore"),
+                    source=raw.path,
+                )
+            )
+    merged = _with_defaults(tables)
+    last = chain[-1]
+    for check in ALL_CHECKS:
+        for key, expected in check.validate(merged[check.name]):
+            raise ConfigError(
+                last.path, f"{check.name}.{key}", expected, _find_line(last.text, check.name, key)
+            )
+    for index, override in enumerate(overrides):
+        for name, table in override.tables.items():
+            trial = _with_defaults({**tables, name: {**tables.get(name, {}), **table}})
+            for key, expected in CHECKS_BY_NAME[name].validate(trial[name]):
+                raise ConfigError(override.source, f"overrides[{index}].{name}.{key}", expected)
+    return Policy(
+        root=root,
+        source=source,
+        select=select,
+        ignore=ignore,
+        exclude=exclude,
+        tables=tables,
+        overrides=overrides,
+        origins=origins,
+    )

@@ -1,0 +1,115 @@
+"""Everything a check may ask about the Python file it is checking, computed at most once."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+import libcst as cst
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+
+from .diagnostics import Applicability, Diagnostic, Edit, Fix
+from .source import SourceText
+
+if TYPE_CHECKING:
+    from .calls import CallSite, Resolver
+    from .checks.base import Check
+    from .config import FileSettings
+    from .scope import ModuleIndex
+
+_COMMENT = re.compile(r"#[^\r\n]*")
+_SPACE = re.compile(r"\s+")
+
+
+def fingerprint(code: str) -> str:
+    """Return a short hash of source text with comments and whitespace removed."""
+    stripped = _SPACE.sub("", _COMMENT.sub("", code))
+    return hashlib.sha1(stripped.encode("utf-8")).hexdigest()[:16]
+
+
+class FileContext:
+    """One parsed Python file, its policy, and lazily built indexes shared by all checks."""
+
+    def __init__(
+        self, display_path: str, source: SourceText, module: cst.Module, settings: FileSettings
+    ) -> None:
+        self.path = display_path
+        self.source = source
+        self.module = module
+        self.settings = settings
+
+    # Shared analyses, built on first use ----------------------------------------------------
+    @cached_property
+    def index(self) -> ModuleIndex:
+        from .scope import ModuleIndex
+
+        return ModuleIndex.build(self.module)
+
+    @cached_property
+    def resolver(self) -> Resolver:
+        from .calls import Resolver
+
+        return Resolver(self.index)
+
+    @cached_property
+    def sites(self) -> list[CallSite]:
+        from .calls import find_call_sites
+
+        return list(find_call_sites(self.index, self.resolver))
+
+    @cached_property
+    def _positions(self) -> Any:
+        wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
+        return wrapper.resolve(PositionProvider)
+
+    def table(self, rule_name: str) -> dict[str, Any]:
+        return self.settings.table(rule_name)
+
+    # Positions and edits ----------------------------------------------------------------------
+    def range(self, node: cst.CSTNode) -> CodeRange:
+        return self._positions[node]  # type: ignore[no-any-return]
+
+    def span(self, node: cst.CSTNode) -> tuple[int, int]:
+        """Return the start and end offsets of a node in the source text."""
+        code_range = self.range(node)
+        return (
+            self.source.offset(code_range.start.line, code_range.start.column),
+            self.source.offset(code_range.end.line, code_range.end.column),
+        )
+
+    def code(self, node: cst.CSTNode) -> str:
+        start, end = self.span(node)
+        return self.source.text[start:end]
+
+    def replace(self, node: cst.CSTNode, text: str) -> Edit:
+        start, end = self.span(node)
+        return Edit(start, end, text)
+
+    def fix(self, applicability: Applicability, description: str, *edits: Edit) -> Fix:
+        return Fix(applicability, description, tuple(edits))
+
+    def diagnostic(
+        self,
+        check: Check | type[Check],
+        node: cst.CSTNode,
+        message: str,
+        fix: Fix | None = None,
+        context: str = "",
+    ) -> Diagnostic:
+        """Return a diagnostic that starts where `node` starts."""
+        code_range = self.range(node)
+        return Diagnostic(
+            path=self.path,
+            line=code_range.start.line,
+            column=code_range.start.column + 1,
+            end_line=code_range.end.line,
+            end_column=code_range.end.column + 1,
+            code=check.code,
+            rule=check.name,
+            message=message,
+            fix=fix,
+            fingerprint=fingerprint(self.code(node)),
+            context=context,
+        )

@@ -1,0 +1,95 @@
+"""Plain data shared by the engine, the checks, the fixer and the reporters.
+
+Everything here is a frozen dataclass that pickles cheaply, so results cross process
+boundaries unchanged.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class Applicability(str, enum.Enum):
+    """Whether `fix` applies a fix by default (`safe`) or only with `--unsafe-fixes`."""
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+    DISPLAY_ONLY = "display-only"
+
+
+@dataclass(frozen=True, order=True)
+class Edit:
+    """Replace the text between two offsets (in characters of the decoded source)."""
+
+    start: int
+    end: int
+    replacement: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A set of edits that together repair one diagnostic."""
+
+    applicability: Applicability
+    description: str
+    edits: tuple[Edit, ...]
+
+    def applies(self, unsafe: bool) -> bool:
+        """Return whether this fix is applied under the given `--unsafe-fixes` setting."""
+        if self.applicability is Applicability.SAFE:
+            return True
+        return unsafe and self.applicability is Applicability.UNSAFE
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding: where it is, which rule, what is wrong, and how to fix it if we can."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    code: str
+    rule: str
+    message: str
+    fix: Fix | None = None
+    # Why the fix was not applied, filled in by the fixer for the report.
+    left_because: str | None = None
+    # Stable identity of the offending source (whitespace/comments stripped), for baselines.
+    fingerprint: str = ""
+    # Enclosing function or class ("Outer.method"), for baselines.
+    context: str = ""
+
+    def sort_key(self) -> tuple[str, int, int, str]:
+        return (self.path, self.line, self.column, self.code)
+
+
+@dataclass(frozen=True)
+class FileError:
+    """A file that could not be checked at all (CM001)."""
+
+    path: str
+    message: str
+    line: int | None = None
+    column: int | None = None
+    code: str = "CM001"
+    rule: str = "parse-error"
+
+
+@dataclass
+class FileResult:
+    """What the engine learned about one file."""
+
+    path: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    errors: list[FileError] = field(default_factory=list)
+    # Codes whose fixes were applied, one entry per applied fix (for reports).
+    fixed: list[str] = field(default_factory=list)
+    # The fixed source, when it differs from the original; set in diff mode or stdin mode.
+    original_text: str | None = None
+    fixed_text: str | None = None
+    written: bool = False
+    parsed: bool = False
+    from_cache: bool = False

@@ -1,0 +1,363 @@
+"""Run the checks over one file; run many files, in parallel when it pays.
+
+Per file: read the bytes, skip it on the text prefilter (no parse when no marker a check needs is
+present), decode, parse once, run every enabled check over one shared `FileContext`, drop
+suppressed findings and, when fixing, apply fixes until nothing changes. Whatever goes wrong with
+one file (unreadable, undecodable, unparseable, a check crashing, LibCST's RecursionError) becomes
+that file's CM001 entry; the run goes on.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path
+
+from .checks import ALL_CHECKS, Check
+from .config import FileSettings
+from .diagnostics import Diagnostic, FileError, FileResult
+from .fixer import apply_edits, select_fixes, write_atomic
+from .source import DecodeError, SourceText
+from .suppress import is_suppressed, skips_file, suppressions
+
+MAX_FIX_ROUNDS = 10
+# Below this many files that need parsing, a process pool costs more than it saves.
+PARALLEL_MIN_FILES = 12
+CHUNK_FILES = 8
+
+
+@dataclass(frozen=True)
+class Options:
+    """What a run does besides reporting."""
+
+    fix: bool = False
+    unsafe: bool = False
+    write: bool = True  # False for `fix --diff` and stdin: compute, never touch the file
+    keep_text: bool = False  # keep original and fixed text in the result (diffs, stdin)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One file to process and the policy in effect for it."""
+
+    path: str  # absolute
+    display: str  # as reported: relative to the working directory, forward slashes
+    kind: str
+    settings: FileSettings
+    text: str | None = None  # given instead of reading `path` (stdin)
+
+
+@cache
+def checks_for(settings: FileSettings, kind: str) -> tuple[Check, ...]:
+    """Return the enabled checks for a kind of file, built once per distinct policy."""
+    return tuple(
+        check(settings.table(check.name))
+        for check in ALL_CHECKS
+        if settings.enabled(check.code) and kind in check.kinds
+    )
+
+
+@cache
+def markers_for(settings: FileSettings, kind: str) -> tuple[bytes, ...]:
+    """Return the byte strings one of which a file must contain for any enabled check to fire."""
+    found: list[bytes] = []
+    for check in checks_for(settings, kind):
+        for marker in check.markers_for(check.settings):
+            if marker not in found:
+                found.append(marker)
+    return tuple(found)
+
+
+def passes_prefilter(data: bytes, settings: FileSettings, kind: str) -> bool:
+    """Return whether the file may hold a finding (the cheap test before any parse)."""
+    markers = markers_for(settings, kind)
+    if not markers:
+        return False
+    return any(marker in data for marker in markers)
+
+
+def _parse(text: str):  # type: ignore[no-untyped-def]
+    import libcst as cst
+
+    return cst.parse_module(text)
+
+
+def _syntax_error(exc: Exception) -> FileError:
+    import libcst as cst
+
+    if isinstance(exc, cst.ParserSyntaxError):
+        return FileError("", f"invalid syntax: {exc.message}", exc.raw_line, exc.raw_column + 1)
+    return FileError("", f"cannot parse: {type(exc).__name__}: {exc}")
+
+
+def _run_checks(job: Job, source: SourceText, module, checks: Sequence[Check]) -> tuple[list[Diagnostic], list[FileError]]:  # type: ignore[no-untyped-def]
+    from .context import FileContext
+
+    ctx = FileContext(job.display, source, module, job.settings)
+    found: list[Diagnostic] = []
+    errors: list[FileError] = []
+    for check in checks:
+        try:
+            found.extend(check.check(ctx))
+        except RecursionError:
+            errors.append(FileError(job.display, f"{check.code} gave up: the file nests too deeply"))
+        except Exception as exc:  # a bug in one check must not end the run
+            last = traceback.format_exception_only(type(exc), exc)[-1].strip()
+            errors.append(FileError(job.display, f"internal error in {check.code}: {last}"))
+    if found:
+        table = suppressions(source.text, {d.line for d in found})
+        found = [d for d in found if not is_suppressed(d, table)]
+    found.sort(key=Diagnostic.sort_key)
+    return found, errors
+
+
+def _process_python(job: Job, data: bytes | None, options: Options, result: FileResult) -> None:
+    if job.text is not None:
+        source = SourceText(job.text)
+    else:
+        assert data is not None
+        if skips_file(data):
+            return
+        try:
+            source = SourceText.from_bytes(data)
+        except DecodeError as exc:
+            result.errors.append(FileError(job.display, str(exc), exc.line))
+            return
+    checks = checks_for(job.settings, job.kind)
+    try:
+        module = _parse(source.text)
+    except Exception as exc:
+        error = _syntax_error(exc)
+        result.errors.append(replace(error, path=job.display))
+        return
+    result.parsed = True
+    diagnostics, errors = _run_checks(job, source, module, checks)
+    result.errors.extend(errors)
+    if options.fix:
+        diagnostics = _fix_loop(job, source, module, checks, diagnostics, options, result)
+    result.diagnostics = diagnostics
+
+
+def _fix_loop(job, source, module, checks, diagnostics, options, result):  # type: ignore[no-untyped-def]
+    """Apply fixes until none applies; return what is left. Never keeps text that doesn't parse."""
+    original = source.text
+    text = original
+    refused: set[tuple[str, str]] = set()
+    for _ in range(MAX_FIX_ROUNDS):
+        candidates = [d for d in diagnostics if (d.code, d.fingerprint) not in refused]
+        applied, _conflicts = select_fixes(candidates, options.unsafe)
+        if not applied:
+            break
+        new_text, applied = _apply_parsing(text, applied, refused)
+        if not applied:
+            break
+        result.fixed.extend(d.code for d in applied)
+        text = new_text
+        source = SourceText(text, source.encoding, source.bom)
+        module = _parse(text)
+        diagnostics, errors = _run_checks(job, source, module, checks)
+        result.errors.extend(e for e in errors if e not in result.errors)
+    left = []
+    for d in diagnostics:
+        if (d.code, d.fingerprint) in refused:
+            why = "refused: the fixed file would not parse"
+        elif d.fix is None:
+            why = "no fix exists"
+        elif not d.fix.applies(options.unsafe):
+            why = "unsafe fix not enabled (--unsafe-fixes)" if d.fix.applicability.value == "unsafe" else "display-only fix"
+        else:
+            why = "conflicts with another fix"
+        left.append(replace(d, left_because=why))
+    if text != original:
+        if options.keep_text:
+            result.original_text = original
+            result.fixed_text = text
+        if options.write and job.text is None:
+            try:
+                data = source.to_bytes(text)
+            except UnicodeEncodeError as exc:
+                result.errors.append(FileError(job.display, f"fix not written: cannot encode as {source.encoding}: {exc.reason}"))
+                return left
+            write_atomic(Path(job.path), data)
+            result.written = True
+    return left
+
+
+def _apply_parsing(text: str, applied: list[Diagnostic], refused: set[tuple[str, str]]) -> tuple[str, list[Diagnostic]]:
+    """Apply the fixes together; if the result doesn't parse, keep only those that do alone."""
+    edits = [e for d in applied for e in d.fix.edits]  # type: ignore[union-attr]
+    new_text = apply_edits(text, edits)
+    if _parses(new_text):
+        return new_text, applied
+    kept: list[Diagnostic] = []
+    current = text
+    for diagnostic in applied:
+        trial = apply_edits(text, [e for d in [*kept, diagnostic] for e in d.fix.edits])  # type: ignore[union-attr]
+        if _parses(trial):
+            kept.append(diagnostic)
+            current = trial
+        else:
+            refused.add((diagnostic.code, diagnostic.fingerprint))
+    return current, kept
+
+
+def _parses(text: str) -> bool:
+    try:
+        _parse(text)
+    except Exception:
+        return False
+    return True
+
+
+def process(job: Job, options: Options) -> FileResult:
+    """Check (and maybe fix) one file; never raises."""
+    result = FileResult(path=job.display)
+    try:
+        data: bytes | None = None
+        if job.text is None:
+            try:
+                with open(job.path, "rb") as handle:
+                    data = handle.read()
+            except OSError as exc:
+                result.errors.append(FileError(job.display, f"cannot read: {exc.strerror or exc}"))
+                return result
+            if not passes_prefilter(data, job.settings, job.kind):
+                return result
+        if job.kind == "python":
+            _process_python(job, data, options, result)
+        else:
+            process_other(job, data, options, result)
+    except RecursionError:
+        result.errors.append(FileError(job.display, "the file nests too deeply to analyse (RecursionError)"))
+    except Exception as exc:
+        last = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        result.errors.append(FileError(job.display, f"internal error: {last}"))
+    return result
+
+
+# Other kinds of files (dependency manifests) register a processor here.
+PROCESSORS: dict[str, Callable[[Job, bytes | None, Options, FileResult], None]] = {}
+
+
+def process_other(job: Job, data: bytes | None, options: Options, result: FileResult) -> None:
+    processor = PROCESSORS.get(job.kind)
+    if processor is not None:
+        processor(job, data, options, result)
+
+
+def _process_chunk(jobs: Sequence[Job], options: Options) -> list[FileResult]:
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    return [process(job, options) for job in jobs]
+
+
+def default_jobs() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+def run(
+    jobs: Sequence[Job],
+    options: Options,
+    workers: int | None = None,
+    on_result: Callable[[FileResult], None] | None = None,
+) -> list[FileResult]:
+    """Process every job; results come back in the order of `jobs`."""
+    workers = workers or default_jobs()
+    # Prefilter in this process: most files of a real tree never need a parse, and sending
+    # them to a pool would cost more than reading them here.
+    heavy: list[int] = []
+    results: list[FileResult | None] = [None] * len(jobs)
+    for i, job in enumerate(jobs):
+        if job.text is None:
+            try:
+                with open(job.path, "rb") as handle:
+                    data = handle.read()
+            except OSError:
+                heavy.append(i)  # let process() report it
+                continue
+            if not passes_prefilter(data, job.settings, job.kind):
+                results[i] = FileResult(path=job.display)
+                if on_result:
+                    on_result(results[i])  # type: ignore[arg-type]
+                continue
+        heavy.append(i)
+    if workers <= 1 or len(heavy) < PARALLEL_MIN_FILES:
+        for i in heavy:
+            results[i] = process(jobs[i], options)
+            if on_result:
+                on_result(results[i])  # type: ignore[arg-type]
+    else:
+        for i, result in _run_pool([(i, jobs[i]) for i in heavy], options, workers, on_result):
+            results[i] = result
+    return [r for r in results if r is not None]
+
+
+def _chunks(items: Sequence[tuple[int, Job]], size: int) -> Iterator[list[tuple[int, Job]]]:
+    for start in range(0, len(items), size):
+        yield list(items[start : start + size])
+
+
+def _run_pool(
+    items: Sequence[tuple[int, Job]],
+    options: Options,
+    workers: int,
+    on_result: Callable[[FileResult], None] | None,
+) -> Iterable[tuple[int, FileResult]]:
+    """Process chunks in worker processes; a worker that dies costs only its own files."""
+    size = max(1, min(CHUNK_FILES, len(items) // (workers * 4) or 1))
+    pending = list(_chunks(items, size))
+    while pending:
+        retry: list[list[tuple[int, Job]]] = []
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures: dict[Future[list[FileResult]], list[tuple[int, Job]]] = {
+                pool.submit(_process_chunk, [job for _, job in chunk], options): chunk
+                for chunk in pending
+            }
+            broken = False
+            remaining = set(futures)
+            while remaining:
+                done, remaining = wait(remaining, return_when=FIRST_COMPLETED)
+                for future in done:
+                    chunk = futures[future]
+                    try:
+                        chunk_results = future.result()
+                    except BrokenProcessPool:
+                        broken = True
+                        retry.append(chunk)
+                        continue
+                    for (i, _), result in zip(chunk, chunk_results):
+                        if on_result:
+                            on_result(result)
+                        yield i, result
+        if not broken:
+            break
+        # A worker died (killed, segfault): run each file of the lost chunks on its own, so
+        # only the file that kills its process is reported and the others are still done.
+        pending = []
+        for chunk in retry:
+            if len(chunk) == 1:
+                i, job = chunk[0]
+                result = _isolated(job, options)
+                if on_result:
+                    on_result(result)
+                yield i, result
+            else:
+                pending.extend([[item] for item in chunk])
+
+
+def _isolated(job: Job, options: Options) -> FileResult:
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        try:
+            return pool.submit(_process_chunk, [job], options).result()[0]
+        except BrokenProcessPool as exc:
+            result = FileResult(path=job.display)
+            result.errors.append(FileError(job.display, f"worker process crashed: {exc}"))
+            return result

@@ -1,0 +1,55 @@
+"""`--format json`: the contract in DESIGN.md (version 1)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .. import __version__
+from ..diagnostics import Diagnostic, FileError
+from . import Run
+
+
+def diagnostic_to_dict(d: Diagnostic) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "path": d.path,
+        "line": d.line,
+        "column": d.column,
+        "end_line": d.end_line,
+        "end_column": d.end_column,
+        "code": d.code,
+        "rule": d.rule,
+        "message": d.message,
+        "fix": None,
+    }
+    if d.fix is not None:
+        data["fix"] = {"applicability": d.fix.applicability.value, "description": d.fix.description}
+    if d.left_because is not None:
+        data["left_because"] = d.left_because
+    return data
+
+
+def error_to_dict(e: FileError) -> dict[str, Any]:
+    data: dict[str, Any] = {"path": e.path, "code": e.code, "line": e.line, "message": e.message}
+    if e.column is not None:
+        data["column"] = e.column
+    return data
+
+
+def render(run: Run) -> str:
+    summary: dict[str, Any] = {
+        "files": run.files,
+        "diagnostics": len(run.diagnostics),
+        "fixable": run.fixable,
+        "errors": len(run.errors),
+    }
+    if run.fixing:
+        summary["fixed"] = run.fixed
+    payload = {
+        "version": 1,
+        "tool": {"name": "claude-migrate", "version": __version__},
+        "diagnostics": [diagnostic_to_dict(d) for d in run.diagnostics],
+        "errors": [error_to_dict(e) for e in run.errors],
+        "summary": summary,
+    }
+    return json.dumps(payload, indent=2) + "\n"

@@ -1,0 +1,282 @@
+"""What an argument's value is: a literal where it stands, a constant, a dict entry, a `**kwargs` dict.
+
+Unknown stays unknown: a name bound more than once, a parameter, an environment variable or any
+computation is `UNKNOWN`, and nothing is reported on it.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Any
+
+import libcst as cst
+
+from .scope import Binding, Scope
+
+MAX_DEPTH = 12
+
+
+@dataclass(frozen=True)
+class Value:
+    """A value proven from the source, and the node that holds it (the one a fix edits)."""
+
+    known: bool
+    value: Any = None
+    node: cst.CSTNode | None = None
+    # The name it was read through ("TEMPERATURE"), for messages.
+    via: str | None = None
+
+
+UNKNOWN = Value(False)
+
+
+@dataclass(eq=False)
+class Entry:
+    """One parameter as a call passes it: the node it is written at, and its value."""
+
+    key: str
+    holder: cst.CSTNode  # cst.Arg, cst.DictElement or the statement of `d[key] = v`
+    value_node: cst.BaseExpression
+    value: Value
+    # The list the holder sits in (call args or dict elements), for removal fixes.
+    container: cst.CSTNode | None = None
+    # The dict the entry came from when passed as `**name`, for messages.
+    through: str | None = None
+
+
+@dataclass(eq=False)
+class Entries:
+    """The parameters of a call or dict, and whether some could not be seen."""
+
+    items: dict[str, Entry] = field(default_factory=dict)
+    opaque: bool = False
+    # Keys proven present with a value we cannot know.
+    unknown_keys: set[str] = field(default_factory=set)
+
+    def get(self, *names: str) -> Entry | None:
+        for name in names:
+            entry = self.items.get(name)
+            if entry is not None:
+                return entry
+        return None
+
+    def may_have(self, *names: str) -> bool:
+        """Return whether the parameter may be present though we cannot see it."""
+        return self.opaque or any(n in self.unknown_keys for n in names)
+
+
+def string_value(node: cst.BaseExpression) -> str | None:
+    """Return the text of a plain (non-f, non-bytes) string literal."""
+    if isinstance(node, cst.SimpleString):
+        prefix = node.prefix.lower()
+        if "b" in prefix or "f" in prefix:
+            return None
+        try:
+            value = ast.literal_eval(node.value)
+        except (ValueError, SyntaxError):
+            return None
+        return value if isinstance(value, str) else None
+    if isinstance(node, cst.ConcatenatedString):
+        left = string_value(node.left)
+        right = string_value(node.right)  # type: ignore[arg-type]
+        return None if left is None or right is None else left + right
+    return None
+
+
+def literal(node: cst.BaseExpression) -> Value:
+    """Return the value of a literal expression written in place."""
+    if isinstance(node, cst.Integer):
+        return Value(True, node.evaluated_value, node)
+    if isinstance(node, cst.Float):
+        return Value(True, node.evaluated_value, node)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        inner = literal(node.expression)
+        if inner.known and isinstance(inner.value, (int, float)) and not isinstance(inner.value, bool):
+            sign = -1 if isinstance(node.operator, cst.Minus) else 1
+            return Value(True, sign * inner.value, node)
+        return UNKNOWN
+    if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
+        return Value(True, {"True": True, "False": False, "None": None}[node.value], node)
+    text = string_value(node)
+    if text is not None:
+        return Value(True, text, node)
+    return UNKNOWN
+
+
+class ValueResolver:
+    """Follows names to the literal they are bound to."""
+
+    def __init__(self, module_scope: Scope) -> None:
+        self.module_scope = module_scope
+
+    def single_binding(self, name: str, scope: Scope) -> Binding | None:
+        """Return the one assignment of `name` visible from `scope`, or None if not exactly one."""
+        bindings = [b for b in scope.lookup(name) if b.kind != "annotation"]
+        if len(bindings) != 1:
+            return None
+        binding = bindings[0]
+        if binding.kind != "assign" or binding.value is None:
+            return None
+        # A function's local constant counts only when assigned at the function's top level.
+        if binding.nested:
+            return None
+        return binding
+
+    def value(self, node: cst.BaseExpression, scope: Scope, depth: int = 0) -> Value:
+        """Return the proven value of `node`, following constants."""
+        found = literal(node)
+        if found.known or depth > MAX_DEPTH:
+            return found
+        if isinstance(node, cst.Name):
+            binding = self.single_binding(node.value, scope)
+            if binding is None or binding.value is None:
+                return UNKNOWN
+            inner = self.value(binding.value, binding.scope, depth + 1)
+            if not inner.known:
+                return UNKNOWN
+            return Value(True, inner.value, inner.node, inner.via or node.value)
+        if isinstance(node, (cst.List, cst.Tuple)):
+            items = []
+            for element in node.elements:
+                if isinstance(element, cst.StarredElement):
+                    return UNKNOWN
+                item = self.value(element.value, scope, depth + 1)
+                if not item.known:
+                    return UNKNOWN
+                items.append(item.value)
+            return Value(True, items if isinstance(node, cst.List) else tuple(items), node)
+        return UNKNOWN
+
+    def dict_node(self, node: cst.BaseExpression, scope: Scope, depth: int = 0) -> tuple[cst.BaseExpression, Scope, str | None] | None:
+        """Return the dict literal (or `dict(...)` call) an expression is bound to."""
+        if depth > MAX_DEPTH:
+            return None
+        if isinstance(node, cst.Dict):
+            return node, scope, None
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "dict":
+            if not scope.lookup("dict"):
+                return node, scope, None
+            return None
+        if isinstance(node, cst.Name):
+            binding = self.single_binding(node.value, scope)
+            if binding is None or binding.value is None:
+                return None
+            found = self.dict_node(binding.value, binding.scope, depth + 1)
+            if found is None:
+                return None
+            return found[0], found[1], found[2] or node.value
+        return None
+
+    def entries_of_dict(
+        self, node: cst.BaseExpression, scope: Scope, depth: int = 0
+    ) -> Entries | None:
+        """Return the entries of a dict literal or `dict(...)` call, or None if not one."""
+        entries = Entries()
+        if isinstance(node, cst.Dict):
+            for element in node.elements:
+                if isinstance(element, cst.StarredDictElement):
+                    nested = self.expand(element.value, scope, depth + 1)
+                    self._merge(entries, nested)
+                    continue
+                key = string_value(element.key)
+                if key is None:
+                    entries.opaque = True
+                    continue
+                entries.items[key] = Entry(
+                    key, element, element.value, self.value(element.value, scope, depth + 1), node
+                )
+                entries.unknown_keys.discard(key)
+            return entries
+        if isinstance(node, cst.Call):
+            for arg in node.args:
+                if arg.keyword is not None:
+                    key = arg.keyword.value
+                    entries.items[key] = Entry(
+                        key, arg, arg.value, self.value(arg.value, scope, depth + 1), node
+                    )
+                elif arg.star == "**":
+                    self._merge(entries, self.expand(arg.value, scope, depth + 1))
+                else:
+                    # dict(other, ...) or dict(pairs): cannot see the keys.
+                    entries.opaque = True
+            return entries
+        return None
+
+    @staticmethod
+    def _merge(entries: Entries, more: Entries) -> None:
+        entries.opaque = entries.opaque or more.opaque
+        for key, entry in more.items.items():
+            entries.items[key] = entry
+            entries.unknown_keys.discard(key)
+        for key in more.unknown_keys:
+            entries.items.pop(key, None)
+            entries.unknown_keys.add(key)
+
+    def expand(
+        self,
+        node: cst.BaseExpression,
+        scope: Scope,
+        depth: int = 0,
+        before_order: int | None = None,
+        mutators: dict[str, list[int]] | None = None,
+    ) -> Entries:
+        """Return what `**node` passes: the bound dict's entries plus later `name[k] = v` sets."""
+        found = self.dict_node(node, scope, depth)
+        if found is None:
+            return Entries(opaque=True)
+        dict_node, dict_scope, through = found
+        entries = self.entries_of_dict(dict_node, dict_scope, depth)
+        if entries is None:
+            return Entries(opaque=True)
+        if through is not None:
+            for entry in entries.items.values():
+                entry.through = through
+        if isinstance(node, cst.Name):
+            function = scope.function()
+            name = node.value
+            # A method call on the dict before the call (update, pop, setdefault...) may change
+            # any key: we cannot see the result.
+            if mutators and any(
+                before_order is None or order < before_order for order in mutators.get(name, [])
+            ):
+                entries.opaque = True
+            for item in function.subscript_sets.get(name, []):
+                if before_order is not None and item.order > before_order:
+                    continue
+                key = string_value(item.key)
+                if key is None:
+                    entries.opaque = True
+                    continue
+                if item.nested:
+                    entries.items.pop(key, None)
+                    entries.unknown_keys.add(key)
+                    continue
+                entries.items[key] = Entry(
+                    key,
+                    item.statement,
+                    item.value,
+                    self.value(item.value, function, depth + 1),
+                    None,
+                    name,
+                )
+                entries.unknown_keys.discard(key)
+        return entries
+
+    def entries_of_call(
+        self,
+        call: cst.Call,
+        scope: Scope,
+        order: int,
+        mutators: dict[str, list[int]] | None = None,
+    ) -> Entries:
+        """Return the keyword arguments of a call, expanding `**dicts` we can see."""
+        entries = Entries()
+        for arg in call.args:
+            if arg.keyword is not None:
+                key = arg.keyword.value
+                entries.items[key] = Entry(key, arg, arg.value, self.value(arg.value, scope), call)
+                entries.unknown_keys.discard(key)
+            elif arg.star == "**":
+                self._merge(entries, self.expand(arg.value, scope, 0, order, mutators))
+        return entries
