@@ -12,11 +12,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import libcst as cst
+from .lazy import lazy_import
 
-from .scope import Binding, CallRecord, ClassInfo, ModuleIndex, Scope
-from .values import Entries, ValueResolver
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from .scope import Binding, CallRecord, ClassInfo, ModuleIndex, Scope
+    from .values import Entries
+else:
+    # The registry below is read by the prefilter for every file; LibCST loads at the first
+    # resolution, so a tree with no Claude call never imports it.
+    cst = lazy_import("libcst")
 
 MAX_DEPTH = 16
 
@@ -169,6 +177,8 @@ class Resolver:
     """Answers what an expression is, following only the names it has to."""
 
     def __init__(self, index: ModuleIndex) -> None:
+        from .values import ValueResolver
+
         assert index.module_scope is not None
         self.index = index
         self.values = ValueResolver(index.module_scope)
