@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import os
 import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -47,6 +48,27 @@ class ConfigError(Exception):
         where = path + (f":{line}" if line else "")
         text = f"{where}: " + (f"`{key}`: " if key else "") + message
         super().__init__(text)
+
+
+class RealPaths:
+    """`Path.resolve()` for the thousands of paths of one run, each folder resolved once.
+
+    Resolving a path walks every component with `lstat`; a tree walk asks about every file, so
+    the folders' answers are kept. A file's own name still gets its `lstat` (it may be a link).
+    """
+
+    def __init__(self) -> None:
+        self._folders: dict[str, str] = {}
+
+    def resolve(self, path: Path) -> Path:
+        text = os.path.abspath(path)
+        folder, name = os.path.split(text)
+        if not name or os.path.islink(text):
+            return Path(os.path.realpath(text))
+        real = self._folders.get(folder)
+        if real is None:
+            real = self._folders[folder] = os.path.realpath(folder)
+        return Path(os.path.join(real, name))
 
 
 def preset_names() -> list[str]:
@@ -102,6 +124,8 @@ class Policy:
     origins: dict[tuple[str, str], str] = field(default_factory=dict)
     _exclude_spec: pathspec.PathSpec | None = field(default=None, repr=False)
     _settings_cache: dict[Any, FileSettings] = field(default_factory=dict, repr=False)
+    _real: RealPaths = field(default_factory=RealPaths, repr=False)
+    _real_root: Path | None = field(default=None, repr=False)
 
     @property
     def exclude_spec(self) -> pathspec.PathSpec:
@@ -111,12 +135,16 @@ class Policy:
 
     def relative(self, path: Path) -> str | None:
         """Return `path` relative to the policy root in POSIX form, or None if outside it."""
+        if self._real_root is None:
+            self._real_root = self.root.resolve()
         try:
-            return path.resolve().relative_to(self.root.resolve()).as_posix()
+            return self._real.resolve(path).relative_to(self._real_root).as_posix()
         except ValueError:
             return None
 
     def is_excluded(self, path: Path) -> bool:
+        if not self.exclude:
+            return False
         rel = self.relative(path)
         if rel is None:
             return False
@@ -138,7 +166,7 @@ class Policy:
 
         `select` and `extend_ignore` come from the command line and win over the files.
         """
-        rel = self.relative(path)
+        rel = self.relative(path) if self.overrides else None
         matching = tuple(
             i
             for i, o in enumerate(self.overrides)
@@ -316,6 +344,7 @@ class PolicyLoader:
         self._by_file: dict[Path, Policy] = {}
         self._by_dir: dict[Path, Policy] = {}
         self._default: Policy | None = None
+        self._real = RealPaths()
         if config is not None:
             raw = read_policy_table(config)
             if raw is None:
@@ -338,7 +367,7 @@ class PolicyLoader:
         """Return the policy for a file or folder (nearest config file above it)."""
         if self._forced is not None:
             return self._forced
-        start = path.resolve()
+        start = self._real.resolve(path)
         folder = start if start.is_dir() else start.parent
         visited: list[Path] = []
         policy: Policy | None = None
