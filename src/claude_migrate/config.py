@@ -345,6 +345,7 @@ class PolicyLoader:
         self._by_dir: dict[Path, Policy] = {}
         self._default: Policy | None = None
         self._real = RealPaths()
+        self._by_given: dict[str, Policy] = {}
         if config is not None:
             raw = read_policy_table(config)
             if raw is None:
@@ -367,6 +368,15 @@ class PolicyLoader:
         """Return the policy for a file or folder (nearest config file above it)."""
         if self._forced is not None:
             return self._forced
+        # Every file of a folder gets the folder's policy: answer from the folder as given, and
+        # resolve only the first time (a symbolic link goes the long way: its target decides).
+        text = os.path.abspath(path)
+        given: str | None = None
+        if not os.path.islink(text):
+            given = text if os.path.isdir(text) else os.path.dirname(text)
+            known = self._by_given.get(given)
+            if known is not None:
+                return known
         start = self._real.resolve(path)
         folder = start if start.is_dir() else start.parent
         visited: list[Path] = []
@@ -389,6 +399,8 @@ class PolicyLoader:
             policy = self.default
         for folder_seen in visited:
             self._by_dir[folder_seen] = policy
+        if given is not None:
+            self._by_given[given] = policy
         return policy
 
     def _config_in(self, folder: Path) -> Policy | None:
