@@ -11,6 +11,7 @@ import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from .cache import ResultCache
 from .config import PolicyLoader
 from .diagnostics import FileResult
 from .discovery import discover
@@ -58,8 +59,9 @@ def execute(
     options: Options,
     workers: int | None = None,
     on_result: Callable[[FileResult], None] | None = None,
+    cache: ResultCache | None = None,
 ) -> Run:
-    results = run(jobs, options, workers, on_result)
+    results = run(jobs, options, workers, on_result, cache=cache)
     return Run(results=results, fixing=options.fix, unsafe=options.unsafe)
 
 

@@ -117,6 +117,18 @@ class Target:
             MODEL: (MODEL,),
         }[canonical]
 
+    def __post_init__(self) -> None:
+        _TARGETS[self] = None
+
+
+# Every target ever built, wherever it is kept, for `parameter_names`.
+_TARGETS: dict[Target, None] = {}
+
+
+def parameter_names(canonical: str) -> frozenset[str]:
+    """Return every name a canonical parameter goes by in any target (for the prefilter)."""
+    return frozenset(name for target in list(_TARGETS) for name in target.names(canonical))
+
 
 SDK_METHODS: dict[tuple[str, ...], Target] = {
     ("messages", "create"): Target("sdk:messages.create", "sdk", "messages.create"),

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from . import __version__, api
+from .cache import CACHE_DIR_NAME, ResultCache, default_dir
 from .checks import KNOWN_CODES
 from .config import ConfigError, PolicyLoader
 from .engine import Options
@@ -53,6 +54,12 @@ def _common(func):  # type: ignore[no-untyped-def]
             help="Apply the policy's `exclude` to files named on the command line too.",
         ),
         click.option("--quiet", "-q", is_flag=True, help="Print findings only, no summary."),
+        click.option(
+            "--cache-dir", type=click.Path(file_okay=False, path_type=Path),
+            envvar="CLAUDE_MIGRATE_CACHE_DIR", show_envvar=True,
+            help=f"Where results are cached (default: {CACHE_DIR_NAME}/ at the git root).",
+        ),
+        click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache."),
     ]
     for option in reversed(options):
         func = option(func)
@@ -76,6 +83,8 @@ def _run(
     force_exclude: bool,
     quiet: bool,
     options: Options,
+    cache_dir: Path | None = None,
+    no_cache: bool = False,
     diff: bool = False,
 ) -> None:
     chosen = _codes(select, "--select")
@@ -86,7 +95,8 @@ def _run(
     except ConfigError as exc:
         click.echo(f"claude-migrate: error: {exc}", err=True)
         sys.exit(2)
-    run = api.execute(work, options, jobs)
+    cache = None if no_cache else ResultCache(cache_dir or default_dir(Path.cwd()))
+    run = api.execute(work, options, jobs, cache=cache)
     if diff:
         changed = 0
         for result in run.results:

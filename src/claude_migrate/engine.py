@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
+from .cache import ResultCache, lookup, storable
 from .checks import ALL_CHECKS, Check
 from .config import FileSettings
 from .diagnostics import Diagnostic, FileError, FileResult
@@ -74,12 +75,30 @@ def markers_for(settings: FileSettings, kind: str) -> tuple[bytes, ...]:
     return tuple(found)
 
 
+@cache
+def stages_for(settings: FileSettings, kind: str) -> tuple[tuple[tuple[bytes, ...], tuple[bytes, ...]], ...]:
+    """Return, per enabled check, (its markers, its confirmations) for the second stage."""
+    return tuple(
+        (check.markers_for(check.settings), check.confirms_for(check.settings))
+        for check in checks_for(settings, kind)
+    )
+
+
 def passes_prefilter(data: bytes, settings: FileSettings, kind: str) -> bool:
-    """Return whether the file may hold a finding (the cheap test before any parse)."""
+    """Return whether the file may hold a finding (the cheap test before any parse).
+
+    Stage one: the file holds a marker of the call-site registry (one `in` per marker over the
+    raw bytes, which decides nearly every file of an ordinary tree). Stage two, for the few
+    left: some enabled check finds both its marker and one of its confirmations (the policy's
+    parameter names), so a file that mentions Claude but none of what the policy reads is done.
+    """
     markers = markers_for(settings, kind)
-    if not markers:
+    if not any(marker in data for marker in markers):
         return False
-    return any(marker in data for marker in markers)
+    for own, confirms in stages_for(settings, kind):
+        if any(m in data for m in own) and (not confirms or any(c in data for c in confirms)):
+            return True
+    return False
 
 
 def _parse(text: str):  # type: ignore[no-untyped-def]
@@ -268,9 +287,15 @@ def run(
     options: Options,
     workers: int | None = None,
     on_result: Callable[[FileResult], None] | None = None,
+    cache: ResultCache | None = None,
 ) -> list[FileResult]:
-    """Process every job; results come back in the order of `jobs`."""
+    """Process every job; results come back in the order of `jobs`.
+
+    With a `cache`, a file that passes the prefilter is answered from its entry when there is
+    one, and its fresh result is stored otherwise (see `cache.py`).
+    """
     workers = workers or default_jobs()
+    keys: dict[int, str] = {}
     # Prefilter in this process: most files of a real tree never need a parse, and sending
     # them to a pool would cost more than reading them here.
     heavy: list[int] = []
@@ -288,6 +313,16 @@ def run(
                 if on_result:
                     on_result(results[i])  # type: ignore[arg-type]
                 continue
+            if cache is not None:
+                hit, keys[i] = lookup(
+                    cache, data, job.settings, job.kind, job.path, job.display,
+                    options.fix, options.unsafe,
+                )  # fmt: skip
+                if hit is not None:
+                    results[i] = hit
+                    if on_result:
+                        on_result(hit)
+                    continue
         heavy.append(i)
     if workers <= 1 or len(heavy) < PARALLEL_MIN_FILES:
         for i in heavy:
@@ -297,6 +332,12 @@ def run(
     else:
         for i, result in _run_pool([(i, jobs[i]) for i in heavy], options, workers, on_result):
             results[i] = result
+    if cache is not None:
+        for i, key in keys.items():
+            fresh = results[i]
+            if fresh is not None and not fresh.from_cache and storable(fresh, options.fix):
+                cache.store(key, fresh)
+        cache.maybe_prune()
     return [r for r in results if r is not None]
 
 

@@ -118,5 +118,15 @@ class Check:
 
         return MARKERS
 
+    @classmethod
+    def confirms_for(cls, table: Mapping[str, Any]) -> tuple[bytes, ...]:
+        """Return byte strings one of which a file must also contain for this check to fire.
+
+        The prefilter's second stage, read only for files that hold a marker: a check that
+        reads one parameter needs that parameter's name somewhere in the file. Empty means no
+        further condition (a check about every call, such as a missing argument).
+        """
+        return ()
+
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         raise NotImplementedError

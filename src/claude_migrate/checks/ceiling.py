@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import ClassVar
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar
 
 from ..diagnostics import Applicability, Diagnostic
 from .base import Check
@@ -20,6 +20,14 @@ class CeilingCheck(Check):
     parameter: ClassVar[str]
     label: ClassVar[str]
     fix_applicability = Applicability.SAFE
+
+    @classmethod
+    def confirms_for(cls, table: Mapping[str, Any]) -> tuple[bytes, ...]:
+        # A value is only ever proven where it is written under one of the parameter's names
+        # (a keyword, a dict key, `dict(name=...)`), so a file without any of them has none.
+        from ..calls import parameter_names
+
+        return tuple(sorted(name.encode() for name in parameter_names(cls.parameter)))
 
     def check(self, ctx) -> Iterable[Diagnostic]:  # type: ignore[no-untyped-def]
         maximum = self.settings["max"]
