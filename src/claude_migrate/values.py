@@ -244,7 +244,7 @@ class ValueResolver:
             if mutators and any(
                 before_order is None or order < before_order for order in mutators.get(name, [])
             ):
-                entries.opaque = True
+                return Entries(opaque=True)
             for item in function.subscript_sets.get(name, []):
                 if before_order is not None and item.order > before_order:
                     continue
