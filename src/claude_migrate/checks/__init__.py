@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from .base import Check, Option
 from .max_tokens import MaxTokensCheck
+from .stop_sequences import StopSequencesCheck
 from .temperature import TemperatureCheck
 
 ALL_CHECKS: tuple[type[Check], ...] = (
     TemperatureCheck,
     MaxTokensCheck,
+    StopSequencesCheck,
 )
 
 # Codes that are always on and are not checks: CM001 parse-error.
