@@ -85,21 +85,48 @@ def stages_for(settings: FileSettings, kind: str) -> tuple[tuple[tuple[bytes, ..
     )
 
 
-def passes_prefilter(data: bytes, settings: FileSettings, kind: str) -> bool:
-    """Return whether the file may hold a finding (the cheap test before any parse).
+# What the prefilter decides about a file's bytes.
+SKIP = 0  # no marker: nothing to report, the file is done
+SYNTAX_ONLY = 1  # a marker, but nothing an enabled check reads: only CM001 can come out
+PARSE = 2  # may hold a finding: parse it with LibCST and run the checks
+
+
+def prefilter(data: bytes, settings: FileSettings, kind: str) -> int:
+    """Return SKIP, SYNTAX_ONLY or PARSE for a file's bytes (the cheap tests before any parse).
 
     Stage one: the file holds a marker of the call-site registry (one `in` per marker over the
     raw bytes, which decides nearly every file of an ordinary tree). Stage two, for the few
-    left: some enabled check finds both its marker and one of its confirmations (the policy's
-    parameter names), so a file that mentions Claude but none of what the policy reads is done.
+    left: some enabled check finds both its marker and one of its confirmations (the names of
+    the parameter it reads, from the registry), else no finding can come out of the file. Such a
+    Python file is still decoded and compiled by CPython's parser, ten times faster than LibCST,
+    so an undecodable or unparseable file is reported exactly as before.
     """
     markers = markers_for(settings, kind)
     if not any(marker in data for marker in markers):
-        return False
+        return SKIP
     for own, confirms in stages_for(settings, kind):
         if any(m in data for m in own) and (not confirms or any(c in data for c in confirms)):
-            return True
-    return False
+            return PARSE
+    return SYNTAX_ONLY if kind == "python" else PARSE
+
+
+def passes_prefilter(data: bytes, settings: FileSettings, kind: str) -> bool:
+    """Return whether the file may hold a finding, so that LibCST has to parse it."""
+    return prefilter(data, settings, kind) == PARSE
+
+
+def _compiles(text: str) -> bool:
+    """Return whether CPython's own parser accepts `text` (no LibCST involved)."""
+    import ast
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
 
 
 def _parse(text: str):  # type: ignore[no-untyped-def]
@@ -155,7 +182,9 @@ def _run_checks(job: Job, source: SourceText, module, checks: Sequence[Check]) -
     return found, errors
 
 
-def _process_python(job: Job, data: bytes | None, options: Options, result: FileResult) -> None:
+def _process_python(
+    job: Job, data: bytes | None, options: Options, result: FileResult, syntax_only: bool = False
+) -> None:
     if job.text is not None:
         source = SourceText(job.text)
     else:
@@ -167,6 +196,8 @@ def _process_python(job: Job, data: bytes | None, options: Options, result: File
         except DecodeError as exc:
             result.errors.append(FileError(job.display, str(exc), exc.line))
             return
+    if syntax_only and _compiles(source.text):
+        return  # nothing to find, and it parses: LibCST is not needed (else it words the error)
     checks = checks_for(job.settings, job.kind)
     try:
         module = _parse(source.text)
@@ -265,10 +296,13 @@ def process(job: Job, options: Options) -> FileResult:
             except OSError as exc:
                 result.errors.append(FileError(job.display, f"cannot read: {exc.strerror or exc}"))
                 return result
-            if not passes_prefilter(data, job.settings, job.kind):
+            verdict = prefilter(data, job.settings, job.kind)
+            if verdict == SKIP:
                 return result
+        else:
+            verdict = PARSE
         if job.kind == "python":
-            _process_python(job, data, options, result)
+            _process_python(job, data, options, result, syntax_only=verdict == SYNTAX_ONLY)
         else:
             process_other(job, data, options, result)
     except RecursionError:
@@ -327,7 +361,7 @@ def run(
             except OSError:
                 heavy.append(i)  # let process() report it
                 continue
-            if not passes_prefilter(data, job.settings, job.kind):
+            if prefilter(data, job.settings, job.kind) == SKIP:
                 results[i] = FileResult(path=job.display)
                 if on_result:
                     on_result(results[i])  # type: ignore[arg-type]

@@ -81,6 +81,17 @@ class Option:
         return False
 
 
+def parameter_markers(canonical: str) -> tuple[bytes, ...]:
+    """Return every name a parameter goes by in any registered target, as bytes.
+
+    A value is only ever proven where it is written under one of those names (a keyword, a dict
+    key, `dict(name=...)`, a JSON body's key), so a file holding none of them has no finding.
+    """
+    from ..calls import parameter_names
+
+    return tuple(sorted(name.encode() for name in parameter_names(canonical)))
+
+
 class Check:
     """Base class of a rule. Subclasses set the class attributes and implement `check`."""
 
@@ -93,6 +104,9 @@ class Check:
     kinds: ClassVar[frozenset[str]] = frozenset({"python"})
     # Off unless its full code is selected explicitly (not by a prefix).
     opt_in: ClassVar[bool] = False
+    # The canonical parameter (`calls.STOP`, ...) every finding of this check is about, if one
+    # is: the prefilter's second stage then asks for one of its names in the file.
+    reads: ClassVar[str | None] = None
 
     def __init__(self, settings: Mapping[str, Any]) -> None:
         self.settings = settings
@@ -126,7 +140,7 @@ class Check:
         reads one parameter needs that parameter's name somewhere in the file. Empty means no
         further condition (a check about every call, such as a missing argument).
         """
-        return ()
+        return parameter_markers(cls.reads) if cls.reads else ()
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         raise NotImplementedError

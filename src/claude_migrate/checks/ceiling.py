@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 from ..diagnostics import Applicability, Diagnostic
-from .base import Check
+from .base import Check, parameter_markers
 
 
 def format_number(value: float | int) -> str:
@@ -23,11 +23,7 @@ class CeilingCheck(Check):
 
     @classmethod
     def confirms_for(cls, table: Mapping[str, Any]) -> tuple[bytes, ...]:
-        # A value is only ever proven where it is written under one of the parameter's names
-        # (a keyword, a dict key, `dict(name=...)`), so a file without any of them has none.
-        from ..calls import parameter_names
-
-        return tuple(sorted(name.encode() for name in parameter_names(cls.parameter)))
+        return parameter_markers(cls.parameter)
 
     def check(self, ctx) -> Iterable[Diagnostic]:  # type: ignore[no-untyped-def]
         maximum = self.settings["max"]

@@ -35,6 +35,7 @@ class StopSequencesCheck(Check):
     name = "stop-sequences"
     summary = "stop sequences on a Claude call"
     fix_applicability = Applicability.UNSAFE
+    reads = STOP
     options = {
         "mode": Option(
             "enum",
