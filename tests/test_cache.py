@@ -1,0 +1,350 @@
+"""The result cache answers exactly what a cold run answers, and never parses on a warm run."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from claude_migrate import cache as cache_module
+from claude_migrate import engine
+from claude_migrate.cache import CACHE_DIR_NAME, ResultCache, build_id, result_from_json, result_to_json
+from claude_migrate.diagnostics import Applicability, Diagnostic, Edit, FileError, FileResult, Fix
+
+from helpers import FIXTURES, SRC, Cli, snapshot, write_tree
+
+BROKEN = "import anthropic\nclient = anthropic.Anthropic()\ndef f(:\n    temperature=1\n"
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    """Every fixture, a broken file and a plain one, in a tree of their own."""
+    root = tmp_path / "tree"
+    shutil.copytree(FIXTURES, root, ignore=shutil.ignore_patterns("*.fixed.py"))
+    write_tree(root, {"extra/broken.py": BROKEN, "extra/plain.py": "x = 1\n"})
+    return root
+
+
+@pytest.fixture
+def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Count LibCST parses in this process (runs below use --jobs 1)."""
+    seen: list[str] = []
+    original = engine._parse
+
+    def counting(text: str):  # type: ignore[no-untyped-def]
+        seen.append(text)
+        return original(text)
+
+    monkeypatch.setattr(engine, "_parse", counting)
+    return seen
+
+
+def _json(cli: Cli, *args: str) -> tuple[int, str]:
+    result = cli(*args, "--format", "json", "--jobs", "1")
+    assert result.exit_code in (0, 1), result.output
+    return result.exit_code, result.stdout
+
+
+def test_warm_run_prints_exactly_the_cold_json_and_parses_nothing(
+    tree: Path, tmp_path: Path, parses: list[str]
+) -> None:
+    cli = Cli(tree)
+    folder = str(tmp_path / "cache")
+    uncached = _json(cli, "check", "--no-cache")
+    parses.clear()
+    cold = _json(cli, "check", "--cache-dir", folder)
+    assert parses, "the cold run parses the Claude files"
+    parses.clear()
+    warm = _json(cli, "check", "--cache-dir", folder)
+    assert parses == []
+    assert warm == cold == uncached
+    data = json.loads(warm[1])
+    assert data["diagnostics"] and data["errors"], "the tree exercises findings and CM001"
+
+
+def test_warm_results_say_they_came_from_the_cache(tree: Path, tmp_path: Path) -> None:
+    from claude_migrate.api import collect_jobs, execute
+    from claude_migrate.config import PolicyLoader
+    from claude_migrate.engine import Options
+
+    jobs = collect_jobs([tree], PolicyLoader(cwd=tree))
+    cache = ResultCache(tmp_path / "cache")
+    cold = execute(jobs, Options(), workers=1, cache=cache)
+    warm = execute(jobs, Options(), workers=1, cache=ResultCache(tmp_path / "cache"))
+    parsed = {r.path for r in cold.results if r.parsed}
+    assert parsed and {r.path for r in warm.results if r.from_cache} >= parsed
+    assert not any(r.parsed for r in warm.results)
+    assert [(r.path, r.diagnostics, r.errors) for r in warm.results] == [
+        (r.path, r.diagnostics, r.errors) for r in cold.results
+    ]
+
+
+def test_warm_check_of_a_claude_file_never_imports_libcst(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"app.py": (FIXTURES / "temperature" / "sdk_shapes.py").read_text()})
+    env = {**os.environ, "PYTHONPATH": str(SRC), "PYTHONPROFILEIMPORTTIME": "1"}
+    command = [sys.executable, "-m", "claude_migrate", "check", "app.py"]
+    cold = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    warm = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert cold.returncode == warm.returncode == 1
+    assert warm.stdout == cold.stdout
+    assert "libcst" in cold.stderr
+    assert "libcst" not in warm.stderr
+
+
+def test_a_changed_file_or_policy_is_checked_afresh(tmp_path: Path, parses: list[str]) -> None:
+    source = "import anthropic\nc = anthropic.Anthropic()\nc.messages.create(temperature={t})\n"
+    write_tree(tmp_path, {"a.py": source.format(t="0.5")})
+    cli = Cli(tmp_path)
+    first = json.loads(_json(cli, "check")[1])
+    assert [d["message"] for d in first["diagnostics"]] == ["temperature 0.5 is above the policy maximum 0.2"]
+    (tmp_path / "a.py").write_text(source.format(t="0.7"))
+    second = json.loads(_json(cli, "check")[1])
+    assert [d["message"] for d in second["diagnostics"]] == ["temperature 0.7 is above the policy maximum 0.2"]
+    (tmp_path / "claude-migrate.toml").write_text("[temperature]\nmax = 0.8\n")
+    parses.clear()
+    third = json.loads(_json(cli, "check")[1])
+    assert third["diagnostics"] == [] and len(parses) == 1
+
+
+def test_same_bytes_under_another_name_or_path_report_their_own_path(tmp_path: Path) -> None:
+    text = (FIXTURES / "max-tokens" / "budgets.py").read_text()
+    write_tree(tmp_path, {"one/a.py": text, "two/b.py": text})
+    data = json.loads(_json(Cli(tmp_path), "check")[1])
+    paths = {d["path"] for d in data["diagnostics"]}
+    assert paths == {"one/a.py", "two/b.py"}
+
+
+def test_another_build_of_the_tool_does_not_read_these_entries(
+    tree: Path, tmp_path: Path, parses: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cli = Cli(tree)
+    folder = str(tmp_path / "cache")
+    _json(cli, "check", "--cache-dir", folder)
+    monkeypatch.setattr(cache_module, "build_id", lambda: "9.9.9-other")
+    parses.clear()
+    _json(cli, "check", "--cache-dir", folder)
+    assert parses
+
+
+GARBAGE = [b"", b"{", b"not json at all", b"[]", b'{"format": 1}', b'{"format": 999, "result": {}}',
+           b'{"format": 1, "result": {"diagnostics": [{"line": "x"}], "errors": []}}',
+           b'\x00\xff\xfe']  # fmt: skip
+
+
+@pytest.mark.parametrize("garbage", GARBAGE, ids=repr)
+def test_broken_entries_are_misses_and_get_rewritten(
+    tree: Path, tmp_path: Path, garbage: bytes
+) -> None:
+    cli = Cli(tree)
+    folder = tmp_path / "cache"
+    cold = _json(cli, "check", "--cache-dir", str(folder))
+    entries = sorted(folder.rglob("*.json"))
+    assert entries
+    for entry in entries:
+        entry.write_bytes(garbage)
+    assert _json(cli, "check", "--cache-dir", str(folder)) == cold
+    for entry in entries:
+        assert json.loads(entry.read_bytes())["format"] == cache_module.FORMAT
+
+
+def test_truncated_entries_are_misses(tree: Path, tmp_path: Path) -> None:
+    cli = Cli(tree)
+    folder = tmp_path / "cache"
+    cold = _json(cli, "check", "--cache-dir", str(folder))
+    for entry in folder.rglob("*.json"):
+        data = entry.read_bytes()
+        entry.write_bytes(data[: len(data) // 2])
+    assert _json(cli, "check", "--cache-dir", str(folder)) == cold
+
+
+def test_no_cache_reads_and_writes_nothing(tree: Path, tmp_path: Path, parses: list[str]) -> None:
+    cli = Cli(tree)
+    folder = tmp_path / "cache"
+    _json(cli, "check", "--cache-dir", str(folder))
+    parses.clear()
+    _json(cli, "check", "--cache-dir", str(folder), "--no-cache")
+    assert parses
+    empty = tmp_path / "unused"
+    _json(cli, "check", "--cache-dir", str(empty), "--no-cache")
+    assert not empty.exists()
+
+
+# fix ------------------------------------------------------------------------------------------
+
+
+def test_fix_after_a_cached_check_fixes_what_an_uncached_fix_fixes(tree: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    shutil.copytree(tree, other)
+    folder = str(tmp_path / "cache")
+    _json(Cli(tree), "check", "--cache-dir", folder)
+    cached_fix = _json(Cli(tree), "fix", "--unsafe-fixes", "--cache-dir", folder)
+    plain_fix = _json(Cli(other), "fix", "--unsafe-fixes", "--no-cache")
+    assert cached_fix == plain_fix
+    assert snapshot(tree) == snapshot(other)
+    # And again, now that the fixed files and the fix results are cached too.
+    assert _json(Cli(tree), "fix", "--unsafe-fixes", "--cache-dir", folder) == _json(
+        Cli(other), "fix", "--unsafe-fixes", "--no-cache"
+    )
+    assert snapshot(tree) == snapshot(other)
+
+
+def test_fix_answers_untouched_files_from_the_cache(tree: Path, tmp_path: Path, parses: list[str]) -> None:
+    folder = str(tmp_path / "cache")
+    cli = Cli(tree)
+    first = _json(cli, "fix", "--cache-dir", folder)  # safe fixes only: unsafe ones remain
+    second = _json(cli, "fix", "--cache-dir", folder)
+    parses.clear()
+    third = _json(cli, "fix", "--cache-dir", folder)
+    assert parses == []
+    assert third == second
+    assert json.loads(third[1])["summary"]["fixed"] == 0
+    assert json.loads(first[1])["summary"]["fixed"] > 0
+
+
+def test_fix_diff_is_the_same_with_the_cache(tree: Path, tmp_path: Path) -> None:
+    folder = str(tmp_path / "cache")
+    cli = Cli(tree)
+    _json(cli, "check", "--cache-dir", folder)
+    before = snapshot(tree)
+    cached = cli("fix", "--diff", "--jobs", "1", "--cache-dir", folder)
+    plain = cli("fix", "--diff", "--jobs", "1", "--no-cache")
+    assert cached.exit_code == plain.exit_code == 1
+    assert cached.stdout == plain.stdout and "+++ b/" in cached.stdout
+    assert snapshot(tree) == before
+
+
+# Where the cache lives ------------------------------------------------------------------------
+
+
+def test_default_cache_sits_at_the_git_root_and_git_ignores_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CLAUDE_MIGRATE_CACHE_DIR", raising=False)
+    repo = tmp_path / "repo"
+    write_tree(repo, {"svc/app/a.py": (FIXTURES / "max-tokens" / "budgets.py").read_text()})
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    _json(Cli(repo / "svc"), "check")
+    assert (repo / CACHE_DIR_NAME / build_id()).is_dir()
+    assert not (repo / "svc" / CACHE_DIR_NAME).exists()
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"],
+        cwd=repo, capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert status.splitlines() == ["?? svc/app/a.py"]
+
+
+def test_without_git_the_cache_sits_by_the_policy_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CLAUDE_MIGRATE_CACHE_DIR", raising=False)
+    project = tmp_path / "project"
+    write_tree(project, {"pyproject.toml": "[project]\nname='x'\n", "src/a.py": BROKEN})
+    if cache_module.project_root(project) != project:
+        pytest.skip("the temporary folder is inside a git repository")
+    _json(Cli(project / "src"), "check")
+    assert (project / CACHE_DIR_NAME).is_dir()
+
+
+# Concurrency and pruning ----------------------------------------------------------------------
+
+
+def _sample_result(n: int) -> FileResult:
+    fix = Fix(Applicability.SAFE, "set temperature to 0.0", (Edit(10, 13, "0.0"),))
+    return FileResult(
+        path="x.py",
+        diagnostics=[
+            Diagnostic("x.py", n, 1, n, 9, "CM101", "temperature", "m" * n, fix, None, "fp", "ctx")
+        ],
+        errors=[FileError("x.py", "invalid syntax", 3, 4)],
+    )
+
+
+def _hammer(folder: str, worker: int) -> list[str]:
+    """Store and load a few shared keys many times; return every mismatch seen."""
+    cache = ResultCache(Path(folder))
+    problems = []
+    for round_ in range(150):
+        for key_number in range(4):
+            key = f"{key_number:02d}" + "0" * 38
+            expected = result_to_json(_sample_result(key_number + 1))
+            if (round_ + worker) % 2 == 0:
+                cache.store(key, _sample_result(key_number + 1))
+            loaded = cache.load(key, "x.py")
+            if loaded is not None and result_to_json(loaded) != expected:
+                problems.append(f"{key}: {result_to_json(loaded)}")
+    return problems
+
+
+def test_concurrent_writers_and_readers_never_see_a_torn_entry(tmp_path: Path) -> None:
+    folder = str(tmp_path / "cache")
+    with ProcessPoolExecutor(max_workers=4) as pool:
+        outcomes = list(pool.map(_hammer, [folder] * 4, range(4)))
+    assert outcomes == [[], [], [], []]
+    cache = ResultCache(Path(folder))
+    for key_number in range(4):
+        loaded = cache.load(f"{key_number:02d}" + "0" * 38, "x.py")
+        assert loaded is not None
+        assert result_to_json(loaded) == result_to_json(_sample_result(key_number + 1))
+    assert not list(Path(folder).rglob("*.tmp")), "no temporary file is left behind"
+
+
+def test_concurrent_runs_of_the_cli_share_one_cache(tree: Path, tmp_path: Path, parses: list[str]) -> None:
+    folder = str(tmp_path / "cache")
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    command = [sys.executable, "-m", "claude_migrate", "check", "--format", "json", "--cache-dir", folder]
+    runs = [
+        subprocess.Popen(command, cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        for _ in range(3)
+    ]
+    outputs = [run.communicate(timeout=120) for run in runs]
+    assert [run.returncode for run in runs] == [1, 1, 1]
+    assert len({out for out, _ in outputs}) == 1
+    parses.clear()
+    warm = _json(Cli(tree), "check", "--cache-dir", folder)
+    assert parses == []
+    assert warm[1] == outputs[0][0].decode()
+
+
+def test_prune_drops_entries_and_builds_unused_for_too_long(tmp_path: Path) -> None:
+    folder = tmp_path / "cache"
+    cache = ResultCache(folder, max_age=100.0)
+    cache.store("aa" + "1" * 38, _sample_result(1))
+    cache.store("bb" + "2" * 38, _sample_result(2))
+    stale = folder / build_id() / "bb" / ("bb" + "2" * 38 + ".json")
+    old_build = folder / "0.0.1-old" / "cc"
+    old_build.mkdir(parents=True)
+    (old_build / ("cc" + "3" * 38 + ".json")).write_text("{}")
+    now = stale.stat().st_mtime + 1000
+    for path in (stale, old_build / ("cc" + "3" * 38 + ".json")):
+        os.utime(path, (now - 500, now - 500))
+    fresh = folder / build_id() / "aa" / ("aa" + "1" * 38 + ".json")
+    os.utime(fresh, (now - 10, now - 10))
+    assert cache.prune(now=now) == 2
+    assert fresh.exists() and not stale.exists()
+    assert not (folder / "0.0.1-old").exists()
+    assert cache.load("aa" + "1" * 38, "x.py") is not None
+
+
+def test_a_run_prunes_at_most_once_per_interval(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "cache"
+    cache = ResultCache(folder)
+    cache.store("aa" + "1" * 38, _sample_result(1))
+    calls: list[None] = []
+    monkeypatch.setattr(ResultCache, "prune", lambda self, now=None: calls.append(None) or 0)
+    cache.maybe_prune()
+    cache.maybe_prune()
+    assert len(calls) == 1
+
+
+def test_an_entry_round_trips_every_field(tmp_path: Path) -> None:
+    original = _sample_result(3)
+    again = result_from_json(json.loads(json.dumps(result_to_json(original))), "y.py")
+    assert again.diagnostics == [d.__class__(**{**d.__dict__, "path": "y.py"}) for d in original.diagnostics]
+    assert again.errors == [FileError("y.py", "invalid syntax", 3, 4)]
+    assert again.from_cache and not again.parsed
