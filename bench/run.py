@@ -1,0 +1,375 @@
+"""Benchmark claude-migrate against ruff, Fixit, grep and LibCST's own parse, side by side.
+
+    python bench/run.py                 # build the corpora if needed, run, print the table
+    python bench/run.py --reps 3 --only stdlib,single
+
+Every command runs as a separate process, in rounds that alternate the commands (so a busy
+moment of a shared machine lands on all of them alike); the table gives the median with min and
+max over the rounds, the peak resident memory of any process of the command's tree, and the
+ratios of the issue's targets, each measured within this one run. See bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+PY = sys.executable
+CM = [PY, "-m", "claude_migrate"]
+FLOOR = """
+import sys, libcst
+failed = 0
+for path in open(sys.argv[1], encoding="utf-8").read().splitlines():
+    with open(path, "rb") as handle:
+        data = handle.read()
+    try:
+        libcst.parse_module(data)
+    except Exception:
+        failed += 1
+print(failed)
+"""
+
+
+@dataclass
+class Measure:
+    label: str
+    times: list[float] = field(default_factory=list)
+    peak_kb: int = 0
+    note: str = ""
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.times) if self.times else float("nan")
+
+    def cell(self) -> str:
+        if not self.times:
+            return self.note or "n/a"
+        if len(self.times) == 1:
+            return f"{self.median:.3f}" + (f" ({self.note})" if self.note else "")
+        return f"{self.median:.3f} ({min(self.times):.3f}-{max(self.times):.3f})"
+
+
+def timed(command: list[str], cwd: Path | None = None, timeout: float | None = None) -> tuple[float, int, int]:
+    """Run `command`; return (wall seconds, peak RSS in KB of any process of it, exit code)."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if timeout is None:
+        # wait4 reports the largest resident set of the child and of every descendant it waited
+        # for (pool workers included): the peak of any one process, not a sum.
+        _, status, usage = os.wait4(process.pid, 0)
+        elapsed = time.perf_counter() - start
+        process.returncode = os.waitstatus_to_exitcode(status)
+        return elapsed, usage.ru_maxrss, process.returncode
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        return float("inf"), 0, -9
+    return time.perf_counter() - start, 0, process.returncode
+
+
+def tool(name: str) -> list[str] | None:
+    """Return how to run a benchmarked tool from this environment, if it is installed."""
+    found = shutil.which(name, path=str(Path(PY).parent)) or shutil.which(name)
+    if found:
+        return [found]
+    if importlib.util.find_spec(name) is not None:
+        return [PY, "-m", name]
+    return None
+
+
+def ensure_tools(install: bool) -> None:
+    missing = [name for name in ("ruff", "fixit") if tool(name) is None]
+    if missing and install:
+        print(f"installing {', '.join(missing)} into {PY} (pass --no-install to skip)", flush=True)
+        subprocess.run([PY, "-m", "pip", "install", "-q", *missing], check=False)
+
+
+def version_of(command: list[str] | None) -> str:
+    if command is None:
+        return "not installed"
+    out = subprocess.run([*command, "--version"], capture_output=True, text=True)
+    return (out.stdout or out.stderr).strip().splitlines()[0] if (out.stdout or out.stderr) else "?"
+
+
+# Run in a child process: this process stays small, because a child's peak RSS counts the
+# image it was forked from before it ran its own program.
+PREFILTER = """
+import json, sys
+from pathlib import Path
+from claude_migrate.api import collect_jobs
+from claude_migrate.config import PolicyLoader
+from claude_migrate.engine import PARSE, SKIP, markers_for, prefilter
+
+root = Path(sys.argv[1])
+jobs = collect_jobs([root], PolicyLoader(cwd=root))
+kept, stage_one = [], 0
+for job in jobs:
+    verdict = prefilter(Path(job.path).read_bytes(), job.settings, job.kind)
+    stage_one += verdict != SKIP
+    if verdict == PARSE:
+        kept.append(job.path)
+settings = PolicyLoader().default.settings_for(root / "x.py")
+pattern = "|".join(m.decode() for m in markers_for(settings, "python"))
+print(json.dumps({"kept": kept, "stage_one": stage_one, "files": len(jobs), "pattern": pattern}))
+"""
+
+
+def prefilter_view(root: Path) -> dict[str, object]:
+    """Return which files claude-migrate's prefilter keeps (default policy), and its markers."""
+    out = subprocess.run([PY, "-c", PREFILTER, str(root)], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)  # type: ignore[no-any-return]
+
+
+def lines_of(paths: list[str]) -> int:
+    return sum(Path(p).read_bytes().count(b"\n") for p in paths)
+
+
+def machine() -> dict[str, str]:
+    model = "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:
+        cores = os.cpu_count() or 0
+    return {
+        "platform": platform.platform(),
+        "cpu": model,
+        "cores": str(cores),
+        "python": platform.python_version(),
+        "load": " ".join(f"{x:.2f}" for x in os.getloadavg()),
+    }
+
+
+def run_corpus(
+    name: str, root: Path, reps: int, fixit_timeout: float, work: Path
+) -> tuple[dict[str, Measure], dict[str, object]]:
+    ruff, fixit = tool("ruff"), tool("fixit")
+    view = prefilter_view(root)
+    kept: list[str] = view["kept"]  # type: ignore[assignment]
+    info: dict[str, object] = {
+        "files": view["files"],
+        "lines": lines_of([str(p) for p in root.rglob("*.py")]),
+        "stage_one": view["stage_one"],
+        "kept": len(kept),
+        "kept_lines": lines_of(kept),
+    }
+    listing = work / f"{name}.kept"
+    listing.write_text("\n".join(kept), encoding="utf-8")
+    cold_dir, warm_dir = work / f"{name}-cold-cache", work / f"{name}-warm-cache"
+    check = [*CM, "check", "--quiet", "--exit-zero"]
+    commands: dict[str, list[str]] = {
+        "cold": [*check, "--cache-dir", str(cold_dir), "."],
+        "warm": [*check, "--cache-dir", str(warm_dir), "."],
+        "cold --jobs 1": [*check, "--no-cache", "--jobs", "1", "."],
+        "cold --jobs 2": [*check, "--no-cache", "--jobs", "2", "."],
+        "libcst floor": [PY, "-c", FLOOR, str(listing)],
+        "grep -rlE": ["grep", "-rlE", "--include=*.py", str(view["pattern"]), "."],
+    }
+    if ruff:
+        commands["ruff E9,F"] = [*ruff, "check", "--no-cache", "--select", "E9,F", "--exit-zero", "-q", "."]
+    results = {label: Measure(label) for label in commands}
+    # Warm cache: one untimed cold run fills it.
+    subprocess.run(commands["warm"], cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(reps):
+        for label, command in commands.items():
+            if label == "cold":
+                shutil.rmtree(cold_dir, ignore_errors=True)
+            elapsed, peak, _code = timed(command, cwd=root)
+            results[label].times.append(elapsed)
+            results[label].peak_kb = max(results[label].peak_kb, peak)
+    fixit_measure = Measure("fixit lint")
+    if fixit:
+        elapsed, _, code = timed([*fixit, "lint", "."], cwd=root, timeout=fixit_timeout)
+        if elapsed == float("inf"):
+            fixit_measure.note = f"> {fixit_timeout:.0f} s (timed out)"
+        else:
+            fixit_measure.times.append(elapsed)
+            fixit_measure.note = "one run"
+    else:
+        fixit_measure.note = "not installed"
+    results["fixit lint"] = fixit_measure
+    return results, info
+
+
+def run_single(reps: int, root: Path) -> dict[str, Measure]:
+    target = next(iter(sorted(root.rglob("claude_*.py"))))
+    commands = {
+        "check one file": [*CM, "check", "--no-cache", "--exit-zero", "--quiet", str(target)],
+        "import libcst": [PY, "-c", "import libcst"],
+        "python -c pass": [PY, "-c", "pass"],
+    }
+    results = {label: Measure(label) for label in commands}
+    for _ in range(reps):
+        for label, command in commands.items():
+            elapsed, peak, _ = timed(command, cwd=root)
+            results[label].times.append(elapsed)
+            results[label].peak_kb = max(results[label].peak_kb, peak)
+    return results
+
+
+def ratio(a: Measure, b: Measure) -> float:
+    return a.median / b.median if b.median and b.times and a.times else float("nan")
+
+
+def verdict(value: float, limit: float, at_most: bool) -> str:
+    if value != value:  # nan
+        return "not measured"
+    met = value <= limit if at_most else value >= limit
+    if met:
+        return "met"
+    miss = value / limit if at_most else limit / value
+    return f"MISSED by {miss:.2f}x"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reps", type=int, default=5, help="rounds of alternating runs")
+    parser.add_argument("--only", default="stdlib,anthropic,generated,single")
+    parser.add_argument("--fixit-timeout", type=float, default=60.0)
+    parser.add_argument("--corpus-dir", type=Path, default=HERE / ".corpus")
+    parser.add_argument("--results", type=Path, default=HERE / ".results")
+    parser.add_argument("--no-install", action="store_true", help="don't pip install ruff/fixit")
+    args = parser.parse_args()
+    chosen = [c.strip() for c in args.only.split(",") if c.strip()]
+    ensure_tools(not args.no_install)
+    started = time.perf_counter()
+    before = machine()
+    print(f"machine: {before}", flush=True)
+    roots = {}
+    for name in ("stdlib", "anthropic", "generated"):
+        if name in chosen or (name == "generated" and "single" in chosen):
+            print(f"corpus {name}: ", end="", flush=True)
+            built = subprocess.run(
+                [PY, str(HERE / "corpus.py"), name, str(args.corpus_dir)],
+                capture_output=True, text=True, check=True,
+            )  # fmt: skip
+            roots[name] = Path(built.stdout.strip())
+            print(roots[name], flush=True)
+    tables: dict[str, tuple[dict[str, Measure], dict[str, object]]] = {}
+    with tempfile.TemporaryDirectory(prefix="cm-bench-") as scratch:
+        for name in ("stdlib", "anthropic", "generated"):
+            if name in chosen:
+                reps = args.reps if name == "stdlib" else max(1, (args.reps + 1) // 2)
+                print(f"running {name} ({reps} rounds)...", flush=True)
+                tables[name] = run_corpus(name, roots[name], reps, args.fixit_timeout, Path(scratch))
+        single = run_single(args.reps + 2, roots["generated"]) if "single" in chosen else None
+    after = machine()
+    report = render(tables, single, before, after, time.perf_counter() - started)
+    print(report)
+    args.results.mkdir(parents=True, exist_ok=True)
+    (args.results / "latest.md").write_text(report, encoding="utf-8")
+    raw = {
+        name: {"info": info, "runs": {m.label: {"times": m.times, "peak_kb": m.peak_kb, "note": m.note} for m in res.values()}}
+        for name, (res, info) in tables.items()
+    }
+    if single:
+        raw["single"] = {"runs": {m.label: {"times": m.times, "peak_kb": m.peak_kb} for m in single.values()}}
+    (args.results / "latest.json").write_text(json.dumps({"machine": before, "results": raw}, indent=2))
+    return 0
+
+
+def render(
+    tables: dict[str, tuple[dict[str, Measure], dict[str, object]]],
+    single: dict[str, Measure] | None,
+    before: dict[str, str],
+    after: dict[str, str],
+    took: float,
+) -> str:
+    from claude_migrate import __version__
+
+    out = [
+        f"claude-migrate {__version__}; {version_of(tool('ruff'))}; {version_of(tool('fixit'))}; "
+        f"libcst {importlib.metadata.version('libcst')}",
+        f"{before['cpu']}, {before['cores']} cores, {before['platform']}, Python {before['python']}",
+        f"load average before {before['load']}, after {after['load']}; the whole run took {took:.0f} s",
+        "",
+        "Seconds: median (min-max) over alternating rounds; peak RSS of any process of the command.",
+        "",
+    ]
+    for name, (results, info) in tables.items():
+        out.append(
+            f"### {name}: {info['files']} files, {info['lines']:,} lines; prefilter stage one keeps "
+            f"{info['stage_one']}, stage two {info['kept']} ({info['kept_lines']:,} lines)"
+        )
+        out.append("")
+        out.append("| command | seconds | peak RSS MB |")
+        out.append("|---|---|---|")
+        for m in results.values():
+            peak = f"{m.peak_kb / 1024:.0f}" if m.peak_kb else ""
+            out.append(f"| {m.label} | {m.cell()} | {peak} |")
+        out.append("")
+    if single:
+        out.append("### one file (the pre-commit case)")
+        out.append("")
+        out.append("| command | seconds | peak RSS MB |")
+        out.append("|---|---|---|")
+        for m in single.values():
+            out.append(f"| {m.label} | {m.cell()} | {m.peak_kb / 1024:.0f} |")
+        out.append("")
+    out.append("### targets (ratios of medians from this run)")
+    out.append("")
+    out.append("| target | measured | limit | verdict |")
+    out.append("|---|---|---|---|")
+
+    def row(text: str, value: float, limit: float, at_most: bool = True) -> None:
+        sign = "<=" if at_most else ">="
+        out.append(f"| {text} | {value:.2f} | {sign} {limit} | {verdict(value, limit, at_most)} |")
+
+    if "stdlib" in tables:
+        r = tables["stdlib"][0]
+        if "ruff E9,F" in r:
+            row("stdlib: cold / ruff --select E9,F", ratio(r["cold"], r["ruff E9,F"]), 1.0)
+        row("stdlib: cold / grep -rlE", ratio(r["cold"], r["grep -rlE"]), 5.0)
+    if "anthropic" in tables:
+        r = tables["anthropic"][0]
+        row("anthropic: cold / LibCST parse floor of kept files", ratio(r["cold"], r["libcst floor"]), 1.5)
+        row("anthropic: --jobs 1 / --jobs 2", ratio(r["cold --jobs 1"], r["cold --jobs 2"]), 1.6, False)
+    if "generated" in tables:
+        r = tables["generated"][0]
+        row("generated: cold / LibCST parse floor of kept files", ratio(r["cold"], r["libcst floor"]), 1.5)
+        row("generated: --jobs 1 / --jobs 2", ratio(r["cold --jobs 1"], r["cold --jobs 2"]), 1.6, False)
+    for name, (r, info) in tables.items():
+        if info["stage_one"]:
+            row(f"{name}: warm / cold", ratio(r["warm"], r["cold"]), 0.3)
+        else:  # no file passes the prefilter: there is nothing to cache, warm is cold
+            out.append(f"| {name}: warm / cold | {ratio(r['warm'], r['cold']):.2f} | <= 0.3 | n/a: no file to cache |")
+    if single:
+        row("one file: check / import libcst", ratio(single["check one file"], single["import libcst"]), 2.0)
+    peaks = [
+        (name, m.peak_kb / 1024)
+        for name, (r, _) in tables.items()
+        for m in r.values()
+        if m.label.startswith(("cold", "warm"))
+    ]
+    if single:
+        peaks.append(("one file", single["check one file"].peak_kb / 1024))
+    if peaks:
+        worst = max(peaks, key=lambda p: p[1])
+        row(f"peak RSS MB of any claude-migrate process (worst: {worst[0]})", worst[1], 250)
+    return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":
+    import importlib.metadata
+
+    sys.exit(main())
