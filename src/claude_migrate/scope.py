@@ -164,8 +164,10 @@ class ModuleIndex(cst.CSTVisitor):
 
     @classmethod
     def build(cls, module: cst.Module) -> ModuleIndex:
+        from .walk import walk
+
         index = cls()
-        module.visit(index)
+        walk(module, index)  # LibCST's own visit rebuilds every node: as costly as the parse
         return index
 
     # Helpers ---------------------------------------------------------------------------------

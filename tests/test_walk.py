@@ -1,0 +1,90 @@
+"""`walk` calls a read-only visitor's hooks on the same nodes, in the same order, as LibCST."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+from collections.abc import Callable
+from pathlib import Path
+
+import anthropic
+import libcst as cst
+import pytest
+
+from claude_migrate.scope import ModuleIndex
+from claude_migrate.walk import walk
+
+from helpers import FIXTURES
+
+SAMPLES = sorted(p for p in FIXTURES.rglob("*.py")) + [
+    Path(dataclasses.__file__),
+    Path(functools.__file__),
+    Path(contextlib.__file__),
+    Path(anthropic.__file__).parent / "_client.py",
+]
+
+
+def _hook(kind: str, node_type: str) -> Callable[[Recorder, cst.CSTNode], bool]:
+    def record(self: Recorder, node: cst.CSTNode) -> bool:
+        self.events.append((kind, id(node)))
+        return kind == "leave" or node_type not in self.skip
+
+    return record
+
+
+class Recorder(cst.CSTVisitor):
+    """Records every visit and leave; answers False for `skip`'s node types."""
+
+    def __init__(self, skip: tuple[str, ...] = ()) -> None:
+        self.events: list[tuple[str, int]] = []
+        self.skip = skip
+
+
+for _name in dir(cst):
+    _node = getattr(cst, _name)
+    if isinstance(_node, type) and issubclass(_node, cst.CSTNode):
+        setattr(Recorder, f"visit_{_name}", _hook("visit", _name))
+        setattr(Recorder, f"leave_{_name}", _hook("leave", _name))
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+@pytest.mark.parametrize("skip", [(), ("FunctionDef", "Call")], ids=["all", "skipping"])
+def test_walk_visits_like_libcst(path: Path, skip: tuple[str, ...]) -> None:
+    module = cst.parse_module(path.read_bytes())
+    ours, theirs = Recorder(skip), Recorder(skip)
+    walk(module, ours)
+    module.visit(theirs)
+    assert ours.events
+    assert ours.events == theirs.events
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+def test_the_module_index_is_the_same_either_way(path: Path) -> None:
+    module = cst.parse_module(path.read_bytes())
+    walked = ModuleIndex.build(module)
+    visited = ModuleIndex()
+    module.visit(visited)
+
+    def shape(index: ModuleIndex) -> object:
+        return (
+            [(id(c.node), c.order, id(c.scope.node), c.awaited) for c in index.calls],
+            [(s.kind, s.qualname, sorted((k, [b.order for b in v]) for k, v in s.bindings.items()))
+             for s in index.scopes],
+            [id(c) for c in index.comments],
+        )  # fmt: skip
+
+    assert shape(walked) == shape(visited)
+
+
+def test_a_visitor_with_attribute_hooks_gets_libcst_s_own_visit() -> None:
+    class Attribute(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.seen: list[str] = []
+
+        def visit_Call_func(self, node: cst.Call) -> None:
+            self.seen.append("func")
+
+    visitor = Attribute()
+    walk(cst.parse_module("f(x)\n"), visitor)
+    assert visitor.seen == ["func"]
