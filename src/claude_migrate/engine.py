@@ -24,7 +24,7 @@ from .config import FileSettings
 from .diagnostics import Diagnostic, FileError, FileResult
 from .fixer import apply_edits, select_fixes, write_atomic
 from .source import DecodeError, SourceText
-from .suppress import is_suppressed, skips_file, suppressions
+from .suppress import apply_suppressions, skips_file
 
 MAX_FIX_ROUNDS = 10
 # Below this many files that need parsing, a process pool costs more than it saves.
@@ -110,9 +110,7 @@ def _run_checks(job: Job, source: SourceText, module, checks: Sequence[Check]) -
         except Exception as exc:  # a bug in one check must not end the run
             last = traceback.format_exception_only(type(exc), exc)[-1].strip()
             errors.append(FileError(job.display, f"internal error in {check.code}: {last}"))
-    if found:
-        table = suppressions(source.text, {d.line for d in found})
-        found = [d for d in found if not is_suppressed(d, table)]
+    found = apply_suppressions(ctx, found)
     found.sort(key=Diagnostic.sort_key)
     return found, errors
 

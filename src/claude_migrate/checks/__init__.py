@@ -9,10 +9,12 @@ from __future__ import annotations
 from .base import Check, Option
 from .max_tokens import MaxTokensCheck
 from .temperature import TemperatureCheck
+from .unused_suppression import UnusedSuppressionCheck
 
 ALL_CHECKS: tuple[type[Check], ...] = (
     TemperatureCheck,
     MaxTokensCheck,
+    UnusedSuppressionCheck,
 )
 
 # Codes that are always on and are not checks: CM001 parse-error.
