@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
 import pytest
 from helpers import Cli, write_tree
 
-from claude_migrate.catalogue import PAGE_SECTIONS, all_rules, page_sections
+from claude_migrate.catalogue import PAGE_SECTIONS, RuleInfo, all_rules, page_sections
 from claude_migrate.checks import ALL_CHECKS, PSEUDO_RULES
 from claude_migrate.config import PolicyLoader, preset_names
 from claude_migrate.resources import rules_dir
@@ -246,3 +247,45 @@ def test_show_policy_reports_a_policy_error(cli: Cli, tmp_path: Path) -> None:
     result = cli("show-policy", "a.py")
     assert result.exit_code == 2
     assert "claude-migrate.toml:2" in result.stderr
+
+
+# The pages' examples are what the tool does --------------------------------------------------
+
+CODE_BLOCK = re.compile(r"```python\n(.*?)```", re.S)
+SUPPRESSED = re.compile(r"#\s*(?:noqa:|claude-migrate:\s*ignore\[)\s*([A-Z0-9, ]+)")
+
+
+def _python_example(rule_code: str, section: str) -> str | None:
+    text = (rules_dir() / f"{rule_code}.md").read_text(encoding="utf-8")
+    match = CODE_BLOCK.search(page_sections(text).get(section, ""))
+    return match.group(1) if match else None
+
+
+PAGES_WITH_PYTHON_EXAMPLES = [
+    rule for rule in all_rules() if rule.page() and _python_example(rule.code, "Example")
+]
+
+
+@pytest.mark.parametrize("rule", PAGES_WITH_PYTHON_EXAMPLES, ids=lambda r: r.code)
+def test_page_example_is_reported_and_fixed_as_the_page_shows(
+    rule: RuleInfo, cli: Cli, tmp_path: Path
+) -> None:
+    example = _python_example(rule.code, "Example")
+    fixed = _python_example(rule.code, "Fixed example")
+    assert example is not None and fixed is not None
+    # The rule alone, plus the rules the example's suppression comments name (for CM002).
+    named = {c.strip() for m in SUPPRESSED.findall(example) for c in m.split(",") if c.strip()}
+    # A pseudo-rule (CM001) is no check: it needs the checks on to have a file parsed at all.
+    selection = [] if rule.code in PSEUDO_RULES else ["--select", ",".join({rule.code} | named)]
+
+    def codes_found() -> list[str]:
+        data = cli.json("check", "example.py", *selection)
+        return [d["code"] for d in data["diagnostics"]] + [e["code"] for e in data["errors"]]
+
+    (tmp_path / "example.py").write_text(example, encoding="utf-8")
+    assert rule.code in codes_found(), f"rules/{rule.code}.md: the example is not reported"
+    if rule.fix in ("safe", "unsafe"):
+        cli("fix", "example.py", *selection, "--unsafe-fixes")
+        assert (tmp_path / "example.py").read_text(encoding="utf-8") == fixed
+    (tmp_path / "example.py").write_text(fixed, encoding="utf-8")
+    assert rule.code not in codes_found(), f"rules/{rule.code}.md: the fixed example is reported"

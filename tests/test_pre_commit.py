@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from helpers import REPO, write_tree
 
 HOOKS = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
@@ -132,7 +131,9 @@ def test_real_pre_commit_fails_on_a_violation_fixes_it_and_then_passes(tmp_path:
     )
     _git(repo, "add", "-A")
     env = {
-        k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "PRE_COMMIT", "VIRTUAL_ENV"))
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("GIT_", "PRE_COMMIT", "VIRTUAL_ENV"))
     }
     env["PRE_COMMIT_HOME"] = str(tmp_path / "pre-commit-home")
 

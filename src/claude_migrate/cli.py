@@ -160,15 +160,14 @@ def _run(
     # Fixed source goes to standard output; the report then goes to standard error.
     report_to_stderr = stdin is not None and options.fix
     if stdin is not None:
-        result = run.results[0] if run.results else None
+        piped = run.results[0] if run.results else None
         if options.fix:
             sys.stdout.flush()
-            sys.stdout.buffer.write(stdin.output_bytes(result))
+            sys.stdout.buffer.write(stdin.output_bytes(piped))
             sys.stdout.buffer.flush()
         if stdin.source is not None:
-            run.sources[stdin.display] = (
-                result.fixed_text if result is not None and result.fixed_text else stdin.source.text
-            )
+            fixed = piped.fixed_text if piped is not None else None
+            run.sources[stdin.display] = fixed or stdin.source.text
     stream = sys.stderr if report_to_stderr else sys.stdout
     if output is None and output_format == "text" and stream.isatty():
         run.show_source = True
