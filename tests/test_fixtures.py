@@ -14,12 +14,13 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
-from helpers import FIXTURES
 
 from claude_migrate.api import collect_jobs, execute
 from claude_migrate.checks import CHECKS_BY_NAME
 from claude_migrate.config import PolicyLoader
 from claude_migrate.engine import Options
+
+from helpers import FIXTURES
 
 EXPECT = re.compile(r"#\s*expect:\s*([A-Z0-9, ]+)")
 # Folders whose cases run with every rule on.
