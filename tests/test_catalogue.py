@@ -38,10 +38,11 @@ def test_every_registered_rule_has_a_page_with_every_section(code: str) -> None:
 @pytest.mark.parametrize("check", ALL_CHECKS, ids=lambda c: c.code)
 def test_every_policy_option_is_documented_with_its_default(check: type) -> None:
     options = page_sections((rules_dir() / f"{check.code}.md").read_text(encoding="utf-8"))[
-        "Policy options"
+        "Options"
     ]
     for key, option in check.options.items():
-        assert f"`{key}`" in options, f"rules/{check.code}.md does not document `{key}`"
+        named = re.search(rf"`{re.escape(key)}`|^\s*{re.escape(key)}\s*=", options, re.M)
+        assert named, f"rules/{check.code}.md does not document `{key}`"
         if isinstance(option.default, (bool, int, float, str)):
             literal = toml_value(option.default)
             assert literal in options, f"rules/{check.code}.md: default of `{key}` ({literal})"
@@ -251,6 +252,7 @@ def test_show_policy_reports_a_policy_error(cli: Cli, tmp_path: Path) -> None:
 
 # The pages' examples are what the tool does --------------------------------------------------
 
+EXAMPLE_PRELUDE = "import anthropic\n\nclient = anthropic.Anthropic()\nmessages = []\n\n"
 CODE_BLOCK = re.compile(r"```python\n(.*?)```", re.S)
 SUPPRESSED = re.compile(r"#\s*(?:noqa:|claude-migrate:\s*ignore\[)\s*([A-Z0-9, ]+)")
 
@@ -273,6 +275,9 @@ def test_page_example_is_reported_and_fixed_as_the_page_shows(
     example = _python_example(rule.code, "Example")
     fixed = _python_example(rule.code, "Fixed example")
     assert example is not None and fixed is not None
+    if "import" not in example:
+        # A short example stands for a call on an SDK client: give it one.
+        example, fixed = EXAMPLE_PRELUDE + example, EXAMPLE_PRELUDE + fixed
     # The rule alone, plus the rules the example's suppression comments name (for CM002).
     named = {c.strip() for m in SUPPRESSED.findall(example) for c in m.split(",") if c.strip()}
     # A pseudo-rule (CM001) is no check: it needs the checks on to have a file parsed at all.

@@ -16,13 +16,15 @@ from .checks import ALL_CHECKS, ALWAYS_ON, PSEUDO_RULES, Option
 from .config import FileSettings
 from .resources import rules_dir
 
+# The headings of every page, as ruff's rule pages have them ("Why is this bad?" is stored
+# without its question mark).
 PAGE_SECTIONS = (
     "What it does",
-    "Why is it bad",
+    "Why is this bad",
     "Example",
     "Fixed example",
     "Fix safety",
-    "Policy options",
+    "Options",
 )
 
 

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from .base import Check, Option
 from .max_tokens import MaxTokensCheck
+from .stop_sequences import StopSequencesCheck
 from .temperature import TemperatureCheck
 from .unused_suppression import UnusedSuppressionCheck
 
 ALL_CHECKS: tuple[type[Check], ...] = (
     TemperatureCheck,
     MaxTokensCheck,
+    StopSequencesCheck,
     UnusedSuppressionCheck,
 )
 
