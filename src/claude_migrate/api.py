@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import baseline
 from .config import PolicyLoader
 from .diagnostics import FileError, FileResult
 from .discovery import discover, kind_of
@@ -64,6 +65,34 @@ def execute(
 ) -> Run:
     results = run(jobs, options, workers, on_result)
     return Run(results=results, fixing=options.fix, unsafe=options.unsafe)
+
+
+def apply_baseline(
+    run: Run, path: Path, prune: bool = False, show: bool = False
+) -> tuple[Run, int]:
+    """Return the run without the findings `path` records, and how many stale entries were pruned.
+
+    With `prune`, stale entries are removed from the file (atomically) instead of reported.
+    Raises `baseline.BaselineError` for a missing or malformed file.
+    """
+    accepted = baseline.Baseline.load(path)
+    outcome = baseline.apply(run.results, accepted, run.cwd)
+    pruned = 0
+    if prune and outcome.stale:
+        pruned = len(outcome.stale)
+        baseline.prune(accepted, outcome)
+        accepted.save()
+    filtered = Run(
+        results=run.results,
+        fixing=run.fixing,
+        unsafe=run.unsafe,
+        baselined=outcome.baselined,
+        stale=outcome.stale,
+        baseline=str(path),
+        show_baselined=show,
+        cwd=run.cwd,
+    )
+    return filtered, pruned
 
 
 def unified_diff(result: FileResult) -> str:

@@ -189,26 +189,13 @@ def _run(
 
 def _with_baseline(run: Run, path: Path, prune: bool, show: bool, quiet: bool) -> Run:
     try:
-        accepted = baseline.Baseline.load(path)
+        run, pruned = api.apply_baseline(run, path, prune, show)
     except baseline.BaselineError as exc:
         _fail(str(exc))
-    outcome = baseline.apply(run.results, accepted, run.cwd)
-    if prune and outcome.stale:
-        count = len(outcome.stale)
-        baseline.prune(accepted, outcome)
-        accepted.save()
-        if not quiet:
-            entries = f"{count} stale entr{'ies' if count != 1 else 'y'}"
-            click.echo(f"claude-migrate: pruned {entries} from {path}", err=True)
-    return Run(
-        results=run.results,
-        fixing=run.fixing,
-        unsafe=run.unsafe,
-        baselined=outcome.baselined,
-        stale=outcome.stale,
-        baseline=str(path),
-        show_baselined=show,
-    )
+    if pruned and not quiet:
+        entries = f"{pruned} stale entr{'ies' if pruned != 1 else 'y'}"
+        click.echo(f"claude-migrate: pruned {entries} from {path}", err=True)
+    return run
 
 
 @main.command()
