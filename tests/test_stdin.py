@@ -96,6 +96,10 @@ def test_undecodable_stdin_is_a_cm001_error(tmp_path: Path) -> None:
     completed = _run_bytes(tmp_path, data, "check", "--stdin-filename", "x.py", "-")
     assert completed.returncode == 1
     assert b"x.py:2: CM001 cannot decode as ascii" in completed.stdout
+    # `fix` must hand an editor its buffer back unchanged, never an empty one.
+    fixed = _run_bytes(tmp_path, data, "fix", "--stdin-filename", "x.py", "-")
+    assert fixed.stdout == data
+    assert b"CM001" in fixed.stderr
 
 
 def test_stdin_cannot_be_mixed_with_paths(cli: Cli, tmp_path: Path) -> None:

@@ -114,18 +114,16 @@ class StdinInput:
     """Source read from standard input, checked as if it were the file `display`."""
 
     display: str
+    data: bytes
     source: SourceText | None  # None when the bytes do not decode
     job: Job | None  # None when there is nothing to check (excluded, skip-file, not a kind we read)
     result: FileResult | None = None  # the result when no job runs (a decode error)
 
     def output_bytes(self, result: FileResult | None) -> bytes:
-        """Return what `fix -` prints: the fixed source, or the input unchanged."""
-        if self.source is None:
-            return b""
-        text = self.source.text
-        if result is not None and result.fixed_text is not None:
-            text = result.fixed_text
-        return self.source.to_bytes(text)
+        """Return what `fix -` prints: the fixed source, or the input byte for byte."""
+        if self.source is None or result is None or result.fixed_text is None:
+            return self.data
+        return self.source.to_bytes(result.fixed_text)
 
 
 def read_stdin(
@@ -145,19 +143,19 @@ def read_stdin(
     display = display_path(path, cwd) if filename else "-"
     kind = kind_of(path) if filename else "python"
     if kind is None:
-        return StdinInput(display, _decode(data, False), None)
+        return StdinInput(display, data, _decode(data, False), None)
     policy = loader.for_path(path)
     try:
         source = SourceText.from_bytes(data, is_python=kind == "python")
     except DecodeError as exc:
         result = FileResult(path=display)
         result.errors.append(FileError(display, str(exc), exc.line))
-        return StdinInput(display, None, None, result)
+        return StdinInput(display, data, None, None, result)
     if (force_exclude and policy.is_excluded(path)) or (kind == "python" and skips_file(data)):
-        return StdinInput(display, source, None)
+        return StdinInput(display, data, source, None)
     settings = policy.settings_for(path, select, extend_ignore)
     job = Job(path=str(path), display=display, kind=kind, settings=settings, text=source.text)
-    return StdinInput(display, source, job)
+    return StdinInput(display, data, source, job)
 
 
 def _decode(data: bytes, is_python: bool) -> SourceText | None:
