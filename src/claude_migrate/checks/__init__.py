@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from .base import Check, Option
 from .max_tokens import MaxTokensCheck
+from .sdk_pins import SdkPinsCheck
 from .temperature import TemperatureCheck
 
 ALL_CHECKS: tuple[type[Check], ...] = (
     TemperatureCheck,
     MaxTokensCheck,
+    SdkPinsCheck,
 )
 
 # Codes that are always on and are not checks: CM001 parse-error.
