@@ -141,7 +141,7 @@ class TomlDocument:
                         self._walk_pair(item, path)
 
     def _walk_pair(self, pair: Any, prefix: Path) -> None:
-        key_node, value_node = pair.named_children[0], pair.named_children[-1]
+        key_node, value_node = [c for c in pair.named_children if c.type != "comment"][:2]
         path = prefix + tuple(self._key(key_node))
         self._walk_value(value_node, path, pair)
 
@@ -160,6 +160,8 @@ class TomlDocument:
             value = lookup(self.data, path)
         except (KeyError, IndexError, TypeError):
             raise TomlError(f"cannot locate {dotted(path)} in this TOML file") from None
+        if isinstance(value, str) != (node.type == "string"):
+            raise TomlError(f"cannot locate the value of {dotted(path)} in this TOML file")
         start, end = self._offset(node.start_byte), self._offset(node.end_byte)
         inner: int | None = None
         if node.type == "string":
