@@ -66,7 +66,7 @@ class SdkPinsCheck(Check):
             DEFAULT_MINIMUMS,
             "lowest version allowed for each package (package name -> version)",
             pattern=is_version,
-            pattern_text='each a version such as "0.32.1"',
+            pattern_text='a version such as "0.32.1"',
         ),
     }
 

@@ -171,15 +171,27 @@ def alternatives(spec: str, syntax: str) -> list[SpecifierSet]:
 
 
 def _candidates(specifiers: SpecifierSet) -> list[Version]:
-    """Return versions at the edges of a specifier set: one of them is admitted if any is below a bound."""
-    found = [Version("0")]
+    """Return the versions at and just above every edge of a specifier set.
+
+    The lowest version a set admits below a bound sits at one of its clauses' versions (or 0),
+    or just above one (`>1` admits 1.0.1 when `<1.1` rules out 1.1), or just past a wildcard
+    series an `!=` excludes.
+    """
+    bases = [Version("0")]
     for specifier in specifiers:
         try:
             version = _version(specifier.version)
         except ConstraintError:
             continue
-        found.append(version)
-        found.append(Version(".".join(str(p) for p in (*version.release, 1))))
+        bases.append(version)
+        if specifier.version.endswith(".*"):
+            *head, last = version.release
+            bases.append(Version(".".join(str(p) for p in (*head, last + 1))))
+    found = []
+    for base in bases:
+        found.append(base)
+        for zeros in range(3):
+            found.append(Version(".".join(str(p) for p in (*base.release, *([0] * zeros), 1))))
     return found
 
 
@@ -243,7 +255,8 @@ def raise_constraint(spec: str, syntax: str, minimum: str) -> str | None:
             raised = True
             op = _rewrite(clause, syntax, minimum)
             between = spec[clause.op_end : clause.end - len(clause.version)]
-            new_texts.append(op + between + minimum)
+            version = minimum + ".0" if op == "~=" and len(floor.release) < 2 else minimum
+            new_texts.append(op + between + version)
         elif clause.op in LOWER_OPS or translated.contains(floor, prereleases=True):
             new_texts.append(text)
         else:
