@@ -1,4 +1,4 @@
-"""CM201 end to end through the command line: a project with pins in every kind of dependency file."""
+"""CM201 end to end through the CLI: a project with pins in every kind of dependency file."""
 
 from __future__ import annotations
 
@@ -8,9 +8,8 @@ import sys
 from pathlib import Path
 
 import libcst as cst
-from packaging.requirements import Requirement
-
 from helpers import Cli, run_subprocess, snapshot, write_tree
+from packaging.requirements import Requirement
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -20,13 +19,17 @@ else:  # pragma: no cover
 # Each file holds one pin below the minimum and one at or above it (or a bare name).
 PROJECT = {
     "requirements.txt": "anthropic==0.28.0\nboto3>=1.34.0\n",
-    "requirements/dev.txt": "-r ../requirements.txt\nboto3>=1.20,<1.30 --hash=sha256:00\nanthropic\n",
+    "requirements/dev.txt": (
+        "-r ../requirements.txt\nboto3>=1.20,<1.30 --hash=sha256:00\nanthropic\n"
+    ),
     "requirements.in": "anthropic~=0.25.0\nboto3\n",
     "constraints.txt": "boto3<1.30\nanthropic>=0.33,<1\n",
     "pyproject.toml": (
         '[project]\nname = "demo"\nversion = "1"\ndependencies = [\n'
-        '    "anthropic[bedrock]>=0.20,<0.30; python_version >= \'3.9\'",\n    "boto3>=1.35",\n]\n\n'
-        '[tool.poetry.dependencies]\nanthropic = { version = "^0.18.0", optional = true }\nboto3 = "^1.34"\n'
+        "    \"anthropic[bedrock]>=0.20,<0.30; python_version >= '3.9'\",\n"
+        '    "boto3>=1.35",\n]\n\n'
+        "[tool.poetry.dependencies]\n"
+        'anthropic = { version = "^0.18.0", optional = true }\nboto3 = "^1.34"\n'
     ),
     "setup.py": (
         "from setuptools import setup\n\nREQUIRES = ['anthropic==0.30.0', 'boto3>=1.34.0']\n\n"
@@ -34,7 +37,10 @@ PROJECT = {
     ),
     "setup.cfg": "[options]\ninstall_requires =\n    boto3==1.28.0\n    anthropic>=0.40\n",
     "Pipfile": '[packages]\nanthropic = "==0.31.0"\nboto3 = "*"\n',
-    "poetry.lock": '[[package]]\nname = "anthropic"\nversion = "0.28.0"\n\n[[package]]\nname = "boto3"\nversion = "1.35.0"\n',
+    "poetry.lock": (
+        '[[package]]\nname = "anthropic"\nversion = "0.28.0"\n\n'
+        '[[package]]\nname = "boto3"\nversion = "1.35.0"\n'
+    ),
     "uv.lock": 'version = 1\n\n[[package]]\nname = "boto3"\nversion = "1.20.0"\n',
     "pdm.lock": '[[package]]\nname = "anthropic"\nversion = "0.40.0"\n',
     "Pipfile.lock": json.dumps(

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
+from helpers import FIXTURES, snapshot
 from packaging.requirements import Requirement
 
 from claude_migrate.api import collect_jobs, execute
@@ -34,8 +35,6 @@ from claude_migrate.engine import Options
 from claude_migrate.manifests import format_of, read_text
 from claude_migrate.manifests.requirement import PEP440, alternatives
 from claude_migrate.report import Run
-
-from helpers import FIXTURES, snapshot
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -136,7 +135,10 @@ def test_case_fix_matches_goldens_parses_and_settles(
     shutil.copytree(case, work)
     monkeypatch.chdir(work)
     before = {
-        p: {x.message for x in read_text(format_of(p) or "", p.read_bytes().decode("utf-8-sig"), p.name)[1]}
+        p: {
+            x.message
+            for x in read_text(format_of(p) or "", p.read_bytes().decode("utf-8-sig"), p.name)[1]
+        }
         for p in checked_files(work)
         if format_of(p)
     }

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from .diagnostics import Applicability, Diagnostic, Edit, Fix, FileError
+from .diagnostics import Applicability, Diagnostic, Edit, FileError, Fix
 from .source import SourceText
 
 if TYPE_CHECKING:

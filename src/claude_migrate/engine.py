@@ -72,7 +72,8 @@ def checks_for(settings: FileSettings, kind: str, role: str = "") -> tuple[Check
     return tuple(
         check(settings.table(check.name))
         for check in ALL_CHECKS
-        if settings.enabled(check.code) and (kind in check.kinds or (role and role in check.file_names))
+        if settings.enabled(check.code)
+        and (kind in check.kinds or (role and role in check.file_names))
     )
 
 
@@ -121,7 +122,9 @@ def _syntax_error(exc: Exception) -> FileError:
     return FileError("", f"cannot parse: {type(exc).__name__}: {exc}")
 
 
-def run_checks(ctx: Any, checks: Sequence[Check], display: str) -> tuple[list[Diagnostic], list[FileError]]:
+def run_checks(
+    ctx: Any, checks: Sequence[Check], display: str
+) -> tuple[list[Diagnostic], list[FileError]]:
     """Run every check over one file's context; a crashing check becomes that file's error.
 
     A check may also leave errors in `ctx.errors` (a requirement it cannot read).

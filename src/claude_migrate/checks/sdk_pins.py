@@ -73,7 +73,8 @@ class SdkPinsCheck(Check):
     def __init__(self, settings: Mapping[str, Any]) -> None:
         super().__init__(settings)
         self.minimums = {
-            canonicalize_name(name): (text, Version(text)) for name, text in dict(settings["minimums"]).items()
+            canonicalize_name(name): (text, Version(text))
+            for name, text in dict(settings["minimums"]).items()
         }
 
     @classmethod
@@ -106,7 +107,11 @@ class SdkPinsCheck(Check):
             try:
                 below = constraint_admits_below(pin.spec, pin.syntax, minimum[1])
             except ConstraintError as exc:
-                ctx.errors.append(_error(ctx, Problem(pin.start, f"invalid version constraint for {pin.name}: {exc}")))
+                ctx.errors.append(
+                    _error(
+                        ctx, Problem(pin.start, f"invalid version constraint for {pin.name}: {exc}")
+                    )
+                )
                 continue
             if below:
                 yield self._diagnostic(ctx, pin, minimum[0], label)
@@ -118,12 +123,18 @@ class SdkPinsCheck(Check):
         fix = None
         if pin.syntax == LOCKED:
             message = (
-                f"{label} locks {pin.name} {pin.spec}, below the policy minimum {minimum}: raise the "
-                f"requirement and re-lock (`{RELOCK.get(label, 'lock again')}`)"
+                f"{label} locks {pin.name} {pin.spec}, below the policy minimum {minimum}: "
+                f"raise the requirement and re-lock (`{RELOCK.get(label, 'lock again')}`)"
             )
         else:
-            message = f"{pin.name} {pin.spec.strip()} admits versions below the policy minimum {minimum}"
-            raised = raise_constraint(pin.spec, pin.syntax, minimum) if pin.spec_start is not None else None
+            message = (
+                f"{pin.name} {pin.spec.strip()} admits versions below the policy minimum {minimum}"
+            )
+            raised = (
+                raise_constraint(pin.spec, pin.syntax, minimum)
+                if pin.spec_start is not None
+                else None
+            )
             if raised is not None and pin.spec_start is not None:
                 edit = Edit(pin.spec_start, pin.spec_start + len(pin.spec), raised)
                 fix = Fix(Applicability.SAFE, f"raise {pin.name} to {raised.strip()}", (edit,))

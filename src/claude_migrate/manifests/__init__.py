@@ -36,7 +36,11 @@ def format_of(path: str | PurePath) -> str | None:
     if exact is not None:
         return exact
     if name.endswith(".txt"):
-        if "requirements" in name or name.startswith("constraints") or pure.parent.name == "requirements":
+        if (
+            "requirements" in name
+            or name.startswith("constraints")
+            or pure.parent.name == "requirements"
+        ):
             return "requirements"
         return None
     if name.endswith(".in") and name not in NOT_REQUIREMENTS_IN and "." not in name[:-3]:

@@ -37,9 +37,15 @@ def read_toml_lock(text: str, name: str) -> tuple[list[Pin], list[Problem]]:
             continue
         located = doc.values.get(("package", index, "version"))
         package_name = package.get("name")
-        if located is None or not isinstance(package_name, str) or not isinstance(located.value, str):
+        if (
+            located is None
+            or not isinstance(package_name, str)
+            or not isinstance(located.value, str)
+        ):
             continue
-        pins.append(Pin(package_name, located.key_start, located.end, located.value, LOCKED, None, name))
+        pins.append(
+            Pin(package_name, located.key_start, located.end, located.value, LOCKED, None, name)
+        )
     return pins, []
 
 
@@ -62,7 +68,14 @@ def read_pipfile_lock(text: str) -> tuple[list[Pin], list[Problem]]:
         version = _VERSION.search(match.group("body"))
         if version is not None:
             start = match.start("body") + version.start()
-            found.append((json.loads(f'"{match.group("name")}"'), json.loads(f'"{version.group("value")}"'), start, match.start("body") + version.end()))
+            found.append(
+                (
+                    json.loads(f'"{match.group("name")}"'),
+                    json.loads(f'"{version.group("value")}"'),
+                    start,
+                    match.start("body") + version.end(),
+                )
+            )
     pins: list[Pin] = []
     for section, packages in data.items():
         if section == "_meta" or not isinstance(packages, dict):
@@ -75,7 +88,9 @@ def read_pipfile_lock(text: str) -> tuple[list[Pin], list[Problem]]:
                 if found_name == name and found_value == value:
                     del found[index]
                     locked = value[2:] if value.startswith("==") else value
-                    pins.append(Pin(name, start, end, locked, LOCKED, None, f"Pipfile.lock {section}"))
+                    pins.append(
+                        Pin(name, start, end, locked, LOCKED, None, f"Pipfile.lock {section}")
+                    )
                     break
             else:  # written in a shape we don't locate: report it at the top rather than not at all
                 locked = value[2:] if value.startswith("==") else value

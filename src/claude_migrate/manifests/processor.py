@@ -1,4 +1,4 @@
-"""The engine's processor for dependency files: decode, read, check, fix, under the engine's contract.
+"""The engine's processor for dependency files: decode, read, check and fix, as for Python files.
 
 Mirrors the Python path: a `ManifestContext` instead of a LibCST tree, the same check runner,
 and the engine's own `fix_loop` (edits as text spans, the file re-read after each round, a fix
@@ -27,7 +27,9 @@ COMMENTED = frozenset({"requirements", "pyproject", "pipfile", "setup-cfg", "tom
 class ManifestContext:
     """One dependency file: its text, its format, what it says, and the policy in effect."""
 
-    def __init__(self, display_path: str, file_path: str, source: SourceText, settings: FileSettings) -> None:
+    def __init__(
+        self, display_path: str, file_path: str, source: SourceText, settings: FileSettings
+    ) -> None:
         self.path = display_path
         self.name = os.path.basename(file_path)
         self.format = format_of(file_path) or ""

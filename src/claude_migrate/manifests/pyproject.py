@@ -30,14 +30,25 @@ def _pep508(doc: TomlDocument, path: Path, pins: list[Pin], problems: list[Probl
         parsed = parse_pep508(text)
     except InvalidRequirement as exc:
         problems.append(
-            Problem(located.start, f"invalid requirement {text!r} in {dotted(path[:-1])}: {str(exc).splitlines()[0]}")
+            Problem(
+                located.start,
+                f"invalid requirement {text!r} in {dotted(path[:-1])}: {str(exc).splitlines()[0]}",
+            )
         )
         return
     spec_start = None
     if parsed.spec_start is not None and located.inner_start is not None and parsed.spec:
         spec_start = located.inner_start + parsed.spec_start
     pins.append(
-        Pin(parsed.requirement.name, located.start, located.end, parsed.spec, PEP440, spec_start, dotted(path[:-1]))
+        Pin(
+            parsed.requirement.name,
+            located.start,
+            located.end,
+            parsed.spec,
+            PEP440,
+            spec_start,
+            dotted(path[:-1]),
+        )
     )
 
 
@@ -66,7 +77,9 @@ def _get(data: Any, path: Path) -> Any:
     return data
 
 
-def _versioned(doc: TomlDocument, name: str, path: Path, holder: Located, syntax: str, pins: list[Pin]) -> None:
+def _versioned(
+    doc: TomlDocument, name: str, path: Path, holder: Located, syntax: str, pins: list[Pin]
+) -> None:
     """Add the pin of one dependency entry: a version string, or a table with a `version` key."""
     located = doc.values.get(path)
     if located is None:
@@ -77,7 +90,11 @@ def _versioned(doc: TomlDocument, name: str, path: Path, holder: Located, syntax
         if syntax == PEP440 and spec.strip() == "*":
             spec = ""
         start = holder.key_start
-        pins.append(Pin(name, start, located.end, spec, syntax, located.inner_start if spec else None, where))
+        pins.append(
+            Pin(
+                name, start, located.end, spec, syntax, located.inner_start if spec else None, where
+            )
+        )
     elif isinstance(located.value, dict):
         version = doc.values.get((*path, "version"))
         if version is None or not isinstance(version.value, str):
@@ -86,7 +103,11 @@ def _versioned(doc: TomlDocument, name: str, path: Path, holder: Located, syntax
         spec = version.value
         if syntax == PEP440 and spec.strip() == "*":
             spec = ""
-        pins.append(Pin(name, start, version.end, spec, syntax, version.inner_start if spec else None, where))
+        pins.append(
+            Pin(
+                name, start, version.end, spec, syntax, version.inner_start if spec else None, where
+            )
+        )
     elif isinstance(located.value, list):
         for index in range(len(located.value)):
             item = doc.values.get((*path, index))
@@ -124,7 +145,9 @@ def read_pyproject(text: str) -> tuple[list[Pin], list[Problem]]:
     groups = _get(doc.data, ("tool", "poetry", "group"))
     if isinstance(groups, dict):
         for group in groups:
-            _table_of_constraints(doc, ("tool", "poetry", "group", group, "dependencies"), POETRY, pins)
+            _table_of_constraints(
+                doc, ("tool", "poetry", "group", group, "dependencies"), POETRY, pins
+            )
     pins.sort(key=lambda p: p.start)
     return pins, problems
 

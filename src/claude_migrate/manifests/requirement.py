@@ -99,7 +99,9 @@ def split_clauses(spec: str, syntax: str) -> tuple[list[Clause], list[str]]:
         if match is None or match.end() > end_text:
             raise ConstraintError(f"expected a version constraint at {spec[position:]!r}")
         op = match.group("op") or ""
-        clauses.append(Clause(match.start(), match.end(), op, match.start() + len(op), match.group("ver")))
+        clauses.append(
+            Clause(match.start(), match.end(), op, match.start() + len(op), match.group("ver"))
+        )
         position = match.end()
     for clause in clauses:
         _translate(clause, syntax)  # validates
@@ -279,7 +281,9 @@ def raise_constraint(spec: str, syntax: str, minimum: str) -> str | None:
     return result
 
 
-def _join(spec: str, clauses: Sequence[Clause], separators: Sequence[str], texts: Sequence[str | None]) -> str:
+def _join(
+    spec: str, clauses: Sequence[Clause], separators: Sequence[str], texts: Sequence[str | None]
+) -> str:
     out: list[str] = []
     for index, text in enumerate(texts):
         if text is None:

@@ -1,4 +1,4 @@
-"""pip requirement files: `requirements*.txt`, `requirements/*.txt`, pip-tools `*.in`, `constraints*.txt`.
+"""pip requirement files: `requirements*.txt`, `requirements/*.txt`, `*.in`, `constraints*.txt`.
 
 Read the way pip reads them: lines ending in `\\` continue on the next, `#` after whitespace
 starts a comment, a line starting with `-` is an option (`-r`, `-c`, `-e`, `--index-url`, ...)
@@ -68,7 +68,9 @@ def read(text: str) -> tuple[list[Pin], list[Problem]]:
         try:
             parsed = parse_pep508(requirement)
         except InvalidRequirement as exc:
-            problems.append(Problem(start, f"invalid requirement {requirement!r}: {str(exc).splitlines()[0]}"))
+            problems.append(
+                Problem(start, f"invalid requirement {requirement!r}: {str(exc).splitlines()[0]}")
+            )
             continue
         spec_start: int | None = None
         if parsed.spec_start is not None and parsed.spec:

@@ -104,7 +104,9 @@ def read(text: str) -> tuple[list[Pin], list[Problem]]:
         items = _split(value)
         expected = [t for _, t in _split_parsed(parser.get(value.section, value.key, fallback=""))]
         if [t for _, t in items] != expected:
-            problems.append(Problem(None, f"cannot locate the requirements of [{value.section}] {value.key}"))
+            problems.append(
+                Problem(None, f"cannot locate the requirements of [{value.section}] {value.key}")
+            )
             continue
         for offset, requirement in items:
             try:
@@ -113,9 +115,23 @@ def read(text: str) -> tuple[list[Pin], list[Problem]]:
                 message = str(exc).splitlines()[0]
                 problems.append(Problem(offset, f"invalid requirement {requirement!r}: {message}"))
                 continue
-            spec_start = offset + parsed.spec_start if parsed.spec_start is not None and parsed.spec else None
+            spec_start = (
+                offset + parsed.spec_start
+                if parsed.spec_start is not None and parsed.spec
+                else None
+            )
             where = f"[{value.section}] {value.key}"
-            pins.append(Pin(parsed.requirement.name, offset, offset + len(requirement), parsed.spec, PEP440, spec_start, where))
+            pins.append(
+                Pin(
+                    parsed.requirement.name,
+                    offset,
+                    offset + len(requirement),
+                    parsed.spec,
+                    PEP440,
+                    spec_start,
+                    where,
+                )
+            )
     return pins, problems
 
 

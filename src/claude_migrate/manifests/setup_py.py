@@ -84,7 +84,9 @@ class _Reader:
             yield from self.strings(node.left, depth + 1)
             yield from self.strings(node.right, depth + 1)
 
-    def lists_of_dict(self, node: cst.BaseExpression, depth: int = 0) -> Iterator[tuple[str, cst.BaseExpression]]:
+    def lists_of_dict(
+        self, node: cst.BaseExpression, depth: int = 0
+    ) -> Iterator[tuple[str, cst.BaseExpression]]:
         if isinstance(node, cst.Name) and depth < 20:
             bound = self.bindings.get(node.value)
             if bound is not None:
@@ -108,12 +110,18 @@ class _Reader:
         try:
             parsed = parse_pep508(value)
         except InvalidRequirement as exc:
-            self.problems.append(Problem(start, f"invalid requirement {value!r} in {where}: {str(exc).splitlines()[0]}"))
+            self.problems.append(
+                Problem(
+                    start, f"invalid requirement {value!r} in {where}: {str(exc).splitlines()[0]}"
+                )
+            )
             return
         spec_start = None
         if inner is not None and parsed.spec_start is not None and parsed.spec:
             spec_start = inner + parsed.spec_start
-        self.pins.append(Pin(parsed.requirement.name, start, end, parsed.spec, PEP440, spec_start, where))
+        self.pins.append(
+            Pin(parsed.requirement.name, start, end, parsed.spec, PEP440, spec_start, where)
+        )
 
 
 def read(ctx: FileContext) -> tuple[list[Pin], list[Problem]]:

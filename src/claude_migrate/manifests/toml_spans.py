@@ -171,7 +171,9 @@ class TomlDocument:
                 inner = start + quote  # written verbatim: value offsets map to text offsets
             elif _decode_string(raw) != value:
                 raise TomlError(f"cannot locate the string at {dotted(path)} in this TOML file")
-        self.values[path] = Located(path, node.type, start, end, self._offset(holder.start_byte), value, inner)
+        self.values[path] = Located(
+            path, node.type, start, end, self._offset(holder.start_byte), value, inner
+        )
 
     # Queries --------------------------------------------------------------------------------
     def get(self, *path: str | int) -> Located | None:
