@@ -33,7 +33,7 @@ from claude_migrate.config import PolicyLoader
 from claude_migrate.discovery import kind_of
 from claude_migrate.engine import Options
 from claude_migrate.manifests import format_of, read_text
-from claude_migrate.manifests.requirement import PEP440, alternatives
+from claude_migrate.manifests.requirement import alternatives
 from claude_migrate.report import Run
 
 if sys.version_info >= (3, 11):
@@ -117,7 +117,7 @@ def assert_still_parses(path: Path, original_problems: set[str]) -> None:
         elif fmt == "pyproject" and raw[:1] in "\"'":
             Requirement(tomllib.loads(f"x = {raw}")["x"])
         if pin.syntax != "locked":
-            alternatives(pin.spec, pin.syntax if pin.syntax != PEP440 else PEP440)
+            alternatives(pin.spec, pin.syntax)
 
 
 @pytest.mark.parametrize("case", cases(), ids=lambda p: p.name)

@@ -72,7 +72,7 @@ class SdkPinsCheck(Check):
 
     def __init__(self, settings: Mapping[str, Any]) -> None:
         super().__init__(settings)
-        self.minimums = {
+        self.minimums: dict[str, tuple[str, Version]] = {
             canonicalize_name(name): (text, Version(text))
             for name, text in dict(settings["minimums"]).items()
         }

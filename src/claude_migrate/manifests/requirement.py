@@ -222,7 +222,7 @@ def constraint_admits_below(spec: str, syntax: str, minimum: Version) -> bool:
 # The fix -------------------------------------------------------------------------------------
 
 
-def _rewrite(clause: Clause, syntax: str, minimum: str) -> str:
+def _rewrite(clause: Clause, minimum: str) -> str:
     """Return the operator to write for a lower-bound clause raised to `minimum`."""
     op = clause.op
     if op == ">":
@@ -255,7 +255,7 @@ def raise_constraint(spec: str, syntax: str, minimum: str) -> str | None:
                 new_texts.append(None)
                 continue
             raised = True
-            op = _rewrite(clause, syntax, minimum)
+            op = _rewrite(clause, minimum)
             between = spec[clause.op_end : clause.end - len(clause.version)]
             version = minimum + ".0" if op == "~=" and len(floor.release) < 2 else minimum
             new_texts.append(op + between + version)
@@ -263,7 +263,7 @@ def raise_constraint(spec: str, syntax: str, minimum: str) -> str | None:
             new_texts.append(text)
         else:
             new_texts.append(None)
-    body = _join(spec, clauses, separators, new_texts)
+    body = _join(separators, new_texts)
     if not raised:
         style = separators[0] if separators else ("," if syntax == PEP440 else ", ")
         body = f">={minimum}" + (style + body if body else "")
@@ -281,9 +281,8 @@ def raise_constraint(spec: str, syntax: str, minimum: str) -> str | None:
     return result
 
 
-def _join(
-    spec: str, clauses: Sequence[Clause], separators: Sequence[str], texts: Sequence[str | None]
-) -> str:
+def _join(separators: Sequence[str], texts: Sequence[str | None]) -> str:
+    """Return the kept clauses joined by the separators that stood before them."""
     out: list[str] = []
     for index, text in enumerate(texts):
         if text is None:

@@ -113,6 +113,8 @@ def read(text: str) -> tuple[list[Pin], list[Problem]]:
                 parsed = parse_pep508(requirement)
             except InvalidRequirement as exc:
                 message = str(exc).splitlines()[0]
+                if not value.items and ";" in (value.first or ("", ""))[1]:
+                    message += " (setuptools splits a one-line value at `;`: write one per line)"
                 problems.append(Problem(offset, f"invalid requirement {requirement!r}: {message}"))
                 continue
             spec_start = (
