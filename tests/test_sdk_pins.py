@@ -329,9 +329,7 @@ def test_specifier_split_by_a_continuation_gets_a_fix(tmp_path: Path) -> None:
 
 
 def test_empty_minimums_table_turns_the_rule_off(tmp_path: Path) -> None:
-    write_tree(
-        tmp_path,
-        {"claude-migrate.toml": "[sdk-pins]\nminimums = {}\n", "requirements.txt": "anthropic==0.1\n"},
-    )
+    policy = "[sdk-pins]\nminimums = {}\n"
+    write_tree(tmp_path, {"claude-migrate.toml": policy, "requirements.txt": "anthropic==0.1\n"})
     run = execute(collect_jobs([tmp_path], PolicyLoader(), None), Options(), workers=1)
     assert run.diagnostics == []

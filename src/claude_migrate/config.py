@@ -106,7 +106,7 @@ class Policy:
     @property
     def exclude_spec(self) -> pathspec.PathSpec:
         if self._exclude_spec is None:
-            self._exclude_spec = pathspec.PathSpec.from_lines("gitwildmatch", self.exclude)
+            self._exclude_spec = pathspec.GitIgnoreSpec.from_lines(self.exclude)
         return self._exclude_spec
 
     def relative(self, path: Path) -> str | None:
@@ -154,6 +154,7 @@ class Policy:
         for i in matching:
             override = self.overrides[i]
             for name, table in override.tables.items():
+                _drop_stale_fix_to(tables.get(name), table)
                 tables.setdefault(name, {}).update(table)
             if override.select is not None:
                 select = list(override.select)
@@ -518,6 +519,19 @@ def _validate(raw: _RawPolicy) -> None:
             )
 
 
+def _drop_stale_fix_to(base: dict[str, Any] | None, layer: Mapping[str, Any]) -> None:
+    """Forget an inherited `fix-to` that a new, lower `max` makes invalid.
+
+    A team that lowers `max` without naming `fix-to` means "fix to the default for my max",
+    not "fail on a value I never wrote".
+    """
+    if base is None or "max" not in layer or "fix-to" in layer:
+        return
+    inherited = base.get("fix-to")
+    if inherited is not None and inherited > layer["max"]:
+        del base["fix-to"]
+
+
 def _merge(chain: list[_RawPolicy], root: Path, source: str) -> Policy:
     select: list[str] = ["CM"]
     ignore: list[str] = []
@@ -538,13 +552,14 @@ def _merge(chain: list[_RawPolicy], root: Path, source: str) -> Policy:
             origins[("", "exclude")] = raw.path
         for name in CHECKS_BY_NAME:
             if name in data:
+                _drop_stale_fix_to(tables.get(name), data[name])
                 for key, value in data[name].items():
                     tables.setdefault(name, {})[key] = value
                     origins[(name, key)] = raw.path
         for override in data.get("overrides", []):
             overrides.append(
                 Override(
-                    spec=pathspec.PathSpec.from_lines("gitwildmatch", override["paths"]),
+                    spec=pathspec.GitIgnoreSpec.from_lines(override["paths"]),
                     patterns=list(override["paths"]),
                     tables={k: dict(v) for k, v in override.items() if k in CHECKS_BY_NAME},
                     select=override.get("select"),

@@ -14,7 +14,8 @@ from .diagnostics import Applicability, Diagnostic, Edit, FileError, Fix
 from .source import SourceText
 
 if TYPE_CHECKING:
-    from .calls import CallSite, Resolver
+    from .calls import CallSite
+    from .symbols import Resolver
     from .checks.base import Check
     from .config import FileSettings
     from .scope import ModuleIndex
@@ -51,7 +52,7 @@ class FileContext:
 
     @cached_property
     def resolver(self) -> Resolver:
-        from .calls import Resolver
+        from .symbols import Resolver
 
         return Resolver(self.index)
 

@@ -10,6 +10,7 @@ that file's CM001 entry; the run goes on.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -114,11 +115,29 @@ def _parse(text: str):  # type: ignore[no-untyped-def]
     return cst.parse_module(text)
 
 
-def _syntax_error(exc: Exception) -> FileError:
+def _syntax_error(exc: Exception, text: str) -> FileError:
+    """Return the CM001 entry for a file LibCST cannot parse, in Python's own words if it can."""
+    import ast
+    import warnings
+
     import libcst as cst
 
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(text)
+    except SyntaxError as error:
+        return FileError("", f"invalid syntax: {error.msg}", error.lineno, error.offset)
+    except (ValueError, RecursionError, MemoryError):
+        pass
     if isinstance(exc, cst.ParserSyntaxError):
-        return FileError("", f"invalid syntax: {exc.message}", exc.raw_line, exc.raw_column + 1)
+        detail = re.sub(r"^(parser error: )?error at \d+:\d+: ", "", exc.message)
+        return FileError(
+            "",
+            f"LibCST cannot parse this file: {detail}",
+            exc.raw_line,
+            exc.raw_column + 1,
+        )
     return FileError("", f"cannot parse: {type(exc).__name__}: {exc}")
 
 
@@ -171,7 +190,7 @@ def _process_python(job: Job, data: bytes | None, options: Options, result: File
     try:
         module = _parse(source.text)
     except Exception as exc:
-        error = _syntax_error(exc)
+        error = _syntax_error(exc, source.text)
         result.errors.append(replace(error, path=job.display))
         return
     result.parsed = True

@@ -9,11 +9,13 @@ from __future__ import annotations
 from .base import Check, Option
 from .max_tokens import MaxTokensCheck
 from .sdk_pins import SdkPinsCheck
+from .stop_sequences import StopSequencesCheck
 from .temperature import TemperatureCheck
 
 ALL_CHECKS: tuple[type[Check], ...] = (
     TemperatureCheck,
     MaxTokensCheck,
+    StopSequencesCheck,
     SdkPinsCheck,
 )
 
