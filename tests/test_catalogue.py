@@ -41,7 +41,9 @@ def test_every_policy_option_is_documented_with_its_default(check: type) -> None
         "Options"
     ]
     for key, option in check.options.items():
-        named = re.search(rf"`{re.escape(key)}`|^\s*{re.escape(key)}\s*=", options, re.M)
+        # `key` in prose, `key = ...` in a TOML block, or a `[rule.key]` table header.
+        escaped = re.escape(key)
+        named = re.search(rf"`{escaped}`|^\s*{escaped}\s*=|[.\[]{escaped}\]", options, re.M)
         assert named, f"rules/{check.code}.md does not document `{key}`"
         if isinstance(option.default, (bool, int, float, str)):
             literal = toml_value(option.default)

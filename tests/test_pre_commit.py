@@ -125,6 +125,7 @@ def test_real_pre_commit_fails_on_a_violation_fixes_it_and_then_passes(tmp_path:
         {
             "claude-migrate.toml": 'exclude = ["legacy/**"]\n',
             "app/chat.py": VIOLATION,
+            "requirements.txt": "anthropic==0.28.0\nrequests>=2\n",
             "legacy/old.py": VIOLATION,  # excluded by the policy, though pre-commit names it
             "README.md": "not Python\n",
         },
@@ -142,11 +143,13 @@ def test_real_pre_commit_fails_on_a_violation_fixes_it_and_then_passes(tmp_path:
     assert first.returncode == 1, output
     assert _status(output, "claude-migrate (check)") == "Failed"
     assert "app/chat.py:10:9: CM101 [*] temperature 0.9 is above the policy maximum 0.2" in output
+    assert "requirements.txt:1:1: CM201 [*] anthropic ==0.28.0 admits versions below" in output
     assert "legacy/old.py" not in output
     assert _status(output, "claude-migrate (fix)") == "Failed"
     assert "files were modified by this hook" in output
     fixed = (repo / "app/chat.py").read_text(encoding="utf-8")
     assert fixed == VIOLATION.replace("temperature=0.9", "temperature=0.0")
+    assert (repo / "requirements.txt").read_text() == "anthropic==0.32.1\nrequests>=2\n"
     assert (repo / "legacy/old.py").read_text(encoding="utf-8") == VIOLATION
 
     _git(repo, "add", "-A")  # the user re-stages the fixed file

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pathspec
 
+from .manifests import manifest_kind
+
 PYTHON_SUFFIXES = (".py", ".pyi")
 SKIP_DIRS = frozenset(
     {
@@ -29,8 +31,8 @@ def python_kind(path: Path) -> str | None:
     return "python" if path.suffix in PYTHON_SUFFIXES else None
 
 
-# Classifiers in order; the first that names a kind wins. Dependency-file support adds one.
-CLASSIFIERS: list[Callable[[Path], str | None]] = [python_kind]
+# Classifiers in order; the first that names a kind wins.
+CLASSIFIERS: list[Callable[[Path], str | None]] = [python_kind, manifest_kind]
 
 
 def kind_of(path: Path) -> str | None:

@@ -118,6 +118,16 @@ def suppressions(text: str, lines: Iterable[int]) -> dict[int, frozenset[str]]:
     return found
 
 
+def comment_codes(comment: str) -> frozenset[str]:
+    """Return the codes a comment's `noqa` / `claude-migrate: ignore` silences ("*" for all)."""
+    codes: frozenset[str] = frozenset()
+    for pattern in (_NOQA, _IGNORE):
+        match = pattern.search(comment)
+        if match:
+            codes = codes | _codes(match.group("codes"))
+    return codes
+
+
 def is_suppressed(diagnostic: Diagnostic, table: dict[int, frozenset[str]]) -> bool:
     codes = table.get(diagnostic.line)
     return bool(codes) and ("*" in codes or diagnostic.code in codes)  # type: ignore[operator]

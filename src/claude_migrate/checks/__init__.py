@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .base import Check, Option
 from .max_tokens import MaxTokensCheck
+from .sdk_pins import SdkPinsCheck
 from .stop_sequences import StopSequencesCheck
 from .temperature import TemperatureCheck
 from .unused_suppression import UnusedSuppressionCheck
@@ -16,6 +17,7 @@ ALL_CHECKS: tuple[type[Check], ...] = (
     TemperatureCheck,
     MaxTokensCheck,
     StopSequencesCheck,
+    SdkPinsCheck,
     UnusedSuppressionCheck,
 )
 

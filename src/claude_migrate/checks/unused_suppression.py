@@ -21,10 +21,11 @@ class UnusedSuppressionCheck(Check):
     summary = "a suppression comment that silences nothing"
     fix_applicability = Applicability.SAFE
     opt_in = True
+    markers_ignore_case = True
 
     @classmethod
     def markers_for(cls, table: Mapping[str, Any]) -> tuple[bytes, ...]:
-        return (b"noqa", b"NOQA", b"claude-migrate")
+        return (b"noqa", b"claude-migrate")
 
     def check(self, ctx) -> Iterable[Diagnostic]:  # type: ignore[no-untyped-def]
         return ()
