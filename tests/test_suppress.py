@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from helpers import Cli, write_tree
 
 HEADER = "from anthropic import Anthropic\nclient = Anthropic()\n"
@@ -142,3 +143,19 @@ def test_fix_removes_unused_codes_and_keeps_the_rest_of_the_comment(
     assert result.exit_code == 0, result.output
     assert (tmp_path / "a.py").read_bytes().decode() == HEADER + "\r\n".join(expected) + "\r\n"
     assert _codes(cli, "a.py") == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="CM002 judges suppressions in Python files only; dependency files keep their own "
+    "suppression handling (manifests/processor.py) and report no unused directive",
+)
+def test_unused_suppression_in_a_requirements_file_is_reported(cli: Cli, tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "requirements.txt": "anthropic==0.40.0  # noqa: CM201\n",
+            "claude-migrate.toml": WITH_CM002,
+        },
+    )
+    assert _codes(cli, "requirements.txt") == [(1, "CM002")]
