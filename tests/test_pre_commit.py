@@ -136,7 +136,10 @@ def test_real_pre_commit_fails_on_a_violation_fixes_it_and_then_passes(tmp_path:
         for k, v in os.environ.items()
         if not k.startswith(("GIT_", "PRE_COMMIT", "VIRTUAL_ENV"))
     }
+    # Everything pre-commit and virtualenv keep goes into this test's folder (CI runs as root on
+    # a fresh machine; nothing may depend on what an earlier run left in the home folder).
     env["PRE_COMMIT_HOME"] = str(tmp_path / "pre-commit-home")
+    env["VIRTUALENV_OVERRIDE_APP_DATA"] = str(tmp_path / "virtualenv-app-data")
 
     first = _try_repo(repo, env)
     output = first.stdout + first.stderr
