@@ -1,8 +1,9 @@
 """The text prefilter never drops a file with a finding, and spares LibCST every other file.
 
-Every fixture is read the way the fixture harness reads it (`# expect: CODE` markers), found by
-walking all of `fixtures/`, so cases added later (new rules, new client families, dependency
-files) are covered without touching this module.
+Every fixture is read the way the fixture harnesses read it (`# expect: CODE` markers,
+`# expect^N: CODE`, or a `<file>.expect` sidecar of `LINE CODE` rows), found by walking all of
+`fixtures/`, so cases added later (new rules, new client families, dependency files) are covered
+without touching this module.
 """
 
 from __future__ import annotations
@@ -22,19 +23,29 @@ from claude_migrate.engine import PARSE, SKIP, Options, prefilter
 
 from helpers import FIXTURES, run_subprocess, write_tree
 
-EXPECT = re.compile(r"#\s*expect:\s*([A-Z0-9, ]+)")
+EXPECT = re.compile(r"#\s*expect(?:\^\d+)?:\s*([A-Z0-9, ]+)")
+SIDECARS = (".fixed", ".expect")
 
 
 def fixture_files() -> list[Path]:
     return sorted(
         p
         for p in FIXTURES.rglob("*")
-        if p.is_file() and ".fixed." not in p.name and kind_of(p) is not None
+        if p.is_file()
+        and ".fixed." not in p.name
+        and not p.name.endswith(SIDECARS)
+        and kind_of(p) is not None
     )
 
 
 def expected_codes(path: Path) -> set[str]:
     codes: set[str] = set()
+    sidecar = path.with_name(path.name + ".expect")
+    if sidecar.is_file():
+        for row in sidecar.read_text(encoding="utf-8").splitlines():
+            if row.strip() and not row.startswith("#"):
+                codes.add(row.split()[1])
+        return codes
     for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
         match = EXPECT.search(line)
         if match:
@@ -47,8 +58,10 @@ def with_findings() -> list[Path]:
 
 
 def _loader(path: Path) -> PolicyLoader:
+    """The fixture harness's policy: `<case>.toml` beside a Python case, else the nearest."""
     config = path.with_suffix(".toml")
-    return PolicyLoader(config if config.is_file() else None)
+    use = path.suffix == ".py" and config.is_file()
+    return PolicyLoader(config if use else None)
 
 
 def harness_selection(path: Path) -> list[str] | None:
@@ -72,9 +85,9 @@ def test_every_fixture_with_a_finding_is_parsed(case: Path) -> None:
     assert kind is not None
     # Under the harness's own selection, and under each expected rule alone: the rule that
     # reports the finding must by itself let the file through to the parse.
-    assert prefilter(data, settings(case, harness_selection(case)), kind) == PARSE
+    assert prefilter(data, settings(case, harness_selection(case)), kind, str(case)) == PARSE
     for code in expected_codes(case) & set(CHECKS_BY_CODE):
-        assert prefilter(data, settings(case, [code]), kind) == PARSE, code
+        assert prefilter(data, settings(case, [code]), kind, str(case)) == PARSE, code
 
 
 def _results(path: Path, select: list[str] | None, fix: bool) -> list[tuple[object, ...]]:
@@ -91,7 +104,7 @@ def test_prefilter_changes_no_result_of_any_fixture(case: Path, monkeypatch: pyt
     for fix in (False, True):
         for select in {None: None, "own": harness_selection(case)}.values():
             runs.append(_results(case, select, fix))
-    monkeypatch.setattr(engine, "prefilter", lambda data, settings, kind: PARSE)
+    monkeypatch.setattr(engine, "prefilter", lambda data, settings, kind, path="": PARSE)
     unfiltered = []
     for fix in (False, True):
         for select in {None: None, "own": harness_selection(case)}.values():

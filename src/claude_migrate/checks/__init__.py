@@ -8,13 +8,17 @@ from __future__ import annotations
 
 from .base import Check, Option
 from .max_tokens import MaxTokensCheck
+from .sdk_pins import SdkPinsCheck
 from .stop_sequences import StopSequencesCheck
 from .temperature import TemperatureCheck
+from .unused_suppression import UnusedSuppressionCheck
 
 ALL_CHECKS: tuple[type[Check], ...] = (
     TemperatureCheck,
     MaxTokensCheck,
     StopSequencesCheck,
+    SdkPinsCheck,
+    UnusedSuppressionCheck,
 )
 
 # Codes that are always on and are not checks: CM001 parse-error.
