@@ -12,7 +12,6 @@ ratios of the issue's targets, each measured within this one run. See bench/READ
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import platform
@@ -27,7 +26,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 PY = sys.executable
-CM = [PY, "-m", "claude_migrate"]
+# -I: the corpora hold modules named like the standard library's (the SDK's `types/`), and a
+# plain `python -m` or `-c` would import them from the working folder.
+PYI = [PY, "-I"]
+CM = [*PYI, "-m", "claude_migrate"]
 FLOOR = """
 import sys, libcst
 failed = 0
@@ -81,21 +83,27 @@ def timed(command: list[str], cwd: Path | None = None, timeout: float | None = N
     return time.perf_counter() - start, 0, process.returncode
 
 
+# ruff and Fixit live in a virtual environment of their own: Fixit pins click below 8.2, and
+# installing it beside claude-migrate would downgrade the click our tests need.
+TOOLS = HERE / ".tools"
+TOOL_BIN = TOOLS / ("Scripts" if os.name == "nt" else "bin")
+
+
 def tool(name: str) -> list[str] | None:
-    """Return how to run a benchmarked tool from this environment, if it is installed."""
-    found = shutil.which(name, path=str(Path(PY).parent)) or shutil.which(name)
-    if found:
-        return [found]
-    if importlib.util.find_spec(name) is not None:
-        return [PY, "-m", name]
-    return None
+    """Return how to run a benchmarked tool (bench/.tools first, then PATH), if installed."""
+    found = shutil.which(name, path=str(TOOL_BIN)) or shutil.which(name)
+    return [found] if found else None
 
 
 def ensure_tools(install: bool) -> None:
     missing = [name for name in ("ruff", "fixit") if tool(name) is None]
-    if missing and install:
-        print(f"installing {', '.join(missing)} into {PY} (pass --no-install to skip)", flush=True)
-        subprocess.run([PY, "-m", "pip", "install", "-q", *missing], check=False)
+    if not missing or not install:
+        return
+    print(f"installing {', '.join(missing)} into {TOOLS} (pass --no-install to skip)", flush=True)
+    if not (TOOL_BIN / "python").exists() and not (TOOL_BIN / "python.exe").exists():
+        subprocess.run([PY, "-m", "venv", str(TOOLS)], check=True)
+    python = str(TOOL_BIN / ("python.exe" if os.name == "nt" else "python"))
+    subprocess.run([python, "-m", "pip", "install", "-q", *missing], check=False)
 
 
 def version_of(command: list[str] | None) -> str:
@@ -130,7 +138,7 @@ print(json.dumps({"kept": kept, "stage_one": stage_one, "files": len(jobs), "pat
 
 def prefilter_view(root: Path) -> dict[str, object]:
     """Return which files claude-migrate's prefilter keeps (default policy), and its markers."""
-    out = subprocess.run([PY, "-c", PREFILTER, str(root)], capture_output=True, text=True, check=True)
+    out = subprocess.run([*PYI, "-c", PREFILTER, str(root)], capture_output=True, text=True, check=True)
     return json.loads(out.stdout)  # type: ignore[no-any-return]
 
 
@@ -178,33 +186,40 @@ def run_corpus(
     cold_dir, warm_dir = work / f"{name}-cold-cache", work / f"{name}-warm-cache"
     check = [*CM, "check", "--quiet", "--exit-zero"]
     commands: dict[str, list[str]] = {
-        "cold": [*check, "--cache-dir", str(cold_dir), "."],
-        "warm": [*check, "--cache-dir", str(warm_dir), "."],
-        "cold --jobs 1": [*check, "--no-cache", "--jobs", "1", "."],
-        "cold --jobs 2": [*check, "--no-cache", "--jobs", "2", "."],
-        "libcst floor": [PY, "-c", FLOOR, str(listing)],
-        "grep -rlE": ["grep", "-rlE", "--include=*.py", str(view["pattern"]), "."],
+        "cold": [*check, "--cache-dir", str(cold_dir), name],
+        "warm": [*check, "--cache-dir", str(warm_dir), name],
+        "cold --jobs 1": [*check, "--no-cache", "--jobs", "1", name],
+        "cold --jobs 2": [*check, "--no-cache", "--jobs", "2", name],
+        "libcst floor": [*PYI, "-c", FLOOR, str(listing)],
+        "grep -rlE": ["grep", "-rlE", "--include=*.py", str(view["pattern"]), name],
     }
     if ruff:
-        commands["ruff E9,F"] = [*ruff, "check", "--no-cache", "--select", "E9,F", "--exit-zero", "-q", "."]
+        commands["ruff E9,F"] = [
+            *ruff, "check", "--isolated", "--no-cache", "--select", "E9,F", "--exit-zero", "-q", name
+        ]  # fmt: skip
     results = {label: Measure(label) for label in commands}
     # Warm cache: one untimed cold run fills it.
-    subprocess.run(commands["warm"], cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # Every command runs beside the corpus, not in it: the SDK's own `types/` package would
+    # shadow the standard library's for any Python started inside it.
+    where = root.parent
+    subprocess.run(commands["warm"], cwd=where, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(reps):
         for label, command in commands.items():
             if label == "cold":
                 shutil.rmtree(cold_dir, ignore_errors=True)
-            elapsed, peak, _code = timed(command, cwd=root)
+            elapsed, peak, code = timed(command, cwd=where)
+            if code != 0 and not label.startswith("grep"):
+                raise SystemExit(f"{label} failed (exit {code}) in {root}: {' '.join(command)}")
             results[label].times.append(elapsed)
             results[label].peak_kb = max(results[label].peak_kb, peak)
     fixit_measure = Measure("fixit lint")
     if fixit:
-        elapsed, _, code = timed([*fixit, "lint", "."], cwd=root, timeout=fixit_timeout)
+        elapsed, _, code = timed([*fixit, "lint", name], cwd=where, timeout=fixit_timeout)
         if elapsed == float("inf"):
             fixit_measure.note = f"> {fixit_timeout:.0f} s (timed out)"
         else:
             fixit_measure.times.append(elapsed)
-            fixit_measure.note = "one run"
+            fixit_measure.note = "one run" if code in (0, 1) else f"one run, crashed (exit {code})"
     else:
         fixit_measure.note = "not installed"
     results["fixit lint"] = fixit_measure
@@ -215,13 +230,15 @@ def run_single(reps: int, root: Path) -> dict[str, Measure]:
     target = next(iter(sorted(root.rglob("claude_*.py"))))
     commands = {
         "check one file": [*CM, "check", "--no-cache", "--exit-zero", "--quiet", str(target)],
-        "import libcst": [PY, "-c", "import libcst"],
-        "python -c pass": [PY, "-c", "pass"],
+        "import libcst": [*PYI, "-c", "import libcst"],
+        "python -c pass": [*PYI, "-c", "pass"],
     }
     results = {label: Measure(label) for label in commands}
     for _ in range(reps):
         for label, command in commands.items():
-            elapsed, peak, _ = timed(command, cwd=root)
+            elapsed, peak, code = timed(command, cwd=root)
+            if code != 0:
+                raise SystemExit(f"{label} failed (exit {code}): {' '.join(command)}")
             results[label].times.append(elapsed)
             results[label].peak_kb = max(results[label].peak_kb, peak)
     return results
