@@ -9,12 +9,14 @@ from __future__ import annotations
 from .base import Check, Option
 from .max_tokens import MaxTokensCheck
 from .stop_sequences import StopSequencesCheck
+from .streaming import StreamingCheck
 from .temperature import TemperatureCheck
 
 ALL_CHECKS: tuple[type[Check], ...] = (
     TemperatureCheck,
     MaxTokensCheck,
     StopSequencesCheck,
+    StreamingCheck,
 )
 
 # Codes that are always on and are not checks: CM001 parse-error.
