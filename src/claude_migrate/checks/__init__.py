@@ -6,6 +6,7 @@ its documentation page (`rules/<CODE>.md`) follow from the class.
 
 from __future__ import annotations
 
+from .api_version import ApiVersionCheck
 from .base import Check, Option
 from .max_tokens import MaxTokensCheck
 from .stop_sequences import StopSequencesCheck
@@ -17,6 +18,7 @@ ALL_CHECKS: tuple[type[Check], ...] = (
     MaxTokensCheck,
     StopSequencesCheck,
     StreamingCheck,
+    ApiVersionCheck,
 )
 
 # Codes that are always on and are not checks: CM001 parse-error.
