@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .api_version import ApiVersionCheck
 from .base import Check, Option
+from .cache_key import CacheKeyCheck
 from .max_tokens import MaxTokensCheck
 from .stop_sequences import StopSequencesCheck
 from .streaming import StreamingCheck
@@ -19,6 +20,7 @@ ALL_CHECKS: tuple[type[Check], ...] = (
     StopSequencesCheck,
     StreamingCheck,
     ApiVersionCheck,
+    CacheKeyCheck,
 )
 
 # Codes that are always on and are not checks: CM001 parse-error.
