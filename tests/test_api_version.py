@@ -14,12 +14,12 @@ from claude_migrate.edits import append_element
 from claude_migrate.fixer import apply_edits
 from claude_migrate.source import SourceText
 
-CALL = '''\
+CALL = """\
 import requests
 
 HEADERS = {"x-api-key": "k", "anthropic-version": "2023-06-01"}
 requests.post("https://api.anthropic.com/v1/messages", headers=HEADERS, json={"stream": True})
-'''
+"""
 
 
 @pytest.mark.parametrize("version", ["2023-13-01", "June 2023", "2023-6-1", "20230601"])
@@ -40,7 +40,9 @@ def test_a_newer_policy_version_reports_and_fixes_the_old_header(tmp_path: Path)
     cli = Cli(tmp_path)
     [finding] = cli.json("check", "--select", "CM105")["diagnostics"]
     assert (finding["line"], finding["column"]) == (3, 30)
-    assert finding["message"] == "anthropic-version 2023-06-01 is older than the policy's 2024-10-22"
+    assert (
+        finding["message"] == "anthropic-version 2023-06-01 is older than the policy's 2024-10-22"
+    )
     cli("fix", "--select", "CM105")
     assert '"anthropic-version": "2024-10-22"}' in (tmp_path / "app.py").read_text("utf-8")
 
@@ -61,7 +63,8 @@ def test_added_header_keeps_crlf_and_layout(tmp_path: Path) -> None:
     (tmp_path / "app.py").write_bytes(source)
     Cli(tmp_path)("fix", "--select", "CM105")
     assert (tmp_path / "app.py").read_bytes() == source.replace(
-        b"    'x-api-key': 'k',\r\n", b"    'x-api-key': 'k',\r\n    'anthropic-version': '2023-06-01',\r\n"
+        b"    'x-api-key': 'k',\r\n",
+        b"    'x-api-key': 'k',\r\n    'anthropic-version': '2023-06-01',\r\n",
     )
 
 

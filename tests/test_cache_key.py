@@ -16,7 +16,7 @@ from claude_migrate.source import SourceText
 
 TEMPLATE = "claude:{anthropic_version}:{stream}:{key}"
 
-CACHED_ANSWER = '''\
+CACHED_ANSWER = """\
 import hashlib
 
 import redis
@@ -34,7 +34,7 @@ def answer(question: str) -> str:
     message = client.messages.create(model="claude-haiku-4-5", max_tokens=64, messages=[])
     cache.set(key, message.content[0].text)
     return message.content[0].text
-'''
+"""
 
 
 def test_key_waits_for_the_streaming_rewrite_then_says_stream(tmp_path: Path) -> None:
@@ -104,9 +104,12 @@ def rebuilt(expression: str, template: str = TEMPLATE) -> str:
         ("f'chat:{d}'", "f'claude:2023-06-01:stream:chat:{d}'"),
         ('"chat:" + d', '"claude:2023-06-01:stream:chat:" + d'),
         ("hash(p)", 'f"claude:2023-06-01:stream:{hash(p)}"'),
-        ('h(p.encode("utf-8")).hexdigest()', "f'claude:2023-06-01:stream:{h(p.encode(\"utf-8\")).hexdigest()}'"),
+        (
+            'h(p.encode("utf-8")).hexdigest()',
+            "f'claude:2023-06-01:stream:{h(p.encode(\"utf-8\")).hexdigest()}'",
+        ),
         # Both quotes inside: no f-string can hold it before Python 3.12.
-        ("g(\"a\", 'b')", "\"claude:2023-06-01:stream:\" + str(g(\"a\", 'b'))"),
+        ("g(\"a\", 'b')", '"claude:2023-06-01:stream:" + str(g("a", \'b\'))'),
         ("h(\n    p\n).hexdigest()", '"claude:2023-06-01:stream:" + h(\n    p\n).hexdigest()'),
     ],
 )

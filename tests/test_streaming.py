@@ -12,13 +12,12 @@ import pytest
 from anthropic.resources.beta.messages import AsyncMessages as AsyncBetaMessages
 from anthropic.resources.beta.messages import Messages as BetaMessages
 from anthropic.resources.messages import AsyncMessages, Messages
+from helpers import FIXTURES
 
 from claude_migrate.api import collect_jobs, execute
 from claude_migrate.checks.streaming import CREATE_ONLY
 from claude_migrate.config import PolicyLoader
 from claude_migrate.engine import Options
-
-from helpers import FIXTURES
 
 STREAMING = FIXTURES / "streaming"
 
@@ -122,7 +121,7 @@ def test_installed_sdk_stream_takes_every_create_argument_but_stream(resource: t
 
 
 # A rewrite that kept `stream=False` or forgot the `await` must fail, or mypy proves nothing.
-WRONG_REWRITES = '''\
+WRONG_REWRITES = """\
 from anthropic import Anthropic, AsyncAnthropic
 from anthropic.types import Message
 
@@ -131,14 +130,14 @@ aclient = AsyncAnthropic()
 
 
 def kept_the_stream_flag() -> Message:
-    with client.messages.stream(model="m", max_tokens=1, messages=[], stream=False) as stream:  # wrong
-        return stream.get_final_message()
+    with client.messages.stream(model="m", max_tokens=1, messages=[], stream=False) as s:  # wrong
+        return s.get_final_message()
 
 
 async def forgot_to_await() -> Message:
     async with aclient.messages.stream(model="m", max_tokens=1, messages=[]) as stream:
         return stream.get_final_message()  # wrong
-'''
+"""
 
 
 def test_rewrites_type_check_against_the_installed_sdk(
@@ -153,12 +152,16 @@ def test_rewrites_type_check_against_the_installed_sdk(
     cache = pytestconfig.cache.mkdir("mypy") if pytestconfig.cache else tmp_path / "mypy"
     result = subprocess.run(
         [
-            sys.executable, "-m", "mypy",
+            sys.executable,
+            "-m",
+            "mypy",
             "--check-untyped-defs",
             "--ignore-missing-imports",
             "--no-error-summary",
-            "--cache-dir", str(cache),
-            *map(str, files), str(wrong),
+            "--cache-dir",
+            str(cache),
+            *map(str, files),
+            str(wrong),
         ],
         capture_output=True,
         text=True,

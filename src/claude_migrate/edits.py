@@ -139,7 +139,8 @@ def append_element(ctx: FileContext, container: cst.CSTNode, element: str) -> Ed
     if own_line and rest is not None:
         indent = text[line_start:last_start]
         added = indent + element + ("," if comma else "") + rest.group(2)
-        return Edit(last_end, rest.end(), ("" if comma else ",") + text[last_end : rest.end()] + added)
+        kept = text[last_end : rest.end()]
+        return Edit(last_end, rest.end(), ("" if comma else ",") + kept + added)
     if comma:
         return Edit(after, after, " " + element + ",")
     return Edit(last_end, last_end, ", " + element)

@@ -26,9 +26,8 @@ import libcst as cst
 from ..calls import HTTP, SDK, CallFinder, CallSite
 from ..diagnostics import Applicability, Diagnostic, Fix
 from ..edits import append_element
-from ..symbols import HTTP_CLIENTS, Instance, Qual, is_sdk_client_class
 from ..scope import CallRecord
-from ..symbols import LocalInstance
+from ..symbols import HTTP_CLIENTS, Instance, LocalInstance, Qual, is_sdk_client_class
 from ..values import Entries, Entry
 from .base import Check, Option
 
@@ -113,22 +112,23 @@ class _Run:
         found = values.dict_node(value, record.scope)
         if found is None:
             return None
-        entries = values.expand(
-            value, record.scope, 0, record.order, self.finder.mutators(record)
-        )
+        entries = values.expand(value, record.scope, 0, record.order, self.finder.mutators(record))
         if entries.opaque and not entries.items:
             return None
         return entries, found[0]
 
     @staticmethod
-    def version_entry(entries: Entries) -> Entry | None | bool:
-        """Return the anthropic-version entry; False when it may be present unseen."""
+    def version_entry(entries: Entries) -> tuple[bool, Entry | None]:
+        """Return whether the headers show their anthropic-version entry, and the entry.
+
+        (True, None) means proven absent; (False, None) that it may be there unseen.
+        """
         for key, entry in entries.items.items():
             if key.lower() == HEADER:
-                return entry
+                return True, entry
         if entries.opaque or any(k.lower() == HEADER for k in entries.unknown_keys):
-            return False
-        return None
+            return False, None
+        return True, None
 
     # Findings ---------------------------------------------------------------------------------
     def older(self, entry: Entry, context: str) -> Iterator[Diagnostic]:
@@ -157,7 +157,11 @@ class _Run:
         )
 
     def missing(
-        self, holder: cst.CSTNode, dict_node: cst.BaseExpression | None, call: cst.Call | None, context: str
+        self,
+        holder: cst.CSTNode,
+        dict_node: cst.BaseExpression | None,
+        call: cst.Call | None,
+        context: str,
     ) -> Iterator[Diagnostic]:
         """Report headers without the version; the fix adds it to the dict (or the call)."""
         if id(holder) in self.reported:
@@ -171,9 +175,7 @@ class _Run:
             if edit is not None:
                 fix = self.ctx.fix(Applicability.SAFE, f"add {HEADER}: {self.version}", edit)
         elif call is not None:
-            edit = append_element(
-                self.ctx, call, f'headers={{"{HEADER}": "{self.version}"}}'
-            )
+            edit = append_element(self.ctx, call, f'headers={{"{HEADER}": "{self.version}"}}')
             if edit is not None:
                 fix = self.ctx.fix(Applicability.SAFE, f"send {HEADER}: {self.version}", edit)
         yield self.ctx.diagnostic(
@@ -195,8 +197,8 @@ class _Run:
         if entry is None:
             if args.may_have("headers"):
                 return
-            constructor = self.client_constructor(site)
-            if constructor is False:
+            on_client, constructor = self.client_constructor(site)
+            if on_client and constructor is None:
                 return  # a client we cannot follow, or whose headers change after it is built
             if constructor is not None:
                 client_args = self.finder.kwargs(constructor)
@@ -212,41 +214,37 @@ class _Run:
             return
         yield from self.check_headers(entry, record, context)
 
-    def check_headers(
-        self, entry: Entry, record: CallRecord, context: str
-    ) -> Iterator[Diagnostic]:
+    def check_headers(self, entry: Entry, record: CallRecord, context: str) -> Iterator[Diagnostic]:
         found = self.headers(entry.value_node, record)
         if found is None:
             return
         entries, dict_node = found
-        version = self.version_entry(entries)
-        if version is False:
+        seen, version = self.version_entry(entries)
+        if not seen:
             return
         if version is None:
             yield from self.missing(entry.holder, dict_node, None, context)
         else:
-            yield from self.older(version, context)  # type: ignore[arg-type]
+            yield from self.older(version, context)
 
-    def client_constructor(self, site: CallSite) -> CallRecord | None | bool:
-        """Return the constructor call of the client an HTTP method is called on.
+    def client_constructor(self, site: CallSite) -> tuple[bool, CallRecord | None]:
+        """Return whether an HTTP call is made on a client object, and its constructor call.
 
-        None for a module-level function (`requests.post`); False when the receiver is a client
+        (False, None) for a module-level function (`requests.post`); (True, None) for a client
         we cannot follow to one constructor, or whose `.headers` the module touches.
         """
         func = site.node.func
         if not isinstance(func, cst.Attribute):
-            return None
+            return False, None
         receiver = func.value
         symbol = self.ctx.resolver.resolve(func, site.record.scope)
         if not isinstance(symbol, Instance):
-            return None
+            return False, None
         found = self._constructor_of(receiver, site.record.scope)
-        if found is None:
-            return False
         receiver_text = self.ctx.code(receiver)
         if re.search(re.escape(receiver_text) + r"\s*\.\s*headers\b", self.ctx.source.text):
-            return False
-        return found
+            return True, None
+        return True, found
 
     def _constructor_of(self, node: cst.BaseExpression, scope: Scope) -> CallRecord | None:
         if isinstance(node, cst.Call):
@@ -259,7 +257,9 @@ class _Run:
             base = self.ctx.resolver.resolve(node.value, scope)
             if isinstance(base, LocalInstance):
                 bindings = [
-                    b for b in base.info.attributes.get(node.attr.value, []) if b.kind != "annotation"
+                    b
+                    for b in base.info.attributes.get(node.attr.value, [])
+                    if b.kind != "annotation"
                 ]
         if len(bindings) != 1:
             return None
@@ -273,8 +273,8 @@ class _Run:
         found = self.headers(entry.value_node, record)
         if found is None:
             return
-        version = self.version_entry(found[0])
-        if isinstance(version, Entry):
+        _, version = self.version_entry(found[0])
+        if version is not None:
             yield from self.older(version, record.scope.qualname)
 
     def sdk_clients(self) -> Iterator[Diagnostic]:

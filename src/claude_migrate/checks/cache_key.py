@@ -47,26 +47,56 @@ STREAM_VALUES = {True: "stream", False: "nostream"}
 HASH_METHODS = frozenset({"hexdigest", "digest"})
 # Words (of names and strings in the hashed data or the key) that say it is a prompt.
 PROMPT_WORDS = frozenset(
-    {
-        "prompt", "prompts", "message", "messages", "system", "question", "questions",
-        "conversation", "chat", "instruction", "instructions", "completion", "claude",
-        "anthropic", "llm",
-    }
+    [
+        "prompt",
+        "prompts",
+        "message",
+        "messages",
+        "system",
+        "question",
+        "questions",
+        "conversation",
+        "chat",
+        "instruction",
+        "instructions",
+        "completion",
+        "claude",
+        "anthropic",
+        "llm",
+    ]
 )
 # Words that say the hashed data is a file's contents: a fingerprint, not a prompt.
-FILE_WORDS = frozenset({"path", "paths", "file", "files", "filename", "filepath", "open", "read", "readlines", "fh"})
+FILE_WORDS = frozenset(
+    ["path", "paths", "file", "files", "filename", "filepath", "open", "read", "readlines", "fh"]
+)
 
 # Receivers proven to be caches: what builds them, and what annotates them.
 CACHE_FACTORIES = frozenset(
-    {
-        "redis.Redis", "redis.StrictRedis", "redis.from_url", "redis.Redis.from_url",
-        "redis.StrictRedis.from_url", "redis.client.Redis", "redis.RedisCluster",
-        "redis.cluster.RedisCluster", "redis.asyncio.Redis", "redis.asyncio.from_url",
-        "redis.asyncio.Redis.from_url", "redis.asyncio.client.Redis", "redis.asyncio.StrictRedis",
-        "diskcache.Cache", "diskcache.FanoutCache", "diskcache.core.Cache",
-        "cachetools.Cache", "cachetools.TTLCache", "cachetools.LRUCache", "cachetools.LFUCache",
-        "cachetools.FIFOCache", "cachetools.RRCache", "cachetools.TLRUCache",
-    }
+    [
+        "redis.Redis",
+        "redis.StrictRedis",
+        "redis.from_url",
+        "redis.Redis.from_url",
+        "redis.StrictRedis.from_url",
+        "redis.client.Redis",
+        "redis.RedisCluster",
+        "redis.cluster.RedisCluster",
+        "redis.asyncio.Redis",
+        "redis.asyncio.from_url",
+        "redis.asyncio.Redis.from_url",
+        "redis.asyncio.client.Redis",
+        "redis.asyncio.StrictRedis",
+        "diskcache.Cache",
+        "diskcache.FanoutCache",
+        "diskcache.core.Cache",
+        "cachetools.Cache",
+        "cachetools.TTLCache",
+        "cachetools.LRUCache",
+        "cachetools.LFUCache",
+        "cachetools.FIFOCache",
+        "cachetools.RRCache",
+        "cachetools.TLRUCache",
+    ]
 )
 CACHE_CLASSES = CACHE_FACTORIES - {n for n in CACHE_FACTORIES if n.endswith("from_url")} | {
     "django.core.cache.backends.base.BaseCache"
@@ -78,12 +108,39 @@ DICT_ANNOTATIONS = frozenset({"dict", "Dict", "MutableMapping", "OrderedDict"})
 # Methods whose first argument (or `key=` / `name=`) is a cache key; `h*` methods of redis take
 # the hash's name first and the field second.
 KEY_METHODS = frozenset(
-    {
-        "get", "set", "setex", "setnx", "psetex", "getex", "getdel", "getset", "delete",
-        "exists", "expire", "add", "get_or_set", "has_key", "touch", "pop", "setdefault",
-        "incr", "decr", "hget", "hset", "hdel", "hexists", "hsetnx",
-        "aget", "aset", "aadd", "adelete", "aget_or_set", "ahas_key", "atouch",
-    }
+    [
+        "get",
+        "set",
+        "setex",
+        "setnx",
+        "psetex",
+        "getex",
+        "getdel",
+        "getset",
+        "delete",
+        "exists",
+        "expire",
+        "add",
+        "get_or_set",
+        "has_key",
+        "touch",
+        "pop",
+        "setdefault",
+        "incr",
+        "decr",
+        "hget",
+        "hset",
+        "hdel",
+        "hexists",
+        "hsetnx",
+        "aget",
+        "aset",
+        "aadd",
+        "adelete",
+        "aget_or_set",
+        "ahas_key",
+        "atouch",
+    ]
 )
 MAX_FOLLOW = 4
 MAX_WORDS = 400
@@ -134,7 +191,7 @@ class CacheKeyCheck(Check):
             "claude:{anthropic_version}:{stream}:{key}",
             "how the fix rebuilds a key; {key} is the old key",
             pattern=_valid_template,
-            pattern_text="a template with one {key} and only {anthropic_version} and {stream} besides",
+            pattern_text="one {key}, and no fields but {anthropic_version} and {stream}",
         ),
     }
 
@@ -177,7 +234,9 @@ class CacheKeyCheck(Check):
             key = finder.key_for(digest)
             if key is None or id(key.node) in reported:
                 continue
-            words = finder.words(key.node, key.scope) | finder.words_of_all(digest.data, digest.scope)
+            words = finder.words(key.node, key.scope) | finder.words_of_all(
+                digest.data, digest.scope
+            )
             vocabulary = {token for word in words for token in tokens(word)}
             if vocabulary & FILE_WORDS or digest.file:
                 continue
@@ -298,7 +357,11 @@ class _KeyFinder:
         for record in self.ctx.index.calls:
             call = record.node
             func = call.func
-            if isinstance(func, cst.Attribute) and func.attr.value in HASH_METHODS and not call.args:
+            if (
+                isinstance(func, cst.Attribute)
+                and func.attr.value in HASH_METHODS
+                and not call.args
+            ):
                 found = self._hasher(func.value, record)
                 if found is not None:
                     data, is_file = found
@@ -536,9 +599,11 @@ class _KeyFinder:
             return self.resolver.qualname(node.value, scope) in CACHE_REGISTRIES
         if isinstance(node, cst.Call):
             return self.resolver.qualname(node.func, scope) in CACHE_FACTORIES
-        if isinstance(node, (cst.Name, cst.Attribute)):
-            if self.resolver.qualname(node, scope) in CACHE_OBJECTS:
-                return True
+        if (
+            isinstance(node, (cst.Name, cst.Attribute))
+            and self.resolver.qualname(node, scope) in CACHE_OBJECTS
+        ):
+            return True
         bindings = []
         name = ""
         if isinstance(node, cst.Name):
@@ -639,9 +704,11 @@ class _KeyFinder:
         if len(states) > 1 or None in states:
             return None, "no fix: the stream flag of the cached call is not known here"
         flag = states.pop()
-        if flag is False and self.ctx.settings.enabled("CM104") and self.ctx.table(
-            "streaming"
-        ).get("require", True):
+        if (
+            flag is False
+            and self.ctx.settings.enabled("CM104")
+            and self.ctx.table("streaming").get("require", True)
+        ):
             return None, "no fix until the call streams (CM104)"
         return flag, ""
 
@@ -748,5 +815,11 @@ def _concatenation_edits(
             at = ctx.span(rightmost)[1] - start - len(rightmost.quote)
             edits.append(Edit(at, at, after))
         else:
-            edits.append(Edit(end - start, end - start, f" + {quote}{_escape(suffix, quote, False, False)}{quote}"))
+            edits.append(
+                Edit(
+                    end - start,
+                    end - start,
+                    f" + {quote}{_escape(suffix, quote, False, False)}{quote}",
+                )
+            )
     return edits

@@ -105,6 +105,7 @@ def streaming_flag(ctx: FileContext, site: CallSite) -> Fix | None:
     """Return the fix that sets `streaming=True` on a LangChain constructor call."""
     call = site.node
     entry = site.param(STREAM)
+    edit: Edit | None
     if entry is not None:
         if entry.container is not call or not isinstance(entry.holder, cst.Arg):
             return None  # set in a dict or a constant shared with other code
@@ -128,6 +129,8 @@ def stream_rewrite(ctx: FileContext, site: CallSite) -> Fix | None:
     if small is None:
         return None
     value = small.value
+    if value is None:
+        return None
     call = site.node
     awaited = isinstance(value, cst.Await) and value.expression is call
     if not awaited and value is not call:
@@ -157,11 +160,17 @@ def stream_rewrite(ctx: FileContext, site: CallSite) -> Fix | None:
     inner = text[start:value_start] + result + text[value_end:end]
     newline = ctx.source.newline_at(start)
     header = f"{'async with' if awaited else 'with'} {call_text} as {name}:"
-    replacement = (
-        header + trailing.group(0) + newline + indent + ctx.module.default_indent + inner
-    )
+    comment = trailing.group(0)
+    body = indent + ctx.module.default_indent + inner
+    if re.match(r"[ \t]*#\s*type:", comment):
+        # A type comment types the assignment; on a `with` line it would type `stream`.
+        replacement = header + newline + body + comment
+    else:
+        replacement = header + comment + newline + body
     edit = Edit(start, trailing.end(), replacement)
-    method = "beta.messages.stream" if site.target.key.startswith("sdk:beta.") else "messages.stream"
+    method = (
+        "beta.messages.stream" if site.target.key.startswith("sdk:beta.") else "messages.stream"
+    )
     return ctx.fix(
         Applicability.UNSAFE,
         f"use {'async with' if awaited else 'with'} {method}(...) as {name} and "
@@ -170,7 +179,9 @@ def stream_rewrite(ctx: FileContext, site: CallSite) -> Fix | None:
     )
 
 
-def _single_statement(statement: cst.CSTNode | None) -> cst.Assign | cst.AnnAssign | cst.Return | None:
+def _single_statement(
+    statement: cst.CSTNode | None,
+) -> cst.Assign | cst.AnnAssign | cst.Return | None:
     """Return the one plain assignment or return a statement line holds, if that is all it is."""
     if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
         return None
