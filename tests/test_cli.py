@@ -10,7 +10,8 @@ from helpers import Cli, run_subprocess, snapshot, write_tree
 VIOLATION = (
     "import anthropic\n"
     "client = anthropic.Anthropic()\n"
-    "client.messages.create(model='m', max_tokens=4096, temperature=0.7, messages=[], stream=True)\n"
+    "client.messages.create(model='m', max_tokens=4096, temperature=0.7, messages=[], "
+    "stream=True)\n"
 )
 CLEAN = (
     "import anthropic\n"
