@@ -10,9 +10,11 @@ from .api_version import ApiVersionCheck
 from .base import Check, Option
 from .cache_key import CacheKeyCheck
 from .max_tokens import MaxTokensCheck
+from .sdk_pins import SdkPinsCheck
 from .stop_sequences import StopSequencesCheck
 from .streaming import StreamingCheck
 from .temperature import TemperatureCheck
+from .unused_suppression import UnusedSuppressionCheck
 
 ALL_CHECKS: tuple[type[Check], ...] = (
     TemperatureCheck,
@@ -21,6 +23,8 @@ ALL_CHECKS: tuple[type[Check], ...] = (
     StreamingCheck,
     ApiVersionCheck,
     CacheKeyCheck,
+    SdkPinsCheck,
+    UnusedSuppressionCheck,
 )
 
 # Codes that are always on and are not checks: CM001 parse-error.
