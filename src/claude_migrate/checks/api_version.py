@@ -5,7 +5,7 @@ a request names. The SDK sends the version it was built for; hand-written HTTP c
 it themselves, and an `extra_headers=` / `default_headers=` on the SDK can pin an older one.
 
 Finds: a raw HTTP POST to the Anthropic API (requests, httpx, aiohttp) whose headers (the call's
-`headers=`, or for an httpx/aiohttp client without them, the client constructor's) lack
+`headers=` merged over those of the client it is made on, as the libraries merge them) lack
 `anthropic-version` (any case) or carry an older date than `api-version.version`; and an SDK
 call's `extra_headers=` or a client constructor's (or `with_options`/`copy`'s)
 `default_headers=` that sets an older one. Headers the tool cannot see (built by a function,
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from ..scope import Scope
 
 HEADER = "anthropic-version"
+MUTATING_METHODS = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__"})
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -112,10 +113,40 @@ class _Run:
         found = values.dict_node(value, record.scope)
         if found is None:
             return None
+        dict_node, dict_scope, name = found
+        if (
+            name is not None
+            and dict_scope.kind == "module"
+            and self.changed_elsewhere(name, record)
+        ):
+            return None
         entries = values.expand(value, record.scope, 0, record.order, self.finder.mutators(record))
         if entries.opaque and not entries.items:
             return None
-        return entries, found[0]
+        return entries, dict_node
+
+    def changed_elsewhere(self, name: str, record: CallRecord) -> bool:
+        """Return whether code outside the calling function may change a module-level dict.
+
+        `HEADERS["anthropic-version"] = ...` in a setup function, or `HEADERS.update(...)`
+        anywhere but the call's own function (which the registry already orders), means the
+        headers the call sends cannot be seen.
+        """
+        home = record.scope.function()
+        for scope in self.ctx.index.scopes:
+            if scope.function() is not home and name in scope.subscript_sets:
+                return True
+        for other in self.ctx.index.calls:
+            func = other.node.func
+            if (
+                isinstance(func, cst.Attribute)
+                and isinstance(func.value, cst.Name)
+                and func.value.value == name
+                and func.attr.value in MUTATING_METHODS
+                and other.scope.function() is not home
+            ):
+                return True
+        return False
 
     @staticmethod
     def version_entry(entries: Entries) -> tuple[bool, Entry | None]:
@@ -188,44 +219,43 @@ class _Run:
 
     # Raw HTTP ---------------------------------------------------------------------------------
     def http_call(self, site: CallSite) -> Iterator[Diagnostic]:
+        """Check the headers a raw HTTP call sends: its own, merged over its client's."""
         args = site.call_args
         if args is None:
             return
         record = site.record
         context = record.scope.qualname
-        entry = args.get("headers")
-        if entry is None:
-            if args.may_have("headers"):
-                return
-            on_client, constructor = self.client_constructor(site)
-            if on_client and constructor is None:
+        layers: list[tuple[Entry | None, CallRecord]] = [(args.get("headers"), record)]
+        if layers[0][0] is None and args.may_have("headers"):
+            return
+        on_client, constructor = self.client_constructor(site)
+        if on_client:
+            if constructor is None:
                 return  # a client we cannot follow, or whose headers change after it is built
-            if constructor is not None:
-                client_args = self.finder.kwargs(constructor)
-                entry = client_args.get("headers")
-                if entry is None:
-                    if client_args.may_have("headers"):
-                        return
-                    yield from self.missing(record.node, None, record.node, context)
-                    return
-                yield from self.check_headers(entry, constructor, context)
+            client_args = self.finder.kwargs(constructor)
+            if client_args.get("headers") is None and client_args.may_have("headers"):
                 return
-            yield from self.missing(record.node, None, record.node, context)
-            return
-        yield from self.check_headers(entry, record, context)
-
-    def check_headers(self, entry: Entry, record: CallRecord, context: str) -> Iterator[Diagnostic]:
-        found = self.headers(entry.value_node, record)
-        if found is None:
-            return
-        entries, dict_node = found
-        seen, version = self.version_entry(entries)
-        if not seen:
-            return
-        if version is None:
+            layers.append((client_args.get("headers"), constructor))
+        # The request's headers win over the client's (httpx, aiohttp and requests merge them).
+        shown: list[tuple[Entry, cst.BaseExpression]] = []
+        for entry, where in layers:
+            if entry is None:
+                continue
+            found = self.headers(entry.value_node, where)
+            if found is None:
+                return
+            seen, version = self.version_entry(found[0])
+            if not seen:
+                return
+            if version is not None:
+                yield from self.older(version, context)
+                return
+            shown.append((entry, found[1]))
+        if shown:
+            entry, dict_node = shown[0]
             yield from self.missing(entry.holder, dict_node, None, context)
         else:
-            yield from self.older(version, context)
+            yield from self.missing(record.node, None, record.node, context)
 
     def client_constructor(self, site: CallSite) -> tuple[bool, CallRecord | None]:
         """Return whether an HTTP call is made on a client object, and its constructor call.
