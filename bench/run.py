@@ -126,12 +126,13 @@ root = Path(sys.argv[1])
 jobs = collect_jobs([root], PolicyLoader(cwd=root))
 kept, stage_one = [], 0
 for job in jobs:
-    verdict = prefilter(Path(job.path).read_bytes(), job.settings, job.kind)
+    verdict = prefilter(Path(job.path).read_bytes(), job.settings, job.kind, job.path)
     stage_one += verdict != SKIP
     if verdict == PARSE:
         kept.append(job.path)
 settings = PolicyLoader().default.settings_for(root / "x.py")
-pattern = "|".join(m.decode() for m in markers_for(settings, "python"))
+exact, folded = markers_for(settings, "python")
+pattern = "|".join(m.decode() for m in exact + folded)
 print(json.dumps({"kept": kept, "stage_one": stage_one, "files": len(jobs), "pattern": pattern}))
 """
 

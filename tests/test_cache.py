@@ -101,15 +101,18 @@ def test_a_changed_file_or_policy_is_checked_afresh(tmp_path: Path, parses: list
     source = "import anthropic\nc = anthropic.Anthropic()\nc.messages.create(temperature={t})\n"
     write_tree(tmp_path, {"a.py": source.format(t="0.5")})
     cli = Cli(tmp_path)
-    first = json.loads(_json(cli, "check")[1])
-    assert [d["message"] for d in first["diagnostics"]] == ["temperature 0.5 is above the policy maximum 0.2"]
+
+    def temperatures() -> list[str]:
+        data = json.loads(_json(cli, "check", "--select", "CM101")[1])
+        return [d["message"] for d in data["diagnostics"]]
+
+    assert temperatures() == ["temperature 0.5 is above the policy maximum 0.2"]
     (tmp_path / "a.py").write_text(source.format(t="0.7"))
-    second = json.loads(_json(cli, "check")[1])
-    assert [d["message"] for d in second["diagnostics"]] == ["temperature 0.7 is above the policy maximum 0.2"]
+    assert temperatures() == ["temperature 0.7 is above the policy maximum 0.2"]
     (tmp_path / "claude-migrate.toml").write_text("[temperature]\nmax = 0.8\n")
     parses.clear()
-    third = json.loads(_json(cli, "check")[1])
-    assert third["diagnostics"] == [] and len(parses) == 1
+    assert temperatures() == []
+    assert len(parses) == 1
 
 
 def test_same_bytes_under_another_name_or_path_report_their_own_path(tmp_path: Path) -> None:

@@ -66,7 +66,8 @@ def test_a_file_with_lone_cr_line_ends_is_still_reported_and_fixed_in_place(tmp_
         b'import anthropic\rc = anthropic.Anthropic()\rc.messages.create(model="m",\r'
         b"    temperature=0.9, max_tokens=5000)\r"
     )
-    run = execute(collect_jobs([path], PolicyLoader()), Options(fix=True), workers=1)
+    jobs = collect_jobs([path], PolicyLoader(), ["CM101", "CM102"])
+    run = execute(jobs, Options(fix=True), workers=1)
     assert [(d.line, d.column) for d in run.diagnostics] == []
     assert path.read_bytes() == (
         b'import anthropic\rc = anthropic.Anthropic()\rc.messages.create(model="m",\r'

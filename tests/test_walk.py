@@ -59,11 +59,15 @@ def test_walk_visits_like_libcst(path: Path, skip: tuple[str, ...]) -> None:
     assert ours.events == theirs.events
 
 
+class _VisitedIndex(ModuleIndex, cst.CSTVisitor):
+    """The module index driven by LibCST's own visit, to compare with `walk`."""
+
+
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
 def test_the_module_index_is_the_same_either_way(path: Path) -> None:
     module = cst.parse_module(path.read_bytes())
     walked = ModuleIndex.build(module)
-    visited = ModuleIndex()
+    visited = _VisitedIndex()
     module.visit(visited)
 
     def shape(index: ModuleIndex) -> object:
@@ -88,3 +92,30 @@ def test_a_visitor_with_attribute_hooks_gets_libcst_s_own_visit() -> None:
     visitor = Attribute()
     walk(cst.parse_module("f(x)\n"), visitor)
     assert visitor.seen == ["func"]
+
+
+class _Generic:
+    """A plain visitor with the generic hooks, the way cache_key's parent index is written."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[str, int]] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.events.append(("visit", id(node)))
+        return not isinstance(node, cst.Call)
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        self.events.append(("leave", id(original_node)))
+
+
+class _GenericVisitor(_Generic, cst.CSTVisitor):
+    pass
+
+
+@pytest.mark.parametrize("path", SAMPLES[-4:], ids=lambda p: p.name)
+def test_generic_hooks_visit_like_libcst(path: Path) -> None:
+    module = cst.parse_module(path.read_bytes())
+    ours, theirs = _Generic(), _GenericVisitor()
+    walk(module, ours)
+    module.visit(theirs)
+    assert ours.events and ours.events == theirs.events

@@ -16,23 +16,20 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .lazy import lazy_import
+from .scope import CallRecord, ModuleIndex
+from .symbols import (
+    BEDROCK_RUNTIME,
+    Instance,
+    Qual,
+    Resolver,
+    is_sdk_client_class,
+)
+from .values import Entries, Entry, string_value
 
 if TYPE_CHECKING:
     import libcst as cst
-
-    from .scope import CallRecord, ModuleIndex
-    from .symbols import (
-        BEDROCK_RUNTIME,
-        Instance,
-        Qual,
-        Resolver,
-        is_sdk_client_class,
-    )
-    from .values import Entries, Entry, string_value
 else:
-    # Every run reads the registry below (the checks' parameter names, the prefilter's
-    # markers); the resolver and LibCST load only when a file is parsed: `_bind_resolver`.
-    cst = lazy_import("libcst")
+    cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
 
 # Canonical parameter names the rules ask for.
 TEMPERATURE = "temperature"
@@ -293,7 +290,6 @@ class CallFinder:
     """Matches a module's calls against the registry."""
 
     def __init__(self, index: ModuleIndex, resolver: Resolver) -> None:
-        _bind_resolver()
         self.index = index
         self.resolver = resolver
         self.values = resolver.values
@@ -477,34 +473,11 @@ class CallFinder:
 
 def find_call_sites(index: ModuleIndex, resolver: Resolver | None = None) -> Iterator[CallSite]:
     """Yield every call in the module proven to reach Claude."""
-    _bind_resolver()
     finder = CallFinder(index, resolver or Resolver(index))
     for record in index.calls:
         site = finder.site(record)
         if site is not None:
             yield site
-
-
-_RESOLVER_NAMES = frozenset(
-    {"BEDROCK_RUNTIME", "Instance", "Qual", "Resolver", "is_sdk_client_class", "Entries", "Entry",
-     "string_value"}
-)  # fmt: skip
-
-
-def _bind_resolver() -> None:
-    """Import the resolver's names into this module (and so LibCST), once, when first needed."""
-    global BEDROCK_RUNTIME, Instance, Qual, Resolver, is_sdk_client_class, Entries, Entry
-    global string_value
-    from .symbols import BEDROCK_RUNTIME, Instance, Qual, Resolver, is_sdk_client_class
-    from .values import Entries, Entry, string_value
-
-
-def __getattr__(name: str) -> object:
-    # `from .calls import string_value` from outside: the same names, bound on first use.
-    if name in _RESOLVER_NAMES:
-        _bind_resolver()
-        return globals()[name]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def parameter_names(canonical: str) -> frozenset[str]:

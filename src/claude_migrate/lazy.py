@@ -2,9 +2,18 @@
 
 Most files of a real tree never mention Claude, and the prefilter decides them from their bytes
 alone; importing LibCST (a third of a second on a 2-core machine, longer than checking the whole
-standard library's text) only pays for files that are parsed. Modules whose names must exist at
-import time (`calls.py` is imported by every check for its registry) bind LibCST through
-`lazy_import`, so the import happens at the first attribute lookup, inside the first parse.
+standard library's text) only pays for files that are parsed. Every module the command line
+imports on its way to the prefilter (the checks, the registry in `calls.py`, `scope.py`,
+`symbols.py`, `values.py`, `edits.py`, the manifest readers) therefore binds LibCST with
+
+    if TYPE_CHECKING:
+        import libcst as cst
+    else:
+        cst = lazy_import("libcst")
+
+uses `cst.` only inside functions, and writes its visitors as plain classes driven by
+`walk.walk` (a `cst.CSTVisitor` base class would load LibCST at import).
+tests/test_prefilter.py fails when a plain file's check imports LibCST.
 """
 
 from __future__ import annotations

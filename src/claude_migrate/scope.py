@@ -10,9 +10,14 @@ call-site resolver only ever follows a handful of names, so it asks this index i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import libcst as cst
+from .lazy import lazy_import
+
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
 
 ScopeKind = Literal["module", "class", "function", "lambda", "comprehension"]
 BindingKind = Literal["import", "assign", "param", "def", "class", "with", "annotation", "unknown"]
@@ -139,8 +144,12 @@ def _target_names(target: cst.BaseExpression) -> list[cst.Name]:
     return []
 
 
-class ModuleIndex(cst.CSTVisitor):
-    """Collects scopes, bindings and calls of a module in one traversal."""
+class ModuleIndex:
+    """Collects scopes, bindings and calls of a module in one traversal.
+
+    Its `visit_<Node>` / `leave_<Node>` hooks are called by `walk.walk` (no LibCST base class:
+    importing this module must not import LibCST).
+    """
 
     def __init__(self) -> None:
         self.module_scope: Scope | None = None

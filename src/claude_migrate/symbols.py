@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import libcst as cst
-
+from .lazy import lazy_import
 from .scope import Binding, ClassInfo, ModuleIndex, Scope
 from .values import ValueResolver, string_value
+
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
 
 MAX_DEPTH = 16
 

@@ -10,12 +10,16 @@ import ast
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import libcst as cst
-
+from .lazy import lazy_import
 from .scope import Binding, Scope
 
 if TYPE_CHECKING:
     from .symbols import Resolver
+
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
 
 MAX_DEPTH = 12
 

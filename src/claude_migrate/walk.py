@@ -55,7 +55,12 @@ def _own_names(visitor: object) -> set[str]:
 
 def supports(visitor: object) -> bool:
     """Return whether `walk` calls every hook this visitor defines."""
-    return not any(_ATTRIBUTE_HOOK.match(name) for name in _own_names(visitor))
+    own = _own_names(visitor)
+    if any(_ATTRIBUTE_HOOK.match(name) for name in own):
+        return False
+    # Per-node hooks and on_visit/on_leave together: only LibCST's own visit runs both.
+    generic = "on_visit" in own or "on_leave" in own
+    return not (generic and any(n.startswith(("visit_", "leave_")) for n in own))
 
 
 def _hook(visitor: Any, name: str) -> Any:
@@ -71,12 +76,39 @@ def _hook(visitor: Any, name: str) -> Any:
 
 
 def walk(node: cst.CSTNode, visitor: Any) -> None:
-    """Call `visitor.visit_<Node>(node)` (False skips the children) and `leave_<Node>` on every node."""
+    """Call `visitor.visit_<Node>(node)` (False skips the children) and `leave_<Node>` on every node.
+
+    A visitor may instead define `on_visit(node)` (False skips the children) and
+    `on_leave(node)`, called for every node. It needs no LibCST base class: a module whose
+    visitor is a plain class can be imported without importing LibCST.
+    """
     if not supports(visitor):
         node.visit(visitor)
         return
+    own = _own_names(visitor)
+    if "on_visit" in own or "on_leave" in own:
+        _walk_all(
+            node,
+            getattr(visitor, "on_visit", lambda node: True),
+            getattr(visitor, "on_leave", lambda node: None),
+        )
+        return
     hooks: dict[type, tuple[Any, Any]] = {}
     _walk(node, visitor, hooks)
+
+
+def _walk_all(node: cst.CSTNode, enter: Any, leave: Any) -> None:
+    if enter(node) is not False:
+        base = cst.CSTNode
+        for name in _ORDER.get(type(node)) or child_fields(type(node)):
+            value = getattr(node, name)
+            if isinstance(value, base):
+                _walk_all(value, enter, leave)
+            elif isinstance(value, (list, tuple)):
+                for item in value:
+                    if isinstance(item, base):
+                        _walk_all(item, enter, leave)
+    leave(node)
 
 
 def _walk(node: cst.CSTNode, visitor: Any, hooks: dict[type, tuple[Any, Any]]) -> None:

@@ -21,11 +21,10 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-import libcst as cst
-
 from ..calls import HTTP, SDK, CallFinder, CallSite
 from ..diagnostics import Applicability, Diagnostic, Fix
 from ..edits import append_element
+from ..lazy import lazy_import
 from ..scope import CallRecord
 from ..symbols import HTTP_CLIENTS, Instance, LocalInstance, Qual, is_sdk_client_class
 from ..values import Entries, Entry
@@ -34,6 +33,11 @@ from .base import Check, Option
 if TYPE_CHECKING:
     from ..context import FileContext
     from ..scope import Scope
+
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
 
 HEADER = "anthropic-version"
 MUTATING_METHODS = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__"})

@@ -27,18 +27,23 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import libcst as cst
-
 from ..calls import MARKERS
 from ..diagnostics import Applicability, Diagnostic, Edit, Fix
 from ..fixer import apply_edits
+from ..lazy import lazy_import
 from ..values import string_value
+from ..walk import walk
 from .base import Check, Option
 from .streaming import call_streams
 
 if TYPE_CHECKING:
     from ..context import FileContext
     from ..scope import CallRecord, Scope
+
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
 
 COMPONENTS = ("anthropic_version", "stream")
 COMPONENT_LABELS = {"anthropic_version": "API-version", "stream": "stream"}
@@ -307,7 +312,7 @@ class Key:
     functions: tuple[cst.CSTNode, ...]
 
 
-class _Tree(cst.CSTVisitor):
+class _Tree:
     """Parents of every node, and every name by the function (or module) it appears in."""
 
     def __init__(self) -> None:
@@ -341,7 +346,7 @@ class _KeyFinder:
     def tree(self) -> _Tree:
         if self._tree is None:
             self._tree = _Tree()
-            self.ctx.module.visit(self._tree)
+            walk(self.ctx.module, self._tree)
         return self._tree
 
     def record_of(self, call: cst.Call) -> CallRecord | None:

@@ -26,17 +26,22 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-import libcst as cst
-
 from ..calls import BEDROCK, LANGCHAIN, SDK, STREAM, CallSite
 from ..diagnostics import Applicability, Diagnostic, Edit, Fix
 from ..edits import append_element, remove_elements
 from ..fixer import apply_edits
+from ..lazy import lazy_import
+from ..walk import walk
 from .base import Check, Option
 
 if TYPE_CHECKING:
     from ..context import FileContext
     from ..scope import Scope
+
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
 
 # Keyword arguments `messages.create` takes that `messages.stream` does not (checked against the
 # installed SDK by tests/test_streaming_sdk.py). `stream` itself is dropped when it is False.
@@ -233,7 +238,7 @@ def _stream_call_text(ctx: FileContext, site: CallSite) -> str | None:
     return apply_edits(ctx.source.text[start:end], shifted)
 
 
-class _Names(cst.CSTVisitor):
+class _Names:
     """Collects every variable name used or bound (not keywords of calls, not attributes)."""
 
     def __init__(self) -> None:
@@ -243,11 +248,11 @@ class _Names(cst.CSTVisitor):
         self.names.add(node.value)
 
     def visit_Arg(self, node: cst.Arg) -> bool:
-        node.value.visit(self)
+        walk(node.value, self)
         return False
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
-        node.value.visit(self)
+        walk(node.value, self)
         return False
 
 
@@ -255,7 +260,7 @@ def fresh_name(ctx: FileContext, scope: Scope) -> str:
     """Return `stream`, `stream_1`, ...: the first name no code in the scope uses or sees."""
     owner = scope.function().node
     collector = _Names()
-    owner.visit(collector)
+    walk(owner, collector)
     taken = collector.names
     candidate = CONTEXT_NAME
     number = 0

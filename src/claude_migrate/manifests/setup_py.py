@@ -9,12 +9,19 @@ entry's list; a string that is not a plain literal (an f-string, a computed valu
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-import libcst as cst
 from packaging.requirements import InvalidRequirement
 
 from ..context import FileContext
+from ..lazy import lazy_import
+from ..walk import walk
 from .requirement import PEP440, Pin, Problem, parse_pep508
+
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
 
 LIST_KEYWORDS = frozenset({"install_requires", "setup_requires", "tests_require"})
 DICT_KEYWORDS = frozenset({"extras_require"})
@@ -48,7 +55,7 @@ def _is_setup(call: cst.Call) -> bool:
     return isinstance(func, cst.Attribute) and func.attr.value == "setup"
 
 
-class _SetupCalls(cst.CSTVisitor):
+class _SetupCalls:
     def __init__(self) -> None:
         self.calls: list[cst.Call] = []
 
@@ -127,7 +134,7 @@ class _Reader:
 def read(ctx: FileContext) -> tuple[list[Pin], list[Problem]]:
     """Return every requirement literal handed to `setup(...)` in a parsed setup.py."""
     finder = _SetupCalls()
-    ctx.module.visit(finder)
+    walk(ctx.module, finder)
     reader = _Reader(ctx)
     for call in finder.calls:
         for arg in call.args:
