@@ -76,9 +76,8 @@ def _state_class() -> type:
             self._starts.append(self.offset)
 
         def after_codegen(self, node: cst.CSTNode) -> None:
-            start = self._starts.pop()
-            if node not in self.spans:  # a syntactic range, recorded inside, wins
-                self.spans[node] = (start, self.offset)
+            # A syntactic range, recorded inside, wins over the whole of what the node generated.
+            self.spans.setdefault(node, (self._starts.pop(), self.offset))
 
         def record_syntactic_position(
             self,

@@ -319,10 +319,14 @@ class _Tree:
         self.parent: dict[int, cst.CSTNode] = {}
         self.names: dict[tuple[int, str], list[cst.Name]] = {}
         self._owners: list[cst.CSTNode] = []
+        # The nodes being visited, outermost first: the last is the parent of the next one
+        # (`node.children` would build the list of children again for every node).
+        self._path: list[cst.CSTNode] = []
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        for child in node.children:
-            self.parent[id(child)] = node
+        if self._path:
+            self.parent[id(node)] = self._path[-1]
+        self._path.append(node)
         if isinstance(node, cst.Name) and self._owners:
             self.names.setdefault((id(self._owners[-1]), node.value), []).append(node)
         if isinstance(node, (cst.Module, cst.FunctionDef)):
@@ -330,6 +334,7 @@ class _Tree:
         return True
 
     def on_leave(self, original_node: cst.CSTNode) -> None:
+        self._path.pop()
         if isinstance(original_node, (cst.Module, cst.FunctionDef)):
             self._owners.pop()
 
