@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .base import Check, Option
 from .max_tokens import MaxTokensCheck
+from .retired_model import RetiredModelCheck
 from .stop_sequences import StopSequencesCheck
 from .temperature import TemperatureCheck
 
@@ -15,6 +16,7 @@ ALL_CHECKS: tuple[type[Check], ...] = (
     TemperatureCheck,
     MaxTokensCheck,
     StopSequencesCheck,
+    RetiredModelCheck,
 )
 
 # Codes that are always on and are not checks: CM001 parse-error.
