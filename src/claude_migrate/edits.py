@@ -1,4 +1,4 @@
-"""Edits that change the shape of code: removing arguments, dict entries or list items.
+"""Edits that change the shape of code: removing arguments, dict entries, list items or imports.
 
 Removals are computed on the text around the elements, so nothing but the removed elements,
 their commas and the whitespace or comment that belonged to them changes: an element on its own
@@ -27,6 +27,8 @@ def _children(container: cst.CSTNode) -> list[cst.CSTNode] | None:
         return list(container.args)
     if isinstance(container, (cst.Dict, cst.List, cst.Tuple, cst.Set)):
         return list(container.elements)
+    if isinstance(container, cst.ImportFrom) and not isinstance(container.names, cst.ImportStar):
+        return list(container.names)
     return None
 
 
@@ -45,7 +47,8 @@ def _own_lines(ctx: FileContext, start: int, end: int) -> tuple[int, int] | None
 def remove_elements(
     ctx: FileContext, container: cst.CSTNode, elements: Sequence[cst.CSTNode]
 ) -> Edit | None:
-    """Return one edit removing `elements` from a call's args or a dict/list/tuple/set literal."""
+    """Return one edit removing `elements` from a call's args, a dict/list/tuple/set literal or
+    the names of a `from ... import` (which must keep at least one)."""
     children = _children(container)
     if children is None:
         return None

@@ -7,6 +7,7 @@ its documentation page (`rules/<CODE>.md`) follow from the class.
 from __future__ import annotations
 
 from .base import Check, Option
+from .legacy_completions import LegacyCompletionsCheck
 from .max_tokens import MaxTokensCheck
 from .retired_model import RetiredModelCheck
 from .stop_sequences import StopSequencesCheck
@@ -17,6 +18,7 @@ ALL_CHECKS: tuple[type[Check], ...] = (
     MaxTokensCheck,
     StopSequencesCheck,
     RetiredModelCheck,
+    LegacyCompletionsCheck,
 )
 
 # Codes that are always on and are not checks: CM001 parse-error.
