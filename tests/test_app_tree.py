@@ -20,7 +20,8 @@ DEMO = FIXTURES / "demo"
 
 def expected_findings(root: Path) -> set[tuple[str, int, str]]:
     found = set()
-    for path in sorted(root.rglob("*.py")):
+    files = [*root.rglob("*.py"), *root.rglob("requirements*.txt")]
+    for path in sorted(files):
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             match = EXPECT.search(line)
             if match:

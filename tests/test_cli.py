@@ -161,3 +161,21 @@ def test_real_subprocess_and_python_m(tmp_path: Path) -> None:
     fixed = run_subprocess("fix", "app", cwd=tmp_path)
     assert fixed.returncode == 0, fixed.stderr
     assert run_subprocess("check", "app", cwd=tmp_path).returncode == 0
+
+
+def test_a_folder_named_explicitly_is_walked_even_if_gitignored(cli: Cli) -> None:
+    write_tree(
+        cli.cwd,
+        {
+            ".git/HEAD": "ref: refs/heads/main\n",
+            ".gitignore": "vendor/\n*.gen.py\n",
+            "vendor/lib/a.py": VIOLATION,
+            "vendor/lib/b.gen.py": VIOLATION,
+            "vendor/lib/.gitignore": "skip/\n",
+            "vendor/lib/skip/c.py": VIOLATION,
+        },
+    )
+    assert cli.json("check")["summary"]["files"] == 0
+    data = cli.json("check", "vendor/lib")
+    # Inside the named folder only its own .gitignore files apply.
+    assert {d["path"] for d in data["diagnostics"]} == {"vendor/lib/a.py", "vendor/lib/b.gen.py"}

@@ -450,6 +450,17 @@ def _validate_rule_table(raw: _RawPolicy, name: str, table: Any, where: str) -> 
             known = ", ".join(check.options) or "none"
             raise ConfigError(raw.path, f"{where}.{key}", f"unknown key (known: {known})", line)
         if not option.check(value):
+            if option.kind == "string-table" and isinstance(value, dict):
+                # Name the one entry that is wrong (`sdk-pins.minimums.anthropic`) and its line.
+                for entry, item in value.items():
+                    if not option.check({entry: item}):
+                        expected = option.pattern_text or "a string"
+                        raise ConfigError(
+                            raw.path,
+                            f"{where}.{key}.{entry}",
+                            f"expected {expected}, got {item!r}",
+                            _find_line(raw.text, f"{name}.{key}", entry) or line,
+                        )
             raise ConfigError(
                 raw.path, f"{where}.{key}", f"expected {option.expected()}, got {value!r}", line
             )

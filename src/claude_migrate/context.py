@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from .diagnostics import Applicability, Diagnostic, Edit, Fix
+from .diagnostics import Applicability, Diagnostic, Edit, FileError, Fix
 from .source import SourceText
 
 if TYPE_CHECKING:
@@ -40,6 +40,8 @@ class FileContext:
         self.source = source
         self.module = module
         self.settings = settings
+        # Parts a check could not read (a malformed requirement): CM001 entries for this file.
+        self.errors: list[FileError] = []
 
     # Shared analyses, built on first use ----------------------------------------------------
     @cached_property

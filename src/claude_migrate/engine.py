@@ -19,11 +19,13 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from .checks import ALL_CHECKS, Check
 from .config import FileSettings
 from .diagnostics import Diagnostic, FileError, FileResult
 from .fixer import apply_edits, select_fixes, write_atomic
+from .manifests import MANIFEST_KIND
 from .source import DecodeError, SourceText
 from .suppress import is_suppressed, skips_file, suppressions
 
@@ -55,32 +57,56 @@ class Job:
 
 
 @cache
-def checks_for(settings: FileSettings, kind: str) -> tuple[Check, ...]:
-    """Return the enabled checks for a kind of file, built once per distinct policy."""
+def _named_files() -> frozenset[str]:
+    return frozenset(name for check in ALL_CHECKS for name in check.file_names)
+
+
+def file_role(path: str) -> str:
+    """Return the file's name when a check reads files of that name (`setup.py`), else ""."""
+    name = os.path.basename(path)
+    return name if name in _named_files() else ""
+
+
+@cache
+def checks_for(settings: FileSettings, kind: str, role: str = "") -> tuple[Check, ...]:
+    """Return the enabled checks for a kind of file (and a `file_role`), built once per policy."""
     return tuple(
         check(settings.table(check.name))
         for check in ALL_CHECKS
-        if settings.enabled(check.code) and kind in check.kinds
+        if settings.enabled(check.code)
+        and (kind in check.kinds or (role and role in check.file_names))
     )
 
 
 @cache
-def markers_for(settings: FileSettings, kind: str) -> tuple[bytes, ...]:
-    """Return the byte strings one of which a file must contain for any enabled check to fire."""
-    found: list[bytes] = []
-    for check in checks_for(settings, kind):
+def markers_for(
+    settings: FileSettings, kind: str, role: str = ""
+) -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
+    """Return the markers one of which a file must contain for any enabled check to fire.
+
+    The first tuple is matched exactly, the second against the lowercased file (checks with
+    `markers_ignore_case`, such as package names in dependency files).
+    """
+    exact: list[bytes] = []
+    folded: list[bytes] = []
+    for check in checks_for(settings, kind, role):
+        into = folded if check.markers_ignore_case else exact
         for marker in check.markers_for(check.settings):
-            if marker not in found:
-                found.append(marker)
-    return tuple(found)
+            marker = marker.lower() if check.markers_ignore_case else marker
+            if marker not in into:
+                into.append(marker)
+    return tuple(exact), tuple(folded)
 
 
-def passes_prefilter(data: bytes, settings: FileSettings, kind: str) -> bool:
+def passes_prefilter(data: bytes, settings: FileSettings, kind: str, path: str = "") -> bool:
     """Return whether the file may hold a finding (the cheap test before any parse)."""
-    markers = markers_for(settings, kind)
-    if not markers:
-        return False
-    return any(marker in data for marker in markers)
+    exact, folded = markers_for(settings, kind, file_role(path))
+    if any(marker in data for marker in exact):
+        return True
+    if folded:
+        lowered = data.lower()
+        return any(marker in lowered for marker in folded)
+    return False
 
 
 def _parse(text: str):  # type: ignore[no-untyped-def]
@@ -115,20 +141,32 @@ def _syntax_error(exc: Exception, text: str) -> FileError:
     return FileError("", f"cannot parse: {type(exc).__name__}: {exc}")
 
 
-def _run_checks(job: Job, source: SourceText, module, checks: Sequence[Check]) -> tuple[list[Diagnostic], list[FileError]]:  # type: ignore[no-untyped-def]
-    from .context import FileContext
+def run_checks(
+    ctx: Any, checks: Sequence[Check], display: str
+) -> tuple[list[Diagnostic], list[FileError]]:
+    """Run every check over one file's context; a crashing check becomes that file's error.
 
-    ctx = FileContext(job.display, source, module, job.settings)
+    A check may also leave errors in `ctx.errors` (a requirement it cannot read).
+    """
     found: list[Diagnostic] = []
     errors: list[FileError] = []
     for check in checks:
         try:
             found.extend(check.check(ctx))
         except RecursionError:
-            errors.append(FileError(job.display, f"{check.code} gave up: the file nests too deeply"))
+            errors.append(FileError(display, f"{check.code} gave up: the file nests too deeply"))
         except Exception as exc:  # a bug in one check must not end the run
             last = traceback.format_exception_only(type(exc), exc)[-1].strip()
-            errors.append(FileError(job.display, f"internal error in {check.code}: {last}"))
+            errors.append(FileError(display, f"internal error in {check.code}: {last}"))
+    errors.extend(e for e in getattr(ctx, "errors", ()) if e not in errors)
+    return found, errors
+
+
+def _run_checks(job: Job, source: SourceText, module, checks: Sequence[Check]) -> tuple[list[Diagnostic], list[FileError]]:  # type: ignore[no-untyped-def]
+    from .context import FileContext
+
+    ctx = FileContext(job.display, source, module, job.settings)
+    found, errors = run_checks(ctx, checks, job.display)
     if found:
         table = suppressions(source.text, {d.line for d in found})
         found = [d for d in found if not is_suppressed(d, table)]
@@ -148,7 +186,7 @@ def _process_python(job: Job, data: bytes | None, options: Options, result: File
         except DecodeError as exc:
             result.errors.append(FileError(job.display, str(exc), exc.line))
             return
-    checks = checks_for(job.settings, job.kind)
+    checks = checks_for(job.settings, job.kind, file_role(job.path))
     try:
         module = _parse(source.text)
     except Exception as exc:
@@ -159,12 +197,32 @@ def _process_python(job: Job, data: bytes | None, options: Options, result: File
     diagnostics, errors = _run_checks(job, source, module, checks)
     result.errors.extend(errors)
     if options.fix:
-        diagnostics = _fix_loop(job, source, module, checks, diagnostics, options, result)
+        diagnostics = fix_loop(
+            job,
+            source,
+            diagnostics,
+            options,
+            result,
+            analyse=lambda fixed: _run_checks(job, fixed, _parse(fixed.text), checks),
+            parses=_parses,
+        )
     result.diagnostics = diagnostics
 
 
-def _fix_loop(job, source, module, checks, diagnostics, options, result):  # type: ignore[no-untyped-def]
-    """Apply fixes until none applies; return what is left. Never keeps text that doesn't parse."""
+def fix_loop(
+    job: Job,
+    source: SourceText,
+    diagnostics: list[Diagnostic],
+    options: Options,
+    result: FileResult,
+    analyse: Callable[[SourceText], tuple[list[Diagnostic], list[FileError]]],
+    parses: Callable[[str], bool],
+) -> list[Diagnostic]:
+    """Apply fixes until none applies; return what is left. Never keeps text that doesn't parse.
+
+    `analyse` re-runs the checks over fixed text; `parses` says whether a text is still a valid
+    file of its kind. Writes (or keeps the texts for a diff) as `options` say.
+    """
     original = source.text
     text = original
     refused: set[tuple[str, str]] = set()
@@ -173,14 +231,13 @@ def _fix_loop(job, source, module, checks, diagnostics, options, result):  # typ
         applied, _conflicts = select_fixes(candidates, options.unsafe)
         if not applied:
             break
-        new_text, applied = _apply_parsing(text, applied, refused)
+        new_text, applied = _apply_parsing(text, applied, refused, parses)
         if not applied:
             break
         result.fixed.extend(d.code for d in applied)
         text = new_text
         source = SourceText(text, source.encoding, source.bom)
-        module = _parse(text)
-        diagnostics, errors = _run_checks(job, source, module, checks)
+        diagnostics, errors = analyse(source)
         result.errors.extend(e for e in errors if e not in result.errors)
     left = []
     for d in diagnostics:
@@ -208,17 +265,22 @@ def _fix_loop(job, source, module, checks, diagnostics, options, result):  # typ
     return left
 
 
-def _apply_parsing(text: str, applied: list[Diagnostic], refused: set[tuple[str, str]]) -> tuple[str, list[Diagnostic]]:
+def _apply_parsing(
+    text: str,
+    applied: list[Diagnostic],
+    refused: set[tuple[str, str]],
+    parses: Callable[[str], bool],
+) -> tuple[str, list[Diagnostic]]:
     """Apply the fixes together; if the result doesn't parse, keep only those that do alone."""
     edits = [e for d in applied for e in d.fix.edits]  # type: ignore[union-attr]
     new_text = apply_edits(text, edits)
-    if _parses(new_text):
+    if parses(new_text):
         return new_text, applied
     kept: list[Diagnostic] = []
     current = text
     for diagnostic in applied:
         trial = apply_edits(text, [e for d in [*kept, diagnostic] for e in d.fix.edits])  # type: ignore[union-attr]
-        if _parses(trial):
+        if parses(trial):
             kept.append(diagnostic)
             current = trial
         else:
@@ -246,7 +308,7 @@ def process(job: Job, options: Options) -> FileResult:
             except OSError as exc:
                 result.errors.append(FileError(job.display, f"cannot read: {exc.strerror or exc}"))
                 return result
-            if not passes_prefilter(data, job.settings, job.kind):
+            if not passes_prefilter(data, job.settings, job.kind, job.path):
                 return result
         if job.kind == "python":
             _process_python(job, data, options, result)
@@ -262,6 +324,15 @@ def process(job: Job, options: Options) -> FileResult:
 
 # Other kinds of files (dependency manifests) register a processor here.
 PROCESSORS: dict[str, Callable[[Job, bytes | None, Options, FileResult], None]] = {}
+
+
+def _process_manifest(job: Job, data: bytes | None, options: Options, result: FileResult) -> None:
+    from .manifests.processor import process_manifest
+
+    process_manifest(job, data, options, result)
+
+
+PROCESSORS[MANIFEST_KIND] = _process_manifest
 
 
 def process_other(job: Job, data: bytes | None, options: Options, result: FileResult) -> None:
@@ -302,7 +373,7 @@ def run(
             except OSError:
                 heavy.append(i)  # let process() report it
                 continue
-            if not passes_prefilter(data, job.settings, job.kind):
+            if not passes_prefilter(data, job.settings, job.kind, job.path):
                 results[i] = FileResult(path=job.display)
                 if on_result:
                     on_result(results[i])  # type: ignore[arg-type]

@@ -50,14 +50,20 @@ def suppressions(text: str, lines: Iterable[int]) -> dict[int, frozenset[str]]:
     for token in tokens:
         if token.type != tokenize.COMMENT or token.start[0] not in wanted:
             continue
-        codes: frozenset[str] = frozenset()
-        for pattern in (_NOQA, _IGNORE):
-            match = pattern.search(token.string)
-            if match:
-                codes = codes | _codes(match.group("codes"))
+        codes = comment_codes(token.string)
         if codes:
             found[token.start[0]] = found.get(token.start[0], frozenset()) | codes
     return found
+
+
+def comment_codes(comment: str) -> frozenset[str]:
+    """Return the codes a comment's `noqa` / `claude-migrate: ignore` silences ("*" for all)."""
+    codes: frozenset[str] = frozenset()
+    for pattern in (_NOQA, _IGNORE):
+        match = pattern.search(comment)
+        if match:
+            codes = codes | _codes(match.group("codes"))
+    return codes
 
 
 def is_suppressed(diagnostic: Diagnostic, table: dict[int, frozenset[str]]) -> bool:

@@ -179,7 +179,7 @@ class ValueResolver:
         entries = Entries()
         if isinstance(node, cst.Dict):
             for element in node.elements:
-                if isinstance(element, cst.StarredDictElement):
+                if not isinstance(element, cst.DictElement):
                     nested = self.expand(element.value, scope, depth + 1)
                     self._merge(entries, nested)
                     continue

@@ -10,6 +10,7 @@ from .base import Check, Option
 from .legacy_completions import LegacyCompletionsCheck
 from .max_tokens import MaxTokensCheck
 from .retired_model import RetiredModelCheck
+from .sdk_pins import SdkPinsCheck
 from .stop_sequences import StopSequencesCheck
 from .temperature import TemperatureCheck
 
@@ -17,6 +18,7 @@ ALL_CHECKS: tuple[type[Check], ...] = (
     TemperatureCheck,
     MaxTokensCheck,
     StopSequencesCheck,
+    SdkPinsCheck,
     RetiredModelCheck,
     LegacyCompletionsCheck,
 )
