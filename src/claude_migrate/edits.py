@@ -103,3 +103,23 @@ def remove_elements(
         position = max(position, end)
     out.append(text[position:hi])
     return Edit(lo, hi, "".join(out))
+
+
+def remove_line(ctx: FileContext, node: cst.CSTNode) -> Edit | None:
+    """Return an edit removing the line(s) that hold only `node` (and a trailing comment).
+
+    None when anything else shares those lines (`x = 1; y = 2`, code before it).
+    """
+    start, end = ctx.span(node)
+    span = _own_lines(ctx, start, end)
+    if span is None:
+        text = ctx.source.text
+        line_start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
+        rest = _REST_OF_LINE.match(text, end)
+        # The last line of a file without a final newline.
+        if text[line_start:start].strip() or rest is None or rest.end() != len(text):
+            return None
+        return Edit(line_start, len(text), "")
+    if ctx.source.text[end:span[1]].lstrip(" \t").startswith(","):
+        return None  # an element of a list, not a statement
+    return Edit(span[0], span[1], "")

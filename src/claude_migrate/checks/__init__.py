@@ -9,7 +9,9 @@ from __future__ import annotations
 from .base import Check, Option
 from .legacy_completions import LegacyCompletionsCheck
 from .max_tokens import MaxTokensCheck
+from .removed_sdk_api import RemovedSdkApiCheck
 from .retired_model import RetiredModelCheck
+from .sampling_params import SamplingParamsCheck
 from .sdk_pins import SdkPinsCheck
 from .stop_sequences import StopSequencesCheck
 from .temperature import TemperatureCheck
@@ -21,6 +23,8 @@ ALL_CHECKS: tuple[type[Check], ...] = (
     SdkPinsCheck,
     RetiredModelCheck,
     LegacyCompletionsCheck,
+    SamplingParamsCheck,
+    RemovedSdkApiCheck,
 )
 
 # Codes that are always on and are not checks: CM001 parse-error.

@@ -32,7 +32,7 @@ import libcst as cst
 
 from ..calls import BEDROCK, CallSite
 from ..diagnostics import Applicability, Diagnostic, Edit
-from ..edits import remove_elements
+from ..edits import remove_elements, remove_line
 from ..scope import Scope
 from ..symbols import Instance, is_sdk_client_class
 from .base import Check
@@ -522,7 +522,7 @@ class LegacyCompletionsCheck(Check):
             if edit is not None:
                 fix = ctx.fix(Applicability.UNSAFE, f"remove the unused {names} import", edit)
         else:
-            edit = _remove_statement_line(ctx, statement)
+            edit = remove_line(ctx, statement)
             if edit is not None:
                 fix = ctx.fix(Applicability.UNSAFE, f"remove the unused {names} import", edit)
         return ctx.diagnostic(self, legacy[0], message + "; nothing uses it any more", fix, scope.qualname)
@@ -532,25 +532,3 @@ def _local_name(alias: cst.ImportAlias) -> str:
     if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
         return alias.asname.name.value
     return alias.name.value  # type: ignore[union-attr]
-
-
-def _remove_statement_line(ctx: FileContext, statement: cst.ImportFrom) -> Edit | None:
-    """Return an edit removing the line that holds only `statement` (and maybe a comment)."""
-    text = ctx.source.text
-    start, end = ctx.span(statement)
-    line_start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
-    if text[line_start:start].strip():
-        return None
-    rest = end
-    while rest < len(text) and text[rest] in " \t":
-        rest += 1
-    if rest < len(text) and text[rest] == "#":
-        while rest < len(text) and text[rest] not in "\r\n":
-            rest += 1
-    if text.startswith("\r\n", rest):
-        rest += 2
-    elif rest < len(text) and text[rest] in "\r\n":
-        rest += 1
-    elif rest != len(text):
-        return None  # something else follows on the line (`; x = 1`)
-    return Edit(line_start, rest, "")
