@@ -284,8 +284,40 @@ class _Reader:
                 return number
         return None
 
+    def entry_line(self, table: str, index: int, key: str | None = None) -> int | None:
+        """Return the line of `key` in the index-th `[[table]]` (else its first key's line)."""
+        header = re.compile(rf"^\s*\[\[\s*\"?{re.escape(table)}\"?\s*\]\]")
+        seen = -1
+        start = None
+        for number, line in enumerate(self._lines, 1):
+            if header.match(line):
+                seen += 1
+                if seen == index:
+                    start = number
+                    break
+        if start is None:
+            return None
+        first = None
+        key_re = re.compile(rf"^\s*\"?{re.escape(key)}\"?\s*=") if key else None
+        for number in range(start + 1, len(self._lines) + 1):
+            line = self._lines[number - 1]
+            if line.lstrip().startswith("["):
+                break
+            if first is None and re.match(r"^\s*[\w\"-]+\s*=", line):
+                first = number
+            if key_re is not None and key_re.match(line):
+                return number
+        return first or start
+
     def fail(self, entry: str, message: str, *needles: str) -> ConfigError:
-        return ConfigError(self.display, entry, message, self.line_of(*needles) if needles else None)
+        return ConfigError(
+            self.display, entry, message, self.line_of(*needles) if needles else None
+        )
+
+    def fail_at(
+        self, entry: str, message: str, table: str, index: int, key: str | None = None
+    ) -> ConfigError:
+        return ConfigError(self.display, entry, message, self.entry_line(table, index, key))
 
     def table_list(self, key: str) -> list[dict[str, Any]]:
         value = self.data.get(key, [])
@@ -294,53 +326,66 @@ class _Reader:
         return value
 
 
-def _strings(reader: _Reader, entry: str, key: str, value: Any, needle: str) -> tuple[str, ...]:
+def _strings(
+    reader: _Reader, entry: str, key: str, value: Any, at: tuple[str, int]
+) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-        raise reader.fail(f"{entry}.{key}", "expected a list of non-empty strings", needle)
+        raise reader.fail_at(f"{entry}.{key}", "expected a list of non-empty strings", *at, key)
     return tuple(value)
 
 
 def _models(reader: _Reader) -> list[Model]:
     models = []
     for index, raw in enumerate(reader.table_list("models")):
+        at = ("models", index)
         model_id = raw.get("id")
         if not isinstance(model_id, str) or not model_id:
-            raise reader.fail(f"models[{index}]", "expected `id`, the model's API id (a string)")
+            raise reader.fail_at(
+                f"models[{index}]", "expected `id`, the model's API id (a string)", *at, "id"
+            )
         entry = f"models[{index}] ({model_id})"
-        needle = f'"{model_id}"'
         for key in raw:
             if key not in MODEL_KEYS:
-                raise reader.fail(
-                    f"{entry}.{key}", "unknown key (known: " + ", ".join(MODEL_KEYS) + ")", needle
+                raise reader.fail_at(
+                    f"{entry}.{key}", "unknown key (known: " + ", ".join(MODEL_KEYS) + ")", *at, key
                 )
         lists = {
-            key: _strings(reader, entry, key, raw.get(key, []), needle)
+            key: _strings(reader, entry, key, raw.get(key, []), at)
             for key in ("aliases", "patterns", "bedrock", "vertex")
         }
         for bedrock in lists["bedrock"]:
             if not bedrock.startswith("anthropic."):
-                raise reader.fail(
-                    f"{entry}.bedrock", f"expected Bedrock ids starting `anthropic.`, got {bedrock!r}",
-                    needle,
+                raise reader.fail_at(
+                    f"{entry}.bedrock",
+                    f"expected Bedrock ids starting `anthropic.`, got {bedrock!r}",
+                    *at,
+                    "bedrock",
                 )
         retires = raw.get("retires")
         if retires is not None and (
             not isinstance(retires, dt.date) or isinstance(retires, dt.datetime)
         ):
-            raise reader.fail(
-                f"{entry}.retires", f"expected a date such as 2026-01-05, got {retires!r}", needle
+            raise reader.fail_at(
+                f"{entry}.retires",
+                f"expected a date such as 2026-01-05, got {retires!r}",
+                *at,
+                "retires",
             )
         replacement = raw.get("replacement")
         if replacement is not None and (not isinstance(replacement, str) or not replacement):
-            raise reader.fail(f"{entry}.replacement", "expected a model id (a string)", needle)
+            raise reader.fail_at(
+                f"{entry}.replacement", "expected a model id (a string)", *at, "replacement"
+            )
         if retires is not None and replacement is None:
-            raise reader.fail(
-                entry, "a model with `retires` needs a `replacement` (the id of another model)",
-                needle,
+            raise reader.fail_at(
+                entry,
+                "a model with `retires` needs a `replacement` (the id of another model)",
+                *at,
+                "id",
             )
         source = raw.get("source", "")
         if not isinstance(source, str):
-            raise reader.fail(f"{entry}.source", "expected a string", needle)
+            raise reader.fail_at(f"{entry}.source", "expected a string", *at, "source")
         models.append(
             Model.derived(
                 model_id,
@@ -356,12 +401,12 @@ def _models(reader: _Reader) -> list[Model]:
     return models
 
 
-def _version(reader: _Reader, entry: str, key: str, value: Any, needle: str) -> str:
+def _version(reader: _Reader, entry: str, key: str, value: Any, at: tuple[str, int]) -> str:
     try:
         Version(value)
     except (InvalidVersion, TypeError):
-        raise reader.fail(
-            f"{entry}.{key}", f"expected a version such as \"0.39.0\", got {value!r}", needle
+        raise reader.fail_at(
+            f"{entry}.{key}", f'expected a version such as "0.39.0", got {value!r}', *at, key
         ) from None
     return str(value)
 
@@ -369,33 +414,42 @@ def _version(reader: _Reader, entry: str, key: str, value: Any, needle: str) -> 
 def _removals(reader: _Reader) -> list[SdkRemoval]:
     removals = []
     for index, raw in enumerate(reader.table_list("sdk-removals")):
+        at = ("sdk-removals", index)
         name = raw.get("name")
         if not isinstance(name, str) or not name:
-            raise reader.fail(f"sdk-removals[{index}]", "expected `name` (a string)")
+            raise reader.fail_at(
+                f"sdk-removals[{index}]", "expected `name` (a string)", *at, "name"
+            )
         entry = f"sdk-removals[{index}] ({name})"
-        needle = f'"{name}"'
         for key in raw:
             if key not in REMOVAL_KEYS:
-                raise reader.fail(
-                    f"{entry}.{key}", "unknown key (known: " + ", ".join(REMOVAL_KEYS) + ")", needle
+                raise reader.fail_at(
+                    f"{entry}.{key}",
+                    "unknown key (known: " + ", ".join(REMOVAL_KEYS) + ")",
+                    *at,
+                    key,
                 )
         kind = raw.get("kind")
         if kind not in REMOVAL_KINDS:
-            raise reader.fail(
-                f"{entry}.kind", "expected one of " + ", ".join(f'"{k}"' for k in REMOVAL_KINDS)
-                + f", got {kind!r}", needle,
+            raise reader.fail_at(
+                f"{entry}.kind",
+                "expected one of " + ", ".join(f'"{k}"' for k in REMOVAL_KINDS) + f", got {kind!r}",
+                *at,
+                "kind",
             )
-        calls = _strings(reader, entry, "calls", raw.get("calls", []), needle)
+        calls = _strings(reader, entry, "calls", raw.get("calls", []), at)
         if kind == "argument" and not calls:
-            raise reader.fail(f"{entry}.calls", "an argument removal needs `calls`", needle)
+            raise reader.fail_at(
+                f"{entry}.calls", "an argument removal needs `calls`", *at, "calls"
+            )
         for key in ("replacement", "rule"):
             if not isinstance(raw.get(key), str) or not raw[key]:
-                raise reader.fail(f"{entry}.{key}", "expected a non-empty string", needle)
+                raise reader.fail_at(f"{entry}.{key}", "expected a non-empty string", *at, key)
         removals.append(
             SdkRemoval(
                 name=name,
                 kind=kind,
-                removed_in=_version(reader, entry, "removed-in", raw.get("removed-in"), needle),
+                removed_in=_version(reader, entry, "removed-in", raw.get("removed-in"), at),
                 replacement=raw["replacement"],
                 rule=raw["rule"],
                 calls=calls,
@@ -407,26 +461,31 @@ def _removals(reader: _Reader) -> list[SdkRemoval]:
 def _api_versions(reader: _Reader) -> list[ApiVersion]:
     versions = []
     for index, raw in enumerate(reader.table_list("api-versions")):
+        at = ("api-versions", index)
         version = raw.get("version")
         if not isinstance(version, str) or not _API_VERSION.match(version):
-            raise reader.fail(
-                f"api-versions[{index}]", f"expected `version` as \"YYYY-MM-DD\", got {version!r}",
-                f'"{version}"' if isinstance(version, str) else "version",
+            raise reader.fail_at(
+                f"api-versions[{index}]",
+                f'expected `version` as "YYYY-MM-DD", got {version!r}',
+                *at,
+                "version",
             )
         entry = f"api-versions[{index}] ({version})"
-        needle = f'"{version}"'
         for key in raw:
             if key not in VERSION_KEYS:
-                raise reader.fail(
-                    f"{entry}.{key}", "unknown key (known: " + ", ".join(VERSION_KEYS) + ")", needle
+                raise reader.fail_at(
+                    f"{entry}.{key}",
+                    "unknown key (known: " + ", ".join(VERSION_KEYS) + ")",
+                    *at,
+                    key,
                 )
-        rejects = _strings(reader, entry, "rejects", raw.get("rejects", []), needle)
+        rejects = _strings(reader, entry, "rejects", raw.get("rejects", []), at)
         default_from = raw.get("sdk-default-from")
         if default_from is not None:
-            default_from = _version(reader, entry, "sdk-default-from", default_from, needle)
+            default_from = _version(reader, entry, "sdk-default-from", default_from, at)
         note = raw.get("note", "")
         if not isinstance(note, str):
-            raise reader.fail(f"{entry}.note", "expected a string", needle)
+            raise reader.fail_at(f"{entry}.note", "expected a string", *at, "note")
         versions.append(ApiVersion(version, rejects, default_from, note))
     return versions
 
@@ -456,7 +515,7 @@ def _check_consistency(catalogue: Catalogue, readers: Sequence[_Reader]) -> None
 
     def fail(model: Model, message: str) -> ConfigError:
         for candidate in reversed(readers):
-            line = candidate.line_of(f'"{model.id}"')
+            line = candidate.line_of("id", f'"{model.id}"')
             if line is not None:
                 return ConfigError(candidate.display, f"models ({model.id})", message, line)
         return reader.fail(f"models ({model.id})", message)

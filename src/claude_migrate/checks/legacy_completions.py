@@ -128,8 +128,10 @@ class LegacyCompletionsCheck(Check):
                     None,
                     site.record.scope.qualname,
                 )
-            elif site.family == BEDROCK and site.target.location == "json-body" and (
-                site.params.get("prompt") is not None
+            elif (
+                site.family == BEDROCK
+                and site.target.location == "json-body"
+                and (site.params.get("prompt") is not None)
             ):
                 legacy_spans.append(ctx.span(site.node))
                 yield ctx.diagnostic(
@@ -243,7 +245,7 @@ class LegacyCompletionsCheck(Check):
             texts[0] = texts[0].lstrip(" ")
         if isinstance(middle[-1], cst.FormattedStringText):
             texts[-1] = texts[-1].rstrip(" ")
-        kept = [(part, text) for part, text in zip(middle, texts) if text]
+        kept = [(part, text) for part, text in zip(middle, texts, strict=True) if text]
         if not kept:
             raise NoRewrite("the prompt has no user turn")
         middle, texts = [part for part, _ in kept], [text for _, text in kept]
@@ -290,9 +292,10 @@ class LegacyCompletionsCheck(Check):
                     found.append(name)
 
             def visit_Attribute(self, attribute: cst.Attribute) -> bool:
-                if attribute.attr.value.endswith("_PROMPT") and ctx.resolver.qualname(
-                    attribute, scope
-                ) in LEGACY_CONSTANTS:
+                if (
+                    attribute.attr.value.endswith("_PROMPT")
+                    and ctx.resolver.qualname(attribute, scope) in LEGACY_CONSTANTS
+                ):
                     found.append(attribute)
                     return False
                 return True
@@ -359,9 +362,13 @@ class LegacyCompletionsCheck(Check):
             def on_visit(self, node: cst.CSTNode) -> bool:
                 if id(node) in rebinding:
                     return False  # a nested scope with its own variable of that name
-                if isinstance(node, cst.Name) and node.value == target.value and node is not target:
-                    if _is_load(node, parents.get(node)):
-                        uses.append(node)
+                if (
+                    isinstance(node, cst.Name)
+                    and node.value == target.value
+                    and node is not target
+                    and _is_load(node, parents.get(node))
+                ):
+                    uses.append(node)
                 return True
 
         function.node.visit(Visitor())
@@ -427,7 +434,9 @@ class LegacyCompletionsCheck(Check):
                 )
 
     # HUMAN_PROMPT / AI_PROMPT -------------------------------------------------------------------
-    def _constants(self, ctx: FileContext, legacy_spans: list[tuple[int, int]]) -> Iterator[Diagnostic]:
+    def _constants(
+        self, ctx: FileContext, legacy_spans: list[tuple[int, int]]
+    ) -> Iterator[Diagnostic]:
         imports: list[tuple[cst.ImportFrom, list[cst.ImportAlias], Scope]] = []
         attributes: list[tuple[cst.Attribute, Scope]] = []
         loads: dict[str, list[cst.Name]] = {}
@@ -446,7 +455,11 @@ class LegacyCompletionsCheck(Check):
                 current = stack[-1]
                 if isinstance(node, cst.ImportFrom) and not isinstance(node.names, cst.ImportStar):
                     module = node.module
-                    if isinstance(module, cst.Name) and module.value == "anthropic" and not node.relative:
+                    if (
+                        isinstance(module, cst.Name)
+                        and module.value == "anthropic"
+                        and not node.relative
+                    ):
                         legacy = [
                             alias
                             for alias in node.names
@@ -458,10 +471,13 @@ class LegacyCompletionsCheck(Check):
                     return False
                 if isinstance(node, cst.Import):
                     return False
-                if isinstance(node, cst.Attribute) and node.attr.value.endswith("_PROMPT"):
-                    if resolver.qualname(node, current) in LEGACY_CONSTANTS:
-                        attributes.append((node, current))
-                        return False
+                if (
+                    isinstance(node, cst.Attribute)
+                    and node.attr.value.endswith("_PROMPT")
+                    and resolver.qualname(node, current) in LEGACY_CONSTANTS
+                ):
+                    attributes.append((node, current))
+                    return False
                 if isinstance(node, cst.Name) and _is_load(node, parent):
                     loads.setdefault(node.value, []).append(node)
                 return True
@@ -525,7 +541,9 @@ class LegacyCompletionsCheck(Check):
             edit = remove_line(ctx, statement)
             if edit is not None:
                 fix = ctx.fix(Applicability.UNSAFE, f"remove the unused {names} import", edit)
-        return ctx.diagnostic(self, legacy[0], message + "; nothing uses it any more", fix, scope.qualname)
+        return ctx.diagnostic(
+            self, legacy[0], message + "; nothing uses it any more", fix, scope.qualname
+        )
 
 
 def _local_name(alias: cst.ImportAlias) -> str:

@@ -59,7 +59,9 @@ def policy_api_version(settings: FileSettings) -> str | None:
     return version if isinstance(version, str) else None
 
 
-def _api_rejection(known: Catalogue, version: str | None, parameter: str, whose: str) -> Rejection | None:
+def _api_rejection(
+    known: Catalogue, version: str | None, parameter: str, whose: str
+) -> Rejection | None:
     rejecting = known.rejecting_version(version, parameter)
     if rejecting is None:
         return None
@@ -73,12 +75,12 @@ def _version(text: object) -> Version | None:
         return None
 
 
-def _sdk_rejection(ctx: FileContext, known: Catalogue, site: CallSite, parameter: str) -> Rejection | None:
+def _sdk_rejection(
+    ctx: FileContext, known: Catalogue, site: CallSite, parameter: str
+) -> Rejection | None:
     path = site.target.key.removeprefix("sdk:")
     removals = [
-        r
-        for r in known.removals("argument", "CM107")
-        if r.name == parameter and path in r.calls
+        r for r in known.removals("argument", "CM107") if r.name == parameter and path in r.calls
     ]
     if not removals:
         return None
