@@ -426,3 +426,45 @@ def test_warn_days_zero_turns_warnings_off(tmp_path: Path) -> None:
     )
     found = Cli(tmp_path).json("check")["diagnostics"]
     assert [(d["line"], d["fix"] is not None) for d in found] == [(4, True)]
+
+
+# The pages people read say what the data says ---------------------------------------------------
+
+PAGE_SECTIONS = (
+    "## What it does",
+    "## Why is this bad?",
+    "## Example",
+    "## Fixed example",
+    "## Fix safety",
+    "## Options",
+    "## Dates and sources",
+)
+
+
+@pytest.mark.parametrize("code", ["CM107", "CM301", "CM302", "CM303"])
+def test_each_deprecation_rule_has_a_page_with_the_standard_sections(code: str) -> None:
+    from claude_migrate.checks import CHECKS_BY_CODE
+    from claude_migrate.resources import rules_dir
+
+    page = (rules_dir() / f"{code}.md").read_text(encoding="utf-8")
+    assert page.startswith(f"# {code} {CHECKS_BY_CODE[code].name}\n")
+    positions = [page.index(section) for section in PAGE_SECTIONS]
+    assert positions == sorted(positions)
+
+
+def test_the_cm302_page_lists_every_retirement_date_and_replacement(
+    shipped: catalogue.Catalogue,
+) -> None:
+    from claude_migrate.resources import rules_dir
+
+    page = (rules_dir() / "CM302.md").read_text(encoding="utf-8")
+    table = page[page.index("| model | retired | replacement |") :]
+    for model in shipped.models:
+        if model.retires is None:
+            continue
+        row = next((line for line in table.splitlines() if model.retires.isoformat() in line), None)
+        assert row is not None, f"{model.id}: {model.retires} is not on the page"
+        found = shipped.successor(model, model.retires)
+        assert found is not None
+        names = {found[0].id, *found[0].aliases}
+        assert any(f"`{name}`" in row for name in names), f"{model.id}: replacement not in {row}"

@@ -334,6 +334,8 @@ class LegacyCompletionsCheck(Check):
             and isinstance(parent.targets[0].target, cst.Name)
         ):
             return self._reads_of(ctx, site, parent.targets[0].target)
+        if isinstance(parent, cst.Return):
+            raise NoRewrite("its result is returned, and callers may read .completion")
         raise NoRewrite("its result is used in a way the rewrite cannot follow")
 
     def _read(self, ctx: FileContext, attribute: cst.Attribute) -> list[Edit]:
