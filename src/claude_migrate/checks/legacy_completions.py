@@ -517,15 +517,12 @@ class LegacyCompletionsCheck(Check):
         scope: Scope,
         loads: dict[str, list[cst.Name]],
     ) -> Diagnostic:
-        names = " and ".join(a.name.value for a in legacy)  # type: ignore[union-attr]
+        names = " and ".join(_alias_name(a) for a in legacy)
         message = (
             f"{names} {'were' if len(legacy) > 1 else 'was'} removed from the anthropic SDK "
             "with the Text Completions API"
         )
-        used = {
-            alias.name.value: loads.get(_local_name(alias), [])  # type: ignore[union-attr]
-            for alias in legacy
-        }
+        used = {_alias_name(alias): loads.get(_local_name(alias), []) for alias in legacy}
         lines = sorted({ctx.range(node).start.line for uses in used.values() for node in uses})
         if lines:
             where = ", ".join(str(line) for line in lines)
@@ -548,7 +545,13 @@ class LegacyCompletionsCheck(Check):
         )
 
 
+def _alias_name(alias: cst.ImportAlias) -> str:
+    """Return the imported name of `from m import name` (dotted names never occur there)."""
+    name = alias.name
+    return name.value if isinstance(name, cst.Name) else cst.Module([]).code_for_node(name)
+
+
 def _local_name(alias: cst.ImportAlias) -> str:
     if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
         return alias.asname.name.value
-    return alias.name.value  # type: ignore[union-attr]
+    return _alias_name(alias)

@@ -85,8 +85,8 @@ def _sdk_rejection(
     if not removals:
         return None
     removed_in = min(Version(r.removed_in) for r in removals)
-    minimums = {
-        canonicalize_name(name): value
+    minimums: dict[str, object] = {
+        str(canonicalize_name(name)): value
         for name, value in dict(ctx.settings.table("sdk-pins").get("minimums") or {}).items()
     }
     floor = _version(minimums.get(SDK_PACKAGE))
