@@ -1,470 +1,298 @@
-"""The deprecation catalogue: its spellings, its validation, and extending it without code."""
+"""The catalogue commands: `rules`, `explain`, `init`, `show-policy`, and every rule's page."""
 
 from __future__ import annotations
 
-import datetime as dt
+import json
+import re
+import sys
 from pathlib import Path
 
 import pytest
-from helpers import Cli, snapshot, write_tree
+from helpers import Cli, write_tree
 
-from claude_migrate import catalogue
-from claude_migrate.config import ConfigError
+from claude_migrate.catalogue import PAGE_SECTIONS, RuleInfo, all_rules, page_sections
+from claude_migrate.checks import ALL_CHECKS, PSEUDO_RULES
+from claude_migrate.config import PolicyLoader, preset_names
+from claude_migrate.resources import rules_dir
+from claude_migrate.starter import toml_value
 
-AS_OF = dt.date(2026, 4, 1)
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
-
-@pytest.fixture(scope="module")
-def shipped() -> catalogue.Catalogue:
-    return catalogue.load()
-
-
-@pytest.mark.parametrize(
-    ("text", "model", "form", "prefix"),
-    [
-        ("claude-3-opus-20240229", "claude-3-opus-20240229", "api", ""),
-        ("claude-3-opus-latest", "claude-3-opus-20240229", "alias", ""),
-        ("claude-v1.3-100k", "claude-1.3", "alias", ""),
-        ("claude-instant-1.1", "claude-instant-1.2", "alias", ""),
-        ("anthropic.claude-3-opus-20240229-v1:0", "claude-3-opus-20240229", "bedrock", ""),
-        ("anthropic.claude-v2:1", "claude-2.1", "bedrock", ""),
-        (
-            "us.anthropic.claude-3-5-sonnet-20241022-v2:0",
-            "claude-3-5-sonnet-20241022",
-            "bedrock",
-            "us.",
-        ),
-        (
-            "us-gov.anthropic.claude-3-sonnet-20240229-v1:0",
-            "claude-3-sonnet-20240229",
-            "bedrock",
-            "us-gov.",
-        ),
-        (
-            "arn:aws:bedrock:us-east-1::foundation-model/anthropic.claude-v2",
-            "claude-2.0",
-            "bedrock",
-            "arn:aws:bedrock:us-east-1::foundation-model/",
-        ),
-        ("claude-3-opus@20240229", "claude-3-opus-20240229", "vertex", ""),
-        ("claude-opus-4@20250514", "claude-opus-4-20250514", "vertex", ""),
-        ("claude-3-5-sonnet-v2@20241022", "claude-3-5-sonnet-20241022", "vertex", ""),
-        ("anthropic/claude-2.1", "claude-2.1", "alias", "anthropic/"),
-        (
-            "bedrock/converse/us.anthropic.claude-3-7-sonnet-20250219-v1:0",
-            "claude-3-7-sonnet-20250219",
-            "bedrock",
-            "bedrock/converse/us.",
-        ),
-        (
-            "vertex_ai/claude-3-5-haiku@20241022",
-            "claude-3-5-haiku-20241022",
-            "vertex",
-            "vertex_ai/",
-        ),
-    ],
-)
-def test_every_platform_spelling_names_the_same_entry(
-    shipped: catalogue.Catalogue, text: str, model: str, form: str, prefix: str
-) -> None:
-    spelling = shipped.lookup(text)
-    assert spelling is not None
-    assert (spelling.model.id, spelling.form, spelling.prefix) == (model, form, prefix)
+REGISTERED = [check.code for check in ALL_CHECKS] + ["CM001"]
 
 
-@pytest.mark.parametrize(
-    "text",
-    ["gpt-4o", "claude-sonnet-5-5", "amazon.titan-text-express-v1", "claude-3-opus@2024", ""],
-)
-def test_unknown_models_are_not_found(shipped: catalogue.Catalogue, text: str) -> None:
-    assert shipped.lookup(text) is None or shipped.lookup(text).model.retires is None  # type: ignore[union-attr]
+@pytest.mark.parametrize("code", REGISTERED)
+def test_every_registered_rule_has_a_page_with_every_section(code: str) -> None:
+    page = rules_dir() / f"{code}.md"
+    assert page.is_file(), f"{code} is registered but rules/{code}.md is missing"
+    text = page.read_text(encoding="utf-8")
+    assert text.startswith(f"# {code} "), f"rules/{code}.md must start with '# {code} <name>'"
+    sections = page_sections(text)
+    assert list(sections) == list(PAGE_SECTIONS), f"rules/{code}.md sections"
+    assert all(body.strip() for body in sections.values())
 
 
-@pytest.mark.parametrize(
-    ("text", "written"),
-    [
-        ("claude-3-5-haiku-20241022", "claude-haiku-4-5-20251001"),  # a pin stays a pin
-        ("claude-3-5-haiku-latest", "claude-haiku-4-5"),  # an alias stays an alias
-        ("anthropic.claude-instant-v1", "anthropic.claude-haiku-4-5-20251001-v1:0"),
-        ("eu.anthropic.claude-3-opus-20240229-v1:0", "eu.anthropic.claude-opus-4-6-v1"),
-        ("claude-3-7-sonnet@20250219", "claude-sonnet-4-6"),
-        ("claude-3-5-haiku@20241022", "claude-haiku-4-5@20251001"),
-        ("anthropic/claude-3-opus-latest", "anthropic/claude-opus-4-6"),
-        ("anthropic.claude-v2:1:200k", None),  # provisioned throughput: no automatic id
-        ("bedrock/anthropic.claude-mythos-preview-v1:0", None),
-    ],
-)
-def test_the_replacement_is_written_in_the_spelling_it_replaces(
-    shipped: catalogue.Catalogue, text: str, written: str | None
-) -> None:
-    if text.startswith("bedrock/anthropic.claude-mythos"):
-        # No Bedrock id is listed for the Mythos models: not found as a Bedrock id at all.
-        assert shipped.lookup(text) is None
-        return
-    spelling = shipped.lookup(text)
-    assert spelling is not None
-    found = shipped.successor(spelling.model, AS_OF)
-    assert found is not None
-    assert shipped.spell(found[0], spelling, found[1]) == written
+@pytest.mark.parametrize("check", ALL_CHECKS, ids=lambda c: c.code)
+def test_every_policy_option_is_documented_with_its_default(check: type) -> None:
+    options = page_sections((rules_dir() / f"{check.code}.md").read_text(encoding="utf-8"))[
+        "Options"
+    ]
+    for key, option in check.options.items():
+        # `key` in prose, `key = ...` in a TOML block, or a `[rule.key]` table header.
+        escaped = re.escape(key)
+        named = re.search(rf"`{escaped}`|^\s*{escaped}\s*=|[.\[]{escaped}\]", options, re.M)
+        assert named, f"rules/{check.code}.md does not document `{key}`"
+        if isinstance(option.default, (bool, int, float, str)):
+            literal = toml_value(option.default)
+            assert literal in options, f"rules/{check.code}.md: default of `{key}` ({literal})"
 
 
-def test_every_retired_model_has_a_replacement_chain_ending_in_a_current_model(
-    shipped: catalogue.Catalogue,
-) -> None:
-    far_future = dt.date(2100, 1, 1)
-    for model in shipped.models:
-        if model.retires is None:
-            continue
-        found = shipped.successor(model, model.retires)
-        assert found is not None, model.id
-        assert found[0].retires is None or found[0].retires > model.retires, model.id
-        # Every current model the catalogue points at has no retirement date at all today.
-        end = found[0]
-        while end.retires is not None and end.retires <= far_future and end.replacement:
-            end = shipped.find(end.replacement)  # type: ignore[assignment]
-        assert end.retires is None, model.id
+def test_rules_lists_every_rule_with_fix_and_status(cli: Cli) -> None:
+    result = cli("rules", "--format", "json")
+    assert result.exit_code == 0
+    rows = {row["code"]: row for row in json.loads(result.stdout)}
+    assert set(rows) == set(REGISTERED)
+    assert rows["CM001"]["status"] == "on" and rows["CM001"]["fix"] == "none"
+    assert rows["CM101"] == {
+        "code": "CM101",
+        "name": "temperature",
+        "fix": "safe",
+        "status": "on",
+        "summary": "temperature above the policy maximum",
+    }
+    assert rows["CM002"]["status"] == "off (opt-in)"
 
 
-def test_a_successor_that_retires_within_the_window_is_skipped(tmp_path: Path) -> None:
-    extra = tmp_path / "extra.toml"
-    extra.write_text(
-        '[[models]]\nid = "claude-a-20240101"\nretires = 2025-01-01\n'
-        'replacement = "claude-b-20250101"\n'
-        '[[models]]\nid = "claude-b-20250101"\nretires = 2026-04-20\n'
-        'replacement = "claude-sonnet-4-6"\n',
-        encoding="utf-8",
-    )
-    known = catalogue.load(str(extra))
-    a = known.find("claude-a-20240101")
-    assert a is not None
-    assert known.successor(a, AS_OF)[0].id == "claude-b-20250101"  # type: ignore[index]
-    assert known.successor(a, AS_OF + dt.timedelta(days=90))[0].id == "claude-sonnet-4-6"  # type: ignore[index]
+def test_rules_status_follows_the_policy(cli: Cli, tmp_path: Path) -> None:
+    write_tree(tmp_path, {"claude-migrate.toml": 'select = ["CM", "CM002"]\nignore = ["CM102"]\n'})
+    result = cli("rules")
+    assert result.exit_code == 0
+    lines = {line.split()[0]: line.split() for line in result.stdout.splitlines()[1:]}
+    assert lines["CM102"][3] == "off"
+    assert lines["CM002"][3] == "on"
+    assert result.stdout.splitlines()[0].split() == ["code", "name", "fix", "status", "summary"]
 
 
-def test_policy_replacements_override_the_catalogue(shipped: catalogue.Catalogue) -> None:
-    spelling = shipped.lookup("us.anthropic.claude-3-opus-20240229-v1:0")
-    assert spelling is not None
-    found = shipped.successor(spelling.model, AS_OF, {"claude-3-opus-20240229": "claude-haiku-4-5"})
-    assert found is not None
-    assert (
-        shipped.spell(found[0], spelling, found[1]) == "us.anthropic.claude-haiku-4-5-20251001-v1:0"
-    )
-    api = shipped.lookup("claude-3-opus-20240229")
-    assert shipped.spell(found[0], api, found[1]) == "claude-haiku-4-5"  # type: ignore[arg-type]
+def test_explain_prints_the_rule_page(cli: Cli) -> None:
+    result = cli("explain", "CM101")
+    assert result.exit_code == 0
+    assert result.stdout == (rules_dir() / "CM101.md").read_text(encoding="utf-8")
 
 
-# Validation ----------------------------------------------------------------------------------
+def test_explain_accepts_a_rule_name_in_any_case(cli: Cli) -> None:
+    assert cli("explain", "max-tokens").stdout.startswith("# CM102 max-tokens")
+    assert cli("explain", "cm001").stdout.startswith("# CM001 parse-error")
 
 
-def _broken(tmp_path: Path, body: str) -> ConfigError:
-    extra = tmp_path / "extra.toml"
-    extra.write_text(body, encoding="utf-8")
-    with pytest.raises(ConfigError) as info:
-        catalogue.load(str(extra))
-    return info.value
-
-
-@pytest.mark.parametrize(
-    ("body", "entry", "line", "says"),
-    [
-        (
-            'schema = 1\n\n[[models]]\nid = "claude-x-20250101"\nretires = 2026-01-01\n',
-            "models[0] (claude-x-20250101)",
-            4,
-            "needs a `replacement`",
-        ),
-        (
-            '[[models]]\nid = "claude-x-20250101"\nretires = "2026-01-01"\n'
-            'replacement = "claude-sonnet-4-6"\n',
-            "models[0] (claude-x-20250101).retires",
-            3,
-            "expected a date",
-        ),
-        (
-            '[[models]]\nid = "claude-x-20250101"\nretired = 2026-01-01\n',
-            "models[0] (claude-x-20250101).retired",
-            3,
-            "unknown key",
-        ),
-        (
-            '[[models]]\nid = "claude-y"\n\n[[models]]\nid = "claude-x-20250101"\n'
-            'retires = 2026-01-01\nreplacement = "claude-nope"\n',
-            "models (claude-x-20250101)",
-            5,
-            "'claude-nope' is not a model of the catalogue",
-        ),
-        (
-            '[[models]]\nid = "claude-x"\naliases = ["claude-3-opus-latest"]\n',
-            "models (claude-x)",
-            2,
-            "already claimed by 'claude-3-opus-20240229'",
-        ),
-        (
-            '[[models]]\nid = "claude-p"\nretires = 2026-01-01\nreplacement = "claude-q"\n'
-            '[[models]]\nid = "claude-q"\nretires = 2026-01-01\nreplacement = "claude-p"\n',
-            "models (claude-p)",
-            2,
-            "replacements loop",
-        ),
-        (
-            '[[models]]\nid = "claude-x"\nbedrock = ["claude-x-v1"]\n',
-            "models[0] (claude-x).bedrock",
-            3,
-            "starting `anthropic.`",
-        ),
-        (
-            '[[sdk-removals]]\nname = "tokenize"\nkind = "client-method"\nremoved-in = "soon"\n'
-            'replacement = "x"\nrule = "CM303"\n',
-            "sdk-removals[0] (tokenize).removed-in",
-            4,
-            "expected a version",
-        ),
-        (
-            '[[api-versions]]\nversion = "2027"\n',
-            "api-versions[0]",
-            2,
-            'expected `version` as "YYYY-MM-DD"',
-        ),
-        ("schema = 2\n", "schema", 1, "expected 1"),
-        ("[[models]\n", None, 1, "invalid TOML"),
-    ],
-)
-def test_a_malformed_entry_is_an_error_naming_the_entry_and_its_line(
-    tmp_path: Path, body: str, entry: str | None, line: int, says: str
-) -> None:
-    error = _broken(tmp_path, body)
-    assert error.key == entry
-    assert error.line == line
-    assert says in error.detail
-    assert error.path.endswith("extra.toml")
-
-
-def test_a_malformed_policy_catalogue_stops_the_run_before_any_file_is_touched(
-    tmp_path: Path,
-) -> None:
-    write_tree(
-        tmp_path,
-        {
-            "claude-migrate.toml": '[retired-models]\ncatalogue = "team/deprecations.toml"\n',
-            "team/deprecations.toml": (
-                '[[models]]\nid = "claude-x-20250101"\nretires = 2026-01-01\n'
-            ),
-            "app.py": (
-                "import anthropic\n"
-                'anthropic.Anthropic().messages.create(model="claude-2.1", max_tokens=1)\n'
-            ),
-        },
-    )
-    before = snapshot(tmp_path)
-    result = Cli(tmp_path)("fix", "--unsafe-fixes")
+def test_explain_unknown_rule_is_a_usage_error(cli: Cli) -> None:
+    result = cli("explain", "CM999")
     assert result.exit_code == 2
-    assert "team/deprecations.toml:2: `models[0] (claude-x-20250101)`" in result.stderr
-    assert "needs a `replacement`" in result.stderr
-    assert snapshot(tmp_path) == before
+    assert "unknown rule 'CM999'" in result.stderr and "CM101" in result.stderr
 
 
-def test_a_malformed_shipped_catalogue_stops_the_run_at_start_up(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    broken = tmp_path / "rules" / "deprecations.toml"
-    write_tree(
-        tmp_path, {"rules/deprecations.toml": '[[models]]\nid = ""\n', "app/a.py": "x = 1\n"}
-    )
-    monkeypatch.setattr(catalogue, "shipped_path", lambda: broken)
-    catalogue.load.cache_clear()
-    try:
-        result = Cli(tmp_path / "app")("check")
-    finally:
-        catalogue.load.cache_clear()
-    assert result.exit_code == 2
-    assert "catalogue:deprecations.toml:2: `models[0]`: expected `id`" in result.stderr
+def test_every_rule_in_the_catalogue_is_registered_or_pseudo() -> None:
+    codes = {rule.code for rule in all_rules()}
+    assert codes == {check.code for check in ALL_CHECKS} | set(PSEUDO_RULES)
 
 
-def test_a_missing_policy_catalogue_names_the_policy_key(tmp_path: Path) -> None:
-    write_tree(
-        tmp_path, {"claude-migrate.toml": '[retired-models]\ncatalogue = "nope.toml"\n', "a.py": ""}
-    )
-    result = Cli(tmp_path)("check")
-    assert result.exit_code == 2
-    assert (
-        "claude-migrate.toml:2: `retired-models.catalogue`: expected an existing TOML file"
-        in result.stderr
-    )
+# init -------------------------------------------------------------------------------------------
 
+PYPROJECT = """\
+[project]
+name = "legacy-app"   # keep this comment
+version = "1.0"
 
-@pytest.mark.parametrize(
-    ("policy", "says"),
-    [
-        (
-            '[retired-models]\nas-of = "April 1st"\n',
-            "`retired-models.as-of`: expected a date such as 2026-01-31",
-        ),
-        (
-            "[retired-models]\nwarn-days = -1\n",
-            "`retired-models.warn-days`: expected an integer of at least 0",
-        ),
-        (
-            '[retired-models.replace]\n"claude-9" = "claude-sonnet-4-6"\n',
-            "`retired-models.replace`: 'claude-9' is not a model of the catalogue",
-        ),
-    ],
-)
-def test_retired_models_policy_mistakes_exit_2(tmp_path: Path, policy: str, says: str) -> None:
-    write_tree(tmp_path, {"claude-migrate.toml": policy, "a.py": ""})
-    result = Cli(tmp_path)("check")
-    assert result.exit_code == 2
-    assert says in result.stderr
-
-
-# Extending the catalogue with no code change --------------------------------------------------
-
-APP = """\
-from anthropic import Anthropic
-
-client = Anthropic()
-FINE_TUNE = "claude-internal-ft-20250101"
-
-
-def ask(question):
-    return client.messages.create(model=FINE_TUNE, max_tokens=64, messages=[])
-
-
-def legacy(question):
-    return client.messages.create(model="claude-3-opus-20240229", max_tokens=64, messages=[])
+[tool.ruff]
+line-length = 88
 """
 
 
-def test_a_model_added_in_a_team_catalogue_is_reported_and_fixed(tmp_path: Path) -> None:
-    write_tree(
-        tmp_path,
-        {
-            "claude-migrate.toml": (
-                'select = ["CM302"]\n'
-                '[retired-models]\nas-of = 2026-04-01\ncatalogue = "policy/extra.toml"\n'
-            ),
-            # A model the shipped catalogue has never heard of, and a shipped entry redefined.
-            "policy/extra.toml": (
-                '[[models]]\nid = "claude-internal-ft-20250101"\nretires = 2026-03-01\n'
-                'replacement = "claude-sonnet-4-6"\nsource = "our vendor notice"\n\n'
-                '[[models]]\nid = "claude-3-opus-20240229"\naliases = ["claude-3-opus-latest"]\n'
-                'retires = 2026-01-05\nreplacement = "claude-haiku-4-5"\n'
-            ),
-            "svc/app.py": APP,
-        },
-    )
-    cli = Cli(tmp_path / "svc")  # the catalogue path is relative to the policy's folder
-    found = cli.json("check", "--config", str(tmp_path / "claude-migrate.toml"))
-    messages = sorted(d["message"] for d in found["diagnostics"])
-    assert messages == [
-        "model 'claude-3-opus-20240229' was retired on 2026-01-05; use 'claude-haiku-4-5-20251001'",
-        "model 'claude-internal-ft-20250101' (from FINE_TUNE) was retired on 2026-03-01; "
-        "use 'claude-sonnet-4-6'",
-    ]
-    result = Cli(tmp_path)("fix", "--unsafe-fixes")
-    assert result.exit_code == 0, result.output
-    text = (tmp_path / "svc" / "app.py").read_text(encoding="utf-8")
-    assert 'FINE_TUNE = "claude-sonnet-4-6"' in text
-    assert 'model="claude-haiku-4-5-20251001"' in text
-
-
-def test_without_the_team_catalogue_the_unknown_model_is_not_reported(tmp_path: Path) -> None:
-    write_tree(
-        tmp_path,
-        {
-            "claude-migrate.toml": 'select = ["CM302"]\n[retired-models]\nas-of = 2026-04-01\n',
-            "app.py": APP,
-        },
-    )
-    found = Cli(tmp_path).json("check")
-    assert [d["line"] for d in found["diagnostics"]] == [12]
-
-
-def test_as_of_defaults_to_today(tmp_path: Path) -> None:
-    today = catalogue.today()
-    entries = {
-        "claude-gone-20200101": today - dt.timedelta(days=1),
-        "claude-soon-20200101": today + dt.timedelta(days=10),
-        "claude-later-20200101": today + dt.timedelta(days=400),
-    }
-    extra = "".join(
-        f'[[models]]\nid = "{name}"\nretires = {date.isoformat()}\n'
-        'replacement = "claude-sonnet-4-6"\n'
-        for name, date in entries.items()
-    )
-    calls = "".join(
-        f'client.messages.create(model="{name}", max_tokens=1, messages=[])\n' for name in entries
-    )
-    write_tree(
-        tmp_path,
-        {
-            "claude-migrate.toml": (
-                'select = ["CM302"]\n[retired-models]\ncatalogue = "extra.toml"\n'
-            ),
-            "extra.toml": extra,
-            "app.py": "import anthropic\nclient = anthropic.Anthropic()\n" + calls,
-        },
-    )
-    found = {d["line"]: d["message"] for d in Cli(tmp_path).json("check")["diagnostics"]}
-    assert sorted(found) == [3, 4]
-    assert "was retired on" in found[3]
-    assert f"retires on {entries['claude-soon-20200101'].isoformat()} (in 10 days)" in found[4]
-
-
-def test_warn_days_zero_turns_warnings_off(tmp_path: Path) -> None:
-    write_tree(
-        tmp_path,
-        {
-            "claude-migrate.toml": (
-                'select = ["CM302"]\n[retired-models]\nas-of = "2026-06-01"\nwarn-days = 0\n'
-            ),
-            "app.py": (
-                "import anthropic\nclient = anthropic.Anthropic()\n"
-                'client.messages.create(model="claude-opus-4-0", max_tokens=1, messages=[])\n'
-                'client.messages.create(model="claude-3-opus-latest", max_tokens=1, messages=[])\n'
-            ),
-        },
-    )
-    found = Cli(tmp_path).json("check")["diagnostics"]
-    assert [(d["line"], d["fix"] is not None) for d in found] == [(4, True)]
-
-
-# The pages people read say what the data says ---------------------------------------------------
-
-PAGE_SECTIONS = (
-    "## What it does",
-    "## Why is this bad?",
-    "## Example",
-    "## Fixed example",
-    "## Fix safety",
-    "## Options",
-    "## Dates and sources",
-)
-
-
-@pytest.mark.parametrize("code", ["CM107", "CM301", "CM302", "CM303"])
-def test_each_deprecation_rule_has_a_page_with_the_standard_sections(code: str) -> None:
-    from claude_migrate.checks import CHECKS_BY_CODE
-    from claude_migrate.resources import rules_dir
-
-    page = (rules_dir() / f"{code}.md").read_text(encoding="utf-8")
-    assert page.startswith(f"# {code} {CHECKS_BY_CODE[code].name}\n")
-    positions = [page.index(section) for section in PAGE_SECTIONS]
-    assert positions == sorted(positions)
-
-
-def test_the_cm302_page_lists_every_retirement_date_and_replacement(
-    shipped: catalogue.Catalogue,
+@pytest.mark.parametrize("preset", preset_names())
+def test_init_writes_a_policy_that_loads_as_the_preset(
+    cli: Cli, tmp_path: Path, preset: str
 ) -> None:
-    from claude_migrate.resources import rules_dir
+    result = cli("init", "--preset", preset)
+    assert result.exit_code == 0, result.output
+    written = tmp_path / "claude-migrate.toml"
+    text = written.read_text(encoding="utf-8")
+    assert f'extend = "{preset}"' in text
+    assert "# max = " in text  # options are listed, commented out
+    probe = tmp_path / "x.py"
+    loaded = PolicyLoader().for_path(probe).settings_for(probe)
+    expected = PolicyLoader().preset(preset).settings_for(probe)
+    assert loaded == expected
 
-    page = (rules_dir() / "CM302.md").read_text(encoding="utf-8")
-    table = page[page.index("| model | retired | replacement |") :]
-    for model in shipped.models:
-        if model.retires is None:
-            continue
-        row = next((line for line in table.splitlines() if model.retires.isoformat() in line), None)
-        assert row is not None, f"{model.id}: {model.retires} is not on the page"
-        found = shipped.successor(model, model.retires)
-        assert found is not None
-        names = {found[0].id, *found[0].aliases}
-        assert any(f"`{name}`" in row for name in names), f"{model.id}: replacement not in {row}"
+
+def test_init_lists_the_presets_values_in_its_comments(cli: Cli, tmp_path: Path) -> None:
+    cli("init", "--preset", "strict")
+    text = (tmp_path / "claude-migrate.toml").read_text(encoding="utf-8")
+    assert "# max = 0.0" in text and "# max = 256" in text
+
+
+def test_init_appends_to_pyproject_without_touching_existing_bytes(
+    cli: Cli, tmp_path: Path
+) -> None:
+    original = PYPROJECT.replace("\n", "\r\n").encode()
+    (tmp_path / "pyproject.toml").write_bytes(original)
+    result = cli("init", "--preset", "balanced")
+    assert result.exit_code == 0, result.output
+    assert "appended a [tool.claude-migrate] section to pyproject.toml" in result.stdout
+    data = (tmp_path / "pyproject.toml").read_bytes()
+    assert data.startswith(original)
+    added = data[len(original) :]
+    assert b"\n" not in added.replace(b"\r\n", b""), "the file's CRLF line endings are kept"
+    parsed = tomllib.loads(data.decode())
+    assert parsed["tool"]["claude-migrate"]["extend"] == "balanced"
+    assert parsed["tool"]["ruff"] == {"line-length": 88}
+    assert not (tmp_path / "claude-migrate.toml").exists()
+
+
+def test_init_refuses_to_overwrite_an_existing_policy(cli: Cli, tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        PYPROJECT + "\n[tool.claude-migrate]\nextend = 'strict'\n"
+    )
+    before = (tmp_path / "pyproject.toml").read_bytes()
+    result = cli("init")
+    assert result.exit_code == 2
+    assert "already has a [tool.claude-migrate] table" in result.stderr
+    assert (tmp_path / "pyproject.toml").read_bytes() == before
+    (tmp_path / "claude-migrate.toml").write_text("# ours\n")
+    result = cli("init", "--standalone")
+    assert result.exit_code == 2
+    assert (tmp_path / "claude-migrate.toml").read_text() == "# ours\n"
+
+
+def test_init_standalone_writes_its_own_file_next_to_pyproject(cli: Cli, tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(PYPROJECT)
+    assert cli("init", "--standalone").exit_code == 0
+    assert (tmp_path / "pyproject.toml").read_text() == PYPROJECT
+    assert tomllib.loads((tmp_path / "claude-migrate.toml").read_text())["extend"] == "default"
+
+
+def test_init_leaves_an_invalid_pyproject_alone(cli: Cli, tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[project\nname = 1\n")
+    result = cli("init")
+    assert result.exit_code == 2
+    assert "pyproject.toml:1" in result.stderr and "nothing was written" in result.stderr
+    assert (tmp_path / "pyproject.toml").read_text() == "[project\nname = 1\n"
+
+
+def test_init_refuses_when_appending_would_break_pyproject(cli: Cli, tmp_path: Path) -> None:
+    # An inline `tool` table cannot be extended by a `[tool.claude-migrate]` header.
+    content = "tool = { ruff = { line-length = 88 } }\n"
+    (tmp_path / "pyproject.toml").write_text(content)
+    result = cli("init")
+    assert result.exit_code == 2
+    assert "--standalone" in result.stderr
+    assert (tmp_path / "pyproject.toml").read_text() == content
+
+
+# show-policy ------------------------------------------------------------------------------------
+
+POLICY = """\
+extend = "balanced"
+exclude = ["legacy/**"]
+
+[temperature]
+fix-to = 0.1
+
+[[overrides]]
+paths = ["services/creative/**"]
+temperature = { max = 1.0 }
+"""
+
+
+def test_show_policy_says_where_each_value_comes_from(cli: Cli, tmp_path: Path) -> None:
+    write_tree(tmp_path, {"claude-migrate.toml": POLICY, "services/creative/poem.py": "x = 1\n"})
+    result = cli("show-policy", "services/creative/poem.py", "--format", "json")
+    assert result.exit_code == 0, result.output
+    view = json.loads(result.stdout)
+    temperature = view["tables"]["temperature"]
+    assert temperature["max"]["value"] == 1.0
+    assert temperature["max"]["origin"].startswith("claude-migrate.toml [[overrides]] #1")
+    assert temperature["fix-to"] == {"value": 0.1, "origin": "claude-migrate.toml"}
+    assert view["tables"]["max-tokens"]["max"] == {"value": 4096, "origin": "preset:balanced"}
+    assert view["settings"]["exclude"] == {"value": ["legacy/**"], "origin": "claude-migrate.toml"}
+    assert view["source"] == "claude-migrate.toml"
+    assert view["excluded"] is False
+    assert "CM101" in view["enabled"]
+
+
+def test_show_policy_outside_overrides_gets_the_file_values(cli: Cli, tmp_path: Path) -> None:
+    write_tree(tmp_path, {"claude-migrate.toml": POLICY, "app/a.py": "x = 1\n"})
+    view = json.loads(cli("show-policy", "app/a.py", "--format", "json").stdout)
+    assert view["tables"]["temperature"]["max"] == {"value": 0.5, "origin": "preset:balanced"}
+    assert view["overrides"] == []
+
+
+def test_show_policy_text_is_commented_toml(cli: Cli, tmp_path: Path) -> None:
+    write_tree(tmp_path, {"claude-migrate.toml": POLICY, "legacy/old.py": "x = 1\n"})
+    result = cli("show-policy", "legacy/old.py")
+    assert result.exit_code == 0
+    assert "# excluded: yes" in result.stdout
+    parsed = tomllib.loads(result.stdout)
+    assert parsed["temperature"] == {"max": 0.5, "fix-to": 0.1}
+    assert parsed["exclude"] == ["legacy/**"]
+
+
+def test_show_policy_with_no_policy_file_uses_the_default_preset(cli: Cli, tmp_path: Path) -> None:
+    write_tree(tmp_path, {"a.py": "x = 1\n"})
+    view = json.loads(cli("show-policy", "a.py", "--format", "json").stdout)
+    assert view["source"] == "preset:default"
+    assert view["tables"]["max-tokens"]["max"]["value"] == 1024
+
+
+def test_show_policy_reports_a_policy_error(cli: Cli, tmp_path: Path) -> None:
+    write_tree(tmp_path, {"claude-migrate.toml": "[temperature]\nmax = 7\n", "a.py": ""})
+    result = cli("show-policy", "a.py")
+    assert result.exit_code == 2
+    assert "claude-migrate.toml:2" in result.stderr
+
+
+# The pages' examples are what the tool does --------------------------------------------------
+
+EXAMPLE_PRELUDE = "import anthropic\n\nclient = anthropic.Anthropic()\nmessages = []\n\n"
+CODE_BLOCK = re.compile(r"```python\n(.*?)```", re.S)
+SUPPRESSED = re.compile(r"#\s*(?:noqa:|claude-migrate:\s*ignore\[)\s*([A-Z0-9, ]+)")
+
+
+def _python_example(rule_code: str, section: str) -> str | None:
+    text = (rules_dir() / f"{rule_code}.md").read_text(encoding="utf-8")
+    match = CODE_BLOCK.search(page_sections(text).get(section, ""))
+    return match.group(1) if match else None
+
+
+PAGES_WITH_PYTHON_EXAMPLES = [
+    rule for rule in all_rules() if rule.page() and _python_example(rule.code, "Example")
+]
+
+
+@pytest.mark.parametrize("rule", PAGES_WITH_PYTHON_EXAMPLES, ids=lambda r: r.code)
+def test_page_example_is_reported_and_fixed_as_the_page_shows(
+    rule: RuleInfo, cli: Cli, tmp_path: Path
+) -> None:
+    example = _python_example(rule.code, "Example")
+    fixed = _python_example(rule.code, "Fixed example")
+    assert example is not None and fixed is not None
+    if "import" not in example:
+        # A short example stands for a call on an SDK client: give it one.
+        example, fixed = EXAMPLE_PRELUDE + example, EXAMPLE_PRELUDE + fixed
+    # The rule alone, plus the rules the example's suppression comments name (for CM002).
+    named = {c.strip() for m in SUPPRESSED.findall(example) for c in m.split(",") if c.strip()}
+    # A pseudo-rule (CM001) is no check: it needs the checks on to have a file parsed at all.
+    selection = [] if rule.code in PSEUDO_RULES else ["--select", ",".join({rule.code} | named)]
+
+    def codes_found() -> list[str]:
+        data = cli.json("check", "example.py", *selection)
+        return [d["code"] for d in data["diagnostics"]] + [e["code"] for e in data["errors"]]
+
+    (tmp_path / "example.py").write_text(example, encoding="utf-8")
+    assert rule.code in codes_found(), f"rules/{rule.code}.md: the example is not reported"
+    if rule.fix in ("safe", "unsafe"):
+        cli("fix", "example.py", *selection, "--unsafe-fixes")
+        assert (tmp_path / "example.py").read_text(encoding="utf-8") == fixed
+    (tmp_path / "example.py").write_text(fixed, encoding="utf-8")
+    assert rule.code not in codes_found(), f"rules/{rule.code}.md: the fixed example is reported"

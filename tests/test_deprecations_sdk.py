@@ -16,10 +16,10 @@ import anthropic
 import pytest
 from packaging.version import Version
 
-from claude_migrate import catalogue
+from claude_migrate import deprecations
 
 INSTALLED = Version(anthropic.__version__)
-KNOWN = catalogue.load()
+KNOWN = deprecations.load()
 
 
 def _client() -> anthropic.Anthropic:
@@ -33,7 +33,7 @@ def _needs(version: str) -> None:
 
 @pytest.mark.parametrize("removal", KNOWN.removals("client-method", "CM303"), ids=lambda r: r.name)
 def test_removed_client_methods_are_gone_from_the_installed_sdk(
-    removal: catalogue.SdkRemoval,
+    removal: deprecations.SdkRemoval,
 ) -> None:
     _needs(removal.removed_in)
     assert not hasattr(_client(), removal.name)
@@ -52,7 +52,7 @@ def test_the_named_replacement_for_token_counting_exists() -> None:
     ids=lambda r: f"{r.name}-{r.rule}",
 )
 def test_removed_arguments_are_gone_from_every_call_the_catalogue_names(
-    removal: catalogue.SdkRemoval,
+    removal: deprecations.SdkRemoval,
 ) -> None:
     _needs(removal.removed_in)
     client = _client()

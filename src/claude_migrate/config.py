@@ -335,6 +335,11 @@ class PolicyLoader:
             self._default = self._build(raw)
         return self._default
 
+    def preset(self, name: str) -> Policy:
+        """Return the policy of a file that says only `extend = name` (for `init`)."""
+        raw = _RawPolicy({"extend": name}, f"extend = {name!r}", "", self.cwd)
+        return self._build(raw)
+
     def for_path(self, path: Path) -> Policy:
         """Return the policy for a file or folder (nearest config file above it)."""
         if self._forced is not None:

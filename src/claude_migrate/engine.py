@@ -27,7 +27,7 @@ from .diagnostics import Diagnostic, FileError, FileResult
 from .fixer import apply_edits, select_fixes, write_atomic
 from .manifests import MANIFEST_KIND
 from .source import DecodeError, SourceText
-from .suppress import is_suppressed, skips_file, suppressions
+from .suppress import apply_suppressions, skips_file
 
 MAX_FIX_ROUNDS = 10
 # Below this many files that need parsing, a process pool costs more than it saves.
@@ -167,9 +167,7 @@ def _run_checks(job: Job, source: SourceText, module, checks: Sequence[Check]) -
 
     ctx = FileContext(job.display, source, module, job.settings)
     found, errors = run_checks(ctx, checks, job.display)
-    if found:
-        table = suppressions(source.text, {d.line for d in found})
-        found = [d for d in found if not is_suppressed(d, table)]
+    found = apply_suppressions(ctx, found)
     found.sort(key=Diagnostic.sort_key)
     return found, errors
 

@@ -15,6 +15,7 @@ from .sampling_params import SamplingParamsCheck
 from .sdk_pins import SdkPinsCheck
 from .stop_sequences import StopSequencesCheck
 from .temperature import TemperatureCheck
+from .unused_suppression import UnusedSuppressionCheck
 
 ALL_CHECKS: tuple[type[Check], ...] = (
     TemperatureCheck,
@@ -25,6 +26,7 @@ ALL_CHECKS: tuple[type[Check], ...] = (
     LegacyCompletionsCheck,
     SamplingParamsCheck,
     RemovedSdkApiCheck,
+    UnusedSuppressionCheck,
 )
 
 # Codes that are always on and are not checks: CM001 parse-error.

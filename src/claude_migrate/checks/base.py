@@ -29,6 +29,8 @@ class Option:
     default_from: str | None = None
     pattern: Callable[[str], bool] | None = None
     pattern_text: str = ""
+    # A value to show (`init`) for an option whose default is None (unset).
+    example: Any = None
 
     def expected(self) -> str:
         """Return a human description of what this option accepts."""

@@ -36,9 +36,9 @@ class RemovedSdkApiCheck(Check):
     fix_applicability = None
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
-        from .. import catalogue
+        from .. import deprecations
 
-        known = catalogue.for_settings(ctx.settings.table("retired-models"))
+        known = deprecations.for_settings(ctx.settings.table("retired-models"))
         methods = {r.name: r for r in known.removals("client-method", RULE)}
         if methods:
             for record in ctx.index.calls:

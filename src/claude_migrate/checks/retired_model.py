@@ -26,8 +26,8 @@ from ..values import Entry
 from .base import Check, Option, as_date
 
 if TYPE_CHECKING:
-    from ..catalogue import Spelling
     from ..context import FileContext
+    from ..deprecations import Spelling
 
 
 def model_entry(ctx: FileContext, site: CallSite) -> Entry | None:
@@ -64,7 +64,12 @@ class RetiredModelCheck(Check):
     summary = "a Claude call names a retired (or soon retiring) model"
     fix_applicability = Applicability.UNSAFE
     options = {
-        "as-of": Option("date", None, "the date retirements are judged on (default: today, UTC)"),
+        "as-of": Option(
+            "date",
+            None,
+            "the date retirements are judged on (default: today, UTC)",
+            example=dt.date(2026, 1, 31),
+        ),
         "warn-days": Option(
             "integer", 90, "report models retiring within this many days (0: never)", minimum=0
         ),
@@ -72,29 +77,32 @@ class RetiredModelCheck(Check):
             "string-table", {}, "model id -> the model id its fix writes (overrides the catalogue)"
         ),
         "catalogue": Option(
-            "path", None, "a TOML catalogue whose entries extend rules/deprecations.toml"
+            "path",
+            None,
+            "a TOML catalogue whose entries extend rules/deprecations.toml",
+            example="deprecations-extra.toml",
         ),
     }
 
     @classmethod
     def validate(cls, table: Mapping[str, Any]) -> list[tuple[str, str]]:
-        from .. import catalogue
+        from .. import deprecations
 
         extra = table.get("catalogue")
         if extra is not None and not Path(extra).is_file():
             return [("catalogue", f"expected an existing TOML file, {extra} not found")]
         # Loading validates the catalogue at start-up; a bad entry raises naming itself.
-        known = catalogue.for_settings(table)
+        known = deprecations.for_settings(table)
         for name in dict(table.get("replace") or {}):
             if known.find(name) is None:
                 return [("replace", f"{name!r} is not a model of the catalogue")]
         return []
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
-        from .. import catalogue
+        from .. import deprecations
 
-        known = catalogue.for_settings(self.settings)
-        as_of = as_date(self.settings.get("as-of")) or catalogue.today()
+        known = deprecations.for_settings(self.settings)
+        as_of = as_date(self.settings.get("as-of")) or deprecations.today()
         warn_days = self.settings["warn-days"]
         replace = dict(self.settings.get("replace") or {})
         for site in ctx.sites:

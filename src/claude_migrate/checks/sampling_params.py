@@ -32,9 +32,9 @@ from ..edits import remove_elements, remove_line
 from .base import Check
 
 if TYPE_CHECKING:
-    from ..catalogue import Catalogue
     from ..config import FileSettings
     from ..context import FileContext
+    from ..deprecations import Catalogue
 
 SAMPLING = ("temperature", "top_p", "top_k")
 SDK_PACKAGE = "anthropic"
@@ -48,9 +48,9 @@ class Rejection:
 
 
 def _catalogue(settings: FileSettings) -> Catalogue:
-    from .. import catalogue
+    from .. import deprecations
 
-    return catalogue.for_settings(settings.table("retired-models"))
+    return deprecations.for_settings(settings.table("retired-models"))
 
 
 def policy_api_version(settings: FileSettings) -> str | None:
