@@ -15,7 +15,7 @@ client = anthropic.Anthropic()
 
 
 def answer(question):
-    return client.messages.create(
+    return client.messages.stream(
         model="claude-sonnet-4-6",
         max_tokens=512,
         temperature=0.7,
@@ -24,7 +24,7 @@ def answer(question):
 
 
 def summarise(text):
-    return client.messages.create(model="m", max_tokens=8000, messages=[])
+    return client.messages.stream(model="m", max_tokens=8000, messages=[])
 """
 WORKER = """\
 import anthropic
@@ -33,12 +33,12 @@ client = anthropic.Anthropic()
 
 
 def run():
-    client.messages.create(model="m", max_tokens=10, temperature=0.9, messages=[])
+    client.messages.stream(model="m", max_tokens=10, temperature=0.9, messages=[])
 """
 NEW_VIOLATION = """
 
 def brainstorm(topic):
-    return client.messages.create(model="m", max_tokens=100, temperature=1.0, messages=[])
+    return client.messages.stream(model="m", max_tokens=100, temperature=1.0, messages=[])
 """
 NEW_LINE = len((CHAT + NEW_VIOLATION).splitlines())
 
@@ -103,7 +103,7 @@ def test_editing_the_offending_code_resurfaces_the_finding(cli: Cli, tree: Path)
 
 def test_a_second_identical_finding_in_the_same_scope_is_new(cli: Cli, tree: Path) -> None:
     worker = tree / "app/worker.py"
-    line = '    client.messages.create(model="m", max_tokens=10, temperature=0.9, messages=[])\n'
+    line = '    client.messages.stream(model="m", max_tokens=10, temperature=0.9, messages=[])\n'
     worker.write_text(worker.read_text() + line)
     data = cli.json("check", "app", "--baseline", "baseline.json")
     assert _codes(data) == [("app/worker.py", 8, "CM101")]

@@ -10,9 +10,13 @@ from helpers import Cli, run_subprocess, snapshot, write_tree
 VIOLATION = (
     "import anthropic\n"
     "client = anthropic.Anthropic()\n"
-    "client.messages.create(model='m', max_tokens=4096, temperature=0.7, messages=[])\n"
+    "client.messages.create(model='m', max_tokens=4096, temperature=0.7, messages=[], "
+    "stream=True)\n"
 )
-CLEAN = "import anthropic\nanthropic.Anthropic().messages.create(model='m', max_tokens=10, messages=[])\n"
+CLEAN = (
+    "import anthropic\n"
+    "anthropic.Anthropic().messages.create(model='m', max_tokens=10, messages=[], stream=True)\n"
+)
 
 
 def test_check_reports_and_exits_1(cli: Cli) -> None:

@@ -1,7 +1,8 @@
 """A codebase moved to API version 2026-10-21 with the preset, end to end.
 
 fixtures/migration/before/ holds legacy Text Completions, retired API and Bedrock model ids,
-`count_tokens`, sampling parameters and an old SDK pin, under `extend = "api-2026-10-21"`;
+`count_tokens`, sampling parameters on the SDK, raw HTTP and Bedrock, an old `anthropic-version`
+header and an old SDK pin, under `extend = "api-2026-10-21"`;
 every site is marked `# expect: CODE`. fixtures/migration/after/ is the golden tree after
 `fix --unsafe-fixes`. Retirements are judged on the policy's fixed `as-of`, never on today.
 """
@@ -73,12 +74,13 @@ def test_fix_rewrites_what_it_can_the_result_parses_and_a_second_fix_changes_not
     assert snapshot(tree) == after
 
 
-def test_safe_fixes_alone_only_raise_the_sdk_pin(tmp_path: Path) -> None:
+def test_safe_fixes_alone_only_raise_the_sdk_pin_and_the_api_version(tmp_path: Path) -> None:
     tree = tmp_path / "tree"
     shutil.copytree(BEFORE, tree)
     before = snapshot(tree)
     Cli(tree)("fix")
     after = snapshot(tree)
     changed = {name for name in before if before[name] != after[name]}
-    assert changed == {"requirements.txt"}
+    assert changed == {"requirements.txt", "app/http_client.py"}
     assert after["requirements.txt"].startswith(b"anthropic==2.0.0")
+    assert b'"anthropic-version": "2026-10-21"' in after["app/http_client.py"]

@@ -26,7 +26,7 @@ client = anthropic.Anthropic()
 
 
 def answer(question):
-    return client.messages.create(
+    return client.messages.stream(
         model="claude-sonnet-4-6",
         max_tokens=512,
         temperature=0.9,

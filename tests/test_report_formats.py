@@ -26,7 +26,7 @@ client = anthropic.Anthropic()
 
 class Chat:
     def reply(self, question):
-        return client.messages.create(
+        return client.messages.stream(
             model="claude-sonnet-4-6",
             max_tokens=4096,
             temperature=0.7,

@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 from helpers import Cli, write_tree
 
-from claude_migrate.checks import CHECKS_BY_NAME
 from claude_migrate.config import FileSettings, PolicyLoader
 from claude_migrate.engine import Job, Options, process
 
@@ -158,8 +157,7 @@ def _settings_with_api_version(root: Path, version: str) -> FileSettings:
 def test_the_policys_api_version_decides_for_sdk_and_raw_http_calls(
     tmp_path: Path, version: str, expected: set[tuple[int, str]]
 ) -> None:
-    # The rules read `[api-version] version` from the settings; built here directly so the
-    # test holds whether or not CM105 (which owns that table) is merged.
+    # The rules read `[api-version] version` (CM105's table) from the file's settings.
     write_tree(tmp_path, {"app.py": MIXED})
     settings = _settings_with_api_version(tmp_path, version)
     job = Job(str(tmp_path / "app.py"), "app.py", "python", settings)
@@ -168,17 +166,17 @@ def test_the_policys_api_version_decides_for_sdk_and_raw_http_calls(
     assert {(d.line, d.code) for d in result.diagnostics} == expected
 
 
-@pytest.mark.xfail(
-    "api-version" not in CHECKS_BY_NAME,
-    strict=True,
-    reason="the [api-version] table belongs to CM105 (branch `structural`), not merged yet",
-)
-def test_an_api_version_policy_file_turns_cm107_on_for_raw_http(tmp_path: Path) -> None:
+def test_an_api_version_policy_file_turns_cm107_on_for_sdk_and_raw_http(tmp_path: Path) -> None:
     write_tree(
         tmp_path,
         {"app.py": MIXED, "claude-migrate.toml": '[api-version]\nversion = "2026-10-21"\n'},
     )
-    assert (HTTP_LINE, "CM107") in findings(tmp_path)
+    assert findings(tmp_path) == {
+        (SDK_LINE, "CM107"),
+        (CHAIN_LINE, "CM101"),
+        (BEDROCK_LINE, "CM101"),
+        (HTTP_LINE, "CM107"),
+    }
 
 
 def test_the_preset_turns_cm101_off_and_raises_the_sdk_floor(tmp_path: Path) -> None:
@@ -191,8 +189,12 @@ def test_the_preset_turns_cm101_off_and_raises_the_sdk_floor(tmp_path: Path) -> 
     assert "CM107" in settings.codes
     assert "CM101" not in settings.codes
     assert dict(settings.table("sdk-pins")["minimums"])["anthropic"] == "2.0.0"
+    assert settings.table("api-version")["version"] == "2026-10-21"
     data = Cli(tmp_path).json("check", "--select", "CM101,CM107")
-    assert {(d["line"], d["code"]) for d in data["diagnostics"]} == {(SDK_LINE, "CM107")}
+    assert {(d["line"], d["code"]) for d in data["diagnostics"]} == {
+        (SDK_LINE, "CM107"),
+        (HTTP_LINE, "CM107"),
+    }
 
 
 def test_fix_removes_the_argument_and_settles(tmp_path: Path) -> None:

@@ -247,7 +247,7 @@ def test_setup_py_mentioning_only_boto3_is_checked_for_pins(tmp_path: Path) -> N
 def test_setup_py_still_gets_the_python_rules(tmp_path: Path) -> None:
     source = (
         "import anthropic\nfrom setuptools import setup\n"
-        'client = anthropic.Anthropic()\nclient.messages.create(model="m", max_tokens=10, '
+        'client = anthropic.Anthropic()\nclient.messages.stream(model="m", max_tokens=10, '
         "messages=[], temperature=0.9)\n"
         'setup(install_requires=["anthropic==0.28.0"])\n'
     )

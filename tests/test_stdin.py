@@ -13,7 +13,7 @@ from helpers import SRC, Cli, write_tree
 SOURCE = (
     "import anthropic\r\n"
     "client = anthropic.Anthropic()\r\n"
-    'client.messages.create(model="m", max_tokens=10, temperature=0.9, messages=[])\r\n'
+    'client.messages.stream(model="m", max_tokens=10, temperature=0.9, messages=[])\r\n'
 )
 FIXED = SOURCE.replace("temperature=0.9", "temperature=0.0")
 

@@ -8,8 +8,8 @@ import pytest
 from helpers import Cli, write_tree
 
 HEADER = "from anthropic import Anthropic\nclient = Anthropic()\n"
-HOT = 'client.messages.create(model="m", max_tokens=10, temperature=0.9, messages=[])'
-COOL = 'client.messages.create(model="m", max_tokens=10, temperature=0.1, messages=[])'
+HOT = 'client.messages.stream(model="m", max_tokens=10, temperature=0.9, messages=[])'
+COOL = 'client.messages.stream(model="m", max_tokens=10, temperature=0.1, messages=[])'
 WITH_CM002 = 'select = ["CM", "CM002"]\n'
 
 

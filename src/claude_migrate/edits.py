@@ -105,6 +105,50 @@ def remove_elements(
     return Edit(lo, hi, "".join(out))
 
 
+_LINE_REST = re.compile(r"[ \t]*(#[^\r\n]*)?(\r\n|\n|\r)")
+
+
+def _line_start(text: str, offset: int) -> int:
+    return max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
+
+
+def append_element(ctx: FileContext, container: cst.CSTNode, element: str) -> Edit | None:
+    """Return an edit adding `element` as the last argument or entry, in the container's layout.
+
+    One element per line stays one per line (same indentation, trailing comma kept or not as
+    the last element had it, a comment after it kept on its line); otherwise the element joins
+    the last one inline. None when the container is not one we can extend.
+    """
+    children = _children(container)
+    if children is None or isinstance(container, cst.Set):
+        return None
+    text = ctx.source.text
+    start, end = ctx.span(container)
+    if not children:
+        if isinstance(container, cst.Call):
+            opening = text.find("(", ctx.span(container.func)[1], end)
+        else:
+            opening = start if text[start : start + 1] in "[{(" else -1
+        closing = end - 1
+        if opening < 0 or text[opening + 1 : closing].strip():
+            return None
+        return Edit(opening + 1, closing, element)
+    last_start, last_end = ctx.span(children[-1])
+    comma = _COMMA.match(text, last_end)
+    after = comma.end() if comma else last_end
+    rest = _LINE_REST.match(text, after)
+    line_start = _line_start(text, last_start)
+    own_line = not text[line_start:last_start].strip() and rest is not None and rest.end() < end
+    if own_line and rest is not None:
+        indent = text[line_start:last_start]
+        added = indent + element + ("," if comma else "") + rest.group(2)
+        kept = text[last_end : rest.end()]
+        return Edit(last_end, rest.end(), ("" if comma else ",") + kept + added)
+    if comma:
+        return Edit(after, after, " " + element + ",")
+    return Edit(last_end, last_end, ", " + element)
+
+
 def remove_line(ctx: FileContext, node: cst.CSTNode) -> Edit | None:
     """Return an edit removing the line(s) that hold only `node` (and a trailing comment).
 

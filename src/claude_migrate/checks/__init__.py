@@ -6,7 +6,9 @@ its documentation page (`rules/<CODE>.md`) follow from the class.
 
 from __future__ import annotations
 
+from .api_version import ApiVersionCheck
 from .base import Check, Option
+from .cache_key import CacheKeyCheck
 from .legacy_completions import LegacyCompletionsCheck
 from .max_tokens import MaxTokensCheck
 from .removed_sdk_api import RemovedSdkApiCheck
@@ -14,6 +16,7 @@ from .retired_model import RetiredModelCheck
 from .sampling_params import SamplingParamsCheck
 from .sdk_pins import SdkPinsCheck
 from .stop_sequences import StopSequencesCheck
+from .streaming import StreamingCheck
 from .temperature import TemperatureCheck
 from .unused_suppression import UnusedSuppressionCheck
 
@@ -21,6 +24,9 @@ ALL_CHECKS: tuple[type[Check], ...] = (
     TemperatureCheck,
     MaxTokensCheck,
     StopSequencesCheck,
+    StreamingCheck,
+    ApiVersionCheck,
+    CacheKeyCheck,
     SdkPinsCheck,
     RetiredModelCheck,
     LegacyCompletionsCheck,
