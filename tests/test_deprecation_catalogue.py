@@ -460,3 +460,22 @@ def test_the_cm302_page_lists_every_retirement_date_and_replacement(
         assert found is not None
         names = {found[0].id, *found[0].aliases}
         assert any(f"`{name}`" in row for name in names), f"{model.id}: replacement not in {row}"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="CM301 knows the SDK, raw HTTP and Bedrock forms of Text Completions; LangChain's "
+    "legacy completion LLM (`langchain_community.llms.Anthropic`) is not in the call registry",
+)
+def test_langchains_legacy_completion_llm_is_reported(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "app.py": (
+                "from langchain_community.llms import Anthropic\n\n"
+                'llm = Anthropic(model="claude-2.1", max_tokens_to_sample=100)\n'
+            )
+        },
+    )
+    found = Cli(tmp_path).json("check", "--select", "CM301")["diagnostics"]
+    assert [(d["line"], d["code"]) for d in found] == [(3, "CM301")]

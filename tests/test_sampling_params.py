@@ -205,3 +205,21 @@ def test_fix_removes_the_argument_and_settles(tmp_path: Path) -> None:
     assert 'model="claude-sonnet-4-6", max_tokens=9)' in text
     assert text.count("temperature") == 3  # LangChain, Bedrock and HTTP keep theirs
     assert cli("check", "--select", "CM107").exit_code == 0
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the SDK-pin trigger reads requirements/pyproject/setup.cfg/Pipfile/lock files, not "
+    "setup.py (CM201 reads setup.py from its LibCST tree inside the Python pass)",
+)
+def test_a_setup_py_that_requires_sdk_1_0_moves_sdk_calls_to_cm107(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "svc/app.py": MIXED,
+            "setup.py": (
+                "from setuptools import setup\nsetup(install_requires=['anthropic>=1.2'])\n"
+            ),
+        },
+    )
+    assert (SDK_LINE, "CM107") in findings(tmp_path)
