@@ -16,7 +16,7 @@ client = anthropic.Anthropic()
 
 def answer(question):
     return client.messages.stream(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=512,
         temperature=0.7,
         messages=[{"role": "user", "content": question}],

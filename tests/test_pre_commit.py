@@ -27,7 +27,7 @@ client = anthropic.Anthropic()
 
 def answer(question):
     return client.messages.stream(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=512,
         temperature=0.9,
         messages=[{"role": "user", "content": question}],

@@ -27,7 +27,7 @@ client = anthropic.Anthropic()
 class Chat:
     def reply(self, question):
         return client.messages.stream(
-            model="claude-sonnet-4-5",
+            model="claude-sonnet-4-6",
             max_tokens=4096,
             temperature=0.7,
             messages=[{"role": "user", "content": question}],

@@ -578,6 +578,17 @@ def _drop_stale_fix_to(base: dict[str, Any] | None, layer: Mapping[str, Any]) ->
         del base["fix-to"]
 
 
+def _resolve_paths(name: str, table: Mapping[str, Any], folder: Path) -> dict[str, Any]:
+    """Return a rule table with its `path` options made absolute from the policy's folder."""
+    options = CHECKS_BY_NAME[name].options
+    return {
+        key: str((folder / value).resolve())
+        if key in options and options[key].kind == "path" and isinstance(value, str)
+        else value
+        for key, value in table.items()
+    }
+
+
 def _merge(chain: list[_RawPolicy], root: Path, source: str) -> Policy:
     select: list[str] = ["CM"]
     ignore: list[str] = []
@@ -599,7 +610,7 @@ def _merge(chain: list[_RawPolicy], root: Path, source: str) -> Policy:
         for name in CHECKS_BY_NAME:
             if name in data:
                 _drop_stale_fix_to(tables.get(name), data[name])
-                for key, value in data[name].items():
+                for key, value in _resolve_paths(name, data[name], raw.folder).items():
                     tables.setdefault(name, {})[key] = value
                     origins[(name, key)] = raw.path
         for override in data.get("overrides", []):
@@ -607,7 +618,11 @@ def _merge(chain: list[_RawPolicy], root: Path, source: str) -> Policy:
                 Override(
                     spec=pathspec.GitIgnoreSpec.from_lines(override["paths"]),
                     patterns=list(override["paths"]),
-                    tables={k: dict(v) for k, v in override.items() if k in CHECKS_BY_NAME},
+                    tables={
+                        k: _resolve_paths(k, v, raw.folder)
+                        for k, v in override.items()
+                        if k in CHECKS_BY_NAME
+                    },
                     select=override.get("select"),
                     ignore=override.get("ignore"),
                     source=raw.path,

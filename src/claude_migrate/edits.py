@@ -1,4 +1,4 @@
-"""Edits that change the shape of code: removing arguments, dict entries or list items.
+"""Edits that change the shape of code: removing arguments, dict entries, list items or imports.
 
 Removals are computed on the text around the elements, so nothing but the removed elements,
 their commas and the whitespace or comment that belonged to them changes: an element on its own
@@ -30,6 +30,8 @@ def _children(container: cst.CSTNode) -> list[cst.CSTNode] | None:
         return list(container.args)
     if isinstance(container, (cst.Dict, cst.List, cst.Tuple, cst.Set)):
         return list(container.elements)
+    if isinstance(container, cst.ImportFrom) and not isinstance(container.names, cst.ImportStar):
+        return list(container.names)
     return None
 
 
@@ -48,7 +50,8 @@ def _own_lines(ctx: FileContext, start: int, end: int) -> tuple[int, int] | None
 def remove_elements(
     ctx: FileContext, container: cst.CSTNode, elements: Sequence[cst.CSTNode]
 ) -> Edit | None:
-    """Return one edit removing `elements` from a call's args or a dict/list/tuple/set literal."""
+    """Return one edit removing `elements` from a call's args, a dict/list/tuple/set literal or
+    the names of a `from ... import` (which must keep at least one)."""
     children = _children(container)
     if children is None:
         return None
@@ -147,3 +150,23 @@ def append_element(ctx: FileContext, container: cst.CSTNode, element: str) -> Ed
     if comma:
         return Edit(after, after, " " + element + ",")
     return Edit(last_end, last_end, ", " + element)
+
+
+def remove_line(ctx: FileContext, node: cst.CSTNode) -> Edit | None:
+    """Return an edit removing the line(s) that hold only `node` (and a trailing comment).
+
+    None when anything else shares those lines (`x = 1; y = 2`, code before it).
+    """
+    start, end = ctx.span(node)
+    span = _own_lines(ctx, start, end)
+    if span is None:
+        text = ctx.source.text
+        line_start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
+        rest = _REST_OF_LINE.match(text, end)
+        # The last line of a file without a final newline.
+        if text[line_start:start].strip() or rest is None or rest.end() != len(text):
+            return None
+        return Edit(line_start, len(text), "")
+    if ctx.source.text[end:span[1]].lstrip(" \t").startswith(","):
+        return None  # an element of a list, not a statement
+    return Edit(span[0], span[1], "")

@@ -106,6 +106,8 @@ def render_text(policy: PolicyView) -> str:
     lines.append("")
 
     def row(setting: Setting) -> str:
+        if setting.value is None:  # an option that is unset unless a policy sets it
+            return f"{'# ' + setting.key + ' is unset':<31} # {setting.origin}"
         assignment = f"{setting.key} = {toml_value(setting.value)}"
         return f"{assignment:<31} # {setting.origin}"
 
@@ -129,4 +131,5 @@ def render_json(policy: PolicyView) -> str:
         "settings": {s.key: entry(s) for s in policy.top},
         "tables": {name: {s.key: entry(s) for s in rows} for name, rows in policy.tables.items()},
     }
-    return json.dumps(payload, indent=2) + "\n"
+    # A TOML date (`retired-models.as-of`) is written as its ISO text.
+    return json.dumps(payload, indent=2, default=lambda value: value.isoformat()) + "\n"

@@ -9,6 +9,7 @@ checked to parse; otherwise a new `claude-migrate.toml` is written.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import math
 import os
@@ -53,6 +54,8 @@ def toml_value(value: Any) -> str:
         return repr(value)
     if isinstance(value, str):
         return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+        return value.isoformat()  # a TOML local date
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(toml_value(v) for v in value) + "]"
     if isinstance(value, dict):
@@ -109,6 +112,12 @@ def starter_text(preset: str, in_pyproject: bool, loader: PolicyLoader | None = 
         table = tables.get(check.name, {})
         for key, option in check.options.items():
             value = table.get(key, option.default)
+            if value is None:  # unset unless the policy sets it: show an example value
+                example = f" {toml_value(option.example)}" if option.example is not None else ""
+                lines.append(
+                    _line(f"# {_key(key)} ={example}", f"{option.description}; unset by default")
+                )
+                continue
             lines.append(_line(f"# {_key(key)} = {toml_value(value)}", option.description))
     lines += [
         "",

@@ -9,7 +9,11 @@ from __future__ import annotations
 from .api_version import ApiVersionCheck
 from .base import Check, Option
 from .cache_key import CacheKeyCheck
+from .legacy_completions import LegacyCompletionsCheck
 from .max_tokens import MaxTokensCheck
+from .removed_sdk_api import RemovedSdkApiCheck
+from .retired_model import RetiredModelCheck
+from .sampling_params import SamplingParamsCheck
 from .sdk_pins import SdkPinsCheck
 from .stop_sequences import StopSequencesCheck
 from .streaming import StreamingCheck
@@ -24,6 +28,10 @@ ALL_CHECKS: tuple[type[Check], ...] = (
     ApiVersionCheck,
     CacheKeyCheck,
     SdkPinsCheck,
+    RetiredModelCheck,
+    LegacyCompletionsCheck,
+    SamplingParamsCheck,
+    RemovedSdkApiCheck,
     UnusedSuppressionCheck,
 )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -16,7 +17,9 @@ if TYPE_CHECKING:
 class Option:
     """One key of a rule's policy table: its type, default and allowed range."""
 
-    kind: str  # "number", "integer", "string", "bool", "string-list", "string-table", "enum"
+    # "number", "integer", "string", "bool", "string-list", "string-table", "enum",
+    # "date" (a TOML date or "YYYY-MM-DD"), "path" (a file, relative to the policy's folder)
+    kind: str
     default: Any
     description: str
     minimum: float | None = None
@@ -26,6 +29,8 @@ class Option:
     default_from: str | None = None
     pattern: Callable[[str], bool] | None = None
     pattern_text: str = ""
+    # A value to show (`init`) for an option whose default is None (unset).
+    example: Any = None
 
     def expected(self) -> str:
         """Return a human description of what this option accepts."""
@@ -41,6 +46,10 @@ class Option:
             return "a list of strings"
         elif self.kind == "string-table":
             return "a table of strings" + (f" ({self.pattern_text})" if self.pattern_text else "")
+        elif self.kind == "date":
+            return "a date such as 2026-01-31"
+        elif self.kind == "path":
+            return "a path to a file (relative to the policy's folder)"
         else:
             text = "a string"
             if self.pattern_text:
@@ -73,6 +82,10 @@ class Option:
             return isinstance(value, str) and (self.pattern is None or self.pattern(value))
         if kind == "string-list":
             return isinstance(value, list) and all(isinstance(v, str) for v in value)
+        if kind == "date":
+            return as_date(value) is not None
+        if kind == "path":
+            return isinstance(value, str) and bool(value.strip())
         if kind == "string-table":
             return isinstance(value, dict) and all(
                 isinstance(v, str) and (self.pattern is None or self.pattern(v))
@@ -90,6 +103,20 @@ def parameter_markers(canonical: str) -> tuple[bytes, ...]:
     from ..calls import parameter_names
 
     return tuple(sorted(name.encode() for name in parameter_names(canonical)))
+
+
+def as_date(value: object) -> dt.date | None:
+    """Return a policy date (a TOML date, or an ISO "YYYY-MM-DD" string) as a date, else None."""
+    if isinstance(value, dt.datetime):
+        return None
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            return None
+    return None
 
 
 class Check:

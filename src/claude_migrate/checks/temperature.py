@@ -2,6 +2,8 @@
 
 Finds: `temperature=` on any recognised Claude call (keyword, `**params` dict entry, constant),
 when its value is proven above `temperature.max`. Writes instead: `temperature.fix-to`.
+Where the target API or SDK rejects temperature altogether, CM107 (sampling-params) reports it
+instead: a ceiling on a parameter that cannot be sent means nothing.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 from ..calls import TEMPERATURE
 from .base import Option
 from .ceiling import CeilingCheck
+from .sampling_params import rejection
 
 
 class TemperatureCheck(CeilingCheck):
@@ -24,6 +27,9 @@ class TemperatureCheck(CeilingCheck):
         "max": Option("number", 0.2, "highest temperature allowed", minimum=0.0, maximum=1.0),
         "fix-to": Option("number", 0.0, "temperature the fix writes", minimum=0.0, maximum=1.0),
     }
+
+    def defers(self, ctx, site) -> bool:  # type: ignore[no-untyped-def]
+        return rejection(ctx, site, TEMPERATURE) is not None
 
     @classmethod
     def validate(cls, table: Mapping[str, Any]) -> list[tuple[str, str]]:

@@ -1,0 +1,88 @@
+"""CM303 removed-sdk-api: calls into parts of the anthropic SDK that no longer exist.
+
+What changed upstream (rules/deprecations.toml, `[[sdk-removals]]` with `rule = "CM303"`):
+`client.count_tokens()` and `client.get_tokenizer()` were removed in anthropic 0.39.0 (token
+counting is the API's `client.messages.count_tokens(model=..., messages=...)` now), and the
+`event_handler=` argument of `messages.stream()` in 0.28.0 (iterate the stream instead).
+Finds: a call of a removed client method on any SDK client (`client.count_tokens(...)`), and a
+removed keyword argument on the SDK calls the catalogue names. The catalogue drives both: a new
+removal is a data change.
+Writes instead: nothing (report only): counting tokens now needs the model and the messages,
+and an event handler's callbacks become a loop over events, which no rewrite can infer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from ..calls import SDK
+from ..diagnostics import Diagnostic
+from ..lazy import lazy_import
+from ..symbols import Instance, is_sdk_client_class
+from .base import Check
+
+if TYPE_CHECKING:
+    from ..context import FileContext
+
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
+
+RULE = "CM303"
+
+
+class RemovedSdkApiCheck(Check):
+    code = RULE
+    name = "removed-sdk-api"
+    summary = "a call to a method or argument the anthropic SDK removed"
+    fix_applicability = None
+
+    def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
+        from .. import deprecations
+
+        known = deprecations.for_settings(ctx.settings.table("retired-models"))
+        methods = {r.name: r for r in known.removals("client-method", RULE)}
+        if methods:
+            for record in ctx.index.calls:
+                func = record.node.func
+                if not isinstance(func, cst.Attribute) or func.attr.value not in methods:
+                    continue
+                symbol = ctx.resolver.resolve(func, record.scope)
+                if not (
+                    isinstance(symbol, Instance)
+                    and is_sdk_client_class(symbol.cls)
+                    and symbol.path == (func.attr.value,)
+                ):
+                    continue
+                removal = methods[func.attr.value]
+                yield ctx.diagnostic(
+                    self,
+                    record.node,
+                    f"client.{removal.name}() was removed in anthropic {removal.removed_in}; "
+                    f"use {removal.replacement}",
+                    None,
+                    record.scope.qualname,
+                )
+        arguments = known.removals("argument", RULE)
+        if not arguments:
+            return
+        for site in ctx.sites:
+            if site.family != SDK:
+                continue
+            path = site.target.key.removeprefix("sdk:")
+            for removal in arguments:
+                if path not in removal.calls:
+                    continue
+                entry = site.params.get(removal.name)
+                if entry is None:
+                    continue
+                yield ctx.diagnostic(
+                    self,
+                    entry.holder,
+                    f"{removal.name}= was removed from {path}() in anthropic "
+                    f"{removal.removed_in}; {removal.replacement}",
+                    None,
+                    site.record.scope.qualname,
+                )
