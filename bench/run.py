@@ -16,6 +16,7 @@ import json
 import os
 import platform
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -66,7 +67,13 @@ class Measure:
 def timed(command: list[str], cwd: Path | None = None, timeout: float | None = None) -> tuple[float, int, int]:
     """Run `command`; return (wall seconds, peak RSS in KB of any process of it, exit code)."""
     start = time.perf_counter()
-    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        command,
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=timeout is not None,  # a timed-out tool's workers go with it
+    )
     if timeout is None:
         # wait4 reports the largest resident set of the child and of every descendant it waited
         # for (pool workers included): the peak of any one process, not a sum.
@@ -77,7 +84,7 @@ def timed(command: list[str], cwd: Path | None = None, timeout: float | None = N
     try:
         process.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
-        process.kill()
+        os.killpg(process.pid, signal.SIGKILL)  # Fixit's pool workers too, not only its parent
         process.wait()
         return float("inf"), 0, -9
     return time.perf_counter() - start, 0, process.returncode
