@@ -108,7 +108,8 @@ def stages_for(
     for check in checks_for(settings, kind, role):
         folds = check.markers_ignore_case
         own = tuple(m.lower() if folds else m for m in check.markers_for(check.settings))
-        stages.append((own, folds, check.confirms_for(check.settings)))
+        confirms = tuple(c.lower() for c in check.confirms_for(check.settings))
+        stages.append((own, folds, confirms))
     return tuple(stages)
 
 
@@ -124,7 +125,8 @@ def prefilter(data: bytes, settings: FileSettings, kind: str, path: str = "") ->
     Stage one: the file holds a marker of the call-site registry (one `in` per marker over the
     raw bytes, which decides nearly every file of an ordinary tree). Stage two, for the few
     left: some enabled check finds both its marker and one of its confirmations (the names of
-    the parameter it reads, from the registry), else no finding can come out of the file. Such a
+    the parameter it reads, from the registry; matched ignoring case), else no finding can come
+    out of the file. Such a
     Python file is still decoded and compiled by CPython's parser, ten times faster than LibCST,
     so an undecodable or unparseable file is reported exactly as before.
     """
@@ -138,11 +140,12 @@ def prefilter(data: bytes, settings: FileSettings, kind: str, path: str = "") ->
         if not any(marker in lowered for marker in folded):
             return SKIP
     for own, folds, confirms in stages_for(settings, kind, role):
-        text = data
-        if folds:
-            lowered = data.lower() if lowered is None else lowered
-            text = lowered
-        if any(m in text for m in own) and (not confirms or any(c in data for c in confirms)):
+        if (folds or confirms) and lowered is None:
+            lowered = data.lower()
+        text = lowered if folds and lowered is not None else data
+        if not any(m in text for m in own):
+            continue
+        if not confirms or (lowered is not None and any(c in lowered for c in confirms)):
             return PARSE
     return SYNTAX_ONLY if kind == "python" else PARSE
 

@@ -165,7 +165,7 @@ class Check:
 
     @classmethod
     def confirms_for(cls, table: Mapping[str, Any]) -> tuple[bytes, ...]:
-        """Return byte strings one of which a file must also contain for this check to fire.
+        """Return byte strings one of which a file must also contain (in any case) to fire.
 
         The prefilter's second stage, read only for files that hold a marker: a check that
         reads one parameter needs that parameter's name somewhere in the file. Empty means no

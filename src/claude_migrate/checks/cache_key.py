@@ -231,6 +231,13 @@ class CacheKeyCheck(Check):
         # too many files to be worth a parse).
         return (*MARKERS, b"digest(")
 
+    @classmethod
+    def confirms_for(cls, table: Mapping[str, Any]) -> tuple[bytes, ...]:
+        # Every cache this rule recognises is named so in the file (redis, diskcache, cachetools,
+        # Django's cache, a dict or a key whose name says cache): a file that hashes but names
+        # no cache (hmac, uuid, a download checksum) is not parsed for this rule.
+        return (b"cache", b"redis")
+
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         finder = _KeyFinder(ctx)
         require = [c for c in self.settings["require"] if c in COMPONENTS]
