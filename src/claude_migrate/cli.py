@@ -10,8 +10,15 @@ import click
 from . import __version__, api
 from .checks import KNOWN_CODES
 from .config import ConfigError, PolicyLoader
-from .engine import Options
+from .engine import Job, Options
+from .git import WorkTreeState
+from .git import scan as git_scan
+from .progress import progress_bar
+from .progress import wanted as progress_wanted
 from .report import FORMATS, Run
+from .report.fixes import render_report as fixes_report
+from .report.fixes import render_table as fixes_table
+from .report.fixes import uncommitted_note
 from .report.text import summary
 
 
@@ -77,6 +84,8 @@ def _run(
     quiet: bool,
     options: Options,
     diff: bool = False,
+    report: Path | None = None,
+    require_clean: bool = False,
 ) -> None:
     chosen = _codes(select, "--select")
     dropped = _codes(ignore, "--ignore") or []
@@ -86,7 +95,14 @@ def _run(
     except ConfigError as exc:
         click.echo(f"claude-migrate: error: {exc}", err=True)
         sys.exit(2)
-    run = api.execute(work, options, jobs)
+    uncommitted = _uncommitted_guard(work, options, jobs, require_clean) if options.fix else None
+    with progress_bar(
+        len(work), fixing=options.fix, enabled=options.fix and progress_wanted(sys.stderr, quiet)
+    ) as on_result:
+        run = api.execute(work, options, jobs, on_result)
+    mixed = _mixed_with_work(run, work, uncommitted)
+    if report is not None:
+        _write_report(report, fixes_report(run, dry_run=diff, uncommitted=mixed))
     if diff:
         changed = 0
         for result in run.results:
@@ -101,9 +117,61 @@ def _run(
         sys.exit(0 if exit_zero or not changed else 1)
     output = FORMATS[output_format](run)
     click.echo(output, nl=False)
+    note = uncommitted_note(mixed, dry_run=False)
     if output_format == "text" and not quiet:
+        if options.fix:
+            click.echo(fixes_table(run, dry_run=False), nl=False)
         click.echo(summary(run))
+        if note:
+            click.echo(note)
+    elif note:
+        click.echo(note, err=True)
     sys.exit(0 if exit_zero or not run.reported else 1)
+
+
+def _uncommitted_guard(
+    work: list[Job], options: Options, jobs: int | None, require_clean: bool
+) -> WorkTreeState | None:
+    """Find the files with uncommitted changes before `fix` writes; refuse under --require-clean."""
+    if not options.write:
+        return None
+    state = git_scan(job.path for job in work)
+    if require_clean:
+        if state.problems:
+            click.echo(
+                "claude-migrate: error: --require-clean cannot tell whether files have "
+                "uncommitted changes: " + "; ".join(state.problems),
+                err=True,
+            )
+            sys.exit(2)
+        blocked = api.dirty_files_to_rewrite(work, options, state, jobs)
+        if blocked:
+            click.echo(
+                f"claude-migrate: error: --require-clean: fix would rewrite {len(blocked)} "
+                f"file{'s' if len(blocked) != 1 else ''} with uncommitted changes (commit or "
+                "stash them first); nothing was written:\n  " + "\n  ".join(blocked),
+                err=True,
+            )
+            sys.exit(2)
+    return state
+
+
+def _mixed_with_work(run: Run, work: list[Job], state: WorkTreeState | None) -> list[str]:
+    """Return the rewritten files that already had uncommitted changes before the run."""
+    if state is None or not state.dirty:
+        return []
+    paths = {job.display: job.path for job in work}
+    return sorted(
+        r.path for r in run.results if r.written and r.path in paths and state.is_dirty(paths[r.path])
+    )
+
+
+def _write_report(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        click.echo(f"claude-migrate: error: cannot write the report {path}: {exc.strerror}", err=True)
+        sys.exit(2)
 
 
 @main.command()
@@ -117,10 +185,24 @@ def check(**kwargs) -> None:  # type: ignore[no-untyped-def]
 @_common
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes marked unsafe.")
 @click.option("--diff", is_flag=True, help="Print a unified diff of the fixes and write nothing.")
-def fix(unsafe_fixes: bool, diff: bool, **kwargs) -> None:  # type: ignore[no-untyped-def]
-    """Apply fixes in PATHS; exit 1 if anything remains reported."""
+@click.option(
+    "--report", type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    help="Write a JSON report of every changed file and every finding left (with why) to FILE.",
+)
+@click.option(
+    "--require-clean", is_flag=True,
+    help="Refuse to run if it would rewrite a file with uncommitted (unstaged or untracked) "
+    "changes in a git work tree.",
+)
+def fix(  # type: ignore[no-untyped-def]
+    unsafe_fixes: bool, diff: bool, report: Path | None, require_clean: bool, **kwargs
+) -> None:
+    """Apply fixes in PATHS; exit 1 if anything remains reported.
+
+    A progress bar shows on stderr when it is a terminal (not under --quiet).
+    """
     options = Options(fix=True, unsafe=unsafe_fixes, write=not diff, keep_text=diff)
-    _run(**kwargs, options=options, diff=diff)
+    _run(**kwargs, options=options, diff=diff, report=report, require_clean=require_clean)
 
 
 if __name__ == "__main__":  # pragma: no cover
