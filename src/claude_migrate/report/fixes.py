@@ -88,7 +88,7 @@ def tally(run: Run) -> list[RuleTally]:
     return [rules[code] for code in sorted(rules)]
 
 
-def render_table(run: Run, *, dry_run: bool, color: bool = False, width: int = 110) -> str:
+def render_table(run: Run, *, dry_run: bool, color: bool = False, width: int = 160) -> str:
     """Return the closing per-rule table of a `fix` run ("" when nothing was found)."""
     tallies = tally(run)
     if not tallies:
@@ -98,7 +98,7 @@ def render_table(run: Run, *, dry_run: bool, color: bool = False, width: int = 1
     table.add_column("rule")
     for name in ("found", verb, "left", *APPLICABILITIES):
         table.add_column(name, justify="right")
-    table.add_column("why left")
+    table.add_column("why left", no_wrap=True)
     for entry in tallies:
         why = ", ".join(
             f"{count} {SHORT_REASONS.get(key, key)}" for key, count in sorted(entry.left_because.items())
