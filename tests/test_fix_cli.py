@@ -34,16 +34,23 @@ def _pair(text: str, encoding: str = "utf-8", bom: bool = False) -> tuple[bytes,
 CASES: dict[str, tuple[bytes, bytes]] = {
     "crlf.py": _pair((HEAD + "x = 1\n" + CALL + "\n").replace("\n", "\r\n")),
     "latin1.py": _pair(
-        "# -*- coding: latin-1 -*-\n" + HEAD + "# caf\u00e9 cr\u00e8me\n" + CALL + "  # \u00e9t\u00e9\n",
+        "# -*- coding: latin-1 -*-\n"
+        + HEAD
+        + "# caf\u00e9 cr\u00e8me\n"
+        + CALL
+        + "  # \u00e9t\u00e9\n",
         encoding="latin-1",
     ),
     "bom.py": _pair(HEAD + 'GREETING = "h\u00e9llo \u2603"\n' + CALL + "\n", bom=True),
     "no_final_newline.py": _pair(HEAD + CALL),
     "mixed_endings.py": _pair(
         "import anthropic\r\nclient = anthropic.Anthropic()\n"
-        + CALL + "\r\n"
+        + CALL
+        + "\r\n"
         + "y = 2\r"
-        + "if y:\n    " + CALL + "\r\n"
+        + "if y:\n    "
+        + CALL
+        + "\r\n"
         + "z = [\r\n    1,\n]\n"
     ),
     "tabs_and_unicode.py": _pair(
@@ -95,7 +102,9 @@ def test_diff_writes_nothing_and_exits_1_only_when_something_would_change(tree: 
     assert "6 files would be changed." in preview.stderr
     assert "--- a/no_final_newline.py" in preview.stdout
     assert "+" + FIXED + "\n\\ No newline at end of file\n" in preview.stdout
-    raw = subprocess.run(command("fix", "--diff", "crlf.py"), cwd=tree, env=env(), capture_output=True)
+    raw = subprocess.run(
+        command("fix", "--diff", "crlf.py"), cwd=tree, env=env(), capture_output=True
+    )
     assert b"-" + CALL.encode() + b"\r\n+" + FIXED.encode() + b"\r\n" in raw.stdout  # CRLF kept
 
     assert run_cli("fix", ".", cwd=tree).returncode == 0
@@ -125,7 +134,9 @@ def test_fix_exits_1_while_findings_remain(tmp_path: Path, cli: Cli) -> None:
 def test_jobs_defaults_to_the_cpu_count(
     tmp_path: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    write_tree(tmp_path, {f"m{n:02}.py": HEAD + CALL + "\n" for n in range(engine.PARALLEL_MIN_FILES)})
+    write_tree(
+        tmp_path, {f"m{n:02}.py": HEAD + CALL + "\n" for n in range(engine.PARALLEL_MIN_FILES)}
+    )
     seen: list[int] = []
     real_pool = engine._run_pool
 
@@ -145,7 +156,9 @@ def test_jobs_defaults_to_the_cpu_count(
     )
 
 
-def test_fix_does_not_follow_file_changed_on_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Cli) -> None:
+def test_file_edited_while_being_fixed_is_left_alone_and_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Cli
+) -> None:
     """A file edited between reading and writing is left alone and reported."""
     write_tree(tmp_path, {"a.py": HEAD + CALL + "\n"})
     real_settle = engine.settle
@@ -158,7 +171,10 @@ def test_fix_does_not_follow_file_changed_on_disk(tmp_path: Path, monkeypatch: p
     monkeypatch.setattr(engine, "settle", settle_then_edit)
     result = cli("fix", "a.py")
     assert result.exit_code == 1
-    assert "a.py: CM001 fix not written: the file changed on disk while it was being fixed" in result.stdout
+    assert (
+        "a.py: CM001 fix not written: the file changed on disk while it was being fixed"
+        in result.stdout
+    )
     assert (tmp_path / "a.py").read_text() == HEAD + "# edited meanwhile\n" + CALL + "\n"
 
 

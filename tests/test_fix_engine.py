@@ -77,9 +77,7 @@ def test_fix_that_would_break_parsing_is_refused_and_file_untouched(
     assert "refused: would not parse" in result.stdout  # the closing table
     report = json.loads((tmp_path / "report.json").read_text())
     assert report["changed"] == []
-    assert [(d["code"], d["reason"]) for d in report["left"]] == [
-        ("CM101", LeftBecause.REFUSED)
-    ]
+    assert [(d["code"], d["reason"]) for d in report["left"]] == [("CM101", LeftBecause.REFUSED)]
     assert report["left"][0]["why"] == "its fix was refused: the fixed file would not parse"
 
 
@@ -128,7 +126,9 @@ def test_unsafe_fix_left_unless_enabled_with_its_reason(
 
 def _diag(code: str, start: int, end: int, text: str, fingerprint: str) -> Diagnostic:
     fix = Fix(Applicability.SAFE, f"write {text}", (Edit(start, end, text),))
-    return Diagnostic("x.py", 1, start + 1, 1, end + 1, code, code, "m", fix, fingerprint=fingerprint)
+    return Diagnostic(
+        "x.py", 1, start + 1, 1, end + 1, code, code, "m", fix, fingerprint=fingerprint
+    )
 
 
 def test_conflicting_fix_waits_for_the_next_round_and_settles() -> None:
@@ -154,7 +154,11 @@ def test_fix_that_never_settles_stops_after_the_round_limit() -> None:
         return [_diag("CM1", 0, 0, "x", f"again-{len(new)}")], []
 
     settled = settle(
-        "", [_diag("CM1", 0, 0, "x", "first")], unsafe=False, parse=lambda t: t, recheck=recheck,
+        "",
+        [_diag("CM1", 0, 0, "x", "first")],
+        unsafe=False,
+        parse=lambda t: t,
+        recheck=recheck,
         max_rounds=4,
     )
     assert settled.text == "xxxx"
@@ -186,10 +190,14 @@ def test_no_fix_and_display_only_reasons(tmp_path: Path) -> None:
     no_fix = dataclasses.replace(_diag("CM1", 0, 1, "x", "a"), fix=None)
     shown = _diag("CM2", 0, 1, "x", "b")
     shown = dataclasses.replace(
-        shown, fix=dataclasses.replace(shown.fix, applicability=Applicability.DISPLAY_ONLY)  # type: ignore[arg-type]
+        shown,
+        fix=dataclasses.replace(shown.fix, applicability=Applicability.DISPLAY_ONLY),  # type: ignore[arg-type]
     )
     settled = settle(
-        "abc", [no_fix, shown], unsafe=True, parse=lambda t: t,
+        "abc",
+        [no_fix, shown],
+        unsafe=True,
+        parse=lambda t: t,
         recheck=lambda t, p: ([], []),
     )
     assert settled.text == "abc"

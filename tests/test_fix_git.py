@@ -34,7 +34,11 @@ GIT_ENV = {
 
 def _git(repo: Path, *args: str) -> str:
     completed = subprocess.run(
-        ["git", *args], cwd=repo, env={**os.environ, **GIT_ENV}, capture_output=True, text=True,
+        ["git", *args],
+        cwd=repo,
+        env={**os.environ, **GIT_ENV},
+        capture_output=True,
+        text=True,
         check=True,
     )
     return completed.stdout
@@ -44,7 +48,9 @@ def _git(repo: Path, *args: str) -> str:
 def repo(tmp_path: Path) -> Path:
     """committed.py clean; unstaged.py edited; staged.py edited and staged; new.py untracked."""
     _git(tmp_path, "init", "-q")
-    write_tree(tmp_path, {name: HEAD + CALL for name in ("committed.py", "unstaged.py", "staged.py")})
+    write_tree(
+        tmp_path, {name: HEAD + CALL for name in ("committed.py", "unstaged.py", "staged.py")}
+    )
     _git(tmp_path, "add", ".")
     _git(tmp_path, "commit", "-qm", "base")
     write_tree(tmp_path, {
@@ -103,7 +109,9 @@ def test_fix_outside_a_git_work_tree_has_no_note(tmp_path: Path) -> None:
     assert "Note:" not in completed.stdout
 
 
-def test_pre_commit_fix_hook_with_require_clean_is_not_blocked(repo: Path, tmp_path_factory) -> None:  # type: ignore[no-untyped-def]
+def test_pre_commit_fix_hook_with_require_clean_is_not_blocked(
+    repo: Path, tmp_path_factory
+) -> None:  # type: ignore[no-untyped-def]
     pre_commit = shutil.which("pre-commit", path=str(Path(sys.executable).parent))
     if pre_commit is None:
         pytest.skip("pre-commit is not installed")
@@ -117,9 +125,14 @@ def test_pre_commit_fix_hook_with_require_clean_is_not_blocked(repo: Path, tmp_p
     _git(repo, "add", ".pre-commit-config.yaml", "new.py")
     variables = {**env(), **GIT_ENV, "PRE_COMMIT_HOME": str(tmp_path_factory.mktemp("pc"))}
     variables["PYTHONPATH"] = str(SRC)
-    subprocess.run([pre_commit, "install"], cwd=repo, env=variables, check=True, capture_output=True)
+    subprocess.run(
+        [pre_commit, "install"], cwd=repo, env=variables, check=True, capture_output=True
+    )
     commit = subprocess.run(
-        ["git", "commit", "-m", "add new.py"], cwd=repo, env=variables, capture_output=True,
+        ["git", "commit", "-m", "add new.py"],
+        cwd=repo,
+        env=variables,
+        capture_output=True,
         text=True,
     )
     output = commit.stdout + commit.stderr

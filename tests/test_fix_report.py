@@ -24,7 +24,9 @@ def _tree(root: Path) -> None:
     })  # fmt: skip
 
 
-def test_report_lists_changed_files_with_codes_and_every_finding_left(tmp_path: Path, cli: Cli) -> None:
+def test_report_lists_changed_files_with_codes_and_every_finding_left(
+    tmp_path: Path, cli: Cli
+) -> None:
     _tree(tmp_path)
     result = cli("fix", "--report", "report.json", ".")
     assert result.exit_code == 1  # c.py cannot be parsed
@@ -67,7 +69,9 @@ def test_closing_table_counts_found_fixed_left_per_rule(tmp_path: Path, cli: Cli
 
 def test_no_progress_bar_when_stderr_is_not_a_terminal(tmp_path: Path) -> None:
     _tree(tmp_path)
-    completed = subprocess.run(command("fix", "."), cwd=tmp_path, env=env(), capture_output=True, text=True)
+    completed = subprocess.run(
+        command("fix", "."), cwd=tmp_path, env=env(), capture_output=True, text=True
+    )
     assert completed.stderr == ""
 
 

@@ -87,9 +87,9 @@ def _assert_each_file_original_or_fixed(root: Path) -> tuple[int, int]:
         assert data in (original, fixed), f"{name} is neither original nor fixed"
         counts[data == fixed] += 1
         ast.parse(data)
-    leftovers = {
-        p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()
-    } - set(FORMS)
+    leftovers = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()} - set(
+        FORMS
+    )
     for name in leftovers:
         assert name.endswith(".cm-tmp") and not name.endswith(".py"), name
     found = {c.path.relative_to(root).as_posix() for c in discover([root], lambda p: False)}

@@ -22,9 +22,7 @@ from claude_migrate.api import collect_jobs, execute
 from claude_migrate.config import PolicyLoader
 from claude_migrate.engine import Options
 
-SETTINGS = settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SPLICE_HEAD = "import anthropic as _cm_anthropic\n_cm_client = _cm_anthropic.Anthropic()\n"
 SPLICE_CALL = (
     '_cm_client.messages.create(model="cm-spliced", temperature=0.9, max_tokens=4096,'
@@ -138,7 +136,9 @@ def _module(draw: st.DrawFn) -> tuple[bytes, bytes]:
 
 @SETTINGS
 @given(case=_module())
-def test_fix_changes_only_the_fixed_values_whatever_the_formatting(case: tuple[bytes, bytes]) -> None:
+def test_fix_changes_only_the_fixed_values_whatever_the_formatting(
+    case: tuple[bytes, bytes],
+) -> None:
     original, expected = case
     first, second = _fix_twice(original)
     assert first == expected

@@ -161,16 +161,16 @@ def _mixed_with_work(run: Run, work: list[Job], state: WorkTreeState | None) -> 
     if state is None or not state.dirty:
         return []
     paths = {job.display: job.path for job in work}
-    return sorted(
-        r.path for r in run.results if r.written and r.path in paths and state.is_dirty(paths[r.path])
-    )
+    written = (r.path for r in run.results if r.written and r.path in paths)
+    return sorted(path for path in written if state.is_dirty(paths[path]))
 
 
 def _write_report(path: Path, text: str) -> None:
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
-        click.echo(f"claude-migrate: error: cannot write the report {path}: {exc.strerror}", err=True)
+        message = f"claude-migrate: error: cannot write the report {path}: {exc.strerror}"
+        click.echo(message, err=True)
         sys.exit(2)
 
 

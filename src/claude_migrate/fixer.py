@@ -84,7 +84,7 @@ def _overlaps(a: Edit, b: Edit) -> bool:
 
 def _self_overlap(edits: Sequence[Edit]) -> bool:
     ordered = sorted(edits)
-    return any(_overlaps(x, y) for x, y in zip(ordered, ordered[1:]))
+    return any(_overlaps(x, y) for x, y in zip(ordered, ordered[1:], strict=False))
 
 
 def apply_edits(text: str, edits: Iterable[Edit]) -> str:

@@ -101,7 +101,8 @@ def render_table(run: Run, *, dry_run: bool, color: bool = False, width: int = 1
     table.add_column("why left", no_wrap=True)
     for entry in tallies:
         why = ", ".join(
-            f"{count} {SHORT_REASONS.get(key, key)}" for key, count in sorted(entry.left_because.items())
+            f"{count} {SHORT_REASONS.get(key, key)}"
+            for key, count in sorted(entry.left_because.items())
         )
         table.add_row(
             f"{entry.code} {_rule_name(entry.code)}",
@@ -120,9 +121,7 @@ def _changed(results: Iterable[FileResult]) -> list[FileResult]:
     return [r for r in results if r.applied]
 
 
-def render_report(
-    run: Run, *, dry_run: bool, uncommitted: Sequence[str] = ()
-) -> str:
+def render_report(run: Run, *, dry_run: bool, uncommitted: Sequence[str] = ()) -> str:
     """Return the `--report FILE` JSON of a `fix` run."""
     dirty = set(uncommitted)
     changed = []
@@ -159,8 +158,7 @@ def render_report(
         for d in run.diagnostics
     ]
     errors = [
-        {"path": e.path, "code": e.code, "line": e.line, "message": e.message}
-        for e in run.errors
+        {"path": e.path, "code": e.code, "line": e.line, "message": e.message} for e in run.errors
     ]
     rules: list[dict[str, Any]] = [
         {
