@@ -65,5 +65,7 @@ def test_crash_in_the_only_process_leaves_every_file_original_or_fixed(tmp_path:
     completed = run_cli("fix", "--jobs", "1", "pkg", cwd=tmp_path, extra_paths=(CRASH_SITE,))
     assert completed.returncode == 3  # the process died; nothing could report it
     states = [(tmp_path / name).read_text() for name in files]
-    assert all(text in (files[name], fixed_module(2)) for name, text in zip(files, states, strict=True))
+    assert all(
+        text in (files[name], fixed_module(2)) for name, text in zip(files, states, strict=True)
+    )
     assert fixed_module(2) in states  # files before the crash were fixed
