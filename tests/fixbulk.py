@@ -20,6 +20,7 @@ CALL = (
     "        temperature=0.9,\n"
     "        max_tokens=4096,\n"
     '        messages=[{{"role": "user", "content": prompt}}],\n'
+    "        stream=True,\n"
     "    )\n"
 )
 FIXED_CALL = CALL.replace("temperature=0.9", "temperature=0.0").replace(

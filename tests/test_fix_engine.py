@@ -20,7 +20,7 @@ from claude_migrate.diagnostics import Applicability, Diagnostic, Edit, FileErro
 from claude_migrate.fixer import LeftBecause, settle
 
 HEAD = "import anthropic\nclient = anthropic.Anthropic()\n"
-CALL = 'client.messages.create(model="m", temperature=0.9, max_tokens=4096, messages=[])\n'
+CALL = 'client.messages.create(model="m", temperature=0.9, max_tokens=4096, messages=[], stream=True)\n'
 
 
 def _with_edit(d: Diagnostic, replacement: str) -> Diagnostic:

@@ -26,7 +26,7 @@ SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[Healt
 SPLICE_HEAD = "import anthropic as _cm_anthropic\n_cm_client = _cm_anthropic.Anthropic()\n"
 SPLICE_CALL = (
     '_cm_client.messages.create(model="cm-spliced", temperature=0.9, max_tokens=4096,'
-    " messages=[])\n"
+    " messages=[], stream=True)\n"
 )
 SPLICE_FIXED = SPLICE_CALL.replace("0.9", "0.0").replace("4096", "1024")
 
@@ -107,6 +107,7 @@ def _module(draw: st.DrawFn) -> tuple[bytes, bytes]:
         ("temperature", temperature, "0.0"),
         ("max_tokens", max_tokens, "1024"),
         ("messages", "[]", "[]"),
+        ("stream", "True", "True"),
     ]
     args = draw(st.permutations(args))
     multiline = draw(st.booleans())

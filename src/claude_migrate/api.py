@@ -10,15 +10,18 @@ import difflib
 import os
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from . import baseline
 from .config import PolicyLoader
-from .diagnostics import FileResult
-from .discovery import discover
+from .diagnostics import FileError, FileResult
+from .discovery import discover, kind_of
 from .engine import Job, Options, run
 from .git import WorkTreeState
 from .report import Run
+from .source import DecodeError, SourceText
+from .suppress import skips_file
 
 
 def display_path(path: Path, cwd: Path) -> str:
@@ -80,6 +83,34 @@ def dirty_files_to_rewrite(
     return sorted(r.path for r in run(dirty, dry, workers) if r.fixed)
 
 
+def apply_baseline(
+    run: Run, path: Path, prune: bool = False, show: bool = False
+) -> tuple[Run, int]:
+    """Return the run without the findings `path` records, and how many stale entries were pruned.
+
+    With `prune`, stale entries are removed from the file (atomically) instead of reported.
+    Raises `baseline.BaselineError` for a missing or malformed file.
+    """
+    accepted = baseline.Baseline.load(path)
+    outcome = baseline.apply(run.results, accepted, run.cwd)
+    pruned = 0
+    if prune and outcome.stale:
+        pruned = len(outcome.stale)
+        baseline.prune(accepted, outcome)
+        accepted.save()
+    filtered = Run(
+        results=run.results,
+        fixing=run.fixing,
+        unsafe=run.unsafe,
+        baselined=outcome.baselined,
+        stale=outcome.stale,
+        baseline=str(path),
+        show_baselined=show,
+        cwd=run.cwd,
+    )
+    return filtered, pruned
+
+
 def unified_diff(result: FileResult) -> str:
     """Return the unified diff between a result's original and fixed text.
 
@@ -107,3 +138,59 @@ _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 def _lines(text: str) -> list[str]:
     return _LINE.findall(text)
+
+
+@dataclass
+class StdinInput:
+    """Source read from standard input, checked as if it were the file `display`."""
+
+    display: str
+    data: bytes
+    source: SourceText | None  # None when the bytes do not decode
+    job: Job | None  # None when there is nothing to check (excluded, skip-file, not a kind we read)
+    result: FileResult | None = None  # the result when no job runs (a decode error)
+
+    def output_bytes(self, result: FileResult | None) -> bytes:
+        """Return what `fix -` prints: the fixed source, or the input byte for byte."""
+        if self.source is None or result is None or result.fixed_text is None:
+            return self.data
+        return self.source.to_bytes(result.fixed_text)
+
+
+def read_stdin(
+    data: bytes,
+    filename: str | None,
+    loader: PolicyLoader,
+    select: Sequence[str] | None = None,
+    extend_ignore: Sequence[str] = (),
+    force_exclude: bool = False,
+) -> StdinInput:
+    """Return the job that checks `data` under the policy, paths and kind of `filename`.
+
+    Without a filename the input is Python checked under the working directory's policy.
+    """
+    cwd = Path(os.getcwd()).resolve()
+    path = Path(os.path.abspath(filename)) if filename else cwd / "-"
+    display = display_path(path, cwd) if filename else "-"
+    kind = kind_of(path) if filename else "python"
+    if kind is None:
+        return StdinInput(display, data, _decode(data, False), None)
+    policy = loader.for_path(path)
+    try:
+        source = SourceText.from_bytes(data, is_python=kind == "python")
+    except DecodeError as exc:
+        result = FileResult(path=display)
+        result.errors.append(FileError(display, str(exc), exc.line))
+        return StdinInput(display, data, None, None, result)
+    if (force_exclude and policy.is_excluded(path)) or (kind == "python" and skips_file(data)):
+        return StdinInput(display, data, source, None)
+    settings = policy.settings_for(path, select, extend_ignore)
+    job = Job(path=str(path), display=display, kind=kind, settings=settings, text=source.text)
+    return StdinInput(display, data, source, job)
+
+
+def _decode(data: bytes, is_python: bool) -> SourceText | None:
+    try:
+        return SourceText.from_bytes(data, is_python=is_python)
+    except DecodeError:
+        return None

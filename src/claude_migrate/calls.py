@@ -1,10 +1,11 @@
 """Recognise Claude call sites, in every supported client, from one registry.
 
-A *target* says how a call is recognised and where its parameters live; the resolver follows
-names (imports, assignments, parameters' annotations, `self.<attr>`, factory functions,
-`.with_options()` chains) to decide what a call's receiver is. Only calls proven to reach Claude
-become `CallSite`s: an OpenAI client, a local class with a `messages.create` method, or a receiver
-we cannot follow is never a Claude call.
+`TARGETS` lists every kind of Claude call the rules understand: how it is recognised (the
+callee it resolves to), where its parameters live (keyword arguments, a JSON body, a nested
+`inferenceConfig` or `model_kwargs` dict, a `json=` payload) and the names it uses for
+temperature, output budget, stop sequences and streaming. `find_call_sites` turns every call of a
+module that provably reaches Claude into a `CallSite`; an OpenAI client, another vendor's model,
+a local class with a `messages.create` method, or a receiver that cannot be followed is never one.
 """
 
 from __future__ import annotations
@@ -15,10 +16,15 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from .scope import Binding, CallRecord, ClassInfo, ModuleIndex, Scope
-from .values import Entries, ValueResolver
-
-MAX_DEPTH = 16
+from .scope import CallRecord, ModuleIndex
+from .symbols import (
+    BEDROCK_RUNTIME,
+    Instance,
+    Qual,
+    Resolver,
+    is_sdk_client_class,
+)
+from .values import Entries, Entry, string_value
 
 # Canonical parameter names the rules ask for.
 TEMPERATURE = "temperature"
@@ -26,79 +32,31 @@ MAX_TOKENS = "max_tokens"
 STOP = "stop_sequences"
 STREAM = "stream"
 MODEL = "model"
+HEADERS = "headers"
 
-# --- What a receiver is --------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Qual:
-    """A module or object known by its import path, e.g. `anthropic.Anthropic`."""
-
-    name: str
-
-
-@dataclass(frozen=True)
-class Instance:
-    """An object built by calling a known class, reached through `path` attributes."""
-
-    cls: str
-    path: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class LocalFunction:
-    node: cst.FunctionDef
-    scope: Scope
-
-
-@dataclass(frozen=True)
-class LocalClass:
-    info: ClassInfo
-
-
-@dataclass(frozen=True)
-class LocalInstance:
-    info: ClassInfo
-
-
-class _Unknown:
-    def __repr__(self) -> str:
-        return "UNKNOWN"
-
-
-UNKNOWN = _Unknown()
-Symbol = Qual | Instance | LocalFunction | LocalClass | LocalInstance | _Unknown
-
-# --- The registry ----------------------------------------------------------------------------
-
-# Every client class of the official SDK: Anthropic, AsyncAnthropic, Client, AsyncClient and the
-# platform clients (AnthropicBedrock, AnthropicVertex, AnthropicFoundry, AnthropicAWS, ...), so a
-# client class added by a newer SDK is recognised without a code change here.
-_SDK_CLIENT = re.compile(r"^(Async)?(Client|Anthropic(?:[A-Z][A-Za-z]*)?)$")
-
-
-def is_sdk_client_class(qualname: str) -> bool:
-    """Return whether an import path names a client class of the `anthropic` SDK."""
-    if not qualname.startswith("anthropic."):
-        return False
-    last = qualname.rsplit(".", 1)[-1]
-    return bool(_SDK_CLIENT.match(last)) and not last.endswith(("Error", "Exception"))
+SDK, BEDROCK, LANGCHAIN, LITELLM, HTTP = "sdk", "bedrock", "langchain", "litellm", "http"
 
 
 @dataclass(frozen=True)
 class Target:
-    """One kind of Claude call and the names its parameters go by."""
+    """One kind of Claude call: its parameter names, and whether it streams by itself."""
 
     key: str
-    family: str  # "sdk", "bedrock", "langchain", "litellm", "http"
+    family: str
     description: str
+    # Where the parameters are: "kwargs", "json-body" (Bedrock invoke_model body),
+    # "inference-config" (Bedrock converse), "model-kwargs" (LangChain Bedrock), "json" (HTTP).
+    location: str = "kwargs"
     temperature: tuple[str, ...] = (TEMPERATURE,)
     max_tokens: tuple[str, ...] = (MAX_TOKENS,)
     stop: tuple[str, ...] = (STOP,)
     stream: tuple[str, ...] = (STREAM,)
+    model: tuple[str, ...] = (MODEL,)
     # True when the call streams by itself (messages.stream); None when a flag decides.
     streams: bool | None = None
     legacy: bool = False
+    # What a non-streaming call should use instead (for messages).
+    streaming_api: str = ""
 
     def names(self, canonical: str) -> tuple[str, ...]:
         return {
@@ -106,31 +64,185 @@ class Target:
             MAX_TOKENS: self.max_tokens,
             STOP: self.stop,
             STREAM: self.stream,
-            MODEL: (MODEL,),
+            MODEL: self.model,
+            HEADERS: ("headers", "extra_headers"),
         }[canonical]
 
 
-SDK_METHODS: dict[tuple[str, ...], Target] = {
-    ("messages", "create"): Target("sdk:messages.create", "sdk", "messages.create"),
-    ("messages", "stream"): Target("sdk:messages.stream", "sdk", "messages.stream", streams=True),
-    ("beta", "messages", "create"): Target(
-        "sdk:beta.messages.create", "sdk", "beta.messages.create"
-    ),
-    ("beta", "messages", "stream"): Target(
-        "sdk:beta.messages.stream", "sdk", "beta.messages.stream", streams=True
-    ),
-    ("completions", "create"): Target(
-        "sdk:completions.create",
-        "sdk",
-        "completions.create",
-        max_tokens=("max_tokens_to_sample",),
-        legacy=True,
-    ),
+def _sdk(path: str, **kw: object) -> Target:
+    return Target(f"sdk:{path}", SDK, path, **kw)  # type: ignore[arg-type]
+
+
+TARGETS: dict[str, Target] = {
+    t.key: t
+    for t in (
+        _sdk("messages.create", streaming_api="client.messages.stream(...)"),
+        _sdk("messages.stream", streams=True),
+        _sdk("beta.messages.create", streaming_api="client.beta.messages.stream(...)"),
+        _sdk("beta.messages.stream", streams=True),
+        _sdk(
+            "completions.create",
+            max_tokens=("max_tokens_to_sample",),
+            legacy=True,
+            streaming_api="completions.create(..., stream=True)",
+        ),
+        Target(
+            "bedrock:invoke_model",
+            BEDROCK,
+            "bedrock-runtime invoke_model",
+            location="json-body",
+            max_tokens=(MAX_TOKENS, "max_tokens_to_sample"),
+            model=("modelId",),
+            streaming_api="invoke_model_with_response_stream(...)",
+        ),
+        Target(
+            "bedrock:invoke_model_with_response_stream",
+            BEDROCK,
+            "bedrock-runtime invoke_model_with_response_stream",
+            location="json-body",
+            max_tokens=(MAX_TOKENS, "max_tokens_to_sample"),
+            model=("modelId",),
+            streams=True,
+        ),
+        Target(
+            "bedrock:converse",
+            BEDROCK,
+            "bedrock-runtime converse",
+            location="inference-config",
+            max_tokens=("maxTokens",),
+            stop=("stopSequences",),
+            model=("modelId",),
+            streaming_api="converse_stream(...)",
+        ),
+        Target(
+            "bedrock:converse_stream",
+            BEDROCK,
+            "bedrock-runtime converse_stream",
+            location="inference-config",
+            max_tokens=("maxTokens",),
+            stop=("stopSequences",),
+            model=("modelId",),
+            streams=True,
+        ),
+        Target(
+            "langchain:ChatAnthropic",
+            LANGCHAIN,
+            "ChatAnthropic",
+            max_tokens=(MAX_TOKENS, "max_tokens_to_sample"),
+            stop=("stop", STOP),
+            stream=("streaming",),
+            model=(MODEL, "model_name"),
+            streaming_api="ChatAnthropic(..., streaming=True)",
+        ),
+        Target(
+            "langchain:ChatBedrock",
+            LANGCHAIN,
+            "ChatBedrock",
+            location="model-kwargs",
+            stream=("streaming",),
+            model=("model_id", MODEL),
+            streaming_api="ChatBedrock(..., streaming=True)",
+        ),
+        Target(
+            "langchain:ChatBedrockConverse",
+            LANGCHAIN,
+            "ChatBedrockConverse",
+            stop=("stop", STOP),
+            stream=(),
+            model=(MODEL, "model_id"),
+        ),
+        Target(
+            "litellm:completion",
+            LITELLM,
+            "litellm completion",
+            max_tokens=(MAX_TOKENS, "max_completion_tokens"),
+            stop=("stop",),
+            streaming_api="completion(..., stream=True)",
+        ),
+        Target(
+            "http:messages",
+            HTTP,
+            "POST /v1/messages",
+            location="json",
+            streaming_api='"stream": true in the request body',
+        ),
+        Target(
+            "http:complete",
+            HTTP,
+            "POST /v1/complete",
+            location="json",
+            max_tokens=("max_tokens_to_sample",),
+            legacy=True,
+            streaming_api='"stream": true in the request body',
+        ),
+    )
 }
 
-# Byte strings at least one of which appears in any file holding a call the registry recognises.
-# The prefilter skips files with none of them without parsing.
-MARKERS: tuple[bytes, ...] = (b"anthropic",)
+SDK_METHODS = {
+    ("messages", "create"): "sdk:messages.create",
+    ("messages", "stream"): "sdk:messages.stream",
+    ("beta", "messages", "create"): "sdk:beta.messages.create",
+    ("beta", "messages", "stream"): "sdk:beta.messages.stream",
+    ("completions", "create"): "sdk:completions.create",
+}
+BEDROCK_METHODS = {
+    "invoke_model": "bedrock:invoke_model",
+    "invoke_model_with_response_stream": "bedrock:invoke_model_with_response_stream",
+    "converse": "bedrock:converse",
+    "converse_stream": "bedrock:converse_stream",
+}
+# LangChain classes by their last name, and the packages they may be imported from.
+LANGCHAIN_CLASSES = {
+    "ChatAnthropic": "langchain:ChatAnthropic",
+    "ChatAnthropicMessages": "langchain:ChatAnthropic",
+    "ChatBedrock": "langchain:ChatBedrock",
+    "BedrockChat": "langchain:ChatBedrock",
+    "ChatBedrockConverse": "langchain:ChatBedrockConverse",
+}
+LANGCHAIN_PACKAGES = ("langchain_anthropic", "langchain_aws", "langchain_community", "langchain")
+LITELLM_FUNCTIONS = ("litellm.completion", "litellm.acompletion")
+HTTP_FUNCTIONS = {
+    "requests.post": "requests",
+    "requests.request": "requests",
+    "requests.api.post": "requests",
+    "httpx.post": "httpx",
+    "httpx.request": "httpx",
+    "httpx.stream": "httpx",
+}
+HTTP_CLIENT_METHODS = ("post", "request", "stream")
+
+# Method or function names a call must end in to be worth resolving at all.
+CALLEE_NAMES = frozenset(
+    {"create", "stream", "completion", "acompletion", *BEDROCK_METHODS, *LANGCHAIN_CLASSES}
+    | set(HTTP_CLIENT_METHODS)
+)
+
+# Byte strings one of which appears in any file with a call the registry recognises: every
+# target is proven Claude through an import of `anthropic`/`langchain_anthropic`, a Claude model
+# id (`claude-...`, `anthropic.claude-...`, `anthropic/...`), an `anthropic_version` body key or
+# the `api.anthropic.com` URL. The prefilter skips files with none of them without parsing.
+MARKERS: tuple[bytes, ...] = (b"anthropic", b"Anthropic", b"claude")
+
+_CLAUDE_MODEL = re.compile(r"(^|[/.:])(claude)|(^|[/.])anthropic[./]", re.IGNORECASE)
+ANTHROPIC_API = re.compile(r"^(https?://)?api\.anthropic\.com(:\d+)?(/|$)|^\{\}(/|$)")
+
+
+def is_claude_model(model: str) -> bool:
+    """Return whether a model id names a Claude model (API, Bedrock, Vertex, LiteLLM forms)."""
+    return bool(_CLAUDE_MODEL.search(model.strip()))
+
+
+def anthropic_endpoint(url: str) -> str | None:
+    """Return "messages" or "complete" when a URL is the Anthropic API's endpoint for it."""
+    match = re.match(r"^(?:https?://)?api\.anthropic\.com(?::\d+)?(/[^?#]*)", url)
+    if not match:
+        return None
+    path = match.group(1).rstrip("/")
+    if path.endswith("/v1/messages"):
+        return "messages"
+    if path.endswith("/v1/complete"):
+        return "complete"
+    return None
 
 
 @dataclass(eq=False)
@@ -141,6 +253,8 @@ class CallSite:
     target: Target
     params: Entries
     client: str = ""  # the client class, e.g. "anthropic.AsyncAnthropic"
+    # The call's keyword arguments when the parameters live elsewhere (a JSON body...).
+    call_args: Entries | None = None
     extra: dict[str, object] = field(default_factory=dict)
 
     @property
@@ -148,210 +262,225 @@ class CallSite:
         return self.record.node
 
     @property
-    def is_async(self) -> bool:
-        return self.client.rsplit(".", 1)[-1].startswith("Async")
+    def family(self) -> str:
+        return self.target.family
 
-    def param(self, canonical: str):  # type: ignore[no-untyped-def]
+    @property
+    def is_async(self) -> bool:
+        return self.client.rsplit(".", 1)[-1].startswith("Async") or self.record.awaited
+
+    def param(self, canonical: str) -> Entry | None:
         """Return the entry for a canonical parameter, under any of the target's names."""
-        return self.params.get(*self.target.names(canonical))
+        names = self.target.names(canonical)
+        return self.params.get(*names) if names else None
 
     def may_have(self, canonical: str) -> bool:
         return self.params.may_have(*self.target.names(canonical))
 
 
-# --- Resolution ------------------------------------------------------------------------------
-
-
 _MUTATING_METHODS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__"})
 
 
-class Resolver:
-    """Answers what an expression is, following only the names it has to."""
+class CallFinder:
+    """Matches a module's calls against the registry."""
 
-    def __init__(self, index: ModuleIndex) -> None:
-        assert index.module_scope is not None
+    def __init__(self, index: ModuleIndex, resolver: Resolver) -> None:
         self.index = index
-        self.values = ValueResolver(index.module_scope)
+        self.resolver = resolver
+        self.values = resolver.values
         self._mutators: dict[int, dict[str, list[int]]] | None = None
 
-    # Names ----------------------------------------------------------------------------------
-    def _binding_symbols(self, bindings: list[Binding], depth: int) -> Symbol:
-        typed: Symbol = UNKNOWN
-        results: list[Symbol] = []
-        for binding in bindings:
-            if binding.kind == "annotation":
-                if binding.value is not None:
-                    typed = self.type_of(binding.value, binding.scope, depth + 1)
-                continue
-            if binding.kind == "assign" and isinstance(binding.value, cst.Name) and binding.value.value == "None":
-                # `client = None` before a lazy initialisation: calling a method on it means it
-                # holds the other assignment by then.
-                continue
-            results.append(self._binding_symbol(binding, depth))
-        known = [r for r in results if r is not UNKNOWN]
-        if results and len(known) == len(results) and all(r == known[0] for r in known):
-            return known[0]
-        return typed
-
-    def _binding_symbol(self, binding: Binding, depth: int) -> Symbol:
-        if binding.kind == "import":
-            return Qual(binding.qualname)
-        if binding.kind == "assign" and binding.value is not None:
-            return self.resolve(binding.value, binding.scope, depth + 1)
-        if binding.kind == "with" and binding.value is not None:
-            # The SDK clients' __enter__ returns the client itself.
-            result = self.resolve(binding.value, binding.scope, depth + 1)
-            return result if isinstance(result, Instance) else UNKNOWN
-        if binding.kind == "param":
-            if binding.value is not None:
-                return self.type_of(binding.value, binding.scope, depth + 1)
-            function = binding.scope
-            if function.method_of is not None and binding.order == min(
-                b.order for bs in function.bindings.values() for b in bs if b.kind == "param"
-            ):
-                return LocalInstance(function.method_of)
-            return UNKNOWN
-        if binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
-            return LocalFunction(binding.node, self._scope_of(binding.node))
-        if binding.kind == "class" and isinstance(binding.node, cst.ClassDef):
-            for info in self.index.classes:
-                if info.node is binding.node:
-                    return LocalClass(info)
-        return UNKNOWN
-
-    def _scope_of(self, node: cst.CSTNode) -> Scope:
-        for scope in self.index.scopes:
-            if scope.node is node:
-                return scope
-        raise LookupError(node)
-
-    def type_of(self, annotation: cst.BaseExpression, scope: Scope, depth: int = 0) -> Symbol:
-        """Return the instance an annotation describes (`Anthropic`, `Optional[Anthropic]`...)."""
-        if depth > MAX_DEPTH:
-            return UNKNOWN
-        if isinstance(annotation, cst.SimpleString):
-            text = self.values.value(annotation, scope).value
-            if isinstance(text, str):
-                try:
-                    parsed = cst.parse_expression(text)
-                except cst.ParserSyntaxError:
-                    return UNKNOWN
-                return self.type_of(parsed, scope, depth + 1)
-            return UNKNOWN
-        if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
-            options = [
-                o
-                for o in (
-                    self.type_of(annotation.left, scope, depth + 1),
-                    self.type_of(annotation.right, scope, depth + 1),
-                )
-                if o is not None
-            ]
-            real = [o for o in options if o is not UNKNOWN]
-            nones = [
-                side
-                for side in (annotation.left, annotation.right)
-                if isinstance(side, cst.Name) and side.value == "None"
-            ]
-            if len(real) == 1 and len(real) + len(nones) == 2:
-                return real[0]
-            return UNKNOWN
-        if isinstance(annotation, cst.Subscript):
-            base = self.resolve(annotation.value, scope, depth + 1)
-            if isinstance(base, Qual) and base.name in ("typing.Optional", "typing_extensions.Optional"):
-                element = annotation.slice[0].slice
-                if isinstance(element, cst.Index):
-                    return self.type_of(element.value, scope, depth + 1)
-            return UNKNOWN
-        target = self.resolve(annotation, scope, depth + 1)
-        if isinstance(target, Qual) and is_sdk_client_class(target.name):
-            return Instance(target.name)
-        if isinstance(target, LocalClass):
-            return LocalInstance(target.info)
-        return UNKNOWN
-
-    # Expressions ----------------------------------------------------------------------------
-    def resolve(self, node: cst.BaseExpression, scope: Scope, depth: int = 0) -> Symbol:
-        """Return what `node` evaluates to, as far as the module proves it."""
-        if depth > MAX_DEPTH:
-            return UNKNOWN
-        if isinstance(node, cst.Name):
-            return self._binding_symbols(scope.lookup(node.value), depth)
-        if isinstance(node, cst.Attribute):
-            base = self.resolve(node.value, scope, depth + 1)
-            attr = node.attr.value
-            if isinstance(base, Qual):
-                return Qual(f"{base.name}.{attr}")
-            if isinstance(base, Instance):
-                return Instance(base.cls, (*base.path, attr))
-            if isinstance(base, LocalInstance):
-                bindings = base.info.attributes.get(attr)
-                if bindings:
-                    return self._binding_symbols(bindings, depth)
-            return UNKNOWN
-        if isinstance(node, cst.Call):
-            return self._call_result(node, scope, depth)
-        if isinstance(node, cst.Await):
-            return self.resolve(node.expression, scope, depth + 1)
-        return UNKNOWN
-
-    def _call_result(self, node: cst.Call, scope: Scope, depth: int) -> Symbol:
-        func = self.resolve(node.func, scope, depth + 1)
-        if isinstance(func, Qual) and is_sdk_client_class(func.name):
-            return Instance(func.name)
-        if isinstance(func, Instance) and func.path and func.path[-1] in ("with_options", "copy"):
-            if len(func.path) == 1:
-                return Instance(func.cls)
-        if isinstance(func, LocalFunction):
-            return self._returns_of(func, depth)
-        if isinstance(func, LocalClass):
-            return LocalInstance(func.info)
-        return UNKNOWN
-
-    def _returns_of(self, func: LocalFunction, depth: int) -> Symbol:
-        results = [self.resolve(value, func.scope, depth + 1) for value in func.scope.returns]
-        known = [r for r in results if r is not UNKNOWN]
-        if results and len(known) == len(results) and all(r == known[0] for r in known):
-            return known[0]
-        if func.node.returns is not None:
-            return self.type_of(func.node.returns.annotation, func.scope.parent or func.scope, depth + 1)
-        return UNKNOWN
-
-    # Parameters -----------------------------------------------------------------------------
-    def mutators(self, scope: Scope) -> dict[str, list[int]]:
+    def mutators(self, record: CallRecord) -> dict[str, list[int]]:
         """Return, per name, the orders of mutating method calls on it (`d.update(...)`)."""
         if self._mutators is None:
             table: dict[int, dict[str, list[int]]] = {}
-            for record in self.index.calls:
-                func = record.node.func
+            for other in self.index.calls:
+                func = other.node.func
                 if (
                     isinstance(func, cst.Attribute)
                     and isinstance(func.value, cst.Name)
                     and func.attr.value in _MUTATING_METHODS
                 ):
-                    key = id(record.scope.function())
-                    table.setdefault(key, {}).setdefault(func.value.value, []).append(record.order)
+                    key = id(other.scope.function())
+                    table.setdefault(key, {}).setdefault(func.value.value, []).append(other.order)
             self._mutators = table
-        return self._mutators.get(id(scope.function()), {})
+        return self._mutators.get(id(record.scope.function()), {})
 
-    def call_entries(self, record: CallRecord) -> Entries:
+    def kwargs(self, record: CallRecord) -> Entries:
         return self.values.entries_of_call(
-            record.node, record.scope, record.order, self.mutators(record.scope)
+            record.node, record.scope, record.order, self.mutators(record)
+        )
+
+    def _string(self, entry: Entry | None, record: CallRecord) -> str | None:
+        if entry is None:
+            return None
+        value = entry.value
+        if value.known and isinstance(value.value, str):
+            return value.value
+        return None
+
+    # Recognition -------------------------------------------------------------------------------
+    def site(self, record: CallRecord) -> CallSite | None:
+        func = record.node.func
+        if isinstance(func, cst.Attribute):
+            if func.attr.value not in CALLEE_NAMES:
+                return None
+        elif not isinstance(func, cst.Name):
+            return None
+        symbol = self.resolver.resolve(func, record.scope)
+        if isinstance(symbol, Instance):
+            return self._method_site(record, symbol)
+        if isinstance(symbol, Qual):
+            return self._function_site(record, symbol.name)
+        return None
+
+    def _method_site(self, record: CallRecord, symbol: Instance) -> CallSite | None:
+        if is_sdk_client_class(symbol.cls):
+            key = SDK_METHODS.get(symbol.path)
+            if key is None:
+                return None
+            return CallSite(record, TARGETS[key], self.kwargs(record), client=symbol.cls)
+        if symbol.cls == BEDROCK_RUNTIME and len(symbol.path) == 1:
+            key = BEDROCK_METHODS.get(symbol.path[0])
+            return self._bedrock_site(record, TARGETS[key]) if key else None
+        if symbol.cls == "litellm.Router" and symbol.path in (("completion",), ("acompletion",)):
+            return self._litellm_site(record)
+        if symbol.cls.split(".")[0] in ("requests", "httpx", "aiohttp") and len(symbol.path) == 1:
+            if symbol.path[0] in HTTP_CLIENT_METHODS:
+                return self._http_site(record, symbol.path[0], base_url=symbol.info)
+        return None
+
+    def _function_site(self, record: CallRecord, qualname: str) -> CallSite | None:
+        last = qualname.rsplit(".", 1)[-1]
+        if last in LANGCHAIN_CLASSES and qualname.split(".")[0] in LANGCHAIN_PACKAGES:
+            return self._langchain_site(record, TARGETS[LANGCHAIN_CLASSES[last]])
+        if qualname in LITELLM_FUNCTIONS:
+            return self._litellm_site(record)
+        if qualname in HTTP_FUNCTIONS:
+            return self._http_site(record, last)
+        return None
+
+    def _bedrock_site(self, record: CallRecord, target: Target) -> CallSite | None:
+        args = self.kwargs(record)
+        model = self._string(args.get("modelId"), record)
+        if target.location == "json-body":
+            body = args.get("body")
+            if body is None:
+                return None
+            params = self.values.json_payload(
+                body.value_node, record.scope, record.order, self.mutators(record)
+            )
+            if params is None:
+                return None
+            # A Claude model id, or the Anthropic body's version key, proves it is Claude.
+            if not (model and is_claude_model(model)) and "anthropic_version" not in params.items:
+                return None
+        else:
+            if not (model and is_claude_model(model)):
+                return None
+            params = self.values.nested(args.get("inferenceConfig"), record.scope) or Entries()
+            if "inferenceConfig" in args.unknown_keys or (
+                args.get("inferenceConfig") is not None and not params.items and params.opaque
+            ):
+                params.opaque = True
+            params.opaque = params.opaque or args.opaque
+        return CallSite(record, target, params, client=BEDROCK_RUNTIME, call_args=args)
+
+    def _langchain_site(self, record: CallRecord, target: Target) -> CallSite | None:
+        args = self.kwargs(record)
+        if target.key == "langchain:ChatAnthropic":
+            return CallSite(record, target, args, client="langchain")
+        model = None
+        for name in target.model:
+            model = model or self._string(args.get(name), record)
+        if not (model and is_claude_model(model)):
+            return None
+        if target.location == "model-kwargs":
+            nested = self.values.nested(args.get("model_kwargs"), record.scope)
+            params = Entries(dict(args.items), args.opaque, set(args.unknown_keys))
+            if nested is not None:
+                params.items.update(nested.items)
+                params.opaque = params.opaque or nested.opaque
+            elif args.get("model_kwargs") is not None:
+                params.opaque = True
+            return CallSite(record, target, params, client="langchain", call_args=args)
+        return CallSite(record, target, args, client="langchain")
+
+    def _litellm_site(self, record: CallRecord) -> CallSite | None:
+        args = self.kwargs(record)
+        model = self._string(args.get(MODEL), record)
+        if model is None and record.node.args and record.node.args[0].keyword is None:
+            first = record.node.args[0]
+            if not first.star:
+                value = self.values.value(first.value, record.scope)
+                model = value.value if value.known and isinstance(value.value, str) else None
+        if not (model and is_claude_model(model)):
+            return None
+        return CallSite(record, TARGETS["litellm:completion"], args, client="litellm")
+
+    def _http_site(self, record: CallRecord, method: str, base_url: str = "") -> CallSite | None:
+        call = record.node
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        args = self.kwargs(record)
+        url_node: cst.BaseExpression | None = None
+        verb: str | None = "POST" if method == "post" else None
+        if method in ("request", "stream"):
+            if len(positional) >= 2:
+                verb_value = self.values.value(positional[0].value, record.scope)
+                verb = verb_value.value if verb_value.known else None
+                url_node = positional[1].value
+            elif args.get("method") is not None:
+                verb = self._string(args.get("method"), record)
+        elif positional:
+            url_node = positional[0].value
+        if url_node is None and args.get("url") is not None:
+            url_node = args.get("url").value_node  # type: ignore[union-attr]
+        if not isinstance(verb, str) or verb.upper() != "POST" or url_node is None:
+            return None
+        url = self.values.template(url_node, record.scope)
+        if url is None:
+            return None
+        if base_url and not re.match(r"^[a-z]+://", url):
+            url = base_url.rstrip("/") + "/" + url.lstrip("/")
+        endpoint = anthropic_endpoint(url)
+        if endpoint is None:
+            return None
+        target = TARGETS["http:messages" if endpoint == "messages" else "http:complete"]
+        body = args.get("json")
+        params: Entries | None = None
+        if body is not None:
+            params = self.values.json_payload(
+                body.value_node, record.scope, record.order, self.mutators(record)
+            )
+        else:
+            for key in ("data", "content"):
+                if args.get(key) is not None:
+                    params = self.values.json_payload(
+                        args.get(key).value_node, record.scope, record.order, self.mutators(record)  # type: ignore[union-attr]
+                    )
+                    break
+        if params is None:
+            params = Entries(opaque=True)
+        return CallSite(
+            record, target, params, client=f"http:{method}", call_args=args, extra={"url": url}
         )
 
 
 def find_call_sites(index: ModuleIndex, resolver: Resolver | None = None) -> Iterator[CallSite]:
     """Yield every call in the module proven to reach Claude."""
-    resolver = resolver or Resolver(index)
+    finder = CallFinder(index, resolver or Resolver(index))
     for record in index.calls:
-        func = record.node.func
-        # Cheap syntactic gate before any resolution: SDK methods are attribute calls.
-        if not isinstance(func, cst.Attribute) or func.attr.value not in ("create", "stream"):
-            continue
-        symbol = resolver.resolve(func, record.scope)
-        if not isinstance(symbol, Instance) or not is_sdk_client_class(symbol.cls):
-            continue
-        target = SDK_METHODS.get(symbol.path)
-        if target is None:
-            continue
-        yield CallSite(record, target, resolver.call_entries(record), client=symbol.cls)
+        site = finder.site(record)
+        if site is not None:
+            yield site
+
+
+__all__ = [
+    "CallSite",
+    "MARKERS",
+    "TARGETS",
+    "Target",
+    "find_call_sites",
+    "is_claude_model",
+    "string_value",
+]

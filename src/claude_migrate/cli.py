@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import os
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
-from . import __version__, api
+from . import __version__, api, baseline, catalogue, policy_view, starter
 from .checks import KNOWN_CODES
-from .config import ConfigError, PolicyLoader
+from .config import ConfigError, PolicyLoader, preset_names
 from .engine import Job, Options
 from .git import WorkTreeState
 from .git import scan as git_scan
@@ -38,14 +41,22 @@ def _codes(value: str | None, option: str) -> list[str] | None:
 def _common(func):  # type: ignore[no-untyped-def]
     options = [
         click.argument(
-            "paths", nargs=-1, type=click.Path(exists=True, path_type=Path)
+            "paths", nargs=-1, type=click.Path(exists=True, allow_dash=True, path_type=Path)
         ),
         click.option(
             "--format", "output_format", type=click.Choice(sorted(FORMATS)), default="text",
             show_default=True, help="Output format.",
         ),
-        click.option("--select", help="Comma-separated codes or prefixes to enable (replaces the policy's)."),
-        click.option("--ignore", help="Comma-separated codes or prefixes to disable (added to the policy's)."),
+        click.option(
+            "--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+            help="Write the report to this file instead of standard output.",
+        ),
+        click.option(
+            "--select", help="Comma-separated codes or prefixes to enable (replaces the policy's)."
+        ),
+        click.option(
+            "--ignore", help="Comma-separated codes or prefixes to disable (added to the policy's)."
+        ),
         click.option(
             "--config", type=click.Path(exists=True, dir_okay=False, path_type=Path),
             help="Use this policy file for every file instead of the nearest one.",
@@ -58,6 +69,10 @@ def _common(func):  # type: ignore[no-untyped-def]
         click.option(
             "--force-exclude", is_flag=True,
             help="Apply the policy's `exclude` to files named on the command line too.",
+        ),
+        click.option(
+            "--stdin-filename",
+            help="Read the source from standard input (PATH `-`) and check it as this file.",
         ),
         click.option("--quiet", "-q", is_flag=True, help="Print findings only, no summary."),
     ]
@@ -72,37 +87,67 @@ def main() -> None:
     """Find and fix Claude API call patterns your team's policy rules out."""
 
 
+def _fail(message: str) -> NoReturn:
+    click.echo(f"claude-migrate: error: {message}", err=True)
+    sys.exit(2)
+
+
 def _run(
     paths: tuple[Path, ...],
     output_format: str,
+    output: Path | None,
     select: str | None,
     ignore: str | None,
     config: Path | None,
     exit_zero: bool,
     jobs: int | None,
     force_exclude: bool,
+    stdin_filename: str | None,
     quiet: bool,
     options: Options,
     diff: bool = False,
-    report: Path | None = None,
+    exit_non_zero_on_fix: bool = False,
+    baseline_file: Path | None = None,
+    write_baseline: Path | None = None,
+    prune_baseline: bool = False,
+    show_baselined: bool = False,
+    report_file: Path | None = None,
     require_clean: bool = False,
 ) -> None:
     chosen = _codes(select, "--select")
     dropped = _codes(ignore, "--ignore") or []
+    use_stdin = paths == (Path("-"),) or (not paths and stdin_filename is not None)
+    if Path("-") in paths and not use_stdin:
+        raise click.UsageError("`-` (standard input) cannot be mixed with other paths")
+    if (prune_baseline or show_baselined) and baseline_file is None:
+        raise click.UsageError("--prune-baseline and --show-baselined need --baseline FILE")
+    if write_baseline is not None and baseline_file is not None:
+        raise click.UsageError("use either --baseline or --write-baseline, not both")
+    stdin: api.StdinInput | None = None
+    if use_stdin:
+        options = Options(fix=options.fix, unsafe=options.unsafe, write=False, keep_text=True)
     try:
         loader = PolicyLoader(config)
-        work = api.collect_jobs(list(paths) or [Path(".")], loader, chosen, dropped, force_exclude)
+        if use_stdin:
+            data = sys.stdin.buffer.read()
+            stdin = api.read_stdin(data, stdin_filename, loader, chosen, dropped, force_exclude)
+            work = [stdin.job] if stdin.job is not None else []
+        else:
+            targets = list(paths) or [Path(".")]
+            work = api.collect_jobs(targets, loader, chosen, dropped, force_exclude)
     except ConfigError as exc:
-        click.echo(f"claude-migrate: error: {exc}", err=True)
-        sys.exit(2)
-    uncommitted = _uncommitted_guard(work, options, jobs, require_clean) if options.fix else None
-    with progress_bar(
-        len(work), fixing=options.fix, enabled=options.fix and progress_wanted(sys.stderr, quiet)
-    ) as on_result:
+        _fail(str(exc))
+    uncommitted = None
+    if options.fix and stdin is None:
+        uncommitted = _uncommitted_guard(work, options, jobs, require_clean)
+    show_progress = options.fix and stdin is None and progress_wanted(sys.stderr, quiet)
+    with progress_bar(len(work), fixing=options.fix, enabled=show_progress) as on_result:
         run = api.execute(work, options, jobs, on_result)
+    if stdin is not None and stdin.result is not None:
+        run = Run(results=[stdin.result], fixing=options.fix, unsafe=options.unsafe)
     mixed = _mixed_with_work(run, work, uncommitted)
-    if report is not None:
-        _write_report(report, fixes_report(run, dry_run=diff, uncommitted=mixed))
+    if report_file is not None:
+        _write_report(report_file, fixes_report(run, dry_run=diff, uncommitted=mixed))
     if diff:
         changed = 0
         for result in run.results:
@@ -115,18 +160,66 @@ def _run(
                 f"{changed} file{'s' if changed != 1 else ''} would be changed.", err=True
             )
         sys.exit(0 if exit_zero or not changed else 1)
-    output = FORMATS[output_format](run)
-    click.echo(output, nl=False)
-    note = uncommitted_note(mixed, dry_run=False)
-    if output_format == "text" and not quiet:
+    if write_baseline is not None:
+        try:
+            recorded = baseline.record(run.results, write_baseline, run.cwd)
+        except baseline.BaselineError as exc:
+            _fail(str(exc))
+        recorded.save()
+        click.echo(
+            f"claude-migrate: recorded {recorded.total} finding{'s' if recorded.total != 1 else ''}"
+            f" in {write_baseline}",
+            err=True,
+        )
+        sys.exit(0)
+    if baseline_file is not None:
+        run = _with_baseline(run, baseline_file, prune_baseline, show_baselined, quiet)
+    # Fixed source goes to standard output; the report then goes to standard error.
+    report_to_stderr = stdin is not None and options.fix
+    if stdin is not None:
+        piped = run.results[0] if run.results else None
         if options.fix:
-            click.echo(fixes_table(run, dry_run=False), nl=False)
-        click.echo(summary(run))
+            sys.stdout.flush()
+            sys.stdout.buffer.write(stdin.output_bytes(piped))
+            sys.stdout.buffer.flush()
+        if stdin.source is not None:
+            fixed = piped.fixed_text if piped is not None else None
+            run.sources[stdin.display] = fixed or stdin.source.text
+    stream = sys.stderr if report_to_stderr else sys.stdout
+    if output is None and output_format == "text" and stream.isatty():
+        run.show_source = True
+        run.color = not os.environ.get("NO_COLOR")
+    report = FORMATS[output_format](run)
+    note = uncommitted_note(mixed, dry_run=False)
+    if output_format in ("text", "concise") and not quiet:
+        if options.fix:
+            report += fixes_table(run, dry_run=False, color=run.color)
+        report += summary(run) + "\n"
         if note:
-            click.echo(note)
+            report += note + "\n"
     elif note:
         click.echo(note, err=True)
-    sys.exit(0 if exit_zero or not run.reported else 1)
+    if output is not None:
+        try:
+            output.parent.mkdir(parents=True, exist_ok=True)
+            output.write_text(report, encoding="utf-8", newline="")
+        except OSError as exc:
+            _fail(f"{output}: cannot write the report: {exc.strerror or exc}")
+    else:
+        click.echo(report, nl=False, err=report_to_stderr)
+    failed = run.reported or (exit_non_zero_on_fix and run.fixed > 0)
+    sys.exit(0 if exit_zero or not failed else 1)
+
+
+def _with_baseline(run: Run, path: Path, prune: bool, show: bool, quiet: bool) -> Run:
+    try:
+        run, pruned = api.apply_baseline(run, path, prune, show)
+    except baseline.BaselineError as exc:
+        _fail(str(exc))
+    if pruned and not quiet:
+        entries = f"{pruned} stale entr{'ies' if pruned != 1 else 'y'}"
+        click.echo(f"claude-migrate: pruned {entries} from {path}", err=True)
+    return run
 
 
 def _uncommitted_guard(
@@ -176,8 +269,23 @@ def _write_report(path: Path, text: str) -> None:
 
 @main.command()
 @_common
+@click.option(
+    "--baseline", "baseline_file", type=click.Path(dir_okay=False, path_type=Path),
+    help="Report only findings not recorded in this baseline file.",
+)
+@click.option(
+    "--write-baseline", type=click.Path(dir_okay=False, path_type=Path),
+    help="Record today's findings in this file (entries of files not checked are kept) and exit 0.",
+)
+@click.option(
+    "--prune-baseline", is_flag=True, help="Rewrite --baseline without its stale entries."
+)
+@click.option(
+    "--show-baselined", is_flag=True,
+    help="SARIF: also list baselined findings, with baselineState `unchanged`.",
+)
 def check(**kwargs) -> None:  # type: ignore[no-untyped-def]
-    """Report policy violations in PATHS (default: the current folder)."""
+    """Report policy violations in PATHS (default: the current folder; `-`: standard input)."""
     _run(**kwargs, options=Options())
 
 
@@ -186,7 +294,11 @@ def check(**kwargs) -> None:  # type: ignore[no-untyped-def]
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes marked unsafe.")
 @click.option("--diff", is_flag=True, help="Print a unified diff of the fixes and write nothing.")
 @click.option(
-    "--report", type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    "--exit-non-zero-on-fix", is_flag=True,
+    help="Exit 1 when a fix was applied, even if nothing remains reported.",
+)
+@click.option(
+    "--report", "report_file", type=click.Path(dir_okay=False, path_type=Path),
     help="Write a JSON report of every changed file and every finding left (with why) to FILE.",
 )
 @click.option(
@@ -194,15 +306,98 @@ def check(**kwargs) -> None:  # type: ignore[no-untyped-def]
     help="Refuse to run if it would rewrite a file with uncommitted (unstaged or untracked) "
     "changes in a git work tree.",
 )
-def fix(  # type: ignore[no-untyped-def]
-    unsafe_fixes: bool, diff: bool, report: Path | None, require_clean: bool, **kwargs
-) -> None:
+def fix(unsafe_fixes: bool, diff: bool, **kwargs) -> None:  # type: ignore[no-untyped-def]
     """Apply fixes in PATHS; exit 1 if anything remains reported.
 
-    A progress bar shows on stderr when it is a terminal (not under --quiet).
+    With `-` (and --stdin-filename), prints the fixed source to standard output. On a terminal,
+    a progress bar shows on stderr (not under --quiet).
     """
     options = Options(fix=True, unsafe=unsafe_fixes, write=not diff, keep_text=diff)
-    _run(**kwargs, options=options, diff=diff, report=report, require_clean=require_clean)
+    _run(**kwargs, options=options, diff=diff)
+
+
+# The catalogue ------------------------------------------------------------------------------
+
+
+def _terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+@main.command("rules")
+@click.argument("path", required=False, type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "--config", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Use this policy file instead of the nearest one.",
+)
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
+def rules_command(path: Path | None, config: Path | None, output_format: str) -> None:
+    """List every rule: code, name, fix, and whether the policy for PATH turns it on."""
+    target = path or Path(".")
+    try:
+        settings = PolicyLoader(config).for_path(target).settings_for(target.resolve())
+    except ConfigError as exc:
+        _fail(str(exc))
+    rows = catalogue.rule_rows(settings)
+    if output_format == "json":
+        click.echo(json.dumps(rows, indent=2))
+    else:
+        click.echo(catalogue.format_rules(rows, rich=_terminal()), nl=False)
+
+
+@main.command()
+@click.argument("code")
+def explain(code: str) -> None:
+    """Print a rule's page: what it finds, why, examples, fix safety and its policy options."""
+    rule = catalogue.find_rule(code)
+    if rule is None:
+        known = ", ".join(r.code for r in catalogue.all_rules())
+        _fail(f"unknown rule {code!r} (known: {known})")
+    page = rule.page()
+    if page is None:
+        _fail(f"{rule.code} has no page ({rule.page_path} is missing)")
+    click.echo(catalogue.format_page(page, rich=_terminal()), nl=False)
+
+
+@main.command()
+@click.argument(
+    "directory", required=False, default=".",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+)
+@click.option(
+    "--preset", type=click.Choice(preset_names()), default="default", show_default=True,
+    help="The preset the policy extends.",
+)
+@click.option(
+    "--standalone", is_flag=True,
+    help="Write claude-migrate.toml even when a pyproject.toml is there.",
+)
+def init(directory: Path, preset: str, standalone: bool) -> None:
+    """Write a commented starter policy into DIRECTORY; never overwrites one."""
+    try:
+        written = starter.init(directory, preset, standalone)
+    except (starter.StarterError, ConfigError) as exc:
+        _fail(str(exc))
+    what = "appended a [tool.claude-migrate] section to" if written.appended else "wrote"
+    click.echo(f"claude-migrate: {what} {starter.display(written.path)} (preset {preset})")
+
+
+@main.command("show-policy")
+@click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "--config", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Use this policy file instead of the nearest one.",
+)
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
+def show_policy(path: Path, config: Path | None, output_format: str) -> None:
+    """Print the merged policy in effect for PATH and where each value comes from."""
+    try:
+        loader = PolicyLoader(config)
+        display = api.display_path(path.resolve(), Path.cwd().resolve())
+        view = policy_view.view(path, loader, display)
+    except ConfigError as exc:
+        _fail(str(exc))
+    render = policy_view.render_json if output_format == "json" else policy_view.render_text
+    click.echo(render(view), nl=False)
 
 
 if __name__ == "__main__":  # pragma: no cover

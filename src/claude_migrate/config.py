@@ -106,7 +106,7 @@ class Policy:
     @property
     def exclude_spec(self) -> pathspec.PathSpec:
         if self._exclude_spec is None:
-            self._exclude_spec = pathspec.PathSpec.from_lines("gitwildmatch", self.exclude)
+            self._exclude_spec = pathspec.GitIgnoreSpec.from_lines(self.exclude)
         return self._exclude_spec
 
     def relative(self, path: Path) -> str | None:
@@ -154,6 +154,7 @@ class Policy:
         for i in matching:
             override = self.overrides[i]
             for name, table in override.tables.items():
+                _drop_stale_fix_to(tables.get(name), table)
                 tables.setdefault(name, {}).update(table)
             if override.select is not None:
                 select = list(override.select)
@@ -334,6 +335,11 @@ class PolicyLoader:
             self._default = self._build(raw)
         return self._default
 
+    def preset(self, name: str) -> Policy:
+        """Return the policy of a file that says only `extend = name` (for `init`)."""
+        raw = _RawPolicy({"extend": name}, f"extend = {name!r}", "", self.cwd)
+        return self._build(raw)
+
     def for_path(self, path: Path) -> Policy:
         """Return the policy for a file or folder (nearest config file above it)."""
         if self._forced is not None:
@@ -449,6 +455,17 @@ def _validate_rule_table(raw: _RawPolicy, name: str, table: Any, where: str) -> 
             known = ", ".join(check.options) or "none"
             raise ConfigError(raw.path, f"{where}.{key}", f"unknown key (known: {known})", line)
         if not option.check(value):
+            if option.kind == "string-table" and isinstance(value, dict):
+                # Name the one entry that is wrong (`sdk-pins.minimums.anthropic`) and its line.
+                for entry, item in value.items():
+                    if not option.check({entry: item}):
+                        expected = option.pattern_text or "a string"
+                        raise ConfigError(
+                            raw.path,
+                            f"{where}.{key}.{entry}",
+                            f"expected {expected}, got {item!r}",
+                            _find_line(raw.text, f"{name}.{key}", entry) or line,
+                        )
             raise ConfigError(
                 raw.path, f"{where}.{key}", f"expected {option.expected()}, got {value!r}", line
             )
@@ -507,6 +524,19 @@ def _validate(raw: _RawPolicy) -> None:
             )
 
 
+def _drop_stale_fix_to(base: dict[str, Any] | None, layer: Mapping[str, Any]) -> None:
+    """Forget an inherited `fix-to` that a new, lower `max` makes invalid.
+
+    A team that lowers `max` without naming `fix-to` means "fix to the default for my max",
+    not "fail on a value I never wrote".
+    """
+    if base is None or "max" not in layer or "fix-to" in layer:
+        return
+    inherited = base.get("fix-to")
+    if inherited is not None and inherited > layer["max"]:
+        del base["fix-to"]
+
+
 def _merge(chain: list[_RawPolicy], root: Path, source: str) -> Policy:
     select: list[str] = ["CM"]
     ignore: list[str] = []
@@ -527,13 +557,14 @@ def _merge(chain: list[_RawPolicy], root: Path, source: str) -> Policy:
             origins[("", "exclude")] = raw.path
         for name in CHECKS_BY_NAME:
             if name in data:
+                _drop_stale_fix_to(tables.get(name), data[name])
                 for key, value in data[name].items():
                     tables.setdefault(name, {})[key] = value
                     origins[(name, key)] = raw.path
         for override in data.get("overrides", []):
             overrides.append(
                 Override(
-                    spec=pathspec.PathSpec.from_lines("gitwildmatch", override["paths"]),
+                    spec=pathspec.GitIgnoreSpec.from_lines(override["paths"]),
                     patterns=list(override["paths"]),
                     tables={k: dict(v) for k, v in override.items() if k in CHECKS_BY_NAME},
                     select=override.get("select"),

@@ -10,11 +10,12 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from .diagnostics import Applicability, Diagnostic, Edit, Fix
+from .diagnostics import Applicability, Diagnostic, Edit, FileError, Fix
 from .source import SourceText
 
 if TYPE_CHECKING:
-    from .calls import CallSite, Resolver
+    from .calls import CallSite
+    from .symbols import Resolver
     from .checks.base import Check
     from .config import FileSettings
     from .scope import ModuleIndex
@@ -39,6 +40,8 @@ class FileContext:
         self.source = source
         self.module = module
         self.settings = settings
+        # Parts a check could not read (a malformed requirement): CM001 entries for this file.
+        self.errors: list[FileError] = []
 
     # Shared analyses, built on first use ----------------------------------------------------
     @cached_property
@@ -49,7 +52,7 @@ class FileContext:
 
     @cached_property
     def resolver(self) -> Resolver:
-        from .calls import Resolver
+        from .symbols import Resolver
 
         return Resolver(self.index)
 

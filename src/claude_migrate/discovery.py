@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pathspec
 
+from .manifests import manifest_kind
+
 PYTHON_SUFFIXES = (".py", ".pyi")
 SKIP_DIRS = frozenset(
     {
@@ -29,8 +31,8 @@ def python_kind(path: Path) -> str | None:
     return "python" if path.suffix in PYTHON_SUFFIXES else None
 
 
-# Classifiers in order; the first that names a kind wins. Dependency-file support adds one.
-CLASSIFIERS: list[Callable[[Path], str | None]] = [python_kind]
+# Classifiers in order; the first that names a kind wins.
+CLASSIFIERS: list[Callable[[Path], str | None]] = [python_kind, manifest_kind]
 
 
 def kind_of(path: Path) -> str | None:
@@ -55,6 +57,7 @@ class _GitIgnores:
     def __init__(self) -> None:
         self._cache: dict[Path, list[tuple[Path, pathspec.PathSpec]]] = {}
         self._roots: dict[Path, Path | None] = {}
+        self._stops: set[Path] = set()
 
     def repo_root(self, folder: Path) -> Path | None:
         if folder in self._roots:
@@ -67,6 +70,27 @@ class _GitIgnores:
         self._roots[folder] = root
         return root
 
+    def start_at(self, folder: Path) -> None:
+        """Walk `folder`, named explicitly, even if a .gitignore above it ignores it.
+
+        Asking for an ignored folder by name means wanting it checked (a vendored tree, a
+        benchmark corpus): the .gitignore files above it then no longer apply inside it.
+        """
+        root = self.repo_root(folder)
+        if root is None or folder == root:
+            return
+        current = folder
+        ignored = False
+        while current != root:
+            if self.ignored(current, True):
+                ignored = True
+                break
+            current = current.parent
+        if ignored:
+            self._cache[folder.parent] = []
+            self._cache.pop(folder, None)
+            self._stops.add(folder)
+
     def specs(self, folder: Path) -> list[tuple[Path, pathspec.PathSpec]]:
         if folder in self._cache:
             return self._cache[folder]
@@ -74,8 +98,9 @@ class _GitIgnores:
         if root is None:
             specs: list[tuple[Path, pathspec.PathSpec]] = []
         else:
-            specs = [] if folder == root else list(self.specs(folder.parent))
-            if folder == root:
+            inherit = folder != root and folder not in self._stops
+            specs = list(self.specs(folder.parent)) if inherit else []
+            if folder == root and folder not in self._stops:
                 exclude = root / ".git" / "info" / "exclude"
                 if exclude.is_file():
                     specs.append((root, _load(exclude)))
@@ -124,6 +149,7 @@ def discover(
             if kind is not None:
                 yield Candidate(path, kind, explicit=True)
             continue
+        ignores.start_at(path)
         for file in _walk(path, ignores, is_excluded, respect_gitignore):
             if file not in seen:
                 seen.add(file)

@@ -12,21 +12,23 @@ from __future__ import annotations
 import ast
 import functools
 import os
+import re
 import traceback
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .checks import ALL_CHECKS, Check
 from .config import FileSettings
 from .diagnostics import Diagnostic, FileError, FileResult
 from .fixer import MAX_FIX_ROUNDS, not_written, settle, write_atomic
+from .manifests import MANIFEST_KIND
 from .pool import Crash, recursion_headroom, run_in_workers
 from .source import DecodeError, SourceText
-from .suppress import is_suppressed, skips_file, suppressions
+from .suppress import apply_suppressions, skips_file
 
 __all__ = ["MAX_FIX_ROUNDS", "Job", "Options", "fix_file", "process", "run"]
 
@@ -58,32 +60,56 @@ class Job:
 
 
 @cache
-def checks_for(settings: FileSettings, kind: str) -> tuple[Check, ...]:
-    """Return the enabled checks for a kind of file, built once per distinct policy."""
+def _named_files() -> frozenset[str]:
+    return frozenset(name for check in ALL_CHECKS for name in check.file_names)
+
+
+def file_role(path: str) -> str:
+    """Return the file's name when a check reads files of that name (`setup.py`), else ""."""
+    name = os.path.basename(path)
+    return name if name in _named_files() else ""
+
+
+@cache
+def checks_for(settings: FileSettings, kind: str, role: str = "") -> tuple[Check, ...]:
+    """Return the enabled checks for a kind of file (and a `file_role`), built once per policy."""
     return tuple(
         check(settings.table(check.name))
         for check in ALL_CHECKS
-        if settings.enabled(check.code) and kind in check.kinds
+        if settings.enabled(check.code)
+        and (kind in check.kinds or (role and role in check.file_names))
     )
 
 
 @cache
-def markers_for(settings: FileSettings, kind: str) -> tuple[bytes, ...]:
-    """Return the byte strings one of which a file must contain for any enabled check to fire."""
-    found: list[bytes] = []
-    for check in checks_for(settings, kind):
+def markers_for(
+    settings: FileSettings, kind: str, role: str = ""
+) -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
+    """Return the markers one of which a file must contain for any enabled check to fire.
+
+    The first tuple is matched exactly, the second against the lowercased file (checks with
+    `markers_ignore_case`, such as package names in dependency files).
+    """
+    exact: list[bytes] = []
+    folded: list[bytes] = []
+    for check in checks_for(settings, kind, role):
+        into = folded if check.markers_ignore_case else exact
         for marker in check.markers_for(check.settings):
-            if marker not in found:
-                found.append(marker)
-    return tuple(found)
+            marker = marker.lower() if check.markers_ignore_case else marker
+            if marker not in into:
+                into.append(marker)
+    return tuple(exact), tuple(folded)
 
 
-def passes_prefilter(data: bytes, settings: FileSettings, kind: str) -> bool:
+def passes_prefilter(data: bytes, settings: FileSettings, kind: str, path: str = "") -> bool:
     """Return whether the file may hold a finding (the cheap test before any parse)."""
-    markers = markers_for(settings, kind)
-    if not markers:
-        return False
-    return any(marker in data for marker in markers)
+    exact, folded = markers_for(settings, kind, file_role(path))
+    if any(marker in data for marker in exact):
+        return True
+    if folded:
+        lowered = data.lower()
+        return any(marker in lowered for marker in folded)
+    return False
 
 
 def _parse(text: str):  # type: ignore[no-untyped-def]
@@ -92,31 +118,59 @@ def _parse(text: str):  # type: ignore[no-untyped-def]
     return cst.parse_module(text)
 
 
-def _syntax_error(exc: Exception) -> FileError:
+def _syntax_error(exc: Exception, text: str) -> FileError:
+    """Return the CM001 entry for a file LibCST cannot parse, in Python's own words if it can."""
+    import ast
+    import warnings
+
     import libcst as cst
 
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(text)
+    except SyntaxError as error:
+        return FileError("", f"invalid syntax: {error.msg}", error.lineno, error.offset)
+    except (ValueError, RecursionError, MemoryError):
+        pass
     if isinstance(exc, cst.ParserSyntaxError):
-        return FileError("", f"invalid syntax: {exc.message}", exc.raw_line, exc.raw_column + 1)
+        detail = re.sub(r"^(parser error: )?error at \d+:\d+: ", "", exc.message)
+        return FileError(
+            "",
+            f"LibCST cannot parse this file: {detail}",
+            exc.raw_line,
+            exc.raw_column + 1,
+        )
     return FileError("", f"cannot parse: {type(exc).__name__}: {exc}")
 
 
-def _run_checks(job: Job, source: SourceText, module, checks: Sequence[Check]) -> tuple[list[Diagnostic], list[FileError]]:  # type: ignore[no-untyped-def]
-    from .context import FileContext
+def run_checks(
+    ctx: Any, checks: Sequence[Check], display: str
+) -> tuple[list[Diagnostic], list[FileError]]:
+    """Run every check over one file's context; a crashing check becomes that file's error.
 
-    ctx = FileContext(job.display, source, module, job.settings)
+    A check may also leave errors in `ctx.errors` (a requirement it cannot read).
+    """
     found: list[Diagnostic] = []
     errors: list[FileError] = []
     for check in checks:
         try:
             found.extend(check.check(ctx))
         except RecursionError:
-            errors.append(FileError(job.display, f"{check.code} gave up: the file nests too deeply"))
+            errors.append(FileError(display, f"{check.code} gave up: the file nests too deeply"))
         except Exception as exc:  # a bug in one check must not end the run
             last = traceback.format_exception_only(type(exc), exc)[-1].strip()
-            errors.append(FileError(job.display, f"internal error in {check.code}: {last}"))
-    if found:
-        table = suppressions(source.text, {d.line for d in found})
-        found = [d for d in found if not is_suppressed(d, table)]
+            errors.append(FileError(display, f"internal error in {check.code}: {last}"))
+    errors.extend(e for e in getattr(ctx, "errors", ()) if e not in errors)
+    return found, errors
+
+
+def _run_checks(job: Job, source: SourceText, module, checks: Sequence[Check]) -> tuple[list[Diagnostic], list[FileError]]:  # type: ignore[no-untyped-def]
+    from .context import FileContext
+
+    ctx = FileContext(job.display, source, module, job.settings)
+    found, errors = run_checks(ctx, checks, job.display)
+    found = apply_suppressions(ctx, found)
     found.sort(key=Diagnostic.sort_key)
     return found, errors
 
@@ -133,11 +187,11 @@ def _process_python(job: Job, data: bytes | None, options: Options, result: File
         except DecodeError as exc:
             result.errors.append(FileError(job.display, str(exc), exc.line))
             return
-    checks = checks_for(job.settings, job.kind)
+    checks = checks_for(job.settings, job.kind, file_role(job.path))
     try:
         module = _parse(source.text)
     except Exception as exc:
-        error = _syntax_error(exc)
+        error = _syntax_error(exc, source.text)
         result.errors.append(replace(error, path=job.display))
         return
     result.parsed = True
@@ -234,6 +288,28 @@ def fix_file(
     return settled.left
 
 
+def fix_loop(
+    job: Job,
+    source: SourceText,
+    diagnostics: list[Diagnostic],
+    options: Options,
+    result: FileResult,
+    analyse: Callable[[SourceText], tuple[list[Diagnostic], list[FileError]]],
+    parses: Callable[[str], bool],
+    data: bytes | None = None,
+) -> list[Diagnostic]:
+    """`fix_file` for callers that test validity with a predicate and re-check a `SourceText`."""
+
+    def parse(text: str) -> None:
+        if not parses(text):
+            raise ValueError("the fixed text does not parse")
+
+    def recheck(text: str, parsed: None) -> tuple[list[Diagnostic], list[FileError]]:
+        return analyse(SourceText(text, source.encoding, source.bom))
+
+    return fix_file(job, source, data, diagnostics, options, result, parse=parse, recheck=recheck)
+
+
 def _write_fixed(job: Job, source: SourceText, data: bytes | None, text: str) -> str | None:
     """Write the fixed text in the file's own encoding; return what went wrong, if anything."""
     try:
@@ -262,7 +338,7 @@ def process(job: Job, options: Options) -> FileResult:
             except OSError as exc:
                 result.errors.append(FileError(job.display, f"cannot read: {exc.strerror or exc}"))
                 return result
-            if not passes_prefilter(data, job.settings, job.kind):
+            if not passes_prefilter(data, job.settings, job.kind, job.path):
                 return result
         if job.kind == "python":
             _process_python(job, data, options, result)
@@ -278,6 +354,15 @@ def process(job: Job, options: Options) -> FileResult:
 
 # Other kinds of files (dependency manifests) register a processor here.
 PROCESSORS: dict[str, Callable[[Job, bytes | None, Options, FileResult], None]] = {}
+
+
+def _process_manifest(job: Job, data: bytes | None, options: Options, result: FileResult) -> None:
+    from .manifests.processor import process_manifest
+
+    process_manifest(job, data, options, result)
+
+
+PROCESSORS[MANIFEST_KIND] = _process_manifest
 
 
 def process_other(job: Job, data: bytes | None, options: Options, result: FileResult) -> None:
@@ -313,7 +398,7 @@ def run(
             except OSError:
                 heavy.append(i)  # let process() report it
                 continue
-            if not passes_prefilter(data, job.settings, job.kind):
+            if not passes_prefilter(data, job.settings, job.kind, job.path):
                 results[i] = FileResult(path=job.display)
                 if on_result:
                     on_result(results[i])  # type: ignore[arg-type]

@@ -117,13 +117,6 @@ class CallRecord:
     awaited: bool = False
 
 
-_COMPOUND = (cst.If, cst.For, cst.While, cst.Try, cst.With, cst.Match)
-try:  # Python 3.11 `try: ... except*`
-    _COMPOUND = _COMPOUND + (cst.TryStar,)
-except AttributeError:  # pragma: no cover
-    pass
-
-
 def _dotted(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.Name):
         return node.value

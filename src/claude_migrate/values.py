@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
 from .scope import Binding, Scope
+
+if TYPE_CHECKING:
+    from .symbols import Resolver
 
 MAX_DEPTH = 12
 
@@ -107,8 +110,9 @@ def literal(node: cst.BaseExpression) -> Value:
 class ValueResolver:
     """Follows names to the literal they are bound to."""
 
-    def __init__(self, module_scope: Scope) -> None:
+    def __init__(self, module_scope: Scope, symbols: Resolver | None = None) -> None:
         self.module_scope = module_scope
+        self.symbols = symbols
 
     def single_binding(self, name: str, scope: Scope) -> Binding | None:
         """Return the one assignment of `name` visible from `scope`, or None if not exactly one."""
@@ -175,7 +179,7 @@ class ValueResolver:
         entries = Entries()
         if isinstance(node, cst.Dict):
             for element in node.elements:
-                if isinstance(element, cst.StarredDictElement):
+                if not isinstance(element, cst.DictElement):
                     nested = self.expand(element.value, scope, depth + 1)
                     self._merge(entries, nested)
                     continue
@@ -240,7 +244,7 @@ class ValueResolver:
             if mutators and any(
                 before_order is None or order < before_order for order in mutators.get(name, [])
             ):
-                entries.opaque = True
+                return Entries(opaque=True)
             for item in function.subscript_sets.get(name, []):
                 if before_order is not None and item.order > before_order:
                     continue
@@ -280,3 +284,79 @@ class ValueResolver:
             elif arg.star == "**":
                 self._merge(entries, self.expand(arg.value, scope, 0, order, mutators))
         return entries
+
+    # Strings built from parts: URLs ------------------------------------------------------------
+    def template(self, node: cst.BaseExpression, scope: Scope, depth: int = 0) -> str | None:
+        """Return a string expression's text with unknown parts as `{}` (f-strings, `+`)."""
+        if depth > MAX_DEPTH:
+            return None
+        text = string_value(node)
+        if text is not None:
+            return text
+        if isinstance(node, cst.FormattedString):
+            if "b" in node.prefix.lower():
+                return None
+            parts = []
+            for part in node.parts:
+                if isinstance(part, cst.FormattedStringText):
+                    parts.append(part.value)
+                else:
+                    inner = self.template(part.expression, scope, depth + 1)  # type: ignore[attr-defined]
+                    parts.append(inner if inner is not None else "{}")
+            return "".join(parts)
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+            left = self.template(node.left, scope, depth + 1)
+            right = self.template(node.right, scope, depth + 1)
+            if left is None and right is None:
+                return None
+            return (left if left is not None else "{}") + (right if right is not None else "{}")
+        if isinstance(node, cst.Name):
+            binding = self.single_binding(node.value, scope)
+            if binding is not None and binding.value is not None:
+                return self.template(binding.value, binding.scope, depth + 1)
+        return None
+
+    # JSON bodies and nested dicts ---------------------------------------------------------------
+    def is_call_to(self, node: cst.BaseExpression, scope: Scope, *qualnames: str) -> bool:
+        if not isinstance(node, cst.Call) or self.symbols is None:
+            return False
+        return self.symbols.qualname(node.func, scope) in qualnames
+
+    def json_payload(
+        self,
+        node: cst.BaseExpression,
+        scope: Scope,
+        before_order: int | None = None,
+        mutators: dict[str, list[int]] | None = None,
+        depth: int = 0,
+    ) -> Entries | None:
+        """Return the entries of the dict a JSON body is made from (`json.dumps(...)`, a name).
+
+        None when the expression is not provably such a body.
+        """
+        if depth > MAX_DEPTH:
+            return None
+        if isinstance(node, cst.Call) and self.is_call_to(node, scope, "json.dumps"):
+            if not node.args or node.args[0].keyword is not None or node.args[0].star:
+                return None
+            return self.expand(node.args[0].value, scope, depth + 1, before_order, mutators)
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "encode":
+            return self.json_payload(node.func.value, scope, before_order, mutators, depth + 1)
+        if isinstance(node, cst.Name):
+            binding = self.single_binding(node.value, scope)
+            if binding is None or binding.value is None:
+                return None
+            if isinstance(binding.value, cst.Call):
+                return self.json_payload(binding.value, binding.scope, before_order, mutators, depth + 1)
+            if self.dict_node(node, scope) is not None:
+                return self.expand(node, scope, depth + 1, before_order, mutators)
+        if isinstance(node, cst.Dict):
+            return self.expand(node, scope, depth + 1, before_order, mutators)
+        return None
+
+    def nested(self, entry: Entry | None, scope: Scope) -> Entries | None:
+        """Return the entries of a dict-valued parameter (`inferenceConfig`, `model_kwargs`)."""
+        if entry is None:
+            return None
+        found = self.expand(entry.value_node, scope)
+        return None if found.opaque and not found.items else found

@@ -6,13 +6,25 @@ its documentation page (`rules/<CODE>.md`) follow from the class.
 
 from __future__ import annotations
 
+from .api_version import ApiVersionCheck
 from .base import Check, Option
+from .cache_key import CacheKeyCheck
 from .max_tokens import MaxTokensCheck
+from .sdk_pins import SdkPinsCheck
+from .stop_sequences import StopSequencesCheck
+from .streaming import StreamingCheck
 from .temperature import TemperatureCheck
+from .unused_suppression import UnusedSuppressionCheck
 
 ALL_CHECKS: tuple[type[Check], ...] = (
     TemperatureCheck,
     MaxTokensCheck,
+    StopSequencesCheck,
+    StreamingCheck,
+    ApiVersionCheck,
+    CacheKeyCheck,
+    SdkPinsCheck,
+    UnusedSuppressionCheck,
 )
 
 # Codes that are always on and are not checks: CM001 parse-error.

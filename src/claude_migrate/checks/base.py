@@ -91,6 +91,10 @@ class Check:
     options: ClassVar[dict[str, Option]] = {}
     # File kinds this check reads: "python" and/or "manifest".
     kinds: ClassVar[frozenset[str]] = frozenset({"python"})
+    # Python files this check reads by their name only (CM201 reads `setup.py`, not every file).
+    file_names: ClassVar[frozenset[str]] = frozenset()
+    # Whether `markers_for` is matched against the lowercased file (package names).
+    markers_ignore_case: ClassVar[bool] = False
     # Off unless its full code is selected explicitly (not by a prefix).
     opt_in: ClassVar[bool] = False
 

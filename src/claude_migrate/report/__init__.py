@@ -5,9 +5,12 @@ Each format is a module with `render(run) -> str`; `FORMATS` maps the `--format`
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from ..baseline import StaleEntry
 from ..diagnostics import Diagnostic, FileError, FileResult
 
 
@@ -19,7 +22,16 @@ class Run:
     fixing: bool = False
     unsafe: bool = False
     color: bool = False
+    # Group by file and show each finding's source line with a caret (text on a terminal).
     show_source: bool = False
+    # Findings a baseline hid, and baseline entries that no longer match anything.
+    baselined: list[Diagnostic] = field(default_factory=list)
+    stale: list[StaleEntry] = field(default_factory=list)
+    baseline: str | None = None  # the baseline file used, as given
+    show_baselined: bool = False  # SARIF: list baselined findings as `unchanged`
+    # Source text of files that are not on disk as checked (stdin), by display path.
+    sources: dict[str, str] = field(default_factory=dict)
+    cwd: Path = field(default_factory=lambda: Path(os.getcwd()))
     diagnostics: list[Diagnostic] = field(init=False)
     errors: list[FileError] = field(init=False)
 
@@ -45,7 +57,30 @@ class Run:
 
     @property
     def reported(self) -> bool:
-        return bool(self.diagnostics or self.errors)
+        return bool(self.diagnostics or self.errors or self.stale)
+
+
+def repo_root(start: Path) -> Path | None:
+    """Return the top of the git work tree holding `start`, if any."""
+    current = start.resolve()
+    for folder in (current, *current.parents):
+        if (folder / ".git").exists():
+            return folder
+    return None
+
+
+def repo_relative(path: str, cwd: Path) -> str:
+    """Return a reported path relative to the repository root (else the working directory).
+
+    CI systems (GitHub annotations, code scanning) place findings by repository-relative paths,
+    whatever folder the tool ran in.
+    """
+    absolute = Path(os.path.normpath(os.path.join(cwd, path)))
+    root = repo_root(cwd) or cwd.resolve()
+    try:
+        return absolute.resolve().relative_to(root).as_posix()
+    except ValueError:
+        return Path(path).as_posix()
 
 
 def _text(run: Run) -> str:
@@ -54,10 +89,41 @@ def _text(run: Run) -> str:
     return render(run)
 
 
+def _concise(run: Run) -> str:
+    from .text import render_concise
+
+    return render_concise(run)
+
+
 def _json(run: Run) -> str:
     from .json import render
 
     return render(run)
 
 
-FORMATS: dict[str, Callable[[Run], str]] = {"text": _text, "json": _json}
+def _github(run: Run) -> str:
+    from .github import render
+
+    return render(run)
+
+
+def _sarif(run: Run) -> str:
+    from .sarif import render
+
+    return render(run)
+
+
+def _junit(run: Run) -> str:
+    from .junit import render
+
+    return render(run)
+
+
+FORMATS: dict[str, Callable[[Run], str]] = {
+    "text": _text,
+    "concise": _concise,
+    "json": _json,
+    "github": _github,
+    "sarif": _sarif,
+    "junit": _junit,
+}

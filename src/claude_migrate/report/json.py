@@ -52,4 +52,20 @@ def render(run: Run) -> str:
         "errors": [error_to_dict(e) for e in run.errors],
         "summary": summary,
     }
+    if run.baseline is not None:
+        # Only with `--baseline`: the keys above stay the DESIGN contract.
+        payload["baseline"] = {
+            "path": run.baseline,
+            "baselined": len(run.baselined),
+            "stale": [
+                {
+                    "path": entry.display,
+                    "code": entry.key.code,
+                    "context": entry.key.context,
+                    "recorded": entry.recorded,
+                    "found": entry.found,
+                }
+                for entry in run.stale
+            ],
+        }
     return json.dumps(payload, indent=2) + "\n"

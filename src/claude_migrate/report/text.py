@@ -1,14 +1,36 @@
-"""`--format text`: `path:line:col: CODE message`, then a short summary."""
+"""`--format text` and `--format concise`.
+
+Text on a terminal groups findings by file and shows each one's source line with a caret under
+the offending code, in colour (rich). Piped or written to a file, and always for `concise`, it is
+one plain `path:line:col: CODE message` line per finding, which editors and grep read.
+"""
 
 from __future__ import annotations
 
+import io
+import os
+import shutil
+from collections.abc import Iterator
+from itertools import groupby
+from pathlib import Path
+
+from rich.cells import cell_len
+from rich.console import Console
+from rich.text import Text
+
+from ..diagnostics import Diagnostic, FileError
+from ..source import DecodeError, SourceText
 from . import Run
+
+TAB_SIZE = 8
 
 
 def _fix_hint(run: Run) -> str:
     safe = sum(1 for d in run.diagnostics if d.fix is not None and d.fix.applies(False))
     unsafe = sum(
-        1 for d in run.diagnostics if d.fix is not None and d.fix.applies(True) and not d.fix.applies(False)
+        1
+        for d in run.diagnostics
+        if d.fix is not None and d.fix.applies(True) and not d.fix.applies(False)
     )
     parts = []
     if safe:
@@ -18,19 +40,149 @@ def _fix_hint(run: Run) -> str:
     return "; ".join(parts)
 
 
-def render(run: Run) -> str:
+def _fixable_marker(run: Run, d: Diagnostic) -> bool:
+    return d.fix is not None and d.fix.applies(run.unsafe or False)
+
+
+def _error_where(error: FileError) -> str:
+    return (
+        error.path
+        + (f":{error.line}" if error.line else "")
+        + (f":{error.column}" if error.column else "")
+    )
+
+
+def plain_lines(run: Run) -> list[str]:
+    """Return one `path:line:col: CODE message` line per error, finding and stale entry."""
     lines = []
     for error in run.errors:
-        where = error.path + (f":{error.line}" if error.line else "") + (
-            f":{error.column}" if error.column else ""
-        )
-        lines.append(f"{where}: {error.code} {error.message}")
+        lines.append(f"{_error_where(error)}: {error.code} {error.message}")
     for d in run.diagnostics:
-        marker = ""
-        if d.fix is not None and d.fix.applies(run.unsafe or False):
-            marker = " [*]"
+        marker = " [*]" if _fixable_marker(run, d) else ""
         lines.append(f"{d.path}:{d.line}:{d.column}: {d.code}{marker} {d.message}")
+    lines.extend(_stale_lines(run))
+    return lines
+
+
+def _stale_lines(run: Run) -> list[str]:
+    lines = [entry.describe() for entry in run.stale]
+    if run.stale:
+        lines.append(
+            f"{len(run.stale)} stale baseline entr{'ies' if len(run.stale) != 1 else 'y'} in "
+            f"{run.baseline}: the findings were fixed; run with --prune-baseline to remove them."
+        )
+    return lines
+
+
+def render_concise(run: Run) -> str:
+    lines = plain_lines(run)
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+def render(run: Run) -> str:
+    if not run.show_source:
+        return render_concise(run)
+    return render_rich(run)
+
+
+# Grouped, with source -------------------------------------------------------------------------
+
+
+def _console(run: Run, buffer: io.StringIO) -> Console:
+    width = shutil.get_terminal_size((100, 24)).columns
+    return Console(
+        file=buffer,
+        force_terminal=run.color,
+        no_color=not run.color or bool(os.environ.get("NO_COLOR")),
+        color_system="standard" if run.color else None,
+        width=width,
+        highlight=False,
+        emoji=False,
+        markup=False,
+    )
+
+
+def _source(run: Run, path: str) -> SourceText | None:
+    if path in run.sources:
+        return SourceText(run.sources[path])
+    try:
+        data = (run.cwd / path).read_bytes()
+    except OSError:
+        return None
+    try:
+        return SourceText.from_bytes(data, is_python=Path(path).suffix in (".py", ".pyi"))
+    except DecodeError:
+        return None
+
+
+def _findings_by_file(run: Run) -> Iterator[tuple[str, list[FileError], list[Diagnostic]]]:
+    errors = {path: list(group) for path, group in groupby(run.errors, key=lambda e: e.path)}
+    found = {path: list(group) for path, group in groupby(run.diagnostics, key=lambda d: d.path)}
+    for path in sorted(set(errors) | set(found)):
+        yield path, errors.get(path, []), found.get(path, [])
+
+
+def _snippet(
+    source: SourceText, line: int, column: int, end_line: int, end_column: int
+) -> list[Text]:
+    """Return the source line and a caret line under columns `column`..`end_column`."""
+    raw = source.line_text(line)
+    if not raw.strip():
+        return []
+    start = max(column - 1, 0)
+    end = end_column - 1 if end_line == line else len(raw)
+    end = max(min(end, len(raw)), start + 1)
+    shown = raw.expandtabs(TAB_SIZE)
+    pad = cell_len(raw[:start].expandtabs(TAB_SIZE))
+    width = max(cell_len(raw[:end].expandtabs(TAB_SIZE)) - pad, 1)
+    gutter = f"{line:>6} | "
+    source_line = Text()
+    source_line.append(gutter, style="blue")
+    source_line.append(shown)
+    caret = Text()
+    caret.append(" " * 7 + "| ", style="blue")
+    caret.append(" " * pad + "^" * width, style="bold red")
+    return [source_line, caret]
+
+
+def render_rich(run: Run) -> str:
+    buffer = io.StringIO()
+    console = _console(run, buffer)
+    first = True
+    for path, errors, found in _findings_by_file(run):
+        if not first:
+            console.print()
+        first = False
+        console.print(Text(path, style="bold underline"), soft_wrap=True)
+        source = _source(run, path)
+        for error in errors:
+            where = f"{error.line or 1}:{error.column or 1}"
+            line = Text(f"  {where:<8} ")
+            line.append(error.code, style="bold red")
+            line.append(f" {error.message}")
+            console.print(line, soft_wrap=True)
+            if source is not None and error.line:
+                col = error.column or 1
+                for part in _snippet(source, error.line, col, error.line, col + 1):
+                    console.print(part, soft_wrap=True)
+        for d in found:
+            where = f"{d.line}:{d.column}"
+            line = Text(f"  {where:<8} ")
+            line.append(d.code, style="bold red")
+            if _fixable_marker(run, d):
+                line.append(" [*]", style="cyan")
+            line.append(f" {d.message}")
+            console.print(line, soft_wrap=True)
+            if source is not None:
+                for part in _snippet(source, d.line, d.column, d.end_line, d.end_column):
+                    console.print(part, soft_wrap=True)
+    stale = _stale_lines(run)
+    if stale:
+        if not first:
+            console.print()
+        for text in stale:
+            console.print(Text(text, style="yellow"), soft_wrap=True)
+    return buffer.getvalue()
 
 
 def summary(run: Run) -> str:
@@ -47,6 +199,9 @@ def summary(run: Run) -> str:
     if run.fixing:
         hint = hint.replace(" with `claude-migrate fix`", "")
     text = head + (f" ({hint})" if hint else "") + f"; {files}"
+    if run.baselined:
+        count = len(run.baselined)
+        text += f"; {count} baselined finding{'s' if count != 1 else ''} hidden"
     if run.errors:
         count = len(run.errors)
         text += f"; {count} file error{'s' if count != 1 else ''} (CM001)"

@@ -1,0 +1,162 @@
+"""CM201 sdk-pins: a dependency requirement that admits an SDK version below the policy minimum.
+
+Why: a codebase that still pins `anthropic==0.28.0` or `boto3<1.30` keeps the old SDK's
+behaviour whatever its code says. Finds: in every dependency file (`fixtures/sdk-pins/` has one
+case per format), a requirement of a package named in `sdk-pins.minimums` whose constraint is not
+empty and admits some version below the minimum; in a lock file, a locked version below it.
+Writes instead: the constraint raised to the minimum in the author's style (`==`, `>=`, `~=`,
+poetry `^` / `~`), every other character kept; lock files get no fix (re-lock instead).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from packaging.utils import canonicalize_name
+from packaging.version import InvalidVersion, Version
+
+from ..diagnostics import Applicability, Diagnostic, Edit, FileError, Fix
+from ..manifests import MANIFEST_KIND
+from ..manifests.locks import RELOCK
+from ..manifests.requirement import (
+    LOCKED,
+    ConstraintError,
+    Pin,
+    Problem,
+    constraint_admits_below,
+    raise_constraint,
+)
+from .base import Check, Option
+
+DEFAULT_MINIMUMS = {"anthropic": "0.32.1", "boto3": "1.34.0"}
+
+
+def is_version(text: str) -> bool:
+    """Return whether `text` is a PEP 440 version (what a minimum must be)."""
+    try:
+        Version(text)
+    except InvalidVersion:
+        return False
+    return True
+
+
+def name_marker(name: str) -> bytes:
+    """Return the longest part of a package name between separators, lowercased.
+
+    Every spelling pip accepts (`Foo_Bar`, `foo.bar`, `FOO-bar`) contains it, so it is a sound
+    prefilter marker for a case-insensitive search.
+    """
+    parts = canonicalize_name(name).split("-")
+    return max(parts, key=len).encode("utf-8")
+
+
+class SdkPinsCheck(Check):
+    code = "CM201"
+    name = "sdk-pins"
+    summary = "a dependency requirement admits an SDK version below the policy minimum"
+    fix_applicability = Applicability.SAFE
+    kinds = frozenset({MANIFEST_KIND})
+    file_names = frozenset({"setup.py"})
+    markers_ignore_case = True
+    options = {
+        "minimums": Option(
+            "string-table",
+            DEFAULT_MINIMUMS,
+            "lowest version allowed for each package (package name -> version)",
+            pattern=is_version,
+            pattern_text='a version such as "0.32.1"',
+        ),
+    }
+
+    def __init__(self, settings: Mapping[str, Any]) -> None:
+        super().__init__(settings)
+        self.minimums: dict[str, tuple[str, Version]] = {
+            canonicalize_name(name): (text, Version(text))
+            for name, text in dict(settings["minimums"]).items()
+        }
+
+    @classmethod
+    def active(cls, table: Mapping[str, Any]) -> bool:
+        return bool(table.get("minimums"))
+
+    @classmethod
+    def markers_for(cls, table: Mapping[str, Any]) -> tuple[bytes, ...]:
+        return tuple(dict.fromkeys(name_marker(name) for name in dict(table.get("minimums", ()))))
+
+    def check(self, ctx) -> Iterable[Diagnostic]:  # type: ignore[no-untyped-def]
+        from ..manifests.processor import ManifestContext
+
+        if isinstance(ctx, ManifestContext):
+            pins, problems = ctx.reading
+            label = ctx.name
+        elif os.path.basename(ctx.path) == "setup.py":
+            from ..manifests.setup_py import read
+
+            pins, problems = read(ctx)
+            label = "setup.py"
+        else:
+            return
+        for problem in problems:
+            ctx.errors.append(_error(ctx, problem))
+        for pin in pins:
+            minimum = self.minimums.get(pin.key)
+            if minimum is None:
+                continue
+            try:
+                below = constraint_admits_below(pin.spec, pin.syntax, minimum[1])
+            except ConstraintError as exc:
+                ctx.errors.append(
+                    _error(
+                        ctx, Problem(pin.start, f"invalid version constraint for {pin.name}: {exc}")
+                    )
+                )
+                continue
+            if below:
+                yield self._diagnostic(ctx, pin, minimum[0], label)
+
+    def _diagnostic(self, ctx, pin: Pin, minimum: str, label: str) -> Diagnostic:  # type: ignore[no-untyped-def]
+        from ..context import fingerprint
+
+        source = ctx.source
+        fix = None
+        if pin.syntax == LOCKED:
+            message = (
+                f"{label} locks {pin.name} {pin.spec}, below the policy minimum {minimum}: "
+                f"raise the requirement and re-lock (`{RELOCK.get(label, 'lock again')}`)"
+            )
+        else:
+            message = (
+                f"{pin.name} {pin.spec.strip()} admits versions below the policy minimum {minimum}"
+            )
+            raised = (
+                raise_constraint(pin.spec, pin.syntax, minimum)
+                if pin.spec_start is not None
+                else None
+            )
+            if raised is not None and pin.spec_start is not None:
+                edit = Edit(pin.spec_start, pin.spec_start + len(pin.spec), raised)
+                fix = Fix(Applicability.SAFE, f"raise {pin.name} to {raised.strip()}", (edit,))
+        line, column = source.position(pin.start)
+        end_line, end_column = source.position(pin.end)
+        return Diagnostic(
+            path=ctx.path,
+            line=line,
+            column=column + 1,
+            end_line=end_line,
+            end_column=end_column + 1,
+            code=self.code,
+            rule=self.name,
+            message=message,
+            fix=fix,
+            fingerprint=fingerprint(source.text[pin.start : pin.end]),
+            context=pin.where,
+        )
+
+
+def _error(ctx, problem: Problem) -> FileError:  # type: ignore[no-untyped-def]
+    if problem.offset is not None:
+        line, column = ctx.source.position(problem.offset)
+        return FileError(ctx.path, problem.message, line, column + 1)
+    return FileError(ctx.path, problem.message, problem.line)

@@ -1,0 +1,265 @@
+"""CM104 streaming: a Claude call that does not stream.
+
+Finds: the SDK's `messages.create` / `beta.messages.create` / legacy `completions.create` without
+`stream=True` (or with `stream=False`), Bedrock `invoke_model` and `converse` (their streaming
+twins are `invoke_model_with_response_stream` and `converse_stream`), LiteLLM without
+`stream=True`, raw HTTP bodies without `"stream": true`, and LangChain's `ChatAnthropic` /
+`ChatBedrock` without `streaming=True`. Where the flag may come from `**kwargs` we cannot see,
+nothing is reported. `ChatBedrockConverse` has no streaming switch (its `invoke` always calls
+`converse`; streaming is the caller's `.stream()`), so it is not reported.
+
+Writes instead (unsafe), only where the result keeps its type and the code around it behaves
+the same: the statement `x = client.messages.create(...)` (or `x: T = ...`, `return ...`, and
+the `await` form in an `async def`) becomes
+
+    with client.messages.stream(...) as stream:
+        x = stream.get_final_message()
+
+(`async with` / `await stream.get_final_message()`), which returns the same `Message`; and a
+LangChain constructor gets `streaming=True`, which leaves `invoke`'s result unchanged. Any other
+shape has no fix, and the message names the streaming API to use.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import libcst as cst
+
+from ..calls import BEDROCK, LANGCHAIN, SDK, STREAM, CallSite
+from ..diagnostics import Applicability, Diagnostic, Edit, Fix
+from ..edits import append_element, remove_elements
+from ..fixer import apply_edits
+from .base import Check, Option
+
+if TYPE_CHECKING:
+    from ..context import FileContext
+    from ..scope import Scope
+
+# Keyword arguments `messages.create` takes that `messages.stream` does not (checked against the
+# installed SDK by tests/test_streaming_sdk.py). `stream` itself is dropped when it is False.
+CREATE_ONLY = frozenset({"stream", "stream_options"})
+CONTEXT_NAME = "stream"
+_TRAILING = re.compile(r"[ \t]*(#[^\r\n]*)?")
+
+
+def call_streams(site: CallSite) -> bool | None:
+    """Return whether a Claude call streams: True, False, or None when it cannot be known."""
+    target = site.target
+    if target.streams:
+        return True
+    if site.family == BEDROCK:
+        return False  # the method decides: only the *_stream twins stream
+    names = target.names(STREAM)
+    if not names:
+        return None  # no streaming switch on this kind of call
+    entry = site.param(STREAM)
+    if entry is None:
+        return None if site.may_have(STREAM) else False
+    value = entry.value
+    if value.known and isinstance(value.value, bool):
+        return value.value
+    return None
+
+
+class StreamingCheck(Check):
+    code = "CM104"
+    name = "streaming"
+    summary = "a Claude call that does not stream"
+    fix_applicability = Applicability.UNSAFE
+    options = {
+        "require": Option("bool", True, "report Claude calls that do not stream"),
+    }
+
+    @classmethod
+    def active(cls, table: Mapping[str, Any]) -> bool:
+        return bool(table.get("require", True))
+
+    def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
+        for site in ctx.sites:
+            if call_streams(site) is not False:
+                continue
+            fix: Fix | None = None
+            if site.family == SDK and not site.target.legacy:
+                fix = stream_rewrite(ctx, site)
+            elif site.family == LANGCHAIN:
+                fix = streaming_flag(ctx, site)
+            yield ctx.diagnostic(
+                self, site.node, message(site), fix, context=site.record.scope.qualname
+            )
+
+
+def message(site: CallSite) -> str:
+    """Return what is wrong with a non-streaming call and what to use instead."""
+    entry = site.param(STREAM)
+    flag = f" ({entry.key} is False)" if entry is not None else ""
+    return f"{site.target.description} does not stream{flag}; use {site.target.streaming_api}"
+
+
+# LangChain ------------------------------------------------------------------------------------
+
+
+def streaming_flag(ctx: FileContext, site: CallSite) -> Fix | None:
+    """Return the fix that sets `streaming=True` on a LangChain constructor call."""
+    call = site.node
+    entry = site.param(STREAM)
+    edit: Edit | None
+    if entry is not None:
+        if entry.container is not call or not isinstance(entry.holder, cst.Arg):
+            return None  # set in a dict or a constant shared with other code
+        edit = ctx.replace(entry.holder.value, "True")
+    else:
+        if any(arg.star for arg in call.args):
+            return None
+        edit = append_element(ctx, call, "streaming=True")
+        if edit is None:
+            return None
+    return ctx.fix(Applicability.UNSAFE, "set streaming=True", edit)
+
+
+# The SDK rewrite ------------------------------------------------------------------------------
+
+
+def stream_rewrite(ctx: FileContext, site: CallSite) -> Fix | None:
+    """Return the `with ....stream(...) as stream:` rewrite of a statement, when it is exact."""
+    statement = site.record.statement
+    small = _single_statement(statement)
+    if small is None:
+        return None
+    value = small.value
+    if value is None:
+        return None
+    call = site.node
+    awaited = isinstance(value, cst.Await) and value.expression is call
+    if not awaited and value is not call:
+        return None  # the call is part of a larger expression
+    scope = site.record.scope
+    if scope.kind not in ("function", "module"):
+        return None
+    client_is_async = site.client.rsplit(".", 1)[-1].startswith("Async")
+    if awaited != client_is_async:
+        return None  # an un-awaited coroutine, or something that is not the SDK's
+    if awaited and not _in_async_function(scope):
+        return None
+    call_text = _stream_call_text(ctx, site)
+    if call_text is None:
+        return None
+    name = fresh_name(ctx, scope)
+    text = ctx.source.text
+    start, end = ctx.span(small)
+    trailing = _TRAILING.match(text, end)
+    assert trailing is not None
+    line_start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
+    indent = text[line_start:start]
+    if indent.strip():
+        return None
+    value_start, value_end = ctx.span(value)
+    result = f"await {name}.get_final_message()" if awaited else f"{name}.get_final_message()"
+    inner = text[start:value_start] + result + text[value_end:end]
+    newline = ctx.source.newline_at(start)
+    header = f"{'async with' if awaited else 'with'} {call_text} as {name}:"
+    comment = trailing.group(0)
+    body = indent + ctx.module.default_indent + inner
+    if re.match(r"[ \t]*#\s*type:", comment):
+        # A type comment types the assignment; on a `with` line it would type `stream`.
+        replacement = header + newline + body + comment
+    else:
+        replacement = header + comment + newline + body
+    edit = Edit(start, trailing.end(), replacement)
+    method = (
+        "beta.messages.stream" if site.target.key.startswith("sdk:beta.") else "messages.stream"
+    )
+    return ctx.fix(
+        Applicability.UNSAFE,
+        f"use {'async with' if awaited else 'with'} {method}(...) as {name} and "
+        f"{'await ' if awaited else ''}{name}.get_final_message()",
+        edit,
+    )
+
+
+def _single_statement(
+    statement: cst.CSTNode | None,
+) -> cst.Assign | cst.AnnAssign | cst.Return | None:
+    """Return the one plain assignment or return a statement line holds, if that is all it is."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    small = statement.body[0]
+    if not isinstance(small.semicolon, cst.MaybeSentinel):
+        return None
+    if isinstance(small, cst.Assign):
+        if len(small.targets) != 1:
+            return None
+        if not isinstance(small.targets[0].target, (cst.Name, cst.Attribute, cst.Subscript)):
+            return None
+        return small
+    if isinstance(small, cst.AnnAssign):
+        return small if small.value is not None else None
+    if isinstance(small, cst.Return):
+        return small if small.value is not None else None
+    return None
+
+
+def _in_async_function(scope: Scope) -> bool:
+    node = scope.function().node
+    return isinstance(node, cst.FunctionDef) and node.asynchronous is not None
+
+
+def _stream_call_text(ctx: FileContext, site: CallSite) -> str | None:
+    """Return the call's text as a `....stream(...)` call: `create` renamed, `stream=False` gone."""
+    call = site.node
+    func = call.func
+    if not isinstance(func, cst.Attribute) or func.attr.value != "create":
+        return None
+    if any(arg.keyword is None and not arg.star for arg in call.args):
+        return None
+    if site.may_have(STREAM):
+        return None
+    edits = [ctx.replace(func.attr, "stream")]
+    for key in site.params.items:
+        if key in CREATE_ONLY and key != STREAM:
+            return None
+    entry = site.param(STREAM)
+    if entry is not None:
+        if entry.container is not call or entry.value.value is not False:
+            return None  # `stream=False` inside a `**params` dict another call may share
+        removal = remove_elements(ctx, call, [entry.holder])
+        if removal is None:
+            return None
+        edits.append(removal)
+    start, end = ctx.span(call)
+    shifted = [Edit(e.start - start, e.end - start, e.replacement) for e in edits]
+    return apply_edits(ctx.source.text[start:end], shifted)
+
+
+class _Names(cst.CSTVisitor):
+    """Collects every variable name used or bound (not keywords of calls, not attributes)."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        node.value.visit(self)
+        return False
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        node.value.visit(self)
+        return False
+
+
+def fresh_name(ctx: FileContext, scope: Scope) -> str:
+    """Return `stream`, `stream_1`, ...: the first name no code in the scope uses or sees."""
+    owner = scope.function().node
+    collector = _Names()
+    owner.visit(collector)
+    taken = collector.names
+    candidate = CONTEXT_NAME
+    number = 0
+    while candidate in taken or scope.lookup(candidate):
+        number += 1
+        candidate = f"{CONTEXT_NAME}_{number}"
+    return candidate

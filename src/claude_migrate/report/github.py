@@ -1,0 +1,66 @@
+"""`--format github`: GitHub Actions workflow commands, one annotation per finding.
+
+`::error file=app/a.py,line=10,col=9,endLine=10,endColumn=24,title=claude-migrate (CM101)::...`
+Paths are relative to the repository root, where Actions places annotations.
+"""
+
+from __future__ import annotations
+
+from . import Run, repo_relative
+
+
+def _data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _property(text: str) -> str:
+    return _data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def command(level: str, message: str, **properties: object) -> str:
+    """Return one workflow command line with its properties and message escaped."""
+    props = ",".join(
+        f"{name}={_property(str(value))}" for name, value in properties.items() if value is not None
+    )
+    return f"::{level} {props}::{_data(message)}"
+
+
+def render(run: Run) -> str:
+    lines = []
+    for error in run.errors:
+        lines.append(
+            command(
+                "error",
+                f"{error.code} {error.message}",
+                file=repo_relative(error.path, run.cwd),
+                line=error.line,
+                col=error.column,
+                title=f"claude-migrate ({error.code})",
+            )
+        )
+    for d in run.diagnostics:
+        message = f"{d.code} {d.message}"
+        if d.fix is not None and d.fix.applies(run.unsafe):
+            message += f" (fix: {d.fix.description})"
+        lines.append(
+            command(
+                "error",
+                message,
+                file=repo_relative(d.path, run.cwd),
+                line=d.line,
+                col=d.column,
+                endLine=d.end_line,
+                endColumn=d.end_column,
+                title=f"claude-migrate ({d.code})",
+            )
+        )
+    for entry in run.stale:
+        lines.append(
+            command(
+                "error",
+                entry.describe() + "; run with --prune-baseline to remove it",
+                file=repo_relative(run.baseline or entry.display, run.cwd),
+                title="claude-migrate (stale baseline)",
+            )
+        )
+    return "\n".join(lines) + ("\n" if lines else "")

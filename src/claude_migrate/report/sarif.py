@@ -1,0 +1,153 @@
+"""`--format sarif`: SARIF 2.1.0 as GitHub code scanning reads it.
+
+Every rule is listed with id, name, short and full descriptions and its page as help; every
+finding is a result with ruleId, level, message, a repository-relative location with start and
+end line and column, and a `partialFingerprints` entry built from the same identity the baseline
+uses (code, path, enclosing scope, fingerprint of the offending source), so an alert keeps its
+identity when unrelated edits move it. Columns are Unicode code points, as `columnKind` says.
+With a baseline, results carry `baselineState` (`new`; `unchanged` for baselined findings shown
+with `--show-baselined`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from typing import Any
+
+from .. import __version__
+from ..catalogue import RuleInfo, all_rules
+from ..diagnostics import Diagnostic, FileError
+from . import Run, repo_relative, repo_root
+
+SCHEMA = (
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+)
+FINGERPRINT_KEY = "claudeMigrate/v1"
+SRCROOT = "%SRCROOT%"
+
+
+def _rule(rule: RuleInfo) -> dict[str, Any]:
+    page = rule.page() or f"{rule.code} {rule.name}: {rule.summary}"
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": rule.description()},
+        "help": {"text": page, "markdown": page},
+        "defaultConfiguration": {"level": "error", "enabled": not rule.opt_in},
+        "properties": {"tags": ["claude-migrate", "policy"], "fix": rule.fix},
+    }
+
+
+def _digest(*parts: object) -> str:
+    return hashlib.sha256("\x1f".join(str(p) for p in parts).encode("utf-8")).hexdigest()[:32]
+
+
+class _Builder:
+    def __init__(self, run: Run) -> None:
+        self.run = run
+        self.rules = all_rules()
+        self.index = {rule.code: i for i, rule in enumerate(self.rules)}
+        self.seen: Counter[tuple[str, ...]] = Counter()
+
+    def _location(self, path: str, region: dict[str, int] | None) -> dict[str, Any]:
+        physical: dict[str, Any] = {
+            "artifactLocation": {"uri": repo_relative(path, self.run.cwd), "uriBaseId": SRCROOT}
+        }
+        if region:
+            physical["region"] = region
+        return {"physicalLocation": physical}
+
+    def _result(
+        self, code: str, message: str, location: dict[str, Any], identity: tuple[str, ...]
+    ) -> dict[str, Any]:
+        # Identical findings in one scope are told apart by their order.
+        self.seen[identity] += 1
+        result: dict[str, Any] = {
+            "ruleId": code,
+            "level": "error",
+            "message": {"text": message},
+            "locations": [location],
+            "partialFingerprints": {FINGERPRINT_KEY: _digest(*identity, self.seen[identity])},
+        }
+        if code in self.index:
+            result["ruleIndex"] = self.index[code]
+        return result
+
+    def diagnostic(self, d: Diagnostic, state: str | None) -> dict[str, Any]:
+        region = {
+            "startLine": d.line,
+            "startColumn": d.column,
+            "endLine": d.end_line,
+            "endColumn": d.end_column,
+        }
+        path = repo_relative(d.path, self.run.cwd)
+        result = self._result(
+            d.code,
+            d.message,
+            self._location(d.path, region),
+            (d.code, path, d.context, d.fingerprint),
+        )
+        if d.fix is not None:
+            result["properties"] = {
+                "fix": {
+                    "applicability": d.fix.applicability.value,
+                    "description": d.fix.description,
+                }
+            }
+        if state is not None:
+            result["baselineState"] = state
+        return result
+
+    def error(self, e: FileError, state: str | None) -> dict[str, Any]:
+        region = None
+        if e.line:
+            region = {"startLine": e.line}
+            if e.column:
+                region["startColumn"] = e.column
+        path = repo_relative(e.path, self.run.cwd)
+        result = self._result(
+            e.code, e.message, self._location(e.path, region), (e.code, path, e.message)
+        )
+        if state is not None:
+            result["baselineState"] = state
+        return result
+
+
+def render(run: Run) -> str:
+    builder = _Builder(run)
+    with_baseline = run.baseline is not None
+    results = [builder.error(e, "new" if with_baseline else None) for e in run.errors]
+    results += [builder.diagnostic(d, "new" if with_baseline else None) for d in run.diagnostics]
+    if with_baseline and run.show_baselined:
+        results += [builder.diagnostic(d, "unchanged") for d in run.baselined]
+    notifications = [
+        {
+            "level": "error",
+            "message": {"text": entry.describe() + "; run with --prune-baseline to remove it"},
+            "locations": [builder._location(run.baseline or entry.display, None)],
+        }
+        for entry in run.stale
+    ]
+    invocation: dict[str, Any] = {"executionSuccessful": True}
+    if notifications:
+        invocation["toolExecutionNotifications"] = notifications
+    root = repo_root(run.cwd) or run.cwd.resolve()
+    sarif_run: dict[str, Any] = {
+        "tool": {
+            "driver": {
+                "name": "claude-migrate",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "rules": [_rule(rule) for rule in builder.rules],
+            }
+        },
+        "originalUriBaseIds": {SRCROOT: {"uri": root.as_uri().rstrip("/") + "/"}},
+        "columnKind": "unicodeCodePoints",
+        "invocations": [invocation],
+        "results": results,
+    }
+    document = {"$schema": SCHEMA, "version": "2.1.0", "runs": [sarif_run]}
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

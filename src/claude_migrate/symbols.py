@@ -1,0 +1,277 @@
+"""What an expression is: an imported name, an instance of a known client, a local def or class.
+
+The resolver follows names through `scope.ModuleIndex` (imports, assignments, parameter
+annotations, `self.<attr>`, factory functions' returns, `with ... as x`), only as far as a
+question needs. Anything it cannot prove is `UNKNOWN`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import libcst as cst
+
+from .scope import Binding, ClassInfo, ModuleIndex, Scope
+from .values import ValueResolver, string_value
+
+MAX_DEPTH = 16
+
+
+@dataclass(frozen=True)
+class Qual:
+    """A module or object known by its import path, e.g. `anthropic.Anthropic`."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Instance:
+    """An object built by calling a known class, reached through `path` attributes.
+
+    `cls` is the import path of the class (`anthropic.AsyncAnthropic`) or a synthetic kind
+    (`boto3:bedrock-runtime`); `info` carries what the constructor said that matters later
+    (an HTTP client's `base_url`).
+    """
+
+    cls: str
+    path: tuple[str, ...] = ()
+    info: str = ""
+
+
+@dataclass(frozen=True)
+class LocalFunction:
+    node: cst.FunctionDef
+    scope: Scope
+
+
+@dataclass(frozen=True)
+class LocalClass:
+    info: ClassInfo
+
+
+@dataclass(frozen=True)
+class LocalInstance:
+    info: ClassInfo
+
+
+class _Unknown:
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN = _Unknown()
+Symbol = Qual | Instance | LocalFunction | LocalClass | LocalInstance | _Unknown
+
+# Every client class of the official SDK: Anthropic, AsyncAnthropic, Client, AsyncClient and the
+# platform clients (AnthropicBedrock, AnthropicVertex, AnthropicFoundry, AnthropicAWS, ...), so a
+# client class added by a newer SDK is recognised without a code change here.
+_SDK_CLIENT = re.compile(r"^(Async)?(Client|Anthropic(?:[A-Z][A-Za-z]*)?)$")
+
+
+def is_sdk_client_class(qualname: str) -> bool:
+    """Return whether an import path names a client class of the `anthropic` SDK."""
+    if not qualname.startswith("anthropic."):
+        return False
+    last = qualname.rsplit(".", 1)[-1]
+    return bool(_SDK_CLIENT.match(last)) and not last.endswith(("Error", "Exception"))
+
+
+# Constructors whose instances we track, beyond the SDK clients: class path -> kind.
+HTTP_CLIENTS = {
+    "requests.Session": "requests.Session",
+    "requests.sessions.Session": "requests.Session",
+    "httpx.Client": "httpx.Client",
+    "httpx.AsyncClient": "httpx.AsyncClient",
+    "aiohttp.ClientSession": "aiohttp.ClientSession",
+    "aiohttp.client.ClientSession": "aiohttp.ClientSession",
+}
+BOTO3_CLIENT_FACTORIES = ("boto3.client", "boto3.session.Session.client")
+BOTO3_SESSIONS = ("boto3.Session", "boto3.session.Session")
+LITELLM_ROUTERS = ("litellm.Router", "litellm.router.Router")
+BEDROCK_RUNTIME = "boto3:bedrock-runtime"
+
+
+class Resolver:
+    """Answers what an expression is, following only the names it has to."""
+
+    def __init__(self, index: ModuleIndex) -> None:
+        assert index.module_scope is not None
+        self.index = index
+        self.values = ValueResolver(index.module_scope, self)
+        self._scopes = {id(scope.node): scope for scope in index.scopes}
+
+    # Names ----------------------------------------------------------------------------------
+    def _binding_symbols(self, bindings: list[Binding], depth: int) -> Symbol:
+        typed: Symbol = UNKNOWN
+        results: list[Symbol] = []
+        for binding in bindings:
+            if binding.kind == "annotation":
+                if binding.value is not None:
+                    typed = self.type_of(binding.value, binding.scope, depth + 1)
+                continue
+            if (
+                binding.kind == "assign"
+                and isinstance(binding.value, cst.Name)
+                and binding.value.value == "None"
+            ):
+                # `client = None` before a lazy initialisation: calling a method on it means
+                # it holds the other assignment by then.
+                continue
+            results.append(self._binding_symbol(binding, depth))
+        known = [r for r in results if r is not UNKNOWN]
+        if results and len(known) == len(results) and all(r == known[0] for r in known):
+            return known[0]
+        return typed
+
+    def _binding_symbol(self, binding: Binding, depth: int) -> Symbol:
+        if binding.kind == "import":
+            return Qual(binding.qualname)
+        if binding.kind == "assign" and binding.value is not None:
+            return self.resolve(binding.value, binding.scope, depth + 1)
+        if binding.kind == "with" and binding.value is not None:
+            # SDK clients, HTTP clients and sessions return themselves from __enter__.
+            result = self.resolve(binding.value, binding.scope, depth + 1)
+            return result if isinstance(result, Instance) and not result.path else UNKNOWN
+        if binding.kind == "param":
+            if binding.value is not None:
+                return self.type_of(binding.value, binding.scope, depth + 1)
+            function = binding.scope
+            if function.method_of is not None and binding.order == min(
+                b.order for bs in function.bindings.values() for b in bs if b.kind == "param"
+            ):
+                return LocalInstance(function.method_of)
+            return UNKNOWN
+        if binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
+            scope = self._scopes.get(id(binding.node))
+            return LocalFunction(binding.node, scope) if scope is not None else UNKNOWN
+        if binding.kind == "class" and isinstance(binding.node, cst.ClassDef):
+            scope = self._scopes.get(id(binding.node))
+            if scope is not None and scope.class_info is not None:
+                return LocalClass(scope.class_info)
+        return UNKNOWN
+
+    def type_of(self, annotation: cst.BaseExpression, scope: Scope, depth: int = 0) -> Symbol:
+        """Return the instance an annotation describes (`Anthropic`, `Optional[Anthropic]`...)."""
+        if depth > MAX_DEPTH:
+            return UNKNOWN
+        text = string_value(annotation)
+        if text is not None:
+            try:
+                parsed = cst.parse_expression(text)
+            except cst.ParserSyntaxError:
+                return UNKNOWN
+            return self.type_of(parsed, scope, depth + 1)
+        if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+            sides = (annotation.left, annotation.right)
+            nones = [s for s in sides if isinstance(s, cst.Name) and s.value == "None"]
+            real = [self.type_of(s, scope, depth + 1) for s in sides if s not in nones]
+            known = [r for r in real if r is not UNKNOWN]
+            if len(real) == 1 and len(known) == 1:
+                return known[0]
+            return UNKNOWN
+        if isinstance(annotation, cst.Subscript):
+            base = self.resolve(annotation.value, scope, depth + 1)
+            if isinstance(base, Qual) and base.name.endswith(".Optional") and annotation.slice:
+                element = annotation.slice[0].slice
+                if isinstance(element, cst.Index):
+                    return self.type_of(element.value, scope, depth + 1)
+            return UNKNOWN
+        target = self.resolve(annotation, scope, depth + 1)
+        if isinstance(target, Qual):
+            if is_sdk_client_class(target.name):
+                return Instance(target.name)
+            if target.name in HTTP_CLIENTS:
+                return Instance(HTTP_CLIENTS[target.name])
+        if isinstance(target, LocalClass):
+            return LocalInstance(target.info)
+        return UNKNOWN
+
+    # Expressions ----------------------------------------------------------------------------
+    def resolve(self, node: cst.BaseExpression, scope: Scope, depth: int = 0) -> Symbol:
+        """Return what `node` evaluates to, as far as the module proves it."""
+        if depth > MAX_DEPTH:
+            return UNKNOWN
+        if isinstance(node, cst.Name):
+            return self._binding_symbols(scope.lookup(node.value), depth)
+        if isinstance(node, cst.Attribute):
+            base = self.resolve(node.value, scope, depth + 1)
+            attr = node.attr.value
+            if isinstance(base, Qual):
+                return Qual(f"{base.name}.{attr}")
+            if isinstance(base, Instance):
+                return Instance(base.cls, (*base.path, attr), base.info)
+            if isinstance(base, LocalInstance):
+                bindings = base.info.attributes.get(attr)
+                if bindings:
+                    return self._binding_symbols(bindings, depth)
+            return UNKNOWN
+        if isinstance(node, cst.Call):
+            return self._call_result(node, scope, depth)
+        if isinstance(node, cst.Await):
+            return self.resolve(node.expression, scope, depth + 1)
+        return UNKNOWN
+
+    def _call_result(self, node: cst.Call, scope: Scope, depth: int) -> Symbol:
+        func = self.resolve(node.func, scope, depth + 1)
+        if isinstance(func, Qual):
+            name = func.name
+            if is_sdk_client_class(name):
+                return Instance(name)
+            if name in HTTP_CLIENTS:
+                base_url = self.argument(node, scope, "base_url", None)
+                return Instance(HTTP_CLIENTS[name], (), base_url or "")
+            if name in BOTO3_CLIENT_FACTORIES:
+                return self._boto3_client(node, scope)
+            if name in BOTO3_SESSIONS:
+                return Instance("boto3.Session")
+            if name in LITELLM_ROUTERS:
+                return Instance("litellm.Router")
+            return UNKNOWN
+        if isinstance(func, Instance):
+            if func.path in (("with_options",), ("copy",)) and is_sdk_client_class(func.cls):
+                return Instance(func.cls)
+            if func.cls == "boto3.Session" and func.path == ("client",):
+                return self._boto3_client(node, scope)
+            return UNKNOWN
+        if isinstance(func, LocalFunction):
+            return self._returns_of(func, depth)
+        if isinstance(func, LocalClass):
+            return LocalInstance(func.info)
+        return UNKNOWN
+
+    def _boto3_client(self, node: cst.Call, scope: Scope) -> Symbol:
+        service = self.argument(node, scope, "service_name", 0)
+        if service == "bedrock-runtime":
+            return Instance(BEDROCK_RUNTIME)
+        return UNKNOWN
+
+    def argument(
+        self, node: cst.Call, scope: Scope, keyword: str, position: int | None
+    ) -> str | None:
+        """Return a string argument of a call, by keyword or position, when it is proven."""
+        for index, arg in enumerate(node.args):
+            if arg.star:
+                continue
+            if (arg.keyword is not None and arg.keyword.value == keyword) or (
+                arg.keyword is None and position is not None and index == position
+            ):
+                value = self.values.value(arg.value, scope)
+                return value.value if value.known and isinstance(value.value, str) else None
+        return None
+
+    def _returns_of(self, func: LocalFunction, depth: int) -> Symbol:
+        results = [self.resolve(value, func.scope, depth + 1) for value in func.scope.returns]
+        known = [r for r in results if r is not UNKNOWN]
+        if results and len(known) == len(results) and all(r == known[0] for r in known):
+            return known[0]
+        if func.node.returns is not None:
+            return self.type_of(
+                func.node.returns.annotation, func.scope.parent or func.scope, depth + 1
+            )
+        return UNKNOWN
+
+    def qualname(self, node: cst.BaseExpression, scope: Scope) -> str | None:
+        """Return the import path a callee names, if it is an imported name."""
+        symbol = self.resolve(node, scope)
+        return symbol.name if isinstance(symbol, Qual) else None

@@ -1,0 +1,163 @@
+"""The pre-commit hooks, run by a real `pre-commit` against this checkout.
+
+`pre-commit try-repo` builds the hook's environment from this checkout (a virtualenv with the
+package installed from the registry's dependencies), once per checkout revision: the whole
+story is told with two runs that share one PRE_COMMIT_HOME.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from helpers import REPO, write_tree
+
+HOOKS = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+
+VIOLATION = """\
+import anthropic
+
+client = anthropic.Anthropic()
+
+
+def answer(question):
+    return client.messages.stream(
+        model="claude-sonnet-4-5",
+        max_tokens=512,
+        temperature=0.9,
+        messages=[{"role": "user", "content": question}],
+    )
+"""
+
+
+def _hook(hook_id: str) -> dict:
+    (hook,) = [h for h in HOOKS if h["id"] == hook_id]
+    return hook
+
+
+@pytest.mark.parametrize("hook_id", ["claude-migrate", "claude-migrate-fix"])
+def test_hooks_are_python_serial_and_honour_policy_excludes(hook_id: str) -> None:
+    hook = _hook(hook_id)
+    assert hook["language"] == "python"
+    assert hook["require_serial"] is True
+    assert "--force-exclude" in hook["entry"].split()
+
+
+def test_fix_hook_fails_when_it_changed_a_file() -> None:
+    assert _hook("claude-migrate-fix")["entry"].split()[:2] == ["claude-migrate", "fix"]
+    assert "--exit-non-zero-on-fix" in _hook("claude-migrate-fix")["entry"].split()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "app/chat.py",
+        "stubs/client.pyi",
+        "setup.py",
+        "requirements.txt",
+        "requirements-dev.txt",
+        "dev-requirements.txt",
+        "requirements/base.txt",
+        "services/api/requirements/prod.txt",
+        "requirements.in",
+        "deps/dev.in",
+        "constraints.txt",
+        "constraints-ci.txt",
+        "pyproject.toml",
+        "services/api/pyproject.toml",
+        "setup.cfg",
+        "Pipfile",
+        "Pipfile.lock",
+        "poetry.lock",
+        "uv.lock",
+        "pdm.lock",
+    ],
+)
+def test_hook_files_pattern_covers_python_and_dependency_files(path: str) -> None:
+    # pre-commit matches `files` with re.search against the repository-relative path.
+    for hook in HOOKS:
+        assert re.search(hook["files"], path), (hook["id"], path)
+
+
+@pytest.mark.parametrize(
+    "path", ["README.md", "app/chat.py.orig", "notes.txt", "package.json", "mypyproject.toml"]
+)
+def test_hook_files_pattern_leaves_other_files_out(path: str) -> None:
+    for hook in HOOKS:
+        assert not re.search(hook["files"], path), (hook["id"], path)
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, timeout=60)
+
+
+def _try_repo(repo: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), "--color", "never"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+
+
+def _status(output: str, name: str) -> str:
+    match = re.search(rf"^{re.escape(name)}\.+(Passed|Failed|Skipped)", output, re.M)
+    assert match, output
+    return match.group(1)
+
+
+def test_real_pre_commit_fails_on_a_violation_fixes_it_and_then_passes(tmp_path: Path) -> None:
+    repo = tmp_path / "project"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    _git(repo, "config", "user.name", "Test")
+    _git(repo, "config", "user.email", "test@example.com")
+    _git(repo, "config", "commit.gpgsign", "false")
+    write_tree(
+        repo,
+        {
+            "claude-migrate.toml": 'exclude = ["legacy/**"]\n',
+            "app/chat.py": VIOLATION,
+            "requirements.txt": "anthropic==0.28.0\nrequests>=2\n",
+            "legacy/old.py": VIOLATION,  # excluded by the policy, though pre-commit names it
+            "README.md": "not Python\n",
+        },
+    )
+    _git(repo, "add", "-A")
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("GIT_", "PRE_COMMIT", "VIRTUAL_ENV"))
+    }
+    # Everything pre-commit and virtualenv keep goes into this test's folder (CI runs as root on
+    # a fresh machine; nothing may depend on what an earlier run left in the home folder).
+    env["PRE_COMMIT_HOME"] = str(tmp_path / "pre-commit-home")
+    env["VIRTUALENV_OVERRIDE_APP_DATA"] = str(tmp_path / "virtualenv-app-data")
+
+    first = _try_repo(repo, env)
+    output = first.stdout + first.stderr
+    assert first.returncode == 1, output
+    assert _status(output, "claude-migrate (check)") == "Failed"
+    assert "app/chat.py:10:9: CM101 [*] temperature 0.9 is above the policy maximum 0.2" in output
+    assert "requirements.txt:1:1: CM201 [*] anthropic ==0.28.0 admits versions below" in output
+    assert "legacy/old.py" not in output
+    assert _status(output, "claude-migrate (fix)") == "Failed"
+    assert "files were modified by this hook" in output
+    fixed = (repo / "app/chat.py").read_text(encoding="utf-8")
+    assert fixed == VIOLATION.replace("temperature=0.9", "temperature=0.0")
+    assert (repo / "requirements.txt").read_text() == "anthropic==0.32.1\nrequests>=2\n"
+    assert (repo / "legacy/old.py").read_text(encoding="utf-8") == VIOLATION
+
+    _git(repo, "add", "-A")  # the user re-stages the fixed file
+    second = _try_repo(repo, env)
+    output = second.stdout + second.stderr
+    assert second.returncode == 0, output
+    assert _status(output, "claude-migrate (check)") == "Passed"
+    assert _status(output, "claude-migrate (fix)") == "Passed"

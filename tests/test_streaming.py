@@ -1,0 +1,181 @@
+"""CM104's rewrite: exact text, the file's own layout, and real SDK types (mypy)."""
+
+from __future__ import annotations
+
+import inspect
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from anthropic.resources.beta.messages import AsyncMessages as AsyncBetaMessages
+from anthropic.resources.beta.messages import Messages as BetaMessages
+from anthropic.resources.messages import AsyncMessages, Messages
+from helpers import FIXTURES
+
+from claude_migrate.api import collect_jobs, execute
+from claude_migrate.checks.streaming import CREATE_ONLY
+from claude_migrate.config import PolicyLoader
+from claude_migrate.engine import Options
+
+STREAMING = FIXTURES / "streaming"
+
+
+def fix(tmp_path: Path, source: bytes, select: str = "CM104") -> bytes:
+    path = tmp_path / "case.py"
+    path.write_bytes(source)
+    jobs = collect_jobs([path], PolicyLoader(), [select])
+    execute(jobs, Options(fix=True, unsafe=True), workers=1)
+    return path.read_bytes()
+
+
+def test_fix_keeps_crlf_line_endings(tmp_path: Path) -> None:
+    source = (
+        b"import anthropic\r\n"
+        b"client = anthropic.Anthropic()\r\n"
+        b"def f():\r\n"
+        b"    x = client.messages.create(\r\n"
+        b"        model='m', max_tokens=1, messages=[],\r\n"
+        b"    )\r\n"
+        b"    return x\r\n"
+    )
+    assert fix(tmp_path, source) == (
+        b"import anthropic\r\n"
+        b"client = anthropic.Anthropic()\r\n"
+        b"def f():\r\n"
+        b"    with client.messages.stream(\r\n"
+        b"        model='m', max_tokens=1, messages=[],\r\n"
+        b"    ) as stream:\r\n"
+        b"        x = stream.get_final_message()\r\n"
+        b"    return x\r\n"
+    )
+
+
+def test_fix_keeps_tab_indentation(tmp_path: Path) -> None:
+    source = (
+        b"import anthropic\n"
+        b"client = anthropic.Anthropic()\n"
+        b"def f():\n"
+        b"\tif True:\n"
+        b"\t\treturn client.messages.create(model='m', max_tokens=1, messages=[])\n"
+    )
+    assert fix(tmp_path, source) == (
+        b"import anthropic\n"
+        b"client = anthropic.Anthropic()\n"
+        b"def f():\n"
+        b"\tif True:\n"
+        b"\t\twith client.messages.stream(model='m', max_tokens=1, messages=[]) as stream:\n"
+        b"\t\t\treturn stream.get_final_message()\n"
+    )
+
+
+def test_fix_at_module_level_without_final_newline(tmp_path: Path) -> None:
+    source = (
+        b"import anthropic\n"
+        b"client = anthropic.Anthropic()\n"
+        b"reply = client.messages.create(model='m', max_tokens=1, messages=[])"
+    )
+    assert fix(tmp_path, source) == (
+        b"import anthropic\n"
+        b"client = anthropic.Anthropic()\n"
+        b"with client.messages.stream(model='m', max_tokens=1, messages=[]) as stream:\n"
+        b"    reply = stream.get_final_message()"
+    )
+
+
+def test_module_level_name_avoids_every_name_of_the_module(tmp_path: Path) -> None:
+    source = (
+        b"import anthropic\n"
+        b"client = anthropic.Anthropic()\n"
+        b"reply = client.messages.create(model='m', max_tokens=1, messages=[])\n"
+        b"def later():\n"
+        b"    return stream\n"
+    )
+    assert b"as stream_1:\n    reply = stream_1.get_final_message()\n" in fix(tmp_path, source)
+
+
+def test_await_outside_async_def_is_not_rewritten(tmp_path: Path) -> None:
+    # Top-level await (a notebook cell) cannot take `async with` in a plain module.
+    source = (
+        b"import anthropic\n"
+        b"client = anthropic.AsyncAnthropic()\n"
+        b"reply = await client.messages.create(model='m', max_tokens=1, messages=[])\n"
+    )
+    path = tmp_path / "case.py"
+    path.write_bytes(source)
+    run = execute(collect_jobs([path], PolicyLoader(), ["CM104"]), Options(), workers=1)
+    assert [(d.code, d.fix) for d in run.diagnostics] == [("CM104", None)]
+
+
+@pytest.mark.parametrize(
+    "resource",
+    [Messages, AsyncMessages, BetaMessages, AsyncBetaMessages],
+    ids=lambda c: f"{c.__module__.split('.')[2]}.{c.__name__}",
+)
+def test_installed_sdk_stream_takes_every_create_argument_but_stream(resource: type) -> None:
+    create = set(inspect.signature(resource.create).parameters)
+    stream = set(inspect.signature(resource.stream).parameters)
+    assert create - stream <= CREATE_ONLY
+    assert "stream" not in stream
+
+
+# A rewrite that kept `stream=False` or forgot the `await` must fail, or mypy proves nothing.
+WRONG_REWRITES = """\
+from anthropic import Anthropic, AsyncAnthropic
+from anthropic.types import Message
+
+client = Anthropic()
+aclient = AsyncAnthropic()
+
+
+def kept_the_stream_flag() -> Message:
+    with client.messages.stream(model="m", max_tokens=1, messages=[], stream=False) as s:  # wrong
+        return s.get_final_message()
+
+
+async def forgot_to_await() -> Message:
+    async with aclient.messages.stream(model="m", max_tokens=1, messages=[]) as stream:
+        return stream.get_final_message()  # wrong
+"""
+
+
+def test_rewrites_type_check_against_the_installed_sdk(
+    tmp_path: Path, pytestconfig: pytest.Config
+) -> None:
+    """Originals and goldens of the SDK rewrite pass mypy; deliberately wrong rewrites fail."""
+    pytest.importorskip("mypy")
+    wrong = tmp_path / "wrong_rewrites.py"
+    wrong.write_text(WRONG_REWRITES, encoding="utf-8")
+    cases = ["sdk_rewrites", "async_rewrites"]
+    files = [STREAMING / f"{c}{s}.py" for c in cases for s in ("", ".fixed")]
+    cache = pytestconfig.cache.mkdir("mypy") if pytestconfig.cache else tmp_path / "mypy"
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--check-untyped-defs",
+            "--ignore-missing-imports",
+            "--no-error-summary",
+            "--cache-dir",
+            str(cache),
+            *map(str, files),
+            str(wrong),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    errors = [line for line in result.stdout.splitlines() if ": error:" in line]
+    wrong_lines = {
+        number
+        for number, line in enumerate(WRONG_REWRITES.splitlines(), 1)
+        if line.endswith("# wrong")
+    }
+    located = {
+        (Path(m.group(1)).name, int(m.group(2)))
+        for m in (re.match(r"(.+?):(\d+): error:", e) for e in errors)
+        if m
+    }
+    assert located == {("wrong_rewrites.py", n) for n in wrong_lines}, result.stdout
