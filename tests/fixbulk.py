@@ -16,7 +16,7 @@ HEADER = "import anthropic\n\nclient = anthropic.Anthropic()\n"
 CALL = (
     "\n\ndef ask_{n}(prompt):\n"
     "    return client.messages.create(\n"
-    '        model="claude-sonnet-4-5",\n'
+    '        model="claude-sonnet-4-6",\n'
     "        temperature=0.9,\n"
     "        max_tokens=4096,\n"
     '        messages=[{{"role": "user", "content": prompt}}],\n'

@@ -105,7 +105,7 @@ def _module(draw: st.DrawFn) -> tuple[bytes, bytes]:
     temperature = draw(st.sampled_from(["0.9", "1", "0.25", "1.0", "5e-1", ".7"]))
     max_tokens = draw(st.sampled_from(["4096", "2048", "1_000_000", "0x1000"]))
     args = [
-        ("model", '"claude-sonnet-4-5"', '"claude-sonnet-4-5"'),
+        ("model", '"claude-sonnet-4-6"', '"claude-sonnet-4-6"'),
         ("temperature", temperature, "0.0"),
         ("max_tokens", max_tokens, "1024"),
         ("messages", "[]", "[]"),
