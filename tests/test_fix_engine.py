@@ -73,7 +73,7 @@ def test_fix_that_would_break_parsing_is_refused_and_file_untouched(
     assert result.exit_code == 1
     assert (tmp_path / "a.py").read_bytes() == original
     assert (tmp_path / "a.py").stat().st_ino == inode
-    assert "a.py:3:35: CM101 [*] temperature 0.9 is above the policy maximum 0.2" in result.stdout
+    assert "a.py:3:35: CM101 temperature 0.9 is above the policy maximum 0.2" in result.stdout
     assert "refused: would not parse" in result.stdout  # the closing table
     report = json.loads((tmp_path / "report.json").read_text())
     assert report["changed"] == []
