@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import baseline
@@ -18,6 +19,7 @@ from .config import PolicyLoader
 from .diagnostics import FileError, FileResult
 from .discovery import discover, kind_of
 from .engine import Job, Options, run
+from .git import WorkTreeState
 from .report import Run
 from .source import DecodeError, SourceText
 from .suppress import skips_file
@@ -69,6 +71,20 @@ def execute(
     return Run(results=results, fixing=options.fix, unsafe=options.unsafe)
 
 
+def dirty_files_to_rewrite(
+    jobs: Sequence[Job], options: Options, state: WorkTreeState, workers: int | None = None
+) -> list[str]:
+    """Return the files with uncommitted changes that `fix` would rewrite (writing nothing).
+
+    Only the dirty files are fixed in memory, so `--require-clean` costs little on a clean tree.
+    """
+    dirty = [job for job in jobs if state.is_dirty(job.path)]
+    if not dirty:
+        return []
+    dry = replace(options, write=False, keep_text=False)
+    return sorted(r.path for r in run(dirty, dry, workers) if r.fixed)
+
+
 def apply_baseline(
     run: Run, path: Path, prune: bool = False, show: bool = False
 ) -> tuple[Run, int]:
@@ -98,17 +114,32 @@ def apply_baseline(
 
 
 def unified_diff(result: FileResult) -> str:
-    """Return the unified diff between a result's original and fixed text."""
+    """Return the unified diff between a result's original and fixed text.
+
+    Lines split only where Python splits them (\\n, \\r\\n, \\r), each keeping its own ending,
+    and a last line without one gets git's "No newline at end of file" marker.
+    """
     if result.original_text is None or result.fixed_text is None:
         return ""
-    return "".join(
-        difflib.unified_diff(
-            result.original_text.splitlines(keepends=True),
-            result.fixed_text.splitlines(keepends=True),
-            fromfile=f"a/{result.path}",
-            tofile=f"b/{result.path}",
-        )
-    )
+    out = []
+    for line in difflib.unified_diff(
+        _lines(result.original_text),
+        _lines(result.fixed_text),
+        fromfile=f"a/{result.path}",
+        tofile=f"b/{result.path}",
+    ):
+        if line.endswith(("\n", "\r")):
+            out.append(line)
+        else:
+            out.append(line + "\n\\ No newline at end of file\n")
+    return "".join(out)
+
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def _lines(text: str) -> list[str]:
+    return _LINE.findall(text)
 
 
 @dataclass

@@ -14,8 +14,15 @@ from . import __version__, api, baseline, catalogue, policy_view, starter
 from .cache import CACHE_DIR_NAME, ResultCache, default_dir
 from .checks import KNOWN_CODES
 from .config import ConfigError, PolicyLoader, preset_names
-from .engine import Options
+from .engine import Job, Options
+from .git import WorkTreeState
+from .git import scan as git_scan
+from .progress import progress_bar
+from .progress import wanted as progress_wanted
 from .report import FORMATS, Run
+from .report.fixes import render_report as fixes_report
+from .report.fixes import render_table as fixes_table
+from .report.fixes import uncommitted_note
 from .report.text import summary
 
 
@@ -113,6 +120,8 @@ def _run(
     write_baseline: Path | None = None,
     prune_baseline: bool = False,
     show_baselined: bool = False,
+    report_file: Path | None = None,
+    require_clean: bool = False,
 ) -> None:
     chosen = _codes(select, "--select")
     dropped = _codes(ignore, "--ignore") or []
@@ -137,10 +146,18 @@ def _run(
             work = api.collect_jobs(targets, loader, chosen, dropped, force_exclude)
     except ConfigError as exc:
         _fail(str(exc))
+    uncommitted = None
+    if options.fix and stdin is None:
+        uncommitted = _uncommitted_guard(work, options, jobs, require_clean)
     cache = None if no_cache else ResultCache(cache_dir or default_dir(Path.cwd()))
-    run = api.execute(work, options, jobs, cache=cache)
+    show_progress = options.fix and stdin is None and progress_wanted(sys.stderr, quiet)
+    with progress_bar(len(work), fixing=options.fix, enabled=show_progress) as on_result:
+        run = api.execute(work, options, jobs, on_result, cache=cache)
     if stdin is not None and stdin.result is not None:
         run = Run(results=[stdin.result], fixing=options.fix, unsafe=options.unsafe)
+    mixed = _mixed_with_work(run, work, uncommitted)
+    if report_file is not None:
+        _write_report(report_file, fixes_report(run, dry_run=diff, uncommitted=mixed))
     if diff:
         changed = 0
         for result in run.results:
@@ -183,8 +200,15 @@ def _run(
         run.show_source = True
         run.color = not os.environ.get("NO_COLOR")
     report = FORMATS[output_format](run)
+    note = uncommitted_note(mixed, dry_run=False)
     if output_format in ("text", "concise") and not quiet:
+        if options.fix:
+            report += fixes_table(run, dry_run=False, color=run.color)
         report += summary(run) + "\n"
+        if note:
+            report += note + "\n"
+    elif note:
+        click.echo(note, err=True)
     if output is not None:
         try:
             output.parent.mkdir(parents=True, exist_ok=True)
@@ -206,6 +230,51 @@ def _with_baseline(run: Run, path: Path, prune: bool, show: bool, quiet: bool) -
         entries = f"{pruned} stale entr{'ies' if pruned != 1 else 'y'}"
         click.echo(f"claude-migrate: pruned {entries} from {path}", err=True)
     return run
+
+
+def _uncommitted_guard(
+    work: list[Job], options: Options, jobs: int | None, require_clean: bool
+) -> WorkTreeState | None:
+    """Find the files with uncommitted changes before `fix` writes; refuse under --require-clean."""
+    if not options.write:
+        return None
+    state = git_scan(job.path for job in work)
+    if require_clean:
+        if state.problems:
+            click.echo(
+                "claude-migrate: error: --require-clean cannot tell whether files have "
+                "uncommitted changes: " + "; ".join(state.problems),
+                err=True,
+            )
+            sys.exit(2)
+        blocked = api.dirty_files_to_rewrite(work, options, state, jobs)
+        if blocked:
+            click.echo(
+                f"claude-migrate: error: --require-clean: fix would rewrite {len(blocked)} "
+                f"file{'s' if len(blocked) != 1 else ''} with uncommitted changes (commit or "
+                "stash them first); nothing was written:\n  " + "\n  ".join(blocked),
+                err=True,
+            )
+            sys.exit(2)
+    return state
+
+
+def _mixed_with_work(run: Run, work: list[Job], state: WorkTreeState | None) -> list[str]:
+    """Return the rewritten files that already had uncommitted changes before the run."""
+    if state is None or not state.dirty:
+        return []
+    paths = {job.display: job.path for job in work}
+    written = (r.path for r in run.results if r.written and r.path in paths)
+    return sorted(path for path in written if state.is_dirty(paths[path]))
+
+
+def _write_report(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        message = f"claude-migrate: error: cannot write the report {path}: {exc.strerror}"
+        click.echo(message, err=True)
+        sys.exit(2)
 
 
 @main.command()
@@ -238,10 +307,20 @@ def check(**kwargs) -> None:  # type: ignore[no-untyped-def]
     "--exit-non-zero-on-fix", is_flag=True,
     help="Exit 1 when a fix was applied, even if nothing remains reported.",
 )
+@click.option(
+    "--report", "report_file", type=click.Path(dir_okay=False, path_type=Path),
+    help="Write a JSON report of every changed file and every finding left (with why) to FILE.",
+)
+@click.option(
+    "--require-clean", is_flag=True,
+    help="Refuse to run if it would rewrite a file with uncommitted (unstaged or untracked) "
+    "changes in a git work tree.",
+)
 def fix(unsafe_fixes: bool, diff: bool, **kwargs) -> None:  # type: ignore[no-untyped-def]
     """Apply fixes in PATHS; exit 1 if anything remains reported.
 
-    With `-` (and --stdin-filename), prints the fixed source to standard output.
+    With `-` (and --stdin-filename), prints the fixed source to standard output. On a terminal,
+    a progress bar shows on stderr (not under --quiet).
     """
     options = Options(fix=True, unsafe=unsafe_fixes, write=not diff, keep_text=diff)
     _run(**kwargs, options=options, diff=diff)

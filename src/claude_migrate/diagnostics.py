@@ -87,6 +87,8 @@ class FileResult:
     errors: list[FileError] = field(default_factory=list)
     # Codes whose fixes were applied, one entry per applied fix (for reports).
     fixed: list[str] = field(default_factory=list)
+    # The findings whose fixes were applied, as found in the round that fixed them.
+    applied: list[Diagnostic] = field(default_factory=list)
     # The fixed source, when it differs from the original; set in diff mode or stdin mode.
     original_text: str | None = None
     fixed_text: str | None = None

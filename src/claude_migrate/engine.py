@@ -9,28 +9,31 @@ that file's CM001 entry; the run goes on.
 
 from __future__ import annotations
 
+import ast
+import functools
 import os
 import re
-import sys
 import traceback
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+import warnings
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .cache import ResultCache, lookup, storable
 from .checks import ALL_CHECKS, Check
 from .config import FileSettings
 from .diagnostics import Diagnostic, FileError, FileResult
-from .fixer import apply_edits, select_fixes, write_atomic
+from .fixer import MAX_FIX_ROUNDS, not_written, settle, write_atomic
 from .manifests import MANIFEST_KIND
+from .pool import Crash, recursion_headroom, run_in_workers
 from .source import DecodeError, SourceText
 from .suppress import apply_suppressions, skips_file
 
-MAX_FIX_ROUNDS = 10
+__all__ = ["MAX_FIX_ROUNDS", "Job", "Options", "fix_file", "process", "run"]
+
+Parsed = TypeVar("Parsed")
 # Below this many files that need parsing, a process pool costs more than it saves.
 PARALLEL_MIN_FILES = 12
 CHUNK_FILES = 8
@@ -259,16 +262,94 @@ def _process_python(
     diagnostics, errors = _run_checks(job, source, module, checks)
     result.errors.extend(errors)
     if options.fix:
-        diagnostics = fix_loop(
-            job,
-            source,
-            diagnostics,
-            options,
-            result,
-            analyse=lambda fixed: _run_checks(job, fixed, _parse(fixed.text), checks),
-            parses=_parses,
-        )
+        diagnostics = _fix_loop(job, source, data, checks, diagnostics, options, result)
     result.diagnostics = diagnostics
+
+
+def _fix_loop(
+    job: Job,
+    source: SourceText,
+    data: bytes | None,
+    checks: Sequence[Check],
+    diagnostics: list[Diagnostic],
+    options: Options,
+    result: FileResult,
+) -> list[Diagnostic]:
+    """Apply a Python file's fixes until none applies; return what is left."""
+
+    def recheck(text: str, module) -> tuple[list[Diagnostic], list[FileError]]:  # type: ignore[no-untyped-def]
+        return _run_checks(job, SourceText(text, source.encoding, source.bom), module, checks)
+
+    parse = _python_parser(source.text)
+    return fix_file(job, source, data, diagnostics, options, result, parse=parse, recheck=recheck)
+
+
+def _python_parser(original: str) -> Callable[[str], object]:
+    """Return the validity test of a fixed Python file: it must parse as the original did.
+
+    LibCST must parse it; and when the running Python compiles the original, Python must
+    compile the fixed text too (LibCST's grammar is looser in places, and the file is code).
+    """
+    compiles_original: list[bool] = []
+
+    def parse(text: str):  # type: ignore[no-untyped-def]
+        module = _parse(text)
+        if not compiles_original:
+            compiles_original.append(_compiles(original))
+        if compiles_original[0] and not _compiles(text):
+            raise SyntaxError("the fixed text does not compile")
+        return module
+
+    return parse
+
+
+def _compiles(text: str) -> bool:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # invalid escape sequences and the like
+        try:
+            ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return False
+    return True
+
+
+def fix_file(
+    job: Job,
+    source: SourceText,
+    data: bytes | None,
+    diagnostics: list[Diagnostic],
+    options: Options,
+    result: FileResult,
+    *,
+    parse: Callable[[str], Parsed],
+    recheck: Callable[[str, Parsed], tuple[list[Diagnostic], list[FileError]]],
+) -> list[Diagnostic]:
+    """Settle one file's fixes and write the result atomically; return the findings left.
+
+    The one path every kind of file's fixes go through (a dependency-file processor calls it
+    too): `parse(text)` raises when `text` is not a valid file of its kind, and the fix that made
+    it so is refused; `recheck(text, parsed)` runs the checks again. `data` is the file's bytes
+    as read (None for stdin): the file is written only if it still holds them. A file that
+    cannot be written keeps every finding, with the reason, and gets a CM001 error.
+    """
+    settled = settle(
+        source.text, diagnostics, unsafe=options.unsafe, parse=parse, recheck=recheck
+    )
+    result.errors.extend(e for e in settled.errors if e not in result.errors)
+    if settled.text == source.text:
+        return settled.left
+    if options.write and job.text is None:
+        problem = _write_fixed(job, source, data, settled.text)
+        if problem is not None:
+            result.errors.append(FileError(job.display, f"fix not written: {problem}"))
+            return not_written(diagnostics, options.unsafe)
+        result.written = True
+    result.applied.extend(settled.applied)
+    result.fixed.extend(d.code for d in settled.applied)
+    if options.keep_text:
+        result.original_text = source.text
+        result.fixed_text = settled.text
+    return settled.left
 
 
 def fix_loop(
@@ -279,83 +360,34 @@ def fix_loop(
     result: FileResult,
     analyse: Callable[[SourceText], tuple[list[Diagnostic], list[FileError]]],
     parses: Callable[[str], bool],
+    data: bytes | None = None,
 ) -> list[Diagnostic]:
-    """Apply fixes until none applies; return what is left. Never keeps text that doesn't parse.
+    """`fix_file` for callers that test validity with a predicate and re-check a `SourceText`."""
 
-    `analyse` re-runs the checks over fixed text; `parses` says whether a text is still a valid
-    file of its kind. Writes (or keeps the texts for a diff) as `options` say.
-    """
-    original = source.text
-    text = original
-    refused: set[tuple[str, str]] = set()
-    for _ in range(MAX_FIX_ROUNDS):
-        candidates = [d for d in diagnostics if (d.code, d.fingerprint) not in refused]
-        applied, _conflicts = select_fixes(candidates, options.unsafe)
-        if not applied:
-            break
-        new_text, applied = _apply_parsing(text, applied, refused, parses)
-        if not applied:
-            break
-        result.fixed.extend(d.code for d in applied)
-        text = new_text
-        source = SourceText(text, source.encoding, source.bom)
-        diagnostics, errors = analyse(source)
-        result.errors.extend(e for e in errors if e not in result.errors)
-    left = []
-    for d in diagnostics:
-        if (d.code, d.fingerprint) in refused:
-            why = "refused: the fixed file would not parse"
-        elif d.fix is None:
-            why = "no fix exists"
-        elif not d.fix.applies(options.unsafe):
-            why = "unsafe fix not enabled (--unsafe-fixes)" if d.fix.applicability.value == "unsafe" else "display-only fix"
-        else:
-            why = "conflicts with another fix"
-        left.append(replace(d, left_because=why))
-    if text != original:
-        if options.keep_text:
-            result.original_text = original
-            result.fixed_text = text
-        if options.write and job.text is None:
-            try:
-                data = source.to_bytes(text)
-            except UnicodeEncodeError as exc:
-                result.errors.append(FileError(job.display, f"fix not written: cannot encode as {source.encoding}: {exc.reason}"))
-                return left
-            write_atomic(Path(job.path), data)
-            result.written = True
-    return left
+    def parse(text: str) -> None:
+        if not parses(text):
+            raise ValueError("the fixed text does not parse")
+
+    def recheck(text: str, parsed: None) -> tuple[list[Diagnostic], list[FileError]]:
+        return analyse(SourceText(text, source.encoding, source.bom))
+
+    return fix_file(job, source, data, diagnostics, options, result, parse=parse, recheck=recheck)
 
 
-def _apply_parsing(
-    text: str,
-    applied: list[Diagnostic],
-    refused: set[tuple[str, str]],
-    parses: Callable[[str], bool],
-) -> tuple[str, list[Diagnostic]]:
-    """Apply the fixes together; if the result doesn't parse, keep only those that do alone."""
-    edits = [e for d in applied for e in d.fix.edits]  # type: ignore[union-attr]
-    new_text = apply_edits(text, edits)
-    if parses(new_text):
-        return new_text, applied
-    kept: list[Diagnostic] = []
-    current = text
-    for diagnostic in applied:
-        trial = apply_edits(text, [e for d in [*kept, diagnostic] for e in d.fix.edits])  # type: ignore[union-attr]
-        if parses(trial):
-            kept.append(diagnostic)
-            current = trial
-        else:
-            refused.add((diagnostic.code, diagnostic.fingerprint))
-    return current, kept
-
-
-def _parses(text: str) -> bool:
+def _write_fixed(job: Job, source: SourceText, data: bytes | None, text: str) -> str | None:
+    """Write the fixed text in the file's own encoding; return what went wrong, if anything."""
     try:
-        _parse(text)
-    except Exception:
-        return False
-    return True
+        encoded = source.to_bytes(text)
+    except UnicodeEncodeError as exc:
+        return f"the fixed text cannot be encoded as {source.encoding}: {exc.reason}"
+    path = Path(job.path)
+    try:
+        if data is not None and path.read_bytes() != data:
+            return "the file changed on disk while it was being fixed"
+        write_atomic(path, encoded)
+    except OSError as exc:
+        return f"cannot write: {exc.strerror or exc}"
+    return None
 
 
 def process(job: Job, options: Options) -> FileResult:
@@ -404,11 +436,6 @@ def process_other(job: Job, data: bytes | None, options: Options, result: FileRe
     processor = PROCESSORS.get(job.kind)
     if processor is not None:
         processor(job, data, options, result)
-
-
-def _process_chunk(jobs: Sequence[Job], options: Options) -> list[FileResult]:
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
-    return [process(job, options) for job in jobs]
 
 
 def default_jobs() -> int:
@@ -477,64 +504,28 @@ def run(
     return [r for r in results if r is not None]
 
 
-def _chunks(items: Sequence[tuple[int, Job]], size: int) -> Iterator[list[tuple[int, Job]]]:
-    for start in range(0, len(items), size):
-        yield list(items[start : start + size])
-
-
 def _run_pool(
     items: Sequence[tuple[int, Job]],
     options: Options,
     workers: int,
     on_result: Callable[[FileResult], None] | None,
 ) -> Iterable[tuple[int, FileResult]]:
-    """Process chunks in worker processes; a worker that dies costs only its own files."""
+    """Process files in worker processes; a worker that dies costs only the file it was on.
+
+    That file is reported as CM001 with what the dying worker's fault handler wrote (the fatal
+    error and the innermost frame) or its exit status; every other file is processed.
+    """
     size = max(1, min(CHUNK_FILES, len(items) // (workers * 4) or 1))
-    pending = list(_chunks(items, size))
-    while pending:
-        retry: list[list[tuple[int, Job]]] = []
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures: dict[Future[list[FileResult]], list[tuple[int, Job]]] = {
-                pool.submit(_process_chunk, [job for _, job in chunk], options): chunk
-                for chunk in pending
-            }
-            broken = False
-            remaining = set(futures)
-            while remaining:
-                done, remaining = wait(remaining, return_when=FIRST_COMPLETED)
-                for future in done:
-                    chunk = futures[future]
-                    try:
-                        chunk_results = future.result()
-                    except BrokenProcessPool:
-                        broken = True
-                        retry.append(chunk)
-                        continue
-                    for (i, _), result in zip(chunk, chunk_results):
-                        if on_result:
-                            on_result(result)
-                        yield i, result
-        if not broken:
-            break
-        # A worker died (killed, segfault): run each file of the lost chunks on its own, so
-        # only the file that kills its process is reported and the others are still done.
-        pending = []
-        for chunk in retry:
-            if len(chunk) == 1:
-                i, job = chunk[0]
-                result = _isolated(job, options)
-                if on_result:
-                    on_result(result)
-                yield i, result
-            else:
-                pending.extend([[item] for item in chunk])
-
-
-def _isolated(job: Job, options: Options) -> FileResult:
-    with ProcessPoolExecutor(max_workers=1) as pool:
-        try:
-            return pool.submit(_process_chunk, [job], options).result()[0]
-        except BrokenProcessPool as exc:
-            result = FileResult(path=job.display)
-            result.errors.append(FileError(job.display, f"worker process crashed: {exc}"))
-            return result
+    jobs = dict(items)
+    work = functools.partial(process, options=options)
+    for i, outcome in run_in_workers(work, items, workers, size, setup=recursion_headroom):
+        if isinstance(outcome, Crash):
+            display = jobs[i].display
+            result = FileResult(path=display)
+            message = f"worker process crashed on this file: {outcome.detail}"
+            result.errors.append(FileError(display, message))
+        else:
+            result = outcome
+        if on_result:
+            on_result(result)
+        yield i, result

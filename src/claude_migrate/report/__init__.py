@@ -14,6 +14,18 @@ from ..baseline import StaleEntry
 from ..diagnostics import Diagnostic, FileError, FileResult
 
 
+def offers_fix(diagnostic: Diagnostic, unsafe: bool) -> bool:
+    """Return whether running `fix` (with `unsafe`) would apply this finding's fix.
+
+    After a `fix` run, a finding whose fix was refused, conflicted or was not written is left
+    for a reason another run would not change: it is not offered again.
+    """
+    fix = diagnostic.fix
+    if fix is None or not fix.applies(unsafe):
+        return False
+    return diagnostic.left_because in (None, "unsafe-fix-not-enabled")
+
+
 @dataclass
 class Run:
     """Everything a reporter needs about one run."""
@@ -49,7 +61,7 @@ class Run:
 
     @property
     def fixable(self) -> int:
-        return sum(1 for d in self.diagnostics if d.fix is not None and d.fix.applies(True))
+        return sum(1 for d in self.diagnostics if offers_fix(d, True))
 
     @property
     def fixed(self) -> int:

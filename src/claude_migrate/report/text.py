@@ -20,18 +20,14 @@ from rich.text import Text
 
 from ..diagnostics import Diagnostic, FileError
 from ..source import DecodeError, SourceText
-from . import Run
+from . import Run, offers_fix
 
 TAB_SIZE = 8
 
 
 def _fix_hint(run: Run) -> str:
-    safe = sum(1 for d in run.diagnostics if d.fix is not None and d.fix.applies(False))
-    unsafe = sum(
-        1
-        for d in run.diagnostics
-        if d.fix is not None and d.fix.applies(True) and not d.fix.applies(False)
-    )
+    safe = sum(1 for d in run.diagnostics if offers_fix(d, False))
+    unsafe = sum(1 for d in run.diagnostics if offers_fix(d, True) and not offers_fix(d, False))
     parts = []
     if safe:
         parts.append(f"{safe} fixable with `claude-migrate fix`")
@@ -41,7 +37,7 @@ def _fix_hint(run: Run) -> str:
 
 
 def _fixable_marker(run: Run, d: Diagnostic) -> bool:
-    return d.fix is not None and d.fix.applies(run.unsafe or False)
+    return offers_fix(d, run.unsafe or False)
 
 
 def _error_where(error: FileError) -> str:

@@ -1,0 +1,102 @@
+"""Which files have uncommitted changes in a git work tree, so `fix` can warn or refuse.
+
+"Uncommitted" here means changes a migration diff would mix with: the work-tree copy differs
+from the index (unstaged edits, a deletion, a merge conflict), or the file is untracked. A file
+whose changes are all staged is not counted: `fix` writes to the work tree only, so its edits
+stay a separate `git diff` on top of the staged `git diff --cached`. That is exactly the state
+of every file the pre-commit fix hook is given (pre-commit stashes unstaged edits before running
+hooks), so the hook is never warned or blocked, while a bulk run over a tree with work in
+progress is.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+class GitError(Exception):
+    """git could not tell the state of a work tree."""
+
+
+@dataclass
+class WorkTreeState:
+    """The files with uncommitted changes under the work trees of some paths."""
+
+    dirty: set[str] = field(default_factory=set)  # real paths
+    problems: list[str] = field(default_factory=list)
+
+    def is_dirty(self, path: str | Path) -> bool:
+        return os.path.realpath(path) in self.dirty
+
+
+def work_tree_root(folder: Path, cache: dict[Path, Path | None] | None = None) -> Path | None:
+    """Return the top of the git work tree holding `folder`, or None outside one."""
+    cache = {} if cache is None else cache
+    seen: list[Path] = []
+    current = folder
+    root: Path | None = None
+    while True:
+        if current in cache:
+            root = cache[current]
+            break
+        seen.append(current)
+        if (current / ".git").exists():  # a folder, or a file in linked work trees/submodules
+            root = current
+            break
+        if current.parent == current:
+            break
+        current = current.parent
+    for folder_seen in seen:
+        cache[folder_seen] = root
+    return root
+
+
+def _status(root: Path) -> set[str]:
+    """Return the real paths of the files with uncommitted changes in one work tree."""
+    try:
+        completed = subprocess.run(
+            [
+                "git", "-C", str(root), "status", "--porcelain=v1", "-z",
+                "--untracked-files=all", "--no-renames", "--ignore-submodules=all",
+            ],
+            capture_output=True,
+            check=False,
+        )  # fmt: skip
+    except OSError as exc:
+        raise GitError(f"cannot run git: {exc.strerror or exc}") from None
+    if completed.returncode != 0:
+        message = completed.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise GitError(message[-1] if message else f"git status exited {completed.returncode}")
+    dirty: set[str] = set()
+    real_root = os.path.realpath(root)
+    for entry in completed.stdout.split(b"\0"):
+        if len(entry) < 4:
+            continue
+        index, worktree = chr(entry[0]), chr(entry[1])
+        relative = os.fsdecode(entry[3:])
+        untracked = index == "?" and worktree == "?"
+        conflicted = "U" in (index, worktree) or (index == worktree and index in "AD")
+        if untracked or conflicted or worktree != " ":
+            dirty.add(os.path.join(real_root, relative))
+    return dirty
+
+
+def scan(paths: Iterable[str | Path]) -> WorkTreeState:
+    """Return which of the work trees holding `paths` have files with uncommitted changes."""
+    cache: dict[Path, Path | None] = {}
+    roots: set[Path] = set()
+    for path in paths:
+        root = work_tree_root(Path(os.path.abspath(path)).parent, cache)
+        if root is not None:
+            roots.add(root)
+    state = WorkTreeState()
+    for root in sorted(roots):
+        try:
+            state.dirty |= _status(root)
+        except GitError as exc:
+            state.problems.append(f"{root}: {exc}")
+    return state
