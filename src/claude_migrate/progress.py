@@ -12,15 +12,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeRemainingColumn,
-)
-
 from .diagnostics import FileResult
 
 OnResult = Callable[[FileResult], None]
@@ -42,6 +33,16 @@ def progress_bar(
     if not enabled or total == 0:
         yield None
         return
+    # rich costs ~50 ms to import: only a run that shows the bar pays it.
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
     console = Console(file=stream or sys.stderr, force_terminal=True)
     columns = [
         TextColumn("[bold]{task.description}"),

@@ -15,9 +15,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
-
 from .. import __version__
 from ..checks import CHECKS_BY_CODE, PSEUDO_RULES
 from ..diagnostics import Diagnostic, FileResult
@@ -90,6 +87,9 @@ def tally(run: Run) -> list[RuleTally]:
 
 def render_table(run: Run, *, dry_run: bool, color: bool = False, width: int = 160) -> str:
     """Return the closing per-rule table of a `fix` run ("" when nothing was found)."""
+    from rich.console import Console  # imported when a table is drawn, not by every run
+    from rich.table import Table
+
     tallies = tally(run)
     if not tallies:
         return ""

@@ -13,14 +13,15 @@ import shutil
 from collections.abc import Iterator
 from itertools import groupby
 from pathlib import Path
-
-from rich.cells import cell_len
-from rich.console import Console
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, FileError
 from ..source import DecodeError, SourceText
 from . import Run, offers_fix
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
 
 TAB_SIZE = 8
 
@@ -85,6 +86,8 @@ def render(run: Run) -> str:
 
 
 def _console(run: Run, buffer: io.StringIO) -> Console:
+    from rich.console import Console  # ~50 ms to import: only the terminal report pays it
+
     width = shutil.get_terminal_size((100, 24)).columns
     return Console(
         file=buffer,
@@ -122,6 +125,9 @@ def _snippet(
     source: SourceText, line: int, column: int, end_line: int, end_column: int
 ) -> list[Text]:
     """Return the source line and a caret line under columns `column`..`end_column`."""
+    from rich.cells import cell_len
+    from rich.text import Text
+
     raw = source.line_text(line)
     if not raw.strip():
         return []
@@ -142,6 +148,8 @@ def _snippet(
 
 
 def render_rich(run: Run) -> str:
+    from rich.text import Text
+
     buffer = io.StringIO()
     console = _console(run, buffer)
     first = True
