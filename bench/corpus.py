@@ -124,7 +124,8 @@ def _plain_module(rng: random.Random, n: int) -> str:
         a, b = rng.sample(words, 2)
         lines += [
             "",
-            f"def {a}_{b}_{f}(rows: list[dict[str, int]], factor: float = {rng.random():.2f}) -> dict[str, float]:",
+            f"def {a}_{b}_{f}(rows: list[dict[str, int]], factor: float = {rng.random():.2f})"
+            " -> dict[str, float]:",
             f'    """Sum `{a}` per `{b}`, scaled by factor."""',
             "    totals: dict[str, float] = defaultdict(float)",
             "    for row in rows:",

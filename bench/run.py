@@ -65,7 +65,9 @@ class Measure:
         return f"{self.median:.3f} ({min(self.times):.3f}-{max(self.times):.3f})"
 
 
-def timed(command: list[str], cwd: Path | None = None, timeout: float | None = None) -> tuple[float, int, int]:
+def timed(
+    command: list[str], cwd: Path | None = None, timeout: float | None = None
+) -> tuple[float, int, int]:
     """Run `command`; return (wall seconds, peak RSS in KB of any process of it, exit code)."""
     start = time.perf_counter()
     process = subprocess.Popen(
@@ -147,7 +149,9 @@ print(json.dumps({"kept": kept, "stage_one": stage_one, "files": len(jobs), "pat
 
 def prefilter_view(root: Path) -> dict[str, object]:
     """Return which files claude-migrate's prefilter keeps (default policy), and its markers."""
-    out = subprocess.run([*PYI, "-c", PREFILTER, str(root)], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [*PYI, "-c", PREFILTER, str(root)], capture_output=True, text=True, check=True
+    )
     return json.loads(out.stdout)  # type: ignore[no-any-return]
 
 
@@ -213,14 +217,17 @@ def run_corpus(
         commands["cold --ignore CM106"] = [*check, "--no-cache", "--ignore", "CM106", name]
     if ruff:
         commands["ruff E9,F"] = [
-            *ruff, "check", "--isolated", "--no-cache", "--select", "E9,F", "--exit-zero", "-q", name
+            *ruff, "check", "--isolated", "--no-cache", "--select", "E9,F", "--exit-zero", "-q",
+            name,
         ]  # fmt: skip
     results = {label: Measure(label) for label in commands}
     # Warm cache: one untimed cold run fills it.
     # Every command runs beside the corpus, not in it: the SDK's own `types/` package would
     # shadow the standard library's for any Python started inside it.
     where = root.parent
-    subprocess.run(commands["warm"], cwd=where, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        commands["warm"], cwd=where, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     for _ in range(reps):
         for label, command in commands.items():
             if label == "cold":
@@ -306,7 +313,9 @@ def main() -> int:
             if name in chosen:
                 reps = args.reps if name == "stdlib" else max(1, (args.reps + 1) // 2)
                 print(f"running {name} ({reps} rounds)...", flush=True)
-                tables[name] = run_corpus(name, roots[name], reps, args.fixit_timeout, Path(scratch))
+                tables[name] = run_corpus(
+                    name, roots[name], reps, args.fixit_timeout, Path(scratch)
+                )
         single = run_single(args.reps + 2, roots["generated"]) if "single" in chosen else None
     after = machine()
     report = render(tables, single, before, after, time.perf_counter() - started)
@@ -314,12 +323,22 @@ def main() -> int:
     args.results.mkdir(parents=True, exist_ok=True)
     (args.results / "latest.md").write_text(report, encoding="utf-8")
     raw = {
-        name: {"info": info, "runs": {m.label: {"times": m.times, "peak_kb": m.peak_kb, "note": m.note} for m in res.values()}}
+        name: {
+            "info": info,
+            "runs": {
+                m.label: {"times": m.times, "peak_kb": m.peak_kb, "note": m.note}
+                for m in res.values()
+            },
+        }
         for name, (res, info) in tables.items()
     }
     if single:
-        raw["single"] = {"runs": {m.label: {"times": m.times, "peak_kb": m.peak_kb} for m in single.values()}}
-    (args.results / "latest.json").write_text(json.dumps({"machine": before, "results": raw}, indent=2))
+        raw["single"] = {
+            "runs": {m.label: {"times": m.times, "peak_kb": m.peak_kb} for m in single.values()}
+        }
+    (args.results / "latest.json").write_text(
+        json.dumps({"machine": before, "results": raw}, indent=2)
+    )
     return 0
 
 
@@ -335,16 +354,20 @@ def render(
     out = [
         f"claude-migrate {__version__}; {version_of(tool('ruff'))}; {version_of(tool('fixit'))}; "
         f"libcst {importlib.metadata.version('libcst')}",
-        f"{before['cpu']}, {before['cores']} cores, {before['platform']}, Python {before['python']}",
-        f"load average before {before['load']}, after {after['load']}; the whole run took {took:.0f} s",
+        f"{before['cpu']}, {before['cores']} cores, {before['platform']}, "
+        f"Python {before['python']}",
+        f"load average before {before['load']}, after {after['load']}; "
+        f"the whole run took {took:.0f} s",
         "",
-        "Seconds: median (min-max) over alternating rounds; peak RSS of any process of the command.",
+        "Seconds: median (min-max) over alternating rounds; "
+        "peak RSS of any process of the command.",
         "",
     ]
     for name, (results, info) in tables.items():
         out.append(
-            f"### {name}: {info['files']} files, {info['lines']:,} lines; prefilter stage one keeps "
-            f"{info['stage_one']}, stage two {info['kept']} ({info['kept_lines']:,} lines)"
+            f"### {name}: {info['files']} files, {info['lines']:,} lines; "
+            f"prefilter stage one keeps {info['stage_one']}, "
+            f"stage two {info['kept']} ({info['kept_lines']:,} lines)"
         )
         out.append("")
         out.append("| command | seconds | peak RSS MB |")
@@ -387,19 +410,42 @@ def render(
         )
     if "anthropic" in tables:
         r = tables["anthropic"][0]
-        row("anthropic: cold / LibCST parse floor of kept files", ratio(r["cold"], r["libcst floor"]), 1.5)
-        row("anthropic: --jobs 1 / --jobs 2", ratio(r["cold --jobs 1"], r["cold --jobs 2"]), 1.6, False)
+        row(
+            "anthropic: cold / LibCST parse floor of kept files",
+            ratio(r["cold"], r["libcst floor"]),
+            1.5,
+        )
+        row(
+            "anthropic: --jobs 1 / --jobs 2",
+            ratio(r["cold --jobs 1"], r["cold --jobs 2"]),
+            1.6,
+            False,
+        )
     if "generated" in tables:
         r = tables["generated"][0]
-        row("generated: cold / LibCST parse floor of kept files", ratio(r["cold"], r["libcst floor"]), 1.5)
-        row("generated: --jobs 1 / --jobs 2", ratio(r["cold --jobs 1"], r["cold --jobs 2"]), 1.6, False)
+        row(
+            "generated: cold / LibCST parse floor of kept files",
+            ratio(r["cold"], r["libcst floor"]),
+            1.5,
+        )
+        row(
+            "generated: --jobs 1 / --jobs 2",
+            ratio(r["cold --jobs 1"], r["cold --jobs 2"]),
+            1.6,
+            False,
+        )
     for name, (r, info) in tables.items():
         if info["stage_one"]:
             row(f"{name}: warm / cold", ratio(r["warm"], r["cold"]), 0.3)
         else:  # no file passes the prefilter: there is nothing to cache, warm is cold
-            out.append(f"| {name}: warm / cold | {ratio(r['warm'], r['cold']):.2f} | <= 0.3 | n/a: no file to cache |")
+            measured = ratio(r["warm"], r["cold"])
+            out.append(f"| {name}: warm / cold | {measured:.2f} | <= 0.3 | n/a: no file to cache |")
     if single:
-        row("one file: check / import libcst", ratio(single["check one file"], single["import libcst"]), 2.0)
+        row(
+            "one file: check / import libcst",
+            ratio(single["check one file"], single["import libcst"]),
+            2.0,
+        )
     peaks = [
         (name, m.peak_kb / 1024)
         for name, (r, _) in tables.items()

@@ -23,7 +23,10 @@ def main(root: Path) -> None:
     jobs = collect_jobs([root], PolicyLoader(cwd=root))
     listed = time.perf_counter() - started
     started = time.perf_counter()
-    verdicts = [(job, prefilter(Path(job.path).read_bytes(), job.settings, job.kind, job.path)) for job in jobs]
+    verdicts = [
+        (job, prefilter(Path(job.path).read_bytes(), job.settings, job.kind, job.path))
+        for job in jobs
+    ]
     filtered = time.perf_counter() - started
     kept = [job for job, verdict in verdicts if verdict == PARSE and job.kind == "python"]
     compiled_only = [job for job, verdict in verdicts if verdict not in (PARSE, SKIP)]
@@ -53,7 +56,10 @@ def main(root: Path) -> None:
         lambda: [ast.parse(Path(j.path).read_bytes()) for j in compiled_only],
     )
     lines = sum(t.count("\n") for t in texts)
-    modules = timed(f"LibCST parse of {len(kept)} files ({lines:,} lines)", lambda: [cst.parse_module(t) for t in texts])
+    modules = timed(
+        f"LibCST parse of {len(kept)} files ({lines:,} lines)",
+        lambda: [cst.parse_module(t) for t in texts],
+    )
     from claude_migrate.scope import ModuleIndex
     from claude_migrate.walk import walk
 
@@ -64,16 +70,21 @@ def main(root: Path) -> None:
     timed("module index, walk (after)", lambda: [walk(m, ModuleIndex()) for m in modules])  # type: ignore[union-attr]
     timed(
         "positions, PositionProvider (before)",
-        lambda: [MetadataWrapper(m, unsafe_skip_copy=True).resolve(PositionProvider) for m in modules],  # type: ignore[union-attr]
+        lambda: [
+            MetadataWrapper(m, unsafe_skip_copy=True).resolve(PositionProvider) for m in modules
+        ],  # type: ignore[union-attr]
     )
     from claude_migrate.positions import node_spans
 
-    timed("positions, node_spans (after)", lambda: [node_spans(m, t) for m, t in zip(modules, texts)])  # type: ignore[arg-type]
+    timed(
+        "positions, node_spans (after)",
+        lambda: [node_spans(m, t) for m, t in zip(modules, texts, strict=True)],
+    )  # type: ignore[arg-type]
     from claude_migrate.context import FileContext
     from claude_migrate.source import SourceText
 
     def checks() -> None:
-        for job, module, text in zip(kept, modules, texts):  # type: ignore[call-overload]
+        for job, module, text in zip(kept, modules, texts, strict=True):  # type: ignore[call-overload]
             ctx = FileContext(job.display, SourceText(text), module, job.settings)
             run_checks(ctx, checks_for(job.settings, job.kind, file_role(job.path)), job.display)
 

@@ -11,13 +11,18 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
+from helpers import FIXTURES, SRC, Cli, snapshot, write_tree
 
 from claude_migrate import cache as cache_module
 from claude_migrate import engine
-from claude_migrate.cache import CACHE_DIR_NAME, ResultCache, build_id, result_from_json, result_to_json
+from claude_migrate.cache import (
+    CACHE_DIR_NAME,
+    ResultCache,
+    build_id,
+    result_from_json,
+    result_to_json,
+)
 from claude_migrate.diagnostics import Applicability, Diagnostic, Edit, FileError, FileResult, Fix
-
-from helpers import FIXTURES, SRC, Cli, snapshot, write_tree
 
 BROKEN = "import anthropic\nclient = anthropic.Anthropic()\ndef f(:\n    temperature=1\n"
 
@@ -89,8 +94,12 @@ def test_warm_check_of_a_claude_file_never_imports_libcst(tmp_path: Path) -> Non
     write_tree(tmp_path, {"app.py": (FIXTURES / "temperature" / "sdk_shapes.py").read_text()})
     env = {**os.environ, "PYTHONPATH": str(SRC), "PYTHONPROFILEIMPORTTIME": "1"}
     command = [sys.executable, "-m", "claude_migrate", "check", "app.py"]
-    cold = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
-    warm = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    cold = subprocess.run(
+        command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+    )
+    warm = subprocess.run(
+        command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+    )
     assert cold.returncode == warm.returncode == 1
     assert warm.stdout == cold.stdout
     assert "libcst" in cold.stderr
@@ -181,7 +190,9 @@ def test_no_cache_reads_and_writes_nothing(tree: Path, tmp_path: Path, parses: l
 # fix ------------------------------------------------------------------------------------------
 
 
-def test_fix_after_a_cached_check_fixes_what_an_uncached_fix_fixes(tree: Path, tmp_path: Path) -> None:
+def test_fix_after_a_cached_check_fixes_what_an_uncached_fix_fixes(
+    tree: Path, tmp_path: Path
+) -> None:
     other = tmp_path / "other"
     shutil.copytree(tree, other)
     folder = str(tmp_path / "cache")
@@ -197,7 +208,9 @@ def test_fix_after_a_cached_check_fixes_what_an_uncached_fix_fixes(tree: Path, t
     assert snapshot(tree) == snapshot(other)
 
 
-def test_fix_answers_untouched_files_from_the_cache(tree: Path, tmp_path: Path, parses: list[str]) -> None:
+def test_fix_answers_untouched_files_from_the_cache(
+    tree: Path, tmp_path: Path, parses: list[str]
+) -> None:
     folder = str(tmp_path / "cache")
     cli = Cli(tree)
     first = _json(cli, "fix", "--cache-dir", folder)  # safe fixes only: unsafe ones remain
@@ -297,10 +310,21 @@ def test_concurrent_writers_and_readers_never_see_a_torn_entry(tmp_path: Path) -
     assert not list(Path(folder).rglob("*.tmp")), "no temporary file is left behind"
 
 
-def test_concurrent_runs_of_the_cli_share_one_cache(tree: Path, tmp_path: Path, parses: list[str]) -> None:
+def test_concurrent_runs_of_the_cli_share_one_cache(
+    tree: Path, tmp_path: Path, parses: list[str]
+) -> None:
     folder = str(tmp_path / "cache")
     env = {**os.environ, "PYTHONPATH": str(SRC)}
-    command = [sys.executable, "-m", "claude_migrate", "check", "--format", "json", "--cache-dir", folder]
+    command = [
+        sys.executable,
+        "-m",
+        "claude_migrate",
+        "check",
+        "--format",
+        "json",
+        "--cache-dir",
+        folder,
+    ]
     runs = [
         subprocess.Popen(command, cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         for _ in range(3)
@@ -334,7 +358,9 @@ def test_prune_drops_entries_and_builds_unused_for_too_long(tmp_path: Path) -> N
     assert cache.load("aa" + "1" * 38, "x.py") is not None
 
 
-def test_a_run_prunes_at_most_once_per_interval(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_run_prunes_at_most_once_per_interval(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder = tmp_path / "cache"
     cache = ResultCache(folder)
     cache.store("aa" + "1" * 38, _sample_result(1))
@@ -348,6 +374,8 @@ def test_a_run_prunes_at_most_once_per_interval(tmp_path: Path, monkeypatch: pyt
 def test_an_entry_round_trips_every_field(tmp_path: Path) -> None:
     original = _sample_result(3)
     again = result_from_json(json.loads(json.dumps(result_to_json(original))), "y.py")
-    assert again.diagnostics == [d.__class__(**{**d.__dict__, "path": "y.py"}) for d in original.diagnostics]
+    assert again.diagnostics == [
+        d.__class__(**{**d.__dict__, "path": "y.py"}) for d in original.diagnostics
+    ]
     assert again.errors == [FileError("y.py", "invalid syntax", 3, 4)]
     assert again.from_cache and not again.parsed

@@ -8,15 +8,17 @@ from pathlib import Path
 import anthropic
 import libcst as cst
 import pytest
+from helpers import FIXTURES
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from claude_migrate.positions import node_spans
 from claude_migrate.source import SourceText
 
-from helpers import FIXTURES
-
 ODD = {
-    "crlf": "import anthropic\r\nc = anthropic.Anthropic()\r\nc.messages.create(\r\n    temperature=0.9,  # hot\r\n)\r\n",
+    "crlf": (
+        "import anthropic\r\nc = anthropic.Anthropic()\r\n"
+        "c.messages.create(\r\n    temperature=0.9,  # hot\r\n)\r\n"
+    ),
     "no trailing newline": "def f():\n    return g(1,\n        2)",
     "unicode": "s = 'héllo 😀'; t = f(s, key='ключ')\n",
     "tabs and continuation": "if x:\n\ty = [1,\n\t     2] \\\n\t    + z\n",

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import FIXTURES, run_subprocess, write_tree
 
 from claude_migrate import engine
 from claude_migrate.api import collect_jobs, execute
@@ -20,8 +21,6 @@ from claude_migrate.checks import CHECKS_BY_CODE, CHECKS_BY_NAME
 from claude_migrate.config import FileSettings, PolicyLoader
 from claude_migrate.discovery import kind_of
 from claude_migrate.engine import PARSE, SKIP, Options, prefilter
-
-from helpers import FIXTURES, run_subprocess, write_tree
 
 EXPECT = re.compile(r"#\s*expect(?:\^\d+)?:\s*([A-Z0-9, ]+)")
 SIDECARS = (".fixed", ".expect")
@@ -93,13 +92,13 @@ def test_every_fixture_with_a_finding_is_parsed(case: Path) -> None:
 def _results(path: Path, select: list[str] | None, fix: bool) -> list[tuple[object, ...]]:
     jobs = collect_jobs([path], _loader(path), select)
     run = execute(jobs, Options(fix=fix, unsafe=True, write=False, keep_text=True), workers=1)
-    return [
-        (r.path, r.diagnostics, r.errors, r.fixed_text) for r in run.results
-    ]
+    return [(r.path, r.diagnostics, r.errors, r.fixed_text) for r in run.results]
 
 
 @pytest.mark.parametrize("case", fixture_files(), ids=lambda p: p.relative_to(FIXTURES).as_posix())
-def test_prefilter_changes_no_result_of_any_fixture(case: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_prefilter_changes_no_result_of_any_fixture(
+    case: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     runs = []
     for fix in (False, True):
         for select in {None: None, "own": harness_selection(case)}.values():
@@ -139,7 +138,9 @@ def test_a_claude_file_without_a_parameter_the_policy_reads_is_not_parsed(tmp_pa
 
 
 def test_the_same_file_with_the_parameter_is_parsed_and_reported(tmp_path: Path) -> None:
-    parsed, found = _parsed(tmp_path, CALL.format(extra=", temperature=0.9, max_tokens=9"), ["CM101"])
+    parsed, found = _parsed(
+        tmp_path, CALL.format(extra=", temperature=0.9, max_tokens=9"), ["CM101"]
+    )
     assert parsed and found == [("CM101", 4)]
 
 
@@ -168,7 +169,9 @@ def test_checking_a_file_without_claude_never_imports_libcst(
     assert "libcst" not in result.stderr  # ...and LibCST is not in it
 
 
-def test_checking_a_claude_file_imports_libcst(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_checking_a_claude_file_imports_libcst(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     write_tree(tmp_path, {"app.py": CALL.format(extra=", temperature=0.9")})
     monkeypatch.setenv("PYTHONPROFILEIMPORTTIME", "1")
     result = run_subprocess("check", "--no-cache", "app.py", cwd=tmp_path)
@@ -176,8 +179,12 @@ def test_checking_a_claude_file_imports_libcst(tmp_path: Path, monkeypatch: pyte
     assert "libcst" in result.stderr
 
 
-def test_policy_is_built_once_per_config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    files = {f"pkg{i}/sub{j}/m{k}.py": "x = 1\n" for i in range(4) for j in range(3) for k in range(3)}
+def test_policy_is_built_once_per_config_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {
+        f"pkg{i}/sub{j}/m{k}.py": "x = 1\n" for i in range(4) for j in range(3) for k in range(3)
+    }
     files["claude-migrate.toml"] = "[temperature]\nmax = 0.5\n"
     files["pkg3/claude-migrate.toml"] = "[temperature]\nmax = 0.7\n"
     write_tree(tmp_path, files)
@@ -197,9 +204,9 @@ def test_policy_is_built_once_per_config_file(tmp_path: Path, monkeypatch: pytes
 
 
 def test_lazy_libcst_is_the_real_module_once_used() -> None:
-    from claude_migrate import calls
-
     import libcst
+
+    from claude_migrate import calls
 
     assert calls.cst is libcst or sys.modules["libcst"] is calls.cst
     assert calls.cst.Name is libcst.Name

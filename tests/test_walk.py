@@ -11,11 +11,10 @@ from pathlib import Path
 import anthropic
 import libcst as cst
 import pytest
+from helpers import FIXTURES
 
 from claude_migrate.scope import ModuleIndex
 from claude_migrate.walk import walk
-
-from helpers import FIXTURES
 
 SAMPLES = sorted(p for p in FIXTURES.rglob("*.py")) + [
     Path(dataclasses.__file__),

@@ -131,7 +131,9 @@ def result_to_json(result: FileResult) -> dict[str, Any]:
         }
         for d in result.diagnostics
     ]
-    data["errors"] = [{name: getattr(e, name) for name in _fields(FileError)} for e in result.errors]
+    data["errors"] = [
+        {name: getattr(e, name) for name in _fields(FileError)} for e in result.errors
+    ]
     return data
 
 
@@ -299,8 +301,14 @@ def mode_of(fix: bool, unsafe: bool) -> str:
 
 
 def lookup(
-    cache: ResultCache, data: bytes, settings: FileSettings, kind: str, path: str, display: str,
-    fix: bool, unsafe: bool,
+    cache: ResultCache,
+    data: bytes,
+    settings: FileSettings,
+    kind: str,
+    path: str,
+    display: str,
+    fix: bool,
+    unsafe: bool,
 ) -> tuple[FileResult | None, str]:
     """Return (the cached result or None, the key to store this run's result under)."""
     name = os.path.basename(path)

@@ -39,20 +39,21 @@ class _Syntactic:
     def __enter__(self) -> None:
         self.start = self.state.offset
 
-    def __exit__(self, *exc: object) -> bool:
+    def __exit__(self, *exc: object) -> None:
         spans = self.state.spans
         start = spans[self.start_node][0] if self.start_node is not None else self.start
         end = spans[self.end_node][1] if self.end_node is not None else self.state.offset
         spans[self.node] = (start, end)
-        return False
 
 
 def _state_class() -> type:
     from libcst._nodes.internal import CodegenState  # the hooks PositionProvider overrides
 
-    class OffsetState(CodegenState):  # type: ignore[misc]
+    class OffsetState(CodegenState):
         def __init__(self, module: cst.Module) -> None:
-            super().__init__(default_indent=module.default_indent, default_newline=module.default_newline)
+            super().__init__(
+                default_indent=module.default_indent, default_newline=module.default_newline
+            )
             self.offset = 0
             self.popped = False
             self.spans: Spans = {}
@@ -79,7 +80,8 @@ def _state_class() -> type:
             # A syntactic range, recorded inside, wins over the whole of what the node generated.
             self.spans.setdefault(node, (self._starts.pop(), self.offset))
 
-        def record_syntactic_position(
+        # LibCST only uses it in `with`: any context manager does, not only a generator's.
+        def record_syntactic_position(  # type: ignore[override]
             self,
             node: cst.CSTNode,
             *,

@@ -76,7 +76,7 @@ def _hook(visitor: Any, name: str) -> Any:
 
 
 def walk(node: cst.CSTNode, visitor: Any) -> None:
-    """Call `visitor.visit_<Node>(node)` (False skips the children) and `leave_<Node>` on every node.
+    """Call `visitor.visit_<Node>(node)` (False skips its children), then `leave_<Node>(node)`.
 
     A visitor may instead define `on_visit(node)` (False skips the children) and
     `on_leave(node)`, called for every node. It needs no LibCST base class: a module whose
