@@ -14,6 +14,7 @@ from . import __version__, api, baseline, catalogue, policy_view, starter
 from .checks import KNOWN_CODES
 from .config import ConfigError, PolicyLoader, preset_names
 from .engine import Job, Options
+from .fixer import write_atomic
 from .git import WorkTreeState
 from .git import scan as git_scan
 from .progress import progress_bar
@@ -202,7 +203,7 @@ def _run(
     if output is not None:
         try:
             output.parent.mkdir(parents=True, exist_ok=True)
-            output.write_text(report, encoding="utf-8", newline="")
+            write_atomic(output, report.encode("utf-8"))
         except OSError as exc:
             _fail(f"{output}: cannot write the report: {exc.strerror or exc}")
     else:
@@ -260,7 +261,7 @@ def _mixed_with_work(run: Run, work: list[Job], state: WorkTreeState | None) -> 
 
 def _write_report(path: Path, text: str) -> None:
     try:
-        path.write_text(text, encoding="utf-8")
+        write_atomic(path, text.encode("utf-8"))
     except OSError as exc:
         message = f"claude-migrate: error: cannot write the report {path}: {exc.strerror}"
         click.echo(message, err=True)
