@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Mapping
@@ -71,3 +72,26 @@ def run_subprocess(*args: str, cwd: Path, input: str | None = None) -> subproces
         text=True,
         timeout=120,
     )
+
+
+EXPECT = re.compile(r"#\s*expect:\s*([A-Z0-9, ]+)")
+
+
+def marked_lines(path: Path) -> set[tuple[int, str]]:
+    """Return the (line, code) findings a file marks with `# expect: CODE[, CODE]` comments."""
+    found = set()
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        match = EXPECT.search(line)
+        if match:
+            found.update((number, code) for code in re.split(r"[,\s]+", match.group(1).strip()) if code)
+    return found
+
+
+def marked_tree(root: Path, suffixes: tuple[str, ...] = (".py", ".txt")) -> set[tuple[str, int, str]]:
+    """Return the (relative path, line, code) findings marked in every file under `root`."""
+    return {
+        (path.relative_to(root).as_posix(), line, code)
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and path.suffix in suffixes
+        for line, code in marked_lines(path)
+    }

@@ -7,28 +7,13 @@ markers in its files.
 
 from __future__ import annotations
 
-import re
 import shutil
 from pathlib import Path
 
 import libcst as cst
-from helpers import FIXTURES, Cli, snapshot
+from helpers import FIXTURES, Cli, marked_tree, snapshot
 
-EXPECT = re.compile(r"#\s*expect:\s*([A-Z0-9, ]+)")
 DEMO = FIXTURES / "demo"
-
-
-def expected_findings(root: Path) -> set[tuple[str, int, str]]:
-    found = set()
-    files = [*root.rglob("*.py"), *root.rglob("requirements*.txt")]
-    for path in sorted(files):
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            match = EXPECT.search(line)
-            if match:
-                for code in re.split(r"[,\s]+", match.group(1).strip()):
-                    if code:
-                        found.add((path.relative_to(root).as_posix(), number, code))
-    return found
 
 
 def test_demo_tree_reports_exactly_the_marked_sites(tmp_path: Path) -> None:
@@ -37,7 +22,7 @@ def test_demo_tree_reports_exactly_the_marked_sites(tmp_path: Path) -> None:
     data = Cli(tree).json("check")
     assert data["errors"] == []
     found = {(d["path"], d["line"], d["code"]) for d in data["diagnostics"]}
-    assert found == expected_findings(tree)
+    assert found == marked_tree(tree)
 
 
 # What no fix can reach: calls whose streaming API has another result type (Bedrock, LiteLLM,

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import ast
 import json
-import re
 import shutil
 from pathlib import Path
 
 import libcst as cst
-from helpers import FIXTURES, Cli, run_subprocess, snapshot
+from helpers import FIXTURES, Cli, marked_tree, run_subprocess, snapshot
 
-EXPECT = re.compile(r"#\s*expect:\s*([A-Z0-9, ]+)")
 BEFORE = FIXTURES / "migration" / "before"
 AFTER = FIXTURES / "migration" / "after"
 # What no rewrite can do: the streaming completion (and so its HUMAN_PROMPT import), the old
@@ -31,26 +29,12 @@ LEFT = {
 }
 
 
-def marked(root: Path) -> set[tuple[str, int, str]]:
-    found = set()
-    for path in sorted(root.rglob("*")):
-        if not path.is_file() or path.suffix not in (".py", ".txt"):
-            continue
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            match = EXPECT.search(line)
-            if match:
-                for code in re.split(r"[,\s]+", match.group(1).strip()):
-                    if code:
-                        found.add((path.relative_to(root).as_posix(), number, code))
-    return found
-
-
 def test_every_deprecated_site_is_reported(tmp_path: Path) -> None:
     tree = tmp_path / "tree"
     shutil.copytree(BEFORE, tree)
     data = Cli(tree).json("check")
     assert data["errors"] == []
-    assert {(d["path"], d["line"], d["code"]) for d in data["diagnostics"]} == marked(tree)
+    assert {(d["path"], d["line"], d["code"]) for d in data["diagnostics"]} == marked_tree(tree)
 
 
 def test_fix_rewrites_what_it_can_the_result_parses_and_a_second_fix_changes_nothing(

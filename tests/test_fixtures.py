@@ -8,21 +8,18 @@ change nothing. A `<case>.toml` next to a case is the policy it runs under.
 
 from __future__ import annotations
 
-import re
 import shutil
 from pathlib import Path
 
 import libcst as cst
 import pytest
+from helpers import FIXTURES, marked_lines
 
 from claude_migrate.api import collect_jobs, execute
 from claude_migrate.checks import CHECKS_BY_NAME
 from claude_migrate.config import PolicyLoader
 from claude_migrate.engine import Options
 
-from helpers import FIXTURES
-
-EXPECT = re.compile(r"#\s*expect:\s*([A-Z0-9, ]+)")
 # Folders whose cases run with every rule on.
 ALL_RULES = {"precision", "demo", "recall"}
 
@@ -39,14 +36,7 @@ def cases() -> list[Path]:
 
 
 def expected(case: Path) -> set[tuple[int, str]]:
-    found = set()
-    for number, line in enumerate(case.read_text(encoding="utf-8").splitlines(), 1):
-        match = EXPECT.search(line)
-        if match:
-            for code in re.split(r"[,\s]+", match.group(1).strip()):
-                if code:
-                    found.add((number, code))
-    return found
+    return marked_lines(case)
 
 
 def _run(path: Path, case: Path, fix: bool):

@@ -12,11 +12,9 @@ files) or its file is gone. One whose findings were fixed is *stale*: the run fa
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
-import tempfile
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic, FileError, FileResult
+from .fixer import write_atomic
 
 VERSION = 1
 ERROR_CONTEXT = ""
@@ -154,19 +153,7 @@ def _write(path: Path, text: str) -> None:
     """Replace or create `path` atomically (temporary file in the same folder, then rename)."""
     folder = Path(os.path.abspath(path)).parent
     folder.mkdir(parents=True, exist_ok=True)
-    mode = 0o644
-    with contextlib.suppress(OSError):
-        mode = os.stat(path).st_mode & 0o7777
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".cm-tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.chmod(temp, mode)
-        os.replace(temp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temp)
-        raise
+    write_atomic(folder / path.name, text.encode("utf-8"))
 
 
 # Matching -------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from .cache import CACHE_DIR_NAME, ResultCache, default_dir
 from .checks import KNOWN_CODES
 from .config import ConfigError, PolicyLoader, preset_names
 from .engine import Job, Options
+from .fixer import write_atomic
 from .git import WorkTreeState
 from .git import scan as git_scan
 from .progress import progress_bar
@@ -212,7 +213,7 @@ def _run(
     if output is not None:
         try:
             output.parent.mkdir(parents=True, exist_ok=True)
-            output.write_text(report, encoding="utf-8", newline="")
+            write_atomic(output, report.encode("utf-8"))
         except OSError as exc:
             _fail(f"{output}: cannot write the report: {exc.strerror or exc}")
     else:
@@ -270,7 +271,7 @@ def _mixed_with_work(run: Run, work: list[Job], state: WorkTreeState | None) -> 
 
 def _write_report(path: Path, text: str) -> None:
     try:
-        path.write_text(text, encoding="utf-8")
+        write_atomic(path, text.encode("utf-8"))
     except OSError as exc:
         message = f"claude-migrate: error: cannot write the report {path}: {exc.strerror}"
         click.echo(message, err=True)

@@ -235,14 +235,20 @@ def not_written(diagnostics: Iterable[Diagnostic], unsafe: bool) -> list[Diagnos
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    """Replace `path` with `data` atomically, keeping its permission bits.
+    """Replace (or create) `path` with `data` atomically, keeping its permission bits.
 
     The temporary file lives in the same folder (a rename is atomic only within one file
     system), is named `.<name>.<random>.cm-tmp` (never a suffix discovery reads) and is fsynced
     before the rename, and the folder after it, so a crash or SIGKILL at any moment leaves the
     old file or the new one.
     """
-    mode = stat.S_IMODE(os.stat(path).st_mode)
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        # A new file (a baseline, a report) gets the mode open() would give it.
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
     folder = path.parent
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=folder)
     try:

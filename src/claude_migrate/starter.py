@@ -150,8 +150,7 @@ def init(folder: Path, preset: str, standalone: bool = False) -> Written:
     if existing is None or standalone:
         text = starter_text(preset, in_pyproject=False, loader=loader)
         _parse(text.encode("utf-8"), config)
-        with open(config, "x", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        write_atomic(config, text.encode("utf-8"))
         return Written(config, appended=False)
     newline = b"\r\n" if b"\r\n" in existing else b"\n"
     section = starter_text(preset, in_pyproject=True, loader=loader).encode("utf-8")
