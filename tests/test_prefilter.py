@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES, run_subprocess, write_tree
+from helpers import FIXTURES, marked_lines, run_subprocess, write_tree
 
 from claude_migrate import engine
 from claude_migrate.api import collect_jobs, execute
@@ -22,7 +22,9 @@ from claude_migrate.config import FileSettings, PolicyLoader
 from claude_migrate.discovery import kind_of
 from claude_migrate.engine import PARSE, SKIP, Options, prefilter
 
-EXPECT = re.compile(r"#\s*expect(?:\^\d+)?:\s*([A-Z0-9, ]+)")
+# `helpers.marked_lines` reads `# expect: CODE`; dependency files also say `# expect^N: CODE`
+# (the line N above) where a comment cannot stand on the finding's own line.
+EXPECT_ABOVE = re.compile(r"#\s*expect\^\d+:\s*([A-Z0-9, ]+)")
 SIDECARS = (".fixed", ".expect")
 
 
@@ -45,8 +47,9 @@ def expected_codes(path: Path) -> set[str]:
             if row.strip() and not row.startswith("#"):
                 codes.add(row.split()[1])
         return codes
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        match = EXPECT.search(line)
+    codes.update(code for _, code in marked_lines(path))
+    for line in path.read_text(encoding="utf-8").splitlines():
+        match = EXPECT_ABOVE.search(line)
         if match:
             codes.update(c for c in re.split(r"[,\s]+", match.group(1).strip()) if c)
     return codes
