@@ -330,5 +330,14 @@ def storable(result: FileResult, fix: bool) -> bool:
     return not any(e.message.startswith(_TRANSIENT) for e in result.errors)
 
 
+def unchanged(path: str, data: bytes) -> bool:
+    """Return whether the file still holds `data` (it may change while a worker reads it)."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read() == data
+    except OSError:
+        return False
+
+
 # Errors that say something about this run, not about the file's bytes.
 _TRANSIENT = ("cannot read", "worker process crashed", "internal error")

@@ -21,7 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .cache import ResultCache, lookup, storable
+from .cache import ResultCache, lookup, storable, unchanged
 from .checks import ALL_CHECKS, Check
 from .config import FileSettings
 from .diagnostics import Diagnostic, FileError, FileResult
@@ -458,7 +458,7 @@ def run(
     one, and its fresh result is stored otherwise (see `cache.py`).
     """
     workers = workers or default_jobs()
-    keys: dict[int, str] = {}
+    keys: dict[int, tuple[str, bytes]] = {}
     # Prefilter in this process: most files of a real tree never need a parse, and sending
     # them to a pool would cost more than reading them here.
     heavy: list[int] = []
@@ -477,10 +477,11 @@ def run(
                     on_result(results[i])  # type: ignore[arg-type]
                 continue
             if cache is not None:
-                hit, keys[i] = lookup(
+                hit, key = lookup(
                     cache, data, job.settings, job.kind, job.path, job.display,
                     options.fix, options.unsafe,
                 )  # fmt: skip
+                keys[i] = (key, data)
                 if hit is not None:
                     results[i] = hit
                     if on_result:
@@ -496,10 +497,12 @@ def run(
         for i, result in _run_pool([(i, jobs[i]) for i in heavy], options, workers, on_result):
             results[i] = result
     if cache is not None:
-        for i, key in keys.items():
+        for i, (key, data) in keys.items():
             fresh = results[i]
             if fresh is not None and not fresh.from_cache and storable(fresh, options.fix):
-                cache.store(key, fresh)
+                # process() read the file again: store only if it still holds the bytes keyed.
+                if unchanged(jobs[i].path, data):
+                    cache.store(key, fresh)
         cache.maybe_prune()
     return [r for r in results if r is not None]
 
