@@ -131,7 +131,8 @@ def prefilter(data: bytes, settings: FileSettings, kind: str, path: str = "") ->
     the parameter it reads, from the registry; matched ignoring case), else no finding can come
     out of the file. Such a
     Python file is still decoded and compiled by CPython's parser, ten times faster than LibCST,
-    so an undecodable or unparseable file is reported exactly as before.
+    so a file Python cannot read or parse is still reported (CM001); one that only LibCST
+    rejects is not, since no enabled rule needs its tree.
     """
     role = file_role(path)
     exact, folded = markers_for(settings, kind, role)
