@@ -50,6 +50,9 @@ COMPONENT_LABELS = {"anthropic_version": "API-version", "stream": "stream"}
 STREAM_VALUES = {True: "stream", False: "nostream"}
 
 HASH_METHODS = frozenset({"hexdigest", "digest"})
+# Methods through which the prefilter recognises a cache by its name (`cache.set(`...).
+_CACHE_VERBS = (b"get", b"set", b"add", b"setex", b"setdefault", b"hget", b"hset", b"delete", b"pop")
+
 # Words (of names and strings in the hashed data or the key) that say it is a prompt.
 PROMPT_WORDS = frozenset(
     [
@@ -233,10 +236,22 @@ class CacheKeyCheck(Check):
 
     @classmethod
     def confirms_for(cls, table: Mapping[str, Any]) -> tuple[bytes, ...]:
-        # Every cache this rule recognises is named so in the file (redis, diskcache, cachetools,
-        # Django's cache, a dict or a key whose name says cache): a file that hashes but names
-        # no cache (hmac, uuid, a download checksum) is not parsed for this rule.
-        return (b"cache", b"redis")
+        # Every cache this rule recognises is used so in the file: a Redis client, diskcache,
+        # cachetools, Django's cache (`cache.get(`/`caches[`), a dict named as a cache
+        # (`..._cache[key]`, `response_cache.get(`) or a key named as one (`cache_key`). A file
+        # that hashes but uses no cache that way (hmac, uuid, a download checksum, a module that
+        # merely mentions a cache) is not parsed for this rule. Matched on the lowercased file.
+        return (
+            b"redis",
+            b"diskcache",
+            b"cachetools",
+            b"django.core.cache",
+            b"cache_key",
+            b"cachekey",
+            b"cache[",
+            b"caches[",
+            *(b"cache." + verb + b"(" for verb in _CACHE_VERBS),
+        )
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         finder = _KeyFinder(ctx)
