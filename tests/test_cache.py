@@ -403,3 +403,33 @@ def test_a_file_changed_while_it_is_checked_is_not_cached_under_its_old_bytes(
         "temperature 0.5 is above the policy maximum 0.2"
     ]
     assert len(parses) == 1  # checked afresh: no entry was stored for the old bytes
+
+
+def test_cached_results_follow_what_the_rules_read_outside_the_file(tmp_path: Path) -> None:
+    """Retirement dates, a team catalogue and the project's pins are part of the key."""
+    import datetime as dt
+
+    from claude_migrate.cache import external_state
+    from claude_migrate.config import PolicyLoader
+
+    write_tree(
+        tmp_path,
+        {
+            "claude-migrate.toml": "[retired-models]\ncatalogue = 'team.toml'\n",
+            "team.toml": "",
+            "requirements.txt": "anthropic==0.40.0\n",
+            "app/a.py": "import anthropic\n",
+        },
+    )
+    path = tmp_path / "app" / "a.py"
+    settings = PolicyLoader(cwd=tmp_path).for_path(path).settings_for(path)
+    before = external_state(settings, "python", str(path))
+    assert dt.datetime.now(dt.timezone.utc).date().isoformat() in before
+    (tmp_path / "team.toml").write_text("# a team entry would go here\n")
+    after_catalogue = external_state(settings, "python", str(path))
+    assert after_catalogue != before
+    (tmp_path / "requirements.txt").write_text("anthropic>=2.0\n")
+    from claude_migrate.checks.sampling_params import project_pins_at_least
+
+    project_pins_at_least.cache_clear()
+    assert external_state(settings, "python", str(path)) != after_catalogue

@@ -62,8 +62,13 @@ def build_id() -> str:
     """Return a hash of this installation's version and source, naming its cache folder."""
     digest = hashlib.blake2b(f"{FORMAT}:{__version__}".encode(), digest_size=10)
     package = Path(__file__).resolve().parent
-    for path in sorted(package.rglob("*.py")):
-        digest.update(path.relative_to(package).as_posix().encode())
+    from .resources import rules_dir
+
+    shipped = rules_dir()
+    # The code and the shipped data (presets, the deprecation catalogue) decide every result.
+    files = [*sorted(package.rglob("*.py")), *sorted(shipped.glob("*.toml"))]
+    for path in files:
+        digest.update(path.name.encode() if path.parent == shipped else path.relative_to(package).as_posix().encode())
         with contextlib.suppress(OSError):
             digest.update(path.read_bytes())
     return f"{__version__}-{digest.hexdigest()}"
@@ -164,12 +169,24 @@ class ResultCache:
             self._build = self.folder / build_id()
         return self._build
 
-    def key(self, data: bytes, settings: FileSettings, kind: str, name: str, mode: str) -> str:
-        """Return the entry key for a file's bytes under a policy, kind, name and mode."""
+    def key(
+        self,
+        data: bytes,
+        settings: FileSettings,
+        kind: str,
+        name: str,
+        mode: str,
+        outside: str = "",
+    ) -> str:
+        """Return the entry key for a file's bytes under a policy, kind, name and mode.
+
+        `outside` is what the enabled checks depend on beyond the file and its policy
+        (`external_state`): today's date for retirements, a team catalogue, the project's pins.
+        """
         digest = self._digests.get(settings)
         if digest is None:
             digest = self._digests[settings] = settings.digest
-        header = f"{kind}\0{name}\0{digest}\0{mode}\0".encode()
+        header = f"{kind}\0{name}\0{digest}\0{mode}\0{outside}\0".encode()
         return hashlib.blake2b(header + data, digest_size=20).hexdigest()
 
     def _entry(self, key: str) -> Path:
@@ -294,6 +311,19 @@ def _scandir(path: str) -> list[os.DirEntry[str]]:
 # The engine's side ---------------------------------------------------------------------------
 
 
+def external_state(settings: FileSettings, kind: str, path: str) -> str:
+    """Return what the file's enabled checks depend on outside the file and its policy."""
+    from .checks import ALL_CHECKS
+
+    parts = []
+    for check in ALL_CHECKS:
+        if settings.enabled(check.code) and kind in check.kinds:
+            state = check.external_state(settings.table(check.name), path)
+            if state:
+                parts.append(f"{check.code}={state}")
+    return ";".join(parts)
+
+
 def mode_of(fix: bool, unsafe: bool) -> str:
     if not fix:
         return "check"
@@ -313,11 +343,12 @@ def lookup(
     """Return (the cached result or None, the key to store this run's result under)."""
     name = os.path.basename(path)
     mode = mode_of(fix, unsafe)
-    key = cache.key(data, settings, kind, name, mode)
+    outside = external_state(settings, kind, path)
+    key = cache.key(data, settings, kind, name, mode, outside)
     result = cache.load(key, display)
     if result is None and fix:
         # A file checked clean needs no fix: the check entry answers for `fix` too.
-        checked = cache.load(cache.key(data, settings, kind, name, "check"), display)
+        checked = cache.load(cache.key(data, settings, kind, name, "check", outside), display)
         if checked is not None and not checked.diagnostics:
             result = checked
     return result, key

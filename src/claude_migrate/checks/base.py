@@ -173,5 +173,14 @@ class Check:
         """
         return parameter_markers(cls.reads) if cls.reads else ()
 
+    @classmethod
+    def external_state(cls, table: Mapping[str, Any], path: str) -> str:
+        """Return what, outside the file and its policy, this check's findings depend on.
+
+        The result cache adds it to every key, so a cached result is never served after it
+        changed (today's date for date-dependent rules, a data file, the project's pins).
+        """
+        return ""
+
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         raise NotImplementedError

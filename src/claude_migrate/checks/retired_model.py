@@ -14,6 +14,7 @@ and keeping any prefix; `[retired-models.replace]` in the policy overrides the c
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -87,6 +88,22 @@ class RetiredModelCheck(Check):
             example="deprecations-extra.toml",
         ),
     }
+
+    @classmethod
+    def external_state(cls, table: Mapping[str, Any], path: str) -> str:
+        # Retirement is judged on a date (today unless `as-of` is set) against the shipped
+        # catalogue and, optionally, a team catalogue file.
+        from .. import deprecations
+
+        as_of = as_date(table.get("as-of")) or deprecations.today()
+        extra = table.get("catalogue")
+        digest = ""
+        if isinstance(extra, str) and extra:
+            try:
+                digest = hashlib.sha256(Path(extra).read_bytes()).hexdigest()[:16]
+            except OSError:
+                digest = "missing"
+        return f"{as_of.isoformat()}|{digest}"
 
     @classmethod
     def validate(cls, table: Mapping[str, Any]) -> list[tuple[str, str]]:

@@ -17,11 +17,11 @@ Writes instead (unsafe: sampling changes): the call without the argument.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
@@ -174,6 +174,17 @@ class SamplingParamsCheck(Check):
     name = "sampling-params"
     summary = "temperature / top_p / top_k where the target API or SDK rejects them"
     fix_applicability = Applicability.UNSAFE
+
+    @classmethod
+    def external_state(cls, table: Mapping[str, Any], path: str) -> str:
+        # Whether the project's dependency files pin anthropic past the versions that removed
+        # the sampling arguments decides the findings: the cache must see that change.
+        from .. import deprecations
+
+        known = deprecations.load(None)
+        versions = sorted({r.removed_in for r in known.removals("argument", "CM107")})
+        folder = str(Path(path).resolve().parent)
+        return "|".join(f"{v}:{project_pins_at_least(folder, v)}" for v in versions)
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         for site in ctx.sites:
