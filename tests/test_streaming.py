@@ -149,7 +149,8 @@ def test_rewrites_type_check_against_the_installed_sdk(
     wrong.write_text(WRONG_REWRITES, encoding="utf-8")
     cases = ["sdk_rewrites", "async_rewrites"]
     files = [STREAMING / f"{c}{s}.py" for c in cases for s in ("", ".fixed")]
-    cache = pytestconfig.cache.mkdir("mypy") if pytestconfig.cache else tmp_path / "mypy"
+    provider = getattr(pytestconfig, "cache", None)
+    cache = provider.mkdir("mypy") if provider is not None else tmp_path / "mypy"
     result = subprocess.run(
         [
             sys.executable,
