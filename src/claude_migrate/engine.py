@@ -161,8 +161,6 @@ def passes_prefilter(data: bytes, settings: FileSettings, kind: str, path: str =
 
 def _compiles(text: str) -> bool:
     """Return whether CPython's own parser accepts `text` (no LibCST involved)."""
-    import ast
-    import warnings
 
     try:
         with warnings.catch_warnings():
@@ -181,8 +179,6 @@ def _parse(text: str):  # type: ignore[no-untyped-def]
 
 def _syntax_error(exc: Exception, text: str) -> FileError:
     """Return the CM001 entry for a file LibCST cannot parse, in Python's own words if it can."""
-    import ast
-    import warnings
 
     import libcst as cst
 
@@ -236,20 +232,28 @@ def _run_checks(job: Job, source: SourceText, module, checks: Sequence[Check]) -
     return found, errors
 
 
+def read_source(
+    job: Job, data: bytes | None, result: FileResult, is_python: bool
+) -> SourceText | None:
+    """Return a job's decoded text, or None when the file is skipped or undecodable (CM001)."""
+    if job.text is not None:
+        return SourceText(job.text)
+    assert data is not None
+    if skips_file(data):
+        return None
+    try:
+        return SourceText.from_bytes(data, is_python=is_python)
+    except DecodeError as exc:
+        result.errors.append(FileError(job.display, str(exc), exc.line))
+        return None
+
+
 def _process_python(
     job: Job, data: bytes | None, options: Options, result: FileResult, syntax_only: bool = False
 ) -> None:
-    if job.text is not None:
-        source = SourceText(job.text)
-    else:
-        assert data is not None
-        if skips_file(data):
-            return
-        try:
-            source = SourceText.from_bytes(data)
-        except DecodeError as exc:
-            result.errors.append(FileError(job.display, str(exc), exc.line))
-            return
+    source = read_source(job, data, result, is_python=True)
+    if source is None:
+        return
     if syntax_only and _compiles(source.text):
         return  # nothing to find, and it parses: LibCST is not needed (else it words the error)
     checks = checks_for(job.settings, job.kind, file_role(job.path))
@@ -302,16 +306,6 @@ def _python_parser(original: str) -> Callable[[str], object]:
         return module
 
     return parse
-
-
-def _compiles(text: str) -> bool:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # invalid escape sequences and the like
-        try:
-            ast.parse(text)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return False
-    return True
 
 
 def fix_file(

@@ -14,8 +14,8 @@ from functools import cached_property
 
 from ..config import FileSettings
 from ..diagnostics import Diagnostic, FileError, FileResult
-from ..source import DecodeError, SourceText
-from ..suppress import comment_codes, skips_file
+from ..source import SourceText
+from ..suppress import comment_codes
 from . import format_of, read_text
 from .requirement import Pin, Problem
 
@@ -63,19 +63,11 @@ def _analyse(job, source: SourceText, checks) -> tuple[list[Diagnostic], list[Fi
 
 def process_manifest(job, data: bytes | None, options, result: FileResult) -> None:  # type: ignore[no-untyped-def]
     """Check (and when asked, fix) one dependency file, filling in `result`."""
-    from ..engine import checks_for, file_role, fix_loop
+    from ..engine import checks_for, file_role, fix_loop, read_source
 
-    if job.text is not None:
-        source = SourceText(job.text)
-    else:
-        assert data is not None
-        if skips_file(data):
-            return
-        try:
-            source = SourceText.from_bytes(data, is_python=False)
-        except DecodeError as exc:
-            result.errors.append(FileError(job.display, str(exc), exc.line))
-            return
+    source = read_source(job, data, result, is_python=False)
+    if source is None:
+        return
     checks = checks_for(job.settings, job.kind, file_role(job.path))
     diagnostics, errors = _analyse(job, source, checks)
     result.parsed = True
