@@ -37,8 +37,10 @@ def _package_checks(package: str) -> list[type[Check]]:
     for name in sorted(names):
         member = importlib.import_module(f"{package}.{name}")
         for value in vars(member).values():
+            # `type(value)`, not `isinstance`: the latter reads `__class__`, which would load a
+            # module bound lazily (`cst = lazy_import("libcst")`) at start-up.
             if (
-                isinstance(value, type)
+                issubclass(type(value), type)
                 and issubclass(value, Check)
                 and value.__module__ == member.__name__
                 and "code" in vars(value)
@@ -54,9 +56,11 @@ def discover(packages: Iterable[str]) -> tuple[type[Check], ...]:
     for package in packages:
         for check in _package_checks(package):
             if check.code in checks and checks[check.code] is not check:
-                raise RegistryError(f"{check.code} is defined twice: {checks[check.code]} and {check}")
+                twice = f"{checks[check.code]} and {check}"
+                raise RegistryError(f"{check.code} is defined twice: {twice}")
             if names.get(check.name, check.code) != check.code:
-                raise RegistryError(f"rule name {check.name!r} is used by {names[check.name]} and {check.code}")
+                both = f"{names[check.name]} and {check.code}"
+                raise RegistryError(f"rule name {check.name!r} is used by {both}")
             checks[check.code] = check
             names[check.name] = check.code
     return tuple(checks[code] for code in sorted(checks))
