@@ -165,7 +165,7 @@ def _relative(display: str, cwd: Path, folder: Path) -> str:
 
 
 def _error_key(error: FileError, rel: str) -> Key:
-    from .context import fingerprint
+    from .diagnostics import fingerprint
 
     # Parser messages quote positions ("error at 4:4"): leave numbers out of the identity.
     return Key(rel, error.code, ERROR_CONTEXT, fingerprint(re.sub(r"\d+", "#", error.message)))

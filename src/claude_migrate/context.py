@@ -1,16 +1,19 @@
-"""Everything a check may ask about the Python file it is checking, computed at most once."""
+"""Everything a check may ask about the Python file it is checking, computed at most once.
+
+`FileContext` fulfils `filekind.CheckContext`, the contract every kind of file shares.
+"""
 
 from __future__ import annotations
 
-import hashlib
-import re
+from collections.abc import Collection
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 from libcst.metadata import CodePosition, CodeRange
 
-from .diagnostics import Applicability, Diagnostic, Edit, FileError, Fix
+from .diagnostics import Applicability, Diagnostic, Edit, FileError, Fix, fingerprint
+from .filekind import Comment, python_comments
 from .source import SourceText
 
 if TYPE_CHECKING:
@@ -20,15 +23,6 @@ if TYPE_CHECKING:
     from .config import FileSettings
     from .facts import ProjectFacts
     from .scope import ModuleIndex
-
-_COMMENT = re.compile(r"#[^\r\n]*")
-_SPACE = re.compile(r"\s+")
-
-
-def fingerprint(code: str) -> str:
-    """Return a short hash of source text with comments and whitespace removed."""
-    stripped = _SPACE.sub("", _COMMENT.sub("", code))
-    return hashlib.sha1(stripped.encode("utf-8")).hexdigest()[:16]
 
 
 class FileContext:
@@ -86,6 +80,10 @@ class FileContext:
                 for node, r in ranges.items()
             }
         return spans
+
+    def comments(self, lines: Collection[int] | None = None) -> list[Comment]:
+        """Return the file's comments, as Python's tokenizer finds them."""
+        return python_comments(self.source.text, lines)
 
     def table(self, rule_name: str) -> dict[str, Any]:
         return self.settings.table(rule_name)

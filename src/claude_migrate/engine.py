@@ -19,9 +19,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from .cache import ResultCache, lookup, storable, unchanged
+from .checking import analyse, run_checks
 from .checks import ALL_CHECKS, Check
 from .config import FileSettings
 from .diagnostics import Diagnostic, FileError, FileResult
@@ -29,9 +30,9 @@ from .fixer import MAX_FIX_ROUNDS, not_written, settle, write_atomic
 from .manifests import MANIFEST_KIND
 from .pool import Crash, recursion_headroom, run_in_workers
 from .source import DecodeError, SourceText
-from .suppress import apply_suppressions, skips_file
+from .suppress import skips_file
 
-__all__ = ["MAX_FIX_ROUNDS", "Job", "Options", "fix_file", "process", "run"]
+__all__ = ["MAX_FIX_ROUNDS", "Job", "Options", "fix_file", "process", "run", "run_checks"]
 
 Parsed = TypeVar("Parsed")
 # Below this many files that need parsing, a process pool costs more than it saves.
@@ -201,35 +202,11 @@ def _syntax_error(exc: Exception, text: str) -> FileError:
     return FileError("", f"cannot parse: {type(exc).__name__}: {exc}")
 
 
-def run_checks(
-    ctx: Any, checks: Sequence[Check], display: str
-) -> tuple[list[Diagnostic], list[FileError]]:
-    """Run every check over one file's context; a crashing check becomes that file's error.
-
-    A check may also leave errors in `ctx.errors` (a requirement it cannot read).
-    """
-    found: list[Diagnostic] = []
-    errors: list[FileError] = []
-    for check in checks:
-        try:
-            found.extend(check.check(ctx))
-        except RecursionError:
-            errors.append(FileError(display, f"{check.code} gave up: the file nests too deeply"))
-        except Exception as exc:  # a bug in one check must not end the run
-            last = traceback.format_exception_only(type(exc), exc)[-1].strip()
-            errors.append(FileError(display, f"internal error in {check.code}: {last}"))
-    errors.extend(e for e in getattr(ctx, "errors", ()) if e not in errors)
-    return found, errors
-
-
 def _run_checks(job: Job, source: SourceText, module, checks: Sequence[Check]) -> tuple[list[Diagnostic], list[FileError]]:  # type: ignore[no-untyped-def]
     from .context import FileContext
 
     ctx = FileContext(job.display, source, module, job.settings)
-    found, errors = run_checks(ctx, checks, job.display)
-    found = apply_suppressions(ctx, found)
-    found.sort(key=Diagnostic.sort_key)
-    return found, errors
+    return analyse(ctx, checks, job.display)
 
 
 def read_source(

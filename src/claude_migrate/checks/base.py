@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from ..diagnostics import Applicability, Diagnostic
 from ..facts import as_date
 
 if TYPE_CHECKING:
-    from ..context import FileContext
+    from ..filekind import CheckContext
+
+# The context a rule reads: `FileContext` for Python rules, `ManifestContext` for dependency
+# files, `CheckContext` (what every kind shares) for a rule of every kind.
+ContextT = TypeVar("ContextT", bound="CheckContext", contravariant=True)
 
 
 @dataclass(frozen=True)
@@ -105,8 +109,12 @@ def parameter_markers(canonical: str) -> tuple[bytes, ...]:
     return tuple(sorted(name.encode() for name in parameter_names(canonical)))
 
 
-class Check:
-    """Base class of a rule. Subclasses set the class attributes and implement `check`."""
+class Check(Generic[ContextT]):
+    """Base class of a rule. Subclasses set the class attributes and implement `check`.
+
+    A rule is `Check[FileContext]` (Python files), `Check[ManifestContext]` or
+    `Check[CheckContext]` (every kind it lists in `kinds`); `check` is typed accordingly.
+    """
 
     code: ClassVar[str]
     name: ClassVar[str]
@@ -159,5 +167,6 @@ class Check:
         """
         return parameter_markers(cls.reads) if cls.reads else ()
 
-    def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
+    def check(self, ctx: ContextT) -> Iterable[Diagnostic]:
+        """Return the file's findings; parts it cannot read go to `ctx.errors`."""
         raise NotImplementedError

@@ -183,7 +183,7 @@ def _valid_template(template: str) -> bool:
     )
 
 
-class CacheKeyCheck(Check):
+class CacheKeyCheck(Check["FileContext"]):
     code = "CM106"
     name = "cache-key"
     summary = "a cache key built from a hash of the prompt alone"

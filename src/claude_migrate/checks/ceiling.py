@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..diagnostics import Applicability, Diagnostic
 from .base import Check, parameter_markers
+
+if TYPE_CHECKING:
+    from ..calls import CallSite
+    from ..context import FileContext
 
 
 def format_number(value: float | int) -> str:
@@ -14,7 +18,7 @@ def format_number(value: float | int) -> str:
     return repr(value)
 
 
-class CeilingCheck(Check):
+class CeilingCheck(Check["FileContext"]):
     """Report a Claude call whose `parameter` is proven above the table's `max`."""
 
     parameter: ClassVar[str]
@@ -25,11 +29,11 @@ class CeilingCheck(Check):
     def confirms_for(cls, table: Mapping[str, Any]) -> tuple[bytes, ...]:
         return parameter_markers(cls.parameter)
 
-    def defers(self, ctx, site) -> bool:  # type: ignore[no-untyped-def]
+    def defers(self, ctx: FileContext, site: CallSite) -> bool:
         """Return whether another rule owns this call's parameter (no finding here)."""
         return False
 
-    def check(self, ctx) -> Iterable[Diagnostic]:  # type: ignore[no-untyped-def]
+    def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         maximum = self.settings["max"]
         fix_to = self.settings["fix-to"]
         for site in ctx.sites:

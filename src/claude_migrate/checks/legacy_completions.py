@@ -107,7 +107,7 @@ def _is_load(name: cst.Name, parent: cst.CSTNode | None) -> bool:
     )
 
 
-class LegacyCompletionsCheck(Check):
+class LegacyCompletionsCheck(Check["FileContext"]):
     code = "CM301"
     name = "legacy-completions"
     summary = "the legacy Text Completions API (completions.create, /v1/complete, HUMAN_PROMPT)"

@@ -52,7 +52,7 @@ def model_entry(ctx: FileContext, site: CallSite) -> Entry | None:
     return None
 
 
-class RetiredModelCheck(Check):
+class RetiredModelCheck(Check["FileContext"]):
     code = "CM302"
     name = "retired-models"
     summary = "a Claude call names a retired (or soon retiring) model"

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from ..context import FileContext
 
 
-class SamplingParamsCheck(Check):
+class SamplingParamsCheck(Check["FileContext"]):
     code = "CM107"
     name = "sampling-params"
     summary = "temperature / top_p / top_k where the target API or SDK rejects them"

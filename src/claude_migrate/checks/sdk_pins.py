@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
@@ -29,6 +29,10 @@ from ..manifests.requirement import (
     raise_constraint,
 )
 from .base import Check, Option
+
+if TYPE_CHECKING:
+    from ..context import FileContext
+    from ..filekind import CheckContext
 
 DEFAULT_MINIMUMS = {"anthropic": "0.32.1", "boto3": "1.34.0"}
 
@@ -52,7 +56,7 @@ def name_marker(name: str) -> bytes:
     return max(parts, key=len).encode("utf-8")
 
 
-class SdkPinsCheck(Check):
+class SdkPinsCheck(Check["CheckContext"]):
     code = "CM201"
     name = "sdk-pins"
     summary = "a dependency requirement admits an SDK version below the policy minimum"
@@ -85,7 +89,7 @@ class SdkPinsCheck(Check):
     def markers_for(cls, table: Mapping[str, Any]) -> tuple[bytes, ...]:
         return tuple(dict.fromkeys(name_marker(name) for name in dict(table.get("minimums", ()))))
 
-    def check(self, ctx) -> Iterable[Diagnostic]:  # type: ignore[no-untyped-def]
+    def check(self, ctx: CheckContext) -> Iterable[Diagnostic]:
         from ..manifests.processor import ManifestContext
 
         if isinstance(ctx, ManifestContext):
@@ -94,7 +98,8 @@ class SdkPinsCheck(Check):
         elif os.path.basename(ctx.path) == "setup.py":
             from ..manifests.setup_py import read
 
-            pins, problems = read(ctx)
+            # `setup.py` comes through the Python pass (`file_names`): its context is a tree.
+            pins, problems = read(cast("FileContext", ctx))
             label = "setup.py"
         else:
             return
@@ -116,8 +121,8 @@ class SdkPinsCheck(Check):
             if below:
                 yield self._diagnostic(ctx, pin, minimum[0], label)
 
-    def _diagnostic(self, ctx, pin: Pin, minimum: str, label: str) -> Diagnostic:  # type: ignore[no-untyped-def]
-        from ..context import fingerprint
+    def _diagnostic(self, ctx: CheckContext, pin: Pin, minimum: str, label: str) -> Diagnostic:
+        from ..diagnostics import fingerprint
 
         source = ctx.source
         fix = None
@@ -155,7 +160,7 @@ class SdkPinsCheck(Check):
         )
 
 
-def _error(ctx, problem: Problem) -> FileError:  # type: ignore[no-untyped-def]
+def _error(ctx: CheckContext, problem: Problem) -> FileError:
     if problem.offset is not None:
         line, column = ctx.source.position(problem.offset)
         return FileError(ctx.path, problem.message, line, column + 1)

@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..calls import BEDROCK, LANGCHAIN, SDK, STREAM, CallSite
+from ..calls import LANGCHAIN, SDK, STREAM, CallSite
 from ..diagnostics import Applicability, Diagnostic, Edit, Fix
 from ..edits import append_element, apply_edits, remove_elements
 from ..lazy import lazy_import
@@ -50,7 +50,7 @@ CONTEXT_NAME = "stream"
 _TRAILING = re.compile(r"[ \t]*(#[^\r\n]*)?")
 
 
-class StreamingCheck(Check):
+class StreamingCheck(Check["FileContext"]):
     code = "CM104"
     name = "streaming"
     summary = "a Claude call that does not stream"

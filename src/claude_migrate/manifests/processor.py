@@ -9,23 +9,32 @@ raises: the engine turns anything unexpected into this file's CM001.
 from __future__ import annotations
 
 import os
-import re
+from collections.abc import Collection, Sequence
 from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
+from ..checking import analyse
 from ..config import FileSettings
 from ..diagnostics import Diagnostic, FileError, FileResult
+from ..filekind import Comment, hash_comments
 from ..source import SourceText
-from ..suppress import comment_codes
 from . import format_of, read_text
 from .requirement import Pin, Problem
 
-_COMMENT = re.compile(r"#.*")
+if TYPE_CHECKING:
+    from ..checks.base import Check
+    from ..engine import Job, Options
+    from ..facts import ProjectFacts
+
 # Formats whose comments start with `#` (JSON has none).
 COMMENTED = frozenset({"requirements", "pyproject", "pipfile", "setup-cfg", "toml-lock"})
 
 
 class ManifestContext:
-    """One dependency file: its text, its format, what it says, and the policy in effect."""
+    """One dependency file: its text, its format, what it says, and the policy in effect.
+
+    Fulfils `filekind.CheckContext`, the contract it shares with Python files.
+    """
 
     def __init__(
         self, display_path: str, file_path: str, source: SourceText, settings: FileSettings
@@ -41,27 +50,27 @@ class ManifestContext:
     def reading(self) -> tuple[list[Pin], list[Problem]]:
         return read_text(self.format, self.source.text, self.name)
 
+    @cached_property
+    def facts(self) -> ProjectFacts:
+        from ..facts import facts_for
 
-def _suppressed(ctx: ManifestContext, diagnostic: Diagnostic) -> bool:
-    if ctx.format not in COMMENTED:
-        return False
-    comment = _COMMENT.search(ctx.source.line_text(diagnostic.line))
-    if comment is None:
-        return False
-    codes = comment_codes(comment.group())
-    return "*" in codes or diagnostic.code in codes
+        return facts_for(self.settings)
+
+    def comments(self, lines: Collection[int] | None = None) -> list[Comment]:
+        """Return the file's `#` comments (none in a format without comments, such as JSON)."""
+        if self.format not in COMMENTED:
+            return []
+        return hash_comments(self.source, lines)
 
 
-def _analyse(job, source: SourceText, checks) -> tuple[list[Diagnostic], list[FileError]]:  # type: ignore[no-untyped-def]
-    from ..engine import run_checks
-
+def _analyse(
+    job: Job, source: SourceText, checks: Sequence[Check[Any]]
+) -> tuple[list[Diagnostic], list[FileError]]:
     ctx = ManifestContext(job.display, job.path, source, job.settings)
-    found, errors = run_checks(ctx, checks, job.display)
-    found = sorted((d for d in found if not _suppressed(ctx, d)), key=Diagnostic.sort_key)
-    return found, errors
+    return analyse(ctx, checks, job.display)
 
 
-def process_manifest(job, data: bytes | None, options, result: FileResult) -> None:  # type: ignore[no-untyped-def]
+def process_manifest(job: Job, data: bytes | None, options: Options, result: FileResult) -> None:
     """Check (and when asked, fix) one dependency file, filling in `result`."""
     from ..engine import checks_for, file_role, fix_loop, read_source
 
