@@ -20,19 +20,12 @@ from .diagnostics import FileError, FileResult
 from .discovery import discover, kind_of
 from .engine import Job, Options, run
 from .git import WorkTreeState
+from .paths import display_path
 from .report import Run
 from .shard import Shard, file_weight
 from .shard import select as select_shard
 from .source import DecodeError, SourceText
 from .suppress import skips_file
-
-
-def display_path(path: Path, cwd: Path) -> str:
-    """Return `path` relative to `cwd` with forward slashes (absolute when outside it)."""
-    try:
-        return path.relative_to(cwd).as_posix()
-    except ValueError:
-        return path.as_posix()
 
 
 def collect_jobs(

@@ -44,6 +44,7 @@ from typing import Any
 from . import __version__
 from .config import CONFIG_NAME, PYPROJECT, FileSettings
 from .diagnostics import Applicability, Diagnostic, Edit, FileError, FileResult, Fix
+from .git import work_tree_root
 
 CACHE_DIR_NAME = ".claude-migrate-cache"
 FORMAT = 1
@@ -83,11 +84,10 @@ def project_root(start: Path) -> Path:
     `start` itself.
     """
     start = start.resolve()
-    chain = [start, *start.parents]
-    for folder in chain:
-        if (folder / ".git").exists():
-            return folder
-    for folder in chain:
+    repository = work_tree_root(start)
+    if repository is not None:
+        return repository
+    for folder in [start, *start.parents]:
         if (folder / CONFIG_NAME).is_file() or (folder / PYPROJECT).is_file():
             return folder
     return start

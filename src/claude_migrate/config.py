@@ -23,6 +23,8 @@ from typing import Any
 import pathspec
 
 from .checks import ALL_CHECKS, ALWAYS_ON, CHECKS_BY_NAME, KNOWN_CODES
+from .errors import ConfigError
+from .paths import as_shown
 from .resources import rules_dir
 
 if sys.version_info >= (3, 11):
@@ -35,19 +37,6 @@ PYPROJECT = "pyproject.toml"
 TOP_LEVEL_KEYS = ("extend", "select", "ignore", "exclude", "overrides")
 OVERRIDE_KEYS = ("paths", "select", "ignore")
 DEFAULT_PRESET = "default"
-
-
-class ConfigError(Exception):
-    """A policy problem, reported with file, line, key and what was expected; exits 2."""
-
-    def __init__(self, path: str, key: str | None, message: str, line: int | None = None):
-        self.path = path
-        self.key = key
-        self.line = line
-        self.detail = message
-        where = path + (f":{line}" if line else "")
-        text = f"{where}: " + (f"`{key}`: " if key else "") + message
-        super().__init__(text)
 
 
 class RealPaths:
@@ -309,16 +298,9 @@ def _read_toml(path: Path, display: str) -> tuple[dict[str, Any], str]:
         raise ConfigError(display, None, f"invalid TOML: {message}", line) from None
 
 
-def _display(path: Path) -> str:
-    try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return str(path)
-
-
 def read_policy_table(path: Path) -> _RawPolicy | None:
     """Return the claude-migrate table of a config file, or None for a pyproject without one."""
-    display = _display(path)
+    display = as_shown(path)
     data, text = _read_toml(path, display)
     if path.name == PYPROJECT:
         tool = data.get("tool", {})
@@ -358,7 +340,7 @@ class PolicyLoader:
             raw = read_policy_table(config)
             if raw is None:
                 raise ConfigError(
-                    _display(config), "tool.claude-migrate", "no [tool.claude-migrate] table"
+                    as_shown(config), "tool.claude-migrate", "no [tool.claude-migrate] table"
                 )
             self._forced = self._build(raw)
 
@@ -378,7 +360,7 @@ class PolicyLoader:
                 )
             loaded = read_policy_table(path)
             if loaded is None:
-                raise ConfigError(_display(path), "tool.claude-migrate", "no [tool.claude-migrate] table")
+                raise ConfigError(as_shown(path), "tool.claude-migrate", "no [tool.claude-migrate] table")
             raw = loaded
         chain = self._extend_chain(raw, [])
         for link in chain:
@@ -502,7 +484,7 @@ class PolicyLoader:
                 )
             loaded = read_policy_table(target)
             if loaded is None:
-                raise ConfigError(_display(target), "tool.claude-migrate", "no [tool.claude-migrate] table")
+                raise ConfigError(as_shown(target), "tool.claude-migrate", "no [tool.claude-migrate] table")
             base = loaded
         return self._extend_chain(base, seen + [raw.path]) + [raw]
 

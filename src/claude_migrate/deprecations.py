@@ -29,7 +29,8 @@ from typing import Any
 
 from packaging.version import InvalidVersion, Version
 
-from .config import ConfigError
+from .errors import ConfigError
+from .paths import as_shown
 from .resources import rules_dir
 
 if sys.version_info >= (3, 11):
@@ -249,18 +250,11 @@ def shipped_path() -> Path:
     return rules_dir() / CATALOGUE_NAME
 
 
-def _display(path: Path) -> str:
-    try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return str(path)
-
-
 class _Reader:
     """Reads one catalogue file, raising `ConfigError`s that name the entry and its line."""
 
     def __init__(self, path: Path) -> None:
-        self.display = "catalogue:" + CATALOGUE_NAME if path == shipped_path() else _display(path)
+        self.display = "catalogue:" + CATALOGUE_NAME if path == shipped_path() else as_shown(path)
         try:
             self.text = path.read_text(encoding="utf-8")
         except FileNotFoundError:

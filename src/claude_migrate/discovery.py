@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pathspec
 
+from .git import work_tree_root
 from .manifests import manifest_kind
 
 PYTHON_SUFFIXES = (".py", ".pyi")
@@ -60,15 +61,7 @@ class _GitIgnores:
         self._stops: set[Path] = set()
 
     def repo_root(self, folder: Path) -> Path | None:
-        if folder in self._roots:
-            return self._roots[folder]
-        root: Path | None = None
-        if (folder / ".git").exists():
-            root = folder
-        elif folder.parent != folder:
-            root = self.repo_root(folder.parent)
-        self._roots[folder] = root
-        return root
+        return work_tree_root(folder, self._roots)
 
     def start_at(self, folder: Path) -> None:
         """Walk `folder`, named explicitly, even if a .gitignore above it ignores it.

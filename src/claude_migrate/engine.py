@@ -26,6 +26,7 @@ from .checking import analyse, run_checks
 from .checks import ALL_CHECKS, Check
 from .config import FileSettings
 from .diagnostics import Diagnostic, FileError, FileResult
+from .filekind import FileKind
 from .fixer import MAX_FIX_ROUNDS, not_written, settle, write_atomic
 from .manifests import MANIFEST_KIND
 from .pool import Crash, recursion_headroom, run_in_workers
@@ -396,9 +397,33 @@ PROCESSORS: dict[str, Callable[[Job, bytes | None, Options, FileResult], None]] 
 
 
 def _process_manifest(job: Job, data: bytes | None, options: Options, result: FileResult) -> None:
-    from .manifests.processor import process_manifest
+    from .manifests.processor import KIND
 
-    process_manifest(job, data, options, result)
+    process_kind(KIND, job, data, options, result)
+
+
+def process_kind(
+    kind: FileKind, job: Job, data: bytes | None, options: Options, result: FileResult
+) -> None:
+    """Check (and when asked, fix) one file of a text kind other than Python."""
+    source = read_source(job, data, result, is_python=False)
+    if source is None:
+        return
+    checks = checks_for(job.settings, job.kind, file_role(job.path))
+    diagnostics, errors = kind.analyse(job, source, checks)
+    result.parsed = True
+    result.errors.extend(errors)
+    if options.fix:
+        diagnostics = fix_loop(
+            job,
+            source,
+            diagnostics,
+            options,
+            result,
+            analyse=lambda fixed: kind.analyse(job, fixed, checks),
+            parses=kind.validator(job, source, checks, errors),
+        )
+    result.diagnostics = diagnostics
 
 
 PROCESSORS[MANIFEST_KIND] = _process_manifest

@@ -12,13 +12,15 @@ from __future__ import annotations
 import io
 import re
 import tokenize
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from .checks.base import Check
     from .config import FileSettings
-    from .diagnostics import FileError
+    from .diagnostics import Diagnostic, FileError
+    from .engine import Job
     from .facts import ProjectFacts
     from .source import SourceText
 
@@ -46,6 +48,25 @@ class CheckContext(Protocol):
     def comments(self, lines: Collection[int] | None = None) -> list[Comment]:
         """Return the file's comments (only those on `lines`, when given)."""
         ...
+
+
+class FileKind(Protocol):
+    """A kind of file other than Python, as the engine processes it (dependency files).
+
+    The engine reads and decodes the file, selects the checks, runs the fix loop and writes;
+    the kind gives its analysis (context, checks, the suppression stage) and the test a fixed
+    text must pass before it is kept.
+    """
+
+    name: str
+
+    def analyse(
+        self, job: Job, source: SourceText, checks: Sequence[Check[Any]]
+    ) -> tuple[list[Diagnostic], list[FileError]]: ...
+
+    def validator(
+        self, job: Job, source: SourceText, checks: Sequence[Check[Any]], errors: list[FileError]
+    ) -> Callable[[str], bool]: ...
 
 
 def python_comments(text: str, lines: Collection[int] | None = None) -> list[Comment]:

@@ -1,21 +1,21 @@
-"""The engine's processor for dependency files: decode, read, check and fix, as for Python files.
+"""Dependency files as a kind of file the engine processes: their context, analysis and validity.
 
-Mirrors the Python path: a `ManifestContext` instead of a LibCST tree, the same check runner,
-and the engine's own `fix_loop` (edits as text spans, the file re-read after each round, a fix
-that would leave a requirement unreadable refused, atomic writes honouring `Options`). Never
-raises: the engine turns anything unexpected into this file's CM001.
+The engine reads, decodes, selects the checks, fixes and writes every kind of file the same
+way; this kind supplies what differs: a `ManifestContext` instead of a LibCST tree (analysed by
+the shared check runner and suppression stage) and the test a fixed text must pass (no
+requirement left unreadable that was readable). It imports nothing from the engine.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from ..checking import analyse
 from ..config import FileSettings
-from ..diagnostics import Diagnostic, FileError, FileResult
+from ..diagnostics import Diagnostic, FileError
 from ..filekind import Comment, hash_comments
 from ..source import SourceText
 from . import format_of, read_text
@@ -23,7 +23,7 @@ from .requirement import Pin, Problem
 
 if TYPE_CHECKING:
     from ..checks.base import Check
-    from ..engine import Job, Options
+    from ..engine import Job
     from ..facts import ProjectFacts
 
 # Formats whose comments start with `#` (JSON has none).
@@ -70,32 +70,27 @@ def _analyse(
     return analyse(ctx, checks, job.display)
 
 
-def process_manifest(job: Job, data: bytes | None, options: Options, result: FileResult) -> None:
-    """Check (and when asked, fix) one dependency file, filling in `result`."""
-    from ..engine import checks_for, file_role, fix_loop, read_source
+class ManifestKind:
+    """Dependency files as the engine processes them (`filekind.FileKind`)."""
 
-    source = read_source(job, data, result, is_python=False)
-    if source is None:
-        return
-    checks = checks_for(job.settings, job.kind, file_role(job.path))
-    diagnostics, errors = _analyse(job, source, checks)
-    result.parsed = True
-    result.errors.extend(errors)
-    if options.fix:
+    name = "manifest"
+
+    def analyse(
+        self, job: Job, source: SourceText, checks: Sequence[Check[Any]]
+    ) -> tuple[list[Diagnostic], list[FileError]]:
+        return _analyse(job, source, checks)
+
+    def validator(
+        self, job: Job, source: SourceText, checks: Sequence[Check[Any]], errors: list[FileError]
+    ) -> Callable[[str], bool]:
+        """Return the test a fixed text must pass: no part unreadable that was readable."""
         baseline = {(e.line, e.message) for e in errors}
 
         def still_reads(text: str) -> bool:
-            # A fix may not make any part of the file unreadable that was readable before.
             _, new_errors = _analyse(job, SourceText(text, source.encoding, source.bom), checks)
             return all((e.line, e.message) in baseline for e in new_errors)
 
-        diagnostics = fix_loop(
-            job,
-            source,
-            diagnostics,
-            options,
-            result,
-            analyse=lambda fixed: _analyse(job, fixed, checks),
-            parses=still_reads,
-        )
-    result.diagnostics = diagnostics
+        return still_reads
+
+
+KIND = ManifestKind()

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..baseline import StaleEntry
 from ..diagnostics import Diagnostic, FileError, FileResult
+from ..git import work_tree_root
 
 
 def offers_fix(diagnostic: Diagnostic, unsafe: bool) -> bool:
@@ -74,11 +75,7 @@ class Run:
 
 def repo_root(start: Path) -> Path | None:
     """Return the top of the git work tree holding `start`, if any."""
-    current = start.resolve()
-    for folder in (current, *current.parents):
-        if (folder / ".git").exists():
-            return folder
-    return None
+    return work_tree_root(start.resolve())
 
 
 def repo_relative(path: str, cwd: Path) -> str:
