@@ -26,6 +26,7 @@ from typing import Any
 import pathspec
 
 from .checks import ALL_CHECKS, ALWAYS_ON, CHECKS_BY_NAME, KNOWN_CODES
+from .gitignore import PatternError, compile_pattern, matches, policy_spec
 from .resources import rules_dir
 
 if sys.version_info >= (3, 11):
@@ -133,7 +134,7 @@ class Policy:
     @property
     def exclude_spec(self) -> pathspec.PathSpec:
         if self._exclude_spec is None:
-            self._exclude_spec = pathspec.GitIgnoreSpec.from_lines(self.exclude)
+            self._exclude_spec = policy_spec(self.exclude)
         return self._exclude_spec
 
     def relative(self, path: Path) -> str | None:
@@ -151,13 +152,8 @@ class Policy:
         rel = self.relative(path)
         if rel is None:
             return False
-        if self.exclude_spec.match_file(rel):
-            return True
-        # A pattern naming a folder excludes everything in it.
-        parts = rel.split("/")
-        return any(
-            self.exclude_spec.match_file("/".join(parts[:i]) + "/") for i in range(1, len(parts))
-        )
+        # A folder the patterns exclude excludes everything in it, as in git.
+        return matches(self.exclude_spec, rel)
 
     def settings_for(
         self,
@@ -173,7 +169,7 @@ class Policy:
         matching = tuple(
             i
             for i, o in enumerate(self.overrides)
-            if rel is not None and o.spec.match_file(rel)
+            if rel is not None and matches(o.spec, rel)
         )
         cache_key = (matching, tuple(select) if select is not None else None, tuple(extend_ignore))
         cached = self._settings_cache.get(cache_key)
@@ -589,6 +585,31 @@ def _validate_rule_table(raw: _RawPolicy, name: str, table: Any, where: str) -> 
             )
 
 
+def _validate_patterns(raw: _RawPolicy, key: str, patterns: list[str], line: int | None) -> None:
+    """Raise a `ConfigError` naming the first glob git could never match with, and why."""
+    for pattern in patterns:
+        try:
+            compile_pattern(pattern)
+        except PatternError as exc:
+            # The line of the pattern itself when it stands on a line of its own.
+            own = _find_text_line(raw.text, pattern)
+            raise ConfigError(
+                raw.path,
+                key,
+                f"expected gitignore-style glob patterns: {exc}",
+                own or line,
+            ) from None
+
+
+def _find_text_line(text: str, pattern: str) -> int | None:
+    """Return the line of the TOML string that spells `pattern`, if one line holds it."""
+    spellings = {json.dumps(pattern, ensure_ascii=False), "'" + pattern + "'"}
+    for number, line in enumerate(text.splitlines(), 1):
+        if any(s in line for s in spellings):
+            return number
+    return None
+
+
 def _validate(raw: _RawPolicy) -> None:
     data = raw.data
     for key, value in data.items():
@@ -601,6 +622,7 @@ def _validate(raw: _RawPolicy) -> None:
                 raise ConfigError(
                     raw.path, key, "expected a list of glob patterns", _find_line(raw.text, None, key)
                 )
+            _validate_patterns(raw, key, value, _find_line(raw.text, None, key))
         elif key == "overrides":
             if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
                 raise ConfigError(
@@ -614,6 +636,9 @@ def _validate(raw: _RawPolicy) -> None:
                         raw.path, f"{where}.paths", "expected a non-empty list of glob patterns",
                         _find_line(raw.text, "overrides", "paths"),
                     )
+                _validate_patterns(
+                    raw, f"{where}.paths", paths, _find_line(raw.text, "overrides", "paths")
+                )
                 for okey, ovalue in override.items():
                     if okey == "paths":
                         continue
@@ -693,7 +718,7 @@ def _merge(chain: list[_RawPolicy], root: Path, source: str) -> Policy:
         for override in data.get("overrides", []):
             overrides.append(
                 Override(
-                    spec=pathspec.GitIgnoreSpec.from_lines(override["paths"]),
+                    spec=policy_spec(override["paths"]),
                     patterns=list(override["paths"]),
                     tables={
                         k: _resolve_paths(k, v, raw.folder)

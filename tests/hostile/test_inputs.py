@@ -211,3 +211,140 @@ def test_unparseable_pyproject_naming_the_tool_as_a_dependency_does_not_govern(
     report = json.loads(proc.stdout)
     assert [e["path"] for e in report["errors"]] == ["pyproject.toml"]
     assert any(d["path"] == "a.py" for d in report["diagnostics"])
+
+
+# Gitignore patterns: git's semantics in .gitignore, exclude and overrides.paths ----------------
+
+IGNORE_TREE_FILES = [
+    "foo", "bar", "x\\y", "xy", "!x", "#x", "sp ", "a.py", "d/e/f.py", "d/g.py", "sub/foo",
+    "br[a", "a]b", "tr\\", "Foo", "9oo", "-oo", "[oo", "]oo", "zoo", "^oo", " oo", "a/b/c.py",
+    "creative/a.py", "creative/strict/b.py",
+]  # fmt: skip
+
+# Each a .gitignore git accepts; the malformed lines among them (a bare `!`, a trailing `\`,
+# an unterminated `[`, an unknown class) git ignores silently.
+GITIGNORES = [
+    ["*", "!"], ["*", "!", "!foo"], ["foo\\"], ["tr\\"], ["tr\\\\"], ["\\"], ["\\!x"],
+    ["sp\\ "], ["sp "], ["br[a"], ["br\\[a"], ["[!a]oo"], ["[^b]ar"], ["a]b"], ["x\\y"],
+    ["**/f.py"], ["d/**"], ["d/**/f.py"], ["d/"], ["/"], ["*", "!d/"], ["d", "!d/g.py"],
+    ["\\#x"], ["#x"], ["***"], ["a/**b"], ["[a-"], ["[z-a]oo"], ["[z-af]oo"], ["f[o]o"],
+    ["[[:alpha:]]oo"], ["[[:digit:]]oo"], ["[![:lower:]]oo"], ["[[:foo:]]oo"],
+    ["[[:punct:]]oo"], ["[]]oo"], ["[!]]oo"], ["[]-]oo"], ["[\\]]oo"], ["[a\\-z]oo"],
+    ["[[]oo"], ["[[:]oo"], ["[[:alpha:]-]oo"], ["a[/]b/c.py"], ["[^]oo"], ["[--0]oo"],
+    ["*oo", "![[:upper:]]*"], ["[[:space:]]oo"], ["[[:alpha:][:digit:]]oo"], ["a?b"],
+    ["d/*/f.py"], ["/d/g.py"], ["e/f.py"], ["[A-z]oo"], ["\\[oo"], ["d/**", "!d/g.py"],
+    ["d/**", "!d/e/"], ["d/**/", "!d/e/f.py"], ["a/**", "!a/b/c.py"], ["/a/**", "!a/b/"],
+    ["creative/**", "!creative/strict/**"], ["creative/**", "!creative/strict/", "!creative/strict/**"],
+    ["**/"], ["**/", "!d/"], ["a/**/"], ["*/**/"], ["d/**/*.py"], ["**/e/"], ["**/e/**"],
+]  # fmt: skip
+
+
+def _git_ignored(repo: Path) -> set[str]:
+    out = subprocess.run(
+        ["git", "status", "--porcelain", "--ignored", "-uall", "-z"],
+        cwd=repo, capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    return {e[3:] for e in out.split("\0") if e.startswith("!! ")} - {".gitignore"}
+
+
+def test_gitignore_lines_match_exactly_what_git_ignores(tmp_path: Path) -> None:
+    from claude_migrate.gitignore import gitignore_spec
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    write_tree(tmp_path, {name: "" for name in IGNORE_TREE_FILES})
+    differences = []
+    for lines in GITIGNORES:
+        (tmp_path / ".gitignore").write_text("\n".join(lines) + "\n")
+        spec = gitignore_spec(lines)
+
+        def ignored(name: str, spec: object = spec) -> bool:
+            # As the walk decides: a folder that is ignored hides everything in it.
+            parts = name.split("/")
+            for k in range(1, len(parts)):
+                if spec.check_file("/".join(parts[:k]) + "/").include:  # type: ignore[attr-defined]
+                    return True
+            return bool(spec.check_file(name).include)  # type: ignore[attr-defined]
+
+        ours = {name for name in IGNORE_TREE_FILES if ignored(name)}
+        git = _git_ignored(tmp_path)
+        if ours != git:
+            differences.append((lines, sorted(git), sorted(ours)))
+    assert differences == []
+
+
+def test_gitignore_with_bang_and_backslash_lines_is_honoured_not_a_traceback(
+    tmp_path: Path,
+) -> None:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    write_tree(
+        tmp_path,
+        {
+            ".gitignore": "!\n\\\nbuild\\\ngenerated/\n!generated/keep.py\n*.gen.py\n[[:upper:]]*.py\n",
+            "app.py": CALL,
+            "generated/x.py": CALL,
+            "out.gen.py": CALL,
+            "Tool.py": CALL,
+        },
+    )
+    proc = cm("check", "--no-cache", "--format", "json", ".", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    paths = {d["path"] for d in json.loads(proc.stdout)["diagnostics"]}
+    assert paths == {"app.py"}
+
+
+def test_policy_exclude_and_overrides_follow_gitignore_negation_and_escapes(
+    tmp_path: Path,
+) -> None:
+    policy = (
+        'exclude = ["legacy/**", "!legacy/keep.py", "\\\\#draft.py"]\n'
+        "[[overrides]]\n"
+        'paths = ["creative/**", "!creative/strict/", "!creative/strict/**",'
+        ' "lab/[[:digit:]]*.py"]\n'
+        "temperature = { max = 1.0 }\n"
+    )
+    write_tree(
+        tmp_path,
+        {
+            "claude-migrate.toml": policy,
+            "legacy/old.py": CALL,
+            "legacy/keep.py": CALL,
+            "#draft.py": CALL,
+            "creative/a.py": CALL,
+            "creative/strict/b.py": CALL,
+            "lab/1.py": CALL,
+            "lab/x.py": CALL,
+        },
+    )
+    proc = cm("check", "--no-cache", "--format", "json", ".", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    temperature = {
+        d["path"] for d in json.loads(proc.stdout)["diagnostics"] if d["code"] == "CM101"
+    }
+    assert temperature == {"legacy/keep.py", "creative/strict/b.py", "lab/x.py"}
+
+
+@pytest.mark.parametrize(
+    ("key", "pattern", "reason"),
+    [
+        ("exclude", "!", "nothing to negate"),
+        ("exclude", "build\\\\", "unescaped"),
+        ("exclude", "docs/[draft", "without its `]`"),
+        ("exclude", "[[:letter:]]*.py", "unknown class"),
+        ("overrides[0].paths", "\\\\", "unescaped"),
+        ("overrides[0].paths", "!", "nothing to negate"),
+    ],
+)
+def test_policy_pattern_git_cannot_match_exits_2_naming_it(
+    tmp_path: Path, key: str, pattern: str, reason: str
+) -> None:
+    listed = f'["ok/**", "{pattern}"]'
+    if key == "exclude":
+        policy = f"select = ['CM']\nexclude = {listed}\n"
+    else:
+        policy = f"[[overrides]]\npaths = {listed}\ntemperature = {{ max = 1.0 }}\n"
+    write_tree(tmp_path, {"claude-migrate.toml": policy, "a.py": CALL})
+    for command in ("check", "fix"):
+        proc = cm(command, ".", cwd=tmp_path)
+        err = assert_config_error(proc, "claude-migrate.toml:2:", f"`{key}`", reason)
+        assert pattern.replace("\\\\", "\\") in err
+    assert (tmp_path / "a.py").read_text() == CALL
