@@ -16,6 +16,7 @@ from pathlib import Path
 import pathspec
 
 from .manifests import manifest_kind
+from .notebook import notebook_kind
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 SKIP_DIRS = frozenset(
@@ -32,11 +33,11 @@ def python_kind(path: Path) -> str | None:
 
 
 # Classifiers in order; the first that names a kind wins.
-CLASSIFIERS: list[Callable[[Path], str | None]] = [python_kind, manifest_kind]
+CLASSIFIERS: list[Callable[[Path], str | None]] = [python_kind, notebook_kind, manifest_kind]
 
 
 def kind_of(path: Path) -> str | None:
-    """Return the kind of file ("python", "manifest", ...) the checks read, or None."""
+    """Return the kind of file ("python", "notebook", "manifest") the checks read, or None."""
     for classify in CLASSIFIERS:
         kind = classify(path)
         if kind is not None:

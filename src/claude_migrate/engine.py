@@ -27,6 +27,7 @@ from .config import FileSettings
 from .diagnostics import Diagnostic, FileError, FileResult
 from .fixer import MAX_FIX_ROUNDS, not_written, settle, write_atomic
 from .manifests import MANIFEST_KIND
+from .notebook import NOTEBOOK_KIND
 from .pool import Crash, recursion_headroom, run_in_workers
 from .source import DecodeError, SourceText
 from .suppress import apply_suppressions, skips_file
@@ -34,6 +35,8 @@ from .suppress import apply_suppressions, skips_file
 __all__ = ["MAX_FIX_ROUNDS", "Job", "Options", "fix_file", "process", "run"]
 
 Parsed = TypeVar("Parsed")
+# Kinds of file whose code the checks of another kind read: a notebook's cells are Python.
+CHECKED_AS = {NOTEBOOK_KIND: "python"}
 # Below this many files that need parsing, a process pool costs more than it saves.
 PARALLEL_MIN_FILES = 12
 CHUNK_FILES = 8
@@ -74,6 +77,7 @@ def file_role(path: str) -> str:
 @cache
 def checks_for(settings: FileSettings, kind: str, role: str = "") -> tuple[Check, ...]:
     """Return the enabled checks for a kind of file (and a `file_role`), built once per policy."""
+    kind = CHECKED_AS.get(kind, kind)
     return tuple(
         check(settings.table(check.name))
         for check in ALL_CHECKS
@@ -425,6 +429,15 @@ def _process_manifest(job: Job, data: bytes | None, options: Options, result: Fi
 
 
 PROCESSORS[MANIFEST_KIND] = _process_manifest
+
+
+def _process_notebook(job: Job, data: bytes | None, options: Options, result: FileResult) -> None:
+    from .notebook.processor import process_notebook
+
+    process_notebook(job, data, options, result)
+
+
+PROCESSORS[NOTEBOOK_KIND] = _process_notebook
 
 
 def process_other(job: Job, data: bytes | None, options: Options, result: FileResult) -> None:
