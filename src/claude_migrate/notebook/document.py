@@ -13,6 +13,7 @@ refuses it unless it is the original notebook with exactly those sources replace
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from collections.abc import Iterator, Mapping
@@ -241,11 +242,6 @@ def _locate(text: str) -> list[_Located]:
 # Writing new sources ------------------------------------------------------------------------
 
 
-def split_lines(source: str) -> list[str]:
-    """Return `source` as Jupyter stores a list source: lines split after each "\\n"."""
-    return source.splitlines(keepends=True) if "\n" in source else ([source] if source else [])
-
-
 def _source_lines(source: str) -> list[str]:
     lines = re.findall(r"[^\n]*\n|[^\n]+\Z", source)
     return lines
@@ -314,3 +310,34 @@ def _verify(notebook: Notebook, sources: Mapping[int, str], text: str) -> None:
         cell["source"] = _source_lines(new) if isinstance(cell["source"], list) else new
     if json.dumps(reread, sort_keys=True) != json.dumps(expected, sort_keys=True):
         raise ValueError("the fixed notebook would differ in more than the fixed cells' sources")
+
+
+def cell_lines(notebook: Notebook) -> dict[int, list[tuple[str, int]]]:
+    """Return, per cell number, each source line's text and the notebook-file line it is on.
+
+    A list source has one file line per element (as Jupyter writes it); a one-string source is
+    all on the line where the string starts.
+    """
+    text = notebook.text
+    lines: dict[int, list[tuple[str, int]]] = {}
+    for cell in notebook.cells:
+        at = _line(text, cell.span[0])
+        if not cell.is_list or not cell.line_spans:
+            lines[cell.number] = [(line, at) for line in cell.source.split("\n")]
+            continue
+        # Where each element starts in the joined source, and the file line it is written on.
+        starts: list[int] = []
+        places: list[int] = []
+        offset = 0
+        for a, b in cell.line_spans:
+            starts.append(offset)
+            places.append(_line(text, a))
+            offset += len(json.loads(text[a:b]))
+        found: list[tuple[str, int]] = []
+        offset = 0
+        for line in cell.source.split("\n"):
+            index = max(bisect.bisect_right(starts, offset) - 1, 0)
+            found.append((line, places[index]))
+            offset += len(line) + 1
+        lines[cell.number] = found
+    return lines
