@@ -314,7 +314,9 @@ def _scandir(path: str) -> list[os.DirEntry[str]]:
 def external_state(settings: FileSettings, kind: str, path: str) -> str:
     """Return what the file's enabled checks depend on outside the file and its policy."""
     from .checks import ALL_CHECKS
+    from .notebook import CHECKED_AS
 
+    kind = CHECKED_AS.get(kind, kind)
     parts = []
     for check in ALL_CHECKS:
         if settings.enabled(check.code) and kind in check.kinds:

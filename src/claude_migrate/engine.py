@@ -27,7 +27,7 @@ from .config import FileSettings
 from .diagnostics import Diagnostic, FileError, FileResult
 from .fixer import MAX_FIX_ROUNDS, not_written, settle, write_atomic
 from .manifests import MANIFEST_KIND
-from .notebook import NOTEBOOK_KIND
+from .notebook import CHECKED_AS, NOTEBOOK_KIND
 from .pool import Crash, recursion_headroom, run_in_workers
 from .source import DecodeError, SourceText
 from .suppress import apply_suppressions, skips_file
@@ -35,8 +35,6 @@ from .suppress import apply_suppressions, skips_file
 __all__ = ["MAX_FIX_ROUNDS", "Job", "Options", "fix_file", "process", "run"]
 
 Parsed = TypeVar("Parsed")
-# Kinds of file whose code the checks of another kind read: a notebook's cells are Python.
-CHECKED_AS = {NOTEBOOK_KIND: "python"}
 # Below this many files that need parsing, a process pool costs more than it saves.
 PARALLEL_MIN_FILES = 12
 CHUNK_FILES = 8

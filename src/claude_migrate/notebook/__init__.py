@@ -13,6 +13,8 @@ from pathlib import PurePath
 
 NOTEBOOK_KIND = "notebook"
 NOTEBOOK_SUFFIX = ".ipynb"
+# Kinds of file whose code the checks of another kind read: a notebook's cells are Python.
+CHECKED_AS = {NOTEBOOK_KIND: "python"}
 
 
 def notebook_kind(path: PurePath) -> str | None:
