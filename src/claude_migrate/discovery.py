@@ -23,7 +23,7 @@ SKIP_DIRS = frozenset(
     {
         ".git", ".hg", ".svn", ".bzr", "__pycache__", ".venv", "venv", ".env", "env",
         "node_modules", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache",
-        ".claude-migrate-cache", "site-packages", ".eggs", "__pypackages__",
+        ".claude-migrate-cache", "site-packages", ".eggs", "__pypackages__", ".ipynb_checkpoints",
     }
 )  # fmt: skip
 

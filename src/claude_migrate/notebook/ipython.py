@@ -196,8 +196,6 @@ def _automagic(body: str) -> bool:
     match = _FIRST_WORD.match(body)
     if match is None or match.group(1) not in AUTOMAGICS:
         return False
-    if match.group(2) in "=([.,:;":
-        return False
     return not _is_python(body)
 
 
