@@ -38,8 +38,11 @@ EXPECTED = {
 # The cells a safe `fix` rewrites.
 FIXED_CELLS = {"cookbook": {5, 6, 10}, "crlf": {3}, "one_string": {3}}
 
-CLIENT = 'import anthropic\nclient = anthropic.Anthropic()\n'
-CALL = 'client.messages.create(model="claude-sonnet-4-6", max_tokens=100, temperature=0.9, stream=True, messages=[])\n'
+CLIENT = "import anthropic\nclient = anthropic.Anthropic()\n"
+CALL = (
+    'client.messages.create(model="claude-sonnet-4-6", max_tokens=100, temperature=0.9, '
+    "stream=True, messages=[])\n"
+)
 
 
 def notebook(*sources: str, cell_type: str = "code", language: str = "python") -> str:
@@ -56,7 +59,10 @@ def notebook(*sources: str, cell_type: str = "code", language: str = "python") -
             }
         )
     meta = {"kernelspec": {"language": language, "name": "k", "display_name": "K"}}
-    return json.dumps({"cells": cells, "metadata": meta, "nbformat": 4, "nbformat_minor": 5}, indent=1) + "\n"
+    return (
+        json.dumps({"cells": cells, "metadata": meta, "nbformat": 4, "nbformat_minor": 5}, indent=1)
+        + "\n"
+    )
 
 
 def _copy(case: str, folder: Path) -> Path:
@@ -74,7 +80,7 @@ def _run(path: Path, fix: bool = False, unsafe: bool = False):  # type: ignore[n
     return execute(jobs, Options(fix=fix, unsafe=unsafe), workers=1)
 
 
-# Positions --------------------------------------------------------------------------------------
+# Positions ------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -106,7 +112,9 @@ def test_python_files_keep_the_json_contract_without_a_cell(tmp_path: Path) -> N
     assert data["diagnostics"] and all("cell" not in d for d in data["diagnostics"])
 
 
-def test_sarif_names_the_notebook_puts_the_cell_in_the_message_and_a_snippet(tmp_path: Path) -> None:
+def test_sarif_names_the_notebook_puts_the_cell_in_the_message_and_a_snippet(
+    tmp_path: Path,
+) -> None:
     _copy("crlf", tmp_path)
     result = Cli(tmp_path)("check", "--no-cache", "--format", "sarif", "crlf.ipynb")
     (found,) = json.loads(result.stdout)["runs"][0]["results"]
@@ -147,7 +155,7 @@ def test_source_view_shows_the_cell_line_under_a_finding(tmp_path: Path) -> None
     assert "^^^^^^^^^^^^^^^" in text
 
 
-# Fixes ---------------------------------------------------------------------------------------------
+# Fixes ----------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -184,7 +192,9 @@ def test_fix_changes_nothing_but_the_fixed_cells_sources(case: str, tmp_path: Pa
 @pytest.mark.parametrize("case", CASES)
 def test_fixtures_and_goldens_are_valid_notebooks(case: str) -> None:
     for name in (f"{case}.ipynb", f"{case}.fixed.ipynb"):
-        nbformat.validate(nbformat.reads((NOTEBOOKS / name).read_text(encoding="utf-8"), as_version=4))
+        nbformat.validate(
+            nbformat.reads((NOTEBOOKS / name).read_text(encoding="utf-8"), as_version=4)
+        )
 
 
 def test_unsafe_fix_inserts_lines_in_the_list_layout_and_stays_a_valid_notebook(
@@ -212,7 +222,11 @@ def test_fix_diff_shows_each_changed_cell_under_a_header_naming_it(tmp_path: Pat
     assert result.exit_code == 1
     out = result.stdout
     assert "--- a/cookbook.ipynb:cell 5\n+++ b/cookbook.ipynb:cell 5\n" in out
-    assert "-    max_tokens=4096,\n-    temperature=0.9,\n+    max_tokens=1024,\n+    temperature=0.0,\n" in out
+    assert (
+        "-    max_tokens=4096,\n-    temperature=0.9,\n"
+        "+    max_tokens=1024,\n+    temperature=0.0,\n"
+        in out
+    )
     assert "cookbook.ipynb:cell 10" in out and "cell 9" not in out
     assert '\\"' not in out  # the code, not its JSON escaping
     assert path.read_bytes() == before
@@ -220,9 +234,7 @@ def test_fix_diff_shows_each_changed_cell_under_a_header_naming_it(tmp_path: Pat
 
 def test_fix_from_stdin_prints_the_fixed_notebook(tmp_path: Path) -> None:
     source = (NOTEBOOKS / "crlf.ipynb").read_bytes().decode("utf-8")
-    result = Cli(tmp_path)(
-        "fix", "--no-cache", "-", "--stdin-filename", "crlf.ipynb", input=source
-    )
+    result = Cli(tmp_path)("fix", "--no-cache", "-", "--stdin-filename", "crlf.ipynb", input=source)
     assert result.stdout_bytes == (NOTEBOOKS / "crlf.fixed.ipynb").read_bytes()
 
 
@@ -233,7 +245,7 @@ def test_a_fix_whose_json_would_not_read_back_is_never_written(
 
     path = _copy("crlf", tmp_path)
     before = path.read_bytes()
-    monkeypatch.setattr(document, "_encode", lambda nb, cell, new: '["broken' )
+    monkeypatch.setattr(document, "_encode", lambda nb, cell, new: '["broken')
     run = _run(path, fix=True)
     assert path.read_bytes() == before
     (error,) = run.errors
@@ -253,7 +265,7 @@ def test_a_fix_that_would_break_a_cell_on_its_own_is_refused(tmp_path: Path) -> 
     assert module.split(module.text.replace(f"#{module.boundary} cell 2\n", "", 1)) is None
 
 
-# Cells as one module, and what is masked -----------------------------------------------------------
+# Cells as one module, and what is masked ------------------------------------------------------
 
 
 def test_a_client_made_in_one_cell_is_the_client_of_a_call_in_a_later_cell(tmp_path: Path) -> None:
@@ -276,8 +288,7 @@ def test_ipython_syntax_is_masked_and_never_misparsed(tmp_path: Path) -> None:
         "pip install pandas\n"
         "cd ..\n"
         "if True:\n"
-        "    %time z = 1\n"
-        + CALL
+        "    %time z = 1\n" + CALL
     )
     write_tree(tmp_path, {"nb.ipynb": notebook(CLIENT, cell)})
     run = _run(tmp_path / "nb.ipynb")
@@ -335,13 +346,11 @@ def test_noqa_in_a_cell_suppresses_the_finding_on_its_line(tmp_path: Path) -> No
 
 
 def test_skip_file_in_the_first_code_cell_skips_the_notebook(tmp_path: Path) -> None:
-    write_tree(
-        tmp_path, {"nb.ipynb": notebook("# claude-migrate: skip-file\n" + CLIENT, CALL)}
-    )
+    write_tree(tmp_path, {"nb.ipynb": notebook("# claude-migrate: skip-file\n" + CLIENT, CALL)})
     assert not _run(tmp_path / "nb.ipynb").diagnostics
 
 
-# Errors ----------------------------------------------------------------------------------------
+# Errors ---------------------------------------------------------------------------------------
 
 
 def test_invalid_notebook_json_is_cm001_at_the_json_error_line(tmp_path: Path) -> None:
@@ -367,9 +376,15 @@ def test_a_cell_that_does_not_compile_is_cm001_in_that_cell_and_the_others_are_c
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ('{"nbformat": 3, "worksheets": [], "anthropic": 1}', "unsupported notebook format: nbformat 3"),
+        (
+            '{"nbformat": 3, "worksheets": [], "anthropic": 1}',
+            "unsupported notebook format: nbformat 3",
+        ),
         ('["anthropic"]', "the JSON is not an object"),
-        ('{"nbformat": 4, "cells": [{"cell_type": "code", "source": 3}], "anthropic": 1}', "cell 1: `source`"),
+        (
+            '{"nbformat": 4, "cells": [{"cell_type": "code", "source": 3}], "anthropic": 1}',
+            "cell 1: `source`",
+        ),
         ('{"nbformat": 4, "cells": {}, "anthropic": 1}', "`cells` is missing or not a list"),
         (b'{"nbformat": 4, "cells": [], "anthropic": "\xff"}', "notebook is not UTF-8"),
     ],
@@ -388,7 +403,7 @@ def test_hostile_deeply_nested_json_is_cm001_not_a_crash(tmp_path: Path) -> None
     assert run.errors and "nested too deeply" in run.errors[0].message
 
 
-# Which notebooks are checked ----------------------------------------------------------------------
+# Which notebooks are checked ------------------------------------------------------------------
 
 
 def test_discovery_finds_notebooks_and_respects_gitignore_and_exclude(tmp_path: Path) -> None:
@@ -416,7 +431,9 @@ def test_a_named_notebook_in_another_language_warns_and_check_exits_2(tmp_path: 
     write_tree(tmp_path, {"r.ipynb": notebook(CLIENT, CALL, language="R")})
     result = Cli(tmp_path)("check", "--no-cache", "r.ipynb")
     assert result.exit_code == 2
-    assert "warning: r.ipynb: not checked: its kernel's language is 'R', not Python" in result.stderr
+    assert (
+        "warning: r.ipynb: not checked: its kernel's language is 'R', not Python" in result.stderr
+    )
     assert "none of the named paths can be checked" in result.stderr
 
 
@@ -425,7 +442,10 @@ def test_a_named_file_of_unknown_kind_warns_and_strict_paths_exits_2(tmp_path: P
     cli = Cli(tmp_path)
     lenient = cli("check", "--no-cache", "notes.txt", "nb.ipynb")
     assert lenient.exit_code == 0
-    assert "warning: notes.txt: not checked: not a Python, notebook or dependency file" in lenient.stderr
+    assert (
+        "warning: notes.txt: not checked: not a Python, notebook or dependency file"
+        in lenient.stderr
+    )
     assert "1 named path not checked" in lenient.stdout
     strict = cli("check", "--no-cache", "--strict-paths", "notes.txt", "nb.ipynb")
     assert strict.exit_code == 2
@@ -452,7 +472,7 @@ def test_a_found_notebook_in_another_language_is_noted_in_verbose_output(tmp_pat
     assert "note: nbs/r.ipynb: not checked: its kernel's language is 'R'" in verbose.stderr
 
 
-# Cache and baseline --------------------------------------------------------------------------------
+# Cache and baseline ---------------------------------------------------------------------------
 
 
 def test_cached_results_keep_the_cells(tmp_path: Path) -> None:

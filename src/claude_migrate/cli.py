@@ -175,7 +175,8 @@ def _run(
     if verbose:
         for result in run.results:
             if result.skipped is not None:
-                click.echo(f"claude-migrate: note: {result.path}: not checked: {result.skipped}", err=True)
+                note = f"{result.path}: not checked: {result.skipped}"
+                click.echo(f"claude-migrate: note: {note}", err=True)
     path_status = _path_status(paths, skipped, work, strict_paths, check=not options.fix)
     mixed = _mixed_with_work(run, work, uncommitted)
     if report_file is not None:
@@ -253,7 +254,8 @@ def _warn_skipped(skipped: list[api.Skipped], quiet: bool) -> None:
         if entry.reason == EXCLUDED:
             continue  # asked for: pre-commit names every staged file, the policy leaves some out
         if entry.uncheckable or not quiet:
-            click.echo(f"claude-migrate: warning: {entry.display}: not checked: {entry.reason}", err=True)
+            warning = f"{entry.display}: not checked: {entry.reason}"
+            click.echo(f"claude-migrate: warning: {warning}", err=True)
 
 
 def _path_status(

@@ -28,14 +28,20 @@ _WS = re.compile(r"[ \t\n\r]*")
 _STRUCTURE = re.compile(r'["{}\[\]]')
 _SCALAR_END = re.compile(r"[^,\]\}\s]*")
 # A \uXXXX escape of a character outside ASCII: the writer escaped non-ASCII text.
-_ESCAPED_NON_ASCII = re.compile(r"\\u(?:00[89a-fA-F][0-9a-fA-F]|0[1-9a-fA-F][0-9a-fA-F]{2}|[1-9a-fA-F][0-9a-fA-F]{3})")
+_ESCAPED_NON_ASCII = re.compile(
+    r"\\u(?:00[89a-fA-F][0-9a-fA-F]|0[1-9a-fA-F][0-9a-fA-F]{2}|[1-9a-fA-F][0-9a-fA-F]{3})"
+)
 
 
 class NotebookError(Exception):
     """The file is not a notebook this tool can read; carries a 1-based line where known."""
 
     def __init__(
-        self, message: str, line: int | None = None, column: int | None = None, cell: int | None = None
+        self,
+        message: str,
+        line: int | None = None,
+        column: int | None = None,
+        cell: int | None = None,
     ) -> None:
         super().__init__(message)
         self.line = line
@@ -110,7 +116,8 @@ def load(data: bytes | str) -> Notebook:
     major = parsed.get("nbformat")
     if major != SUPPORTED_MAJOR:
         raise NotebookError(
-            f"unsupported notebook format: nbformat {major!r} (version {SUPPORTED_MAJOR} is read)", 1
+            f"unsupported notebook format: nbformat {major!r} (version {SUPPORTED_MAJOR} is read)",
+            1,
         )
     cells_value = parsed.get("cells")
     if not isinstance(cells_value, list):
@@ -123,7 +130,9 @@ def load(data: bytes | str) -> Notebook:
         number = index + 1
         at = _line(text, located.start)
         if not isinstance(value, dict) or not isinstance(value.get("cell_type"), str):
-            raise NotebookError(f"cell {number}: expected an object with a `cell_type`", at, cell=number)
+            raise NotebookError(
+                f"cell {number}: expected an object with a `cell_type`", at, cell=number
+            )
         raw = value.get("source")
         if isinstance(raw, str):
             joined, is_list = raw, False

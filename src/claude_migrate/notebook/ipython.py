@@ -69,7 +69,7 @@ class _Scanner:
         return self.quote is None and self.depth == 0 and not self.continued
 
     def scan(self, line: str) -> str:
-        """Consume one physical line; return its last code character outside strings and comments."""
+        """Consume one physical line; return its last code character outside strings, comments."""
         last = ""
         body = line.rstrip("\r\n")
         self.continued = False
@@ -167,17 +167,19 @@ def mask_cell(text: str, marker: str) -> MaskedCell:
             continue
         is_magic = False
         if scanner.at_statement_start and stripped:
-            if not seen_code and magic is not None and stripped.startswith("%%"):
-                is_magic = True
-            elif _is_magic_line(stripped) or _ASSIGN_FROM.match(body):
+            if (
+                not seen_code
+                and magic is not None
+                and stripped.startswith("%%")
+                or _is_magic_line(stripped)
+                or _ASSIGN_FROM.match(body)
+            ):
                 is_magic = True
             else:
                 before = _Scanner()
                 last = before.scan(body)
                 complete = before.at_statement_start
-                if complete and last == "?":
-                    is_magic = True
-                elif complete and _automagic(body):
+                if complete and last == "?" or complete and _automagic(body):
                     is_magic = True
         if stripped and not stripped.startswith("#"):
             seen_code = True

@@ -94,7 +94,9 @@ class CellModule:
                 )
                 continue
             added = not masked.text.endswith("\n")
-            chunks.append(masked.text + ("\n" if added else "") + _boundary_line(boundary, cell.number))
+            chunks.append(
+                masked.text + ("\n" if added else "") + _boundary_line(boundary, cell.number)
+            )
             parts.append(Part(cell.number, masked.masked, added))
         return cls("".join(chunks), parts, boundary, mask, problems)
 

@@ -40,7 +40,9 @@ def process_notebook(job: Job, data: bytes | None, options: Options, result: Fil
     for problem in module.problems:
         if problem.is_error:
             result.errors.append(
-                FileError(job.display, problem.message, problem.line, problem.column, cell=problem.cell)
+                FileError(
+                    job.display, problem.message, problem.line, problem.column, cell=problem.cell
+                )
             )
     if not module.parts or skips_file(module.text.encode("utf-8", "surrogatepass")):
         return
