@@ -22,6 +22,8 @@ from .engine import Job, Options, run
 from .git import WorkTreeState
 from .notebook import NOTEBOOK_KIND, is_notebook_path
 from .report import Run
+from .shard import Shard, file_weight
+from .shard import select as select_shard
 from .source import DecodeError, SourceText
 from .suppress import skips_file
 
@@ -59,8 +61,12 @@ def collect(
     select: Sequence[str] | None = None,
     extend_ignore: Sequence[str] = (),
     force_exclude: bool = False,
+    shard: Shard | None = None,
 ) -> Collected:
-    """Return one job per file to check, each with its policy, and the named paths skipped."""
+    """Return one job per file to check, each with its policy, and the named paths skipped.
+
+    With `shard`, only that shard's share of the files (see `shard.py`).
+    """
     cwd = Path(os.getcwd()).resolve()
     jobs = []
     skipped: list[Skipped] = []
@@ -89,6 +95,10 @@ def collect(
                 settings=policy.settings_for(candidate.path, select, extend_ignore),
             )
         )
+    if shard is not None:
+        jobs = select_shard(
+            jobs, shard, key=lambda job: job.display, weight=lambda job: file_weight(job.path)
+        )
     return Collected(jobs, skipped)
 
 
@@ -111,9 +121,10 @@ def collect_jobs(
     select: Sequence[str] | None = None,
     extend_ignore: Sequence[str] = (),
     force_exclude: bool = False,
+    shard: Shard | None = None,
 ) -> list[Job]:
     """Return one job per file to check, each with the policy in effect for it."""
-    return collect(paths, loader, select, extend_ignore, force_exclude).jobs
+    return collect(paths, loader, select, extend_ignore, force_exclude, shard).jobs
 
 
 def execute(
