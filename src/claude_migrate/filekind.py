@@ -69,6 +69,31 @@ class FileKind(Protocol):
     ) -> Callable[[str], bool]: ...
 
 
+class PythonPath(Protocol):
+    """The Python file path's stages, for a kind that embeds Python code (notebook cells).
+
+    The engine hands its own to such a kind, which therefore imports nothing from the engine.
+    """
+
+    def checks(self, settings: FileSettings, kind: str) -> Sequence[Check[Any]]:
+        """Return the enabled checks for a file of `kind` under `settings`."""
+        ...
+
+    def parse(self, text: str) -> Any:
+        """Return the LibCST tree of `text`; raises when LibCST cannot parse it."""
+        ...
+
+    def syntax_error(self, exc: Exception, text: str) -> FileError:
+        """Return the CM001 entry for text that did not parse (path left empty)."""
+        ...
+
+    def analyse(
+        self, job: Job, source: SourceText, tree: Any, checks: Sequence[Check[Any]]
+    ) -> tuple[list[Diagnostic], list[FileError]]:
+        """Return the findings (suppressions applied) and errors of a parsed text."""
+        ...
+
+
 def python_comments(text: str, lines: Collection[int] | None = None) -> list[Comment]:
     """Return the comments of Python source, as its tokenizer sees them (never inside strings)."""
     try:

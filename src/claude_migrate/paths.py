@@ -5,6 +5,7 @@ One place for it, so reports, policy errors and catalogue errors name a file the
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 
@@ -21,11 +22,14 @@ def display_path(path: Path, cwd: Path) -> str:
 
 
 def as_shown(path: Path) -> str:
-    """Return a file named in a message relative to the working directory, both resolved first.
+    """Return a file named in a message relative to the working directory (resolved).
 
-    Outside the working directory the path is shown as it was given.
+    Outside the working directory the path is shown as it was given. The folder is resolved,
+    never the file's own name: a file that is a symbolic link is named as the link (which may
+    dangle or loop).
     """
     try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except (ValueError, OSError):
+        folder = Path(os.path.realpath(os.path.dirname(os.path.abspath(path))))
+        return (folder / path.name).relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
         return str(path)

@@ -65,7 +65,12 @@ class RetiredModelCheck(Check["FileContext"]):
             example=dt.date(2026, 1, 31),
         ),
         "warn-days": Option(
-            "integer", 90, "report models retiring within this many days (0: never)", minimum=0
+            "integer",
+            90,
+            "report models retiring within this many days (0: never)",
+            minimum=0,
+            # A century: longer than any model's life, and `as-of` plus it stays a real date.
+            maximum=36_500,
         ),
         "replace": Option(
             "string-table", {}, "model id -> the model id its fix writes (overrides the catalogue)"
