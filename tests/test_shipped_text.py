@@ -28,7 +28,9 @@ PROCESS_WORDS = re.compile(
 
 def shipped_files() -> list[Path]:
     """Return every text file users receive or read: rules, fixtures, README, bench notes, source."""
-    found = [ROOT / "README.md", ROOT / "bench" / "README.md", *sorted((ROOT / "bench").glob("*.py"))]
+    docs = ("README.md", "ARCHITECTURE.md", "CONTRIBUTING.md", "bench/README.md")
+    found = [ROOT / name for name in docs]
+    found += sorted((ROOT / "bench").glob("*.py"))
     for folder in (rules_dir(), ROOT / "fixtures", ROOT / "src" / "claude_migrate"):
         found += sorted(p for p in folder.rglob("*") if p.suffix in {".md", ".toml", ".py", ".txt", ".cfg"})
     return [p for p in found if p.is_file()]
