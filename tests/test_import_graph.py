@@ -54,7 +54,9 @@ def _imports(node: ast.AST, in_function: bool = False) -> Iterator[tuple[ast.stm
             continue
         if isinstance(child, (ast.Import, ast.ImportFrom)):
             yield child, in_function
-        nested = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+        nested = in_function or isinstance(
+            child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+        )
         yield from _imports(child, nested)
 
 

@@ -19,12 +19,17 @@ def test_a_used_suppression_in_a_requirements_file_silences_and_is_not_reported(
 ) -> None:
     write_tree(
         tmp_path,
-        {"requirements.txt": "anthropic==0.20.0  # noqa: CM201\n", "claude-migrate.toml": WITH_CM002},
+        {
+            "requirements.txt": "anthropic==0.20.0  # noqa: CM201\n",
+            "claude-migrate.toml": WITH_CM002,
+        },
     )
     assert _found(cli, "requirements.txt") == []
 
 
-def test_fix_removes_an_unused_suppression_from_a_requirements_file(cli: Cli, tmp_path: Path) -> None:
+def test_fix_removes_an_unused_suppression_from_a_requirements_file(
+    cli: Cli, tmp_path: Path
+) -> None:
     write_tree(
         tmp_path,
         {
