@@ -39,6 +39,7 @@ class RuleInfo:
     opt_in: bool = False
     always_on: bool = False
     options: dict[str, Option] = field(default_factory=dict)
+    severity: str = "error"  # what its findings are unless the policy's `[severity]` says otherwise
 
     @property
     def page_path(self) -> Path:
@@ -78,6 +79,7 @@ def all_rules() -> list[RuleInfo]:
                 fix,
                 opt_in=check.opt_in,
                 options=dict(check.options),
+                severity=check.severity.value,
             )
         )
     return sorted(rules, key=lambda rule: rule.code)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 from libcst.metadata import CodePosition, CodeRange
 
-from .diagnostics import Applicability, Diagnostic, Edit, FileError, Fix
+from .diagnostics import Applicability, Diagnostic, Edit, FileError, Fix, Severity
 from .source import SourceText
 
 if TYPE_CHECKING:
@@ -111,8 +111,15 @@ class FileContext:
         message: str,
         fix: Fix | None = None,
         context: str = "",
+        severity: Severity | None = None,
+        fingerprint_of: cst.CSTNode | str | None = None,
     ) -> Diagnostic:
-        """Return a diagnostic that starts where `node` starts."""
+        """Return a diagnostic that starts where `node` starts.
+
+        Its fingerprint (baselines, SARIF) is the source of `node` unless `fingerprint_of` names
+        the part of the code that makes it a finding (a node, or text built from such parts), so
+        that fixing another finding on the same code does not renew it.
+        """
         code_range = self.range(node)
         return Diagnostic(
             path=self.path,
@@ -124,6 +131,12 @@ class FileContext:
             rule=check.name,
             message=message,
             fix=fix,
-            fingerprint=fingerprint(self.code(node)),
+            fingerprint=fingerprint(self._identity(node, fingerprint_of)),
             context=context,
+            severity=severity or check.severity,
         )
+
+    def _identity(self, node: cst.CSTNode, part: cst.CSTNode | str | None) -> str:
+        if part is None:
+            return self.code(node)
+        return part if isinstance(part, str) else self.code(part)

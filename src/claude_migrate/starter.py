@@ -130,9 +130,11 @@ def starter_text(preset: str, in_pyproject: bool, loader: PolicyLoader | None = 
 
 
 def init(folder: Path, preset: str, standalone: bool = False) -> Written:
-    """Write a starter policy into `folder`; refuse when a policy is already there."""
+    """Write a starter policy into `folder` (made when missing); refuse when one is there."""
     if preset not in preset_names():
         raise StarterError(f"unknown preset {preset!r} (known: {', '.join(preset_names())})")
+    if folder.exists() and not folder.is_dir():
+        raise StarterError(f"{folder}: not a folder")
     config = folder / CONFIG_NAME
     pyproject = folder / PYPROJECT
     if config.exists():
@@ -150,6 +152,10 @@ def init(folder: Path, preset: str, standalone: bool = False) -> Written:
     if existing is None or standalone:
         text = starter_text(preset, in_pyproject=False, loader=loader)
         _parse(text.encode("utf-8"), config)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StarterError(f"{folder}: cannot create the folder: {exc.strerror or exc}") from None
         write_atomic(config, text.encode("utf-8"))
         return Written(config, appended=False)
     newline = b"\r\n" if b"\r\n" in existing else b"\n"

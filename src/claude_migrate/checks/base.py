@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..diagnostics import Applicability, Diagnostic
+from ..diagnostics import Applicability, Diagnostic, Severity
 
 if TYPE_CHECKING:
     from ..context import FileContext
@@ -126,6 +126,8 @@ class Check:
     name: ClassVar[str]
     summary: ClassVar[str]
     fix_applicability: ClassVar[Applicability | None] = None
+    # What a finding of this rule is unless the finding or the policy's `[severity]` says otherwise.
+    severity: ClassVar[Severity] = Severity.ERROR
     options: ClassVar[dict[str, Option]] = {}
     # File kinds this check reads: "python" and/or "manifest".
     kinds: ClassVar[frozenset[str]] = frozenset({"python"})

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..calls import BEDROCK, LITELLM, MODEL, CallSite
-from ..diagnostics import Applicability, Diagnostic
+from ..diagnostics import Applicability, Diagnostic, Severity
 from ..lazy import lazy_import
 from ..values import Entry
 from .base import Check, Option, as_date
@@ -187,7 +187,10 @@ class RetiredModelCheck(Check):
         )
         if target is not None:
             message += f"; plan the move to {target!r}"
-        return ctx.diagnostic(self, entry.holder, message, None, site.record.scope.qualname)
+        # Not broken yet: a date alone must not fail a build that passed yesterday.
+        return ctx.diagnostic(
+            self, entry.holder, message, None, site.record.scope.qualname, Severity.WARNING
+        )
 
     @staticmethod
     def _why_no_fix(spelling: Spelling) -> str:
