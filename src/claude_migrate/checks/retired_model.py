@@ -24,6 +24,7 @@ from ..diagnostics import Applicability, Diagnostic, Severity
 from ..lazy import lazy_import
 from ..values import Entry
 from .base import Check, Option, as_date
+from .value_edits import value_edit
 
 if TYPE_CHECKING:
     from ..context import FileContext
@@ -161,11 +162,22 @@ class RetiredModelCheck(Check):
             message += self._why_no_fix(spelling)
         else:
             message += f"; use {target!r}"
-            if entry.value.node is not None:
+            node = entry.value.node
+            found = None
+            if node is not None:
+                found = value_edit(
+                    ctx,
+                    entry,
+                    string_literal(node, target),
+                    lambda other: model_entry(ctx, other),
+                    lambda other: other.value.value == current,
+                )
+            if found is not None:
+                where = f" in {found.subject}" if found.constant else ""
                 fix = ctx.fix(
                     Applicability.UNSAFE,
-                    f"replace {current!r} with {target!r}",
-                    ctx.replace(entry.value.node, string_literal(entry.value.node, target)),
+                    f"replace {current!r} with {target!r}{where}{found.note}",
+                    found.edit,
                 )
         return ctx.diagnostic(self, entry.holder, message, fix, site.record.scope.qualname)
 
