@@ -131,6 +131,7 @@ class LegacyCompletionsCheck(Check):
                     '"max_tokens", and read content[0].text',
                     None,
                     site.record.scope.qualname,
+                    fingerprint_of=callee(site),
                 )
             elif (
                 site.family == BEDROCK
@@ -146,6 +147,7 @@ class LegacyCompletionsCheck(Check):
                     '"messages": [{"role": "user", "content": ...}], "max_tokens"',
                     None,
                     site.record.scope.qualname,
+                    fingerprint_of=callee(site),
                 )
             elif key in MESSAGES_TARGETS or (
                 site.family == BEDROCK and site.target.location == "json-body"
@@ -169,6 +171,7 @@ class LegacyCompletionsCheck(Check):
                 f"{message}; use {MESSAGES_API} (no automatic rewrite: {why})",
                 None,
                 site.record.scope.qualname,
+                fingerprint_of=callee(site),
             )
         fix = ctx.fix(
             Applicability.UNSAFE,
@@ -181,6 +184,7 @@ class LegacyCompletionsCheck(Check):
             f"{message}; use messages.create(messages=[...]) and read .content[0].text",
             fix,
             site.record.scope.qualname,
+            fingerprint_of=callee(site),
         )
 
     def _rewrite(self, ctx: FileContext, site: CallSite) -> list[Edit]:
@@ -559,3 +563,13 @@ def _local_name(alias: cst.ImportAlias) -> str:
     if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
         return alias.asname.name.value
     return _alias_name(alias)
+
+
+def callee(site: CallSite) -> cst.CSTNode:
+    """Return what a call calls: a finding about the API it uses is about that, not its arguments.
+
+    Fixing another finding on the same call (a model, a budget) then leaves this finding's
+    baseline entry matching.
+    """
+    call = site.node
+    return call.func if isinstance(call, cst.Call) else call

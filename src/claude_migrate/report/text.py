@@ -93,11 +93,26 @@ def plain_lines(run: Run) -> list[str]:
 
 
 def _stale_lines(run: Run) -> list[str]:
-    lines = [entry.describe() for entry in run.stale]
-    if run.stale:
+    """Return one line per stale baseline entry, saying whether its finding went or changed.
+
+    An entry's finding is either gone (fixed, or its code removed) or still there with
+    different code, in which case it is among the new findings of the same rule and scope.
+    """
+    reported = {(d.path, d.code, d.context) for d in run.diagnostics}
+    lines = []
+    for entry in run.stale:
+        if (entry.display, entry.key.code, entry.key.context) in reported:
+            lines.append(entry.describe() + ": its code changed, and it is reported again above")
+        else:
+            lines.append(entry.describe() + ": no longer found (fixed or removed)")
+    if len(run.stale) == 1:
         lines.append(
-            f"{len(run.stale)} stale baseline entr{'ies' if len(run.stale) != 1 else 'y'} in "
-            f"{run.baseline}: the findings were fixed; run with --prune-baseline to remove them."
+            f"1 stale baseline entry in {run.baseline}; run with --prune-baseline to remove it."
+        )
+    elif run.stale:
+        lines.append(
+            f"{len(run.stale)} stale baseline entries in {run.baseline}; run with "
+            "--prune-baseline to remove them."
         )
     return lines
 
