@@ -47,6 +47,10 @@ def collect_jobs(
     def is_excluded(path: Path) -> bool:
         return loader.for_path(path).is_excluded(path)
 
+    # A broken policy is reported even when the paths hold no file to check.
+    for path in paths:
+        loader.for_path(path)
+
     for candidate in discover(list(paths), is_excluded, force_exclude=force_exclude):
         policy = loader.for_path(candidate.path)
         jobs.append(

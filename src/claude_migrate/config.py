@@ -690,7 +690,7 @@ def _validate_key(raw: _RawPolicy, key: str, value: Any) -> None:
         raise ConfigError(
             raw.path,
             key,
-            "unknown key (expected one of: "
+            f"unknown {'table' if isinstance(value, dict) else 'key'} (expected one of: "
             + ", ".join(list(TOP_LEVEL_KEYS) + list(CHECKS_BY_NAME))
             + ")"
             + suggestion(key, [*TOP_LEVEL_KEYS, *CHECKS_BY_NAME]),

@@ -187,7 +187,10 @@ def _syntax_error(exc: Exception, text: str) -> FileError:
             warnings.simplefilter("ignore")
             ast.parse(text)
     except SyntaxError as error:
-        return FileError("", f"invalid syntax: {error.msg}", error.lineno, error.offset)
+        # Python's message often is, or starts with, "invalid syntax": say it once.
+        detail = error.msg or "invalid syntax"
+        message = detail if detail.startswith("invalid syntax") else f"invalid syntax: {detail}"
+        return FileError("", message, error.lineno, error.offset)
     except (ValueError, RecursionError, MemoryError):
         pass
     if isinstance(exc, cst.ParserSyntaxError):

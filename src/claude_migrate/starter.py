@@ -113,13 +113,18 @@ def starter_text(preset: str, in_pyproject: bool, loader: PolicyLoader | None = 
         for key, option in check.options.items():
             value = table.get(key, option.default)
             if value is None:  # unset unless the policy sets it: show an example value
-                example = f" {toml_value(option.example)}" if option.example is not None else ""
+                shown = option.example_value()
+                example = f" {toml_value(shown)}" if shown is not None else ""
                 lines.append(
                     _line(f"# {_key(key)} ={example}", f"{option.description}; unset by default")
                 )
                 continue
             lines.append(_line(f"# {_key(key)} = {toml_value(value)}", option.description))
     lines += [
+        "",
+        "# A rule's findings as \"error\", \"warning\" or \"info\" (`--fail-on` picks what fails):",
+        f"# [{prefix}severity]",
+        '# CM302 = "warning"',
         "",
         "# A part of the tree with its own limits (later entries win, tables merge key by key):",
         f"# [[{prefix}overrides]]",

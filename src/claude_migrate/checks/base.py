@@ -29,8 +29,13 @@ class Option:
     default_from: str | None = None
     pattern: Callable[[str], bool] | None = None
     pattern_text: str = ""
-    # A value to show (`init`) for an option whose default is None (unset).
+    # A value to show (`init`) for an option whose default is None (unset); a callable is asked
+    # each time, for examples that must not age (a date in the future).
     example: Any = None
+
+    def example_value(self) -> Any:
+        """Return the example to show for this option (None when it has none)."""
+        return self.example() if callable(self.example) else self.example
 
     def expected(self) -> str:
         """Return a human description of what this option accepts."""
@@ -47,7 +52,7 @@ class Option:
         elif self.kind == "string-table":
             return "a table of strings" + (f" ({self.pattern_text})" if self.pattern_text else "")
         elif self.kind == "date":
-            return "a date such as 2026-01-31"
+            return "a date written YYYY-MM-DD"
         elif self.kind == "path":
             return "a path to a file (relative to the policy's folder)"
         else:

@@ -74,7 +74,7 @@ class RetiredModelCheck(Check):
             "date",
             None,
             "the date retirements are judged on (default: today, UTC)",
-            example=dt.date(2026, 1, 31),
+            example=lambda: dt.date(dt.date.today().year + 1, 1, 1),  # always ahead
         ),
         "warn-days": Option(
             "integer", 90, "report models retiring within this many days (0: never)", minimum=0
