@@ -161,3 +161,22 @@ def test_cached_results_keep_their_severity(cli: Cli) -> None:
     # A new severity table is a new policy: the cache does not serve the old severities.
     _tree(cli, policy=POLICY + '[severity]\nCM302 = "info"\n')
     assert set(_by_line(cli.json("check")).values()) == {"info"}
+
+
+def test_the_language_server_shows_warnings_as_warnings(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("pygls")
+    from lsprotocol import types
+    from test_server import Editor, _drive
+
+    (tmp_path / "claude-migrate.toml").write_text(POLICY)
+
+    async def scenario(editor: Editor) -> None:
+        editor.open("app.py", SOURCE)
+        published = await editor.wait_for("app.py", 1)
+        levels = {d.range.start.line + 1: d.severity for d in published.diagnostics}
+        assert levels == {
+            4: types.DiagnosticSeverity.Warning,
+            7: types.DiagnosticSeverity.Error,
+        }
+
+    _drive(tmp_path, scenario)

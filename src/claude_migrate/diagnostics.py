@@ -29,6 +29,9 @@ class Severity(str, enum.Enum):
     WARNING = "warning"
     INFO = "info"
 
+    def __str__(self) -> str:
+        return self.value  # "warning", as the JSON and the policy spell it, on every Python
+
     @property
     def rank(self) -> int:
         """Return 2 for error, 1 for warning, 0 for info (higher fails sooner)."""
