@@ -150,7 +150,8 @@ def test_init_template_examples_are_current(cli: Cli) -> None:
 
 def test_show_policy_of_a_path_that_does_not_exist_yet(cli: Cli) -> None:
     (cli.cwd / "claude-migrate.toml").write_text(
-        '[severity]\nCM104 = "info"\n[[overrides]]\npaths = ["new/**"]\ntemperature = { max = 0.7 }\n'
+        '[severity]\nCM104 = "info"\n'
+        '[[overrides]]\npaths = ["new/**"]\ntemperature = { max = 0.7 }\n'
     )
     result = cli("show-policy", "new/module/planned.py", "--format", "json")
     assert result.exit_code == 0, result.output

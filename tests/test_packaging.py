@@ -33,7 +33,8 @@ def test_metadata_names_licence_authors_keywords_and_classifiers() -> None:
     assert "Programming Language :: Python :: 3.10" in classifiers
     # Every supported Python is claimed, and only those.
     minimum = tuple(int(p) for p in project["requires-python"].lstrip(">=").split("."))
-    claimed = [c for c in classifiers if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)]
+    version = re.compile(r"Programming Language :: Python :: 3\.\d+")
+    claimed = [c for c in classifiers if version.fullmatch(c)]
     assert all(tuple(int(p) for p in c.rsplit(" ", 1)[1].split(".")) >= minimum for c in claimed)
 
 
@@ -54,10 +55,11 @@ def test_long_description_has_no_relative_links_or_placeholders() -> None:
 
 
 def test_sdk_facing_tests_run_against_the_pinned_anthropic() -> None:
-    pins = [r for r in PYPROJECT["project"]["optional-dependencies"]["test"] if r.startswith("anthropic")]
+    extra = PYPROJECT["project"]["optional-dependencies"]["test"]
+    pins = [r for r in extra if r.startswith("anthropic")]
     assert len(pins) == 1 and re.fullmatch(r"anthropic==[\d.]+", pins[0]), pins
     assert metadata.version("anthropic") == pins[0].split("==")[1], (
-        "the installed anthropic is not the test extra's pin: reinstall with `pip install -e '.[test]'`"
+        "the installed anthropic is not the test extra's pin: `pip install -e '.[test]'`"
     )
 
 
@@ -88,7 +90,7 @@ def test_sdist_holds_every_tracked_file(sdist: Path) -> None:
         pytest.skip("not a git checkout")
     with tarfile.open(sdist) as archive:
         shipped = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
-    missing = sorted(name for name in tracked if name not in shipped and os.path.exists(ROOT / name))
+    missing = sorted(n for n in tracked if n not in shipped and os.path.exists(ROOT / n))
     assert missing == []
 
 

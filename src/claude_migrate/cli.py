@@ -484,7 +484,7 @@ def explain(code: str) -> None:
     help="Write claude-migrate.toml even when a pyproject.toml is there.",
 )
 def init(directory: Path, preset: str, standalone: bool) -> None:
-    """Write a commented starter policy into DIRECTORY (created if missing); never overwrites one."""
+    """Write a commented starter policy into DIRECTORY (made if missing); never overwrites one."""
     try:
         written = starter.init(directory, preset, standalone)
     except (starter.StarterError, ConfigError) as exc:

@@ -10,8 +10,8 @@ what was expected, and is raised before any file is touched.
 from __future__ import annotations
 
 import copy
-import difflib
 import datetime as dt
+import difflib
 import errno
 import hashlib
 import json
@@ -678,7 +678,9 @@ def _validate_severity(raw: _RawPolicy, value: Any, where: str, table: str) -> N
         def one(selector: str = selector, level: Any = level) -> None:
             key_line = _find_line(raw.text, table, selector) or line
             if not _known_selector(selector):
-                raise ConfigError(raw.path, f"{where}.{selector}", _unknown_code(selector), key_line)
+                raise ConfigError(
+                    raw.path, f"{where}.{selector}", _unknown_code(selector), key_line
+                )
             if selector in ALWAYS_ON:
                 raise ConfigError(
                     raw.path, f"{where}.{selector}",
@@ -711,7 +713,9 @@ def _validate_rule_table(raw: _RawPolicy, name: str, table: Any, where: str) -> 
     problems.raise_any()
 
 
-def _validate_option(raw: _RawPolicy, check: Any, name: str, where: str, key: str, value: Any) -> None:
+def _validate_option(
+    raw: _RawPolicy, check: Any, name: str, where: str, key: str, value: Any
+) -> None:
     option = check.options.get(key)
     line = _find_line(raw.text, name, key)
     if option is None:

@@ -129,7 +129,8 @@ def render_text(policy: PolicyView) -> str:
         lines += ["", f"[{name}]".ljust(31) + f" # {codes[name]}"]
         lines += [row(s) for s in rows]
     if policy.severity:
-        lines += ["", "[severity]".ljust(31) + " # error, warning or info; --fail-on picks what fails"]
+        heading = "[severity]".ljust(31) + " # error, warning or info; --fail-on picks what fails"
+        lines += ["", heading]
         lines += [row(s) for s in policy.severity]
     return "\n".join(lines) + "\n"
 

@@ -160,7 +160,8 @@ def init(folder: Path, preset: str, standalone: bool = False) -> Written:
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StarterError(f"{folder}: cannot create the folder: {exc.strerror or exc}") from None
+            reason = exc.strerror or exc
+            raise StarterError(f"{folder}: cannot create the folder: {reason}") from None
         write_atomic(config, text.encode("utf-8"))
         return Written(config, appended=False)
     newline = b"\r\n" if b"\r\n" in existing else b"\n"
