@@ -6,8 +6,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 from ..diagnostics import Applicability, Diagnostic
+from ..value_edits import value_edit
 from .base import Check, parameter_markers
-from .value_edits import value_edit
 
 
 def format_number(value: float | int) -> str:

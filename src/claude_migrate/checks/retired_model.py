@@ -22,9 +22,9 @@ from ..calls import BEDROCK, LITELLM, MODEL, CallSite
 from ..diagnostics import Applicability, Diagnostic, Severity
 from ..edits import string_literal
 from ..lazy import lazy_import
+from ..value_edits import value_edit
 from ..values import Entry
 from .base import Check, Option
-from .value_edits import value_edit
 
 if TYPE_CHECKING:
     from ..context import FileContext

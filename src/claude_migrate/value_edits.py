@@ -18,15 +18,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..diagnostics import Edit
-from ..lazy import lazy_import
+from .diagnostics import Edit
+from .lazy import lazy_import
 
 if TYPE_CHECKING:
     import libcst as cst
 
-    from ..calls import CallSite
-    from ..context import FileContext
-    from ..values import Entry
+    from .calls import CallSite
+    from .context import FileContext
+    from .values import Entry
 else:
     cst = lazy_import("libcst")
 
