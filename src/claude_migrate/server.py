@@ -46,7 +46,7 @@ from .config import ConfigError, PolicyLoader, read_policy_table
 from .diagnostics import Applicability, Diagnostic, FileError, FileResult
 from .discovery import kind_of
 from .engine import Job, Options, process
-from .fixer import apply_edits
+from .edits import apply_edits
 from .suppress import skips_file
 
 SOURCE = "claude-migrate"
@@ -344,7 +344,8 @@ def _rule_page_uri(code: str) -> str | None:
     rule = find_rule(code)
     if rule is None or not rule.page_path.is_file():
         return None
-    return from_fs_path(str(rule.page_path))
+    uri: str | None = from_fs_path(str(rule.page_path))
+    return uri
 
 
 def to_lsp(checked: Checked) -> list[types.Diagnostic]:
@@ -542,7 +543,7 @@ class MigrateServer(LanguageServer):
 
     def recheck_all(self) -> None:
         self.reload_policies()
-        in_notebooks = set()
+        in_notebooks: set[str] = set()
         for uri in list(self.workspace.notebook_documents):
             self.schedule_notebook(uri)
             state = self.notebook_state(uri)
