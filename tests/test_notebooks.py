@@ -492,3 +492,15 @@ def test_a_baseline_records_notebook_findings_and_hides_them(tmp_path: Path) -> 
     clean = cli("check", "--no-cache", "--baseline", "baseline.json", "cookbook.ipynb")
     assert clean.exit_code == 0, clean.output
     assert "6 baselined findings hidden" in clean.stdout
+
+
+def test_messages_that_name_other_lines_name_them_within_their_cells(tmp_path: Path) -> None:
+    cells = (
+        "from anthropic import HUMAN_PROMPT, AI_PROMPT\n",
+        "x = 1\n",
+        'prompt = f"{HUMAN_PROMPT} hi{AI_PROMPT}"\n',
+    )
+    write_tree(tmp_path, {"nb.ipynb": notebook(*cells)})
+    (found,) = [d for d in _run(tmp_path / "nb.ipynb").diagnostics if d.code == "CM301"]
+    assert (found.cell, found.line) == (2, 1)
+    assert "still used on line 1 (cell 4)" in found.message

@@ -84,7 +84,7 @@ class Notebook:
 
     def line_of(self, offset: int) -> int:
         """Return the 1-based line of the notebook text holding `offset`."""
-        return self.text.count("\n", 0, offset) + 1
+        return _Lines(self.text).line(offset)
 
 
 def not_python(notebook: Notebook) -> str | None:
@@ -126,9 +126,10 @@ def load(data: bytes | str) -> Notebook:
     if len(spans) != len(cells_value):
         raise NotebookError("cannot locate the cells in the notebook text", 1)  # pragma: no cover
     cells = []
+    lines = _Lines(text)
     for index, (value, located) in enumerate(zip(cells_value, spans, strict=True)):
         number = index + 1
-        at = _line(text, located.start)
+        at = lines.line(located.start)
         if not isinstance(value, dict) or not isinstance(value.get("cell_type"), str):
             raise NotebookError(
                 f"cell {number}: expected an object with a `cell_type`", at, cell=number
@@ -150,8 +151,17 @@ def load(data: bytes | str) -> Notebook:
     return Notebook(text=text, data=parsed, cells=cells, source=source)
 
 
-def _line(text: str, offset: int) -> int:
-    return text.count("\n", 0, offset) + 1
+class _Lines:
+    """1-based line numbers of offsets in a text, the line starts found once (on first use)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._starts: list[int] | None = None
+
+    def line(self, offset: int) -> int:
+        if self._starts is None:
+            self._starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        return bisect.bisect_right(self._starts, offset)
 
 
 # Locating values in the text ------------------------------------------------------------------
@@ -328,9 +338,10 @@ def cell_lines(notebook: Notebook) -> dict[int, list[tuple[str, int]]]:
     all on the line where the string starts.
     """
     text = notebook.text
+    where = _Lines(text)
     lines: dict[int, list[tuple[str, int]]] = {}
     for cell in notebook.cells:
-        at = _line(text, cell.span[0])
+        at = where.line(cell.span[0])
         if not cell.is_list or not cell.line_spans:
             lines[cell.number] = [(line, at) for line in cell.source.split("\n")]
             continue
@@ -340,7 +351,7 @@ def cell_lines(notebook: Notebook) -> dict[int, list[tuple[str, int]]]:
         offset = 0
         for a, b in cell.line_spans:
             starts.append(offset)
-            places.append(_line(text, a))
+            places.append(where.line(a))
             offset += len(json.loads(text[a:b]))
         found: list[tuple[str, int]] = []
         offset = 0
