@@ -504,3 +504,21 @@ def test_messages_that_name_other_lines_name_them_within_their_cells(tmp_path: P
     (found,) = [d for d in _run(tmp_path / "nb.ipynb").diagnostics if d.code == "CM301"]
     assert (found.cell, found.line) == (2, 1)
     assert "still used on line 1 (cell 4)" in found.message
+
+
+_PIECES = ["%time x", "!ls \\", "  data", "x = 1", "  y?", "'''", '"a?"', "pip install x", "(", ")"]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_masking_any_cell_keeps_its_lines_and_unmasks_to_the_original(seed: int) -> None:
+    import random
+
+    from claude_migrate.notebook.ipython import mask_cell, unmask
+
+    chooser = random.Random(seed)
+    cell = "\n".join(chooser.choice(_PIECES) for _ in range(chooser.randint(1, 12)))
+    cell += chooser.choice(["", "\n", "\r\n"])
+    masked = mask_cell(cell, "\ue005")
+    assert masked.skip_reason is None  # no piece is a cell magic
+    assert masked.text.count("\n") == cell.count("\n")
+    assert unmask(masked.text, masked.masked, "\ue005") == cell

@@ -16,14 +16,17 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from json.decoder import scanstring
+from json import decoder
 from typing import Any
 
 from ..source import DecodeError, SourceText
 
 SUPPORTED_MAJOR = 4
+# The JSON decoder's own string scanner (C-accelerated), as `json.loads` reads strings; typeshed
+# does not declare it, hence the typed alias.
+_scanstring: Callable[[str, int], tuple[str, int]] = decoder.scanstring  # type: ignore[attr-defined]
 _WS = re.compile(r"[ \t\n\r]*")
 _STRUCTURE = re.compile(r'["{}\[\]]')
 _SCALAR_END = re.compile(r"[^,\]\}\s]*")
@@ -183,7 +186,7 @@ def _skip(text: str, i: int) -> int:
     """Return the end of the JSON value starting at `i` (the text is known to be valid JSON)."""
     first = text[i]
     if first == '"':
-        return scanstring(text, i + 1)[1]
+        return _scanstring(text, i + 1)[1]
     if first not in "{[":
         match = _SCALAR_END.match(text, i)
         return match.end() if match else i + 1
@@ -196,7 +199,7 @@ def _skip(text: str, i: int) -> int:
         j = match.start()
         char = text[j]
         if char == '"':
-            j = scanstring(text, j + 1)[1]
+            j = _scanstring(text, j + 1)[1]
             continue
         depth += 1 if char in "{[" else -1
         j += 1
@@ -210,7 +213,7 @@ def _members(text: str, i: int) -> Iterator[tuple[str, int, int]]:
     if text[i] == "}":
         return
     while True:
-        key, i = scanstring(text, i + 1)
+        key, i = _scanstring(text, i + 1)
         i = _ws(text, i)
         i = _ws(text, i + 1)  # past ':'
         end = _skip(text, i)
