@@ -224,8 +224,7 @@ def test_fix_diff_shows_each_changed_cell_under_a_header_naming_it(tmp_path: Pat
     assert "--- a/cookbook.ipynb:cell 5\n+++ b/cookbook.ipynb:cell 5\n" in out
     assert (
         "-    max_tokens=4096,\n-    temperature=0.9,\n"
-        "+    max_tokens=1024,\n+    temperature=0.0,\n"
-        in out
+        "+    max_tokens=1024,\n+    temperature=0.0,\n" in out
     )
     assert "cookbook.ipynb:cell 10" in out and "cell 9" not in out
     assert '\\"' not in out  # the code, not its JSON escaping
@@ -522,3 +521,30 @@ def test_masking_any_cell_keeps_its_lines_and_unmasks_to_the_original(seed: int)
     assert masked.skip_reason is None  # no piece is a cell magic
     assert masked.text.count("\n") == cell.count("\n")
     assert unmask(masked.text, masked.masked, "\ue005") == cell
+
+
+def test_notebook_sarif_is_valid_sarif(tmp_path: Path) -> None:
+    import jsonschema
+
+    _copy("cookbook", tmp_path)
+    write_tree(tmp_path, {"bad.ipynb": '{"nbformat": 4, "anthropic": [}\n'})
+    result = Cli(tmp_path)("check", "--no-cache", "--format", "sarif", ".")
+    document = json.loads(result.stdout)
+    schema_path = Path(__file__).parent / "schemas" / "sarif-schema-2.1.0.json"
+    schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    jsonschema.validators.validator_for(schema)(schema).validate(document)
+    results = document["runs"][0]["results"]
+    (error,) = [r for r in results if r["ruleId"] == "CM001"]
+    assert error["locations"][0]["physicalLocation"]["region"]["startLine"] == 1
+    assert len(results) == 7
+
+
+def test_top_level_await_in_a_cell_is_checked_and_fixed(tmp_path: Path) -> None:
+    cell = CALL.replace("client.messages.create", "reply = await client.messages.create")
+    write_tree(
+        tmp_path, {"nb.ipynb": notebook(CLIENT.replace("Anthropic()", "AsyncAnthropic()"), cell)}
+    )
+    run = _run(tmp_path / "nb.ipynb", fix=True)
+    assert not run.diagnostics and not run.errors
+    fixed = json.loads((tmp_path / "nb.ipynb").read_text(encoding="utf-8"))
+    assert "temperature=0.0" in "".join(fixed["cells"][2]["source"])
