@@ -556,5 +556,21 @@ def report_command(
         click.echo(markdown, nl=False)
 
 
+@main.command()
+def server() -> None:
+    """Run the language server (LSP over stdio) for editors: findings as you type, fixes.
+
+    Needs the `lsp` extra: pip install 'claude-migrate[lsp]'.
+    """
+    try:
+        from .server import serve
+    except ImportError as exc:
+        _fail(
+            f"the language server needs pygls ({exc.name or exc}): "
+            "pip install 'claude-migrate[lsp]'"
+        )
+    serve()
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

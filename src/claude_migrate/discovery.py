@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pathspec
 
+from .gitignore import gitignore_spec
 from .manifests import manifest_kind
 from .notebook import notebook_kind
 
@@ -122,11 +123,14 @@ class _GitIgnores:
 
 
 def _load(path: Path) -> pathspec.PathSpec:
+    # Undecodable bytes stay as the surrogates `os.scandir` gives undecodable names, so a
+    # pattern written in another encoding still matches the file it names; a line git would
+    # ignore as malformed is ignored here too (`gitignore_spec`), never an error.
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = path.read_bytes().decode("utf-8", "surrogateescape").splitlines()
     except OSError:
         lines = []
-    return pathspec.GitIgnoreSpec.from_lines(lines)
+    return gitignore_spec(lines)
 
 
 # Why a named path yields nothing to check (`discover`'s `on_skip`).

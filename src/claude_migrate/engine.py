@@ -387,6 +387,16 @@ def _write_fixed(job: Job, source: SourceText, data: bytes | None, text: str) ->
     return None
 
 
+def skipped(job: Job, data: bytes) -> FileResult:
+    """Return the result of a file the prefilter skips: nothing, unless its kind says otherwise."""
+    result = FileResult(path=job.display)
+    if job.kind == MANIFEST_KIND:
+        from .manifests.processor import skipped_file_errors
+
+        result.errors.extend(skipped_file_errors(job, data))
+    return result
+
+
 def process(job: Job, options: Options) -> FileResult:
     """Check (and maybe fix) one file; never raises."""
     result = FileResult(path=job.display)
@@ -401,7 +411,7 @@ def process(job: Job, options: Options) -> FileResult:
                 return result
             verdict = prefilter(data, job.settings, job.kind, job.path)
             if verdict == SKIP:
-                return result
+                return skipped(job, data)
         else:
             verdict = PARSE
         if job.kind == "python":
@@ -478,7 +488,7 @@ def run(
                 heavy.append(i)  # let process() report it
                 continue
             if prefilter(data, job.settings, job.kind, job.path) == SKIP:
-                results[i] = FileResult(path=job.display)
+                results[i] = skipped(job, data)
                 if on_result:
                     on_result(results[i])  # type: ignore[arg-type]
                 continue
