@@ -548,3 +548,11 @@ def test_top_level_await_in_a_cell_is_checked_and_fixed(tmp_path: Path) -> None:
     assert not run.diagnostics and not run.errors
     fixed = json.loads((tmp_path / "nb.ipynb").read_text(encoding="utf-8"))
     assert "temperature=0.0" in "".join(fixed["cells"][2]["source"])
+
+
+def test_the_language_server_leaves_notebooks_alone(tmp_path: Path) -> None:
+    from claude_migrate.server import document_job
+
+    text = notebook(CLIENT, CALL)
+    assert document_job(tmp_path / "nb.ipynb", text, PolicyLoader()) is None
+    assert document_job(tmp_path / "a.py", CLIENT + CALL, PolicyLoader()) is not None

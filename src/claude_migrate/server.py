@@ -44,6 +44,7 @@ from .catalogue import find_rule
 from .config import ConfigError, PolicyLoader, read_policy_table
 from .diagnostics import Applicability, Diagnostic, FileError, FileResult
 from .discovery import kind_of
+from .notebook import NOTEBOOK_KIND
 from .engine import Job, Options, process
 from .fixer import apply_edits
 from .suppress import skips_file
@@ -126,7 +127,9 @@ class Checked:
 def document_job(path: Path, text: str, loader: PolicyLoader) -> Job | None:
     """Return the job that checks `text` as the file `path` (None: nothing to check there)."""
     kind = kind_of(path)
-    if kind is None:
+    # A notebook's findings are placed by cell and its fixes edit the module of its cells, not
+    # the JSON an editor would hold: the server leaves notebooks to `check` and `fix`.
+    if kind is None or kind == NOTEBOOK_KIND:
         return None
     policy = loader.for_path(path)
     if policy.is_excluded(path):
