@@ -44,9 +44,9 @@ from .catalogue import find_rule
 from .config import ConfigError, PolicyLoader, read_policy_table
 from .diagnostics import Applicability, Diagnostic, FileError, FileResult
 from .discovery import kind_of
-from .notebook import NOTEBOOK_KIND
 from .engine import Job, Options, process
 from .fixer import apply_edits
+from .notebook import NOTEBOOK_KIND
 from .suppress import skips_file
 
 SOURCE = "claude-migrate"
