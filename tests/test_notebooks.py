@@ -556,3 +556,14 @@ def test_the_language_server_leaves_notebooks_alone(tmp_path: Path) -> None:
     text = notebook(CLIENT, CALL)
     assert document_job(tmp_path / "nb.ipynb", text, PolicyLoader()) is None
     assert document_job(tmp_path / "a.py", CLIENT + CALL, PolicyLoader()) is not None
+
+
+def test_crlf_inside_cell_sources_is_kept_and_lines_count_as_jupyter_shows(tmp_path: Path) -> None:
+    text = notebook((CLIENT + "x = 1\n" + CALL).replace("\n", "\r\n"))
+    write_tree(tmp_path, {"nb.ipynb": text})
+    assert _findings(_run(tmp_path / "nb.ipynb")) == {(2, 4, 67, "CM101")}
+    _run(tmp_path / "nb.ipynb", fix=True)
+    fixed = json.loads((tmp_path / "nb.ipynb").read_text(encoding="utf-8"))
+    source = fixed["cells"][1]["source"]
+    assert source[3].endswith("temperature=0.0, stream=True, messages=[])\r\n")
+    assert all(line.endswith("\r\n") for line in source)

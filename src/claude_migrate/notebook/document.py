@@ -346,7 +346,7 @@ def cell_lines(notebook: Notebook) -> dict[int, list[tuple[str, int]]]:
     for cell in notebook.cells:
         at = where.line(cell.span[0])
         if not cell.is_list or not cell.line_spans:
-            lines[cell.number] = [(line, at) for line in cell.source.split("\n")]
+            lines[cell.number] = [(line.rstrip("\r"), at) for line in cell.source.split("\n")]
             continue
         # Where each element starts in the joined source, and the file line it is written on.
         starts: list[int] = []
@@ -360,7 +360,7 @@ def cell_lines(notebook: Notebook) -> dict[int, list[tuple[str, int]]]:
         offset = 0
         for line in cell.source.split("\n"):
             index = max(bisect.bisect_right(starts, offset) - 1, 0)
-            found.append((line, places[index]))
+            found.append((line.rstrip("\r"), places[index]))
             offset += len(line) + 1
         lines[cell.number] = found
     return lines
