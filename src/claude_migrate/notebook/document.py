@@ -85,10 +85,6 @@ class Notebook:
                 return str(table[field])
         return None
 
-    def line_of(self, offset: int) -> int:
-        """Return the 1-based line of the notebook text holding `offset`."""
-        return _Lines(self.text).line(offset)
-
 
 def not_python(notebook: Notebook) -> str | None:
     """Return why a notebook's kernel is not Python, or None when it is (or does not say)."""

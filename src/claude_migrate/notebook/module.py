@@ -16,6 +16,7 @@ import bisect
 import re
 import warnings
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ..source import SourceText
 from .document import Notebook
@@ -111,7 +112,7 @@ class CellModule:
             return None
         return starts[:-1]
 
-    @property
+    @cached_property
     def _boundaries(self) -> re.Pattern[str]:
         return re.compile(rf"(?m)^#{re.escape(self.boundary)} cell \d+\n")
 
