@@ -550,14 +550,6 @@ def test_top_level_await_in_a_cell_is_checked_and_fixed(tmp_path: Path) -> None:
     assert "temperature=0.0" in "".join(fixed["cells"][2]["source"])
 
 
-def test_the_language_server_leaves_notebooks_alone(tmp_path: Path) -> None:
-    from claude_migrate.server import document_job
-
-    text = notebook(CLIENT, CALL)
-    assert document_job(tmp_path / "nb.ipynb", text, PolicyLoader()) is None
-    assert document_job(tmp_path / "a.py", CLIENT + CALL, PolicyLoader()) is not None
-
-
 def test_crlf_inside_cell_sources_is_kept_and_lines_count_as_jupyter_shows(tmp_path: Path) -> None:
     text = notebook((CLIENT + "x = 1\n" + CALL).replace("\n", "\r\n"))
     write_tree(tmp_path, {"nb.ipynb": text})

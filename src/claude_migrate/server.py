@@ -47,7 +47,6 @@ from .diagnostics import Applicability, Diagnostic, FileError, FileResult
 from .discovery import kind_of
 from .edits import apply_edits
 from .engine import Job, Options, process
-from .notebook import NOTEBOOK_KIND
 from .suppress import skips_file
 
 SOURCE = "claude-migrate"
@@ -128,9 +127,7 @@ class Checked:
 def document_job(path: Path, text: str, loader: PolicyLoader) -> Job | None:
     """Return the job that checks `text` as the file `path` (None: nothing to check there)."""
     kind = kind_of(path)
-    # A notebook's findings are placed by cell and its fixes edit the module of its cells, not
-    # the JSON an editor would hold: the server leaves notebooks to `check` and `fix`.
-    if kind is None or kind == NOTEBOOK_KIND:
+    if kind is None:
         return None
     policy = loader.for_path(path)
     if policy.is_excluded(path):
