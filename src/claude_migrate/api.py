@@ -21,7 +21,7 @@ from . import baseline
 from .cache import CACHE_DIR_NAME as CACHE_DIR_NAME  # shown by the command line's help
 from .cache import ResultCache, default_dir
 from .config import PolicyLoader
-from .diagnostics import FileError, FileResult
+from .diagnostics import FileError, FileResult, Severity
 from .discovery import EXCLUDED, NOT_A_KIND, discover, kind_of
 from .engine import Job, Options, run
 from .errors import ConfigError
@@ -78,6 +78,10 @@ def collect(
 
     def is_excluded(path: Path) -> bool:
         return loader.for_path(path).is_excluded(path)
+
+    # A broken policy is reported even when the paths hold no file to check.
+    for path in paths:
+        loader.for_path(path)
 
     def on_skip(path: Path, why: str) -> None:
         uncheckable = why == NOT_A_KIND
@@ -307,6 +311,7 @@ class Request:
     quiet: bool = False
     verbose: bool = False
     exit_zero: bool = False
+    fail_on: str = "error"  # the lowest severity that fails the run (exit 1)
     strict_paths: bool = False
     terminal: bool = False  # the report is read on a terminal: show source lines
     color: bool = False
@@ -455,6 +460,7 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
         if pruned and not request.quiet:
             entries = f"{pruned} stale entr{'ies' if pruned != 1 else 'y'}"
             messages.append(f"claude-migrate: pruned {entries} from {request.baseline}")
+    run.fail_on = Severity(request.fail_on)
     outcome = Outcome(run, 0, messages, pruned=pruned, error=path_status)
     # Fixed source goes to standard output; the report then goes to standard error.
     outcome.report_to_stderr = stdin is not None and options.fix
@@ -490,7 +496,7 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
     if path_status is not None:
         outcome.exit_status = 2
     else:
-        failed = run.reported or (request.exit_non_zero_on_fix and run.fixed > 0)
+        failed = run.failed or (request.exit_non_zero_on_fix and run.fixed > 0)
         outcome.exit_status = 0 if request.exit_zero or not failed else 1
     return outcome
 

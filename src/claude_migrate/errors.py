@@ -7,15 +7,38 @@ validates against, so the error lives below both.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 class ConfigError(Exception):
-    """A policy problem, reported with file, line, key and what was expected; exits 2."""
+    """A policy problem, reported with file, line, key and what was expected; exits 2.
+
+    One error may carry others found in the same pass (`problems`, sorted by file and line), so
+    a policy with several mistakes is reported whole and fixed in one edit.
+    """
 
     def __init__(self, path: str, key: str | None, message: str, line: int | None = None):
         self.path = path
         self.key = key
         self.line = line
         self.detail = message
+        self.problems: list[ConfigError] = [self]
         where = path + (f":{line}" if line else "")
         text = f"{where}: " + (f"`{key}`: " if key else "") + message
         super().__init__(text)
+
+    @classmethod
+    def combine(cls, problems: Sequence[ConfigError]) -> ConfigError:
+        """Return one error that reports every one of `problems`, in file and line order."""
+        flat = [p for problem in problems for p in problem.problems]
+        ordered = sorted(flat, key=lambda p: (p.path, p.line or 0))
+        if len(ordered) == 1:
+            return ordered[0]
+        first = ordered[0]
+        combined = cls(first.path, first.key, first.detail, first.line)
+        combined.problems = ordered
+        combined.args = (
+            f"{len(ordered)} problems in the policy:\n"
+            + "\n".join(f"  {problem.args[0]}" for problem in ordered),
+        )
+        return combined

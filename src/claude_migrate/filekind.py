@@ -70,7 +70,7 @@ class FileKind(Protocol):
 
 
 class PythonPath(Protocol):
-    """The Python file path's stages, for a kind that embeds Python code (notebook cells).
+    """The Python file path's stages a kind that embeds Python code (notebook cells) reuses.
 
     The engine hands its own to such a kind, which therefore imports nothing from the engine.
     """
@@ -85,12 +85,6 @@ class PythonPath(Protocol):
 
     def syntax_error(self, exc: Exception, text: str) -> FileError:
         """Return the CM001 entry for text that did not parse (path left empty)."""
-        ...
-
-    def analyse(
-        self, job: Job, source: SourceText, tree: Any, checks: Sequence[Check[Any]]
-    ) -> tuple[list[Diagnostic], list[FileError]]:
-        """Return the findings (suppressions applied) and errors of a parsed text."""
         ...
 
 

@@ -6,11 +6,13 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..diagnostics import Applicability, Diagnostic
+from ..value_edits import value_edit
 from .base import Check, parameter_markers
 
 if TYPE_CHECKING:
     from ..calls import CallSite
     from ..context import FileContext
+    from ..values import Entry
 
 
 def format_number(value: float | int) -> str:
@@ -33,6 +35,16 @@ class CeilingCheck(Check["FileContext"]):
         """Return whether another rule owns this call's parameter (no finding here)."""
         return False
 
+    def _reports(self, ctx: FileContext, entry: Entry, maximum: float) -> bool:
+        """Return whether this rule reports (and so fixes) an entry's value."""
+        value = entry.value.value
+        return (
+            entry.value.known
+            and not isinstance(value, bool)
+            and isinstance(value, (int, float))
+            and value > maximum
+        )
+
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         maximum = self.settings["max"]
         fix_to = self.settings["fix-to"]
@@ -47,11 +59,18 @@ class CeilingCheck(Check["FileContext"]):
                 continue
             via = f" (from {entry.value.via})" if entry.value.via else ""
             fix = None
-            if entry.value.node is not None:
+            found = value_edit(
+                ctx,
+                entry,
+                format_number(fix_to),
+                lambda other: None if self.defers(ctx, other) else other.param(self.parameter),
+                lambda other: self._reports(ctx, other, maximum),
+            )
+            if found is not None:
                 fix = ctx.fix(
                     Applicability.SAFE,
-                    f"set {entry.key} to {format_number(fix_to)}",
-                    ctx.replace(entry.value.node, format_number(fix_to)),
+                    f"set {found.subject} to {format_number(fix_to)}{found.note}",
+                    found.edit,
                 )
             yield ctx.diagnostic(
                 self,

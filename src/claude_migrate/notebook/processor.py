@@ -10,10 +10,12 @@ sources changed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..checking import analyse
 from ..diagnostics import Diagnostic, FileError, FileResult
 from ..fixer import not_written, settle, write_atomic
 from ..source import SourceText
@@ -22,6 +24,7 @@ from .document import Notebook, NotebookError, load, not_python, with_sources
 from .module import CellModule
 
 if TYPE_CHECKING:
+    from ..checks.base import Check
     from ..engine import Job, Options
     from ..filekind import PythonPath
 
@@ -31,7 +34,7 @@ def process_notebook(
 ) -> None:
     """Check one notebook into `result`; fix it when `options` say so.
 
-    `python` is the engine's Python path (parse, checks, analysis), handed in so that this
+    `python` is the engine's Python path (checks, parse, syntax errors), handed in so that this
     module imports nothing from the engine.
     """
     try:
@@ -75,7 +78,7 @@ def _check(
         result.errors.append(_error_in_cell(replace(error, path=job.display), module, starts))
         return
     result.parsed = True
-    diagnostics, errors = python.analyse(job, source, tree, checks)
+    diagnostics, errors = _run_checks(job, module, source, tree, checks)
     result.errors.extend(_error_in_cell(e, module, starts) for e in errors)
     final = source.text
     if options.fix:
@@ -107,7 +110,7 @@ def _fix(
         return python.parse(text)
 
     def recheck(text: str, tree: Any) -> tuple[list[Diagnostic], list[FileError]]:
-        return python.analyse(job, SourceText(text), tree, checks)
+        return _run_checks(job, module, SourceText(text), tree, checks)
 
     settled = settle(source.text, diagnostics, unsafe=options.unsafe, parse=parse, recheck=recheck)
     starts = module.part_starts(settled.text) or module.part_starts() or [1]
@@ -143,6 +146,24 @@ def _fix(
     return settled.left, settled.text
 
 
+def _run_checks(
+    job: Job, module: CellModule, source: SourceText, tree: Any, checks: Sequence[Check[Any]]
+) -> tuple[list[Diagnostic], list[FileError]]:
+    """Run the checks and the suppression stage over the module, as for a Python file."""
+    from ..context import FileContext
+
+    ctx = FileContext(job.display, source, tree, job.settings)
+    starts = module.part_starts(source.text)
+    if starts is not None:
+
+        def label(line: int) -> str:
+            cell, within = module.locate(line, starts)
+            return f"{within} (cell {cell})"
+
+        ctx.line_labels = label
+    return analyse(ctx, checks, job.display)
+
+
 def _write(job: Job, notebook: Notebook, text: str) -> str | None:
     """Write the fixed notebook if the file still holds what was read; return what went wrong."""
     path = Path(job.path)
@@ -150,6 +171,8 @@ def _write(job: Job, notebook: Notebook, text: str) -> str | None:
         if path.read_bytes() != notebook.source.to_bytes():
             return "the file changed on disk while it was being fixed"
         write_atomic(path, notebook.source.to_bytes(text))
+    except UnicodeEncodeError as exc:
+        return f"the fixed notebook cannot be encoded as UTF-8: {exc.reason}"
     except OSError as exc:
         return f"cannot write: {exc.strerror or exc}"
     return None
