@@ -29,9 +29,17 @@ class FileContext:
     """One parsed Python file, its policy, and lazily built indexes shared by all checks."""
 
     def __init__(
-        self, display_path: str, source: SourceText, module: cst.Module, settings: FileSettings
+        self,
+        display_path: str,
+        source: SourceText,
+        module: cst.Module,
+        settings: FileSettings,
+        file_path: str | None = None,
     ) -> None:
         self.path = display_path
+        # Where the file is (the project's dependency files are found from here); the display
+        # path when none is given.
+        self.file_path = file_path or display_path
         self.source = source
         self.module = module
         self.settings = settings

@@ -211,7 +211,7 @@ def _syntax_error(exc: Exception, text: str) -> FileError:
 def _run_checks(job: Job, source: SourceText, module, checks: Sequence[Check]) -> tuple[list[Diagnostic], list[FileError]]:  # type: ignore[no-untyped-def]
     from .context import FileContext
 
-    ctx = FileContext(job.display, source, module, job.settings)
+    ctx = FileContext(job.display, source, module, job.settings, file_path=job.path)
     return analyse(ctx, checks, job.display)
 
 

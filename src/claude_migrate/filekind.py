@@ -38,6 +38,7 @@ class CheckContext(Protocol):
     """What a check may read about any file, whatever its kind."""
 
     path: str  # as reported: relative to the working directory, forward slashes
+    file_path: str  # where the file is
     source: SourceText
     settings: FileSettings
     errors: list[FileError]  # parts a check could not read: CM001 entries for this file

@@ -55,7 +55,7 @@ def _sdk_rejection(
             f"the policy requires {SDK_PACKAGE}>={floor} (sdk-pins), and {SDK_PACKAGE} "
             f"{removed_in} removed the {parameter}= argument"
         )
-    pinned = ctx.facts.pinned_at_least(ctx.path, str(removed_in))
+    pinned = ctx.facts.pinned_at_least(ctx.file_path, str(removed_in))
     if pinned is not None:
         return Rejection(
             f"{pinned} requires {SDK_PACKAGE} {removed_in} or later, which removed the "

@@ -41,6 +41,7 @@ class ManifestContext:
         self, display_path: str, file_path: str, source: SourceText, settings: FileSettings
     ) -> None:
         self.path = display_path
+        self.file_path = file_path
         self.name = os.path.basename(file_path)
         self.format = format_of(file_path) or ""
         self.source = source

@@ -152,7 +152,7 @@ def _run_checks(
     """Run the checks and the suppression stage over the module, as for a Python file."""
     from ..context import FileContext
 
-    ctx = FileContext(job.display, source, tree, job.settings)
+    ctx = FileContext(job.display, source, tree, job.settings, file_path=job.path)
     starts = module.part_starts(source.text)
     if starts is not None:
 
