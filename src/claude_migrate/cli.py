@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import NoReturn
 
@@ -15,6 +16,7 @@ from .cache import CACHE_DIR_NAME, ResultCache, default_dir
 from .checks import KNOWN_CODES
 from .config import ConfigError, PolicyLoader, preset_names
 from .engine import Job, Options
+from .pool import MIB, Limits, WorkerStartError
 from .fixer import write_atomic
 from .git import WorkTreeState
 from .git import scan as git_scan
@@ -25,6 +27,9 @@ from .report.fixes import render_report as fixes_report
 from .report.fixes import render_table as fixes_table
 from .report.fixes import uncommitted_note
 from .report.text import summary
+
+
+DEFAULT_LIMITS = Limits()
 
 
 def _codes(value: str | None, option: str) -> list[str] | None:
@@ -83,13 +88,38 @@ def _common(func):  # type: ignore[no-untyped-def]
             help=f"Where results are cached (default: {CACHE_DIR_NAME}/ at the git root).",
         ),
         click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache."),
+        click.option(
+            "--file-timeout", type=click.FloatRange(min=0), default=DEFAULT_LIMITS.seconds,
+            show_default=True, envvar="CLAUDE_MIGRATE_FILE_TIMEOUT", show_envvar=True,
+            help="Seconds one file may take in a worker before it is stopped and reported "
+            "(CM001); 0: no limit.",
+        ),
+        click.option(
+            "--file-memory", type=click.IntRange(min=0),
+            default=(DEFAULT_LIMITS.memory or 0) // MIB, show_default=True,
+            envvar="CLAUDE_MIGRATE_FILE_MEMORY", show_envvar=True,
+            help="MiB of memory one file may use in a worker before it is reported (CM001); "
+            "0: no limit.",
+        ),
     ]
     for option in reversed(options):
         func = option(func)
     return func
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The command group; Ctrl-C exits 130 (the shell's code for SIGINT), not click's 1."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            # Workers are stopped and every write finished or undone by the time this runs.
+            click.echo("claude-migrate: interrupted", err=True)
+            sys.exit(130)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="claude-migrate")
 def main() -> None:
     """Find and fix Claude API call patterns your team's policy rules out."""
@@ -123,7 +153,11 @@ def _run(
     show_baselined: bool = False,
     report_file: Path | None = None,
     require_clean: bool = False,
+    file_timeout: float | None = None,
+    file_memory: int | None = None,
 ) -> None:
+    limits = Limits(file_timeout or None, (file_memory or 0) * MIB or None)
+    options = replace(options, limits=limits)
     chosen = _codes(select, "--select")
     dropped = _codes(ignore, "--ignore") or []
     use_stdin = paths == (Path("-"),) or (not paths and stdin_filename is not None)
@@ -135,7 +169,7 @@ def _run(
         raise click.UsageError("use either --baseline or --write-baseline, not both")
     stdin: api.StdinInput | None = None
     if use_stdin:
-        options = Options(fix=options.fix, unsafe=options.unsafe, write=False, keep_text=True)
+        options = replace(options, write=False, keep_text=True)
     try:
         loader = PolicyLoader(config)
         if use_stdin:
@@ -152,8 +186,11 @@ def _run(
         uncommitted = _uncommitted_guard(work, options, jobs, require_clean)
     cache = None if no_cache else ResultCache(cache_dir or default_dir(Path.cwd()))
     show_progress = options.fix and stdin is None and progress_wanted(sys.stderr, quiet)
-    with progress_bar(len(work), fixing=options.fix, enabled=show_progress) as on_result:
-        run = api.execute(work, options, jobs, on_result, cache=cache)
+    try:
+        with progress_bar(len(work), fixing=options.fix, enabled=show_progress) as on_result:
+            run = api.execute(work, options, jobs, on_result, cache=cache)
+    except WorkerStartError as exc:
+        _fail(f"{exc} (is claude-migrate installed in {sys.executable}'s environment?)")
     if stdin is not None and stdin.result is not None:
         run = Run(results=[stdin.result], fixing=options.fix, unsafe=options.unsafe)
     mixed = _mixed_with_work(run, work, uncommitted)

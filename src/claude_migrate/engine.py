@@ -13,6 +13,7 @@ import ast
 import functools
 import os
 import re
+import signal
 import traceback
 import warnings
 from collections.abc import Callable, Iterable, Sequence
@@ -27,11 +28,14 @@ from .config import FileSettings
 from .diagnostics import Diagnostic, FileError, FileResult
 from .fixer import MAX_FIX_ROUNDS, not_written, settle, write_atomic
 from .manifests import MANIFEST_KIND
-from .pool import Crash, recursion_headroom, run_in_workers
+from .hazard import needs_isolation
+from .pool import CRASHED, MIB, Crash, Limits, WorkerStartError, recursion_headroom, run_in_workers
 from .source import DecodeError, SourceText
 from .suppress import apply_suppressions, skips_file
 
-__all__ = ["MAX_FIX_ROUNDS", "Job", "Options", "fix_file", "process", "run"]
+__all__ = [
+    "MAX_FIX_ROUNDS", "Job", "Limits", "Options", "WorkerStartError", "fix_file", "process", "run"
+]
 
 Parsed = TypeVar("Parsed")
 # Below this many files that need parsing, a process pool costs more than it saves.
@@ -47,6 +51,7 @@ class Options:
     unsafe: bool = False
     write: bool = True  # False for `fix --diff` and stdin: compute, never touch the file
     keep_text: bool = False  # keep original and fixed text in the result (diffs, stdin)
+    limits: Limits = Limits()  # per file, in worker processes
 
 
 @dataclass(frozen=True)
@@ -376,12 +381,17 @@ def _write_fixed(job: Job, source: SourceText, data: bytes | None, text: str) ->
     except UnicodeEncodeError as exc:
         return f"the fixed text cannot be encoded as {source.encoding}: {exc.reason}"
     path = Path(job.path)
+    # Ctrl-C and SIGTERM wait for the rename: a run stopped early leaves each file original or
+    # fixed and no temporary file behind (a worker told to stop dies right after the write).
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
         if data is not None and path.read_bytes() != data:
             return "the file changed on disk while it was being fixed"
         write_atomic(path, encoded)
     except OSError as exc:
         return f"cannot write: {exc.strerror or exc}"
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
     return None
 
 
@@ -408,10 +418,23 @@ def process(job: Job, options: Options) -> FileResult:
             process_other(job, data, options, result)
     except RecursionError:
         result.errors.append(FileError(job.display, "the file nests too deeply to analyse (RecursionError)"))
+    except MemoryError:
+        result.errors.append(FileError(job.display, _out_of_memory()))
     except Exception as exc:
         last = traceback.format_exception_only(type(exc), exc)[-1].strip()
         result.errors.append(FileError(job.display, f"internal error: {last}"))
     return result
+
+
+def _out_of_memory() -> str:
+    from . import pool
+
+    if pool.MEMORY_LIMIT is not None:
+        return (
+            f"the file needs more than the per-file memory limit of {pool.MEMORY_LIMIT // MIB} MiB"
+            " (--file-memory)"
+        )
+    return "ran out of memory analysing this file"
 
 
 # Other kinds of files (dependency manifests) register a processor here.
@@ -457,9 +480,13 @@ def run(
     # Prefilter in this process: most files of a real tree never need a parse, and sending
     # them to a pool would cost more than reading them here.
     heavy: list[int] = []
+    hazardous: set[int] = set()  # deep or huge: parsed in a worker even on a one-process run
     results: list[FileResult | None] = [None] * len(jobs)
     for i, job in enumerate(jobs):
-        if job.text is None:
+        if job.text is not None:
+            if needs_isolation(job.text.encode("utf-8", "surrogatepass")):
+                hazardous.add(i)
+        else:
             try:
                 with open(job.path, "rb") as handle:
                     data = handle.read()
@@ -482,12 +509,18 @@ def run(
                     if on_result:
                         on_result(hit)
                     continue
+            if needs_isolation(data):
+                hazardous.add(i)
         heavy.append(i)
     if workers <= 1 or len(heavy) < PARALLEL_MIN_FILES:
+        isolated = [(i, jobs[i]) for i in heavy if i in hazardous]
         for i in heavy:
-            results[i] = process(jobs[i], options)
-            if on_result:
-                on_result(results[i])  # type: ignore[arg-type]
+            if i not in hazardous:
+                results[i] = process(jobs[i], options)
+                if on_result:
+                    on_result(results[i])  # type: ignore[arg-type]
+        for i, result in _run_pool(isolated, options, 1, on_result):
+            results[i] = result
     else:
         for i, result in _run_pool([(i, jobs[i]) for i in heavy], options, workers, on_result):
             results[i] = result
@@ -516,14 +549,40 @@ def _run_pool(
     size = max(1, min(CHUNK_FILES, len(items) // (workers * 4) or 1))
     jobs = dict(items)
     work = functools.partial(process, options=options)
-    for i, outcome in run_in_workers(work, items, workers, size, setup=recursion_headroom):
+    limits = options.limits
+    outcomes = run_in_workers(work, items, workers, size, setup=worker_setup, limits=limits)
+    for i, outcome in outcomes:
         if isinstance(outcome, Crash):
             display = jobs[i].display
             result = FileResult(path=display)
-            message = f"worker process crashed on this file: {outcome.detail}"
-            result.errors.append(FileError(display, message))
+            result.errors.append(FileError(display, _crash_message(outcome, limits)))
         else:
             result = outcome
         if on_result:
             on_result(result)
         yield i, result
+
+
+def worker_setup() -> None:
+    """Prepare a worker before its first file: deep recursion allowed, LibCST loaded.
+
+    Loading LibCST here keeps its import out of the first file's time limit and inside the
+    worker's baseline, above which the memory limit counts.
+    """
+    recursion_headroom()
+    import libcst  # noqa: F401
+
+    from . import context  # noqa: F401
+
+
+def _crash_message(crash: Crash, limits: Limits) -> str:
+    if crash.cause != CRASHED:
+        return f"{crash.detail} (--file-timeout)"
+    message = f"worker process crashed on this file: {crash.detail}"
+    # Native code that cannot allocate aborts; the kernel's OOM killer sends SIGKILL.
+    if limits.memory is not None and ("Aborted" in crash.detail or "SIGKILL" in crash.detail):
+        message += (
+            f" (it may have needed more than the per-file memory limit of"
+            f" {limits.memory // MIB} MiB, --file-memory)"
+        )
+    return message
