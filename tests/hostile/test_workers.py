@@ -19,6 +19,7 @@ from fixbulk import env, fixed_module, module
 from helpers import write_tree
 
 from claude_migrate import engine, hazard
+from claude_migrate.config import FileSettings, PolicyLoader
 from claude_migrate.pool import CRASHED, TIMED_OUT, Crash, Limits, run_in_workers
 
 # Modules a Python process (or its multiprocessing machinery) imports on its way to work.
@@ -226,3 +227,47 @@ def test_ctrl_c_stops_the_workers_and_exits_130_leaving_files_original_or_fixed(
         ["pgrep", "-g", str(process.pid)], capture_output=True, text=True
     ).stdout.split()
     assert leftover == []
+
+
+def _module_of_calls(calls: int) -> str:
+    return "import anthropic\n\nclient = anthropic.Anthropic()\n" + "".join(
+        f'r{n} = client.messages.create(model="claude-sonnet-4-6", max_tokens=100, messages=[])\n'
+        for n in range(calls)
+    )
+
+
+def _cm104_seconds(module_text: str, calls: int, tries: int, settings: FileSettings) -> float:
+    """Return the best time CM104 takes over a module (parse and shared indexes excluded)."""
+    import libcst
+
+    from claude_migrate.checks.streaming import StreamingCheck
+    from claude_migrate.context import FileContext
+    from claude_migrate.source import SourceText
+
+    tree = libcst.parse_module(module_text)
+    best = float("inf")
+    for _ in range(tries):
+        ctx = FileContext("m.py", SourceText(module_text), tree, settings)
+        ctx.sites, ctx.span(tree)  # the shared indexes every check reads, built before timing
+        check = StreamingCheck(settings.table(StreamingCheck.name))
+        started = time.perf_counter()
+        found = list(check.check(ctx))
+        best = min(best, time.perf_counter() - started)
+        assert len(found) == calls and all(d.fix is not None for d in found)
+    return best
+
+
+def test_cm104_time_grows_linearly_with_the_calls_in_one_module(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every call's fix needs a fresh name (`stream`, `stream_1`, ...) from the names in its scope.
+
+    Collecting them once per scope is linear: ten times the calls, about ten times the time (a
+    little less, as fixed costs are shared). Collecting them once per call is quadratic: a
+    hundred times.
+    """
+    monkeypatch.chdir(tmp_path)
+    settings = PolicyLoader(None).for_path(tmp_path / "m.py").settings_for(tmp_path / "m.py")
+    small = _cm104_seconds(_module_of_calls(200), 200, 3, settings)
+    large = _cm104_seconds(_module_of_calls(2000), 2000, 2, settings)
+    assert large < 10 * small, (small, large)
