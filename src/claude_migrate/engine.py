@@ -190,20 +190,50 @@ def _syntax_error(exc: Exception, text: str) -> FileError:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            ast.parse(text)
+            tree = ast.parse(text)
     except SyntaxError as error:
         return FileError("", f"invalid syntax: {error.msg}", error.lineno, error.offset)
     except (ValueError, RecursionError, MemoryError):
-        pass
+        tree = None
+    if tree is not None:
+        known = _libcst_limit(tree)
+        if known is not None:
+            construct, line, column = known
+            return FileError("", f"{LIBCST_LIMIT}: {construct}", line, column)
     if isinstance(exc, cst.ParserSyntaxError):
         detail = re.sub(r"^(parser error: )?error at \d+:\d+: ", "", exc.message)
-        return FileError(
-            "",
-            f"LibCST cannot parse this file: {detail}",
-            exc.raw_line,
-            exc.raw_column + 1,
-        )
+        prefix = LIBCST_LIMIT if tree is not None else "LibCST cannot parse this file"
+        return FileError("", f"{prefix}: {detail}", exc.raw_line, exc.raw_column + 1)
     return FileError("", f"cannot parse: {type(exc).__name__}: {exc}")
+
+
+# Said when Python's own parser accepts a file that LibCST rejects: the file is valid, the
+# tool cannot read it. No rule that needs LibCST runs on it (every Python rule does today).
+LIBCST_LIMIT = (
+    "Python accepts this file but LibCST, the parser the rules need, does not (a LibCST limit;"
+    " the file's calls are not checked)"
+)
+
+
+def _libcst_limit(tree: ast.Module) -> tuple[str, int, int] | None:
+    """Return the first construct LibCST is known not to parse: a description, line, column.
+
+    Known from LibCST 1.x's grammar: an annotated assignment whose target is in parentheses,
+    `(x): int = 1`, which Python allows (and marks `simple = 0`).
+    """
+    for node in ast.walk(tree):
+        if isinstance(node, ast.AnnAssign):
+            target = node.target
+            parenthesised = (node.lineno, node.col_offset) < (target.lineno, target.col_offset)
+            if parenthesised:
+                shown = ast.unparse(target)
+                return (
+                    f"the annotated assignment target `({shown})` is in parentheses"
+                    f" (LibCST reads only `{shown}: ...`)",
+                    node.lineno,
+                    node.col_offset + 1,
+                )
+    return None
 
 
 def run_checks(

@@ -271,3 +271,13 @@ def test_cm104_time_grows_linearly_with_the_calls_in_one_module(
     small = _cm104_seconds(_module_of_calls(200), 200, 3, settings)
     large = _cm104_seconds(_module_of_calls(2000), 2000, 2, settings)
     assert large < 10 * small, (small, large)
+
+
+def test_a_file_only_libcst_rejects_names_the_construct_and_the_limit(tmp_path: Path) -> None:
+    source = module(1, extra="(limit): int = 1\n")
+    write_tree(tmp_path, {"app/annotated.py": source})
+    completed = _run("check", "--no-cache", "app", cwd=tmp_path)
+    assert completed.returncode == 1, completed.stderr
+    [error] = [line for line in completed.stdout.splitlines() if ": CM001 " in line]
+    assert error.startswith("app/annotated.py:4:1: CM001 Python accepts this file but LibCST")
+    assert "LibCST limit" in error and "`(limit)` is in parentheses" in error
