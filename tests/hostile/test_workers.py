@@ -264,15 +264,16 @@ def test_cm104_time_grows_linearly_with_the_calls_in_one_module(
 ) -> None:
     """Every call's fix needs a fresh name (`stream`, `stream_1`, ...) from the names in its scope.
 
-    Collecting them once per scope is linear: ten times the calls, about ten times the time (a
-    little less, as fixed costs are shared). Collecting them once per call is quadratic: a
-    hundred times.
+    Collecting them once per scope is linear: ten times the calls, about ten times the time
+    (measured here: 7.5x to 11x). Collecting them once per call, as CM104 once did, is
+    quadratic: a hundred times (100, 200, 400 calls took 10, 41, 140 s). The bound, twice the
+    cost per call of the small module, tells the two apart with room for a loaded machine.
     """
     monkeypatch.chdir(tmp_path)
     settings = PolicyLoader(None).for_path(tmp_path / "m.py").settings_for(tmp_path / "m.py")
     small = _cm104_seconds(_module_of_calls(200), 200, 3, settings)
     large = _cm104_seconds(_module_of_calls(2000), 2000, 2, settings)
-    assert large < 10 * small, (small, large)
+    assert large < 20 * small, (small, large)
 
 
 def test_a_file_only_libcst_rejects_names_the_construct_and_the_limit(tmp_path: Path) -> None:
