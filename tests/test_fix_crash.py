@@ -11,7 +11,6 @@ from helpers import write_tree
 
 from claude_migrate.engine import PARALLEL_MIN_FILES
 
-
 # LibCST's native parser overflows its stack on a 5,000-deep parenthesised expression: a real
 # segfault (LibCST 1.x). Deep files are parsed in a worker even on a one-process run.
 SEGFAULTS_LIBCST = "x = " + "(" * 5000 + "1" + ")" * 5000 + "\n"

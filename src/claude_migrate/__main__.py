@@ -13,7 +13,12 @@ import sys
 def _without_working_folder(path: list[str]) -> list[str]:
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     cwd = os.getcwd()
-    return [p for p in path if os.path.abspath(p or cwd) != cwd or os.path.abspath(p or cwd) == here]
+    kept = []
+    for entry in path:
+        folder = os.path.abspath(entry or cwd)
+        if folder != cwd or folder == here:
+            kept.append(entry)
+    return kept
 
 
 sys.path[:] = _without_working_folder(sys.path)

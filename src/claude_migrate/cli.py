@@ -17,10 +17,10 @@ from .checks import KNOWN_CODES
 from .config import ConfigError, PolicyLoader, preset_names
 from .discovery import EXCLUDED
 from .engine import Job, Options
-from .pool import MIB, Limits, WorkerStartError
 from .fixer import write_atomic
 from .git import WorkTreeState
 from .git import scan as git_scan
+from .pool import MIB, Limits, WorkerStartError
 from .progress import progress_bar
 from .progress import wanted as progress_wanted
 from .report import FORMATS, Run
@@ -30,7 +30,6 @@ from .report.fixes import uncommitted_note
 from .report.text import summary
 from .shard import ShardError
 from .shard import parse as parse_shard
-
 
 DEFAULT_LIMITS = Limits()
 

@@ -27,10 +27,19 @@ from .checks import ALL_CHECKS, Check
 from .config import FileSettings
 from .diagnostics import Diagnostic, FileError, FileResult
 from .fixer import MAX_FIX_ROUNDS, not_written, settle, write_atomic
-from .manifests import MANIFEST_KIND
 from .hazard import needs_isolation
+from .manifests import MANIFEST_KIND
 from .notebook import CHECKED_AS, NOTEBOOK_KIND
-from .pool import CRASHED, MIB, Crash, Limits, WorkerStartError, recursion_headroom, run_in_workers
+from .pool import (
+    CRASHED,
+    MIB,
+    Crash,
+    Limits,
+    WorkerStartError,
+    held_signals,
+    recursion_headroom,
+    run_in_workers,
+)  # fmt: skip
 from .source import DecodeError, SourceText
 from .suppress import apply_suppressions, skips_file
 
@@ -415,15 +424,13 @@ def _write_fixed(job: Job, source: SourceText, data: bytes | None, text: str) ->
     path = Path(job.path)
     # Ctrl-C and SIGTERM wait for the rename: a run stopped early leaves each file original or
     # fixed and no temporary file behind (a worker told to stop dies right after the write).
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-    try:
-        if data is not None and path.read_bytes() != data:
-            return "the file changed on disk while it was being fixed"
-        write_atomic(path, encoded)
-    except OSError as exc:
-        return f"cannot write: {exc.strerror or exc}"
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    with held_signals(signal.SIGINT, signal.SIGTERM):
+        try:
+            if data is not None and path.read_bytes() != data:
+                return "the file changed on disk while it was being fixed"
+            write_atomic(path, encoded)
+        except OSError as exc:
+            return f"cannot write: {exc.strerror or exc}"
     return None
 
 

@@ -74,6 +74,20 @@ class Crash:
     cause: str = CRASHED
 
 
+@contextlib.contextmanager
+def held_signals(*signals: signal.Signals) -> Iterator[None]:
+    """Hold `signals` in this thread (delivered when the block ends) where the platform can."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None:  # pragma: no cover - not POSIX
+        yield
+        return
+    previous = mask(signal.SIG_BLOCK, set(signals))
+    try:
+        yield
+    finally:
+        mask(signal.SIG_SETMASK, previous)
+
+
 class WorkerStartError(RuntimeError):
     """A worker process exited before it was ready to work (a broken installation)."""
 
@@ -153,27 +167,29 @@ def serve(conn_fd: int, crash_fd: int, memory: int | None) -> None:
 
 
 class _Worker(Generic[Item]):
-    def __init__(self, func: Callable[[Item], Any], setup: Callable[[], None], limits: Limits) -> None:
+    def __init__(
+        self, func: Callable[[Item], Any], setup: Callable[[], None], limits: Limits
+    ) -> None:
         ours, theirs = socket.socketpair()
         crash_read, crash_write = os.pipe()
-        # The child starts with Ctrl-C blocked (inherited across exec) until it ignores it.
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
-            self.process = subprocess.Popen(
-                worker_command(theirs.fileno(), crash_write, limits.memory),
-                pass_fds=(theirs.fileno(), crash_write),
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                env=_worker_environment(),
-            )
+            # The child starts with Ctrl-C blocked (inherited across exec) until it ignores it.
+            with held_signals(signal.SIGINT):
+                self.process = subprocess.Popen(
+                    worker_command(theirs.fileno(), crash_write, limits.memory),
+                    pass_fds=(theirs.fileno(), crash_write),
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    env=_worker_environment(),
+                )
         finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
             # Only the child may hold its ends, so its death shows here as end-of-file.
             theirs.close()
             os.close(crash_write)
         self.conn = Connection(ours.detach())
         self.crash_fd = crash_read
-        self.conn.send((func, setup))
+        with contextlib.suppress(OSError):  # a worker dead at once shows as end-of-file
+            self.conn.send((func, setup))
         self.ready = False
         self.started = time.monotonic()  # when the item in hand (or the start-up) began
         self.outstanding: deque[tuple[int, Item]] = deque()
@@ -181,7 +197,8 @@ class _Worker(Generic[Item]):
     def give(self, chunk: list[tuple[int, Item]]) -> None:
         self.outstanding.extend(chunk)
         self.started = time.monotonic()
-        self.conn.send(chunk)
+        with contextlib.suppress(OSError):  # a dead worker shows as end-of-file next
+            self.conn.send(chunk)
 
     def death_detail(self) -> str:
         """Return what the dead worker's fault handler wrote, or how it exited."""
