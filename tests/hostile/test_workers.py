@@ -220,7 +220,8 @@ def test_ctrl_c_stops_the_workers_and_exits_130_leaving_files_original_or_fixed(
     assert process.returncode == 130, stderr
     assert "Traceback" not in stderr and "Aborted!" not in stderr
     states = [(tmp_path / name).read_text() for name in files]
-    assert all(text in (files[name], fixed_module(2)) for name, text in zip(files, states, strict=True))
+    pairs = zip(files, states, strict=True)
+    assert all(text in (files[name], fixed_module(2)) for name, text in pairs)
     assert 3 <= states.count(fixed_module(2)) < len(files)
     assert _temporary_files(tmp_path) == []
     # No worker outlives the run.

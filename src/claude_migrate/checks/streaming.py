@@ -27,7 +27,7 @@ import weakref
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..calls import LANGCHAIN, SDK, STREAM, CallSite
+from ..calls import BEDROCK, LANGCHAIN, SDK, STREAM, CallSite
 from ..diagnostics import Applicability, Diagnostic, Edit, Fix
 from ..edits import append_element, apply_edits, remove_elements
 from ..lazy import lazy_import
