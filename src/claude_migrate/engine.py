@@ -541,8 +541,10 @@ def run(
     hazardous: set[int] = set()  # deep or huge: parsed in a worker even on a one-process run
     results: list[FileResult | None] = [None] * len(jobs)
     for i, job in enumerate(jobs):
+        # Measured only while the run may stay in this process (few files, or --jobs 1).
+        measuring = workers <= 1 or len(heavy) < PARALLEL_MIN_FILES
         if job.text is not None:
-            if needs_isolation(job.text.encode("utf-8", "surrogatepass")):
+            if measuring and needs_isolation(job.text.encode("utf-8", "surrogatepass")):
                 hazardous.add(i)
         else:
             try:
@@ -567,7 +569,7 @@ def run(
                     if on_result:
                         on_result(hit)
                     continue
-            if needs_isolation(data):
+            if measuring and needs_isolation(data):
                 hazardous.add(i)
         heavy.append(i)
     if workers <= 1 or len(heavy) < PARALLEL_MIN_FILES:
