@@ -203,7 +203,10 @@ def _syntax_error(exc: Exception, text: str) -> FileError:
             warnings.simplefilter("ignore")
             tree = ast.parse(text)
     except SyntaxError as error:
-        return FileError("", f"invalid syntax: {error.msg}", error.lineno, error.offset)
+        # Python's message often is, or starts with, "invalid syntax": say it once.
+        detail = error.msg or "invalid syntax"
+        message = detail if detail.startswith("invalid syntax") else f"invalid syntax: {detail}"
+        return FileError("", message, error.lineno, error.offset)
     except (ValueError, RecursionError, MemoryError):
         tree = None
     if tree is not None:
@@ -465,6 +468,7 @@ def process(job: Job, options: Options) -> FileResult:
             _process_python(job, data, options, result, syntax_only=verdict == SYNTAX_ONLY)
         else:
             process_other(job, data, options, result)
+        result.diagnostics = with_policy_severity(result.diagnostics, job.settings)
     except RecursionError:
         result.errors.append(FileError(job.display, "the file nests too deeply to analyse (RecursionError)"))
     except MemoryError:
@@ -484,6 +488,18 @@ def _out_of_memory() -> str:
             " (--file-memory)"
         )
     return "ran out of memory analysing this file"
+
+
+
+def with_policy_severity(found: list[Diagnostic], settings: FileSettings) -> list[Diagnostic]:
+    """Return the findings with the severity the policy's `[severity]` table gives their rule."""
+    if not settings.severities:
+        return found
+    return [
+        d if (level := settings.severity_of(d.code, d.severity)) is d.severity
+        else replace(d, severity=level)
+        for d in found
+    ]
 
 
 # Other kinds of files (dependency manifests) register a processor here.
