@@ -17,7 +17,7 @@ from . import baseline
 from .cache import ResultCache
 from .config import PolicyLoader
 from .diagnostics import FileError, FileResult
-from .discovery import discover, kind_of
+from .discovery import Notices, discover, kind_of
 from .engine import Job, Options, run
 from .git import WorkTreeState
 from .report import Run
@@ -39,19 +39,26 @@ def collect_jobs(
     select: Sequence[str] | None = None,
     extend_ignore: Sequence[str] = (),
     force_exclude: bool = False,
+    notices: Notices | None = None,
 ) -> list[Job]:
-    """Return one job per file to check, each with the policy in effect for it."""
+    """Return one job per file to check, each with the policy in effect for it.
+
+    The policy and the reported path are those of the path found; the file read and written is
+    its real path (a symlink's target). What the walk skipped goes to `notices`; a named file
+    that cannot be checked raises DiscoveryError.
+    """
     cwd = Path(os.getcwd()).resolve()
     jobs = []
 
     def is_excluded(path: Path) -> bool:
         return loader.for_path(path).is_excluded(path)
 
-    for candidate in discover(list(paths), is_excluded, force_exclude=force_exclude):
+    found = discover(list(paths), is_excluded, force_exclude=force_exclude, notices=notices)
+    for candidate in found:
         policy = loader.for_path(candidate.path)
         jobs.append(
             Job(
-                path=str(candidate.path),
+                path=str(candidate.real or candidate.path),
                 display=display_path(candidate.path, cwd),
                 kind=candidate.kind,
                 settings=policy.settings_for(candidate.path, select, extend_ignore),
@@ -166,10 +173,13 @@ def read_stdin(
     select: Sequence[str] | None = None,
     extend_ignore: Sequence[str] = (),
     force_exclude: bool = False,
+    fixing: bool = False,
 ) -> StdinInput:
     """Return the job that checks `data` under the policy, paths and kind of `filename`.
 
-    Without a filename the input is Python checked under the working directory's policy.
+    Without a filename the input is Python checked under the working directory's policy. When
+    `fixing`, input whose encoding does not give back its own bytes is not fixed (CM001): it
+    is printed back unchanged.
     """
     cwd = Path(os.getcwd()).resolve()
     path = Path(os.path.abspath(filename)) if filename else cwd / "-"
@@ -186,6 +196,10 @@ def read_stdin(
         return StdinInput(display, data, None, None, result)
     if (force_exclude and policy.is_excluded(path)) or (kind == "python" and skips_file(data)):
         return StdinInput(display, data, source, None)
+    if fixing and source.lossy is not None:
+        result = FileResult(path=display)
+        result.errors.append(FileError(display, f"not fixed: {source.lossy}"))
+        return StdinInput(display, data, source, None, result)
     settings = policy.settings_for(path, select, extend_ignore)
     job = Job(path=str(path), display=display, kind=kind, settings=settings, text=source.text)
     return StdinInput(display, data, source, job)
