@@ -299,22 +299,93 @@ def remove_stale_temps(paths: Iterable[Path], now: float | None = None) -> list[
     return removed
 
 
-def _open_folder(folder: str) -> int:
-    return os.open(folder or ".", os.O_RDONLY | _O_DIRECTORY)
+# Where names can be resolved relative to an open folder (Linux, macOS), a write opens the folder
+# once and names every file relative to it, so a folder swapped for a symlink midway cannot
+# redirect it; elsewhere (Windows) each step goes by path.
+_BY_HANDLE = bool(_O_DIRECTORY) and {os.open, os.stat, os.rename, os.unlink, os.access} <= (
+    os.supports_dir_fd
+)
 
 
-def _create_temp(dir_fd: int, name: str) -> tuple[int, str]:
-    """Create a new, empty temporary file for `name` in the folder; return (fd, its name)."""
-    for _ in range(100):
-        temp = temp_name(name)
+class _Folder:
+    """The folder a file is replaced in, held open (where the platform allows) for every step."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path or "."
+        self.fd = os.open(self.path, os.O_RDONLY | _O_DIRECTORY) if _BY_HANDLE else None
+
+    def __enter__(self) -> _Folder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+
+    def _at(self, name: str) -> tuple[str, dict[str, int]]:
+        if self.fd is None:
+            return os.path.join(self.path, name), {}
+        return name, {"dir_fd": self.fd}
+
+    def open(self, name: str, flags: int, mode: int = 0o777) -> int:
+        where, at = self._at(name)
+        return os.open(where, flags, mode, **at)
+
+    def lstat(self, name: str) -> os.stat_result:
+        where, at = self._at(name)
+        return os.stat(where, follow_symlinks=False, **at)
+
+    def writable(self, name: str) -> bool:
+        where, at = self._at(name)
+        return os.access(where, os.W_OK, **at)
+
+    def unlink(self, name: str) -> None:
+        where, at = self._at(name)
+        os.unlink(where, **at)
+
+    def replace(self, source: str, target: str) -> None:
+        if self.fd is None:
+            os.replace(os.path.join(self.path, source), os.path.join(self.path, target))
+        else:
+            os.replace(source, target, src_dir_fd=self.fd, dst_dir_fd=self.fd)
+
+    def sync(self) -> None:
+        """Make the rename durable: fsync the folder (not possible everywhere; then skipped)."""
+        with contextlib.suppress(OSError):
+            fd = self.fd if self.fd is not None else os.open(self.path, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                if fd != self.fd:
+                    os.close(fd)
+
+    def create_temp(self, name: str) -> tuple[int, str]:
+        """Create a new, empty temporary file for `name`; return (fd, its name)."""
+        for _ in range(100):
+            temp = temp_name(name)
+            try:
+                fd = self.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW, 0o600)
+            except FileExistsError:
+                continue
+            return fd, temp
+        raise FileExistsError(f"no free temporary name for {name}")  # pragma: no cover
+
+    def write_temp(self, name: str, data: bytes, keep: Callable[[int], None]) -> str:
+        """Write `data` to a fresh temporary file for `name`, fsynced; return its name.
+
+        `keep(fd)` gives it the attributes it must have before it replaces anything.
+        """
+        fd, temp = self.create_temp(name)
         try:
-            fd = os.open(
-                temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW, 0o600, dir_fd=dir_fd
-            )
-        except FileExistsError:
-            continue
-        return fd, temp
-    raise FileExistsError(f"no free temporary name for {name}")  # pragma: no cover
+            try:
+                _write_all(fd, data)
+                keep(fd)
+            finally:
+                os.close(fd)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                self.unlink(temp)
+            raise
+        return temp
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -322,11 +393,6 @@ def _write_all(fd: int, data: bytes) -> None:
     while view:
         view = view[os.write(fd, view) :]
     os.fsync(fd)
-
-
-def _fsync_folder(dir_fd: int) -> None:
-    with contextlib.suppress(OSError):
-        os.fsync(dir_fd)
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -337,7 +403,7 @@ def write_atomic(path: Path, data: bytes) -> None:
     (never a suffix discovery reads) and is fsynced before the rename, and the folder after it,
     so a crash or SIGKILL at any moment leaves the old file or the new one.
     """
-    folder, name = os.path.split(os.fspath(path))
+    folder_path, name = os.path.split(os.fspath(path))
     try:
         mode = stat.S_IMODE(os.stat(path).st_mode)
     except FileNotFoundError:
@@ -345,23 +411,15 @@ def write_atomic(path: Path, data: bytes) -> None:
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask
-    dir_fd = _open_folder(folder)
-    try:
-        fd, temp = _create_temp(dir_fd, name)
+    with _Folder(folder_path) as folder:
+        temp = folder.write_temp(name, data, lambda fd: _chmod(fd, mode))
         try:
-            try:
-                _write_all(fd, data)
-                os.fchmod(fd, mode)
-            finally:
-                os.close(fd)
-            os.replace(temp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+            folder.replace(temp, name)
         except BaseException:
             with contextlib.suppress(OSError):
-                os.unlink(temp, dir_fd=dir_fd)
+                folder.unlink(temp)
             raise
-        _fsync_folder(dir_fd)
-    finally:
-        os.close(dir_fd)
+        folder.sync()
 
 
 def replace_file(path: str, original: bytes, data: bytes, *, force_write: bool = False) -> None:
@@ -378,37 +436,34 @@ def replace_file(path: str, original: bytes, data: bytes, *, force_write: bool =
     time, content), else the race is lost and nothing is written. An edit saved into the old
     file during the rename itself is caught too, and the saved version put back.
     """
-    folder, name = os.path.split(path)
-    real = os.path.realpath(folder)
-    if real != folder:
+    folder_path, name = os.path.split(path)
+    real = os.path.realpath(folder_path)
+    if real != folder_path:
         raise WriteRefused(f"its folder is now reached through a symlink (to {real})")
-    dir_fd = _open_folder(folder)
-    try:
-        info = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
-        _check_replaceable(info, name, dir_fd, force_write)
-        fd, temp = _create_temp(dir_fd, name)
+    with _Folder(folder_path) as folder:
+        info = folder.lstat(name)
+        _check_replaceable(info, folder.writable(name), force_write)
+        temp = folder.write_temp(name, data, lambda fd: _keep_attributes(fd, info))
         try:
+            held: int | None = _still_as_read(folder, name, info, original)
+            if folder.fd is None and held is not None:
+                os.close(held)  # Windows cannot rename over a file held open
+                held = None
             try:
-                _write_all(fd, data)
-                _keep_attributes(fd, info)
+                folder.replace(temp, name)
+                if held is not None:
+                    _catch_late_edit(folder, name, held, info)
             finally:
-                os.close(fd)
-            held = _still_as_read(dir_fd, name, info, original)
-            try:
-                os.replace(temp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
-                _catch_late_edit(dir_fd, name, held, info)
-            finally:
-                os.close(held)
+                if held is not None:
+                    os.close(held)
         except BaseException:
             with contextlib.suppress(OSError):
-                os.unlink(temp, dir_fd=dir_fd)
+                folder.unlink(temp)
             raise
-        _fsync_folder(dir_fd)
-    finally:
-        os.close(dir_fd)
+        folder.sync()
 
 
-def _check_replaceable(info: os.stat_result, name: str, dir_fd: int, force_write: bool) -> None:
+def _check_replaceable(info: os.stat_result, writable: bool, force_write: bool) -> None:
     if stat.S_ISLNK(info.st_mode):
         raise WriteRefused("it is now a symlink")
     if not stat.S_ISREG(info.st_mode):
@@ -425,25 +480,31 @@ def _check_replaceable(info: os.stat_result, name: str, dir_fd: int, force_write
         raise WriteRefused(
             f"it is read-only (mode {stat.S_IMODE(info.st_mode):04o}); --force-write rewrites it"
         )
-    if not os.access(name, os.W_OK, dir_fd=dir_fd):
+    if not writable:
         raise WriteRefused("this user may not write it; --force-write rewrites it")
 
 
 def _keep_attributes(fd: int, info: os.stat_result) -> None:
     """Give the temporary file the original's owner, group and permission bits."""
-    now = os.fstat(fd)
-    if (now.st_uid, now.st_gid) != (info.st_uid, info.st_gid):
-        try:
-            os.fchown(fd, info.st_uid, info.st_gid)
-        except PermissionError:
-            raise WriteRefused(
-                f"its group (gid {info.st_gid}) cannot be given to a new file by this user"
-            ) from None
+    if hasattr(os, "fchown"):
+        now = os.fstat(fd)
+        if (now.st_uid, now.st_gid) != (info.st_uid, info.st_gid):
+            try:
+                os.fchown(fd, info.st_uid, info.st_gid)
+            except PermissionError:
+                raise WriteRefused(
+                    f"its group (gid {info.st_gid}) cannot be given to a new file by this user"
+                ) from None
     # After the chown, which may clear set-user/group-ID bits.
-    os.fchmod(fd, stat.S_IMODE(info.st_mode))
+    _chmod(fd, stat.S_IMODE(info.st_mode))
 
 
-def _still_as_read(dir_fd: int, name: str, info: os.stat_result, original: bytes) -> int:
+def _chmod(fd: int, mode: int) -> None:
+    if os.chmod in os.supports_fd:
+        os.chmod(fd, mode)
+
+
+def _still_as_read(folder: _Folder, name: str, info: os.stat_result, original: bytes) -> int:
     """Return an open descriptor of the file if it still holds `original`; else refuse.
 
     The last look before the rename: same file, same size, same modification time (when the
@@ -451,7 +512,7 @@ def _still_as_read(dir_fd: int, name: str, info: os.stat_result, original: bytes
     """
     lost = WriteRefused("the file changed on disk while it was being fixed")
     try:
-        held = os.open(name, os.O_RDONLY | _O_NOFOLLOW | _O_NONBLOCK, dir_fd=dir_fd)
+        held = folder.open(name, os.O_RDONLY | _O_NOFOLLOW | _O_NONBLOCK)
     except OSError:
         raise lost from None
     try:
@@ -479,7 +540,7 @@ def _digest(fd: int) -> bytes:
     return digest.digest()
 
 
-def _catch_late_edit(dir_fd: int, name: str, held: int, info: os.stat_result) -> None:
+def _catch_late_edit(folder: _Folder, name: str, held: int, info: os.stat_result) -> None:
     """After the rename: if the replaced file was written to meanwhile, put that version back.
 
     An editor that opened the file before the rename writes into the old file; its edit would
@@ -492,18 +553,17 @@ def _catch_late_edit(dir_fd: int, name: str, held: int, info: os.stat_result) ->
     chunks = []
     while chunk := os.read(held, 1 << 20):
         chunks.append(chunk)
-    fd, temp = _create_temp(dir_fd, name)
+
+    def keep(fd: int) -> None:
+        with contextlib.suppress(WriteRefused):
+            _keep_attributes(fd, info)
+
+    temp = folder.write_temp(name, b"".join(chunks), keep)
     try:
-        try:
-            _write_all(fd, b"".join(chunks))
-            with contextlib.suppress(WriteRefused):
-                _keep_attributes(fd, info)
-        finally:
-            os.close(fd)
-        os.replace(temp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+        folder.replace(temp, name)
     except BaseException:
         with contextlib.suppress(OSError):
-            os.unlink(temp, dir_fd=dir_fd)
+            folder.unlink(temp)
         raise
     raise WriteRefused(
         "the file changed on disk while the fix was being written; the saved version was kept"

@@ -547,3 +547,19 @@ def test_a_cache_entry_of_the_wrong_shape_is_a_miss(tmp_path: Path, result: obje
     entry = tmp_path / "cache" / build_id() / "ab" / f"{key}.json"
     entry.write_text(json.dumps({"format": cache_module.FORMAT, "result": result}))
     assert cache.load(key, "x.py") is None
+
+
+def test_replace_file_works_by_path_where_folders_cannot_be_held_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Windows has no `dir_fd`: the same checks run, each step by path.
+    monkeypatch.setattr(fixer, "_BY_HANDLE", False)
+    target = tmp_path / "a.py"
+    target.write_text(SOURCE)
+    os.chmod(target, 0o640)
+    fixer.replace_file(str(target), target.read_bytes(), FIXED_SOURCE.encode())
+    assert target.read_text() == FIXED_SOURCE
+    assert stat.S_IMODE(os.stat(target).st_mode) == 0o640
+    with pytest.raises(fixer.WriteRefused, match="changed on disk"):
+        fixer.replace_file(str(target), SOURCE.encode(), b"x = 1\n")
+    assert [p.name for p in tmp_path.iterdir()] == ["a.py"]
