@@ -18,7 +18,9 @@ from pathlib import Path
 import pathspec
 
 from .fixer import is_stale_temp, is_temp_name
+from .gitignore import gitignore_spec
 from .manifests import manifest_kind
+from .notebook import notebook_kind
 from .source import describe_mode
 
 PYTHON_SUFFIXES = (".py", ".pyi")
@@ -26,7 +28,7 @@ SKIP_DIRS = frozenset(
     {
         ".git", ".hg", ".svn", ".bzr", "__pycache__", ".venv", "venv", ".env", "env",
         "node_modules", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache",
-        ".claude-migrate-cache", "site-packages", ".eggs", "__pypackages__",
+        ".claude-migrate-cache", "site-packages", ".eggs", "__pypackages__", ".ipynb_checkpoints",
     }
 )  # fmt: skip
 
@@ -36,11 +38,11 @@ def python_kind(path: Path) -> str | None:
 
 
 # Classifiers in order; the first that names a kind wins.
-CLASSIFIERS: list[Callable[[Path], str | None]] = [python_kind, manifest_kind]
+CLASSIFIERS: list[Callable[[Path], str | None]] = [python_kind, notebook_kind, manifest_kind]
 
 
 def kind_of(path: Path) -> str | None:
-    """Return the kind of file ("python", "manifest", ...) the checks read, or None."""
+    """Return the kind of file ("python", "notebook", "manifest") the checks read, or None."""
     for classify in CLASSIFIERS:
         kind = classify(path)
         if kind is not None:
@@ -126,11 +128,20 @@ class _GitIgnores:
 
 
 def _load(path: Path) -> pathspec.PathSpec:
+    # Undecodable bytes stay as the surrogates `os.scandir` gives undecodable names, so a
+    # pattern written in another encoding still matches the file it names; a line git would
+    # ignore as malformed is ignored here too (`gitignore_spec`), never an error.
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = path.read_bytes().decode("utf-8", "surrogateescape").splitlines()
     except OSError:
         lines = []
-    return pathspec.GitIgnoreSpec.from_lines(lines)
+    return gitignore_spec(lines)
+
+
+# Why a named path yields nothing to check (`discover`'s `on_skip`).
+NOT_A_KIND = "not a Python, notebook or dependency file"
+NOTHING_UNDER = "no Python, notebook or dependency file to check in it"
+EXCLUDED = "excluded by the policy (--force-exclude)"
 
 
 class DiscoveryError(Exception):
@@ -160,9 +171,13 @@ def discover(
     is_excluded: Callable[[Path], bool],
     force_exclude: bool = False,
     respect_gitignore: bool = True,
+    on_skip: Callable[[Path, str], None] | None = None,
     notices: Notices | None = None,
 ) -> Iterator[Candidate]:
     """Yield every file to check under `paths`, each once, in a stable order.
+
+    `on_skip(path, why)` hears of every named path that yields nothing: a file of no kind the
+    checks read, a file the policy excludes under `force_exclude`, a folder with nothing to check.
 
     Only regular files are read, and only inside the paths given: a folder given is a root, and
     a file given makes its own folder one (after resolving symlinks). The walk enters each real
@@ -172,6 +187,7 @@ def discover(
     on the command line that cannot be checked that way raises DiscoveryError.
     """
     notices = notices if notices is not None else Notices()
+    skip = on_skip or (lambda path, why: None)
     ignores = _GitIgnores()
     absolute = [Path(os.path.abspath(given)) for given in paths]
     roots = [os.path.realpath(path if path.is_dir() else path.parent) for path in absolute]
@@ -179,9 +195,11 @@ def discover(
     for given, path in zip(paths, absolute, strict=True):
         if not path.is_dir():
             if force_exclude and is_excluded(path):
+                skip(path, EXCLUDED)
                 continue
             kind = kind_of(path)
             if kind is None:
+                skip(path, NOT_A_KIND)
                 continue
             real, key = _named_file(given, path, roots)
             if key not in walk.files:
@@ -189,7 +207,13 @@ def discover(
                 yield Candidate(path, kind, explicit=True, real=Path(real))
             continue
         ignores.start_at(path)
-        yield from walk.folder(path)
+        found = 0
+        linked = len(walk.links)
+        for candidate in walk.folder(path):
+            found += 1
+            yield candidate
+        if not found and len(walk.links) == linked:
+            skip(path, NOTHING_UNDER)
     yield from walk.linked_files()
 
 
@@ -230,7 +254,7 @@ class _Walk:
         self.folders: set[tuple[int, int]] = set()
         # Symlinks to files inside the roots: yielded last, so a file is reported at its own
         # name when the walk meets it there, and at the first link's name otherwise.
-        self._links: list[tuple[Candidate, tuple[int, int]]] = []
+        self.links: list[tuple[Candidate, tuple[int, int]]] = []
 
     def folder(self, path: Path) -> Iterator[Candidate]:
         try:
@@ -244,7 +268,7 @@ class _Walk:
         yield from self._walk(path, os.path.realpath(path), info.st_dev)
 
     def linked_files(self) -> Iterator[Candidate]:
-        for candidate, key in self._links:
+        for candidate, key in self.links:
             if key not in self.files:
                 self.files.add(key)
                 yield candidate
@@ -331,4 +355,4 @@ class _Walk:
             self._skip(path, f"a symlink to a file outside the paths given ({real})")
         else:
             candidate = Candidate(path, kind, explicit=False, real=Path(real))
-            self._links.append((candidate, (info.st_dev, info.st_ino)))
+            self.links.append((candidate, (info.st_dev, info.st_ino)))
