@@ -223,6 +223,7 @@ def result_to_json(result: FileResult) -> dict[str, Any]:
         {
             **{name: getattr(d, name) for name in _fields(Diagnostic)},
             "fix": _fix_to_json(d.fix),
+            "severity": d.severity.value,
         }
         for d in result.diagnostics
     ]
