@@ -16,9 +16,9 @@ from .cache import CACHE_DIR_NAME, ResultCache, default_dir
 from .checks import KNOWN_CODES
 from .config import ConfigError, PolicyLoader, preset_names
 from .diagnostics import SEVERITIES, Severity
-from .discovery import EXCLUDED
+from .discovery import EXCLUDED, DiscoveryError, Notices
 from .engine import Job, Options
-from .fixer import write_atomic
+from .fixer import remove_stale_temps, write_atomic
 from .git import WorkTreeState
 from .git import scan as git_scan
 from .pool import MIB, Limits, WorkerStartError
@@ -216,25 +216,31 @@ def _run(
     skipped: list[api.Skipped] = []
     if use_stdin:
         options = replace(options, write=False, keep_text=True)
+    notices = Notices()
     try:
         loader = PolicyLoader(config, base=base_config)
         if use_stdin:
             data = sys.stdin.buffer.read()
-            stdin = api.read_stdin(data, stdin_filename, loader, chosen, dropped, force_exclude)
+            stdin = api.read_stdin(
+                data, stdin_filename, loader, chosen, dropped, force_exclude, fixing=options.fix
+            )
             work = [stdin.job] if stdin.job is not None else []
         else:
             targets = list(paths) or [Path(".")]
             collected = api.collect(
                 targets, loader, chosen, dropped, force_exclude, shard=chosen_shard
             )
-            work, skipped = collected.jobs, collected.skipped
-    except ConfigError as exc:
+            work, skipped, notices = collected.jobs, collected.skipped, collected.notices
+    except (ConfigError, DiscoveryError) as exc:
         _fail(str(exc))
     _warn_skipped(skipped, quiet)
+    _tell(notices, options)
     uncommitted = None
     if options.fix and stdin is None:
         uncommitted = _uncommitted_guard(work, options, jobs, require_clean)
     cache = None if no_cache else ResultCache(cache_dir or default_dir(Path.cwd()))
+    if cache is not None and cache.problem is not None:
+        click.echo(f"claude-migrate: warning: {cache.problem}", err=True)
     show_progress = options.fix and stdin is None and progress_wanted(sys.stderr, quiet)
     try:
         with progress_bar(len(work), fixing=options.fix, enabled=show_progress) as on_result:
@@ -319,6 +325,18 @@ def _run(
         _fail(path_status)
     failed = run.failed or (exit_non_zero_on_fix and run.fixed > 0)
     sys.exit(0 if exit_zero or not failed else 1)
+
+
+def _tell(notices: Notices, options: Options) -> None:
+    """Warn about what the walk skipped; `fix` removes the temporary files killed runs left."""
+    cwd = Path.cwd()
+    for path, why in notices.skipped:
+        shown = api.display_path(path, cwd)
+        click.echo(f"claude-migrate: warning: {shown}: skipped: {why}", err=True)
+    if options.fix and options.write:
+        for path in remove_stale_temps(notices.stale_temps):
+            shown = api.display_path(path, cwd)
+            click.echo(f"claude-migrate: removed {shown}, left by an interrupted fix", err=True)
 
 
 def _warn_skipped(skipped: list[api.Skipped], quiet: bool) -> None:
@@ -454,13 +472,19 @@ def check(**kwargs) -> None:  # type: ignore[no-untyped-def]
     help="Refuse to run if it would rewrite a file with uncommitted (unstaged or untracked) "
     "changes in a git work tree.",
 )
-def fix(unsafe_fixes: bool, diff: bool, **kwargs) -> None:  # type: ignore[no-untyped-def]
+@click.option(
+    "--force-write", is_flag=True,
+    help="Also rewrite read-only files (by default they are reported and left alone).",
+)
+def fix(unsafe_fixes: bool, diff: bool, force_write: bool, **kwargs) -> None:  # type: ignore[no-untyped-def]
     """Apply safe fixes in PATHS (unsafe ones too with --unsafe-fixes); exit 1 if any remain.
 
     With `-` (and --stdin-filename), prints the fixed source to standard output. On a terminal,
     a progress bar shows on stderr (not under --quiet).
     """
-    options = Options(fix=True, unsafe=unsafe_fixes, write=not diff, keep_text=diff)
+    options = Options(
+        fix=True, unsafe=unsafe_fixes, write=not diff, keep_text=diff, force_write=force_write
+    )
     _run(**kwargs, options=options, diff=diff)
 
 

@@ -19,14 +19,13 @@ import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from pathlib import Path
 from typing import Any, TypeVar
 
 from .cache import ResultCache, lookup, storable, unchanged
 from .checks import ALL_CHECKS, Check
 from .config import FileSettings
 from .diagnostics import Diagnostic, FileError, FileResult
-from .fixer import MAX_FIX_ROUNDS, not_written, settle, write_atomic
+from .fixer import MAX_FIX_ROUNDS, WriteRefused, not_written, replace_file, settle
 from .hazard import needs_isolation
 from .manifests import MANIFEST_KIND
 from .notebook import CHECKED_AS, NOTEBOOK_KIND
@@ -40,7 +39,7 @@ from .pool import (
     recursion_headroom,
     run_in_workers,
 )  # fmt: skip
-from .source import DecodeError, SourceText
+from .source import DecodeError, SourceText, read_regular
 from .suppress import apply_suppressions, skips_file
 
 __all__ = [
@@ -62,13 +61,14 @@ class Options:
     write: bool = True  # False for `fix --diff` and stdin: compute, never touch the file
     keep_text: bool = False  # keep original and fixed text in the result (diffs, stdin)
     limits: Limits = Limits()  # per file, in worker processes
+    force_write: bool = False  # rewrite read-only files too
 
 
 @dataclass(frozen=True)
 class Job:
     """One file to process and the policy in effect for it."""
 
-    path: str  # absolute
+    path: str  # absolute, and real (no symlink in it): what is read and written
     display: str  # as reported: relative to the working directory, forward slashes
     kind: str
     settings: FileSettings
@@ -382,8 +382,12 @@ def fix_file(
     result.errors.extend(e for e in settled.errors if e not in result.errors)
     if settled.text == source.text:
         return settled.left
+    if source.lossy is not None and job.text is None:
+        # Checked before anything is written or shown: the bytes around the fixes would change.
+        result.errors.append(FileError(job.display, f"fix not written: {source.lossy}"))
+        return not_written(diagnostics, options.unsafe)
     if options.write and job.text is None:
-        problem = _write_fixed(job, source, data, settled.text)
+        problem = _write_fixed(job, source, data, settled.text, options.force_write)
         if problem is not None:
             result.errors.append(FileError(job.display, f"fix not written: {problem}"))
             return not_written(diagnostics, options.unsafe)
@@ -418,20 +422,23 @@ def fix_loop(
     return fix_file(job, source, data, diagnostics, options, result, parse=parse, recheck=recheck)
 
 
-def _write_fixed(job: Job, source: SourceText, data: bytes | None, text: str) -> str | None:
+def _write_fixed(
+    job: Job, source: SourceText, data: bytes | None, text: str, force_write: bool = False
+) -> str | None:
     """Write the fixed text in the file's own encoding; return what went wrong, if anything."""
     try:
         encoded = source.to_bytes(text)
     except UnicodeEncodeError as exc:
         return f"the fixed text cannot be encoded as {source.encoding}: {exc.reason}"
-    path = Path(job.path)
+    if data is None:
+        data = source.to_bytes()
     # Ctrl-C and SIGTERM wait for the rename: a run stopped early leaves each file original or
     # fixed and no temporary file behind (a worker told to stop dies right after the write).
     with held_signals(signal.SIGINT, signal.SIGTERM):
         try:
-            if data is not None and path.read_bytes() != data:
-                return "the file changed on disk while it was being fixed"
-            write_atomic(path, encoded)
+            replace_file(job.path, data, encoded, force_write=force_write)
+        except WriteRefused as exc:
+            return str(exc)
         except OSError as exc:
             return f"cannot write: {exc.strerror or exc}"
     return None
@@ -454,8 +461,7 @@ def process(job: Job, options: Options) -> FileResult:
         data: bytes | None = None
         if job.text is None:
             try:
-                with open(job.path, "rb") as handle:
-                    data = handle.read()
+                data = read_regular(job.path)
             except OSError as exc:
                 result.errors.append(FileError(job.display, f"cannot read: {exc.strerror or exc}"))
                 return result
@@ -564,8 +570,7 @@ def run(
                 hazardous.add(i)
         else:
             try:
-                with open(job.path, "rb") as handle:
-                    data = handle.read()
+                data = read_regular(job.path)
             except OSError:
                 heavy.append(i)  # let process() report it
                 continue
