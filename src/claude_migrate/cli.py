@@ -15,12 +15,12 @@ from .cache import CACHE_DIR_NAME, ResultCache, default_dir
 from .checks import KNOWN_CODES
 from .config import ConfigError, PolicyLoader, preset_names
 from .engine import Job, Options
-from .fixer import write_atomic
 from .git import WorkTreeState
 from .git import scan as git_scan
 from .progress import progress_bar
 from .progress import wanted as progress_wanted
-from .report import FORMATS, Run
+from .output_file import write_output
+from .report import FORMATS, Run, encode_report
 from .report.fixes import render_report as fixes_report
 from .report.fixes import render_table as fixes_table
 from .report.fixes import uncommitted_note
@@ -187,7 +187,7 @@ def _run(
             text = api.unified_diff(result)
             if text:
                 changed += 1
-                click.echo(text, nl=False)
+                click.echo(encode_report(text), nl=False)
         if not quiet:
             click.echo(
                 f"{changed} file{'s' if changed != 1 else ''} would be changed.", err=True
@@ -196,9 +196,9 @@ def _run(
     if write_baseline is not None:
         try:
             recorded = baseline.record(run.results, write_baseline, run.cwd)
+            recorded.save()
         except baseline.BaselineError as exc:
             _fail(str(exc))
-        recorded.save()
         click.echo(
             f"claude-migrate: recorded {recorded.total} finding{'s' if recorded.total != 1 else ''}"
             f" in {write_baseline}",
@@ -232,14 +232,16 @@ def _run(
             report += note + "\n"
     elif note:
         click.echo(note, err=True)
+    # Bytes, not text: a file name that is not UTF-8 is written as its own bytes in text
+    # formats (and was escaped by the structured ones), whatever the locale's encoding.
+    data = encode_report(report)
     if output is not None:
         try:
-            output.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(output, report.encode("utf-8"))
+            write_output(output, data)
         except OSError as exc:
             _fail(f"{output}: cannot write the report: {exc.strerror or exc}")
     else:
-        click.echo(report, nl=False, err=report_to_stderr)
+        click.echo(data, nl=False, err=report_to_stderr)
     failed = run.reported or (exit_non_zero_on_fix and run.fixed > 0)
     sys.exit(0 if exit_zero or not failed else 1)
 
@@ -293,7 +295,7 @@ def _mixed_with_work(run: Run, work: list[Job], state: WorkTreeState | None) -> 
 
 def _write_report(path: Path, text: str) -> None:
     try:
-        write_atomic(path, text.encode("utf-8"))
+        write_output(path, encode_report(text))
     except OSError as exc:
         message = f"claude-migrate: error: cannot write the report {path}: {exc.strerror}"
         click.echo(message, err=True)

@@ -6,10 +6,11 @@ Paths are relative to the repository root, where Actions places annotations.
 
 from __future__ import annotations
 
-from . import Run, repo_relative
+from . import Run, escape_undecodable, repo_relative
 
 
 def _data(text: str) -> str:
+    text = escape_undecodable(text)
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 

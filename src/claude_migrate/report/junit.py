@@ -11,7 +11,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 
-from . import Run
+from . import Run, escape_undecodable
 
 SUITE = "claude-migrate"
 # Characters XML 1.0 cannot hold, even escaped.
@@ -19,7 +19,7 @@ _INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 def _clean(text: str) -> str:
-    return _INVALID_XML.sub("\ufffd", text)
+    return _INVALID_XML.sub("\ufffd", escape_undecodable(text))
 
 
 def render(run: Run) -> str:

@@ -15,17 +15,31 @@ import hashlib
 import json
 from collections import Counter
 from typing import Any
+from urllib.parse import quote
 
 from .. import __version__
 from ..catalogue import RuleInfo, all_rules
 from ..diagnostics import Diagnostic, FileError
-from . import Run, repo_relative, repo_root
+from . import Run, escape_strings, escape_undecodable, repo_relative, repo_root
 
 SCHEMA = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 )
 FINGERPRINT_KEY = "claudeMigrate/v1"
 SRCROOT = "%SRCROOT%"
+
+
+def uri(path: str) -> str:
+    """Return a relative POSIX path as a URI reference, byte for byte (RFC 3986).
+
+    Percent-encoding keeps every name exact, one that is not UTF-8 too (`caf%E9.py`), and
+    spaces, `#` or `%` in a name no longer make an invalid or different URI.
+    """
+    try:
+        data = path.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        data = escape_undecodable(path).encode("utf-8")
+    return quote(data, safe="/!$&'()*+,;=:@-._~")
 
 
 def _rule(rule: RuleInfo) -> dict[str, Any]:
@@ -42,7 +56,8 @@ def _rule(rule: RuleInfo) -> dict[str, Any]:
 
 
 def _digest(*parts: object) -> str:
-    return hashlib.sha256("\x1f".join(str(p) for p in parts).encode("utf-8")).hexdigest()[:32]
+    text = "\x1f".join(str(p) for p in parts)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 class _Builder:
@@ -54,7 +69,7 @@ class _Builder:
 
     def _location(self, path: str, region: dict[str, int] | None) -> dict[str, Any]:
         physical: dict[str, Any] = {
-            "artifactLocation": {"uri": repo_relative(path, self.run.cwd), "uriBaseId": SRCROOT}
+            "artifactLocation": {"uri": uri(repo_relative(path, self.run.cwd)), "uriBaseId": SRCROOT}
         }
         if region:
             physical["region"] = region
@@ -150,4 +165,4 @@ def render(run: Run) -> str:
         "results": results,
     }
     document = {"$schema": SCHEMA, "version": "2.1.0", "runs": [sarif_run]}
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(escape_strings(document), indent=2, ensure_ascii=False) + "\n"
