@@ -27,6 +27,7 @@ from .config import FileSettings
 from .diagnostics import Diagnostic, FileError, FileResult
 from .fixer import MAX_FIX_ROUNDS, not_written, settle, write_atomic
 from .manifests import MANIFEST_KIND
+from .notebook import CHECKED_AS, NOTEBOOK_KIND
 from .pool import Crash, recursion_headroom, run_in_workers
 from .source import DecodeError, SourceText
 from .suppress import apply_suppressions, skips_file
@@ -74,6 +75,7 @@ def file_role(path: str) -> str:
 @cache
 def checks_for(settings: FileSettings, kind: str, role: str = "") -> tuple[Check, ...]:
     """Return the enabled checks for a kind of file (and a `file_role`), built once per policy."""
+    kind = CHECKED_AS.get(kind, kind)
     return tuple(
         check(settings.table(check.name))
         for check in ALL_CHECKS
@@ -435,6 +437,15 @@ def _process_manifest(job: Job, data: bytes | None, options: Options, result: Fi
 
 
 PROCESSORS[MANIFEST_KIND] = _process_manifest
+
+
+def _process_notebook(job: Job, data: bytes | None, options: Options, result: FileResult) -> None:
+    from .notebook.processor import process_notebook
+
+    process_notebook(job, data, options, result)
+
+
+PROCESSORS[NOTEBOOK_KIND] = _process_notebook
 
 
 def process_other(job: Job, data: bytes | None, options: Options, result: FileResult) -> None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..diagnostics import Applicability, Diagnostic
+from ..facts import as_date
 
 if TYPE_CHECKING:
     from ..context import FileContext
@@ -127,20 +128,6 @@ def parameter_markers(canonical: str) -> tuple[bytes, ...]:
     return tuple(sorted(name.encode() for name in parameter_names(canonical)))
 
 
-def as_date(value: object) -> dt.date | None:
-    """Return a policy date (a TOML date, or an ISO "YYYY-MM-DD" string) as a date, else None."""
-    if isinstance(value, dt.datetime):
-        return None
-    if isinstance(value, dt.date):
-        return value
-    if isinstance(value, str):
-        try:
-            return dt.date.fromisoformat(value)
-        except ValueError:
-            return None
-    return None
-
-
 class Check:
     """Base class of a rule. Subclasses set the class attributes and implement `check`."""
 
@@ -194,15 +181,6 @@ class Check:
         further condition (a check about every call, such as a missing argument).
         """
         return parameter_markers(cls.reads) if cls.reads else ()
-
-    @classmethod
-    def external_state(cls, table: Mapping[str, Any], path: str) -> str:
-        """Return what, outside the file and its policy, this check's findings depend on.
-
-        The result cache adds it to every key, so a cached result is never served after it
-        changed (today's date for date-dependent rules, a data file, the project's pins).
-        """
-        return ""
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         raise NotImplementedError
