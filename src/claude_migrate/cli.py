@@ -18,9 +18,9 @@ from .discovery import EXCLUDED
 from .engine import Job, Options
 from .git import WorkTreeState
 from .git import scan as git_scan
+from .output_file import write_output
 from .progress import progress_bar
 from .progress import wanted as progress_wanted
-from .output_file import write_output
 from .report import FORMATS, Run, encode_report
 from .report.fixes import render_report as fixes_report
 from .report.fixes import render_table as fixes_table

@@ -618,9 +618,8 @@ def _validate_rule_table(raw: _RawPolicy, name: str, table: Any, where: str) -> 
                             f"expected {expected}, got {item!r}",
                             _find_line(raw.text, f"{name}.{key}", entry) or line,
                         )
-            raise ConfigError(
-                raw.path, f"{where}.{key}", f"expected {option.expected()}, got {_shown(value)}", line
-            )
+            expected = f"expected {option.expected()}, got {_shown(value)}"
+            raise ConfigError(raw.path, f"{where}.{key}", expected, line)
 
 
 def _validate_patterns(raw: _RawPolicy, key: str, patterns: list[str], line: int | None) -> None:

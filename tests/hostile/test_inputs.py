@@ -27,7 +27,7 @@ CALL = (
 def run_cm(
     *args: str | bytes, cwd: Path, timeout: float = 60, **kwargs: object
 ) -> subprocess.CompletedProcess[bytes]:
-    """Run `python -m claude_migrate` as a real process; output stays bytes (names may not decode)."""
+    """Run `python -m claude_migrate` as a process; bytes out (names may not decode)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = str(SRC) + os.pathsep + env.get("PYTHONPATH", "")
     return subprocess.run(
@@ -188,9 +188,9 @@ def test_unparseable_pyproject_that_sets_the_policy_table_stops_the_run(tmp_path
 @pytest.mark.parametrize(
     "text",
     [
-        '[tool.claude-migrate.temperature]\nmax = {{ t }}\n',
+        "[tool.claude-migrate.temperature]\nmax = {{ t }}\n",
         '[tool]\nclaude-migrate = { select = ["CM101" }\n',
-        'tool.claude-migrate.select = [\n',
+        "tool.claude-migrate.select = [\n",
         '[tool."claude-migrate"]\nselect = [\n',
     ],
 )
@@ -234,7 +234,8 @@ GITIGNORES = [
     ["*oo", "![[:upper:]]*"], ["[[:space:]]oo"], ["[[:alpha:][:digit:]]oo"], ["a?b"],
     ["d/*/f.py"], ["/d/g.py"], ["e/f.py"], ["[A-z]oo"], ["\\[oo"], ["d/**", "!d/g.py"],
     ["d/**", "!d/e/"], ["d/**/", "!d/e/f.py"], ["a/**", "!a/b/c.py"], ["/a/**", "!a/b/"],
-    ["creative/**", "!creative/strict/**"], ["creative/**", "!creative/strict/", "!creative/strict/**"],
+    ["creative/**", "!creative/strict/**"],
+    ["creative/**", "!creative/strict/", "!creative/strict/**"],
     ["**/"], ["**/", "!d/"], ["a/**/"], ["*/**/"], ["d/**/*.py"], ["**/e/"], ["**/e/**"],
 ]  # fmt: skip
 
@@ -279,7 +280,9 @@ def test_gitignore_with_bang_and_backslash_lines_is_honoured_not_a_traceback(
     write_tree(
         tmp_path,
         {
-            ".gitignore": "!\n\\\nbuild\\\ngenerated/\n!generated/keep.py\n*.gen.py\n[[:upper:]]*.py\n",
+            ".gitignore": (
+                "!\n\\\nbuild\\\ngenerated/\n!generated/keep.py\n*.gen.py\n[[:upper:]]*.py\n"
+            ),
             "app.py": CALL,
             "generated/x.py": CALL,
             "out.gen.py": CALL,
@@ -444,7 +447,7 @@ def test_junit_is_valid_xml_whatever_the_names_and_messages_hold(tmp_path: Path)
     import xml.etree.ElementTree as ET
 
     # Control characters (XML 1.0 cannot hold them, even escaped) and markup in names.
-    names = [b"ctl\x01\x1b.py", b"<a&b>\".py", b"tab\there.py", b"\xfe\xfe.py"]
+    names = [b"ctl\x01\x1b.py", b'<a&b>".py', b"tab\there.py", b"\xfe\xfe.py"]
     for name in names:
         with open(os.path.join(os.fsencode(tmp_path), name), "wb") as handle:
             handle.write(CALL.encode())
@@ -470,18 +473,30 @@ GOOD_ENTRY = {"path": "a.py", "code": "CM101", "context": "", "fingerprint": "0"
     ("text", "words"),
     [
         (_baseline_with([{**GOOD_ENTRY, "path": "x" * 5000}]), ("entries[0]`.path", "5000 bytes")),
-        (_baseline_with([{**GOOD_ENTRY, "path": "d/" * 2100 + "a.py"}]), ("entries[0]`.path", "bytes")),
+        (
+            _baseline_with([{**GOOD_ENTRY, "path": "d/" * 2100 + "a.py"}]),
+            ("entries[0]`.path", "bytes"),
+        ),
         (_baseline_with([{**GOOD_ENTRY, "path": "a\u0000.py"}]), ("entries[0]`.path", "NUL")),
         (_baseline_with([{**GOOD_ENTRY, "path": "/etc/passwd"}]), ("entries[0]`.path", "absolute")),
         (_baseline_with([{**GOOD_ENTRY, "path": "\ud800.py"}]), ("entries[0]`.path", "surrogate")),
-        ('{"version": 1, "entries": ' + "[" * 100_000 + "]" * 100_000 + "}", ("nested too deeply",)),
+        (
+            '{"version": 1, "entries": ' + "[" * 100_000 + "]" * 100_000 + "}",
+            ("nested too deeply",),
+        ),
         ("[" * 100_000, ("baseline",)),
         (_baseline_with({"a.py": 1}), ("entries", "expected a list")),
         (_baseline_with([["a.py"]]), ("entries[0]", "expected an object")),
         (_baseline_with([{**GOOD_ENTRY, "code": 101}]), ("entries[0]`.code", "expected a string")),
         (_baseline_with([{**GOOD_ENTRY, "count": "3"}]), ("entries[0]`.count", "positive integer")),
-        (_baseline_with([{**GOOD_ENTRY, "count": 10**400}]), ("entries[0]`.count", "positive integer")),
-        (_baseline_with([{**GOOD_ENTRY, "count": True}]), ("entries[0]`.count", "positive integer")),
+        (
+            _baseline_with([{**GOOD_ENTRY, "count": 10**400}]),
+            ("entries[0]`.count", "positive integer"),
+        ),
+        (
+            _baseline_with([{**GOOD_ENTRY, "count": True}]),
+            ("entries[0]`.count", "positive integer"),
+        ),
         ('{"version": "1", "entries": []}', ('"version": 1',)),
         ("\xff\xfe{}", ("baseline",)),
     ],
@@ -516,6 +531,7 @@ def _limit_file_size() -> None:
     ("args", "target", "what"),
     [
         (["check", "--write-baseline", "bl.json"], "bl.json", "baseline"),
+        (["check", "--baseline", "bl.json", "--prune-baseline"], "bl.json", "baseline"),
         (["check", "--output", "out.txt"], "out.txt", "report"),
         (["check", "--format", "sarif", "--output", "out.txt"], "out.txt", "report"),
         (["fix", "--diff", "--report", "out.txt"], "out.txt", "report"),
@@ -524,7 +540,8 @@ def _limit_file_size() -> None:
 def test_output_on_a_full_disk_exits_2_and_keeps_the_old_file(
     tmp_path: Path, args: list[str], target: str, what: str
 ) -> None:
-    previous = _baseline_with([]) if what == "baseline" else "previous contents\n"
+    # A baseline entry that no finding matches: stale, so --prune-baseline rewrites the file.
+    previous = _baseline_with([GOOD_ENTRY]) if what == "baseline" else "previous contents\n"
     write_tree(tmp_path, {"a.py": CALL, target: previous})
     proc = run_cm(*args, ".", cwd=tmp_path, preexec_fn=_limit_file_size)
     err = assert_config_error(proc, target, f"cannot write the {what}")

@@ -68,9 +68,8 @@ class _Builder:
         self.seen: Counter[tuple[str, ...]] = Counter()
 
     def _location(self, path: str, region: dict[str, Any] | None) -> dict[str, Any]:
-        physical: dict[str, Any] = {
-            "artifactLocation": {"uri": uri(repo_relative(path, self.run.cwd)), "uriBaseId": SRCROOT}
-        }
+        location = {"uri": uri(repo_relative(path, self.run.cwd)), "uriBaseId": SRCROOT}
+        physical: dict[str, Any] = {"artifactLocation": location}
         if region:
             physical["region"] = region
         return {"physicalLocation": physical}
