@@ -71,6 +71,10 @@ def assert_config_error(proc: subprocess.CompletedProcess[bytes], *words: str) -
         ("[max-tokens]\nmax = 99999999999999999\n", "max-tokens.max"),
         ("[max-tokens]\nmax = 2048\nfix-to = 5000000\n", "max-tokens.fix-to"),
         ("[[overrides]]\npaths = ['x/**']\ntemperature = { max = nan }\n", "temperature.max"),
+        (
+            "[cache-key]\ntemplate = '{anthropic_version!r:>999999999}{stream}{key}'\n",
+            "cache-key.template",
+        ),
     ],
 )
 def test_policy_rejects_numbers_that_are_not_finite_or_sensible(
