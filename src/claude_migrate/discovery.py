@@ -126,10 +126,14 @@ def _load(path: Path) -> pathspec.PathSpec:
     # Undecodable bytes stay as the surrogates `os.scandir` gives undecodable names, so a
     # pattern written in another encoding still matches the file it names; a line git would
     # ignore as malformed is ignored here too (`gitignore_spec`), never an error.
+    # Lines split as git splits them: at "\n" only, a "\r" before it dropped, a leading
+    # UTF-8 byte-order mark skipped.
     try:
-        lines = path.read_bytes().decode("utf-8", "surrogateescape").splitlines()
+        data = path.read_bytes()
     except OSError:
-        lines = []
+        data = b""
+    data = data.removeprefix(b"\xef\xbb\xbf")
+    lines = [line.removesuffix("\r") for line in data.decode("utf-8", "surrogateescape").split("\n")]
     return gitignore_spec(lines)
 
 

@@ -299,6 +299,17 @@ def test_gitignore_with_bang_and_backslash_lines_is_honoured_not_a_traceback(
     assert paths == {"app.py"}
 
 
+def test_gitignore_with_bom_crlf_and_form_feed_is_read_as_git_reads_it(tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    write_tree(tmp_path, {"gen.py": CALL, "b.py": CALL, "c\x0cd.py": CALL, "keep.py": CALL})
+    (tmp_path / ".gitignore").write_bytes(b"\xef\xbb\xbfgen.py\r\nb.py\r\nc\x0cd.py\r\n")
+    proc = cm("check", "--no-cache", "--format", "json", ".", cwd=tmp_path)
+    checked = {d["path"] for d in json.loads(proc.stdout)["diagnostics"]}
+    git_ignored = _git_ignored(tmp_path)
+    assert git_ignored == {"gen.py", "b.py", "c\x0cd.py"}
+    assert checked == {"keep.py"}
+
+
 def test_policy_exclude_and_overrides_follow_gitignore_negation_and_escapes(
     tmp_path: Path,
 ) -> None:
