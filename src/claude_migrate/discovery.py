@@ -133,7 +133,8 @@ def _load(path: Path) -> pathspec.PathSpec:
     except OSError:
         data = b""
     data = data.removeprefix(b"\xef\xbb\xbf")
-    lines = [line.removesuffix("\r") for line in data.decode("utf-8", "surrogateescape").split("\n")]
+    text = data.decode("utf-8", "surrogateescape")
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
     return gitignore_spec(lines)
 
 
