@@ -6,7 +6,8 @@ Paths are relative to the repository root, where Actions places annotations.
 
 from __future__ import annotations
 
-from . import Run, escape_undecodable, repo_relative
+from ..escapes import escape_undecodable
+from . import Run, repo_relative
 
 
 def _data(text: str) -> str:

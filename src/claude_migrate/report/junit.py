@@ -11,7 +11,8 @@ import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 
-from . import Run, escape_undecodable, where
+from ..escapes import escape_undecodable
+from . import Run, where
 
 SUITE = "claude-migrate"
 # Characters XML 1.0 cannot hold, even escaped.

@@ -20,7 +20,8 @@ from urllib.parse import quote
 from .. import __version__
 from ..catalogue import RuleInfo, all_rules
 from ..diagnostics import Diagnostic, FileError
-from . import Run, escape_strings, escape_undecodable, repo_relative, repo_root
+from ..escapes import escape_undecodable
+from . import Run, escape_strings, repo_relative, repo_root
 
 SCHEMA = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
