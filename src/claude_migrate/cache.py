@@ -283,7 +283,8 @@ class ResultCache:
         digest = self._digests.get(settings)
         if digest is None:
             digest = self._digests[settings] = settings.digest
-        header = f"{kind}\0{name}\0{digest}\0{mode}\0{outside}\0".encode()
+        # A file name that is not UTF-8 holds surrogate escapes: key it by its own bytes.
+        header = f"{kind}\0{name}\0{digest}\0{mode}\0{outside}\0".encode("utf-8", "surrogateescape")
         return hashlib.blake2b(header + data, digest_size=20).hexdigest()
 
     def _entry(self, key: str) -> Path:

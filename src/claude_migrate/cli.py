@@ -18,13 +18,14 @@ from .config import ConfigError, PolicyLoader, preset_names
 from .diagnostics import SEVERITIES, Severity
 from .discovery import EXCLUDED, DiscoveryError, Notices
 from .engine import Job, Options
-from .fixer import remove_stale_temps, write_atomic
+from .fixer import remove_stale_temps
 from .git import WorkTreeState
 from .git import scan as git_scan
+from .output_file import write_output
 from .pool import MIB, Limits, WorkerStartError
 from .progress import progress_bar
 from .progress import wanted as progress_wanted
-from .report import FORMATS, Run
+from .report import FORMATS, Run, encode_report
 from .report.fixes import render_report as fixes_report
 from .report.fixes import render_table as fixes_table
 from .report.fixes import uncommitted_note
@@ -265,7 +266,7 @@ def _run(
             text = api.unified_diff(result)
             if text:
                 changed += 1
-                click.echo(text, nl=False)
+                click.echo(encode_report(text), nl=False)
         if not quiet:
             click.echo(
                 f"{changed} file{'s' if changed != 1 else ''} would be changed.", err=True
@@ -276,9 +277,9 @@ def _run(
     if write_baseline is not None:
         try:
             recorded = baseline.record(run.results, write_baseline, run.cwd)
+            recorded.save()
         except baseline.BaselineError as exc:
             _fail(str(exc))
-        recorded.save()
         click.echo(
             f"claude-migrate: recorded {recorded.total} finding{'s' if recorded.total != 1 else ''}"
             f" in {write_baseline}",
@@ -313,14 +314,16 @@ def _run(
             report += note + "\n"
     elif note:
         click.echo(note, err=True)
+    # Bytes, not text: a file name that is not UTF-8 is written as its own bytes in text
+    # formats (and was escaped by the structured ones), whatever the locale's encoding.
+    data = encode_report(report)
     if output is not None:
         try:
-            output.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(output, report.encode("utf-8"))
+            write_output(output, data)
         except OSError as exc:
             _fail(f"{output}: cannot write the report: {exc.strerror or exc}")
     else:
-        click.echo(report, nl=False, err=report_to_stderr)
+        click.echo(data, nl=False, err=report_to_stderr)
     if path_status is not None:
         _fail(path_status)
     failed = run.failed or (exit_non_zero_on_fix and run.fixed > 0)
@@ -422,7 +425,7 @@ def _mixed_with_work(run: Run, work: list[Job], state: WorkTreeState | None) -> 
 
 def _write_report(path: Path, text: str) -> None:
     try:
-        write_atomic(path, text.encode("utf-8"))
+        write_output(path, encode_report(text))
     except OSError as exc:
         message = f"claude-migrate: error: cannot write the report {path}: {exc.strerror}"
         click.echo(message, err=True)

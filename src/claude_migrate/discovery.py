@@ -62,7 +62,7 @@ class _GitIgnores:
     """The .gitignore specs that apply in one folder, outermost first."""
 
     def __init__(self) -> None:
-        self._cache: dict[Path, list[tuple[Path, pathspec.PathSpec]]] = {}
+        self._cache: dict[Path, list[tuple[Path, pathspec.GitIgnoreSpec]]] = {}
         self._roots: dict[Path, Path | None] = {}
         self._stops: set[Path] = set()
 
@@ -98,12 +98,12 @@ class _GitIgnores:
             self._cache.pop(folder, None)
             self._stops.add(folder)
 
-    def specs(self, folder: Path) -> list[tuple[Path, pathspec.PathSpec]]:
+    def specs(self, folder: Path) -> list[tuple[Path, pathspec.GitIgnoreSpec]]:
         if folder in self._cache:
             return self._cache[folder]
         root = self.repo_root(folder)
         if root is None:
-            specs: list[tuple[Path, pathspec.PathSpec]] = []
+            specs: list[tuple[Path, pathspec.GitIgnoreSpec]] = []
         else:
             inherit = folder != root and folder not in self._stops
             specs = list(self.specs(folder.parent)) if inherit else []
@@ -127,14 +127,19 @@ class _GitIgnores:
         return bool(decision)
 
 
-def _load(path: Path) -> pathspec.PathSpec:
+def _load(path: Path) -> pathspec.GitIgnoreSpec:
     # Undecodable bytes stay as the surrogates `os.scandir` gives undecodable names, so a
     # pattern written in another encoding still matches the file it names; a line git would
     # ignore as malformed is ignored here too (`gitignore_spec`), never an error.
+    # Lines split as git splits them: at "\n" only, a "\r" before it dropped, a leading
+    # UTF-8 byte-order mark skipped.
     try:
-        lines = path.read_bytes().decode("utf-8", "surrogateescape").splitlines()
+        data = path.read_bytes()
     except OSError:
-        lines = []
+        data = b""
+    data = data.removeprefix(b"\xef\xbb\xbf")
+    text = data.decode("utf-8", "surrogateescape")
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
     return gitignore_spec(lines)
 
 
