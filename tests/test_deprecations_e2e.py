@@ -24,6 +24,8 @@ AFTER = FIXTURES / "migration" / "after"
 LEFT = {
     ("app/legacy.py", 2, "CM301"),
     ("app/legacy.py", 17, "CM301"),
+    # The model of a legacy call moves only with CM301's rewrite, which a streaming call lacks.
+    ("app/legacy.py", 18, "CM302"),
     ("app/chat.py", 23, "CM303"),
     ("app/chat.py", 28, "CM302"),
 }

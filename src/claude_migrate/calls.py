@@ -282,6 +282,17 @@ class CallSite:
     def may_have(self, canonical: str) -> bool:
         return self.params.may_have(*self.target.names(canonical))
 
+    @property
+    def legacy(self) -> bool:
+        """Whether this is a Text Completions request (CM301's), by endpoint or body format."""
+        if self.target.legacy:
+            return True
+        return (
+            self.family == BEDROCK
+            and self.target.location == "json-body"
+            and self.params.get("prompt") is not None
+        )
+
 
 _MUTATING_METHODS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__"})
 

@@ -11,6 +11,7 @@ from .base import Check, Option
 from .cache_key import CacheKeyCheck
 from .legacy_completions import LegacyCompletionsCheck
 from .max_tokens import MaxTokensCheck
+from .model_params import ModelParamsCheck
 from .removed_sdk_api import RemovedSdkApiCheck
 from .retired_model import RetiredModelCheck
 from .sampling_params import SamplingParamsCheck
@@ -31,6 +32,7 @@ ALL_CHECKS: tuple[type[Check], ...] = (
     RetiredModelCheck,
     LegacyCompletionsCheck,
     SamplingParamsCheck,
+    ModelParamsCheck,
     RemovedSdkApiCheck,
     UnusedSuppressionCheck,
 )

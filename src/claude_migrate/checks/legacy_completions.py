@@ -35,7 +35,7 @@ from ..lazy import lazy_import
 from ..scope import Scope
 from ..symbols import Instance, is_sdk_client_class
 from .base import Check
-from .retired_model import string_literal
+from .retired_model import compose, retired_target, string_literal
 
 if TYPE_CHECKING:
     from ..context import FileContext
@@ -170,18 +170,35 @@ class LegacyCompletionsCheck(Check):
                 None,
                 site.record.scope.qualname,
             )
-        fix = ctx.fix(
-            Applicability.UNSAFE,
-            "rewrite as messages.create(messages=[...]) and read .content[0].text",
-            *edits,
+        description = "rewrite as messages.create(messages=[...]) and read .content[0].text"
+        advice = f"{message}; use messages.create(messages=[...]) and read .content[0].text"
+        moved = self._model_move(ctx, site)
+        if isinstance(moved, str):
+            advice += f"; {moved}"
+        elif moved is not None:
+            more, changes = moved
+            edits.extend(more)
+            description += "; " + "; ".join(changes)
+            advice += "; " + "; ".join(changes)
+        fix = ctx.fix(Applicability.UNSAFE, description, *edits)
+        return ctx.diagnostic(self, site.node, advice, fix, site.record.scope.qualname)
+
+    def _model_move(
+        self, ctx: FileContext, site: CallSite
+    ) -> tuple[list[Edit], list[str]] | str | None:
+        """Return the edits moving a retired model to its replacement inside the rewrite (CM302
+        never rewrites the model of a legacy call on its own), or why the model stays."""
+        moved = retired_target(ctx, site)
+        if moved is None:
+            return None
+        entry, target = moved
+        composed = compose(
+            ctx, site, entry, target, ctx.settings.table("retired-models"), migrating=True
         )
-        return ctx.diagnostic(
-            self,
-            site.node,
-            f"{message}; use messages.create(messages=[...]) and read .content[0].text",
-            fix,
-            site.record.scope.qualname,
-        )
+        if isinstance(composed, str):
+            return f"the retired model {entry.value.value!r} stays (CM302 reports it: {composed})"
+        edits, changes = composed
+        return edits, [f"the retired model {entry.value.value!r} becomes {target!r}", *changes]
 
     def _rewrite(self, ctx: FileContext, site: CallSite) -> list[Edit]:
         call = site.node

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..calls import BEDROCK, LITELLM, MODEL, CallSite
-from ..diagnostics import Applicability, Diagnostic
+from ..diagnostics import Applicability, Diagnostic, Edit
 from ..lazy import lazy_import
 from ..values import Entry
 from .base import Check, Option, as_date
@@ -61,6 +61,105 @@ def string_literal(original: cst.CSTNode, text: str) -> str:
             return repr(text)
         return f"{prefix}{quote}{text}{quote}"
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def judge(
+    ctx: FileContext, site: CallSite, settings: Mapping[str, Any]
+) -> tuple[Entry, Spelling, str | None] | None:
+    """Return a call's model entry, its catalogue spelling and the id a fix would write, when
+    the model has a retirement date (past or future); None otherwise."""
+    from .. import deprecations
+
+    known = deprecations.for_settings(settings)
+    as_of = as_date(settings.get("as-of")) or deprecations.today()
+    entry = model_entry(ctx, site)
+    if entry is None or not entry.value.known or not isinstance(entry.value.value, str):
+        return None
+    spelling = known.lookup(entry.value.value)
+    if spelling is None or spelling.model.retires is None:
+        return None
+    # A fix never writes a model that retires within the warning window if a later successor
+    # exists: follow the chain up to the window's end.
+    horizon = as_of + dt.timedelta(days=settings["warn-days"])
+    found = known.successor(spelling.model, horizon, dict(settings.get("replace") or {}))
+    target = known.spell(found[0], spelling, found[1]) if found is not None else None
+    return entry, spelling, target
+
+
+def retired_target(ctx: FileContext, site: CallSite) -> tuple[Entry, str] | None:
+    """Return the model entry and its replacement when the call's model is retired today
+    (under the policy's `[retired-models]`) and a replacement is known."""
+    from .. import deprecations
+
+    settings = ctx.settings.table("retired-models")
+    found = judge(ctx, site, settings)
+    if found is None or found[2] is None or found[0].value.node is None:
+        return None
+    as_of = as_date(settings.get("as-of")) or deprecations.today()
+    retires = found[1].model.retires
+    if retires is None or retires > as_of:
+        return None
+    return found[0], found[2]
+
+
+def compose(
+    ctx: FileContext,
+    site: CallSite,
+    entry: Entry,
+    target: str,
+    settings: Mapping[str, Any],
+    migrating: bool = False,
+) -> tuple[list[Edit], list[str]] | str:
+    """Return the edits moving a call to `target` with the parameter changes its facts need
+    (and the list of those changes), or why no such fix exists. `migrating` is CM301's case:
+    the legacy call itself is being rewritten into a Messages call in the same fix.
+
+    A model read through a constant changes every call that reads it: each of them must take
+    the new model, so their changes come in the same fix (identical for each call's finding).
+    """
+    from .. import deprecations, model_facts
+    from .model_params import edits_for, problems
+
+    assert entry.value.node is not None
+    model_edit = ctx.replace(entry.value.node, string_literal(entry.value.node, target))
+    spelling = deprecations.for_settings(settings).lookup(target)
+    facts = model_facts.load().for_model(spelling.model.id) if spelling is not None else None
+    node = entry.value.node
+    sharing = [site]
+    if not _within(ctx, node, site.node):
+        sharing = [
+            other
+            for other in ctx.sites
+            if (found := model_entry(ctx, other)) is not None and found.value.node is node
+        ]
+    prefer = ctx.settings.table("model-params").get("prefer", "temperature")
+    edits = [model_edit]
+    changes: list[str] = []
+    for other in sharing:
+        line = ctx.range(other.node).start.line
+        where = "" if other is site else f" (the call on line {line} reads the same constant)"
+        if other.target.legacy and not (migrating and other is site):
+            return f"the constant also names the model of a legacy completions call on line {line}"
+        if facts is None:
+            continue
+        found = problems(
+            ctx, other, facts, repr(target), prefer=prefer, yielding=False, legacy=migrating
+        )
+        for problem in found:
+            if not problem.fixable:
+                return problem.message + where
+        repaired = edits_for(ctx, found)
+        if repaired is None:
+            return "the parameters the new model needs changed cannot be rewritten" + where
+        edits.extend(repaired)
+        changes.extend(problem.change + where for problem in found)
+    return edits, changes
+
+
+def _within(ctx: FileContext, node: cst.CSTNode, outer: cst.CSTNode) -> bool:
+    start, end = ctx.span(node)
+    outer_start, outer_end = ctx.span(outer)
+    return outer_start <= start and end <= outer_end
 
 
 class RetiredModelCheck(Check):
@@ -122,23 +221,15 @@ class RetiredModelCheck(Check):
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         from .. import deprecations
 
-        known = deprecations.for_settings(self.settings)
         as_of = as_date(self.settings.get("as-of")) or deprecations.today()
         warn_days = self.settings["warn-days"]
-        replace = dict(self.settings.get("replace") or {})
         for site in ctx.sites:
-            entry = model_entry(ctx, site)
-            if entry is None or not entry.value.known or not isinstance(entry.value.value, str):
+            found = judge(ctx, site, self.settings)
+            if found is None:
                 continue
-            spelling = known.lookup(entry.value.value)
-            if spelling is None or spelling.model.retires is None:
-                continue
+            entry, spelling, target = found
             retires = spelling.model.retires
-            # A fix never writes a model that retires within the warning window if a later
-            # successor exists: follow the chain up to the window's end.
-            horizon = as_of + dt.timedelta(days=warn_days)
-            found = known.successor(spelling.model, horizon, replace)
-            target = known.spell(found[0], spelling, found[1]) if found is not None else None
+            assert retires is not None
             if retires <= as_of:
                 yield self._retired(ctx, site, entry, spelling, retires, target)
             elif (retires - as_of).days <= warn_days:
@@ -159,14 +250,28 @@ class RetiredModelCheck(Check):
         fix = None
         if target is None:
             message += self._why_no_fix(spelling)
+        elif site.target.legacy:
+            # The Text Completions endpoint never served a Messages-era model: the model moves
+            # only with the call, in CM301's rewrite.
+            message += (
+                f"; use {target!r}, in the Messages API call CM301 (legacy-completions) "
+                "rewrites this one into"
+            )
         else:
             message += f"; use {target!r}"
             if entry.value.node is not None:
-                fix = ctx.fix(
-                    Applicability.UNSAFE,
-                    f"replace {current!r} with {target!r}",
-                    ctx.replace(entry.value.node, string_literal(entry.value.node, target)),
-                )
+                composed = compose(ctx, site, entry, target, self.settings)
+                if isinstance(composed, str):
+                    message += f" (no automatic fix: {composed})"
+                else:
+                    edits, changes = composed
+                    if changes:
+                        message += ", with: " + "; ".join(changes)
+                    fix = ctx.fix(
+                        Applicability.UNSAFE,
+                        "; ".join([f"replace {current!r} with {target!r}", *changes]),
+                        *edits,
+                    )
         return ctx.diagnostic(self, entry.holder, message, fix, site.record.scope.qualname)
 
     def _retiring(
