@@ -21,6 +21,8 @@ from .discovery import discover, kind_of
 from .engine import Job, Options, run
 from .git import WorkTreeState
 from .report import Run
+from .shard import Shard, file_weight
+from .shard import select as select_shard
 from .source import DecodeError, SourceText
 from .suppress import skips_file
 
@@ -39,8 +41,12 @@ def collect_jobs(
     select: Sequence[str] | None = None,
     extend_ignore: Sequence[str] = (),
     force_exclude: bool = False,
+    shard: Shard | None = None,
 ) -> list[Job]:
-    """Return one job per file to check, each with the policy in effect for it."""
+    """Return one job per file to check, each with the policy in effect for it.
+
+    With `shard`, only that shard's share of the files (see `shard.py`).
+    """
     cwd = Path(os.getcwd()).resolve()
     jobs = []
 
@@ -57,6 +63,8 @@ def collect_jobs(
                 settings=policy.settings_for(candidate.path, select, extend_ignore),
             )
         )
+    if shard is not None:
+        jobs = select_shard(jobs, shard, key=lambda job: job.display, weight=lambda job: file_weight(job.path))
     return jobs
 
 

@@ -25,6 +25,8 @@ from .report.fixes import render_report as fixes_report
 from .report.fixes import render_table as fixes_table
 from .report.fixes import uncommitted_note
 from .report.text import summary
+from .shard import ShardError
+from .shard import parse as parse_shard
 
 
 def _codes(value: str | None, option: str) -> list[str] | None:
@@ -83,6 +85,16 @@ def _common(func):  # type: ignore[no-untyped-def]
             help=f"Where results are cached (default: {CACHE_DIR_NAME}/ at the git root).",
         ),
         click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache."),
+        click.option(
+            "--base-config", metavar="PRESET|FILE",
+            help="Layer this policy (a preset or a TOML file) under every policy found, in place "
+            "of the built-in default: a campaign's policy that each repository's own file refines.",
+        ),
+        click.option(
+            "--shard", metavar="K/N",
+            help="Check only shard K of N: a stable, size-balanced share of the files, for a CI "
+            "matrix (join the shards' JSON or SARIF with `claude-migrate report --merge`).",
+        ),
     ]
     for option in reversed(options):
         func = option(func)
@@ -123,8 +135,16 @@ def _run(
     show_baselined: bool = False,
     report_file: Path | None = None,
     require_clean: bool = False,
+    base_config: str | None = None,
+    shard: str | None = None,
 ) -> None:
     chosen = _codes(select, "--select")
+    try:
+        chosen_shard = parse_shard(shard) if shard is not None else None
+    except ShardError as exc:
+        raise click.BadParameter(str(exc), param_hint="--shard") from None
+    if base_config is not None and config is not None:
+        raise click.UsageError("use either --config (one policy for every file) or --base-config")
     dropped = _codes(ignore, "--ignore") or []
     use_stdin = paths == (Path("-"),) or (not paths and stdin_filename is not None)
     if Path("-") in paths and not use_stdin:
@@ -137,14 +157,16 @@ def _run(
     if use_stdin:
         options = Options(fix=options.fix, unsafe=options.unsafe, write=False, keep_text=True)
     try:
-        loader = PolicyLoader(config)
+        loader = PolicyLoader(config, base=base_config)
         if use_stdin:
             data = sys.stdin.buffer.read()
             stdin = api.read_stdin(data, stdin_filename, loader, chosen, dropped, force_exclude)
             work = [stdin.job] if stdin.job is not None else []
         else:
             targets = list(paths) or [Path(".")]
-            work = api.collect_jobs(targets, loader, chosen, dropped, force_exclude)
+            work = api.collect_jobs(
+                targets, loader, chosen, dropped, force_exclude, shard=chosen_shard
+            )
     except ConfigError as exc:
         _fail(str(exc))
     uncommitted = None
@@ -409,6 +431,69 @@ def show_policy(path: Path, config: Path | None, output_format: str) -> None:
         _fail(str(exc))
     render = policy_view.render_json if output_format == "json" else policy_view.render_text
     click.echo(render(view), nl=False)
+
+
+@main.command("report")
+@click.argument(
+    "results", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path)
+)
+@click.option(
+    "--merge", is_flag=True,
+    help="Join the JSON or SARIF outputs of `--shard K/N` runs into the unsharded result.",
+)
+@click.option(
+    "--markdown", "markdown_file", type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the campaign report as Markdown to this file (default: standard output).",
+)
+@click.option(
+    "--html", "html_file", type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the campaign report as one self-contained HTML page.",
+)
+@click.option(
+    "--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+    help="With --merge: write the merged document here instead of standard output.",
+)
+def report_command(
+    results: tuple[Path, ...],
+    merge: bool,
+    markdown_file: Path | None,
+    html_file: Path | None,
+    output: Path | None,
+) -> None:
+    """Summarise many `fix --report` files (a campaign), or --merge sharded outputs.
+
+    RESULTS are `fix --report` JSON files (or folders of them), one per repository; the report
+    gives totals per rule, a table per repository sorted by what is left, and every finding that
+    needs a person.
+    """
+    from .report import campaign
+    from .report import merge as merging
+
+    if merge:
+        if markdown_file is not None or html_file is not None:
+            raise click.UsageError("--markdown and --html describe a campaign; not with --merge")
+        try:
+            _, text = merging.merge(list(results))
+        except merging.MergeError as exc:
+            _fail(str(exc))
+        if output is None:
+            click.echo(text, nl=False)
+        else:
+            _write_report(output, text)
+        return
+    if output is not None:
+        raise click.UsageError("--output is for --merge; use --markdown / --html for a campaign")
+    try:
+        loaded = campaign.load(results)
+    except campaign.CampaignInputError as exc:
+        _fail(str(exc))
+    markdown = campaign.render_markdown(loaded)
+    if html_file is not None:
+        _write_report(html_file, campaign.render_html(loaded))
+    if markdown_file is not None:
+        _write_report(markdown_file, markdown)
+    else:
+        click.echo(markdown, nl=False)
 
 
 if __name__ == "__main__":  # pragma: no cover

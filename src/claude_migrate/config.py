@@ -340,9 +340,16 @@ def _preset_path(name: str) -> Path | None:
 class PolicyLoader:
     """Builds each policy once per config file and answers which policy a path gets."""
 
-    def __init__(self, config: Path | None = None, cwd: Path | None = None) -> None:
+    def __init__(
+        self, config: Path | None = None, cwd: Path | None = None, base: str | None = None
+    ) -> None:
         self.cwd = (cwd or Path.cwd()).resolve()
         self._forced: Policy | None = None
+        # A campaign's policy (a preset name or a TOML file) layered under every policy found:
+        # it takes the place of the built-in default beneath each file's own chain.
+        self._base_chain: list[_RawPolicy] | None = None
+        if base is not None:
+            self._base_chain = self._base(base)
         self._by_file: dict[Path, Policy] = {}
         self._by_dir: dict[Path, Policy] = {}
         self._default: Policy | None = None
@@ -356,8 +363,34 @@ class PolicyLoader:
                 )
             self._forced = self._build(raw)
 
+    def _base(self, base: str) -> list[_RawPolicy]:
+        """Return the extend chain of the campaign policy `base` names."""
+        if _preset_path(base) is not None and "/" not in base and not base.endswith(".toml"):
+            raw = _RawPolicy({"extend": base}, f"extend = {base!r}", "", self.cwd)
+        else:
+            path = Path(base)
+            if not path.is_file():
+                raise ConfigError(
+                    base,
+                    None,
+                    "the base policy is neither a preset ("
+                    + ", ".join(preset_names())
+                    + ") nor an existing TOML file",
+                )
+            loaded = read_policy_table(path)
+            if loaded is None:
+                raise ConfigError(_display(path), "tool.claude-migrate", "no [tool.claude-migrate] table")
+            raw = loaded
+        chain = self._extend_chain(raw, [])
+        for link in chain:
+            _validate(link)
+        return chain
+
     @property
     def default(self) -> Policy:
+        if self._default is None and self._base_chain is not None:
+            last = self._base_chain[-1]
+            self._default = _merge(self._base_chain, root=last.folder, source=last.path)
         if self._default is None:
             path = _preset_path(DEFAULT_PRESET)
             assert path is not None, "the default preset is missing from the installation"
@@ -429,6 +462,11 @@ class PolicyLoader:
         chain = self._extend_chain(raw, [])
         for link in chain:
             _validate(link)
+        if self._base_chain is not None:
+            # The campaign's policy replaces the built-in default beneath the file's own chain;
+            # whatever the file says (its own keys, a preset it chose) still wins over it.
+            own = chain[1:] if chain and chain[0].path == f"preset:{DEFAULT_PRESET}" else chain
+            chain = [*self._base_chain, *own]
         return _merge(chain, root=raw.folder, source=raw.path)
 
     def _extend_chain(self, raw: _RawPolicy, seen: list[str]) -> list[_RawPolicy]:
