@@ -283,3 +283,72 @@ def test_fixed_sdk_calls_type_check_against_the_installed_sdk(tmp_path: Path) ->
         if m
     }
     assert located == {("wrong.py", 3)}, result.stdout
+
+
+# The installed SDK: catalogue --check and the run-time fallback -------------------------------
+
+
+def test_catalogue_check_passes_against_the_installed_sdk(tmp_path: Path) -> None:
+    result = Cli(tmp_path)("catalogue", "--check")
+    assert result.exit_code == 0, result.output
+    assert "anthropic 2.14.0" in result.stdout and "no gaps" in result.stdout
+
+
+def test_catalogue_check_lists_what_the_catalogue_lacks_and_exits_1(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import datetime as dt
+
+    from click.testing import CliRunner
+
+    from claude_migrate import installed_sdk
+    from claude_migrate.cli import main
+
+    real = installed_sdk.installed()
+    assert real is not None
+    fake = installed_sdk.Sdk(
+        "9.9.9",
+        (*real.models, "claude-opus-9"),
+        {
+            **real.deprecations,
+            "claude-opus-4-6": dt.date(2027, 5, 1),
+            "claude-x-1": dt.date(2027, 1, 1),
+        },
+    )
+    monkeypatch.setattr(installed_sdk, "installed", lambda: fake)
+    result = CliRunner().invoke(main, ["catalogue", "--check"])
+    assert result.exit_code == 1
+    lines = set(result.output.splitlines())
+    assert (
+        "missing-model: claude-opus-9: listed by anthropic.types.Model, not in the catalogue"
+        in lines
+    )
+    assert any(line.startswith("missing-retirement: claude-opus-4-6") for line in lines)
+    assert any(line.startswith("missing-retirement: claude-x-1") for line in lines)
+
+
+def test_a_deprecation_only_the_installed_sdk_knows_is_still_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import datetime as dt
+
+    from claude_migrate import installed_sdk
+    from claude_migrate.api import collect_jobs, execute
+    from claude_migrate.engine import Options
+
+    real = installed_sdk.installed()
+    assert real is not None
+    fake = installed_sdk.Sdk(real.version, real.models, {"claude-unlisted-1": dt.date(2026, 1, 1)})
+    monkeypatch.setattr(installed_sdk, "installed", lambda: fake)
+    app = tmp_path / "app.py"
+    app.write_text(
+        "from anthropic import Anthropic\n"
+        "Anthropic().messages.create(model='claude-unlisted-1', max_tokens=8, messages=[])\n",
+        encoding="utf-8",
+    )
+    jobs = collect_jobs([app], PolicyLoader(None), ["CM302"])
+    run = execute(jobs, Options(fix=False, unsafe=True), workers=1)
+    [finding] = run.diagnostics
+    assert "retired on 2026-01-01" in finding.message
+    assert f"installed anthropic {real.version}" in finding.message
+    assert finding.fix is None

@@ -75,7 +75,7 @@ def judge(
     entry = model_entry(ctx, site)
     if entry is None or not entry.value.known or not isinstance(entry.value.value, str):
         return None
-    spelling = known.lookup(entry.value.value)
+    spelling = known.lookup(entry.value.value) or sdk_spelling(entry.value.value)
     if spelling is None or spelling.model.retires is None:
         return None
     # A fix never writes a model that retires within the warning window if a later successor
@@ -84,6 +84,29 @@ def judge(
     found = known.successor(spelling.model, horizon, dict(settings.get("replace") or {}))
     target = known.spell(found[0], spelling, found[1]) if found is not None else None
     return entry, spelling, target
+
+
+SDK_SOURCE = "sdk-table"
+
+
+def sdk_spelling(text: str) -> Spelling | None:
+    """Return a model the catalogue lacks but the installed SDK's deprecation table lists.
+
+    The SDK's table is the run-time fallback: a deprecation published in a newer `anthropic`
+    than the catalogue knows is still reported (without a replacement, so without a fix).
+    """
+    from .. import installed_sdk
+    from ..deprecations import Model, Spelling
+
+    sdk = installed_sdk.installed()
+    if sdk is None:
+        return None
+    cut = text.rfind("/") + 1
+    date = sdk.deprecations.get(text[cut:].strip())
+    if date is None:
+        return None
+    model = Model(text[cut:].strip(), retires=date, source=f"{SDK_SOURCE}:{sdk.label}")
+    return Spelling(model, "api", text[:cut])
 
 
 def retired_target(ctx: FileContext, site: CallSite) -> tuple[Entry, str] | None:
@@ -156,6 +179,13 @@ def compose(
     return edits, changes
 
 
+def _sdk_note(spelling: Spelling) -> str:
+    source = spelling.model.source
+    if source.startswith(SDK_SOURCE + ":"):
+        return f" (per the deprecation table of the installed {source.split(':', 1)[1]})"
+    return ""
+
+
 def _within(ctx: FileContext, node: cst.CSTNode, outer: cst.CSTNode) -> bool:
     start, end = ctx.span(node)
     outer_start, outer_end = ctx.span(outer)
@@ -202,7 +232,11 @@ class RetiredModelCheck(Check):
                 digest = hashlib.sha256(Path(extra).read_bytes()).hexdigest()[:16]
             except OSError:
                 digest = "missing"
-        return f"{as_of.isoformat()}|{digest}"
+        from .. import installed_sdk
+
+        # The installed SDK's deprecation table is the fallback for models the catalogue lacks.
+        sdk = installed_sdk.installed()
+        return f"{as_of.isoformat()}|{digest}|{sdk.version if sdk else '-'}"
 
     @classmethod
     def validate(cls, table: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -233,7 +267,7 @@ class RetiredModelCheck(Check):
             if retires <= as_of:
                 yield self._retired(ctx, site, entry, spelling, retires, target)
             elif (retires - as_of).days <= warn_days:
-                yield self._retiring(ctx, site, entry, retires, as_of, target)
+                yield self._retiring(ctx, site, entry, spelling, retires, as_of, target)
 
     def _retired(
         self,
@@ -247,6 +281,7 @@ class RetiredModelCheck(Check):
         current = entry.value.value
         via = f" (from {entry.value.via})" if entry.value.via else ""
         message = f"model {current!r}{via} was retired on {retires.isoformat()}"
+        message += _sdk_note(spelling)
         fix = None
         if target is None:
             message += self._why_no_fix(spelling)
@@ -279,6 +314,7 @@ class RetiredModelCheck(Check):
         ctx: FileContext,
         site: CallSite,
         entry: Entry,
+        spelling: Spelling,
         retires: dt.date,
         as_of: dt.date,
         target: str | None,
@@ -288,7 +324,7 @@ class RetiredModelCheck(Check):
         days = (retires - as_of).days
         message = (
             f"model {current!r}{via} retires on {retires.isoformat()} "
-            f"(in {days} day{'s' if days != 1 else ''})"
+            f"(in {days} day{'s' if days != 1 else ''}){_sdk_note(spelling)}"
         )
         if target is not None:
             message += f"; plan the move to {target!r}"
@@ -296,6 +332,8 @@ class RetiredModelCheck(Check):
 
     @staticmethod
     def _why_no_fix(spelling: Spelling) -> str:
+        if spelling.model.source.startswith(SDK_SOURCE):
+            return "; the catalogue knows no replacement: set one in [retired-models.replace]"
         if spelling.suffix:
             return (
                 f"; the provisioned-throughput id ({spelling.suffix}) has no automatic "
