@@ -49,7 +49,7 @@ _CONTEXT_SUFFIX = re.compile(r"^(?P<id>.+?)(?P<suffix>:\d+k)$")
 
 MODEL_KEYS = ("id", "aliases", "patterns", "bedrock", "vertex", "retires", "replacement", "source")
 REMOVAL_KEYS = ("name", "kind", "calls", "removed-in", "replacement", "rule")
-REMOVAL_KINDS = ("client-method", "argument")
+REMOVAL_KINDS = ("client-method", "argument", "resource", "constant")
 VERSION_KEYS = ("version", "rejects", "sdk-default-from", "note")
 TOP_KEYS = ("schema", "models", "sdk-removals", "api-versions")
 
