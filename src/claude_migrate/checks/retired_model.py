@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -63,11 +64,21 @@ def string_literal(original: cst.CSTNode, text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def judge(
-    ctx: FileContext, site: CallSite, settings: Mapping[str, Any]
-) -> tuple[Entry, Spelling, str | None] | None:
-    """Return a call's model entry, its catalogue spelling and the id a fix would write, when
-    the model has a retirement date (past or future); None otherwise."""
+@dataclass(frozen=True)
+class Judged:
+    """A call's model with a retirement date, and what a fix would write."""
+
+    entry: Entry
+    spelling: Spelling
+    target: str | None
+    retires: dt.date
+    # The platform (e.g. "Amazon Bedrock") whose own date is unknown, so `retires` is the
+    # Anthropic API's; "" when the date is the one that applies.
+    platform: str = ""
+
+
+def judge(ctx: FileContext, site: CallSite, settings: Mapping[str, Any]) -> Judged | None:
+    """Return a call's model when it has a retirement date (past or future); None otherwise."""
     from .. import deprecations
 
     known = deprecations.for_settings(settings)
@@ -78,12 +89,22 @@ def judge(
     spelling = known.lookup(entry.value.value) or sdk_spelling(entry.value.value)
     if spelling is None or spelling.model.retires is None:
         return None
+    retires = spelling.model.retires
+    platform = ""
+    if spelling.form in deprecations.PLATFORMS:
+        own = spelling.model.platform_retires(spelling.form)
+        if own is not None:
+            retires = own
+        elif settings.get("platform-dates", "warn") == "ignore":
+            return None
+        elif settings.get("platform-dates", "warn") == "warn":
+            platform = deprecations.PLATFORMS[spelling.form]
     # A fix never writes a model that retires within the warning window if a later successor
     # exists: follow the chain up to the window's end.
     horizon = as_of + dt.timedelta(days=settings["warn-days"])
     found = known.successor(spelling.model, horizon, dict(settings.get("replace") or {}))
     target = known.spell(found[0], spelling, found[1]) if found is not None else None
-    return entry, spelling, target
+    return Judged(entry, spelling, target, retires, platform)
 
 
 SDK_SOURCE = "sdk-table"
@@ -116,13 +137,12 @@ def retired_target(ctx: FileContext, site: CallSite) -> tuple[Entry, str] | None
 
     settings = ctx.settings.table("retired-models")
     found = judge(ctx, site, settings)
-    if found is None or found[2] is None or found[0].value.node is None:
+    if found is None or found.target is None or found.entry.value.node is None:
         return None
     as_of = as_date(settings.get("as-of")) or deprecations.today()
-    retires = found[1].model.retires
-    if retires is None or retires > as_of:
+    if found.platform or found.retires > as_of:
         return None
-    return found[0], found[2]
+    return found.entry, found.target
 
 
 def compose(
@@ -210,6 +230,13 @@ class RetiredModelCheck(Check):
         "replace": Option(
             "string-table", {}, "model id -> the model id its fix writes (overrides the catalogue)"
         ),
+        "platform-dates": Option(
+            "enum",
+            "warn",
+            "a Bedrock or Vertex id whose platform date is unknown: judged by the API's date "
+            "(api), reported without a fix (warn), or not reported (ignore)",
+            choices=("api", "warn", "ignore"),
+        ),
         "catalogue": Option(
             "path",
             None,
@@ -261,36 +288,36 @@ class RetiredModelCheck(Check):
             found = judge(ctx, site, self.settings)
             if found is None:
                 continue
-            entry, spelling, target = found
-            retires = spelling.model.retires
-            assert retires is not None
-            if retires <= as_of:
-                yield self._retired(ctx, site, entry, spelling, retires, target)
-            elif (retires - as_of).days <= warn_days:
-                yield self._retiring(ctx, site, entry, spelling, retires, as_of, target)
+            if found.retires <= as_of:
+                yield self._retired(ctx, site, found)
+            elif (found.retires - as_of).days <= warn_days:
+                yield self._retiring(ctx, site, found, as_of)
 
-    def _retired(
-        self,
-        ctx: FileContext,
-        site: CallSite,
-        entry: Entry,
-        spelling: Spelling,
-        retires: dt.date,
-        target: str | None,
-    ) -> Diagnostic:
+    def _retired(self, ctx: FileContext, site: CallSite, found: Judged) -> Diagnostic:
+        entry, spelling, target = found.entry, found.spelling, found.target
         current = entry.value.value
         via = f" (from {entry.value.via})" if entry.value.via else ""
-        message = f"model {current!r}{via} was retired on {retires.isoformat()}"
+        if found.platform:
+            message = (
+                f"model {current!r}{via} was retired on the Anthropic API on "
+                f"{found.retires.isoformat()}; {found.platform} sets its own date"
+            )
+        else:
+            message = f"model {current!r}{via} was retired on {found.retires.isoformat()}"
         message += _sdk_note(spelling)
         fix = None
         if target is None:
             message += self._why_no_fix(spelling)
+        elif found.platform:
+            # The platform may still serve it: a warning with the move to plan, no rewrite
+            # (`platform-dates = "api"` judges platform ids by the API's date instead).
+            message += f": check it, and plan the move to {target!r}"
         elif site.target.legacy:
             # The Text Completions endpoint never served a Messages-era model: the model moves
             # only with the call, in CM301's rewrite.
             message += (
-                f"; use {target!r}, in the Messages API call CM301 (legacy-completions) "
-                "rewrites this one into"
+                f"; use {target!r} once CM301 (legacy-completions) moves this call to the "
+                "Messages API: the Text Completions endpoint never served it"
             )
         else:
             message += f"; use {target!r}"
@@ -310,24 +337,21 @@ class RetiredModelCheck(Check):
         return ctx.diagnostic(self, entry.holder, message, fix, site.record.scope.qualname)
 
     def _retiring(
-        self,
-        ctx: FileContext,
-        site: CallSite,
-        entry: Entry,
-        spelling: Spelling,
-        retires: dt.date,
-        as_of: dt.date,
-        target: str | None,
+        self, ctx: FileContext, site: CallSite, found: Judged, as_of: dt.date
     ) -> Diagnostic:
+        entry = found.entry
         current = entry.value.value
         via = f" (from {entry.value.via})" if entry.value.via else ""
-        days = (retires - as_of).days
+        days = (found.retires - as_of).days
+        where = " on the Anthropic API" if found.platform else ""
         message = (
-            f"model {current!r}{via} retires on {retires.isoformat()} "
-            f"(in {days} day{'s' if days != 1 else ''}){_sdk_note(spelling)}"
+            f"model {current!r}{via} retires{where} on {found.retires.isoformat()} "
+            f"(in {days} day{'s' if days != 1 else ''}){_sdk_note(found.spelling)}"
         )
-        if target is not None:
-            message += f"; plan the move to {target!r}"
+        if found.platform:
+            message += f"; {found.platform} sets its own date"
+        if found.target is not None:
+            message += f"; plan the move to {found.target!r}"
         return ctx.diagnostic(self, entry.holder, message, None, site.record.scope.qualname)
 
     @staticmethod
