@@ -34,9 +34,16 @@ class FileContext:
     """One parsed Python file, its policy, and lazily built indexes shared by all checks."""
 
     def __init__(
-        self, display_path: str, source: SourceText, module: cst.Module, settings: FileSettings
+        self,
+        display_path: str,
+        source: SourceText,
+        module: cst.Module,
+        settings: FileSettings,
+        file_path: str | None = None,
     ) -> None:
         self.path = display_path
+        # Where the file is (absolute): rules that read the project around it start there.
+        self.file_path = file_path or display_path
         self.source = source
         self.module = module
         self.settings = settings

@@ -250,7 +250,7 @@ def _max_tokens(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> I
     yield Problem(
         "max-tokens",
         entry.holder,
-        f"{entry.key}={value}{via} is above {label}'s limit of {facts.max_tokens}"
+        f"{entry.key}={value}{via} is above the limit of {label}, {facts.max_tokens}"
         f"{_cite(facts, 'max-tokens')}",
         f"{entry.key}={facts.max_tokens}",
         edits,

@@ -8,8 +8,14 @@ Finds: any of the three on a Claude call that will be sent where they are reject
   or the policy's `sdk-pins.minimums.anthropic` or the project's dependency files require an SDK
   at or above the release that removed them;
 - a raw HTTP POST to /v1/messages, when the policy's `api-version.version` rejects them;
-- a Bedrock `invoke_model` Messages body, when its own `anthropic_version` rejects them (or,
-  without one, the policy's `api-version.version` does).
+- a Bedrock `invoke_model` Messages body (and LangChain `ChatBedrock`'s `model_kwargs`), when its
+  own `anthropic_version` rejects them (or, without one, the policy's `api-version.version` does);
+- LangChain `ChatAnthropic` (which sends through the SDK's `messages.create`: the policy's
+  api-version, sdk-pins minimum or the project's pins, as for an SDK call);
+- Bedrock `converse` / `converse_stream` (`inferenceConfig`: `temperature`, `topP`),
+  `ChatBedrockConverse`, LiteLLM and LlamaIndex's `Anthropic`, when the policy's
+  `api-version.version` rejects them.
+A legacy Text Completions call is CM301's.
 Under such a target CM101 (temperature) yields to this rule: one finding per argument.
 Writes instead (unsafe: sampling changes): the call without the argument.
 """
@@ -26,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
-from ..calls import BEDROCK, HTTP, SDK, CallSite
+from ..calls import BEDROCK, HTTP, LANGCHAIN, LITELLM, LLAMAINDEX, SDK, CallSite
 from ..diagnostics import Applicability, Diagnostic
 from ..edits import remove_elements, remove_line
 from .base import Check
@@ -35,8 +41,15 @@ if TYPE_CHECKING:
     from ..config import FileSettings
     from ..context import FileContext
     from ..deprecations import Catalogue
+    from ..values import Entries
 
 SAMPLING = ("temperature", "top_p", "top_k")
+# Other spellings of the same parameters (Bedrock converse's inferenceConfig).
+SPELLINGS = {
+    "temperature": ("temperature",),
+    "top_p": ("top_p", "topP"),
+    "top_k": ("top_k", "topK"),
+}
 SDK_PACKAGE = "anthropic"
 
 
@@ -76,9 +89,9 @@ def _version(text: object) -> Version | None:
 
 
 def _sdk_rejection(
-    ctx: FileContext, known: Catalogue, site: CallSite, parameter: str
+    ctx: FileContext, known: Catalogue, path: str, parameter: str
 ) -> Rejection | None:
-    path = site.target.key.removeprefix("sdk:")
+    """Return why the anthropic SDK the project is on cannot send `parameter` from `path`."""
     removals = [
         r for r in known.removals("argument", "CM107") if r.name == parameter and path in r.calls
     ]
@@ -95,7 +108,7 @@ def _sdk_rejection(
             f"the policy requires {SDK_PACKAGE}>={floor} (sdk-pins), and {SDK_PACKAGE} "
             f"{removed_in} removed the {parameter}= argument"
         )
-    pinned = project_pins_at_least(str(Path(ctx.path).resolve().parent), str(removed_in))
+    pinned = project_pins_at_least(str(Path(ctx.file_path).resolve().parent), str(removed_in))
     if pinned is not None:
         return Rejection(
             f"{pinned} requires {SDK_PACKAGE} {removed_in} or later, which removed the "
@@ -104,23 +117,45 @@ def _sdk_rejection(
     return None
 
 
+def _body_rejection(
+    known: Catalogue, params: Entries, target: str | None, parameter: str
+) -> Rejection | None:
+    """Return why a Bedrock Messages body (or LangChain's model_kwargs) cannot carry it: its
+    own `anthropic_version`, or without one the policy's api-version."""
+    own = params.get("anthropic_version")
+    if own is not None and own.value.known and isinstance(own.value.value, str):
+        version = own.value.value.removeprefix("bedrock-")
+        return _api_rejection(known, version, parameter, "the body's anthropic_version")
+    if own is None or not own.value.known:
+        return _api_rejection(known, target, parameter, "the policy's api-version")
+    return None
+
+
 def rejection(ctx: FileContext, site: CallSite, parameter: str) -> Rejection | None:
     """Return why `parameter` cannot be sent from this Claude call, or None if it can."""
     known = _catalogue(ctx.settings)
     target = policy_api_version(ctx.settings)
-    if site.family == SDK and site.target.key.startswith(("sdk:messages.", "sdk:beta.messages.")):
-        return _api_rejection(known, target, parameter, "the policy's api-version") or (
-            _sdk_rejection(ctx, known, site, parameter)
+    policy = "the policy's api-version"
+    key = site.target.key
+    if site.family == SDK and key.startswith(("sdk:messages.", "sdk:beta.messages.")):
+        return _api_rejection(known, target, parameter, policy) or (
+            _sdk_rejection(ctx, known, key.removeprefix("sdk:"), parameter)
         )
-    if site.family == HTTP and site.target.key == "http:messages":
-        return _api_rejection(known, target, parameter, "the policy's api-version")
+    if site.family == HTTP and key == "http:messages":
+        return _api_rejection(known, target, parameter, policy)
     if site.family == BEDROCK and site.target.location == "json-body":
-        own = site.params.get("anthropic_version")
-        if own is not None and own.value.known and isinstance(own.value.value, str):
-            version = own.value.value.removeprefix("bedrock-")
-            return _api_rejection(known, version, parameter, "the body's anthropic_version")
-        if own is None or not own.value.known:
-            return _api_rejection(known, target, parameter, "the policy's api-version")
+        return _body_rejection(known, site.params, target, parameter)
+    if key == "langchain:ChatAnthropic":
+        # ChatAnthropic sends through the anthropic SDK's messages.create.
+        return _api_rejection(known, target, parameter, policy) or (
+            _sdk_rejection(ctx, known, "messages.create", parameter)
+        )
+    if key == "langchain:ChatBedrock":
+        return _body_rejection(known, site.params, target, parameter)
+    if site.family in (BEDROCK, LANGCHAIN, LITELLM, LLAMAINDEX):
+        # Bedrock converse's inferenceConfig, ChatBedrockConverse, LiteLLM and LlamaIndex
+        # carry the parameter to a Messages request: the target API version decides.
+        return _api_rejection(known, target, parameter, policy)
     return None
 
 
@@ -188,8 +223,10 @@ class SamplingParamsCheck(Check):
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         for site in ctx.sites:
+            if site.legacy:
+                continue  # CM301 migrates the whole call
             for parameter in SAMPLING:
-                entry = site.params.get(parameter)
+                entry = site.params.get(*SPELLINGS[parameter])
                 if entry is None:
                     continue
                 why = rejection(ctx, site, parameter)
@@ -201,11 +238,11 @@ class SamplingParamsCheck(Check):
                     edit = remove_line(ctx, entry.holder)
                 fix = None
                 if edit is not None:
-                    fix = ctx.fix(Applicability.UNSAFE, f"remove {parameter}", edit)
+                    fix = ctx.fix(Applicability.UNSAFE, f"remove {entry.key}", edit)
                 yield ctx.diagnostic(
                     self,
                     entry.holder,
-                    f"{parameter} cannot be sent from this call: {why.reason}; remove it",
+                    f"{entry.key} cannot be sent from this call: {why.reason}; remove it",
                     fix,
                     site.record.scope.qualname,
                 )

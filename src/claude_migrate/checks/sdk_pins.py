@@ -192,7 +192,9 @@ class SdkPinsCheck(Check):
             except ConstraintError:
                 continue
             crossed.append(removal)
-        folder = getattr(ctx, "folder", None) or os.path.dirname(os.path.abspath(ctx.path))
+        folder = getattr(ctx, "folder", None)  # a dependency file's; setup.py's is its path's
+        if folder is None:
+            folder = os.path.dirname(os.path.abspath(getattr(ctx, "file_path", ctx.path)))
         found = sdk_uses.uses(folder, crossed) if crossed else {}
         if not found:
             return ""
