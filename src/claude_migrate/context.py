@@ -15,10 +15,10 @@ from .source import SourceText
 
 if TYPE_CHECKING:
     from .calls import CallSite
-    from .symbols import Resolver
     from .checks.base import Check
     from .config import FileSettings
     from .scope import ModuleIndex
+    from .symbols import Resolver
 
 _COMMENT = re.compile(r"#[^\r\n]*")
 _SPACE = re.compile(r"\s+")
