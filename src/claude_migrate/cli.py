@@ -14,6 +14,7 @@ from . import __version__, api, baseline, catalogue, policy_view, starter
 from .cache import CACHE_DIR_NAME, ResultCache, default_dir
 from .checks import KNOWN_CODES
 from .config import ConfigError, PolicyLoader, preset_names
+from .discovery import EXCLUDED
 from .engine import Job, Options
 from .fixer import write_atomic
 from .git import WorkTreeState
@@ -86,6 +87,15 @@ def _common(func):  # type: ignore[no-untyped-def]
         ),
         click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache."),
         click.option(
+            "--strict-paths", is_flag=True,
+            help="Exit 2 when a path named on the command line cannot be checked (an unknown "
+            "kind of file, a notebook in another language).",
+        ),
+        click.option(
+            "--verbose", "-v", is_flag=True,
+            help="Also note on standard error the files found but not checked, and why.",
+        ),
+        click.option(
             "--base-config", metavar="PRESET|FILE",
             help="Layer this policy (a preset or a TOML file) under every policy found, in place "
             "of the built-in default: a campaign's policy that each repository's own file refines.",
@@ -135,6 +145,8 @@ def _run(
     show_baselined: bool = False,
     report_file: Path | None = None,
     require_clean: bool = False,
+    strict_paths: bool = False,
+    verbose: bool = False,
     base_config: str | None = None,
     shard: str | None = None,
 ) -> None:
@@ -154,6 +166,7 @@ def _run(
     if write_baseline is not None and baseline_file is not None:
         raise click.UsageError("use either --baseline or --write-baseline, not both")
     stdin: api.StdinInput | None = None
+    skipped: list[api.Skipped] = []
     if use_stdin:
         options = Options(fix=options.fix, unsafe=options.unsafe, write=False, keep_text=True)
     try:
@@ -164,11 +177,13 @@ def _run(
             work = [stdin.job] if stdin.job is not None else []
         else:
             targets = list(paths) or [Path(".")]
-            work = api.collect_jobs(
+            collected = api.collect(
                 targets, loader, chosen, dropped, force_exclude, shard=chosen_shard
             )
+            work, skipped = collected.jobs, collected.skipped
     except ConfigError as exc:
         _fail(str(exc))
+    _warn_skipped(skipped, quiet)
     uncommitted = None
     if options.fix and stdin is None:
         uncommitted = _uncommitted_guard(work, options, jobs, require_clean)
@@ -178,6 +193,13 @@ def _run(
         run = api.execute(work, options, jobs, on_result, cache=cache)
     if stdin is not None and stdin.result is not None:
         run = Run(results=[stdin.result], fixing=options.fix, unsafe=options.unsafe)
+    run.skipped = [(s.display, s.reason) for s in skipped if s.reason != EXCLUDED]
+    if verbose:
+        for result in run.results:
+            if result.skipped is not None:
+                note = f"{result.path}: not checked: {result.skipped}"
+                click.echo(f"claude-migrate: note: {note}", err=True)
+    path_status = _path_status(paths, skipped, work, strict_paths, check=not options.fix)
     mixed = _mixed_with_work(run, work, uncommitted)
     if report_file is not None:
         _write_report(report_file, fixes_report(run, dry_run=diff, uncommitted=mixed))
@@ -192,6 +214,8 @@ def _run(
             click.echo(
                 f"{changed} file{'s' if changed != 1 else ''} would be changed.", err=True
             )
+        if path_status is not None:
+            _fail(path_status)
         sys.exit(0 if exit_zero or not changed else 1)
     if write_baseline is not None:
         try:
@@ -240,8 +264,44 @@ def _run(
             _fail(f"{output}: cannot write the report: {exc.strerror or exc}")
     else:
         click.echo(report, nl=False, err=report_to_stderr)
+    if path_status is not None:
+        _fail(path_status)
     failed = run.reported or (exit_non_zero_on_fix and run.fixed > 0)
     sys.exit(0 if exit_zero or not failed else 1)
+
+
+def _warn_skipped(skipped: list[api.Skipped], quiet: bool) -> None:
+    """Name on standard error every named path that gives nothing to check, and why."""
+    for entry in skipped:
+        if entry.reason == EXCLUDED:
+            continue  # asked for: pre-commit names every staged file, the policy leaves some out
+        if entry.uncheckable or not quiet:
+            warning = f"{entry.display}: not checked: {entry.reason}"
+            click.echo(f"claude-migrate: warning: {warning}", err=True)
+
+
+def _path_status(
+    paths: tuple[Path, ...],
+    skipped: list[api.Skipped],
+    work: list[Job],
+    strict: bool,
+    check: bool,
+) -> str | None:
+    """Return why the run must exit 2 for the paths it was given, or None.
+
+    With --strict-paths, any named path the tool cannot check; in `check`, also when every
+    named path was such a path (nothing was checked, and a gate must not pass on that).
+    """
+    uncheckable = [s for s in skipped if s.uncheckable]
+    if not uncheckable:
+        return None
+    if strict:
+        count = len(uncheckable)
+        return f"{count} named path{'s' if count != 1 else ''} cannot be checked (--strict-paths)"
+    named = [p for p in paths if p != Path("-")]
+    if check and not work and len(uncheckable) == len(named):
+        return "none of the named paths can be checked"
+    return None
 
 
 def _with_baseline(run: Run, path: Path, prune: bool, show: bool, quiet: bool) -> Run:
@@ -547,6 +607,22 @@ def report_command(
         _write_report(markdown_file, markdown)
     else:
         click.echo(markdown, nl=False)
+
+
+@main.command()
+def server() -> None:
+    """Run the language server (LSP over stdio) for editors: findings as you type, fixes.
+
+    Needs the `lsp` extra: pip install 'claude-migrate[lsp]'.
+    """
+    try:
+        from .server import serve
+    except ImportError as exc:
+        _fail(
+            f"the language server needs pygls ({exc.name or exc}): "
+            "pip install 'claude-migrate[lsp]'"
+        )
+    serve()
 
 
 if __name__ == "__main__":  # pragma: no cover

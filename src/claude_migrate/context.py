@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from .calls import CallSite
     from .checks.base import Check
     from .config import FileSettings
+    from .facts import ProjectFacts
     from .scope import ModuleIndex
     from .symbols import Resolver
 
@@ -51,6 +52,13 @@ class FileContext:
         self.errors: list[FileError] = []
 
     # Shared analyses, built on first use ----------------------------------------------------
+    @cached_property
+    def facts(self) -> ProjectFacts:
+        """Return the project's facts under this file's policy (built once per policy)."""
+        from .facts import facts_for
+
+        return facts_for(self.settings)
+
     @cached_property
     def index(self) -> ModuleIndex:
         from .scope import ModuleIndex

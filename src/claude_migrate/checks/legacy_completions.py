@@ -30,12 +30,12 @@ from typing import TYPE_CHECKING
 
 from ..calls import BEDROCK, CallSite
 from ..diagnostics import Applicability, Diagnostic, Edit
-from ..edits import remove_elements, remove_line
+from ..edits import remove_elements, remove_line, string_literal
 from ..lazy import lazy_import
 from ..scope import Scope
 from ..symbols import Instance, is_sdk_client_class
+from ..retirements import compose, retired_target
 from .base import Check
-from .retired_model import compose, retired_target, string_literal
 
 if TYPE_CHECKING:
     from ..context import FileContext
@@ -192,9 +192,7 @@ class LegacyCompletionsCheck(Check):
         if moved is None:
             return None
         entry, target = moved
-        composed = compose(
-            ctx, site, entry, target, ctx.settings.table("retired-models"), migrating=True
-        )
+        composed = compose(ctx, site, entry, target, migrating=True)
         if isinstance(composed, str):
             return f"the retired model {entry.value.value!r} stays (CM302 reports it: {composed})"
         edits, changes = composed

@@ -9,208 +9,28 @@ prefix or ARN, Vertex id, LiteLLM prefix), retired as of `as-of` (default: today
 A model retiring within `warn-days` is reported too, with its date and no fix.
 Writes instead (unsafe: another model answers): the replacement, in the same platform's spelling
 and keeping any prefix; `[retired-models.replace]` in the policy overrides the catalogue's choice.
+The fix is checked against the replacement's facts (rules/models.toml): it carries the parameter
+changes the new model needs, or is refused with the reason. A legacy Text Completions call gets
+no fix here: CM301's rewrite moves its model. A Bedrock or Vertex id is judged by its platform's
+own date where the catalogue has one, else as `platform-dates` says. A model only the installed
+SDK's deprecation table knows is reported too, naming the SDK.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..calls import BEDROCK, LITELLM, MODEL, CallSite
-from ..diagnostics import Applicability, Diagnostic, Edit
-from ..lazy import lazy_import
-from ..values import Entry
-from .base import Check, Option, as_date
+from ..calls import CallSite
+from ..diagnostics import Applicability, Diagnostic
+from ..retirements import SDK_SOURCE, Judged, compose, judge, model_entry, sdk_note
+from .base import Check, Option
 
 if TYPE_CHECKING:
     from ..context import FileContext
     from ..deprecations import Spelling
-
-if TYPE_CHECKING:
-    import libcst as cst
-else:
-    cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
-
-
-def model_entry(ctx: FileContext, site: CallSite) -> Entry | None:
-    """Return where a Claude call names its model (keyword, body entry or first argument)."""
-    names = site.target.model
-    if site.family == BEDROCK and site.call_args is not None:
-        return site.call_args.get(*names)
-    entry = site.params.get(*names)
-    if entry is not None or site.family != LITELLM:
-        return entry
-    # LiteLLM takes the model as its first positional argument too.
-    call = site.node
-    if call.args and call.args[0].keyword is None and not call.args[0].star:
-        first = call.args[0]
-        value = ctx.resolver.values.value(first.value, site.record.scope)
-        return Entry(MODEL, first, first.value, value, call)
-    return None
-
-
-def string_literal(original: cst.CSTNode, text: str) -> str:
-    """Return `text` as a string literal written with the quotes of `original`."""
-    if isinstance(original, cst.SimpleString):
-        quote = original.quote
-        prefix = original.prefix.replace("f", "").replace("F", "")
-        if quote in text or "\\" in text:
-            return repr(text)
-        return f"{prefix}{quote}{text}{quote}"
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-@dataclass(frozen=True)
-class Judged:
-    """A call's model with a retirement date, and what a fix would write."""
-
-    entry: Entry
-    spelling: Spelling
-    target: str | None
-    retires: dt.date
-    # The platform (e.g. "Amazon Bedrock") whose own date is unknown, so `retires` is the
-    # Anthropic API's; "" when the date is the one that applies.
-    platform: str = ""
-
-
-def judge(ctx: FileContext, site: CallSite, settings: Mapping[str, Any]) -> Judged | None:
-    """Return a call's model when it has a retirement date (past or future); None otherwise."""
-    from .. import deprecations
-
-    known = deprecations.for_settings(settings)
-    as_of = as_date(settings.get("as-of")) or deprecations.today()
-    entry = model_entry(ctx, site)
-    if entry is None or not entry.value.known or not isinstance(entry.value.value, str):
-        return None
-    spelling = known.lookup(entry.value.value) or sdk_spelling(entry.value.value)
-    if spelling is None or spelling.model.retires is None:
-        return None
-    retires = spelling.model.retires
-    platform = ""
-    if spelling.form in deprecations.PLATFORMS:
-        own = spelling.model.platform_retires(spelling.form)
-        if own is not None:
-            retires = own
-        elif settings.get("platform-dates", "warn") == "ignore":
-            return None
-        elif settings.get("platform-dates", "warn") == "warn":
-            platform = deprecations.PLATFORMS[spelling.form]
-    # A fix never writes a model that retires within the warning window if a later successor
-    # exists: follow the chain up to the window's end.
-    horizon = as_of + dt.timedelta(days=settings["warn-days"])
-    found = known.successor(spelling.model, horizon, dict(settings.get("replace") or {}))
-    target = known.spell(found[0], spelling, found[1]) if found is not None else None
-    return Judged(entry, spelling, target, retires, platform)
-
-
-SDK_SOURCE = "sdk-table"
-
-
-def sdk_spelling(text: str) -> Spelling | None:
-    """Return a model the catalogue lacks but the installed SDK's deprecation table lists.
-
-    The SDK's table is the run-time fallback: a deprecation published in a newer `anthropic`
-    than the catalogue knows is still reported (without a replacement, so without a fix).
-    """
-    from .. import installed_sdk
-    from ..deprecations import Model, Spelling
-
-    sdk = installed_sdk.installed()
-    if sdk is None:
-        return None
-    cut = text.rfind("/") + 1
-    date = sdk.deprecations.get(text[cut:].strip())
-    if date is None:
-        return None
-    model = Model(text[cut:].strip(), retires=date, source=f"{SDK_SOURCE}:{sdk.label}")
-    return Spelling(model, "api", text[:cut])
-
-
-def retired_target(ctx: FileContext, site: CallSite) -> tuple[Entry, str] | None:
-    """Return the model entry and its replacement when the call's model is retired today
-    (under the policy's `[retired-models]`) and a replacement is known."""
-    from .. import deprecations
-
-    settings = ctx.settings.table("retired-models")
-    found = judge(ctx, site, settings)
-    if found is None or found.target is None or found.entry.value.node is None:
-        return None
-    as_of = as_date(settings.get("as-of")) or deprecations.today()
-    if found.platform or found.retires > as_of:
-        return None
-    return found.entry, found.target
-
-
-def compose(
-    ctx: FileContext,
-    site: CallSite,
-    entry: Entry,
-    target: str,
-    settings: Mapping[str, Any],
-    migrating: bool = False,
-) -> tuple[list[Edit], list[str]] | str:
-    """Return the edits moving a call to `target` with the parameter changes its facts need
-    (and the list of those changes), or why no such fix exists. `migrating` is CM301's case:
-    the legacy call itself is being rewritten into a Messages call in the same fix.
-
-    A model read through a constant changes every call that reads it: each of them must take
-    the new model, so their changes come in the same fix (identical for each call's finding).
-    """
-    from .. import deprecations, model_facts
-    from .model_params import edits_for, problems
-
-    assert entry.value.node is not None
-    model_edit = ctx.replace(entry.value.node, string_literal(entry.value.node, target))
-    spelling = deprecations.for_settings(settings).lookup(target)
-    facts = model_facts.load().for_model(spelling.model.id) if spelling is not None else None
-    node = entry.value.node
-    sharing = [site]
-    if not _within(ctx, node, site.node):
-        sharing = [
-            other
-            for other in ctx.sites
-            if (found := model_entry(ctx, other)) is not None and found.value.node is node
-        ]
-    prefer = ctx.settings.table("model-params").get("prefer", "temperature")
-    edits = [model_edit]
-    changes: list[str] = []
-    for other in sharing:
-        line = ctx.range(other.node).start.line
-        where = "" if other is site else f" (the call on line {line} reads the same constant)"
-        if other.target.legacy and not (migrating and other is site):
-            return f"the constant also names the model of a legacy completions call on line {line}"
-        if facts is None:
-            continue
-        found = problems(
-            ctx, other, facts, repr(target), prefer=prefer, yielding=False, legacy=migrating
-        )
-        for problem in found:
-            if not problem.fixable:
-                return problem.message + where
-        repaired = edits_for(ctx, found)
-        if repaired is None:
-            return "the parameters the new model needs changed cannot be rewritten" + where
-        edits.extend(repaired)
-        changes.extend(problem.change + where for problem in found)
-    return edits, changes
-
-
-def _sdk_note(spelling: Spelling) -> str:
-    source = spelling.model.source
-    if source.startswith(SDK_SOURCE + ":"):
-        return f" (per the deprecation table of the installed {source.split(':', 1)[1]})"
-    return ""
-
-
-def _within(ctx: FileContext, node: cst.CSTNode, outer: cst.CSTNode) -> bool:
-    start, end = ctx.span(node)
-    outer_start, outer_end = ctx.span(outer)
-    return outer_start <= start and end <= outer_end
-
 
 class RetiredModelCheck(Check):
     code = "CM302"
@@ -225,7 +45,12 @@ class RetiredModelCheck(Check):
             example=dt.date(2026, 1, 31),
         ),
         "warn-days": Option(
-            "integer", 90, "report models retiring within this many days (0: never)", minimum=0
+            "integer",
+            90,
+            "report models retiring within this many days (0: never)",
+            minimum=0,
+            # A century: longer than any model's life, and `as-of` plus it stays a real date.
+            maximum=36_500,
         ),
         "replace": Option(
             "string-table", {}, "model id -> the model id its fix writes (overrides the catalogue)"
@@ -246,26 +71,6 @@ class RetiredModelCheck(Check):
     }
 
     @classmethod
-    def external_state(cls, table: Mapping[str, Any], path: str) -> str:
-        # Retirement is judged on a date (today unless `as-of` is set) against the shipped
-        # catalogue and, optionally, a team catalogue file.
-        from .. import deprecations
-
-        as_of = as_date(table.get("as-of")) or deprecations.today()
-        extra = table.get("catalogue")
-        digest = ""
-        if isinstance(extra, str) and extra:
-            try:
-                digest = hashlib.sha256(Path(extra).read_bytes()).hexdigest()[:16]
-            except OSError:
-                digest = "missing"
-        from .. import installed_sdk
-
-        # The installed SDK's deprecation table is the fallback for models the catalogue lacks.
-        sdk = installed_sdk.installed()
-        return f"{as_of.isoformat()}|{digest}|{sdk.version if sdk else '-'}"
-
-    @classmethod
     def validate(cls, table: Mapping[str, Any]) -> list[tuple[str, str]]:
         from .. import deprecations
 
@@ -280,9 +85,7 @@ class RetiredModelCheck(Check):
         return []
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
-        from .. import deprecations
-
-        as_of = as_date(self.settings.get("as-of")) or deprecations.today()
+        as_of = ctx.facts.as_of
         warn_days = self.settings["warn-days"]
         for site in ctx.sites:
             found = judge(ctx, site, self.settings)
@@ -304,7 +107,7 @@ class RetiredModelCheck(Check):
             )
         else:
             message = f"model {current!r}{via} was retired on {found.retires.isoformat()}"
-        message += _sdk_note(spelling)
+        message += sdk_note(spelling)
         fix = None
         if target is None:
             message += self._why_no_fix(spelling)
@@ -322,7 +125,7 @@ class RetiredModelCheck(Check):
         else:
             message += f"; use {target!r}"
             if entry.value.node is not None:
-                composed = compose(ctx, site, entry, target, self.settings)
+                composed = compose(ctx, site, entry, target)
                 if isinstance(composed, str):
                     message += f" (no automatic fix: {composed})"
                 else:
@@ -346,7 +149,7 @@ class RetiredModelCheck(Check):
         where = " on the Anthropic API" if found.platform else ""
         message = (
             f"model {current!r}{via} retires{where} on {found.retires.isoformat()} "
-            f"(in {days} day{'s' if days != 1 else ''}){_sdk_note(found.spelling)}"
+            f"(in {days} day{'s' if days != 1 else ''}){sdk_note(found.spelling)}"
         )
         if found.platform:
             message += f"; {found.platform} sets its own date"

@@ -86,15 +86,6 @@ class SdkPinsCheck(Check):
         return bool(table.get("minimums"))
 
     @classmethod
-    def external_state(cls, table: Mapping[str, Any], path: str) -> str:
-        # Whether a raised anthropic pin is safe depends on the project's Python code.
-        if SDK not in {canonicalize_name(n) for n in dict(table.get("minimums") or {})}:
-            return ""
-        from .. import sdk_uses
-
-        return sdk_uses.state(os.path.dirname(os.path.abspath(path)))
-
-    @classmethod
     def markers_for(cls, table: Mapping[str, Any]) -> tuple[bytes, ...]:
         return tuple(dict.fromkeys(name_marker(name) for name in dict(table.get("minimums", ()))))
 

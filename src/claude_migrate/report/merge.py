@@ -53,12 +53,14 @@ def _int(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
-def _diagnostic_key(d: dict[str, Any]) -> tuple[str, int, int, str]:
-    return (str(d.get("path", "")), _int(d.get("line")), _int(d.get("column")), str(d.get("code")))
+def _diagnostic_key(d: dict[str, Any]) -> tuple[str, int, int, int, str]:
+    # A notebook's findings carry a "cell"; their lines count within it.
+    path, cell = str(d.get("path", "")), _int(d.get("cell"))
+    return (path, cell, _int(d.get("line")), _int(d.get("column")), str(d.get("code")))
 
 
-def _error_key(e: dict[str, Any]) -> tuple[str, int]:
-    return (str(e.get("path", "")), _int(e.get("line")))
+def _error_key(e: dict[str, Any]) -> tuple[str, int, int]:
+    return (str(e.get("path", "")), _int(e.get("cell")), _int(e.get("line")))
 
 
 def merge_json(documents: Sequence[tuple[Path, dict[str, Any]]]) -> dict[str, Any]:
