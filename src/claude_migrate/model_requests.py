@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .calls import MAX_TOKENS, TEMPERATURE, CallSite
-from .diagnostics import Applicability, Diagnostic, Edit
+from .diagnostics import Applicability, Edit
 from .edits import remove_elements, remove_line, string_literal
 from .lazy import lazy_import
 from .rejections import rejection

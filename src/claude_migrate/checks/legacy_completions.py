@@ -32,9 +32,9 @@ from ..calls import BEDROCK, CallSite
 from ..diagnostics import Applicability, Diagnostic, Edit
 from ..edits import remove_elements, remove_line, string_literal
 from ..lazy import lazy_import
+from ..retirements import compose, retired_target
 from ..scope import Scope
 from ..symbols import Instance, is_sdk_client_class
-from ..retirements import compose, retired_target
 from .base import Check
 
 if TYPE_CHECKING:

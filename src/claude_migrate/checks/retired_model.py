@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..calls import CallSite
 from ..diagnostics import Applicability, Diagnostic
-from ..retirements import SDK_SOURCE, Judged, compose, judge, model_entry, sdk_note
+from ..retirements import SDK_SOURCE, Judged, compose, judge, sdk_note
 from .base import Check, Option
 
 if TYPE_CHECKING:
