@@ -352,3 +352,17 @@ def test_a_deprecation_only_the_installed_sdk_knows_is_still_reported(
     assert "retired on 2026-01-01" in finding.message
     assert f"installed anthropic {real.version}" in finding.message
     assert finding.fix is None
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the catalogue knows no Bedrock ids for Opus 4.7 and the newer models (none is "
+    "published where its sources could be read), so a Bedrock spelling finds no facts",
+)
+def test_a_bedrock_spelling_of_a_new_model_is_checked_against_its_facts(tmp_path: Path) -> None:
+    source = (
+        "import boto3\nruntime = boto3.client('bedrock-runtime')\n"
+        "runtime.converse(modelId='anthropic.claude-opus-4-7', messages=[],"
+        " inferenceConfig={'temperature': 0.5})\n"
+    )
+    assert _check(Cli(tmp_path), tmp_path, source) != []
