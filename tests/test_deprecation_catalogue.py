@@ -298,11 +298,11 @@ def test_a_missing_policy_catalogue_names_the_policy_key(tmp_path: Path) -> None
     [
         (
             '[retired-models]\nas-of = "April 1st"\n',
-            "`retired-models.as-of`: expected a date such as 2026-01-31",
+            "`retired-models.as-of`: expected a date written YYYY-MM-DD",
         ),
         (
             "[retired-models]\nwarn-days = -1\n",
-            "`retired-models.warn-days`: expected an integer of at least 0",
+            "`retired-models.warn-days`: expected an integer between 0 and 36500",
         ),
         (
             '[retired-models.replace]\n"claude-9" = "claude-sonnet-4-6"\n',

@@ -325,3 +325,76 @@ def test_line_index_round_trips_utf16_positions() -> None:
             continue  # between CR and LF is not a position
         assert index.offset(index.position(offset)) == offset
     assert index.position(text.index("'🙂🙂'") + 3) == types.Position(0, 9)  # 5 units + 2 pairs
+
+
+NOTEBOOK_CELLS = [
+    ("code", "import anthropic\nclient = anthropic.Anthropic()\n"),
+    ("markdown", "# Ask Claude\nSome *notes*.\n"),
+    ("code", "%%time\nwith client.messages.stream(\n    model='claude-sonnet-4-6', max_tokens=100,\n"
+     "    messages=[], temperature=0.9,\n) as s:\n    print(s.get_final_message())\n"),
+]  # fmt: skip
+
+
+def test_notebook_cells_get_their_own_diagnostics_and_fix_all(tmp_path: Path) -> None:
+    async def scenario(editor: Editor) -> None:
+        notebook = editor.uri("demo.ipynb")
+        cells = [f"{notebook}#cell{i}" for i in range(len(NOTEBOOK_CELLS))]
+        editor.client.notebook_document_did_open(
+            types.DidOpenNotebookDocumentParams(
+                notebook_document=types.NotebookDocument(
+                    uri=notebook,
+                    notebook_type="jupyter-notebook",
+                    version=1,
+                    cells=[
+                        types.NotebookCell(
+                            kind=types.NotebookCellKind.Markup
+                            if kind == "markdown"
+                            else types.NotebookCellKind.Code,
+                            document=uri,
+                        )
+                        for uri, (kind, _) in zip(cells, NOTEBOOK_CELLS, strict=True)
+                    ],
+                ),
+                cell_text_documents=[
+                    types.TextDocumentItem(
+                        uri=uri,
+                        language_id="markdown" if kind == "markdown" else "python",
+                        version=1,
+                        text=text,
+                    )
+                    for uri, (kind, text) in zip(cells, NOTEBOOK_CELLS, strict=True)
+                ],
+            )
+        )
+        uri = cells[2]
+        async with editor.changed:
+            await asyncio.wait_for(
+                editor.changed.wait_for(lambda: uri in editor.published), TIMEOUT
+            )
+        finding = _by_code(editor.published[uri][-1], "CM101")
+        # Line 4 of the third cell, counted within the cell (0-based in LSP: 3).
+        assert finding.range.start.line == 3
+        assert finding.range.start.character == len("    messages=[], ")
+        assert not editor.published.get(cells[0], [types.PublishDiagnosticsParams(uri, [])])[
+            -1
+        ].diagnostics
+        whole = types.Range(start=types.Position(0, 0), end=types.Position(6, 0))
+        result = await asyncio.wait_for(
+            editor.client.text_document_code_action_async(
+                types.CodeActionParams(
+                    text_document=types.TextDocumentIdentifier(uri=uri),
+                    range=whole,
+                    context=types.CodeActionContext(diagnostics=[]),
+                )
+            ),
+            TIMEOUT,
+        )
+        titles = [a.title for a in result or []]
+        assert "Suppress CM101 on this line" in titles
+        fix_all = next(a for a in result or [] if a.title.startswith("Fix all"))
+        changes = fix_all.edit.document_changes
+        assert [c.text_document.uri for c in changes] == [uri]
+        fixed = _apply(NOTEBOOK_CELLS[2][1], changes[0].edits)
+        assert fixed == NOTEBOOK_CELLS[2][1].replace("temperature=0.9", "temperature=0.0")
+
+    _drive(tmp_path, scenario)

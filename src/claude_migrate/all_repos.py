@@ -45,7 +45,7 @@ _SHOWN_LEFT = 20
 
 def _import_all_repos() -> Any:
     try:
-        from all_repos import autofix_lib
+        from all_repos import autofix_lib  # type: ignore[import-untyped]
     except ImportError:
         raise SystemExit(
             "claude-migrate's all-repos fixer needs all-repos: "

@@ -43,7 +43,7 @@ from typing import Any
 
 from . import __version__
 from .config import CONFIG_NAME, PYPROJECT, FileSettings
-from .diagnostics import Applicability, Diagnostic, Edit, FileError, FileResult, Fix
+from .diagnostics import Applicability, Diagnostic, Edit, FileError, FileResult, Fix, Severity
 
 CACHE_DIR_NAME = ".claude-migrate-cache"
 FORMAT = 1
@@ -133,6 +133,7 @@ def result_to_json(result: FileResult) -> dict[str, Any]:
         {
             **{name: getattr(d, name) for name in _fields(Diagnostic)},
             "fix": _fix_to_json(d.fix),
+            "severity": d.severity.value,
         }
         for d in result.diagnostics
     ]
@@ -146,7 +147,11 @@ def result_from_json(data: dict[str, Any], path: str) -> FileResult:
     """Return the result an entry holds, reported at `path`; raises on anything malformed."""
     values = {name: data[name] for name in _fields(FileResult, _RUN_FIELDS)}
     values["diagnostics"] = [
-        Diagnostic(path=path, **{**d, "fix": _fix_from_json(d["fix"])}) for d in data["diagnostics"]
+        Diagnostic(
+            path=path,
+            **{**d, "fix": _fix_from_json(d["fix"]), "severity": Severity(d["severity"])},
+        )
+        for d in data["diagnostics"]
     ]
     values["errors"] = [FileError(path=path, **e) for e in data["errors"]]
     return FileResult(path=path, from_cache=True, **values)

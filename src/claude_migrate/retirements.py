@@ -131,36 +131,48 @@ def compose(
     entry: Entry,
     target: str,
     migrating: bool = False,
-) -> tuple[list[Edit], list[str]] | str:
-    """Return the edits moving a call to `target` with the parameter changes its facts need
-    (and the list of those changes), or why no such fix exists. `migrating` is CM301's case:
-    the legacy call itself is being rewritten into a Messages call in the same fix.
+) -> tuple[list[Edit], list[str], str] | str:
+    """Return the edits moving a call to `target` with the parameter changes its facts need,
+    the list of those changes and where the model is written (for the fix's description), or
+    why no such fix exists. `migrating` is CM301's case: the legacy call itself is being
+    rewritten into a Messages call in the same fix.
 
-    A model read through a constant changes every call that reads it: each of them must take
-    the new model, so their changes come in the same fix (identical for each call's finding).
+    The model is written where `value_edits.value_edit` says: a constant only Claude calls of
+    the same fix read (then every one of them must take the new model, and the fix carries all
+    their changes, the same for each call's finding), else this call's own argument.
     """
     from . import model_facts
     from .model_requests import edits_for, problems
+    from .value_edits import value_edit
 
-    assert entry.value.node is not None
-    model_edit = ctx.replace(entry.value.node, string_literal(entry.value.node, target))
+    node = entry.value.node
+    assert node is not None
+    current = entry.value.value
+    written = value_edit(
+        ctx,
+        entry,
+        string_literal(node, target),
+        lambda other: model_entry(ctx, other),
+        lambda other: other.value.value == current,
+    )
+    if written is None:
+        return "the model is read through an expression the fix cannot rewrite"
     spelling = ctx.facts.catalogue.lookup(target)
     facts = model_facts.load().for_model(spelling.model.id) if spelling is not None else None
-    node = entry.value.node
     sharing = [site]
-    if not _within(ctx, node, site.node):
+    if written.constant:
         sharing = [
             other
             for other in ctx.sites
             if (found := model_entry(ctx, other)) is not None and found.value.node is node
         ]
     prefer = ctx.settings.table("model-params").get("prefer", "temperature")
-    edits = [model_edit]
+    edits = [written.edit]
     changes: list[str] = []
     for other in sharing:
         line = ctx.range(other.node).start.line
         where = "" if other is site else f" (the call on line {line} reads the same constant)"
-        if other.target.legacy and not (migrating and other is site):
+        if other.legacy and not (migrating and other is site):
             return f"the constant also names the model of a legacy completions call on line {line}"
         if facts is None:
             continue
@@ -175,7 +187,8 @@ def compose(
             return "the parameters the new model needs changed cannot be rewritten" + where
         edits.extend(repaired)
         changes.extend(problem.change + where for problem in found)
-    return edits, changes
+    place = f" in {written.subject}" if written.constant else ""
+    return edits, changes, place + written.note
 
 
 def sdk_note(spelling: Spelling) -> str:

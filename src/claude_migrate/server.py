@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import bisect
+import json
 import os
 import re
 import threading
@@ -44,8 +45,8 @@ from .catalogue import find_rule
 from .config import ConfigError, PolicyLoader, read_policy_table
 from .diagnostics import Applicability, Diagnostic, FileError, FileResult
 from .discovery import kind_of
+from .edits import apply_edits
 from .engine import Job, Options, process
-from .fixer import apply_edits
 from .suppress import skips_file
 
 SOURCE = "claude-migrate"
@@ -170,6 +171,131 @@ def fix_document(checked: Checked, unsafe: bool = False) -> str | None:
     return fixed.fixed_text
 
 
+# Notebooks ------------------------------------------------------------------------------------
+
+
+@dataclass
+class CheckedNotebook:
+    """A notebook's result, split by cell: each cell is a text document of its own in LSP."""
+
+    uri: str
+    version: int
+    cells: list[tuple[str, str]]  # (cell document URI, its text), in notebook order
+    kinds: list[str]  # "code" or "markdown", as the notebook has them
+    result: FileResult
+    job: Job | None
+
+
+def notebook_json(cells: Sequence[tuple[str, str]], kinds: Sequence[str], language: str) -> str:
+    """Return the `.ipynb` JSON of an editor's notebook (sources only), as the engine reads it."""
+    return json.dumps(
+        {
+            "cells": [
+                {
+                    "cell_type": "markdown" if kind == "markdown" else "code",
+                    "metadata": {},
+                    "source": text,
+                    **({"execution_count": None, "outputs": []} if kind != "markdown" else {}),
+                }
+                for (_, text), kind in zip(cells, kinds, strict=True)
+            ],
+            "metadata": {"kernelspec": {"language": language, "name": language}},
+            "nbformat": 4,
+            "nbformat_minor": 5,
+        },
+        indent=1,
+    )
+
+
+def check_notebook(
+    uri: str,
+    version: int,
+    cells: Sequence[tuple[str, str]],
+    kinds: Sequence[str],
+    language: str,
+    loader: PolicyLoader,
+    fix: bool = False,
+) -> CheckedNotebook:
+    """Return a notebook's findings (or, with `fix`, its fixed sources); never raises."""
+    path = Path(to_fs_path(uri) or uri)
+    result = FileResult(path=str(path))
+    job: Job | None = None
+    try:
+        job = document_job(path, notebook_json(cells, kinds, language), loader)
+        if job is not None:
+            options = Options(fix=True, write=False, keep_text=True) if fix else Options()
+            result = process(job, options)
+    except ConfigError as exc:
+        result.errors.append(FileError(str(path), f"the policy for this file is invalid: {exc}"))
+    except Exception as exc:
+        last = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        result.errors.append(FileError(str(path), f"claude-migrate could not check this: {last}"))
+    return CheckedNotebook(uri, version, list(cells), list(kinds), result, job)
+
+
+def notebook_diagnostics(checked: CheckedNotebook) -> dict[str, list[types.Diagnostic]]:
+    """Return the LSP diagnostics of every cell of a checked notebook, by cell URI."""
+    by_cell: dict[str, list[types.Diagnostic]] = {uri: [] for uri, _ in checked.cells}
+    indexes = [LineIndex(text) for _, text in checked.cells]
+    for error in checked.result.errors:
+        number = (getattr(error, "cell", None) or 1) - 1
+        if not 0 <= number < len(checked.cells):
+            number = 0
+        index = indexes[number]
+        start = index.from_column(error.line or 1, error.column or 1)
+        by_cell[checked.cells[number][0]].append(
+            types.Diagnostic(
+                range=types.Range(start=start, end=types.Position(start.line + 1, 0)),
+                message=error.message,
+                severity=types.DiagnosticSeverity.Error,
+                code=error.code,
+                source=SOURCE,
+            )
+        )
+    for d in checked.result.diagnostics:
+        number = (d.cell or 1) - 1
+        if not 0 <= number < len(checked.cells):
+            continue
+        index = indexes[number]
+        href = _rule_page_uri(d.code)
+        by_cell[checked.cells[number][0]].append(
+            types.Diagnostic(
+                range=types.Range(
+                    start=index.from_column(d.line, d.column),
+                    end=index.from_column(d.end_line, d.end_column),
+                ),
+                message=d.message,
+                severity=_severity(d),
+                code=d.code,
+                code_description=types.CodeDescription(href=href) if href else None,
+                source=SOURCE,
+            )
+        )
+    return by_cell
+
+
+def notebook_fix_edits(checked: CheckedNotebook, fixed: FileResult) -> list[types.TextDocumentEdit]:
+    """Return one edit per cell that `fix` changed (the fixed notebook JSON, split by cell)."""
+    if fixed.fixed_text is None:
+        return []
+    try:
+        cells = json.loads(fixed.fixed_text)["cells"]
+    except (ValueError, KeyError, TypeError):
+        return []
+    edits = []
+    for (uri, text), cell in zip(checked.cells, cells, strict=False):
+        source = cell.get("source", "")
+        new = "".join(source) if isinstance(source, list) else str(source)
+        if new != text:
+            edits.append(
+                types.TextDocumentEdit(
+                    text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri),
+                    edits=minimal_edits(LineIndex(text), new),
+                )
+            )
+    return edits
+
+
 def _parses(kind: str, text: str) -> bool:
     if kind != "python":
         return True
@@ -218,7 +344,8 @@ def _rule_page_uri(code: str) -> str | None:
     rule = find_rule(code)
     if rule is None or not rule.page_path.is_file():
         return None
-    return from_fs_path(str(rule.page_path))
+    uri: str | None = from_fs_path(str(rule.page_path))
+    return uri
 
 
 def to_lsp(checked: Checked) -> list[types.Diagnostic]:
@@ -305,14 +432,76 @@ class MigrateServer(LanguageServer):
     """The language server: documents, their last results, and the policy loader."""
 
     def __init__(self) -> None:
-        super().__init__(SOURCE, __version__)
+        super().__init__(
+            SOURCE,
+            __version__,
+            notebook_document_sync=types.NotebookDocumentSyncOptions(
+                notebook_selector=[
+                    types.NotebookDocumentFilterWithCells(
+                        notebook="jupyter-notebook",
+                        cells=[types.NotebookCellLanguage(language="python")],
+                    )
+                ],
+                save=True,
+            ),
+        )
         self.loader = PolicyLoader()
         self.results: dict[str, Checked] = {}
+        self.notebooks: dict[str, CheckedNotebook] = {}
         self.pending: dict[str, asyncio.Task[None]] = {}
         self.lock = threading.Lock()  # one check at a time: the engine keeps per-process caches
 
     def reload_policies(self) -> None:
         self.loader = PolicyLoader()
+
+    def notebook_state(self, uri: str) -> tuple[int, list[tuple[str, str]], list[str], str] | None:
+        """Return (version, cells, cell kinds, language) of an open notebook."""
+        notebook = self.workspace.get_notebook_document(notebook_uri=uri)
+        if notebook is None:
+            return None
+        cells, kinds = [], []
+        language = "python"
+        for cell in notebook.cells:
+            document = self.workspace.text_documents.get(cell.document)
+            text = document.source if document is not None else ""
+            cells.append((cell.document, text))
+            markup = cell.kind == types.NotebookCellKind.Markup
+            kinds.append("markdown" if markup else "code")
+            if not markup and document is not None and document.language_id:
+                language = document.language_id
+        return notebook.version, cells, kinds, language
+
+    def check_notebook_now(self, uri: str, fix: bool = False) -> CheckedNotebook | None:
+        state = self.notebook_state(uri)
+        if state is None:
+            return None
+        version, cells, kinds, language = state
+        with self.lock:
+            return check_notebook(uri, version, cells, kinds, language, self.loader, fix)
+
+    async def refresh_notebook(self, uri: str, delay: float = 0.0) -> None:
+        """Check a notebook and publish each cell's findings, unless it changed meanwhile."""
+        if delay:
+            await asyncio.sleep(delay)
+        loop = asyncio.get_running_loop()
+        checked = await loop.run_in_executor(None, self.check_notebook_now, uri)
+        if checked is None:
+            return
+        state = self.notebook_state(uri)
+        if state is None or state[0] != checked.version:
+            return
+        self.notebooks[uri] = checked
+        for cell_uri, found in notebook_diagnostics(checked).items():
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=cell_uri, diagnostics=found)
+            )
+
+    def schedule_notebook(self, uri: str, delay: float = 0.0) -> None:
+        previous = self.pending.pop(uri, None)
+        if previous is not None and not previous.done():
+            previous.cancel()
+        task = asyncio.ensure_future(self.refresh_notebook(uri, delay))
+        self.pending[uri] = task
 
     def check_now(self, uri: str) -> Checked | None:
         document = self.workspace.get_text_document(uri)
@@ -354,8 +543,19 @@ class MigrateServer(LanguageServer):
 
     def recheck_all(self) -> None:
         self.reload_policies()
+        in_notebooks: set[str] = set()
+        for uri in list(self.workspace.notebook_documents):
+            self.schedule_notebook(uri)
+            state = self.notebook_state(uri)
+            in_notebooks.update(cell for cell, _ in (state[1] if state else []))
         for uri in list(self.workspace.text_documents):
-            self.schedule(uri)
+            if uri not in in_notebooks:
+                self.schedule(uri)
+
+    def in_notebook(self, uri: str) -> str | None:
+        """Return the notebook URI a cell document belongs to (None for a plain document)."""
+        notebook = self.workspace.get_notebook_document(cell_uri=uri)
+        return notebook.uri if notebook is not None else None
 
 
 def _report_task_failure(server: MigrateServer, uri: str) -> Any:
@@ -479,6 +679,48 @@ def code_actions(
     return actions
 
 
+def notebook_actions(
+    ls: MigrateServer, notebook_uri: str, cell_uri: str, params: types.CodeActionParams
+) -> list[types.CodeAction]:
+    """Return the code actions for a range of one notebook cell."""
+    wanted = list(params.context.only or [])
+
+    def allowed(kind: str) -> bool:
+        return not wanted or any(kind == w or kind.startswith(w + ".") for w in wanted)
+
+    checked = ls.check_notebook_now(notebook_uri)
+    if checked is None:
+        return []
+    actions: list[types.CodeAction] = []
+    number = next((i for i, (uri, _) in enumerate(checked.cells) if uri == cell_uri), None)
+    if number is None:
+        return []
+    text = checked.cells[number][1]
+    cell_doc = Checked(cell_uri, None, text, "python", FileResult(path=""), LineIndex(text), None)
+    cell_doc.result.diagnostics = [d for d in checked.result.diagnostics if d.cell == number + 1]
+    if allowed(types.CodeActionKind.QuickFix.value):
+        for _, d in _findings_at(cell_doc, params.range):
+            actions.append(
+                types.CodeAction(
+                    title=f"Suppress {d.code} on this line",
+                    kind=types.CodeActionKind.QuickFix,
+                    edit=_workspace_edit(cell_uri, None, [_suppress_edit(cell_doc, d)]),
+                )
+            )
+    if allowed(FIX_ALL_KIND) and checked.result.diagnostics:
+        fixed = ls.check_notebook_now(notebook_uri, fix=True)
+        edits = notebook_fix_edits(checked, fixed.result) if fixed is not None else []
+        if edits:
+            actions.append(
+                types.CodeAction(
+                    title="Fix all safe claude-migrate findings",
+                    kind=FIX_ALL_KIND,
+                    edit=types.WorkspaceEdit(document_changes=list(edits)),
+                )
+            )
+    return actions
+
+
 def hover_text(checked: Checked, position: types.Position) -> str | None:
     """Return the Markdown shown when hovering a finding."""
     found = _findings_at(checked, types.Range(start=position, end=position))
@@ -524,11 +766,37 @@ def build_server() -> MigrateServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: MigrateServer, params: types.DidOpenTextDocumentParams) -> None:
-        ls.schedule(params.text_document.uri)
+        if ls.in_notebook(params.text_document.uri) is None:
+            ls.schedule(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: MigrateServer, params: types.DidChangeTextDocumentParams) -> None:
-        ls.schedule(params.text_document.uri, DEBOUNCE_SECONDS)
+        if ls.in_notebook(params.text_document.uri) is None:
+            ls.schedule(params.text_document.uri, DEBOUNCE_SECONDS)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)
+    def notebook_open(ls: MigrateServer, params: types.DidOpenNotebookDocumentParams) -> None:
+        ls.schedule_notebook(params.notebook_document.uri)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+    def notebook_change(ls: MigrateServer, params: types.DidChangeNotebookDocumentParams) -> None:
+        ls.schedule_notebook(params.notebook_document.uri, DEBOUNCE_SECONDS)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)
+    def notebook_save(ls: MigrateServer, params: types.DidSaveNotebookDocumentParams) -> None:
+        ls.schedule_notebook(params.notebook_document.uri)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
+    def notebook_close(ls: MigrateServer, params: types.DidCloseNotebookDocumentParams) -> None:
+        uri = params.notebook_document.uri
+        task = ls.pending.pop(uri, None)
+        if task is not None:
+            task.cancel()
+        ls.notebooks.pop(uri, None)
+        for cell in params.cell_text_documents:
+            ls.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=cell.uri, diagnostics=[])
+            )
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: MigrateServer, params: types.DidSaveTextDocumentParams) -> None:
@@ -563,6 +831,11 @@ def build_server() -> MigrateServer:
         ls: MigrateServer, params: types.CodeActionParams
     ) -> list[types.CodeAction] | None:
         uri = params.text_document.uri
+        notebook = ls.in_notebook(uri)
+        if notebook is not None:
+            return await asyncio.get_running_loop().run_in_executor(
+                None, notebook_actions, ls, notebook, uri, params
+            )
         checked = ls.results.get(uri)
         document = ls.workspace.text_documents.get(uri)
         if document is None:

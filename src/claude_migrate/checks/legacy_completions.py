@@ -131,6 +131,7 @@ class LegacyCompletionsCheck(Check):
                     '"max_tokens", and read content[0].text',
                     None,
                     site.record.scope.qualname,
+                    fingerprint_of=callee(site),
                 )
             elif (
                 site.family == BEDROCK
@@ -146,6 +147,7 @@ class LegacyCompletionsCheck(Check):
                     '"messages": [{"role": "user", "content": ...}], "max_tokens"',
                     None,
                     site.record.scope.qualname,
+                    fingerprint_of=callee(site),
                 )
             elif key in MESSAGES_TARGETS or (
                 site.family == BEDROCK and site.target.location == "json-body"
@@ -169,6 +171,7 @@ class LegacyCompletionsCheck(Check):
                 f"{message}; use {MESSAGES_API} (no automatic rewrite: {why})",
                 None,
                 site.record.scope.qualname,
+                fingerprint_of=callee(site),
             )
         description = "rewrite as messages.create(messages=[...]) and read .content[0].text"
         advice = f"{message}; use messages.create(messages=[...]) and read .content[0].text"
@@ -181,7 +184,9 @@ class LegacyCompletionsCheck(Check):
             description += "; " + "; ".join(changes)
             advice += "; " + "; ".join(changes)
         fix = ctx.fix(Applicability.UNSAFE, description, *edits)
-        return ctx.diagnostic(self, site.node, advice, fix, site.record.scope.qualname)
+        return ctx.diagnostic(
+            self, site.node, advice, fix, site.record.scope.qualname, fingerprint_of=callee(site)
+        )
 
     def _model_move(
         self, ctx: FileContext, site: CallSite
@@ -195,7 +200,7 @@ class LegacyCompletionsCheck(Check):
         composed = compose(ctx, site, entry, target, migrating=True)
         if isinstance(composed, str):
             return f"the retired model {entry.value.value!r} stays (CM302 reports it: {composed})"
-        edits, changes = composed
+        edits, changes, _where = composed
         return edits, [f"the retired model {entry.value.value!r} becomes {target!r}", *changes]
 
     def _rewrite(self, ctx: FileContext, site: CallSite) -> list[Edit]:
@@ -544,7 +549,7 @@ class LegacyCompletionsCheck(Check):
         used = {_alias_name(alias): loads.get(_local_name(alias), []) for alias in legacy}
         lines = sorted({ctx.range(node).start.line for uses in used.values() for node in uses})
         if lines:
-            where = ", ".join(str(line) for line in lines)
+            where = ", ".join(ctx.line_label(line) for line in lines)
             message += (
                 f"; still used on line{'s' if len(lines) > 1 else ''} {where}: build "
                 'messages=[{"role": "user", "content": ...}] instead'
@@ -574,3 +579,13 @@ def _local_name(alias: cst.ImportAlias) -> str:
     if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
         return alias.asname.name.value
     return _alias_name(alias)
+
+
+def callee(site: CallSite) -> cst.CSTNode:
+    """Return what a call calls: a finding about the API it uses is about that, not its arguments.
+
+    Fixing another finding on the same call (a model, a budget) then leaves this finding's
+    baseline entry matching.
+    """
+    call = site.node
+    return call.func if isinstance(call, cst.Call) else call

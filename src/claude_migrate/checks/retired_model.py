@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..calls import CallSite
-from ..diagnostics import Applicability, Diagnostic
+from ..diagnostics import Applicability, Diagnostic, Severity
 from ..retirements import SDK_SOURCE, Judged, compose, judge, sdk_note
 from .base import Check, Option
 
@@ -42,7 +42,7 @@ class RetiredModelCheck(Check):
             "date",
             None,
             "the date retirements are judged on (default: today, UTC)",
-            example=dt.date(2026, 1, 31),
+            example=lambda: dt.date(dt.date.today().year + 1, 1, 1),  # always ahead
         ),
         "warn-days": Option(
             "integer",
@@ -115,6 +115,9 @@ class RetiredModelCheck(Check):
             # The platform may still serve it: a warning with the move to plan, no rewrite
             # (`platform-dates = "api"` judges platform ids by the API's date instead).
             message += f": check it, and plan the move to {target!r}"
+            return ctx.diagnostic(
+                self, entry.holder, message, None, site.record.scope.qualname, Severity.WARNING
+            )
         elif site.target.legacy:
             # The Text Completions endpoint never served a Messages-era model: the model moves
             # only with the call, in CM301's rewrite.
@@ -129,12 +132,12 @@ class RetiredModelCheck(Check):
                 if isinstance(composed, str):
                     message += f" (no automatic fix: {composed})"
                 else:
-                    edits, changes = composed
+                    edits, changes, where = composed
                     if changes:
                         message += ", with: " + "; ".join(changes)
                     fix = ctx.fix(
                         Applicability.UNSAFE,
-                        "; ".join([f"replace {current!r} with {target!r}", *changes]),
+                        "; ".join([f"replace {current!r} with {target!r}{where}", *changes]),
                         *edits,
                     )
         return ctx.diagnostic(self, entry.holder, message, fix, site.record.scope.qualname)
@@ -155,7 +158,10 @@ class RetiredModelCheck(Check):
             message += f"; {found.platform} sets its own date"
         if found.target is not None:
             message += f"; plan the move to {found.target!r}"
-        return ctx.diagnostic(self, entry.holder, message, None, site.record.scope.qualname)
+        # Not broken yet: a date alone must not fail a build that passed yesterday.
+        return ctx.diagnostic(
+            self, entry.holder, message, None, site.record.scope.qualname, Severity.WARNING
+        )
 
     @staticmethod
     def _why_no_fix(spelling: Spelling) -> str:

@@ -144,9 +144,9 @@ def merge_sarif(documents: Sequence[tuple[Path, dict[str, Any]]]) -> dict[str, A
         if first_run is None:
             first_run = run
         results.extend(r for r in run["results"] if isinstance(r, dict))
-        for invocation in run.get("invocations") or []:
-            if isinstance(invocation, dict):
-                for note in invocation.get("toolExecutionNotifications") or []:
+        for shard_invocation in run.get("invocations") or []:
+            if isinstance(shard_invocation, dict):
+                for note in shard_invocation.get("toolExecutionNotifications") or []:
                     if note not in notifications:
                         notifications.append(note)
     assert first_run is not None
