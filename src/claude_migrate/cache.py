@@ -496,7 +496,14 @@ def external_state(settings: FileSettings, kind: str, path: str) -> str:
     """
     from .facts import facts_for
 
-    return facts_for(settings).cache_key(path)
+    key = facts_for(settings).cache_key(path)
+    if kind != "python" or os.path.basename(path) == "setup.py":
+        # Whether a raised anthropic pin is a safe fix depends on the project's Python code
+        # (CM201 names the uses of what the new SDK removed): dependency files key on it.
+        from .sdk_uses import state
+
+        key += ";code=" + state(os.path.dirname(os.path.abspath(path)))
+    return key
 
 
 def mode_of(fix: bool, unsafe: bool) -> str:

@@ -556,6 +556,59 @@ def init(directory: Path, preset: str, standalone: bool) -> None:
     click.echo(f"claude-migrate: {what} {starter.display(written.path)} (preset {preset})")
 
 
+@main.command("catalogue")
+@click.option(
+    "--check", "check_sdk", is_flag=True,
+    help="Compare the catalogue with the installed anthropic package; exit 1 if it lacks "
+    "something.",
+)
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
+def catalogue_command(check_sdk: bool, output_format: str) -> None:
+    """Show the shipped model catalogue, or (--check) what it lacks against the installed SDK."""
+    from . import deprecations, installed_sdk, model_facts
+
+    try:
+        known = deprecations.load(None)
+        facts = model_facts.load()
+    except ConfigError as exc:
+        _fail(str(exc))
+    if not check_sdk:
+        rows = [
+            {
+                "id": m.id,
+                "retires": m.retires.isoformat() if m.retires else None,
+                "replacement": m.replacement,
+                "family": (facts.for_model(m.id).family if facts.for_model(m.id) else None),
+            }
+            for m in known.models
+        ]
+        if output_format == "json":
+            click.echo(json.dumps(rows, indent=2))
+        else:
+            for row in rows:
+                retires = ""
+                if row["retires"]:
+                    retires = f"retires {row['retires']} -> {row['replacement']}"
+                click.echo(f"{row['id']:<32} {row['family'] or '-':<40} {retires}".rstrip())
+        return
+    sdk = installed_sdk.installed()
+    if sdk is None:
+        _fail("catalogue --check needs the anthropic package installed next to claude-migrate")
+    gaps = installed_sdk.compare(sdk)
+    if output_format == "json":
+        click.echo(json.dumps({"sdk": sdk.version, "gaps": [g.__dict__ for g in gaps]}, indent=2))
+    else:
+        for gap in gaps:
+            click.echo(gap.line())
+        state = f"{len(gaps)} gap{'s' if len(gaps) != 1 else ''}" if gaps else "no gaps"
+        click.echo(
+            f"catalogue vs {sdk.label}: {len(sdk.models)} models, "
+            f"{len(sdk.deprecations)} deprecations; {state}"
+        )
+    if gaps:
+        sys.exit(1)
+
+
 @main.command("show-policy")
 @click.argument("path", type=click.Path(path_type=Path))
 @click.option(

@@ -128,7 +128,8 @@ class RealPaths:
 
 def preset_names() -> list[str]:
     """Return the names of the presets shipped in rules/."""
-    return sorted(p.stem for p in rules_dir().glob("*.toml") if p.stem != "deprecations")
+    data = ("deprecations", "models")  # catalogue data files, not policies
+    return sorted(p.stem for p in rules_dir().glob("*.toml") if p.stem not in data)
 
 
 @dataclass(frozen=True)

@@ -16,11 +16,11 @@ from .source import SourceText
 
 if TYPE_CHECKING:
     from .calls import CallSite
-    from .symbols import Resolver
     from .checks.base import Check
     from .config import FileSettings
     from .facts import ProjectFacts
     from .scope import ModuleIndex
+    from .symbols import Resolver
 
 _COMMENT = re.compile(r"#[^\r\n]*")
 _SPACE = re.compile(r"\s+")
@@ -36,9 +36,16 @@ class FileContext:
     """One parsed Python file, its policy, and lazily built indexes shared by all checks."""
 
     def __init__(
-        self, display_path: str, source: SourceText, module: cst.Module, settings: FileSettings
+        self,
+        display_path: str,
+        source: SourceText,
+        module: cst.Module,
+        settings: FileSettings,
+        file_path: str | None = None,
     ) -> None:
         self.path = display_path
+        # Where the file is (absolute): rules that read the project around it start there.
+        self.file_path = file_path or display_path
         self.source = source
         self.module = module
         self.settings = settings

@@ -274,7 +274,7 @@ def run_checks(
 def _run_checks(job: Job, source: SourceText, module, checks: Sequence[Check]) -> tuple[list[Diagnostic], list[FileError]]:  # type: ignore[no-untyped-def]
     from .context import FileContext
 
-    ctx = FileContext(job.display, source, module, job.settings)
+    ctx = FileContext(job.display, source, module, job.settings, job.path)
     found, errors = run_checks(ctx, checks, job.display)
     found = apply_suppressions(ctx, found)
     found.sort(key=Diagnostic.sort_key)

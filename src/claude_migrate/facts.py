@@ -111,7 +111,12 @@ class ProjectFacts:
         versions = sorted({r.removed_in for r in self.catalogue.sdk_removals})
         folder = str(Path(path).resolve().parent)
         pins = "|".join(f"{v}:{project_pins_at_least(folder, v)}" for v in versions)
-        return f"as-of={as_of.isoformat()};catalogue={digest};pins={pins}"
+        from .installed_sdk import installed
+
+        # CM302 falls back to the installed SDK's deprecation table: its version is a fact too.
+        sdk = installed()
+        version = sdk.version if sdk is not None else "-"
+        return f"as-of={as_of.isoformat()};catalogue={digest};pins={pins};sdk={version}"
 
 
 def _table(settings: FileSettings, name: str) -> dict[str, Any]:

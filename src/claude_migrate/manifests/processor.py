@@ -33,6 +33,7 @@ class ManifestContext:
     ) -> None:
         self.path = display_path
         self.name = os.path.basename(file_path)
+        self.folder = os.path.dirname(os.path.abspath(file_path))
         self.format = format_of(file_path) or ""
         self.source = source
         self.settings = settings
