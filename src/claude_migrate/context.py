@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +44,8 @@ class FileContext:
         self.settings = settings
         # Parts a check could not read (a malformed requirement): CM001 entries for this file.
         self.errors: list[FileError] = []
+        # Set for a notebook: names a module line as "cell 7 line 3" in messages.
+        self.line_labels: Callable[[int], str] | None = None
 
     # Shared analyses, built on first use ----------------------------------------------------
     @cached_property
@@ -86,6 +89,10 @@ class FileContext:
                 for node, r in ranges.items()
             }
         return spans
+
+    def line_label(self, line: int) -> str:
+        """Return how a message names a 1-based line of this file (a notebook names its cell)."""
+        return self.line_labels(line) if self.line_labels is not None else str(line)
 
     def table(self, rule_name: str) -> dict[str, Any]:
         return self.settings.table(rule_name)

@@ -532,7 +532,7 @@ class LegacyCompletionsCheck(Check):
         used = {_alias_name(alias): loads.get(_local_name(alias), []) for alias in legacy}
         lines = sorted({ctx.range(node).start.line for uses in used.values() for node in uses})
         if lines:
-            where = ", ".join(str(line) for line in lines)
+            where = ", ".join(ctx.line_label(line) for line in lines)
             message += (
                 f"; still used on line{'s' if len(lines) > 1 else ''} {where}: build "
                 'messages=[{"role": "user", "content": ...}] instead'
