@@ -12,6 +12,7 @@ import contextlib
 import difflib
 import os
 import re
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
@@ -22,15 +23,17 @@ from .cache import CACHE_DIR_NAME as CACHE_DIR_NAME  # shown by the command line
 from .cache import ResultCache, default_dir
 from .config import PolicyLoader
 from .diagnostics import FileError, FileResult, Severity
-from .discovery import EXCLUDED, NOT_A_KIND, discover, kind_of
+from .discovery import EXCLUDED, NOT_A_KIND, DiscoveryError, Notices, discover, kind_of
 from .engine import Job, Options, run
 from .errors import ConfigError
-from .fixer import write_atomic
+from .fixer import remove_stale_temps
 from .git import WorkTreeState
 from .git import scan as git_scan
 from .notebook import NOTEBOOK_KIND, is_notebook_path
+from .output_file import write_output
 from .paths import display_path
-from .report import FORMATS, Run
+from .pool import MIB, Limits, WorkerStartError
+from .report import FORMATS, Run, encode_report
 from .report.fixes import render_report as fixes_report
 from .report.fixes import render_table as fixes_table
 from .report.fixes import uncommitted_note
@@ -58,6 +61,8 @@ class Collected:
 
     jobs: list[Job]
     skipped: list[Skipped]
+    # What the walk met and left alone (FIFOs, links out of the roots), and stale temporary files.
+    notices: Notices = field(default_factory=Notices)
 
 
 def collect(
@@ -70,7 +75,10 @@ def collect(
 ) -> Collected:
     """Return one job per file to check, each with its policy, and the named paths skipped.
 
-    With `shard`, only that shard's share of the files (see `shard.py`).
+    With `shard`, only that shard's share of the files (see `shard.py`). The policy and the
+    reported path are those of the path found; the file read and written is its real path (a
+    symlink's target). What the walk skipped goes to `Collected.notices`; a named file that
+    cannot be checked raises DiscoveryError.
     """
     cwd = Path(os.getcwd()).resolve()
     jobs = []
@@ -87,8 +95,9 @@ def collect(
         uncheckable = why == NOT_A_KIND
         skipped.append(Skipped(display_path(path, cwd), why, uncheckable))
 
+    notices = Notices()
     for candidate in discover(
-        list(paths), is_excluded, force_exclude=force_exclude, on_skip=on_skip
+        list(paths), is_excluded, force_exclude=force_exclude, on_skip=on_skip, notices=notices
     ):
         if candidate.explicit and candidate.kind == NOTEBOOK_KIND:
             why = _notebook_not_python(candidate.path)
@@ -98,7 +107,7 @@ def collect(
         policy = loader.for_path(candidate.path)
         jobs.append(
             Job(
-                path=str(candidate.path),
+                path=str(candidate.real or candidate.path),
                 display=display_path(candidate.path, cwd),
                 kind=candidate.kind,
                 settings=policy.settings_for(candidate.path, select, extend_ignore),
@@ -108,7 +117,7 @@ def collect(
         jobs = select_shard(
             jobs, shard, key=lambda job: job.display, weight=lambda job: file_weight(job.path)
         )
-    return Collected(jobs, skipped)
+    return Collected(jobs, skipped, notices)
 
 
 def _notebook_not_python(path: Path) -> str | None:
@@ -246,10 +255,13 @@ def read_stdin(
     select: Sequence[str] | None = None,
     extend_ignore: Sequence[str] = (),
     force_exclude: bool = False,
+    fixing: bool = False,
 ) -> StdinInput:
     """Return the job that checks `data` under the policy, paths and kind of `filename`.
 
-    Without a filename the input is Python checked under the working directory's policy.
+    Without a filename the input is Python checked under the working directory's policy. When
+    `fixing`, input whose encoding does not give back its own bytes is not fixed (CM001): it
+    is printed back unchanged.
     """
     cwd = Path(os.getcwd()).resolve()
     path = Path(os.path.abspath(filename)) if filename else cwd / "-"
@@ -266,6 +278,10 @@ def read_stdin(
         return StdinInput(display, data, None, None, result)
     if (force_exclude and policy.is_excluded(path)) or (kind == "python" and skips_file(data)):
         return StdinInput(display, data, source, None)
+    if fixing and source.lossy is not None:
+        result = FileResult(path=display)
+        result.errors.append(FileError(display, f"not fixed: {source.lossy}"))
+        return StdinInput(display, data, source, None, result)
     settings = policy.settings_for(path, select, extend_ignore)
     job = Job(path=str(path), display=display, kind=kind, settings=settings, text=source.text)
     return StdinInput(display, data, source, job)
@@ -285,6 +301,9 @@ def _decode(data: bytes, is_python: bool) -> SourceText | None:
 # here: standard input, the policy, the files, the uncommitted-changes guard, the cache, the
 # diff, the baseline (apply, prune, record), the fix report, the rendered report and its
 # summary, and the exit status. Nothing here prints.
+
+# The per-file limits a run has unless it asks otherwise (shown by the command line's help).
+DEFAULT_LIMITS = Limits()
 
 # `progress(total)` gives a context whose value is called with each file's result (or None).
 Progress = Callable[[int], AbstractContextManager[Callable[[FileResult], None] | None]]
@@ -326,6 +345,15 @@ class Request:
     exit_non_zero_on_fix: bool = False
     report_file: Path | None = None
     require_clean: bool = False
+    force_write: bool = False  # rewrite read-only files too
+    # Per file, in worker processes: seconds and MiB (None or 0: no limit).
+    file_timeout: float | None = DEFAULT_LIMITS.seconds
+    file_memory: int | None = (DEFAULT_LIMITS.memory or 0) // MIB
+
+    @property
+    def limits(self) -> Limits:
+        """Return the per-file limits the request asks for."""
+        return Limits(self.file_timeout or None, (self.file_memory or 0) * MIB or None)
 
 
 @dataclass
@@ -365,13 +393,18 @@ def _no_progress(total: int) -> Iterator[None]:
 
 def check(request: Request, progress: Progress = _no_progress) -> Outcome:
     """Report policy violations: the `check` command without its command line."""
-    return _execute(request, Options(), progress)
+    return _execute(request, Options(limits=request.limits), progress)
 
 
 def fix(request: Request, progress: Progress = _no_progress) -> Outcome:
     """Apply fixes (or, with `diff`, compute them): the `fix` command without its command line."""
     options = Options(
-        fix=True, unsafe=request.unsafe, write=not request.diff, keep_text=request.diff
+        fix=True,
+        unsafe=request.unsafe,
+        write=not request.diff,
+        keep_text=request.diff,
+        limits=request.limits,
+        force_write=request.force_write,
     )
     return _execute(request, options, progress)
 
@@ -391,13 +424,14 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
     select = list(request.select) if request.select is not None else None
     ignore = list(request.ignore)
     if request.stdin is not None:
-        options = Options(fix=options.fix, unsafe=options.unsafe, write=False, keep_text=True)
+        options = replace(options, write=False, keep_text=True)
+    notices = Notices()
     try:
         loader = PolicyLoader(request.config, base=request.base_config)
         if request.stdin is not None:
             stdin = read_stdin(
                 request.stdin, request.stdin_filename, loader, select, ignore,
-                request.force_exclude,
+                request.force_exclude, fixing=options.fix,
             )  # fmt: skip
             work = [stdin.job] if stdin.job is not None else []
         else:
@@ -405,8 +439,8 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
             collected = collect(
                 targets, loader, select, ignore, request.force_exclude, shard=request.shard
             )
-            work, skipped = collected.jobs, collected.skipped
-    except ConfigError as exc:
+            work, skipped, notices = collected.jobs, collected.skipped, collected.notices
+    except (ConfigError, DiscoveryError) as exc:
         raise stop(str(exc)) from None
     for entry in skipped:
         if entry.reason == EXCLUDED:
@@ -414,14 +448,21 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
         if entry.uncheckable or not request.quiet:
             warning = f"{entry.display}: not checked: {entry.reason}"
             messages.append(f"claude-migrate: warning: {warning}")
+    messages.extend(_notices(notices, options))
     uncommitted = None
     if options.fix and stdin is None:
         uncommitted = _uncommitted_guard(work, options, request, stop)
     cache = None
     if not request.no_cache:
         cache = ResultCache(request.cache_dir or default_dir(Path.cwd()))
-    with progress(len(work)) as on_result:
-        run = execute(work, options, request.jobs, on_result, cache=cache)
+        if cache.problem is not None:
+            messages.append(f"claude-migrate: warning: {cache.problem}")
+    try:
+        with progress(len(work)) as on_result:
+            run = execute(work, options, request.jobs, on_result, cache=cache)
+    except WorkerStartError as exc:
+        where = f"{sys.executable}'s environment"
+        raise stop(f"{exc} (is claude-migrate installed in {where}?)") from None
     if stdin is not None and stdin.result is not None:
         run = Run(results=[stdin.result], fixing=options.fix, unsafe=options.unsafe)
     run.skipped = [(s.display, s.reason) for s in skipped if s.reason != EXCLUDED]
@@ -435,7 +476,7 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
     if request.report_file is not None:
         text = fixes_report(run, dry_run=request.diff, uncommitted=mixed)
         try:
-            write_atomic(request.report_file, text.encode("utf-8"))
+            write_output(request.report_file, encode_report(text))
         except OSError as exc:
             raise stop(f"cannot write the report {request.report_file}: {exc.strerror}") from None
     if request.diff:
@@ -443,9 +484,9 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
     if request.write_baseline is not None:
         try:
             recorded = baseline.record(run.results, request.write_baseline, run.cwd)
+            recorded.save()
         except baseline.BaselineError as exc:
             raise stop(str(exc)) from None
-        recorded.save()
         findings = _plural(recorded.total, "finding")
         messages.append(f"claude-migrate: recorded {findings} in {request.write_baseline}")
         return Outcome(run, 0, messages, recorded=recorded.total)
@@ -486,8 +527,8 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
         messages.append(note)
     if request.output is not None:
         try:
-            request.output.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(request.output, report.encode("utf-8"))
+            # Bytes, not text: a file name that is not UTF-8 is written as its own bytes.
+            write_output(request.output, encode_report(report))
         except OSError as exc:
             message = f"{request.output}: cannot write the report: {exc.strerror or exc}"
             raise stop(message) from None
@@ -499,6 +540,25 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
         failed = run.failed or (request.exit_non_zero_on_fix and run.fixed > 0)
         outcome.exit_status = 0 if request.exit_zero or not failed else 1
     return outcome
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write a rendered report to `path` (file names byte for byte); raise OSError."""
+    write_output(path, encode_report(text))
+
+
+def _notices(notices: Notices, options: Options) -> list[str]:
+    """Return warnings for what the walk skipped; `fix` removes the temporary files killed runs
+    left (and says so)."""
+    cwd = Path.cwd()
+    lines = []
+    for path, why in notices.skipped:
+        lines.append(f"claude-migrate: warning: {display_path(path, cwd)}: skipped: {why}")
+    if options.fix and options.write:
+        for path in remove_stale_temps(notices.stale_temps):
+            shown = display_path(path, cwd)
+            lines.append(f"claude-migrate: removed {shown}, left by an interrupted fix")
+    return lines
 
 
 def _diff_outcome(

@@ -16,7 +16,6 @@ from . import __version__, api, catalogue, policy_view, starter
 from .checks import KNOWN_CODES
 from .config import ConfigError, PolicyLoader, preset_names
 from .diagnostics import SEVERITIES, FileResult
-from .fixer import write_atomic
 from .progress import progress_bar
 from .progress import wanted as progress_wanted
 from .report import FORMATS
@@ -89,6 +88,19 @@ def _common(func: Command) -> Command:
         ),
         click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache."),
         click.option(
+            "--file-timeout", type=click.FloatRange(min=0), default=api.DEFAULT_LIMITS.seconds,
+            show_default=True, envvar="CLAUDE_MIGRATE_FILE_TIMEOUT", show_envvar=True,
+            help="Seconds one file may take in a worker before it is stopped and reported "
+            "(CM001); 0: no limit.",
+        ),
+        click.option(
+            "--file-memory", type=click.IntRange(min=0),
+            default=(api.DEFAULT_LIMITS.memory or 0) // api.MIB, show_default=True,
+            envvar="CLAUDE_MIGRATE_FILE_MEMORY", show_envvar=True,
+            help="MiB of memory one file may use in a worker before it is reported (CM001); "
+            "0: no limit.",
+        ),
+        click.option(
             "--strict-paths", is_flag=True,
             help="Exit 2 when a path named on the command line cannot be checked (an unknown "
             "kind of file, a notebook in another language).",
@@ -113,7 +125,19 @@ def _common(func: Command) -> Command:
     return func
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The command group; Ctrl-C exits 130 (the shell's code for SIGINT), not click's 1."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            # Workers are stopped and every write finished or undone by the time this runs.
+            click.echo("claude-migrate: interrupted", err=True)
+            sys.exit(130)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="claude-migrate")
 def main() -> None:
     """Find and fix Claude API call patterns your team's policy rules out.
@@ -156,6 +180,9 @@ def _run(
     show_baselined: bool = False,
     report_file: Path | None = None,
     require_clean: bool = False,
+    force_write: bool = False,
+    file_timeout: float | None = None,
+    file_memory: int | None = None,
     strict_paths: bool = False,
     verbose: bool = False,
     base_config: str | None = None,
@@ -210,6 +237,9 @@ def _run(
         exit_non_zero_on_fix=exit_non_zero_on_fix,
         report_file=report_file,
         require_clean=require_clean,
+        force_write=force_write,
+        file_timeout=file_timeout,
+        file_memory=file_memory,
     )
     show_progress = fixing and not use_stdin and progress_wanted(sys.stderr, quiet)
 
@@ -228,7 +258,7 @@ def _run(
 def _print(outcome: api.Outcome) -> NoReturn:
     """Print an outcome where it belongs and exit with its status."""
     if outcome.diff:
-        click.echo(outcome.diff, nl=False)
+        click.echo(api.encode_report(outcome.diff), nl=False)
     for line in outcome.messages:
         click.echo(line, err=True)
     if outcome.fixed_source is not None:
@@ -236,7 +266,9 @@ def _print(outcome: api.Outcome) -> NoReturn:
         sys.stdout.buffer.write(outcome.fixed_source)
         sys.stdout.buffer.flush()
     if outcome.report:
-        click.echo(outcome.report, nl=False, err=outcome.report_to_stderr)
+        # Bytes, not text: a file name that is not UTF-8 is written as its own bytes in text
+        # formats (and was escaped by the structured ones), whatever the locale's encoding.
+        click.echo(api.encode_report(outcome.report), nl=False, err=outcome.report_to_stderr)
     if outcome.error is not None:
         _fail(outcome.error)
     sys.exit(outcome.exit_status)
@@ -244,7 +276,7 @@ def _print(outcome: api.Outcome) -> NoReturn:
 
 def _write_report(path: Path, text: str) -> None:
     try:
-        write_atomic(path, text.encode("utf-8"))
+        api.write_text(path, text)
     except OSError as exc:
         message = f"claude-migrate: error: cannot write the report {path}: {exc.strerror}"
         click.echo(message, err=True)
@@ -293,6 +325,10 @@ def check(**kwargs: Any) -> None:
     "--require-clean", is_flag=True,
     help="Refuse to run if it would rewrite a file with uncommitted (unstaged or untracked) "
     "changes in a git work tree.",
+)
+@click.option(
+    "--force-write", is_flag=True,
+    help="Also rewrite read-only files (by default they are reported and left alone).",
 )
 def fix(**kwargs: Any) -> None:
     """Apply safe fixes in PATHS (unsafe ones too with --unsafe-fixes); exit 1 if any remain.
@@ -366,6 +402,59 @@ def init(directory: Path, preset: str, standalone: bool) -> None:
         _fail(str(exc))
     what = "appended a [tool.claude-migrate] section to" if written.appended else "wrote"
     click.echo(f"claude-migrate: {what} {starter.display(written.path)} (preset {preset})")
+
+
+@main.command("catalogue")
+@click.option(
+    "--check", "check_sdk", is_flag=True,
+    help="Compare the catalogue with the installed anthropic package; exit 1 if it lacks "
+    "something.",
+)
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
+def catalogue_command(check_sdk: bool, output_format: str) -> None:
+    """Show the shipped model catalogue, or (--check) what it lacks against the installed SDK."""
+    from . import deprecations, installed_sdk, model_facts
+
+    try:
+        known = deprecations.load(None)
+        facts = model_facts.load()
+    except ConfigError as exc:
+        _fail(str(exc))
+    if not check_sdk:
+        rows = [
+            {
+                "id": m.id,
+                "retires": m.retires.isoformat() if m.retires else None,
+                "replacement": m.replacement,
+                "family": (facts.for_model(m.id).family if facts.for_model(m.id) else None),
+            }
+            for m in known.models
+        ]
+        if output_format == "json":
+            click.echo(json.dumps(rows, indent=2))
+        else:
+            for row in rows:
+                retires = ""
+                if row["retires"]:
+                    retires = f"retires {row['retires']} -> {row['replacement']}"
+                click.echo(f"{row['id']:<32} {row['family'] or '-':<40} {retires}".rstrip())
+        return
+    sdk = installed_sdk.installed()
+    if sdk is None:
+        _fail("catalogue --check needs the anthropic package installed next to claude-migrate")
+    gaps = installed_sdk.compare(sdk)
+    if output_format == "json":
+        click.echo(json.dumps({"sdk": sdk.version, "gaps": [g.__dict__ for g in gaps]}, indent=2))
+    else:
+        for gap in gaps:
+            click.echo(gap.line())
+        state = f"{len(gaps)} gap{'s' if len(gaps) != 1 else ''}" if gaps else "no gaps"
+        click.echo(
+            f"catalogue vs {sdk.label}: {len(sdk.models)} models, "
+            f"{len(sdk.deprecations)} deprecations; {state}"
+        )
+    if gaps:
+        sys.exit(1)
 
 
 @main.command("show-policy")

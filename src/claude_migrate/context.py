@@ -37,8 +37,7 @@ class FileContext:
         file_path: str | None = None,
     ) -> None:
         self.path = display_path
-        # Where the file is (the project's dependency files are found from here); the display
-        # path when none is given.
+        # Where the file is (absolute): rules that read the project around it start there.
         self.file_path = file_path or display_path
         self.source = source
         self.module = module

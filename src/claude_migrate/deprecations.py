@@ -48,9 +48,21 @@ _BEDROCK = re.compile(r"^(?P<region>(?:[a-z]{2,8}(?:-[a-z]+)?\.)?)(?P<id>anthrop
 # Provisioned-throughput variants of a Bedrock id: `anthropic.claude-v2:1:200k`.
 _CONTEXT_SUFFIX = re.compile(r"^(?P<id>.+?)(?P<suffix>:\d+k)$")
 
-MODEL_KEYS = ("id", "aliases", "patterns", "bedrock", "vertex", "retires", "replacement", "source")
+MODEL_KEYS = (
+    "id",
+    "aliases",
+    "patterns",
+    "bedrock",
+    "vertex",
+    "retires",
+    "bedrock-retires",
+    "vertex-retires",
+    "replacement",
+    "source",
+)
+PLATFORMS = {"bedrock": "Amazon Bedrock", "vertex": "Google Cloud Vertex AI"}
 REMOVAL_KEYS = ("name", "kind", "calls", "removed-in", "replacement", "rule")
-REMOVAL_KINDS = ("client-method", "argument")
+REMOVAL_KINDS = ("client-method", "argument", "resource", "constant")
 VERSION_KEYS = ("version", "rejects", "sdk-default-from", "note")
 TOP_KEYS = ("schema", "models", "sdk-removals", "api-versions")
 
@@ -67,6 +79,13 @@ class Model:
     retires: dt.date | None = None
     replacement: str | None = None
     source: str = ""
+    # A platform's own end-of-life date, where known (Bedrock and Vertex set their own).
+    bedrock_retires: dt.date | None = None
+    vertex_retires: dt.date | None = None
+
+    def platform_retires(self, form: str) -> dt.date | None:
+        """Return the platform's own date for a "bedrock" or "vertex" spelling, else None."""
+        return {"bedrock": self.bedrock_retires, "vertex": self.vertex_retires}.get(form)
 
     @classmethod
     def derived(cls, model_id: str, **given: Any) -> Model:
@@ -357,16 +376,20 @@ def _models(reader: _Reader) -> list[Model]:
                     *at,
                     "bedrock",
                 )
-        retires = raw.get("retires")
-        if retires is not None and (
-            not isinstance(retires, dt.date) or isinstance(retires, dt.datetime)
-        ):
-            raise reader.fail_at(
-                f"{entry}.retires",
-                f"expected a date such as 2026-01-05, got {retires!r}",
-                *at,
-                "retires",
-            )
+        dates = {}
+        for key in ("retires", "bedrock-retires", "vertex-retires"):
+            value = raw.get(key)
+            if value is not None and (
+                not isinstance(value, dt.date) or isinstance(value, dt.datetime)
+            ):
+                raise reader.fail_at(
+                    f"{entry}.{key}",
+                    f"expected a date such as 2026-01-05, got {value!r}",
+                    *at,
+                    key,
+                )
+            dates[key] = value
+        retires = dates["retires"]
         replacement = raw.get("replacement")
         if replacement is not None and (not isinstance(replacement, str) or not replacement):
             raise reader.fail_at(
@@ -392,6 +415,8 @@ def _models(reader: _Reader) -> list[Model]:
                 retires=retires,
                 replacement=replacement,
                 source=source,
+                bedrock_retires=dates["bedrock-retires"],
+                vertex_retires=dates["vertex-retires"],
             )
         )
     return models

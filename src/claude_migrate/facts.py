@@ -111,7 +111,12 @@ class ProjectFacts:
                 digest = "missing"
         pins = nearest_sdk_pins(str(Path(path).resolve().parent))
         named = "|".join(f"{name}:{pin.name} {pin.spec.strip()}" for name, pin in pins)
-        return f"as-of={as_of.isoformat()};catalogue={digest};pins={named}"
+        from .installed_sdk import installed
+
+        # CM302 falls back to the installed SDK's deprecation table: its version is a fact too.
+        sdk = installed()
+        version = sdk.version if sdk is not None else "-"
+        return f"as-of={as_of.isoformat()};catalogue={digest};pins={named};sdk={version}"
 
 
 def _table(settings: FileSettings, name: str) -> dict[str, Any]:

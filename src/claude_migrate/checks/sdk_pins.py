@@ -6,6 +6,9 @@ case per format), a requirement of a package named in `sdk-pins.minimums` whose 
 empty and admits some version below the minimum; in a lock file, a locked version below it.
 Writes instead: the constraint raised to the minimum in the author's style (`==`, `>=`, `~=`,
 poetry `^` / `~`), every other character kept; lock files get no fix (re-lock instead).
+Safe, unless raising `anthropic` crosses a release that removed something (the catalogue's
+`[[sdk-removals]]`) the project's Python code still uses: then the fix is unsafe and the message
+names the uses (file:line, a few). A lock file's guidance names them the same way.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ if TYPE_CHECKING:
     from ..filekind import CheckContext
 
 DEFAULT_MINIMUMS = {"anthropic": "0.32.1", "boto3": "1.34.0"}
+SDK = "anthropic"
 
 
 def is_version(text: str) -> bool:
@@ -143,6 +147,11 @@ class SdkPinsCheck(Check["CheckContext"]):
             if raised is not None and pin.spec_start is not None:
                 edit = Edit(pin.spec_start, pin.spec_start + len(pin.spec), raised)
                 fix = Fix(Applicability.SAFE, f"raise {pin.name} to {raised.strip()}", (edit,))
+        blocking = self._blocking_uses(ctx, pin, minimum)
+        if blocking:
+            message += "; " + blocking
+            if fix is not None:
+                fix = Fix(Applicability.UNSAFE, fix.description, fix.edits)
         line, column = source.position(pin.start)
         end_line, end_column = source.position(pin.end)
         return Diagnostic(
@@ -158,6 +167,45 @@ class SdkPinsCheck(Check["CheckContext"]):
             fingerprint=fingerprint(source.text[pin.start : pin.end]),
             context=pin.where,
         )
+
+
+    def _blocking_uses(self, ctx: CheckContext, pin: Pin, minimum: str) -> str:
+        """Return what the raise removes that the project still uses ("" when nothing)."""
+        if pin.key != SDK:
+            return ""
+        from .. import deprecations, sdk_uses
+
+        floor = Version(minimum)
+        crossed = []
+        known = deprecations.for_settings(ctx.settings.table("retired-models"))
+        for removal in known.sdk_removals:
+            removed_in = Version(removal.removed_in)
+            if removed_in > floor:
+                continue
+            try:
+                if not constraint_admits_below(pin.spec, pin.syntax, removed_in):
+                    continue  # the project is past that release already
+            except ConstraintError:
+                continue
+            crossed.append(removal)
+        folder = getattr(ctx, "folder", None)  # a dependency file's; setup.py's is its path's
+        if folder is None:
+            folder = os.path.dirname(os.path.abspath(getattr(ctx, "file_path", ctx.path)))
+        found = sdk_uses.uses(folder, crossed) if crossed else {}
+        if not found:
+            return ""
+        parts = []
+        for removal in crossed:
+            places = found.get(removal.name)
+            if not places:
+                continue
+            shown = ", ".join(places[: sdk_uses.SHOWN])
+            extra = len(places) - sdk_uses.SHOWN
+            more = f" and {extra} more" if extra > 0 else ""
+            parts.append(
+                f"{removal.name} (removed in {removal.removed_in}) is used at {shown}{more}"
+            )
+        return "unsafe: the project still uses what that removes: " + "; ".join(parts)
 
 
 def _error(ctx: CheckContext, problem: Problem) -> FileError:

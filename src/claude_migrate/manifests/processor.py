@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Callable, Collection, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -43,6 +44,7 @@ class ManifestContext:
         self.path = display_path
         self.file_path = file_path
         self.name = os.path.basename(file_path)
+        self.folder = os.path.dirname(os.path.abspath(file_path))
         self.format = format_of(file_path) or ""
         self.source = source
         self.settings = settings
@@ -107,7 +109,10 @@ def skipped_file_errors(job, data: bytes) -> list[FileError]:  # type: ignore[no
     """
     if os.path.basename(job.path) != "pyproject.toml":
         return []
-    from .toml_spans import tomllib
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10
+        import tomli as tomllib
 
     try:
         text = data.decode("utf-8-sig")
