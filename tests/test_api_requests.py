@@ -99,3 +99,31 @@ def test_the_cli_module_holds_no_run_logic() -> None:
         node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
     }
     assert not imported & {"engine", "baseline", "git", "cache", "report.fixes", "report.text"}
+
+
+def test_per_file_limits_default_to_the_pools_and_zero_means_no_limit() -> None:
+    from claude_migrate.pool import MIB, Limits
+
+    assert api.Request().limits == Limits()
+    assert api.Request(file_timeout=0, file_memory=0).limits == Limits(None, None)
+    assert api.Request(file_timeout=5, file_memory=64).limits == Limits(5, 64 * MIB)
+
+
+def test_fix_leaves_a_read_only_file_unless_force_write_is_asked(project: Path) -> None:
+    target = project / "app.py"
+    target.chmod(0o444)
+    try:
+        refused = api.fix(api.Request(paths=(Path("app.py"),), no_cache=True))
+        assert target.read_text() == HOT
+        assert refused.exit_status == 1
+        forced = api.fix(api.Request(paths=(Path("app.py"),), no_cache=True, force_write=True))
+        assert "temperature=0.0" in target.read_text()
+        assert forced.exit_status == 0
+    finally:
+        target.chmod(0o644)
+
+
+def test_the_walk_skipping_a_fifo_is_a_warning_in_the_outcome(project: Path) -> None:
+    os.mkfifo(project / "pipe.py")
+    outcome = api.check(api.Request(paths=(Path("."),), no_cache=True))
+    assert any("pipe.py" in line and "skipped" in line for line in outcome.messages)
