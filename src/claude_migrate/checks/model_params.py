@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from ..context import FileContext
 
 
-class ModelParamsCheck(Check):
+class ModelParamsCheck(Check["FileContext"]):
     code = "CM108"
     name = "model-params"
     summary = "a Claude call carries a parameter the model it names refuses"
