@@ -173,11 +173,11 @@ class SdkPinsCheck(Check["CheckContext"]):
         """Return what the raise removes that the project still uses ("" when nothing)."""
         if pin.key != SDK:
             return ""
-        from .. import deprecations, sdk_uses
+        from .. import sdk_uses
 
         floor = Version(minimum)
         crossed = []
-        known = deprecations.for_settings(ctx.settings.table("retired-models"))
+        known = ctx.facts.catalogue  # the shipped catalogue, extended by the team's
         for removal in known.sdk_removals:
             removed_in = Version(removal.removed_in)
             if removed_in > floor:
