@@ -168,11 +168,12 @@ class SdkPinsCheck(Check):
         """Return what the raise removes that the project still uses ("" when nothing)."""
         if pin.key != SDK:
             return ""
-        from .. import deprecations, sdk_uses
+        from .. import sdk_uses
+        from ..facts import facts_for
 
         floor = Version(minimum)
         crossed = []
-        known = deprecations.for_settings(ctx.settings.table("retired-models"))
+        known = facts_for(ctx.settings).catalogue
         for removal in known.sdk_removals:
             removed_in = Version(removal.removed_in)
             if removed_in > floor:
