@@ -806,10 +806,10 @@ def build_server() -> MigrateServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: MigrateServer, params: types.DidSaveTextDocumentParams) -> None:
-        if Path(to_fs_path(params.text_document.uri) or "").name in POLICY_NAMES:
-            ls.recheck_all()
-        else:
-            ls.schedule(params.text_document.uri)
+        # A saved module can change what other open files resolve through it (an imported
+        # client, a wrapper's default), and a saved policy what every file is checked against:
+        # every open document is checked again, against what is now on disk.
+        ls.recheck_all()
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: MigrateServer, params: types.DidCloseTextDocumentParams) -> None:
