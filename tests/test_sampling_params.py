@@ -157,10 +157,13 @@ def _settings_with_api_version(root: Path, version: str) -> FileSettings:
     ],
 )
 def test_the_policys_api_version_decides_for_sdk_and_raw_http_calls(
-    tmp_path: Path, version: str, expected: set[tuple[int, str]]
+    tmp_path: Path, version: str, expected: set[tuple[int, str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The rules read `[api-version] version` (CM105's table) from the file's settings.
     write_tree(tmp_path, {"app.py": MIXED})
+    # The display path is relative to the working folder, as the command line makes it (the
+    # SDK-pin fact looks for dependency files from there, not from this repository's own).
+    monkeypatch.chdir(tmp_path)
     settings = _settings_with_api_version(tmp_path, version)
     job = Job(str(tmp_path / "app.py"), "app.py", "python", settings)
     result = process(job, Options())

@@ -10,14 +10,14 @@ import difflib
 import os
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import baseline
 from .cache import ResultCache
 from .config import PolicyLoader
 from .diagnostics import FileError, FileResult
-from .discovery import NOT_A_KIND, discover, kind_of
+from .discovery import NOT_A_KIND, Notices, discover, kind_of
 from .engine import Job, Options, run
 from .git import WorkTreeState
 from .notebook import NOTEBOOK_KIND, is_notebook_path
@@ -53,6 +53,8 @@ class Collected:
 
     jobs: list[Job]
     skipped: list[Skipped]
+    # What the walk met and left alone (FIFOs, links out of the roots), and stale temporary files.
+    notices: Notices = field(default_factory=Notices)
 
 
 def collect(
@@ -65,7 +67,10 @@ def collect(
 ) -> Collected:
     """Return one job per file to check, each with its policy, and the named paths skipped.
 
-    With `shard`, only that shard's share of the files (see `shard.py`).
+    With `shard`, only that shard's share of the files (see `shard.py`). The policy and the
+    reported path are those of the path found; the file read and written is its real path (a
+    symlink's target). What the walk skipped goes to `Collected.notices`; a named file that
+    cannot be checked raises DiscoveryError.
     """
     cwd = Path(os.getcwd()).resolve()
     jobs = []
@@ -82,8 +87,9 @@ def collect(
         uncheckable = why == NOT_A_KIND
         skipped.append(Skipped(display_path(path, cwd), why, uncheckable))
 
+    notices = Notices()
     for candidate in discover(
-        list(paths), is_excluded, force_exclude=force_exclude, on_skip=on_skip
+        list(paths), is_excluded, force_exclude=force_exclude, on_skip=on_skip, notices=notices
     ):
         if candidate.explicit and candidate.kind == NOTEBOOK_KIND:
             why = _notebook_not_python(candidate.path)
@@ -93,7 +99,7 @@ def collect(
         policy = loader.for_path(candidate.path)
         jobs.append(
             Job(
-                path=str(candidate.path),
+                path=str(candidate.real or candidate.path),
                 display=display_path(candidate.path, cwd),
                 kind=candidate.kind,
                 settings=policy.settings_for(candidate.path, select, extend_ignore),
@@ -103,7 +109,7 @@ def collect(
         jobs = select_shard(
             jobs, shard, key=lambda job: job.display, weight=lambda job: file_weight(job.path)
         )
-    return Collected(jobs, skipped)
+    return Collected(jobs, skipped, notices)
 
 
 def _notebook_not_python(path: Path) -> str | None:
@@ -241,10 +247,13 @@ def read_stdin(
     select: Sequence[str] | None = None,
     extend_ignore: Sequence[str] = (),
     force_exclude: bool = False,
+    fixing: bool = False,
 ) -> StdinInput:
     """Return the job that checks `data` under the policy, paths and kind of `filename`.
 
-    Without a filename the input is Python checked under the working directory's policy.
+    Without a filename the input is Python checked under the working directory's policy. When
+    `fixing`, input whose encoding does not give back its own bytes is not fixed (CM001): it
+    is printed back unchanged.
     """
     cwd = Path(os.getcwd()).resolve()
     path = Path(os.path.abspath(filename)) if filename else cwd / "-"
@@ -261,6 +270,10 @@ def read_stdin(
         return StdinInput(display, data, None, None, result)
     if (force_exclude and policy.is_excluded(path)) or (kind == "python" and skips_file(data)):
         return StdinInput(display, data, source, None)
+    if fixing and source.lossy is not None:
+        result = FileResult(path=display)
+        result.errors.append(FileError(display, f"not fixed: {source.lossy}"))
+        return StdinInput(display, data, source, None, result)
     settings = policy.settings_for(path, select, extend_ignore)
     job = Job(path=str(path), display=display, kind=kind, settings=settings, text=source.text)
     return StdinInput(display, data, source, job)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import NoReturn
 
@@ -15,20 +16,24 @@ from .cache import CACHE_DIR_NAME, ResultCache, default_dir
 from .checks import KNOWN_CODES
 from .config import ConfigError, PolicyLoader, preset_names
 from .diagnostics import SEVERITIES, Severity
-from .discovery import EXCLUDED
+from .discovery import EXCLUDED, DiscoveryError, Notices
 from .engine import Job, Options
-from .fixer import write_atomic
+from .fixer import remove_stale_temps
 from .git import WorkTreeState
 from .git import scan as git_scan
+from .output_file import write_output
+from .pool import MIB, Limits, WorkerStartError
 from .progress import progress_bar
 from .progress import wanted as progress_wanted
-from .report import FORMATS, Run
+from .report import FORMATS, Run, encode_report
 from .report.fixes import render_report as fixes_report
 from .report.fixes import render_table as fixes_table
 from .report.fixes import uncommitted_note
 from .report.text import summary
 from .shard import ShardError
 from .shard import parse as parse_shard
+
+DEFAULT_LIMITS = Limits()
 
 
 def _codes(value: str | None, option: str) -> list[str] | None:
@@ -93,6 +98,19 @@ def _common(func):  # type: ignore[no-untyped-def]
         ),
         click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache."),
         click.option(
+            "--file-timeout", type=click.FloatRange(min=0), default=DEFAULT_LIMITS.seconds,
+            show_default=True, envvar="CLAUDE_MIGRATE_FILE_TIMEOUT", show_envvar=True,
+            help="Seconds one file may take in a worker before it is stopped and reported "
+            "(CM001); 0: no limit.",
+        ),
+        click.option(
+            "--file-memory", type=click.IntRange(min=0),
+            default=(DEFAULT_LIMITS.memory or 0) // MIB, show_default=True,
+            envvar="CLAUDE_MIGRATE_FILE_MEMORY", show_envvar=True,
+            help="MiB of memory one file may use in a worker before it is reported (CM001); "
+            "0: no limit.",
+        ),
+        click.option(
             "--strict-paths", is_flag=True,
             help="Exit 2 when a path named on the command line cannot be checked (an unknown "
             "kind of file, a notebook in another language).",
@@ -117,7 +135,19 @@ def _common(func):  # type: ignore[no-untyped-def]
     return func
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The command group; Ctrl-C exits 130 (the shell's code for SIGINT), not click's 1."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            # Workers are stopped and every write finished or undone by the time this runs.
+            click.echo("claude-migrate: interrupted", err=True)
+            sys.exit(130)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="claude-migrate")
 def main() -> None:
     """Find and fix Claude API call patterns your team's policy rules out.
@@ -159,11 +189,15 @@ def _run(
     show_baselined: bool = False,
     report_file: Path | None = None,
     require_clean: bool = False,
+    file_timeout: float | None = None,
+    file_memory: int | None = None,
     strict_paths: bool = False,
     verbose: bool = False,
     base_config: str | None = None,
     shard: str | None = None,
 ) -> None:
+    limits = Limits(file_timeout or None, (file_memory or 0) * MIB or None)
+    options = replace(options, limits=limits)
     chosen = _codes(select, "--select")
     try:
         chosen_shard = parse_shard(shard) if shard is not None else None
@@ -182,29 +216,38 @@ def _run(
     stdin: api.StdinInput | None = None
     skipped: list[api.Skipped] = []
     if use_stdin:
-        options = Options(fix=options.fix, unsafe=options.unsafe, write=False, keep_text=True)
+        options = replace(options, write=False, keep_text=True)
+    notices = Notices()
     try:
         loader = PolicyLoader(config, base=base_config)
         if use_stdin:
             data = sys.stdin.buffer.read()
-            stdin = api.read_stdin(data, stdin_filename, loader, chosen, dropped, force_exclude)
+            stdin = api.read_stdin(
+                data, stdin_filename, loader, chosen, dropped, force_exclude, fixing=options.fix
+            )
             work = [stdin.job] if stdin.job is not None else []
         else:
             targets = list(paths) or [Path(".")]
             collected = api.collect(
                 targets, loader, chosen, dropped, force_exclude, shard=chosen_shard
             )
-            work, skipped = collected.jobs, collected.skipped
-    except ConfigError as exc:
+            work, skipped, notices = collected.jobs, collected.skipped, collected.notices
+    except (ConfigError, DiscoveryError) as exc:
         _fail(str(exc))
     _warn_skipped(skipped, quiet)
+    _tell(notices, options)
     uncommitted = None
     if options.fix and stdin is None:
         uncommitted = _uncommitted_guard(work, options, jobs, require_clean)
     cache = None if no_cache else ResultCache(cache_dir or default_dir(Path.cwd()))
+    if cache is not None and cache.problem is not None:
+        click.echo(f"claude-migrate: warning: {cache.problem}", err=True)
     show_progress = options.fix and stdin is None and progress_wanted(sys.stderr, quiet)
-    with progress_bar(len(work), fixing=options.fix, enabled=show_progress) as on_result:
-        run = api.execute(work, options, jobs, on_result, cache=cache)
+    try:
+        with progress_bar(len(work), fixing=options.fix, enabled=show_progress) as on_result:
+            run = api.execute(work, options, jobs, on_result, cache=cache)
+    except WorkerStartError as exc:
+        _fail(f"{exc} (is claude-migrate installed in {sys.executable}'s environment?)")
     if stdin is not None and stdin.result is not None:
         run = Run(results=[stdin.result], fixing=options.fix, unsafe=options.unsafe)
     run.skipped = [(s.display, s.reason) for s in skipped if s.reason != EXCLUDED]
@@ -223,7 +266,7 @@ def _run(
             text = api.unified_diff(result)
             if text:
                 changed += 1
-                click.echo(text, nl=False)
+                click.echo(encode_report(text), nl=False)
         if not quiet:
             click.echo(
                 f"{changed} file{'s' if changed != 1 else ''} would be changed.", err=True
@@ -234,9 +277,9 @@ def _run(
     if write_baseline is not None:
         try:
             recorded = baseline.record(run.results, write_baseline, run.cwd)
+            recorded.save()
         except baseline.BaselineError as exc:
             _fail(str(exc))
-        recorded.save()
         click.echo(
             f"claude-migrate: recorded {recorded.total} finding{'s' if recorded.total != 1 else ''}"
             f" in {write_baseline}",
@@ -271,18 +314,32 @@ def _run(
             report += note + "\n"
     elif note:
         click.echo(note, err=True)
+    # Bytes, not text: a file name that is not UTF-8 is written as its own bytes in text
+    # formats (and was escaped by the structured ones), whatever the locale's encoding.
+    data = encode_report(report)
     if output is not None:
         try:
-            output.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(output, report.encode("utf-8"))
+            write_output(output, data)
         except OSError as exc:
             _fail(f"{output}: cannot write the report: {exc.strerror or exc}")
     else:
-        click.echo(report, nl=False, err=report_to_stderr)
+        click.echo(data, nl=False, err=report_to_stderr)
     if path_status is not None:
         _fail(path_status)
     failed = run.failed or (exit_non_zero_on_fix and run.fixed > 0)
     sys.exit(0 if exit_zero or not failed else 1)
+
+
+def _tell(notices: Notices, options: Options) -> None:
+    """Warn about what the walk skipped; `fix` removes the temporary files killed runs left."""
+    cwd = Path.cwd()
+    for path, why in notices.skipped:
+        shown = api.display_path(path, cwd)
+        click.echo(f"claude-migrate: warning: {shown}: skipped: {why}", err=True)
+    if options.fix and options.write:
+        for path in remove_stale_temps(notices.stale_temps):
+            shown = api.display_path(path, cwd)
+            click.echo(f"claude-migrate: removed {shown}, left by an interrupted fix", err=True)
 
 
 def _warn_skipped(skipped: list[api.Skipped], quiet: bool) -> None:
@@ -368,7 +425,7 @@ def _mixed_with_work(run: Run, work: list[Job], state: WorkTreeState | None) -> 
 
 def _write_report(path: Path, text: str) -> None:
     try:
-        write_atomic(path, text.encode("utf-8"))
+        write_output(path, encode_report(text))
     except OSError as exc:
         message = f"claude-migrate: error: cannot write the report {path}: {exc.strerror}"
         click.echo(message, err=True)
@@ -418,13 +475,19 @@ def check(**kwargs) -> None:  # type: ignore[no-untyped-def]
     help="Refuse to run if it would rewrite a file with uncommitted (unstaged or untracked) "
     "changes in a git work tree.",
 )
-def fix(unsafe_fixes: bool, diff: bool, **kwargs) -> None:  # type: ignore[no-untyped-def]
+@click.option(
+    "--force-write", is_flag=True,
+    help="Also rewrite read-only files (by default they are reported and left alone).",
+)
+def fix(unsafe_fixes: bool, diff: bool, force_write: bool, **kwargs) -> None:  # type: ignore[no-untyped-def]
     """Apply safe fixes in PATHS (unsafe ones too with --unsafe-fixes); exit 1 if any remain.
 
     With `-` (and --stdin-filename), prints the fixed source to standard output. On a terminal,
     a progress bar shows on stderr (not under --quiet).
     """
-    options = Options(fix=True, unsafe=unsafe_fixes, write=not diff, keep_text=diff)
+    options = Options(
+        fix=True, unsafe=unsafe_fixes, write=not diff, keep_text=diff, force_write=force_write
+    )
     _run(**kwargs, options=options, diff=diff)
 
 

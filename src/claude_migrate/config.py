@@ -169,7 +169,7 @@ class FileSettings:
 
 @dataclass
 class Override:
-    spec: pathspec.PathSpec
+    spec: pathspec.GitIgnoreSpec
     patterns: list[str]
     tables: dict[str, dict[str, Any]]
     select: list[str] | None
@@ -192,13 +192,13 @@ class Policy:
     severity: dict[str, str] = field(default_factory=dict)
     # (table, key) -> where the value came from, for `show-policy`.
     origins: dict[tuple[str, str], str] = field(default_factory=dict)
-    _exclude_spec: pathspec.PathSpec | None = field(default=None, repr=False)
+    _exclude_spec: pathspec.GitIgnoreSpec | None = field(default=None, repr=False)
     _settings_cache: dict[Any, FileSettings] = field(default_factory=dict, repr=False)
     _real: RealPaths = field(default_factory=RealPaths, repr=False)
     _real_root: Path | None = field(default=None, repr=False)
 
     @property
-    def exclude_spec(self) -> pathspec.PathSpec:
+    def exclude_spec(self) -> pathspec.GitIgnoreSpec:
         if self._exclude_spec is None:
             self._exclude_spec = policy_spec(self.exclude)
         return self._exclude_spec

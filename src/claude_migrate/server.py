@@ -47,6 +47,7 @@ from .diagnostics import Applicability, Diagnostic, FileError, FileResult
 from .discovery import kind_of
 from .edits import apply_edits
 from .engine import Job, Options, process
+from .notebook import NOTEBOOK_KIND
 from .suppress import skips_file
 
 SOURCE = "claude-migrate"
@@ -124,10 +125,15 @@ class Checked:
     job: Job | None
 
 
-def document_job(path: Path, text: str, loader: PolicyLoader) -> Job | None:
-    """Return the job that checks `text` as the file `path` (None: nothing to check there)."""
+def document_job(path: Path, text: str, loader: PolicyLoader, notebook: bool = False) -> Job | None:
+    """Return the job that checks `text` as the file `path` (None: nothing to check there).
+
+    `notebook`: `text` is the JSON of a notebook the editor syncs as a notebook document.
+    """
     kind = kind_of(path)
-    if kind is None:
+    if kind is None or (kind == NOTEBOOK_KIND) != notebook:
+        # A notebook is checked through notebook document sync, cell by cell; opened as plain
+        # JSON text, its findings would land on the wrong lines, so it gets none.
         return None
     policy = loader.for_path(path)
     if policy.is_excluded(path):
@@ -221,7 +227,7 @@ def check_notebook(
     result = FileResult(path=str(path))
     job: Job | None = None
     try:
-        job = document_job(path, notebook_json(cells, kinds, language), loader)
+        job = document_job(path, notebook_json(cells, kinds, language), loader, notebook=True)
         if job is not None:
             options = Options(fix=True, write=False, keep_text=True) if fix else Options()
             result = process(job, options)
@@ -800,10 +806,10 @@ def build_server() -> MigrateServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: MigrateServer, params: types.DidSaveTextDocumentParams) -> None:
-        if Path(to_fs_path(params.text_document.uri) or "").name in POLICY_NAMES:
-            ls.recheck_all()
-        else:
-            ls.schedule(params.text_document.uri)
+        # A saved module can change what other open files resolve through it (an imported
+        # client, a wrapper's default), and a saved policy what every file is checked against:
+        # every open document is checked again, against what is now on disk.
+        ls.recheck_all()
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: MigrateServer, params: types.DidCloseTextDocumentParams) -> None:

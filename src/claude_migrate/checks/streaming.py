@@ -25,6 +25,7 @@ A legacy Text Completions call (`completions.create`, `POST /v1/complete`, a Bed
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -258,12 +259,26 @@ class _Names:
         return False
 
 
+# Names used per function (or module) of a file, collected once per file and owner: a module
+# with thousands of calls walks its tree once, not once per call.
+_NAMES_USED: weakref.WeakKeyDictionary[FileContext, dict[int, set[str]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _names_used(ctx: FileContext, owner: cst.CSTNode) -> set[str]:
+    per_owner = _NAMES_USED.setdefault(ctx, {})
+    names = per_owner.get(id(owner))
+    if names is None:
+        collector = _Names()
+        walk(owner, collector)
+        names = per_owner[id(owner)] = collector.names
+    return names
+
+
 def fresh_name(ctx: FileContext, scope: Scope) -> str:
     """Return `stream`, `stream_1`, ...: the first name no code in the scope uses or sees."""
-    owner = scope.function().node
-    collector = _Names()
-    walk(owner, collector)
-    taken = collector.names
+    taken = _names_used(ctx, scope.function().node)
     candidate = CONTEXT_NAME
     number = 0
     while candidate in taken or scope.lookup(candidate):

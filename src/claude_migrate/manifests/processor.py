@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from functools import cached_property
 
 from ..config import FileSettings
@@ -102,7 +103,10 @@ def skipped_file_errors(job, data: bytes) -> list[FileError]:  # type: ignore[no
     """
     if os.path.basename(job.path) != "pyproject.toml":
         return []
-    from .toml_spans import tomllib
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10
+        import tomli as tomllib
 
     try:
         text = data.decode("utf-8-sig")

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import Diagnostic, FileError, FileResult
-from ..fixer import not_written, settle, write_atomic
+from ..fixer import WriteRefused, not_written, replace_file, settle
 from ..source import SourceText
 from ..suppress import apply_suppressions, skips_file
 from .document import Notebook, NotebookError, load, not_python, with_sources
@@ -119,7 +118,7 @@ def _fix(
         except ValueError as exc:
             problem = str(exc)
     if problem is None and options.write and job.text is None:
-        problem = _write(job, notebook, new_text)
+        problem = _write(job, notebook, new_text, options.force_write)
         if problem is None:
             result.written = True
     if problem is not None:
@@ -156,13 +155,17 @@ def _run_checks(
     return found, errors
 
 
-def _write(job: Job, notebook: Notebook, text: str) -> str | None:
-    """Write the fixed notebook if the file still holds what was read; return what went wrong."""
-    path = Path(job.path)
+def _write(job: Job, notebook: Notebook, text: str, force_write: bool = False) -> str | None:
+    """Write the fixed notebook if the file still holds what was read; return what went wrong.
+
+    Through the same `replace_file` as source files: the changed-on-disk check right before the
+    rename, mode, owner and links kept or the write refused, read-only files left alone.
+    """
     try:
-        if path.read_bytes() != notebook.source.to_bytes():
-            return "the file changed on disk while it was being fixed"
-        write_atomic(path, notebook.source.to_bytes(text))
+        original = notebook.source.to_bytes()
+        replace_file(job.path, original, notebook.source.to_bytes(text), force_write=force_write)
+    except WriteRefused as exc:
+        return str(exc)
     except UnicodeEncodeError as exc:
         return f"the fixed notebook cannot be encoded as UTF-8: {exc.reason}"
     except OSError as exc:

@@ -9,9 +9,11 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..baseline import StaleEntry
 from ..diagnostics import Diagnostic, FileError, FileResult, Severity
+from ..escapes import escape_undecodable
 
 
 def offers_fix(diagnostic: Diagnostic, unsafe: bool) -> bool:
@@ -119,6 +121,31 @@ class Run:
         for d in self.diagnostics:
             counts[d.severity.value] += 1
         return counts
+
+
+def escape_strings(value: Any) -> Any:
+    """Return a JSON-ready value with `escape_undecodable` applied to every string in it."""
+    if isinstance(value, str):
+        return escape_undecodable(value)
+    if isinstance(value, dict):
+        return {escape_strings(k): escape_strings(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [escape_strings(v) for v in value]
+    return value
+
+
+def encode_report(text: str) -> bytes:
+    """Return a rendered report as the bytes to write, file names byte for byte.
+
+    Plain text keeps a file name's own bytes (surrogate escapes turn back into them), so a
+    `path:line:col` line opens the file it names; the structured formats have escaped theirs
+    already (`escape_undecodable`), so for them this is plain UTF-8.
+    """
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        # A surrogate that is no escaped byte (U+D800..U+DC7F) cannot be written as one.
+        return escape_undecodable(text).encode("utf-8")
 
 
 def where(line: int | None, column: int | None, cell: int | None) -> str:
