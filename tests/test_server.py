@@ -414,3 +414,15 @@ def test_a_notebook_opened_as_text_gets_no_misplaced_findings(tmp_path: Path) ->
         assert all(not p.diagnostics for p in published)
 
     _drive(tmp_path, scenario)
+
+
+def test_a_document_that_would_crash_the_parser_is_one_diagnostic(tmp_path: Path) -> None:
+    async def scenario(editor: Editor) -> None:
+        deep = "import anthropic\nx = " + "(" * 5000 + "1" + ")" * 5000 + "\n"
+        editor.open("deep.py", deep)
+        published = await editor.wait_for("deep.py", 1)
+        assert [d.code for d in published.diagnostics] == ["CM001"]
+        editor.open("app.py", SOURCE)  # the server survived and still answers
+        assert _by_code(await editor.wait_for("app.py", 1), "CM101")
+
+    _drive(tmp_path, scenario)

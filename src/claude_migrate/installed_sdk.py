@@ -4,16 +4,19 @@ Two facts are read from it: the model ids its `Model` type lists (`anthropic/typ
 its deprecation table (`anthropic/_data/deprecated_models.py`, model id -> "Month Dth, YYYY").
 `catalogue --check` compares them with the shipped catalogue, and CM302 falls back to the table
 for a model the catalogue does not know. The package is the environment's own, never the checked
-tree's; without it (claude-migrate does not depend on it) both answers are None.
+tree's, and its files are parsed, not imported; without it (claude-migrate does not depend on
+it) both answers are None.
 """
 
 from __future__ import annotations
 
+import ast
 import datetime as dt
+import importlib.util
 import re
-import typing
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 _ORDINAL = re.compile(r"(\d+)(st|nd|rd|th)\b")
 
@@ -37,35 +40,74 @@ def parse_date(text: str) -> dt.date | None:
         return None
 
 
-def _literal_ids(alias: object) -> tuple[str, ...]:
+def _source(root: Path, relative: str) -> ast.Module | None:
+    try:
+        return ast.parse((root / relative).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        return None
+
+
+def _assigned(module: ast.Module | None, name: str) -> ast.expr | None:
+    """Return the value a module assigns to `name` at its top level (annotated or not)."""
+    for statement in module.body if module is not None else []:
+        if isinstance(statement, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in statement.targets
+        ):
+            return statement.value
+        if (
+            isinstance(statement, ast.AnnAssign)
+            and isinstance(statement.target, ast.Name)
+            and statement.target.id == name
+        ):
+            return statement.value
+    return None
+
+
+def _strings(node: ast.AST | None) -> tuple[str, ...]:
+    """Return every string constant inside `Literal[...]` subscripts under `node`."""
     found: list[str] = []
-    for arg in typing.get_args(alias):
-        if typing.get_origin(arg) is typing.Literal:
-            found.extend(a for a in typing.get_args(arg) if isinstance(a, str))
-    return tuple(found)
+    for inner in ast.walk(node) if node is not None else []:
+        if (
+            isinstance(inner, ast.Subscript)
+            and isinstance(inner.value, ast.Name)
+            and inner.value.id == "Literal"
+        ):
+            for item in ast.walk(inner.slice):
+                if isinstance(item, ast.Constant) and isinstance(item.value, str):
+                    found.append(item.value)
+    return tuple(dict.fromkeys(found))
 
 
 @cache
 def installed() -> Sdk | None:
-    """Return the installed SDK's model facts, or None when it is missing or unreadable."""
+    """Return the installed SDK's model facts, or None when it is missing or unreadable.
+
+    The package's files are read as text and parsed, never imported: importing the SDK costs
+    seconds per worker process, and reading data needs none of its code.
+    """
     try:
-        import anthropic
-        from anthropic.types import model as model_module
-    except Exception:  # noqa: BLE001 - a broken or missing package is "no SDK" here
+        spec = importlib.util.find_spec("anthropic")
+    except (ImportError, ValueError):
         return None
-    models = _literal_ids(getattr(model_module, "Model", None))
+    if spec is None or not spec.origin:
+        return None
+    root = Path(spec.origin).parent
+    version_node = _assigned(_source(root, "_version.py"), "__version__")
+    if not (isinstance(version_node, ast.Constant) and isinstance(version_node.value, str)):
+        return None
+    models = _strings(_assigned(_source(root, "types/model.py"), "Model"))
     deprecations: dict[str, dt.date] = {}
-    try:
-        from anthropic._data import deprecated_models
-    except Exception:  # noqa: BLE001 - older SDKs have no table
-        deprecated_models = None  # type: ignore[assignment]
-    table = getattr(deprecated_models, "DEPRECATED_MODELS", {}) if deprecated_models else {}
-    if isinstance(table, dict):
-        for model_id, text in table.items():
-            date = parse_date(text) if isinstance(text, str) else None
-            if isinstance(model_id, str) and date is not None:
-                deprecations[model_id] = date
-    return Sdk(str(getattr(anthropic, "__version__", "?")), models, deprecations)
+    table = _assigned(_source(root, "_data/deprecated_models.py"), "DEPRECATED_MODELS")
+    if isinstance(table, ast.Dict):
+        for key, value in zip(table.keys, table.values, strict=False):
+            if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                continue
+            if not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
+                continue
+            date = parse_date(value.value)
+            if date is not None:
+                deprecations[key.value] = date
+    return Sdk(version_node.value, models, deprecations)
 
 
 @dataclass(frozen=True)
