@@ -20,7 +20,6 @@ from __future__ import annotations
 import datetime as dt
 import fnmatch
 import re
-import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -29,14 +28,9 @@ from typing import Any
 
 from packaging.version import InvalidVersion, Version
 
-from .errors import ConfigError
+from .errors import ConfigError, parse_toml
 from .paths import as_shown
 from .resources import rules_dir
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10
-    import tomli as tomllib
 
 CATALOGUE_NAME = "deprecations.toml"
 SCHEMA = 1
@@ -280,16 +274,7 @@ class _Reader:
             raise ConfigError(self.display, None, "catalogue file not found") from None
         except (OSError, UnicodeDecodeError) as exc:
             raise ConfigError(self.display, None, f"cannot read the catalogue: {exc}") from None
-        try:
-            self.data = tomllib.loads(self.text)
-        except tomllib.TOMLDecodeError as exc:
-            match = re.search(r"line (\d+)", str(exc))
-            raise ConfigError(
-                self.display,
-                None,
-                f"invalid TOML: {getattr(exc, 'msg', exc)}",
-                int(match.group(1)) if match else None,
-            ) from None
+        self.data = parse_toml(self.text, self.display)
         self._lines = self.text.splitlines()
 
     def line_of(self, *needles: str) -> int | None:

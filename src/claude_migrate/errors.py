@@ -7,7 +7,10 @@ validates against, so the error lives below both.
 
 from __future__ import annotations
 
+import re
+import sys
 from collections.abc import Sequence
+from typing import Any
 
 
 class ConfigError(Exception):
@@ -42,3 +45,21 @@ class ConfigError(Exception):
             + "\n".join(f"  {problem.args[0]}" for problem in ordered),
         )
         return combined
+
+
+def parse_toml(text: str, display: str) -> dict[str, Any]:
+    """Return the TOML document in `text`; a syntax error is a ConfigError with its line."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        match = re.search(r"line (\d+)", str(exc))
+        raise ConfigError(
+            display,
+            None,
+            f"invalid TOML: {getattr(exc, 'msg', exc)}",
+            int(match.group(1)) if match else None,
+        ) from None

@@ -14,20 +14,14 @@ Loaded and validated with the deprecation catalogue at start-up; a malformed ent
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .errors import ConfigError
+from .errors import ConfigError, parse_toml
 from .resources import rules_dir
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10
-    import tomli as tomllib
 
 FACTS_NAME = "models.toml"
 SCHEMA = 1
@@ -103,16 +97,7 @@ class _Reader:
             self.text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise ConfigError(self.display, None, f"cannot read the model facts: {exc}") from None
-        try:
-            self.data = tomllib.loads(self.text)
-        except tomllib.TOMLDecodeError as exc:
-            match = re.search(r"line (\d+)", str(exc))
-            raise ConfigError(
-                self.display,
-                None,
-                f"invalid TOML: {getattr(exc, 'msg', exc)}",
-                int(match.group(1)) if match else None,
-            ) from None
+        self.data = parse_toml(self.text, self.display)
         self.lines = self.text.splitlines()
 
     def family_line(self, index: int, key: str | None = None) -> int | None:
