@@ -43,6 +43,7 @@ from .pool import (
 )  # fmt: skip
 from .source import DecodeError, SourceText, read_regular
 from .suppress import skips_file
+from .triage import Wanted, enabled, has_candidate, parse_for_triage
 
 __all__ = [
     "MAX_FIX_ROUNDS",
@@ -140,6 +141,43 @@ def stages_for(
         confirms = tuple(c.lower() for c in check.confirms_for(check.settings))
         stages.append((own, folds, confirms))
     return tuple(stages)
+
+
+@cache
+def wanted_for(settings: FileSettings, kind: str, role: str = "") -> Wanted | None:
+    """Return what the enabled checks look for in a module's `ast`; None when one cannot say."""
+    merged = Wanted()
+    for check in checks_for(settings, kind, role):
+        wanted = check.wanted(settings)
+        if wanted is None:
+            return None
+        merged = merged | wanted
+    return merged
+
+
+def exported_names(job: Job) -> frozenset[str]:
+    """Return the names of functions other modules export that wrap a Claude call.
+
+    A call of one of them makes a module a candidate of the triage (the project phase's hook;
+    empty while no project-wide summaries exist).
+    """
+    return frozenset()
+
+
+def triaged_out(job: Job, text: str) -> bool:
+    """Return whether the ast triage proves the module holds nothing an enabled check reads.
+
+    A module Python cannot parse is not triaged: LibCST's parse then words the CM001 entry.
+    """
+    if job.kind != "python" or not enabled():
+        return False
+    wanted = wanted_for(job.settings, job.kind, file_role(job.path))
+    if wanted is None:
+        return False
+    tree = parse_for_triage(text)
+    if tree is None:
+        return False
+    return not has_candidate(tree, text, wanted, exported_names(job))
 
 
 # What the prefilter decides about a file's bytes.
@@ -291,6 +329,8 @@ def _process_python(
         return
     if syntax_only and _compiles(source.text):
         return  # nothing to find, and it parses: LibCST is not needed (else it words the error)
+    if not syntax_only and triaged_out(job, source.text):
+        return  # no candidate site for any enabled check: the same, decided by `ast`
     checks = checks_for(job.settings, job.kind, file_role(job.path))
     try:
         module = _parse(source.text)

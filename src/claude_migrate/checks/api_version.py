@@ -28,11 +28,13 @@ from ..lazy import lazy_import
 from ..scope import CallRecord
 from ..symbols import HTTP_CLIENTS, Instance, LocalInstance, Qual, is_sdk_client_class
 from ..values import Entries, Entry
-from .base import Check, Option
+from .base import Check, Option, call_sites
 
 if TYPE_CHECKING:
+    from ..config import FileSettings
     from ..context import FileContext
     from ..scope import Scope
+    from ..triage import Wanted
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -69,6 +71,11 @@ class ApiVersionCheck(Check["FileContext"]):
             pattern_text="a date written YYYY-MM-DD",
         )
     }
+
+    @classmethod
+    def wanted(cls, settings: FileSettings) -> Wanted:
+        # The sites, and the client constructors and `with_options`/`copy` given default headers.
+        return call_sites(keywords=frozenset({"default_headers"}))
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         run = _Run(self, ctx, self.settings["version"])

@@ -12,7 +12,9 @@ from ..diagnostics import Applicability, Diagnostic, Severity
 from ..facts import as_date
 
 if TYPE_CHECKING:
+    from ..config import FileSettings
     from ..filekind import CheckContext
+    from ..triage import Wanted
 
 # The context a rule reads: `FileContext` for Python rules, `ManifestContext` for dependency
 # files, `CheckContext` (what every kind shares) for a rule of every kind.
@@ -137,6 +139,21 @@ def parameter_markers(canonical: str) -> tuple[bytes, ...]:
     return tuple(sorted(name.encode() for name in parameter_names(canonical)))
 
 
+def call_sites(**more: Any) -> Wanted:
+    """Return what a rule that reads only the registry's call sites (`ctx.sites`) needs.
+
+    Every site's callee ends in one of `calls.CALLEE_NAMES` (`CallFinder.site` rejects the
+    rest before resolving), directly or through a name bound to such a callee. `more` adds
+    what a rule reads besides the sites (`Wanted`'s fields).
+    """
+    from ..calls import CALLEE_NAMES
+    from ..triage import Wanted
+
+    # `Anthropic(...)` is a site only as LlamaIndex's class (`calls.LLAMAINDEX_CLASSES`).
+    sites = Wanted(callees=CALLEE_NAMES, only_with=(("Anthropic", "llama_index"),))
+    return sites | Wanted(**more)
+
+
 class Check(Generic[ContextT]):
     """Base class of a rule. Subclasses set the class attributes and implement `check`.
 
@@ -196,6 +213,16 @@ class Check(Generic[ContextT]):
         further condition (a check about every call, such as a missing argument).
         """
         return parameter_markers(cls.reads) if cls.reads else ()
+
+    @classmethod
+    def wanted(cls, settings: FileSettings) -> Wanted | None:
+        """Return what in a Python module this check could report on, for the ast triage.
+
+        The engine parses a file with LibCST only when it holds one of these for some enabled
+        check (`triage.has_candidate`). None, the default, asks for every file that passes the
+        byte prefilter: a rule declares what it reads before the triage may skip a file for it.
+        """
+        return None
 
     def check(self, ctx: ContextT) -> Iterable[Diagnostic]:
         """Return the file's findings; parts it cannot read go to `ctx.errors`."""

@@ -37,8 +37,10 @@ from ..walk import walk
 from .base import Check, Option
 
 if TYPE_CHECKING:
+    from ..config import FileSettings
     from ..context import FileContext
     from ..scope import CallRecord, Scope
+    from ..triage import Wanted
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -262,6 +264,13 @@ class CacheKeyCheck(Check["FileContext"]):
             b"caches[",
             *(b"cache." + verb + b"(" for verb in _CACHE_VERBS),
         )
+
+    @classmethod
+    def wanted(cls, settings: FileSettings) -> Wanted:
+        from ..triage import Wanted
+
+        # Only digests: this rule reads no call site (the stream flag comes with a finding).
+        return Wanted(cache_digests=True)
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         finder = _KeyFinder(ctx)

@@ -7,11 +7,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..diagnostics import Applicability, Diagnostic
 from ..value_edits import value_edit
-from .base import Check, parameter_markers
+from .base import Check, call_sites, parameter_markers
 
 if TYPE_CHECKING:
     from ..calls import CallSite
+    from ..config import FileSettings
     from ..context import FileContext
+    from ..triage import Wanted
     from ..values import Entry
 
 
@@ -44,6 +46,10 @@ class CeilingCheck(Check["FileContext"]):
             and isinstance(value, (int, float))
             and value > maximum
         )
+
+    @classmethod
+    def wanted(cls, settings: FileSettings) -> Wanted:
+        return call_sites()  # reads ctx.sites only
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         maximum = self.settings["max"]

@@ -35,10 +35,12 @@ from ..lazy import lazy_import
 from ..retirements import compose, retired_target
 from ..scope import Scope
 from ..symbols import Instance, is_sdk_client_class
-from .base import Check
+from .base import Check, call_sites
 
 if TYPE_CHECKING:
+    from ..config import FileSettings
     from ..context import FileContext
+    from ..triage import Wanted
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -113,6 +115,11 @@ class LegacyCompletionsCheck(Check["FileContext"]):
     name = "legacy-completions"
     summary = "the legacy Text Completions API (completions.create, /v1/complete, HUMAN_PROMPT)"
     fix_applicability = Applicability.UNSAFE
+
+    @classmethod
+    def wanted(cls, settings: FileSettings) -> Wanted:
+        # The sites, pre-0.3 `Client.completion*` calls, and the legacy prompt constants.
+        return call_sites(callees=frozenset(PRE_03_METHODS), texts=("HUMAN_PROMPT", "AI_PROMPT"))
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         legacy_spans: list[tuple[int, int]] = []

@@ -32,10 +32,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import Applicability, Diagnostic
 from ..model_requests import edits_for, facts_of, problems
-from .base import Check, Option
+from .base import Check, Option, call_sites
 
 if TYPE_CHECKING:
+    from ..config import FileSettings
     from ..context import FileContext
+    from ..triage import Wanted
 
 
 class ModelParamsCheck(Check["FileContext"]):
@@ -58,6 +60,10 @@ class ModelParamsCheck(Check["FileContext"]):
 
         model_facts.load()  # validated at start-up: a bad entry raises naming itself
         return []
+
+    @classmethod
+    def wanted(cls, settings: FileSettings) -> Wanted:
+        return call_sites()  # reads ctx.sites only
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         prefer = self.settings.get("prefer", "temperature")

@@ -20,10 +20,12 @@ from ..calls import SDK
 from ..diagnostics import Diagnostic
 from ..lazy import lazy_import
 from ..symbols import Instance, is_sdk_client_class
-from .base import Check
+from .base import Check, call_sites
 
 if TYPE_CHECKING:
+    from ..config import FileSettings
     from ..context import FileContext
+    from ..triage import Wanted
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -38,6 +40,14 @@ class RemovedSdkApiCheck(Check["FileContext"]):
     name = "removed-sdk-api"
     summary = "a call to a method or argument the anthropic SDK removed"
     fix_applicability = None
+
+    @classmethod
+    def wanted(cls, settings: FileSettings) -> Wanted:
+        # The sites (removed arguments), and calls of a removed client method by its name.
+        from ..facts import facts_for
+
+        methods = {r.name for r in facts_for(settings).catalogue.removals("client-method", RULE)}
+        return call_sites(callees=frozenset(methods))
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         known = ctx.facts.catalogue

@@ -26,11 +26,13 @@ from typing import TYPE_CHECKING, Any
 from ..calls import CallSite
 from ..diagnostics import Applicability, Diagnostic, Severity
 from ..retirements import SDK_SOURCE, Judged, compose, judge, sdk_note
-from .base import Check, Option
+from .base import Check, Option, call_sites
 
 if TYPE_CHECKING:
+    from ..config import FileSettings
     from ..context import FileContext
     from ..deprecations import Spelling
+    from ..triage import Wanted
 
 class RetiredModelCheck(Check["FileContext"]):
     code = "CM302"
@@ -83,6 +85,10 @@ class RetiredModelCheck(Check["FileContext"]):
             if known.find(name) is None:
                 return [("replace", f"{name!r} is not a model of the catalogue")]
         return []
+
+    @classmethod
+    def wanted(cls, settings: FileSettings) -> Wanted:
+        return call_sites()  # reads ctx.sites only
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         as_of = ctx.facts.as_of

@@ -29,10 +29,12 @@ from typing import TYPE_CHECKING
 from ..diagnostics import Applicability, Diagnostic
 from ..edits import remove_elements, remove_line
 from ..rejections import SAMPLING, SPELLINGS, rejection
-from .base import Check
+from .base import Check, call_sites
 
 if TYPE_CHECKING:
+    from ..config import FileSettings
     from ..context import FileContext
+    from ..triage import Wanted
 
 
 class SamplingParamsCheck(Check["FileContext"]):
@@ -40,6 +42,10 @@ class SamplingParamsCheck(Check["FileContext"]):
     name = "sampling-params"
     summary = "temperature / top_p / top_k where the target API or SDK rejects them"
     fix_applicability = Applicability.UNSAFE
+
+    @classmethod
+    def wanted(cls, settings: FileSettings) -> Wanted:
+        return call_sites()  # reads ctx.sites only
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         for site in ctx.sites:

@@ -17,13 +17,15 @@ from ..calls import STOP
 from ..diagnostics import Applicability, Diagnostic
 from ..edits import remove_elements
 from ..lazy import lazy_import
-from .base import Check, Option
+from .base import Check, Option, call_sites
 
 if TYPE_CHECKING:
     import libcst as cst
 
     from ..calls import CallSite
+    from ..config import FileSettings
     from ..context import FileContext
+    from ..triage import Wanted
     from ..values import Entry
 else:
     cst = lazy_import("libcst")  # loaded by the first parse, not by the policy's import
@@ -52,6 +54,10 @@ class StopSequencesCheck(Check["FileContext"]):
     @classmethod
     def active(cls, table: Mapping[str, Any]) -> bool:
         return bool(table.get("mode", "forbid") != "allow")
+
+    @classmethod
+    def wanted(cls, settings: FileSettings) -> Wanted:
+        return call_sites()  # reads ctx.sites only
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         mode = self.settings["mode"]

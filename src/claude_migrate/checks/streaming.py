@@ -35,11 +35,13 @@ from ..edits import append_element, apply_edits, remove_elements
 from ..lazy import lazy_import
 from ..streams import call_streams
 from ..walk import walk
-from .base import Check, Option
+from .base import Check, Option, call_sites
 
 if TYPE_CHECKING:
+    from ..config import FileSettings
     from ..context import FileContext
     from ..scope import Scope
+    from ..triage import Wanted
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -65,6 +67,10 @@ class StreamingCheck(Check["FileContext"]):
     @classmethod
     def active(cls, table: Mapping[str, Any]) -> bool:
         return bool(table.get("require", True))
+
+    @classmethod
+    def wanted(cls, settings: FileSettings) -> Wanted:
+        return call_sites()  # reads ctx.sites only
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         for site in ctx.sites:

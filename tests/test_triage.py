@@ -1,0 +1,312 @@
+"""The ast triage never changes a result, and spares LibCST the files without a candidate site.
+
+A file the triage passes takes the same path as without it, so equivalence comes down to this:
+whenever the triage rejects a file under some selection of rules, the run without the triage
+(`CLAUDE_MIGRATE_TRIAGE=0`) reports nothing for it either. That is checked for every fixture and
+example under the harness's selection, all rules, and each rule alone, and for generated modules
+that call Claude through aliases, wrappers and imported clients (hypothesis).
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from helpers import FIXTURES, REPO, write_tree
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from claude_migrate import engine
+from claude_migrate.checks import CHECKS_BY_CODE, CHECKS_BY_NAME
+from claude_migrate.config import FileSettings, PolicyLoader
+from claude_migrate.diagnostics import FileResult
+from claude_migrate.engine import PARSE, Job, Options, prefilter, triaged_out
+from claude_migrate.triage import SWITCH, Wanted, has_candidate
+
+PYTHON_CODES = sorted(
+    code
+    for code, check in CHECKS_BY_CODE.items()
+    if "python" in check.kinds and not check.file_names
+)
+
+
+def _settings(path: Path, select: list[str] | None) -> FileSettings:
+    config = path.with_suffix(".toml")
+    loader = PolicyLoader(config if config.is_file() else None)
+    return loader.for_path(path).settings_for(path, select)
+
+
+def _job(path: Path, select: list[str] | None) -> Job:
+    return Job(str(path), path.name, "python", _settings(path, select))
+
+
+def _untriaged(job: Job, monkeypatch: pytest.MonkeyPatch, fix: bool = False) -> FileResult:
+    with monkeypatch.context() as patch:
+        patch.setenv(SWITCH, "0")
+        return engine.process(job, Options(fix=fix, unsafe=True, write=False, keep_text=True))
+
+
+def _rejected(job: Job) -> bool:
+    """Return whether the triage keeps LibCST off this file (which the prefilter lets through)."""
+    data = Path(job.path).read_bytes()
+    if prefilter(data, job.settings, job.kind, job.path) != PARSE:
+        return False
+    return triaged_out(job, data.decode("utf-8", "surrogateescape"))
+
+
+def _selections(path: Path) -> Iterator[list[str] | None]:
+    yield None
+    folder = path.relative_to(REPO).parts[1] if path.is_relative_to(FIXTURES) else ""
+    if folder in CHECKS_BY_NAME:
+        yield [CHECKS_BY_NAME[folder].code]
+    for code in PYTHON_CODES:
+        yield [code]
+
+
+def suite_files() -> list[Path]:
+    """Every Python module of the fixture suites and the examples."""
+    roots = (FIXTURES, REPO / "examples")
+    return sorted(
+        p for root in roots for p in root.rglob("*.py") if not p.name.endswith(".fixed.py")
+    )
+
+
+REJECTED: list[tuple[Path, list[str] | None]] = []
+
+
+@pytest.mark.parametrize("case", suite_files(), ids=lambda p: p.relative_to(REPO).as_posix())
+def test_triage_changes_no_result_of_any_suite_file(
+    case: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for select in _selections(case):
+        job = _job(case, select)
+        if not _rejected(job):
+            continue  # the triage passes it on: the same path as without the triage
+        REJECTED.append((case, select))
+        result = _untriaged(job, monkeypatch, fix=True)
+        assert (result.diagnostics, result.errors, result.fixed_text) == ([], [], None), select
+        with monkeypatch.context() as patch:
+            patch.delenv(SWITCH, raising=False)
+            kept = engine.process(job, Options())
+        assert not kept.parsed and not kept.diagnostics and not kept.errors
+
+
+def test_the_triage_rejects_suite_files_the_prefilter_lets_through() -> None:
+    # Run after the parametrised test (file order): the equivalence above is not vacuous.
+    if not REJECTED:
+        for case in suite_files():
+            REJECTED.extend((case, s) for s in _selections(case) if _rejected(_job(case, s)))
+    rejected = {case.name for case, _ in REJECTED}
+    assert {"clients_not_called.py", "hashing_without_cache.py"} <= rejected
+    assert any(select is None for _, select in REJECTED)
+
+
+# Which shapes are candidates --------------------------------------------------------------------
+
+SITES = Wanted(callees=frozenset({"create", "completion", "post", "Anthropic"}))
+
+
+def _candidate(text: str, wanted: Wanted = SITES, exported: frozenset[str] = frozenset()) -> bool:
+    return has_candidate(ast.parse(text), text, wanted, exported)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "import anthropic\nanthropic.Anthropic().messages.create()\n",
+        "from litellm import completion as ask\nask(model='claude-3-haiku')\n",
+        "import x\nmake = x.messages.create\nalias = make\nalias(model='m')\n",
+        "import x\ndef factory():\n    return x.messages.create\nrun = factory()\nrun()\n",
+        "import x\nwith x.post as p:\n    p()\n",
+        "import x\ndef f(send=x.post):\n    send()\n",
+        "import x\nfor go in [x.create]:\n    go()\n",
+    ],
+)
+def test_a_call_reaching_a_wanted_callee_through_aliases_is_a_candidate(text: str) -> None:
+    assert _candidate(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"""Anthropic clients, documented: call client.messages.create() yourself."""\n',
+        "import anthropic\nclient = anthropic.Anthropic\n",
+        "import anthropic\nclass Claude(anthropic.Client):\n    def ask(self):\n        pass\n",
+        "import anthropic\nprint(anthropic.__version__)\nlen([])\n",
+    ],
+)
+def test_a_module_that_defines_or_documents_clients_is_not_a_candidate(text: str) -> None:
+    assert not _candidate(text)
+
+
+def test_a_call_of_a_name_the_project_exports_is_a_candidate() -> None:
+    text = "from app.llm import ask as question\nquestion('hi')\n"
+    assert not _candidate(text)
+    assert _candidate(text, exported=frozenset({"ask"}))
+
+
+def test_keywords_and_texts_make_candidates() -> None:
+    assert _candidate("f(default_headers={})\n", Wanted(keywords=frozenset({"default_headers"})))
+    assert _candidate("x = HUMAN_PROMPT\n", Wanted(texts=("HUMAN_PROMPT",)))
+    assert not _candidate("f(headers={})\n", Wanted(keywords=frozenset({"default_headers"})))
+
+
+DIGEST_CACHE = """import hashlib
+import redis
+store = redis.Redis()
+def answer(prompt):
+    key = hashlib.sha256(prompt.encode()).hexdigest()
+    return store.get(key)
+"""
+DIGEST_ONLY = """import hashlib
+def checksum(path, cache_dir):
+    return hashlib.sha256(open(path, "rb").read()).hexdigest()
+def message_id(prompt):
+    return hashlib.md5(prompt.encode()).hexdigest()
+"""
+
+
+def test_a_digest_that_may_key_a_cache_is_a_candidate_of_the_cache_key_rule() -> None:
+    wanted = Wanted(cache_digests=True)
+    assert _candidate(DIGEST_CACHE, wanted)
+    # Returned to a caller that keys a cache with it.
+    caller = DIGEST_ONLY + "def lookup(cache, p):\n    return cache.get(message_id(p))\n"
+    assert _candidate(caller, wanted)
+
+
+def test_a_hashing_module_that_keys_no_cache_is_decided_without_libcst() -> None:
+    assert not _candidate(DIGEST_ONLY, Wanted(cache_digests=True))
+
+
+# The pre-commit promise -------------------------------------------------------------------------
+
+NO_CANDIDATE = '''"""A thin wrapper around the Anthropic client: it builds one, callers use it."""
+import anthropic
+
+
+def make_client() -> anthropic.Anthropic:
+    return anthropic.Anthropic(max_retries=3)
+'''
+
+
+def test_a_file_without_a_candidate_never_imports_libcst(tmp_path: Path) -> None:
+    path = write_tree(tmp_path, {"client.py": NO_CANDIDATE}) / "client.py"
+    script = (
+        "import sys\n"
+        "from claude_migrate.cli import main\n"
+        "try:\n"
+        f"    main(['check', '--no-cache', {str(path)!r}])\n"
+        "except SystemExit as stop:\n"
+        "    code = stop.code\n"
+        # `lazy.lazy_import` puts a module object in sys.modules; loading it imports submodules.
+        "print(code, any(name.startswith('libcst.') for name in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, timeout=120
+    )
+    assert done.stdout.split()[-2:] == ["0", "False"], done.stdout + done.stderr
+
+
+def test_the_switch_turns_the_triage_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write_tree(tmp_path, {"client.py": NO_CANDIDATE}) / "client.py"
+    job = _job(path, None)
+    assert engine.process(job, Options()).parsed is False
+    assert _untriaged(job, monkeypatch).parsed is True
+
+
+# Generated modules --------------------------------------------------------------------------------
+
+NAMES = st.sampled_from(
+    ["client", "c", "create", "ask", "chat", "post", "completion", "stream", "key", "cache", "run"]
+)
+MODEL = st.sampled_from(
+    ["claude-3-haiku-20240307", "claude-2.1", "claude-sonnet-4-5", "gpt-4o", "anthropic.claude-v2"]
+)
+NUMBER = st.sampled_from(["0.5", "1.7", "4096", "999999", "x"])
+
+
+@st.composite
+def statement(draw: st.DrawFn) -> str:
+    a, b = draw(NAMES), draw(NAMES)
+    model, n = draw(MODEL), draw(NUMBER)
+    params = f'model="{model}", temperature={n}, max_tokens={draw(NUMBER)}, messages=[]'
+    return draw(
+        st.sampled_from(
+            [
+                f"{a} = anthropic.Anthropic()",
+                f"{a} = Anthropic(default_headers={{'anthropic-version': '2023-01-01'}})",
+                f"{a} = {b}.messages.create",
+                f"{a} = {b}.messages",
+                f"{a} = {b}",
+                f"{a}({params})",
+                f"{a}.create({params})",
+                f"{a}.messages.stream({params})",
+                f"{a}.completions.create(prompt=HUMAN_PROMPT, max_tokens_to_sample={n})",
+                f"{a}.count_tokens('hi')",
+                f"{a} = boto3.client('bedrock-runtime')",
+                f"{a}.invoke_model(modelId='{model}', body=json.dumps({{'temperature': {n}}}))",
+                f"{a}.converse(modelId='{model}', inferenceConfig={{'temperature': {n}}})",
+                f"litellm.completion({params})",
+                f"{a} = ChatAnthropic({params})",
+                f"requests.post('https://api.anthropic.com/v1/messages', json={{{params!r}: 1}})",
+                f"{a} = hashlib.sha256({b}.encode()).hexdigest()",
+                f"{a}[{b}] = 1",
+                f"{a}.set(hashlib.md5(prompt).hexdigest(), 1)",
+                f"{a} = redis.Redis()",
+                f"{a}_cache = {{}}",
+                f"print('{model}', {a})",
+                f"return {a}",
+                "pass",
+            ]
+        )
+    )
+
+
+@st.composite
+def module(draw: st.DrawFn) -> str:
+    head = draw(
+        st.lists(
+            st.sampled_from(
+                [
+                    "import anthropic",
+                    "from anthropic import Anthropic, HUMAN_PROMPT",
+                    "from anthropic import Anthropic as make",
+                    "import boto3, json, hashlib, redis, requests, litellm",
+                    "from litellm import completion as ask",
+                    "from requests import post as chat",
+                    "from langchain_anthropic import ChatAnthropic",
+                    "from app.llm import ask",
+                ]
+            ),
+            max_size=4,
+        )
+    )
+    lines = [*head]
+    for _ in range(draw(st.integers(1, 4))):
+        body = draw(st.lists(statement(), min_size=1, max_size=5))
+        if draw(st.booleans()):
+            name = draw(NAMES)
+            lines.append(f"def {name}(prompt, messages, cache):")
+            lines.extend("    " + s for s in body)
+        else:
+            lines.extend(s for s in body if not s.startswith("return"))
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=module(), code=st.sampled_from([None, *PYTHON_CODES]))
+def test_triage_changes_no_result_of_generated_modules(text: str, code: str | None) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "mod.py"
+        path.write_text(text, encoding="utf-8")
+        job = _job(path, None if code is None else [code])
+        with_triage = engine.process(job, Options())
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv(SWITCH, "0")
+            without = engine.process(job, Options())
+    assert (with_triage.diagnostics, with_triage.errors) == (without.diagnostics, without.errors)
