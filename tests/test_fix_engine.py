@@ -57,10 +57,12 @@ def use_checks(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
         monkeypatch.setattr(engine, "ALL_CHECKS", checks)
         engine.checks_for.cache_clear()
         engine.markers_for.cache_clear()
+        engine.stages_for.cache_clear()
 
     yield install
     engine.checks_for.cache_clear()
     engine.markers_for.cache_clear()
+    engine.stages_for.cache_clear()
 
 
 def test_fix_that_would_break_parsing_is_refused_and_file_untouched(

@@ -61,6 +61,9 @@ Parsed = TypeVar("Parsed")
 # Below this many files that need parsing, a process pool costs more than it saves.
 PARALLEL_MIN_FILES = 12
 CHUNK_FILES = 8
+# At most this many bytes read by the prefilter are kept for the parse (beyond, a file is read
+# again when its turn comes), so a one-process run over a huge tree stays small.
+KEEP_READ_BYTES = 64 * MIB
 
 
 @dataclass(frozen=True)
@@ -143,11 +146,15 @@ def stages_for(
     return tuple(stages)
 
 
-@cache
 def wanted_for(settings: FileSettings, kind: str, role: str = "") -> Wanted | None:
     """Return what the enabled checks look for in a module's `ast`; None when one cannot say."""
+    return _wanted_of(checks_for(settings, kind, role), settings)
+
+
+@cache
+def _wanted_of(checks: tuple[Check, ...], settings: FileSettings) -> Wanted | None:
     merged = Wanted()
-    for check in checks_for(settings, kind, role):
+    for check in checks:
         wanted = check.wanted(settings)
         if wanted is None:
             return None
@@ -169,15 +176,20 @@ def triaged_out(job: Job, text: str) -> bool:
 
     A module Python cannot parse is not triaged: LibCST's parse then words the CM001 entry.
     """
+    return _triage(job, text)[0]
+
+
+def _triage(job: Job, text: str) -> tuple[bool, bool | None]:
+    """Return (whether the triage rejects the module, whether Python parses it, if it tried)."""
     if job.kind != "python" or not enabled():
-        return False
+        return False, None
     wanted = wanted_for(job.settings, job.kind, file_role(job.path))
     if wanted is None:
-        return False
+        return False, None
     tree = parse_for_triage(text)
     if tree is None:
-        return False
-    return not has_candidate(tree, text, wanted, exported_names(job))
+        return False, False
+    return not has_candidate(tree, text, wanted, exported_names(job)), True
 
 
 # What the prefilter decides about a file's bytes.
@@ -329,8 +341,11 @@ def _process_python(
         return
     if syntax_only and _compiles(source.text):
         return  # nothing to find, and it parses: LibCST is not needed (else it words the error)
-    if not syntax_only and triaged_out(job, source.text):
-        return  # no candidate site for any enabled check: the same, decided by `ast`
+    compiles: bool | None = None
+    if not syntax_only:
+        rejected, compiles = _triage(job, source.text)
+        if rejected:
+            return  # no candidate site for any enabled check: the same, decided by `ast`
     checks = checks_for(job.settings, job.kind, file_role(job.path))
     try:
         module = _parse(source.text)
@@ -342,7 +357,7 @@ def _process_python(
     diagnostics, errors = _run_checks(job, source, module, checks)
     result.errors.extend(errors)
     if options.fix:
-        diagnostics = _fix_loop(job, source, data, checks, diagnostics, options, result)
+        diagnostics = _fix_loop(job, source, data, checks, diagnostics, options, result, compiles)
     result.diagnostics = diagnostics
 
 
@@ -354,23 +369,25 @@ def _fix_loop(
     diagnostics: list[Diagnostic],
     options: Options,
     result: FileResult,
+    compiles: bool | None = None,
 ) -> list[Diagnostic]:
     """Apply a Python file's fixes until none applies; return what is left."""
 
     def recheck(text: str, module) -> tuple[list[Diagnostic], list[FileError]]:  # type: ignore[no-untyped-def]
         return _run_checks(job, SourceText(text, source.encoding, source.bom), module, checks)
 
-    parse = _python_parser(source.text)
+    parse = _python_parser(source.text, compiles)
     return fix_file(job, source, data, diagnostics, options, result, parse=parse, recheck=recheck)
 
 
-def _python_parser(original: str) -> Callable[[str], object]:
+def _python_parser(original: str, compiles: bool | None = None) -> Callable[[str], object]:
     """Return the validity test of a fixed Python file: it must parse as the original did.
 
     LibCST must parse it; and when the running Python compiles the original, Python must
     compile the fixed text too (LibCST's grammar is looser in places, and the file is code).
+    `compiles` is whether Python parses the original, when the triage found out already.
     """
-    compiles_original: list[bool] = []
+    compiles_original: list[bool] = [] if compiles is None else [compiles]
 
     def parse(text: str):  # type: ignore[no-untyped-def]
         module = _parse(text)
@@ -480,21 +497,27 @@ def skipped(job: Job, data: bytes) -> FileResult:
     return result
 
 
-def process(job: Job, options: Options) -> FileResult:
-    """Check (and maybe fix) one file; never raises."""
+def process(job: Job, options: Options, data: bytes | None = None) -> FileResult:
+    """Check (and maybe fix) one file; never raises.
+
+    `data` is the file's bytes when the caller has read them already (the run's prefilter): the
+    file is read once, and those bytes are what the triage, both parsers and the fix see.
+    """
     result = FileResult(path=job.display)
     try:
-        data: bytes | None = None
         if job.text is None:
-            try:
-                data = read_regular(job.path)
-            except OSError as exc:
-                result.errors.append(FileError(job.display, f"cannot read: {exc.strerror or exc}"))
-                return result
+            if data is None:
+                try:
+                    data = read_regular(job.path)
+                except OSError as exc:
+                    message = f"cannot read: {exc.strerror or exc}"
+                    result.errors.append(FileError(job.display, message))
+                    return result
             verdict = prefilter(data, job.settings, job.kind, job.path)
             if verdict == SKIP:
                 return skipped(job, data)
         else:
+            data = None
             verdict = PARSE
         if job.kind == "python":
             _process_python(job, data, options, result, syntax_only=verdict == SYNTAX_ONLY)
@@ -625,6 +648,9 @@ def run(
     heavy: list[int] = []
     hazardous: set[int] = set()  # deep or huge: parsed in a worker even on a one-process run
     results: list[FileResult | None] = [None] * len(jobs)
+    # The bytes read here, handed to process() when it runs in this process (one read a file).
+    read: dict[int, bytes] = {}
+    kept = 0
     for i, job in enumerate(jobs):
         # Measured only while the run may stay in this process (few files, or --jobs 1).
         measuring = workers <= 1 or len(heavy) < PARALLEL_MIN_FILES
@@ -655,12 +681,18 @@ def run(
                     continue
             if measuring and needs_isolation(data):
                 hazardous.add(i)
+            if measuring and kept + len(data) <= KEEP_READ_BYTES:
+                read[i] = data
+                kept += len(data)
         heavy.append(i)
+    shared: set[int] = set()  # processed from the bytes keyed, not from a second read
     if workers <= 1 or len(heavy) < PARALLEL_MIN_FILES:
         isolated = [(i, jobs[i]) for i in heavy if i in hazardous]
         for i in heavy:
             if i not in hazardous:
-                results[i] = process(jobs[i], options)
+                results[i] = process(jobs[i], options, read.get(i))
+                if i in read:
+                    shared.add(i)
                 if on_result:
                     on_result(results[i])  # type: ignore[arg-type]
         for i, result in _run_pool(isolated, options, 1, on_result):
@@ -672,8 +704,8 @@ def run(
         for i, (key, data) in keys.items():
             fresh = results[i]
             if fresh is not None and not fresh.from_cache and storable(fresh, options.fix):
-                # process() read the file again: store only if it still holds the bytes keyed.
-                if unchanged(jobs[i].path, data):
+                # A worker read the file again: store only if it still holds the bytes keyed.
+                if i in shared or unchanged(jobs[i].path, data):
                     cache.store(key, fresh)
         cache.maybe_prune()
     return [r for r in results if r is not None]
