@@ -98,66 +98,141 @@ def has_candidate(
     absent = {name for name, word in wanted.only_with if word not in text}
     if absent:
         callees -= absent
-    named: set[str] = set()  # bare names called: candidates if an alias of a wanted callee
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call):
-            continue
+    scan = _Scan(tree)
+    if scan.attr_calls & callees or scan.name_calls & callees:
+        return True
+    if scan.keywords & wanted.keywords:
+        return True
+    if scan.name_calls and callees and _may_alias(scan, callees):
+        return True
+    # `.digest()`, `.hexdigest()` and `hash(...)` are identifiers, written as such in the text.
+    if not wanted.cache_digests or not ("digest" in text or "hash" in text):
+        return False
+    return _may_key_a_cache(tree, scan, text)
+
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_BINDINGS = frozenset(
+    {
+        ast.Assign,
+        ast.AnnAssign,
+        ast.AugAssign,
+        ast.NamedExpr,
+        ast.For,
+        ast.AsyncFor,
+        ast.comprehension,
+        ast.With,
+        ast.AsyncWith,
+    }
+)
+
+
+class _Scan:
+    """What the triage reads of a module's calls, names and bindings, in one pass."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.attr_calls: set[str] = set()
+        self.name_calls: set[str] = set()
+        self.keywords: set[str] = set()
+        self.mentioned: set[str] = set()  # every Name id and Attribute attr
+        self.imports: list[ast.alias] = []
+        self.bindings: list[tuple[list[ast.AST], list[ast.AST]]] = []
+        self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+        # A plain loop over a list: `ast.walk`'s generators cost as much as the parse here.
+        stack: list[ast.AST] = [tree]
+        pop, push, mentioned = stack.pop, stack.append, self.mentioned
+        while stack:
+            node = pop()
+            kind = type(node)
+            if kind is ast.Name:
+                mentioned.add(node.id)  # type: ignore[attr-defined]
+                continue
+            if kind is ast.Constant:
+                continue
+            if kind is ast.Attribute:
+                mentioned.add(node.attr)  # type: ignore[attr-defined]
+                push(node.value)  # type: ignore[attr-defined]
+                continue
+            if kind is ast.Call:
+                self._call(node)  # type: ignore[arg-type]
+            elif kind is ast.Import or kind is ast.ImportFrom:
+                self.imports.extend(node.names)  # type: ignore[attr-defined]
+                continue
+            elif kind in _BINDINGS:
+                bound = _bound_by(node)
+                if bound is not None:
+                    self.bindings.append(bound)
+            elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+                self.functions.append(node)  # type: ignore[arg-type]
+            for name in node._fields:
+                value = getattr(node, name, None)
+                if type(value) is list:
+                    stack.extend(item for item in value if isinstance(item, ast.AST))
+                elif isinstance(value, ast.AST):
+                    push(value)
+
+    def _call(self, node: ast.Call) -> None:
         func = node.func
         if isinstance(func, ast.Attribute):
-            if func.attr in callees:
-                return True
+            self.attr_calls.add(func.attr)
         elif isinstance(func, ast.Name):
-            if func.id in callees:
-                return True
-            named.add(func.id)
-        if wanted.keywords and any(k.arg in wanted.keywords for k in node.keywords):
-            return True
-    if named and callees and named & _aliases(tree, callees):
-        return True
-    return wanted.cache_digests and _may_key_a_cache(tree, text)
+            self.name_calls.add(func.id)
+        for keyword in node.keywords:
+            if keyword.arg is not None:
+                self.keywords.add(keyword.arg)
 
 
 # Aliases ------------------------------------------------------------------------------------
 
 
-def _aliases(tree: ast.Module, callees: frozenset[str]) -> set[str]:
-    """Return every name that may hold one of `callees` (a superset of what a resolver proves).
+def _may_alias(scan: _Scan, callees: frozenset[str]) -> bool:
+    """Return whether a bare name called in the module may hold one of `callees`.
 
     A name is an alias when some binding of it, in any scope, imports a callee (`from m import
     create as c`) or assigns an expression mentioning a callee or an alias (`c = x.create`,
-    `c = make()` where `make` returns one, `with ... as c`, `for c in ...`, a parameter's default).
+    `c = make()` where `make` returns one, `with ... as c`, `for c in ...`, a parameter's
+    default). Every binding counts, whatever its scope: a superset of what a resolver proves.
+    Searched backwards from the names called, so only the bindings they depend on are read.
     """
-    imported: set[str] = set()
-    sources: list[tuple[set[str], set[str], set[str]]] = []  # (names bound, names read, attrs)
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            for alias in node.names:
-                if alias.name.rsplit(".", 1)[-1] in callees:
-                    imported.add(alias.asname or alias.name.split(".")[0])
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            returned = [r.value for r in _returns(node) if r.value is not None]
-            sources.append(({node.name}, *_mentions(returned)))
-            defaults = [*node.args.defaults, *(d for d in node.args.kw_defaults if d)]
-            if defaults:
-                params = {a.arg for a in (*node.args.posonlyargs, *node.args.args)}
-                params |= {a.arg for a in node.args.kwonlyargs}
-                sources.append((params, *_mentions(defaults)))
-        else:
-            bound = _bound_by(node)
-            if bound is not None:
-                targets, values = bound
-                sources.append((_names_in(targets), *_mentions(values)))
-    tainted = set(imported) | set(callees)
-    changed = True
-    while changed:
-        changed = False
-        for names, reads, attrs in sources:
-            if names <= tainted:
-                continue
-            if reads & tainted or attrs & callees:
-                tainted |= names
-                changed = True
-    return tainted
+    imported = {
+        alias.asname or alias.name.split(".")[0]
+        for alias in scan.imports
+        if alias.name.rsplit(".", 1)[-1] in callees
+    }
+    if scan.name_calls & imported:
+        return True
+    if not imported and not scan.mentioned & callees:
+        return False  # no callee is named anywhere: nothing can hold one
+    # name -> the expressions its bindings take their value from
+    sources: dict[str, list[ast.AST]] = {}
+    for function in scan.functions:
+        sources.setdefault(function.name, []).append(function)
+        args = function.args
+        defaults = [*args.defaults, *(d for d in args.kw_defaults if d is not None)]
+        if defaults:
+            for param in (*args.posonlyargs, *args.args, *args.kwonlyargs):
+                sources.setdefault(param.arg, []).extend(defaults)
+    for targets, values in scan.bindings:
+        for name in _names_in(targets):
+            sources.setdefault(name, []).extend(values)
+    seeds = imported | callees
+    seen: set[str] = set()
+    pending = list(scan.name_calls)
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for value in sources.get(name, ()):
+            if isinstance(value, _FUNCTIONS):
+                returned = [r.value for r in _returns(value) if r.value is not None]
+                names, attrs = _mentions(returned)
+            else:
+                names, attrs = _mentions([value])
+            if attrs & callees or names & seeds:
+                return True
+            pending.extend(names - seen)
+    return False
 
 
 def _bound_by(node: ast.AST) -> tuple[list[ast.AST], list[ast.AST]] | None:
@@ -180,14 +255,19 @@ def _bound_by(node: ast.AST) -> tuple[list[ast.AST], list[ast.AST]] | None:
     return None
 
 
-def _returns(function: ast.AST) -> Iterator[ast.Return]:
-    for node in ast.walk(function):
-        if isinstance(node, ast.Return):
-            yield node
+def _returns(function: ast.AST) -> Iterable[ast.Return]:
+    """Return the return statements in a function (nested ones too: a superset)."""
+    return [node for node in ast.walk(function) if isinstance(node, ast.Return)]
 
 
 def _names_in(nodes: Iterable[ast.AST]) -> set[str]:
-    return {n.id for node in nodes for n in ast.walk(node) if isinstance(n, ast.Name)}
+    found: set[str] = set()
+    for node in nodes:
+        if isinstance(node, ast.arg):
+            found.add(node.arg)
+            continue
+        found.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+    return found
 
 
 def _mentions(nodes: Iterable[ast.AST]) -> tuple[set[str], set[str]]:
@@ -212,7 +292,7 @@ CACHE_WORDS = ("cache", "redis")
 _CACHE_KEY = re.compile(r"cache_?key", re.IGNORECASE)
 
 
-def _may_key_a_cache(tree: ast.Module, text: str) -> bool:
+def _may_key_a_cache(tree: ast.Module, scan: _Scan, text: str) -> bool:
     """Return whether a digest of the module may be a cache key built from prompt words.
 
     Necessary conditions of the cache-key rule: a digest (`<hashlib object>.hexdigest()` in a
@@ -221,98 +301,120 @@ def _may_key_a_cache(tree: ast.Module, text: str) -> bool:
     may receive it through returns, a place a key is used (a call of a cache method, a
     subscript, an `in` test, a name or function named as a cache key).
     """
-    strings = [
-        (v if isinstance(v, str) else v.decode("latin-1")).lower()
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Constant) and isinstance(v := n.value, (str, bytes))
-    ]
-    lowered = text.lower()
+    from .checks.cache_key import PROMPT_WORDS
 
-    def mentions(words: tuple[str, ...]) -> bool:
-        return any(w in lowered or any(w in s for s in strings) for w in words)
-
-    from .checks.cache_key import HASH_METHODS, KEY_METHODS, PROMPT_WORDS
-
-    if not (mentions(CACHE_WORDS) and mentions(tuple(PROMPT_WORDS))):
+    digest_called = scan.attr_calls & _HASH_METHODS or "hash" in scan.name_calls
+    # A hashlib digest needs hashlib imported (the text names it); `hash()` needs nothing.
+    if not digest_called or ("hashlib" not in text and "hash" not in scan.name_calls):
         return False
-    imports_hashlib = any(
-        isinstance(n, (ast.Import, ast.ImportFrom))
-        and (
-            "hashlib" in (getattr(n, "module", None) or "")
-            or any("hashlib" in a.name for a in n.names)
-        )
-        for n in ast.walk(tree)
-    )
-    owners = _Owners(tree)
-    for owner, call in owners.calls():
-        func = call.func
-        digest = (
-            imports_hashlib
-            and isinstance(func, ast.Attribute)
-            and func.attr in HASH_METHODS
-            and not call.args
-            and not call.keywords
-        ) or (isinstance(func, ast.Name) and func.id == "hash")
-        if digest and any(_uses_a_key(f, KEY_METHODS) for f in owners.receivers(owner)):
+    lowered = text.lower()
+    strings: list[str] | None = None
+
+    def mentions(words: Iterable[str]) -> bool:
+        nonlocal strings
+        if any(w in lowered for w in words):
             return True
-    return False
+        if strings is None:  # escapes and implicit concatenation: the values, not the text
+            strings = [
+                (v if isinstance(v, str) else v.decode("latin-1")).lower()
+                for n in ast.walk(tree)
+                if isinstance(n, ast.Constant) and isinstance(v := n.value, (str, bytes))
+            ]
+        return any(w in s for w in words for s in strings)
+
+    if not (mentions(CACHE_WORDS) and mentions(PROMPT_WORDS)):
+        return False
+    owners = _Owners(tree)
+    return any(owners.reaches_a_key(where) for where in owners.digests)
+
+
+_IN = (ast.In, ast.NotIn)
+_HASH_METHODS = frozenset({"hexdigest", "digest"})
 
 
 class _Owners:
-    """Every call by the function (or module) it is in, and who calls each function by name."""
+    """Digests, calls by name and key uses, by the function (or module) they belong to.
+
+    A function's decorators, defaults and return annotation belong to it and to the function
+    around it (Python evaluates them outside; counting both is a superset either way).
+    """
 
     def __init__(self, tree: ast.Module) -> None:
-        self.tree = tree
-        self._calls: list[tuple[ast.AST, ast.Call]] = []
-        self.callers: dict[str, set[ast.AST]] = {}
-        self._collect(tree, tree)
+        from .checks.cache_key import KEY_METHODS
 
-    def _collect(self, node: ast.AST, owner: ast.AST) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.Call):
-                self._calls.append((owner, child))
-                if isinstance(child.func, ast.Name):
-                    self.callers.setdefault(child.func.id, set()).add(owner)
-            inner = child if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else owner
-            self._collect(child, inner)
-
-    def calls(self) -> list[tuple[ast.AST, ast.Call]]:
-        return self._calls
-
-    def receivers(self, owner: ast.AST) -> list[ast.AST]:
-        """Return `owner` and every function that may get its value through calls by name."""
-        found: list[ast.AST] = [owner]
-        seen = {id(owner)}
-        for function in found:
-            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        self.digests: list[tuple[ast.AST, ...]] = []
+        self.callers: dict[str, set[int]] = {}  # function name -> ids of calling owners
+        self.keyed: set[int] = set()  # ids of owners with a place a cache key is used
+        self.owner_of: dict[int, ast.AST] = {id(tree): tree}
+        stack: list[tuple[ast.AST, tuple[ast.AST, ...]]] = [(tree, (tree,))]
+        while stack:
+            node, owners = stack.pop()
+            if isinstance(node, _FUNCTIONS):
+                self._function(node, owners, stack)
                 continue
-            for caller in self.callers.get(function.name, ()):
-                if id(caller) not in seen:
-                    seen.add(id(caller))
-                    found.append(caller)
-        return found
+            if self._keys(node, KEY_METHODS):
+                self.keyed.update(id(o) for o in owners)
+            if isinstance(node, ast.Call):
+                func = node.func
+                if isinstance(func, ast.Attribute) and func.attr in _HASH_METHODS:
+                    if not node.args and not node.keywords:
+                        self.digests.append(owners)
+                elif isinstance(func, ast.Name):
+                    self.callers.setdefault(func.id, set()).update(id(o) for o in owners)
+                    if func.id == "hash":
+                        self.digests.append(owners)
+            stack.extend((child, owners) for child in ast.iter_child_nodes(node))
 
-
-def _uses_a_key(owner: ast.AST, methods: Collection[str]) -> bool:
-    """Return whether a function (or module) has a place a cache key is used or named."""
-    if isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)) and _CACHE_KEY.search(owner.name):
-        return True
-    for node in ast.walk(owner):
+    @staticmethod
+    def _keys(node: ast.AST, methods: Collection[str]) -> bool:
+        """Return whether `node` is a place a cache key is used or named."""
         if isinstance(node, ast.Subscript):
             return True
-        if isinstance(node, ast.Compare) and any(
-            isinstance(op, (ast.In, ast.NotIn)) for op in node.ops
-        ):
-            return True
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr in methods
-            and (node.args or node.keywords)
-        ):
-            return True
-        if isinstance(node, ast.Name) and _CACHE_KEY.search(node.id):
-            return True
-        if isinstance(node, ast.Attribute) and _CACHE_KEY.search(node.attr):
-            return True
-    return False
+        if isinstance(node, ast.Compare):
+            return any(isinstance(op, _IN) for op in node.ops)
+        if isinstance(node, ast.Call):
+            func = node.func
+            return (
+                isinstance(func, ast.Attribute)
+                and func.attr in methods
+                and bool(node.args or node.keywords)
+            )
+        if isinstance(node, ast.Name):
+            return bool(_CACHE_KEY.search(node.id))
+        if isinstance(node, ast.Attribute):
+            return bool(_CACHE_KEY.search(node.attr))
+        return False
+
+    def _function(
+        self,
+        node: ast.FunctionDef | ast.AsyncFunctionDef,
+        owners: tuple[ast.AST, ...],
+        stack: list[tuple[ast.AST, tuple[ast.AST, ...]]],
+    ) -> None:
+        self.owner_of[id(node)] = node
+        both = (*owners, node)
+        args = node.args
+        outside: list[ast.AST] = [*node.decorator_list, *args.defaults]
+        outside.extend(d for d in args.kw_defaults if d is not None)
+        if node.returns is not None:
+            outside.append(node.returns)
+        stack.extend((child, both) for child in outside)
+        stack.append((args, (node,)))
+        stack.extend((statement, (node,)) for statement in node.body)
+
+    def reaches_a_key(self, owners: tuple[ast.AST, ...]) -> bool:
+        """Return whether a digest's function, or one its value may return to, uses a key."""
+        found = list(owners)
+        seen = {id(o) for o in found}
+        for owner in found:
+            if id(owner) in self.keyed:
+                return True
+            if not isinstance(owner, _FUNCTIONS):
+                continue
+            if _CACHE_KEY.search(owner.name):
+                return True
+            for caller in self.callers.get(owner.name, ()):
+                if caller not in seen:
+                    seen.add(caller)
+                    found.append(self.owner_of[caller])
+        return False
