@@ -56,7 +56,7 @@ def _rejected(job: Job) -> bool:
     data = Path(job.path).read_bytes()
     if prefilter(data, job.settings, job.kind, job.path) != PARSE:
         return False
-    return triaged_out(job, data.decode("utf-8", "surrogateescape"))
+    return triaged_out(job, data.decode("utf-8", "surrogateescape"), data)
 
 
 def _selections(path: Path) -> Iterator[list[str] | None]:
@@ -168,6 +168,9 @@ def checksum(path, cache_dir):
     return hashlib.sha256(open(path, "rb").read()).hexdigest()
 def message_id(prompt):
     return hashlib.md5(prompt.encode()).hexdigest()
+def short_id(prompt):
+    digest = hashlib.sha1(prompt.encode()).hexdigest()
+    return digest[:16] if "x" not in prompt else digest[-8:]
 """
 
 

@@ -146,9 +146,37 @@ def stages_for(
     return tuple(stages)
 
 
-def wanted_for(settings: FileSettings, kind: str, role: str = "") -> Wanted | None:
-    """Return what the enabled checks look for in a module's `ast`; None when one cannot say."""
-    return _wanted_of(checks_for(settings, kind, role), settings)
+def wanted_for(
+    settings: FileSettings, kind: str, role: str = "", data: bytes | None = None
+) -> Wanted | None:
+    """Return what the enabled checks look for in a module's `ast`; None when one cannot say.
+
+    With the file's bytes, only the checks whose own markers (and confirmations) the bytes
+    hold count: a check the prefilter rules out for this file has nothing to look for in it.
+    """
+    checks = checks_for(settings, kind, role)
+    if data is not None:
+        checks = _passing(checks, stages_for(settings, kind, role), data)
+    return _wanted_of(checks, settings)
+
+
+def _passing(
+    checks: tuple[Check, ...],
+    stages: tuple[tuple[tuple[bytes, ...], bool, tuple[bytes, ...]], ...],
+    data: bytes,
+) -> tuple[Check, ...]:
+    """Return the checks whose markers and confirmations `data` holds (the prefilter's test)."""
+    lowered: bytes | None = None
+    kept = []
+    for check, (own, folds, confirms) in zip(checks, stages):
+        if (folds or confirms) and lowered is None:
+            lowered = data.lower()
+        text = lowered if folds and lowered is not None else data
+        if not any(m in text for m in own):
+            continue
+        if not confirms or (lowered is not None and any(c in lowered for c in confirms)):
+            kept.append(check)
+    return tuple(kept)
 
 
 @cache
@@ -171,19 +199,21 @@ def exported_names(job: Job) -> frozenset[str]:
     return frozenset()
 
 
-def triaged_out(job: Job, text: str) -> bool:
+def triaged_out(job: Job, text: str, data: bytes | None = None) -> bool:
     """Return whether the ast triage proves the module holds nothing an enabled check reads.
 
     A module Python cannot parse is not triaged: LibCST's parse then words the CM001 entry.
     """
-    return _triage(job, text)[0]
+    return _triage(job, text, data)[0]
 
 
-def _triage(job: Job, text: str) -> tuple[bool, bool | None]:
+def _triage(job: Job, text: str, data: bytes | None) -> tuple[bool, bool | None]:
     """Return (whether the triage rejects the module, whether Python parses it, if it tried)."""
     if job.kind != "python" or not enabled():
         return False, None
-    wanted = wanted_for(job.settings, job.kind, file_role(job.path))
+    if data is None:
+        data = text.encode("utf-8", "surrogatepass")
+    wanted = wanted_for(job.settings, job.kind, file_role(job.path), data)
     if wanted is None:
         return False, None
     tree = parse_for_triage(text)
@@ -343,7 +373,7 @@ def _process_python(
         return  # nothing to find, and it parses: LibCST is not needed (else it words the error)
     compiles: bool | None = None
     if not syntax_only:
-        rejected, compiles = _triage(job, source.text)
+        rejected, compiles = _triage(job, source.text, data)
         if rejected:
             return  # no candidate site for any enabled check: the same, decided by `ast`
     checks = checks_for(job.settings, job.kind, file_role(job.path))

@@ -368,10 +368,13 @@ class _Owners:
     @staticmethod
     def _keys(node: ast.AST, methods: Collection[str]) -> bool:
         """Return whether `node` is a place a cache key is used or named."""
+        # A key is an index (`cache[key]`), never a slice (`digest[:16]`) or a literal.
         if isinstance(node, ast.Subscript):
-            return True
+            return not isinstance(node.slice, (ast.Slice, ast.Constant))
         if isinstance(node, ast.Compare):
-            return any(isinstance(op, _IN) for op in node.ops)
+            return not isinstance(node.left, ast.Constant) and any(
+                isinstance(op, _IN) for op in node.ops
+            )
         if isinstance(node, ast.Call):
             func = node.func
             return (
