@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from .diagnostics import Edit
 from .lazy import lazy_import
+from .walk import walk
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -53,7 +54,7 @@ def name_uses(module: cst.Module) -> Counter[str]:
         def visit_Name(self, node: cst.Name) -> None:
             names.append(node)
 
-    module.visit(Visitor())
+    walk(module, Visitor())  # read-only: no copy of every node, as module.visit makes
     return Counter(name.value for name in names if id(name) not in targets)
 
 

@@ -35,6 +35,7 @@ from ..lazy import lazy_import
 from ..retirements import compose, retired_target
 from ..scope import Scope
 from ..symbols import Instance, is_sdk_client_class
+from ..walk import walk
 from .base import Check, call_sites
 
 if TYPE_CHECKING:
@@ -91,7 +92,7 @@ class Parents:
             def on_leave(self, original_node: cst.CSTNode) -> None:
                 stack.pop()
 
-        root.visit(Visitor())
+        walk(root, Visitor())
         return parents
 
     def get(self, node: cst.CSTNode) -> cst.CSTNode | None:
@@ -331,7 +332,7 @@ class LegacyCompletionsCheck(Check["FileContext"]):
                     return False
                 return True
 
-        node.visit(Visitor())
+        walk(node, Visitor())
         return iter(found)
 
     def _mentions_constants(self, ctx: FileContext, node: cst.CSTNode, scope: Scope) -> bool:
@@ -404,7 +405,7 @@ class LegacyCompletionsCheck(Check["FileContext"]):
                     uses.append(node)
                 return True
 
-        function.node.visit(Visitor())
+        walk(function.node, Visitor())
         for use in uses:
             parent = parents.get(use)
             if isinstance(parent, cst.Attribute) and parent.value is use:
@@ -520,7 +521,7 @@ class LegacyCompletionsCheck(Check["FileContext"]):
                 if scopes.get(id(original_node)) is not None:
                     stack.pop()
 
-        ctx.module.visit(Visitor())
+        walk(ctx.module, Visitor())
 
         def inside_legacy_call(node: cst.CSTNode) -> bool:
             start, end = ctx.span(node)
