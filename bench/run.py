@@ -258,10 +258,43 @@ def run_corpus(
     return results, info
 
 
+# A module that builds and documents a client but calls nothing: the ast triage decides it.
+NO_CANDIDATE = '''"""Our Anthropic client: callers use `client.messages.create(...)`."""
+import anthropic
+
+
+def make_client() -> anthropic.Anthropic:
+    return anthropic.Anthropic(max_retries=3)
+'''
+# Runs the command line in-process and says whether LibCST's modules were loaded.
+LOADS_LIBCST = """
+import sys
+from claude_migrate.cli import main
+try:
+    main(["check", "--no-cache", "--exit-zero", "--quiet", sys.argv[1]])
+except SystemExit:
+    pass
+print(any(name.startswith("libcst.") for name in sys.modules))
+"""
+
+
+def loads_libcst(path: Path) -> bool:
+    """Return whether checking `path` alone imports LibCST (the pre-commit promise)."""
+    out = subprocess.run(
+        [*PYI, "-c", LOADS_LIBCST, str(path)], capture_output=True, text=True, check=True
+    )
+    return out.stdout.strip().splitlines()[-1] == "True"
+
+
 def run_single(reps: int, root: Path) -> dict[str, Measure]:
     target = next(iter(sorted(root.rglob("claude_*.py"))))
+    plain = root.parent / "no_candidate.py"
+    plain.write_text(NO_CANDIDATE, encoding="utf-8")
     commands = {
         "check one file": [*CM, "check", "--no-cache", "--exit-zero", "--quiet", str(target)],
+        "check one file without a candidate site": [
+            *CM, "check", "--no-cache", "--exit-zero", "--quiet", str(plain),
+        ],  # fmt: skip
         "import libcst": [*PYI, "-c", "import libcst"],
         "python -c pass": [*PYI, "-c", "pass"],
     }
@@ -273,7 +306,22 @@ def run_single(reps: int, root: Path) -> dict[str, Measure]:
                 raise SystemExit(f"{label} failed (exit {code}): {' '.join(command)}")
             results[label].times.append(elapsed)
             results[label].peak_kb = max(results[label].peak_kb, peak)
+    results["check one file without a candidate site"].note = (
+        "imports LibCST" if loads_libcst(plain) else "LibCST not imported"
+    )
     return results
+
+
+def run_scaling(base_lines: int, sizes: str, results: Path) -> dict[str, object] | None:
+    """Run bench/scaling.py (its own processes); return its rows, or None if it failed."""
+    done = subprocess.run(
+        [PY, str(HERE / "scaling.py"), "--base-lines", str(base_lines), "--sizes", sizes,
+         "--results", str(results)],
+        check=False,
+    )  # fmt: skip
+    if done.returncode != 0:
+        return None
+    return json.loads((results / "scaling.json").read_text())  # type: ignore[no-any-return]
 
 
 def ratio(a: Measure, b: Measure) -> float:
@@ -293,7 +341,11 @@ def verdict(value: float, limit: float, at_most: bool) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=5, help="rounds of alternating runs")
-    parser.add_argument("--only", default="stdlib,anthropic,generated,single")
+    parser.add_argument("--only", default="stdlib,anthropic,generated,single,scaling")
+    parser.add_argument(
+        "--scaling-base-lines", type=int, default=250_000, help="lines of the 1x monorepo"
+    )
+    parser.add_argument("--scaling-sizes", default="1,2,4,8")
     parser.add_argument("--fixit-timeout", type=float, default=60.0)
     parser.add_argument("--corpus-dir", type=Path, default=HERE / ".corpus")
     parser.add_argument("--results", type=Path, default=HERE / ".results")
@@ -324,8 +376,12 @@ def main() -> int:
                     name, roots[name], reps, args.fixit_timeout, Path(scratch)
                 )
         single = run_single(args.reps + 2, roots["generated"]) if "single" in chosen else None
+    scaling = None
+    if "scaling" in chosen:
+        print("running the scaling series...", flush=True)
+        scaling = run_scaling(args.scaling_base_lines, args.scaling_sizes, args.results)
     after = machine()
-    report = render(tables, single, before, after, time.perf_counter() - started)
+    report = render(tables, single, before, after, time.perf_counter() - started, scaling)
     print(report)
     args.results.mkdir(parents=True, exist_ok=True)
     (args.results / "latest.md").write_text(report, encoding="utf-8")
@@ -355,6 +411,7 @@ def render(
     before: dict[str, str],
     after: dict[str, str],
     took: float,
+    scaling: dict[str, object] | None = None,
 ) -> str:
     from claude_migrate import __version__
 
@@ -391,6 +448,19 @@ def render(
         out.append("|---|---|---|")
         for m in single.values():
             out.append(f"| {m.label} | {m.cell()} | {m.peak_kb / 1024:.0f} |")
+        out.append("")
+    if scaling:
+        out.append("### scaling (bench/scaling.py; details in bench/.results/scaling.md)")
+        out.append("")
+        out.append("| size | lines | command | seconds | s per 1k lines | peak RSS MB |")
+        out.append("|---|---|---|---|---|---|")
+        for srow in scaling["rows"]:  # type: ignore[attr-defined]
+            for label in ("check cold", "check warm", "fix"):
+                m = srow[label]
+                out.append(
+                    f"| {srow['size']}x | {srow['lines']:,} | {label} | {m['seconds']:.2f} | "
+                    f"{m['seconds'] / (srow['lines'] / 1000):.4f} | {m['peak_mb']:.0f} |"
+                )
         out.append("")
     out.append("### targets (ratios of medians from this run)")
     out.append("")
@@ -457,6 +527,22 @@ def render(
             ratio(single["check one file"], single["import libcst"]),
             1.5,
         )
+        note = single["check one file without a candidate site"].note
+        met = "met" if note == "LibCST not imported" else "MISSED"
+        out.append(
+            f"| one file without a candidate site never imports LibCST | {note} | - | {met} |"
+        )
+    if scaling:
+        srows = scaling["rows"]  # type: ignore[index]
+        first, last = srows[0], srows[-1]  # type: ignore[index]
+        for label in ("check cold", "check warm", "fix"):
+            slope = (last[label]["seconds"] / last["lines"]) / (
+                first[label]["seconds"] / first["lines"]
+            )
+            row(f"scaling, {label}: s per 1k lines at {last['size']}x / at {first['size']}x",
+                slope, 1.2)  # fmt: skip
+        worst = max(last[label]["peak_mb"] for label in ("check cold", "check warm", "fix"))
+        row(f"scaling: peak RSS MB of any process at {last['size']}x", worst, 400)
     peaks = [
         (name, m.peak_kb / 1024)
         for name, (r, _) in tables.items()
