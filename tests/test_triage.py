@@ -10,6 +10,7 @@ that call Claude through aliases, wrappers and imported clients (hypothesis).
 from __future__ import annotations
 
 import ast
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -17,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES, REPO, write_tree
+from helpers import FIXTURES, REPO, Cli, write_tree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -104,6 +105,35 @@ def test_the_triage_rejects_suite_files_the_prefilter_lets_through() -> None:
     rejected = {case.name for case, _ in REJECTED}
     assert {"clients_not_called.py", "hashing_without_cache.py"} <= rejected
     assert any(select is None for _, select in REJECTED)
+
+
+# Whole trees, through the command line: the project phase, the cache and the pool included.
+
+TREES = sorted(
+    [
+        *(p for p in FIXTURES.iterdir() if p.is_dir() and p.name.startswith("project-")),
+        FIXTURES / "demo",
+        REPO / "examples" / "support-desk",
+    ]
+)
+
+
+def _tree_outputs(work: Path, monkeypatch: pytest.MonkeyPatch, triage: bool) -> list[str]:
+    with monkeypatch.context() as patch:
+        patch.setenv(SWITCH, "1" if triage else "0")
+        # What a fix writes follows from the findings (the single-file test runs fixes too).
+        result = Cli(work)("check", "--no-cache", "--format", "json", ".")
+        assert result.exit_code in (0, 1), result.output
+        return [result.stdout]
+
+
+@pytest.mark.parametrize("tree", TREES, ids=lambda p: p.relative_to(REPO).as_posix())
+def test_triage_changes_no_output_of_a_whole_tree(
+    tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    work = tmp_path / tree.name
+    shutil.copytree(tree, work, ignore=shutil.ignore_patterns("*.fixed.py"))
+    assert _tree_outputs(work, monkeypatch, True) == _tree_outputs(work, monkeypatch, False)
 
 
 # Which shapes are candidates --------------------------------------------------------------------
