@@ -339,11 +339,19 @@ def lookup(
     display: str,
     fix: bool,
     unsafe: bool,
+    project: str = "",
 ) -> tuple[FileResult | None, str]:
-    """Return (the cached result or None, the key to store this run's result under)."""
+    """Return (the cached result or None, the key to store this run's result under).
+
+    `project` is the digest of what the project phase told the file (the facts of the modules
+    it imports, and what other modules' calls decide about its own functions): a change there
+    changes the file's findings without changing its bytes.
+    """
     name = os.path.basename(path)
     mode = mode_of(fix, unsafe)
     outside = external_state(settings, kind, path)
+    if project:
+        outside = f"{outside};project={project}"
     key = cache.key(data, settings, kind, name, mode, outside)
     result = cache.load(key, display)
     if result is None and fix:

@@ -20,6 +20,10 @@ from .scope import CallRecord, ModuleIndex
 from .symbols import (
     BEDROCK_RUNTIME,
     Instance,
+    LocalClass,
+    LocalFunction,
+    ProjectClass,
+    ProjectFunction,
     Qual,
     Resolver,
     is_sdk_client_class,
@@ -250,9 +254,34 @@ def anthropic_endpoint(url: str) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class Hop:
+    """A call of a wrapper: the parameters it passes on, and the Claude calls they reach."""
+
+    callee: str  # "ask", "Chat.complete", "Claude" (a class called)
+    # wrapper parameter (or keyword forwarded through `**kwargs`) -> (path, line) of the call
+    reaches: tuple[tuple[str, str, int], ...]
+
+    def where(self, key: str) -> tuple[str, int] | None:
+        for name, path, line in self.reaches:
+            if name == key:
+                return path, line
+        return None
+
+    def describe(self, key: str) -> str:
+        """Return "passed to ask() reaches a Claude call at app/llm.py:20" for a parameter."""
+        where = self.where(key)
+        at = f" at {where[0]}:{where[1]}" if where else ""
+        return f"passed to {self.callee}() reaches a Claude call{at}"
+
+
 @dataclass(eq=False)
 class CallSite:
-    """A call proven to reach Claude, with its parameters as written."""
+    """A call proven to reach Claude, with its parameters as written.
+
+    `via` is set for a call of an in-project wrapper: its parameters are the wrapper's, and only
+    those the project phase proved to reach a Claude parameter are named by its target.
+    """
 
     record: CallRecord
     target: Target
@@ -261,6 +290,7 @@ class CallSite:
     # The call's keyword arguments when the parameters live elsewhere (a JSON body...).
     call_args: Entries | None = None
     extra: dict[str, object] = field(default_factory=dict)
+    via: Hop | None = None
 
     @property
     def node(self) -> cst.Call:
@@ -328,7 +358,7 @@ class CallFinder:
     def site(self, record: CallRecord) -> CallSite | None:
         func = record.node.func
         if isinstance(func, cst.Attribute):
-            if func.attr.value not in CALLEE_NAMES:
+            if func.attr.value not in CALLEE_NAMES and func.attr.value not in self._wrapper_names:
                 return None
         elif not isinstance(func, cst.Name):
             return None
@@ -337,7 +367,87 @@ class CallFinder:
             return self._method_site(record, symbol)
         if isinstance(symbol, Qual):
             return self._function_site(record, symbol.name)
+        project = self.resolver.project
+        if project is None:
+            return None
+        if isinstance(symbol, LocalFunction):
+            symbol = ProjectFunction(project.module, symbol.scope.qualname)
+        elif isinstance(symbol, LocalClass):
+            symbol = ProjectFunction(project.module, f"{symbol.info.scope.qualname}.__init__", True)
+        elif isinstance(symbol, ProjectClass):
+            symbol = ProjectFunction(symbol.module, f"{symbol.name}.__init__", True)
+        if isinstance(symbol, ProjectFunction):
+            return self._wrapper_site(record, symbol)
         return None
+
+    @property
+    def _wrapper_names(self) -> frozenset[str]:
+        project = self.resolver.project
+        if project is None:
+            return frozenset()
+        names = getattr(self, "_names", None)
+        if names is None:
+            names = frozenset(
+                part
+                for facts in project.modules.values()
+                for qual in facts["functions"]
+                for part in qual.split(".")
+            )
+            self._names = names
+        return names
+
+    def _wrapper_site(self, record: CallRecord, function: ProjectFunction) -> CallSite | None:
+        """Return the call of an in-project wrapper as a site naming the parameters it passes on."""
+        project = self.resolver.project
+        assert project is not None
+        facts = project.function(function.module, function.qualname)
+        if facts is None or not (facts.get("reaches") or facts.get("forwards")):
+            return None
+        params: list[list[str]] = facts["params"]
+        args = self.kwargs(record)
+        positional = [name for name, kind in params if kind == "positional"]
+        index = 0
+        for arg in record.node.args:
+            if arg.star:
+                break
+            if arg.keyword is not None:
+                continue
+            if index < len(positional):
+                name = positional[index]
+                value = self.values.value(arg.value, record.scope)
+                args.items.setdefault(name, Entry(name, arg, arg.value, value, record.node))
+            index += 1
+        named = {name for name, kind in params if kind in ("positional", "keyword")}
+        reaches: dict[str, list[list[object]]] = {
+            k: v for k, v in facts.get("forwards", {}).items() if k not in named
+        }
+        reaches.update(facts.get("reaches", {}))
+        names: dict[str, list[str]] = {}
+        hops: list[tuple[str, str, int]] = []
+        families = set()
+        for param, items in reaches.items():
+            for canonical, key, path, line in items:  # type: ignore[misc]
+                names.setdefault(str(canonical), []).append(param)
+                hops.append((param, str(path), int(line)))  # type: ignore[call-overload]
+                families.add(TARGETS[str(key)].family)
+        if len(families) != 1:
+            return None
+        callee = function.qualname.removesuffix(".__init__")
+        target = Target(
+            f"wrapper:{function.module}.{callee}",
+            families.pop(),
+            f"{callee}()",
+            temperature=tuple(names.get(TEMPERATURE, ())),
+            max_tokens=tuple(names.get(MAX_TOKENS, ())),
+            stop=tuple(names.get(STOP, ())),
+            stream=tuple(names.get(STREAM, ())),
+            model=tuple(names.get(MODEL, ())),
+        )
+        # Only what reaches Claude is read: other parameters of the wrapper are not Claude's.
+        wanted = {n for values in names.values() for n in values}
+        args.items = {k: v for k, v in args.items.items() if k in wanted}
+        args.unknown_keys &= wanted
+        return CallSite(record, target, args, client="wrapper", via=Hop(callee, tuple(hops)))
 
     def _method_site(self, record: CallRecord, symbol: Instance) -> CallSite | None:
         if is_sdk_client_class(symbol.cls):
@@ -472,7 +582,7 @@ class CallFinder:
 
 
 def find_call_sites(index: ModuleIndex, resolver: Resolver | None = None) -> Iterator[CallSite]:
-    """Yield every call in the module proven to reach Claude."""
+    """Yield every call in the module proven to reach Claude, directly or through a wrapper."""
     finder = CallFinder(index, resolver or Resolver(index))
     for record in index.calls:
         site = finder.site(record)

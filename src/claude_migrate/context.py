@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from .symbols import Resolver
     from .checks.base import Check
     from .config import FileSettings
+    from .project import ProjectView
     from .scope import ModuleIndex
 
 _COMMENT = re.compile(r"#[^\r\n]*")
@@ -34,9 +35,15 @@ class FileContext:
     """One parsed Python file, its policy, and lazily built indexes shared by all checks."""
 
     def __init__(
-        self, display_path: str, source: SourceText, module: cst.Module, settings: FileSettings
+        self,
+        display_path: str,
+        source: SourceText,
+        module: cst.Module,
+        settings: FileSettings,
+        project: ProjectView | None = None,
     ) -> None:
         self.path = display_path
+        self.project = project
         self.source = source
         self.module = module
         self.settings = settings
@@ -54,13 +61,19 @@ class FileContext:
     def resolver(self) -> Resolver:
         from .symbols import Resolver
 
-        return Resolver(self.index)
+        return Resolver(self.index, self.project)
 
     @cached_property
-    def sites(self) -> list[CallSite]:
+    def all_sites(self) -> list[CallSite]:
+        """Every Claude call of the file, and every call of an in-project wrapper."""
         from .calls import find_call_sites
 
         return list(find_call_sites(self.index, self.resolver))
+
+    @cached_property
+    def sites(self) -> list[CallSite]:
+        """The Claude calls the file makes itself (what call-level rules read)."""
+        return [site for site in self.all_sites if site.via is None]
 
     @cached_property
     def _spans(self) -> dict[Any, tuple[int, int]]:

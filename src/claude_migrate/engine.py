@@ -28,6 +28,7 @@ from .diagnostics import Diagnostic, FileError, FileResult
 from .fixer import MAX_FIX_ROUNDS, not_written, settle, write_atomic
 from .manifests import MANIFEST_KIND
 from .pool import Crash, recursion_headroom, run_in_workers
+from .project import ProjectView, attach_project
 from .source import DecodeError, SourceText
 from .suppress import apply_suppressions, skips_file
 
@@ -58,6 +59,8 @@ class Job:
     kind: str
     settings: FileSettings
     text: str | None = None  # given instead of reading `path` (stdin)
+    # What the project phase decided that this file may use (None: the file alone).
+    project: ProjectView | None = None
 
 
 @cache
@@ -154,6 +157,14 @@ def prefilter(data: bytes, settings: FileSettings, kind: str, path: str = "") ->
     return SYNTAX_ONLY if kind == "python" else PARSE
 
 
+def _verdict(job: Job, data: bytes) -> int:
+    """Return the prefilter's verdict, parsing a file the project phase found a use for."""
+    verdict = prefilter(data, job.settings, job.kind, job.path)
+    if verdict != PARSE and job.project is not None and job.project.relevant:
+        return PARSE
+    return verdict
+
+
 def passes_prefilter(data: bytes, settings: FileSettings, kind: str, path: str = "") -> bool:
     """Return whether the file may hold a finding, so that LibCST has to parse it."""
     return prefilter(data, settings, kind, path) == PARSE
@@ -225,7 +236,7 @@ def run_checks(
 def _run_checks(job: Job, source: SourceText, module, checks: Sequence[Check]) -> tuple[list[Diagnostic], list[FileError]]:  # type: ignore[no-untyped-def]
     from .context import FileContext
 
-    ctx = FileContext(job.display, source, module, job.settings)
+    ctx = FileContext(job.display, source, module, job.settings, job.project)
     found, errors = run_checks(ctx, checks, job.display)
     found = apply_suppressions(ctx, found)
     found.sort(key=Diagnostic.sort_key)
@@ -397,7 +408,7 @@ def process(job: Job, options: Options) -> FileResult:
             except OSError as exc:
                 result.errors.append(FileError(job.display, f"cannot read: {exc.strerror or exc}"))
                 return result
-            verdict = prefilter(data, job.settings, job.kind, job.path)
+            verdict = _verdict(job, data)
             if verdict == SKIP:
                 return result
         else:
@@ -453,6 +464,7 @@ def run(
     one, and its fresh result is stored otherwise (see `cache.py`).
     """
     workers = workers or default_jobs()
+    jobs = attach_project(jobs)
     keys: dict[int, tuple[str, bytes]] = {}
     # Prefilter in this process: most files of a real tree never need a parse, and sending
     # them to a pool would cost more than reading them here.
@@ -466,7 +478,7 @@ def run(
             except OSError:
                 heavy.append(i)  # let process() report it
                 continue
-            if prefilter(data, job.settings, job.kind, job.path) == SKIP:
+            if _verdict(job, data) == SKIP:
                 results[i] = FileResult(path=job.display)
                 if on_result:
                     on_result(results[i])  # type: ignore[arg-type]
@@ -475,6 +487,7 @@ def run(
                 hit, key = lookup(
                     cache, data, job.settings, job.kind, job.path, job.display,
                     options.fix, options.unsafe,
+                    job.project.digest if job.project is not None else "",
                 )  # fmt: skip
                 keys[i] = (key, data)
                 if hit is not None:

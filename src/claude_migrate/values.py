@@ -33,6 +33,9 @@ class Value:
     node: cst.CSTNode | None = None
     # The name it was read through ("TEMPERATURE"), for messages.
     via: str | None = None
+    # Set when the value is a parameter's default that some in-project call relies on: the
+    # finding goes to the default, where the fix edits it.
+    default: bool = False
 
 
 UNKNOWN = Value(False)
@@ -139,7 +142,7 @@ class ValueResolver:
         if isinstance(node, cst.Name):
             binding = self.single_binding(node.value, scope)
             if binding is None or binding.value is None:
-                return UNKNOWN
+                return self.relied_default(node.value, scope, depth)
             inner = self.value(binding.value, binding.scope, depth + 1)
             if not inner.known:
                 return UNKNOWN
@@ -155,6 +158,27 @@ class ValueResolver:
                 items.append(item.value)
             return Value(True, items if isinstance(node, cst.List) else tuple(items), node)
         return UNKNOWN
+
+    def relied_default(self, name: str, scope: Scope, depth: int = 0) -> Value:
+        """Return a parameter's default when an in-project call relies on it and it reaches Claude.
+
+        The project phase decides both (a call that passes `*args`/`**kwargs` relies on nothing
+        it can prove); with no project, or a default nobody is seen relying on, it is unknown.
+        """
+        bindings = [b for b in scope.lookup(name) if b.kind != "annotation"]
+        if len(bindings) != 1 or bindings[0].kind != "param" or bindings[0].default is None:
+            return UNKNOWN
+        binding = bindings[0]
+        if self.symbols is None:
+            return UNKNOWN
+        facts = self.symbols.own_function(binding.scope.qualname)
+        if facts is None or name not in facts.get("relied", ()):
+            return UNKNOWN
+        inner = self.value(binding.default, binding.scope, depth + 1)
+        if not inner.known:
+            return UNKNOWN
+        owner = binding.scope.qualname.removesuffix(".__init__")
+        return Value(True, inner.value, inner.node, f"the default of {owner}()", default=True)
 
     def dict_node(self, node: cst.BaseExpression, scope: Scope, depth: int = 0) -> tuple[cst.BaseExpression, Scope, str | None] | None:
         """Return the dict literal (or `dict(...)` call) an expression is bound to."""
@@ -283,7 +307,12 @@ class ValueResolver:
         for arg in call.args:
             if arg.keyword is not None:
                 key = arg.keyword.value
-                entries.items[key] = Entry(key, arg, arg.value, self.value(arg.value, scope), call)
+                value = self.value(arg.value, scope)
+                if value.default and value.node is not None:
+                    # The finding and its fix are at the default the call relies on.
+                    entries.items[key] = Entry(key, value.node, arg.value, value, None)
+                else:
+                    entries.items[key] = Entry(key, arg, arg.value, value, call)
                 entries.unknown_keys.discard(key)
             elif arg.star == "**":
                 self._merge(entries, self.expand(arg.value, scope, 0, order, mutators))

@@ -32,7 +32,7 @@ class CeilingCheck(Check):
     def check(self, ctx) -> Iterable[Diagnostic]:  # type: ignore[no-untyped-def]
         maximum = self.settings["max"]
         fix_to = self.settings["fix-to"]
-        for site in ctx.sites:
+        for site in ctx.all_sites:
             entry = site.param(self.parameter)
             if entry is None or not entry.value.known or self.defers(ctx, site):
                 continue
@@ -42,6 +42,11 @@ class CeilingCheck(Check):
             if value <= maximum:
                 continue
             via = f" (from {entry.value.via})" if entry.value.via else ""
+            name = entry.key
+            if site.via is not None:
+                # A wrapper's parameter: say what it is for Claude, and where it goes.
+                name = self.label
+                via += f" {site.via.describe(entry.key)} and"
             fix = None
             if entry.value.node is not None:
                 fix = ctx.fix(
@@ -52,7 +57,7 @@ class CeilingCheck(Check):
             yield ctx.diagnostic(
                 self,
                 entry.holder,
-                f"{entry.key} {format_number(value)}{via} is above the policy maximum "
+                f"{name} {format_number(value)}{via} is above the policy maximum "
                 f"{format_number(maximum)}",
                 fix,
                 context=site.record.scope.qualname,
