@@ -443,6 +443,15 @@ class CallFinder:
             stream=tuple(names.get(STREAM, ())),
             model=tuple(names.get(MODEL, ())),
         )
+        if target.family in (BEDROCK, LITELLM) and target.model:
+            # Those calls are Claude's only with a Claude model: the one passed here must be.
+            model = args.get(*target.model)
+            if model is None or not (
+                model.value.known
+                and isinstance(model.value.value, str)
+                and is_claude_model(model.value.value)
+            ):
+                return None
         # Only what reaches Claude is read: other parameters of the wrapper are not Claude's.
         wanted = {n for values in names.values() for n in values}
         args.items = {k: v for k, v in args.items.items() if k in wanted}
@@ -529,9 +538,47 @@ class CallFinder:
             if not first.star:
                 value = self.values.value(first.value, record.scope)
                 model = value.value if value.known and isinstance(value.value, str) else None
+        if model is None and args.get(MODEL) is not None:
+            # `for model in ["bedrock/anthropic.claude-...", ...]`: Claude if one element is;
+            # `split_loops` then makes one site per element.
+            looped = self.values.loop_values(args.get(MODEL).value_node, record.scope)  # type: ignore[union-attr]
+            if looped and any(isinstance(v.value, str) and is_claude_model(v.value) for v in looped):
+                model = "claude"
         if not (model and is_claude_model(model)):
             return None
         return CallSite(record, TARGETS["litellm:completion"], args, client="litellm")
+
+    def split_loops(self, site: CallSite) -> list[CallSite]:
+        """Return one site per element when a parameter is a loop's name over a literal list.
+
+        `for t in [0.2, 0.9]: create(temperature=t)` is two calls as far as a rule goes: each
+        element gets its own site, whose entry is written at the element (where a fix edits it).
+        For the model of a call recognised by its model (LiteLLM, Bedrock), elements that are not
+        Claude models are not Claude calls.
+        """
+        for key, entry in site.params.items.items():
+            if entry.value.known or not isinstance(entry.value_node, cst.Name):
+                continue
+            looped = self.values.loop_values(entry.value_node, site.record.scope)
+            if not looped:
+                continue
+            split = []
+            for value in looped:
+                assert value.node is not None
+                if key in site.target.model and site.family in (LITELLM, BEDROCK):
+                    if not (isinstance(value.value, str) and is_claude_model(value.value)):
+                        continue
+                items = dict(site.params.items)
+                items[key] = Entry(key, value.node, entry.value_node, value, None)
+                params = Entries(items, site.params.opaque, set(site.params.unknown_keys))
+                split.append(
+                    CallSite(
+                        site.record, site.target, params, site.client, site.call_args,
+                        site.extra, site.via,
+                    )  # fmt: skip
+                )
+            return split
+        return [site]
 
     def _http_site(self, record: CallRecord, method: str, base_url: str = "") -> CallSite | None:
         call = record.node
@@ -587,7 +634,7 @@ def find_call_sites(index: ModuleIndex, resolver: Resolver | None = None) -> Ite
     for record in index.calls:
         site = finder.site(record)
         if site is not None:
-            yield site
+            yield from finder.split_loops(site)
 
 
 def parameter_names(canonical: str) -> frozenset[str]:

@@ -620,7 +620,13 @@ class Project:
         """Return the plain facts other files may ask about `module`."""
         summary = self.summaries[module]
         names: dict[str, Any] = {}
-        for name in {*summary["assigns"], *summary["imports"]}:
+        starred: set[str] = set()
+        for star in summary["star_imports"]:
+            other = self.summaries.get(star)
+            if other is not None:
+                public = [n for n in [*other["assigns"], *other["imports"]] if not n.startswith("_")]
+                starred.update(other["all"] if other["all"] is not None else public)
+        for name in {*summary["assigns"], *summary["imports"], *starred}:
             symbol = self.export(module, name)
             plain = _plain(symbol)
             if plain is not None:

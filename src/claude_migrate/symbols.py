@@ -336,6 +336,8 @@ class Resolver:
         for option in options:
             if isinstance(option, cst.Name) and option.value == "None":
                 continue
+            if self._proven_other(option, scope, depth + 1):
+                return UNKNOWN
             results.append(self.resolve(option, scope, depth + 1))
         clients = [r for r in results if isinstance(r, Instance) and not r.path]
         if not clients or not _all_sdk_clients(clients) and any(r != clients[0] for r in clients):
@@ -343,6 +345,24 @@ class Resolver:
         if any(r is not UNKNOWN and not (isinstance(r, Instance) and not r.path) for r in results):
             return UNKNOWN
         return clients[0]
+
+    def _proven_other(self, node: cst.BaseExpression, scope: Scope, depth: int) -> bool:
+        """Return whether an expression is proven to be an object other than a Claude client
+        (what another vendor's or a local class's constructor made)."""
+        if depth > MAX_DEPTH:
+            return False
+        if isinstance(node, cst.Call):
+            if isinstance(self.resolve(node, scope, depth + 1), Instance):
+                return False
+            func = self.resolve(node.func, scope, depth + 1)
+            return isinstance(func, (Qual, LocalClass, ProjectClass))
+        if isinstance(node, cst.Name):
+            bindings = [b for b in scope.lookup(node.value) if b.kind == "assign"]
+            return any(
+                b.value is not None and self._proven_other(b.value, b.scope, depth + 1)
+                for b in bindings
+            )
+        return False
 
     def _call_result(self, node: cst.Call, scope: Scope, depth: int) -> Symbol:
         func = self.resolve(node.func, scope, depth + 1)

@@ -142,7 +142,8 @@ class ValueResolver:
         if isinstance(node, cst.Name):
             binding = self.single_binding(node.value, scope)
             if binding is None or binding.value is None:
-                return self.relied_default(node.value, scope, depth)
+                found = self.imported(node.value, scope)
+                return found if found.known else self.relied_default(node.value, scope, depth)
             inner = self.value(binding.value, binding.scope, depth + 1)
             if not inner.known:
                 return UNKNOWN
@@ -158,6 +159,48 @@ class ValueResolver:
                 items.append(item.value)
             return Value(True, items if isinstance(node, cst.List) else tuple(items), node)
         return UNKNOWN
+
+    def imported(self, name: str, scope: Scope) -> Value:
+        """Return the constant an imported name stands for, when the project phase proved it.
+
+        Its node is in another file: the finding is at the call, without a fix.
+        """
+        bindings = [b for b in scope.lookup(name) if b.kind != "annotation"]
+        if len(bindings) != 1 or bindings[0].kind != "import" or self.symbols is None:
+            return UNKNOWN
+        project = self.symbols.project
+        if project is None:
+            return UNKNOWN
+        found = project.lookup(bindings[0].qualname)
+        if found is None or found[0] != "const":
+            return UNKNOWN
+        return Value(True, found[1], None, project.absolute(bindings[0].qualname))
+
+    def loop_values(self, node: cst.BaseExpression, scope: Scope) -> list[Value] | None:
+        """Return the values a `for` loop's name takes, when it iterates over a literal list/tuple.
+
+        Each value's node is its element, where a finding (and its fix) belongs.
+        """
+        if not isinstance(node, cst.Name):
+            return None
+        bindings = [b for b in scope.lookup(node.value) if b.kind != "annotation"]
+        if len(bindings) != 1 or bindings[0].kind != "loop" or bindings[0].value is None:
+            return None
+        iterable = bindings[0].value
+        if isinstance(iterable, cst.Name):
+            binding = self.single_binding(iterable.value, bindings[0].scope)
+            iterable = binding.value if binding is not None and binding.value is not None else iterable
+        if not isinstance(iterable, (cst.List, cst.Tuple)) or not iterable.elements:
+            return None
+        values = []
+        for element in iterable.elements:
+            if isinstance(element, cst.StarredElement):
+                return None
+            found = literal(element.value)
+            if not found.known:
+                return None
+            values.append(found)
+        return values
 
     def relied_default(self, name: str, scope: Scope, depth: int = 0) -> Value:
         """Return a parameter's default when an in-project call relies on it and it reaches Claude.

@@ -41,7 +41,7 @@ def model_entry(ctx: FileContext, site: CallSite) -> Entry | None:
     if site.family == BEDROCK and site.call_args is not None:
         return site.call_args.get(*names)
     entry = site.params.get(*names)
-    if entry is not None or site.family != LITELLM:
+    if entry is not None or site.family != LITELLM or site.via is not None:
         return entry
     # LiteLLM takes the model as its first positional argument too.
     call = site.node
@@ -126,7 +126,7 @@ class RetiredModelCheck(Check):
         as_of = as_date(self.settings.get("as-of")) or deprecations.today()
         warn_days = self.settings["warn-days"]
         replace = dict(self.settings.get("replace") or {})
-        for site in ctx.sites:
+        for site in ctx.all_sites:
             entry = model_entry(ctx, site)
             if entry is None or not entry.value.known or not isinstance(entry.value.value, str):
                 continue
@@ -155,6 +155,8 @@ class RetiredModelCheck(Check):
     ) -> Diagnostic:
         current = entry.value.value
         via = f" (from {entry.value.via})" if entry.value.via else ""
+        if site.via is not None:
+            via += f" ({site.via.describe(entry.key)})"
         message = f"model {current!r}{via} was retired on {retires.isoformat()}"
         fix = None
         if target is None:
@@ -180,6 +182,8 @@ class RetiredModelCheck(Check):
     ) -> Diagnostic:
         current = entry.value.value
         via = f" (from {entry.value.via})" if entry.value.via else ""
+        if site.via is not None:
+            via += f" ({site.via.describe(entry.key)})"
         days = (retires - as_of).days
         message = (
             f"model {current!r}{via} retires on {retires.isoformat()} "
