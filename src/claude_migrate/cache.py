@@ -146,7 +146,15 @@ def result_from_json(data: dict[str, Any], path: str) -> FileResult:
     """Return the result an entry holds, reported at `path`; raises on anything malformed."""
     values = {name: data[name] for name in _fields(FileResult, _RUN_FIELDS)}
     values["diagnostics"] = [
-        Diagnostic(path=path, **{**d, "fix": _fix_from_json(d["fix"])}) for d in data["diagnostics"]
+        Diagnostic(
+            path=path,
+            **{
+                **d,
+                "fix": _fix_from_json(d["fix"]),
+                "related": tuple((str(p), int(n), str(m)) for p, n, m in d["related"]),
+            },
+        )
+        for d in data["diagnostics"]
     ]
     values["errors"] = [FileError(path=path, **e) for e in data["errors"]]
     return FileResult(path=path, from_cache=True, **values)

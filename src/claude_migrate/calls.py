@@ -268,6 +268,13 @@ class Hop:
                 return path, line
         return None
 
+    def related(self, key: str, canonical: str) -> tuple[tuple[str, int, str], ...]:
+        """Return the Claude call a parameter reaches, as a report's related location."""
+        where = self.where(key)
+        if where is None:
+            return ()
+        return ((where[0], where[1], f"the Claude call {self.callee}() passes {canonical} to"),)
+
     def describe(self, key: str) -> str:
         """Return "passed to ask() reaches a Claude call at app/llm.py:20" for a parameter."""
         where = self.where(key)

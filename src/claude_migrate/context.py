@@ -124,6 +124,7 @@ class FileContext:
         message: str,
         fix: Fix | None = None,
         context: str = "",
+        related: tuple[tuple[str, int, str], ...] = (),
     ) -> Diagnostic:
         """Return a diagnostic that starts where `node` starts."""
         code_range = self.range(node)
@@ -139,4 +140,5 @@ class FileContext:
             fix=fix,
             fingerprint=fingerprint(self.code(node)),
             context=context,
+            related=related,
         )

@@ -61,6 +61,9 @@ class Diagnostic:
     fingerprint: str = ""
     # Enclosing function or class ("Outer.method"), for baselines.
     context: str = ""
+    # Other places the finding goes through, as (path, line, message): the Claude call a
+    # wrapper's parameter reaches.
+    related: tuple[tuple[str, int, str], ...] = ()
 
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.path, self.line, self.column, self.code)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -74,8 +75,12 @@ def import_roots(paths: Iterable[Path]) -> list[Path]:
         if folder not in roots:
             roots.append(folder)
 
+    seen: set[Path] = set()
     for path in paths:
         folder = path if path.is_dir() else path.parent
+        if folder in seen:
+            continue
+        seen.add(folder)
         for candidate in (folder, *folder.parents):
             if any((candidate / name).is_file() for name in PROJECT_FILES):
                 if (candidate / "src").is_dir():
@@ -114,7 +119,21 @@ def module_name(path: Path, roots: Sequence[Path]) -> tuple[str, bool] | None:
 
 def module_file(name: str, roots: Sequence[Path]) -> Path | None:
     """Return the file a dotted module name is read from under the roots, if there is one."""
+    key = (name, tuple(roots))
+    if key not in _MODULE_FILES:
+        if len(_MODULE_FILES) > 100_000:
+            _MODULE_FILES.clear()
+        _MODULE_FILES[key] = _find_module_file(name, roots)
+    return _MODULE_FILES[key]
+
+
+_MODULE_FILES: dict[tuple[str, tuple[Path, ...]], Path | None] = {}
+
+
+def _find_module_file(name: str, roots: Sequence[Path]) -> Path | None:
     parts = name.split(".")
+    if not all(part.isidentifier() for part in parts):
+        return None
     for root in roots:
         base = root.joinpath(*parts)
         for candidate in (base.with_suffix(".py"), base / "__init__.py"):
@@ -211,23 +230,6 @@ class Project:
                     found.add(candidate)
                     break
         return found
-
-    def exported_names(self) -> set[str]:
-        """Return the names other modules may call or read to reach something Claude."""
-        names: set[str] = set()
-        for (module, qual), reaches in self.facts.reaches.items():
-            if reaches or self.facts.forwards.get((module, qual)):
-                names.update(qual.split("."))
-        for module, summary in self.summaries.items():
-            for name in summary["assigns"]:
-                symbol = self.export(module, name)
-                if symbol is not None and symbol[0] in ("client", "const"):
-                    names.add(name)
-            for qual in summary["functions"]:
-                returned = self._returns(module, qual) if "." not in qual else None
-                if returned is not None and returned[0] == "client":
-                    names.add(qual)
-        return names
 
     # Evaluation -----------------------------------------------------------------------------
     def export(self, module: str, name: str, depth: int = 0) -> Sym:
@@ -835,39 +837,99 @@ def _mentions(data: bytes, names: Iterable[bytes]) -> bool:
     return any(name in data for name in names)
 
 
+_IMPORT = re.compile(
+    rb"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\(?([\w, \t]*)|import[ \t]+([\w.]+))",
+    re.MULTILINE,
+)
+
+
+def imports_of(data: bytes, module: str, is_package: bool) -> set[str]:
+    """Return the absolute module names a file's import lines name (read without parsing).
+
+    `from pkg import name` gives both `pkg` and `pkg.name` (a submodule, maybe).
+    """
+    found: set[str] = set()
+    for match in _IMPORT.finditer(data):
+        source, names, plain = match.groups()
+        if plain:
+            found.add(plain.decode("ascii", "replace"))
+            continue
+        text = source.decode("ascii", "replace")
+        level = len(text) - len(text.lstrip("."))
+        base = _absolute_module(module, is_package, level, text[level:] or None)
+        if base:
+            found.add(base)
+        for name in (names or b"").decode("ascii", "replace").replace("(", "").split(","):
+            name = name.strip().split(" ")[0]
+            if name.isidentifier():
+                found.add(f"{base}.{name}" if base else name)
+    return found
+
+
+def _absolute_module(module: str, is_package: bool, level: int, name: str | None) -> str:
+    if level == 0:
+        return name or ""
+    parts = module.split(".")
+    if not is_package:
+        parts = parts[:-1]
+    if level > 1:
+        parts = parts[: max(0, len(parts) - (level - 1))]
+    return ".".join([*parts, name] if name else parts)
+
+
 def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path) -> Project:
-    """Summarise the files that can matter (and the project modules they import); solve."""
+    """Summarise the files that can matter (and the project modules they import); solve.
+
+    A file matters when it mentions Claude (the registry's markers), when a summarised module
+    imports it, or when it imports a module that matters (found from its import lines without
+    parsing): the set grows until nothing new joins, so a module that calls `ask()` and never
+    says "anthropic" is found, and so is one calling a wrapper of that wrapper.
+    """
     roots = import_roots([path for path, _ in files])
     project = Project(roots, cwd)
-    pending: list[tuple[Path, bytes | str]] = []
+    pending: list[tuple[Path, bytes, str, bool]] = []
     for path, data in files:
         raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
         if _mentions(raw, MARKERS):
             _add_file(project, path, data)
-        else:
-            pending.append((path, data))
+            continue
+        named = module_name(path, roots)
+        if named is not None and b"import" in raw:
+            pending.append((path, raw, *named))
     _follow_imports(project)
-    project.solve()
-    # Files that use what the summaries export join, until nothing new does.
-    if len(files) <= MAX_GROWTH_FILES:
+    matters: dict[str, bool] = {}
+
+    def mattering(name: str) -> bool:
+        if name in project.summaries:
+            return True
+        if name not in matters:
+            found = module_file(name, roots)
+            verdict = False
+            if found is not None:
+                try:
+                    verdict = _mentions(found.read_bytes(), MARKERS)
+                except OSError:
+                    verdict = False
+            matters[name] = verdict
+        return matters[name]
+
+    if len(pending) <= MAX_GROWTH_FILES:
         for _ in range(MAX_ROUNDS):
-            names = {name.encode() for name in project.exported_names() if len(name) > 2}
-            if not names:
-                break
             joined = []
             left = []
-            for path, data in pending:
-                raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
-                if b"import" in raw and _mentions(raw, names):
-                    joined.append((path, data))
+            for item in pending:
+                path, raw, module, is_package = item
+                if any(mattering(name) for name in imports_of(raw, module, is_package)):
+                    joined.append(item)
                 else:
-                    left.append((path, data))
+                    left.append(item)
             pending = left
-            added = [_add_file(project, path, data) for path, data in joined]
-            if not any(added):
+            if not joined:
                 break
+            for path, raw, _module, _package in joined:
+                _add_file(project, path, raw)
             _follow_imports(project)
-            project.solve()
+    project.solve()
     return project
 
 

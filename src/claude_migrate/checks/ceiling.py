@@ -61,4 +61,5 @@ class CeilingCheck(Check):
                 f"{format_number(maximum)}",
                 fix,
                 context=site.record.scope.qualname,
+                related=site.via.related(entry.key, self.label) if site.via else (),
             )

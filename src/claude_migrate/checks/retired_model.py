@@ -169,7 +169,8 @@ class RetiredModelCheck(Check):
                     f"replace {current!r} with {target!r}",
                     ctx.replace(entry.value.node, string_literal(entry.value.node, target)),
                 )
-        return ctx.diagnostic(self, entry.holder, message, fix, site.record.scope.qualname)
+        related = site.via.related(entry.key, "the model") if site.via else ()
+        return ctx.diagnostic(self, entry.holder, message, fix, site.record.scope.qualname, related)
 
     def _retiring(
         self,
@@ -191,7 +192,8 @@ class RetiredModelCheck(Check):
         )
         if target is not None:
             message += f"; plan the move to {target!r}"
-        return ctx.diagnostic(self, entry.holder, message, None, site.record.scope.qualname)
+        related = site.via.related(entry.key, "the model") if site.via else ()
+        return ctx.diagnostic(self, entry.holder, message, None, site.record.scope.qualname, related)
 
     @staticmethod
     def _why_no_fix(spelling: Spelling) -> str:

@@ -57,6 +57,7 @@ def plain_lines(run: Run) -> list[str]:
     for d in run.diagnostics:
         marker = " [*]" if _fixable_marker(run, d) else ""
         lines.append(f"{d.path}:{d.line}:{d.column}: {d.code}{marker} {d.message}")
+        lines.extend(f"    {path}:{line}: {message}" for path, line, message in d.related)
     lines.extend(_stale_lines(run))
     return lines
 
@@ -177,6 +178,8 @@ def render_rich(run: Run) -> str:
                 line.append(" [*]", style="cyan")
             line.append(f" {d.message}")
             console.print(line, soft_wrap=True)
+            for path, number, message in d.related:
+                console.print(Text(f"    {path}:{number}: {message}", style="dim"), soft_wrap=True)
             if source is not None:
                 for part in _snippet(source, d.line, d.column, d.end_line, d.end_column):
                     console.print(part, soft_wrap=True)
