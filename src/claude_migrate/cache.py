@@ -224,6 +224,26 @@ class ResultCache:
             if time.time() - os.stat(entry).st_mtime > _TOUCH_AFTER:
                 os.utime(entry)
 
+    def load_data(self, key: str) -> Any:
+        """Return the JSON data stored under `key` by `store_data`, or None (missing or broken)."""
+        try:
+            with open(self._entry(key), "rb") as handle:
+                stored = json.loads(handle.read())
+        except (OSError, ValueError, RecursionError):
+            return None
+        if not isinstance(stored, dict) or stored.get("format") != FORMAT:
+            return None
+        self._touch(self._entry(key))
+        return stored.get("data")
+
+    def store_data(self, key: str, data: Any) -> None:
+        """Store JSON data (the project phase's facts) under `key`, atomically."""
+        try:
+            payload = json.dumps({"format": FORMAT, "data": data}, separators=(",", ":")).encode()
+        except (TypeError, ValueError, RecursionError):
+            return
+        self._write(key, payload)
+
     def store(self, key: str, result: FileResult) -> None:
         """Write the entry for `key` atomically; a cache that can't be written is skipped."""
         try:
@@ -232,6 +252,9 @@ class ResultCache:
             ).encode()
         except (TypeError, ValueError):  # a field JSON cannot hold: don't cache this file
             return
+        self._write(key, payload)
+
+    def _write(self, key: str, payload: bytes) -> None:
         entry = self._entry(key)
         try:
             self._prepare(entry.parent)

@@ -464,7 +464,7 @@ def run(
     one, and its fresh result is stored otherwise (see `cache.py`).
     """
     workers = workers or default_jobs()
-    jobs = attach_project(jobs)
+    jobs = attach_project(jobs, cache)
     keys: dict[int, tuple[str, bytes]] = {}
     # Prefilter in this process: most files of a real tree never need a parse, and sending
     # them to a pool would cost more than reading them here.

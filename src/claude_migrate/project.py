@@ -62,6 +62,32 @@ MAX_GROWTH_FILES = 20000
 # Where modules live ---------------------------------------------------------------------------
 
 
+def project_folders(paths: Iterable[Path]) -> list[Path]:
+    """Return the folders whose modules belong to the project, read from disk if not given.
+
+    The folder of the nearest `pyproject.toml`/`setup.cfg`/`setup.py` above each path; for a
+    path in no such project, its outermost package. Installed packages beside it (a
+    site-packages folder) are not the project: a module of theirs is an outside name.
+    """
+    found: list[Path] = []
+    seen: set[Path] = set()
+    for path in paths:
+        folder = path if path.is_dir() else path.parent
+        if folder in seen:
+            continue
+        seen.add(folder)
+        for candidate in (folder, *folder.parents):
+            if any((candidate / name).is_file() for name in PROJECT_FILES):
+                break
+        else:
+            candidate = folder
+            while (candidate.parent / "__init__.py").is_file() and candidate.parent != candidate:
+                candidate = candidate.parent
+        if candidate not in found:
+            found.append(candidate)
+    return found
+
+
 def import_roots(paths: Iterable[Path]) -> list[Path]:
     """Return the folders imports are resolved from, nearest first.
 
@@ -189,8 +215,14 @@ class Facts:
 class Project:
     """Module summaries of one run, and the facts derived from them."""
 
-    def __init__(self, roots: Sequence[Path], cwd: Path) -> None:
+    def __init__(self, roots: Sequence[Path], cwd: Path, folders: Sequence[Path] = ()) -> None:
         self.roots = list(roots)
+        self.folders = list(folders)
+        self._memo: dict[tuple[Any, ...], Sym] = {}
+        self._paths: dict[str, Path | None] = {}
+        self._imported: dict[str, set[str]] = {}
+        self._derived: dict[str, tuple[dict[str, Any], str]] = {}
+        self._closures: dict[str, list[str]] = {}
         self.cwd = cwd
         self.summaries: dict[str, dict[str, Any]] = {}
         self.paths: dict[str, str] = {}  # module -> display path
@@ -216,8 +248,28 @@ class Project:
         self.files[str(path)] = name
         return name
 
+    def module_path(self, name: str) -> Path | None:
+        """Return the file of a project module (None for an installed or missing one)."""
+        if name in self._paths:
+            return self._paths[name]
+        found = module_file(name, self.roots)
+        if found is not None and self.folders:
+            text = str(found)
+            if not any(text.startswith(str(folder) + os.sep) for folder in self.folders):
+                found = None
+        self._paths[name] = found
+        return found
+
     def imported_modules(self, name: str) -> set[str]:
         """Return the project modules `name` imports (by prefix of its imports)."""
+        if name in self._imported:
+            return self._imported[name]
+        found = self._imports_of(name)
+        if name in self.summaries:
+            self._imported[name] = found
+        return found
+
+    def _imports_of(self, name: str) -> set[str]:
         summary = self.summaries.get(name)
         if summary is None:
             return set()
@@ -226,7 +278,7 @@ class Project:
             parts = qualname.split(".")
             for size in range(len(parts), 0, -1):
                 candidate = ".".join(parts[:size])
-                if candidate in self.summaries or module_file(candidate, self.roots) is not None:
+                if candidate in self.summaries or self.module_path(candidate) is not None:
                     found.add(candidate)
                     break
         return found
@@ -241,7 +293,7 @@ class Project:
             return None
         summary = self.summaries.get(module)
         if summary is None:
-            if module_file(module, self.roots) is not None:
+            if self.module_path(module) is not None:
                 return None  # a project module not summarised: nothing Claude in it
             return ("ref", f"{module}.{name}")
         self._evaluating.add(("export", module, name))
@@ -264,7 +316,7 @@ class Project:
         parts = qualname.split(".")
         for size in range(len(parts), 0, -1):
             module = ".".join(parts[:size])
-            if module in self.summaries or module_file(module, self.roots) is not None:
+            if module in self.summaries or self.module_path(module) is not None:
                 symbol: Sym = ("module", module)
                 for attr in parts[size:]:
                     symbol = self.attribute(symbol, attr, depth + 1)
@@ -338,9 +390,28 @@ class Project:
         return None
 
     def evaluate(self, module: str, function: str | None, value: list[Any], depth: int = 0) -> Sym:
-        """Return what an expression of a summary is, in a module and function."""
+        """Return what an expression of a summary is, in a module and function.
+
+        Memoised for the round: summaries do not change within it.
+        """
         if depth > MAX_DEPTH or not value:
             return None
+        key = (module, function, id(value))
+        if key in self._memo:
+            return self._memo[key]
+        if key in self._evaluating:
+            return None
+        self._evaluating.add(key)
+        try:
+            result = self._evaluate(module, function, value, depth)
+        finally:
+            self._evaluating.discard(key)
+        # Kept at any depth: an answer cut short (by the depth limit or a cycle) is unknown, which
+        # can only lose a finding, never make one.
+        self._memo[key] = result
+        return result
+
+    def _evaluate(self, module: str, function: str | None, value: list[Any], depth: int) -> Sym:
         kind = value[0]
         if kind == "lit":
             return ("const", value[1])
@@ -434,6 +505,7 @@ class Project:
         for _ in range(MAX_ROUNDS):
             before = _freeze(self.facts)
             self._exports.clear()
+            self._memo.clear()
             for module, summary in self.summaries.items():
                 for qual, facts in summary["functions"].items():
                     for call in facts["calls"]:
@@ -619,7 +691,27 @@ class Project:
 
     # Views ------------------------------------------------------------------------------------
     def derived(self, module: str) -> dict[str, Any]:
-        """Return the plain facts other files may ask about `module`."""
+        """Return the plain facts other files may ask about `module` (computed once)."""
+        return self._derived_and_digest(module)[0]
+
+    def _derived_and_digest(self, module: str) -> tuple[dict[str, Any], str]:
+        if module not in self._derived:
+            facts = self._derive(module)
+            payload = json.dumps(facts, sort_keys=True, default=str).encode()
+            self._derived[module] = (facts, hashlib.blake2b(payload, digest_size=12).hexdigest())
+        return self._derived[module]
+
+    def _useful(self, plain: list[Any]) -> bool:
+        """Return whether a function or class another module names has facts to give."""
+        if plain[0] not in ("func", "class", "obj"):
+            return True
+        facts = self._derive_functions(plain[1])
+        if plain[0] == "func":
+            return plain[2] in facts
+        prefix = f"{plain[2]}."
+        return any(q.startswith(prefix) for q in facts) or bool(self._derive_classes(plain[1]).get(plain[2]))
+
+    def _derive(self, module: str) -> dict[str, Any]:
         summary = self.summaries[module]
         names: dict[str, Any] = {}
         starred: set[str] = set()
@@ -631,9 +723,25 @@ class Project:
         for name in {*summary["assigns"], *summary["imports"], *starred}:
             symbol = self.export(module, name)
             plain = _plain(symbol)
-            if plain is not None:
+            if plain is not None and self._useful(plain):
                 names[name] = plain
+        return {
+            "path": self.paths[module],
+            "package": summary["package"],
+            "names": names,
+            "functions": self._derive_functions(module),
+            "classes": self._derive_classes(module),
+        }
+
+    def _derive_functions(self, module: str) -> dict[str, Any]:
+        key = ("functions", module)
+        if key in self._memo:
+            return self._memo[key]  # type: ignore[return-value]
+        summary = self.summaries.get(module)
         functions: dict[str, Any] = {}
+        self._memo[key] = functions  # type: ignore[assignment]
+        if summary is None:
+            return functions
         for qual, facts in summary["functions"].items():
             key = (module, qual)
             entry: dict[str, Any] = {}
@@ -658,7 +766,17 @@ class Project:
                 entry["relied"] = sorted(relied & set(entry["reaches"]))
             if entry:
                 functions[qual] = entry
+        return functions
+
+    def _derive_classes(self, module: str) -> dict[str, Any]:
+        key = ("classes", module)
+        if key in self._memo:
+            return self._memo[key]  # type: ignore[return-value]
+        summary = self.summaries.get(module)
         classes: dict[str, Any] = {}
+        self._memo[key] = classes  # type: ignore[assignment]
+        if summary is None:
+            return classes
         for name, info in summary["classes"].items():
             attrs: dict[str, str] = {}
             for attr in info["attributes"]:
@@ -667,37 +785,42 @@ class Project:
                     attrs[attr] = symbol[1]
             if attrs:
                 classes[name] = {"clients": attrs}
-        return {
-            "path": self.paths[module],
-            "package": summary["package"],
-            "names": names,
-            "functions": functions,
-            "classes": classes,
-        }
+        return classes
 
     def closure(self, module: str) -> list[str]:
-        """Return `module` and every project module it imports, transitively."""
+        """Return the modules whose facts a file of `module` may read.
+
+        Its own, those it imports, and those their names point to (a re-exported wrapper's
+        module): derived names are already followed to the module that defines them, and a
+        wrapper's facts name the Claude call they reach, so nothing further is read.
+        """
+        if module in self._closures:
+            return self._closures[module]
         seen = [module]
-        index = 0
-        while index < len(seen):
-            for other in sorted(self.imported_modules(seen[index])):
-                if other in self.summaries and other not in seen:
-                    seen.append(other)
-            index += 1
+        for other in sorted(self.imported_modules(module)):
+            if other in self.summaries and other not in seen:
+                seen.append(other)
+        for name in list(seen):
+            for plain in self.derived(name)["names"].values():
+                if plain[0] in ("func", "class", "obj") and plain[1] not in seen:
+                    seen.append(plain[1])
+        self._closures[module] = seen
         return seen
 
     def view(self, path: str) -> ProjectView | None:
         module = self.files.get(path)
         if module is None:
             return None
-        derived = {name: self.derived(name) for name in self.closure(module)}
-        relevant = any(
-            facts["names"] or facts["functions"] or facts["classes"]
-            for name, facts in derived.items()
-            if name != module
-        ) or bool(derived[module]["functions"])
-        payload = json.dumps([module, derived], sort_keys=True, default=str)
-        digest = hashlib.blake2b(payload.encode(), digest_size=12).hexdigest()
+        derived: dict[str, dict[str, Any]] = {}
+        digests = [module]
+        for name in self.closure(module):
+            facts, digest = self._derived_and_digest(name)
+            # Modules with nothing to tell are left out of the view (and of its digest).
+            if name == module or facts["names"] or facts["functions"] or facts["classes"]:
+                derived[name] = facts
+                digests.append(f"{name}={digest}")
+        relevant = len(derived) > 1 or bool(derived[module]["functions"])
+        digest = hashlib.blake2b("\n".join(digests).encode(), digest_size=12).hexdigest()
         return ProjectView(module, derived, digest, relevant)
 
 
@@ -885,8 +1008,9 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path) -> Project:
     parsing): the set grows until nothing new joins, so a module that calls `ask()` and never
     says "anthropic" is found, and so is one calling a wrapper of that wrapper.
     """
-    roots = import_roots([path for path, _ in files])
-    project = Project(roots, cwd)
+    paths = [path for path, _ in files]
+    project = Project(import_roots(paths), cwd, project_folders(paths))
+    roots = project.roots
     pending: list[tuple[Path, bytes, str, bool]] = []
     for path, data in files:
         raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
@@ -903,7 +1027,7 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path) -> Project:
         if name in project.summaries:
             return True
         if name not in matters:
-            found = module_file(name, roots)
+            found = project.module_path(name)
             verdict = False
             if found is not None:
                 try:
@@ -956,7 +1080,7 @@ def _follow_imports(project: Project) -> None:
             seen.add(other)
             if other in project.summaries:
                 continue
-            path = module_file(other, project.roots)
+            path = project.module_path(other)
             if path is None:
                 continue
             try:
@@ -972,7 +1096,7 @@ def _follow_imports(project: Project) -> None:
             parent = ".".join(parts[:size])
             if parent in project.summaries:
                 continue
-            path = module_file(parent, project.roots)
+            path = project.module_path(parent)
             if path is not None and path.name == "__init__.py":
                 try:
                     _add_file(project, path, path.read_bytes())
@@ -999,12 +1123,16 @@ def cwd() -> Path:
     return Path(os.getcwd()).resolve()
 
 
-def attach_project(jobs: Sequence[Any]) -> list[Any]:
+def attach_project(jobs: Sequence[Any], cache: Any = None) -> list[Any]:
     """Return the jobs with the project phase's view of each Python file attached.
 
     The Python files of the run (with the text given for stdin) are the project's; modules they
     import are read from disk under the import roots, so a run over a few files (a pre-commit
     hook) still resolves through the modules those files use, and reports only on them.
+
+    With a result cache, the views are stored under a key made of every input's path and bytes;
+    the files read from disk beyond the run's are recorded with their hashes and checked on the
+    way back, so a warm run over an unchanged tree neither parses nor solves anything.
     """
     from dataclasses import replace
 
@@ -1013,9 +1141,71 @@ def attach_project(jobs: Sequence[Any]) -> list[Any]:
         return list(jobs)
     texts = {job.path: job.text for job in python if job.text is not None}
     files = read_files([job.path for job in python], texts)
-    project = build(files, cwd())
+    views = _cached_views(cache, files)
+    if views is None:
+        project = build(files, cwd())
+        views = {path: project.view(path) for path, _ in ((str(p), d) for p, d in files)}
+        _store_views(cache, files, project, views)
     out = []
     for job in jobs:
-        view = project.view(job.path) if job.kind == "python" else None
+        view = views.get(job.path) if job.kind == "python" else None
         out.append(replace(job, project=view) if view is not None else job)
     return out
+
+
+def _hash(data: bytes | str) -> str:
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    return hashlib.blake2b(raw, digest_size=16).hexdigest()
+
+
+def _run_key(files: Sequence[tuple[Path, bytes | str]]) -> str:
+    digest = hashlib.blake2b(f"project:{cwd()}".encode(), digest_size=20)
+    for path, data in sorted(files, key=lambda item: str(item[0])):
+        digest.update(f"{path}\0{_hash(data)}\0".encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
+def _cached_views(cache: Any, files: Sequence[tuple[Path, bytes | str]]) -> dict[str, ProjectView | None] | None:
+    if cache is None:
+        return None
+    data = cache.load_data(_run_key(files))
+    try:
+        for path, digest in data["read"].items():
+            try:
+                current = Path(path).read_bytes()
+            except OSError:
+                return None
+            if _hash(current) != digest:
+                return None
+        return {
+            path: ProjectView(str(v[0]), dict(v[1]), str(v[2]), bool(v[3])) if v else None
+            for path, v in data["views"].items()
+        }
+    except Exception:  # a torn or foreign entry is a miss, whatever is wrong with it
+        return None
+
+
+def _store_views(
+    cache: Any,
+    files: Sequence[tuple[Path, bytes | str]],
+    project: Project,
+    views: dict[str, ProjectView | None],
+) -> None:
+    if cache is None:
+        return
+    given = {str(path) for path, _ in files}
+    read: dict[str, str] = {}
+    for path in project.files:
+        if path not in given:
+            try:
+                read[path] = _hash(Path(path).read_bytes())
+            except OSError:
+                return
+    payload = {
+        "read": read,
+        "views": {
+            path: [v.module, v.modules, v.digest, v.relevant] if v is not None else None
+            for path, v in views.items()
+        },
+    }
+    cache.store_data(_run_key(files), payload)
