@@ -6,7 +6,7 @@
 Every command runs as a separate process, in rounds that alternate the commands (so a busy
 moment of a shared machine lands on all of them alike); the table gives the median with min and
 max over the rounds, the peak resident memory of any process of the command's tree, and the
-ratios of the issue's targets, each measured within this one run. See bench/README.md.
+target ratios, each measured within this one run. See bench/README.md.
 """
 
 from __future__ import annotations

@@ -429,7 +429,7 @@ def test_cached_results_follow_what_the_rules_read_outside_the_file(tmp_path: Pa
     after_catalogue = external_state(settings, "python", str(path))
     assert after_catalogue != before
     (tmp_path / "requirements.txt").write_text("anthropic>=2.0\n")
-    from claude_migrate.checks.sampling_params import project_pins_at_least
+    from claude_migrate.facts import project_pins_at_least
 
     project_pins_at_least.cache_clear()
     assert external_state(settings, "python", str(path)) != after_catalogue

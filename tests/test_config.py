@@ -103,7 +103,7 @@ def test_exclude_globs_are_relative_to_the_policy_folder(tmp_path: Path) -> None
         ("[temperature]\nmaximum = 0.5\n", "temperature.maximum", "unknown key", 2),
         ("[temperature]\nmax = 'hot'\n", "temperature.max", "expected a number between 0 and 1", 2),
         ("[temperature]\nmax = 1.5\n", "temperature.max", "expected a number between 0 and 1", 2),
-        ("\n[max-tokens]\nmax = 0\n", "max-tokens.max", "expected an integer of at least 1", 3),
+        ("\n[max-tokens]\nmax = 0\n", "max-tokens.max", "expected an integer between 1 and 1000000", 3),
         ("[max-tokens]\nmax = 100\nfix-to = 200\n", "max-tokens.fix-to", "at most max", 3),
         ("select = ['CM9']\n", "select", "unknown rule code or prefix 'CM9'", 1),
         ("colour = 'blue'\n", "colour", "unknown key", 1),

@@ -302,7 +302,7 @@ def test_a_missing_policy_catalogue_names_the_policy_key(tmp_path: Path) -> None
         ),
         (
             "[retired-models]\nwarn-days = -1\n",
-            "`retired-models.warn-days`: expected an integer of at least 0",
+            "`retired-models.warn-days`: expected an integer between 0 and 36500",
         ),
         (
             '[retired-models.replace]\n"claude-9" = "claude-sonnet-4-6"\n',
@@ -440,7 +440,9 @@ def test_each_deprecation_page_gives_dates_and_sources_with_the_why(code: str) -
     page = (rules_dir() / f"{code}.md").read_text(encoding="utf-8")
     why = page_sections(page)["Why is this bad"]
     sources = why[why.index("### Dates and sources") :]
-    assert "issue 9" in sources
+    # Every page names a public source: an Anthropic page or the SDK's changelog, both URLs.
+    assert re.search(r"https://(docs\.anthropic\.com|github\.com/anthropics/anthropic-sdk-python)/\S+", sources)
+    assert "issue" not in sources.lower()
     assert re.search(r"\b20\d\d-\d\d-\d\d\b|\b0\.\d+\.\d+\b", sources)
 
 

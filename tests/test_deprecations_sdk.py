@@ -1,7 +1,7 @@
 """The catalogue's SDK facts, checked against the real `anthropic` package installed here.
 
-The catalogue (rules/deprecations.toml) was written without network access; these tests hold it
-to the one primary source on the machine. When the SDK is upgraded they re-check every claim the
+The catalogue (rules/deprecations.toml) cites public sources; these tests hold the claims it makes
+about the SDK to the SDK itself, as installed. When the SDK is upgraded they re-check every claim the
 rules make about it, so a stale catalogue fails here rather than in a user's codebase.
 """
 

@@ -15,7 +15,8 @@ import pytest
 from helpers import Cli, write_tree
 
 import claude_migrate.engine as engine
-from claude_migrate.checks import MaxTokensCheck, TemperatureCheck
+from claude_migrate.checks.max_tokens import MaxTokensCheck
+from claude_migrate.checks.temperature import TemperatureCheck
 from claude_migrate.diagnostics import Applicability, Diagnostic, Edit, FileError, Fix
 from claude_migrate.fixer import LeftBecause, settle
 

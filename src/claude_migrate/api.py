@@ -17,10 +17,13 @@ from . import baseline
 from .cache import ResultCache
 from .config import PolicyLoader
 from .diagnostics import FileError, FileResult
-from .discovery import discover, kind_of
+from .discovery import NOT_A_KIND, discover, kind_of
 from .engine import Job, Options, run
 from .git import WorkTreeState
+from .notebook import NOTEBOOK_KIND, is_notebook_path
 from .report import Run
+from .shard import Shard, file_weight
+from .shard import select as select_shard
 from .source import DecodeError, SourceText
 from .suppress import skips_file
 
@@ -33,21 +36,56 @@ def display_path(path: Path, cwd: Path) -> str:
         return path.as_posix()
 
 
-def collect_jobs(
+@dataclass(frozen=True)
+class Skipped:
+    """A path named on the command line that yields nothing to check, and why."""
+
+    display: str
+    reason: str
+    # The tool cannot check it (a file of no kind it reads, a notebook in another language),
+    # as opposed to a folder with nothing in it or a file the policy excludes on purpose.
+    uncheckable: bool
+
+
+@dataclass
+class Collected:
+    """The jobs of a run and the named paths that gave none."""
+
+    jobs: list[Job]
+    skipped: list[Skipped]
+
+
+def collect(
     paths: Sequence[Path],
     loader: PolicyLoader,
     select: Sequence[str] | None = None,
     extend_ignore: Sequence[str] = (),
     force_exclude: bool = False,
-) -> list[Job]:
-    """Return one job per file to check, each with the policy in effect for it."""
+    shard: Shard | None = None,
+) -> Collected:
+    """Return one job per file to check, each with its policy, and the named paths skipped.
+
+    With `shard`, only that shard's share of the files (see `shard.py`).
+    """
     cwd = Path(os.getcwd()).resolve()
     jobs = []
+    skipped: list[Skipped] = []
 
     def is_excluded(path: Path) -> bool:
         return loader.for_path(path).is_excluded(path)
 
-    for candidate in discover(list(paths), is_excluded, force_exclude=force_exclude):
+    def on_skip(path: Path, why: str) -> None:
+        uncheckable = why == NOT_A_KIND
+        skipped.append(Skipped(display_path(path, cwd), why, uncheckable))
+
+    for candidate in discover(
+        list(paths), is_excluded, force_exclude=force_exclude, on_skip=on_skip
+    ):
+        if candidate.explicit and candidate.kind == NOTEBOOK_KIND:
+            why = _notebook_not_python(candidate.path)
+            if why is not None:
+                skipped.append(Skipped(display_path(candidate.path, cwd), why, True))
+                continue
         policy = loader.for_path(candidate.path)
         jobs.append(
             Job(
@@ -57,7 +95,36 @@ def collect_jobs(
                 settings=policy.settings_for(candidate.path, select, extend_ignore),
             )
         )
-    return jobs
+    if shard is not None:
+        jobs = select_shard(
+            jobs, shard, key=lambda job: job.display, weight=lambda job: file_weight(job.path)
+        )
+    return Collected(jobs, skipped)
+
+
+def _notebook_not_python(path: Path) -> str | None:
+    """Return why a named notebook is not checked (its kernel is not Python), else None.
+
+    A notebook that cannot be read or parsed is checked: its CM001 says what is wrong.
+    """
+    from .notebook.document import NotebookError, load, not_python
+
+    try:
+        return not_python(load(path.read_bytes()))
+    except (OSError, NotebookError):
+        return None
+
+
+def collect_jobs(
+    paths: Sequence[Path],
+    loader: PolicyLoader,
+    select: Sequence[str] | None = None,
+    extend_ignore: Sequence[str] = (),
+    force_exclude: bool = False,
+    shard: Shard | None = None,
+) -> list[Job]:
+    """Return one job per file to check, each with the policy in effect for it."""
+    return collect(paths, loader, select, extend_ignore, force_exclude, shard).jobs
 
 
 def execute(
@@ -121,6 +188,10 @@ def unified_diff(result: FileResult) -> str:
     """
     if result.original_text is None or result.fixed_text is None:
         return ""
+    if is_notebook_path(result.path):
+        from .notebook.diff import cell_diff
+
+        return cell_diff(result.path, result.original_text, result.fixed_text)
     out = []
     for line in difflib.unified_diff(
         _lines(result.original_text),

@@ -188,8 +188,8 @@ class ResultCache:
     ) -> str:
         """Return the entry key for a file's bytes under a policy, kind, name and mode.
 
-        `outside` is what the enabled checks depend on beyond the file and its policy
-        (`external_state`): today's date for retirements, a team catalogue, the project's pins.
+        `outside` is what findings depend on beyond the file and its policy (the project facts,
+        `external_state`): today's date for retirements, a team catalogue, the project's pins.
         """
         digest = self._digests.get(settings)
         if digest is None:
@@ -343,16 +343,14 @@ def _scandir(path: str) -> list[os.DirEntry[str]]:
 
 
 def external_state(settings: FileSettings, kind: str, path: str) -> str:
-    """Return what the file's enabled checks depend on outside the file and its policy."""
-    from .checks import ALL_CHECKS
+    """Return what a file's findings may depend on outside the file and its policy.
 
-    parts = []
-    for check in ALL_CHECKS:
-        if settings.enabled(check.code) and kind in check.kinds:
-            state = check.external_state(settings.table(check.name), path)
-            if state:
-                parts.append(f"{check.code}={state}")
-    return ";".join(parts)
+    The project's facts (`facts.ProjectFacts.cache_key`), the same for every rule selection and
+    file kind: a rule reads facts, never state of its own, so none can be left out of the key.
+    """
+    from .facts import facts_for
+
+    return facts_for(settings).cache_key(path)
 
 
 def mode_of(fix: bool, unsafe: bool) -> str:

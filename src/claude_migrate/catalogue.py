@@ -1,7 +1,7 @@
 """The rule catalogue people read: every rule's facts and its page in `rules/<CODE>.md`.
 
 Feeds `claude-migrate rules`, `claude-migrate explain`, the SARIF rule list and `init`. A rule's
-facts come from the registry (`checks.ALL_CHECKS`, plus the pseudo-rule CM001), its prose from
+facts come from the registry (`checks.ALL_CHECKS`, discovered, plus the pseudo-rule CM001), its prose from
 its page, whose sections are fixed (`PAGE_SECTIONS`) so every page reads the same way.
 """
 
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .checks import ALL_CHECKS, ALWAYS_ON, PSEUDO_RULES, Option
+from .checks import ALL_CHECKS, ALWAYS_ON, PSEUDO_RULES, Option, page_path
 from .config import FileSettings
 from .resources import rules_dir
 
@@ -39,10 +39,12 @@ class RuleInfo:
     opt_in: bool = False
     always_on: bool = False
     options: dict[str, Option] = field(default_factory=dict)
+    # Where the page is when it is not `rules/<CODE>.md` (a rule from an extra package).
+    page_at: Path | None = None
 
     @property
     def page_path(self) -> Path:
-        return rules_dir() / f"{self.code}.md"
+        return self.page_at or rules_dir() / f"{self.code}.md"
 
     def page(self) -> str | None:
         """Return the rule's page, or None when it has none."""
@@ -78,6 +80,7 @@ def all_rules() -> list[RuleInfo]:
                 fix,
                 opt_in=check.opt_in,
                 options=dict(check.options),
+                page_at=page_path(check),
             )
         )
     return sorted(rules, key=lambda rule: rule.code)

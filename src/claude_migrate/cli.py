@@ -14,6 +14,7 @@ from . import __version__, api, baseline, catalogue, policy_view, starter
 from .cache import CACHE_DIR_NAME, ResultCache, default_dir
 from .checks import KNOWN_CODES
 from .config import ConfigError, PolicyLoader, preset_names
+from .discovery import EXCLUDED
 from .engine import Job, Options
 from .fixer import write_atomic
 from .git import WorkTreeState
@@ -25,6 +26,8 @@ from .report.fixes import render_report as fixes_report
 from .report.fixes import render_table as fixes_table
 from .report.fixes import uncommitted_note
 from .report.text import summary
+from .shard import ShardError
+from .shard import parse as parse_shard
 
 
 def _codes(value: str | None, option: str) -> list[str] | None:
@@ -83,6 +86,25 @@ def _common(func):  # type: ignore[no-untyped-def]
             help=f"Where results are cached (default: {CACHE_DIR_NAME}/ at the git root).",
         ),
         click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache."),
+        click.option(
+            "--strict-paths", is_flag=True,
+            help="Exit 2 when a path named on the command line cannot be checked (an unknown "
+            "kind of file, a notebook in another language).",
+        ),
+        click.option(
+            "--verbose", "-v", is_flag=True,
+            help="Also note on standard error the files found but not checked, and why.",
+        ),
+        click.option(
+            "--base-config", metavar="PRESET|FILE",
+            help="Layer this policy (a preset or a TOML file) under every policy found, in place "
+            "of the built-in default: a campaign's policy that each repository's own file refines.",
+        ),
+        click.option(
+            "--shard", metavar="K/N",
+            help="Check only shard K of N: a stable, size-balanced share of the files, for a CI "
+            "matrix (join the shards' JSON or SARIF with `claude-migrate report --merge`).",
+        ),
     ]
     for option in reversed(options):
         func = option(func)
@@ -123,8 +145,18 @@ def _run(
     show_baselined: bool = False,
     report_file: Path | None = None,
     require_clean: bool = False,
+    strict_paths: bool = False,
+    verbose: bool = False,
+    base_config: str | None = None,
+    shard: str | None = None,
 ) -> None:
     chosen = _codes(select, "--select")
+    try:
+        chosen_shard = parse_shard(shard) if shard is not None else None
+    except ShardError as exc:
+        raise click.BadParameter(str(exc), param_hint="--shard") from None
+    if base_config is not None and config is not None:
+        raise click.UsageError("use either --config (one policy for every file) or --base-config")
     dropped = _codes(ignore, "--ignore") or []
     use_stdin = paths == (Path("-"),) or (not paths and stdin_filename is not None)
     if Path("-") in paths and not use_stdin:
@@ -134,19 +166,24 @@ def _run(
     if write_baseline is not None and baseline_file is not None:
         raise click.UsageError("use either --baseline or --write-baseline, not both")
     stdin: api.StdinInput | None = None
+    skipped: list[api.Skipped] = []
     if use_stdin:
         options = Options(fix=options.fix, unsafe=options.unsafe, write=False, keep_text=True)
     try:
-        loader = PolicyLoader(config)
+        loader = PolicyLoader(config, base=base_config)
         if use_stdin:
             data = sys.stdin.buffer.read()
             stdin = api.read_stdin(data, stdin_filename, loader, chosen, dropped, force_exclude)
             work = [stdin.job] if stdin.job is not None else []
         else:
             targets = list(paths) or [Path(".")]
-            work = api.collect_jobs(targets, loader, chosen, dropped, force_exclude)
+            collected = api.collect(
+                targets, loader, chosen, dropped, force_exclude, shard=chosen_shard
+            )
+            work, skipped = collected.jobs, collected.skipped
     except ConfigError as exc:
         _fail(str(exc))
+    _warn_skipped(skipped, quiet)
     uncommitted = None
     if options.fix and stdin is None:
         uncommitted = _uncommitted_guard(work, options, jobs, require_clean)
@@ -156,6 +193,13 @@ def _run(
         run = api.execute(work, options, jobs, on_result, cache=cache)
     if stdin is not None and stdin.result is not None:
         run = Run(results=[stdin.result], fixing=options.fix, unsafe=options.unsafe)
+    run.skipped = [(s.display, s.reason) for s in skipped if s.reason != EXCLUDED]
+    if verbose:
+        for result in run.results:
+            if result.skipped is not None:
+                note = f"{result.path}: not checked: {result.skipped}"
+                click.echo(f"claude-migrate: note: {note}", err=True)
+    path_status = _path_status(paths, skipped, work, strict_paths, check=not options.fix)
     mixed = _mixed_with_work(run, work, uncommitted)
     if report_file is not None:
         _write_report(report_file, fixes_report(run, dry_run=diff, uncommitted=mixed))
@@ -170,6 +214,8 @@ def _run(
             click.echo(
                 f"{changed} file{'s' if changed != 1 else ''} would be changed.", err=True
             )
+        if path_status is not None:
+            _fail(path_status)
         sys.exit(0 if exit_zero or not changed else 1)
     if write_baseline is not None:
         try:
@@ -218,8 +264,44 @@ def _run(
             _fail(f"{output}: cannot write the report: {exc.strerror or exc}")
     else:
         click.echo(report, nl=False, err=report_to_stderr)
+    if path_status is not None:
+        _fail(path_status)
     failed = run.reported or (exit_non_zero_on_fix and run.fixed > 0)
     sys.exit(0 if exit_zero or not failed else 1)
+
+
+def _warn_skipped(skipped: list[api.Skipped], quiet: bool) -> None:
+    """Name on standard error every named path that gives nothing to check, and why."""
+    for entry in skipped:
+        if entry.reason == EXCLUDED:
+            continue  # asked for: pre-commit names every staged file, the policy leaves some out
+        if entry.uncheckable or not quiet:
+            warning = f"{entry.display}: not checked: {entry.reason}"
+            click.echo(f"claude-migrate: warning: {warning}", err=True)
+
+
+def _path_status(
+    paths: tuple[Path, ...],
+    skipped: list[api.Skipped],
+    work: list[Job],
+    strict: bool,
+    check: bool,
+) -> str | None:
+    """Return why the run must exit 2 for the paths it was given, or None.
+
+    With --strict-paths, any named path the tool cannot check; in `check`, also when every
+    named path was such a path (nothing was checked, and a gate must not pass on that).
+    """
+    uncheckable = [s for s in skipped if s.uncheckable]
+    if not uncheckable:
+        return None
+    if strict:
+        count = len(uncheckable)
+        return f"{count} named path{'s' if count != 1 else ''} cannot be checked (--strict-paths)"
+    named = [p for p in paths if p != Path("-")]
+    if check and not work and len(uncheckable) == len(named):
+        return "none of the named paths can be checked"
+    return None
 
 
 def _with_baseline(run: Run, path: Path, prune: bool, show: bool, quiet: bool) -> Run:
@@ -409,6 +491,85 @@ def show_policy(path: Path, config: Path | None, output_format: str) -> None:
         _fail(str(exc))
     render = policy_view.render_json if output_format == "json" else policy_view.render_text
     click.echo(render(view), nl=False)
+
+
+@main.command("report")
+@click.argument(
+    "results", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path)
+)
+@click.option(
+    "--merge", is_flag=True,
+    help="Join the JSON or SARIF outputs of `--shard K/N` runs into the unsharded result.",
+)
+@click.option(
+    "--markdown", "markdown_file", type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the campaign report as Markdown to this file (default: standard output).",
+)
+@click.option(
+    "--html", "html_file", type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the campaign report as one self-contained HTML page.",
+)
+@click.option(
+    "--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+    help="With --merge: write the merged document here instead of standard output.",
+)
+def report_command(
+    results: tuple[Path, ...],
+    merge: bool,
+    markdown_file: Path | None,
+    html_file: Path | None,
+    output: Path | None,
+) -> None:
+    """Summarise many `fix --report` files (a campaign), or --merge sharded outputs.
+
+    RESULTS are `fix --report` JSON files (or folders of them), one per repository; the report
+    gives totals per rule, a table per repository sorted by what is left, and every finding that
+    needs a person.
+    """
+    from .report import campaign
+    from .report import merge as merging
+
+    if merge:
+        if markdown_file is not None or html_file is not None:
+            raise click.UsageError("--markdown and --html describe a campaign; not with --merge")
+        try:
+            _, text = merging.merge(list(results))
+        except merging.MergeError as exc:
+            _fail(str(exc))
+        if output is None:
+            click.echo(text, nl=False)
+        else:
+            _write_report(output, text)
+        return
+    if output is not None:
+        raise click.UsageError("--output is for --merge; use --markdown / --html for a campaign")
+    try:
+        loaded = campaign.load(results)
+    except campaign.CampaignInputError as exc:
+        _fail(str(exc))
+    markdown = campaign.render_markdown(loaded)
+    if html_file is not None:
+        _write_report(html_file, campaign.render_html(loaded))
+    if markdown_file is not None:
+        _write_report(markdown_file, markdown)
+    else:
+        click.echo(markdown, nl=False)
+
+
+@main.command()
+def server() -> None:
+    """Run the language server (LSP over stdio) for editors: findings as you type, fixes.
+
+    Needs the `lsp` extra: pip install 'claude-migrate[lsp]'.
+    """
+    try:
+        from .server import serve
+    except ImportError as exc:
+        _fail(
+            f"the language server needs pygls ({exc.name or exc}): "
+            "pip install 'claude-migrate[lsp]'"
+        )
+    serve()
 
 
 if __name__ == "__main__":  # pragma: no cover

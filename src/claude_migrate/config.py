@@ -10,10 +10,13 @@ what was expected, and is raised before any file is touched.
 from __future__ import annotations
 
 import copy
+import datetime as dt
+import errno
 import hashlib
 import json
 import os
 import re
+import stat
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +26,7 @@ from typing import Any
 import pathspec
 
 from .checks import ALL_CHECKS, ALWAYS_ON, CHECKS_BY_NAME, KNOWN_CODES
+from .gitignore import PatternError, compile_pattern, matches, policy_spec
 from .resources import rules_dir
 
 if sys.version_info >= (3, 11):
@@ -130,7 +134,7 @@ class Policy:
     @property
     def exclude_spec(self) -> pathspec.PathSpec:
         if self._exclude_spec is None:
-            self._exclude_spec = pathspec.GitIgnoreSpec.from_lines(self.exclude)
+            self._exclude_spec = policy_spec(self.exclude)
         return self._exclude_spec
 
     def relative(self, path: Path) -> str | None:
@@ -148,13 +152,8 @@ class Policy:
         rel = self.relative(path)
         if rel is None:
             return False
-        if self.exclude_spec.match_file(rel):
-            return True
-        # A pattern naming a folder excludes everything in it.
-        parts = rel.split("/")
-        return any(
-            self.exclude_spec.match_file("/".join(parts[:i]) + "/") for i in range(1, len(parts))
-        )
+        # A folder the patterns exclude excludes everything in it, as in git.
+        return matches(self.exclude_spec, rel)
 
     def settings_for(
         self,
@@ -170,7 +169,7 @@ class Policy:
         matching = tuple(
             i
             for i, o in enumerate(self.overrides)
-            if rel is not None and o.spec.match_file(rel)
+            if rel is not None and matches(o.spec, rel)
         )
         cache_key = (matching, tuple(select) if select is not None else None, tuple(extend_ignore))
         cached = self._settings_cache.get(cache_key)
@@ -291,15 +290,42 @@ class _RawPolicy:
     folder: Path
 
 
-def _read_toml(path: Path, display: str) -> tuple[dict[str, Any], str]:
+def _read_text(path: Path, display: str) -> str:
+    """Return a policy file's text; anything but a readable regular file is a `ConfigError`.
+
+    The file is opened without blocking and checked to be a regular file before it is read: a
+    FIFO or a device named like a policy would otherwise hang the run or never end it.
+    """
     try:
-        text = path.read_text(encoding="utf-8")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
+        if os.path.islink(path):
+            target = os.readlink(path)
+            raise ConfigError(
+                display, None, f"a symbolic link to {target!r}, which does not exist"
+            ) from None
         raise ConfigError(display, None, "file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(display, None, f"cannot read: {exc}") from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise ConfigError(display, None, "a symbolic link that loops") from None
+        raise ConfigError(display, None, f"cannot read: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ConfigError(display, None, "not a regular file")
+        try:
+            data = handle.read()
+        except OSError as exc:
+            raise ConfigError(display, None, f"cannot read: {exc.strerror or exc}") from None
     try:
-        return tomllib.loads(text), text
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(display, None, f"cannot read: not UTF-8 ({exc.reason})", line) from None
+
+
+def _parse_toml(text: str, display: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         line = getattr(exc, "lineno", None)
         message = getattr(exc, "msg", str(exc))
@@ -307,19 +333,56 @@ def _read_toml(path: Path, display: str) -> tuple[dict[str, Any], str]:
             match = re.search(r"line (\d+)", str(exc))
             line = int(match.group(1)) if match else None
         raise ConfigError(display, None, f"invalid TOML: {message}", line) from None
+    except RecursionError:
+        raise ConfigError(display, None, "invalid TOML: nested too deeply") from None
+
+
+def _read_toml(path: Path, display: str) -> tuple[dict[str, Any], str]:
+    text = _read_text(path, display)
+    return _parse_toml(text, display), text
+
+
+# A line of a pyproject.toml that sets something of this tool: a `[tool.claude-migrate...]`
+# header, or a `claude-migrate` key (under `[tool]`, or dotted from the top level).
+_NAMES_TOOL_TABLE = re.compile(
+    r"""^\s*(?:\[+\s*tool\s*\.\s*["']?claude-migrate\b"""
+    r"""|(?:tool\s*\.\s*)?(?:claude-migrate|"claude-migrate"|'claude-migrate')\s*[.=])""",
+    re.MULTILINE,
+)
+
+
+def names_policy_table(text: str) -> bool:
+    """Return whether a pyproject.toml's text sets this tool's table, even if it does not parse."""
+    return _NAMES_TOOL_TABLE.search(text) is not None
 
 
 def _display(path: Path) -> str:
+    # The folder is resolved, never the file's own name: a policy file that is a symbolic link
+    # is named as the link (which may dangle or loop).
     try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+        folder = Path(os.path.realpath(os.path.dirname(os.path.abspath(path))))
+        return (folder / path.name).relative_to(Path.cwd().resolve()).as_posix()
     except ValueError:
         return str(path)
 
 
-def read_policy_table(path: Path) -> _RawPolicy | None:
-    """Return the claude-migrate table of a config file, or None for a pyproject without one."""
+def read_policy_table(path: Path, governing: bool = False) -> _RawPolicy | None:
+    """Return the claude-migrate table of a config file, or None for a pyproject without one.
+
+    With `governing` (a pyproject.toml met while looking for the policy of the files below it),
+    a pyproject.toml that does not parse governs only if its text visibly sets this tool's
+    table (`names_policy_table`); otherwise it is one more file of the project, skipped like a
+    pyproject.toml without the table (its own check reports it as CM001), so one stray template
+    or fixture cannot stop a run over a whole monorepo.
+    """
     display = _display(path)
-    data, text = _read_toml(path, display)
+    text = _read_text(path, display)
+    try:
+        data = _parse_toml(text, display)
+    except ConfigError:
+        if governing and path.name == PYPROJECT and not names_policy_table(text):
+            return None
+        raise
     if path.name == PYPROJECT:
         tool = data.get("tool", {})
         if not isinstance(tool, dict) or "claude-migrate" not in tool:
@@ -339,9 +402,16 @@ def _preset_path(name: str) -> Path | None:
 class PolicyLoader:
     """Builds each policy once per config file and answers which policy a path gets."""
 
-    def __init__(self, config: Path | None = None, cwd: Path | None = None) -> None:
+    def __init__(
+        self, config: Path | None = None, cwd: Path | None = None, base: str | None = None
+    ) -> None:
         self.cwd = (cwd or Path.cwd()).resolve()
         self._forced: Policy | None = None
+        # A campaign's policy (a preset name or a TOML file) layered under every policy found:
+        # it takes the place of the built-in default beneath each file's own chain.
+        self._base_chain: list[_RawPolicy] | None = None
+        if base is not None:
+            self._base_chain = self._base(base)
         self._by_file: dict[Path, Policy] = {}
         self._by_dir: dict[Path, Policy] = {}
         self._default: Policy | None = None
@@ -355,8 +425,34 @@ class PolicyLoader:
                 )
             self._forced = self._build(raw)
 
+    def _base(self, base: str) -> list[_RawPolicy]:
+        """Return the extend chain of the campaign policy `base` names."""
+        if _preset_path(base) is not None and "/" not in base and not base.endswith(".toml"):
+            raw = _RawPolicy({"extend": base}, f"extend = {base!r}", "", self.cwd)
+        else:
+            path = Path(base)
+            if not path.is_file():
+                raise ConfigError(
+                    base,
+                    None,
+                    "the base policy is neither a preset ("
+                    + ", ".join(preset_names())
+                    + ") nor an existing TOML file",
+                )
+            loaded = read_policy_table(path)
+            if loaded is None:
+                raise ConfigError(_display(path), "tool.claude-migrate", "no [tool.claude-migrate] table")
+            raw = loaded
+        chain = self._extend_chain(raw, [])
+        for link in chain:
+            _validate(link)
+        return chain
+
     @property
     def default(self) -> Policy:
+        if self._default is None and self._base_chain is not None:
+            last = self._base_chain[-1]
+            self._default = _merge(self._base_chain, root=last.folder, source=last.path)
         if self._default is None:
             path = _preset_path(DEFAULT_PRESET)
             assert path is not None, "the default preset is missing from the installation"
@@ -412,11 +508,14 @@ class PolicyLoader:
     def _config_in(self, folder: Path) -> Policy | None:
         for name in (CONFIG_NAME, PYPROJECT):
             candidate = folder / name
-            if not candidate.is_file():
+            # A policy file that is there but cannot be read (a dangling or looping link, a
+            # folder, a FIFO) is an error, never a reason to fall back on the default policy:
+            # `_read_text` says which. Only a name that is not there at all is skipped.
+            if not os.path.lexists(candidate):
                 continue
             if candidate in self._by_file:
                 return self._by_file[candidate]
-            raw = read_policy_table(candidate)
+            raw = read_policy_table(candidate, governing=True)
             if raw is None:
                 continue
             policy = self._build(raw)
@@ -428,6 +527,11 @@ class PolicyLoader:
         chain = self._extend_chain(raw, [])
         for link in chain:
             _validate(link)
+        if self._base_chain is not None:
+            # The campaign's policy replaces the built-in default beneath the file's own chain;
+            # whatever the file says (its own keys, a preset it chose) still wins over it.
+            own = chain[1:] if chain and chain[0].path == f"preset:{DEFAULT_PRESET}" else chain
+            chain = [*self._base_chain, *own]
         return _merge(chain, root=raw.folder, source=raw.path)
 
     def _extend_chain(self, raw: _RawPolicy, seen: list[str]) -> list[_RawPolicy]:
@@ -485,6 +589,13 @@ def _validate_codes(raw: _RawPolicy, key: str, value: Any, table: str | None = N
     return value
 
 
+def _shown(value: Any) -> str:
+    """Return a policy value as its TOML reads (a date as 2026-01-31, not its Python repr)."""
+    if isinstance(value, (dt.date, dt.time)):
+        return value.isoformat()
+    return repr(value)
+
+
 def _validate_rule_table(raw: _RawPolicy, name: str, table: Any, where: str) -> None:
     check = CHECKS_BY_NAME[name]
     if not isinstance(table, dict):
@@ -508,8 +619,33 @@ def _validate_rule_table(raw: _RawPolicy, name: str, table: Any, where: str) -> 
                             _find_line(raw.text, f"{name}.{key}", entry) or line,
                         )
             raise ConfigError(
-                raw.path, f"{where}.{key}", f"expected {option.expected()}, got {value!r}", line
+                raw.path, f"{where}.{key}", f"expected {option.expected()}, got {_shown(value)}", line
             )
+
+
+def _validate_patterns(raw: _RawPolicy, key: str, patterns: list[str], line: int | None) -> None:
+    """Raise a `ConfigError` naming the first glob git could never match with, and why."""
+    for pattern in patterns:
+        try:
+            compile_pattern(pattern)
+        except PatternError as exc:
+            # The line of the pattern itself when it stands on a line of its own.
+            own = _find_text_line(raw.text, pattern)
+            raise ConfigError(
+                raw.path,
+                key,
+                f"expected gitignore-style glob patterns: {exc}",
+                own or line,
+            ) from None
+
+
+def _find_text_line(text: str, pattern: str) -> int | None:
+    """Return the line of the TOML string that spells `pattern`, if one line holds it."""
+    spellings = {json.dumps(pattern, ensure_ascii=False), "'" + pattern + "'"}
+    for number, line in enumerate(text.splitlines(), 1):
+        if any(s in line for s in spellings):
+            return number
+    return None
 
 
 def _validate(raw: _RawPolicy) -> None:
@@ -524,6 +660,7 @@ def _validate(raw: _RawPolicy) -> None:
                 raise ConfigError(
                     raw.path, key, "expected a list of glob patterns", _find_line(raw.text, None, key)
                 )
+            _validate_patterns(raw, key, value, _find_line(raw.text, None, key))
         elif key == "overrides":
             if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
                 raise ConfigError(
@@ -537,6 +674,9 @@ def _validate(raw: _RawPolicy) -> None:
                         raw.path, f"{where}.paths", "expected a non-empty list of glob patterns",
                         _find_line(raw.text, "overrides", "paths"),
                     )
+                _validate_patterns(
+                    raw, f"{where}.paths", paths, _find_line(raw.text, "overrides", "paths")
+                )
                 for okey, ovalue in override.items():
                     if okey == "paths":
                         continue
@@ -616,7 +756,7 @@ def _merge(chain: list[_RawPolicy], root: Path, source: str) -> Policy:
         for override in data.get("overrides", []):
             overrides.append(
                 Override(
-                    spec=pathspec.GitIgnoreSpec.from_lines(override["paths"]),
+                    spec=policy_spec(override["paths"]),
                     patterns=list(override["paths"]),
                     tables={
                         k: _resolve_paths(k, v, raw.folder)

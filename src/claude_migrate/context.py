@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from .symbols import Resolver
     from .checks.base import Check
     from .config import FileSettings
+    from .facts import ProjectFacts
     from .project import ProjectView
     from .scope import ModuleIndex
 
@@ -51,6 +52,13 @@ class FileContext:
         self.errors: list[FileError] = []
 
     # Shared analyses, built on first use ----------------------------------------------------
+    @cached_property
+    def facts(self) -> ProjectFacts:
+        """Return the project's facts under this file's policy (built once per policy)."""
+        from .facts import facts_for
+
+        return facts_for(self.settings)
+
     @cached_property
     def index(self) -> ModuleIndex:
         from .scope import ModuleIndex

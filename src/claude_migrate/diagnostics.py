@@ -61,12 +61,15 @@ class Diagnostic:
     fingerprint: str = ""
     # Enclosing function or class ("Outer.method"), for baselines.
     context: str = ""
+    # In a notebook: the 1-based number of the cell (counting every cell, as Jupyter shows
+    # them); `line` and `end_line` are then lines within that cell.
+    cell: int | None = None
     # Other places the finding goes through, as (path, line, message): the Claude call a
     # wrapper's parameter reaches.
     related: tuple[tuple[str, int, str], ...] = ()
 
-    def sort_key(self) -> tuple[str, int, int, str]:
-        return (self.path, self.line, self.column, self.code)
+    def sort_key(self) -> tuple[str, int, int, int, str]:
+        return (self.path, self.cell or 0, self.line, self.column, self.code)
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,7 @@ class FileError:
     column: int | None = None
     code: str = "CM001"
     rule: str = "parse-error"
+    cell: int | None = None  # in a notebook: the cell `line` counts within
 
 
 @dataclass
@@ -98,3 +102,5 @@ class FileResult:
     written: bool = False
     parsed: bool = False
     from_cache: bool = False
+    # Why the file was not checked though its kind was read (a notebook of another language).
+    skipped: str | None = None

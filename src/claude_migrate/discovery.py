@@ -15,14 +15,16 @@ from pathlib import Path
 
 import pathspec
 
+from .gitignore import gitignore_spec
 from .manifests import manifest_kind
+from .notebook import notebook_kind
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 SKIP_DIRS = frozenset(
     {
         ".git", ".hg", ".svn", ".bzr", "__pycache__", ".venv", "venv", ".env", "env",
         "node_modules", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache",
-        ".claude-migrate-cache", "site-packages", ".eggs", "__pypackages__",
+        ".claude-migrate-cache", "site-packages", ".eggs", "__pypackages__", ".ipynb_checkpoints",
     }
 )  # fmt: skip
 
@@ -32,11 +34,11 @@ def python_kind(path: Path) -> str | None:
 
 
 # Classifiers in order; the first that names a kind wins.
-CLASSIFIERS: list[Callable[[Path], str | None]] = [python_kind, manifest_kind]
+CLASSIFIERS: list[Callable[[Path], str | None]] = [python_kind, notebook_kind, manifest_kind]
 
 
 def kind_of(path: Path) -> str | None:
-    """Return the kind of file ("python", "manifest", ...) the checks read, or None."""
+    """Return the kind of file ("python", "notebook", "manifest") the checks read, or None."""
     for classify in CLASSIFIERS:
         kind = classify(path)
         if kind is not None:
@@ -121,11 +123,20 @@ class _GitIgnores:
 
 
 def _load(path: Path) -> pathspec.PathSpec:
+    # Undecodable bytes stay as the surrogates `os.scandir` gives undecodable names, so a
+    # pattern written in another encoding still matches the file it names; a line git would
+    # ignore as malformed is ignored here too (`gitignore_spec`), never an error.
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = path.read_bytes().decode("utf-8", "surrogateescape").splitlines()
     except OSError:
         lines = []
-    return pathspec.GitIgnoreSpec.from_lines(lines)
+    return gitignore_spec(lines)
+
+
+# Why a named path yields nothing to check (`discover`'s `on_skip`).
+NOT_A_KIND = "not a Python, notebook or dependency file"
+NOTHING_UNDER = "no Python, notebook or dependency file to check in it"
+EXCLUDED = "excluded by the policy (--force-exclude)"
 
 
 def discover(
@@ -133,10 +144,16 @@ def discover(
     is_excluded: Callable[[Path], bool],
     force_exclude: bool = False,
     respect_gitignore: bool = True,
+    on_skip: Callable[[Path, str], None] | None = None,
 ) -> Iterator[Candidate]:
-    """Yield every file to check under `paths`, each once, in a stable order."""
+    """Yield every file to check under `paths`, each once, in a stable order.
+
+    `on_skip(path, why)` hears of every named path that yields nothing: a file of no kind the
+    checks read, a file the policy excludes under `force_exclude`, a folder with nothing to check.
+    """
     ignores = _GitIgnores()
     seen: set[Path] = set()
+    skip = on_skip or (lambda path, why: None)
     for given in paths:
         path = Path(os.path.abspath(given))
         if not path.is_dir():
@@ -144,18 +161,25 @@ def discover(
                 continue
             seen.add(path)
             if force_exclude and is_excluded(path):
+                skip(path, EXCLUDED)
                 continue
             kind = kind_of(path)
             if kind is not None:
                 yield Candidate(path, kind, explicit=True)
+            else:
+                skip(path, NOT_A_KIND)
             continue
         ignores.start_at(path)
+        found = 0
         for file in _walk(path, ignores, is_excluded, respect_gitignore):
             if file not in seen:
                 seen.add(file)
                 kind = kind_of(file)
                 if kind is not None:
+                    found += 1
                     yield Candidate(file, kind, explicit=False)
+        if not found:
+            skip(path, NOTHING_UNDER)
 
 
 def _walk(

@@ -8,7 +8,7 @@ line(s) goes with its line(s); an inline one goes with its comma.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from .diagnostics import Edit
@@ -170,3 +170,29 @@ def remove_line(ctx: FileContext, node: cst.CSTNode) -> Edit | None:
     if ctx.source.text[end:span[1]].lstrip(" \t").startswith(","):
         return None  # an element of a list, not a statement
     return Edit(span[0], span[1], "")
+
+
+def string_literal(original: cst.CSTNode, text: str) -> str:
+    """Return `text` as a string literal written with the quotes of `original`."""
+    if isinstance(original, cst.SimpleString):
+        quote = original.quote
+        prefix = original.prefix.replace("f", "").replace("F", "")
+        if quote in text or "\\" in text:
+            return repr(text)
+        return f"{prefix}{quote}{text}{quote}"
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def apply_edits(text: str, edits: Iterable[Edit]) -> str:
+    """Return `text` with non-overlapping edits applied (duplicates applied once)."""
+    unique = sorted(set(edits))
+    out: list[str] = []
+    position = 0
+    for edit in unique:
+        if edit.start < position:
+            raise ValueError(f"overlapping edits at offset {edit.start}")
+        out.append(text[position : edit.start])
+        out.append(edit.replacement)
+        position = edit.end
+    out.append(text[position:])
+    return "".join(out)

@@ -27,6 +27,7 @@ from .config import FileSettings
 from .diagnostics import Diagnostic, FileError, FileResult
 from .fixer import MAX_FIX_ROUNDS, not_written, settle, write_atomic
 from .manifests import MANIFEST_KIND
+from .notebook import CHECKED_AS, NOTEBOOK_KIND
 from .pool import Crash, recursion_headroom, run_in_workers
 from .project import ProjectView, attach_project
 from .source import DecodeError, SourceText
@@ -77,6 +78,7 @@ def file_role(path: str) -> str:
 @cache
 def checks_for(settings: FileSettings, kind: str, role: str = "") -> tuple[Check, ...]:
     """Return the enabled checks for a kind of file (and a `file_role`), built once per policy."""
+    kind = CHECKED_AS.get(kind, kind)
     return tuple(
         check(settings.table(check.name))
         for check in ALL_CHECKS
@@ -396,6 +398,16 @@ def _write_fixed(job: Job, source: SourceText, data: bytes | None, text: str) ->
     return None
 
 
+def skipped(job: Job, data: bytes) -> FileResult:
+    """Return the result of a file the prefilter skips: nothing, unless its kind says otherwise."""
+    result = FileResult(path=job.display)
+    if job.kind == MANIFEST_KIND:
+        from .manifests.processor import skipped_file_errors
+
+        result.errors.extend(skipped_file_errors(job, data))
+    return result
+
+
 def process(job: Job, options: Options) -> FileResult:
     """Check (and maybe fix) one file; never raises."""
     result = FileResult(path=job.display)
@@ -410,7 +422,7 @@ def process(job: Job, options: Options) -> FileResult:
                 return result
             verdict = _verdict(job, data)
             if verdict == SKIP:
-                return result
+                return skipped(job, data)
         else:
             verdict = PARSE
         if job.kind == "python":
@@ -436,6 +448,15 @@ def _process_manifest(job: Job, data: bytes | None, options: Options, result: Fi
 
 
 PROCESSORS[MANIFEST_KIND] = _process_manifest
+
+
+def _process_notebook(job: Job, data: bytes | None, options: Options, result: FileResult) -> None:
+    from .notebook.processor import process_notebook
+
+    process_notebook(job, data, options, result)
+
+
+PROCESSORS[NOTEBOOK_KIND] = _process_notebook
 
 
 def process_other(job: Job, data: bytes | None, options: Options, result: FileResult) -> None:
@@ -479,7 +500,7 @@ def run(
                 heavy.append(i)  # let process() report it
                 continue
             if _verdict(job, data) == SKIP:
-                results[i] = FileResult(path=job.display)
+                results[i] = skipped(job, data)
                 if on_result:
                     on_result(results[i])  # type: ignore[arg-type]
                 continue

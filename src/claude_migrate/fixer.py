@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from .diagnostics import Applicability, Diagnostic, Edit, FileError
+from .edits import apply_edits  # the writer applies what the rules computed
 
 MAX_FIX_ROUNDS = 10
 # The suffix of the temporary file a write goes through. It must not end in `.py` (or any suffix
@@ -85,21 +86,6 @@ def _overlaps(a: Edit, b: Edit) -> bool:
 def _self_overlap(edits: Sequence[Edit]) -> bool:
     ordered = sorted(edits)
     return any(_overlaps(x, y) for x, y in zip(ordered, ordered[1:], strict=False))
-
-
-def apply_edits(text: str, edits: Iterable[Edit]) -> str:
-    """Return `text` with non-overlapping edits applied (duplicates applied once)."""
-    unique = sorted(set(edits))
-    out: list[str] = []
-    position = 0
-    for edit in unique:
-        if edit.start < position:
-            raise ValueError(f"overlapping edits at offset {edit.start}")
-        out.append(text[position : edit.start])
-        out.append(edit.replacement)
-        position = edit.end
-    out.append(text[position:])
-    return "".join(out)
 
 
 def _edits_of(diagnostics: Iterable[Diagnostic]) -> list[Edit]:

@@ -1,39 +1,85 @@
-"""The rule registry: every check, by code and by name.
+"""The rule registry: every check, by code and by name, found by scanning this package.
 
-A new rule is one module here and one line in `ALL_CHECKS`; its policy table, its selection and
-its documentation page (`rules/<CODE>.md`) follow from the class.
+A new rule is one module here (a `Check` subclass with its `code`), its page `rules/<CODE>.md`
+and its fixtures; nothing else lists it. Discovery imports every module of the package and keeps
+the classes that define a `code` of their own, ordered by code, so the order never depends on
+file names or on the file system. Shared bases (`ceiling.CeilingCheck`) define no code and are
+not rules.
+
+`CLAUDE_MIGRATE_EXTRA_RULES` names further packages to scan (comma-separated importable
+names, as `python -c "import NAME"` would find them). It exists so a test can add a throw-away
+rule without editing this package; the rules it finds are held to the same contract (a code
+of their own, a page beside their module or in `rules/`).
 """
 
 from __future__ import annotations
 
-from .api_version import ApiVersionCheck
-from .base import Check, Option
-from .cache_key import CacheKeyCheck
-from .legacy_completions import LegacyCompletionsCheck
-from .max_tokens import MaxTokensCheck
-from .removed_sdk_api import RemovedSdkApiCheck
-from .retired_model import RetiredModelCheck
-from .sampling_params import SamplingParamsCheck
-from .sdk_pins import SdkPinsCheck
-from .stop_sequences import StopSequencesCheck
-from .streaming import StreamingCheck
-from .temperature import TemperatureCheck
-from .unused_suppression import UnusedSuppressionCheck
+import importlib
+import os
+import pkgutil
+from collections.abc import Iterable
+from pathlib import Path
 
-ALL_CHECKS: tuple[type[Check], ...] = (
-    TemperatureCheck,
-    MaxTokensCheck,
-    StopSequencesCheck,
-    StreamingCheck,
-    ApiVersionCheck,
-    CacheKeyCheck,
-    SdkPinsCheck,
-    RetiredModelCheck,
-    LegacyCompletionsCheck,
-    SamplingParamsCheck,
-    RemovedSdkApiCheck,
-    UnusedSuppressionCheck,
-)
+from ..resources import rules_dir
+from .base import Check, Option
+
+EXTRA_PACKAGES_ENV = "CLAUDE_MIGRATE_EXTRA_RULES"
+
+
+class RegistryError(Exception):
+    """Two rules claim one code or one name: the registry cannot say which is meant."""
+
+
+def _package_checks(package: str) -> list[type[Check]]:
+    module = importlib.import_module(package)
+    found: list[type[Check]] = []
+    names = [info.name for info in pkgutil.iter_modules(getattr(module, "__path__", []))]
+    for name in sorted(names):
+        member = importlib.import_module(f"{package}.{name}")
+        for value in vars(member).values():
+            # `type(value)`, not `isinstance`: the latter reads `__class__`, which would load a
+            # module bound lazily (`cst = lazy_import("libcst")`) at start-up.
+            if (
+                issubclass(type(value), type)
+                and issubclass(value, Check)
+                and value.__module__ == member.__name__
+                and "code" in vars(value)
+            ):
+                found.append(value)
+    return found
+
+
+def discover(packages: Iterable[str]) -> tuple[type[Check], ...]:
+    """Return every rule defined in the modules of `packages`, ordered by code."""
+    checks: dict[str, type[Check]] = {}
+    names: dict[str, str] = {}
+    for package in packages:
+        for check in _package_checks(package):
+            if check.code in checks and checks[check.code] is not check:
+                twice = f"{checks[check.code]} and {check}"
+                raise RegistryError(f"{check.code} is defined twice: {twice}")
+            if names.get(check.name, check.code) != check.code:
+                both = f"{names[check.name]} and {check.code}"
+                raise RegistryError(f"rule name {check.name!r} is used by {both}")
+            checks[check.code] = check
+            names[check.name] = check.code
+    return tuple(checks[code] for code in sorted(checks))
+
+
+def _packages() -> list[str]:
+    extra = os.environ.get(EXTRA_PACKAGES_ENV, "")
+    return [__name__, *(name.strip() for name in extra.split(",") if name.strip())]
+
+
+def page_path(check: type[Check]) -> Path:
+    """Return where a rule's page is: `rules/<CODE>.md`, or beside a rule from another package."""
+    if check.__module__.startswith(__name__ + "."):
+        return rules_dir() / f"{check.code}.md"
+    module = importlib.import_module(check.__module__)
+    return Path(module.__file__ or ".").parent / f"{check.code}.md"
+
+
+ALL_CHECKS: tuple[type[Check], ...] = discover(_packages())
 
 # Codes that are always on and are not checks: CM001 parse-error.
 ALWAYS_ON = frozenset({"CM001"})
@@ -52,4 +98,6 @@ __all__ = [
     "PSEUDO_RULES",
     "Check",
     "Option",
+    "discover",
+    "page_path",
 ]

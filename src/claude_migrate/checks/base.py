@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..diagnostics import Applicability, Diagnostic
+from ..facts import as_date
 
 if TYPE_CHECKING:
     from ..context import FileContext
+
+
+# The dates a policy may name. Date arithmetic (`as-of` plus `warn-days`) must stay inside what
+# `datetime.date` holds, and a date outside these years is a typo, not a plan.
+EARLIEST_DATE = dt.date(2000, 1, 1)
+LATEST_DATE = dt.date(2999, 12, 31)
 
 
 @dataclass(frozen=True)
@@ -47,7 +55,10 @@ class Option:
         elif self.kind == "string-table":
             return "a table of strings" + (f" ({self.pattern_text})" if self.pattern_text else "")
         elif self.kind == "date":
-            return "a date such as 2026-01-31"
+            return (
+                f"a date such as 2026-01-31, between {EARLIEST_DATE.isoformat()} "
+                f"and {LATEST_DATE.isoformat()}"
+            )
         elif self.kind == "path":
             return "a path to a file (relative to the policy's folder)"
         else:
@@ -56,9 +67,11 @@ class Option:
                 text += f" ({self.pattern_text})"
             return text
         if self.minimum is not None and self.maximum is not None:
-            text += f" between {self.minimum:g} and {self.maximum:g}"
+            text += f" between {_bound(self.minimum)} and {_bound(self.maximum)}"
         elif self.minimum is not None:
-            text += f" of at least {self.minimum:g}"
+            text += f" of at least {_bound(self.minimum)}"
+        elif self.maximum is not None:
+            text += f" of at most {_bound(self.maximum)}"
         return text
 
     def check(self, value: Any) -> bool:
@@ -70,6 +83,10 @@ class Option:
             if kind == "integer" and not isinstance(value, int):
                 return False
             if not isinstance(value, (int, float)):
+                return False
+            # TOML has `nan` and `inf`: neither is a limit, and `nan` compares false with every
+            # bound, so it would pass a range check and reach the code a fix writes.
+            if isinstance(value, float) and not math.isfinite(value):
                 return False
             if self.minimum is not None and value < self.minimum:
                 return False
@@ -83,7 +100,8 @@ class Option:
         if kind == "string-list":
             return isinstance(value, list) and all(isinstance(v, str) for v in value)
         if kind == "date":
-            return as_date(value) is not None
+            date = as_date(value)
+            return date is not None and EARLIEST_DATE <= date <= LATEST_DATE
         if kind == "path":
             return isinstance(value, str) and bool(value.strip())
         if kind == "string-table":
@@ -92,6 +110,11 @@ class Option:
                 for v in value.values()
             )
         return False
+
+
+def _bound(value: float) -> str:
+    """Return a range bound as people write it (1000000, not 1e+06; 0.2 as 0.2)."""
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 def parameter_markers(canonical: str) -> tuple[bytes, ...]:
@@ -103,20 +126,6 @@ def parameter_markers(canonical: str) -> tuple[bytes, ...]:
     from ..calls import parameter_names
 
     return tuple(sorted(name.encode() for name in parameter_names(canonical)))
-
-
-def as_date(value: object) -> dt.date | None:
-    """Return a policy date (a TOML date, or an ISO "YYYY-MM-DD" string) as a date, else None."""
-    if isinstance(value, dt.datetime):
-        return None
-    if isinstance(value, dt.date):
-        return value
-    if isinstance(value, str):
-        try:
-            return dt.date.fromisoformat(value)
-        except ValueError:
-            return None
-    return None
 
 
 class Check:
@@ -172,15 +181,6 @@ class Check:
         further condition (a check about every call, such as a missing argument).
         """
         return parameter_markers(cls.reads) if cls.reads else ()
-
-    @classmethod
-    def external_state(cls, table: Mapping[str, Any], path: str) -> str:
-        """Return what, outside the file and its policy, this check's findings depend on.
-
-        The result cache adds it to every key, so a cached result is never served after it
-        changed (today's date for date-dependent rules, a data file, the project's pins).
-        """
-        return ""
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         raise NotImplementedError

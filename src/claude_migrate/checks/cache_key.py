@@ -29,12 +29,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..calls import MARKERS
 from ..diagnostics import Applicability, Diagnostic, Edit, Fix
-from ..fixer import apply_edits
+from ..edits import apply_edits
 from ..lazy import lazy_import
+from ..streams import call_streams
 from ..values import string_value
 from ..walk import walk
 from .base import Check, Option
-from .streaming import call_streams
 
 if TYPE_CHECKING:
     from ..context import FileContext
@@ -284,7 +284,7 @@ class CacheKeyCheck(Check):
             f"cache key from a hash of prompt data has no {labels} component{plural}, so a "
             "migration would keep serving old answers"
         )
-        version = str(ctx.table("api-version").get("version", "2023-06-01"))
+        version = ctx.facts.api_version
         flag, why = finder.stream_flag(key, digest)
         fix: Fix | None = None
         template = self.settings["template"]
@@ -738,8 +738,7 @@ class _KeyFinder:
         flag = states.pop()
         if (
             flag is False
-            and self.ctx.settings.enabled("CM104")
-            and self.ctx.table("streaming").get("require", True)
+            and self.ctx.facts.streaming_required
         ):
             return None, "no fix until the call streams (CM104)"
         return flag, ""

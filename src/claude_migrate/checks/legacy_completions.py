@@ -30,12 +30,11 @@ from typing import TYPE_CHECKING
 
 from ..calls import BEDROCK, CallSite
 from ..diagnostics import Applicability, Diagnostic, Edit
-from ..edits import remove_elements, remove_line
+from ..edits import remove_elements, remove_line, string_literal
 from ..lazy import lazy_import
 from ..scope import Scope
 from ..symbols import Instance, is_sdk_client_class
 from .base import Check
-from .retired_model import string_literal
 
 if TYPE_CHECKING:
     from ..context import FileContext

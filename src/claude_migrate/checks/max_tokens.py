@@ -14,6 +14,12 @@ from .base import Option
 from .ceiling import CeilingCheck
 
 
+# Far above any Claude model's output limit (128k tokens at most in
+# https://docs.anthropic.com/en/docs/about-claude/models/overview), so no real policy meets it;
+# a larger number is a typo, and the fix would write it into code.
+MAX_BUDGET = 1_000_000
+
+
 class MaxTokensCheck(CeilingCheck):
     code = "CM102"
     name = "max-tokens"
@@ -21,9 +27,16 @@ class MaxTokensCheck(CeilingCheck):
     parameter = MAX_TOKENS
     label = "max_tokens"
     options = {
-        "max": Option("integer", 1024, "largest output budget allowed", minimum=1),
+        "max": Option(
+            "integer", 1024, "largest output budget allowed", minimum=1, maximum=MAX_BUDGET
+        ),
         "fix-to": Option(
-            "integer", None, "budget the fix writes (default: max)", minimum=1, default_from="max"
+            "integer",
+            None,
+            "budget the fix writes (default: max)",
+            minimum=1,
+            maximum=MAX_BUDGET,
+            default_from="max",
         ),
     }
 

@@ -40,9 +40,7 @@ class RemovedSdkApiCheck(Check):
     fix_applicability = None
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
-        from .. import deprecations
-
-        known = deprecations.for_settings(ctx.settings.table("retired-models"))
+        known = ctx.facts.catalogue
         methods = {r.name: r for r in known.removals("client-method", RULE)}
         if methods:
             for record in ctx.index.calls:

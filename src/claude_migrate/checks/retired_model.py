@@ -14,16 +14,16 @@ and keeping any prefix; `[retired-models.replace]` in the policy overrides the c
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..calls import BEDROCK, LITELLM, MODEL, CallSite
 from ..diagnostics import Applicability, Diagnostic
+from ..edits import string_literal
 from ..lazy import lazy_import
 from ..values import Entry
-from .base import Check, Option, as_date
+from .base import Check, Option
 
 if TYPE_CHECKING:
     from ..context import FileContext
@@ -52,17 +52,6 @@ def model_entry(ctx: FileContext, site: CallSite) -> Entry | None:
     return None
 
 
-def string_literal(original: cst.CSTNode, text: str) -> str:
-    """Return `text` as a string literal written with the quotes of `original`."""
-    if isinstance(original, cst.SimpleString):
-        quote = original.quote
-        prefix = original.prefix.replace("f", "").replace("F", "")
-        if quote in text or "\\" in text:
-            return repr(text)
-        return f"{prefix}{quote}{text}{quote}"
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
 class RetiredModelCheck(Check):
     code = "CM302"
     name = "retired-models"
@@ -76,7 +65,12 @@ class RetiredModelCheck(Check):
             example=dt.date(2026, 1, 31),
         ),
         "warn-days": Option(
-            "integer", 90, "report models retiring within this many days (0: never)", minimum=0
+            "integer",
+            90,
+            "report models retiring within this many days (0: never)",
+            minimum=0,
+            # A century: longer than any model's life, and `as-of` plus it stays a real date.
+            maximum=36_500,
         ),
         "replace": Option(
             "string-table", {}, "model id -> the model id its fix writes (overrides the catalogue)"
@@ -88,22 +82,6 @@ class RetiredModelCheck(Check):
             example="deprecations-extra.toml",
         ),
     }
-
-    @classmethod
-    def external_state(cls, table: Mapping[str, Any], path: str) -> str:
-        # Retirement is judged on a date (today unless `as-of` is set) against the shipped
-        # catalogue and, optionally, a team catalogue file.
-        from .. import deprecations
-
-        as_of = as_date(table.get("as-of")) or deprecations.today()
-        extra = table.get("catalogue")
-        digest = ""
-        if isinstance(extra, str) and extra:
-            try:
-                digest = hashlib.sha256(Path(extra).read_bytes()).hexdigest()[:16]
-            except OSError:
-                digest = "missing"
-        return f"{as_of.isoformat()}|{digest}"
 
     @classmethod
     def validate(cls, table: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -120,10 +98,8 @@ class RetiredModelCheck(Check):
         return []
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
-        from .. import deprecations
-
-        known = deprecations.for_settings(self.settings)
-        as_of = as_date(self.settings.get("as-of")) or deprecations.today()
+        known = ctx.facts.catalogue
+        as_of = ctx.facts.as_of
         warn_days = self.settings["warn-days"]
         replace = dict(self.settings.get("replace") or {})
         for site in ctx.all_sites:

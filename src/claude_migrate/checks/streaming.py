@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..calls import BEDROCK, LANGCHAIN, SDK, STREAM, CallSite
 from ..diagnostics import Applicability, Diagnostic, Edit, Fix
-from ..edits import append_element, remove_elements
-from ..fixer import apply_edits
+from ..edits import append_element, apply_edits, remove_elements
 from ..lazy import lazy_import
+from ..streams import call_streams
 from ..walk import walk
 from .base import Check, Option
 
@@ -48,25 +48,6 @@ else:
 CREATE_ONLY = frozenset({"stream", "stream_options"})
 CONTEXT_NAME = "stream"
 _TRAILING = re.compile(r"[ \t]*(#[^\r\n]*)?")
-
-
-def call_streams(site: CallSite) -> bool | None:
-    """Return whether a Claude call streams: True, False, or None when it cannot be known."""
-    target = site.target
-    if target.streams:
-        return True
-    if site.family == BEDROCK:
-        return False  # the method decides: only the *_stream twins stream
-    names = target.names(STREAM)
-    if not names:
-        return None  # no streaming switch on this kind of call
-    entry = site.param(STREAM)
-    if entry is None:
-        return None if site.may_have(STREAM) else False
-    value = entry.value
-    if value.known and isinstance(value.value, bool):
-        return value.value
-    return None
 
 
 class StreamingCheck(Check):

@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..calls import TEMPERATURE
+from ..rejections import rejection
 from .base import Option
 from .ceiling import CeilingCheck
-from .sampling_params import rejection
 
 
 class TemperatureCheck(CeilingCheck):

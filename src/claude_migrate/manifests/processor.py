@@ -90,3 +90,32 @@ def process_manifest(job, data: bytes | None, options, result: FileResult) -> No
             parses=still_reads,
         )
     result.diagnostics = diagnostics
+
+
+def skipped_file_errors(job, data: bytes) -> list[FileError]:  # type: ignore[no-untyped-def]
+    """Return the CM001 of a dependency file the prefilter skips, when it still needs one.
+
+    A `pyproject.toml` is also where a policy may live: one that does not parse cannot govern
+    (the policy loader passes over it unless its text visibly sets this tool's table), so it is
+    reported even when it names no package of the minimums, and the skip is never silent.
+    """
+    if os.path.basename(job.path) != "pyproject.toml":
+        return []
+    from .toml_spans import tomllib
+
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return [FileError(job.display, f"cannot decode as UTF-8: {exc.reason}")]
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        # The same words the dependency-file reader uses for a file it does read.
+        message = getattr(exc, "msg", None) or str(exc).split(" (at ")[0]
+        line = re.search(r"line (\d+)", str(exc))
+        return [
+            FileError(job.display, f"invalid TOML: {message}", int(line.group(1)) if line else None)
+        ]
+    except RecursionError:
+        return [FileError(job.display, "invalid TOML: nested too deeply")]
+    return []

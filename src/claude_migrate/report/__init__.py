@@ -44,20 +44,50 @@ class Run:
     # Source text of files that are not on disk as checked (stdin), by display path.
     sources: dict[str, str] = field(default_factory=dict)
     cwd: Path = field(default_factory=lambda: Path(os.getcwd()))
+    # Named paths that were not checked, with why (shown in the summary).
+    skipped: list[tuple[str, str]] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(init=False)
     errors: list[FileError] = field(init=False)
+    _notebooks: dict[str, dict[int, list[tuple[str, int]]] | None] = field(
+        init=False, default_factory=dict, repr=False
+    )
 
     def __post_init__(self) -> None:
         self.diagnostics = sorted(
             (d for r in self.results for d in r.diagnostics), key=Diagnostic.sort_key
         )
         self.errors = sorted(
-            (e for r in self.results for e in r.errors), key=lambda e: (e.path, e.line or 0)
+            (e for r in self.results for e in r.errors),
+            key=lambda e: (e.path, e.cell or 0, e.line or 0),
         )
 
     @property
     def files(self) -> int:
-        return len(self.results)
+        return sum(1 for r in self.results if r.skipped is None)
+
+    def cell_lines(self, path: str) -> dict[int, list[tuple[str, int]]] | None:
+        """Return a notebook's source lines per cell, each with its line in the file (or None).
+
+        Read from the notebook as it is now (or as given on standard input), once per report.
+        """
+        if path not in self._notebooks:
+            from ..notebook.document import NotebookError, cell_lines, load
+
+            try:
+                data: bytes | str = (
+                    self.sources[path] if path in self.sources else (self.cwd / path).read_bytes()
+                )
+                self._notebooks[path] = cell_lines(load(data))
+            except (OSError, NotebookError):
+                self._notebooks[path] = None
+        return self._notebooks[path]
+
+    def notebook_line(self, path: str, cell: int, line: int) -> tuple[str, int] | None:
+        """Return a cell line's text and the notebook-file line it is written on, if known."""
+        cells = self.cell_lines(path)
+        if cells is None or cell not in cells or not 1 <= line <= len(cells[cell]):
+            return None
+        return cells[cell][line - 1]
 
     @property
     def fixable(self) -> int:
@@ -70,6 +100,16 @@ class Run:
     @property
     def reported(self) -> bool:
         return bool(self.diagnostics or self.errors or self.stale)
+
+
+def where(line: int | None, column: int | None, cell: int | None) -> str:
+    """Return `line:column` (parts known), after `cell N:` in a notebook: `cell 7:3:9`."""
+    parts = [f"cell {cell}"] if cell is not None else []
+    if line:
+        parts.append(str(line))
+        if column:
+            parts.append(str(column))
+    return ":".join(parts)
 
 
 def repo_root(start: Path) -> Path | None:

@@ -146,6 +146,7 @@ def render_report(run: Run, *, dry_run: bool, uncommitted: Sequence[str] = ()) -
     left = [
         {
             "path": d.path,
+            **({"cell": d.cell} if d.cell is not None else {}),
             "line": d.line,
             "column": d.column,
             "code": d.code,

@@ -25,9 +25,27 @@ def command(level: str, message: str, **properties: object) -> str:
     return f"::{level} {props}::{_data(message)}"
 
 
+def _in_cell(run: Run, path: str, cell: int, line: int | None) -> int | None:
+    """Return the notebook-file line a cell's line is written on (where Actions shows it)."""
+    found = run.notebook_line(path, cell, line or 1)
+    return found[1] if found is not None else None
+
+
 def render(run: Run) -> str:
     lines = []
     for error in run.errors:
+        if error.cell is not None:
+            place = f"cell {error.cell}" + (f", line {error.line}" if error.line else "")
+            lines.append(
+                command(
+                    "error",
+                    f"{error.code} {place}: {error.message}",
+                    file=repo_relative(error.path, run.cwd),
+                    line=_in_cell(run, error.path, error.cell, error.line),
+                    title=f"claude-migrate ({error.code}) cell {error.cell}",
+                )
+            )
+            continue
         lines.append(
             command(
                 "error",
@@ -42,6 +60,19 @@ def render(run: Run) -> str:
         message = f"{d.code} {d.message}"
         if d.fix is not None and d.fix.applies(run.unsafe):
             message += f" (fix: {d.fix.description})"
+        if d.cell is not None:
+            # Lines and columns inside a JSON string mean nothing in the file view: the
+            # annotation sits on the file line that holds the code and names the cell.
+            lines.append(
+                command(
+                    "error",
+                    f"cell {d.cell}, line {d.line}, column {d.column}: {message}",
+                    file=repo_relative(d.path, run.cwd),
+                    line=_in_cell(run, d.path, d.cell, d.line),
+                    title=f"claude-migrate ({d.code}) cell {d.cell}",
+                )
+            )
+            continue
         lines.append(
             command(
                 "error",

@@ -22,6 +22,8 @@ def diagnostic_to_dict(d: Diagnostic) -> dict[str, Any]:
         "message": d.message,
         "fix": None,
     }
+    if d.cell is not None:
+        data["cell"] = d.cell  # a notebook: `line` and `end_line` count within the cell
     if d.fix is not None:
         data["fix"] = {"applicability": d.fix.applicability.value, "description": d.fix.description}
     if d.left_because is not None:
@@ -35,6 +37,8 @@ def error_to_dict(e: FileError) -> dict[str, Any]:
     data: dict[str, Any] = {"path": e.path, "code": e.code, "line": e.line, "message": e.message}
     if e.column is not None:
         data["column"] = e.column
+    if e.cell is not None:
+        data["cell"] = e.cell
     return data
 
 

@@ -11,7 +11,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 
-from . import Run
+from . import Run, where
 
 SUITE = "claude-migrate"
 # Characters XML 1.0 cannot hold, even escaped.
@@ -31,12 +31,12 @@ def render(run: Run) -> str:
             message=_clean(f"{d.code} {d.message}"),
             type=d.code,
         )
-        element.text = _clean(f"{d.path}:{d.line}:{d.column}: {d.code} {d.message}")
+        element.text = _clean(f"{d.path}:{where(d.line, d.column, d.cell)}: {d.code} {d.message}")
         failures[d.path].append(element)
     for e in run.errors:
         element = ET.Element("error", message=_clean(f"{e.code} {e.message}"), type=e.code)
-        where = e.path + (f":{e.line}" if e.line else "") + (f":{e.column}" if e.column else "")
-        element.text = _clean(f"{where}: {e.code} {e.message}")
+        place = where(e.line, e.column, e.cell)
+        element.text = _clean(f"{e.path}{':' + place if place else ''}: {e.code} {e.message}")
         errors[e.path].append(element)
     for entry in run.stale:
         element = ET.Element("failure", message=_clean(entry.describe()), type="stale-baseline")

@@ -52,7 +52,7 @@ class _Builder:
         self.index = {rule.code: i for i, rule in enumerate(self.rules)}
         self.seen: Counter[tuple[str, ...]] = Counter()
 
-    def _location(self, path: str, region: dict[str, int] | None) -> dict[str, Any]:
+    def _location(self, path: str, region: dict[str, Any] | None) -> dict[str, Any]:
         physical: dict[str, Any] = {
             "artifactLocation": {"uri": repo_relative(path, self.run.cwd), "uriBaseId": SRCROOT}
         }
@@ -76,17 +76,31 @@ class _Builder:
             result["ruleIndex"] = self.index[code]
         return result
 
+    def _cell_region(self, path: str, cell: int, line: int | None) -> dict[str, Any] | None:
+        """Return a notebook finding's region: the file line its cell line is written on, and
+        that line's code as the snippet (positions inside a JSON string mean nothing to a viewer).
+        """
+        found = self.run.notebook_line(path, cell, line or 1)
+        if found is None:
+            return None
+        code, file_line = found
+        return {"startLine": file_line, "snippet": {"text": code}}
+
     def diagnostic(self, d: Diagnostic, state: str | None) -> dict[str, Any]:
-        region = {
+        region: dict[str, Any] | None = {
             "startLine": d.line,
             "startColumn": d.column,
             "endLine": d.end_line,
             "endColumn": d.end_column,
         }
+        message = d.message
+        if d.cell is not None:
+            region = self._cell_region(d.path, d.cell, d.line)
+            message = f"cell {d.cell}, line {d.line}, column {d.column}: {d.message}"
         path = repo_relative(d.path, self.run.cwd)
         result = self._result(
             d.code,
-            d.message,
+            message,
             self._location(d.path, region),
             (d.code, path, d.context, d.fingerprint),
         )
@@ -107,14 +121,18 @@ class _Builder:
         return result
 
     def error(self, e: FileError, state: str | None) -> dict[str, Any]:
-        region = None
-        if e.line:
+        region: dict[str, Any] | None = None
+        message = e.message
+        if e.cell is not None:
+            region = self._cell_region(e.path, e.cell, e.line)
+            message = f"cell {e.cell}" + (f", line {e.line}" if e.line else "") + f": {e.message}"
+        elif e.line:
             region = {"startLine": e.line}
             if e.column:
                 region["startColumn"] = e.column
         path = repo_relative(e.path, self.run.cwd)
         result = self._result(
-            e.code, e.message, self._location(e.path, region), (e.code, path, e.message)
+            e.code, message, self._location(e.path, region), (e.code, path, e.message)
         )
         if state is not None:
             result["baselineState"] = state

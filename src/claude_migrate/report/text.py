@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, FileError
+from ..notebook import is_notebook_path
 from ..source import DecodeError, SourceText
-from . import Run, offers_fix
+from . import Run, offers_fix, where
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -42,11 +43,8 @@ def _fixable_marker(run: Run, d: Diagnostic) -> bool:
 
 
 def _error_where(error: FileError) -> str:
-    return (
-        error.path
-        + (f":{error.line}" if error.line else "")
-        + (f":{error.column}" if error.column else "")
-    )
+    place = where(error.line, error.column, error.cell)
+    return error.path + (f":{place}" if place else "")
 
 
 def plain_lines(run: Run) -> list[str]:
@@ -56,7 +54,7 @@ def plain_lines(run: Run) -> list[str]:
         lines.append(f"{_error_where(error)}: {error.code} {error.message}")
     for d in run.diagnostics:
         marker = " [*]" if _fixable_marker(run, d) else ""
-        lines.append(f"{d.path}:{d.line}:{d.column}: {d.code}{marker} {d.message}")
+        lines.append(f"{d.path}:{where(d.line, d.column, d.cell)}: {d.code}{marker} {d.message}")
         lines.extend(f"    {path}:{line}: {message}" for path, line, message in d.related)
     lines.extend(_stale_lines(run))
     return lines
@@ -102,7 +100,17 @@ def _console(run: Run, buffer: io.StringIO) -> Console:
     )
 
 
+def _cell_source(run: Run, path: str, cell: int) -> SourceText | None:
+    """Return one notebook cell's source, for the line under a finding in it."""
+    cells = run.cell_lines(path)
+    if cells is None or cell not in cells:
+        return None
+    return SourceText("\n".join(line for line, _ in cells[cell]))
+
+
 def _source(run: Run, path: str) -> SourceText | None:
+    if is_notebook_path(path):
+        return None  # its lines are shown per cell
     if path in run.sources:
         return SourceText(run.sources[path])
     try:
@@ -161,27 +169,29 @@ def render_rich(run: Run) -> str:
         console.print(Text(path, style="bold underline"), soft_wrap=True)
         source = _source(run, path)
         for error in errors:
-            where = f"{error.line or 1}:{error.column or 1}"
-            line = Text(f"  {where:<8} ")
+            place = where(error.line or 1, error.column or 1, error.cell)
+            line = Text(f"  {place:<8} ")
             line.append(error.code, style="bold red")
             line.append(f" {error.message}")
             console.print(line, soft_wrap=True)
-            if source is not None and error.line:
+            shown = _cell_source(run, path, error.cell) if error.cell else source
+            if shown is not None and error.line:
                 col = error.column or 1
-                for part in _snippet(source, error.line, col, error.line, col + 1):
+                for part in _snippet(shown, error.line, col, error.line, col + 1):
                     console.print(part, soft_wrap=True)
         for d in found:
-            where = f"{d.line}:{d.column}"
-            line = Text(f"  {where:<8} ")
+            place = where(d.line, d.column, d.cell)
+            line = Text(f"  {place:<8} ")
             line.append(d.code, style="bold red")
             if _fixable_marker(run, d):
                 line.append(" [*]", style="cyan")
             line.append(f" {d.message}")
             console.print(line, soft_wrap=True)
-            for path, number, message in d.related:
-                console.print(Text(f"    {path}:{number}: {message}", style="dim"), soft_wrap=True)
-            if source is not None:
-                for part in _snippet(source, d.line, d.column, d.end_line, d.end_column):
+            for related, number, message in d.related:
+                console.print(Text(f"    {related}:{number}: {message}", style="dim"), soft_wrap=True)
+            shown = _cell_source(run, path, d.cell) if d.cell else source
+            if shown is not None:
+                for part in _snippet(shown, d.line, d.column, d.end_line, d.end_column):
                     console.print(part, soft_wrap=True)
     stale = _stale_lines(run)
     if stale:
@@ -212,4 +222,13 @@ def summary(run: Run) -> str:
     if run.errors:
         count = len(run.errors)
         text += f"; {count} file error{'s' if count != 1 else ''} (CM001)"
+    passed_over = sum(1 for r in run.results if r.skipped is not None)
+    if passed_over:
+        text += (
+            f"; {passed_over} notebook{'s' if passed_over != 1 else ''} in another language "
+            "not checked (--verbose names them)"
+        )
+    if run.skipped:
+        count = len(run.skipped)
+        text += f"; {count} named path{'s' if count != 1 else ''} not checked (see the warnings)"
     return text + "."

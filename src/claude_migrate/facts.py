@@ -1,0 +1,184 @@
+"""What is true of the project a file belongs to, beyond the file itself: one object per policy.
+
+Rules read these facts instead of each other's policy tables: the target API version (what
+`[api-version] version` says every call sends), the SDK minimums (`[sdk-pins] minimums`, and
+the `anthropic` floor the project's own dependency files prove), the deprecation catalogue
+(the shipped one, extended by a team catalogue), whether calls must stream, and the date
+retirements are judged on. `facts_for` builds them once per policy; `FileContext.facts` hands
+them to every check.
+
+The result cache keys a file's entry on `ProjectFacts.cache_key` for every file and every rule
+selection, so a rule that reads a fact cannot forget to declare it: an edited team catalogue,
+a new day or a re-pinned `anthropic` is a different key whichever rules are selected.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from packaging.utils import canonicalize_name
+from packaging.version import InvalidVersion, Version
+
+if TYPE_CHECKING:
+    from .config import FileSettings
+    from .deprecations import Catalogue
+
+SDK_PACKAGE = "anthropic"
+
+
+def today() -> dt.date:
+    """Return today's date in UTC: the default `as-of` of every date comparison."""
+    from .deprecations import today as catalogue_today
+
+    return catalogue_today()
+
+
+def as_date(value: object) -> dt.date | None:
+    """Return a policy date (a TOML date, or an ISO "YYYY-MM-DD" string) as a date, else None."""
+    if isinstance(value, dt.datetime):
+        return None
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            return None
+    return None
+
+
+def as_version(text: object) -> Version | None:
+    """Return `text` as a version, or None when it is not one."""
+    try:
+        return Version(str(text))
+    except InvalidVersion:
+        return None
+
+
+@dataclass(frozen=True)
+class ProjectFacts:
+    """The facts every rule may read about a file's project, under one policy."""
+
+    # The `anthropic-version` the project targets (`[api-version] version`).
+    api_version: str
+    # The lowest version allowed per package (canonical names), from `[sdk-pins] minimums`.
+    sdk_minimums: Mapping[str, str]
+    # A team catalogue extending the shipped one (absolute path), if the policy names one.
+    team_catalogue: str | None
+    # The date retirements are judged on: `[retired-models] as-of`, else today (UTC).
+    as_of: dt.date
+    # Whether the policy requires Claude calls to stream (CM104 enabled with `require`).
+    streaming_required: bool
+    # The `as-of` the policy sets, if any (None: today, read again for every key).
+    fixed_as_of: dt.date | None = field(default=None, compare=False)
+
+    @property
+    def catalogue(self) -> Catalogue:
+        """Return the deprecation catalogue: shipped, extended by the team catalogue."""
+        from . import deprecations
+
+        return deprecations.load(self.team_catalogue)
+
+    def sdk_floor(self, package: str = SDK_PACKAGE) -> Version | None:
+        """Return the policy's minimum version of `package`, if it sets a valid one."""
+        return as_version(self.sdk_minimums.get(str(canonicalize_name(package))))
+
+    def pinned_at_least(self, path: str, version: str) -> str | None:
+        """Return the dependency file near `path` that requires `anthropic>=version`, if any."""
+        return project_pins_at_least(str(Path(path).resolve().parent), version)
+
+    def cache_key(self, path: str) -> str:
+        """Return every fact outside the file and its policy that a finding may depend on.
+
+        Today's date (or the policy's `as-of`), the team catalogue's bytes, and what the
+        project's dependency files prove about the `anthropic` floor at each version a removal
+        in the catalogue names. Built for every file whatever the rule selection.
+        """
+        as_of = self.fixed_as_of or today()
+        digest = ""
+        if self.team_catalogue:
+            try:
+                digest = hashlib.sha256(Path(self.team_catalogue).read_bytes()).hexdigest()[:16]
+            except OSError:
+                digest = "missing"
+        versions = sorted({r.removed_in for r in self.catalogue.sdk_removals})
+        folder = str(Path(path).resolve().parent)
+        pins = "|".join(f"{v}:{project_pins_at_least(folder, v)}" for v in versions)
+        return f"as-of={as_of.isoformat()};catalogue={digest};pins={pins}"
+
+
+def _table(settings: FileSettings, name: str) -> dict[str, Any]:
+    return settings.table(name)
+
+
+@cache
+def facts_for(settings: FileSettings) -> ProjectFacts:
+    """Return the project facts a file's policy states, built once per policy."""
+    # These tables belong to CM105, CM201, CM302 and CM104; their declared defaults are filled
+    # in by the policy loader, so no default is repeated here.
+    version = _table(settings, "api-version").get("version")
+    minimums = _table(settings, "sdk-pins").get("minimums") or {}
+    retired = _table(settings, "retired-models")
+    extra = retired.get("catalogue")
+    fixed = as_date(retired.get("as-of"))
+    return ProjectFacts(
+        api_version=version if isinstance(version, str) else "",
+        sdk_minimums={str(canonicalize_name(k)): str(v) for k, v in dict(minimums).items()},
+        team_catalogue=extra if isinstance(extra, str) and extra else None,
+        as_of=fixed or today(),
+        streaming_required=settings.enabled("CM104")
+        and bool(_table(settings, "streaming").get("require", True)),
+        fixed_as_of=fixed,
+    )
+
+
+@cache
+def project_pins_at_least(folder: str, version: str) -> str | None:
+    """Return the dependency file (and its constraint) that requires `anthropic>=version`.
+
+    Looks in `folder` and then each folder above it; the nearest folder whose dependency files
+    name `anthropic` decides. A requirement proves the floor when it admits no version below
+    `version` (a bare name or an open range proves nothing). `setup.py` is not read here.
+    """
+    from .manifests import format_of, read_text
+    from .manifests.requirement import ConstraintError, constraint_admits_below
+
+    minimum = Version(version)
+    current = Path(folder)
+    while True:
+        named = False
+        try:
+            entries = sorted(os.listdir(current))
+        except OSError:
+            entries = []
+        for name in entries:
+            fmt = format_of(name)
+            if fmt is None or not (current / name).is_file():
+                continue
+            try:
+                text = (current / name).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            if SDK_PACKAGE not in text.lower():
+                continue
+            pins, _problems = read_text(fmt, text, name)
+            for pin in pins:
+                if canonicalize_name(pin.name) != SDK_PACKAGE:
+                    continue
+                named = True
+                try:
+                    below = constraint_admits_below(pin.spec, pin.syntax, minimum)
+                except ConstraintError:
+                    continue
+                if pin.spec.strip() and not below:
+                    return f"{name} ({pin.name} {pin.spec.strip()})"
+        if named or current.parent == current:
+            return None
+        current = current.parent

@@ -1,0 +1,229 @@
+"""IPython syntax in a code cell, masked so that the Python parser never misreads it.
+
+What IPython accepts and Python does not, at the start of a logical line (never inside a string
+or brackets, which a small scanner tracks): line magics (`%pip install x`, `% pip ...`), shell
+escapes (`!ls`), help (`?obj`, `obj?`, `obj??`), assignments from either (`files = !ls`,
+`t = %timeit -o f()`), and automagic (`pip install x`: a magic's name without `%`, on a line
+that is not Python). A masked line keeps its indentation and becomes `0#` plus a marker, so the
+block it sits in still parses, and line numbers and every other line's columns stay as they were;
+a line a magic continues onto with a trailing backslash becomes a comment too. The original
+lines are kept to be put back when the cell is written.
+
+Cell magics (`%%name` on the cell's first line): a few run their body as Python (`%%time`,
+`%%timeit`, `%%capture`, `%%prun`, `%%debug`, `%%python`, ...): the magic line is masked and the
+body checked. Every other one (`%%bash`, `%%writefile`, `%%html`, `%%sql`, ...) makes the cell
+something other than Python, and the cell is skipped.
+
+IPython's own rules: https://ipython.readthedocs.io/en/stable/interactive/magics.html and
+https://ipython.readthedocs.io/en/stable/interactive/reference.html#automagic
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import warnings
+from dataclasses import dataclass, field
+
+# Cell magics whose body IPython runs as Python code in the kernel.
+PYTHON_CELL_MAGICS = frozenset(
+    {"time", "timeit", "capture", "prun", "debug", "python", "python3", "memit", "mprun"}
+)
+# Line magics people call without `%` (automagic); masked only on a line that is not Python.
+AUTOMAGICS = frozenset(
+    {
+        "pip", "conda", "mamba", "cd", "ls", "pwd", "env", "load_ext", "reload_ext",
+        "unload_ext", "matplotlib", "run", "time", "timeit", "who", "whos", "reset", "store",
+        "alias", "autoreload", "autoawait", "config", "history", "load", "pylab", "precision",
+        "pdb", "xmode", "bookmark", "dhist", "pinfo", "pinfo2", "psearch", "rehashx", "sx",
+        "system", "colors", "logstart", "logstop", "save", "sc",
+    }
+)  # fmt: skip
+
+_ASSIGN_FROM = re.compile(
+    r"[ \t]*[A-Za-z_][\w.]*(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*[ \t]*=[ \t]*[!%]"
+)
+_FIRST_WORD = re.compile(r"[ \t]*([A-Za-z_]\w*)[ \t]+(\S)")
+_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
+
+
+@dataclass
+class MaskedCell:
+    """A cell's text with IPython syntax masked, and what each masked line held."""
+
+    text: str
+    masked: list[tuple[int, str]] = field(default_factory=list)  # (0-based line, original)
+    skip_reason: str | None = None  # set when the whole cell is not Python
+
+
+@dataclass
+class _Scanner:
+    """Where a line leaves Python's tokenizer: inside a string, brackets or a continuation."""
+
+    quote: str | None = None  # the open string's delimiter (', ", ''' or \"\"\")
+    depth: int = 0
+    continued: bool = False
+
+    @property
+    def at_statement_start(self) -> bool:
+        return self.quote is None and self.depth == 0 and not self.continued
+
+    def scan(self, line: str) -> str:
+        """Consume one physical line; return its last code character outside strings, comments."""
+        last = ""
+        body = line.rstrip("\r\n")
+        self.continued = False
+        i = 0
+        n = len(body)
+        while i < n:
+            char = body[i]
+            if self.quote is not None:
+                if char == "\\":
+                    i += 2
+                    continue
+                if body.startswith(self.quote, i):
+                    i += len(self.quote)
+                    self.quote = None
+                    last = char
+                    continue
+                i += 1
+                continue
+            if char == "#":
+                break
+            if char in "'\"":
+                triple = body[i : i + 3]
+                self.quote = triple if triple in ("'''", '"""') else char
+                i += len(self.quote)
+                continue
+            if char in "([{":
+                self.depth += 1
+            elif char in ")]}":
+                self.depth = max(0, self.depth - 1)
+            elif char == "\\" and i == n - 1:
+                self.continued = True
+                break
+            if not char.isspace():
+                last = char
+            i += 1
+        if self.quote is not None and len(self.quote) == 1:
+            # A one-quote string ends at the line's end unless a backslash continues it.
+            if body.endswith("\\"):
+                self.continued = False
+            else:
+                self.quote = None
+        return last
+
+
+def _is_python(line: str) -> bool:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(line.strip())
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+def _is_magic_line(stripped: str) -> bool:
+    return stripped.startswith(("%", "!", "?"))
+
+
+def cell_magic(text: str) -> str | None:
+    """Return the name of the cell magic on a cell's first (non-blank) line, if any."""
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        stripped = line.strip()
+        if stripped.startswith("%%"):
+            name = stripped[2:].split(None, 1)
+            return name[0] if name else ""
+        return None
+    return None
+
+
+def mask_cell(text: str, marker: str) -> MaskedCell:
+    """Return `text` with its IPython lines replaced by `<indent>0#<marker><n>` comments.
+
+    `marker` is a character the notebook's code never holds; `<n>` numbers the masked lines of
+    this cell from 0, so they can be put back exactly.
+    """
+    magic = cell_magic(text)
+    if magic is not None and magic not in PYTHON_CELL_MAGICS:
+        return MaskedCell(text, skip_reason=f"cell magic %%{magic}")
+    lines = _LINE.findall(text)
+    masked: list[tuple[int, str]] = []
+    out: list[str] = []
+    scanner = _Scanner()
+    in_magic_continuation = False
+    seen_code = False
+    for number, line in enumerate(lines):
+        body = line.rstrip("\r\n")
+        ending = line[len(body) :]
+        stripped = body.strip()
+        if in_magic_continuation:
+            masked.append((number, line))
+            out.append(f"#{marker}{len(masked) - 1}" + ending)
+            in_magic_continuation = body.endswith("\\")
+            continue
+        is_magic = False
+        if scanner.at_statement_start and stripped:
+            if (
+                not seen_code
+                and magic is not None
+                and stripped.startswith("%%")
+                or _is_magic_line(stripped)
+                or _ASSIGN_FROM.match(body)
+            ):
+                is_magic = True
+            else:
+                before = _Scanner()
+                last = before.scan(body)
+                complete = before.at_statement_start
+                if complete and last == "?" or complete and _automagic(body):
+                    is_magic = True
+        if stripped and not stripped.startswith("#"):
+            seen_code = True
+        if is_magic:
+            indent = body[: len(body) - len(body.lstrip(" \t"))]
+            masked.append((number, line))
+            out.append(f"{indent}0#{marker}{len(masked) - 1}" + ending)
+            in_magic_continuation = body.endswith("\\")
+            continue
+        scanner.scan(line)
+        out.append(line)
+    return MaskedCell("".join(out), masked)
+
+
+def _automagic(body: str) -> bool:
+    match = _FIRST_WORD.match(body)
+    if match is None or match.group(1) not in AUTOMAGICS:
+        return False
+    return not _is_python(body)
+
+
+def unmask(text: str, masked: list[tuple[int, str]], marker: str) -> str | None:
+    """Return a masked cell's text with its original IPython lines put back.
+
+    None when the masked lines are not all there, once each and in order (a fix touched one):
+    the cell cannot be written back faithfully.
+    """
+    pattern = re.compile(rf"^[ \t]*0?#{re.escape(marker)}(\d+)[ \t]*$")
+    out: list[str] = []
+    expected = 0
+    for line in _LINE.findall(text):
+        body = line.rstrip("\r\n")
+        match = pattern.match(body)
+        if match is None:
+            if marker in body:
+                return None
+            out.append(line)
+            continue
+        index = int(match.group(1))
+        if index != expected or index >= len(masked):
+            return None
+        expected += 1
+        original = masked[index][1]
+        out.append(original.rstrip("\r\n") + line[len(body) :])
+    if expected != len(masked):
+        return None
+    return "".join(out)

@@ -1,0 +1,153 @@
+"""The code cells of a notebook as one module, as the kernel runs them, and back.
+
+The checks read one Python module: the masked text of every code cell, in order, each ending in
+a newline and followed by a boundary comment line (`#<marker> cell N`), so a client made in
+cell 2 is the client of the call in cell 7. Positions in that module map back to a cell and a
+line within it; a fixed module splits back into cells at the boundary lines, and each cell's
+IPython lines are put back. A fix that touches a boundary or a masked line makes the split fail,
+and the fix is refused. A cell that does not compile on its own is left out (the kernel would
+not run it either) and reported as that cell's CM001.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import re
+import warnings
+from dataclasses import dataclass, field
+
+from ..source import SourceText
+from .document import Notebook
+from .ipython import mask_cell, unmask
+
+# Private-use characters: the first one the notebook's text does not hold marks boundaries,
+# the next masked lines. Code never sees them, and they never reach the file.
+_PRIVATE = range(0xE000, 0xF8FF)
+
+
+def _compile_error(text: str) -> SyntaxError | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(text)
+    except SyntaxError as exc:
+        return exc
+    except (ValueError, RecursionError, MemoryError) as exc:
+        return SyntaxError(str(exc))
+    return None
+
+
+def compiles(text: str) -> bool:
+    return _compile_error(text) is None
+
+
+@dataclass
+class Part:
+    """One code cell inside the module."""
+
+    cell: int  # the cell's number in the notebook
+    masked: list[tuple[int, str]]  # the cell's masked lines (0-based line, original text)
+    added_newline: bool  # the cell did not end in a newline; the module added one
+
+
+@dataclass
+class CellProblem:
+    """A code cell left out of the module: it does not compile, or is not Python."""
+
+    cell: int
+    message: str
+    line: int | None = None
+    column: int | None = None
+    is_error: bool = True  # False: skipped by design (a %%bash cell), not reported
+
+
+@dataclass
+class CellModule:
+    """The module the checks read, and how to map it back to the notebook's cells."""
+
+    text: str
+    parts: list[Part]
+    boundary: str
+    mask: str
+    problems: list[CellProblem] = field(default_factory=list)
+
+    @classmethod
+    def build(cls, notebook: Notebook) -> CellModule:
+        boundary, mask = _markers(notebook.text)
+        parts: list[Part] = []
+        chunks: list[str] = []
+        problems: list[CellProblem] = []
+        for cell in notebook.cells:
+            if cell.cell_type != "code" or not cell.source.strip():
+                continue
+            masked = mask_cell(cell.source, mask)
+            if masked.skip_reason is not None:
+                problems.append(CellProblem(cell.number, masked.skip_reason, is_error=False))
+                continue
+            error = _compile_error(masked.text)
+            if error is not None:
+                problems.append(
+                    CellProblem(
+                        cell.number, f"invalid syntax: {error.msg}", error.lineno, error.offset
+                    )
+                )
+                continue
+            added = not masked.text.endswith("\n")
+            chunks.append(
+                masked.text + ("\n" if added else "") + _boundary_line(boundary, cell.number)
+            )
+            parts.append(Part(cell.number, masked.masked, added))
+        return cls("".join(chunks), parts, boundary, mask, problems)
+
+    # Positions ---------------------------------------------------------------------------------
+    def part_starts(self, text: str | None = None) -> list[int] | None:
+        """Return the 1-based module line where each part starts, or None if a boundary broke."""
+        source = SourceText(self.text if text is None else text)
+        starts = [1]
+        for match in self._boundaries.finditer(source.text):
+            starts.append(source.position(match.start())[0] + 1)
+        if len(starts) != len(self.parts) + 1:
+            return None
+        return starts[:-1]
+
+    @property
+    def _boundaries(self) -> re.Pattern[str]:
+        return re.compile(rf"(?m)^#{re.escape(self.boundary)} cell \d+\n")
+
+    def locate(self, line: int, starts: list[int]) -> tuple[int, int]:
+        """Return (cell number, line within the cell) of a 1-based module line."""
+        index = max(bisect.bisect_right(starts, line) - 1, 0)
+        return self.parts[index].cell, line - starts[index] + 1
+
+    # Back to cells ------------------------------------------------------------------------------
+    def split(self, text: str) -> dict[int, str] | None:
+        """Return each cell's new source from a fixed module, or None when it cannot be split."""
+        pieces = self._boundaries.split(text)
+        if len(pieces) != len(self.parts) + 1 or pieces[-1] != "":
+            return None
+        sources: dict[int, str] = {}
+        for part, piece in zip(self.parts, pieces, strict=False):
+            if part.added_newline:
+                if not piece.endswith("\n"):
+                    return None
+                piece = piece[:-1]
+            restored = unmask(piece, part.masked, self.mask)
+            if restored is None:
+                return None
+            sources[part.cell] = restored
+        return sources
+
+    def parts_compile(self, text: str) -> bool:
+        """Return whether every cell of a fixed module still compiles on its own."""
+        pieces = self._boundaries.split(text)
+        return len(pieces) == len(self.parts) + 1 and all(compiles(p) for p in pieces[:-1])
+
+
+def _boundary_line(boundary: str, number: int) -> str:
+    return f"#{boundary} cell {number}\n"
+
+
+def _markers(text: str) -> tuple[str, str]:
+    free = (chr(code) for code in _PRIVATE if chr(code) not in text)
+    return next(free), next(free)

@@ -1,0 +1,162 @@
+"""Check (and fix) one notebook: the engine's processor for the `"notebook"` kind.
+
+The same stages as a Python file, over the module of its code cells (`module.CellModule`): parse
+once with LibCST, run the Python checks and the suppression stage, settle fixes with the shared
+fix loop. Findings then move from module lines to (cell, line within the cell). A fix is written
+only when every fixed cell still compiles, the module splits back into the same cells with their
+IPython lines intact, and the spliced JSON reads back as the same notebook with only those
+sources changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..diagnostics import Diagnostic, FileError, FileResult
+from ..fixer import not_written, settle, write_atomic
+from ..source import SourceText
+from ..suppress import skips_file
+from .document import Notebook, NotebookError, load, not_python, with_sources
+from .module import CellModule
+
+if TYPE_CHECKING:
+    from ..engine import Job, Options
+
+
+def process_notebook(job: Job, data: bytes | None, options: Options, result: FileResult) -> None:
+    """Check one notebook into `result`; fix it when `options` say so."""
+    try:
+        notebook = load(job.text if job.text is not None else (data or b""))
+    except NotebookError as exc:
+        result.errors.append(FileError(job.display, str(exc), exc.line, exc.column, cell=exc.cell))
+        return
+    reason = not_python(notebook)
+    if reason is not None:
+        result.skipped = reason
+        return
+    module = CellModule.build(notebook)
+    for problem in module.problems:
+        if problem.is_error:
+            result.errors.append(
+                FileError(
+                    job.display, problem.message, problem.line, problem.column, cell=problem.cell
+                )
+            )
+    if not module.parts or skips_file(module.text.encode("utf-8", "surrogatepass")):
+        return
+    _check(job, notebook, module, options, result)
+
+
+def _check(
+    job: Job, notebook: Notebook, module: CellModule, options: Options, result: FileResult
+) -> None:
+    from ..engine import _parse, _run_checks, _syntax_error, checks_for
+
+    checks = checks_for(job.settings, job.kind)
+    source = SourceText(module.text)
+    starts = module.part_starts()
+    assert starts is not None  # the module was just built with its boundaries
+    try:
+        tree = _parse(source.text)
+    except Exception as exc:
+        error = _syntax_error(exc, source.text)
+        result.errors.append(_error_in_cell(replace(error, path=job.display), module, starts))
+        return
+    result.parsed = True
+    diagnostics, errors = _run_checks(job, source, tree, checks)
+    result.errors.extend(_error_in_cell(e, module, starts) for e in errors)
+    final = source.text
+    if options.fix:
+        diagnostics, final = _fix(job, notebook, module, source, diagnostics, options, result)
+    final_starts = module.part_starts(final) or starts
+    result.diagnostics = [_in_cell(d, module, final_starts) for d in diagnostics]
+
+
+def _fix(
+    job: Job,
+    notebook: Notebook,
+    module: CellModule,
+    source: SourceText,
+    diagnostics: list[Diagnostic],
+    options: Options,
+    result: FileResult,
+) -> tuple[list[Diagnostic], str]:
+    """Settle the module's fixes and write the notebook; return the findings left and the text."""
+    from ..engine import _parse, _run_checks, checks_for
+
+    checks = checks_for(job.settings, job.kind)
+
+    def parse(text: str) -> Any:
+        if module.split(text) is None:
+            raise ValueError("the fix touches a cell boundary or an IPython line")
+        if not module.parts_compile(text):
+            raise SyntaxError("a fixed cell does not compile")
+        return _parse(text)
+
+    def recheck(text: str, tree: Any) -> tuple[list[Diagnostic], list[FileError]]:
+        return _run_checks(job, SourceText(text), tree, checks)
+
+    settled = settle(source.text, diagnostics, unsafe=options.unsafe, parse=parse, recheck=recheck)
+    starts = module.part_starts(settled.text) or module.part_starts() or [1]
+    for error in settled.errors:
+        mapped = _error_in_cell(error, module, starts)
+        if mapped not in result.errors:
+            result.errors.append(mapped)
+    if settled.text == source.text:
+        return settled.left, source.text
+    sources = module.split(settled.text)
+    problem: str | None = None
+    new_text = notebook.text
+    if sources is None:  # pragma: no cover - `parse` refused every such text
+        problem = "the fixed cells cannot be told apart"
+    else:
+        try:
+            new_text = with_sources(notebook, sources)
+        except ValueError as exc:
+            problem = str(exc)
+    if problem is None and options.write and job.text is None:
+        problem = _write(job, notebook, new_text)
+        if problem is None:
+            result.written = True
+    if problem is not None:
+        result.errors.append(FileError(job.display, f"fix not written: {problem}"))
+        return not_written(diagnostics, options.unsafe), source.text
+    original_starts = module.part_starts() or [1]
+    result.applied.extend(_in_cell(d, module, original_starts) for d in settled.applied)
+    result.fixed.extend(d.code for d in settled.applied)
+    if options.keep_text:
+        result.original_text = notebook.text
+        result.fixed_text = new_text
+    return settled.left, settled.text
+
+
+def _write(job: Job, notebook: Notebook, text: str) -> str | None:
+    """Write the fixed notebook if the file still holds what was read; return what went wrong."""
+    path = Path(job.path)
+    try:
+        if path.read_bytes() != notebook.source.to_bytes():
+            return "the file changed on disk while it was being fixed"
+        write_atomic(path, notebook.source.to_bytes(text))
+    except OSError as exc:
+        return f"cannot write: {exc.strerror or exc}"
+    return None
+
+
+def _in_cell(d: Diagnostic, module: CellModule, starts: list[int]) -> Diagnostic:
+    """Return a finding placed at its cell and the line within that cell."""
+    cell, line = module.locate(d.line, starts)
+    end_cell, end_line = module.locate(d.end_line, starts)
+    if end_cell != cell:  # never across cells: end where the cell ends its line
+        end_line, end_column = line, d.column + 1
+    else:
+        end_column = d.end_column
+    return replace(d, line=line, end_line=end_line, end_column=end_column, cell=cell)
+
+
+def _error_in_cell(error: FileError, module: CellModule, starts: list[int]) -> FileError:
+    if error.line is None:
+        return error
+    cell, line = module.locate(error.line, starts)
+    return replace(error, line=line, cell=cell)

@@ -1,0 +1,84 @@
+"""Which sampling parameters a Claude call cannot send, under the project's facts.
+
+The anthropic Python SDK 1.0.0 dropped the `temperature`, `top_p` and `top_k` keyword arguments,
+and API version `2026-10-21` answers 400 to a request that carries any of them
+(rules/deprecations.toml names the sources). CM107 reports such arguments; CM101 yields to it
+for temperature. Both ask here, so neither reads the other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from packaging.version import Version
+
+from .calls import BEDROCK, HTTP, SDK, CallSite
+from .facts import SDK_PACKAGE
+
+if TYPE_CHECKING:
+    from .context import FileContext
+    from .deprecations import Catalogue
+
+SAMPLING = ("temperature", "top_p", "top_k")
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """Why a sampling parameter cannot be sent from this call."""
+
+    reason: str
+
+
+def _api_rejection(
+    known: Catalogue, version: str | None, parameter: str, whose: str
+) -> Rejection | None:
+    rejecting = known.rejecting_version(version, parameter)
+    if rejecting is None:
+        return None
+    return Rejection(f"API version {version} ({whose}) answers 400 to it")
+
+
+def _sdk_rejection(
+    ctx: FileContext, known: Catalogue, site: CallSite, parameter: str
+) -> Rejection | None:
+    path = site.target.key.removeprefix("sdk:")
+    removals = [
+        r for r in known.removals("argument", "CM107") if r.name == parameter and path in r.calls
+    ]
+    if not removals:
+        return None
+    removed_in = min(Version(r.removed_in) for r in removals)
+    floor = ctx.facts.sdk_floor(SDK_PACKAGE)
+    if floor is not None and floor >= removed_in:
+        return Rejection(
+            f"the policy requires {SDK_PACKAGE}>={floor} (sdk-pins), and {SDK_PACKAGE} "
+            f"{removed_in} removed the {parameter}= argument"
+        )
+    pinned = ctx.facts.pinned_at_least(ctx.path, str(removed_in))
+    if pinned is not None:
+        return Rejection(
+            f"{pinned} requires {SDK_PACKAGE} {removed_in} or later, which removed the "
+            f"{parameter}= argument"
+        )
+    return None
+
+
+def rejection(ctx: FileContext, site: CallSite, parameter: str) -> Rejection | None:
+    """Return why `parameter` cannot be sent from this Claude call, or None if it can."""
+    known = ctx.facts.catalogue
+    target = ctx.facts.api_version or None
+    if site.family == SDK and site.target.key.startswith(("sdk:messages.", "sdk:beta.messages.")):
+        return _api_rejection(known, target, parameter, "the policy's api-version") or (
+            _sdk_rejection(ctx, known, site, parameter)
+        )
+    if site.family == HTTP and site.target.key == "http:messages":
+        return _api_rejection(known, target, parameter, "the policy's api-version")
+    if site.family == BEDROCK and site.target.location == "json-body":
+        own = site.params.get("anthropic_version")
+        if own is not None and own.value.known and isinstance(own.value.value, str):
+            version = own.value.value.removeprefix("bedrock-")
+            return _api_rejection(known, version, parameter, "the body's anthropic_version")
+        if own is None or not own.value.known:
+            return _api_rejection(known, target, parameter, "the policy's api-version")
+    return None

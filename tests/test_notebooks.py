@@ -1,0 +1,494 @@
+"""Jupyter notebooks checked and fixed like any module, reported by cell, written byte for byte.
+
+The fixtures under fixtures/notebooks/ have the shapes of public cookbook notebooks: a client
+cell and several call cells, magics, a `%%capture` cell, image outputs, CRLF JSON, sources as
+one string. Each `<case>.fixed.ipynb` is the golden of `fix` (safe fixes), byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+from helpers import FIXTURES, Cli, write_tree
+
+from claude_migrate.api import collect_jobs, execute
+from claude_migrate.config import PolicyLoader
+from claude_migrate.engine import Options
+
+NOTEBOOKS = FIXTURES / "notebooks"
+CASES = ["cookbook", "crlf", "one_string"]
+
+# (cell, line within the cell, column, code) of every finding in the fixtures.
+EXPECTED = {
+    "cookbook": {
+        (5, 1, 12, "CM104"),
+        (5, 3, 5, "CM102"),
+        (5, 4, 5, "CM101"),
+        (6, 2, 9, "CM104"),
+        (6, 3, 34, "CM101"),
+        (10, 13, 9, "CM101"),
+    },
+    "crlf": {(3, 4, 3, "CM101")},
+    "one_string": {(3, 3, 32, "CM102"), (3, 3, 49, "CM101")},
+}
+# The cells a safe `fix` rewrites.
+FIXED_CELLS = {"cookbook": {5, 6, 10}, "crlf": {3}, "one_string": {3}}
+
+CLIENT = "import anthropic\nclient = anthropic.Anthropic()\n"
+CALL = (
+    'client.messages.create(model="claude-sonnet-4-6", max_tokens=100, temperature=0.9, '
+    "stream=True, messages=[])\n"
+)
+
+
+def notebook(*sources: str, cell_type: str = "code", language: str = "python") -> str:
+    """Return notebook JSON with one code cell per source (a markdown cell first)."""
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": ["# title"]}]
+    for source in sources:
+        cells.append(
+            {
+                "cell_type": cell_type,
+                "execution_count": None,
+                "metadata": {},
+                "outputs": [],
+                "source": source.splitlines(keepends=True),
+            }
+        )
+    meta = {"kernelspec": {"language": language, "name": "k", "display_name": "K"}}
+    return (
+        json.dumps({"cells": cells, "metadata": meta, "nbformat": 4, "nbformat_minor": 5}, indent=1)
+        + "\n"
+    )
+
+
+def _copy(case: str, folder: Path) -> Path:
+    target = folder / f"{case}.ipynb"
+    shutil.copyfile(NOTEBOOKS / f"{case}.ipynb", target)
+    return target
+
+
+def _findings(run) -> set[tuple[int | None, int, int, str]]:  # type: ignore[no-untyped-def]
+    return {(d.cell, d.line, d.column, d.code) for d in run.diagnostics}
+
+
+def _run(path: Path, fix: bool = False, unsafe: bool = False):  # type: ignore[no-untyped-def]
+    jobs = collect_jobs([path], PolicyLoader())
+    return execute(jobs, Options(fix=fix, unsafe=unsafe), workers=1)
+
+
+# Positions ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_check_reports_every_finding_at_its_cell_and_line(case: str) -> None:
+    run = _run(NOTEBOOKS / f"{case}.ipynb")
+    assert not run.errors, run.errors
+    assert _findings(run) == EXPECTED[case]
+
+
+def test_text_output_names_the_cell_before_line_and_column(tmp_path: Path) -> None:
+    _copy("cookbook", tmp_path)
+    result = Cli(tmp_path)("check", "--no-cache", "cookbook.ipynb")
+    assert result.exit_code == 1
+    assert "cookbook.ipynb:cell 5:4:5: CM101 [*] temperature 0.9 is above" in result.stdout
+    assert "cookbook.ipynb:cell 10:13:9: CM101" in result.stdout
+
+
+def test_json_output_adds_the_cell_and_counts_lines_within_it(tmp_path: Path) -> None:
+    _copy("crlf", tmp_path)
+    data = Cli(tmp_path).json("check", "--no-cache", "crlf.ipynb")
+    (entry,) = data["diagnostics"]
+    assert (entry["cell"], entry["line"], entry["column"], entry["code"]) == (3, 4, 3, "CM101")
+    assert entry["end_line"] == 4
+
+
+def test_python_files_keep_the_json_contract_without_a_cell(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"a.py": CLIENT + CALL})
+    data = Cli(tmp_path).json("check", "--no-cache", "a.py")
+    assert data["diagnostics"] and all("cell" not in d for d in data["diagnostics"])
+
+
+def test_sarif_names_the_notebook_puts_the_cell_in_the_message_and_a_snippet(
+    tmp_path: Path,
+) -> None:
+    _copy("crlf", tmp_path)
+    result = Cli(tmp_path)("check", "--no-cache", "--format", "sarif", "crlf.ipynb")
+    (found,) = json.loads(result.stdout)["runs"][0]["results"]
+    location = found["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"] == "crlf.ipynb"
+    assert found["message"]["text"].startswith("cell 3, line 4, column 3: temperature 0.8")
+    assert location["region"]["snippet"]["text"] == "  temperature=0.8,"
+    lines = (tmp_path / "crlf.ipynb").read_bytes().decode("utf-8").split("\r\n")
+    assert "temperature=0.8" in lines[location["region"]["startLine"] - 1]
+
+
+def test_github_annotations_name_the_cell_on_the_line_that_holds_the_code(tmp_path: Path) -> None:
+    _copy("cookbook", tmp_path)
+    result = Cli(tmp_path)("check", "--no-cache", "--format", "github", "cookbook.ipynb")
+    (line,) = [x for x in result.stdout.splitlines() if "(CM101) cell 10" in x]
+    assert "cell 10, line 13, column 9: CM101 temperature 0.5" in line
+    file_line = int(line.split("line=")[1].split(",")[0])
+    text = (tmp_path / "cookbook.ipynb").read_text(encoding="utf-8").splitlines()
+    assert "temperature=0.5" in text[file_line - 1]
+
+
+def test_junit_and_concise_name_the_cell(tmp_path: Path) -> None:
+    _copy("one_string", tmp_path)
+    junit = Cli(tmp_path)("check", "--no-cache", "--format", "junit", "one_string.ipynb")
+    assert "one_string.ipynb:cell 3:3:49: CM101" in junit.stdout
+    concise = Cli(tmp_path)("check", "--no-cache", "--format", "concise", "one_string.ipynb")
+    assert "one_string.ipynb:cell 3:3:32: CM102" in concise.stdout
+
+
+def test_source_view_shows_the_cell_line_under_a_finding(tmp_path: Path) -> None:
+    from claude_migrate.report import Run
+    from claude_migrate.report.text import render_rich
+
+    run = _run(_copy("crlf", tmp_path))
+    text = render_rich(Run(results=run.results, show_source=True, cwd=Path.cwd()))
+    assert "cell 3:4:3" in text
+    assert "     4 |   temperature=0.8," in text
+    assert "^^^^^^^^^^^^^^^" in text
+
+
+# Fixes ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_fix_produces_the_golden_byte_for_byte_and_settles(case: str, tmp_path: Path) -> None:
+    path = _copy(case, tmp_path)
+    cli = Cli(tmp_path)
+    cli("fix", "--no-cache", path.name)
+    golden = (NOTEBOOKS / f"{case}.fixed.ipynb").read_bytes()
+    assert path.read_bytes() == golden
+    again = cli("fix", "--no-cache", path.name)
+    assert "Fixed 0," in again.stdout
+    assert path.read_bytes() == golden
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_fix_changes_nothing_but_the_fixed_cells_sources(case: str, tmp_path: Path) -> None:
+    path = _copy(case, tmp_path)
+    _run(path, fix=True)
+    before = json.loads((NOTEBOOKS / f"{case}.ipynb").read_text(encoding="utf-8"))
+    after = json.loads(path.read_text(encoding="utf-8"))
+    changed = {
+        number
+        for number, (old, new) in enumerate(zip(before["cells"], after["cells"], strict=True), 1)
+        if old["source"] != new["source"]
+    }
+    assert changed == FIXED_CELLS[case]
+    for number in changed:
+        old, new = before["cells"][number - 1], after["cells"][number - 1]
+        assert type(old["source"]) is type(new["source"])  # list stays list, string stays string
+        old["source"] = new["source"] = None
+    assert after == before
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_fixtures_and_goldens_are_valid_notebooks(case: str) -> None:
+    for name in (f"{case}.ipynb", f"{case}.fixed.ipynb"):
+        nbformat.validate(
+            nbformat.reads((NOTEBOOKS / name).read_text(encoding="utf-8"), as_version=4)
+        )
+
+
+def test_unsafe_fix_inserts_lines_in_the_list_layout_and_stays_a_valid_notebook(
+    tmp_path: Path,
+) -> None:
+    path = _copy("cookbook", tmp_path)
+    run = _run(path, fix=True, unsafe=True)
+    assert not run.diagnostics and not run.errors
+    text = path.read_text(encoding="utf-8")
+    nb = nbformat.reads(text, as_version=4)
+    nbformat.validate(nb)
+    cell = nb.cells[4].source
+    assert cell.startswith("with client.messages.stream(\n")
+    assert "    response = stream_1.get_final_message()\n" in cell
+    # New lines are written like their neighbours: one JSON string per line, same indentation.
+    assert '\n    "    response = stream_1.get_final_message()\\n",\n' in text
+    # IPython lines of the fixed cells are back as they were.
+    assert nb.cells[5].source.startswith("%%capture\nwith client.messages.stream(")
+
+
+def test_fix_diff_shows_each_changed_cell_under_a_header_naming_it(tmp_path: Path) -> None:
+    path = _copy("cookbook", tmp_path)
+    before = path.read_bytes()
+    result = Cli(tmp_path)("fix", "--no-cache", "--diff", "cookbook.ipynb")
+    assert result.exit_code == 1
+    out = result.stdout
+    assert "--- a/cookbook.ipynb:cell 5\n+++ b/cookbook.ipynb:cell 5\n" in out
+    assert (
+        "-    max_tokens=4096,\n-    temperature=0.9,\n"
+        "+    max_tokens=1024,\n+    temperature=0.0,\n"
+        in out
+    )
+    assert "cookbook.ipynb:cell 10" in out and "cell 9" not in out
+    assert '\\"' not in out  # the code, not its JSON escaping
+    assert path.read_bytes() == before
+
+
+def test_fix_from_stdin_prints_the_fixed_notebook(tmp_path: Path) -> None:
+    source = (NOTEBOOKS / "crlf.ipynb").read_bytes().decode("utf-8")
+    result = Cli(tmp_path)("fix", "--no-cache", "-", "--stdin-filename", "crlf.ipynb", input=source)
+    assert result.stdout_bytes == (NOTEBOOKS / "crlf.fixed.ipynb").read_bytes()
+
+
+def test_a_fix_whose_json_would_not_read_back_is_never_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from claude_migrate.notebook import document
+
+    path = _copy("crlf", tmp_path)
+    before = path.read_bytes()
+    monkeypatch.setattr(document, "_encode", lambda nb, cell, new: '["broken')
+    run = _run(path, fix=True)
+    assert path.read_bytes() == before
+    (error,) = run.errors
+    assert "fix not written: the fixed notebook is not valid JSON" in error.message
+    assert {d.code for d in run.diagnostics} == {"CM101"}
+
+
+def test_a_fix_that_would_break_a_cell_on_its_own_is_refused(tmp_path: Path) -> None:
+    from claude_migrate.notebook.document import load
+    from claude_migrate.notebook.module import CellModule
+
+    module = CellModule.build(load(notebook(CLIENT, CALL)))
+    broken = module.text.replace("client.messages.create(", "client.messages.create((", 1)
+    assert not module.parts_compile(broken)
+    assert module.split(module.text) is not None
+    # Removing a boundary between cells cannot be split back: the fix is refused.
+    assert module.split(module.text.replace(f"#{module.boundary} cell 2\n", "", 1)) is None
+
+
+# Cells as one module, and what is masked ------------------------------------------------------
+
+
+def test_a_client_made_in_one_cell_is_the_client_of_a_call_in_a_later_cell(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"nb.ipynb": notebook(CLIENT, "x = 1\n", "%time y = 2\n", CALL)})
+    run = _run(tmp_path / "nb.ipynb")
+    assert _findings(run) == {(5, 1, 67, "CM101")}
+
+
+def test_ipython_syntax_is_masked_and_never_misparsed(tmp_path: Path) -> None:
+    cell = (
+        "%pip install anthropic\n"
+        "% pip install rich\n"
+        "!ls -la \\\n"
+        "   data\n"
+        "files = !ls\n"
+        "t = %timeit -o sum(range(3))\n"
+        "client?\n"
+        "?client\n"
+        "client.messages.create??\n"
+        "pip install pandas\n"
+        "cd ..\n"
+        "if True:\n"
+        "    %time z = 1\n" + CALL
+    )
+    write_tree(tmp_path, {"nb.ipynb": notebook(CLIENT, cell)})
+    run = _run(tmp_path / "nb.ipynb")
+    assert not run.errors, run.errors
+    assert _findings(run) == {(3, 14, 67, "CM101")}
+
+
+def test_lines_inside_strings_and_brackets_are_python_not_magics() -> None:
+    from claude_migrate.notebook.ipython import mask_cell
+
+    cell = 'PROMPT = """\n!important\n%d items\nWhat is it?\n"""\nx = [\n    1,\n]\nls = 3\nls -1\n'
+    masked = mask_cell(cell, "\ue000")
+    assert masked.text == cell and masked.masked == []
+
+
+def test_masked_lines_keep_line_numbers_and_come_back_exactly() -> None:
+    from claude_migrate.notebook.ipython import mask_cell, unmask
+
+    cell = "%matplotlib inline\nx = 1\n  !echo hi  \nclient?\n"
+    masked = mask_cell(cell, "\ue001")
+    assert masked.text.count("\n") == cell.count("\n")
+    assert masked.text.splitlines()[1] == "x = 1"
+    assert [n for n, _ in masked.masked] == [0, 2, 3]
+    assert unmask(masked.text, masked.masked, "\ue001") == cell
+
+
+def test_a_cell_magic_that_is_not_python_skips_the_cell(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {"nb.ipynb": notebook(CLIENT, "%%bash\n" + CALL, "%%writefile x.py\n" + CALL)},
+    )
+    run = _run(tmp_path / "nb.ipynb")
+    assert not run.diagnostics and not run.errors
+
+
+@pytest.mark.parametrize("magic", ["%%time", "%%timeit -n1", "%%capture out"])
+def test_a_python_cell_magic_keeps_its_body_checked(magic: str, tmp_path: Path) -> None:
+    write_tree(tmp_path, {"nb.ipynb": notebook(CLIENT, f"{magic}\n" + CALL)})
+    run = _run(tmp_path / "nb.ipynb")
+    assert _findings(run) == {(3, 2, 67, "CM101")}
+
+
+def test_markdown_and_raw_cells_are_counted_but_not_checked(tmp_path: Path) -> None:
+    nb = json.loads(notebook(CLIENT, CALL))
+    nb["cells"].insert(1, {"cell_type": "raw", "metadata": {}, "source": [CALL]})
+    nb["cells"].insert(1, {"cell_type": "markdown", "metadata": {}, "source": [CALL]})
+    write_tree(tmp_path, {"nb.ipynb": json.dumps(nb)})
+    run = _run(tmp_path / "nb.ipynb")
+    assert _findings(run) == {(5, 1, 67, "CM101")}
+
+
+def test_noqa_in_a_cell_suppresses_the_finding_on_its_line(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"nb.ipynb": notebook(CLIENT, CALL.rstrip("\n") + "  # noqa: CM101\n")})
+    assert not _run(tmp_path / "nb.ipynb").diagnostics
+
+
+def test_skip_file_in_the_first_code_cell_skips_the_notebook(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"nb.ipynb": notebook("# claude-migrate: skip-file\n" + CLIENT, CALL)})
+    assert not _run(tmp_path / "nb.ipynb").diagnostics
+
+
+# Errors ---------------------------------------------------------------------------------------
+
+
+def test_invalid_notebook_json_is_cm001_at_the_json_error_line(tmp_path: Path) -> None:
+    text = notebook(CLIENT, CALL)
+    lines = text.splitlines(keepends=True)
+    lines[5] = lines[5].rstrip("\n").rstrip(",") + " oops,\n"
+    write_tree(tmp_path, {"bad.ipynb": "".join(lines)})
+    result = Cli(tmp_path)("check", "--no-cache", "bad.ipynb")
+    assert result.exit_code == 1
+    assert "bad.ipynb:6:" in result.stdout and "CM001 invalid notebook JSON" in result.stdout
+
+
+def test_a_cell_that_does_not_compile_is_cm001_in_that_cell_and_the_others_are_checked(
+    tmp_path: Path,
+) -> None:
+    write_tree(tmp_path, {"nb.ipynb": notebook(CLIENT, "def broken(:\n    pass\n", CALL)})
+    run = _run(tmp_path / "nb.ipynb")
+    (error,) = run.errors
+    assert (error.cell, error.line, error.code) == (3, 1, "CM001")
+    assert _findings(run) == {(4, 1, 67, "CM101")}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            '{"nbformat": 3, "worksheets": [], "anthropic": 1}',
+            "unsupported notebook format: nbformat 3",
+        ),
+        ('["anthropic"]', "the JSON is not an object"),
+        (
+            '{"nbformat": 4, "cells": [{"cell_type": "code", "source": 3}], "anthropic": 1}',
+            "cell 1: `source`",
+        ),
+        ('{"nbformat": 4, "cells": {}, "anthropic": 1}', "`cells` is missing or not a list"),
+        (b'{"nbformat": 4, "cells": [], "anthropic": "\xff"}', "notebook is not UTF-8"),
+    ],
+)
+def test_json_that_is_not_a_notebook_is_cm001(text: str, message: str, tmp_path: Path) -> None:
+    write_tree(tmp_path, {"x.ipynb": text})
+    run = _run(tmp_path / "x.ipynb")
+    assert [e.code for e in run.errors] == ["CM001"]
+    assert message in run.errors[0].message
+
+
+def test_hostile_deeply_nested_json_is_cm001_not_a_crash(tmp_path: Path) -> None:
+    text = '{"nbformat": 4, "anthropic": ' + "[" * 100000 + "]" * 100000 + ', "cells": []}'
+    write_tree(tmp_path, {"deep.ipynb": text})
+    run = _run(tmp_path / "deep.ipynb")
+    assert run.errors and "nested too deeply" in run.errors[0].message
+
+
+# Which notebooks are checked ------------------------------------------------------------------
+
+
+def test_discovery_finds_notebooks_and_respects_gitignore_and_exclude(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    nb = notebook(CLIENT, CALL)
+    write_tree(
+        tmp_path,
+        {
+            ".gitignore": "scratch/\n",
+            "claude-migrate.toml": 'exclude = ["legacy/**"]\n',
+            "nb/a.ipynb": nb,
+            "scratch/b.ipynb": nb,
+            "legacy/c.ipynb": nb,
+            ".ipynb_checkpoints/a-checkpoint.ipynb": nb,
+        },
+    )
+    data = Cli(tmp_path).json("check", "--no-cache", ".")
+    # Jupyter's autosave copies (.ipynb_checkpoints) are not the notebook: never checked.
+    assert {d["path"] for d in data["diagnostics"]} == {"nb/a.ipynb"}
+    excluded = Cli(tmp_path)("check", "--no-cache", "--force-exclude", "legacy/c.ipynb")
+    assert excluded.exit_code == 0 and "CM101" not in excluded.stdout
+
+
+def test_a_named_notebook_in_another_language_warns_and_check_exits_2(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"r.ipynb": notebook(CLIENT, CALL, language="R")})
+    result = Cli(tmp_path)("check", "--no-cache", "r.ipynb")
+    assert result.exit_code == 2
+    assert (
+        "warning: r.ipynb: not checked: its kernel's language is 'R', not Python" in result.stderr
+    )
+    assert "none of the named paths can be checked" in result.stderr
+
+
+def test_a_named_file_of_unknown_kind_warns_and_strict_paths_exits_2(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"notes.txt": "anthropic\n", "nb.ipynb": notebook(CLIENT)})
+    cli = Cli(tmp_path)
+    lenient = cli("check", "--no-cache", "notes.txt", "nb.ipynb")
+    assert lenient.exit_code == 0
+    assert (
+        "warning: notes.txt: not checked: not a Python, notebook or dependency file"
+        in lenient.stderr
+    )
+    assert "1 named path not checked" in lenient.stdout
+    strict = cli("check", "--no-cache", "--strict-paths", "notes.txt", "nb.ipynb")
+    assert strict.exit_code == 2
+    assert "cannot be checked (--strict-paths)" in strict.stderr
+
+
+def test_zero_files_checked_with_named_paths_always_says_why(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"empty/README.md": "nothing\n", "notes.txt": "x\n"})
+    cli = Cli(tmp_path)
+    folder = cli("check", "--no-cache", "empty")
+    assert folder.exit_code == 0
+    assert "warning: empty: not checked: no Python, notebook or dependency file" in folder.stderr
+    file = cli("fix", "--no-cache", "notes.txt")
+    assert "warning: notes.txt: not checked" in file.stderr
+
+
+def test_a_found_notebook_in_another_language_is_noted_in_verbose_output(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"nbs/r.ipynb": notebook(CLIENT, CALL, language="R")})
+    cli = Cli(tmp_path)
+    quiet = cli("check", "--no-cache", "nbs")
+    assert quiet.exit_code == 0 and quiet.stderr == ""
+    assert "1 notebook in another language not checked (--verbose names them)" in quiet.stdout
+    verbose = cli("check", "--no-cache", "-v", "nbs")
+    assert "note: nbs/r.ipynb: not checked: its kernel's language is 'R'" in verbose.stderr
+
+
+# Cache and baseline ---------------------------------------------------------------------------
+
+
+def test_cached_results_keep_the_cells(tmp_path: Path) -> None:
+    _copy("cookbook", tmp_path)
+    cli = Cli(tmp_path)
+    cold = cli.json("check", "--cache-dir", "cache", "cookbook.ipynb")
+    warm = cli.json("check", "--cache-dir", "cache", "cookbook.ipynb")
+    assert cold["diagnostics"] == warm["diagnostics"]
+    assert {d["cell"] for d in warm["diagnostics"]} == {5, 6, 10}
+    assert any((tmp_path / "cache").rglob("*.json"))
+
+
+def test_a_baseline_records_notebook_findings_and_hides_them(tmp_path: Path) -> None:
+    _copy("cookbook", tmp_path)
+    cli = Cli(tmp_path)
+    cli("check", "--no-cache", "--write-baseline", "baseline.json", "cookbook.ipynb")
+    clean = cli("check", "--no-cache", "--baseline", "baseline.json", "cookbook.ipynb")
+    assert clean.exit_code == 0, clean.output
+    assert "6 baselined findings hidden" in clean.stdout
