@@ -148,3 +148,48 @@ def test_json_and_sarif_carry_the_hop_to_the_claude_call(tmp_path: Path) -> None
     assert related["physicalLocation"]["region"]["startLine"] == 7
     text = cli("check", "--no-cache", "--select", "CM101", ".").stdout
     assert "    app/llm.py:7: the Claude call ask() passes temperature to" in text
+
+
+CALL_SITES = """\
+[[call-sites]]
+function = "acme_llm.client.chat"
+model = "model_name"
+temperature = "temp"
+"""
+
+
+def test_declared_call_sites_are_checked_like_claude_calls(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "repo",
+        {
+            "claude-migrate.toml": CALL_SITES,
+            # No Claude name in the file: the declaration alone makes it worth reading.
+            "app.py": "from acme_llm.client import chat\n\nchat('hi', temp=0.9)\nchat('hi', temp=0.1, other=5)\n",
+        },
+    )
+    cli = Cli(root)
+    data = json.loads(cli("check", "--no-cache", "--format", "json", ".").stdout)
+    assert [(d["line"], d["code"], d["message"]) for d in data["diagnostics"]] == [
+        (3, "CM101", "temperature 0.9 passed to chat(), a Claude call site the policy declares, "
+         "and is above the policy maximum 0.2")
+    ]
+    listed = cli("rules").stdout
+    assert "acme_llm.client.chat: model = model_name, temperature = temp" in listed
+
+
+@pytest.mark.parametrize(
+    ("entry", "key", "line"),
+    [
+        ('function = "chat"\ntemperature = "temp"\n', "call-sites[0].function", 2),
+        ('function = "acme.chat"\ntemprature = "temp"\n', "call-sites[0].temprature", 3),
+        ('function = "acme.chat"\ntemperature = "not a name"\n', "call-sites[0].temperature", 3),
+        ('function = "acme.chat"\n', "call-sites[0]", 2),
+    ],
+)
+def test_a_malformed_call_site_exits_2_naming_file_line_and_key(
+    tmp_path: Path, entry: str, key: str, line: int
+) -> None:
+    root = write_tree(tmp_path / "repo", {"claude-migrate.toml": "[[call-sites]]\n" + entry, "a.py": ""})
+    result = Cli(root)("check", "--no-cache", ".")
+    assert result.exit_code == 2
+    assert f"claude-migrate.toml:{line}: `{key}`" in result.stderr

@@ -261,6 +261,7 @@ class Hop:
     callee: str  # "ask", "Chat.complete", "Claude" (a class called)
     # wrapper parameter (or keyword forwarded through `**kwargs`) -> (path, line) of the call
     reaches: tuple[tuple[str, str, int], ...]
+    declared: bool = False  # a `[[call-sites]]` entry of the policy
 
     def where(self, key: str) -> tuple[str, int] | None:
         for name, path, line in self.reaches:
@@ -277,6 +278,8 @@ class Hop:
 
     def describe(self, key: str) -> str:
         """Return "passed to ask() reaches a Claude call at app/llm.py:20" for a parameter."""
+        if self.declared:
+            return f"passed to {self.callee}(), a Claude call site the policy declares,"
         where = self.where(key)
         at = f" at {where[0]}:{where[1]}" if where else ""
         return f"passed to {self.callee}() reaches a Claude call{at}"
@@ -326,9 +329,13 @@ _MUTATING_METHODS = frozenset({"update", "pop", "popitem", "setdefault", "clear"
 class CallFinder:
     """Matches a module's calls against the registry."""
 
-    def __init__(self, index: ModuleIndex, resolver: Resolver) -> None:
+    def __init__(
+        self, index: ModuleIndex, resolver: Resolver, declared: dict[str, dict[str, str]] | None = None
+    ) -> None:
         self.index = index
         self.resolver = resolver
+        # `[[call-sites]]`: function import path -> {Claude parameter: the function's parameter}
+        self.declared = declared or {}
         self.values = resolver.values
         self._mutators: dict[int, dict[str, list[int]]] | None = None
 
@@ -489,7 +496,36 @@ class CallFinder:
             return self._litellm_site(record)
         if qualname in HTTP_FUNCTIONS:
             return self._http_site(record, last)
+        if qualname in self.declared:
+            return self._declared_site(record, qualname, self.declared[qualname])
         return None
+
+    def _declared_site(self, record: CallRecord, qualname: str, mapping: dict[str, str]) -> CallSite:
+        """Return the call of a team-declared wrapper: its mapped keywords are Claude's."""
+        args = self.kwargs(record)
+        names = {
+            TEMPERATURE: mapping.get("temperature"),
+            MAX_TOKENS: mapping.get("max-tokens"),
+            STOP: mapping.get("stop-sequences"),
+            STREAM: mapping.get("stream"),
+            MODEL: mapping.get("model"),
+        }
+        last = qualname.rsplit(".", 1)[-1]
+        target = Target(
+            f"declared:{qualname}",
+            SDK,
+            f"{last}()",
+            **{  # type: ignore[arg-type]
+                field_name: (names[canonical],) if names[canonical] else ()
+                for field_name, canonical in (
+                    ("temperature", TEMPERATURE), ("max_tokens", MAX_TOKENS), ("stop", STOP),
+                    ("stream", STREAM), ("model", MODEL),
+                )
+            },
+        )  # fmt: skip
+        wanted = {n for n in names.values() if n}
+        args.items = {k: v for k, v in args.items.items() if k in wanted}
+        return CallSite(record, target, args, client="declared", via=Hop(last, (), declared=True))
 
     def _bedrock_site(self, record: CallRecord, target: Target) -> CallSite | None:
         args = self.kwargs(record)
@@ -635,9 +671,14 @@ class CallFinder:
         )
 
 
-def find_call_sites(index: ModuleIndex, resolver: Resolver | None = None) -> Iterator[CallSite]:
-    """Yield every call in the module proven to reach Claude, directly or through a wrapper."""
-    finder = CallFinder(index, resolver or Resolver(index))
+def find_call_sites(
+    index: ModuleIndex,
+    resolver: Resolver | None = None,
+    declared: dict[str, dict[str, str]] | None = None,
+) -> Iterator[CallSite]:
+    """Yield every call in the module proven to reach Claude, directly or through a wrapper
+    (an in-project one, or one the policy declares in `[[call-sites]]`)."""
+    finder = CallFinder(index, resolver or Resolver(index), declared)
     for record in index.calls:
         site = finder.site(record)
         if site is not None:

@@ -164,6 +164,21 @@ def format_rules(rows: list[dict[str, Any]], rich: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
+def format_call_sites(sites: Any) -> str:
+    """Return what `rules` says about the team-declared call sites (`[[call-sites]]`)."""
+    entries = [dict(site) for site in sites]
+    if not entries:
+        return (
+            "\nCall sites: the registry's Claude calls and the project's own wrappers. Declare a"
+            " wrapper no analysis can see with [[call-sites]] (see the README, Policy).\n"
+        )
+    lines = ["", "Call sites declared by the policy ([[call-sites]]):"]
+    for entry in entries:
+        mapped = ", ".join(f"{k} = {v}" for k, v in sorted(entry.items()) if k != "function")
+        lines.append(f"  {entry['function']}: {mapped}")
+    return "\n".join(lines) + "\n"
+
+
 def format_page(text: str, rich: bool) -> str:
     """Return a rule page: rendered markdown on a terminal, the markdown itself otherwise."""
     if rich:

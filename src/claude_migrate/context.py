@@ -76,7 +76,11 @@ class FileContext:
         """Every Claude call of the file, and every call of an in-project wrapper."""
         from .calls import find_call_sites
 
-        return list(find_call_sites(self.index, self.resolver))
+        declared = {
+            str(entry["function"]): {k: str(v) for k, v in entry.items() if k != "function"}
+            for entry in (dict(e) for e in self.settings.table("call-sites").get("sites", ()))
+        }
+        return list(find_call_sites(self.index, self.resolver, declared))
 
     @cached_property
     def sites(self) -> list[CallSite]:

@@ -164,7 +164,16 @@ def _verdict(job: Job, data: bytes) -> int:
     verdict = prefilter(data, job.settings, job.kind, job.path)
     if verdict != PARSE and job.project is not None and job.project.relevant:
         return PARSE
+    if verdict != PARSE and job.kind == "python" and any(name in data for name in _declared(job.settings)):
+        return PARSE
     return verdict
+
+
+@cache
+def _declared(settings: FileSettings) -> tuple[bytes, ...]:
+    """Return the names of the functions the policy declares as call sites (`[[call-sites]]`)."""
+    sites = settings.table("call-sites").get("sites", ())
+    return tuple(str(dict(site)["function"]).rsplit(".", 1)[-1].encode() for site in sites)
 
 
 def passes_prefilter(data: bytes, settings: FileSettings, kind: str, path: str = "") -> bool:
