@@ -168,10 +168,7 @@ def format_call_sites(sites: Any) -> str:
     """Return what `rules` says about the team-declared call sites (`[[call-sites]]`)."""
     entries = [dict(site) for site in sites]
     if not entries:
-        return (
-            "\nCall sites: the registry's Claude calls and the project's own wrappers. Declare a"
-            " wrapper no analysis can see with [[call-sites]] (see the README, Policy).\n"
-        )
+        return ""
     lines = ["", "Call sites declared by the policy ([[call-sites]]):"]
     for entry in entries:
         mapped = ", ".join(f"{k} = {v}" for k, v in sorted(entry.items()) if k != "function")

@@ -24,6 +24,7 @@ file, stdin) it is the same resolver, knowing only its module.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -62,6 +63,16 @@ MAX_GROWTH_FILES = 20000
 # Where modules live ---------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=65536)
+def _has_project_file(folder: Path) -> bool:
+    return any(os.path.isfile(os.path.join(folder, name)) for name in PROJECT_FILES)
+
+
+@functools.lru_cache(maxsize=65536)
+def _is_package(folder: Path) -> bool:
+    return os.path.isfile(os.path.join(folder, "__init__.py"))
+
+
 def project_folders(paths: Iterable[Path]) -> list[Path]:
     """Return the folders whose modules belong to the project, read from disk if not given.
 
@@ -77,11 +88,11 @@ def project_folders(paths: Iterable[Path]) -> list[Path]:
             continue
         seen.add(folder)
         for candidate in (folder, *folder.parents):
-            if any((candidate / name).is_file() for name in PROJECT_FILES):
+            if _has_project_file(candidate):
                 break
         else:
             candidate = folder
-            while (candidate.parent / "__init__.py").is_file() and candidate.parent != candidate:
+            while _is_package(candidate.parent) and candidate.parent != candidate:
                 candidate = candidate.parent
         if candidate not in found:
             found.append(candidate)
@@ -108,13 +119,13 @@ def import_roots(paths: Iterable[Path]) -> list[Path]:
             continue
         seen.add(folder)
         for candidate in (folder, *folder.parents):
-            if any((candidate / name).is_file() for name in PROJECT_FILES):
+            if _has_project_file(candidate):
                 if (candidate / "src").is_dir():
                     add(candidate / "src")
                 add(candidate)
                 break
         top = folder
-        while (top / "__init__.py").is_file() and top.parent != top:
+        while _is_package(top) and top.parent != top:
             top = top.parent
         add(top)
     return roots
@@ -122,25 +133,23 @@ def import_roots(paths: Iterable[Path]) -> list[Path]:
 
 def module_name(path: Path, roots: Sequence[Path]) -> tuple[str, bool] | None:
     """Return a file's dotted module name under the deepest root holding it, and if a package."""
-    best: tuple[str, bool] | None = None
-    best_depth = -1
-    for root in roots:
-        try:
-            relative = path.relative_to(root)
-        except ValueError:
+    wanted = _root_set(tuple(roots))
+    for root in path.parents:
+        if root not in wanted:
             continue
-        parts = list(relative.with_suffix("").parts)
-        if not parts:
-            continue
-        is_package = parts[-1] == "__init__"
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        is_package = bool(parts) and parts[-1] == "__init__"
         if is_package:
             parts = parts[:-1]
-        if not parts or not all(p.isidentifier() for p in parts):
-            continue
-        depth = len(root.parts)
-        if depth > best_depth:
-            best, best_depth = (".".join(parts), is_package), depth
-    return best
+        if parts and all(p.isidentifier() for p in parts):
+            return ".".join(parts), is_package
+        return None
+    return None
+
+
+@functools.lru_cache(maxsize=16)
+def _root_set(roots: tuple[Path, ...]) -> frozenset[Path]:
+    return frozenset(roots)
 
 
 def module_file(name: str, roots: Sequence[Path]) -> Path | None:
@@ -506,6 +515,8 @@ class Project:
             before = _freeze(self.facts)
             self._exports.clear()
             self._memo.clear()
+            self._derived.clear()
+            self._closures.clear()
             for module, summary in self.summaries.items():
                 for qual, facts in summary["functions"].items():
                     for call in facts["calls"]:
@@ -820,6 +831,8 @@ class Project:
                 derived[name] = facts
                 digests.append(f"{name}={digest}")
         relevant = len(derived) > 1 or bool(derived[module]["functions"])
+        if not relevant and not derived[module]["names"] and not derived[module]["classes"]:
+            return None  # nothing the project says changes this file's findings
         digest = hashlib.blake2b("\n".join(digests).encode(), digest_size=12).hexdigest()
         return ProjectView(module, derived, digest, relevant)
 
@@ -972,7 +985,8 @@ def imports_of(data: bytes, module: str, is_package: bool) -> set[str]:
     `from pkg import name` gives both `pkg` and `pkg.name` (a submodule, maybe).
     """
     found: set[str] = set()
-    for match in _IMPORT.finditer(data):
+    lines = b"\n".join(line for line in data.splitlines() if b"import" in line)
+    for match in _IMPORT.finditer(lines):
         source, names, plain = match.groups()
         if plain:
             found.add(plain.decode("ascii", "replace"))
@@ -1023,27 +1037,44 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path) -> Project:
     _follow_imports(project)
     matters: dict[str, bool] = {}
 
-    def mattering(name: str) -> bool:
+    project.solve()
+
+    def summarised(name: str) -> bool:
+        """Return whether a module is summarised, reading it from disk if it names Claude."""
         if name in project.summaries:
             return True
         if name not in matters:
             found = project.module_path(name)
-            verdict = False
+            matters[name] = False
             if found is not None:
                 try:
-                    verdict = _mentions(found.read_bytes(), MARKERS)
+                    data = found.read_bytes()
                 except OSError:
-                    verdict = False
-            matters[name] = verdict
+                    data = b""
+                if _mentions(data, MARKERS) and _add_file(project, found, data) is not None:
+                    matters[name] = True
         return matters[name]
 
+    def gives(name: str) -> bool:
+        facts = project.derived(name)
+        return bool(facts["names"] or facts["functions"] or facts["classes"])
+
     if len(pending) <= MAX_GROWTH_FILES:
+        imports = {id(item): imports_of(item[1], item[2], item[3]) for item in pending}
         for _ in range(MAX_ROUNDS):
+            # Modules the remaining files import that name Claude join first (a run over a few
+            # files reads them from disk); then the files importing a module with facts to give.
+            before = len(project.summaries)
+            for item in pending:
+                for name in imports[id(item)]:
+                    summarised(name)
+            if len(project.summaries) != before:
+                _follow_imports(project)
+                project.solve()
             joined = []
             left = []
             for item in pending:
-                path, raw, module, is_package = item
-                if any(mattering(name) for name in imports_of(raw, module, is_package)):
+                if any(name in project.summaries and gives(name) for name in imports[id(item)]):
                     joined.append(item)
                 else:
                     left.append(item)
@@ -1053,7 +1084,7 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path) -> Project:
             for path, raw, _module, _package in joined:
                 _add_file(project, path, raw)
             _follow_imports(project)
-    project.solve()
+            project.solve()
     return project
 
 
