@@ -80,6 +80,12 @@ def test_blank_lines_inserted_above_a_finding_keep_it_baselined(cli: Cli, tree: 
     chat.write_text(chat.read_text().replace("def answer", "\n\n\n# moved\ndef answer"))
     result = cli("check", "app", "--baseline", "baseline.json")
     assert result.exit_code == 0, result.output
+    # Still found (on moved lines) and still matched: not merely nothing detected.
+    data = cli.json("check", "app", "--baseline", "baseline.json")
+    assert data["diagnostics"] == [] and data["baseline"]["stale"] == []
+    assert data["baseline"]["baselined"] == 3
+    moved = cli.json("check", "app")["diagnostics"]
+    assert ("app/chat.py", 14, "CM101") in _codes({"diagnostics": moved})
 
 
 def test_a_new_violation_fails_and_is_the_only_one_reported(cli: Cli, tree: Path) -> None:
@@ -151,6 +157,10 @@ def test_checking_some_files_leaves_other_entries_alone(cli: Cli, tree: Path) ->
     # pre-commit passes only the staged files: the other files' entries are not stale.
     result = cli("check", "app/worker.py", "--baseline", "baseline.json")
     assert result.exit_code == 0, result.output
+    data = cli.json("check", "app/worker.py", "--baseline", "baseline.json")
+    assert data["summary"]["files"] == 1
+    assert data["baseline"]["baselined"] == 1  # the worker's finding, found and matched
+    assert data["baseline"]["stale"] == []  # chat.py's entries were not judged
 
 
 def test_writing_a_baseline_from_some_files_keeps_the_others_entries(cli: Cli, tree: Path) -> None:
@@ -168,6 +178,9 @@ def test_baseline_paths_are_relative_to_the_baseline_file(tree: Path) -> None:
     inner = Cli(tree / "app")
     result = inner("check", ".", "--baseline", "../baseline.json")
     assert result.exit_code == 0, result.output
+    data = inner.json("check", ".", "--baseline", "../baseline.json")
+    assert data["baseline"]["baselined"] == 3 and data["baseline"]["stale"] == []
+    assert {d["path"] for d in inner.json("check", ".")["diagnostics"]} == {"chat.py", "worker.py"}
 
 
 def test_show_baselined_lists_them_in_sarif_as_unchanged(cli: Cli, tree: Path) -> None:

@@ -65,6 +65,7 @@ def test_json_contract(cli: Cli) -> None:
         "code": "CM102",
         "rule": "max-tokens",
         "message": "max_tokens 4096 is above the policy maximum 1024",
+        "severity": "error",
         "fix": {"applicability": "safe", "description": "set max_tokens to 1024"},
     }
     assert data["errors"] == [

@@ -298,7 +298,7 @@ def test_a_missing_policy_catalogue_names_the_policy_key(tmp_path: Path) -> None
     [
         (
             '[retired-models]\nas-of = "April 1st"\n',
-            "`retired-models.as-of`: expected a date such as 2026-01-31",
+            "`retired-models.as-of`: expected a date written YYYY-MM-DD",
         ),
         (
             "[retired-models]\nwarn-days = -1\n",

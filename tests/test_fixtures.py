@@ -20,8 +20,8 @@ from claude_migrate.checks import CHECKS_BY_NAME
 from claude_migrate.config import PolicyLoader
 from claude_migrate.engine import Options
 
-# Folders whose cases run with every rule on.
-ALL_RULES = {"precision", "demo", "recall"}
+# Folders whose cases run with every rule on (fixtures/demo is a tree: tests/test_app_tree.py).
+ALL_RULES = {"precision"}
 
 
 def cases() -> list[Path]:
@@ -70,3 +70,10 @@ def test_fixture_fix_matches_golden_parses_and_settles(case: Path, tmp_path: Pat
     cst.parse_module(fixed)
     _run(work, case, fix=True)
     assert work.read_bytes() == fixed, "a second fix changed the file"
+
+
+def test_every_all_rules_folder_exists_and_holds_cases() -> None:
+    for name in ALL_RULES:
+        folder = FIXTURES / name
+        assert folder.is_dir(), f"ALL_RULES names {folder}, which does not exist"
+        assert any(case.parent == folder for case in cases()), f"{folder} holds no case"

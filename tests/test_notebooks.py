@@ -224,8 +224,7 @@ def test_fix_diff_shows_each_changed_cell_under_a_header_naming_it(tmp_path: Pat
     assert "--- a/cookbook.ipynb:cell 5\n+++ b/cookbook.ipynb:cell 5\n" in out
     assert (
         "-    max_tokens=4096,\n-    temperature=0.9,\n"
-        "+    max_tokens=1024,\n+    temperature=0.0,\n"
-        in out
+        "+    max_tokens=1024,\n+    temperature=0.0,\n" in out
     )
     assert "cookbook.ipynb:cell 10" in out and "cell 9" not in out
     assert '\\"' not in out  # the code, not its JSON escaping
@@ -492,3 +491,71 @@ def test_a_baseline_records_notebook_findings_and_hides_them(tmp_path: Path) -> 
     clean = cli("check", "--no-cache", "--baseline", "baseline.json", "cookbook.ipynb")
     assert clean.exit_code == 0, clean.output
     assert "6 baselined findings hidden" in clean.stdout
+
+
+def test_messages_that_name_other_lines_name_them_within_their_cells(tmp_path: Path) -> None:
+    cells = (
+        "from anthropic import HUMAN_PROMPT, AI_PROMPT\n",
+        "x = 1\n",
+        'prompt = f"{HUMAN_PROMPT} hi{AI_PROMPT}"\n',
+    )
+    write_tree(tmp_path, {"nb.ipynb": notebook(*cells)})
+    (found,) = [d for d in _run(tmp_path / "nb.ipynb").diagnostics if d.code == "CM301"]
+    assert (found.cell, found.line) == (2, 1)
+    assert "still used on line 1 (cell 4)" in found.message
+
+
+_PIECES = ["%time x", "!ls \\", "  data", "x = 1", "  y?", "'''", '"a?"', "pip install x", "(", ")"]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_masking_any_cell_keeps_its_lines_and_unmasks_to_the_original(seed: int) -> None:
+    import random
+
+    from claude_migrate.notebook.ipython import mask_cell, unmask
+
+    chooser = random.Random(seed)
+    cell = "\n".join(chooser.choice(_PIECES) for _ in range(chooser.randint(1, 12)))
+    cell += chooser.choice(["", "\n", "\r\n"])
+    masked = mask_cell(cell, "\ue005")
+    assert masked.skip_reason is None  # no piece is a cell magic
+    assert masked.text.count("\n") == cell.count("\n")
+    assert unmask(masked.text, masked.masked, "\ue005") == cell
+
+
+def test_notebook_sarif_is_valid_sarif(tmp_path: Path) -> None:
+    import jsonschema
+
+    _copy("cookbook", tmp_path)
+    write_tree(tmp_path, {"bad.ipynb": '{"nbformat": 4, "anthropic": [}\n'})
+    result = Cli(tmp_path)("check", "--no-cache", "--format", "sarif", ".")
+    document = json.loads(result.stdout)
+    schema_path = Path(__file__).parent / "schemas" / "sarif-schema-2.1.0.json"
+    schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    jsonschema.validators.validator_for(schema)(schema).validate(document)
+    results = document["runs"][0]["results"]
+    (error,) = [r for r in results if r["ruleId"] == "CM001"]
+    assert error["locations"][0]["physicalLocation"]["region"]["startLine"] == 1
+    assert len(results) == 7
+
+
+def test_top_level_await_in_a_cell_is_checked_and_fixed(tmp_path: Path) -> None:
+    cell = CALL.replace("client.messages.create", "reply = await client.messages.create")
+    write_tree(
+        tmp_path, {"nb.ipynb": notebook(CLIENT.replace("Anthropic()", "AsyncAnthropic()"), cell)}
+    )
+    run = _run(tmp_path / "nb.ipynb", fix=True)
+    assert not run.diagnostics and not run.errors
+    fixed = json.loads((tmp_path / "nb.ipynb").read_text(encoding="utf-8"))
+    assert "temperature=0.0" in "".join(fixed["cells"][2]["source"])
+
+
+def test_crlf_inside_cell_sources_is_kept_and_lines_count_as_jupyter_shows(tmp_path: Path) -> None:
+    text = notebook((CLIENT + "x = 1\n" + CALL).replace("\n", "\r\n"))
+    write_tree(tmp_path, {"nb.ipynb": text})
+    assert _findings(_run(tmp_path / "nb.ipynb")) == {(2, 4, 67, "CM101")}
+    _run(tmp_path / "nb.ipynb", fix=True)
+    fixed = json.loads((tmp_path / "nb.ipynb").read_text(encoding="utf-8"))
+    source = fixed["cells"][1]["source"]
+    assert source[3].endswith("temperature=0.0, stream=True, messages=[])\r\n")
+    assert all(line.endswith("\r\n") for line in source)

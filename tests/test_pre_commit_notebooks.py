@@ -1,4 +1,4 @@
-"""Both pre-commit hooks take notebooks: a real `pre-commit` run over a git repository holding one."""
+"""Both pre-commit hooks take notebooks: a real `pre-commit` run on a repository holding them."""
 
 from __future__ import annotations
 

@@ -134,6 +134,7 @@ def test_json_output_keeps_the_design_contract(cli: Cli, tree: Path) -> None:
     first = data["diagnostics"][0]
     assert set(first) == {
         "path", "line", "column", "end_line", "end_column", "code", "rule", "message", "fix",
+        "severity",  # added to version 1: a key more, none changed
     }  # fmt: skip
     assert data["errors"][0]["path"] == "app/broken.py"
 

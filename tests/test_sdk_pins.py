@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from helpers import write_tree
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
@@ -138,6 +138,9 @@ GRID = [
 
 @settings(max_examples=300, deadline=None)
 @given(spec=pep440_specs(), minimum=small_versions)
+# A witness only a fourth component gives (4.4.4.0.1), and a spec that admits nothing below.
+@example(spec=">4.4.4,<4.4.5", minimum="5")
+@example(spec=">=3", minimum="2")
 def test_decision_agrees_with_brute_force_over_small_versions(spec: str, minimum: str) -> None:
     floor = Version(minimum)
     specifiers = SpecifierSet(spec)
@@ -145,6 +148,31 @@ def test_decision_agrees_with_brute_force_over_small_versions(spec: str, minimum
     decided = constraint_admits_below(spec, PEP440, floor)
     if witnessed:
         assert decided, f"{spec} admits a version below {minimum}"
+    elif decided:
+        # No false positives: a reported spec has a witness, if not on the grid then among the
+        # versions next to its own bounds (a fourth component, pre-, post- and dev-releases).
+        near = _versions_near([c.version for c in specifiers] + [minimum])
+        assert any(v < floor and specifiers.contains(v, prereleases=True) for v in near), (
+            f"{spec} is reported as admitting a version below {minimum}, but admits none"
+        )
+
+
+def _versions_near(bounds: list[str]) -> list[Version]:
+    """Return versions just around each bound, where a witness the grid misses would be."""
+    found = []
+    for bound in bounds:
+        base = Version(bound).base_version
+        for text in (
+            base, f"{base}.0.1", f"{base}.1", f"{base}.post1", f"{base}.dev0", f"{base}a1",
+            f"{base}.0.0.1",
+        ):
+            found.append(Version(text))
+        parts = [int(p) for p in base.split(".")]
+        for i, part in enumerate(parts):
+            if part:
+                lower = [*parts[:i], part - 1]
+                found += [Version(".".join(map(str, lower))), Version(".".join(map(str, lower)) + ".9")]
+    return found
 
 
 @settings(max_examples=300, deadline=None)

@@ -74,6 +74,10 @@ def collect(
     def is_excluded(path: Path) -> bool:
         return loader.for_path(path).is_excluded(path)
 
+    # A broken policy is reported even when the paths hold no file to check.
+    for path in paths:
+        loader.for_path(path)
+
     def on_skip(path: Path, why: str) -> None:
         uncheckable = why == NOT_A_KIND
         skipped.append(Skipped(display_path(path, cwd), why, uncheckable))

@@ -43,7 +43,7 @@ from typing import Any
 
 from . import __version__
 from .config import CONFIG_NAME, PYPROJECT, FileSettings
-from .diagnostics import Applicability, Diagnostic, Edit, FileError, FileResult, Fix
+from .diagnostics import Applicability, Diagnostic, Edit, FileError, FileResult, Fix, Severity
 
 CACHE_DIR_NAME = ".claude-migrate-cache"
 FORMAT = 1
@@ -133,6 +133,7 @@ def result_to_json(result: FileResult) -> dict[str, Any]:
         {
             **{name: getattr(d, name) for name in _fields(Diagnostic)},
             "fix": _fix_to_json(d.fix),
+            "severity": d.severity.value,
         }
         for d in result.diagnostics
     ]
@@ -151,6 +152,7 @@ def result_from_json(data: dict[str, Any], path: str) -> FileResult:
             **{
                 **d,
                 "fix": _fix_from_json(d["fix"]),
+                "severity": Severity(d["severity"]),
                 "related": tuple((str(p), int(n), str(m)) for p, n, m in d["related"]),
             },
         )

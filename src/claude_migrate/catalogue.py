@@ -39,6 +39,7 @@ class RuleInfo:
     opt_in: bool = False
     always_on: bool = False
     options: dict[str, Option] = field(default_factory=dict)
+    severity: str = "error"  # what its findings are unless the policy's `[severity]` says otherwise
     # Where the page is when it is not `rules/<CODE>.md` (a rule from an extra package).
     page_at: Path | None = None
 
@@ -80,6 +81,7 @@ def all_rules() -> list[RuleInfo]:
                 fix,
                 opt_in=check.opt_in,
                 options=dict(check.options),
+                severity=check.severity.value,
                 page_at=page_path(check),
             )
         )

@@ -14,6 +14,7 @@ from . import __version__, api, baseline, catalogue, policy_view, starter
 from .cache import CACHE_DIR_NAME, ResultCache, default_dir
 from .checks import KNOWN_CODES
 from .config import ConfigError, PolicyLoader, preset_names
+from .diagnostics import SEVERITIES, Severity
 from .discovery import EXCLUDED
 from .engine import Job, Options
 from .fixer import write_atomic
@@ -68,6 +69,11 @@ def _common(func):  # type: ignore[no-untyped-def]
         ),
         click.option("--exit-zero", is_flag=True, help="Exit 0 even when something is reported."),
         click.option(
+            "--fail-on", type=click.Choice(SEVERITIES), default="error", show_default=True,
+            help="Exit 1 for findings of this severity or worse (error > warning > info); "
+            "file errors and stale baseline entries always fail.",
+        ),
+        click.option(
             "--jobs", "-j", type=click.IntRange(min=1), default=None,
             help="Worker processes (default: the CPU count).",
         ),
@@ -112,9 +118,16 @@ def _common(func):  # type: ignore[no-untyped-def]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="claude-migrate")
+@click.version_option(__version__, "-V", "--version", prog_name="claude-migrate")
 def main() -> None:
-    """Find and fix Claude API call patterns your team's policy rules out."""
+    """Find and fix Claude API call patterns your team's policy rules out.
+
+    Each finding is an error, a warning or info (its rule's severity, or the policy's
+    `[severity]` table); `--fail-on` chooses which fail the run. `[*]` after a finding's code
+    marks one that `claude-migrate fix` fixes (with `--unsafe-fixes` for unsafe fixes).
+
+    Exit codes: 0 nothing fails the run, 1 something does, 2 usage, policy or internal error.
+    """
 
 
 def _fail(message: str) -> NoReturn:
@@ -130,6 +143,7 @@ def _run(
     ignore: str | None,
     config: Path | None,
     exit_zero: bool,
+    fail_on: str,
     jobs: int | None,
     force_exclude: bool,
     stdin_filename: str | None,
@@ -231,6 +245,7 @@ def _run(
         sys.exit(0)
     if baseline_file is not None:
         run = _with_baseline(run, baseline_file, prune_baseline, show_baselined, quiet)
+    run.fail_on = Severity(fail_on)
     # Fixed source goes to standard output; the report then goes to standard error.
     report_to_stderr = stdin is not None and options.fix
     if stdin is not None:
@@ -266,7 +281,7 @@ def _run(
         click.echo(report, nl=False, err=report_to_stderr)
     if path_status is not None:
         _fail(path_status)
-    failed = run.reported or (exit_non_zero_on_fix and run.fixed > 0)
+    failed = run.failed or (exit_non_zero_on_fix and run.fixed > 0)
     sys.exit(0 if exit_zero or not failed else 1)
 
 
@@ -378,7 +393,11 @@ def _write_report(path: Path, text: str) -> None:
     help="SARIF: also list baselined findings, with baselineState `unchanged`.",
 )
 def check(**kwargs) -> None:  # type: ignore[no-untyped-def]
-    """Report policy violations in PATHS (default: the current folder; `-`: standard input)."""
+    """Report policy violations in PATHS (default: the current folder; `-`: standard input).
+
+    Each finding is printed with its rule code; `[*]` marks one that `claude-migrate fix`
+    fixes. Exit 1 when a finding at or above --fail-on (default: error) is reported.
+    """
     _run(**kwargs, options=Options())
 
 
@@ -400,7 +419,7 @@ def check(**kwargs) -> None:  # type: ignore[no-untyped-def]
     "changes in a git work tree.",
 )
 def fix(unsafe_fixes: bool, diff: bool, **kwargs) -> None:  # type: ignore[no-untyped-def]
-    """Apply fixes in PATHS; exit 1 if anything remains reported.
+    """Apply safe fixes in PATHS (unsafe ones too with --unsafe-fixes); exit 1 if any remain.
 
     With `-` (and --stdin-filename), prints the fixed source to standard output. On a terminal,
     a progress bar shows on stderr (not under --quiet).
@@ -455,7 +474,7 @@ def explain(code: str) -> None:
 @main.command()
 @click.argument(
     "directory", required=False, default=".",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    type=click.Path(file_okay=False, path_type=Path),
 )
 @click.option(
     "--preset", type=click.Choice(preset_names()), default="default", show_default=True,
@@ -466,7 +485,7 @@ def explain(code: str) -> None:
     help="Write claude-migrate.toml even when a pyproject.toml is there.",
 )
 def init(directory: Path, preset: str, standalone: bool) -> None:
-    """Write a commented starter policy into DIRECTORY; never overwrites one."""
+    """Write a commented starter policy into DIRECTORY (made if missing); never overwrites one."""
     try:
         written = starter.init(directory, preset, standalone)
     except (starter.StarterError, ConfigError) as exc:
@@ -476,14 +495,17 @@ def init(directory: Path, preset: str, standalone: bool) -> None:
 
 
 @main.command("show-policy")
-@click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.argument("path", type=click.Path(path_type=Path))
 @click.option(
     "--config", type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="Use this policy file instead of the nearest one.",
 )
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
 def show_policy(path: Path, config: Path | None, output_format: str) -> None:
-    """Print the merged policy in effect for PATH and where each value comes from."""
+    """Print the merged policy in effect for PATH and where each value comes from.
+
+    PATH need not exist yet: the policy depends on where a file is, not on what it holds.
+    """
     try:
         loader = PolicyLoader(config)
         display = api.display_path(path.resolve(), Path.cwd().resolve())
@@ -571,6 +593,16 @@ def server() -> None:
             "pip install 'claude-migrate[lsp]'"
         )
     serve()
+
+
+def _full_summaries(group: click.Group) -> None:
+    """Show each command's whole first sentence in `--help` (click cuts it at 45 characters)."""
+    for command in group.commands.values():
+        if command.help and not command.short_help:
+            command.short_help = command.help.strip().split("\n\n")[0].replace("\n", " ")
+
+
+_full_summaries(main)
 
 
 if __name__ == "__main__":  # pragma: no cover

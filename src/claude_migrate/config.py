@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import difflib
 import errno
 import hashlib
 import json
@@ -26,6 +27,7 @@ from typing import Any
 import pathspec
 
 from .checks import ALL_CHECKS, ALWAYS_ON, CHECKS_BY_NAME, KNOWN_CODES
+from .diagnostics import SEVERITIES, Severity
 from .gitignore import PatternError, compile_pattern, matches, policy_spec
 from .resources import rules_dir
 
@@ -36,26 +38,75 @@ else:  # pragma: no cover - exercised on Python 3.10
 
 CONFIG_NAME = "claude-migrate.toml"
 PYPROJECT = "pyproject.toml"
-TOP_LEVEL_KEYS = ("extend", "select", "ignore", "exclude", "overrides", "call-sites")
+TOP_LEVEL_KEYS = ("extend", "select", "ignore", "exclude", "severity", "overrides", "call-sites")
+OVERRIDE_KEYS = ("paths", "select", "ignore", "severity")
 # `[[call-sites]]`: a team's own wrapper, by import path, and which of its parameters is which
 # Claude parameter.
 CALL_SITES = "call-sites"
 CALL_SITE_PARAMETERS = ("model", "temperature", "max-tokens", "stop-sequences", "stream")
-OVERRIDE_KEYS = ("paths", "select", "ignore")
 DEFAULT_PRESET = "default"
 
 
 class ConfigError(Exception):
-    """A policy problem, reported with file, line, key and what was expected; exits 2."""
+    """A policy problem, reported with file, line, key and what was expected; exits 2.
+
+    One error may carry others found in the same pass (`problems`, sorted by file and line), so
+    a policy with several mistakes is reported whole and fixed in one edit.
+    """
 
     def __init__(self, path: str, key: str | None, message: str, line: int | None = None):
         self.path = path
         self.key = key
         self.line = line
         self.detail = message
+        self.problems: list[ConfigError] = [self]
         where = path + (f":{line}" if line else "")
         text = f"{where}: " + (f"`{key}`: " if key else "") + message
         super().__init__(text)
+
+    @classmethod
+    def combine(cls, problems: Sequence[ConfigError]) -> ConfigError:
+        """Return one error that reports every one of `problems`, in file and line order."""
+        flat = [p for problem in problems for p in problem.problems]
+        ordered = sorted(flat, key=lambda p: (p.path, p.line or 0))
+        if len(ordered) == 1:
+            return ordered[0]
+        first = ordered[0]
+        combined = cls(first.path, first.key, first.detail, first.line)
+        combined.problems = ordered
+        combined.args = (
+            f"{len(ordered)} problems in the policy:\n"
+            + "\n".join(f"  {problem.args[0]}" for problem in ordered),
+        )
+        return combined
+
+
+class _Problems:
+    """Collects every `ConfigError` of one validation pass instead of stopping at the first."""
+
+    def __init__(self) -> None:
+        self.found: list[ConfigError] = []
+
+    def check(self, func: Any, *args: Any) -> None:
+        try:
+            func(*args)
+        except ConfigError as exc:
+            self.found.append(exc)
+
+    def raise_any(self) -> None:
+        if self.found:
+            raise ConfigError.combine(self.found)
+
+
+def suggestion(word: str, choices: Iterable[str]) -> str:
+    """Return ` (did you mean `x`?)` for the closest choice to a mistyped key, or ""."""
+    options = list(choices)
+    close = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
+    if not close:
+        normal = {c.replace("_", "-").lower(): c for c in options}
+        hit = normal.get(word.replace("_", "-").lower())
+        close = [hit] if hit else []
+    return f"; did you mean `{close[0]}`?" if close else ""
 
 
 class RealPaths:
@@ -90,6 +141,16 @@ class FileSettings:
 
     codes: frozenset[str]
     tables: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]
+    # The policy's `[severity]` table: (code or prefix, "error" | "warning" | "info").
+    severities: tuple[tuple[str, str], ...] = ()
+
+    def severity_of(self, code: str, default: Severity) -> Severity:
+        """Return a finding's severity: the most specific `[severity]` entry, else `default`."""
+        best: tuple[int, str] | None = None
+        for selector, level in self.severities:
+            if code.startswith(selector) and (best is None or len(selector) > best[0]):
+                best = (len(selector), level)
+        return default if best is None else Severity(best[1])
 
     def table(self, rule_name: str) -> dict[str, Any]:
         for name, items in self.tables:
@@ -103,7 +164,9 @@ class FileSettings:
     @property
     def digest(self) -> str:
         """A stable hash of these settings, for caches."""
-        data = json.dumps([sorted(self.codes), self.tables], sort_keys=True, default=str)
+        data = json.dumps(
+            [sorted(self.codes), self.tables, self.severities], sort_keys=True, default=str
+        )
         return hashlib.sha256(data.encode()).hexdigest()[:16]
 
 
@@ -115,6 +178,7 @@ class Override:
     select: list[str] | None
     ignore: list[str] | None
     source: str
+    severity: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -128,6 +192,7 @@ class Policy:
     exclude: list[str]
     tables: dict[str, dict[str, Any]]
     overrides: list[Override] = field(default_factory=list)
+    severity: dict[str, str] = field(default_factory=dict)
     # (table, key) -> where the value came from, for `show-policy`.
     origins: dict[tuple[str, str], str] = field(default_factory=dict)
     _exclude_spec: pathspec.PathSpec | None = field(default=None, repr=False)
@@ -182,6 +247,7 @@ class Policy:
         chosen = select
         tables = copy.deepcopy(self.tables)
         select, ignore = list(self.select), list(self.ignore)
+        severity = dict(self.severity)
         for i in matching:
             override = self.overrides[i]
             for name, table in override.tables.items():
@@ -191,6 +257,7 @@ class Policy:
                 select = list(override.select)
             if override.ignore is not None:
                 ignore = ignore + list(override.ignore)
+            severity.update(override.severity)
         tables = _with_defaults(tables)
         codes = resolve_codes(
             select if chosen is None else chosen, [*ignore, *extend_ignore], tables
@@ -200,6 +267,7 @@ class Policy:
             tables=tuple(
                 sorted((name, tuple(sorted(t.items()))) for name, t in _freeze(tables).items())
             ),
+            severities=tuple(sorted(severity.items())),
         )
         self._settings_cache[cache_key] = settings
         return settings
@@ -531,8 +599,10 @@ class PolicyLoader:
 
     def _build(self, raw: _RawPolicy) -> Policy:
         chain = self._extend_chain(raw, [])
+        problems = _Problems()
         for link in chain:
-            _validate(link)
+            problems.check(_validate, link)
+        problems.raise_any()
         if self._base_chain is not None:
             # The campaign's policy replaces the built-in default beneath the file's own chain;
             # whatever the file says (its own keys, a preset it chose) still wins over it.
@@ -585,16 +655,53 @@ def _validate_codes(raw: _RawPolicy, key: str, value: Any, table: str | None = N
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ConfigError(raw.path, name, "expected a list of rule codes or prefixes", line)
     for selector in value:
-        if not any(code.startswith(selector) for code in KNOWN_CODES) or not selector:
-            raise ConfigError(
-                raw.path,
-                name,
-                f"unknown rule code or prefix {selector!r} (known: " + ", ".join(sorted(KNOWN_CODES)) + ")",
-                line,
-            )
+        if not _known_selector(selector):
+            raise ConfigError(raw.path, name, _unknown_code(selector), line)
     return value
 
 
+def _known_selector(selector: str) -> bool:
+    return bool(selector) and any(code.startswith(selector) for code in KNOWN_CODES)
+
+
+def _unknown_code(selector: str) -> str:
+    return (
+        f"unknown rule code or prefix {selector!r} (known: "
+        + ", ".join(sorted(KNOWN_CODES))
+        + ")"
+        + suggestion(selector.upper(), KNOWN_CODES)
+    )
+
+
+def _validate_severity(raw: _RawPolicy, value: Any, where: str, table: str) -> None:
+    """Check a `[severity]` table: rule codes or prefixes mapped to error, warning or info."""
+    line = _find_table_line(raw.text, table) if where == "severity" else None
+    if not isinstance(value, dict):
+        raise ConfigError(raw.path, where, 'expected a table such as { CM302 = "warning" }', line)
+    problems = _Problems()
+    for selector, level in value.items():
+
+        def one(selector: str = selector, level: Any = level) -> None:
+            key_line = _find_line(raw.text, table, selector) or line
+            if not _known_selector(selector):
+                raise ConfigError(
+                    raw.path, f"{where}.{selector}", _unknown_code(selector), key_line
+                )
+            if selector in ALWAYS_ON:
+                raise ConfigError(
+                    raw.path, f"{where}.{selector}",
+                    "a file that cannot be read or parsed is always an error", key_line,
+                )
+            if level not in SEVERITIES:
+                raise ConfigError(
+                    raw.path, f"{where}.{selector}",
+                    f'expected "error", "warning" or "info", got {level!r}'
+                    + (suggestion(level, SEVERITIES) if isinstance(level, str) else ""),
+                    key_line,
+                )
+
+        problems.check(one)
+    problems.raise_any()
 def _shown(value: Any) -> str:
     """Return a policy value as its TOML reads (a date as 2026-01-31, not its Python repr)."""
     if isinstance(value, (dt.date, dt.time)):
@@ -605,28 +712,117 @@ def _shown(value: Any) -> str:
 def _validate_rule_table(raw: _RawPolicy, name: str, table: Any, where: str) -> None:
     check = CHECKS_BY_NAME[name]
     if not isinstance(table, dict):
-        raise ConfigError(raw.path, where, "expected a table", _find_line(raw.text, None, name))
+        raise ConfigError(raw.path, where, "expected a table", _find_table_line(raw.text, name))
+    problems = _Problems()
     for key, value in table.items():
-        option = check.options.get(key)
-        line = _find_line(raw.text, name, key)
-        if option is None:
-            known = ", ".join(check.options) or "none"
-            raise ConfigError(raw.path, f"{where}.{key}", f"unknown key (known: {known})", line)
-        if not option.check(value):
-            if option.kind == "string-table" and isinstance(value, dict):
-                # Name the one entry that is wrong (`sdk-pins.minimums.anthropic`) and its line.
-                for entry, item in value.items():
-                    if not option.check({entry: item}):
-                        expected = option.pattern_text or "a string"
-                        raise ConfigError(
-                            raw.path,
-                            f"{where}.{key}.{entry}",
-                            f"expected {expected}, got {item!r}",
-                            _find_line(raw.text, f"{name}.{key}", entry) or line,
-                        )
-            raise ConfigError(
-                raw.path, f"{where}.{key}", f"expected {option.expected()}, got {_shown(value)}", line
+        problems.check(_validate_option, raw, check, name, where, key, value)
+    problems.raise_any()
+
+
+def _validate_option(
+    raw: _RawPolicy, check: Any, name: str, where: str, key: str, value: Any
+) -> None:
+    option = check.options.get(key)
+    line = _find_line(raw.text, name, key)
+    if option is None:
+        known = ", ".join(check.options) or "none"
+        raise ConfigError(
+            raw.path, f"{where}.{key}",
+            f"unknown key (known: {known})" + suggestion(key, check.options), line,
+        )
+    if not option.check(value):
+        if option.kind == "string-table" and isinstance(value, dict):
+            # Name the one entry that is wrong (`sdk-pins.minimums.anthropic`) and its line.
+            for entry, item in value.items():
+                if not option.check({entry: item}):
+                    expected = option.pattern_text or "a string"
+                    raise ConfigError(
+                        raw.path,
+                        f"{where}.{key}.{entry}",
+                        f"expected {expected}, got {item!r}",
+                        _find_line(raw.text, f"{name}.{key}", entry) or line,
+                    )
+        raise ConfigError(
+            raw.path, f"{where}.{key}", f"expected {option.expected()}, got {_shown(value)}", line
+        )
+
+
+def _validate_override(raw: _RawPolicy, index: int, override: dict[str, Any]) -> None:
+    where = f"overrides[{index}]"
+    problems = _Problems()
+    paths = override.get("paths")
+    if not isinstance(paths, list) or not paths or not all(isinstance(p, str) for p in paths):
+        problems.found.append(
+            ConfigError(
+                raw.path, f"{where}.paths", "expected a non-empty list of glob patterns",
+                _find_line(raw.text, "overrides", "paths"),
             )
+        )
+    else:
+        problems.check(
+            _validate_patterns, raw, f"{where}.paths", paths,
+            _find_line(raw.text, "overrides", "paths"),
+        )
+    for okey, ovalue in override.items():
+        if okey == "paths":
+            continue
+        if okey in ("select", "ignore"):
+            problems.check(_validate_codes, raw, okey, ovalue, "overrides")
+        elif okey == "severity":
+            problems.check(_validate_severity, raw, ovalue, f"{where}.severity", "overrides")
+        elif okey in CHECKS_BY_NAME:
+            problems.check(_validate_rule_table, raw, okey, ovalue, f"{where}.{okey}")
+        else:
+            problems.found.append(
+                ConfigError(
+                    raw.path,
+                    f"{where}.{okey}",
+                    "unknown key (expected paths, select, ignore, severity or a rule table: "
+                    + ", ".join(CHECKS_BY_NAME) + ")"
+                    + suggestion(okey, [*OVERRIDE_KEYS, *CHECKS_BY_NAME]),
+                    _find_line(raw.text, "overrides", okey),
+                )
+            )
+    problems.raise_any()
+
+
+def _validate_key(raw: _RawPolicy, key: str, value: Any) -> None:
+    if key == "extend":
+        return
+    if key in ("select", "ignore"):
+        _validate_codes(raw, key, value)
+    elif key == "exclude":
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(
+                raw.path, key, "expected a list of glob patterns", _find_line(raw.text, None, key)
+            )
+        _validate_patterns(raw, key, value, _find_line(raw.text, None, key))
+    elif key == "severity":
+        _validate_severity(raw, value, "severity", "severity")
+    elif key == "overrides":
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            raise ConfigError(
+                raw.path, key, "expected an array of tables ([[overrides]])",
+                _find_table_line(raw.text, key),
+            )
+        problems = _Problems()
+        for index, override in enumerate(value):
+            problems.check(_validate_override, raw, index, override)
+        problems.raise_any()
+    elif key == CALL_SITES:
+        _validate_call_sites(raw, value)
+    elif key in CHECKS_BY_NAME:
+        _validate_rule_table(raw, key, value, key)
+    else:
+        raise ConfigError(
+            raw.path,
+            key,
+            f"unknown {'table' if isinstance(value, dict) else 'key'} (expected one of: "
+            + ", ".join(list(TOP_LEVEL_KEYS) + list(CHECKS_BY_NAME))
+            + ")"
+            + suggestion(key, [*TOP_LEVEL_KEYS, *CHECKS_BY_NAME]),
+            _find_table_line(raw.text, key),
+        )
 
 
 def _validate_patterns(raw: _RawPolicy, key: str, patterns: list[str], line: int | None) -> None:
@@ -655,62 +851,24 @@ def _find_text_line(text: str, pattern: str) -> int | None:
 
 
 def _validate(raw: _RawPolicy) -> None:
-    data = raw.data
-    for key, value in data.items():
-        if key == "extend":
-            continue
-        if key in ("select", "ignore"):
-            _validate_codes(raw, key, value)
-        elif key == "exclude":
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise ConfigError(
-                    raw.path, key, "expected a list of glob patterns", _find_line(raw.text, None, key)
-                )
-            _validate_patterns(raw, key, value, _find_line(raw.text, None, key))
-        elif key == "overrides":
-            if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-                raise ConfigError(
-                    raw.path, key, "expected an array of tables ([[overrides]])", _find_line(raw.text, None, key)
-                )
-            for index, override in enumerate(value):
-                where = f"overrides[{index}]"
-                paths = override.get("paths")
-                if not isinstance(paths, list) or not paths or not all(isinstance(p, str) for p in paths):
-                    raise ConfigError(
-                        raw.path, f"{where}.paths", "expected a non-empty list of glob patterns",
-                        _find_line(raw.text, "overrides", "paths"),
-                    )
-                _validate_patterns(
-                    raw, f"{where}.paths", paths, _find_line(raw.text, "overrides", "paths")
-                )
-                for okey, ovalue in override.items():
-                    if okey == "paths":
-                        continue
-                    if okey in ("select", "ignore"):
-                        _validate_codes(raw, okey, ovalue, "overrides")
-                    elif okey in CHECKS_BY_NAME:
-                        _validate_rule_table(raw, okey, ovalue, f"{where}.{okey}")
-                    else:
-                        raise ConfigError(
-                            raw.path,
-                            f"{where}.{okey}",
-                            "unknown key (expected paths, select, ignore or a rule table: "
-                            + ", ".join(CHECKS_BY_NAME) + ")",
-                            _find_line(raw.text, "overrides", okey),
-                        )
-        elif key == CALL_SITES:
-            _validate_call_sites(raw, value)
-        elif key in CHECKS_BY_NAME:
-            _validate_rule_table(raw, key, value, key)
-        else:
-            raise ConfigError(
-                raw.path,
-                key,
-                "unknown key (expected one of: "
-                + ", ".join(list(TOP_LEVEL_KEYS) + list(CHECKS_BY_NAME))
-                + ")",
-                _find_line(raw.text, None, key),
-            )
+    """Check every key of one policy file; raise one error that names every problem found."""
+    problems = _Problems()
+    for key, value in raw.data.items():
+        problems.check(_validate_key, raw, key, value)
+    problems.raise_any()
+
+
+def _find_table_line(text: str, name: str) -> int | None:
+    """Return the line of `[name]` (or `[tool.claude-migrate.name]`, `[name.sub]`, `name = ...`)."""
+    header = re.compile(
+        r"^\s*\[\[?\s*(?:tool\s*\.\s*\"?claude-migrate\"?\s*\.\s*)?\"?"
+        + re.escape(name)
+        + r"\"?\s*[\].]"
+    )
+    for number, line in enumerate(text.splitlines(), 1):
+        if header.match(line):
+            return number
+    return _find_line(text, None, name)
 
 
 def _is_dotted(value: object) -> bool:
@@ -787,8 +945,13 @@ def _merge(chain: list[_RawPolicy], root: Path, source: str) -> Policy:
     tables: dict[str, dict[str, Any]] = {}
     overrides: list[Override] = []
     origins: dict[tuple[str, str], str] = {}
+    severity: dict[str, str] = {}
     for raw in chain:
         data = raw.data
+        if "severity" in data:
+            severity.update(data["severity"])
+            for selector in data["severity"]:
+                origins[("severity", selector)] = raw.path
         if "select" in data:
             select = list(data["select"])
             origins[("", "select")] = raw.path
@@ -824,20 +987,29 @@ def _merge(chain: list[_RawPolicy], root: Path, source: str) -> Policy:
                     select=override.get("select"),
                     ignore=override.get("ignore"),
                     source=raw.path,
+                    severity=dict(override.get("severity", {})),
                 )
             )
     merged = _with_defaults(tables)
     last = chain[-1]
+    problems: list[ConfigError] = []
     for check in ALL_CHECKS:
         for key, expected in check.validate(merged[check.name]):
-            raise ConfigError(
-                last.path, f"{check.name}.{key}", expected, _find_line(last.text, check.name, key)
+            problems.append(
+                ConfigError(
+                    last.path, f"{check.name}.{key}", expected,
+                    _find_line(last.text, check.name, key),
+                )
             )
     for index, override in enumerate(overrides):
         for name, table in override.tables.items():
             trial = _with_defaults({**tables, name: {**tables.get(name, {}), **table}})
             for key, expected in CHECKS_BY_NAME[name].validate(trial[name]):
-                raise ConfigError(override.source, f"overrides[{index}].{name}.{key}", expected)
+                problems.append(
+                    ConfigError(override.source, f"overrides[{index}].{name}.{key}", expected)
+                )
+    if problems:
+        raise ConfigError.combine(problems)
     return Policy(
         root=root,
         source=source,
@@ -847,4 +1019,5 @@ def _merge(chain: list[_RawPolicy], root: Path, source: str) -> Policy:
         tables=tables,
         overrides=overrides,
         origins=origins,
+        severity=severity,
     )

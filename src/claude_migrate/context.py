@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 from libcst.metadata import CodePosition, CodeRange
 
-from .diagnostics import Applicability, Diagnostic, Edit, FileError, Fix
+from .diagnostics import Applicability, Diagnostic, Edit, FileError, Fix, Severity
 from .source import SourceText
 
 if TYPE_CHECKING:
@@ -50,6 +51,8 @@ class FileContext:
         self.settings = settings
         # Parts a check could not read (a malformed requirement): CM001 entries for this file.
         self.errors: list[FileError] = []
+        # Set for a notebook: names a module line as "cell 7 line 3" in messages.
+        self.line_labels: Callable[[int], str] | None = None
 
     # Shared analyses, built on first use ----------------------------------------------------
     @cached_property
@@ -104,6 +107,10 @@ class FileContext:
             }
         return spans
 
+    def line_label(self, line: int) -> str:
+        """Return how a message names a 1-based line of this file (a notebook names its cell)."""
+        return self.line_labels(line) if self.line_labels is not None else str(line)
+
     def table(self, rule_name: str) -> dict[str, Any]:
         return self.settings.table(rule_name)
 
@@ -136,9 +143,16 @@ class FileContext:
         message: str,
         fix: Fix | None = None,
         context: str = "",
+        severity: Severity | None = None,
+        fingerprint_of: cst.CSTNode | str | None = None,
         related: tuple[tuple[str, int, str], ...] = (),
     ) -> Diagnostic:
-        """Return a diagnostic that starts where `node` starts."""
+        """Return a diagnostic that starts where `node` starts.
+
+        Its fingerprint (baselines, SARIF) is the source of `node` unless `fingerprint_of` names
+        the part of the code that makes it a finding (a node, or text built from such parts), so
+        that fixing another finding on the same code does not renew it.
+        """
         code_range = self.range(node)
         return Diagnostic(
             path=self.path,
@@ -150,7 +164,13 @@ class FileContext:
             rule=check.name,
             message=message,
             fix=fix,
-            fingerprint=fingerprint(self.code(node)),
+            fingerprint=fingerprint(self._identity(node, fingerprint_of)),
             context=context,
+            severity=severity or check.severity,
             related=related,
         )
+
+    def _identity(self, node: cst.CSTNode, part: cst.CSTNode | str | None) -> str:
+        if part is None:
+            return self.code(node)
+        return part if isinstance(part, str) else self.code(part)

@@ -18,6 +18,33 @@ class Applicability(str, enum.Enum):
     DISPLAY_ONLY = "display-only"
 
 
+class Severity(str, enum.Enum):
+    """How much a finding matters: `--fail-on` decides which severities fail a run.
+
+    `error`: the code breaks the policy now. `warning`: it will, or it is a policy's judgement
+    call (a model retiring soon). `info`: worth knowing, never a reason to fail by default.
+    """
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    def __str__(self) -> str:
+        return self.value  # "warning", as the JSON and the policy spell it, on every Python
+
+    @property
+    def rank(self) -> int:
+        """Return 2 for error, 1 for warning, 0 for info (higher fails sooner)."""
+        return {"error": 2, "warning": 1, "info": 0}[self.value]
+
+    def at_least(self, threshold: Severity) -> bool:
+        """Return whether this severity is `threshold` or more severe."""
+        return self.rank >= threshold.rank
+
+
+SEVERITIES = tuple(s.value for s in Severity)
+
+
 @dataclass(frozen=True, order=True)
 class Edit:
     """Replace the text between two offsets (in characters of the decoded source)."""
@@ -61,6 +88,8 @@ class Diagnostic:
     fingerprint: str = ""
     # Enclosing function or class ("Outer.method"), for baselines.
     context: str = ""
+    # From the rule (or the finding), then the policy's `[severity]` table.
+    severity: Severity = Severity.ERROR
     # In a notebook: the 1-based number of the cell (counting every cell, as Jupyter shows
     # them); `line` and `end_line` are then lines within that cell.
     cell: int | None = None

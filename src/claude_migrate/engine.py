@@ -209,7 +209,10 @@ def _syntax_error(exc: Exception, text: str) -> FileError:
             warnings.simplefilter("ignore")
             ast.parse(text)
     except SyntaxError as error:
-        return FileError("", f"invalid syntax: {error.msg}", error.lineno, error.offset)
+        # Python's message often is, or starts with, "invalid syntax": say it once.
+        detail = error.msg or "invalid syntax"
+        message = detail if detail.startswith("invalid syntax") else f"invalid syntax: {detail}"
+        return FileError("", message, error.lineno, error.offset)
     except (ValueError, RecursionError, MemoryError):
         pass
     if isinstance(exc, cst.ParserSyntaxError):
@@ -438,12 +441,24 @@ def process(job: Job, options: Options) -> FileResult:
             _process_python(job, data, options, result, syntax_only=verdict == SYNTAX_ONLY)
         else:
             process_other(job, data, options, result)
+        result.diagnostics = with_policy_severity(result.diagnostics, job.settings)
     except RecursionError:
         result.errors.append(FileError(job.display, "the file nests too deeply to analyse (RecursionError)"))
     except Exception as exc:
         last = traceback.format_exception_only(type(exc), exc)[-1].strip()
         result.errors.append(FileError(job.display, f"internal error: {last}"))
     return result
+
+
+def with_policy_severity(found: list[Diagnostic], settings: FileSettings) -> list[Diagnostic]:
+    """Return the findings with the severity the policy's `[severity]` table gives their rule."""
+    if not settings.severities:
+        return found
+    return [
+        d if (level := settings.severity_of(d.code, d.severity)) is d.severity
+        else replace(d, severity=level)
+        for d in found
+    ]
 
 
 # Other kinds of files (dependency manifests) register a processor here.

@@ -36,6 +36,8 @@ class PolicyView:
     top: list[Setting] = field(default_factory=list)
     tables: dict[str, list[Setting]] = field(default_factory=dict)
     overrides: list[str] = field(default_factory=list)  # the [[overrides]] that match
+    # Every rule's severity here, and the `[severity]` entry (or rule default) it comes from.
+    severity: list[Setting] = field(default_factory=list)
 
 
 def _override_label(policy: Policy, index: int) -> str:
@@ -66,6 +68,8 @@ def view(path: Path, loader: PolicyLoader, display: str) -> PolicyView:
         if override.ignore is not None:
             ignore = ignore + list(override.ignore)
             origins[("", "ignore")] = origins.get(("", "ignore"), BUILT_IN) + " + " + label
+        for selector in override.severity:
+            origins[("severity", selector)] = label
     merged = _with_defaults(tables)
     settings = policy.settings_for(path)
     result = PolicyView(
@@ -89,6 +93,15 @@ def view(path: Path, loader: PolicyLoader, display: str) -> PolicyView:
                     origin += f" (the value of {option.default_from})"
             rows.append(Setting(key, merged[check.name][key], origin))
         result.tables[check.name] = rows
+    for check in sorted(ALL_CHECKS, key=lambda c: c.code):
+        level = settings.severity_of(check.code, check.severity)
+        chosen = [s for s, _ in settings.severities if check.code.startswith(s)]
+        if chosen:
+            selector = max(chosen, key=len)
+            origin = origins.get(("severity", selector), BUILT_IN) + f" ({selector})"
+        else:
+            origin = "the rule's default"
+        result.severity.append(Setting(check.code, level.value, origin))
     return result
 
 
@@ -115,6 +128,10 @@ def render_text(policy: PolicyView) -> str:
     for name, rows in policy.tables.items():
         lines += ["", f"[{name}]".ljust(31) + f" # {codes[name]}"]
         lines += [row(s) for s in rows]
+    if policy.severity:
+        heading = "[severity]".ljust(31) + " # error, warning or info; --fail-on picks what fails"
+        lines += ["", heading]
+        lines += [row(s) for s in policy.severity]
     return "\n".join(lines) + "\n"
 
 
@@ -130,6 +147,7 @@ def render_json(policy: PolicyView) -> str:
         "overrides": policy.overrides,
         "settings": {s.key: entry(s) for s in policy.top},
         "tables": {name: {s.key: entry(s) for s in rows} for name, rows in policy.tables.items()},
+        "severity": {s.key: entry(s) for s in policy.severity},
     }
     # A TOML date (`retired-models.as-of`) is written as its ISO text.
     return json.dumps(payload, indent=2, default=lambda value: value.isoformat()) + "\n"

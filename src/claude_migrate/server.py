@@ -45,8 +45,8 @@ from .catalogue import find_rule
 from .config import ConfigError, PolicyLoader, read_policy_table
 from .diagnostics import Applicability, Diagnostic, FileError, FileResult
 from .discovery import kind_of
-from .engine import Job, Options, process
 from .edits import apply_edits
+from .engine import Job, Options, process
 from .suppress import skips_file
 
 SOURCE = "claude-migrate"

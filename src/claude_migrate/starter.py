@@ -113,13 +113,18 @@ def starter_text(preset: str, in_pyproject: bool, loader: PolicyLoader | None = 
         for key, option in check.options.items():
             value = table.get(key, option.default)
             if value is None:  # unset unless the policy sets it: show an example value
-                example = f" {toml_value(option.example)}" if option.example is not None else ""
+                shown = option.example_value()
+                example = f" {toml_value(shown)}" if shown is not None else ""
                 lines.append(
                     _line(f"# {_key(key)} ={example}", f"{option.description}; unset by default")
                 )
                 continue
             lines.append(_line(f"# {_key(key)} = {toml_value(value)}", option.description))
     lines += [
+        "",
+        "# A rule's findings as \"error\", \"warning\" or \"info\" (`--fail-on` picks what fails):",
+        f"# [{prefix}severity]",
+        '# CM302 = "warning"',
         "",
         "# A part of the tree with its own limits (later entries win, tables merge key by key):",
         f"# [[{prefix}overrides]]",
@@ -130,9 +135,11 @@ def starter_text(preset: str, in_pyproject: bool, loader: PolicyLoader | None = 
 
 
 def init(folder: Path, preset: str, standalone: bool = False) -> Written:
-    """Write a starter policy into `folder`; refuse when a policy is already there."""
+    """Write a starter policy into `folder` (made when missing); refuse when one is there."""
     if preset not in preset_names():
         raise StarterError(f"unknown preset {preset!r} (known: {', '.join(preset_names())})")
+    if folder.exists() and not folder.is_dir():
+        raise StarterError(f"{folder}: not a folder")
     config = folder / CONFIG_NAME
     pyproject = folder / PYPROJECT
     if config.exists():
@@ -150,6 +157,11 @@ def init(folder: Path, preset: str, standalone: bool = False) -> Written:
     if existing is None or standalone:
         text = starter_text(preset, in_pyproject=False, loader=loader)
         _parse(text.encode("utf-8"), config)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            reason = exc.strerror or exc
+            raise StarterError(f"{folder}: cannot create the folder: {reason}") from None
         write_atomic(config, text.encode("utf-8"))
         return Written(config, appended=False)
     newline = b"\r\n" if b"\r\n" in existing else b"\n"

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..diagnostics import Applicability, Diagnostic
+from ..diagnostics import Applicability, Diagnostic, Severity
 from ..facts import as_date
 
 if TYPE_CHECKING:
@@ -37,8 +37,13 @@ class Option:
     default_from: str | None = None
     pattern: Callable[[str], bool] | None = None
     pattern_text: str = ""
-    # A value to show (`init`) for an option whose default is None (unset).
+    # A value to show (`init`) for an option whose default is None (unset); a callable is asked
+    # each time, for examples that must not age (a date in the future).
     example: Any = None
+
+    def example_value(self) -> Any:
+        """Return the example to show for this option (None when it has none)."""
+        return self.example() if callable(self.example) else self.example
 
     def expected(self) -> str:
         """Return a human description of what this option accepts."""
@@ -56,7 +61,7 @@ class Option:
             return "a table of strings" + (f" ({self.pattern_text})" if self.pattern_text else "")
         elif self.kind == "date":
             return (
-                f"a date such as 2026-01-31, between {EARLIEST_DATE.isoformat()} "
+                f"a date written YYYY-MM-DD, between {EARLIEST_DATE.isoformat()} "
                 f"and {LATEST_DATE.isoformat()}"
             )
         elif self.kind == "path":
@@ -135,6 +140,8 @@ class Check:
     name: ClassVar[str]
     summary: ClassVar[str]
     fix_applicability: ClassVar[Applicability | None] = None
+    # What a finding of this rule is unless the finding or the policy's `[severity]` says otherwise.
+    severity: ClassVar[Severity] = Severity.ERROR
     options: ClassVar[dict[str, Option]] = {}
     # File kinds this check reads: "python" and/or "manifest".
     kinds: ClassVar[frozenset[str]] = frozenset({"python"})

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 from ..diagnostics import Applicability, Diagnostic
+from ..value_edits import value_edit
 from .base import Check, parameter_markers
 
 
@@ -29,6 +30,16 @@ class CeilingCheck(Check):
         """Return whether another rule owns this call's parameter (no finding here)."""
         return False
 
+    def _reports(self, ctx, entry, maximum: float) -> bool:  # type: ignore[no-untyped-def]
+        """Return whether this rule reports (and so fixes) an entry's value."""
+        value = entry.value.value
+        return (
+            entry.value.known
+            and not isinstance(value, bool)
+            and isinstance(value, (int, float))
+            and value > maximum
+        )
+
     def check(self, ctx) -> Iterable[Diagnostic]:  # type: ignore[no-untyped-def]
         maximum = self.settings["max"]
         fix_to = self.settings["fix-to"]
@@ -48,11 +59,18 @@ class CeilingCheck(Check):
                 name = self.label
                 via += f" {site.via.describe(entry.key)} and"
             fix = None
-            if entry.value.node is not None:
+            found = value_edit(
+                ctx,
+                entry,
+                format_number(fix_to),
+                lambda other: None if self.defers(ctx, other) else other.param(self.parameter),
+                lambda other: self._reports(ctx, other, maximum),
+            )
+            if found is not None:
                 fix = ctx.fix(
                     Applicability.SAFE,
-                    f"set {entry.key} to {format_number(fix_to)}",
-                    ctx.replace(entry.value.node, format_number(fix_to)),
+                    f"set {found.subject} to {format_number(fix_to)}{found.note}",
+                    found.edit,
                 )
             yield ctx.diagnostic(
                 self,

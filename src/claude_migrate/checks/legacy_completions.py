@@ -130,6 +130,7 @@ class LegacyCompletionsCheck(Check):
                     '"max_tokens", and read content[0].text',
                     None,
                     site.record.scope.qualname,
+                    fingerprint_of=callee(site),
                 )
             elif (
                 site.family == BEDROCK
@@ -145,6 +146,7 @@ class LegacyCompletionsCheck(Check):
                     '"messages": [{"role": "user", "content": ...}], "max_tokens"',
                     None,
                     site.record.scope.qualname,
+                    fingerprint_of=callee(site),
                 )
             elif key in MESSAGES_TARGETS or (
                 site.family == BEDROCK and site.target.location == "json-body"
@@ -168,6 +170,7 @@ class LegacyCompletionsCheck(Check):
                 f"{message}; use {MESSAGES_API} (no automatic rewrite: {why})",
                 None,
                 site.record.scope.qualname,
+                fingerprint_of=callee(site),
             )
         fix = ctx.fix(
             Applicability.UNSAFE,
@@ -180,6 +183,7 @@ class LegacyCompletionsCheck(Check):
             f"{message}; use messages.create(messages=[...]) and read .content[0].text",
             fix,
             site.record.scope.qualname,
+            fingerprint_of=callee(site),
         )
 
     def _rewrite(self, ctx: FileContext, site: CallSite) -> list[Edit]:
@@ -528,7 +532,7 @@ class LegacyCompletionsCheck(Check):
         used = {_alias_name(alias): loads.get(_local_name(alias), []) for alias in legacy}
         lines = sorted({ctx.range(node).start.line for uses in used.values() for node in uses})
         if lines:
-            where = ", ".join(str(line) for line in lines)
+            where = ", ".join(ctx.line_label(line) for line in lines)
             message += (
                 f"; still used on line{'s' if len(lines) > 1 else ''} {where}: build "
                 'messages=[{"role": "user", "content": ...}] instead'
@@ -558,3 +562,13 @@ def _local_name(alias: cst.ImportAlias) -> str:
     if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
         return alias.asname.name.value
     return _alias_name(alias)
+
+
+def callee(site: CallSite) -> cst.CSTNode:
+    """Return what a call calls: a finding about the API it uses is about that, not its arguments.
+
+    Fixing another finding on the same call (a model, a budget) then leaves this finding's
+    baseline entry matching.
+    """
+    call = site.node
+    return call.func if isinstance(call, cst.Call) else call

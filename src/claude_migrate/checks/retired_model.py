@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..calls import BEDROCK, LITELLM, MODEL, CallSite
-from ..diagnostics import Applicability, Diagnostic
+from ..diagnostics import Applicability, Diagnostic, Severity
 from ..edits import string_literal
 from ..lazy import lazy_import
+from ..value_edits import value_edit
 from ..values import Entry
 from .base import Check, Option
 
@@ -62,7 +63,7 @@ class RetiredModelCheck(Check):
             "date",
             None,
             "the date retirements are judged on (default: today, UTC)",
-            example=dt.date(2026, 1, 31),
+            example=lambda: dt.date(dt.date.today().year + 1, 1, 1),  # always ahead
         ),
         "warn-days": Option(
             "integer",
@@ -139,14 +140,27 @@ class RetiredModelCheck(Check):
             message += self._why_no_fix(spelling)
         else:
             message += f"; use {target!r}"
-            if entry.value.node is not None:
+            node = entry.value.node
+            found = None
+            if node is not None:
+                found = value_edit(
+                    ctx,
+                    entry,
+                    string_literal(node, target),
+                    lambda other: model_entry(ctx, other),
+                    lambda other: other.value.value == current,
+                )
+            if found is not None:
+                where = f" in {found.subject}" if found.constant else ""
                 fix = ctx.fix(
                     Applicability.UNSAFE,
-                    f"replace {current!r} with {target!r}",
-                    ctx.replace(entry.value.node, string_literal(entry.value.node, target)),
+                    f"replace {current!r} with {target!r}{where}{found.note}",
+                    found.edit,
                 )
         related = site.via.related(entry.key, "the model") if site.via else ()
-        return ctx.diagnostic(self, entry.holder, message, fix, site.record.scope.qualname, related)
+        return ctx.diagnostic(
+            self, entry.holder, message, fix, site.record.scope.qualname, related=related
+        )
 
     def _retiring(
         self,
@@ -169,7 +183,11 @@ class RetiredModelCheck(Check):
         if target is not None:
             message += f"; plan the move to {target!r}"
         related = site.via.related(entry.key, "the model") if site.via else ()
-        return ctx.diagnostic(self, entry.holder, message, None, site.record.scope.qualname, related)
+        # Not broken yet: a date alone must not fail a build that passed yesterday.
+        return ctx.diagnostic(
+            self, entry.holder, message, None, site.record.scope.qualname, Severity.WARNING,
+            related=related,
+        )  # fmt: skip
 
     @staticmethod
     def _why_no_fix(spelling: Spelling) -> str:

@@ -73,8 +73,25 @@ class StreamingCheck(Check):
             elif site.family == LANGCHAIN:
                 fix = streaming_flag(ctx, site)
             yield ctx.diagnostic(
-                self, site.node, message(site), fix, context=site.record.scope.qualname
+                self,
+                site.node,
+                message(site),
+                fix,
+                context=site.record.scope.qualname,
+                fingerprint_of=identity(ctx, site),
             )
+
+
+def identity(ctx: FileContext, site: CallSite) -> str:
+    """Return what makes a call a CM104 finding: what it calls and its stream flag, if written.
+
+    The other arguments are left out, so fixing another finding on the same call (its
+    temperature, its model) leaves this one's baseline entry matching.
+    """
+    call = site.node
+    target = ctx.code(call.func) if isinstance(call, cst.Call) else ctx.code(call)
+    entry = site.param(STREAM)
+    return target + ("|" + ctx.code(entry.holder) if entry is not None else "")
 
 
 def message(site: CallSite) -> str:

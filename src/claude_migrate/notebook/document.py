@@ -16,14 +16,17 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from json.decoder import scanstring
+from json import decoder
 from typing import Any
 
 from ..source import DecodeError, SourceText
 
 SUPPORTED_MAJOR = 4
+# The JSON decoder's own string scanner (C-accelerated), as `json.loads` reads strings; typeshed
+# does not declare it, hence the typed alias.
+_scanstring: Callable[[str, int], tuple[str, int]] = decoder.scanstring  # type: ignore[attr-defined]
 _WS = re.compile(r"[ \t\n\r]*")
 _STRUCTURE = re.compile(r'["{}\[\]]')
 _SCALAR_END = re.compile(r"[^,\]\}\s]*")
@@ -82,10 +85,6 @@ class Notebook:
                 return str(table[field])
         return None
 
-    def line_of(self, offset: int) -> int:
-        """Return the 1-based line of the notebook text holding `offset`."""
-        return self.text.count("\n", 0, offset) + 1
-
 
 def not_python(notebook: Notebook) -> str | None:
     """Return why a notebook's kernel is not Python, or None when it is (or does not say)."""
@@ -126,9 +125,10 @@ def load(data: bytes | str) -> Notebook:
     if len(spans) != len(cells_value):
         raise NotebookError("cannot locate the cells in the notebook text", 1)  # pragma: no cover
     cells = []
+    lines = _Lines(text)
     for index, (value, located) in enumerate(zip(cells_value, spans, strict=True)):
         number = index + 1
-        at = _line(text, located.start)
+        at = lines.line(located.start)
         if not isinstance(value, dict) or not isinstance(value.get("cell_type"), str):
             raise NotebookError(
                 f"cell {number}: expected an object with a `cell_type`", at, cell=number
@@ -150,8 +150,17 @@ def load(data: bytes | str) -> Notebook:
     return Notebook(text=text, data=parsed, cells=cells, source=source)
 
 
-def _line(text: str, offset: int) -> int:
-    return text.count("\n", 0, offset) + 1
+class _Lines:
+    """1-based line numbers of offsets in a text, the line starts found once (on first use)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._starts: list[int] | None = None
+
+    def line(self, offset: int) -> int:
+        if self._starts is None:
+            self._starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        return bisect.bisect_right(self._starts, offset)
 
 
 # Locating values in the text ------------------------------------------------------------------
@@ -173,7 +182,7 @@ def _skip(text: str, i: int) -> int:
     """Return the end of the JSON value starting at `i` (the text is known to be valid JSON)."""
     first = text[i]
     if first == '"':
-        return scanstring(text, i + 1)[1]
+        return _scanstring(text, i + 1)[1]
     if first not in "{[":
         match = _SCALAR_END.match(text, i)
         return match.end() if match else i + 1
@@ -186,7 +195,7 @@ def _skip(text: str, i: int) -> int:
         j = match.start()
         char = text[j]
         if char == '"':
-            j = scanstring(text, j + 1)[1]
+            j = _scanstring(text, j + 1)[1]
             continue
         depth += 1 if char in "{[" else -1
         j += 1
@@ -200,7 +209,7 @@ def _members(text: str, i: int) -> Iterator[tuple[str, int, int]]:
     if text[i] == "}":
         return
     while True:
-        key, i = scanstring(text, i + 1)
+        key, i = _scanstring(text, i + 1)
         i = _ws(text, i)
         i = _ws(text, i + 1)  # past ':'
         end = _skip(text, i)
@@ -328,11 +337,12 @@ def cell_lines(notebook: Notebook) -> dict[int, list[tuple[str, int]]]:
     all on the line where the string starts.
     """
     text = notebook.text
+    where = _Lines(text)
     lines: dict[int, list[tuple[str, int]]] = {}
     for cell in notebook.cells:
-        at = _line(text, cell.span[0])
+        at = where.line(cell.span[0])
         if not cell.is_list or not cell.line_spans:
-            lines[cell.number] = [(line, at) for line in cell.source.split("\n")]
+            lines[cell.number] = [(line.rstrip("\r"), at) for line in cell.source.split("\n")]
             continue
         # Where each element starts in the joined source, and the file line it is written on.
         starts: list[int] = []
@@ -340,13 +350,13 @@ def cell_lines(notebook: Notebook) -> dict[int, list[tuple[str, int]]]:
         offset = 0
         for a, b in cell.line_spans:
             starts.append(offset)
-            places.append(_line(text, a))
+            places.append(where.line(a))
             offset += len(json.loads(text[a:b]))
         found: list[tuple[str, int]] = []
         offset = 0
         for line in cell.source.split("\n"):
             index = max(bisect.bisect_right(starts, offset) - 1, 0)
-            found.append((line, places[index]))
+            found.append((line.rstrip("\r"), places[index]))
             offset += len(line) + 1
         lines[cell.number] = found
     return lines

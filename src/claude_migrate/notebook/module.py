@@ -16,6 +16,7 @@ import bisect
 import re
 import warnings
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ..source import SourceText
 from .document import Notebook
@@ -23,7 +24,7 @@ from .ipython import mask_cell, unmask
 
 # Private-use characters: the first one the notebook's text does not hold marks boundaries,
 # the next masked lines. Code never sees them, and they never reach the file.
-_PRIVATE = range(0xE000, 0xF8FF)
+_PRIVATE = (*range(0xE000, 0xF900), *range(0xF0000, 0xFFFFE))
 
 
 def _compile_error(text: str) -> SyntaxError | None:
@@ -111,7 +112,7 @@ class CellModule:
             return None
         return starts[:-1]
 
-    @property
+    @cached_property
     def _boundaries(self) -> re.Pattern[str]:
         return re.compile(rf"(?m)^#{re.escape(self.boundary)} cell \d+\n")
 
@@ -149,5 +150,6 @@ def _boundary_line(boundary: str, number: int) -> str:
 
 
 def _markers(text: str) -> tuple[str, str]:
-    free = (chr(code) for code in _PRIVATE if chr(code) not in text)
-    return next(free), next(free)
+    held = {char for char in text if "\ue000" <= char <= "\uf8ff" or char >= "\U000f0000"}
+    free = (chr(code) for code in _PRIVATE if chr(code) not in held)
+    return next(free), next(free)  # 71,000 candidates: a file cannot hold them all and be small

@@ -10,6 +10,7 @@ sources changed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,11 +18,12 @@ from typing import TYPE_CHECKING, Any
 from ..diagnostics import Diagnostic, FileError, FileResult
 from ..fixer import not_written, settle, write_atomic
 from ..source import SourceText
-from ..suppress import skips_file
+from ..suppress import apply_suppressions, skips_file
 from .document import Notebook, NotebookError, load, not_python, with_sources
 from .module import CellModule
 
 if TYPE_CHECKING:
+    from ..checks import Check
     from ..engine import Job, Options
 
 
@@ -52,7 +54,7 @@ def process_notebook(job: Job, data: bytes | None, options: Options, result: Fil
 def _check(
     job: Job, notebook: Notebook, module: CellModule, options: Options, result: FileResult
 ) -> None:
-    from ..engine import _parse, _run_checks, _syntax_error, checks_for
+    from ..engine import _parse, _syntax_error, checks_for
 
     checks = checks_for(job.settings, job.kind)
     source = SourceText(module.text)
@@ -65,7 +67,7 @@ def _check(
         result.errors.append(_error_in_cell(replace(error, path=job.display), module, starts))
         return
     result.parsed = True
-    diagnostics, errors = _run_checks(job, source, tree, checks)
+    diagnostics, errors = _run_checks(job, module, source, tree, checks)
     result.errors.extend(_error_in_cell(e, module, starts) for e in errors)
     final = source.text
     if options.fix:
@@ -84,7 +86,7 @@ def _fix(
     result: FileResult,
 ) -> tuple[list[Diagnostic], str]:
     """Settle the module's fixes and write the notebook; return the findings left and the text."""
-    from ..engine import _parse, _run_checks, checks_for
+    from ..engine import _parse, checks_for
 
     checks = checks_for(job.settings, job.kind)
 
@@ -96,7 +98,7 @@ def _fix(
         return _parse(text)
 
     def recheck(text: str, tree: Any) -> tuple[list[Diagnostic], list[FileError]]:
-        return _run_checks(job, SourceText(text), tree, checks)
+        return _run_checks(job, module, SourceText(text), tree, checks)
 
     settled = settle(source.text, diagnostics, unsafe=options.unsafe, parse=parse, recheck=recheck)
     starts = module.part_starts(settled.text) or module.part_starts() or [1]
@@ -132,6 +134,28 @@ def _fix(
     return settled.left, settled.text
 
 
+def _run_checks(
+    job: Job, module: CellModule, source: SourceText, tree: Any, checks: Sequence[Check]
+) -> tuple[list[Diagnostic], list[FileError]]:
+    """Run the checks and the suppression stage over the module, as for a Python file."""
+    from ..context import FileContext
+    from ..engine import run_checks
+
+    ctx = FileContext(job.display, source, tree, job.settings)
+    starts = module.part_starts(source.text)
+    if starts is not None:
+
+        def label(line: int) -> str:
+            cell, within = module.locate(line, starts)
+            return f"{within} (cell {cell})"
+
+        ctx.line_labels = label
+    found, errors = run_checks(ctx, checks, job.display)
+    found = apply_suppressions(ctx, found)
+    found.sort(key=Diagnostic.sort_key)
+    return found, errors
+
+
 def _write(job: Job, notebook: Notebook, text: str) -> str | None:
     """Write the fixed notebook if the file still holds what was read; return what went wrong."""
     path = Path(job.path)
@@ -139,6 +163,8 @@ def _write(job: Job, notebook: Notebook, text: str) -> str | None:
         if path.read_bytes() != notebook.source.to_bytes():
             return "the file changed on disk while it was being fixed"
         write_atomic(path, notebook.source.to_bytes(text))
+    except UnicodeEncodeError as exc:
+        return f"the fixed notebook cannot be encoded as UTF-8: {exc.reason}"
     except OSError as exc:
         return f"cannot write: {exc.strerror or exc}"
     return None

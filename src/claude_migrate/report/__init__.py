@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..baseline import StaleEntry
-from ..diagnostics import Diagnostic, FileError, FileResult
+from ..diagnostics import Diagnostic, FileError, FileResult, Severity
 
 
 def offers_fix(diagnostic: Diagnostic, unsafe: bool) -> bool:
@@ -44,6 +44,8 @@ class Run:
     # Source text of files that are not on disk as checked (stdin), by display path.
     sources: dict[str, str] = field(default_factory=dict)
     cwd: Path = field(default_factory=lambda: Path(os.getcwd()))
+    # Findings of this severity or worse fail the run (`--fail-on`).
+    fail_on: Severity = Severity.ERROR
     # Named paths that were not checked, with why (shown in the summary).
     skipped: list[tuple[str, str]] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(init=False)
@@ -100,6 +102,23 @@ class Run:
     @property
     def reported(self) -> bool:
         return bool(self.diagnostics or self.errors or self.stale)
+
+    def fails(self, diagnostic: Diagnostic) -> bool:
+        """Return whether this finding alone makes the run fail under `fail_on`."""
+        return diagnostic.severity.at_least(self.fail_on)
+
+    @property
+    def failed(self) -> bool:
+        """Return whether the run fails: a file error, a stale baseline entry, or a finding at
+        or above `fail_on` (findings below it are reported, never a reason to exit 1)."""
+        return bool(self.errors or self.stale or any(self.fails(d) for d in self.diagnostics))
+
+    def severity_counts(self) -> dict[str, int]:
+        """Return how many findings there are of each severity (every severity named)."""
+        counts = {severity.value: 0 for severity in Severity}
+        for d in self.diagnostics:
+            counts[d.severity.value] += 1
+        return counts
 
 
 def where(line: int | None, column: int | None, cell: int | None) -> str:

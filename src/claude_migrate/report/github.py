@@ -1,12 +1,17 @@
 """`--format github`: GitHub Actions workflow commands, one annotation per finding.
 
 `::error file=app/a.py,line=10,col=9,endLine=10,endColumn=24,title=claude-migrate (CM101)::...`
+(`::warning` and `::notice` for warnings and info findings).
 Paths are relative to the repository root, where Actions places annotations.
 """
 
 from __future__ import annotations
 
+from ..diagnostics import Severity
 from . import Run, repo_relative
+
+# Workflow commands for our severities: Actions shows each in its own colour and count.
+COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
 
 def _data(text: str) -> str:
@@ -75,7 +80,7 @@ def render(run: Run) -> str:
             continue
         lines.append(
             command(
-                "error",
+                COMMANDS[d.severity],
                 message,
                 file=repo_relative(d.path, run.cwd),
                 line=d.line,
@@ -85,7 +90,7 @@ def render(run: Run) -> str:
                 title=f"claude-migrate ({d.code})",
             )
         )
-    for entry in run.stale:
+    for entry in run.stale:  # a stale entry fails the run whatever --fail-on says
         lines.append(
             command(
                 "error",

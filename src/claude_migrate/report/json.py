@@ -20,6 +20,7 @@ def diagnostic_to_dict(d: Diagnostic) -> dict[str, Any]:
         "code": d.code,
         "rule": d.rule,
         "message": d.message,
+        "severity": d.severity.value,
         "fix": None,
     }
     if d.cell is not None:

@@ -2,7 +2,8 @@
 
 One `<testcase>` per file checked (passing when clean), one `<failure>` per finding in it; file
 errors (CM001) are `<error>` elements; stale baseline entries are failures of a testcase named
-after the baseline file.
+after the baseline file. A finding below `--fail-on` (a warning, by default) is not a failure:
+its line goes to the testcase's `<system-out>`, so reporters show it without turning red.
 """
 
 from __future__ import annotations
@@ -25,13 +26,19 @@ def _clean(text: str) -> str:
 def render(run: Run) -> str:
     failures: dict[str, list[ET.Element]] = defaultdict(list)
     errors: dict[str, list[ET.Element]] = defaultdict(list)
+    notes: dict[str, list[str]] = defaultdict(list)
     for d in run.diagnostics:
+        label = "" if d.severity.value == "error" else f"{d.severity.value}: "
+        line = _clean(f"{d.path}:{where(d.line, d.column, d.cell)}: {d.code} {label}{d.message}")
+        if not run.fails(d):
+            notes[d.path].append(line)
+            continue
         element = ET.Element(
             "failure",
-            message=_clean(f"{d.code} {d.message}"),
+            message=_clean(f"{d.code} {label}{d.message}"),
             type=d.code,
         )
-        element.text = _clean(f"{d.path}:{where(d.line, d.column, d.cell)}: {d.code} {d.message}")
+        element.text = line
         failures[d.path].append(element)
     for e in run.errors:
         element = ET.Element("error", message=_clean(f"{e.code} {e.message}"), type=e.code)
@@ -43,7 +50,7 @@ def render(run: Run) -> str:
         element.text = _clean(entry.describe() + "; run with --prune-baseline to remove it")
         failures[run.baseline or entry.display].append(element)
 
-    paths = sorted({r.path for r in run.results} | set(failures) | set(errors))
+    paths = sorted({r.path for r in run.results} | set(failures) | set(errors) | set(notes))
     suite = ET.Element(
         "testsuite",
         name=SUITE,
@@ -58,6 +65,8 @@ def render(run: Run) -> str:
         )
         for element in [*errors.get(path, []), *failures.get(path, [])]:
             case.append(element)
+        if notes.get(path):
+            ET.SubElement(case, "system-out").text = "\n".join(notes[path])
     root = ET.Element("testsuites", name=SUITE, tests=suite.get("tests", "0"))
     root.set("failures", suite.get("failures", "0"))
     root.set("errors", suite.get("errors", "0"))

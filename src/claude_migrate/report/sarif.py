@@ -16,9 +16,9 @@ import json
 from collections import Counter
 from typing import Any
 
-from .. import __version__
+from .. import __version__, project_url
 from ..catalogue import RuleInfo, all_rules
-from ..diagnostics import Diagnostic, FileError
+from ..diagnostics import Diagnostic, FileError, Severity
 from . import Run, repo_relative, repo_root
 
 SCHEMA = (
@@ -26,6 +26,8 @@ SCHEMA = (
 )
 FINGERPRINT_KEY = "claudeMigrate/v1"
 SRCROOT = "%SRCROOT%"
+# SARIF's levels for our severities.
+LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
 def _rule(rule: RuleInfo) -> dict[str, Any]:
@@ -36,7 +38,10 @@ def _rule(rule: RuleInfo) -> dict[str, Any]:
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": rule.description()},
         "help": {"text": page, "markdown": page},
-        "defaultConfiguration": {"level": "error", "enabled": not rule.opt_in},
+        "defaultConfiguration": {
+            "level": LEVELS[Severity(rule.severity)],
+            "enabled": not rule.opt_in,
+        },
         "properties": {"tags": ["claude-migrate", "policy"], "fix": rule.fix},
     }
 
@@ -61,13 +66,18 @@ class _Builder:
         return {"physicalLocation": physical}
 
     def _result(
-        self, code: str, message: str, location: dict[str, Any], identity: tuple[str, ...]
+        self,
+        code: str,
+        message: str,
+        location: dict[str, Any],
+        identity: tuple[str, ...],
+        severity: Severity = Severity.ERROR,
     ) -> dict[str, Any]:
         # Identical findings in one scope are told apart by their order.
         self.seen[identity] += 1
         result: dict[str, Any] = {
             "ruleId": code,
-            "level": "error",
+            "level": LEVELS[severity],
             "message": {"text": message},
             "locations": [location],
             "partialFingerprints": {FINGERPRINT_KEY: _digest(*identity, self.seen[identity])},
@@ -103,6 +113,7 @@ class _Builder:
             message,
             self._location(d.path, region),
             (d.code, path, d.context, d.fingerprint),
+            d.severity,
         )
         if d.related:
             result["relatedLocations"] = [
@@ -158,15 +169,17 @@ def render(run: Run) -> str:
     if notifications:
         invocation["toolExecutionNotifications"] = notifications
     root = repo_root(run.cwd) or run.cwd.resolve()
+    driver: dict[str, Any] = {
+        "name": "claude-migrate",
+        "version": __version__,
+        "semanticVersion": __version__,
+        "rules": [_rule(rule) for rule in builder.rules],
+    }
+    homepage = project_url()
+    if homepage is not None:
+        driver["informationUri"] = homepage
     sarif_run: dict[str, Any] = {
-        "tool": {
-            "driver": {
-                "name": "claude-migrate",
-                "version": __version__,
-                "semanticVersion": __version__,
-                "rules": [_rule(rule) for rule in builder.rules],
-            }
-        },
+        "tool": {"driver": driver},
         "originalUriBaseIds": {SRCROOT: {"uri": root.as_uri().rstrip("/") + "/"}},
         "columnKind": "unicodeCodePoints",
         "invocations": [invocation],

@@ -2,7 +2,10 @@
 
 Text on a terminal groups findings by file and shows each one's source line with a caret under
 the offending code, in colour (rich). Piped or written to a file, and always for `concise`, it is
-one plain `path:line:col: CODE message` line per finding, which editors and grep read.
+one plain `path:line:col: CODE message` line per finding, which editors and grep read. A
+warning or info finding says so after its code (`CM302 warning: ...`); an error does not, so
+the lines of a run with no warnings read as they always have. `[*]` marks a finding that
+`claude-migrate fix` fixes (with `--unsafe-fixes` when the run used it); the summary says so.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..diagnostics import Diagnostic, FileError
+from ..diagnostics import Diagnostic, FileError, Severity
 from ..notebook import is_notebook_path
 from ..source import DecodeError, SourceText
 from . import Run, offers_fix, where
@@ -25,6 +28,12 @@ if TYPE_CHECKING:
     from rich.text import Text
 
 TAB_SIZE = 8
+STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow", Severity.INFO: "bold blue"}
+
+
+def _label(d: Diagnostic) -> str:
+    """Return `warning: ` / `info: ` for findings that are not errors, else ""."""
+    return "" if d.severity is Severity.ERROR else f"{d.severity.value}: "
 
 
 def _fix_hint(run: Run) -> str:
@@ -36,6 +45,28 @@ def _fix_hint(run: Run) -> str:
     if unsafe:
         parts.append(f"{unsafe} more with `--unsafe-fixes`")
     return "; ".join(parts)
+
+
+def _marker_note(run: Run) -> str:
+    """Return what `[*]` means in this run's lines, when any line carries it."""
+    if not any(_fixable_marker(run, d) for d in run.diagnostics):
+        return ""
+    how = "`claude-migrate fix --unsafe-fixes`" if run.unsafe else "`claude-migrate fix`"
+    return f"[*] marks what {how} fixes"
+
+
+def _severity_breakdown(run: Run) -> str:
+    """Return "2 errors, 1 warning" when a run has findings that are not errors, else ""."""
+    counts = run.severity_counts()
+    if counts["error"] == len(run.diagnostics):
+        return ""
+    names = {"error": "error", "warning": "warning", "info": "info"}
+    parts = []
+    for level, count in counts.items():
+        if count:
+            plural = "s" if count != 1 and level != "info" else ""
+            parts.append(f"{count} {names[level]}{plural}")
+    return ", ".join(parts)
 
 
 def _fixable_marker(run: Run, d: Diagnostic) -> bool:
@@ -54,18 +85,35 @@ def plain_lines(run: Run) -> list[str]:
         lines.append(f"{_error_where(error)}: {error.code} {error.message}")
     for d in run.diagnostics:
         marker = " [*]" if _fixable_marker(run, d) else ""
-        lines.append(f"{d.path}:{where(d.line, d.column, d.cell)}: {d.code}{marker} {d.message}")
+        lines.append(
+            f"{d.path}:{where(d.line, d.column, d.cell)}: {d.code}{marker} {_label(d)}{d.message}"
+        )
         lines.extend(f"    {path}:{line}: {message}" for path, line, message in d.related)
     lines.extend(_stale_lines(run))
     return lines
 
 
 def _stale_lines(run: Run) -> list[str]:
-    lines = [entry.describe() for entry in run.stale]
-    if run.stale:
+    """Return one line per stale baseline entry, saying whether its finding went or changed.
+
+    An entry's finding is either gone (fixed, or its code removed) or still there with
+    different code, in which case it is among the new findings of the same rule and scope.
+    """
+    reported = {(d.path, d.code, d.context) for d in run.diagnostics}
+    lines = []
+    for entry in run.stale:
+        if (entry.display, entry.key.code, entry.key.context) in reported:
+            lines.append(entry.describe() + ": its code changed, and it is reported again above")
+        else:
+            lines.append(entry.describe() + ": no longer found (fixed or removed)")
+    if len(run.stale) == 1:
         lines.append(
-            f"{len(run.stale)} stale baseline entr{'ies' if len(run.stale) != 1 else 'y'} in "
-            f"{run.baseline}: the findings were fixed; run with --prune-baseline to remove them."
+            f"1 stale baseline entry in {run.baseline}; run with --prune-baseline to remove it."
+        )
+    elif run.stale:
+        lines.append(
+            f"{len(run.stale)} stale baseline entries in {run.baseline}; run with "
+            "--prune-baseline to remove them."
         )
     return lines
 
@@ -182,9 +230,11 @@ def render_rich(run: Run) -> str:
         for d in found:
             place = where(d.line, d.column, d.cell)
             line = Text(f"  {place:<8} ")
-            line.append(d.code, style="bold red")
+            line.append(d.code, style=STYLES[d.severity])
             if _fixable_marker(run, d):
                 line.append(" [*]", style="cyan")
+            if d.severity is not Severity.ERROR:
+                line.append(f" {d.severity.value}:", style=STYLES[d.severity])
             line.append(f" {d.message}")
             console.print(line, soft_wrap=True)
             for related, number, message in d.related:
@@ -215,6 +265,9 @@ def summary(run: Run) -> str:
     hint = _fix_hint(run) if not run.fixing or not run.unsafe else ""
     if run.fixing:
         hint = hint.replace(" with `claude-migrate fix`", "")
+    breakdown = _severity_breakdown(run)
+    if breakdown:
+        head += f": {breakdown}"
     text = head + (f" ({hint})" if hint else "") + f"; {files}"
     if run.baselined:
         count = len(run.baselined)
@@ -231,4 +284,11 @@ def summary(run: Run) -> str:
     if run.skipped:
         count = len(run.skipped)
         text += f"; {count} named path{'s' if count != 1 else ''} not checked (see the warnings)"
-    return text + "."
+    text += "."
+    note = _marker_note(run)
+    if note:
+        text += f" {note}."
+    below = sum(1 for d in run.diagnostics if not run.fails(d))
+    if below:
+        text += f" Findings below `--fail-on {run.fail_on.value}` do not fail the run."
+    return text

@@ -1,0 +1,1 @@
+"""support-desk: answers customer tickets with Claude."""
