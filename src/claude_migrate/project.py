@@ -58,6 +58,9 @@ MAX_ROUNDS = 8
 # A project larger than this is summarised only where it mentions Claude: the phase must stay
 # a small share of a run over a monorepo.
 MAX_GROWTH_FILES = 20000
+# A run over at most this many files (a pre-commit hook's staged files) reads the project
+# modules they import from disk; a larger run is given the tree, whose modules are its own files.
+DISK_READ_FILES = 500
 
 
 # Where modules live ---------------------------------------------------------------------------
@@ -165,11 +168,23 @@ def module_file(name: str, roots: Sequence[Path]) -> Path | None:
 _MODULE_FILES: dict[tuple[str, tuple[Path, ...]], Path | None] = {}
 
 
+@functools.lru_cache(maxsize=4096)
+def _top_names(root: Path) -> frozenset[str]:
+    """Return the names a root holds at its top (`x` for `x.py` and for a folder `x/`)."""
+    try:
+        entries = os.listdir(root)
+    except OSError:
+        return frozenset()
+    return frozenset(e[:-3] if e.endswith(".py") else e for e in entries)
+
+
 def _find_module_file(name: str, roots: Sequence[Path]) -> Path | None:
     parts = name.split(".")
     if not all(part.isidentifier() for part in parts):
         return None
     for root in roots:
+        if parts[0] not in _top_names(root):
+            continue  # one listing per root instead of a stat per root and name
         base = root.joinpath(*parts)
         for candidate in (base.with_suffix(".py"), base / "__init__.py"):
             if candidate.is_file():
@@ -229,6 +244,7 @@ class Project:
         self.folders = list(folders)
         self._memo: dict[tuple[Any, ...], Sym] = {}
         self._paths: dict[str, Path | None] = {}
+        self._tops: dict[str, list[Path]] | None = None
         self._imported: dict[str, set[str]] = {}
         self._derived: dict[str, tuple[dict[str, Any], str]] = {}
         self._closures: dict[str, list[str]] = {}
@@ -261,7 +277,12 @@ class Project:
         """Return the file of a project module (None for an installed or missing one)."""
         if name in self._paths:
             return self._paths[name]
-        found = module_file(name, self.roots)
+        if self._tops is None:
+            self._tops = {}
+            for root in self.roots:
+                for top in _top_names(root):
+                    self._tops.setdefault(top, []).append(root)
+        found = _find_module_file(name, self._tops.get(name.split(".")[0], []))
         if found is not None and self.folders:
             text = str(found)
             if not any(text.startswith(str(folder) + os.sep) for folder in self.folders):
@@ -1065,9 +1086,10 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path) -> Project:
             # Modules the remaining files import that name Claude join first (a run over a few
             # files reads them from disk); then the files importing a module with facts to give.
             before = len(project.summaries)
-            for item in pending:
-                for name in imports[id(item)]:
-                    summarised(name)
+            if len(files) <= DISK_READ_FILES:
+                for item in pending:
+                    for name in imports[id(item)]:
+                        summarised(name)
             if len(project.summaries) != before:
                 _follow_imports(project)
                 project.solve()
