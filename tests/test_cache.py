@@ -344,7 +344,7 @@ def test_prune_drops_entries_and_builds_unused_for_too_long(tmp_path: Path) -> N
     cache.store("aa" + "1" * 38, _sample_result(1))
     cache.store("bb" + "2" * 38, _sample_result(2))
     stale = folder / build_id() / "bb" / ("bb" + "2" * 38 + ".json")
-    old_build = folder / "0.0.1-old" / "cc"
+    old_build = folder / ("0.0.1-" + "0" * 20) / "cc"
     old_build.mkdir(parents=True)
     (old_build / ("cc" + "3" * 38 + ".json")).write_text("{}")
     now = stale.stat().st_mtime + 1000
@@ -354,7 +354,7 @@ def test_prune_drops_entries_and_builds_unused_for_too_long(tmp_path: Path) -> N
     os.utime(fresh, (now - 10, now - 10))
     assert cache.prune(now=now) == 2
     assert fresh.exists() and not stale.exists()
-    assert not (folder / "0.0.1-old").exists()
+    assert not (folder / ("0.0.1-" + "0" * 20)).exists()
     assert cache.load("aa" + "1" * 38, "x.py") is not None
 
 
@@ -429,7 +429,7 @@ def test_cached_results_follow_what_the_rules_read_outside_the_file(tmp_path: Pa
     after_catalogue = external_state(settings, "python", str(path))
     assert after_catalogue != before
     (tmp_path / "requirements.txt").write_text("anthropic>=2.0\n")
-    from claude_migrate.facts import project_pins_at_least
+    from claude_migrate.facts import forget_project_files
 
-    project_pins_at_least.cache_clear()
+    forget_project_files()
     assert external_state(settings, "python", str(path)) != after_catalogue

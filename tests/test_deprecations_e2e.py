@@ -24,6 +24,8 @@ AFTER = FIXTURES / "migration" / "after"
 LEFT = {
     ("app/legacy.py", 2, "CM301"),
     ("app/legacy.py", 17, "CM301"),
+    # The model of a legacy call moves only with CM301's rewrite, which a streaming call lacks.
+    ("app/legacy.py", 18, "CM302"),
     ("app/chat.py", 23, "CM303"),
     ("app/chat.py", 28, "CM302"),
 }
@@ -58,13 +60,22 @@ def test_fix_rewrites_what_it_can_the_result_parses_and_a_second_fix_changes_not
     assert snapshot(tree) == after
 
 
-def test_safe_fixes_alone_only_raise_the_sdk_pin_and_the_api_version(tmp_path: Path) -> None:
+def test_safe_fixes_alone_raise_the_api_version_but_not_a_pin_the_code_depends_on(
+    tmp_path: Path,
+) -> None:
+    """The tree still calls completions.create, HUMAN_PROMPT and count_tokens, all gone from
+    anthropic 2.0.0: raising the pin there is no safe fix, and the finding says why."""
     tree = tmp_path / "tree"
     shutil.copytree(BEFORE, tree)
     before = snapshot(tree)
-    Cli(tree)("fix")
+    cli = Cli(tree)
+    cli("fix")
     after = snapshot(tree)
     changed = {name for name in before if before[name] != after[name]}
-    assert changed == {"requirements.txt", "app/http_client.py"}
-    assert after["requirements.txt"].startswith(b"anthropic==2.0.0")
+    assert changed == {"app/http_client.py"}
+    [pin] = [
+        d for d in cli.json("check", "--select", "CM201")["diagnostics"] if d["code"] == "CM201"
+    ]
+    assert pin["fix"]["applicability"] == "unsafe"
+    assert "completions (removed in 1.0.0) is used at app/legacy.py:8" in pin["message"]
     assert b'"anthropic-version": "2026-10-21"' in after["app/http_client.py"]

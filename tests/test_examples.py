@@ -16,7 +16,8 @@ from helpers import Cli, snapshot
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "support-desk"
 
-# What the README's walk-through says: 13 findings, one a warning (the override for batch work).
+# What the README's walk-through says: 12 findings, two warnings (the override for batch work, and
+# a Bedrock id whose platform date is unknown). The legacy call is CM301's, so CM104 is silent on it.
 EXPECTED = sorted(
     [
         ("requirements.txt", "CM201", "error"),
@@ -25,9 +26,8 @@ EXPECTED = sorted(
         ("support_desk/replies.py", "CM103", "error"),
         ("support_desk/summaries.py", "CM101", "error"),
         ("support_desk/summaries.py", "CM104", "warning"),
-        ("support_desk/summaries.py", "CM302", "error"),
+        ("support_desk/summaries.py", "CM302", "warning"),
         ("support_desk/triage.py", "CM103", "error"),
-        ("support_desk/triage.py", "CM104", "error"),
         ("support_desk/triage.py", "CM104", "error"),
         ("support_desk/triage.py", "CM301", "error"),
         ("support_desk/triage.py", "CM302", "error"),
@@ -56,7 +56,7 @@ def test_example_reports_what_the_readme_says(tmp_path: Path) -> None:
     assert found == EXPECTED
     result = cli("check")
     assert result.exit_code == 1
-    assert "Found 13 findings: 12 errors, 1 warning" in result.stdout
+    assert "Found 12 findings: 10 errors, 2 warnings" in result.stdout
     assert "[*] marks what `claude-migrate fix` fixes" in result.stdout
 
 
@@ -66,16 +66,17 @@ def test_fixing_a_copy_leaves_what_the_readme_says_and_settles(tmp_path: Path) -
     cli = Cli(tree)
     result = cli("fix")
     assert result.exit_code == 1, result.output
-    assert "Fixed 4, 9 remaining" in result.stdout
+    assert "Fixed 4, 8 remaining" in result.stdout
     replies = (tree / "support_desk" / "replies.py").read_text(encoding="utf-8")
     # The constant the retry jitter also reads is left alone; the call gets the literal.
     assert "TEMPERATURE = 0.8" in replies and "temperature=0.0," in replies
     assert "MAX_REPLY_TOKENS = 2048" in replies
-    # The unsafe fixes leave only the Bedrock call, which has no fix and is a warning there.
+    # The unsafe fixes leave only the Bedrock call: warnings without a fix there.
     assert cli("fix", "--unsafe-fixes").exit_code == 0
     left = cli.json("check")["diagnostics"]
     assert [(d["path"], d["code"], d["severity"]) for d in left] == [
-        ("support_desk/summaries.py", "CM104", "warning")
+        ("support_desk/summaries.py", "CM104", "warning"),
+        ("support_desk/summaries.py", "CM302", "warning"),
     ]
     for path in tree.rglob("*.py"):
         cst.parse_module(path.read_bytes())

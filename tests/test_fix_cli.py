@@ -183,10 +183,10 @@ def test_write_failure_is_reported_and_keeps_every_finding(
 ) -> None:
     write_tree(tmp_path, {"a.py": HEAD + CALL + "\n"})
 
-    def refuse(path: Path, data: bytes) -> None:
+    def refuse(path: str, original: bytes, data: bytes, *, force_write: bool = False) -> None:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(engine, "write_atomic", refuse)
+    monkeypatch.setattr(engine, "replace_file", refuse)
     result = cli("fix", "--report", "r.json", "a.py")
     assert result.exit_code == 1
     assert "a.py: CM001 fix not written: cannot write: Permission denied" in result.stdout

@@ -13,11 +13,10 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import SRC, run_subprocess, write_tree
 
 from claude_migrate.config import PolicyLoader
 from claude_migrate.facts import ProjectFacts, facts_for
-
-from helpers import SRC, run_subprocess, write_tree
 
 CHECKS = SRC / "claude_migrate" / "checks"
 APP = "import anthropic\nclient = anthropic.Anthropic()\nclient.tokenize('hello')\n"
@@ -35,7 +34,9 @@ def test_an_edited_team_catalogue_reaches_a_warm_run_of_cm303_alone(tmp_path: Pa
     write_tree(
         tmp_path,
         {
-            "claude-migrate.toml": 'select = ["CM303"]\n[retired-models]\ncatalogue = "team.toml"\n',
+            "claude-migrate.toml": (
+                'select = ["CM303"]\n[retired-models]\ncatalogue = "team.toml"\n'
+            ),
             "team.toml": "schema = 1\n",
             "app.py": APP,
         },
@@ -66,7 +67,9 @@ def test_facts_are_built_once_per_policy_from_the_declared_defaults(tmp_path: Pa
 def test_the_facts_key_does_not_depend_on_the_rule_selection(tmp_path: Path) -> None:
     from claude_migrate.cache import external_state
 
-    write_tree(tmp_path, {"a.py": "", "claude-migrate.toml": "[retired-models]\nas-of = 2026-01-01\n"})
+    write_tree(
+        tmp_path, {"a.py": "", "claude-migrate.toml": "[retired-models]\nas-of = 2026-01-01\n"}
+    )
     path = tmp_path / "a.py"
     policy = PolicyLoader(cwd=tmp_path).for_path(path)
     keys = {

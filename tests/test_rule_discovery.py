@@ -16,11 +16,10 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from helpers import SRC, write_tree
 
 from claude_migrate import checks
 from claude_migrate.checks import ALL_CHECKS, CHECKS_BY_CODE, RegistryError, discover
-
-from helpers import SRC, write_tree
 
 RULE = textwrap.dedent(
     '''
@@ -85,7 +84,10 @@ APP = (
 def extra_rules(tmp_path: Path) -> Path:
     """Return a folder holding `extra_rules/`, a package with one rule and its page."""
     home = tmp_path / "plugins"
-    write_tree(home, {"extra_rules/__init__.py": "", "extra_rules/loud.py": RULE, "extra_rules/CM901.md": PAGE})
+    write_tree(
+        home,
+        {"extra_rules/__init__.py": "", "extra_rules/loud.py": RULE, "extra_rules/CM901.md": PAGE},
+    )
     return home
 
 
@@ -95,24 +97,37 @@ def run(home: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env[checks.EXTRA_PACKAGES_ENV] = "extra_rules"
     return subprocess.run(
         [sys.executable, "-m", "claude_migrate", *args],
-        cwd=cwd, env=env, capture_output=True, text=True, timeout=120,
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
-def test_a_rule_in_its_own_module_is_listed_explained_and_run(extra_rules: Path, tmp_path: Path) -> None:
+def test_a_rule_in_its_own_module_is_listed_explained_and_run(
+    extra_rules: Path, tmp_path: Path
+) -> None:
     project = write_tree(tmp_path / "project", {"app.py": APP})
 
     listed = run(extra_rules, project, "rules", "--format", "json")
     assert listed.returncode == 0, listed.stderr
     row = next(r for r in json.loads(listed.stdout) if r["code"] == "CM901")
-    assert row == {"code": "CM901", "name": "loud-call", "fix": "none", "status": "on",
-                   "summary": "a Claude call, said loudly"}
+    assert row == {
+        "code": "CM901",
+        "name": "loud-call",
+        "fix": "none",
+        "status": "on",
+        "summary": "a Claude call, said loudly",
+    }
 
     explained = run(extra_rules, project, "explain", "loud-call")
     assert explained.returncode == 0, explained.stderr
     assert explained.stdout == PAGE
 
-    found = run(extra_rules, project, "check", "--no-cache", "--select", "CM901", "--format", "json")
+    found = run(
+        extra_rules, project, "check", "--no-cache", "--select", "CM901", "--format", "json"
+    )
     assert found.returncode == 1, found.stderr
     report = json.loads(found.stdout)
     assert report["errors"] == []
@@ -130,7 +145,9 @@ def test_a_new_rules_options_are_read_validated_and_shown_from_its_declaration(
         {"app.py": APP, "claude-migrate.toml": 'select = ["CM901"]\n[loud-call]\nword = "QUIET"\n'},
     )
     found = run(extra_rules, project, "check", "--no-cache", "--format", "json")
-    assert [d["message"] for d in json.loads(found.stdout)["diagnostics"]] == ["a Claude call: QUIET QUIET"]
+    assert [d["message"] for d in json.loads(found.stdout)["diagnostics"]] == [
+        "a Claude call: QUIET QUIET"
+    ]
 
     shown = run(extra_rules, project, "show-policy", "app.py", "--format", "json")
     assert shown.returncode == 0, shown.stderr
@@ -138,7 +155,7 @@ def test_a_new_rules_options_are_read_validated_and_shown_from_its_declaration(
     assert table["word"] == {"value": "QUIET", "origin": "claude-migrate.toml"}
     assert table["times"]["value"] == 2  # the declared default, written nowhere else
 
-    (project / "claude-migrate.toml").write_text('[loud-call]\ntimes = 0\n', encoding="utf-8")
+    (project / "claude-migrate.toml").write_text("[loud-call]\ntimes = 0\n", encoding="utf-8")
     refused = run(extra_rules, project, "check", "--no-cache")
     assert refused.returncode == 2
     assert "loud-call.times" in refused.stderr and "at least 1" in refused.stderr
@@ -166,7 +183,9 @@ def test_a_shared_base_class_without_a_code_is_not_a_rule() -> None:
     assert CeilingCheck not in ALL_CHECKS
 
 
-def test_two_rules_with_one_code_stop_discovery(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_two_rules_with_one_code_stop_discovery(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     twin = RULE.replace("LoudCallCheck", "TwinCheck").replace('name = "loud-call"', 'name = "twin"')
     write_tree(tmp_path, {"twins/__init__.py": "", "twins/a.py": RULE, "twins/b.py": twin})
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -192,4 +211,6 @@ def test_the_default_preset_repeats_no_default_that_differs_from_the_rules_decla
         options = checks.CHECKS_BY_NAME[name].options
         for key, value in table.items():
             assert key in options, f"{name}.{key} is not declared by the rule"
-            assert value == declared[name][key], f"{name}.{key}: preset {value!r}, declared {declared[name][key]!r}"
+            assert value == declared[name][key], (
+                f"{name}.{key}: preset {value!r}, declared {declared[name][key]!r}"
+            )

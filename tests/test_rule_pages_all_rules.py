@@ -20,11 +20,11 @@ from claude_migrate.checks import KNOWN_CODES
 EVERY_RULE = ",".join(sorted(KNOWN_CODES))
 
 # Findings of other rules a page shows on purpose, with why. CM301's page shows a legacy call as
-# it was written (not streaming, with the Human-turn stop sequence) and the rewrite CM301 alone
-# writes (`messages.create`); with every rule on, `fix --unsafe-fixes` goes on to stream it
-# (checked below), so the page teaches nothing the tool would leave reported.
+# it was written (with the Human-turn stop sequence; CM104 leaves a legacy call to CM301) and the
+# rewrite CM301 alone writes (`messages.create`); with every rule on, `fix --unsafe-fixes` goes on
+# to stream it (checked below), so the page teaches nothing the tool would leave reported.
 SHOWN_ON_PURPOSE = {
-    ("CM301", "Example"): {"CM103", "CM104"},
+    ("CM301", "Example"): {"CM103"},
     ("CM301", "Fixed example"): {"CM104"},
 }
 

@@ -60,7 +60,7 @@ def test_without_a_new_target_cm101_reports_and_cm107_is_silent(tmp_path: Path) 
     }
 
 
-def test_policy_sdk_floor_moves_sdk_calls_to_cm107_and_leaves_the_rest_to_cm101(
+def test_policy_sdk_floor_moves_sdk_and_chatanthropic_calls_to_cm107_and_the_rest_to_cm101(
     tmp_path: Path,
 ) -> None:
     write_tree(
@@ -69,7 +69,7 @@ def test_policy_sdk_floor_moves_sdk_calls_to_cm107_and_leaves_the_rest_to_cm101(
     )
     assert findings(tmp_path) == {
         (SDK_LINE, "CM107"),
-        (CHAIN_LINE, "CM101"),
+        (CHAIN_LINE, "CM107"),
         (BEDROCK_LINE, "CM101"),
         (HTTP_LINE, "CM101"),
     }
@@ -103,13 +103,15 @@ def test_the_projects_dependency_files_decide_for_sdk_calls(
     got = findings(tmp_path)
     assert ((SDK_LINE, "CM107") in got) is reported
     assert ((SDK_LINE, "CM101") in got) is not reported
+    # ChatAnthropic sends through the SDK's messages.create: the same pins decide.
+    assert ((CHAIN_LINE, "CM107") in got) is reported
     assert (HTTP_LINE, "CM101") in got  # raw HTTP does not go through the SDK
 
 
 def test_the_message_names_the_file_that_pins_the_sdk(tmp_path: Path) -> None:
     write_tree(tmp_path, {"app.py": MIXED, "requirements.txt": "anthropic>=1.2\n"})
     data = Cli(tmp_path).json("check", "--select", "CM107")
-    (only,) = data["diagnostics"]
+    (only,) = [d for d in data["diagnostics"] if d["line"] == SDK_LINE]
     assert only["message"] == (
         "temperature cannot be sent from this call: requirements.txt (anthropic >=1.2) requires "
         "anthropic 1.0.0 or later, which removed the temperature= argument; remove it"
@@ -129,7 +131,7 @@ def _settings_with_api_version(root: Path, version: str) -> FileSettings:
             "2026-10-21",
             {
                 (SDK_LINE, "CM107"),
-                (CHAIN_LINE, "CM101"),
+                (CHAIN_LINE, "CM107"),
                 (BEDROCK_LINE, "CM101"),
                 (HTTP_LINE, "CM107"),
             },
@@ -138,7 +140,7 @@ def _settings_with_api_version(root: Path, version: str) -> FileSettings:
             "2027-01-01",
             {
                 (SDK_LINE, "CM107"),
-                (CHAIN_LINE, "CM101"),
+                (CHAIN_LINE, "CM107"),
                 (BEDROCK_LINE, "CM101"),
                 (HTTP_LINE, "CM107"),
             },
@@ -155,10 +157,13 @@ def _settings_with_api_version(root: Path, version: str) -> FileSettings:
     ],
 )
 def test_the_policys_api_version_decides_for_sdk_and_raw_http_calls(
-    tmp_path: Path, version: str, expected: set[tuple[int, str]]
+    tmp_path: Path, version: str, expected: set[tuple[int, str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The rules read `[api-version] version` (CM105's table) from the file's settings.
     write_tree(tmp_path, {"app.py": MIXED})
+    # The display path is relative to the working folder, as the command line makes it (the
+    # SDK-pin fact looks for dependency files from there, not from this repository's own).
+    monkeypatch.chdir(tmp_path)
     settings = _settings_with_api_version(tmp_path, version)
     job = Job(str(tmp_path / "app.py"), "app.py", "python", settings)
     result = process(job, Options())
@@ -166,14 +171,14 @@ def test_the_policys_api_version_decides_for_sdk_and_raw_http_calls(
     assert {(d.line, d.code) for d in result.diagnostics} == expected
 
 
-def test_an_api_version_policy_file_turns_cm107_on_for_sdk_and_raw_http(tmp_path: Path) -> None:
+def test_an_api_version_policy_file_turns_cm107_on_for_sdk_langchain_and_raw_http(tmp_path: Path) -> None:
     write_tree(
         tmp_path,
         {"app.py": MIXED, "claude-migrate.toml": '[api-version]\nversion = "2026-10-21"\n'},
     )
     assert findings(tmp_path) == {
         (SDK_LINE, "CM107"),
-        (CHAIN_LINE, "CM101"),
+        (CHAIN_LINE, "CM107"),
         (BEDROCK_LINE, "CM101"),
         (HTTP_LINE, "CM107"),
     }
@@ -193,6 +198,7 @@ def test_the_preset_turns_cm101_off_and_raises_the_sdk_floor(tmp_path: Path) -> 
     data = Cli(tmp_path).json("check", "--select", "CM101,CM107")
     assert {(d["line"], d["code"]) for d in data["diagnostics"]} == {
         (SDK_LINE, "CM107"),
+        (CHAIN_LINE, "CM107"),
         (HTTP_LINE, "CM107"),
     }
 
@@ -203,7 +209,7 @@ def test_fix_removes_the_argument_and_settles(tmp_path: Path) -> None:
     assert cli("fix", "--unsafe-fixes", "--select", "CM107").exit_code == 0
     text = (tmp_path / "app.py").read_text(encoding="utf-8")
     assert 'model="claude-sonnet-4-6", max_tokens=9)' in text
-    assert text.count("temperature") == 3  # LangChain, Bedrock and HTTP keep theirs
+    assert text.count("temperature") == 2  # Bedrock and HTTP keep theirs; ChatAnthropic's went
     assert cli("check", "--select", "CM107").exit_code == 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import subprocess
 import sys
@@ -330,7 +331,8 @@ def test_line_index_round_trips_utf16_positions() -> None:
 NOTEBOOK_CELLS = [
     ("code", "import anthropic\nclient = anthropic.Anthropic()\n"),
     ("markdown", "# Ask Claude\nSome *notes*.\n"),
-    ("code", "%%time\nwith client.messages.stream(\n    model='claude-sonnet-4-6', max_tokens=100,\n"
+    ("code", "%%time\nwith client.messages.stream(\n"
+     "    model='claude-sonnet-4-6', max_tokens=100,\n"
      "    messages=[], temperature=0.9,\n) as s:\n    print(s.get_final_message())\n"),
 ]  # fmt: skip
 
@@ -396,5 +398,31 @@ def test_notebook_cells_get_their_own_diagnostics_and_fix_all(tmp_path: Path) ->
         assert [c.text_document.uri for c in changes] == [uri]
         fixed = _apply(NOTEBOOK_CELLS[2][1], changes[0].edits)
         assert fixed == NOTEBOOK_CELLS[2][1].replace("temperature=0.9", "temperature=0.0")
+
+    _drive(tmp_path, scenario)
+
+
+def test_a_notebook_opened_as_text_gets_no_misplaced_findings(tmp_path: Path) -> None:
+    async def scenario(editor: Editor) -> None:
+        cells = [{"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
+                  "source": text} for kind, text in NOTEBOOK_CELLS if kind == "code"]  # fmt: skip
+        document = json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+        editor.open("raw.ipynb", document, language="json")
+        editor.open("app.py", SOURCE)  # published after raw.ipynb's, in order
+        assert _by_code(await editor.wait_for("app.py", 1), "CM101")
+        published = editor.published.get(editor.uri("raw.ipynb"), [])
+        assert all(not p.diagnostics for p in published)
+
+    _drive(tmp_path, scenario)
+
+
+def test_a_document_that_would_crash_the_parser_is_one_diagnostic(tmp_path: Path) -> None:
+    async def scenario(editor: Editor) -> None:
+        deep = "import anthropic\nx = " + "(" * 5000 + "1" + ")" * 5000 + "\n"
+        editor.open("deep.py", deep)
+        published = await editor.wait_for("deep.py", 1)
+        assert [d.code for d in published.diagnostics] == ["CM001"]
+        editor.open("app.py", SOURCE)  # the server survived and still answers
+        assert _by_code(await editor.wait_for("app.py", 1), "CM101")
 
     _drive(tmp_path, scenario)

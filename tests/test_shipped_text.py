@@ -27,10 +27,14 @@ PROCESS_WORDS = re.compile(
 
 
 def shipped_files() -> list[Path]:
-    """Return every text file users receive or read: rules, fixtures, README, bench notes, source."""
-    found = [ROOT / "README.md", ROOT / "bench" / "README.md", *sorted((ROOT / "bench").glob("*.py"))]
+    """Return every text file users read: rules, fixtures, README, docs, bench notes, source."""
+    docs = ("README.md", "ARCHITECTURE.md", "CONTRIBUTING.md", "bench/README.md")
+    found = [ROOT / name for name in docs]
+    found += sorted((ROOT / "bench").glob("*.py"))
     for folder in (rules_dir(), ROOT / "fixtures", ROOT / "src" / "claude_migrate"):
-        found += sorted(p for p in folder.rglob("*") if p.suffix in {".md", ".toml", ".py", ".txt", ".cfg"})
+        found += sorted(
+            p for p in folder.rglob("*") if p.suffix in {".md", ".toml", ".py", ".txt", ".cfg"}
+        )
     return [p for p in found if p.is_file()]
 
 
@@ -40,7 +44,9 @@ def test_shipped_text_never_speaks_of_how_it_was_made() -> None:
     hits = [
         f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
         for path in files
-        for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1)
+        for number, line in enumerate(
+            path.read_text(encoding="utf-8", errors="replace").splitlines(), 1
+        )
         if PROCESS_WORDS.search(line)
     ]
     assert hits == []
@@ -56,7 +62,9 @@ def test_the_scan_recognises_the_wording_it_forbids() -> None:
 def test_each_source_tag_of_the_catalogue_is_defined_with_a_public_source(tag: str) -> None:
     header = (rules_dir() / "deprecations.toml").read_text(encoding="utf-8").split("schema = 1")[0]
     definition = header[header.index(f"#   {tag}") :]
-    definition = definition[: definition.index("\n#   [", 1) if "\n#   [" in definition[1:] else None]
+    definition = definition[
+        : definition.index("\n#   [", 1) if "\n#   [" in definition[1:] else None
+    ]
     assert re.search(r"https://\S+|anthropic/\S+\.py", definition), definition
 
 

@@ -145,11 +145,6 @@ def test_fix_removes_unused_codes_and_keeps_the_rest_of_the_comment(
     assert _codes(cli, "a.py") == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="CM002 judges suppressions in Python files only; dependency files keep their own "
-    "suppression handling (manifests/processor.py) and report no unused directive",
-)
 def test_unused_suppression_in_a_requirements_file_is_reported(cli: Cli, tmp_path: Path) -> None:
     write_tree(
         tmp_path,

@@ -1,39 +1,47 @@
 """What the commands do, without click: find files, give each its policy, run, report.
 
-`cli.py` parses options and prints; everything it needs is here so tests and other tools can
-call it directly.
+`check(request)` and `fix(request)` take a frozen `Request` and return an `Outcome`: the results,
+the diff, the baseline state, the rendered report with its summary, and the exit status.
+`cli.py` maps flags to the request and prints the outcome; tests and other tools call these
+directly.
 """
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import baseline
-from .cache import ResultCache
+from .cache import CACHE_DIR_NAME as CACHE_DIR_NAME  # shown by the command line's help
+from .cache import ResultCache, default_dir
 from .config import PolicyLoader
-from .diagnostics import FileError, FileResult
-from .discovery import NOT_A_KIND, discover, kind_of
+from .diagnostics import FileError, FileResult, Severity
+from .discovery import EXCLUDED, NOT_A_KIND, DiscoveryError, Notices, discover, kind_of
 from .engine import Job, Options, run
+from .errors import ConfigError
+from .fixer import remove_stale_temps
 from .git import WorkTreeState
+from .git import scan as git_scan
 from .notebook import NOTEBOOK_KIND, is_notebook_path
-from .report import Run
+from .output_file import write_output
+from .paths import display_path
+from .pool import MIB, Limits, WorkerStartError
+from .report import FORMATS, Run, encode_report
+from .report.fixes import render_report as fixes_report
+from .report.fixes import render_table as fixes_table
+from .report.fixes import uncommitted_note
+from .report.text import summary
 from .shard import Shard, file_weight
 from .shard import select as select_shard
 from .source import DecodeError, SourceText
 from .suppress import skips_file
-
-
-def display_path(path: Path, cwd: Path) -> str:
-    """Return `path` relative to `cwd` with forward slashes (absolute when outside it)."""
-    try:
-        return path.relative_to(cwd).as_posix()
-    except ValueError:
-        return path.as_posix()
 
 
 @dataclass(frozen=True)
@@ -53,6 +61,8 @@ class Collected:
 
     jobs: list[Job]
     skipped: list[Skipped]
+    # What the walk met and left alone (FIFOs, links out of the roots), and stale temporary files.
+    notices: Notices = field(default_factory=Notices)
 
 
 def collect(
@@ -65,7 +75,10 @@ def collect(
 ) -> Collected:
     """Return one job per file to check, each with its policy, and the named paths skipped.
 
-    With `shard`, only that shard's share of the files (see `shard.py`).
+    With `shard`, only that shard's share of the files (see `shard.py`). The policy and the
+    reported path are those of the path found; the file read and written is its real path (a
+    symlink's target). What the walk skipped goes to `Collected.notices`; a named file that
+    cannot be checked raises DiscoveryError.
     """
     cwd = Path(os.getcwd()).resolve()
     jobs = []
@@ -82,8 +95,9 @@ def collect(
         uncheckable = why == NOT_A_KIND
         skipped.append(Skipped(display_path(path, cwd), why, uncheckable))
 
+    notices = Notices()
     for candidate in discover(
-        list(paths), is_excluded, force_exclude=force_exclude, on_skip=on_skip
+        list(paths), is_excluded, force_exclude=force_exclude, on_skip=on_skip, notices=notices
     ):
         if candidate.explicit and candidate.kind == NOTEBOOK_KIND:
             why = _notebook_not_python(candidate.path)
@@ -93,7 +107,7 @@ def collect(
         policy = loader.for_path(candidate.path)
         jobs.append(
             Job(
-                path=str(candidate.path),
+                path=str(candidate.real or candidate.path),
                 display=display_path(candidate.path, cwd),
                 kind=candidate.kind,
                 settings=policy.settings_for(candidate.path, select, extend_ignore),
@@ -103,7 +117,7 @@ def collect(
         jobs = select_shard(
             jobs, shard, key=lambda job: job.display, weight=lambda job: file_weight(job.path)
         )
-    return Collected(jobs, skipped)
+    return Collected(jobs, skipped, notices)
 
 
 def _notebook_not_python(path: Path) -> str | None:
@@ -241,10 +255,13 @@ def read_stdin(
     select: Sequence[str] | None = None,
     extend_ignore: Sequence[str] = (),
     force_exclude: bool = False,
+    fixing: bool = False,
 ) -> StdinInput:
     """Return the job that checks `data` under the policy, paths and kind of `filename`.
 
-    Without a filename the input is Python checked under the working directory's policy.
+    Without a filename the input is Python checked under the working directory's policy. When
+    `fixing`, input whose encoding does not give back its own bytes is not fixed (CM001): it
+    is printed back unchanged.
     """
     cwd = Path(os.getcwd()).resolve()
     path = Path(os.path.abspath(filename)) if filename else cwd / "-"
@@ -261,6 +278,10 @@ def read_stdin(
         return StdinInput(display, data, None, None, result)
     if (force_exclude and policy.is_excluded(path)) or (kind == "python" and skips_file(data)):
         return StdinInput(display, data, source, None)
+    if fixing and source.lossy is not None:
+        result = FileResult(path=display)
+        result.errors.append(FileError(display, f"not fixed: {source.lossy}"))
+        return StdinInput(display, data, source, None, result)
     settings = policy.settings_for(path, select, extend_ignore)
     job = Job(path=str(path), display=display, kind=kind, settings=settings, text=source.text)
     return StdinInput(display, data, source, job)
@@ -271,3 +292,336 @@ def _decode(data: bytes, is_python: bool) -> SourceText | None:
         return SourceText.from_bytes(data, is_python=is_python)
     except DecodeError:
         return None
+
+
+# Requests and outcomes: `check` and `fix` as functions ---------------------------------------
+#
+# The command line maps its flags to a frozen `Request` and prints the `Outcome`; tests and
+# other tools call `check(request)` / `fix(request)` the same way. Everything a run decides is
+# here: standard input, the policy, the files, the uncommitted-changes guard, the cache, the
+# diff, the baseline (apply, prune, record), the fix report, the rendered report and its
+# summary, and the exit status. Nothing here prints.
+
+# The per-file limits a run has unless it asks otherwise (shown by the command line's help).
+DEFAULT_LIMITS = Limits()
+
+# `progress(total)` gives a context whose value is called with each file's result (or None).
+Progress = Callable[[int], AbstractContextManager[Callable[[FileResult], None] | None]]
+
+
+@dataclass(frozen=True)
+class Request:
+    """What to run: paths, selection, policy, input, output, and the options of `check`/`fix`."""
+
+    paths: tuple[Path, ...] = ()
+    select: tuple[str, ...] | None = None  # codes or prefixes; None: the policy's
+    ignore: tuple[str, ...] = ()
+    config: Path | None = None  # one policy for every file
+    base_config: str | None = None  # a preset or file layered under every policy found
+    force_exclude: bool = False
+    stdin: bytes | None = None  # standard input's bytes: check them instead of `paths`
+    stdin_filename: str | None = None  # the file standard input is checked as
+    jobs: int | None = None
+    cache_dir: Path | None = None
+    no_cache: bool = False
+    shard: Shard | None = None
+    output_format: str = "text"
+    output: Path | None = None  # write the report here instead of returning it for printing
+    quiet: bool = False
+    verbose: bool = False
+    exit_zero: bool = False
+    fail_on: str = "error"  # the lowest severity that fails the run (exit 1)
+    strict_paths: bool = False
+    terminal: bool = False  # the report is read on a terminal: show source lines
+    color: bool = False
+    # check
+    baseline: Path | None = None
+    write_baseline: Path | None = None
+    prune_baseline: bool = False
+    show_baselined: bool = False
+    # fix
+    unsafe: bool = False
+    diff: bool = False
+    exit_non_zero_on_fix: bool = False
+    report_file: Path | None = None
+    require_clean: bool = False
+    force_write: bool = False  # rewrite read-only files too
+    # Per file, in worker processes: seconds and MiB (None or 0: no limit).
+    file_timeout: float | None = DEFAULT_LIMITS.seconds
+    file_memory: int | None = (DEFAULT_LIMITS.memory or 0) // MIB
+
+    @property
+    def limits(self) -> Limits:
+        """Return the per-file limits the request asks for."""
+        return Limits(self.file_timeout or None, (self.file_memory or 0) * MIB or None)
+
+
+@dataclass
+class Outcome:
+    """What a run gives back, in the order it is shown."""
+
+    run: Run
+    exit_status: int
+    # Lines for standard error, shown before the report (warnings, notes, what was recorded).
+    messages: list[str] = field(default_factory=list)
+    # `fix -`: the fixed source (or the input unchanged), for standard output before the report.
+    fixed_source: bytes | None = None
+    diff: str = ""  # `fix --diff`: the unified diff of every change
+    report: str = ""  # the rendered report and summary ("" when written to `output`)
+    report_to_stderr: bool = False  # standard output carries the fixed source
+    # Why the run exits 2 though it ran (a named path that cannot be checked), shown last.
+    error: str | None = None
+    recorded: int | None = None  # `--write-baseline`: how many findings were recorded
+    pruned: int = 0  # `--prune-baseline`: how many stale entries were removed
+
+
+class RequestError(Exception):
+    """The run cannot go on (a policy, baseline or output problem): exit 2 with this message.
+
+    `messages` are the lines the run had for standard error before it stopped.
+    """
+
+    def __init__(self, message: str, messages: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.messages = list(messages or [])
+
+
+@contextlib.contextmanager
+def _no_progress(total: int) -> Iterator[None]:
+    yield None
+
+
+def check(request: Request, progress: Progress = _no_progress) -> Outcome:
+    """Report policy violations: the `check` command without its command line."""
+    return _execute(request, Options(limits=request.limits), progress)
+
+
+def fix(request: Request, progress: Progress = _no_progress) -> Outcome:
+    """Apply fixes (or, with `diff`, compute them): the `fix` command without its command line."""
+    options = Options(
+        fix=True,
+        unsafe=request.unsafe,
+        write=not request.diff,
+        keep_text=request.diff,
+        limits=request.limits,
+        force_write=request.force_write,
+    )
+    return _execute(request, options, progress)
+
+
+def _plural(count: int, word: str, many: str | None = None) -> str:
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
+    messages: list[str] = []
+
+    def stop(message: str) -> RequestError:
+        return RequestError(message, messages)
+
+    stdin: StdinInput | None = None
+    skipped: list[Skipped] = []
+    select = list(request.select) if request.select is not None else None
+    ignore = list(request.ignore)
+    if request.stdin is not None:
+        options = replace(options, write=False, keep_text=True)
+    notices = Notices()
+    try:
+        loader = PolicyLoader(request.config, base=request.base_config)
+        if request.stdin is not None:
+            stdin = read_stdin(
+                request.stdin, request.stdin_filename, loader, select, ignore,
+                request.force_exclude, fixing=options.fix,
+            )  # fmt: skip
+            work = [stdin.job] if stdin.job is not None else []
+        else:
+            targets = list(request.paths) or [Path(".")]
+            collected = collect(
+                targets, loader, select, ignore, request.force_exclude, shard=request.shard
+            )
+            work, skipped, notices = collected.jobs, collected.skipped, collected.notices
+    except (ConfigError, DiscoveryError) as exc:
+        raise stop(str(exc)) from None
+    for entry in skipped:
+        if entry.reason == EXCLUDED:
+            continue  # asked for: pre-commit names every staged file, the policy leaves some out
+        if entry.uncheckable or not request.quiet:
+            warning = f"{entry.display}: not checked: {entry.reason}"
+            messages.append(f"claude-migrate: warning: {warning}")
+    messages.extend(_notices(notices, options))
+    uncommitted = None
+    if options.fix and stdin is None:
+        uncommitted = _uncommitted_guard(work, options, request, stop)
+    cache = None
+    if not request.no_cache:
+        cache = ResultCache(request.cache_dir or default_dir(Path.cwd()))
+        if cache.problem is not None:
+            messages.append(f"claude-migrate: warning: {cache.problem}")
+    try:
+        with progress(len(work)) as on_result:
+            run = execute(work, options, request.jobs, on_result, cache=cache)
+    except WorkerStartError as exc:
+        where = f"{sys.executable}'s environment"
+        raise stop(f"{exc} (is claude-migrate installed in {where}?)") from None
+    if stdin is not None and stdin.result is not None:
+        run = Run(results=[stdin.result], fixing=options.fix, unsafe=options.unsafe)
+    run.skipped = [(s.display, s.reason) for s in skipped if s.reason != EXCLUDED]
+    if request.verbose:
+        for result in run.results:
+            if result.skipped is not None:
+                note = f"{result.path}: not checked: {result.skipped}"
+                messages.append(f"claude-migrate: note: {note}")
+    path_status = _path_status(request, skipped, work, check=not options.fix)
+    mixed = _mixed_with_work(run, work, uncommitted)
+    if request.report_file is not None:
+        text = fixes_report(run, dry_run=request.diff, uncommitted=mixed)
+        try:
+            write_output(request.report_file, encode_report(text))
+        except OSError as exc:
+            raise stop(f"cannot write the report {request.report_file}: {exc.strerror}") from None
+    if request.diff:
+        return _diff_outcome(run, request, messages, path_status)
+    if request.write_baseline is not None:
+        try:
+            recorded = baseline.record(run.results, request.write_baseline, run.cwd)
+            recorded.save()
+        except baseline.BaselineError as exc:
+            raise stop(str(exc)) from None
+        findings = _plural(recorded.total, "finding")
+        messages.append(f"claude-migrate: recorded {findings} in {request.write_baseline}")
+        return Outcome(run, 0, messages, recorded=recorded.total)
+    pruned = 0
+    if request.baseline is not None:
+        try:
+            run, pruned = apply_baseline(
+                run, request.baseline, request.prune_baseline, request.show_baselined
+            )
+        except baseline.BaselineError as exc:
+            raise stop(str(exc)) from None
+        if pruned and not request.quiet:
+            entries = f"{pruned} stale entr{'ies' if pruned != 1 else 'y'}"
+            messages.append(f"claude-migrate: pruned {entries} from {request.baseline}")
+    run.fail_on = Severity(request.fail_on)
+    outcome = Outcome(run, 0, messages, pruned=pruned, error=path_status)
+    # Fixed source goes to standard output; the report then goes to standard error.
+    outcome.report_to_stderr = stdin is not None and options.fix
+    if stdin is not None:
+        piped = run.results[0] if run.results else None
+        if options.fix:
+            outcome.fixed_source = stdin.output_bytes(piped)
+        if stdin.source is not None:
+            fixed = piped.fixed_text if piped is not None else None
+            run.sources[stdin.display] = fixed or stdin.source.text
+    if request.output is None and request.output_format == "text" and request.terminal:
+        run.show_source = True
+        run.color = request.color
+    report = FORMATS[request.output_format](run)
+    note = uncommitted_note(mixed, dry_run=False)
+    if request.output_format in ("text", "concise") and not request.quiet:
+        if options.fix:
+            report += fixes_table(run, dry_run=False, color=run.color)
+        report += summary(run) + "\n"
+        if note:
+            report += note + "\n"
+    elif note:
+        messages.append(note)
+    if request.output is not None:
+        try:
+            # Bytes, not text: a file name that is not UTF-8 is written as its own bytes.
+            write_output(request.output, encode_report(report))
+        except OSError as exc:
+            message = f"{request.output}: cannot write the report: {exc.strerror or exc}"
+            raise stop(message) from None
+    else:
+        outcome.report = report
+    if path_status is not None:
+        outcome.exit_status = 2
+    else:
+        failed = run.failed or (request.exit_non_zero_on_fix and run.fixed > 0)
+        outcome.exit_status = 0 if request.exit_zero or not failed else 1
+    return outcome
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write a rendered report to `path` (file names byte for byte); raise OSError."""
+    write_output(path, encode_report(text))
+
+
+def _notices(notices: Notices, options: Options) -> list[str]:
+    """Return warnings for what the walk skipped; `fix` removes the temporary files killed runs
+    left (and says so)."""
+    cwd = Path.cwd()
+    lines = []
+    for path, why in notices.skipped:
+        lines.append(f"claude-migrate: warning: {display_path(path, cwd)}: skipped: {why}")
+    if options.fix and options.write:
+        for path in remove_stale_temps(notices.stale_temps):
+            shown = display_path(path, cwd)
+            lines.append(f"claude-migrate: removed {shown}, left by an interrupted fix")
+    return lines
+
+
+def _diff_outcome(
+    run: Run, request: Request, messages: list[str], path_status: str | None
+) -> Outcome:
+    texts = [text for text in (unified_diff(result) for result in run.results) if text]
+    if not request.quiet:
+        messages.append(f"{_plural(len(texts), 'file')} would be changed.")
+    outcome = Outcome(run, 0, messages, diff="".join(texts), error=path_status)
+    if path_status is not None:
+        outcome.exit_status = 2
+    else:
+        outcome.exit_status = 0 if request.exit_zero or not texts else 1
+    return outcome
+
+
+def _uncommitted_guard(
+    work: list[Job], options: Options, request: Request, stop: Callable[[str], RequestError]
+) -> WorkTreeState | None:
+    """Find the files with uncommitted changes before `fix` writes; refuse under require_clean."""
+    if not options.write:
+        return None
+    state = git_scan(job.path for job in work)
+    if request.require_clean:
+        if state.problems:
+            raise stop(
+                "--require-clean cannot tell whether files have uncommitted changes: "
+                + "; ".join(state.problems)
+            )
+        blocked = dirty_files_to_rewrite(work, options, state, request.jobs)
+        if blocked:
+            raise stop(
+                f"--require-clean: fix would rewrite {_plural(len(blocked), 'file')} with "
+                "uncommitted changes (commit or stash them first); nothing was written:\n  "
+                + "\n  ".join(blocked)
+            )
+    return state
+
+
+def _mixed_with_work(run: Run, work: list[Job], state: WorkTreeState | None) -> list[str]:
+    """Return the rewritten files that already had uncommitted changes before the run."""
+    if state is None or not state.dirty:
+        return []
+    paths = {job.display: job.path for job in work}
+    written = (r.path for r in run.results if r.written and r.path in paths)
+    return sorted(path for path in written if state.is_dirty(paths[path]))
+
+
+def _path_status(
+    request: Request, skipped: list[Skipped], work: list[Job], check: bool
+) -> str | None:
+    """Return why the run must exit 2 for the paths it was given, or None.
+
+    With `strict_paths`, any named path the tool cannot check; in `check`, also when every
+    named path was such a path (nothing was checked, and a gate must not pass on that).
+    """
+    uncheckable = [s for s in skipped if s.uncheckable]
+    if not uncheckable:
+        return None
+    if request.strict_paths:
+        count = _plural(len(uncheckable), "named path")
+        return f"{count} cannot be checked (--strict-paths)"
+    named = [p for p in request.paths if p != Path("-")]
+    if check and not work and len(uncheckable) == len(named):
+        return "none of the named paths can be checked"
+    return None

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -22,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic, FileError, FileResult
-from .fixer import write_atomic
+from .escapes import escape_undecodable, unescape_undecodable
+from .output_file import write_output
 
 VERSION = 1
 ERROR_CONTEXT = ""
@@ -77,19 +79,16 @@ class Baseline:
     @classmethod
     def load(cls, path: Path) -> Baseline:
         """Read a baseline file; a missing or malformed one is a `BaselineError`."""
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise BaselineError(
-                f"{path}: baseline file not found (create it with --write-baseline {path})"
-            ) from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise BaselineError(f"{path}: cannot read the baseline: {exc}") from None
+        text = _read(path)
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise BaselineError(
                 f"{path}:{exc.lineno}: invalid JSON in the baseline: {exc.msg}"
+            ) from None
+        except RecursionError:
+            raise BaselineError(
+                f"{path}: invalid baseline: nested too deeply (a baseline is a list of entries)"
             ) from None
         if not isinstance(data, dict) or data.get("version") != VERSION:
             raise BaselineError(
@@ -117,7 +116,7 @@ class Baseline:
                 "count": self.counts[key],
             }
             if self.messages.get(key):
-                entry["message"] = self.messages[key]
+                entry["message"] = escape_undecodable(self.messages[key])
             entries.append(entry)
         payload = {
             "version": VERSION,
@@ -132,40 +131,124 @@ class Baseline:
         return sum(self.counts.values())
 
 
+def _read(path: Path) -> str:
+    """Return a baseline file's text; anything but a readable regular file is a `BaselineError`.
+
+    Opened without blocking and checked before reading: a FIFO or a device given as the
+    baseline is an error, never a hang.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise BaselineError(
+            f"{path}: baseline file not found (create it with --write-baseline {path})"
+        ) from None
+    except OSError as exc:
+        raise BaselineError(f"{path}: cannot read the baseline: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise BaselineError(f"{path}: cannot read the baseline: not a regular file")
+        try:
+            data = handle.read()
+        except OSError as exc:
+            raise BaselineError(
+                f"{path}: cannot read the baseline: {exc.strerror or exc}"
+            ) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise BaselineError(f"{path}:{line}: cannot read the baseline: not UTF-8") from None
+
+
+# A path a file system can hold: no component longer than NAME_MAX, the whole within PATH_MAX
+# (the Linux limits, which are the smallest common ones).
+_NAME_MAX = 255
+_PATH_MAX = 4096
+
+
+def _path_problem(value: str) -> str | None:
+    """Return why a baseline entry's path can name no file, or None if it can."""
+    if not value:
+        return "an empty path"
+    if "\0" in value:
+        return "a path with a NUL character"
+    if value.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", value):
+        return "an absolute path (entries are relative to the baseline's folder)"
+    data = unescape_undecodable(value).encode("utf-8", "surrogateescape")
+    if len(data) > _PATH_MAX:
+        return f"a path of {len(data)} bytes (at most {_PATH_MAX})"
+    longest = max(len(part) for part in data.split(b"/"))
+    if longest > _NAME_MAX:
+        return f"a path with a {longest}-byte name (at most {_NAME_MAX} bytes each)"
+    return None
+
+
+def _lone(text: str) -> str:
+    return next(ch for ch in text if 0xD800 <= ord(ch) <= 0xDFFF)
+
+
+# More identical findings in one scope than any file holds: a larger count is not a baseline.
+_MAX_COUNT = 1_000_000
+
+
 def _parse_entry(path: Path, index: int, entry: Any) -> tuple[Key, int, str]:
     where = f"{path}: `entries[{index}]`"
     if not isinstance(entry, dict):
-        raise BaselineError(f"{where}: expected an object")
+        raise BaselineError(f"{where}: expected an object, got {type(entry).__name__}")
     values = []
     for name in ("path", "code", "context", "fingerprint"):
         value = entry.get(name)
         if not isinstance(value, str):
-            raise BaselineError(f"{where}.{name}: expected a string, got {value!r}")
+            shown = repr(value) if len(repr(value)) <= 80 else type(value).__name__
+            raise BaselineError(f"{where}.{name}: expected a string, got {shown}")
+        # JSON may spell a lone surrogate (`"\\udcff"`); a baseline we write never does.
+        if escape_undecodable(value) != value:
+            raise BaselineError(f"{where}.{name}: a lone surrogate (\\u{ord(_lone(value)):04x})")
         values.append(value)
+    problem = _path_problem(values[0])
+    if problem is not None:
+        raise BaselineError(f"{where}.path: expected a relative file path, got {problem}")
     count = entry.get("count", 1)
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise BaselineError(f"{where}.count: expected a positive integer, got {count!r}")
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= _MAX_COUNT:
+        shown = repr(count) if len(repr(count)) <= 80 else type(count).__name__
+        raise BaselineError(
+            f"{where}.count: expected a positive integer (at most {_MAX_COUNT}), got {shown}"
+        )
     message = entry.get("message", "")
     return Key(*values), count, message if isinstance(message, str) else ""
 
 
 def _write(path: Path, text: str) -> None:
-    """Replace or create `path` atomically (temporary file in the same folder, then rename)."""
-    folder = Path(os.path.abspath(path)).parent
-    folder.mkdir(parents=True, exist_ok=True)
-    write_atomic(folder / path.name, text.encode("utf-8"))
+    """Replace or create `path` atomically; a failed write is a `BaselineError` (exit 2)."""
+    try:
+        write_output(Path(os.path.abspath(path)), text.encode("utf-8"))
+    except OSError as exc:
+        raise BaselineError(f"{path}: cannot write the baseline: {exc.strerror or exc}") from None
+
+
+def _exists(folder: Path, rel: str) -> bool:
+    """Return whether an entry's file exists (its name as recorded, escapes turned back)."""
+    for name in {rel, unescape_undecodable(rel)}:
+        try:
+            if (folder / name).exists():
+                return True
+        except (OSError, ValueError):
+            continue
+    return False
 
 
 # Matching -------------------------------------------------------------------------------------
 
 
 def _relative(display: str, cwd: Path, folder: Path) -> str:
+    # Bytes of a name that is not UTF-8 are recorded escaped, so the file is valid JSON.
     absolute = os.path.normpath(os.path.join(cwd, display))
-    return Path(os.path.relpath(absolute, folder)).as_posix()
+    return escape_undecodable(Path(os.path.relpath(absolute, folder)).as_posix())
 
 
 def _error_key(error: FileError, rel: str) -> Key:
-    from .context import fingerprint
+    from .diagnostics import fingerprint
 
     # Parser messages quote positions ("error at 4:4"): leave numbers out of the identity.
     return Key(rel, error.code, ERROR_CONTEXT, fingerprint(re.sub(r"\d+", "#", error.message)))
@@ -220,14 +303,14 @@ def apply(results: Sequence[FileResult], baseline: Baseline, cwd: Path) -> Outco
                 kept.append(diagnostic)
         result.diagnostics = kept
     for key, recorded in sorted(baseline.counts.items()):
-        if key.path not in checked and (folder / key.path).exists():
+        if key.path not in checked and _exists(folder, key.path):
             continue  # not checked in this run: nothing to say about it
         if key.path in unanalysed and key.code != "CM001":
             continue  # the file could not be analysed this time: its findings are unknown
         outcome.judged.add(key)
         found = outcome.matched.get(key, 0)
         if found < recorded:
-            display = Path(os.path.relpath(folder / key.path, cwd)).as_posix()
+            display = Path(os.path.relpath(folder / unescape_undecodable(key.path), cwd)).as_posix()
             outcome.stale.append(
                 StaleEntry(key, recorded, found, display, baseline.messages.get(key, ""))
             )
@@ -254,14 +337,15 @@ def record(results: Iterable[FileResult], path: Path, cwd: Path) -> Baseline:
     Entries for files this run did not check are kept while the file exists, so recording from
     a partial run (a few files) never forgets the rest.
     """
-    baseline = Baseline.load(path) if path.exists() else Baseline(path)
+    # Only a regular file holds entries to keep; a device or FIFO (`/dev/stdout`) is written to.
+    baseline = Baseline.load(path) if path.is_file() else Baseline(path)
     folder = baseline.folder
     results = list(results)
     checked = {_relative(r.path, cwd, folder) for r in results}
     counts: Counter[Key] = Counter()
     messages: dict[Key, str] = {}
     for key, count in baseline.counts.items():
-        if key.path not in checked and (folder / key.path).exists():
+        if key.path not in checked and _exists(folder, key.path):
             counts[key] = count
             messages[key] = baseline.messages.get(key, "")
     for result in results:

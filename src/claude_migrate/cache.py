@@ -18,7 +18,16 @@ this build writes is a miss (and is overwritten), never an error. JSON, not pick
 folder can come from anywhere (a CI cache restore), and reading it must not run code.
 
 Pruning: an entry used by a run has its modification time refreshed; entries and whole builds
-unused for `MAX_AGE` are deleted, at most once per `PRUNE_EVERY` per cache folder.
+unused for `MAX_AGE` are deleted, at most once per `PRUNE_EVERY` per cache folder. The cache
+deletes only what it made: a folder is pruned only if it holds the marker file written when
+the tool created it (`MARKER`), and in it only entries recognised by name and shape
+(`<build>/<ab>/<ab...40 hex>.json`, the temporary files of their writes) and then-empty shard
+and build folders; anything else is left alone. A folder asked for (`--cache-dir`) that exists,
+is not empty and has no marker belongs to someone else: the cache goes to a `claude-migrate`
+subfolder of it, and when that too is taken, the run is not cached.
+
+Reading: an entry is used only if every field has the type and shape this build writes (a
+line is a positive int, an edit is three values ...); anything else is a miss.
 
 `fix`: an entry records the result of checking a file. A `fix` run uses a check entry only when
 it holds no finding (then there is nothing to fix, and the fix result is the same); otherwise it
@@ -31,19 +40,24 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import enum
 import functools
 import hashlib
 import json
 import os
-import shutil
+import re
 import tempfile
 import time
+import types
+import typing
 from pathlib import Path
 from typing import Any
 
 from . import __version__
 from .config import CONFIG_NAME, PYPROJECT, FileSettings
-from .diagnostics import Applicability, Diagnostic, Edit, FileError, FileResult, Fix, Severity
+from .diagnostics import Diagnostic, Edit, FileError, FileResult, Fix
+from .git import work_tree_root
+from .source import read_regular
 
 CACHE_DIR_NAME = ".claude-migrate-cache"
 FORMAT = 1
@@ -51,6 +65,20 @@ MAX_AGE = 7 * 24 * 3600.0  # seconds an entry or build may go unused before it i
 PRUNE_EVERY = 3600.0  # seconds between two prunes of one cache folder
 _TOUCH_AFTER = 3600.0  # refresh an entry's time at most this often
 _PRUNED_MARK = ".last-prune"
+# Written in a cache folder when the tool creates it: only a folder holding it is ever pruned.
+MARKER = ".claude-migrate-owned"
+_MARKER_TEXT = (
+    "This folder is claude-migrate's result cache. claude-migrate deletes entries here that\n"
+    "have not been used for a week; deleting the whole folder is always safe.\n"
+)
+# The subfolder used when the folder asked for is someone else's.
+SUBFOLDER = "claude-migrate"
+_LEGACY_TAG = "created by claude-migrate"  # the CACHEDIR.TAG earlier versions wrote
+# The names the cache writes, and nothing else is ever deleted.
+_BUILD_NAME = re.compile(r"[0-9A-Za-z.+_!-]+-[0-9a-f]{20}")
+_SHARD_NAME = re.compile(r"[0-9a-f]{2}")
+_ENTRY_NAME = re.compile(r"[0-9a-f]{40}\.json")
+_TEMP_NAME = re.compile(r"\.[a-z0-9_]{8}\.tmp")  # tempfile.mkstemp(prefix=".", suffix=".tmp")
 # FileResult fields that describe this run rather than the file: never stored.
 _RUN_FIELDS = frozenset(
     {"path", "parsed", "from_cache", "written", "fixed", "original_text", "fixed_text"}
@@ -83,11 +111,10 @@ def project_root(start: Path) -> Path:
     `start` itself.
     """
     start = start.resolve()
-    chain = [start, *start.parents]
-    for folder in chain:
-        if (folder / ".git").exists():
-            return folder
-    for folder in chain:
+    repository = work_tree_root(start)
+    if repository is not None:
+        return repository
+    for folder in [start, *start.parents]:
         if (folder / CONFIG_NAME).is_file() or (folder / PYPROJECT).is_file():
             return folder
     return start
@@ -110,14 +137,82 @@ def _fix_to_json(fix: Fix | None) -> Any:
     }
 
 
-def _fix_from_json(data: Any) -> Fix | None:
-    if data is None:
+class Malformed(Exception):
+    """An entry's field does not have the type or shape this build writes."""
+
+
+def _decode(value: Any, hint: Any, path: str) -> Any:
+    """Return JSON `value` as `hint` (a dataclass gets `path`); raise Malformed on any mismatch."""
+    if hint is bool or hint is str:
+        if type(value) is not hint:
+            raise Malformed(f"expected {hint.__name__}")
+        return value
+    if hint is int:
+        # Every int in an entry is a position, offset or count: never negative, never a bool.
+        if type(value) is not int or value < 0:
+            raise Malformed("expected a non-negative int")
+        return value
+    if hint is type(None):
+        if value is not None:
+            raise Malformed("expected null")
         return None
-    return Fix(
-        Applicability(data["applicability"]),
-        data["description"],
-        tuple(Edit(int(s), int(e), str(r)) for s, e, r in data["edits"]),
-    )
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        for option in args:
+            with contextlib.suppress(Malformed):
+                return _decode(value, option, path)
+        raise Malformed(f"expected one of {args}")
+    if origin in (list, tuple):
+        if type(value) is not list:
+            raise Malformed("expected a list")
+        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+            # A fixed-shape tuple (a related location's path, line and message).
+            if len(value) != len(args):
+                raise Malformed(f"expected {len(args)} items")
+            return tuple(_decode(v, h, path) for v, h in zip(value, args))  # noqa: B905
+        items = [_decode(v, args[0], path) for v in value]
+        return items if origin is list else tuple(items)
+    if hint is Edit:  # stored as [start, end, replacement]
+        if type(value) is not list or len(value) != 3:
+            raise Malformed("expected an edit [start, end, replacement]")
+        start, end, text = (_decode(v, h, path) for v, h in zip(value, (int, int, str)))  # noqa: B905
+        if start > end:
+            raise Malformed("an edit ends before it starts")
+        return Edit(start, end, text)
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        try:
+            return hint(value)
+        except ValueError:
+            raise Malformed(f"expected a {hint.__name__}") from None
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return hint(**_decode_fields(value, hint, path))
+    raise Malformed(f"cannot read {hint!r}")
+
+
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _decode_fields(
+    value: Any, cls: type, path: str, skip: frozenset[str] = frozenset({"path"})
+) -> dict[str, Any]:
+    """Return the keyword arguments of `cls` an entry's object holds (its `path` given)."""
+    if type(value) is not dict:
+        raise Malformed(f"expected a {cls.__name__} object")
+    hints = _hints(cls)
+    fields = [f for f in dataclasses.fields(cls) if f.name not in skip]
+    unexpected = set(value) - {f.name for f in fields}
+    if unexpected:
+        raise Malformed(f"unexpected fields {sorted(unexpected)}")
+    kwargs: dict[str, Any] = {"path": path} if "path" in hints and "path" in skip else {}
+    for f in fields:
+        if f.name in value:
+            kwargs[f.name] = _decode(value[f.name], hints[f.name], path)
+        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            raise Malformed(f"missing field {f.name}")
+    return kwargs
 
 
 def _fields(cls: type, skip: frozenset[str] = frozenset({"path"})) -> list[str]:
@@ -143,22 +238,16 @@ def result_to_json(result: FileResult) -> dict[str, Any]:
     return data
 
 
-def result_from_json(data: dict[str, Any], path: str) -> FileResult:
-    """Return the result an entry holds, reported at `path`; raises on anything malformed."""
-    values = {name: data[name] for name in _fields(FileResult, _RUN_FIELDS)}
-    values["diagnostics"] = [
-        Diagnostic(
-            path=path,
-            **{
-                **d,
-                "fix": _fix_from_json(d["fix"]),
-                "severity": Severity(d["severity"]),
-                "related": tuple((str(p), int(n), str(m)) for p, n, m in d["related"]),
-            },
-        )
-        for d in data["diagnostics"]
-    ]
-    values["errors"] = [FileError(path=path, **e) for e in data["errors"]]
+def result_from_json(data: Any, path: str) -> FileResult:
+    """Return the result an entry holds, reported at `path`; raise Malformed on any bad field.
+
+    Every field this build stores must be there, with the type and shape it writes.
+    """
+    stored = set(_fields(FileResult, _RUN_FIELDS))
+    if type(data) is not dict or set(data) != stored:
+        raise Malformed(f"expected an object with exactly the fields {sorted(stored)}")
+    values = _decode_fields(data, FileResult, path, _RUN_FIELDS)
+    values.pop("path", None)
     return FileResult(path=path, from_cache=True, **values)
 
 
@@ -166,7 +255,10 @@ class ResultCache:
     """One cache folder, used by one run (several runs may share the folder at once)."""
 
     def __init__(self, folder: Path, max_age: float = MAX_AGE) -> None:
-        self.folder = Path(folder)
+        self.requested = Path(folder)
+        chosen, self.problem = choose_folder(self.requested)
+        # Where entries live (the folder asked for, or its subfolder); unused when `problem`.
+        self.folder = chosen if chosen is not None else self.requested
         self.max_age = max_age
         self._build: Path | None = None
         self._digests: dict[FileSettings, str] = {}
@@ -196,18 +288,24 @@ class ResultCache:
         digest = self._digests.get(settings)
         if digest is None:
             digest = self._digests[settings] = settings.digest
-        header = f"{kind}\0{name}\0{digest}\0{mode}\0{outside}\0".encode()
+        # A file name that is not UTF-8 holds surrogate escapes: key it by its own bytes.
+        header = f"{kind}\0{name}\0{digest}\0{mode}\0{outside}\0".encode("utf-8", "surrogateescape")
         return hashlib.blake2b(header + data, digest_size=20).hexdigest()
 
     def _entry(self, key: str) -> Path:
         return self.build_folder / key[:2] / f"{key}.json"
 
+    @property
+    def usable(self) -> bool:
+        return self.problem is None
+
     def load(self, key: str, path: str) -> FileResult | None:
         """Return the stored result for `key` reported at `path`, or None (missing or broken)."""
+        if not self.usable:
+            return None
         entry = self._entry(key)
         try:
-            with open(entry, "rb") as handle:
-                raw = handle.read()
+            raw = read_regular(entry)  # a FIFO planted in a restored cache must not block
         except OSError:
             return None
         try:
@@ -215,7 +313,7 @@ class ResultCache:
             if not isinstance(stored, dict) or stored.get("format") != FORMAT:
                 return None
             result = result_from_json(stored["result"], path)
-        except Exception:  # a torn or foreign entry is a miss, whatever is wrong with it
+        except Exception:  # torn, foreign or mistyped (Malformed): a miss, whatever is wrong
             return None
         self._touch(entry)
         self.hits += 1
@@ -228,9 +326,10 @@ class ResultCache:
 
     def load_data(self, key: str) -> Any:
         """Return the JSON data stored under `key` by `store_data`, or None (missing or broken)."""
+        if not self.usable:
+            return None
         try:
-            with open(self._entry(key), "rb") as handle:
-                stored = json.loads(handle.read())
+            stored = json.loads(read_regular(self._entry(key)))
         except (OSError, ValueError, RecursionError):
             return None
         if not isinstance(stored, dict) or stored.get("format") != FORMAT:
@@ -244,10 +343,13 @@ class ResultCache:
             payload = json.dumps({"format": FORMAT, "data": data}, separators=(",", ":")).encode()
         except (TypeError, ValueError, RecursionError):
             return
-        self._write(key, payload)
+        if self.usable:
+            self._write(key, payload)
 
     def store(self, key: str, result: FileResult) -> None:
         """Write the entry for `key` atomically; a cache that can't be written is skipped."""
+        if not self.usable:
+            return
         try:
             payload = json.dumps(
                 {"format": FORMAT, "result": result_to_json(result)}, separators=(",", ":")
@@ -276,8 +378,10 @@ class ResultCache:
     def _prepare(self, folder: Path) -> None:
         if folder.is_dir():
             return
-        if not self.folder.is_dir():
+        if not (self.folder / MARKER).is_file():
+            # Created now, or an empty folder (or one of ours from before the marker) adopted.
             self.folder.mkdir(parents=True, exist_ok=True)
+            (self.folder / MARKER).write_text(_MARKER_TEXT)
             # Never committed, and skipped by backup tools (https://bford.info/cachedir/).
             with contextlib.suppress(OSError):
                 (self.folder / ".gitignore").write_text("# Created by claude-migrate\n*\n")
@@ -290,6 +394,8 @@ class ResultCache:
     # Pruning --------------------------------------------------------------------------------
     def maybe_prune(self) -> None:
         """Prune when this folder was last pruned more than `PRUNE_EVERY` ago."""
+        if not owned(self.folder):
+            return
         mark = self.folder / _PRUNED_MARK
         try:
             if time.time() - os.stat(mark).st_mtime < PRUNE_EVERY:
@@ -304,21 +410,28 @@ class ResultCache:
         self.prune()
 
     def prune(self, now: float | None = None) -> int:
-        """Delete entries and other builds' folders unused for `max_age`; return how many."""
+        """Delete entries and other builds' folders unused for `max_age`; return how many.
+
+        Only in a folder holding the marker, and only what has the shape of what the cache
+        writes (see the module's docstring); symlinks are never followed.
+        """
+        if not owned(self.folder):
+            return 0
         now = time.time() if now is None else now
         removed = 0
-        try:
-            builds = list(os.scandir(self.folder))
-        except OSError:
-            return 0
-        for build in builds:
-            if not build.is_dir(follow_symlinks=False):
+        for build in _scandir(str(self.folder)):
+            if not (build.is_dir(follow_symlinks=False) and _BUILD_NAME.fullmatch(build.name)):
                 continue
             newest = 0.0
-            for shard in _scandir(build.path):
-                if not shard.is_dir(follow_symlinks=False):
-                    continue
+            shards = [
+                shard
+                for shard in _scandir(build.path)
+                if shard.is_dir(follow_symlinks=False) and _SHARD_NAME.fullmatch(shard.name)
+            ]
+            for shard in shards:
                 for entry in _scandir(shard.path):
+                    if not _ours(entry, shard.name):
+                        continue
                     try:
                         mtime = entry.stat(follow_symlinks=False).st_mtime
                     except OSError:
@@ -330,8 +443,69 @@ class ResultCache:
                     else:
                         newest = max(newest, mtime)
             if build.name != build_id() and now - newest > self.max_age:
-                shutil.rmtree(build.path, ignore_errors=True)
+                # rmdir removes only empty folders: anything not ours keeps its folder.
+                for shard in shards:
+                    with contextlib.suppress(OSError):
+                        os.rmdir(shard.path)
+                with contextlib.suppress(OSError):
+                    os.rmdir(build.path)
         return removed
+
+
+def _ours(entry: os.DirEntry[str], shard: str) -> bool:
+    """Return whether a shard folder's entry is an entry file (or its write's temporary file)."""
+    if not entry.is_file(follow_symlinks=False):
+        return False
+    name = entry.name
+    return bool(_ENTRY_NAME.fullmatch(name) and name.startswith(shard)) or bool(
+        _TEMP_NAME.fullmatch(name)
+    )
+
+
+def owned(folder: Path) -> bool:
+    """Return whether `folder` holds the marker the cache writes when it creates a folder."""
+    return os.path.isfile(folder / MARKER) and not os.path.islink(folder / MARKER)
+
+
+def choose_folder(asked: Path) -> tuple[Path | None, str | None]:
+    """Return (the folder the cache uses for the folder asked for, None) or (None, why none).
+
+    A folder that does not exist yet, is empty, or is ours (the marker, or the tag an earlier
+    version wrote) is used as it is. One that holds anything else belongs to someone else (a
+    home folder, `~/.cache`, a repository): its `claude-migrate` subfolder is used instead,
+    under the same conditions; if that too is taken, nothing is cached.
+    """
+    for folder in (asked, asked / SUBFOLDER):
+        if _usable(folder):
+            return folder, None
+        if not folder.is_dir():
+            break
+    return None, (
+        f"the cache folder {asked} holds files that are not claude-migrate's "
+        f"(and so does {asked / SUBFOLDER}); results are not cached"
+    )
+
+
+def _usable(folder: Path) -> bool:
+    if os.path.islink(folder) and not folder.is_dir():
+        return False
+    if not folder.exists():
+        return True
+    if not folder.is_dir():
+        return False
+    if owned(folder):
+        return True
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return False
+    if not names:
+        return True
+    try:
+        tag = (folder / "CACHEDIR.TAG").read_text(errors="replace")[:4096]
+    except OSError:
+        return False
+    return _LEGACY_TAG in tag and not os.path.islink(folder / "CACHEDIR.TAG")
 
 
 def _scandir(path: str) -> list[os.DirEntry[str]]:
@@ -352,7 +526,14 @@ def external_state(settings: FileSettings, kind: str, path: str) -> str:
     """
     from .facts import facts_for
 
-    return facts_for(settings).cache_key(path)
+    key = facts_for(settings).cache_key(path)
+    if kind != "python" or os.path.basename(path) == "setup.py":
+        # Whether a raised anthropic pin is a safe fix depends on the project's Python code
+        # (CM201 names the uses of what the new SDK removed): dependency files key on it.
+        from .sdk_uses import state
+
+        key += ";code=" + state(os.path.dirname(os.path.abspath(path)))
+    return key
 
 
 def mode_of(fix: bool, unsafe: bool) -> str:
@@ -403,11 +584,11 @@ def storable(result: FileResult, fix: bool) -> bool:
 def unchanged(path: str, data: bytes) -> bool:
     """Return whether the file still holds `data` (it may change while a worker reads it)."""
     try:
-        with open(path, "rb") as handle:
-            return handle.read() == data
+        return read_regular(path) == data
     except OSError:
         return False
 
 
-# Errors that say something about this run, not about the file's bytes.
-_TRANSIENT = ("cannot read", "worker process crashed", "internal error")
+# Errors that say something about this run, not about the file's bytes (a fix not written
+# depends on the file's mode, owner and links, on --force-write, on a race: try again next time).
+_TRANSIENT = ("cannot read", "worker process crashed", "internal error", "fix not written")

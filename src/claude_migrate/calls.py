@@ -44,6 +44,7 @@ MODEL = "model"
 HEADERS = "headers"
 
 SDK, BEDROCK, LANGCHAIN, LITELLM, HTTP = "sdk", "bedrock", "langchain", "litellm", "http"
+LLAMAINDEX = "llamaindex"
 
 
 @dataclass(frozen=True)
@@ -161,6 +162,13 @@ TARGETS: dict[str, Target] = {
             model=(MODEL, "model_id"),
         ),
         Target(
+            "llamaindex:Anthropic",
+            LLAMAINDEX,
+            "LlamaIndex Anthropic",
+            stop=(),
+            stream=(),
+        ),
+        Target(
             "litellm:completion",
             LITELLM,
             "litellm completion",
@@ -210,6 +218,11 @@ LANGCHAIN_CLASSES = {
 }
 LANGCHAIN_PACKAGES = ("langchain_anthropic", "langchain_aws", "langchain_community", "langchain")
 LITELLM_FUNCTIONS = ("litellm.completion", "litellm.acompletion")
+# LlamaIndex's Claude LLM class (every model it takes is a Claude model).
+LLAMAINDEX_CLASSES = (
+    "llama_index.llms.anthropic.Anthropic",
+    "llama_index.llms.anthropic.base.Anthropic",
+)
 HTTP_FUNCTIONS = {
     "requests.post": "requests",
     "requests.request": "requests",
@@ -222,7 +235,15 @@ HTTP_CLIENT_METHODS = ("post", "request", "stream")
 
 # Method or function names a call must end in to be worth resolving at all.
 CALLEE_NAMES = frozenset(
-    {"create", "stream", "completion", "acompletion", *BEDROCK_METHODS, *LANGCHAIN_CLASSES}
+    {
+        "create",
+        "stream",
+        "completion",
+        "acompletion",
+        "Anthropic",
+        *BEDROCK_METHODS,
+        *LANGCHAIN_CLASSES,
+    }
     | set(HTTP_CLIENT_METHODS)
 )
 
@@ -321,6 +342,17 @@ class CallSite:
 
     def may_have(self, canonical: str) -> bool:
         return self.params.may_have(*self.target.names(canonical))
+
+    @property
+    def legacy(self) -> bool:
+        """Whether this is a Text Completions request (CM301's), by endpoint or body format."""
+        if self.target.legacy:
+            return True
+        return (
+            self.family == BEDROCK
+            and self.target.location == "json-body"
+            and self.params.get("prompt") is not None
+        )
 
 
 _MUTATING_METHODS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__"})
@@ -494,6 +526,9 @@ class CallFinder:
             return self._langchain_site(record, TARGETS[LANGCHAIN_CLASSES[last]])
         if qualname in LITELLM_FUNCTIONS:
             return self._litellm_site(record)
+        if qualname in LLAMAINDEX_CLASSES:
+            target = TARGETS["llamaindex:Anthropic"]
+            return CallSite(record, target, self.kwargs(record), client="llamaindex")
         if qualname in HTTP_FUNCTIONS:
             return self._http_site(record, last)
         if qualname in self.declared:

@@ -5,28 +5,20 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import click
 
-from . import __version__, api, baseline, catalogue, policy_view, starter
-from .cache import CACHE_DIR_NAME, ResultCache, default_dir
+from . import __version__, api, catalogue, policy_view, starter
 from .checks import KNOWN_CODES
 from .config import ConfigError, PolicyLoader, preset_names
-from .diagnostics import SEVERITIES, Severity
-from .discovery import EXCLUDED
-from .engine import Job, Options
-from .fixer import write_atomic
-from .git import WorkTreeState
-from .git import scan as git_scan
+from .diagnostics import SEVERITIES, FileResult
 from .progress import progress_bar
 from .progress import wanted as progress_wanted
-from .report import FORMATS, Run
-from .report.fixes import render_report as fixes_report
-from .report.fixes import render_table as fixes_table
-from .report.fixes import uncommitted_note
-from .report.text import summary
+from .report import FORMATS
 from .shard import ShardError
 from .shard import parse as parse_shard
 
@@ -44,7 +36,10 @@ def _codes(value: str | None, option: str) -> list[str] | None:
     return codes
 
 
-def _common(func):  # type: ignore[no-untyped-def]
+Command = TypeVar("Command", bound=Callable[..., Any])
+
+
+def _common(func: Command) -> Command:
     options = [
         click.argument(
             "paths", nargs=-1, type=click.Path(exists=True, allow_dash=True, path_type=Path)
@@ -89,9 +84,22 @@ def _common(func):  # type: ignore[no-untyped-def]
         click.option(
             "--cache-dir", type=click.Path(file_okay=False, path_type=Path),
             envvar="CLAUDE_MIGRATE_CACHE_DIR", show_envvar=True,
-            help=f"Where results are cached (default: {CACHE_DIR_NAME}/ at the git root).",
+            help=f"Where results are cached (default: {api.CACHE_DIR_NAME}/ at the git root).",
         ),
         click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache."),
+        click.option(
+            "--file-timeout", type=click.FloatRange(min=0), default=api.DEFAULT_LIMITS.seconds,
+            show_default=True, envvar="CLAUDE_MIGRATE_FILE_TIMEOUT", show_envvar=True,
+            help="Seconds one file may take in a worker before it is stopped and reported "
+            "(CM001); 0: no limit.",
+        ),
+        click.option(
+            "--file-memory", type=click.IntRange(min=0),
+            default=(api.DEFAULT_LIMITS.memory or 0) // api.MIB, show_default=True,
+            envvar="CLAUDE_MIGRATE_FILE_MEMORY", show_envvar=True,
+            help="MiB of memory one file may use in a worker before it is reported (CM001); "
+            "0: no limit.",
+        ),
         click.option(
             "--strict-paths", is_flag=True,
             help="Exit 2 when a path named on the command line cannot be checked (an unknown "
@@ -117,7 +125,19 @@ def _common(func):  # type: ignore[no-untyped-def]
     return func
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The command group; Ctrl-C exits 130 (the shell's code for SIGINT), not click's 1."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            # Workers are stopped and every write finished or undone by the time this runs.
+            click.echo("claude-migrate: interrupted", err=True)
+            sys.exit(130)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="claude-migrate")
 def main() -> None:
     """Find and fix Claude API call patterns your team's policy rules out.
@@ -148,7 +168,8 @@ def _run(
     force_exclude: bool,
     stdin_filename: str | None,
     quiet: bool,
-    options: Options,
+    fixing: bool,
+    unsafe_fixes: bool = False,
     cache_dir: Path | None = None,
     no_cache: bool = False,
     diff: bool = False,
@@ -159,11 +180,15 @@ def _run(
     show_baselined: bool = False,
     report_file: Path | None = None,
     require_clean: bool = False,
+    force_write: bool = False,
+    file_timeout: float | None = None,
+    file_memory: int | None = None,
     strict_paths: bool = False,
     verbose: bool = False,
     base_config: str | None = None,
     shard: str | None = None,
-) -> None:
+) -> NoReturn:
+    """Map the flags to an `api.Request`, run it, print the `api.Outcome`, exit with its status."""
     chosen = _codes(select, "--select")
     try:
         chosen_shard = parse_shard(shard) if shard is not None else None
@@ -179,196 +204,79 @@ def _run(
         raise click.UsageError("--prune-baseline and --show-baselined need --baseline FILE")
     if write_baseline is not None and baseline_file is not None:
         raise click.UsageError("use either --baseline or --write-baseline, not both")
-    stdin: api.StdinInput | None = None
-    skipped: list[api.Skipped] = []
-    if use_stdin:
-        options = Options(fix=options.fix, unsafe=options.unsafe, write=False, keep_text=True)
+    # Fixing standard input prints the fixed source on standard output, the report on stderr.
+    report_stream = sys.stderr if use_stdin and fixing else sys.stdout
+    request = api.Request(
+        paths=paths,
+        select=tuple(chosen) if chosen is not None else None,
+        ignore=tuple(dropped),
+        config=config,
+        base_config=base_config,
+        force_exclude=force_exclude,
+        stdin=sys.stdin.buffer.read() if use_stdin else None,
+        stdin_filename=stdin_filename,
+        jobs=jobs,
+        cache_dir=cache_dir,
+        no_cache=no_cache,
+        shard=chosen_shard,
+        output_format=output_format,
+        output=output,
+        quiet=quiet,
+        verbose=verbose,
+        exit_zero=exit_zero,
+        fail_on=fail_on,
+        strict_paths=strict_paths,
+        terminal=report_stream.isatty(),
+        color=not os.environ.get("NO_COLOR"),
+        baseline=baseline_file,
+        write_baseline=write_baseline,
+        prune_baseline=prune_baseline,
+        show_baselined=show_baselined,
+        unsafe=unsafe_fixes,
+        diff=diff,
+        exit_non_zero_on_fix=exit_non_zero_on_fix,
+        report_file=report_file,
+        require_clean=require_clean,
+        force_write=force_write,
+        file_timeout=file_timeout,
+        file_memory=file_memory,
+    )
+    show_progress = fixing and not use_stdin and progress_wanted(sys.stderr, quiet)
+
+    def progress(total: int) -> AbstractContextManager[Callable[[FileResult], None] | None]:
+        return progress_bar(total, fixing=fixing, enabled=show_progress)
+
     try:
-        loader = PolicyLoader(config, base=base_config)
-        if use_stdin:
-            data = sys.stdin.buffer.read()
-            stdin = api.read_stdin(data, stdin_filename, loader, chosen, dropped, force_exclude)
-            work = [stdin.job] if stdin.job is not None else []
-        else:
-            targets = list(paths) or [Path(".")]
-            collected = api.collect(
-                targets, loader, chosen, dropped, force_exclude, shard=chosen_shard
-            )
-            work, skipped = collected.jobs, collected.skipped
-    except ConfigError as exc:
+        outcome = (api.fix if fixing else api.check)(request, progress)
+    except api.RequestError as exc:
+        for line in exc.messages:
+            click.echo(line, err=True)
         _fail(str(exc))
-    _warn_skipped(skipped, quiet)
-    uncommitted = None
-    if options.fix and stdin is None:
-        uncommitted = _uncommitted_guard(work, options, jobs, require_clean)
-    cache = None if no_cache else ResultCache(cache_dir or default_dir(Path.cwd()))
-    show_progress = options.fix and stdin is None and progress_wanted(sys.stderr, quiet)
-    with progress_bar(len(work), fixing=options.fix, enabled=show_progress) as on_result:
-        run = api.execute(work, options, jobs, on_result, cache=cache)
-    if stdin is not None and stdin.result is not None:
-        run = Run(results=[stdin.result], fixing=options.fix, unsafe=options.unsafe)
-    run.skipped = [(s.display, s.reason) for s in skipped if s.reason != EXCLUDED]
-    if verbose:
-        for result in run.results:
-            if result.skipped is not None:
-                note = f"{result.path}: not checked: {result.skipped}"
-                click.echo(f"claude-migrate: note: {note}", err=True)
-    path_status = _path_status(paths, skipped, work, strict_paths, check=not options.fix)
-    mixed = _mixed_with_work(run, work, uncommitted)
-    if report_file is not None:
-        _write_report(report_file, fixes_report(run, dry_run=diff, uncommitted=mixed))
-    if diff:
-        changed = 0
-        for result in run.results:
-            text = api.unified_diff(result)
-            if text:
-                changed += 1
-                click.echo(text, nl=False)
-        if not quiet:
-            click.echo(
-                f"{changed} file{'s' if changed != 1 else ''} would be changed.", err=True
-            )
-        if path_status is not None:
-            _fail(path_status)
-        sys.exit(0 if exit_zero or not changed else 1)
-    if write_baseline is not None:
-        try:
-            recorded = baseline.record(run.results, write_baseline, run.cwd)
-        except baseline.BaselineError as exc:
-            _fail(str(exc))
-        recorded.save()
-        click.echo(
-            f"claude-migrate: recorded {recorded.total} finding{'s' if recorded.total != 1 else ''}"
-            f" in {write_baseline}",
-            err=True,
-        )
-        sys.exit(0)
-    if baseline_file is not None:
-        run = _with_baseline(run, baseline_file, prune_baseline, show_baselined, quiet)
-    run.fail_on = Severity(fail_on)
-    # Fixed source goes to standard output; the report then goes to standard error.
-    report_to_stderr = stdin is not None and options.fix
-    if stdin is not None:
-        piped = run.results[0] if run.results else None
-        if options.fix:
-            sys.stdout.flush()
-            sys.stdout.buffer.write(stdin.output_bytes(piped))
-            sys.stdout.buffer.flush()
-        if stdin.source is not None:
-            fixed = piped.fixed_text if piped is not None else None
-            run.sources[stdin.display] = fixed or stdin.source.text
-    stream = sys.stderr if report_to_stderr else sys.stdout
-    if output is None and output_format == "text" and stream.isatty():
-        run.show_source = True
-        run.color = not os.environ.get("NO_COLOR")
-    report = FORMATS[output_format](run)
-    note = uncommitted_note(mixed, dry_run=False)
-    if output_format in ("text", "concise") and not quiet:
-        if options.fix:
-            report += fixes_table(run, dry_run=False, color=run.color)
-        report += summary(run) + "\n"
-        if note:
-            report += note + "\n"
-    elif note:
-        click.echo(note, err=True)
-    if output is not None:
-        try:
-            output.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(output, report.encode("utf-8"))
-        except OSError as exc:
-            _fail(f"{output}: cannot write the report: {exc.strerror or exc}")
-    else:
-        click.echo(report, nl=False, err=report_to_stderr)
-    if path_status is not None:
-        _fail(path_status)
-    failed = run.failed or (exit_non_zero_on_fix and run.fixed > 0)
-    sys.exit(0 if exit_zero or not failed else 1)
+    _print(outcome)
 
 
-def _warn_skipped(skipped: list[api.Skipped], quiet: bool) -> None:
-    """Name on standard error every named path that gives nothing to check, and why."""
-    for entry in skipped:
-        if entry.reason == EXCLUDED:
-            continue  # asked for: pre-commit names every staged file, the policy leaves some out
-        if entry.uncheckable or not quiet:
-            warning = f"{entry.display}: not checked: {entry.reason}"
-            click.echo(f"claude-migrate: warning: {warning}", err=True)
-
-
-def _path_status(
-    paths: tuple[Path, ...],
-    skipped: list[api.Skipped],
-    work: list[Job],
-    strict: bool,
-    check: bool,
-) -> str | None:
-    """Return why the run must exit 2 for the paths it was given, or None.
-
-    With --strict-paths, any named path the tool cannot check; in `check`, also when every
-    named path was such a path (nothing was checked, and a gate must not pass on that).
-    """
-    uncheckable = [s for s in skipped if s.uncheckable]
-    if not uncheckable:
-        return None
-    if strict:
-        count = len(uncheckable)
-        return f"{count} named path{'s' if count != 1 else ''} cannot be checked (--strict-paths)"
-    named = [p for p in paths if p != Path("-")]
-    if check and not work and len(uncheckable) == len(named):
-        return "none of the named paths can be checked"
-    return None
-
-
-def _with_baseline(run: Run, path: Path, prune: bool, show: bool, quiet: bool) -> Run:
-    try:
-        run, pruned = api.apply_baseline(run, path, prune, show)
-    except baseline.BaselineError as exc:
-        _fail(str(exc))
-    if pruned and not quiet:
-        entries = f"{pruned} stale entr{'ies' if pruned != 1 else 'y'}"
-        click.echo(f"claude-migrate: pruned {entries} from {path}", err=True)
-    return run
-
-
-def _uncommitted_guard(
-    work: list[Job], options: Options, jobs: int | None, require_clean: bool
-) -> WorkTreeState | None:
-    """Find the files with uncommitted changes before `fix` writes; refuse under --require-clean."""
-    if not options.write:
-        return None
-    state = git_scan(job.path for job in work)
-    if require_clean:
-        if state.problems:
-            click.echo(
-                "claude-migrate: error: --require-clean cannot tell whether files have "
-                "uncommitted changes: " + "; ".join(state.problems),
-                err=True,
-            )
-            sys.exit(2)
-        blocked = api.dirty_files_to_rewrite(work, options, state, jobs)
-        if blocked:
-            click.echo(
-                f"claude-migrate: error: --require-clean: fix would rewrite {len(blocked)} "
-                f"file{'s' if len(blocked) != 1 else ''} with uncommitted changes (commit or "
-                "stash them first); nothing was written:\n  " + "\n  ".join(blocked),
-                err=True,
-            )
-            sys.exit(2)
-    return state
-
-
-def _mixed_with_work(run: Run, work: list[Job], state: WorkTreeState | None) -> list[str]:
-    """Return the rewritten files that already had uncommitted changes before the run."""
-    if state is None or not state.dirty:
-        return []
-    paths = {job.display: job.path for job in work}
-    written = (r.path for r in run.results if r.written and r.path in paths)
-    return sorted(path for path in written if state.is_dirty(paths[path]))
+def _print(outcome: api.Outcome) -> NoReturn:
+    """Print an outcome where it belongs and exit with its status."""
+    if outcome.diff:
+        click.echo(api.encode_report(outcome.diff), nl=False)
+    for line in outcome.messages:
+        click.echo(line, err=True)
+    if outcome.fixed_source is not None:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(outcome.fixed_source)
+        sys.stdout.buffer.flush()
+    if outcome.report:
+        # Bytes, not text: a file name that is not UTF-8 is written as its own bytes in text
+        # formats (and was escaped by the structured ones), whatever the locale's encoding.
+        click.echo(api.encode_report(outcome.report), nl=False, err=outcome.report_to_stderr)
+    if outcome.error is not None:
+        _fail(outcome.error)
+    sys.exit(outcome.exit_status)
 
 
 def _write_report(path: Path, text: str) -> None:
     try:
-        write_atomic(path, text.encode("utf-8"))
+        api.write_text(path, text)
     except OSError as exc:
         message = f"claude-migrate: error: cannot write the report {path}: {exc.strerror}"
         click.echo(message, err=True)
@@ -392,13 +300,13 @@ def _write_report(path: Path, text: str) -> None:
     "--show-baselined", is_flag=True,
     help="SARIF: also list baselined findings, with baselineState `unchanged`.",
 )
-def check(**kwargs) -> None:  # type: ignore[no-untyped-def]
+def check(**kwargs: Any) -> None:
     """Report policy violations in PATHS (default: the current folder; `-`: standard input).
 
     Each finding is printed with its rule code; `[*]` marks one that `claude-migrate fix`
     fixes. Exit 1 when a finding at or above --fail-on (default: error) is reported.
     """
-    _run(**kwargs, options=Options())
+    _run(**kwargs, fixing=False)
 
 
 @main.command()
@@ -418,14 +326,17 @@ def check(**kwargs) -> None:  # type: ignore[no-untyped-def]
     help="Refuse to run if it would rewrite a file with uncommitted (unstaged or untracked) "
     "changes in a git work tree.",
 )
-def fix(unsafe_fixes: bool, diff: bool, **kwargs) -> None:  # type: ignore[no-untyped-def]
+@click.option(
+    "--force-write", is_flag=True,
+    help="Also rewrite read-only files (by default they are reported and left alone).",
+)
+def fix(**kwargs: Any) -> None:
     """Apply safe fixes in PATHS (unsafe ones too with --unsafe-fixes); exit 1 if any remain.
 
     With `-` (and --stdin-filename), prints the fixed source to standard output. On a terminal,
     a progress bar shows on stderr (not under --quiet).
     """
-    options = Options(fix=True, unsafe=unsafe_fixes, write=not diff, keep_text=diff)
-    _run(**kwargs, options=options, diff=diff)
+    _run(**kwargs, fixing=True)
 
 
 # The catalogue ------------------------------------------------------------------------------
@@ -492,6 +403,59 @@ def init(directory: Path, preset: str, standalone: bool) -> None:
         _fail(str(exc))
     what = "appended a [tool.claude-migrate] section to" if written.appended else "wrote"
     click.echo(f"claude-migrate: {what} {starter.display(written.path)} (preset {preset})")
+
+
+@main.command("catalogue")
+@click.option(
+    "--check", "check_sdk", is_flag=True,
+    help="Compare the catalogue with the installed anthropic package; exit 1 if it lacks "
+    "something.",
+)
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
+def catalogue_command(check_sdk: bool, output_format: str) -> None:
+    """Show the shipped model catalogue, or (--check) what it lacks against the installed SDK."""
+    from . import deprecations, installed_sdk, model_facts
+
+    try:
+        known = deprecations.load(None)
+        facts = model_facts.load()
+    except ConfigError as exc:
+        _fail(str(exc))
+    if not check_sdk:
+        rows = [
+            {
+                "id": m.id,
+                "retires": m.retires.isoformat() if m.retires else None,
+                "replacement": m.replacement,
+                "family": (facts.for_model(m.id).family if facts.for_model(m.id) else None),
+            }
+            for m in known.models
+        ]
+        if output_format == "json":
+            click.echo(json.dumps(rows, indent=2))
+        else:
+            for row in rows:
+                retires = ""
+                if row["retires"]:
+                    retires = f"retires {row['retires']} -> {row['replacement']}"
+                click.echo(f"{row['id']:<32} {row['family'] or '-':<40} {retires}".rstrip())
+        return
+    sdk = installed_sdk.installed()
+    if sdk is None:
+        _fail("catalogue --check needs the anthropic package installed next to claude-migrate")
+    gaps = installed_sdk.compare(sdk)
+    if output_format == "json":
+        click.echo(json.dumps({"sdk": sdk.version, "gaps": [g.__dict__ for g in gaps]}, indent=2))
+    else:
+        for gap in gaps:
+            click.echo(gap.line())
+        state = f"{len(gaps)} gap{'s' if len(gaps) != 1 else ''}" if gaps else "no gaps"
+        click.echo(
+            f"catalogue vs {sdk.label}: {len(sdk.models)} models, "
+            f"{len(sdk.deprecations)} deprecations; {state}"
+        )
+    if gaps:
+        sys.exit(1)
 
 
 @main.command("show-policy")

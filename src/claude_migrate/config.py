@@ -28,7 +28,9 @@ import pathspec
 
 from .checks import ALL_CHECKS, ALWAYS_ON, CHECKS_BY_NAME, KNOWN_CODES
 from .diagnostics import SEVERITIES, Severity
+from .errors import ConfigError
 from .gitignore import PatternError, compile_pattern, matches, policy_spec
+from .paths import as_shown
 from .resources import rules_dir
 
 if sys.version_info >= (3, 11):
@@ -45,40 +47,6 @@ OVERRIDE_KEYS = ("paths", "select", "ignore", "severity")
 CALL_SITES = "call-sites"
 CALL_SITE_PARAMETERS = ("model", "temperature", "max-tokens", "stop-sequences", "stream")
 DEFAULT_PRESET = "default"
-
-
-class ConfigError(Exception):
-    """A policy problem, reported with file, line, key and what was expected; exits 2.
-
-    One error may carry others found in the same pass (`problems`, sorted by file and line), so
-    a policy with several mistakes is reported whole and fixed in one edit.
-    """
-
-    def __init__(self, path: str, key: str | None, message: str, line: int | None = None):
-        self.path = path
-        self.key = key
-        self.line = line
-        self.detail = message
-        self.problems: list[ConfigError] = [self]
-        where = path + (f":{line}" if line else "")
-        text = f"{where}: " + (f"`{key}`: " if key else "") + message
-        super().__init__(text)
-
-    @classmethod
-    def combine(cls, problems: Sequence[ConfigError]) -> ConfigError:
-        """Return one error that reports every one of `problems`, in file and line order."""
-        flat = [p for problem in problems for p in problem.problems]
-        ordered = sorted(flat, key=lambda p: (p.path, p.line or 0))
-        if len(ordered) == 1:
-            return ordered[0]
-        first = ordered[0]
-        combined = cls(first.path, first.key, first.detail, first.line)
-        combined.problems = ordered
-        combined.args = (
-            f"{len(ordered)} problems in the policy:\n"
-            + "\n".join(f"  {problem.args[0]}" for problem in ordered),
-        )
-        return combined
 
 
 class _Problems:
@@ -132,7 +100,8 @@ class RealPaths:
 
 def preset_names() -> list[str]:
     """Return the names of the presets shipped in rules/."""
-    return sorted(p.stem for p in rules_dir().glob("*.toml") if p.stem != "deprecations")
+    data = ("deprecations", "models")  # catalogue data files, not policies
+    return sorted(p.stem for p in rules_dir().glob("*.toml") if p.stem not in data)
 
 
 @dataclass(frozen=True)
@@ -172,7 +141,7 @@ class FileSettings:
 
 @dataclass
 class Override:
-    spec: pathspec.PathSpec
+    spec: pathspec.GitIgnoreSpec
     patterns: list[str]
     tables: dict[str, dict[str, Any]]
     select: list[str] | None
@@ -195,13 +164,13 @@ class Policy:
     severity: dict[str, str] = field(default_factory=dict)
     # (table, key) -> where the value came from, for `show-policy`.
     origins: dict[tuple[str, str], str] = field(default_factory=dict)
-    _exclude_spec: pathspec.PathSpec | None = field(default=None, repr=False)
+    _exclude_spec: pathspec.GitIgnoreSpec | None = field(default=None, repr=False)
     _settings_cache: dict[Any, FileSettings] = field(default_factory=dict, repr=False)
     _real: RealPaths = field(default_factory=RealPaths, repr=False)
     _real_root: Path | None = field(default=None, repr=False)
 
     @property
-    def exclude_spec(self) -> pathspec.PathSpec:
+    def exclude_spec(self) -> pathspec.GitIgnoreSpec:
         if self._exclude_spec is None:
             self._exclude_spec = policy_spec(self.exclude)
         return self._exclude_spec
@@ -430,16 +399,6 @@ def names_policy_table(text: str) -> bool:
     return _NAMES_TOOL_TABLE.search(text) is not None
 
 
-def _display(path: Path) -> str:
-    # The folder is resolved, never the file's own name: a policy file that is a symbolic link
-    # is named as the link (which may dangle or loop).
-    try:
-        folder = Path(os.path.realpath(os.path.dirname(os.path.abspath(path))))
-        return (folder / path.name).relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return str(path)
-
-
 def read_policy_table(path: Path, governing: bool = False) -> _RawPolicy | None:
     """Return the claude-migrate table of a config file, or None for a pyproject without one.
 
@@ -449,7 +408,7 @@ def read_policy_table(path: Path, governing: bool = False) -> _RawPolicy | None:
     pyproject.toml without the table (its own check reports it as CM001), so one stray template
     or fixture cannot stop a run over a whole monorepo.
     """
-    display = _display(path)
+    display = as_shown(path)
     text = _read_text(path, display)
     try:
         data = _parse_toml(text, display)
@@ -495,7 +454,7 @@ class PolicyLoader:
             raw = read_policy_table(config)
             if raw is None:
                 raise ConfigError(
-                    _display(config), "tool.claude-migrate", "no [tool.claude-migrate] table"
+                    as_shown(config), "tool.claude-migrate", "no [tool.claude-migrate] table"
                 )
             self._forced = self._build(raw)
 
@@ -515,7 +474,7 @@ class PolicyLoader:
                 )
             loaded = read_policy_table(path)
             if loaded is None:
-                raise ConfigError(_display(path), "tool.claude-migrate", "no [tool.claude-migrate] table")
+                raise ConfigError(as_shown(path), "tool.claude-migrate", "no [tool.claude-migrate] table")
             raw = loaded
         chain = self._extend_chain(raw, [])
         for link in chain:
@@ -644,7 +603,7 @@ class PolicyLoader:
                 )
             loaded = read_policy_table(target)
             if loaded is None:
-                raise ConfigError(_display(target), "tool.claude-migrate", "no [tool.claude-migrate] table")
+                raise ConfigError(as_shown(target), "tool.claude-migrate", "no [tool.claude-migrate] table")
             base = loaded
         return self._extend_chain(base, seen + [raw.path]) + [raw]
 

@@ -1,36 +1,29 @@
-"""Everything a check may ask about the Python file it is checking, computed at most once."""
+"""Everything a check may ask about the Python file it is checking, computed at most once.
+
+`FileContext` fulfils `filekind.CheckContext`, the contract every kind of file shares.
+"""
 
 from __future__ import annotations
 
-import hashlib
-import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 from libcst.metadata import CodePosition, CodeRange
 
-from .diagnostics import Applicability, Diagnostic, Edit, FileError, Fix, Severity
+from .diagnostics import Applicability, Diagnostic, Edit, FileError, Fix, Severity, fingerprint
+from .filekind import Comment, python_comments
 from .source import SourceText
 
 if TYPE_CHECKING:
     from .calls import CallSite
-    from .symbols import Resolver
     from .checks.base import Check
     from .config import FileSettings
     from .facts import ProjectFacts
     from .project import ProjectView
     from .scope import ModuleIndex
-
-_COMMENT = re.compile(r"#[^\r\n]*")
-_SPACE = re.compile(r"\s+")
-
-
-def fingerprint(code: str) -> str:
-    """Return a short hash of source text with comments and whitespace removed."""
-    stripped = _SPACE.sub("", _COMMENT.sub("", code))
-    return hashlib.sha1(stripped.encode("utf-8")).hexdigest()[:16]
+    from .symbols import Resolver
 
 
 class FileContext:
@@ -42,9 +35,12 @@ class FileContext:
         source: SourceText,
         module: cst.Module,
         settings: FileSettings,
+        file_path: str | None = None,
         project: ProjectView | None = None,
     ) -> None:
         self.path = display_path
+        # Where the file is (absolute): rules that read the project around it start there.
+        self.file_path = file_path or display_path
         self.project = project
         self.source = source
         self.module = module
@@ -106,6 +102,10 @@ class FileContext:
                 for node, r in ranges.items()
             }
         return spans
+
+    def comments(self, lines: Collection[int] | None = None) -> list[Comment]:
+        """Return the file's comments, as Python's tokenizer finds them."""
+        return python_comments(self.source.text, lines)
 
     def line_label(self, line: int) -> str:
         """Return how a message names a 1-based line of this file (a notebook names its cell)."""

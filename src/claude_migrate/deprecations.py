@@ -20,7 +20,6 @@ from __future__ import annotations
 import datetime as dt
 import fnmatch
 import re
-import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -29,13 +28,9 @@ from typing import Any
 
 from packaging.version import InvalidVersion, Version
 
-from .config import ConfigError
+from .errors import ConfigError, parse_toml
+from .paths import as_shown
 from .resources import rules_dir
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10
-    import tomli as tomllib
 
 CATALOGUE_NAME = "deprecations.toml"
 SCHEMA = 1
@@ -47,9 +42,21 @@ _BEDROCK = re.compile(r"^(?P<region>(?:[a-z]{2,8}(?:-[a-z]+)?\.)?)(?P<id>anthrop
 # Provisioned-throughput variants of a Bedrock id: `anthropic.claude-v2:1:200k`.
 _CONTEXT_SUFFIX = re.compile(r"^(?P<id>.+?)(?P<suffix>:\d+k)$")
 
-MODEL_KEYS = ("id", "aliases", "patterns", "bedrock", "vertex", "retires", "replacement", "source")
+MODEL_KEYS = (
+    "id",
+    "aliases",
+    "patterns",
+    "bedrock",
+    "vertex",
+    "retires",
+    "bedrock-retires",
+    "vertex-retires",
+    "replacement",
+    "source",
+)
+PLATFORMS = {"bedrock": "Amazon Bedrock", "vertex": "Google Cloud Vertex AI"}
 REMOVAL_KEYS = ("name", "kind", "calls", "removed-in", "replacement", "rule")
-REMOVAL_KINDS = ("client-method", "argument")
+REMOVAL_KINDS = ("client-method", "argument", "resource", "constant")
 VERSION_KEYS = ("version", "rejects", "sdk-default-from", "note")
 TOP_KEYS = ("schema", "models", "sdk-removals", "api-versions")
 
@@ -66,6 +73,13 @@ class Model:
     retires: dt.date | None = None
     replacement: str | None = None
     source: str = ""
+    # A platform's own end-of-life date, where known (Bedrock and Vertex set their own).
+    bedrock_retires: dt.date | None = None
+    vertex_retires: dt.date | None = None
+
+    def platform_retires(self, form: str) -> dt.date | None:
+        """Return the platform's own date for a "bedrock" or "vertex" spelling, else None."""
+        return {"bedrock": self.bedrock_retires, "vertex": self.vertex_retires}.get(form)
 
     @classmethod
     def derived(cls, model_id: str, **given: Any) -> Model:
@@ -249,34 +263,18 @@ def shipped_path() -> Path:
     return rules_dir() / CATALOGUE_NAME
 
 
-def _display(path: Path) -> str:
-    try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return str(path)
-
-
 class _Reader:
     """Reads one catalogue file, raising `ConfigError`s that name the entry and its line."""
 
     def __init__(self, path: Path) -> None:
-        self.display = "catalogue:" + CATALOGUE_NAME if path == shipped_path() else _display(path)
+        self.display = "catalogue:" + CATALOGUE_NAME if path == shipped_path() else as_shown(path)
         try:
             self.text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
             raise ConfigError(self.display, None, "catalogue file not found") from None
         except (OSError, UnicodeDecodeError) as exc:
             raise ConfigError(self.display, None, f"cannot read the catalogue: {exc}") from None
-        try:
-            self.data = tomllib.loads(self.text)
-        except tomllib.TOMLDecodeError as exc:
-            match = re.search(r"line (\d+)", str(exc))
-            raise ConfigError(
-                self.display,
-                None,
-                f"invalid TOML: {getattr(exc, 'msg', exc)}",
-                int(match.group(1)) if match else None,
-            ) from None
+        self.data = parse_toml(self.text, self.display)
         self._lines = self.text.splitlines()
 
     def line_of(self, *needles: str) -> int | None:
@@ -363,16 +361,20 @@ def _models(reader: _Reader) -> list[Model]:
                     *at,
                     "bedrock",
                 )
-        retires = raw.get("retires")
-        if retires is not None and (
-            not isinstance(retires, dt.date) or isinstance(retires, dt.datetime)
-        ):
-            raise reader.fail_at(
-                f"{entry}.retires",
-                f"expected a date such as 2026-01-05, got {retires!r}",
-                *at,
-                "retires",
-            )
+        dates = {}
+        for key in ("retires", "bedrock-retires", "vertex-retires"):
+            value = raw.get(key)
+            if value is not None and (
+                not isinstance(value, dt.date) or isinstance(value, dt.datetime)
+            ):
+                raise reader.fail_at(
+                    f"{entry}.{key}",
+                    f"expected a date such as 2026-01-05, got {value!r}",
+                    *at,
+                    key,
+                )
+            dates[key] = value
+        retires = dates["retires"]
         replacement = raw.get("replacement")
         if replacement is not None and (not isinstance(replacement, str) or not replacement):
             raise reader.fail_at(
@@ -398,6 +400,8 @@ def _models(reader: _Reader) -> list[Model]:
                 retires=retires,
                 replacement=replacement,
                 source=source,
+                bedrock_retires=dates["bedrock-retires"],
+                vertex_retires=dates["vertex-retires"],
             )
         )
     return models

@@ -7,6 +7,8 @@ boundaries unchanged.
 from __future__ import annotations
 
 import enum
+import hashlib
+import re
 from dataclasses import dataclass, field
 
 
@@ -133,3 +135,13 @@ class FileResult:
     from_cache: bool = False
     # Why the file was not checked though its kind was read (a notebook of another language).
     skipped: str | None = None
+
+
+_COMMENT = re.compile(r"#[^\r\n]*")
+_SPACE = re.compile(r"\s+")
+
+
+def fingerprint(code: str) -> str:
+    """Return a short hash of source text with comments and whitespace removed."""
+    stripped = _SPACE.sub("", _COMMENT.sub("", code))
+    return hashlib.sha1(stripped.encode("utf-8")).hexdigest()[:16]

@@ -13,27 +13,49 @@ import ast
 import functools
 import os
 import re
+import signal
 import traceback
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from .cache import ResultCache, lookup, storable, unchanged
+from .checking import analyse, run_checks
 from .checks import ALL_CHECKS, Check
 from .config import FileSettings
 from .diagnostics import Diagnostic, FileError, FileResult
-from .fixer import MAX_FIX_ROUNDS, not_written, settle, write_atomic
+from .filekind import FileKind
+from .fixer import MAX_FIX_ROUNDS, WriteRefused, not_written, replace_file, settle
+from .hazard import needs_isolation
 from .manifests import MANIFEST_KIND
 from .notebook import CHECKED_AS, NOTEBOOK_KIND
-from .pool import Crash, recursion_headroom, run_in_workers
+from .pool import (
+    CRASHED,
+    MIB,
+    Crash,
+    Limits,
+    WorkerStartError,
+    held_signals,
+    recursion_headroom,
+    run_in_workers,
+)  # fmt: skip
 from .project import ProjectView, attach_project
-from .source import DecodeError, SourceText
-from .suppress import apply_suppressions, skips_file
+from .source import DecodeError, SourceText, read_regular
+from .suppress import skips_file
 
-__all__ = ["MAX_FIX_ROUNDS", "Job", "Options", "fix_file", "process", "run"]
+__all__ = [
+    "MAX_FIX_ROUNDS",
+    "Job",
+    "Limits",
+    "Options",
+    "WorkerStartError",
+    "fix_file",
+    "process",
+    "run",
+    "run_checks",
+]
 
 Parsed = TypeVar("Parsed")
 # Below this many files that need parsing, a process pool costs more than it saves.
@@ -49,13 +71,15 @@ class Options:
     unsafe: bool = False
     write: bool = True  # False for `fix --diff` and stdin: compute, never touch the file
     keep_text: bool = False  # keep original and fixed text in the result (diffs, stdin)
+    limits: Limits = Limits()  # per file, in worker processes
+    force_write: bool = False  # rewrite read-only files too
 
 
 @dataclass(frozen=True)
 class Job:
     """One file to process and the policy in effect for it."""
 
-    path: str  # absolute
+    path: str  # absolute, and real (no symlink in it): what is read and written
     display: str  # as reported: relative to the working directory, forward slashes
     kind: str
     settings: FileSettings
@@ -207,54 +231,62 @@ def _syntax_error(exc: Exception, text: str) -> FileError:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            ast.parse(text)
+            tree = ast.parse(text)
     except SyntaxError as error:
         # Python's message often is, or starts with, "invalid syntax": say it once.
         detail = error.msg or "invalid syntax"
         message = detail if detail.startswith("invalid syntax") else f"invalid syntax: {detail}"
         return FileError("", message, error.lineno, error.offset)
     except (ValueError, RecursionError, MemoryError):
-        pass
+        tree = None
+    if tree is not None:
+        known = _libcst_limit(tree)
+        if known is not None:
+            construct, line, column = known
+            return FileError("", f"{LIBCST_LIMIT}: {construct}", line, column)
     if isinstance(exc, cst.ParserSyntaxError):
         detail = re.sub(r"^(parser error: )?error at \d+:\d+: ", "", exc.message)
-        return FileError(
-            "",
-            f"LibCST cannot parse this file: {detail}",
-            exc.raw_line,
-            exc.raw_column + 1,
-        )
+        prefix = LIBCST_LIMIT if tree is not None else "LibCST cannot parse this file"
+        return FileError("", f"{prefix}: {detail}", exc.raw_line, exc.raw_column + 1)
     return FileError("", f"cannot parse: {type(exc).__name__}: {exc}")
 
 
-def run_checks(
-    ctx: Any, checks: Sequence[Check], display: str
-) -> tuple[list[Diagnostic], list[FileError]]:
-    """Run every check over one file's context; a crashing check becomes that file's error.
+# Said when Python's own parser accepts a file that LibCST rejects: the file is valid, the
+# tool cannot read it. No rule that needs LibCST runs on it (every Python rule does today).
+LIBCST_LIMIT = (
+    "Python accepts this file but LibCST, the parser the rules need, does not (a LibCST limit;"
+    " the file's calls are not checked)"
+)
 
-    A check may also leave errors in `ctx.errors` (a requirement it cannot read).
+
+def _libcst_limit(tree: ast.Module) -> tuple[str, int, int] | None:
+    """Return the first construct LibCST is known not to parse: a description, line, column.
+
+    Known from LibCST 1.x's grammar: an annotated assignment whose target is in parentheses,
+    `(x): int = 1`, which Python allows (and marks `simple = 0`).
     """
-    found: list[Diagnostic] = []
-    errors: list[FileError] = []
-    for check in checks:
-        try:
-            found.extend(check.check(ctx))
-        except RecursionError:
-            errors.append(FileError(display, f"{check.code} gave up: the file nests too deeply"))
-        except Exception as exc:  # a bug in one check must not end the run
-            last = traceback.format_exception_only(type(exc), exc)[-1].strip()
-            errors.append(FileError(display, f"internal error in {check.code}: {last}"))
-    errors.extend(e for e in getattr(ctx, "errors", ()) if e not in errors)
-    return found, errors
+    for node in ast.walk(tree):
+        if isinstance(node, ast.AnnAssign):
+            target = node.target
+            parenthesised = (node.lineno, node.col_offset) < (target.lineno, target.col_offset)
+            if parenthesised:
+                shown = ast.unparse(target)
+                return (
+                    f"the annotated assignment target `({shown})` is in parentheses"
+                    f" (LibCST reads only `{shown}: ...`)",
+                    node.lineno,
+                    node.col_offset + 1,
+                )
+    return None
 
 
 def _run_checks(job: Job, source: SourceText, module, checks: Sequence[Check]) -> tuple[list[Diagnostic], list[FileError]]:  # type: ignore[no-untyped-def]
     from .context import FileContext
 
-    ctx = FileContext(job.display, source, module, job.settings, job.project)
-    found, errors = run_checks(ctx, checks, job.display)
-    found = apply_suppressions(ctx, found)
-    found.sort(key=Diagnostic.sort_key)
-    return found, errors
+    ctx = FileContext(
+        job.display, source, module, job.settings, file_path=job.path, project=job.project
+    )
+    return analyse(ctx, checks, job.display)
 
 
 def read_source(
@@ -358,8 +390,12 @@ def fix_file(
     result.errors.extend(e for e in settled.errors if e not in result.errors)
     if settled.text == source.text:
         return settled.left
+    if source.lossy is not None and job.text is None:
+        # Checked before anything is written or shown: the bytes around the fixes would change.
+        result.errors.append(FileError(job.display, f"fix not written: {source.lossy}"))
+        return not_written(diagnostics, options.unsafe)
     if options.write and job.text is None:
-        problem = _write_fixed(job, source, data, settled.text)
+        problem = _write_fixed(job, source, data, settled.text, options.force_write)
         if problem is not None:
             result.errors.append(FileError(job.display, f"fix not written: {problem}"))
             return not_written(diagnostics, options.unsafe)
@@ -394,19 +430,25 @@ def fix_loop(
     return fix_file(job, source, data, diagnostics, options, result, parse=parse, recheck=recheck)
 
 
-def _write_fixed(job: Job, source: SourceText, data: bytes | None, text: str) -> str | None:
+def _write_fixed(
+    job: Job, source: SourceText, data: bytes | None, text: str, force_write: bool = False
+) -> str | None:
     """Write the fixed text in the file's own encoding; return what went wrong, if anything."""
     try:
         encoded = source.to_bytes(text)
     except UnicodeEncodeError as exc:
         return f"the fixed text cannot be encoded as {source.encoding}: {exc.reason}"
-    path = Path(job.path)
-    try:
-        if data is not None and path.read_bytes() != data:
-            return "the file changed on disk while it was being fixed"
-        write_atomic(path, encoded)
-    except OSError as exc:
-        return f"cannot write: {exc.strerror or exc}"
+    if data is None:
+        data = source.to_bytes()
+    # Ctrl-C and SIGTERM wait for the rename: a run stopped early leaves each file original or
+    # fixed and no temporary file behind (a worker told to stop dies right after the write).
+    with held_signals(signal.SIGINT, signal.SIGTERM):
+        try:
+            replace_file(job.path, data, encoded, force_write=force_write)
+        except WriteRefused as exc:
+            return str(exc)
+        except OSError as exc:
+            return f"cannot write: {exc.strerror or exc}"
     return None
 
 
@@ -427,8 +469,7 @@ def process(job: Job, options: Options) -> FileResult:
         data: bytes | None = None
         if job.text is None:
             try:
-                with open(job.path, "rb") as handle:
-                    data = handle.read()
+                data = read_regular(job.path)
             except OSError as exc:
                 result.errors.append(FileError(job.display, f"cannot read: {exc.strerror or exc}"))
                 return result
@@ -444,10 +485,24 @@ def process(job: Job, options: Options) -> FileResult:
         result.diagnostics = with_policy_severity(result.diagnostics, job.settings)
     except RecursionError:
         result.errors.append(FileError(job.display, "the file nests too deeply to analyse (RecursionError)"))
+    except MemoryError:
+        result.errors.append(FileError(job.display, _out_of_memory()))
     except Exception as exc:
         last = traceback.format_exception_only(type(exc), exc)[-1].strip()
         result.errors.append(FileError(job.display, f"internal error: {last}"))
     return result
+
+
+def _out_of_memory() -> str:
+    from . import pool
+
+    if pool.MEMORY_LIMIT is not None:
+        return (
+            f"the file needs more than the per-file memory limit of {pool.MEMORY_LIMIT // MIB} MiB"
+            " (--file-memory)"
+        )
+    return "ran out of memory analysing this file"
+
 
 
 def with_policy_severity(found: list[Diagnostic], settings: FileSettings) -> list[Diagnostic]:
@@ -466,18 +521,55 @@ PROCESSORS: dict[str, Callable[[Job, bytes | None, Options, FileResult], None]] 
 
 
 def _process_manifest(job: Job, data: bytes | None, options: Options, result: FileResult) -> None:
-    from .manifests.processor import process_manifest
+    from .manifests.processor import KIND
 
-    process_manifest(job, data, options, result)
+    process_kind(KIND, job, data, options, result)
+
+
+def process_kind(
+    kind: FileKind, job: Job, data: bytes | None, options: Options, result: FileResult
+) -> None:
+    """Check (and when asked, fix) one file of a text kind other than Python."""
+    source = read_source(job, data, result, is_python=False)
+    if source is None:
+        return
+    checks = checks_for(job.settings, job.kind, file_role(job.path))
+    diagnostics, errors = kind.analyse(job, source, checks)
+    result.parsed = True
+    result.errors.extend(errors)
+    if options.fix:
+        diagnostics = fix_loop(
+            job,
+            source,
+            diagnostics,
+            options,
+            result,
+            analyse=lambda fixed: kind.analyse(job, fixed, checks),
+            parses=kind.validator(job, source, checks, errors),
+        )
+    result.diagnostics = diagnostics
 
 
 PROCESSORS[MANIFEST_KIND] = _process_manifest
 
 
+class _PythonPath:
+    """The Python path's stages as `filekind.PythonPath`, looked up when called (tests patch)."""
+
+    def checks(self, settings: FileSettings, kind: str) -> Sequence[Check]:
+        return checks_for(settings, kind)
+
+    def parse(self, text: str) -> object:
+        return _parse(text)
+
+    def syntax_error(self, exc: Exception, text: str) -> FileError:
+        return _syntax_error(exc, text)
+
+
 def _process_notebook(job: Job, data: bytes | None, options: Options, result: FileResult) -> None:
     from .notebook.processor import process_notebook
 
-    process_notebook(job, data, options, result)
+    process_notebook(job, data, options, result, _PythonPath())
 
 
 PROCESSORS[NOTEBOOK_KIND] = _process_notebook
@@ -514,12 +606,17 @@ def run(
     # Prefilter in this process: most files of a real tree never need a parse, and sending
     # them to a pool would cost more than reading them here.
     heavy: list[int] = []
+    hazardous: set[int] = set()  # deep or huge: parsed in a worker even on a one-process run
     results: list[FileResult | None] = [None] * len(jobs)
     for i, job in enumerate(jobs):
-        if job.text is None:
+        # Measured only while the run may stay in this process (few files, or --jobs 1).
+        measuring = workers <= 1 or len(heavy) < PARALLEL_MIN_FILES
+        if job.text is not None:
+            if measuring and needs_isolation(job.text.encode("utf-8", "surrogatepass")):
+                hazardous.add(i)
+        else:
             try:
-                with open(job.path, "rb") as handle:
-                    data = handle.read()
+                data = read_regular(job.path)
             except OSError:
                 heavy.append(i)  # let process() report it
                 continue
@@ -540,12 +637,18 @@ def run(
                     if on_result:
                         on_result(hit)
                     continue
+            if measuring and needs_isolation(data):
+                hazardous.add(i)
         heavy.append(i)
     if workers <= 1 or len(heavy) < PARALLEL_MIN_FILES:
+        isolated = [(i, jobs[i]) for i in heavy if i in hazardous]
         for i in heavy:
-            results[i] = process(jobs[i], options)
-            if on_result:
-                on_result(results[i])  # type: ignore[arg-type]
+            if i not in hazardous:
+                results[i] = process(jobs[i], options)
+                if on_result:
+                    on_result(results[i])  # type: ignore[arg-type]
+        for i, result in _run_pool(isolated, options, 1, on_result):
+            results[i] = result
     else:
         for i, result in _run_pool([(i, jobs[i]) for i in heavy], options, workers, on_result):
             results[i] = result
@@ -574,14 +677,40 @@ def _run_pool(
     size = max(1, min(CHUNK_FILES, len(items) // (workers * 4) or 1))
     jobs = dict(items)
     work = functools.partial(process, options=options)
-    for i, outcome in run_in_workers(work, items, workers, size, setup=recursion_headroom):
+    limits = options.limits
+    outcomes = run_in_workers(work, items, workers, size, setup=worker_setup, limits=limits)
+    for i, outcome in outcomes:
         if isinstance(outcome, Crash):
             display = jobs[i].display
             result = FileResult(path=display)
-            message = f"worker process crashed on this file: {outcome.detail}"
-            result.errors.append(FileError(display, message))
+            result.errors.append(FileError(display, _crash_message(outcome, limits)))
         else:
             result = outcome
         if on_result:
             on_result(result)
         yield i, result
+
+
+def worker_setup() -> None:
+    """Prepare a worker before its first file: deep recursion allowed, LibCST loaded.
+
+    Loading LibCST here keeps its import out of the first file's time limit and inside the
+    worker's baseline, above which the memory limit counts.
+    """
+    recursion_headroom()
+    import libcst  # noqa: F401
+
+    from . import context  # noqa: F401
+
+
+def _crash_message(crash: Crash, limits: Limits) -> str:
+    if crash.cause != CRASHED:
+        return f"{crash.detail} (--file-timeout)"
+    message = f"worker process crashed on this file: {crash.detail}"
+    # Native code that cannot allocate aborts; the kernel's OOM killer sends SIGKILL.
+    if limits.memory is not None and ("Aborted" in crash.detail or "SIGKILL" in crash.detail):
+        message += (
+            f" (it may have needed more than the per-file memory limit of"
+            f" {limits.memory // MIB} MiB, --file-memory)"
+        )
+    return message

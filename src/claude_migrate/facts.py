@@ -29,6 +29,7 @@ from packaging.version import InvalidVersion, Version
 if TYPE_CHECKING:
     from .config import FileSettings
     from .deprecations import Catalogue
+    from .manifests.requirement import Pin
 
 SDK_PACKAGE = "anthropic"
 
@@ -97,9 +98,9 @@ class ProjectFacts:
     def cache_key(self, path: str) -> str:
         """Return every fact outside the file and its policy that a finding may depend on.
 
-        Today's date (or the policy's `as-of`), the team catalogue's bytes, and what the
-        project's dependency files prove about the `anthropic` floor at each version a removal
-        in the catalogue names. Built for every file whatever the rule selection.
+        Today's date (or the policy's `as-of`), the team catalogue's bytes, and the `anthropic`
+        requirements of the project's dependency files nearest to `path`. Built for every file
+        whatever the rule selection.
         """
         as_of = self.fixed_as_of or today()
         digest = ""
@@ -108,10 +109,14 @@ class ProjectFacts:
                 digest = hashlib.sha256(Path(self.team_catalogue).read_bytes()).hexdigest()[:16]
             except OSError:
                 digest = "missing"
-        versions = sorted({r.removed_in for r in self.catalogue.sdk_removals})
-        folder = str(Path(path).resolve().parent)
-        pins = "|".join(f"{v}:{project_pins_at_least(folder, v)}" for v in versions)
-        return f"as-of={as_of.isoformat()};catalogue={digest};pins={pins}"
+        pins = nearest_sdk_pins(str(Path(path).resolve().parent))
+        named = "|".join(f"{name}:{pin.name} {pin.spec.strip()}" for name, pin in pins)
+        from .installed_sdk import installed
+
+        # CM302 falls back to the installed SDK's deprecation table: its version is a fact too.
+        sdk = installed()
+        version = sdk.version if sdk is not None else "-"
+        return f"as-of={as_of.isoformat()};catalogue={digest};pins={named};sdk={version}"
 
 
 def _table(settings: FileSettings, name: str) -> dict[str, Any]:
@@ -140,45 +145,59 @@ def facts_for(settings: FileSettings) -> ProjectFacts:
 
 
 @cache
+def nearest_sdk_pins(folder: str) -> tuple[tuple[str, Pin], ...]:
+    """Return the `anthropic` requirements (file name, pin) that govern files in `folder`.
+
+    The nearest folder, `folder` or one above it, whose dependency files name `anthropic`
+    decides; each folder is listed once per run, its answer shared by every folder below it.
+    `setup.py` is not read here.
+    """
+    from .manifests import format_of, read_text
+
+    current = Path(folder)
+    found: list[tuple[str, Pin]] = []
+    try:
+        entries = sorted(os.listdir(current))
+    except OSError:
+        entries = []
+    for name in entries:
+        fmt = format_of(name)
+        if fmt is None or not (current / name).is_file():
+            continue
+        try:
+            text = (current / name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if SDK_PACKAGE not in text.lower():
+            continue
+        pins, _problems = read_text(fmt, text, name)
+        found += [(name, pin) for pin in pins if canonicalize_name(pin.name) == SDK_PACKAGE]
+    if found or current.parent == current:
+        return tuple(found)
+    return nearest_sdk_pins(str(current.parent))
+
+
+@cache
 def project_pins_at_least(folder: str, version: str) -> str | None:
     """Return the dependency file (and its constraint) that requires `anthropic>=version`.
 
-    Looks in `folder` and then each folder above it; the nearest folder whose dependency files
-    name `anthropic` decides. A requirement proves the floor when it admits no version below
-    `version` (a bare name or an open range proves nothing). `setup.py` is not read here.
+    A requirement proves the floor when it admits no version below `version` (a bare name or
+    an open range proves nothing); the requirements are those of `nearest_sdk_pins`.
     """
-    from .manifests import format_of, read_text
     from .manifests.requirement import ConstraintError, constraint_admits_below
 
     minimum = Version(version)
-    current = Path(folder)
-    while True:
-        named = False
+    for name, pin in nearest_sdk_pins(folder):
         try:
-            entries = sorted(os.listdir(current))
-        except OSError:
-            entries = []
-        for name in entries:
-            fmt = format_of(name)
-            if fmt is None or not (current / name).is_file():
-                continue
-            try:
-                text = (current / name).read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                continue
-            if SDK_PACKAGE not in text.lower():
-                continue
-            pins, _problems = read_text(fmt, text, name)
-            for pin in pins:
-                if canonicalize_name(pin.name) != SDK_PACKAGE:
-                    continue
-                named = True
-                try:
-                    below = constraint_admits_below(pin.spec, pin.syntax, minimum)
-                except ConstraintError:
-                    continue
-                if pin.spec.strip() and not below:
-                    return f"{name} ({pin.name} {pin.spec.strip()})"
-        if named or current.parent == current:
-            return None
-        current = current.parent
+            below = constraint_admits_below(pin.spec, pin.syntax, minimum)
+        except ConstraintError:
+            continue
+        if pin.spec.strip() and not below:
+            return f"{name} ({pin.name} {pin.spec.strip()})"
+    return None
+
+
+def forget_project_files() -> None:
+    """Drop what was read from the project's dependency files (they changed on disk)."""
+    nearest_sdk_pins.cache_clear()
+    project_pins_at_least.cache_clear()

@@ -200,7 +200,7 @@ def policy_spec(patterns: Iterable[str]) -> pathspec.GitIgnoreSpec:
     return pathspec.GitIgnoreSpec([compile_pattern(p) for p in patterns])
 
 
-def matches(spec: pathspec.PathSpec, rel: str) -> bool:
+def matches(spec: pathspec.GitIgnoreSpec, rel: str) -> bool:
     """Return whether git would ignore `rel` (a POSIX path) with these patterns.
 
     As git walks: a folder on the way that the patterns exclude excludes everything in it,

@@ -13,6 +13,7 @@ from typing import Any
 
 from .checks import ALL_CHECKS
 from .config import Policy, PolicyLoader, _with_defaults
+from .gitignore import matches
 from .starter import toml_value
 
 BUILT_IN = "built-in default"
@@ -50,7 +51,7 @@ def view(path: Path, loader: PolicyLoader, display: str) -> PolicyView:
     policy = loader.for_path(path)
     rel = policy.relative(path)
     matching = [
-        i for i, o in enumerate(policy.overrides) if rel is not None and o.spec.match_file(rel)
+        i for i, o in enumerate(policy.overrides) if rel is not None and matches(o.spec, rel)
     ]
     origins: dict[tuple[str, str], str] = dict(policy.origins)
     tables = copy.deepcopy(policy.tables)

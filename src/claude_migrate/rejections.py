@@ -3,7 +3,10 @@
 The anthropic Python SDK 1.0.0 dropped the `temperature`, `top_p` and `top_k` keyword arguments,
 and API version `2026-10-21` answers 400 to a request that carries any of them
 (rules/deprecations.toml names the sources). CM107 reports such arguments; CM101 yields to it
-for temperature. Both ask here, so neither reads the other.
+for temperature, and CM108 (model-params) for every sampling parameter. They ask here, so none
+reads another. Beyond the SDK, raw HTTP and Bedrock bodies: LangChain's ChatAnthropic sends
+through the SDK (same targets), ChatBedrock's `model_kwargs` are a Bedrock body, and Bedrock
+converse, ChatBedrockConverse, LiteLLM and LlamaIndex are judged by the policy's api-version.
 """
 
 from __future__ import annotations
@@ -13,14 +16,21 @@ from typing import TYPE_CHECKING
 
 from packaging.version import Version
 
-from .calls import BEDROCK, HTTP, SDK, CallSite
+from .calls import BEDROCK, HTTP, LANGCHAIN, LITELLM, LLAMAINDEX, SDK, CallSite
 from .facts import SDK_PACKAGE
 
 if TYPE_CHECKING:
     from .context import FileContext
     from .deprecations import Catalogue
+    from .values import Entries
 
 SAMPLING = ("temperature", "top_p", "top_k")
+# Other spellings of the same parameters (Bedrock converse's inferenceConfig).
+SPELLINGS = {
+    "temperature": ("temperature",),
+    "top_p": ("top_p", "topP"),
+    "top_k": ("top_k", "topK"),
+}
 
 
 @dataclass(frozen=True)
@@ -40,9 +50,9 @@ def _api_rejection(
 
 
 def _sdk_rejection(
-    ctx: FileContext, known: Catalogue, site: CallSite, parameter: str
+    ctx: FileContext, known: Catalogue, path: str, parameter: str
 ) -> Rejection | None:
-    path = site.target.key.removeprefix("sdk:")
+    """Return why the anthropic SDK the project is on cannot send `parameter` from `path`."""
     removals = [
         r for r in known.removals("argument", "CM107") if r.name == parameter and path in r.calls
     ]
@@ -55,7 +65,8 @@ def _sdk_rejection(
             f"the policy requires {SDK_PACKAGE}>={floor} (sdk-pins), and {SDK_PACKAGE} "
             f"{removed_in} removed the {parameter}= argument"
         )
-    pinned = ctx.facts.pinned_at_least(ctx.path, str(removed_in))
+    # The file's own path (not the path as displayed) finds the project's dependency files.
+    pinned = ctx.facts.pinned_at_least(ctx.file_path, str(removed_in))
     if pinned is not None:
         return Rejection(
             f"{pinned} requires {SDK_PACKAGE} {removed_in} or later, which removed the "
@@ -64,21 +75,43 @@ def _sdk_rejection(
     return None
 
 
+def _body_rejection(
+    known: Catalogue, params: Entries, target: str | None, parameter: str
+) -> Rejection | None:
+    """Return why a Bedrock Messages body (or LangChain's model_kwargs) cannot carry it: its
+    own `anthropic_version`, or without one the policy's api-version."""
+    own = params.get("anthropic_version")
+    if own is not None and own.value.known and isinstance(own.value.value, str):
+        version = own.value.value.removeprefix("bedrock-")
+        return _api_rejection(known, version, parameter, "the body's anthropic_version")
+    if own is None or not own.value.known:
+        return _api_rejection(known, target, parameter, "the policy's api-version")
+    return None
+
+
 def rejection(ctx: FileContext, site: CallSite, parameter: str) -> Rejection | None:
     """Return why `parameter` cannot be sent from this Claude call, or None if it can."""
     known = ctx.facts.catalogue
     target = ctx.facts.api_version or None
-    if site.family == SDK and site.target.key.startswith(("sdk:messages.", "sdk:beta.messages.")):
-        return _api_rejection(known, target, parameter, "the policy's api-version") or (
-            _sdk_rejection(ctx, known, site, parameter)
+    policy = "the policy's api-version"
+    key = site.target.key
+    if site.family == SDK and key.startswith(("sdk:messages.", "sdk:beta.messages.")):
+        return _api_rejection(known, target, parameter, policy) or (
+            _sdk_rejection(ctx, known, key.removeprefix("sdk:"), parameter)
         )
-    if site.family == HTTP and site.target.key == "http:messages":
-        return _api_rejection(known, target, parameter, "the policy's api-version")
+    if site.family == HTTP and key == "http:messages":
+        return _api_rejection(known, target, parameter, policy)
     if site.family == BEDROCK and site.target.location == "json-body":
-        own = site.params.get("anthropic_version")
-        if own is not None and own.value.known and isinstance(own.value.value, str):
-            version = own.value.value.removeprefix("bedrock-")
-            return _api_rejection(known, version, parameter, "the body's anthropic_version")
-        if own is None or not own.value.known:
-            return _api_rejection(known, target, parameter, "the policy's api-version")
+        return _body_rejection(known, site.params, target, parameter)
+    if key == "langchain:ChatAnthropic":
+        # ChatAnthropic sends through the anthropic SDK's messages.create.
+        return _api_rejection(known, target, parameter, policy) or (
+            _sdk_rejection(ctx, known, "messages.create", parameter)
+        )
+    if key == "langchain:ChatBedrock":
+        return _body_rejection(known, site.params, target, parameter)
+    if site.family in (BEDROCK, LANGCHAIN, LITELLM, LLAMAINDEX):
+        # Bedrock converse's inferenceConfig, ChatBedrockConverse, LiteLLM and LlamaIndex
+        # carry the parameter to a Messages request: the target API version decides.
+        return _api_rejection(known, target, parameter, policy)
     return None

@@ -42,11 +42,13 @@ from pygls.uris import from_fs_path, to_fs_path
 from . import __version__
 from .api import display_path
 from .catalogue import find_rule
-from .config import ConfigError, PolicyLoader, read_policy_table
+from .config import PolicyLoader, read_policy_table
 from .diagnostics import Applicability, Diagnostic, FileError, FileResult
 from .discovery import kind_of
 from .edits import apply_edits
-from .engine import Job, Options, process
+from .engine import Job, Options, run
+from .errors import ConfigError
+from .notebook import NOTEBOOK_KIND
 from .suppress import skips_file
 
 SOURCE = "claude-migrate"
@@ -124,10 +126,15 @@ class Checked:
     job: Job | None
 
 
-def document_job(path: Path, text: str, loader: PolicyLoader) -> Job | None:
-    """Return the job that checks `text` as the file `path` (None: nothing to check there)."""
+def document_job(path: Path, text: str, loader: PolicyLoader, notebook: bool = False) -> Job | None:
+    """Return the job that checks `text` as the file `path` (None: nothing to check there).
+
+    `notebook`: `text` is the JSON of a notebook the editor syncs as a notebook document.
+    """
     kind = kind_of(path)
-    if kind is None:
+    if kind is None or (kind == NOTEBOOK_KIND) != notebook:
+        # A notebook is checked through notebook document sync, cell by cell; opened as plain
+        # JSON text, its findings would land on the wrong lines, so it gets none.
         return None
     policy = loader.for_path(path)
     if policy.is_excluded(path):
@@ -140,6 +147,16 @@ def document_job(path: Path, text: str, loader: PolicyLoader) -> Job | None:
     )
 
 
+def check_in_place(job: Job, options: Options) -> FileResult:
+    """Return one document's result the way the CLI gets it for one file.
+
+    Through the engine's run, not straight to the processor: a deep or huge document (one that
+    could crash or stall LibCST) is parsed in an isolated worker with the per-file limits, so
+    the server survives what `check` survives.
+    """
+    return run([job], options, workers=1)[0]
+
+
 def check_document(uri: str, version: int | None, text: str, loader: PolicyLoader) -> Checked:
     """Return the findings of one document; never raises (a crash is a finding on line 1)."""
     path = Path(to_fs_path(uri) or uri)
@@ -149,7 +166,7 @@ def check_document(uri: str, version: int | None, text: str, loader: PolicyLoade
     try:
         job = document_job(path, text, loader)
         if job is not None:
-            result = process(job, Options())
+            result = check_in_place(job, Options())
     except ConfigError as exc:
         result.errors.append(FileError(str(path), f"the policy for this file is invalid: {exc}"))
     except Exception as exc:  # the editor keeps a server; the user learns what failed
@@ -165,7 +182,7 @@ def fix_document(checked: Checked, unsafe: bool = False) -> str | None:
     if checked.job is None:
         return None
     options = Options(fix=True, unsafe=unsafe, write=False, keep_text=True)
-    fixed = process(checked.job, options)
+    fixed = check_in_place(checked.job, options)
     if fixed.fixed_text is None or fixed.fixed_text == checked.text:
         return None
     return fixed.fixed_text
@@ -221,10 +238,10 @@ def check_notebook(
     result = FileResult(path=str(path))
     job: Job | None = None
     try:
-        job = document_job(path, notebook_json(cells, kinds, language), loader)
+        job = document_job(path, notebook_json(cells, kinds, language), loader, notebook=True)
         if job is not None:
             options = Options(fix=True, write=False, keep_text=True) if fix else Options()
-            result = process(job, options)
+            result = check_in_place(job, options)
     except ConfigError as exc:
         result.errors.append(FileError(str(path), f"the policy for this file is invalid: {exc}"))
     except Exception as exc:
@@ -800,10 +817,10 @@ def build_server() -> MigrateServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: MigrateServer, params: types.DidSaveTextDocumentParams) -> None:
-        if Path(to_fs_path(params.text_document.uri) or "").name in POLICY_NAMES:
-            ls.recheck_all()
-        else:
-            ls.schedule(params.text_document.uri)
+        # A saved module can change what other open files resolve through it (an imported
+        # client, a wrapper's default), and a saved policy what every file is checked against:
+        # every open document is checked again, against what is now on disk.
+        ls.recheck_all()
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: MigrateServer, params: types.DidCloseTextDocumentParams) -> None:

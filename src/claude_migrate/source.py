@@ -1,8 +1,13 @@
-"""A file's text as the engine sees it: decoded faithfully, and encoded back byte for byte.
+"""A file's text as the engine sees it: read safely, decoded faithfully, encoded back byte for byte.
 
 The engine and the fixer work on `str` offsets. Decoding never translates newlines, so a CRLF
 or mixed-ending file keeps every line ending; the BOM and the declared encoding are kept for
-writing the file back.
+writing the file back. A file whose encoding does not give back its own bytes when the decoded
+text is encoded again (cp932 and big5 map several byte sequences to one character; utf-7 and the
+iso2022 family keep a shift state) is marked `lossy`, and the fixer never writes it.
+
+Only regular files are read: a FIFO or a device named `*.py` would block a read forever (or
+never end), so `read_regular` opens without blocking and refuses anything else.
 """
 
 from __future__ import annotations
@@ -10,10 +15,83 @@ from __future__ import annotations
 import bisect
 import codecs
 import io
+import os
+import stat
 import tokenize
 from dataclasses import dataclass, field
 
 BOM = codecs.BOM_UTF8
+# Encoders that keep a state (shift sequences, a BOM written once): the bytes of an unchanged
+# stretch can depend on the text before it, so an edit could change bytes it does not touch.
+STATEFUL_ENCODINGS = frozenset(
+    {"utf-7", "hz", "utf-16", "utf-32"}
+)  # and every iso2022 codec, matched by prefix in `_stateful`
+
+
+def _stateful(encoding: str) -> bool:
+    name = codecs.lookup(encoding).name
+    return name in STATEFUL_ENCODINGS or name.startswith("iso2022")
+
+
+class NotRegularFile(OSError):
+    """The path is a FIFO, a device, a socket or a folder: reading it could block or never end."""
+
+
+def describe_mode(mode: int) -> str:
+    """Return what kind of file a `st_mode` names, in words ("a FIFO", "a character device")."""
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return "not a regular file"
+
+
+class FileBytes(bytes):
+    """A file's bytes as read, with the size and modification time it had when read.
+
+    The fixer compares them with the file just before replacing it, so an edit saved in between
+    is never overwritten.
+    """
+
+    size: int
+    mtime_ns: int
+
+    @classmethod
+    def of(cls, data: bytes, info: os.stat_result) -> FileBytes:
+        read = cls(data)
+        read.size = info.st_size
+        read.mtime_ns = info.st_mtime_ns
+        return read
+
+
+def read_regular(path: str | os.PathLike[str]) -> FileBytes:
+    """Return the bytes of the regular file at `path`; raise NotRegularFile for anything else.
+
+    The open never blocks (`O_NONBLOCK`: a FIFO opens at once instead of waiting for a writer),
+    and what was opened is checked with `fstat`, so a file swapped for a FIFO or a link to
+    `/dev/zero` after it was found is refused, not read forever.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(path, flags)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotRegularFile(0, f"not a regular file ({describe_mode(info.st_mode)})")
+        chunks = []
+        while True:
+            chunk = os.read(fd, max(info.st_size + 1, 65536))
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+    return FileBytes.of(b"".join(chunks), info)
 
 
 class DecodeError(Exception):
@@ -31,6 +109,8 @@ class SourceText:
     text: str
     encoding: str = "utf-8"
     bom: bool = False
+    # Why encoding `text` again would not give back the bytes it was decoded from; None if it does.
+    lossy: str | None = None
     _line_starts: list[int] | None = field(default=None, repr=False)
 
     @classmethod
@@ -53,7 +133,8 @@ class SourceText:
             raise DecodeError(f"cannot decode as {encoding}: {exc.reason}", line) from None
         except LookupError:
             raise DecodeError(f"unknown encoding {encoding!r}", 1) from None
-        return cls(text=text, encoding=encoding, bom=bom)
+        lossy = _round_trip_problem(text, body, encoding)
+        return cls(text=text, encoding=encoding, bom=bom, lossy=lossy)
 
     def to_bytes(self, text: str | None = None) -> bytes:
         """Encode `text` (default: the original) exactly as the file was encoded."""
@@ -116,3 +197,26 @@ class SourceText:
             if ending.startswith("\r"):
                 return "\r"
         return "\n"
+
+
+def _round_trip_problem(text: str, body: bytes, encoding: str) -> str | None:
+    """Return why `text` encoded as `encoding` would not be `body` again, or None.
+
+    UTF-8 always gives back what it strictly decoded, so the common case costs nothing.
+    """
+    if encoding == "utf-8":
+        return None
+    if _stateful(encoding):
+        return (
+            f"{encoding} keeps a shift state, so a fix could change bytes outside the edited code"
+        )
+    try:
+        again = text.encode(encoding)
+    except UnicodeEncodeError:
+        again = b""
+    if again == body:
+        return None
+    differ = (i for i, (a, b) in enumerate(zip(again, body, strict=False)) if a != b)
+    index = next(differ, min(len(again), len(body)))
+    line = body[:index].count(b"\n") + 1
+    return f"{encoding} does not give back the file's own bytes (line {line} would change)"

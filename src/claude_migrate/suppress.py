@@ -11,9 +11,7 @@ A code that is known but not enabled for the file is never reported: nothing can
 
 from __future__ import annotations
 
-import io
 import re
-import tokenize
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -21,7 +19,7 @@ from typing import TYPE_CHECKING
 from .diagnostics import Applicability, Diagnostic, Edit, Fix
 
 if TYPE_CHECKING:
-    from .context import FileContext
+    from .filekind import CheckContext
 
 SKIP_FILE = b"claude-migrate: skip-file"
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.I)
@@ -72,49 +70,33 @@ class Directive:
         return self.comment[self.start : self.end]
 
 
-def directives(text: str, lines: Iterable[int] | None = None) -> list[Directive]:
-    """Return every suppression directive in `text` (only on `lines`, when given)."""
+def directives(ctx: CheckContext, lines: Iterable[int] | None = None) -> list[Directive]:
+    """Return every suppression directive in the file's comments (only on `lines`, when given)."""
     wanted = None if lines is None else set(lines)
     if wanted is not None and not wanted:
         return []
-    lowered = text.lower()
+    lowered = ctx.source.text.lower()
     if "noqa" not in lowered and "claude-migrate" not in lowered:
         return []
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
-    except (tokenize.TokenError, SyntaxError, IndentationError):
-        return []
     found: list[Directive] = []
-    for token in tokens:
-        if token.type != tokenize.COMMENT:
-            continue
-        if wanted is not None and token.start[0] not in wanted:
-            continue
+    for comment in ctx.comments(wanted):
         for kind, pattern in (("noqa", _NOQA), ("ignore", _IGNORE)):
-            match = pattern.search(token.string)
+            match = pattern.search(comment.text)
             if match is None:
                 continue
             listed = tuple(_CODE.findall((match.group("codes") or "").upper()))
             found.append(
                 Directive(
                     kind=kind,
-                    line=token.start[0],
-                    column=token.start[1],
-                    comment=token.string,
+                    line=comment.line,
+                    column=comment.column,
+                    comment=comment.text,
                     start=match.start(),
                     end=match.end(),
                     codes=_codes(match.group("codes")),
                     listed=listed,
                 )
             )
-    return found
-
-
-def suppressions(text: str, lines: Iterable[int]) -> dict[int, frozenset[str]]:
-    """Return, for the given 1-based lines, the codes their comments suppress ("*" for all)."""
-    found: dict[int, frozenset[str]] = {}
-    for directive in directives(text, lines):
-        found[directive.line] = found.get(directive.line, frozenset()) | directive.codes
     return found
 
 
@@ -139,15 +121,18 @@ def _silences(directive: Directive, diagnostic: Diagnostic) -> bool:
     )
 
 
-def apply_suppressions(ctx: FileContext, found: Sequence[Diagnostic]) -> list[Diagnostic]:
-    """Return the findings no directive silences, plus CM002 findings when it is enabled."""
-    from .checks import KNOWN_CODES
+def apply_suppressions(
+    ctx: CheckContext, found: Sequence[Diagnostic], known: frozenset[str]
+) -> list[Diagnostic]:
+    """Return the findings no directive silences, plus CM002 findings when it is enabled.
 
+    The one suppression stage of every kind of file; `known` is every rule code there is (a
+    directive naming another code is reported by CM002 as unknown).
+    """
     report_unused = ctx.settings.enabled(UNUSED_CODE)
     if not found and not report_unused:
         return []
-    text = ctx.source.text
-    every = directives(text, None if report_unused else {d.line for d in found})
+    every = directives(ctx, None if report_unused else {d.line for d in found})
     if not every:
         return list(found)
     kept: list[Diagnostic] = []
@@ -164,7 +149,7 @@ def apply_suppressions(ctx: FileContext, found: Sequence[Diagnostic]) -> list[Di
         return kept
     unused: list[Diagnostic] = []
     for index, directive in enumerate(every):
-        problem = _unused_codes(directive, index, used, ctx, KNOWN_CODES)
+        problem = _unused_codes(directive, index, used, ctx, known)
         if problem is None:
             continue
         reasons, stale_codes = problem
@@ -181,7 +166,7 @@ def _unused_codes(
     directive: Directive,
     index: int,
     used: set[tuple[int, str]],
-    ctx: FileContext,
+    ctx: CheckContext,
     known: frozenset[str],
 ) -> tuple[list[str], set[str]] | None:
     """Return (reasons, codes to drop) for a directive that silences something needlessly."""
@@ -207,9 +192,9 @@ def _unused_codes(
 
 
 def _unused_diagnostic(
-    ctx: FileContext, directive: Directive, reasons: list[str], stale: set[str]
+    ctx: CheckContext, directive: Directive, reasons: list[str], stale: set[str]
 ) -> Diagnostic:
-    from .context import fingerprint
+    from .diagnostics import fingerprint
 
     column = directive.column + directive.start
     start = ctx.source.offset(directive.line, directive.column)

@@ -1,10 +1,10 @@
 """Test-only: make a worker process die on a marked file, to test crash isolation.
 
 Put this folder on PYTHONPATH of a `claude-migrate` subprocess: Python imports `sitecustomize`
-at start-up in every process (the main one, the fork server, every worker), and this one wraps
+at start-up in the main process (workers start isolated and never see it), and this one wraps
 CM101's check so that checking a file containing CRASH_MARKER ends the process with
 `os._exit(3)`, with no Python exception for the engine to catch: exactly what a segfault in a
-native parser looks like to the pool. Nothing in the shipped package reads this.
+native parser looks like to the process. Nothing in the shipped package reads this.
 """
 
 from __future__ import annotations

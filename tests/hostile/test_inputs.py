@@ -27,7 +27,7 @@ CALL = (
 def run_cm(
     *args: str | bytes, cwd: Path, timeout: float = 60, **kwargs: object
 ) -> subprocess.CompletedProcess[bytes]:
-    """Run `python -m claude_migrate` as a real process; output stays bytes (names may not decode)."""
+    """Run `python -m claude_migrate` as a process; bytes out (names may not decode)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = str(SRC) + os.pathsep + env.get("PYTHONPATH", "")
     return subprocess.run(
@@ -71,6 +71,10 @@ def assert_config_error(proc: subprocess.CompletedProcess[bytes], *words: str) -
         ("[max-tokens]\nmax = 99999999999999999\n", "max-tokens.max"),
         ("[max-tokens]\nmax = 2048\nfix-to = 5000000\n", "max-tokens.fix-to"),
         ("[[overrides]]\npaths = ['x/**']\ntemperature = { max = nan }\n", "temperature.max"),
+        (
+            "[cache-key]\ntemplate = '{anthropic_version!r:>999999999}{stream}{key}'\n",
+            "cache-key.template",
+        ),
     ],
 )
 def test_policy_rejects_numbers_that_are_not_finite_or_sensible(
@@ -188,9 +192,9 @@ def test_unparseable_pyproject_that_sets_the_policy_table_stops_the_run(tmp_path
 @pytest.mark.parametrize(
     "text",
     [
-        '[tool.claude-migrate.temperature]\nmax = {{ t }}\n',
+        "[tool.claude-migrate.temperature]\nmax = {{ t }}\n",
         '[tool]\nclaude-migrate = { select = ["CM101" }\n',
-        'tool.claude-migrate.select = [\n',
+        "tool.claude-migrate.select = [\n",
         '[tool."claude-migrate"]\nselect = [\n',
     ],
 )
@@ -234,7 +238,8 @@ GITIGNORES = [
     ["*oo", "![[:upper:]]*"], ["[[:space:]]oo"], ["[[:alpha:][:digit:]]oo"], ["a?b"],
     ["d/*/f.py"], ["/d/g.py"], ["e/f.py"], ["[A-z]oo"], ["\\[oo"], ["d/**", "!d/g.py"],
     ["d/**", "!d/e/"], ["d/**/", "!d/e/f.py"], ["a/**", "!a/b/c.py"], ["/a/**", "!a/b/"],
-    ["creative/**", "!creative/strict/**"], ["creative/**", "!creative/strict/", "!creative/strict/**"],
+    ["creative/**", "!creative/strict/**"],
+    ["creative/**", "!creative/strict/", "!creative/strict/**"],
     ["**/"], ["**/", "!d/"], ["a/**/"], ["*/**/"], ["d/**/*.py"], ["**/e/"], ["**/e/**"],
 ]  # fmt: skip
 
@@ -279,7 +284,9 @@ def test_gitignore_with_bang_and_backslash_lines_is_honoured_not_a_traceback(
     write_tree(
         tmp_path,
         {
-            ".gitignore": "!\n\\\nbuild\\\ngenerated/\n!generated/keep.py\n*.gen.py\n[[:upper:]]*.py\n",
+            ".gitignore": (
+                "!\n\\\nbuild\\\ngenerated/\n!generated/keep.py\n*.gen.py\n[[:upper:]]*.py\n"
+            ),
             "app.py": CALL,
             "generated/x.py": CALL,
             "out.gen.py": CALL,
@@ -290,6 +297,17 @@ def test_gitignore_with_bang_and_backslash_lines_is_honoured_not_a_traceback(
     assert proc.returncode == 1, proc.stderr
     paths = {d["path"] for d in json.loads(proc.stdout)["diagnostics"]}
     assert paths == {"app.py"}
+
+
+def test_gitignore_with_bom_crlf_and_form_feed_is_read_as_git_reads_it(tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    write_tree(tmp_path, {"gen.py": CALL, "b.py": CALL, "c\x0cd.py": CALL, "keep.py": CALL})
+    (tmp_path / ".gitignore").write_bytes(b"\xef\xbb\xbfgen.py\r\nb.py\r\nc\x0cd.py\r\n")
+    proc = cm("check", "--no-cache", "--format", "json", ".", cwd=tmp_path)
+    checked = {d["path"] for d in json.loads(proc.stdout)["diagnostics"]}
+    git_ignored = _git_ignored(tmp_path)
+    assert git_ignored == {"gen.py", "b.py", "c\x0cd.py"}
+    assert checked == {"keep.py"}
 
 
 def test_policy_exclude_and_overrides_follow_gitignore_negation_and_escapes(
@@ -348,3 +366,232 @@ def test_policy_pattern_git_cannot_match_exits_2_naming_it(
         err = assert_config_error(proc, "claude-migrate.toml:2:", f"`{key}`", reason)
         assert pattern.replace("\\\\", "\\") in err
     assert (tmp_path / "a.py").read_text() == CALL
+
+
+# File names that are not UTF-8, in every output format ------------------------------------
+
+RAW_NAME = b"caf\xe9 \xff.py"  # Latin-1 bytes: no UTF-8 decoder reads them
+FORMATS = ["text", "concise", "json", "sarif", "github", "junit"]
+
+
+@pytest.fixture
+def latin1_tree(tmp_path: Path) -> Path:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / "ok.py").write_text(CALL)
+    with open(os.path.join(os.fsencode(tmp_path), RAW_NAME), "wb") as handle:
+        handle.write(CALL.encode())
+    return tmp_path
+
+
+def _check_output(fmt: str, data: bytes) -> None:
+    """Assert a report names the non-UTF-8 file, losslessly or escaped as its format allows."""
+    if fmt in ("text", "concise"):
+        assert RAW_NAME in data  # the name's own bytes: the line opens the file it names
+        return
+    text = data.decode("utf-8")  # the structured formats are valid UTF-8, always
+    if fmt == "json":
+        report = json.loads(text)
+        paths = {d["path"] for d in report["diagnostics"]}
+        assert "caf\\xe9 \\xff.py" in paths
+        assert not any(0xD800 <= ord(c) <= 0xDFFF for p in paths for c in p)
+    elif fmt == "sarif":
+        report = json.loads(text)
+        uris = {
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            for r in report["runs"][0]["results"]
+        }
+        assert "caf%E9%20%FF.py" in uris  # percent-encoded bytes: exact and a valid URI
+    elif fmt == "github":
+        assert "file=caf\\xe9 \\xff.py," in text
+    elif fmt == "junit":
+        import xml.etree.ElementTree as ET
+
+        root = ET.fromstring(data)  # valid XML, or this raises
+        names = {case.get("name") for case in root.iter("testcase")}
+        assert "caf\\xe9 \\xff.py" in names
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_undecodable_file_name_in_every_format_to_stdout_and_output(
+    latin1_tree: Path, fmt: str
+) -> None:
+    # Plain text to a real process's stdout under a UTF-8 locale, where a lone surrogate
+    # cannot be printed as text; the rest in this process (same code, faster).
+    env_locale = {"LC_ALL": "C.UTF-8", "LANG": "C.UTF-8", "PYTHONUTF8": "1"}
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in env_locale.items():
+            patch.setenv(name, value)
+        run = run_cm if fmt in ("text", "concise") else cm
+        to_stdout = run("check", "--format", fmt, ".", cwd=latin1_tree)
+        to_file = cm("check", "--format", fmt, "--output", "out/report", ".", cwd=latin1_tree)
+    for proc in (to_stdout, to_file):
+        assert proc.returncode == 1, proc.stderr.decode(errors="replace")
+        assert b"Traceback" not in proc.stderr
+    _check_output(fmt, to_stdout.stdout)
+    _check_output(fmt, (latin1_tree / "out" / "report").read_bytes())
+
+
+def test_undecodable_file_name_is_baselined_and_matched_again(latin1_tree: Path) -> None:
+    recorded = cm("check", "--write-baseline", "baseline.json", ".", cwd=latin1_tree)
+    assert recorded.returncode == 0, recorded.stderr
+    raw = (latin1_tree / "baseline.json").read_bytes()
+    entries = json.loads(raw.decode("utf-8"))["entries"]
+    assert "caf\\xe9 \\xff.py" in {e["path"] for e in entries}
+    assert b"\\udc" not in raw  # no lone surrogate spelled as a JSON escape either
+    again = cm("check", "--baseline", "baseline.json", ".", cwd=latin1_tree)
+    assert again.returncode == 0, again.stdout
+    # Recording over a few files keeps the other files' entries (the name still exists).
+    partial = cm("check", "--write-baseline", "baseline.json", "ok.py", cwd=latin1_tree)
+    assert partial.returncode == 0, partial.stderr
+    kept = json.loads((latin1_tree / "baseline.json").read_text())["entries"]
+    assert "caf\\xe9 \\xff.py" in {e["path"] for e in kept}
+
+
+def test_fix_report_and_diff_name_an_undecodable_file(latin1_tree: Path) -> None:
+    diff = cm("fix", "--diff", ".", cwd=latin1_tree)
+    assert diff.returncode == 1
+    assert b"+++ b/" + RAW_NAME in diff.stdout
+    fixed = cm("fix", "--report", "fixes.json", ".", cwd=latin1_tree)
+    assert fixed.returncode in (0, 1), fixed.stderr
+    report = json.loads((latin1_tree / "fixes.json").read_bytes().decode("utf-8"))
+    assert "caf\\xe9 \\xff.py" in {f["path"] for f in report["changed"]}
+    assert b"temperature=0.0" in (latin1_tree / os.fsdecode(RAW_NAME)).read_bytes()
+
+
+def test_junit_is_valid_xml_whatever_the_names_and_messages_hold(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    # Control characters (XML 1.0 cannot hold them, even escaped) and markup in names.
+    names = [b"ctl\x01\x1b.py", b'<a&b>".py', b"tab\there.py", b"\xfe\xfe.py"]
+    for name in names:
+        with open(os.path.join(os.fsencode(tmp_path), name), "wb") as handle:
+            handle.write(CALL.encode())
+    (tmp_path / "broken.py").write_bytes(b"import anthropic\ndef f(:\n  \x0c\x01\n")
+    proc = cm("check", "--format", "junit", ".", cwd=tmp_path)
+    assert proc.returncode == 1
+    root = ET.fromstring(proc.stdout)
+    assert int(root.get("tests", "0")) == len(names) + 1
+    assert any(case.find("error") is not None for case in root.iter("testcase"))
+
+
+# Baselines that are malformed on purpose, and output that cannot be written ---------------
+
+
+def _baseline_with(entries: object) -> str:
+    return json.dumps({"version": 1, "tool": "claude-migrate", "entries": entries})
+
+
+GOOD_ENTRY = {"path": "a.py", "code": "CM101", "context": "", "fingerprint": "0" * 16}
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        (_baseline_with([{**GOOD_ENTRY, "path": "x" * 5000}]), ("entries[0]`.path", "5000 bytes")),
+        (
+            _baseline_with([{**GOOD_ENTRY, "path": "d/" * 2100 + "a.py"}]),
+            ("entries[0]`.path", "bytes"),
+        ),
+        (_baseline_with([{**GOOD_ENTRY, "path": "a\u0000.py"}]), ("entries[0]`.path", "NUL")),
+        (_baseline_with([{**GOOD_ENTRY, "path": "/etc/passwd"}]), ("entries[0]`.path", "absolute")),
+        (_baseline_with([{**GOOD_ENTRY, "path": "\ud800.py"}]), ("entries[0]`.path", "surrogate")),
+        (
+            '{"version": 1, "entries": ' + "[" * 100_000 + "]" * 100_000 + "}",
+            ("nested too deeply",),
+        ),
+        ("[" * 100_000, ("baseline",)),
+        (_baseline_with({"a.py": 1}), ("entries", "expected a list")),
+        (_baseline_with([["a.py"]]), ("entries[0]", "expected an object")),
+        (_baseline_with([{**GOOD_ENTRY, "code": 101}]), ("entries[0]`.code", "expected a string")),
+        (_baseline_with([{**GOOD_ENTRY, "count": "3"}]), ("entries[0]`.count", "positive integer")),
+        (
+            _baseline_with([{**GOOD_ENTRY, "count": 10**400}]),
+            ("entries[0]`.count", "positive integer"),
+        ),
+        (
+            _baseline_with([{**GOOD_ENTRY, "count": True}]),
+            ("entries[0]`.count", "positive integer"),
+        ),
+        ('{"version": "1", "entries": []}', ('"version": 1',)),
+        ("\xff\xfe{}", ("baseline",)),
+    ],
+)
+def test_malformed_baseline_is_a_clear_exit_2_naming_the_file(
+    tmp_path: Path, text: str, words: tuple[str, ...]
+) -> None:
+    write_tree(tmp_path, {"a.py": CALL})
+    (tmp_path / "bl.json").write_bytes(text.encode("utf-8", "surrogatepass"))
+    for args in (["--baseline", "bl.json"], ["--baseline", "bl.json", "--prune-baseline"]):
+        proc = cm("check", *args, ".", cwd=tmp_path)
+        assert_config_error(proc, "bl.json", *words)
+    # Recording over it reads it first (to keep other files' entries): the same error.
+    assert_config_error(cm("check", "--write-baseline", "bl.json", ".", cwd=tmp_path), "bl.json")
+
+
+def test_baseline_that_is_a_fifo_is_an_error_not_a_hang(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"a.py": CALL})
+    os.mkfifo(tmp_path / "fifo.json")
+    proc = run_cm("check", "--baseline", "fifo.json", ".", cwd=tmp_path, timeout=30)
+    assert_config_error(proc, "fifo.json", "not a regular file")
+
+
+def _limit_file_size() -> None:
+    import resource
+
+    # Writes past 64 bytes fail with EFBIG, as on a full disk (Python ignores SIGXFSZ).
+    resource.setrlimit(resource.RLIMIT_FSIZE, (64, 64))
+
+
+@pytest.mark.parametrize(
+    ("args", "target", "what"),
+    [
+        (["check", "--write-baseline", "bl.json"], "bl.json", "baseline"),
+        (["check", "--baseline", "bl.json", "--prune-baseline"], "bl.json", "baseline"),
+        (["check", "--output", "out.txt"], "out.txt", "report"),
+        (["check", "--format", "sarif", "--output", "out.txt"], "out.txt", "report"),
+        (["fix", "--diff", "--report", "out.txt"], "out.txt", "report"),
+    ],
+)
+def test_output_on_a_full_disk_exits_2_and_keeps_the_old_file(
+    tmp_path: Path, args: list[str], target: str, what: str
+) -> None:
+    # A baseline entry that no finding matches: stale, so --prune-baseline rewrites the file.
+    previous = _baseline_with([GOOD_ENTRY]) if what == "baseline" else "previous contents\n"
+    write_tree(tmp_path, {"a.py": CALL, target: previous})
+    proc = run_cm(*args, ".", cwd=tmp_path, preexec_fn=_limit_file_size)
+    err = assert_config_error(proc, target, f"cannot write the {what}")
+    assert "File too large" in err
+    assert (tmp_path / target).read_text() == previous
+    assert not list(tmp_path.glob("*.cm-tmp"))
+
+
+@pytest.mark.parametrize("option", ["--write-baseline", "--output"])
+def test_output_under_a_file_instead_of_a_folder_exits_2(tmp_path: Path, option: str) -> None:
+    write_tree(tmp_path, {"a.py": CALL, "plain": "a file\n"})
+    proc = cm("check", option, "plain/result.json", ".", cwd=tmp_path)
+    assert_config_error(proc, "plain/result.json", "cannot write")
+
+
+@pytest.mark.parametrize("option", ["--write-baseline", "--output"])
+def test_output_to_a_fifo_is_written_into_and_stays_a_fifo(tmp_path: Path, option: str) -> None:
+    import stat
+    import threading
+
+    write_tree(tmp_path, {"a.py": CALL})
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    proc = run_cm("check", "--format", "json", option, "pipe", ".", cwd=tmp_path, timeout=30)
+    reader.join(timeout=30)
+    assert proc.returncode in (0, 1), proc.stderr
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)  # not replaced by a regular file
+    assert b'"CM101"' in received[0]
+
+
+def test_output_to_a_fifo_nobody_reads_exits_2_at_once(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"a.py": CALL})
+    os.mkfifo(tmp_path / "pipe")
+    proc = run_cm("check", "--output", "pipe", ".", cwd=tmp_path, timeout=30)
+    assert_config_error(proc, "pipe", "no process is reading")

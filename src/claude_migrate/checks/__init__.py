@@ -19,6 +19,7 @@ import os
 import pkgutil
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from ..resources import rules_dir
 from .base import Check, Option
@@ -30,9 +31,9 @@ class RegistryError(Exception):
     """Two rules claim one code or one name: the registry cannot say which is meant."""
 
 
-def _package_checks(package: str) -> list[type[Check]]:
+def _package_checks(package: str) -> list[type[Check[Any]]]:
     module = importlib.import_module(package)
-    found: list[type[Check]] = []
+    found: list[type[Check[Any]]] = []
     names = [info.name for info in pkgutil.iter_modules(getattr(module, "__path__", []))]
     for name in sorted(names):
         member = importlib.import_module(f"{package}.{name}")
@@ -49,9 +50,9 @@ def _package_checks(package: str) -> list[type[Check]]:
     return found
 
 
-def discover(packages: Iterable[str]) -> tuple[type[Check], ...]:
+def discover(packages: Iterable[str]) -> tuple[type[Check[Any]], ...]:
     """Return every rule defined in the modules of `packages`, ordered by code."""
-    checks: dict[str, type[Check]] = {}
+    checks: dict[str, type[Check[Any]]] = {}
     names: dict[str, str] = {}
     for package in packages:
         for check in _package_checks(package):
@@ -71,7 +72,7 @@ def _packages() -> list[str]:
     return [__name__, *(name.strip() for name in extra.split(",") if name.strip())]
 
 
-def page_path(check: type[Check]) -> Path:
+def page_path(check: type[Check[Any]]) -> Path:
     """Return where a rule's page is: `rules/<CODE>.md`, or beside a rule from another package."""
     if check.__module__.startswith(__name__ + "."):
         return rules_dir() / f"{check.code}.md"
@@ -79,7 +80,7 @@ def page_path(check: type[Check]) -> Path:
     return Path(module.__file__ or ".").parent / f"{check.code}.md"
 
 
-ALL_CHECKS: tuple[type[Check], ...] = discover(_packages())
+ALL_CHECKS: tuple[type[Check[Any]], ...] = discover(_packages())
 
 # Codes that are always on and are not checks: CM001 parse-error.
 ALWAYS_ON = frozenset({"CM001"})

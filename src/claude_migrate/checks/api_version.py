@@ -55,7 +55,7 @@ def is_date(text: str) -> bool:
     return True
 
 
-class ApiVersionCheck(Check):
+class ApiVersionCheck(Check["FileContext"]):
     code = "CM105"
     name = "api-version"
     summary = "an Anthropic API call without the policy's anthropic-version header"

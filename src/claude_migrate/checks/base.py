@@ -6,13 +6,17 @@ import datetime as dt
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from ..diagnostics import Applicability, Diagnostic, Severity
 from ..facts import as_date
 
 if TYPE_CHECKING:
-    from ..context import FileContext
+    from ..filekind import CheckContext
+
+# The context a rule reads: `FileContext` for Python rules, `ManifestContext` for dependency
+# files, `CheckContext` (what every kind shares) for a rule of every kind.
+ContextT = TypeVar("ContextT", bound="CheckContext", contravariant=True)
 
 
 # The dates a policy may name. Date arithmetic (`as-of` plus `warn-days`) must stay inside what
@@ -133,8 +137,12 @@ def parameter_markers(canonical: str) -> tuple[bytes, ...]:
     return tuple(sorted(name.encode() for name in parameter_names(canonical)))
 
 
-class Check:
-    """Base class of a rule. Subclasses set the class attributes and implement `check`."""
+class Check(Generic[ContextT]):
+    """Base class of a rule. Subclasses set the class attributes and implement `check`.
+
+    A rule is `Check[FileContext]` (Python files), `Check[ManifestContext]` or
+    `Check[CheckContext]` (every kind it lists in `kinds`); `check` is typed accordingly.
+    """
 
     code: ClassVar[str]
     name: ClassVar[str]
@@ -189,5 +197,6 @@ class Check:
         """
         return parameter_markers(cls.reads) if cls.reads else ()
 
-    def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
+    def check(self, ctx: ContextT) -> Iterable[Diagnostic]:
+        """Return the file's findings; parts it cannot read go to `ctx.errors`."""
         raise NotImplementedError

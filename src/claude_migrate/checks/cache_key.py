@@ -180,10 +180,17 @@ def _valid_template(template: str) -> bool:
         fields is not None
         and fields.count("key") == 1
         and all(f in ("key", *COMPONENTS) for f in fields)
+        # Plain fields only: a conversion or format spec (`{stream!r:>999999999}`) would make
+        # every message and fix carry whatever it pads or rewrites to.
+        and all(
+            not spec and conversion is None
+            for _, name, spec, conversion in string.Formatter().parse(template)
+            if name is not None
+        )
     )
 
 
-class CacheKeyCheck(Check):
+class CacheKeyCheck(Check["FileContext"]):
     code = "CM106"
     name = "cache-key"
     summary = "a cache key built from a hash of the prompt alone"
@@ -199,7 +206,10 @@ class CacheKeyCheck(Check):
             "claude:{anthropic_version}:{stream}:{key}",
             "how the fix rebuilds a key; {key} is the old key",
             pattern=_valid_template,
-            pattern_text="one {key}, and no fields but {anthropic_version} and {stream}",
+            pattern_text=(
+                "one {key}, and no fields but {anthropic_version} and {stream}, each without"
+                " a conversion or format spec"
+            ),
         ),
     }
 

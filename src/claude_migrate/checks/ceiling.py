@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..diagnostics import Applicability, Diagnostic
 from ..value_edits import value_edit
 from .base import Check, parameter_markers
+
+if TYPE_CHECKING:
+    from ..calls import CallSite
+    from ..context import FileContext
+    from ..values import Entry
 
 
 def format_number(value: float | int) -> str:
@@ -15,7 +20,7 @@ def format_number(value: float | int) -> str:
     return repr(value)
 
 
-class CeilingCheck(Check):
+class CeilingCheck(Check["FileContext"]):
     """Report a Claude call whose `parameter` is proven above the table's `max`."""
 
     parameter: ClassVar[str]
@@ -26,11 +31,11 @@ class CeilingCheck(Check):
     def confirms_for(cls, table: Mapping[str, Any]) -> tuple[bytes, ...]:
         return parameter_markers(cls.parameter)
 
-    def defers(self, ctx, site) -> bool:  # type: ignore[no-untyped-def]
+    def defers(self, ctx: FileContext, site: CallSite) -> bool:
         """Return whether another rule owns this call's parameter (no finding here)."""
         return False
 
-    def _reports(self, ctx, entry, maximum: float) -> bool:  # type: ignore[no-untyped-def]
+    def _reports(self, ctx: FileContext, entry: Entry, maximum: float) -> bool:
         """Return whether this rule reports (and so fixes) an entry's value."""
         value = entry.value.value
         return (
@@ -40,7 +45,7 @@ class CeilingCheck(Check):
             and value > maximum
         )
 
-    def check(self, ctx) -> Iterable[Diagnostic]:  # type: ignore[no-untyped-def]
+    def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         maximum = self.settings["max"]
         fix_to = self.settings["fix-to"]
         for site in ctx.all_sites:

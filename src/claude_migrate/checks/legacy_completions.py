@@ -32,6 +32,7 @@ from ..calls import BEDROCK, CallSite
 from ..diagnostics import Applicability, Diagnostic, Edit
 from ..edits import remove_elements, remove_line, string_literal
 from ..lazy import lazy_import
+from ..retirements import compose, retired_target
 from ..scope import Scope
 from ..symbols import Instance, is_sdk_client_class
 from .base import Check
@@ -107,7 +108,7 @@ def _is_load(name: cst.Name, parent: cst.CSTNode | None) -> bool:
     )
 
 
-class LegacyCompletionsCheck(Check):
+class LegacyCompletionsCheck(Check["FileContext"]):
     code = "CM301"
     name = "legacy-completions"
     summary = "the legacy Text Completions API (completions.create, /v1/complete, HUMAN_PROMPT)"
@@ -172,19 +173,35 @@ class LegacyCompletionsCheck(Check):
                 site.record.scope.qualname,
                 fingerprint_of=callee(site),
             )
-        fix = ctx.fix(
-            Applicability.UNSAFE,
-            "rewrite as messages.create(messages=[...]) and read .content[0].text",
-            *edits,
-        )
+        description = "rewrite as messages.create(messages=[...]) and read .content[0].text"
+        advice = f"{message}; use messages.create(messages=[...]) and read .content[0].text"
+        moved = self._model_move(ctx, site)
+        if isinstance(moved, str):
+            advice += f"; {moved}"
+        elif moved is not None:
+            more, changes = moved
+            edits.extend(more)
+            description += "; " + "; ".join(changes)
+            advice += "; " + "; ".join(changes)
+        fix = ctx.fix(Applicability.UNSAFE, description, *edits)
         return ctx.diagnostic(
-            self,
-            site.node,
-            f"{message}; use messages.create(messages=[...]) and read .content[0].text",
-            fix,
-            site.record.scope.qualname,
-            fingerprint_of=callee(site),
+            self, site.node, advice, fix, site.record.scope.qualname, fingerprint_of=callee(site)
         )
+
+    def _model_move(
+        self, ctx: FileContext, site: CallSite
+    ) -> tuple[list[Edit], list[str]] | str | None:
+        """Return the edits moving a retired model to its replacement inside the rewrite (CM302
+        never rewrites the model of a legacy call on its own), or why the model stays."""
+        moved = retired_target(ctx, site)
+        if moved is None:
+            return None
+        entry, target = moved
+        composed = compose(ctx, site, entry, target, migrating=True)
+        if isinstance(composed, str):
+            return f"the retired model {entry.value.value!r} stays (CM302 reports it: {composed})"
+        edits, changes, _where = composed
+        return edits, [f"the retired model {entry.value.value!r} becomes {target!r}", *changes]
 
     def _rewrite(self, ctx: FileContext, site: CallSite) -> list[Edit]:
         call = site.node

@@ -33,7 +33,7 @@ else:
 RULE = "CM303"
 
 
-class RemovedSdkApiCheck(Check):
+class RemovedSdkApiCheck(Check["FileContext"]):
     code = RULE
     name = "removed-sdk-api"
     summary = "a call to a method or argument the anthropic SDK removed"

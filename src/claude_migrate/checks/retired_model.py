@@ -9,6 +9,11 @@ prefix or ARN, Vertex id, LiteLLM prefix), retired as of `as-of` (default: today
 A model retiring within `warn-days` is reported too, with its date and no fix.
 Writes instead (unsafe: another model answers): the replacement, in the same platform's spelling
 and keeping any prefix; `[retired-models.replace]` in the policy overrides the catalogue's choice.
+The fix is checked against the replacement's facts (rules/models.toml): it carries the parameter
+changes the new model needs, or is refused with the reason. A legacy Text Completions call gets
+no fix here: CM301's rewrite moves its model. A Bedrock or Vertex id is judged by its platform's
+own date where the catalogue has one, else as `platform-dates` says. A model only the installed
+SDK's deprecation table knows is reported too, naming the SDK.
 """
 
 from __future__ import annotations
@@ -18,42 +23,16 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..calls import BEDROCK, LITELLM, MODEL, CallSite
+from ..calls import CallSite
 from ..diagnostics import Applicability, Diagnostic, Severity
-from ..edits import string_literal
-from ..lazy import lazy_import
-from ..value_edits import value_edit
-from ..values import Entry
+from ..retirements import SDK_SOURCE, Judged, compose, judge, sdk_note
 from .base import Check, Option
 
 if TYPE_CHECKING:
     from ..context import FileContext
     from ..deprecations import Spelling
 
-if TYPE_CHECKING:
-    import libcst as cst
-else:
-    cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
-
-
-def model_entry(ctx: FileContext, site: CallSite) -> Entry | None:
-    """Return where a Claude call names its model (keyword, body entry or first argument)."""
-    names = site.target.model
-    if site.family == BEDROCK and site.call_args is not None:
-        return site.call_args.get(*names)
-    entry = site.params.get(*names)
-    if entry is not None or site.family != LITELLM or site.via is not None:
-        return entry
-    # LiteLLM takes the model as its first positional argument too.
-    call = site.node
-    if call.args and call.args[0].keyword is None and not call.args[0].star:
-        first = call.args[0]
-        value = ctx.resolver.values.value(first.value, site.record.scope)
-        return Entry(MODEL, first, first.value, value, call)
-    return None
-
-
-class RetiredModelCheck(Check):
+class RetiredModelCheck(Check["FileContext"]):
     code = "CM302"
     name = "retired-models"
     summary = "a Claude call names a retired (or soon retiring) model"
@@ -75,6 +54,13 @@ class RetiredModelCheck(Check):
         ),
         "replace": Option(
             "string-table", {}, "model id -> the model id its fix writes (overrides the catalogue)"
+        ),
+        "platform-dates": Option(
+            "enum",
+            "warn",
+            "a Bedrock or Vertex id whose platform date is unknown: judged by the API's date "
+            "(api), reported without a fix (warn), or not reported (ignore)",
+            choices=("api", "warn", "ignore"),
         ),
         "catalogue": Option(
             "path",
@@ -99,89 +85,87 @@ class RetiredModelCheck(Check):
         return []
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
-        known = ctx.facts.catalogue
         as_of = ctx.facts.as_of
         warn_days = self.settings["warn-days"]
-        replace = dict(self.settings.get("replace") or {})
         for site in ctx.all_sites:
-            entry = model_entry(ctx, site)
-            if entry is None or not entry.value.known or not isinstance(entry.value.value, str):
+            found = judge(ctx, site, self.settings)
+            if found is None:
                 continue
-            spelling = known.lookup(entry.value.value)
-            if spelling is None or spelling.model.retires is None:
-                continue
-            retires = spelling.model.retires
-            # A fix never writes a model that retires within the warning window if a later
-            # successor exists: follow the chain up to the window's end.
-            horizon = as_of + dt.timedelta(days=warn_days)
-            found = known.successor(spelling.model, horizon, replace)
-            target = known.spell(found[0], spelling, found[1]) if found is not None else None
-            if retires <= as_of:
-                yield self._retired(ctx, site, entry, spelling, retires, target)
-            elif (retires - as_of).days <= warn_days:
-                yield self._retiring(ctx, site, entry, retires, as_of, target)
+            if found.retires <= as_of:
+                yield self._retired(ctx, site, found)
+            elif (found.retires - as_of).days <= warn_days:
+                yield self._retiring(ctx, site, found, as_of)
 
-    def _retired(
-        self,
-        ctx: FileContext,
-        site: CallSite,
-        entry: Entry,
-        spelling: Spelling,
-        retires: dt.date,
-        target: str | None,
-    ) -> Diagnostic:
+    def _retired(self, ctx: FileContext, site: CallSite, found: Judged) -> Diagnostic:
+        entry, spelling, target = found.entry, found.spelling, found.target
         current = entry.value.value
         via = f" (from {entry.value.via})" if entry.value.via else ""
         if site.via is not None:
             via += f" ({site.via.describe(entry.key)})"
-        message = f"model {current!r}{via} was retired on {retires.isoformat()}"
+        related = site.via.related(entry.key, "the model") if site.via else ()
+        if found.platform:
+            message = (
+                f"model {current!r}{via} was retired on the Anthropic API on "
+                f"{found.retires.isoformat()}; {found.platform} sets its own date"
+            )
+        else:
+            message = f"model {current!r}{via} was retired on {found.retires.isoformat()}"
+        message += sdk_note(spelling)
         fix = None
         if target is None:
             message += self._why_no_fix(spelling)
+        elif found.platform:
+            # The platform may still serve it: a warning with the move to plan, no rewrite
+            # (`platform-dates = "api"` judges platform ids by the API's date instead).
+            message += f": check it, and plan the move to {target!r}"
+            return ctx.diagnostic(
+                self, entry.holder, message, None, site.record.scope.qualname, Severity.WARNING,
+                related=related,
+            )  # fmt: skip
+        elif site.target.legacy:
+            # The Text Completions endpoint never served a Messages-era model: the model moves
+            # only with the call, in CM301's rewrite.
+            message += (
+                f"; use {target!r} once CM301 (legacy-completions) moves this call to the "
+                "Messages API: the Text Completions endpoint never served it"
+            )
         else:
             message += f"; use {target!r}"
-            node = entry.value.node
-            found = None
-            if node is not None:
-                found = value_edit(
-                    ctx,
-                    entry,
-                    string_literal(node, target),
-                    lambda other: model_entry(ctx, other),
-                    lambda other: other.value.value == current,
-                )
-            if found is not None:
-                where = f" in {found.subject}" if found.constant else ""
-                fix = ctx.fix(
-                    Applicability.UNSAFE,
-                    f"replace {current!r} with {target!r}{where}{found.note}",
-                    found.edit,
-                )
-        related = site.via.related(entry.key, "the model") if site.via else ()
+            if entry.value.node is not None:
+                composed = compose(ctx, site, entry, target)
+                if isinstance(composed, str):
+                    message += f" (no automatic fix: {composed})"
+                else:
+                    edits, changes, where = composed
+                    if changes:
+                        message += ", with: " + "; ".join(changes)
+                    fix = ctx.fix(
+                        Applicability.UNSAFE,
+                        "; ".join([f"replace {current!r} with {target!r}{where}", *changes]),
+                        *edits,
+                    )
         return ctx.diagnostic(
             self, entry.holder, message, fix, site.record.scope.qualname, related=related
         )
 
     def _retiring(
-        self,
-        ctx: FileContext,
-        site: CallSite,
-        entry: Entry,
-        retires: dt.date,
-        as_of: dt.date,
-        target: str | None,
+        self, ctx: FileContext, site: CallSite, found: Judged, as_of: dt.date
     ) -> Diagnostic:
+        entry = found.entry
         current = entry.value.value
         via = f" (from {entry.value.via})" if entry.value.via else ""
         if site.via is not None:
             via += f" ({site.via.describe(entry.key)})"
-        days = (retires - as_of).days
+        days = (found.retires - as_of).days
+        where = " on the Anthropic API" if found.platform else ""
         message = (
-            f"model {current!r}{via} retires on {retires.isoformat()} "
-            f"(in {days} day{'s' if days != 1 else ''})"
+            f"model {current!r}{via} retires{where} on {found.retires.isoformat()} "
+            f"(in {days} day{'s' if days != 1 else ''}){sdk_note(found.spelling)}"
         )
-        if target is not None:
-            message += f"; plan the move to {target!r}"
+        if found.platform:
+            message += f"; {found.platform} sets its own date"
+        if found.target is not None:
+            message += f"; plan the move to {found.target!r}"
         related = site.via.related(entry.key, "the model") if site.via else ()
         # Not broken yet: a date alone must not fail a build that passed yesterday.
         return ctx.diagnostic(
@@ -191,6 +175,8 @@ class RetiredModelCheck(Check):
 
     @staticmethod
     def _why_no_fix(spelling: Spelling) -> str:
+        if spelling.model.source.startswith(SDK_SOURCE):
+            return "; the catalogue knows no replacement: set one in [retired-models.replace]"
         if spelling.suffix:
             return (
                 f"; the provisioned-throughput id ({spelling.suffix}) has no automatic "

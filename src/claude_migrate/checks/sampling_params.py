@@ -8,9 +8,16 @@ Finds: any of the three on a Claude call that will be sent where they are reject
   or the policy's `sdk-pins.minimums.anthropic` or the project's dependency files require an SDK
   at or above the release that removed them;
 - a raw HTTP POST to /v1/messages, when the policy's `api-version.version` rejects them;
-- a Bedrock `invoke_model` Messages body, when its own `anthropic_version` rejects them (or,
-  without one, the policy's `api-version.version` does).
-Under such a target CM101 (temperature) yields to this rule: one finding per argument.
+- a Bedrock `invoke_model` Messages body (and LangChain `ChatBedrock`'s `model_kwargs`), when its
+  own `anthropic_version` rejects them (or, without one, the policy's `api-version.version` does);
+- LangChain `ChatAnthropic` (which sends through the SDK's `messages.create`: the policy's
+  api-version, sdk-pins minimum or the project's pins, as for an SDK call);
+- Bedrock `converse` / `converse_stream` (`inferenceConfig`: `temperature`, `topP`),
+  `ChatBedrockConverse`, LiteLLM and LlamaIndex's `Anthropic`, when the policy's
+  `api-version.version` rejects them.
+A legacy Text Completions call is CM301's.
+Under such a target CM101 (temperature) and CM108 (model-params) yield to this rule: one
+finding per argument.
 Writes instead (unsafe: sampling changes): the call without the argument.
 """
 
@@ -21,14 +28,14 @@ from typing import TYPE_CHECKING
 
 from ..diagnostics import Applicability, Diagnostic
 from ..edits import remove_elements, remove_line
-from ..rejections import SAMPLING, rejection
+from ..rejections import SAMPLING, SPELLINGS, rejection
 from .base import Check
 
 if TYPE_CHECKING:
     from ..context import FileContext
 
 
-class SamplingParamsCheck(Check):
+class SamplingParamsCheck(Check["FileContext"]):
     code = "CM107"
     name = "sampling-params"
     summary = "temperature / top_p / top_k where the target API or SDK rejects them"
@@ -36,8 +43,10 @@ class SamplingParamsCheck(Check):
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         for site in ctx.sites:
+            if site.legacy:
+                continue  # CM301 migrates the whole call
             for parameter in SAMPLING:
-                entry = site.params.get(parameter)
+                entry = site.params.get(*SPELLINGS[parameter])
                 if entry is None:
                     continue
                 why = rejection(ctx, site, parameter)
@@ -49,11 +58,11 @@ class SamplingParamsCheck(Check):
                     edit = remove_line(ctx, entry.holder)
                 fix = None
                 if edit is not None:
-                    fix = ctx.fix(Applicability.UNSAFE, f"remove {parameter}", edit)
+                    fix = ctx.fix(Applicability.UNSAFE, f"remove {entry.key}", edit)
                 yield ctx.diagnostic(
                     self,
                     entry.holder,
-                    f"{parameter} cannot be sent from this call: {why.reason}; remove it",
+                    f"{entry.key} cannot be sent from this call: {why.reason}; remove it",
                     fix,
                     site.record.scope.qualname,
                 )

@@ -6,13 +6,16 @@ case per format), a requirement of a package named in `sdk-pins.minimums` whose 
 empty and admits some version below the minimum; in a lock file, a locked version below it.
 Writes instead: the constraint raised to the minimum in the author's style (`==`, `>=`, `~=`,
 poetry `^` / `~`), every other character kept; lock files get no fix (re-lock instead).
+Safe, unless raising `anthropic` crosses a release that removed something (the catalogue's
+`[[sdk-removals]]`) the project's Python code still uses: then the fix is unsafe and the message
+names the uses (file:line, a few). A lock file's guidance names them the same way.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
@@ -30,7 +33,12 @@ from ..manifests.requirement import (
 )
 from .base import Check, Option
 
+if TYPE_CHECKING:
+    from ..context import FileContext
+    from ..filekind import CheckContext
+
 DEFAULT_MINIMUMS = {"anthropic": "0.32.1", "boto3": "1.34.0"}
+SDK = "anthropic"
 
 
 def is_version(text: str) -> bool:
@@ -52,7 +60,7 @@ def name_marker(name: str) -> bytes:
     return max(parts, key=len).encode("utf-8")
 
 
-class SdkPinsCheck(Check):
+class SdkPinsCheck(Check["CheckContext"]):
     code = "CM201"
     name = "sdk-pins"
     summary = "a dependency requirement admits an SDK version below the policy minimum"
@@ -85,7 +93,7 @@ class SdkPinsCheck(Check):
     def markers_for(cls, table: Mapping[str, Any]) -> tuple[bytes, ...]:
         return tuple(dict.fromkeys(name_marker(name) for name in dict(table.get("minimums", ()))))
 
-    def check(self, ctx) -> Iterable[Diagnostic]:  # type: ignore[no-untyped-def]
+    def check(self, ctx: CheckContext) -> Iterable[Diagnostic]:
         from ..manifests.processor import ManifestContext
 
         if isinstance(ctx, ManifestContext):
@@ -94,7 +102,8 @@ class SdkPinsCheck(Check):
         elif os.path.basename(ctx.path) == "setup.py":
             from ..manifests.setup_py import read
 
-            pins, problems = read(ctx)
+            # `setup.py` comes through the Python pass (`file_names`): its context is a tree.
+            pins, problems = read(cast("FileContext", ctx))
             label = "setup.py"
         else:
             return
@@ -116,8 +125,8 @@ class SdkPinsCheck(Check):
             if below:
                 yield self._diagnostic(ctx, pin, minimum[0], label)
 
-    def _diagnostic(self, ctx, pin: Pin, minimum: str, label: str) -> Diagnostic:  # type: ignore[no-untyped-def]
-        from ..context import fingerprint
+    def _diagnostic(self, ctx: CheckContext, pin: Pin, minimum: str, label: str) -> Diagnostic:
+        from ..diagnostics import fingerprint
 
         source = ctx.source
         fix = None
@@ -138,6 +147,11 @@ class SdkPinsCheck(Check):
             if raised is not None and pin.spec_start is not None:
                 edit = Edit(pin.spec_start, pin.spec_start + len(pin.spec), raised)
                 fix = Fix(Applicability.SAFE, f"raise {pin.name} to {raised.strip()}", (edit,))
+        blocking = self._blocking_uses(ctx, pin, minimum)
+        if blocking:
+            message += "; " + blocking
+            if fix is not None:
+                fix = Fix(Applicability.UNSAFE, fix.description, fix.edits)
         line, column = source.position(pin.start)
         end_line, end_column = source.position(pin.end)
         return Diagnostic(
@@ -155,7 +169,46 @@ class SdkPinsCheck(Check):
         )
 
 
-def _error(ctx, problem: Problem) -> FileError:  # type: ignore[no-untyped-def]
+    def _blocking_uses(self, ctx: CheckContext, pin: Pin, minimum: str) -> str:
+        """Return what the raise removes that the project still uses ("" when nothing)."""
+        if pin.key != SDK:
+            return ""
+        from .. import sdk_uses
+
+        floor = Version(minimum)
+        crossed = []
+        known = ctx.facts.catalogue  # the shipped catalogue, extended by the team's
+        for removal in known.sdk_removals:
+            removed_in = Version(removal.removed_in)
+            if removed_in > floor:
+                continue
+            try:
+                if not constraint_admits_below(pin.spec, pin.syntax, removed_in):
+                    continue  # the project is past that release already
+            except ConstraintError:
+                continue
+            crossed.append(removal)
+        folder = getattr(ctx, "folder", None)  # a dependency file's; setup.py's is its path's
+        if folder is None:
+            folder = os.path.dirname(os.path.abspath(getattr(ctx, "file_path", ctx.path)))
+        found = sdk_uses.uses(folder, crossed) if crossed else {}
+        if not found:
+            return ""
+        parts = []
+        for removal in crossed:
+            places = found.get(removal.name)
+            if not places:
+                continue
+            shown = ", ".join(places[: sdk_uses.SHOWN])
+            extra = len(places) - sdk_uses.SHOWN
+            more = f" and {extra} more" if extra > 0 else ""
+            parts.append(
+                f"{removal.name} (removed in {removal.removed_in}) is used at {shown}{more}"
+            )
+        return "unsafe: the project still uses what that removes: " + "; ".join(parts)
+
+
+def _error(ctx: CheckContext, problem: Problem) -> FileError:
     if problem.offset is not None:
         line, column = ctx.source.position(problem.offset)
         return FileError(ctx.path, problem.message, line, column + 1)

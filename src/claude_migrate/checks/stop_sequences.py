@@ -21,6 +21,10 @@ from .base import Check, Option
 
 if TYPE_CHECKING:
     import libcst as cst
+
+    from ..calls import CallSite
+    from ..context import FileContext
+    from ..values import Entry
 else:
     cst = lazy_import("libcst")  # loaded by the first parse, not by the policy's import
 
@@ -30,7 +34,7 @@ def is_formatting(text: str) -> bool:
     return all(c.isspace() or unicodedata.category(c)[0] in "PS" for c in text)
 
 
-class StopSequencesCheck(Check):
+class StopSequencesCheck(Check["FileContext"]):
     code = "CM103"
     name = "stop-sequences"
     summary = "stop sequences on a Claude call"
@@ -47,9 +51,9 @@ class StopSequencesCheck(Check):
 
     @classmethod
     def active(cls, table: Mapping[str, Any]) -> bool:
-        return table.get("mode", "forbid") != "allow"
+        return bool(table.get("mode", "forbid") != "allow")
 
-    def check(self, ctx) -> Iterable[Diagnostic]:  # type: ignore[no-untyped-def]
+    def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         mode = self.settings["mode"]
         for site in ctx.sites:
             entry = site.param(STOP)
@@ -75,7 +79,9 @@ class StopSequencesCheck(Check):
                 continue
             yield from self._formatting(ctx, site, entry, context)
 
-    def _formatting(self, ctx, site, entry, context) -> Iterable[Diagnostic]:  # type: ignore[no-untyped-def]
+    def _formatting(
+        self, ctx: FileContext, site: CallSite, entry: Entry, context: str
+    ) -> Iterable[Diagnostic]:
         value = entry.value
         if not value.known:
             return

@@ -1,7 +1,7 @@
 """CM104 streaming: a Claude call that does not stream.
 
-Finds: the SDK's `messages.create` / `beta.messages.create` / legacy `completions.create` without
-`stream=True` (or with `stream=False`), Bedrock `invoke_model` and `converse` (their streaming
+Finds: the SDK's `messages.create` / `beta.messages.create` without `stream=True` (or with
+`stream=False`), Bedrock `invoke_model` and `converse` (their streaming
 twins are `invoke_model_with_response_stream` and `converse_stream`), LiteLLM without
 `stream=True`, raw HTTP bodies without `"stream": true`, and LangChain's `ChatAnthropic` /
 `ChatBedrock` without `streaming=True`. Where the flag may come from `**kwargs` we cannot see,
@@ -18,15 +18,18 @@ the `await` form in an `async def`) becomes
 (`async with` / `await stream.get_final_message()`), which returns the same `Message`; and a
 LangChain constructor gets `streaming=True`, which leaves `invoke`'s result unchanged. Any other
 shape has no fix, and the message names the streaming API to use.
+A legacy Text Completions call (`completions.create`, `POST /v1/complete`, a Bedrock body with
+"prompt") is CM301's: its API is gone, so asking it to stream would contradict that finding.
 """
 
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..calls import BEDROCK, LANGCHAIN, SDK, STREAM, CallSite
+from ..calls import LANGCHAIN, SDK, STREAM, CallSite
 from ..diagnostics import Applicability, Diagnostic, Edit, Fix
 from ..edits import append_element, apply_edits, remove_elements
 from ..lazy import lazy_import
@@ -50,7 +53,7 @@ CONTEXT_NAME = "stream"
 _TRAILING = re.compile(r"[ \t]*(#[^\r\n]*)?")
 
 
-class StreamingCheck(Check):
+class StreamingCheck(Check["FileContext"]):
     code = "CM104"
     name = "streaming"
     summary = "a Claude call that does not stream"
@@ -65,6 +68,8 @@ class StreamingCheck(Check):
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         for site in ctx.sites:
+            if site.legacy:
+                continue  # CM301 reports the whole call: its API is gone, streaming or not
             if call_streams(site) is not False:
                 continue
             fix: Fix | None = None
@@ -254,12 +259,26 @@ class _Names:
         return False
 
 
+# Names used per function (or module) of a file, collected once per file and owner: a module
+# with thousands of calls walks its tree once, not once per call.
+_NAMES_USED: weakref.WeakKeyDictionary[FileContext, dict[int, set[str]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _names_used(ctx: FileContext, owner: cst.CSTNode) -> set[str]:
+    per_owner = _NAMES_USED.setdefault(ctx, {})
+    names = per_owner.get(id(owner))
+    if names is None:
+        collector = _Names()
+        walk(owner, collector)
+        names = per_owner[id(owner)] = collector.names
+    return names
+
+
 def fresh_name(ctx: FileContext, scope: Scope) -> str:
     """Return `stream`, `stream_1`, ...: the first name no code in the scope uses or sees."""
-    owner = scope.function().node
-    collector = _Names()
-    walk(owner, collector)
-    taken = collector.names
+    taken = _names_used(ctx, scope.function().node)
     candidate = CONTEXT_NAME
     number = 0
     while candidate in taken or scope.lookup(candidate):

@@ -9,12 +9,16 @@ instead: a ceiling on a parameter that cannot be sent means nothing.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..calls import TEMPERATURE
 from ..rejections import rejection
 from .base import Option
 from .ceiling import CeilingCheck
+
+if TYPE_CHECKING:
+    from ..calls import CallSite
+    from ..context import FileContext
 
 
 class TemperatureCheck(CeilingCheck):
@@ -28,7 +32,7 @@ class TemperatureCheck(CeilingCheck):
         "fix-to": Option("number", 0.0, "temperature the fix writes", minimum=0.0, maximum=1.0),
     }
 
-    def defers(self, ctx, site) -> bool:  # type: ignore[no-untyped-def]
+    def defers(self, ctx: FileContext, site: CallSite) -> bool:
         return rejection(ctx, site, TEMPERATURE) is not None
 
     @classmethod

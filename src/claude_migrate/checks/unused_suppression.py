@@ -11,21 +11,24 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..diagnostics import Applicability, Diagnostic
+from ..filekind import CheckContext
 from ..suppress import UNUSED_CODE, UNUSED_NAME
 from .base import Check
 
 
-class UnusedSuppressionCheck(Check):
+class UnusedSuppressionCheck(Check[CheckContext]):
     code = UNUSED_CODE
     name = UNUSED_NAME
     summary = "a suppression comment that silences nothing"
     fix_applicability = Applicability.SAFE
     opt_in = True
     markers_ignore_case = True
+    # Suppressions are judged in every kind of file: one suppression stage serves them all.
+    kinds = frozenset({"python", "manifest"})
 
     @classmethod
     def markers_for(cls, table: Mapping[str, Any]) -> tuple[bytes, ...]:
         return (b"noqa", b"claude-migrate")
 
-    def check(self, ctx) -> Iterable[Diagnostic]:  # type: ignore[no-untyped-def]
+    def check(self, ctx: CheckContext) -> Iterable[Diagnostic]:
         return ()

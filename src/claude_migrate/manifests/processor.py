@@ -1,37 +1,50 @@
-"""The engine's processor for dependency files: decode, read, check and fix, as for Python files.
+"""Dependency files as a kind of file the engine processes: their context, analysis and validity.
 
-Mirrors the Python path: a `ManifestContext` instead of a LibCST tree, the same check runner,
-and the engine's own `fix_loop` (edits as text spans, the file re-read after each round, a fix
-that would leave a requirement unreadable refused, atomic writes honouring `Options`). Never
-raises: the engine turns anything unexpected into this file's CM001.
+The engine reads, decodes, selects the checks, fixes and writes every kind of file the same
+way; this kind supplies what differs: a `ManifestContext` instead of a LibCST tree (analysed by
+the shared check runner and suppression stage) and the test a fixed text must pass (no
+requirement left unreadable that was readable). It imports nothing from the engine.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import sys
+from collections.abc import Callable, Collection, Sequence
 from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
+from ..checking import analyse
 from ..config import FileSettings
-from ..diagnostics import Diagnostic, FileError, FileResult
+from ..diagnostics import Diagnostic, FileError
+from ..filekind import Comment, hash_comments
 from ..source import SourceText
-from ..suppress import comment_codes
 from . import format_of, read_text
 from .requirement import Pin, Problem
 
-_COMMENT = re.compile(r"#.*")
+if TYPE_CHECKING:
+    from ..checks.base import Check
+    from ..engine import Job
+    from ..facts import ProjectFacts
+
 # Formats whose comments start with `#` (JSON has none).
 COMMENTED = frozenset({"requirements", "pyproject", "pipfile", "setup-cfg", "toml-lock"})
 
 
 class ManifestContext:
-    """One dependency file: its text, its format, what it says, and the policy in effect."""
+    """One dependency file: its text, its format, what it says, and the policy in effect.
+
+    Fulfils `filekind.CheckContext`, the contract it shares with Python files.
+    """
 
     def __init__(
         self, display_path: str, file_path: str, source: SourceText, settings: FileSettings
     ) -> None:
         self.path = display_path
+        self.file_path = file_path
         self.name = os.path.basename(file_path)
+        self.folder = os.path.dirname(os.path.abspath(file_path))
         self.format = format_of(file_path) or ""
         self.source = source
         self.settings = settings
@@ -41,55 +54,50 @@ class ManifestContext:
     def reading(self) -> tuple[list[Pin], list[Problem]]:
         return read_text(self.format, self.source.text, self.name)
 
+    @cached_property
+    def facts(self) -> ProjectFacts:
+        from ..facts import facts_for
 
-def _suppressed(ctx: ManifestContext, diagnostic: Diagnostic) -> bool:
-    if ctx.format not in COMMENTED:
-        return False
-    comment = _COMMENT.search(ctx.source.line_text(diagnostic.line))
-    if comment is None:
-        return False
-    codes = comment_codes(comment.group())
-    return "*" in codes or diagnostic.code in codes
+        return facts_for(self.settings)
+
+    def comments(self, lines: Collection[int] | None = None) -> list[Comment]:
+        """Return the file's `#` comments (none in a format without comments, such as JSON)."""
+        if self.format not in COMMENTED:
+            return []
+        return hash_comments(self.source, lines)
 
 
-def _analyse(job, source: SourceText, checks) -> tuple[list[Diagnostic], list[FileError]]:  # type: ignore[no-untyped-def]
-    from ..engine import run_checks
-
+def _analyse(
+    job: Job, source: SourceText, checks: Sequence[Check[Any]]
+) -> tuple[list[Diagnostic], list[FileError]]:
     ctx = ManifestContext(job.display, job.path, source, job.settings)
-    found, errors = run_checks(ctx, checks, job.display)
-    found = sorted((d for d in found if not _suppressed(ctx, d)), key=Diagnostic.sort_key)
-    return found, errors
+    return analyse(ctx, checks, job.display)
 
 
-def process_manifest(job, data: bytes | None, options, result: FileResult) -> None:  # type: ignore[no-untyped-def]
-    """Check (and when asked, fix) one dependency file, filling in `result`."""
-    from ..engine import checks_for, file_role, fix_loop, read_source
+class ManifestKind:
+    """Dependency files as the engine processes them (`filekind.FileKind`)."""
 
-    source = read_source(job, data, result, is_python=False)
-    if source is None:
-        return
-    checks = checks_for(job.settings, job.kind, file_role(job.path))
-    diagnostics, errors = _analyse(job, source, checks)
-    result.parsed = True
-    result.errors.extend(errors)
-    if options.fix:
+    name = "manifest"
+
+    def analyse(
+        self, job: Job, source: SourceText, checks: Sequence[Check[Any]]
+    ) -> tuple[list[Diagnostic], list[FileError]]:
+        return _analyse(job, source, checks)
+
+    def validator(
+        self, job: Job, source: SourceText, checks: Sequence[Check[Any]], errors: list[FileError]
+    ) -> Callable[[str], bool]:
+        """Return the test a fixed text must pass: no part unreadable that was readable."""
         baseline = {(e.line, e.message) for e in errors}
 
         def still_reads(text: str) -> bool:
-            # A fix may not make any part of the file unreadable that was readable before.
             _, new_errors = _analyse(job, SourceText(text, source.encoding, source.bom), checks)
             return all((e.line, e.message) in baseline for e in new_errors)
 
-        diagnostics = fix_loop(
-            job,
-            source,
-            diagnostics,
-            options,
-            result,
-            analyse=lambda fixed: _analyse(job, fixed, checks),
-            parses=still_reads,
-        )
-    result.diagnostics = diagnostics
+        return still_reads
+
+
+KIND = ManifestKind()
 
 
 def skipped_file_errors(job, data: bytes) -> list[FileError]:  # type: ignore[no-untyped-def]
@@ -101,7 +109,10 @@ def skipped_file_errors(job, data: bytes) -> list[FileError]:  # type: ignore[no
     """
     if os.path.basename(job.path) != "pyproject.toml":
         return []
-    from .toml_spans import tomllib
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10
+        import tomli as tomllib
 
     try:
         text = data.decode("utf-8-sig")

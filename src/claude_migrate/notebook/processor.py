@@ -12,23 +12,30 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..checking import analyse
 from ..diagnostics import Diagnostic, FileError, FileResult
-from ..fixer import not_written, settle, write_atomic
+from ..fixer import WriteRefused, not_written, replace_file, settle
 from ..source import SourceText
-from ..suppress import apply_suppressions, skips_file
+from ..suppress import skips_file
 from .document import Notebook, NotebookError, load, not_python, with_sources
 from .module import CellModule
 
 if TYPE_CHECKING:
-    from ..checks import Check
+    from ..checks.base import Check
     from ..engine import Job, Options
+    from ..filekind import PythonPath
 
 
-def process_notebook(job: Job, data: bytes | None, options: Options, result: FileResult) -> None:
-    """Check one notebook into `result`; fix it when `options` say so."""
+def process_notebook(
+    job: Job, data: bytes | None, options: Options, result: FileResult, python: PythonPath
+) -> None:
+    """Check one notebook into `result`; fix it when `options` say so.
+
+    `python` is the engine's Python path (checks, parse, syntax errors), handed in so that this
+    module imports nothing from the engine.
+    """
     try:
         notebook = load(job.text if job.text is not None else (data or b""))
     except NotebookError as exc:
@@ -48,22 +55,25 @@ def process_notebook(job: Job, data: bytes | None, options: Options, result: Fil
             )
     if not module.parts or skips_file(module.text.encode("utf-8", "surrogatepass")):
         return
-    _check(job, notebook, module, options, result)
+    _check(job, notebook, module, options, result, python)
 
 
 def _check(
-    job: Job, notebook: Notebook, module: CellModule, options: Options, result: FileResult
+    job: Job,
+    notebook: Notebook,
+    module: CellModule,
+    options: Options,
+    result: FileResult,
+    python: PythonPath,
 ) -> None:
-    from ..engine import _parse, _syntax_error, checks_for
-
-    checks = checks_for(job.settings, job.kind)
+    checks = python.checks(job.settings, job.kind)
     source = SourceText(module.text)
     starts = module.part_starts()
     assert starts is not None  # the module was just built with its boundaries
     try:
-        tree = _parse(source.text)
+        tree = python.parse(source.text)
     except Exception as exc:
-        error = _syntax_error(exc, source.text)
+        error = python.syntax_error(exc, source.text)
         result.errors.append(_error_in_cell(replace(error, path=job.display), module, starts))
         return
     result.parsed = True
@@ -71,7 +81,9 @@ def _check(
     result.errors.extend(_error_in_cell(e, module, starts) for e in errors)
     final = source.text
     if options.fix:
-        diagnostics, final = _fix(job, notebook, module, source, diagnostics, options, result)
+        diagnostics, final = _fix(
+            job, notebook, module, source, diagnostics, options, result, python
+        )
     final_starts = module.part_starts(final) or starts
     result.diagnostics = [_in_cell(d, module, final_starts) for d in diagnostics]
 
@@ -84,18 +96,17 @@ def _fix(
     diagnostics: list[Diagnostic],
     options: Options,
     result: FileResult,
+    python: PythonPath,
 ) -> tuple[list[Diagnostic], str]:
     """Settle the module's fixes and write the notebook; return the findings left and the text."""
-    from ..engine import _parse, checks_for
-
-    checks = checks_for(job.settings, job.kind)
+    checks = python.checks(job.settings, job.kind)
 
     def parse(text: str) -> Any:
         if module.split(text) is None:
             raise ValueError("the fix touches a cell boundary or an IPython line")
         if not module.parts_compile(text):
             raise SyntaxError("a fixed cell does not compile")
-        return _parse(text)
+        return python.parse(text)
 
     def recheck(text: str, tree: Any) -> tuple[list[Diagnostic], list[FileError]]:
         return _run_checks(job, module, SourceText(text), tree, checks)
@@ -119,7 +130,7 @@ def _fix(
         except ValueError as exc:
             problem = str(exc)
     if problem is None and options.write and job.text is None:
-        problem = _write(job, notebook, new_text)
+        problem = _write(job, notebook, new_text, options.force_write)
         if problem is None:
             result.written = True
     if problem is not None:
@@ -135,13 +146,12 @@ def _fix(
 
 
 def _run_checks(
-    job: Job, module: CellModule, source: SourceText, tree: Any, checks: Sequence[Check]
+    job: Job, module: CellModule, source: SourceText, tree: Any, checks: Sequence[Check[Any]]
 ) -> tuple[list[Diagnostic], list[FileError]]:
     """Run the checks and the suppression stage over the module, as for a Python file."""
     from ..context import FileContext
-    from ..engine import run_checks
 
-    ctx = FileContext(job.display, source, tree, job.settings)
+    ctx = FileContext(job.display, source, tree, job.settings, file_path=job.path)
     starts = module.part_starts(source.text)
     if starts is not None:
 
@@ -150,19 +160,20 @@ def _run_checks(
             return f"{within} (cell {cell})"
 
         ctx.line_labels = label
-    found, errors = run_checks(ctx, checks, job.display)
-    found = apply_suppressions(ctx, found)
-    found.sort(key=Diagnostic.sort_key)
-    return found, errors
+    return analyse(ctx, checks, job.display)
 
 
-def _write(job: Job, notebook: Notebook, text: str) -> str | None:
-    """Write the fixed notebook if the file still holds what was read; return what went wrong."""
-    path = Path(job.path)
+def _write(job: Job, notebook: Notebook, text: str, force_write: bool = False) -> str | None:
+    """Write the fixed notebook if the file still holds what was read; return what went wrong.
+
+    Through the same `replace_file` as source files: the changed-on-disk check right before the
+    rename, mode, owner and links kept or the write refused, read-only files left alone.
+    """
     try:
-        if path.read_bytes() != notebook.source.to_bytes():
-            return "the file changed on disk while it was being fixed"
-        write_atomic(path, notebook.source.to_bytes(text))
+        original = notebook.source.to_bytes()
+        replace_file(job.path, original, notebook.source.to_bytes(text), force_write=force_write)
+    except WriteRefused as exc:
+        return str(exc)
     except UnicodeEncodeError as exc:
         return f"the fixed notebook cannot be encoded as UTF-8: {exc.reason}"
     except OSError as exc:

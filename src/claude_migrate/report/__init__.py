@@ -9,9 +9,12 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..baseline import StaleEntry
 from ..diagnostics import Diagnostic, FileError, FileResult, Severity
+from ..escapes import escape_undecodable
+from ..git import work_tree_root
 
 
 def offers_fix(diagnostic: Diagnostic, unsafe: bool) -> bool:
@@ -121,6 +124,31 @@ class Run:
         return counts
 
 
+def escape_strings(value: Any) -> Any:
+    """Return a JSON-ready value with `escape_undecodable` applied to every string in it."""
+    if isinstance(value, str):
+        return escape_undecodable(value)
+    if isinstance(value, dict):
+        return {escape_strings(k): escape_strings(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [escape_strings(v) for v in value]
+    return value
+
+
+def encode_report(text: str) -> bytes:
+    """Return a rendered report as the bytes to write, file names byte for byte.
+
+    Plain text keeps a file name's own bytes (surrogate escapes turn back into them), so a
+    `path:line:col` line opens the file it names; the structured formats have escaped theirs
+    already (`escape_undecodable`), so for them this is plain UTF-8.
+    """
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        # A surrogate that is no escaped byte (U+D800..U+DC7F) cannot be written as one.
+        return escape_undecodable(text).encode("utf-8")
+
+
 def where(line: int | None, column: int | None, cell: int | None) -> str:
     """Return `line:column` (parts known), after `cell N:` in a notebook: `cell 7:3:9`."""
     parts = [f"cell {cell}"] if cell is not None else []
@@ -133,11 +161,7 @@ def where(line: int | None, column: int | None, cell: int | None) -> str:
 
 def repo_root(start: Path) -> Path | None:
     """Return the top of the git work tree holding `start`, if any."""
-    current = start.resolve()
-    for folder in (current, *current.parents):
-        if (folder / ".git").exists():
-            return folder
-    return None
+    return work_tree_root(start.resolve())
 
 
 def repo_relative(path: str, cwd: Path) -> str:

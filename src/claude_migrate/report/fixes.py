@@ -19,7 +19,7 @@ from .. import __version__
 from ..checks import CHECKS_BY_CODE, PSEUDO_RULES
 from ..diagnostics import Diagnostic, FileResult
 from ..fixer import REASONS, LeftBecause
-from . import Run
+from . import Run, escape_strings
 
 # Short labels for the table's "why left" column.
 SHORT_REASONS = {
@@ -192,7 +192,7 @@ def render_report(run: Run, *, dry_run: bool, uncommitted: Sequence[str] = ()) -
         "uncommitted": sorted(dirty),
         "reasons": dict(REASONS),
     }
-    return json.dumps(payload, indent=2) + "\n"
+    return json.dumps(escape_strings(payload), indent=2) + "\n"
 
 
 def uncommitted_note(paths: Sequence[str], dry_run: bool) -> str:

@@ -8,6 +8,7 @@ Paths are relative to the repository root, where Actions places annotations.
 from __future__ import annotations
 
 from ..diagnostics import Severity
+from ..escapes import escape_undecodable
 from . import Run, repo_relative
 
 # Workflow commands for our severities: Actions shows each in its own colour and count.
@@ -15,6 +16,7 @@ COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO:
 
 
 def _data(text: str) -> str:
+    text = escape_undecodable(text)
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 

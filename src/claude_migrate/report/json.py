@@ -7,7 +7,7 @@ from typing import Any
 
 from .. import __version__
 from ..diagnostics import Diagnostic, FileError
-from . import Run
+from . import Run, escape_strings
 
 
 def diagnostic_to_dict(d: Diagnostic) -> dict[str, Any]:
@@ -75,4 +75,6 @@ def render(run: Run) -> str:
                 for entry in run.stale
             ],
         }
-    return json.dumps(payload, indent=2) + "\n"
+    # Names that are not UTF-8 are escaped, never lone surrogates (which strict JSON readers
+    # reject).
+    return json.dumps(escape_strings(payload), indent=2) + "\n"

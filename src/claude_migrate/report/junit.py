@@ -12,6 +12,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 
+from ..escapes import escape_undecodable
 from . import Run, where
 
 SUITE = "claude-migrate"
@@ -20,7 +21,7 @@ _INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 def _clean(text: str) -> str:
-    return _INVALID_XML.sub("\ufffd", text)
+    return _INVALID_XML.sub("\ufffd", escape_undecodable(text))
 
 
 def render(run: Run) -> str:

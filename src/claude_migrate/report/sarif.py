@@ -15,11 +15,13 @@ import hashlib
 import json
 from collections import Counter
 from typing import Any
+from urllib.parse import quote
 
 from .. import __version__, project_url
 from ..catalogue import RuleInfo, all_rules
 from ..diagnostics import Diagnostic, FileError, Severity
-from . import Run, repo_relative, repo_root
+from ..escapes import escape_undecodable
+from . import Run, escape_strings, repo_relative, repo_root
 
 SCHEMA = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -28,6 +30,19 @@ FINGERPRINT_KEY = "claudeMigrate/v1"
 SRCROOT = "%SRCROOT%"
 # SARIF's levels for our severities.
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def uri(path: str) -> str:
+    """Return a relative POSIX path as a URI reference, byte for byte (RFC 3986).
+
+    Percent-encoding keeps every name exact, one that is not UTF-8 too (`caf%E9.py`), and
+    spaces, `#` or `%` in a name no longer make an invalid or different URI.
+    """
+    try:
+        data = path.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        data = escape_undecodable(path).encode("utf-8")
+    return quote(data, safe="/!$&'()*+,;=:@-._~")
 
 
 def _rule(rule: RuleInfo) -> dict[str, Any]:
@@ -47,7 +62,8 @@ def _rule(rule: RuleInfo) -> dict[str, Any]:
 
 
 def _digest(*parts: object) -> str:
-    return hashlib.sha256("\x1f".join(str(p) for p in parts).encode("utf-8")).hexdigest()[:32]
+    text = "\x1f".join(str(p) for p in parts)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 class _Builder:
@@ -58,9 +74,8 @@ class _Builder:
         self.seen: Counter[tuple[str, ...]] = Counter()
 
     def _location(self, path: str, region: dict[str, Any] | None) -> dict[str, Any]:
-        physical: dict[str, Any] = {
-            "artifactLocation": {"uri": repo_relative(path, self.run.cwd), "uriBaseId": SRCROOT}
-        }
+        location = {"uri": uri(repo_relative(path, self.run.cwd)), "uriBaseId": SRCROOT}
+        physical: dict[str, Any] = {"artifactLocation": location}
         if region:
             physical["region"] = region
         return {"physicalLocation": physical}
@@ -186,4 +201,4 @@ def render(run: Run) -> str:
         "results": results,
     }
     document = {"$schema": SCHEMA, "version": "2.1.0", "runs": [sarif_run]}
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(escape_strings(document), indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,76 @@
+"""CM108 model-params: a Claude call carrying something the model it names answers 400 to.
+
+What changed upstream (rules/models.toml, each fact with its public source): from Claude
+Sonnet 4.5 / Haiku 4.5 / Opus 4.1, `temperature` and `top_p` cannot be sent together; from Claude
+Opus 4.7 (and the Claude 5 families) no sampling parameter is taken and `thinking` with a
+`budget_tokens` is refused (adaptive thinking only); Claude 4.6 and later answer 400 to a request
+ending in a prefilled assistant turn; every model has a highest `max_tokens`; Claude 4 models no
+longer take the `text_editor_20250124` tool or the `token-efficient-tools-2025-02-19` beta.
+Finds: on every call shape the registry knows (SDK, Bedrock, LangChain, LiteLLM, raw HTTP), with
+the model read as a literal or through a constant, in any spelling the deprecation catalogue
+recognises:
+- temperature with top_p on a one-of model; any sampling parameter on a model that takes none
+  (where CM107 already reports the parameter, because the target API or SDK rejects it, this rule
+  yields);
+- `thinking` of a type the model does not accept;
+- a prefilled assistant turn where the model refuses it (report only);
+- `max_tokens` above the model's limit;
+- a tool version or beta header the model no longer takes.
+Writes instead: without the sampling parameter (unsafe; `prefer` says which of temperature and
+top_p stays); `{"type": "adaptive"}` for `enabled` thinking (unsafe: the model decides how much
+to think); the model's limit for `max_tokens` (safe); the beta header removed (safe); the current
+tool version and its name (unsafe: tool_use blocks carry the new name).
+
+The reading itself is `model_requests.problems()`, which CM302 and CM301 also run against a
+replacement model's facts, so a model fix carries the parameter changes the new model needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from ..diagnostics import Applicability, Diagnostic
+from ..model_requests import edits_for, facts_of, problems
+from .base import Check, Option
+
+if TYPE_CHECKING:
+    from ..context import FileContext
+
+
+class ModelParamsCheck(Check["FileContext"]):
+    code = "CM108"
+    name = "model-params"
+    summary = "a Claude call carries a parameter the model it names refuses"
+    fix_applicability = Applicability.UNSAFE
+    options = {
+        "prefer": Option(
+            "enum",
+            "temperature",
+            "which of temperature and top_p the fix keeps on a model that takes only one",
+            choices=("temperature", "top_p"),
+        ),
+    }
+
+    @classmethod
+    def validate(cls, table: Any) -> list[tuple[str, str]]:
+        from .. import model_facts
+
+        model_facts.load()  # validated at start-up: a bad entry raises naming itself
+        return []
+
+    def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
+        prefer = self.settings.get("prefer", "temperature")
+        for site in ctx.sites:
+            found = facts_of(ctx, site)
+            if found is None:
+                continue
+            facts, label, _entry = found
+            for problem in problems(ctx, site, facts, f"model {label}", prefer=prefer):
+                fix = None
+                edits = edits_for(ctx, [problem]) if problem.fixable else None
+                if edits:
+                    fix = ctx.fix(problem.applicability, problem.change, *edits)
+                yield ctx.diagnostic(
+                    self, problem.node, problem.message, fix, site.record.scope.qualname
+                )

@@ -1,0 +1,38 @@
+"""Writing text that may hold bytes of file names that are not UTF-8.
+
+Python carries such a byte as a lone surrogate (U+DC80..U+DCFF, PEP 383): `os.scandir` and
+`os.fsdecode` give names like `'caf\\udce9.py'`. Plain text can write the byte back; formats that
+must be valid Unicode (JSON, XML) cannot hold it, and get an escape instead.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A lone surrogate: how Python (os.fsdecode, os.scandir) carries a byte of a file name that is
+# not UTF-8 (U+DC80..U+DCFF), or anything else no encoder can write.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+
+
+def escape_undecodable(text: str) -> str:
+    """Return `text` with each byte that did not decode written as `\\xNN` (valid Unicode).
+
+    For the formats that must be valid UTF-8 (JSON, SARIF, JUnit XML, GitHub annotations): a
+    file named `b'caf\\xe9.py'` on a UTF-8 system is reported as `caf\\xe9.py`, the spelling
+    Python's `backslashreplace` error handler uses, instead of a lone surrogate.
+    """
+    return _SURROGATE.sub(_escaped, text) if _SURROGATE.search(text) else text
+
+
+# Only bytes 0x80-0xff are ever escaped: ASCII always decodes.
+_ESCAPE = re.compile(r"\\x([89a-f][0-9a-f])")
+
+
+def unescape_undecodable(text: str) -> str:
+    """Return the file name `escape_undecodable` wrote, with its `\\xNN` bytes back."""
+    return _ESCAPE.sub(lambda m: chr(0xDC00 + int(m.group(1), 16)), text)

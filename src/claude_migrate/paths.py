@@ -1,0 +1,35 @@
+"""How a path is shown to people: relative to the working directory, with forward slashes.
+
+One place for it, so reports, policy errors and catalogue errors name a file the same way.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def display_path(path: Path, cwd: Path) -> str:
+    """Return `path` relative to `cwd` with forward slashes (absolute when outside it).
+
+    Lexical: neither path is resolved here, so a symbolic link is shown by the name it was
+    reached through (callers pass both as discovery found them).
+    """
+    try:
+        return path.relative_to(cwd).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def as_shown(path: Path) -> str:
+    """Return a file named in a message relative to the working directory (resolved).
+
+    Outside the working directory the path is shown as it was given. The folder is resolved,
+    never the file's own name: a file that is a symbolic link is named as the link (which may
+    dangle or loop).
+    """
+    try:
+        folder = Path(os.path.realpath(os.path.dirname(os.path.abspath(path))))
+        return (folder / path.name).relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)
