@@ -601,7 +601,8 @@ def run(
     one, and its fresh result is stored otherwise (see `cache.py`).
     """
     workers = workers or default_jobs()
-    jobs = attach_project(jobs, cache)
+    reads: dict[str, bytes] = {}
+    jobs = attach_project(jobs, cache, reads)
     keys: dict[int, tuple[str, bytes]] = {}
     # Prefilter in this process: most files of a real tree never need a parse, and sending
     # them to a pool would cost more than reading them here.
@@ -616,7 +617,8 @@ def run(
                 hazardous.add(i)
         else:
             try:
-                data = read_regular(job.path)
+                # The project phase read the file already; `process` reads it again itself.
+                data = reads.pop(job.path, None) or read_regular(job.path)
             except OSError:
                 heavy.append(i)  # let process() report it
                 continue

@@ -48,6 +48,7 @@ from .calls import (
     TEMPERATURE,
     is_claude_model,
 )
+from .source import read_regular
 from .summary import summarise
 from .symbols import BEDROCK_RUNTIME, BOTO3_CLIENT_FACTORIES, is_sdk_client_class
 
@@ -252,9 +253,22 @@ class Project:
         self.summaries: dict[str, dict[str, Any]] = {}
         self.paths: dict[str, str] = {}  # module -> display path
         self.files: dict[str, str] = {}  # absolute path -> module
+        # Modules whose imports are summarised too: those making a Claude call and those that
+        # joined by using what another module gives. A module summarised only because one of
+        # these imports it (a settings module) is read for its own names.
+        self.followed: set[str] = set()
+        self.followed_through: set[str] = set()
+        # The run's own files (path -> bytes or text): a module summarised on demand is read
+        # from here before the disk.
+        self.given: dict[str, bytes | str] = {}
         self.facts = Facts()
         self._exports: dict[tuple[str, str], Sym] = {}
         self._evaluating: set[tuple[Any, ...]] = set()
+        self._unreadable: set[str] = set()
+        # Whether a name asked for may summarise its module now: while solving, so what the
+        # Claude-naming modules use is read; not while deriving facts for views, which would
+        # read every module any summarised one imports.
+        self.loading = False
 
     # Building -------------------------------------------------------------------------------
     def add(self, path: Path, text: str) -> str | None:
@@ -272,6 +286,28 @@ class Project:
         self.paths[name] = _display(path, self.cwd)
         self.files[str(path)] = name
         return name
+
+    def load(self, module: str) -> dict[str, Any] | None:
+        """Return a project module's summary, summarising it now if a name of it is asked for.
+
+        Modules are summarised on demand: only what the modules naming Claude actually use
+        is read, not everything they import.
+        """
+        if module in self.summaries:
+            return self.summaries[module]
+        if module in self._unreadable:
+            return None
+        path = self.module_path(module)
+        data: bytes | str | None = None if path is None else self.given.get(str(path))
+        if path is not None and data is None:
+            try:
+                data = read_regular(path)
+            except OSError:
+                data = None
+        if path is None or data is None or _add_file(self, path, data) != module:
+            self._unreadable.add(module)
+            return None
+        return self.summaries[module]
 
     def module_path(self, name: str) -> Path | None:
         """Return the file of a project module (None for an installed or missing one)."""
@@ -323,9 +359,11 @@ class Project:
             return None
         summary = self.summaries.get(module)
         if summary is None:
-            if self.module_path(module) is not None:
-                return None  # a project module not summarised: nothing Claude in it
-            return ("ref", f"{module}.{name}")
+            if self.module_path(module) is None:
+                return ("ref", f"{module}.{name}")
+            summary = self.load(module) if self.loading else None
+            if summary is None:
+                return None  # a project module that cannot be read or parsed
         self._evaluating.add(("export", module, name))
         try:
             result = self._name(module, None, name, depth + 1)
@@ -534,17 +572,25 @@ class Project:
         """Derive wrappers, parameter clients and relied-on defaults until nothing changes."""
         for _ in range(MAX_ROUNDS):
             before = _freeze(self.facts)
+            known = len(self.summaries)
             self._exports.clear()
             self._memo.clear()
             self._derived.clear()
             self._closures.clear()
-            for module, summary in self.summaries.items():
-                for qual, facts in summary["functions"].items():
-                    for call in facts["calls"]:
-                        self._scan_call(module, qual, call)
-                for call in summary["calls"]:
-                    self._scan_call(module, None, call)
-            if _freeze(self.facts) == before:
+            self._imported.clear()
+            # Modules summarised on demand during a round are scanned in the next.
+            self.loading = True
+            try:
+                for module, summary in list(self.summaries.items()):
+                    for qual, facts in summary["functions"].items():
+                        for call in facts["calls"]:
+                            self._scan_call(module, qual, call)
+                    for call in summary["calls"]:
+                        self._scan_call(module, None, call)
+                _follow_imports(self)
+            finally:
+                self.loading = False
+            if _freeze(self.facts) == before and len(self.summaries) == known:
                 break
 
     def _callee_params(self, module: str, qual: str) -> tuple[list[dict[str, Any]], bool] | None:
@@ -624,6 +670,8 @@ class Project:
 
     def _record_target(self, module: str, function: str | None, call: list[Any], key: str, kwargs: dict[str, list[Any]]) -> None:
         target = TARGETS[key]
+        # A module making a Claude call: the modules it imports may hold its values.
+        self.followed.add(module)
         where = [self.paths.get(module, module), call[6]]
         for canonical in CANONICAL:
             for name in target.names(canonical):
@@ -851,7 +899,12 @@ class Project:
             if name == module or facts["names"] or facts["functions"] or facts["classes"]:
                 derived[name] = facts
                 digests.append(f"{name}={digest}")
-        relevant = len(derived) > 1 or bool(derived[module]["functions"])
+        # Only what can put a Claude call where Claude is never named (a client, a factory, a
+        # wrapper, a class holding a client) makes a file worth parsing for the project's sake;
+        # an imported constant matters only in a file the prefilter already parses.
+        relevant = bool(derived[module]["functions"]) or any(
+            gives(facts) for name, facts in derived.items() if name != module
+        )
         if not relevant and not derived[module]["names"] and not derived[module]["classes"]:
             return None  # nothing the project says changes this file's findings
         digest = hashlib.blake2b("\n".join(digests).encode(), digest_size=12).hexdigest()
@@ -908,6 +961,25 @@ class ProjectView:
     def function(self, module: str, qual: str) -> dict[str, Any] | None:
         facts = self.modules.get(module)
         return None if facts is None else facts["functions"].get(qual)
+
+
+def gives(facts: dict[str, Any]) -> bool:
+    """Return whether a module's derived facts can make a Claude call of another module's code.
+
+    Wrappers, factories, clients and classes holding one can; constants and literal lists only
+    say what a value is at a call that is already a Claude call.
+    """
+    if facts["functions"] or facts["classes"]:
+        return True
+    return any(plain[0] != "const" for plain in facts["names"].values())
+
+
+def given_names(facts: dict[str, Any]) -> set[bytes]:
+    """Return the names an importer must spell to use what a module gives (`gives`)."""
+    found = {name.encode() for name, plain in facts["names"].items() if plain[0] != "const"}
+    found.update(qual.split(".")[0].encode() for qual in facts["functions"])
+    found.update(name.encode() for name in facts["classes"])
+    return found
 
 
 def _plain(symbol: Sym) -> list[Any] | None:
@@ -1046,6 +1118,7 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path) -> Project:
     paths = [path for path, _ in files]
     project = Project(import_roots(paths), cwd, project_folders(paths))
     roots = project.roots
+    project.given = {str(path): data for path, data in files}
     pending: list[tuple[Path, bytes, str, bool]] = []
     for path, data in files:
         raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
@@ -1055,7 +1128,6 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path) -> Project:
         named = module_name(path, roots)
         if named is not None and b"import" in raw:
             pending.append((path, raw, *named))
-    _follow_imports(project)
     matters: dict[str, bool] = {}
 
     project.solve()
@@ -1076,27 +1148,39 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path) -> Project:
                     matters[name] = True
         return matters[name]
 
-    def gives(name: str) -> bool:
-        facts = project.derived(name)
-        return bool(facts["names"] or facts["functions"] or facts["classes"])
+    def giving(name: str) -> bool:
+        return name in project.summaries and gives(project.derived(name))
+
+    imports: dict[int, set[str]] = {}
+
+    def imported(item: tuple[Path, bytes, str, bool]) -> set[str]:
+        if id(item) not in imports:
+            imports[id(item)] = imports_of(item[1], item[2], item[3])
+        return imports[id(item)]
 
     if len(pending) <= MAX_GROWTH_FILES:
-        imports = {id(item): imports_of(item[1], item[2], item[3]) for item in pending}
         for _ in range(MAX_ROUNDS):
             # Modules the remaining files import that name Claude join first (a run over a few
             # files reads them from disk); then the files importing a module with facts to give.
             before = len(project.summaries)
             if len(files) <= DISK_READ_FILES:
                 for item in pending:
-                    for name in imports[id(item)]:
+                    for name in imported(item):
                         summarised(name)
             if len(project.summaries) != before:
-                _follow_imports(project)
                 project.solve()
+            # A file can use what a module gives only by spelling one of its names: the bytes
+            # decide most files before their import lines are read.
+            spelled: set[bytes] = set()
+            for name in list(project.summaries):
+                if giving(name):
+                    spelled.update(given_names(project.derived(name)))
+            if not spelled:
+                break
             joined = []
             left = []
             for item in pending:
-                if any(name in project.summaries and gives(name) for name in imports[id(item)]):
+                if _mentions(item[1], spelled) and any(giving(name) for name in imported(item)):
                     joined.append(item)
                 else:
                     left.append(item)
@@ -1104,13 +1188,13 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path) -> Project:
             if not joined:
                 break
             for path, raw, _module, _package in joined:
-                _add_file(project, path, raw)
-            _follow_imports(project)
+                _add_file(project, path, raw, follow=True)
             project.solve()
     return project
 
 
-def _add_file(project: Project, path: Path, data: bytes | str) -> str | None:
+def _add_file(project: Project, path: Path, data: bytes | str, follow: bool = False) -> str | None:
+    """Summarise a file; its imports are summarised too when `follow` (see `Project.followed`)."""
     if isinstance(data, bytes):
         try:
             text = data.decode("utf-8")
@@ -1118,43 +1202,24 @@ def _add_file(project: Project, path: Path, data: bytes | str) -> str | None:
             return None
     else:
         text = data
-    return project.add(path, text)
+    name = project.add(path, text)
+    if name is not None and follow:
+        project.followed.add(name)
+    return name
 
 
 def _follow_imports(project: Project) -> None:
-    """Summarise the project modules summarised ones import (read from disk if need be)."""
-    queue = list(project.summaries)
-    seen = set(queue)
-    while queue:
-        module = queue.pop()
-        for other in project.imported_modules(module):
-            if other in seen:
-                continue
-            seen.add(other)
-            if other in project.summaries:
-                continue
-            path = project.module_path(other)
-            if path is None:
-                continue
-            try:
-                data = path.read_bytes()
-            except OSError:
-                continue
-            if _add_file(project, path, data) is not None:
-                queue.append(other)
-    # Packages on the way to a module hold re-exports too.
-    for module in list(project.summaries):
-        parts = module.split(".")
-        for size in range(1, len(parts)):
-            parent = ".".join(parts[:size])
-            if parent in project.summaries:
-                continue
-            path = project.module_path(parent)
-            if path is not None and path.name == "__init__.py":
-                try:
-                    _add_file(project, path, path.read_bytes())
-                except OSError:
-                    continue
+    """Summarise the project modules that followed modules import (read from disk if need be).
+
+    One step from each module that makes a Claude call or joined the project: a settings module
+    they import is read for its constants, its own imports are not. Anything further (a
+    re-export, a wrapper's module) is summarised when a name of it is asked for
+    (`Project.load`).
+    """
+    for module in sorted(project.followed - project.followed_through):
+        project.followed_through.add(module)
+        for other in sorted(project.imported_modules(module)):
+            project.load(other)
 
 
 def read_files(paths: Sequence[str], texts: dict[str, str]) -> list[tuple[Path, bytes | str]]:
@@ -1165,8 +1230,8 @@ def read_files(paths: Sequence[str], texts: dict[str, str]) -> list[tuple[Path, 
             found.append((Path(path), texts[path]))
             continue
         try:
-            with open(path, "rb") as handle:
-                found.append((Path(path), handle.read()))
+            # Never blocks on a FIFO or reads a device: the same read as the file phase's.
+            found.append((Path(path), read_regular(path)))
         except OSError:
             continue
     return found
@@ -1176,7 +1241,9 @@ def cwd() -> Path:
     return Path(os.getcwd()).resolve()
 
 
-def attach_project(jobs: Sequence[Any], cache: Any = None) -> list[Any]:
+def attach_project(
+    jobs: Sequence[Any], cache: Any = None, reads: dict[str, bytes] | None = None
+) -> list[Any]:
     """Return the jobs with the project phase's view of each Python file attached.
 
     The Python files of the run (with the text given for stdin) are the project's; modules they
@@ -1186,6 +1253,8 @@ def attach_project(jobs: Sequence[Any], cache: Any = None) -> list[Any]:
     With a result cache, the views are stored under a key made of every input's path and bytes;
     the files read from disk beyond the run's are recorded with their hashes and checked on the
     way back, so a warm run over an unchanged tree neither parses nor solves anything.
+    The bytes read for the phase are left in `reads` (path -> bytes) for the file phase, so
+    each file is read once.
     """
     from dataclasses import replace
 
@@ -1194,6 +1263,8 @@ def attach_project(jobs: Sequence[Any], cache: Any = None) -> list[Any]:
         return list(jobs)
     texts = {job.path: job.text for job in python if job.text is not None}
     files = read_files([job.path for job in python], texts)
+    if reads is not None:
+        reads.update((str(path), data) for path, data in files if isinstance(data, bytes))
     views = _cached_views(cache, files)
     if views is None:
         project = build(files, cwd())
