@@ -326,6 +326,24 @@ class Project:
         self._paths[name] = found
         return found
 
+    def absent(self) -> list[str]:
+        """Return the files that would have been modules this run looked for and did not find.
+
+        A run's views depend on them not existing: a module created later (a new helper a
+        checked file imports) must make the views stale.
+        """
+        found: set[str] = set()
+        for name, path in self._paths.items():
+            parts = name.split(".")
+            if path is not None or not all(part.isidentifier() for part in parts):
+                continue
+            for root in self.roots:
+                base = root.joinpath(*parts)
+                for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+                    if not os.path.lexists(candidate):
+                        found.add(str(candidate))
+        return sorted(found)
+
     def imported_modules(self, name: str) -> set[str]:
         """Return the project modules `name` imports (by prefix of its imports)."""
         if name in self._imported:
@@ -1115,6 +1133,18 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path) -> Project:
     parsing): the set grows until nothing new joins, so a module that calls `ask()` and never
     says "anthropic" is found, and so is one calling a wrapper of that wrapper.
     """
+    # Listings are memoised within a run only: a long-lived process (the language server, a
+    # test) sees the modules created since its last run.
+    for memo in (_has_project_file, _is_package, _top_names):
+        memo.cache_clear()
+    _MODULE_FILES.clear()
+    if len(files) > DISK_READ_FILES and not any(
+        _mentions(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data, MARKERS)
+        for _, data in files
+    ):
+        # A large run where nothing names Claude: no module can give anything, and none is
+        # read beyond the run's own files. Nothing is paid for the phase but this scan.
+        return Project([], cwd)
     paths = [path for path, _ in files]
     project = Project(import_roots(paths), cwd, project_folders(paths))
     roots = project.roots
@@ -1294,6 +1324,8 @@ def _cached_views(cache: Any, files: Sequence[tuple[Path, bytes | str]]) -> dict
         return None
     data = cache.load_data(_run_key(files))
     try:
+        if any(os.path.lexists(path) for path in data["absent"]):
+            return None  # a module the views were built without exists now
         for path, digest in data["read"].items():
             try:
                 current = Path(path).read_bytes()
@@ -1327,6 +1359,7 @@ def _store_views(
                 return
     payload = {
         "read": read,
+        "absent": project.absent(),
         "views": {
             path: [v.module, v.modules, v.digest, v.relevant] if v is not None else None
             for path, v in views.items()
