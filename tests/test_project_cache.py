@@ -12,7 +12,7 @@ from pathlib import Path
 
 from helpers import Cli, write_tree
 
-WRAPPER = '''import anthropic
+WRAPPER = """import anthropic
 
 client = anthropic.Anthropic()
 
@@ -24,14 +24,14 @@ def ask(prompt, temperature=0.0):
         temperature=temperature,
         messages=[{"role": "user", "content": prompt}],
     )
-'''
+"""
 
-CALLER = '''from app.helpers import ask
+CALLER = """from app.helpers import ask
 
 
 def answer(question):
     return ask(question, temperature=0.9)
-'''
+"""
 
 
 def _tree(root: Path, files: dict[str, str]) -> Cli:

@@ -269,6 +269,8 @@ class Project:
         # Claude-naming modules use is read; not while deriving facts for views, which would
         # read every module any summarised one imports.
         self.loading = False
+        # The result cache (`cache.ResultCache`), where summaries are kept by content.
+        self.cache: Any = None
 
     # Building -------------------------------------------------------------------------------
     def add(self, path: Path, text: str) -> str | None:
@@ -279,13 +281,34 @@ class Project:
         name, is_package = named
         if name in self.summaries:
             return name
-        found = summarise(text, name, is_package)
+        found = self._summary(text, name, is_package)
         if found is None:
             return None
         self.summaries[name] = found
         self.paths[name] = _display(path, self.cwd)
         self.files[str(path)] = name
         return name
+
+    def _summary(self, text: str, name: str, is_package: bool) -> dict[str, Any] | None:
+        """Return a module's summary, from the cache when the same text was summarised before.
+
+        A summary is plain JSON data, keyed by the text, the module name and whether it is a
+        package; a cached entry that is not a summary's shape is a miss.
+        """
+        if self.cache is None:
+            return summarise(text, name, is_package)
+        digest = hashlib.blake2b(digest_size=20)
+        digest.update(f"summary\0{name}\0{is_package}\0".encode())
+        digest.update(text.encode("utf-8", "surrogatepass"))
+        key = digest.hexdigest()
+        stored = self.cache.load_data(key)
+        if isinstance(stored, dict) and set(stored) == {"summary"}:
+            found = stored["summary"]
+            if found is None or (isinstance(found, dict) and set(found) == _SUMMARY_KEYS):
+                return found
+        found = summarise(text, name, is_package)
+        self.cache.store_data(key, {"summary": found})
+        return found
 
     def load(self, module: str) -> dict[str, Any] | None:
         """Return a project module's summary, summarising it now if a name of it is asked for.
@@ -1125,7 +1148,12 @@ def _absolute_module(module: str, is_package: bool, level: int, name: str | None
     return ".".join([*parts, name] if name else parts)
 
 
-def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path) -> Project:
+_SUMMARY_KEYS = frozenset(
+    {"module", "package", "imports", "star_imports", "all", "assigns", "functions", "classes", "calls"}
+)
+
+
+def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path, cache: Any = None) -> Project:
     """Summarise the files that can matter (and the project modules they import); solve.
 
     A file matters when it mentions Claude (the registry's markers), when a summarised module
@@ -1147,6 +1175,7 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path) -> Project:
         return Project([], cwd)
     paths = [path for path, _ in files]
     project = Project(import_roots(paths), cwd, project_folders(paths))
+    project.cache = cache
     roots = project.roots
     project.given = {str(path): data for path, data in files}
     pending: list[tuple[Path, bytes, str, bool]] = []
@@ -1297,7 +1326,7 @@ def attach_project(
         reads.update((str(path), data) for path, data in files if isinstance(data, bytes))
     views = _cached_views(cache, files)
     if views is None:
-        project = build(files, cwd())
+        project = build(files, cwd(), cache)
         views = {path: project.view(path) for path, _ in ((str(p), d) for p, d in files)}
         _store_views(cache, files, project, views)
     out = []
