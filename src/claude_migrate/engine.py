@@ -41,6 +41,7 @@ from .pool import (
     recursion_headroom,
     run_in_workers,
 )  # fmt: skip
+from .project import ProjectView, attach_project
 from .source import DecodeError, SourceText, read_regular
 from .suppress import skips_file
 from .triage import Wanted, enabled, has_candidate, parse_for_triage
@@ -87,6 +88,8 @@ class Job:
     kind: str
     settings: FileSettings
     text: str | None = None  # given instead of reading `path` (stdin)
+    # What the project phase decided that this file may use (None: the file alone).
+    project: ProjectView | None = None
 
 
 @cache
@@ -191,12 +194,41 @@ def _wanted_of(checks: tuple[Check, ...], settings: FileSettings) -> Wanted | No
 
 
 def exported_names(job: Job) -> frozenset[str]:
-    """Return the names of functions other modules export that wrap a Claude call.
+    """Return the names through which a module may reach Claude in code outside it.
 
-    A call of one of them makes a module a candidate of the triage (the project phase's hook;
-    empty while no project-wide summaries exist).
+    The project phase's view of the module (`ProjectView`: the module-level clients, the
+    wrapper functions and methods, the factories and the classes holding a client that the
+    modules it imports give) and the functions the policy declares as call sites
+    (`[[call-sites]]`). A call of one of them, by any alias, makes the module a candidate of
+    the triage.
     """
-    return frozenset()
+    declared = frozenset(name.decode() for name in _declared(job.settings))
+    if job.project is None:
+        return declared
+    return declared | _view_exports(job.project)
+
+
+_EXPORTS: dict[str, frozenset[str]] = {}
+
+
+def _view_exports(view: ProjectView) -> frozenset[str]:
+    """Return every name a project view says may lead to a Claude call (by its digest, once)."""
+    found = _EXPORTS.get(view.digest)
+    if found is None:
+        names: set[str] = set()
+        for facts in view.modules.values():
+            for qual in facts.get("functions", {}):
+                names.update(str(qual).split("."))  # `Class.method`: the class and the method
+            names.update(str(name) for name in facts.get("classes", {}))
+            names.update(
+                str(name)
+                for name, plain in facts.get("names", {}).items()
+                if not (isinstance(plain, (list, tuple)) and plain and plain[0] == "const")
+            )
+        if len(_EXPORTS) > 4096:
+            _EXPORTS.clear()
+        found = _EXPORTS[view.digest] = frozenset(names)
+    return found
 
 
 def triaged_out(job: Job, text: str, data: bytes | None = None) -> bool:
@@ -213,7 +245,12 @@ def _triage(job: Job, text: str, data: bytes | None) -> tuple[bool, bool | None]
         return False, None
     if data is None:
         data = text.encode("utf-8", "surrogatepass")
-    wanted = wanted_for(job.settings, job.kind, file_role(job.path), data)
+    # A file the project phase or a declared call site makes relevant is parsed whatever its
+    # markers (`_verdict`): every enabled check then counts, not only those whose markers it has.
+    forced = (job.project is not None and job.project.relevant) or any(
+        name in data for name in _declared(job.settings)
+    )
+    wanted = wanted_for(job.settings, job.kind, file_role(job.path), None if forced else data)
     if wanted is None:
         return False, None
     tree = parse_for_triage(text)
@@ -258,6 +295,23 @@ def prefilter(data: bytes, settings: FileSettings, kind: str, path: str = "") ->
         if not confirms or (lowered is not None and any(c in lowered for c in confirms)):
             return PARSE
     return SYNTAX_ONLY if kind == "python" else PARSE
+
+
+def _verdict(job: Job, data: bytes) -> int:
+    """Return the prefilter's verdict, parsing a file the project phase found a use for."""
+    verdict = prefilter(data, job.settings, job.kind, job.path)
+    if verdict != PARSE and job.project is not None and job.project.relevant:
+        return PARSE
+    if verdict != PARSE and job.kind == "python" and any(name in data for name in _declared(job.settings)):
+        return PARSE
+    return verdict
+
+
+@cache
+def _declared(settings: FileSettings) -> tuple[bytes, ...]:
+    """Return the names of the functions the policy declares as call sites (`[[call-sites]]`)."""
+    sites = settings.table("call-sites").get("sites", ())
+    return tuple(str(dict(site)["function"]).rsplit(".", 1)[-1].encode() for site in sites)
 
 
 def passes_prefilter(data: bytes, settings: FileSettings, kind: str, path: str = "") -> bool:
@@ -343,7 +397,9 @@ def _libcst_limit(tree: ast.Module) -> tuple[str, int, int] | None:
 def _run_checks(job: Job, source: SourceText, module, checks: Sequence[Check]) -> tuple[list[Diagnostic], list[FileError]]:  # type: ignore[no-untyped-def]
     from .context import FileContext
 
-    ctx = FileContext(job.display, source, module, job.settings, file_path=job.path)
+    ctx = FileContext(
+        job.display, source, module, job.settings, file_path=job.path, project=job.project
+    )
     return analyse(ctx, checks, job.display)
 
 
@@ -543,7 +599,7 @@ def process(job: Job, options: Options, data: bytes | None = None) -> FileResult
                     message = f"cannot read: {exc.strerror or exc}"
                     result.errors.append(FileError(job.display, message))
                     return result
-            verdict = prefilter(data, job.settings, job.kind, job.path)
+            verdict = _verdict(job, data)
             if verdict == SKIP:
                 return skipped(job, data)
         else:
@@ -672,6 +728,8 @@ def run(
     one, and its fresh result is stored otherwise (see `cache.py`).
     """
     workers = workers or default_jobs()
+    reads: dict[str, bytes] = {}
+    jobs = attach_project(jobs, cache, reads)
     keys: dict[int, tuple[str, bytes]] = {}
     # Prefilter in this process: most files of a real tree never need a parse, and sending
     # them to a pool would cost more than reading them here.
@@ -689,11 +747,12 @@ def run(
                 hazardous.add(i)
         else:
             try:
-                data = read_regular(job.path)
+                # The project phase may have read the file already: its bytes are used.
+                data = reads.pop(job.path, None) or read_regular(job.path)
             except OSError:
                 heavy.append(i)  # let process() report it
                 continue
-            if prefilter(data, job.settings, job.kind, job.path) == SKIP:
+            if _verdict(job, data) == SKIP:
                 results[i] = skipped(job, data)
                 if on_result:
                     on_result(results[i])  # type: ignore[arg-type]
@@ -702,6 +761,7 @@ def run(
                 hit, key = lookup(
                     cache, data, job.settings, job.kind, job.path, job.display,
                     options.fix, options.unsafe,
+                    job.project.digest if job.project is not None else "",
                 )  # fmt: skip
                 keys[i] = (key, data)
                 if hit is not None:
