@@ -171,7 +171,7 @@ def _passing(
     """Return the checks whose markers and confirmations `data` holds (the prefilter's test)."""
     lowered: bytes | None = None
     kept = []
-    for check, (own, folds, confirms) in zip(checks, stages):
+    for check, (own, folds, confirms) in zip(checks, stages, strict=True):
         if (folds or confirms) and lowered is None:
             lowered = data.lower()
         text = lowered if folds and lowered is not None else data
