@@ -288,7 +288,8 @@ def loads_libcst(path: Path) -> bool:
 
 def run_single(reps: int, root: Path) -> dict[str, Measure]:
     target = next(iter(sorted(root.rglob("claude_*.py"))))
-    plain = root.parent / "no_candidate.py"
+    # Outside any project (no pyproject.toml above it): a pre-commit run on one file of its own.
+    plain = Path(tempfile.mkdtemp(prefix="cm-one-")) / "no_candidate.py"
     plain.write_text(NO_CANDIDATE, encoding="utf-8")
     commands = {
         "check one file": [*CM, "check", "--no-cache", "--exit-zero", "--quiet", str(target)],

@@ -22,6 +22,7 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -136,7 +137,7 @@ def measure(root: Path, work: Path, reps: int) -> dict[str, dict[str, float]]:
     }
 
 
-def render(rows: list[dict[str, object]], took: float, where: dict[str, str]) -> str:
+def render(rows: list[dict[str, Any]], took: float, where: dict[str, str]) -> str:
     out = [
         f"{where['cpu']}, {where['cores']} cores, Python {where['python']}; load average before "
         f"{where['load']}; the series took {took:.0f} s",
@@ -146,8 +147,8 @@ def render(rows: list[dict[str, object]], took: float, where: dict[str, str]) ->
     ]
     for row in rows:
         for label in COMMANDS:
-            m = row[label]  # type: ignore[index]
-            per_k = m["seconds"] / (row["lines"] / 1000)  # type: ignore[operator]
+            m = row[label]
+            per_k = m["seconds"] / (row["lines"] / 1000)
             out.append(
                 f"| {row['size']}x | {row['files']:,} | {row['lines']:,} | {label} | "
                 f"{m['seconds']:.2f} | {per_k:.4f} | {m['peak_mb']:.0f} |"
@@ -156,24 +157,24 @@ def render(rows: list[dict[str, object]], took: float, where: dict[str, str]) ->
     out += ["", "| command | s per 1k lines at 1x | at largest | ratio (target <= 1.2) |"]
     out.append("|---|---|---|---|")
     for label in COMMANDS:
-        a = first[label]["seconds"] / (first["lines"] / 1000)  # type: ignore[index,operator]
-        b = last[label]["seconds"] / (last["lines"] / 1000)  # type: ignore[index,operator]
+        a = first[label]["seconds"] / (first["lines"] / 1000)
+        b = last[label]["seconds"] / (last["lines"] / 1000)
         out.append(f"| {label} | {a:.4f} | {b:.4f} | {b / a:.2f} |")
-    worst = max(row[label]["peak_mb"] for row in rows for label in COMMANDS)  # type: ignore[index]
+    worst = max(row[label]["peak_mb"] for row in rows for label in COMMANDS)
     out.append("")
     out.append(f"Peak RSS of any process at any size: {worst:.0f} MB (target <= 400 MB).")
     return "\n".join(out) + "\n"
 
 
-def svg(rows: list[dict[str, object]]) -> str:
+def svg(rows: list[dict[str, Any]]) -> str:
     """Return a plot of seconds and peak RSS against lines, as SVG text (two panels)."""
     width, height, pad = 760, 300, 55
     colours = {"check cold": "#1f77b4", "check warm": "#2ca02c", "fix": "#d62728"}
-    xs = [int(row["lines"]) for row in rows]  # type: ignore[call-overload]
+    xs = [int(row["lines"]) for row in rows]
     x_max = max(xs) * 1.05
 
     def panel(left: int, key: str, title: str, unit: str) -> list[str]:
-        values = [row[label][key] for row in rows for label in COMMANDS]  # type: ignore[index]
+        values = [row[label][key] for row in rows for label in COMMANDS]
         y_max = max(values) * 1.15 or 1.0
         w = width / 2 - pad - 10
         h = height - 2 * pad
@@ -209,8 +210,7 @@ def svg(rows: list[dict[str, object]]) -> str:
             )
         for label in COMMANDS:
             points = " ".join(
-                f"{px(int(row['lines'])):.1f},{py(row[label][key]):.1f}"  # type: ignore[index,call-overload]
-                for row in rows
+                f"{px(int(row['lines'])):.1f},{py(row[label][key]):.1f}" for row in rows
             )
             parts.append(
                 f'<polyline points="{points}" fill="none" stroke="{colours[label]}" '
@@ -249,7 +249,7 @@ def main() -> int:
 
     started = time.perf_counter()
     where = machine()
-    rows: list[dict[str, object]] = []
+    rows: list[dict[str, Any]] = []
     base_files = files_for(args.base_lines)
     for size in (int(s) for s in args.sizes.split(",") if s.strip()):
         with tempfile.TemporaryDirectory(prefix=f"cm-scale-{size}x-") as scratch:
