@@ -33,11 +33,31 @@ def sdk_mypy_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     first fills it, the next reuses it). mypy reuses a cache only under the same global options,
     so the tests pass the same flags and put anything file-specific in inline `# mypy:` comments.
     """
-    root = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        root = root.parent  # the run's folder, above each worker's own
+    root = _run_folder(tmp_path_factory)
     cache = root / "mypy-sdk"
     cache.mkdir(exist_ok=True)
     with open(root / "mypy-sdk.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         yield cache
+
+
+@pytest.fixture
+def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """Where pre-commit and virtualenv keep what they build, shared by this run's tests.
+
+    Building the hook's environment from this checkout is most of a `pre-commit try-repo` run;
+    tests that run the real hooks share it (pre-commit locks its own store). It lives in this
+    run's temporary folder: CI runs as root on a fresh machine, and nothing may depend on what an
+    earlier run left in the home folder.
+    """
+    root = _run_folder(tmp_path_factory)
+    return {
+        "PRE_COMMIT_HOME": str(root / "pre-commit-home"),
+        "VIRTUALENV_OVERRIDE_APP_DATA": str(root / "virtualenv-app-data"),
+    }
+
+
+def _run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Return this run's temporary folder, the same for every xdist worker."""
+    root = tmp_path_factory.getbasetemp()
+    return root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root
