@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .lazy import lazy_import
 from .scope import CallRecord, ModuleIndex
@@ -75,8 +75,8 @@ class Target:
         }[canonical]
 
 
-def _sdk(path: str, **kw: object) -> Target:
-    return Target(f"sdk:{path}", SDK, path, **kw)  # type: ignore[arg-type]
+def _sdk(path: str, **kw: Any) -> Target:
+    return Target(f"sdk:{path}", SDK, path, **kw)
 
 
 TARGETS: dict[str, Target] = {
@@ -382,9 +382,12 @@ class CallFinder:
             return self._bedrock_site(record, TARGETS[key]) if key else None
         if symbol.cls == "litellm.Router" and symbol.path in (("completion",), ("acompletion",)):
             return self._litellm_site(record)
-        if symbol.cls.split(".")[0] in ("requests", "httpx", "aiohttp") and len(symbol.path) == 1:
-            if symbol.path[0] in HTTP_CLIENT_METHODS:
-                return self._http_site(record, symbol.path[0], base_url=symbol.info)
+        if (
+            symbol.cls.split(".")[0] in ("requests", "httpx", "aiohttp")
+            and len(symbol.path) == 1
+            and symbol.path[0] in HTTP_CLIENT_METHODS
+        ):
+            return self._http_site(record, symbol.path[0], base_url=symbol.info)
         return None
 
     def _function_site(self, record: CallRecord, qualname: str) -> CallSite | None:
@@ -473,8 +476,8 @@ class CallFinder:
                 verb = self._string(args.get("method"), record)
         elif positional:
             url_node = positional[0].value
-        if url_node is None and args.get("url") is not None:
-            url_node = args.get("url").value_node  # type: ignore[union-attr]
+        if url_node is None and (url_arg := args.get("url")) is not None:
+            url_node = url_arg.value_node
         if not isinstance(verb, str) or verb.upper() != "POST" or url_node is None:
             return None
         url = self.values.template(url_node, record.scope)
@@ -494,9 +497,9 @@ class CallFinder:
             )
         else:
             for key in ("data", "content"):
-                if args.get(key) is not None:
+                if (raw := args.get(key)) is not None:
                     params = self.values.json_payload(
-                        args.get(key).value_node, record.scope, record.order, self.mutators(record)  # type: ignore[union-attr]
+                        raw.value_node, record.scope, record.order, self.mutators(record)
                     )
                     break
         if params is None:

@@ -1,8 +1,9 @@
 """The rule catalogue people read: every rule's facts and its page in `rules/<CODE>.md`.
 
 Feeds `claude-migrate rules`, `claude-migrate explain`, the SARIF rule list and `init`. A rule's
-facts come from the registry (`checks.ALL_CHECKS`, discovered, plus the pseudo-rule CM001), its prose from
-its page, whose sections are fixed (`PAGE_SECTIONS`) so every page reads the same way.
+facts come from the registry (`checks.ALL_CHECKS`, discovered, plus the pseudo-rule CM001),
+its prose from its page, whose sections are fixed (`PAGE_SECTIONS`) so every page reads the same
+way.
 """
 
 from __future__ import annotations

@@ -14,8 +14,9 @@ import click
 
 from . import __version__, api, catalogue, policy_view, starter
 from .checks import KNOWN_CODES
-from .config import ConfigError, PolicyLoader, preset_names
+from .config import PolicyLoader, preset_names
 from .diagnostics import SEVERITIES, FileResult
+from .errors import ConfigError
 from .progress import progress_bar
 from .progress import wanted as progress_wanted
 from .report import FORMATS
@@ -426,7 +427,7 @@ def catalogue_command(check_sdk: bool, output_format: str) -> None:
                 "id": m.id,
                 "retires": m.retires.isoformat() if m.retires else None,
                 "replacement": m.replacement,
-                "family": (facts.for_model(m.id).family if facts.for_model(m.id) else None),
+                "family": fact.family if (fact := facts.for_model(m.id)) else None,
             }
             for m in known.models
         ]

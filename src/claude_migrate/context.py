@@ -125,7 +125,7 @@ class FileContext:
 
     def diagnostic(
         self,
-        check: Check | type[Check],
+        check: Check[Any] | type[Check[Any]],
         node: cst.CSTNode,
         message: str,
         fix: Fix | None = None,

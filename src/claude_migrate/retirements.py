@@ -158,17 +158,17 @@ def compose(
             return f"the constant also names the model of a legacy completions call on line {line}"
         if facts is None:
             continue
-        found = problems(
+        needed = problems(
             ctx, other, facts, repr(target), prefer=prefer, yielding=False, legacy=migrating
         )
-        for problem in found:
+        for problem in needed:
             if not problem.fixable:
                 return problem.message + where
-        repaired = edits_for(ctx, found)
+        repaired = edits_for(ctx, needed)
         if repaired is None:
             return "the parameters the new model needs changed cannot be rewritten" + where
         edits.extend(repaired)
-        changes.extend(problem.change + where for problem in found)
+        changes.extend(problem.change + where for problem in needed)
     place = f" in {written.subject}" if written.constant else ""
     return edits, changes, place + written.note
 

@@ -269,8 +269,8 @@ class ModuleIndex:
     def _leave_comp(self, node: cst.CSTNode) -> None:
         self._pop()
 
-    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _visit_comp  # type: ignore[assignment]
-    leave_ListComp = leave_SetComp = leave_DictComp = leave_GeneratorExp = _leave_comp  # type: ignore[assignment]
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _visit_comp
+    leave_ListComp = leave_SetComp = leave_DictComp = leave_GeneratorExp = _leave_comp
 
     def visit_CompFor(self, node: cst.CompFor) -> None:
         for name in _target_names(node.target):
@@ -421,7 +421,7 @@ class ModuleIndex:
                 and not any(isinstance(e, cst.StarredElement) for e in target.elements)
                 and not any(isinstance(e, cst.StarredElement) for e in value.elements)
             ):
-                for sub_target, sub_value in zip(elements, value.elements):
+                for sub_target, sub_value in zip(elements, value.elements, strict=True):
                     self._record_target(sub_target, sub_value.value)
             else:
                 for name in _target_names(target):

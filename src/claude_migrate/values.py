@@ -1,4 +1,5 @@
-"""What an argument's value is: a literal where it stands, a constant, a dict entry, a `**kwargs` dict.
+"""What an argument's value is: a literal where it stands, a constant, a dict entry, a `**kwargs`
+dict.
 
 Unknown stays unknown: a name bound more than once, a parameter, an environment variable or any
 computation is `UNKNOWN`, and nothing is reported on it.
@@ -86,7 +87,7 @@ def string_value(node: cst.BaseExpression) -> str | None:
         return value if isinstance(value, str) else None
     if isinstance(node, cst.ConcatenatedString):
         left = string_value(node.left)
-        right = string_value(node.right)  # type: ignore[arg-type]
+        right = string_value(node.right)
         return None if left is None or right is None else left + right
     return None
 
@@ -304,8 +305,8 @@ class ValueResolver:
             for part in node.parts:
                 if isinstance(part, cst.FormattedStringText):
                     parts.append(part.value)
-                else:
-                    inner = self.template(part.expression, scope, depth + 1)  # type: ignore[attr-defined]
+                elif isinstance(part, cst.FormattedStringExpression):
+                    inner = self.template(part.expression, scope, depth + 1)
                     parts.append(inner if inner is not None else "{}")
             return "".join(parts)
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):

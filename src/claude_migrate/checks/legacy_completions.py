@@ -230,10 +230,11 @@ class LegacyCompletionsCheck(Check["FileContext"]):
         if prompt is None:
             raise NoRewrite("it has no prompt= argument")
         content = self._content(ctx, prompt.value, scope)
+        assert budget.keyword is not None and prompt.keyword is not None  # read by keyword above
         edits = [
             ctx.replace(func.value.attr, "messages"),
-            ctx.replace(budget.keyword, "max_tokens"),  # type: ignore[arg-type]
-            ctx.replace(prompt.keyword, "messages"),  # type: ignore[arg-type]
+            ctx.replace(budget.keyword, "max_tokens"),
+            ctx.replace(prompt.keyword, "messages"),
             ctx.replace(prompt.value, f'[{{"role": "user", "content": {content}}}]'),
         ]
         dropped = []
@@ -556,7 +557,7 @@ class LegacyCompletionsCheck(Check["FileContext"]):
             )
             return ctx.diagnostic(self, legacy[0], message, None, scope.qualname)
         fix = None
-        if len(legacy) < len(statement.names):  # type: ignore[arg-type]
+        if not isinstance(statement.names, cst.ImportStar) and len(legacy) < len(statement.names):
             edit = remove_elements(ctx, statement, legacy)
             if edit is not None:
                 fix = ctx.fix(Applicability.UNSAFE, f"remove the unused {names} import", edit)
