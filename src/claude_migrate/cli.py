@@ -353,9 +353,15 @@ def _terminal() -> bool:
     "--config", type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="Use this policy file instead of the nearest one.",
 )
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
+@click.option(
+    "--format", "output_format", type=click.Choice(["text", "json", "markdown"]), default="text",
+    help="markdown: the README's rule table (what each rule finds, its default policy and fix).",
+)
 def rules_command(path: Path | None, config: Path | None, output_format: str) -> None:
     """List every rule: code, name, fix, and whether the policy for PATH turns it on."""
+    if output_format == "markdown":
+        click.echo(catalogue.markdown_table(), nl=False)  # the defaults: no policy is read
+        return
     target = path or Path(".")
     try:
         settings = PolicyLoader(config).for_path(target).settings_for(target.resolve())
