@@ -23,9 +23,9 @@ def test_readme_try_it_commands_use_a_virtual_environment_and_python3() -> None:
         assert "python -m pip" not in command and not command.startswith("pip ")
     assert install.endswith(".venv/bin/claude-migrate check examples/support-desk")
     steps = tests.split(" && ")
-    assert ".venv/bin/python -m pytest" in steps
+    assert ".venv/bin/python -m pytest -n auto" in steps
     # The linters run after the tests, in the same environment, with pyproject.toml's settings.
-    assert steps[steps.index(".venv/bin/python -m pytest") + 1 :] == [
+    assert steps[steps.index(".venv/bin/python -m pytest -n auto") + 1 :] == [
         ".venv/bin/ruff check",
         ".venv/bin/ruff format --check",
         ".venv/bin/mypy",

@@ -166,6 +166,11 @@ def _decode(value: Any, hint: Any, path: str) -> Any:
     if origin in (list, tuple):
         if type(value) is not list:
             raise Malformed("expected a list")
+        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+            # A fixed-shape tuple (a related location's path, line and message).
+            if len(value) != len(args):
+                raise Malformed(f"expected {len(args)} items")
+            return tuple(_decode(v, h, path) for v, h in zip(value, args))  # noqa: B905
         items = [_decode(v, args[0], path) for v in value]
         return items if origin is list else tuple(items)
     if hint is Edit:  # stored as [start, end, replacement]
@@ -319,6 +324,28 @@ class ResultCache:
             if time.time() - os.stat(entry).st_mtime > _TOUCH_AFTER:
                 os.utime(entry)
 
+    def load_data(self, key: str) -> Any:
+        """Return the JSON data stored under `key` by `store_data`, or None (missing or broken)."""
+        if not self.usable:
+            return None
+        try:
+            stored = json.loads(read_regular(self._entry(key)))
+        except (OSError, ValueError, RecursionError):
+            return None
+        if not isinstance(stored, dict) or stored.get("format") != FORMAT:
+            return None
+        self._touch(self._entry(key))
+        return stored.get("data")
+
+    def store_data(self, key: str, data: Any) -> None:
+        """Store JSON data (the project phase's facts) under `key`, atomically."""
+        try:
+            payload = json.dumps({"format": FORMAT, "data": data}, separators=(",", ":")).encode()
+        except (TypeError, ValueError, RecursionError):
+            return
+        if self.usable:
+            self._write(key, payload)
+
     def store(self, key: str, result: FileResult) -> None:
         """Write the entry for `key` atomically; a cache that can't be written is skipped."""
         if not self.usable:
@@ -329,6 +356,9 @@ class ResultCache:
             ).encode()
         except (TypeError, ValueError):  # a field JSON cannot hold: don't cache this file
             return
+        self._write(key, payload)
+
+    def _write(self, key: str, payload: bytes) -> None:
         entry = self._entry(key)
         try:
             self._prepare(entry.parent)
@@ -521,11 +551,19 @@ def lookup(
     display: str,
     fix: bool,
     unsafe: bool,
+    project: str = "",
 ) -> tuple[FileResult | None, str]:
-    """Return (the cached result or None, the key to store this run's result under)."""
+    """Return (the cached result or None, the key to store this run's result under).
+
+    `project` is the digest of what the project phase told the file (the facts of the modules
+    it imports, and what other modules' calls decide about its own functions): a change there
+    changes the file's findings without changing its bytes.
+    """
     name = os.path.basename(path)
     mode = mode_of(fix, unsafe)
     outside = external_state(settings, kind, path)
+    if project:
+        outside = f"{outside};project={project}"
     key = cache.key(data, settings, kind, name, mode, outside)
     result = cache.load(key, display)
     if result is None and fix:

@@ -24,6 +24,10 @@ from .symbols import (
     INSTRUCTOR_ON_ANTHROPIC,
     OPENAI_ON_ANTHROPIC,
     Instance,
+    LocalClass,
+    LocalFunction,
+    ProjectClass,
+    ProjectFunction,
     Qual,
     Resolver,
     is_sdk_client_class,
@@ -390,9 +394,44 @@ def anthropic_endpoint(url: str) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class Hop:
+    """A call of a wrapper: the parameters it passes on, and the Claude calls they reach."""
+
+    callee: str  # "ask", "Chat.complete", "Claude" (a class called)
+    # wrapper parameter (or keyword forwarded through `**kwargs`) -> (path, line) of the call
+    reaches: tuple[tuple[str, str, int], ...]
+    declared: bool = False  # a `[[call-sites]]` entry of the policy
+
+    def where(self, key: str) -> tuple[str, int] | None:
+        for name, path, line in self.reaches:
+            if name == key:
+                return path, line
+        return None
+
+    def related(self, key: str, canonical: str) -> tuple[tuple[str, int, str], ...]:
+        """Return the Claude call a parameter reaches, as a report's related location."""
+        where = self.where(key)
+        if where is None:
+            return ()
+        return ((where[0], where[1], f"the Claude call {self.callee}() passes {canonical} to"),)
+
+    def describe(self, key: str) -> str:
+        """Return "passed to ask() reaches a Claude call at app/llm.py:20" for a parameter."""
+        if self.declared:
+            return f"passed to {self.callee}(), a Claude call site the policy declares,"
+        where = self.where(key)
+        at = f" at {where[0]}:{where[1]}" if where else ""
+        return f"passed to {self.callee}() reaches a Claude call{at}"
+
+
 @dataclass(eq=False)
 class CallSite:
-    """A call proven to reach Claude, with its parameters as written."""
+    """A call proven to reach Claude, with its parameters as written.
+
+    `via` is set for a call of an in-project wrapper: its parameters are the wrapper's, and only
+    those the project phase proved to reach a Claude parameter are named by its target.
+    """
 
     record: CallRecord
     target: Target
@@ -401,6 +440,7 @@ class CallSite:
     # The call's keyword arguments when the parameters live elsewhere (a JSON body...).
     call_args: Entries | None = None
     extra: dict[str, object] = field(default_factory=dict)
+    via: Hop | None = None
 
     @property
     def node(self) -> cst.Call:
@@ -440,9 +480,13 @@ _MUTATING_METHODS = frozenset({"update", "pop", "popitem", "setdefault", "clear"
 class CallFinder:
     """Matches a module's calls against the registry."""
 
-    def __init__(self, index: ModuleIndex, resolver: Resolver) -> None:
+    def __init__(
+        self, index: ModuleIndex, resolver: Resolver, declared: dict[str, dict[str, str]] | None = None
+    ) -> None:
         self.index = index
         self.resolver = resolver
+        # `[[call-sites]]`: function import path -> {Claude parameter: the function's parameter}
+        self.declared = declared or {}
         self.values = resolver.values
         self._mutators: dict[int, dict[str, list[int]]] | None = None
 
@@ -479,7 +523,7 @@ class CallFinder:
     def site(self, record: CallRecord) -> CallSite | None:
         func = record.node.func
         if isinstance(func, cst.Attribute):
-            if func.attr.value not in CALLEE_NAMES:
+            if func.attr.value not in CALLEE_NAMES and func.attr.value not in self._wrapper_names:
                 return None
         elif not isinstance(func, cst.Name):
             return None
@@ -488,7 +532,96 @@ class CallFinder:
             return self._method_site(record, symbol)
         if isinstance(symbol, Qual):
             return self._function_site(record, symbol.name)
+        project = self.resolver.project
+        if project is None:
+            return None
+        if isinstance(symbol, LocalFunction):
+            symbol = ProjectFunction(project.module, symbol.scope.qualname)
+        elif isinstance(symbol, LocalClass):
+            symbol = ProjectFunction(project.module, f"{symbol.info.scope.qualname}.__init__", True)
+        elif isinstance(symbol, ProjectClass):
+            symbol = ProjectFunction(symbol.module, f"{symbol.name}.__init__", True)
+        if isinstance(symbol, ProjectFunction):
+            return self._wrapper_site(record, symbol)
         return None
+
+    @property
+    def _wrapper_names(self) -> frozenset[str]:
+        project = self.resolver.project
+        if project is None:
+            return frozenset()
+        names = getattr(self, "_names", None)
+        if names is None:
+            names = frozenset(
+                part
+                for facts in project.modules.values()
+                for qual in facts["functions"]
+                for part in qual.split(".")
+            )
+            self._names = names
+        return names
+
+    def _wrapper_site(self, record: CallRecord, function: ProjectFunction) -> CallSite | None:
+        """Return the call of an in-project wrapper as a site naming the parameters it passes on."""
+        project = self.resolver.project
+        assert project is not None
+        facts = project.function(function.module, function.qualname)
+        if facts is None or not (facts.get("reaches") or facts.get("forwards")):
+            return None
+        params: list[list[str]] = facts["params"]
+        args = self.kwargs(record)
+        positional = [name for name, kind in params if kind == "positional"]
+        index = 0
+        for arg in record.node.args:
+            if arg.star:
+                break
+            if arg.keyword is not None:
+                continue
+            if index < len(positional):
+                name = positional[index]
+                value = self.values.value(arg.value, record.scope)
+                args.items.setdefault(name, Entry(name, arg, arg.value, value, record.node))
+            index += 1
+        named = {name for name, kind in params if kind in ("positional", "keyword")}
+        reaches: dict[str, list[list[object]]] = {
+            k: v for k, v in facts.get("forwards", {}).items() if k not in named
+        }
+        reaches.update(facts.get("reaches", {}))
+        names: dict[str, list[str]] = {}
+        hops: list[tuple[str, str, int]] = []
+        families = set()
+        for param, items in reaches.items():
+            for canonical, key, path, line in items:
+                names.setdefault(str(canonical), []).append(param)
+                hops.append((param, str(path), int(line)))  # type: ignore[call-overload]
+                families.add(TARGETS[str(key)].family)
+        if len(families) != 1:
+            return None
+        callee = function.qualname.removesuffix(".__init__")
+        target = Target(
+            f"wrapper:{function.module}.{callee}",
+            families.pop(),
+            f"{callee}()",
+            temperature=tuple(names.get(TEMPERATURE, ())),
+            max_tokens=tuple(names.get(MAX_TOKENS, ())),
+            stop=tuple(names.get(STOP, ())),
+            stream=tuple(names.get(STREAM, ())),
+            model=tuple(names.get(MODEL, ())),
+        )
+        if target.family in (BEDROCK, LITELLM) and target.model:
+            # Those calls are Claude's only with a Claude model: the one passed here must be.
+            model = args.get(*target.model)
+            if model is None or not (
+                model.value.known
+                and isinstance(model.value.value, str)
+                and is_claude_model(model.value.value)
+            ):
+                return None
+        # Only what reaches Claude is read: other parameters of the wrapper are not Claude's.
+        wanted = {n for values in names.values() for n in values}
+        args.items = {k: v for k, v in args.items.items() if k in wanted}
+        args.unknown_keys &= wanted
+        return CallSite(record, target, args, client="wrapper", via=Hop(callee, tuple(hops)))
 
     def _method_site(self, record: CallRecord, symbol: Instance) -> CallSite | None:
         if is_sdk_client_class(symbol.cls):
@@ -532,7 +665,36 @@ class CallFinder:
             return found
         if qualname in HTTP_FUNCTIONS:
             return self._http_site(record, last)
+        if qualname in self.declared:
+            return self._declared_site(record, qualname, self.declared[qualname])
         return None
+
+    def _declared_site(self, record: CallRecord, qualname: str, mapping: dict[str, str]) -> CallSite:
+        """Return the call of a team-declared wrapper: its mapped keywords are Claude's."""
+        args = self.kwargs(record)
+        names = {
+            TEMPERATURE: mapping.get("temperature"),
+            MAX_TOKENS: mapping.get("max-tokens"),
+            STOP: mapping.get("stop-sequences"),
+            STREAM: mapping.get("stream"),
+            MODEL: mapping.get("model"),
+        }
+        last = qualname.rsplit(".", 1)[-1]
+        target = Target(
+            f"declared:{qualname}",
+            SDK,
+            f"{last}()",
+            **{  # type: ignore[arg-type]
+                field_name: (names[canonical],) if names[canonical] else ()
+                for field_name, canonical in (
+                    ("temperature", TEMPERATURE), ("max_tokens", MAX_TOKENS), ("stop", STOP),
+                    ("stream", STREAM), ("model", MODEL),
+                )
+            },
+        )  # fmt: skip
+        wanted = {n for n in names.values() if n}
+        args.items = {k: v for k, v in args.items.items() if k in wanted}
+        return CallSite(record, target, args, client="declared", via=Hop(last, (), declared=True))
 
     def _bedrock_site(self, record: CallRecord, target: Target) -> CallSite | None:
         args = self.kwargs(record)
@@ -720,9 +882,50 @@ class CallFinder:
             if not first.star:
                 value = self.values.value(first.value, record.scope)
                 model = value.value if value.known and isinstance(value.value, str) else None
+        if model is None and args.get(MODEL) is not None:
+            # `for model in ["bedrock/anthropic.claude-...", ...]`: Claude if one element is;
+            # `split_loops` then makes one site per element.
+            looped = self.values.loop_values(args.get(MODEL).value_node, record.scope)  # type: ignore[union-attr]
+            if looped and any(isinstance(v.value, str) and is_claude_model(v.value) for v in looped):
+                model = "claude"
         if not (model and is_claude_model(model)):
             return None
         return CallSite(record, TARGETS["litellm:completion"], args, client="litellm")
+
+    def split_loops(self, site: CallSite) -> list[CallSite]:
+        """Return one site per element when a parameter is a loop's name over a literal list.
+
+        `for t in [0.2, 0.9]: create(temperature=t)` is two calls as far as a rule goes: each
+        element gets its own site, whose entry is written at the element (where a fix edits it).
+        For the model of a call recognised by its model (LiteLLM, Bedrock), elements that are not
+        Claude models are not Claude calls.
+        """
+        for key, entry in site.params.items.items():
+            if entry.value.known or not isinstance(entry.value_node, cst.Name):
+                continue
+            looped = self.values.loop_values(entry.value_node, site.record.scope)
+            if not looped:
+                continue
+            split = []
+            for value in looped:
+                assert value.node is not None
+                if (
+                    key in site.target.model
+                    and site.family in (LITELLM, BEDROCK)
+                    and not (isinstance(value.value, str) and is_claude_model(value.value))
+                ):
+                    continue
+                items = dict(site.params.items)
+                items[key] = Entry(key, value.node, entry.value_node, value, None)
+                params = Entries(items, site.params.opaque, set(site.params.unknown_keys))
+                split.append(
+                    CallSite(
+                        site.record, site.target, params, site.client, site.call_args,
+                        site.extra, site.via,
+                    )  # fmt: skip
+                )
+            return split
+        return [site]
 
     def _http_site(self, record: CallRecord, method: str, base_url: str = "") -> CallSite | None:
         call = record.node
@@ -772,13 +975,18 @@ class CallFinder:
         )
 
 
-def find_call_sites(index: ModuleIndex, resolver: Resolver | None = None) -> Iterator[CallSite]:
-    """Yield every call in the module proven to reach Claude."""
-    finder = CallFinder(index, resolver or Resolver(index))
+def find_call_sites(
+    index: ModuleIndex,
+    resolver: Resolver | None = None,
+    declared: dict[str, dict[str, str]] | None = None,
+) -> Iterator[CallSite]:
+    """Yield every call in the module proven to reach Claude, directly or through a wrapper
+    (an in-project one, or one the policy declares in `[[call-sites]]`)."""
+    finder = CallFinder(index, resolver or Resolver(index), declared)
     for record in index.calls:
         site = finder.site(record)
         if site is not None:
-            yield site
+            yield from finder.split_loops(site)
 
 
 def parameter_names(canonical: str) -> frozenset[str]:

@@ -212,6 +212,18 @@ def format_rules(rows: list[dict[str, Any]], rich: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
+def format_call_sites(sites: Any) -> str:
+    """Return what `rules` says about the team-declared call sites (`[[call-sites]]`)."""
+    entries = [dict(site) for site in sites]
+    if not entries:
+        return ""
+    lines = ["", "Call sites declared by the policy ([[call-sites]]):"]
+    for entry in entries:
+        mapped = ", ".join(f"{k} = {v}" for k, v in sorted(entry.items()) if k != "function")
+        lines.append(f"  {entry['function']}: {mapped}")
+    return "\n".join(lines) + "\n"
+
+
 def format_page(text: str, rich: bool) -> str:
     """Return a rule page: rendered markdown on a terminal, the markdown itself otherwise."""
     if rich:

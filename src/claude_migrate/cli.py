@@ -372,6 +372,7 @@ def rules_command(path: Path | None, config: Path | None, output_format: str) ->
         click.echo(json.dumps(rows, indent=2))
     else:
         click.echo(catalogue.format_rules(rows, rich=_terminal()), nl=False)
+        click.echo(catalogue.format_call_sites(settings.table("call-sites").get("sites", ())), nl=False)
 
 
 @main.command()

@@ -40,8 +40,12 @@ else:  # pragma: no cover - exercised on Python 3.10
 
 CONFIG_NAME = "claude-migrate.toml"
 PYPROJECT = "pyproject.toml"
-TOP_LEVEL_KEYS = ("extend", "select", "ignore", "exclude", "severity", "overrides")
+TOP_LEVEL_KEYS = ("extend", "select", "ignore", "exclude", "severity", "overrides", "call-sites")
 OVERRIDE_KEYS = ("paths", "select", "ignore", "severity")
+# `[[call-sites]]`: a team's own wrapper, by import path, and which of its parameters is which
+# Claude parameter.
+CALL_SITES = "call-sites"
+CALL_SITE_PARAMETERS = ("model", "temperature", "max-tokens", "stop-sequences", "stream")
 DEFAULT_PRESET = "default"
 
 
@@ -261,6 +265,8 @@ def _with_defaults(tables: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any
             if key not in table and option.default_from is not None:
                 table[key] = table[option.default_from]
         result[check.name] = table
+    if CALL_SITES in tables:
+        result[CALL_SITES] = tables[CALL_SITES]
     return result
 
 
@@ -762,6 +768,8 @@ def _validate_key(raw: _RawPolicy, key: str, value: Any) -> None:
         for index, override in enumerate(value):
             problems.check(_validate_override, raw, index, override)
         problems.raise_any()
+    elif key == CALL_SITES:
+        _validate_call_sites(raw, value)
     elif key in CHECKS_BY_NAME:
         _validate_rule_table(raw, key, value, key)
     else:
@@ -822,6 +830,49 @@ def _find_table_line(text: str, name: str) -> int | None:
     return _find_line(text, None, name)
 
 
+def _is_dotted(value: object) -> bool:
+    return isinstance(value, str) and all(part.isidentifier() for part in value.split("."))
+
+
+def _validate_call_sites(raw: _RawPolicy, value: Any) -> None:
+    """Check `[[call-sites]]`: each a `function` import path and parameter names to map."""
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise ConfigError(
+            raw.path, CALL_SITES, "expected an array of tables ([[call-sites]])",
+            _find_line(raw.text, None, CALL_SITES),
+        )  # fmt: skip
+    for index, entry in enumerate(value):
+        where = f"{CALL_SITES}[{index}]"
+        function = entry.get("function")
+        if not _is_dotted(function) or "." not in function:
+            raise ConfigError(
+                raw.path, f"{where}.function",
+                'expected the import path of a function, such as "acme_llm.client.chat"',
+                _find_line(raw.text, CALL_SITES, "function"),
+            )  # fmt: skip
+        mapped = [key for key in entry if key != "function"]
+        if not mapped:
+            raise ConfigError(
+                raw.path, where,
+                "expected at least one of " + ", ".join(CALL_SITE_PARAMETERS)
+                + " naming the function's parameter",
+                _find_line(raw.text, CALL_SITES, "function"),
+            )  # fmt: skip
+        for key in mapped:
+            line = _find_line(raw.text, CALL_SITES, key)
+            if key not in CALL_SITE_PARAMETERS:
+                raise ConfigError(
+                    raw.path, f"{where}.{key}",
+                    "unknown key (expected function, " + ", ".join(CALL_SITE_PARAMETERS) + ")",
+                    line,
+                )  # fmt: skip
+            name = entry[key]
+            if not (isinstance(name, str) and name.isidentifier()):
+                raise ConfigError(
+                    raw.path, f"{where}.{key}", "expected the name of one of the function's parameters", line
+                )
+
+
 def _drop_stale_fix_to(base: dict[str, Any] | None, layer: Mapping[str, Any]) -> None:
     """Forget an inherited `fix-to` that a new, lower `max` makes invalid.
 
@@ -875,6 +926,13 @@ def _merge(chain: list[_RawPolicy], root: Path, source: str) -> Policy:
                 for key, value in _resolve_paths(name, data[name], raw.folder).items():
                     tables.setdefault(name, {})[key] = value
                     origins[(name, key)] = raw.path
+        if CALL_SITES in data:
+            # Declared wrappers add up along the `extend` chain (a later one for the same
+            # function wins).
+            declared = {e["function"]: e for e in tables.get(CALL_SITES, {}).get("sites", [])}
+            declared.update({e["function"]: dict(e) for e in data[CALL_SITES]})
+            tables[CALL_SITES] = {"sites": list(declared.values())}
+            origins[(CALL_SITES, "sites")] = raw.path
         for override in data.get("overrides", []):
             overrides.append(
                 Override(

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from .config import FileSettings
     from .facts import ProjectFacts
     from .node_map import NodeMap
+    from .project import ProjectView
     from .scope import ModuleIndex
     from .symbols import Resolver
 
@@ -36,10 +37,12 @@ class FileContext:
         module: cst.Module,
         settings: FileSettings,
         file_path: str | None = None,
+        project: ProjectView | None = None,
     ) -> None:
         self.path = display_path
         # Where the file is (absolute): rules that read the project around it start there.
         self.file_path = file_path or display_path
+        self.project = project
         self.source = source
         self.module = module
         self.settings = settings
@@ -73,13 +76,23 @@ class FileContext:
     def resolver(self) -> Resolver:
         from .symbols import Resolver
 
-        return Resolver(self.index)
+        return Resolver(self.index, self.project)
+
+    @cached_property
+    def all_sites(self) -> list[CallSite]:
+        """Every Claude call of the file, and every call of an in-project wrapper."""
+        from .calls import find_call_sites
+
+        declared = {
+            str(entry["function"]): {k: str(v) for k, v in entry.items() if k != "function"}
+            for entry in (dict(e) for e in self.settings.table("call-sites").get("sites", ()))
+        }
+        return list(find_call_sites(self.index, self.resolver, declared))
 
     @cached_property
     def sites(self) -> list[CallSite]:
-        from .calls import find_call_sites
-
-        return list(find_call_sites(self.index, self.resolver))
+        """The Claude calls the file makes itself (what call-level rules read)."""
+        return [site for site in self.all_sites if site.via is None]
 
     @cached_property
     def _spans(self) -> dict[Any, tuple[int, int]]:
@@ -140,6 +153,7 @@ class FileContext:
         context: str = "",
         severity: Severity | None = None,
         fingerprint_of: cst.CSTNode | str | None = None,
+        related: tuple[tuple[str, int, str], ...] = (),
     ) -> Diagnostic:
         """Return a diagnostic that starts where `node` starts.
 
@@ -161,6 +175,7 @@ class FileContext:
             fingerprint=fingerprint(self._identity(node, fingerprint_of)),
             context=context,
             severity=severity or check.severity,
+            related=related,
         )
 
     def _identity(self, node: cst.CSTNode, part: cst.CSTNode | str | None) -> str:

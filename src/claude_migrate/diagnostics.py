@@ -95,6 +95,9 @@ class Diagnostic:
     # In a notebook: the 1-based number of the cell (counting every cell, as Jupyter shows
     # them); `line` and `end_line` are then lines within that cell.
     cell: int | None = None
+    # Other places the finding goes through, as (path, line, message): the Claude call a
+    # wrapper's parameter reaches.
+    related: tuple[tuple[str, int, str], ...] = ()
 
     def sort_key(self) -> tuple[str, int, int, int, str]:
         return (self.path, self.cell or 0, self.line, self.column, self.code)

@@ -41,6 +41,7 @@ from .pool import (
     recursion_headroom,
     run_in_workers,
 )  # fmt: skip
+from .project import ProjectView, attach_project
 from .source import DecodeError, SourceText, read_regular
 from .suppress import skips_file
 
@@ -86,6 +87,8 @@ class Job:
     kind: str
     settings: FileSettings
     text: str | None = None  # given instead of reading `path` (stdin)
+    # What the project phase decided that this file may use (None: the file alone).
+    project: ProjectView | None = None
 
 
 @cache
@@ -183,6 +186,23 @@ def prefilter(data: bytes, settings: FileSettings, kind: str, path: str = "") ->
     return SYNTAX_ONLY if kind == "python" else PARSE
 
 
+def _verdict(job: Job, data: bytes) -> int:
+    """Return the prefilter's verdict, parsing a file the project phase found a use for."""
+    verdict = prefilter(data, job.settings, job.kind, job.path)
+    if verdict != PARSE and job.project is not None and job.project.relevant:
+        return PARSE
+    if verdict != PARSE and job.kind == "python" and any(name in data for name in _declared(job.settings)):
+        return PARSE
+    return verdict
+
+
+@cache
+def _declared(settings: FileSettings) -> tuple[bytes, ...]:
+    """Return the names of the functions the policy declares as call sites (`[[call-sites]]`)."""
+    sites = settings.table("call-sites").get("sites", ())
+    return tuple(str(dict(site)["function"]).rsplit(".", 1)[-1].encode() for site in sites)
+
+
 def passes_prefilter(data: bytes, settings: FileSettings, kind: str, path: str = "") -> bool:
     """Return whether the file may hold a finding, so that LibCST has to parse it."""
     return prefilter(data, settings, kind, path) == PARSE
@@ -268,7 +288,9 @@ def _run_checks(
 ) -> tuple[list[Diagnostic], list[FileError]]:
     from .context import FileContext
 
-    ctx = FileContext(job.display, source, module, job.settings, file_path=job.path)
+    ctx = FileContext(
+        job.display, source, module, job.settings, file_path=job.path, project=job.project
+    )
     return analyse(ctx, checks, job.display)
 
 
@@ -456,7 +478,7 @@ def process(job: Job, options: Options) -> FileResult:
             except OSError as exc:
                 result.errors.append(FileError(job.display, f"cannot read: {exc.strerror or exc}"))
                 return result
-            verdict = prefilter(data, job.settings, job.kind, job.path)
+            verdict = _verdict(job, data)
             if verdict == SKIP:
                 return skipped(job, data)
         else:
@@ -584,6 +606,8 @@ def run(
     one, and its fresh result is stored otherwise (see `cache.py`).
     """
     workers = workers or default_jobs()
+    reads: dict[str, bytes] = {}
+    jobs = attach_project(jobs, cache, reads)
     keys: dict[int, tuple[str, bytes]] = {}
     # Prefilter in this process: most files of a real tree never need a parse, and sending
     # them to a pool would cost more than reading them here.
@@ -598,11 +622,12 @@ def run(
                 hazardous.add(i)
         else:
             try:
-                data = read_regular(job.path)
+                # The project phase read the file already; `process` reads it again itself.
+                data = reads.pop(job.path, None) or read_regular(job.path)
             except OSError:
                 heavy.append(i)  # let process() report it
                 continue
-            if prefilter(data, job.settings, job.kind, job.path) == SKIP:
+            if _verdict(job, data) == SKIP:
                 results[i] = done = skipped(job, data)
                 if on_result:
                     on_result(done)
@@ -611,6 +636,7 @@ def run(
                 hit, key = lookup(
                     cache, data, job.settings, job.kind, job.path, job.display,
                     options.fix, options.unsafe,
+                    job.project.digest if job.project is not None else "",
                 )  # fmt: skip
                 keys[i] = (key, data)
                 if hit is not None:

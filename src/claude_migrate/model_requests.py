@@ -37,7 +37,8 @@ def model_entry(ctx: FileContext, site: CallSite) -> Entry | None:
     if site.family == BEDROCK and site.call_args is not None:
         return site.call_args.get(*names)
     entry = site.params.get(*names)
-    if entry is not None or site.family != LITELLM:
+    if entry is not None or site.family != LITELLM or site.via is not None:
+        # A wrapper's call names its model only by keyword or by the wrapper's own parameter.
         return entry
     # LiteLLM takes the model as its first positional argument too.
     call = site.node

@@ -20,7 +20,9 @@ else:
     cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
 
 ScopeKind = Literal["module", "class", "function", "lambda", "comprehension"]
-BindingKind = Literal["import", "assign", "param", "def", "class", "with", "annotation", "unknown"]
+BindingKind = Literal[
+    "import", "assign", "param", "def", "class", "with", "annotation", "loop", "unknown"
+]
 
 
 @dataclass(eq=False)
@@ -293,6 +295,13 @@ class ModuleIndex:
 
     def visit_For(self, node: cst.For) -> None:
         self._enter_compound(node)
+        if isinstance(node.target, cst.Name):
+            # `for model in [...]`: the loop's iterable, for one finding per literal element.
+            self._bind(
+                node.target.value,
+                Binding("loop", self.scope, self._tick(), value=node.iter, node=node.target, nested=True),
+            )
+            return
         for name in _target_names(node.target):
             self._bind(name.value, Binding("unknown", self.scope, self._tick(), nested=True))
 

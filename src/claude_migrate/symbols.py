@@ -8,8 +8,9 @@ question needs. Anything it cannot prove is `UNKNOWN`.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .lazy import lazy_import
 from .scope import Binding, ClassInfo, ModuleIndex, Scope
@@ -17,6 +18,8 @@ from .values import ValueResolver, string_value
 
 if TYPE_CHECKING:
     import libcst as cst
+
+    from .project import ProjectView
 else:
     cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
 
@@ -60,18 +63,61 @@ class LocalInstance:
     info: ClassInfo
 
 
+@dataclass(frozen=True)
+class ProjectFunction:
+    """A function or method of a project module (this one or another), known by its summary."""
+
+    module: str
+    qualname: str  # "ask", "Chat.ask", "Chat.__init__" for a class called
+    bound: bool = False  # called on an instance (or a class): its first parameter is given
+
+
+@dataclass(frozen=True)
+class ProjectClass:
+    module: str
+    name: str
+
+
+@dataclass(frozen=True)
+class ProjectInstance:
+    module: str
+    name: str
+
+
+@dataclass(frozen=True)
+class ClientMap:
+    """A dict whose items are Claude clients of one class (`clients[key] = make_client()`)."""
+
+    cls: str
+
+
 class _Unknown:
     def __repr__(self) -> str:
         return "UNKNOWN"
 
 
 UNKNOWN = _Unknown()
-Symbol = Qual | Instance | LocalFunction | LocalClass | LocalInstance | _Unknown
+Symbol = (
+    Qual
+    | Instance
+    | LocalFunction
+    | LocalClass
+    | LocalInstance
+    | ProjectFunction
+    | ProjectClass
+    | ProjectInstance
+    | ClientMap
+    | _Unknown
+)
 
 # Every client class of the official SDK: Anthropic, AsyncAnthropic, Client, AsyncClient and the
 # platform clients (AnthropicBedrock, AnthropicVertex, AnthropicFoundry, AnthropicAWS, ...), so a
 # client class added by a newer SDK is recognised without a code change here.
 _SDK_CLIENT = re.compile(r"^(Async)?(Client|Anthropic(?:[A-Z][A-Za-z]*)?)$")
+
+
+def _all_sdk_clients(symbols: Sequence[Symbol]) -> bool:
+    return all(isinstance(s, Instance) and not s.path and is_sdk_client_class(s.cls) for s in symbols)
 
 
 def is_sdk_client_class(qualname: str) -> bool:
@@ -111,11 +157,53 @@ _ANTHROPIC_OPENAI_URL = re.compile(r"^https?://api\.anthropic\.com(:\d+)?/v1/?$"
 class Resolver:
     """Answers what an expression is, following only the names it has to."""
 
-    def __init__(self, index: ModuleIndex) -> None:
+    def __init__(self, index: ModuleIndex, project: ProjectView | None = None) -> None:
         assert index.module_scope is not None
         self.index = index
+        self.project = project
         self.values = ValueResolver(index.module_scope, self)
         self._scopes = {id(scope.node): scope for scope in index.scopes}
+
+    # The project ----------------------------------------------------------------------------
+    def _qual(self, qualname: str) -> Symbol:
+        """Return what an import path names: a project module's export, or the path itself."""
+        if self.project is None:
+            return Qual(qualname)
+        found = self.project.lookup(qualname)
+        if found is None:
+            return Qual(self.project.absolute(qualname))
+        kind = found[0]
+        if kind == "client":
+            return Instance(found[1])
+        if kind == "items":
+            return ClientMap(found[1])
+        if kind == "func":
+            return ProjectFunction(found[1], found[2])
+        if kind == "class":
+            return ProjectClass(found[1], found[2])
+        if kind == "obj":
+            return ProjectInstance(found[1], found[2])
+        return Qual(self.project.absolute(qualname))
+
+    def own_function(self, qualname: str) -> dict[str, Any] | None:
+        """Return the project facts of a function of this module, by its qualified name."""
+        if self.project is None:
+            return None
+        return self.project.function(self.project.module, qualname)
+
+    def _member(self, module: str, cls: str, attr: str) -> Symbol:
+        """Return a method or a client attribute of a project class's instance."""
+        if self.project is None:
+            return UNKNOWN
+        facts = self.project.modules.get(module)
+        if facts is None:
+            return UNKNOWN
+        client = facts["classes"].get(cls, {}).get("clients", {}).get(attr)
+        if client:
+            return Instance(client)
+        if f"{cls}.{attr}" in facts["functions"]:
+            return ProjectFunction(module, f"{cls}.{attr}", bound=True)
+        return UNKNOWN
 
     # Names ----------------------------------------------------------------------------------
     def _binding_symbols(self, bindings: list[Binding], depth: int) -> Symbol:
@@ -138,11 +226,14 @@ class Resolver:
         known = [r for r in results if r is not UNKNOWN]
         if results and len(known) == len(results) and all(r == known[0] for r in known):
             return known[0]
+        if results and len(known) == len(results) and _all_sdk_clients(known):
+            # A client bound in both branches of an `if` (`AnthropicVertex(...)` or `Anthropic()`).
+            return known[0]
         return typed
 
     def _binding_symbol(self, binding: Binding, depth: int) -> Symbol:
         if binding.kind == "import":
-            return Qual(binding.qualname)
+            return self._qual(binding.qualname)
         if binding.kind == "assign" and binding.value is not None:
             return self.resolve(binding.value, binding.scope, depth + 1)
         if binding.kind == "with" and binding.value is not None:
@@ -157,6 +248,13 @@ class Resolver:
                 b.order for bs in function.bindings.values() for b in bs if b.kind == "param"
             ):
                 return LocalInstance(function.method_of)
+            # An un-annotated parameter every in-project caller that proves anything binds to
+            # a Claude client (the project phase decided it; ambiguous ones are left out).
+            facts = self.own_function(function.qualname)
+            if facts is not None:
+                for name, bindings in function.bindings.items():
+                    if binding in bindings and name in facts.get("param_clients", {}):
+                        return Instance(facts["param_clients"][name])
             return UNKNOWN
         if binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
             scope = self._scopes.get(id(binding.node))
@@ -214,19 +312,69 @@ class Resolver:
             base = self.resolve(node.value, scope, depth + 1)
             attr = node.attr.value
             if isinstance(base, Qual):
-                return Qual(f"{base.name}.{attr}")
+                return self._qual(f"{base.name}.{attr}")
             if isinstance(base, Instance):
                 return Instance(base.cls, (*base.path, attr), base.info)
             if isinstance(base, LocalInstance):
                 bindings = base.info.attributes.get(attr)
                 if bindings:
                     return self._binding_symbols(bindings, depth)
+                if self.project is not None:
+                    qual = base.info.scope.qualname
+                    return self._member(self.project.module, qual, attr)
+            if isinstance(base, ProjectInstance):
+                return self._member(base.module, base.name, attr)
+            if isinstance(base, ProjectClass):
+                method = self.project.function(base.module, f"{base.name}.{attr}") if self.project else None
+                return ProjectFunction(base.module, f"{base.name}.{attr}") if method is not None else UNKNOWN
             return UNKNOWN
+        if isinstance(node, cst.Subscript):
+            base = self.resolve(node.value, scope, depth + 1)
+            return Instance(base.cls) if isinstance(base, ClientMap) else UNKNOWN
+        if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
+            return self._choice([node.left, node.right], scope, depth)
+        if isinstance(node, cst.IfExp):
+            return self._choice([node.body, node.orelse], scope, depth)
         if isinstance(node, cst.Call):
             return self._call_result(node, scope, depth)
         if isinstance(node, cst.Await):
             return self.resolve(node.expression, scope, depth + 1)
         return UNKNOWN
+
+    def _choice(self, options: list[cst.BaseExpression], scope: Scope, depth: int) -> Symbol:
+        """Return what `a or b` / `a if c else b` is: a Claude client when the alternatives are
+        Claude clients, `None` or unknown; unknown when one is a proven other object."""
+        results: list[Symbol] = []
+        for option in options:
+            if isinstance(option, cst.Name) and option.value == "None":
+                continue
+            if self._proven_other(option, scope, depth + 1):
+                return UNKNOWN
+            results.append(self.resolve(option, scope, depth + 1))
+        clients = [r for r in results if isinstance(r, Instance) and not r.path]
+        if not clients or not _all_sdk_clients(clients) and any(r != clients[0] for r in clients):
+            return UNKNOWN
+        if any(r is not UNKNOWN and not (isinstance(r, Instance) and not r.path) for r in results):
+            return UNKNOWN
+        return clients[0]
+
+    def _proven_other(self, node: cst.BaseExpression, scope: Scope, depth: int) -> bool:
+        """Return whether an expression is proven to be an object other than a Claude client
+        (what another vendor's or a local class's constructor made)."""
+        if depth > MAX_DEPTH:
+            return False
+        if isinstance(node, cst.Call):
+            if isinstance(self.resolve(node, scope, depth + 1), Instance):
+                return False
+            func = self.resolve(node.func, scope, depth + 1)
+            return isinstance(func, (Qual, LocalClass, ProjectClass))
+        if isinstance(node, cst.Name):
+            bindings = [b for b in scope.lookup(node.value) if b.kind == "assign"]
+            return any(
+                b.value is not None and self._proven_other(b.value, b.scope, depth + 1)
+                for b in bindings
+            )
+        return False
 
     def _call_result(self, node: cst.Call, scope: Scope, depth: int) -> Symbol:
         func = self.resolve(node.func, scope, depth + 1)
@@ -254,6 +402,13 @@ class Resolver:
             return self._returns_of(func, depth)
         if isinstance(func, LocalClass):
             return LocalInstance(func.info)
+        if isinstance(func, ProjectFunction) and self.project is not None:
+            facts = self.project.function(func.module, func.qualname)
+            if facts is not None and facts.get("returns"):
+                return Instance(facts["returns"])
+            return UNKNOWN
+        if isinstance(func, ProjectClass):
+            return ProjectInstance(func.module, func.name)
         return UNKNOWN
 
     def _boto3_client(self, node: cst.Call, scope: Scope) -> Symbol:

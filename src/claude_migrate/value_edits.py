@@ -71,7 +71,9 @@ def value_edit(
     if value.node is None:
         return None
     constant = value.via
-    if constant is None:
+    if constant is None or value.default:
+        # A literal where it stands, or a wrapper's default that in-project calls rely on (the
+        # default is the value those calls send: it is edited where it is written).
         return ValueEdit(ctx.replace(value.node, text), entry.key)
     claude_reads: set[int] = set()
     for site in ctx.sites:

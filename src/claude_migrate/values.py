@@ -34,6 +34,9 @@ class Value:
     node: cst.CSTNode | None = None
     # The name it was read through ("TEMPERATURE"), for messages.
     via: str | None = None
+    # Set when the value is a parameter's default that some in-project call relies on: the
+    # finding goes to the default, where the fix edits it.
+    default: bool = False
 
 
 UNKNOWN = Value(False)
@@ -140,7 +143,8 @@ class ValueResolver:
         if isinstance(node, cst.Name):
             binding = self.single_binding(node.value, scope)
             if binding is None or binding.value is None:
-                return UNKNOWN
+                found = self.imported(node.value, scope)
+                return found if found.known else self.relied_default(node.value, scope, depth)
             inner = self.value(binding.value, binding.scope, depth + 1)
             if not inner.known:
                 return UNKNOWN
@@ -156,6 +160,69 @@ class ValueResolver:
                 items.append(item.value)
             return Value(True, items if isinstance(node, cst.List) else tuple(items), node)
         return UNKNOWN
+
+    def imported(self, name: str, scope: Scope) -> Value:
+        """Return the constant an imported name stands for, when the project phase proved it.
+
+        Its node is in another file: the finding is at the call, without a fix.
+        """
+        bindings = [b for b in scope.lookup(name) if b.kind != "annotation"]
+        if len(bindings) != 1 or bindings[0].kind != "import" or self.symbols is None:
+            return UNKNOWN
+        project = self.symbols.project
+        if project is None:
+            return UNKNOWN
+        found = project.lookup(bindings[0].qualname)
+        if found is None or found[0] != "const":
+            return UNKNOWN
+        return Value(True, found[1], None, project.absolute(bindings[0].qualname))
+
+    def loop_values(self, node: cst.BaseExpression, scope: Scope) -> list[Value] | None:
+        """Return the values a `for` loop's name takes, when it iterates over a literal list/tuple.
+
+        Each value's node is its element, where a finding (and its fix) belongs.
+        """
+        if not isinstance(node, cst.Name):
+            return None
+        bindings = [b for b in scope.lookup(node.value) if b.kind != "annotation"]
+        if len(bindings) != 1 or bindings[0].kind != "loop" or bindings[0].value is None:
+            return None
+        iterable = bindings[0].value
+        if isinstance(iterable, cst.Name):
+            binding = self.single_binding(iterable.value, bindings[0].scope)
+            iterable = binding.value if binding is not None and binding.value is not None else iterable
+        if not isinstance(iterable, (cst.List, cst.Tuple)) or not iterable.elements:
+            return None
+        values = []
+        for element in iterable.elements:
+            if isinstance(element, cst.StarredElement):
+                return None
+            found = literal(element.value)
+            if not found.known:
+                return None
+            values.append(found)
+        return values
+
+    def relied_default(self, name: str, scope: Scope, depth: int = 0) -> Value:
+        """Return a parameter's default when an in-project call relies on it and it reaches Claude.
+
+        The project phase decides both (a call that passes `*args`/`**kwargs` relies on nothing
+        it can prove); with no project, or a default nobody is seen relying on, it is unknown.
+        """
+        bindings = [b for b in scope.lookup(name) if b.kind != "annotation"]
+        if len(bindings) != 1 or bindings[0].kind != "param" or bindings[0].default is None:
+            return UNKNOWN
+        binding = bindings[0]
+        if self.symbols is None:
+            return UNKNOWN
+        facts = self.symbols.own_function(binding.scope.qualname)
+        if facts is None or name not in facts.get("relied", ()) or binding.default is None:
+            return UNKNOWN
+        inner = self.value(binding.default, binding.scope, depth + 1)
+        if not inner.known:
+            return UNKNOWN
+        owner = binding.scope.qualname.removesuffix(".__init__")
+        return Value(True, inner.value, inner.node, f"the default of {owner}()", default=True)
 
     def dict_node(self, node: cst.BaseExpression, scope: Scope, depth: int = 0) -> tuple[cst.BaseExpression, Scope, str | None] | None:
         """Return the dict literal (or `dict(...)` call) an expression is bound to."""
@@ -284,7 +351,12 @@ class ValueResolver:
         for arg in call.args:
             if arg.keyword is not None:
                 key = arg.keyword.value
-                entries.items[key] = Entry(key, arg, arg.value, self.value(arg.value, scope), call)
+                value = self.value(arg.value, scope)
+                if value.default and value.node is not None:
+                    # The finding and its fix are at the default the call relies on.
+                    entries.items[key] = Entry(key, value.node, arg.value, value, None)
+                else:
+                    entries.items[key] = Entry(key, arg, arg.value, value, call)
                 entries.unknown_keys.discard(key)
             elif arg.star == "**":
                 self._merge(entries, self.expand(arg.value, scope, 0, order, mutators))

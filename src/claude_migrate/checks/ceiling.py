@@ -48,7 +48,7 @@ class CeilingCheck(Check["FileContext"]):
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         maximum = self.settings["max"]
         fix_to = self.settings["fix-to"]
-        for site in ctx.sites:
+        for site in ctx.all_sites:
             entry = site.param(self.parameter)
             if entry is None or not entry.value.known or self.defers(ctx, site):
                 continue
@@ -58,6 +58,11 @@ class CeilingCheck(Check["FileContext"]):
             if value <= maximum:
                 continue
             via = f" (from {entry.value.via})" if entry.value.via else ""
+            name = entry.key
+            if site.via is not None:
+                # A wrapper's parameter: say what it is for Claude, and where it goes.
+                name = self.label
+                via += f" {site.via.describe(entry.key)} and"
             fix = None
             found = value_edit(
                 ctx,
@@ -75,8 +80,9 @@ class CeilingCheck(Check["FileContext"]):
             yield ctx.diagnostic(
                 self,
                 entry.holder,
-                f"{entry.key} {format_number(value)}{via} is above the policy maximum "
+                f"{name} {format_number(value)}{via} is above the policy maximum "
                 f"{format_number(maximum)}",
                 fix,
                 context=site.record.scope.qualname,
+                related=site.via.related(entry.key, self.label) if site.via else (),
             )

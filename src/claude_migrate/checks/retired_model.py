@@ -87,7 +87,7 @@ class RetiredModelCheck(Check["FileContext"]):
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         as_of = ctx.facts.as_of
         warn_days = self.settings["warn-days"]
-        for site in ctx.sites:
+        for site in ctx.all_sites:
             found = judge(ctx, site)
             if found is None:
                 continue
@@ -100,6 +100,9 @@ class RetiredModelCheck(Check["FileContext"]):
         entry, spelling, target = found.entry, found.spelling, found.target
         current = entry.value.value
         via = f" (from {entry.value.via})" if entry.value.via else ""
+        if site.via is not None:
+            via += f" ({site.via.describe(entry.key)})"
+        related = site.via.related(entry.key, "the model") if site.via else ()
         if found.platform:
             message = (
                 f"model {current!r}{via} was retired on the Anthropic API on "
@@ -116,8 +119,9 @@ class RetiredModelCheck(Check["FileContext"]):
             # (`platform-dates = "api"` judges platform ids by the API's date instead).
             message += f": check it, and plan the move to {target!r}"
             return ctx.diagnostic(
-                self, entry.holder, message, None, site.record.scope.qualname, Severity.WARNING
-            )
+                self, entry.holder, message, None, site.record.scope.qualname, Severity.WARNING,
+                related=related,
+            )  # fmt: skip
         elif site.target.legacy:
             # The Text Completions endpoint never served a Messages-era model: the model moves
             # only with the call, in CM301's rewrite.
@@ -140,7 +144,9 @@ class RetiredModelCheck(Check["FileContext"]):
                         "; ".join([f"replace {current!r} with {target!r}{where}", *changes]),
                         *edits,
                     )
-        return ctx.diagnostic(self, entry.holder, message, fix, site.record.scope.qualname)
+        return ctx.diagnostic(
+            self, entry.holder, message, fix, site.record.scope.qualname, related=related
+        )
 
     def _retiring(
         self, ctx: FileContext, site: CallSite, found: Judged, as_of: dt.date
@@ -148,6 +154,8 @@ class RetiredModelCheck(Check["FileContext"]):
         entry = found.entry
         current = entry.value.value
         via = f" (from {entry.value.via})" if entry.value.via else ""
+        if site.via is not None:
+            via += f" ({site.via.describe(entry.key)})"
         days = (found.retires - as_of).days
         where = " on the Anthropic API" if found.platform else ""
         message = (
@@ -158,10 +166,12 @@ class RetiredModelCheck(Check["FileContext"]):
             message += f"; {found.platform} sets its own date"
         if found.target is not None:
             message += f"; plan the move to {found.target!r}"
+        related = site.via.related(entry.key, "the model") if site.via else ()
         # Not broken yet: a date alone must not fail a build that passed yesterday.
         return ctx.diagnostic(
-            self, entry.holder, message, None, site.record.scope.qualname, Severity.WARNING
-        )
+            self, entry.holder, message, None, site.record.scope.qualname, Severity.WARNING,
+            related=related,
+        )  # fmt: skip
 
     @staticmethod
     def _why_no_fix(spelling: Spelling) -> str:

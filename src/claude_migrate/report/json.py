@@ -29,6 +29,8 @@ def diagnostic_to_dict(d: Diagnostic) -> dict[str, Any]:
         data["fix"] = {"applicability": d.fix.applicability.value, "description": d.fix.description}
     if d.left_because is not None:
         data["left_because"] = d.left_because
+    if d.related:
+        data["related"] = [{"path": p, "line": n, "message": m} for p, n, m in d.related]
     return data
 
 

@@ -130,6 +130,11 @@ class _Builder:
             (d.code, path, d.context, d.fingerprint),
             d.severity,
         )
+        if d.related:
+            result["relatedLocations"] = [
+                {"id": i, **self._location(p, {"startLine": n}), "message": {"text": m}}
+                for i, (p, n, m) in enumerate(d.related)
+            ]
         if d.fix is not None:
             result["properties"] = {
                 "fix": {

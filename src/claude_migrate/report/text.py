@@ -88,6 +88,7 @@ def plain_lines(run: Run) -> list[str]:
         lines.append(
             f"{d.path}:{where(d.line, d.column, d.cell)}: {d.code}{marker} {_label(d)}{d.message}"
         )
+        lines.extend(f"    {path}:{line}: {message}" for path, line, message in d.related)
     lines.extend(_stale_lines(run))
     return lines
 
@@ -236,6 +237,8 @@ def render_rich(run: Run) -> str:
                 line.append(f" {d.severity.value}:", style=STYLES[d.severity])
             line.append(f" {d.message}")
             console.print(line, soft_wrap=True)
+            for related, number, message in d.related:
+                console.print(Text(f"    {related}:{number}: {message}", style="dim"), soft_wrap=True)
             shown = _cell_source(run, path, d.cell) if d.cell else source
             if shown is not None:
                 for part in _snippet(shown, d.line, d.column, d.end_line, d.end_column):

@@ -1,0 +1,198 @@
+"""Project-wide resolution: clients, values and wrappers that cross modules.
+
+Every `fixtures/project-<shape>/` folder is a small project: its files mark each expected
+finding with `# expect: CODE` and `<file>.fixed.py` is the golden of `fix --unsafe-fixes` for a
+file the fix changes. Each is copied (without its goldens) and run through the CLI.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from helpers import FIXTURES, Cli, marked_tree, write_tree
+
+PROJECTS = sorted(p for p in FIXTURES.iterdir() if p.is_dir() and p.name.startswith("project-"))
+
+
+def _copy(project: Path, into: Path) -> Path:
+    shutil.copytree(project, into, ignore=shutil.ignore_patterns("*.fixed.py"))
+    return into
+
+
+def _found(cli: Cli, *args: str) -> set[tuple[str, int, str]]:
+    result = cli("check", "--no-cache", "--format", "json", *args)
+    assert result.exit_code in (0, 1), result.output
+    data = json.loads(result.stdout)
+    assert not data["errors"], data["errors"]
+    return {(d["path"], d["line"], d["code"]) for d in data["diagnostics"]}
+
+
+@pytest.mark.parametrize("project", PROJECTS, ids=lambda p: p.name)
+def test_project_reports_exactly_the_marked_lines(project: Path, tmp_path: Path) -> None:
+    work = _copy(project, tmp_path / project.name)
+    assert _found(Cli(work), ".") == marked_tree(work)
+
+
+@pytest.mark.parametrize("project", PROJECTS, ids=lambda p: p.name)
+def test_project_fix_matches_goldens_and_settles(project: Path, tmp_path: Path) -> None:
+    work = _copy(project, tmp_path / project.name)
+    cli = Cli(work)
+    assert cli("fix", "--unsafe-fixes", "--no-cache", ".").exit_code in (0, 1)
+    for path in sorted(work.rglob("*.py")):
+        relative = path.relative_to(work)
+        golden = project / relative.with_name(relative.stem + ".fixed.py")
+        expected = golden if golden.is_file() else project / relative
+        assert path.read_text(encoding="utf-8") == expected.read_text(encoding="utf-8"), relative
+    again = cli("fix", "--unsafe-fixes", "--no-cache", ".")
+    assert "Fixed 0," in again.stdout, again.stdout
+
+
+LLM = """\
+import anthropic
+
+client = anthropic.Anthropic()
+
+
+def ask(prompt, temperature=0.0):
+    return client.messages.create(
+        model="claude-sonnet-4-6",
+        max_tokens=256,
+        temperature=temperature,
+        messages=[{"role": "user", "content": prompt}],
+    )
+"""
+SERVICE = """\
+from app.llm import ask
+
+
+def answer(question):
+    return ask(question, temperature=0.9)
+"""
+
+
+def test_changing_a_wrapper_in_one_module_rechecks_its_callers_with_a_warm_cache(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "repo",
+        {"pyproject.toml": "[project]\nname='app'\n", "app/__init__.py": "", "app/llm.py": LLM, "app/service.py": SERVICE},
+    )
+    cli = Cli(root)
+    cache = str(tmp_path / "cache")
+
+    def found() -> set[tuple[str, int, str]]:
+        result = cli("check", "--cache-dir", cache, "--format", "json", "--select", "CM101", ".")
+        return {(d["path"], d["line"], d["code"]) for d in json.loads(result.stdout)["diagnostics"]}
+
+    assert found() == {("app/service.py", 5, "CM101")}
+    assert found() == {("app/service.py", 5, "CM101")}  # warm
+    # The wrapper stops passing its temperature on: the caller's bytes did not change, but its
+    # finding goes.
+    (root / "app/llm.py").write_text(LLM.replace("        temperature=temperature,\n", ""))
+    assert found() == set()
+    (root / "app/llm.py").write_text(LLM)
+    assert found() == {("app/service.py", 5, "CM101")}
+    # The other way: a caller starts relying on the wrapper's default (now above the maximum):
+    # the wrapper's own file is reported though its bytes are those the cache saw... first
+    # with the default nobody relies on, then relied on.
+    (root / "app/llm.py").write_text(LLM.replace("temperature=0.0):", "temperature=0.7):"))
+    assert found() == {("app/service.py", 5, "CM101")}
+    (root / "app/service.py").write_text(SERVICE.replace(", temperature=0.9", ""))
+    assert found() == {("app/llm.py", 6, "CM101")}
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, timeout=60)
+
+
+def test_a_run_on_staged_files_resolves_through_modules_not_given_and_reports_only_them(tmp_path: Path) -> None:
+    repo = write_tree(
+        tmp_path / "repo",
+        {
+            "pyproject.toml": "[project]\nname='app'\n",
+            "app/__init__.py": "",
+            "app/llm.py": LLM.replace("temperature=0.0):", "temperature=0.7):"),
+            "app/service.py": SERVICE,
+            "app/other.py": "from app.llm import ask\n\nask('x')\n",
+        },
+    )
+    _git(repo, "init", "-q")
+    _git(repo, "add", "app/service.py")  # what a pre-commit hook is given: the staged files
+    found = _found(Cli(repo), "--force-exclude", "app/service.py")
+    # app/llm.py (not staged, not given) is read to prove `ask` reaches Claude; its own finding
+    # (the default app/other.py relies on) is not reported on this run.
+    assert found == {("app/service.py", 5, "CM101")}
+
+
+def test_json_and_sarif_carry_the_hop_to_the_claude_call(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "repo",
+        {"pyproject.toml": "[project]\nname='app'\n", "app/__init__.py": "", "app/llm.py": LLM, "app/service.py": SERVICE},
+    )
+    cli = Cli(root)
+    data = json.loads(cli("check", "--no-cache", "--format", "json", "--select", "CM101", ".").stdout)
+    (finding,) = data["diagnostics"]
+    assert finding["message"] == (
+        "temperature 0.9 passed to ask() reaches a Claude call at app/llm.py:7 "
+        "and is above the policy maximum 0.2"
+    )
+    assert finding["related"] == [
+        {"path": "app/llm.py", "line": 7, "message": "the Claude call ask() passes temperature to"}
+    ]
+    sarif = json.loads(cli("check", "--no-cache", "--format", "sarif", "--select", "CM101", ".").stdout)
+    (result,) = sarif["runs"][0]["results"]
+    (related,) = result["relatedLocations"]
+    assert related["physicalLocation"]["artifactLocation"]["uri"] == "app/llm.py"
+    assert related["physicalLocation"]["region"]["startLine"] == 7
+    text = cli("check", "--no-cache", "--select", "CM101", ".").stdout
+    assert "    app/llm.py:7: the Claude call ask() passes temperature to" in text
+
+
+CALL_SITES = """\
+[[call-sites]]
+function = "acme_llm.client.chat"
+model = "model_name"
+temperature = "temp"
+"""
+
+
+def test_declared_call_sites_are_checked_like_claude_calls(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "repo",
+        {
+            "claude-migrate.toml": CALL_SITES,
+            # No Claude name in the file: the declaration alone makes it worth reading.
+            "app.py": (
+                "from acme_llm.client import chat\n\n"
+                "chat('hi', temp=0.9)\nchat('hi', temp=0.1, other=5)\n"
+            ),
+        },
+    )
+    cli = Cli(root)
+    data = json.loads(cli("check", "--no-cache", "--format", "json", ".").stdout)
+    assert [(d["line"], d["code"], d["message"]) for d in data["diagnostics"]] == [
+        (3, "CM101", "temperature 0.9 passed to chat(), a Claude call site the policy declares, "
+         "and is above the policy maximum 0.2")
+    ]
+    listed = cli("rules").stdout
+    assert "acme_llm.client.chat: model = model_name, temperature = temp" in listed
+
+
+@pytest.mark.parametrize(
+    ("entry", "key", "line"),
+    [
+        ('function = "chat"\ntemperature = "temp"\n', "call-sites[0].function", 2),
+        ('function = "acme.chat"\ntemprature = "temp"\n', "call-sites[0].temprature", 3),
+        ('function = "acme.chat"\ntemperature = "not a name"\n', "call-sites[0].temperature", 3),
+        ('function = "acme.chat"\n', "call-sites[0]", 2),
+    ],
+)
+def test_a_malformed_call_site_exits_2_naming_file_line_and_key(
+    tmp_path: Path, entry: str, key: str, line: int
+) -> None:
+    root = write_tree(tmp_path / "repo", {"claude-migrate.toml": "[[call-sites]]\n" + entry, "a.py": ""})
+    result = Cli(root)("check", "--no-cache", ".")
+    assert result.exit_code == 2
+    assert f"claude-migrate.toml:{line}: `{key}`" in result.stderr
