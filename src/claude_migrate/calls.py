@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .lazy import lazy_import
+from .option_fields import FieldReader, split_path
 from .scope import CallRecord, ModuleIndex
 from .symbols import (
     BEDROCK_RUNTIME,
@@ -478,6 +479,16 @@ class CallFinder:
                 families.add(TARGETS[str(key)].family)
         if len(families) != 1:
             return None
+        # Paths into an argument (`options.model_id`): read where the object passed is made.
+        fields = FieldReader(self.resolver)
+        fallbacks = facts.get("fallbacks", {})
+        for param in reaches:
+            split = split_path(param)
+            passed = args.items.get(split[0]) if split is not None else None
+            if passed is not None:
+                found = fields.entry(param, passed.value_node, record.scope, fallbacks.get(param))
+                if found is not None:
+                    args.items[param] = found
         callee = function.qualname.removesuffix(".__init__")
         target = Target(
             f"wrapper:{function.module}.{callee}",

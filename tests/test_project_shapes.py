@@ -1,0 +1,151 @@
+"""Project-wide resolution of the remaining shapes: options objects, helper-built kwargs.
+
+The fixture projects (`fixtures/project-options/`, ...) run through the CLI in
+`test_project.py`; these small trees pin single behaviours, in-process.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import Cli, write_tree
+
+from claude_migrate.option_fields import split_path
+
+POLICY = 'extend = "default"\nselect = ["CM101", "CM102", "CM302"]\n'
+
+AGENT = """\
+import anthropic
+
+from app.constants import DEFAULT_MODEL
+
+
+class Agent:
+    def __init__(self, options):
+        self.options = options
+        self.model = options.model or DEFAULT_MODEL
+
+    def run(self, prompt):
+        return anthropic.Anthropic().messages.create(
+            model=self.model,
+            max_tokens=self.options.limits["max_tokens"],
+            temperature=self.options.temperature,
+            messages=[{"role": "user", "content": prompt}],
+        )
+"""
+OPTIONS = """\
+from dataclasses import dataclass
+
+
+@dataclass
+class Options:
+    model: str | None = None
+    limits: dict | None = None
+    temperature: float = 0.0
+"""
+
+
+def _tree(tmp_path: Path, main: str, **more: str) -> Path:
+    files = {
+        "pyproject.toml": "[project]\nname='app'\n",
+        "claude-migrate.toml": POLICY,
+        "app/__init__.py": "",
+        "app/constants.py": 'DEFAULT_MODEL = "claude-3-opus-20240229"\n',
+        "app/agent.py": AGENT,
+        "app/options.py": OPTIONS,
+        "app/main.py": main,
+    }
+    files.update({name.replace("__", "/") + ".py": text for name, text in more.items()})
+    return write_tree(tmp_path / "repo", files)
+
+
+def _findings(root: Path) -> list[tuple[str, int, str, str]]:
+    data = Cli(root).json("check", "--no-cache", ".")
+    assert not data["errors"], data["errors"]
+    return sorted((d["path"], d["line"], d["code"], d["message"]) for d in data["diagnostics"])
+
+
+def test_a_field_of_an_options_object_is_reported_where_it_is_written(tmp_path: Path) -> None:
+    main = (
+        "from app.agent import Agent\nfrom app.options import Options\n\n"
+        "opts = Options(model='claude-sonnet-4-6', limits={'max_tokens': 8192}, temperature=0.1)\n"
+        "Agent(opts).run('hi')\n"
+    )
+    found = _findings(_tree(tmp_path, main))
+    assert [(path, line, code) for path, line, code, _ in found] == [("app/main.py", 4, "CM102")]
+    assert found[0][3].startswith(
+        "max_tokens 8192 passed to Agent() reaches a Claude call at app/agent.py:12"
+    )
+
+
+def test_a_field_left_to_its_default_uses_the_default_and_the_or_fallback(tmp_path: Path) -> None:
+    root = _tree(
+        tmp_path,
+        "from app.agent import Agent\nfrom app.options import Options\n\nAgent(Options())\n",
+        app__options=OPTIONS.replace("temperature: float = 0.0", "temperature: float = 0.7"),
+    )
+    found = _findings(root)
+    assert [(line, code) for _, line, code, _ in found] == [(4, "CM101"), (4, "CM302")]
+    assert "0.7 (from the default of Options.temperature)" in found[0][3]
+    assert "(from DEFAULT_MODEL, the fallback when options.model is None)" in found[1][3]
+    # The fallback constant is in another module: the finding has no fix here.
+    data = Cli(root).json("check", "--no-cache", ".")
+    assert [d.get("fix") for d in data["diagnostics"] if d["code"] == "CM302"] == [None]
+
+
+def test_a_model_passed_in_the_options_does_not_use_the_fallback(tmp_path: Path) -> None:
+    main = (
+        "from app.agent import Agent\nfrom app.options import Options\n\n"
+        "Agent(Options(model='claude-sonnet-4-6'))\n"
+    )
+    assert _findings(_tree(tmp_path, main)) == []
+
+
+@pytest.mark.parametrize(
+    "made",
+    [
+        "Options(**settings)",  # the fields come from a dict nobody sees
+        "load_options()",  # made elsewhere
+        "Options(model=os.environ['MODEL'], temperature=float(os.environ['T']))",
+    ],
+)
+def test_options_that_are_not_proven_stay_unknown(tmp_path: Path, made: str) -> None:
+    main = (
+        "import os\n\nfrom app.agent import Agent\nfrom app.options import Options\n\n"
+        "settings = {}\n\n\ndef load_options():\n    return Options(model=os.environ['M'])\n\n\n"
+        f"Agent({made}).run('hi')\n"
+    )
+    assert _findings(_tree(tmp_path, main)) == []
+
+
+def test_options_read_by_another_vendor_are_never_reported(tmp_path: Path) -> None:
+    other = (
+        "from openai import OpenAI\n\n\nclass GptAgent:\n    def __init__(self, options):\n"
+        "        self.options = options\n\n    def run(self, prompt):\n"
+        "        return OpenAI().chat.completions.create(\n"
+        "            model=self.options.model, temperature=self.options.temperature, messages=[]\n"
+        "        )\n"
+    )
+    main = (
+        "from app.gpt import GptAgent\nfrom app.options import Options\n\n"
+        "GptAgent(Options(model='gpt-4o', temperature=1.5)).run('hi')\n"
+    )
+    assert _findings(_tree(tmp_path, main, app__gpt=other)) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "split"),
+    [
+        ("options.model_id", ("options", [("attr", "model_id")])),
+        (
+            "options.inference_config[maxTokens]",
+            ("options", [("attr", "inference_config"), ("key", "maxTokens")]),
+        ),
+        ("config[temperature]", ("config", [("key", "temperature")])),
+        ("temperature", None),
+        ("options..x", None),
+    ],
+)
+def test_parameter_paths_split_into_fields_and_keys(name: str, split: object) -> None:
+    assert split_path(name) == split
