@@ -149,3 +149,37 @@ def test_options_read_by_another_vendor_are_never_reported(tmp_path: Path) -> No
 )
 def test_parameter_paths_split_into_fields_and_keys(name: str, split: object) -> None:
     assert split_path(name) == split
+
+
+HELPER = """\
+import anthropic
+
+client = anthropic.Anthropic()
+
+
+def build(prompt, temperature=0.0):
+    return {{"model": "claude-sonnet-4-6", "max_tokens": 256, "temperature": temperature,
+            "messages": [{{"role": "user", "content": prompt}}]}}
+
+
+def send(prompt):
+    return client.messages.create(**{call})
+"""
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        ("build(prompt, 0.9)", [(12, "CM101")]),  # the value this call passes, where it passes it
+        ("build(prompt, temperature=0.05)", []),
+        ("build(prompt)", []),  # the default 0.0 is within the policy
+        ("build(*[prompt, 0.9])", []),  # what `*args` passes is not seen
+    ],
+)
+def test_a_helper_dict_entry_reading_a_parameter_takes_the_calls_argument(
+    tmp_path: Path, call: str, expected: list[tuple[int, str]]
+) -> None:
+    root = write_tree(
+        tmp_path / "repo", {"claude-migrate.toml": POLICY, "chat.py": HELPER.format(call=call)}
+    )
+    assert [(line, code) for _, line, code, _ in _findings(root)] == expected

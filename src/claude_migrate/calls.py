@@ -29,7 +29,7 @@ from .symbols import (
     Resolver,
     is_sdk_client_class,
 )
-from .values import Entries, Entry, string_value
+from .values import MUTATING_METHODS, Entries, Entry, string_value
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -356,7 +356,7 @@ class CallSite:
         )
 
 
-_MUTATING_METHODS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__"})
+_MUTATING_METHODS = MUTATING_METHODS
 
 
 class CallFinder:
@@ -725,9 +725,12 @@ def find_call_sites(
     """Yield every call in the module proven to reach Claude, directly or through a wrapper
     (an in-project one, or one the policy declares in `[[call-sites]]`)."""
     finder = CallFinder(index, resolver or Resolver(index), declared)
-    for record in index.calls:
-        site = finder.site(record)
-        if site is not None:
+    sites = [site for record in index.calls if (site := finder.site(record)) is not None]
+    # A helper call whose returned dict a Claude call's `**` was read from is that call's
+    # parameters: its arguments are reported there, not once more as a wrapper's.
+    expanded = finder.values.expanded
+    for site in sites:
+        if site.via is None or site.via.declared or id(site.node) not in expanded:
             yield from finder.split_loops(site)
 
 

@@ -699,6 +699,24 @@ class Project:
                 for canonical in CANONICAL:
                     for name in target.names(canonical):
                         _add(forwards, name, [canonical, key, *where])
+                continue
+            # `create(**kwargs)` with `kwargs = self.build_kwargs(...)`: the entries of the dict
+            # literal it is made from, read in the function that wrote it.
+            made = self.evaluate(module, function, star)
+            if made is None or made[0] != "dict":
+                continue
+            entries, dict_module, dict_function = made[1], made[2], made[3]
+            if target.location == "inference-config":
+                config = entries.get("inferenceConfig")
+                params = dict(config[1]) if config and config[0] == "dict" else {}
+                if "modelId" in entries:
+                    params["modelId"] = entries["modelId"]
+                entries = params
+            for canonical in CANONICAL:
+                for name in target.names(canonical):
+                    if name in entries:
+                        reach = [canonical, key, *where]
+                        self._reach_from(dict_module, dict_function, entries[name], reach)
 
     def _reach_from(self, module: str, function: str | None, value: list[Any], reach: list[Any]) -> None:
         """Record that the parameter an expression reads (if it reads one) reaches `reach`."""

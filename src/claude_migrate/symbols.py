@@ -152,6 +152,10 @@ class Resolver:
         self.values = ValueResolver(index.module_scope, self)
         self._scopes = {id(scope.node): scope for scope in index.scopes}
 
+    def scope_of(self, node: cst.CSTNode | None) -> Scope | None:
+        """Return the scope a function or class definition of this module opens."""
+        return None if node is None else self._scopes.get(id(node))
+
     # The project ----------------------------------------------------------------------------
     def _qual(self, qualname: str) -> Symbol:
         """Return what an import path names: a project module's export, or the path itself."""
