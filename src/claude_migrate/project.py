@@ -276,6 +276,8 @@ class Project:
         # Claude-naming modules use is read; not while deriving facts for views, which would
         # read every module any summarised one imports.
         self.loading = False
+        # The result cache (`cache.ResultCache`), where summaries are kept by content.
+        self.cache: Any = None
 
     # Building -------------------------------------------------------------------------------
     def add(self, path: Path, text: str) -> str | None:
@@ -286,13 +288,34 @@ class Project:
         name, is_package = named
         if name in self.summaries:
             return name
-        found = summarise(text, name, is_package)
+        found = self._summary(text, name, is_package)
         if found is None:
             return None
         self.summaries[name] = found
         self.paths[name] = _display(path, self.cwd)
         self.files[str(path)] = name
         return name
+
+    def _summary(self, text: str, name: str, is_package: bool) -> dict[str, Any] | None:
+        """Return a module's summary, from the cache when the same text was summarised before.
+
+        A summary is plain JSON data, keyed by the text, the module name and whether it is a
+        package; a cached entry that is not a summary's shape is a miss.
+        """
+        if self.cache is None:
+            return summarise(text, name, is_package)
+        digest = hashlib.blake2b(digest_size=20)
+        digest.update(f"summary\0{name}\0{is_package}\0".encode())
+        digest.update(text.encode("utf-8", "surrogatepass"))
+        key = digest.hexdigest()
+        stored = self.cache.load_data(key)
+        if isinstance(stored, dict) and set(stored) == {"summary"}:
+            found = stored["summary"]
+            if found is None or (isinstance(found, dict) and set(found) == _SUMMARY_KEYS):
+                return found
+        found = summarise(text, name, is_package)
+        self.cache.store_data(key, {"summary": found})
+        return found
 
     def load(self, module: str) -> dict[str, Any] | None:
         """Return a project module's summary, summarising it now if a name of it is asked for.
@@ -332,6 +355,24 @@ class Project:
                 found = None
         self._paths[name] = found
         return found
+
+    def absent(self) -> list[str]:
+        """Return the files that would have been modules this run looked for and did not find.
+
+        A run's views depend on them not existing: a module created later (a new helper a
+        checked file imports) must make the views stale.
+        """
+        found: set[str] = set()
+        for name, path in self._paths.items():
+            parts = name.split(".")
+            if path is not None or not all(part.isidentifier() for part in parts):
+                continue
+            for root in self.roots:
+                base = root.joinpath(*parts)
+                for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+                    if not os.path.lexists(candidate):
+                        found.add(str(candidate))
+        return sorted(found)
 
     def imported_modules(self, name: str) -> set[str]:
         """Return the project modules `name` imports (by prefix of its imports)."""
@@ -1276,7 +1317,12 @@ def _absolute_module(module: str, is_package: bool, level: int, name: str | None
     return ".".join([*parts, name] if name else parts)
 
 
-def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path) -> Project:
+_SUMMARY_KEYS = frozenset(
+    {"module", "package", "imports", "star_imports", "all", "assigns", "functions", "classes", "calls"}
+)
+
+
+def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path, cache: Any = None) -> Project:
     """Summarise the files that can matter (and the project modules they import); solve.
 
     A file matters when it mentions Claude (the registry's markers), when a summarised module
@@ -1284,8 +1330,21 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path) -> Project:
     parsing): the set grows until nothing new joins, so a module that calls `ask()` and never
     says "anthropic" is found, and so is one calling a wrapper of that wrapper.
     """
+    # Listings are memoised within a run only: a long-lived process (the language server, a
+    # test) sees the modules created since its last run.
+    for memo in (_has_project_file, _is_package, _top_names):
+        memo.cache_clear()
+    _MODULE_FILES.clear()
+    if len(files) > DISK_READ_FILES and not any(
+        _mentions(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data, MARKERS)
+        for _, data in files
+    ):
+        # A large run where nothing names Claude: no module can give anything, and none is
+        # read beyond the run's own files. Nothing is paid for the phase but this scan.
+        return Project([], cwd)
     paths = [path for path, _ in files]
     project = Project(import_roots(paths), cwd, project_folders(paths))
+    project.cache = cache
     roots = project.roots
     project.given = {str(path): data for path, data in files}
     pending: list[tuple[Path, bytes, str, bool]] = []
@@ -1436,7 +1495,7 @@ def attach_project(
         reads.update((str(path), data) for path, data in files if isinstance(data, bytes))
     views = _cached_views(cache, files)
     if views is None:
-        project = build(files, cwd())
+        project = build(files, cwd(), cache)
         views = {path: project.view(path) for path, _ in ((str(p), d) for p, d in files)}
         _store_views(cache, files, project, views)
     out = []
@@ -1463,6 +1522,8 @@ def _cached_views(cache: Any, files: Sequence[tuple[Path, bytes | str]]) -> dict
         return None
     data = cache.load_data(_run_key(files))
     try:
+        if any(os.path.lexists(path) for path in data["absent"]):
+            return None  # a module the views were built without exists now
         for path, digest in data["read"].items():
             try:
                 current = Path(path).read_bytes()
@@ -1496,6 +1557,7 @@ def _store_views(
                 return
     payload = {
         "read": read,
+        "absent": project.absent(),
         "views": {
             path: [v.module, v.modules, v.digest, v.relevant] if v is not None else None
             for path, v in views.items()
