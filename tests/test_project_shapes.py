@@ -183,3 +183,60 @@ def test_a_helper_dict_entry_reading_a_parameter_takes_the_calls_argument(
         tmp_path / "repo", {"claude-migrate.toml": POLICY, "chat.py": HELPER.format(call=call)}
     )
     assert [(line, code) for _, line, code, _ in _findings(root)] == expected
+
+
+HOLDER = """\
+import anthropic
+
+
+class Bot:
+    def __init__(self, temperature=None):
+        self.client = anthropic.Anthropic()
+        self.temperature = {value}
+
+    def ask(self, prompt):
+        return self.client.messages.create(
+            model="claude-sonnet-4-6", max_tokens=100, temperature=self.temperature, messages=[]
+        )
+"""
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("0.9", [(11, "CM101", False)]),  # set once from a literal: reported, not fixed here
+        ("temperature", []),  # from a parameter: what callers pass
+        ("0.9 if temperature is None else temperature", []),
+    ],
+)
+def test_a_self_attribute_set_once_in_init_is_its_value(
+    tmp_path: Path, value: str, expected: list[tuple[int, str, bool]]
+) -> None:
+    root = write_tree(
+        tmp_path / "repo", {"claude-migrate.toml": POLICY, "bot.py": HOLDER.format(value=value)}
+    )
+    data = Cli(root).json("check", "--no-cache", ".")
+    assert [(d["line"], d["code"], d["fix"] is not None) for d in data["diagnostics"]] == expected
+
+
+def test_a_dict_of_clients_filled_in_a_method_holds_claude_clients(tmp_path: Path) -> None:
+    source = (
+        "import anthropic\nfrom openai import OpenAI\n\n\nclass Pool:\n"
+        "    def __init__(self):\n        self.clients = {}\n\n"
+        "    def add(self, key, other):\n"
+        "        self.clients[key] = OpenAI() if other else anthropic.Anthropic()\n\n"
+        "    def ask(self, key):\n"
+        "        return self.clients[key].messages.create(model='claude-sonnet-4-6', "
+        "max_tokens=9000, messages=[])\n"
+    )
+    root = write_tree(tmp_path / "repo", {"claude-migrate.toml": POLICY, "pool.py": source})
+    assert _findings(root) == []  # an item may be another vendor's client
+    write_tree(
+        root,
+        {
+            "pool.py": source.replace(
+                "OpenAI() if other else anthropic.Anthropic()", "anthropic.AsyncAnthropic()"
+            )
+        },
+    )
+    assert [(line, code) for _, line, code, _ in _findings(root)] == [(13, "CM102")]

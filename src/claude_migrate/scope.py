@@ -57,6 +57,8 @@ class ClassInfo:
     scope: Scope  # the class body's scope
     # attribute -> bindings from `self.attr = ...` in methods and class-level assignments
     attributes: dict[str, list[Binding]] = field(default_factory=dict)
+    # attribute -> the values `self.attr[key] = value` puts in it, in any method
+    items: dict[str, list[Binding]] = field(default_factory=dict)
 
 
 @dataclass(eq=False)
@@ -448,6 +450,18 @@ class ModuleIndex:
                         node=target,
                         nested=nested,
                     )
+                )
+            return
+        if (
+            isinstance(target, cst.Subscript)
+            and isinstance(target.value, cst.Attribute)
+            and isinstance(target.value.value, cst.Name)
+        ):
+            function = scope.function()
+            if function.method_of is not None and target.value.value.value == function.self_name:
+                kind: BindingKind = "assign" if value is not None else "unknown"
+                function.method_of.items.setdefault(target.value.attr.value, []).append(
+                    Binding(kind, function, order, value=value)
                 )
             return
         if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):

@@ -138,11 +138,42 @@ class ValueResolver:
             return None
         return binding
 
+    def self_attribute(
+        self, node: cst.BaseExpression, scope: Scope
+    ) -> tuple[cst.BaseExpression, Scope] | None:
+        """Return the one value a `self.<attr>` is given (in `__init__` or any method), if one.
+
+        Assigned once, at the top level of its method, and never changed item by item.
+        """
+        if not (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name)):
+            return None
+        function = scope.function()
+        info = function.method_of
+        if info is None or node.value.value != function.self_name:
+            return None
+        attr = node.attr.value
+        bindings = info.attributes.get(attr, [])
+        if len(bindings) != 1 or info.items.get(attr):
+            return None
+        binding = bindings[0]
+        if binding.kind != "assign" or binding.value is None or binding.nested:
+            return None
+        return binding.value, binding.scope
+
     def value(self, node: cst.BaseExpression, scope: Scope, depth: int = 0) -> Value:
         """Return the proven value of `node`, following constants."""
         found = literal(node)
         if found.known or depth > MAX_DEPTH:
             return found
+        held = self.self_attribute(node, scope)
+        if held is not None:
+            # `self.model` set once from a literal or a constant (not from a parameter, whose
+            # value depends on the caller). Its node is elsewhere in the class: no fix here.
+            inner = self.value(held[0], held[1], depth + 1)
+            if not inner.known or inner.default:
+                return UNKNOWN
+            assert isinstance(node, cst.Attribute)
+            return Value(True, inner.value, inner.node, inner.via or f"self.{node.attr.value}")
         if isinstance(node, cst.Name):
             binding = self.single_binding(node.value, scope)
             if binding is None or binding.value is None:
@@ -245,6 +276,10 @@ class ValueResolver:
             if found is None:
                 return None
             return found[0], found[1], found[2] or node.value
+        held = self.self_attribute(node, scope)
+        if held is not None:
+            found = self.dict_node(held[0], held[1], depth + 1)
+            return None if found is None else (found[0], found[1], found[2])
         return None
 
     def _helper_entries(self, node: cst.BaseExpression, scope: Scope, depth: int) -> Entries | None:
@@ -522,6 +557,9 @@ class ValueResolver:
             binding = self.single_binding(node.value, scope)
             if binding is not None and binding.value is not None:
                 return self.template(binding.value, binding.scope, depth + 1)
+        held = self.self_attribute(node, scope)
+        if held is not None:
+            return self.template(held[0], held[1], depth + 1)
         return None
 
     # JSON bodies and nested dicts ---------------------------------------------------------------
