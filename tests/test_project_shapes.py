@@ -240,3 +240,30 @@ def test_a_dict_of_clients_filled_in_a_method_holds_claude_clients(tmp_path: Pat
         },
     )
     assert [(line, code) for _, line, code, _ in _findings(root)] == [(13, "CM102")]
+
+
+def test_a_src_folder_that_is_a_package_is_imported_from_the_project_folder(
+    tmp_path: Path,
+) -> None:
+    root = write_tree(
+        tmp_path / "repo",
+        {
+            "pyproject.toml": "[project]\nname='app'\n",
+            "claude-migrate.toml": POLICY,
+            "src/__init__.py": "",
+            "src/llm/__init__.py": "",
+            "src/llm/clients.py": (
+                "from anthropic import AsyncAnthropic\n\n\n"
+                "def get_client():\n    return AsyncAnthropic()\n"
+            ),
+            "src/llm/brief.py": (
+                "from src.llm.clients import get_client\n\n\nasync def brief():\n"
+                "    client = get_client()\n"
+                "    return await client.messages.create(model='claude-sonnet-4-6', "
+                "max_tokens=2048, messages=[])\n"
+            ),
+        },
+    )
+    assert [(path, line, code) for path, line, code, _ in _findings(root)] == [
+        ("src/llm/brief.py", 6, "CM102")
+    ]

@@ -126,7 +126,9 @@ def import_roots(paths: Iterable[Path]) -> list[Path]:
         seen.add(folder)
         for candidate in (folder, *folder.parents):
             if _has_project_file(candidate):
-                if (candidate / "src").is_dir():
+                # A `src/` layout holds the packages; a `src/` that is itself a package
+                # (`from src.llm import ...`) is imported from the project folder.
+                if (candidate / "src").is_dir() and not _is_package(candidate / "src"):
                     add(candidate / "src")
                 add(candidate)
                 break
