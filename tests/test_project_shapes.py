@@ -267,3 +267,43 @@ def test_a_src_folder_that_is_a_package_is_imported_from_the_project_folder(
     assert [(path, line, code) for path, line, code, _ in _findings(root)] == [
         ("src/llm/brief.py", 6, "CM102")
     ]
+
+
+TYPED_FIELD = """\
+from dataclasses import dataclass
+
+from anthropic import Anthropic, AnthropicBedrock
+from openai import OpenAI
+
+
+@dataclass
+class Options:
+    client: {annotation} = None
+
+
+class Activities:
+    def __init__(self, options: Options):
+        if options.client:
+            self.client = options.client
+        else:
+            self.client = Anthropic()
+
+    def run(self):
+        return self.client.messages.create(model="claude-sonnet-4-6", max_tokens=9000, messages=[])
+"""
+
+
+@pytest.mark.parametrize(
+    ("annotation", "expected"),
+    [
+        ("Anthropic | AnthropicBedrock | None", [(20, "CM102")]),
+        ("Anthropic | OpenAI | None", []),  # may be another vendor's client
+        ("object", []),
+    ],
+)
+def test_a_client_field_typed_as_claude_clients_holds_one(
+    tmp_path: Path, annotation: str, expected: list[tuple[int, str]]
+) -> None:
+    source = TYPED_FIELD.format(annotation=annotation)
+    root = write_tree(tmp_path / "repo", {"claude-migrate.toml": POLICY, "act.py": source})
+    assert [(line, code) for _, line, code, _ in _findings(root)] == expected

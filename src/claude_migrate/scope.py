@@ -484,10 +484,13 @@ class ModuleIndex:
             self._record_target(target, node.value)
             if isinstance(target, cst.Name):
                 # Keep the annotation too: it types the name even where the value cannot be read.
-                self._bind(
-                    target.value,
-                    Binding("annotation", self.scope, self._tick(), value=node.annotation.annotation),
+                annotation = Binding(
+                    "annotation", self.scope, self._tick(), value=node.annotation.annotation
                 )
+                self._bind(target.value, annotation)
+                if self.scope.kind == "class" and self.scope.class_info is not None:
+                    # A field with a default (`client: Anthropic | None = None`) is typed too.
+                    self.scope.class_info.attributes.setdefault(target.value, []).append(annotation)
             return
         if isinstance(target, cst.Name):
             binding = Binding(

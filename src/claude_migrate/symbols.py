@@ -275,6 +275,8 @@ class Resolver:
             known = [r for r in real if r is not UNKNOWN]
             if len(real) == 1 and len(known) == 1:
                 return known[0]
+            if real and len(known) == len(real) and _all_sdk_clients(known):
+                return known[0]  # `Anthropic | AnthropicBedrock`: a Claude client either way
             return UNKNOWN
         if isinstance(annotation, cst.Subscript):
             base = self.resolve(annotation.value, scope, depth + 1)
