@@ -307,3 +307,17 @@ def test_a_client_field_typed_as_claude_clients_holds_one(
     source = TYPED_FIELD.format(annotation=annotation)
     root = write_tree(tmp_path / "repo", {"claude-migrate.toml": POLICY, "act.py": source})
     assert [(line, code) for _, line, code, _ in _findings(root)] == expected
+
+
+def test_a_dataclass_inherits_the_fields_of_its_project_base_class(tmp_path: Path) -> None:
+    options = (
+        "from dataclasses import dataclass\n\n\n@dataclass\nclass Base:\n    name: str\n"
+        "    temperature: float = 0.0\n\n\n@dataclass\nclass Options(Base):\n"
+        "    model: str | None = None\n    limits: dict | None = None\n"
+    )
+    main = (
+        "from app.agent import Agent\nfrom app.options import Options\n\n"
+        "Agent(Options('bot', 0.9, 'claude-sonnet-4-6')).run('hi')\n"
+    )
+    root = _tree(tmp_path, main, app__options=options)
+    assert [(line, code) for _, line, code, _ in _findings(root)] == [(4, "CM101")]

@@ -1021,23 +1021,46 @@ class Project:
                 classes[name] = entry
         return classes
 
-    def _fields(self, module: str, name: str, info: dict[str, Any]) -> dict[str, Any] | None:
+    def _fields(
+        self, module: str, name: str, info: dict[str, Any], depth: int = 0
+    ) -> dict[str, Any] | None:
         """Return how an options class is made: its parameters, the field each sets, defaults.
 
         A class with an `__init__` maps the fields it assigns from its parameters
         (`self.model = model`); a dataclass, pydantic model or NamedTuple (a class body of
         annotated fields and no `__init__`) takes its fields in order (pydantic: by keyword
-        only). A class with a project base class is not read: its inherited fields are unseen.
+        only), after those of its project base classes of the same kind. A class with an
+        `__init__` and a project base class is not read: what `super().__init__` sets is unseen.
         """
         summary = self.summaries[module]
+        init = summary["functions"].get(f"{name}.__init__")
+        inherited: list[dict[str, Any]] = []
         for base in info["bases"]:
             found = self.evaluate(module, None, base)
-            if base != ["name", "object"] and (found is None or found[0] != "ref"):
+            if base == ["name", "object"] or (found is not None and found[0] == "ref"):
+                continue
+            if found is None or found[0] != "class" or init is not None or depth > MAX_DEPTH:
                 return None
+            base_summary = self.summaries.get(found[1], {})
+            base_info = base_summary.get("classes", {}).get(found[2])
+            if base_info is None or f"{found[2]}.__init__" in base_summary.get("functions", {}):
+                return None
+            base_fields = self._fields(found[1], found[2], base_info, depth + 1)
+            if base_fields is None:
+                return None
+            inherited.append(base_fields)
         params: list[list[str]] = []
         attrs: dict[str, str] = {}
         defaults: dict[str, Any] = {}
-        init = summary["functions"].get(f"{name}.__init__")
+        known: dict[str, list[Any]] = {}
+        # Base classes' fields come first, the subclass's own after (a field it redefines keeps
+        # its place and takes the new default).
+        for base_fields in reversed(inherited):
+            for param in base_fields["params"]:
+                if param[0] not in attrs:
+                    params.append(list(param))
+            attrs.update(base_fields["attrs"])
+            known.update(base_fields["defaults"])
         if init is not None:
             for param in init["params"][1:]:
                 params.append([param["name"], param["kind"]])
@@ -1051,18 +1074,21 @@ class Project:
                 if method == f"{name}.__init__" and value[0] == "name" and value[1] in names:
                     attrs[attr] = value[1]
         else:
-            keyword_only = False
+            keyword_only = any(param[1] == "keyword" for param in params)
             for base in info["bases"]:
                 found = self.evaluate(module, None, base)
                 last = str(found[1]).rsplit(".", 1)[-1] if found is not None else ""
                 if last in ("BaseModel", "BaseSettings"):
                     keyword_only = True
             for field_name, facts in info["fields"].items():
-                params.append([field_name, "keyword" if keyword_only else "positional"])
+                if field_name not in attrs:
+                    params.append([field_name, "positional"])
                 attrs[field_name] = field_name
+                known.pop(field_name, None)
                 if facts["default"] is not None:
                     defaults[field_name] = facts["default"]
-        known: dict[str, list[Any]] = {}
+            if keyword_only:
+                params = [[param[0], "keyword"] for param in params]
         for param_name, default in defaults.items():
             value = self.evaluate(module, None, default)
             # An unknown default (`field(default_factory=...)`) is left out: a field not passed
