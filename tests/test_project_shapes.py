@@ -321,3 +321,30 @@ def test_a_dataclass_inherits_the_fields_of_its_project_base_class(tmp_path: Pat
     )
     root = _tree(tmp_path, main, app__options=options)
     assert [(line, code) for _, line, code, _ in _findings(root)] == [(4, "CM101")]
+
+
+def test_sarif_gives_the_hop_as_a_code_flow_that_validates(tmp_path: Path) -> None:
+    import json
+
+    import jsonschema
+
+    main = (
+        "from app.agent import Agent\nfrom app.options import Options\n\n"
+        "Agent(Options(model='claude-sonnet-4-6', temperature=0.9)).run('hi')\n"
+    )
+    root = _tree(tmp_path, main)
+    result = Cli(root)("check", "--no-cache", "--format", "sarif", ".")
+    document = json.loads(result.stdout)
+    schema_path = Path(__file__).parent / "schemas" / "sarif-schema-2.1.0.json"
+    schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    jsonschema.validators.validator_for(schema)(schema).validate(document)
+    (finding,) = document["runs"][0]["results"]
+    (flow,) = finding["codeFlows"]
+    steps = [
+        (
+            step["location"]["physicalLocation"]["artifactLocation"]["uri"],
+            step["location"]["physicalLocation"]["region"]["startLine"],
+        )
+        for step in flow["threadFlows"][0]["locations"]
+    ]
+    assert steps == [("app/main.py", 4), ("app/agent.py", 12)]
