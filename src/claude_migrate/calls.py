@@ -19,7 +19,11 @@ from .lazy import lazy_import
 from .option_fields import FieldReader, split_path
 from .scope import CallRecord, ModuleIndex
 from .symbols import (
+    BEDROCK_AGENT_RUNTIME,
     BEDROCK_RUNTIME,
+    INSTRUCTOR_FROM_PROVIDER,
+    INSTRUCTOR_ON_ANTHROPIC,
+    OPENAI_ON_ANTHROPIC,
     Instance,
     LocalClass,
     LocalFunction,
@@ -46,6 +50,7 @@ HEADERS = "headers"
 
 SDK, BEDROCK, LANGCHAIN, LITELLM, HTTP = "sdk", "bedrock", "langchain", "litellm", "http"
 LLAMAINDEX = "llamaindex"
+PYDANTIC_AI, DSPY, INSTRUCTOR, OPENAI_COMPAT = "pydantic-ai", "dspy", "instructor", "openai-compat"
 
 
 @dataclass(frozen=True)
@@ -56,7 +61,9 @@ class Target:
     family: str
     description: str
     # Where the parameters are: "kwargs", "json-body" (Bedrock invoke_model body),
-    # "inference-config" (Bedrock converse), "model-kwargs" (LangChain Bedrock), "json" (HTTP).
+    # "inference-config" (Bedrock converse), "model-kwargs" (LangChain Bedrock), "json" (HTTP),
+    # "text-inference-config" (bedrock-agent-runtime retrieve_and_generate), "settings"
+    # (pydantic-ai's `settings` / `model_settings` dict).
     location: str = "kwargs"
     temperature: tuple[str, ...] = (TEMPERATURE,)
     max_tokens: tuple[str, ...] = (MAX_TOKENS,)
@@ -68,6 +75,9 @@ class Target:
     legacy: bool = False
     # What a non-streaming call should use instead (for messages).
     streaming_api: str = ""
+    # Whether the request reaches the model as written, so rules/models.toml's facts (CM108, a
+    # CM302 fix's parameter changes) apply; False where a layer in between adapts it.
+    model_facts: bool = True
 
     def names(self, canonical: str) -> tuple[str, ...]:
         return {
@@ -169,6 +179,87 @@ TARGETS: dict[str, Target] = {
             stop=(),
             stream=(),
         ),
+        # llama-index-llms-bedrock-converse 0.15 `BedrockConverse(model, temperature=,
+        # max_tokens=, ...)` sends them as converse's inferenceConfig; it has no stop or stream
+        # argument (streaming is `stream_chat`). llama-index-llms-bedrock 0.6 `Bedrock` (an
+        # invoke_model body) takes the same two.
+        Target(
+            "llamaindex:BedrockConverse",
+            LLAMAINDEX,
+            "LlamaIndex BedrockConverse",
+            stop=(),
+            stream=(),
+        ),
+        Target("llamaindex:Bedrock", LLAMAINDEX, "LlamaIndex Bedrock", stop=(), stream=()),
+        # boto3 bedrock-agent-runtime: the model is retrieveAndGenerateConfiguration.
+        # knowledgeBaseConfiguration (or externalSourcesConfiguration).modelArn, the parameters
+        # its generationConfiguration.inferenceConfig.textInferenceConfig.
+        Target(
+            "bedrock:retrieve_and_generate",
+            BEDROCK,
+            "bedrock-agent-runtime retrieve_and_generate",
+            location="text-inference-config",
+            max_tokens=("maxTokens",),
+            stop=("stopSequences",),
+            model=("modelArn",),
+            streaming_api="retrieve_and_generate_stream(...)",
+        ),
+        Target(
+            "bedrock:retrieve_and_generate_stream",
+            BEDROCK,
+            "bedrock-agent-runtime retrieve_and_generate_stream",
+            location="text-inference-config",
+            max_tokens=("maxTokens",),
+            stop=("stopSequences",),
+            model=("modelArn",),
+            streams=True,
+        ),
+        # pydantic-ai 1.x/2.x: `AnthropicModel(model_name, settings=...)` and
+        # `Agent("anthropic:claude-...", model_settings=...)`; ModelSettings keys are
+        # temperature, max_tokens, stop_sequences (streaming is `run_stream`, not a setting).
+        # pydantic-ai adapts a request to the model's profile (it drops sampling settings a
+        # model refuses and caps max_tokens at its limit: pydantic_ai/profiles/anthropic.py),
+        # so the model facts are not read on it.
+        Target(
+            "pydantic-ai:AnthropicModel",
+            PYDANTIC_AI,
+            "pydantic-ai AnthropicModel",
+            location="settings",
+            stream=(),
+            model=("model_name",),
+            model_facts=False,
+        ),
+        Target(
+            "pydantic-ai:Agent",
+            PYDANTIC_AI,
+            "pydantic-ai Agent",
+            location="settings",
+            stream=(),
+            model_facts=False,
+        ),
+        # dspy 3.x `dspy.LM(model, temperature=, max_tokens=, **kwargs)`: extra keywords such as
+        # `stop` go to the provider call (LiteLLM); streaming is `dspy.streamify`, not a flag.
+        Target("dspy:LM", DSPY, "dspy.LM", stop=("stop",), stream=()),
+        # instructor over an anthropic client: every keyword but its own (response_model,
+        # max_retries, context...) reaches anthropic's messages.create; its streaming is
+        # `create_partial` / `create_iterable`, which change the result's type.
+        Target("instructor:create", INSTRUCTOR, "instructor create", stream=()),
+        # `from_provider("anthropic/...", **kwargs)`: the keywords become defaults of every
+        # request the client makes.
+        Target("instructor:from_provider", INSTRUCTOR, "instructor from_provider", stream=()),
+        # The OpenAI SDK on https://api.anthropic.com/v1/ (https://docs.claude.com/en/api/
+        # openai-sdk): max_tokens / max_completion_tokens, stop (non-whitespace entries),
+        # stream and temperature (0 to 1; above 1 it is capped at 1) are honoured. What the
+        # layer does with what a model refuses is not documented: the model facts are not read.
+        Target(
+            "openai-compat:chat.completions.create",
+            OPENAI_COMPAT,
+            "chat.completions.create on Anthropic's OpenAI-compatible endpoint",
+            max_tokens=(MAX_TOKENS, "max_completion_tokens"),
+            stop=("stop",),
+            streaming_api="chat.completions.create(..., stream=True)",
+            model_facts=False,
+        ),
         Target(
             "litellm:completion",
             LITELLM,
@@ -224,6 +315,29 @@ LLAMAINDEX_CLASSES = (
     "llama_index.llms.anthropic.Anthropic",
     "llama_index.llms.anthropic.base.Anthropic",
 )
+LLAMAINDEX_BEDROCK_CLASSES = {
+    "llama_index.llms.bedrock_converse.BedrockConverse": "llamaindex:BedrockConverse",
+    "llama_index.llms.bedrock_converse.base.BedrockConverse": "llamaindex:BedrockConverse",
+    "llama_index.llms.bedrock.Bedrock": "llamaindex:Bedrock",
+    "llama_index.llms.bedrock.base.Bedrock": "llamaindex:Bedrock",
+}
+BEDROCK_AGENT_METHODS = {
+    "retrieve_and_generate": "bedrock:retrieve_and_generate",
+    "retrieve_and_generate_stream": "bedrock:retrieve_and_generate_stream",
+}
+# The knowledgeBaseConfiguration / externalSourcesConfiguration of a retrieve_and_generate call.
+BEDROCK_AGENT_SOURCES = ("knowledgeBaseConfiguration", "externalSourcesConfiguration")
+PYDANTIC_AI_MODELS = ("pydantic_ai.models.anthropic.AnthropicModel",)
+PYDANTIC_AI_AGENTS = ("pydantic_ai.Agent", "pydantic_ai.agent.Agent")
+DSPY_LMS = ("dspy.LM", "dspy.clients.LM", "dspy.clients.lm.LM")
+# instructor client methods (`client.messages.create`, `client.chat.completions.create`,
+# `client.create`, and their `_with_completion` / `_partial` / `_iterable` forms).
+INSTRUCTOR_METHODS = frozenset(
+    (*prefix, name)
+    for prefix in ((), ("messages",), ("chat", "completions"))
+    for name in ("create", "create_with_completion", "create_partial", "create_iterable")
+)
+OPENAI_COMPAT_METHODS = {("chat", "completions", "create"): "openai-compat:chat.completions.create"}
 HTTP_FUNCTIONS = {
     "requests.post": "requests",
     "requests.request": "requests",
@@ -244,6 +358,11 @@ CALLEE_NAMES = frozenset(
         "Anthropic",
         *BEDROCK_METHODS,
         *LANGCHAIN_CLASSES,
+        *BEDROCK_AGENT_METHODS,
+        *(qual.rsplit(".", 1)[-1] for qual in LLAMAINDEX_BEDROCK_CLASSES),
+        *(qual.rsplit(".", 1)[-1] for qual in (*PYDANTIC_AI_MODELS, *PYDANTIC_AI_AGENTS)),
+        *(qual.rsplit(".", 1)[-1] for qual in (*DSPY_LMS, *INSTRUCTOR_FROM_PROVIDER)),
+        *(path[-1] for path in INSTRUCTOR_METHODS),
     }
     | set(HTTP_CLIENT_METHODS)
 )
@@ -526,6 +645,15 @@ class CallFinder:
             return self._bedrock_site(record, TARGETS[key]) if key else None
         if symbol.cls == "litellm.Router" and symbol.path in (("completion",), ("acompletion",)):
             return self._litellm_site(record)
+        if symbol.cls == BEDROCK_AGENT_RUNTIME and len(symbol.path) == 1:
+            key = BEDROCK_AGENT_METHODS.get(symbol.path[0])
+            return self._agent_site(record, TARGETS[key]) if key else None
+        if symbol.cls == INSTRUCTOR_ON_ANTHROPIC and symbol.path in INSTRUCTOR_METHODS:
+            target = TARGETS["instructor:create"]
+            return CallSite(record, target, self.kwargs(record), client="instructor")
+        if symbol.cls == OPENAI_ON_ANTHROPIC and symbol.path in OPENAI_COMPAT_METHODS:
+            target = TARGETS[OPENAI_COMPAT_METHODS[symbol.path]]
+            return CallSite(record, target, self.kwargs(record), client="openai")
         if symbol.cls.split(".")[0] in ("requests", "httpx", "aiohttp") and len(symbol.path) == 1:
             if symbol.path[0] in HTTP_CLIENT_METHODS:
                 return self._http_site(record, symbol.path[0], base_url=symbol.info)
@@ -540,6 +668,9 @@ class CallFinder:
         if qualname in LLAMAINDEX_CLASSES:
             target = TARGETS["llamaindex:Anthropic"]
             return CallSite(record, target, self.kwargs(record), client="llamaindex")
+        found = self._library_site(record, qualname)
+        if found is not None:
+            return found
         if qualname in HTTP_FUNCTIONS:
             return self._http_site(record, last)
         if qualname in self.declared:
@@ -598,6 +729,138 @@ class CallFinder:
                 params.opaque = True
             params.opaque = params.opaque or args.opaque
         return CallSite(record, target, params, client=BEDROCK_RUNTIME, call_args=args)
+
+    # Other libraries' constructors -------------------------------------------------------------
+    def _positional(self, record: CallRecord, args: Entries, name: str, index: int) -> Entries:
+        """Add the call's positional argument `index` to its keywords under `name`."""
+        if name in args.items:
+            return args
+        for position, arg in enumerate(record.node.args):
+            if arg.star:
+                break  # `*args` before it: its position cannot be counted
+            if arg.keyword is None and position == index:
+                value = self.values.value(arg.value, record.scope)
+                args.items[name] = Entry(name, arg, arg.value, value, record.node)
+        return args
+
+    def _claude_model(self, args: Entries, names: tuple[str, ...], record: CallRecord) -> bool:
+        model = self._string(args.get(*names), record)
+        return bool(model and is_claude_model(model))
+
+    def _library_site(self, record: CallRecord, qualname: str) -> CallSite | None:
+        """Return the site of another library's Claude constructor (LlamaIndex Bedrock,
+        pydantic-ai, DSPy, instructor's from_provider), when its model proves it is Claude."""
+        key = LLAMAINDEX_BEDROCK_CLASSES.get(qualname)
+        if key is not None:
+            args = self._positional(record, self.kwargs(record), MODEL, 0)
+            if not self._claude_model(args, (MODEL,), record):
+                return None
+            return CallSite(record, TARGETS[key], args, client="llamaindex")
+        if qualname in DSPY_LMS:
+            args = self._positional(record, self.kwargs(record), MODEL, 0)
+            if not self._claude_model(args, (MODEL,), record):
+                return None
+            return CallSite(record, TARGETS["dspy:LM"], args, client="dspy")
+        if qualname in INSTRUCTOR_FROM_PROVIDER:
+            args = self._positional(record, self.kwargs(record), MODEL, 0)
+            model = self._string(args.get(MODEL), record)
+            if not (model and model.strip().startswith("anthropic/") and is_claude_model(model)):
+                return None
+            return CallSite(record, TARGETS["instructor:from_provider"], args, client="instructor")
+        if qualname in PYDANTIC_AI_MODELS:
+            return self._pydantic_ai_site(record, TARGETS["pydantic-ai:AnthropicModel"], "settings")
+        if qualname in PYDANTIC_AI_AGENTS:
+            return self._pydantic_ai_site(record, TARGETS["pydantic-ai:Agent"], "model_settings")
+        return None
+
+    def _pydantic_ai_site(
+        self, record: CallRecord, target: Target, settings: str
+    ) -> CallSite | None:
+        args = self._positional(record, self.kwargs(record), target.model[0], 0)
+        model = args.get(*target.model)
+        if target.key == "pydantic-ai:Agent":
+            # `Agent("anthropic:claude-...")`, or `Agent(AnthropicModel(...))` (whose own site
+            # reports the model).
+            if model is None:
+                return None
+            if not (
+                self._claude_model(args, target.model, record)
+                or self._is_pydantic_ai_model(model.value_node, record)
+            ):
+                return None
+        params = Entries(
+            {k: v for k, v in args.items.items() if k in target.model},
+            args.opaque,
+            set(args.unknown_keys) & set(target.model),
+        )
+        entry = args.get(settings)
+        if entry is not None:
+            nested = self.values.nested(entry, record.scope)
+            if nested is None and isinstance(entry.value_node, cst.Call):
+                # `ModelSettings(temperature=...)` / `AnthropicModelSettings(...)`: TypedDicts.
+                func = self.resolver.resolve(entry.value_node.func, record.scope)
+                name = func.name if isinstance(func, Qual) else ""
+                if name.startswith("pydantic_ai.") and name.endswith("ModelSettings"):
+                    nested = self.values.entries_of_call(
+                        entry.value_node, record.scope, record.order
+                    )
+            if nested is None:
+                params.opaque = True
+            else:
+                params.items.update(nested.items)
+                params.opaque = params.opaque or nested.opaque
+                params.unknown_keys |= nested.unknown_keys
+        elif settings in args.unknown_keys or args.opaque:
+            params.opaque = True
+        return CallSite(record, target, params, client="pydantic-ai", call_args=args)
+
+    def _is_pydantic_ai_model(self, node: cst.BaseExpression, record: CallRecord) -> bool:
+        """Return whether an expression is an `AnthropicModel(...)`, written there or bound."""
+        if isinstance(node, cst.Name):
+            binding = self.values.single_binding(node.value, record.scope)
+            node = binding.value if binding is not None and binding.value is not None else node
+        if not isinstance(node, cst.Call):
+            return False
+        func = self.resolver.resolve(node.func, record.scope)
+        return isinstance(func, Qual) and func.name in PYDANTIC_AI_MODELS
+
+    def _claude_arn(self, entry: Entry | None, record: CallRecord) -> bool:
+        """Return whether a model ARN names a Claude model. An ARN is often an f-string whose
+        region or account is unknown: the model id after its last "/" must be known."""
+        if entry is None:
+            return False
+        text = entry.value.value if entry.value.known else None
+        if not isinstance(text, str):
+            text = self.values.template(entry.value_node, record.scope)
+        if text is None:
+            return False
+        model = text.rsplit("/", 1)[-1]
+        return "{}" not in model and is_claude_model(model)
+
+    def _agent_site(self, record: CallRecord, target: Target) -> CallSite | None:
+        """Return a bedrock-agent-runtime retrieve_and_generate call whose model is Claude."""
+        args = self.kwargs(record)
+        config = self.values.nested(args.get("retrieveAndGenerateConfiguration"), record.scope)
+        if config is None:
+            return None
+        sources = (
+            self.values.nested(config.get(name), record.scope) for name in BEDROCK_AGENT_SOURCES
+        )
+        source = next((found for found in sources if found is not None), None)
+        if source is None or not self._claude_arn(source.get(*target.model), record):
+            return None
+        params: Entries | None = source
+        for name in ("generationConfiguration", "inferenceConfig", "textInferenceConfig"):
+            entry = params.get(name) if params is not None else None
+            if entry is None:
+                # Absent (nothing is sent) unless a level could not be read.
+                opaque = params is None or params.opaque or name in params.unknown_keys
+                params = Entries(opaque=opaque)
+                break
+            nested = self.values.nested(entry, record.scope)
+            params = nested if nested is not None else Entries(opaque=True)
+        assert params is not None
+        return CallSite(record, target, params, client=BEDROCK_AGENT_RUNTIME, call_args=source)
 
     def _langchain_site(self, record: CallRecord, target: Target) -> CallSite | None:
         args = self.kwargs(record)

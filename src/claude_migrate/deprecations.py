@@ -41,6 +41,8 @@ _API_VERSION = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _BEDROCK = re.compile(r"^(?P<region>(?:[a-z]{2,8}(?:-[a-z]+)?\.)?)(?P<id>anthropic\..+)$")
 # Provisioned-throughput variants of a Bedrock id: `anthropic.claude-v2:1:200k`.
 _CONTEXT_SUFFIX = re.compile(r"^(?P<id>.+?)(?P<suffix>:\d+k)$")
+# A provider prefix written with a colon (pydantic-ai: "anthropic:claude-...", "bedrock:...").
+_PROVIDER_PREFIX = re.compile(r"^(?:anthropic|bedrock|google-vertex):")
 
 MODEL_KEYS = (
     "id",
@@ -164,6 +166,10 @@ class Catalogue:
         """Return the catalogue model a model string in code names, in whatever spelling."""
         text = text.strip()
         cut = text.rfind("/") + 1
+        if not cut:
+            # pydantic-ai's "anthropic:claude-..." / "bedrock:anthropic.claude-..." spelling.
+            provider = _PROVIDER_PREFIX.match(text)
+            cut = provider.end() if provider else 0
         prefix, rest = text[:cut], text[cut:]
         bedrock = _BEDROCK.match(rest)
         if bedrock:

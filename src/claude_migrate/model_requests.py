@@ -387,6 +387,8 @@ def problems(
     """
     if site.legacy and not legacy:
         return []  # CM301 migrates the whole call
+    if not site.target.model_facts:
+        return []  # a layer in between adapts the request to the model
     found: list[Problem] = []
     found.extend(_sampling(ctx, site, facts, label, prefer, yielding))
     found.extend(_thinking(ctx, site, facts, label))

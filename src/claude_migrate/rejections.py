@@ -6,7 +6,9 @@ and API version `2026-10-21` answers 400 to a request that carries any of them
 for temperature, and CM108 (model-params) for every sampling parameter. They ask here, so none
 reads another. Beyond the SDK, raw HTTP and Bedrock bodies: LangChain's ChatAnthropic sends
 through the SDK (same targets), ChatBedrock's `model_kwargs` are a Bedrock body, and Bedrock
-converse, ChatBedrockConverse, LiteLLM and LlamaIndex are judged by the policy's api-version.
+converse, ChatBedrockConverse, LiteLLM, LlamaIndex, pydantic-ai and DSPy are judged by the
+policy's api-version; instructor like the SDK it calls; Anthropic's OpenAI-compatible endpoint
+and LlamaIndex's Bedrock (whose body carries its own version) are never judged.
 """
 
 from __future__ import annotations
@@ -16,7 +18,19 @@ from typing import TYPE_CHECKING
 
 from packaging.version import Version
 
-from .calls import BEDROCK, HTTP, LANGCHAIN, LITELLM, LLAMAINDEX, SDK, CallSite
+from .calls import (
+    BEDROCK,
+    DSPY,
+    HTTP,
+    INSTRUCTOR,
+    LANGCHAIN,
+    LITELLM,
+    LLAMAINDEX,
+    OPENAI_COMPAT,
+    PYDANTIC_AI,
+    SDK,
+    CallSite,
+)
 from .facts import SDK_PACKAGE
 
 if TYPE_CHECKING:
@@ -110,7 +124,16 @@ def rejection(ctx: FileContext, site: CallSite, parameter: str) -> Rejection | N
         )
     if key == "langchain:ChatBedrock":
         return _body_rejection(known, site.params, target, parameter)
-    if site.family in (BEDROCK, LANGCHAIN, LITELLM, LLAMAINDEX):
+    if site.family == INSTRUCTOR:
+        # instructor passes its keywords to the project's anthropic SDK's messages.create.
+        return _api_rejection(known, target, parameter, policy) or (
+            _sdk_rejection(ctx, known, "messages.create", parameter)
+        )
+    if site.family == OPENAI_COMPAT or key == "llamaindex:Bedrock":
+        # The OpenAI-compatible endpoint is not reached with an anthropic-version header, and
+        # LlamaIndex's Bedrock writes its own body version (bedrock-2023-05-31).
+        return None
+    if site.family in (BEDROCK, LANGCHAIN, LITELLM, LLAMAINDEX, PYDANTIC_AI, DSPY):
         # Bedrock converse's inferenceConfig, ChatBedrockConverse, LiteLLM and LlamaIndex
         # carry the parameter to a Messages request: the target API version decides.
         return _api_rejection(known, target, parameter, policy)

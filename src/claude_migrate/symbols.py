@@ -140,6 +140,17 @@ BOTO3_CLIENT_FACTORIES = ("boto3.client", "boto3.session.Session.client")
 BOTO3_SESSIONS = ("boto3.Session", "boto3.session.Session")
 LITELLM_ROUTERS = ("litellm.Router", "litellm.router.Router")
 BEDROCK_RUNTIME = "boto3:bedrock-runtime"
+BEDROCK_AGENT_RUNTIME = "boto3:bedrock-agent-runtime"
+# Clients of other libraries that are Claude's only when built a certain way: the OpenAI SDK
+# pointed at Anthropic's OpenAI-compatible endpoint (https://docs.claude.com/en/api/openai-sdk),
+# and instructor over an anthropic SDK client (`from_anthropic`) or an "anthropic/..." model
+# (`from_provider`, instructor 1.x `instructor/auto_client.py`).
+OPENAI_CLIENTS = ("openai.OpenAI", "openai.AsyncOpenAI", "openai.Client", "openai.AsyncClient")
+OPENAI_ON_ANTHROPIC = "openai:anthropic"
+INSTRUCTOR_ON_ANTHROPIC = "instructor:anthropic"
+INSTRUCTOR_FROM_ANTHROPIC = ("instructor.from_anthropic",)
+INSTRUCTOR_FROM_PROVIDER = ("instructor.from_provider",)
+_ANTHROPIC_OPENAI_URL = re.compile(r"^https?://api\.anthropic\.com(:\d+)?/v1/?$")
 
 
 class Resolver:
@@ -438,7 +449,7 @@ class Resolver:
                 return Instance("boto3.Session")
             if name in LITELLM_ROUTERS:
                 return Instance("litellm.Router")
-            return UNKNOWN
+            return self._library_client(name, node, scope, depth)
         if isinstance(func, Instance):
             if func.path in (("with_options",), ("copy",)) and is_sdk_client_class(func.cls):
                 return Instance(func.cls)
@@ -462,6 +473,32 @@ class Resolver:
         service = self.argument(node, scope, "service_name", 0)
         if service == "bedrock-runtime":
             return Instance(BEDROCK_RUNTIME)
+        if service == "bedrock-agent-runtime":
+            return Instance(BEDROCK_AGENT_RUNTIME)
+        return UNKNOWN
+
+    def _library_client(self, name: str, node: cst.Call, scope: Scope, depth: int) -> Symbol:
+        """Return the Claude client another library's constructor makes, when it is proven."""
+        if name in OPENAI_CLIENTS:
+            base_url = self.argument(node, scope, "base_url", None)
+            if base_url is not None and _ANTHROPIC_OPENAI_URL.match(base_url.strip()):
+                return Instance(OPENAI_ON_ANTHROPIC)
+            return UNKNOWN
+        if name in INSTRUCTOR_FROM_ANTHROPIC:
+            for index, arg in enumerate(node.args):
+                named = arg.keyword is not None and arg.keyword.value == "client"
+                if arg.star or not (named or (arg.keyword is None and index == 0)):
+                    continue
+                client = self.resolve(arg.value, scope, depth + 1)
+                if not isinstance(client, Instance) or client.path:
+                    return UNKNOWN
+                sdk = is_sdk_client_class(client.cls)
+                return Instance(INSTRUCTOR_ON_ANTHROPIC) if sdk else UNKNOWN
+            return UNKNOWN
+        if name in INSTRUCTOR_FROM_PROVIDER:
+            model = self.argument(node, scope, "model", 0)
+            if model is not None and model.strip().startswith("anthropic/"):
+                return Instance(INSTRUCTOR_ON_ANTHROPIC)
         return UNKNOWN
 
     def argument(

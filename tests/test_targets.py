@@ -1,0 +1,349 @@
+"""Claude calls made through other libraries: LlamaIndex on Bedrock, bedrock-agent-runtime's
+retrieve_and_generate, pydantic-ai, DSPy, instructor and the OpenAI SDK on Anthropic's
+OpenAI-compatible endpoint.
+
+Every case under fixtures/targets-*/ runs with every rule on, under the `<case>.toml` next to
+it: `# expect: CODE` marks each finding on the line where it starts, `<case>.fixed.py` is the
+golden output of `fix --unsafe-fixes`, which must parse and settle. The in-process tests below
+pin what each call shape is (its target, its parameters) and what it is not.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import libcst as cst
+import pytest
+from helpers import FIXTURES, Cli, marked_lines, write_tree
+
+from claude_migrate.api import collect_jobs, execute
+from claude_migrate.calls import CallSite, find_call_sites
+from claude_migrate.config import PolicyLoader
+from claude_migrate.deprecations import load as load_catalogue
+from claude_migrate.engine import Options
+from claude_migrate.scope import ModuleIndex
+
+CASES = sorted(
+    case
+    for folder in FIXTURES.glob("targets-*")
+    for case in folder.glob("*.py")
+    if not case.name.endswith(".fixed.py")
+)
+
+
+def _run(path: Path, case: Path, fix: bool):
+    loader = PolicyLoader(case.with_suffix(".toml"))
+    jobs = collect_jobs([path], loader, None)
+    return execute(jobs, Options(fix=fix, unsafe=True), workers=1)
+
+
+def test_every_target_folder_holds_a_case_with_a_policy() -> None:
+    folders = {case.parent.name for case in CASES}
+    assert folders >= {
+        "targets-llamaindex",
+        "targets-bedrock-agent",
+        "targets-pydantic-ai",
+        "targets-dspy",
+        "targets-instructor",
+        "targets-openai-compat",
+    }
+    for case in CASES:
+        assert case.with_suffix(".toml").is_file(), f"{case} has no policy next to it"
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_target_fixture_reports_exactly_the_marked_lines(case: Path) -> None:
+    run = _run(case, case, fix=False)
+    assert not run.errors, run.errors
+    assert {(d.line, d.code) for d in run.diagnostics} == marked_lines(case)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_target_fixture_fix_matches_golden_parses_and_settles(case: Path, tmp_path: Path) -> None:
+    work = tmp_path / case.name
+    shutil.copyfile(case, work)
+    _run(work, case, fix=True)
+    fixed = work.read_text(encoding="utf-8")
+    assert fixed == case.with_name(case.stem + ".fixed.py").read_text(encoding="utf-8")
+    cst.parse_module(fixed)
+    _run(work, case, fix=True)
+    assert work.read_text(encoding="utf-8") == fixed, "a second fix changed the file"
+
+
+# What each shape is -------------------------------------------------------------------------
+
+
+def sites(source: str) -> list[CallSite]:
+    index = ModuleIndex.build(cst.parse_module(source))
+    return list(find_call_sites(index))
+
+
+def only(source: str) -> CallSite:
+    found = sites(source)
+    assert len(found) == 1, found
+    return found[0]
+
+
+def value(site: CallSite, canonical: str) -> object:
+    entry = site.param(canonical)
+    assert entry is not None, (site.target.key, canonical)
+    return entry.value.value
+
+
+def test_bedrock_converse_reads_positional_model_and_its_two_parameters() -> None:
+    site = only(
+        "from llama_index.llms.bedrock_converse import BedrockConverse\n"
+        "BedrockConverse('anthropic.claude-3-haiku-20240307-v1:0', temperature=0.5,"
+        " max_tokens=99)\n"
+    )
+    assert site.target.key == "llamaindex:BedrockConverse"
+    assert value(site, "model") == "anthropic.claude-3-haiku-20240307-v1:0"
+    assert (value(site, "temperature"), value(site, "max_tokens")) == (0.5, 99)
+    assert site.target.stream == () and site.target.stop == ()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "BedrockConverse(model='mistral.mistral-large-2402-v1:0', temperature=0.9)",
+        "BedrockConverse(temperature=0.9)",
+        "Bedrock(model='cohere.command-r-v1:0', temperature=0.9)",
+        "Bedrock(*args, temperature=0.9)",
+    ],
+)
+def test_llamaindex_bedrock_without_a_claude_model_is_not_a_claude_call(call: str) -> None:
+    source = (
+        "from llama_index.llms.bedrock import Bedrock\n"
+        "from llama_index.llms.bedrock_converse import BedrockConverse\n"
+        f"{call}\n"
+    )
+    assert sites(source) == []
+
+
+AGENT = """\
+import boto3
+agents = boto3.client("bedrock-agent-runtime")
+agents.retrieve_and_generate(
+    input={{"text": "q"}},
+    retrieveAndGenerateConfiguration={{
+        "type": "KNOWLEDGE_BASE",
+        "knowledgeBaseConfiguration": {{
+            "knowledgeBaseId": "KB",
+            "modelArn": {model!r},
+            {generation}
+        }},
+    }},
+)
+"""
+
+
+def test_retrieve_and_generate_reads_text_inference_config() -> None:
+    generation = (
+        '"generationConfiguration": {"inferenceConfig": {"textInferenceConfig": '
+        '{"temperature": 0.7, "maxTokens": 3000, "stopSequences": ["x"]}}},'
+    )
+    site = only(AGENT.format(model="anthropic.claude-v2", generation=generation))
+    assert site.target.key == "bedrock:retrieve_and_generate"
+    assert (value(site, "temperature"), value(site, "max_tokens")) == (0.7, 3000)
+    assert value(site, "stop_sequences") == ["x"]
+    assert site.call_args is not None and site.call_args.get("modelArn") is not None
+
+
+def test_retrieve_and_generate_without_generation_settings_sends_none() -> None:
+    site = only(AGENT.format(model="anthropic.claude-v2", generation=""))
+    assert site.param("temperature") is None
+    assert not site.may_have("temperature"), "nothing unseen can carry a temperature"
+
+
+def test_retrieve_and_generate_with_another_vendors_model_is_not_a_claude_call() -> None:
+    arn = "arn:aws:bedrock:us-east-1::foundation-model/meta.llama3-70b-instruct-v1:0"
+    assert sites(AGENT.format(model=arn, generation="")) == []
+
+
+def test_retrieve_and_generate_model_arn_may_leave_region_and_account_unknown() -> None:
+    source = AGENT.format(model="MODEL", generation="").replace(
+        "'MODEL'", 'f"arn:aws:bedrock:{region}:{account}:inference-profile/{MODEL_ID}"'
+    )
+    claude = "import os\nregion = os.environ['AWS_REGION']\nMODEL_ID = 'us.anthropic.claude-v2'\n"
+    site = only(claude + source)
+    assert site.target.key == "bedrock:retrieve_and_generate"
+    titan = claude.replace("us.anthropic.claude-v2", "amazon.titan-text-premier-v1:0")
+    assert sites(titan + source) == []
+    unknown = claude.replace("'us.anthropic.claude-v2'", "os.environ['MODEL_ID']")
+    assert sites(unknown + source) == []
+
+
+def test_bedrock_agent_runtime_other_methods_are_not_claude_calls() -> None:
+    source = (
+        "import boto3\n"
+        "agents = boto3.client('bedrock-agent-runtime')\n"
+        "agents.retrieve(knowledgeBaseId='KB', retrievalQuery={'text': 'claude'})\n"
+        "agents.invoke_agent(agentId='A', inputText='anthropic.claude-v2')\n"
+    )
+    assert sites(source) == []
+
+
+def test_pydantic_ai_agent_is_claude_by_its_model_string_or_model_object() -> None:
+    source = (
+        "from pydantic_ai import Agent\n"
+        "from pydantic_ai.models.anthropic import AnthropicModel\n"
+        "m = AnthropicModel('claude-sonnet-4-6')\n"
+        "Agent('anthropic:claude-sonnet-4-6', model_settings={'temperature': 0.3})\n"
+        "Agent(m, model_settings={'max_tokens': 10})\n"
+        "Agent('openai:gpt-4o', model_settings={'temperature': 0.9})\n"
+        "Agent('groq:llama-3.3-70b', model_settings={'temperature': 0.9})\n"
+    )
+    keys = [(s.target.key, s.record.node.func) for s in sites(source)]
+    assert [k for k, _ in keys] == [
+        "pydantic-ai:AnthropicModel",
+        "pydantic-ai:Agent",
+        "pydantic-ai:Agent",
+    ]
+
+
+def test_pydantic_ai_settings_held_elsewhere_stay_unknown() -> None:
+    site = only(
+        "from pydantic_ai import Agent\n"
+        "def make(settings):\n"
+        "    return Agent('anthropic:claude-sonnet-4-6', model_settings=settings)\n"
+    )
+    assert site.param("temperature") is None and site.may_have("temperature")
+
+
+def test_dspy_lm_is_claude_only_for_a_claude_model() -> None:
+    source = (
+        "import dspy\n"
+        "dspy.LM('anthropic/claude-sonnet-4-6', temperature=0.4, max_tokens=10)\n"
+        "dspy.LM('openai/gpt-4o', temperature=0.9)\n"
+        "dspy.LM('together_ai/meta-llama/Llama-3-70b', temperature=0.9)\n"
+    )
+    (site,) = sites(source)
+    assert site.target.key == "dspy:LM" and value(site, "temperature") == 0.4
+
+
+def test_instructor_needs_an_anthropic_client_or_provider() -> None:
+    source = (
+        "import instructor\n"
+        "from anthropic import Anthropic\n"
+        "from openai import OpenAI\n"
+        "a = instructor.from_anthropic(Anthropic())\n"
+        "o = instructor.from_openai(OpenAI())\n"
+        "p = instructor.from_provider('anthropic/claude-sonnet-4-6')\n"
+        "g = instructor.from_provider('google/gemini-1.5-pro')\n"
+        "def run(unknown):\n"
+        "    a.messages.create(model='claude-sonnet-4-6', temperature=0.9, response_model=int)\n"
+        "    a.chat.completions.create(model='claude-sonnet-4-6', max_tokens=9)\n"
+        "    a.create_partial(model='claude-sonnet-4-6', max_tokens=9, response_model=int)\n"
+        "    o.chat.completions.create(model='gpt-4o', temperature=0.9, response_model=int)\n"
+        "    p.create(temperature=0.9, response_model=int)\n"
+        "    g.create(temperature=0.9, response_model=int)\n"
+        "    instructor.from_anthropic(unknown).messages.create(temperature=0.9)\n"
+    )
+    found = [site.target.key for site in sites(source)]
+    assert found == ["instructor:from_provider"] + ["instructor:create"] * 4
+
+
+OPENAI = """\
+from openai import OpenAI
+client = OpenAI(base_url={url!r})
+client.chat.completions.create(model="claude-sonnet-4-6", temperature=0.9, messages=[])
+"""
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://api.anthropic.com/v1/",
+        "https://api.anthropic.com/v1",
+        "https://api.anthropic.com:443/v1/",
+    ],
+)
+def test_openai_client_on_anthropics_endpoint_is_a_claude_client(url: str) -> None:
+    site = only(OPENAI.format(url=url))
+    assert site.target.key == "openai-compat:chat.completions.create"
+    assert value(site, "temperature") == 0.9
+    assert site.target.names("max_tokens") == ("max_tokens", "max_completion_tokens")
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://api.openai.com/v1/",
+        "http://localhost:8000/v1",
+        "https://api.anthropic.com.example.com/v1/",
+        "https://proxy.example.com/api.anthropic.com/v1/",
+    ],
+)
+def test_openai_client_elsewhere_is_never_a_claude_client(url: str) -> None:
+    assert sites(OPENAI.format(url=url)) == []
+
+
+def test_openai_client_without_base_url_is_never_a_claude_client() -> None:
+    source = (
+        "from openai import OpenAI\n"
+        "client = OpenAI()\n"
+        "client.chat.completions.create(model='claude-sonnet-4-6', temperature=0.9)\n"
+    )
+    assert sites(source) == []
+
+
+def test_colon_provider_prefix_names_a_catalogue_model() -> None:
+    catalogue = load_catalogue()
+    found = catalogue.lookup("anthropic:claude-3-opus-20240229")
+    assert found is not None and found.prefix == "anthropic:"
+    bedrock = catalogue.lookup("bedrock:us.anthropic.claude-3-5-sonnet-20240620-v1:0")
+    assert bedrock is not None and bedrock.form == "bedrock" and bedrock.prefix == "bedrock:us."
+    assert catalogue.lookup("openai:gpt-4o") is None
+
+
+# What each rule says on each ------------------------------------------------------------------
+
+SAMPLING = """\
+import instructor
+from anthropic import Anthropic
+from openai import OpenAI
+from pydantic_ai import Agent
+
+ic = instructor.from_anthropic(Anthropic())
+oc = OpenAI(base_url="https://api.anthropic.com/v1/")
+ic.messages.create(model="claude-sonnet-4-6", max_tokens=100, temperature=0.1, messages=[])
+oc.chat.completions.create(model="claude-sonnet-4-6", temperature=0.1, messages=[], stream=True)
+Agent("anthropic:claude-sonnet-4-6", model_settings={"temperature": 0.1})
+"""
+
+
+def test_sampling_rejection_follows_what_each_library_sends(tmp_path: Path) -> None:
+    # Under an API version that rejects temperature: instructor and pydantic-ai send it to the
+    # Messages API; the OpenAI-compatible endpoint is not reached with an anthropic-version.
+    write_tree(
+        tmp_path,
+        {
+            "app.py": SAMPLING,
+            "claude-migrate.toml": '[api-version]\nversion = "2026-10-21"\n'
+            "[streaming]\nrequire = false\n",
+        },
+    )
+    report = Cli(tmp_path).json("check", "app.py")
+    found = {(d["line"], d["code"]) for d in report["diagnostics"]}
+    assert found == {(8, "CM107"), (10, "CM107")}
+
+
+def test_model_facts_are_not_read_through_an_adapting_layer(tmp_path: Path) -> None:
+    # Opus 4.1 takes temperature or top_p, not both (rules/models.toml): instructor sends both
+    # as written; pydantic-ai and the OpenAI-compatible layer decide what reaches the model.
+    source = (
+        "import instructor\n"
+        "from anthropic import Anthropic\n"
+        "from openai import OpenAI\n"
+        "from pydantic_ai import Agent\n"
+        "ic = instructor.from_anthropic(Anthropic())\n"
+        "oc = OpenAI(base_url='https://api.anthropic.com/v1/')\n"
+        "ic.messages.create(model='claude-opus-4-1', max_tokens=9, temperature=0.1, top_p=0.5)\n"
+        "oc.chat.completions.create(model='claude-opus-4-1', temperature=0.1, top_p=0.5,"
+        " stream=True)\n"
+        "Agent('anthropic:claude-opus-4-1', model_settings={'temperature': 0.1, 'top_p': 0.5})\n"
+    )
+    write_tree(tmp_path, {"app.py": source, "claude-migrate.toml": "select = ['CM108']\n"})
+    report = Cli(tmp_path).json("check", "app.py")
+    assert {(d["line"], d["code"]) for d in report["diagnostics"]} == {(7, "CM108")}
