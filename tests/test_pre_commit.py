@@ -2,7 +2,7 @@
 
 `pre-commit try-repo` builds the hook's environment from this checkout (a virtualenv with the
 package installed from the registry's dependencies), once per checkout revision: the whole
-story is told with two runs that share one PRE_COMMIT_HOME.
+story is told with two runs that share one PRE_COMMIT_HOME (shared with the other hook tests).
 """
 
 from __future__ import annotations
@@ -113,7 +113,9 @@ def _status(output: str, name: str) -> str:
     return match.group(1)
 
 
-def test_real_pre_commit_fails_on_a_violation_fixes_it_and_then_passes(tmp_path: Path) -> None:
+def test_real_pre_commit_fails_on_a_violation_fixes_it_and_then_passes(
+    tmp_path: Path, pre_commit_home: dict[str, str]
+) -> None:
     repo = tmp_path / "project"
     repo.mkdir()
     _git(repo, "init", "-q")
@@ -136,10 +138,7 @@ def test_real_pre_commit_fails_on_a_violation_fixes_it_and_then_passes(tmp_path:
         for k, v in os.environ.items()
         if not k.startswith(("GIT_", "PRE_COMMIT", "VIRTUAL_ENV"))
     }
-    # Everything pre-commit and virtualenv keep goes into this test's folder (CI runs as root on
-    # a fresh machine; nothing may depend on what an earlier run left in the home folder).
-    env["PRE_COMMIT_HOME"] = str(tmp_path / "pre-commit-home")
-    env["VIRTUALENV_OVERRIDE_APP_DATA"] = str(tmp_path / "virtualenv-app-data")
+    env.update(pre_commit_home)
 
     first = _try_repo(repo, env)
     output = first.stdout + first.stderr

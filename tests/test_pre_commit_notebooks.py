@@ -26,7 +26,9 @@ def test_hook_files_pattern_leaves_notebook_lookalikes_out(path: str) -> None:
         assert not re.search(hook["files"], path), (hook["id"], path)
 
 
-def test_real_pre_commit_checks_and_fixes_a_staged_notebook(tmp_path: Path) -> None:
+def test_real_pre_commit_checks_and_fixes_a_staged_notebook(
+    tmp_path: Path, pre_commit_home: dict[str, str]
+) -> None:
     repo = tmp_path / "project"
     repo.mkdir()
     _git(repo, "init", "-q")
@@ -43,8 +45,7 @@ def test_real_pre_commit_checks_and_fixes_a_staged_notebook(tmp_path: Path) -> N
         for k, v in os.environ.items()
         if not k.startswith(("GIT_", "PRE_COMMIT", "VIRTUAL_ENV"))
     }
-    env["PRE_COMMIT_HOME"] = str(tmp_path / "pre-commit-home")
-    env["VIRTUALENV_OVERRIDE_APP_DATA"] = str(tmp_path / "virtualenv-app-data")
+    env.update(pre_commit_home)
 
     first = _try_repo(repo, env)
     output = first.stdout + first.stderr

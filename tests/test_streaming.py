@@ -141,7 +141,7 @@ async def forgot_to_await() -> Message:
 
 
 def test_rewrites_type_check_against_the_installed_sdk(
-    tmp_path: Path, pytestconfig: pytest.Config
+    tmp_path: Path, sdk_mypy_cache: Path
 ) -> None:
     """Originals and goldens of the SDK rewrite pass mypy; deliberately wrong rewrites fail."""
     pytest.importorskip("mypy")
@@ -149,8 +149,6 @@ def test_rewrites_type_check_against_the_installed_sdk(
     wrong.write_text(WRONG_REWRITES, encoding="utf-8")
     cases = ["sdk_rewrites", "async_rewrites"]
     files = [STREAMING / f"{c}{s}.py" for c in cases for s in ("", ".fixed")]
-    provider = getattr(pytestconfig, "cache", None)
-    cache = provider.mkdir("mypy") if provider is not None else tmp_path / "mypy"
     result = subprocess.run(
         [
             sys.executable,
@@ -160,7 +158,7 @@ def test_rewrites_type_check_against_the_installed_sdk(
             "--ignore-missing-imports",
             "--no-error-summary",
             "--cache-dir",
-            str(cache),
+            str(sdk_mypy_cache),
             *map(str, files),
             str(wrong),
         ],

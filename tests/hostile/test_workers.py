@@ -191,7 +191,9 @@ def _temporary_files(root: Path) -> list[str]:
 def test_ctrl_c_stops_the_workers_and_exits_130_leaving_files_original_or_fixed(
     tmp_path: Path,
 ) -> None:
-    files = _tree(tmp_path, 60)
+    # Enough files that the run is still writing long after the third one, even on a machine
+    # busy enough to hold this test process back for a while between the check and the signal.
+    files = _tree(tmp_path, 120)
     process = subprocess.Popen(
         [sys.executable, "-m", "claude_migrate", "fix", "--jobs", "2", "--no-cache", "app"],
         cwd=tmp_path,
