@@ -22,7 +22,7 @@ def test_readme_try_it_commands_use_a_virtual_environment_and_python3() -> None:
         assert command.startswith("python3 -m venv .venv && .venv/bin/pip install ")
         assert "python -m pip" not in command and not command.startswith("pip ")
     assert install.endswith(".venv/bin/claude-migrate check examples/support-desk")
-    assert tests.endswith(".venv/bin/python -m pytest")
+    assert tests.endswith(".venv/bin/python -m pytest -n auto")
 
 
 def test_ci_runs_exactly_the_readme_test_command() -> None:
