@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .lazy import lazy_import
+from .option_fields import FieldReader, split_path
 from .scope import CallRecord, ModuleIndex
 from .symbols import (
     BEDROCK_AGENT_RUNTIME,
@@ -32,7 +33,7 @@ from .symbols import (
     Resolver,
     is_sdk_client_class,
 )
-from .values import Entries, Entry, string_value
+from .values import MUTATING_METHODS, Entries, Entry, string_value
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -474,7 +475,7 @@ class CallSite:
         )
 
 
-_MUTATING_METHODS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__"})
+_MUTATING_METHODS = MUTATING_METHODS
 
 
 class CallFinder:
@@ -597,6 +598,16 @@ class CallFinder:
                 families.add(TARGETS[str(key)].family)
         if len(families) != 1:
             return None
+        # Paths into an argument (`options.model_id`): read where the object passed is made.
+        fields = FieldReader(self.resolver)
+        fallbacks = facts.get("fallbacks", {})
+        for param in reaches:
+            split = split_path(param)
+            passed = args.items.get(split[0]) if split is not None else None
+            if passed is not None:
+                found = fields.entry(param, passed.value_node, record.scope, fallbacks.get(param))
+                if found is not None:
+                    args.items[param] = found
         callee = function.qualname.removesuffix(".__init__")
         target = Target(
             f"wrapper:{function.module}.{callee}",
@@ -983,9 +994,12 @@ def find_call_sites(
     """Yield every call in the module proven to reach Claude, directly or through a wrapper
     (an in-project one, or one the policy declares in `[[call-sites]]`)."""
     finder = CallFinder(index, resolver or Resolver(index), declared)
-    for record in index.calls:
-        site = finder.site(record)
-        if site is not None:
+    sites = [site for record in index.calls if (site := finder.site(record)) is not None]
+    # A helper call whose returned dict a Claude call's `**` was read from is that call's
+    # parameters: its arguments are reported there, not once more as a wrapper's.
+    expanded = finder.values.expanded
+    for site in sites:
+        if site.via is None or site.via.declared or id(site.node) not in expanded:
             yield from finder.split_loops(site)
 
 

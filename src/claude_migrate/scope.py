@@ -57,6 +57,8 @@ class ClassInfo:
     scope: Scope  # the class body's scope
     # attribute -> bindings from `self.attr = ...` in methods and class-level assignments
     attributes: dict[str, list[Binding]] = field(default_factory=dict)
+    # attribute -> the values `self.attr[key] = value` puts in it, in any method
+    items: dict[str, list[Binding]] = field(default_factory=dict)
 
 
 @dataclass(eq=False)
@@ -450,6 +452,18 @@ class ModuleIndex:
                     )
                 )
             return
+        if (
+            isinstance(target, cst.Subscript)
+            and isinstance(target.value, cst.Attribute)
+            and isinstance(target.value.value, cst.Name)
+        ):
+            function = scope.function()
+            if function.method_of is not None and target.value.value.value == function.self_name:
+                kind: BindingKind = "assign" if value is not None else "unknown"
+                function.method_of.items.setdefault(target.value.attr.value, []).append(
+                    Binding(kind, function, order, value=value)
+                )
+            return
         if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
             if value is None or len(target.slice) != 1:
                 return
@@ -470,10 +484,13 @@ class ModuleIndex:
             self._record_target(target, node.value)
             if isinstance(target, cst.Name):
                 # Keep the annotation too: it types the name even where the value cannot be read.
-                self._bind(
-                    target.value,
-                    Binding("annotation", self.scope, self._tick(), value=node.annotation.annotation),
+                annotation = Binding(
+                    "annotation", self.scope, self._tick(), value=node.annotation.annotation
                 )
+                self._bind(target.value, annotation)
+                if self.scope.kind == "class" and self.scope.class_info is not None:
+                    # A field with a default (`client: Anthropic | None = None`) is typed too.
+                    self.scope.class_info.attributes.setdefault(target.value, []).append(annotation)
             return
         if isinstance(target, cst.Name):
             binding = Binding(

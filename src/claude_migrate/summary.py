@@ -22,6 +22,7 @@ from typing import Any
 #   ["or", [exprs]]                `a or b or c`
 #   ["if", body, orelse]           `a if test else b`
 #   ["dict", {key: expr}, opaque]  a dict literal with string keys
+#   ["sub", expr, key]             `x["key"]`, a subscript by a string literal
 #   ["?"]                          anything else
 Expr = list[Any]
 UNKNOWN_EXPR: Expr = ["?"]
@@ -87,6 +88,12 @@ def expr(node: ast.expr | None, depth: int = 0) -> Expr:
         return ["or", [expr(v, depth + 1) for v in node.values]]
     if isinstance(node, ast.IfExp):
         return ["if", expr(node.body, depth + 1), expr(node.orelse, depth + 1)]
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Constant)
+        and isinstance(node.slice.value, str)
+    ):
+        return ["sub", expr(node.value, depth + 1), node.slice.value]
     if isinstance(node, ast.Dict):
         entries: dict[str, Expr] = {}
         opaque = False
