@@ -8,7 +8,7 @@ import libcst as cst
 import pytest
 from helpers import Cli, write_tree
 
-from claude_migrate.checks.cache_key import render_key
+from claude_migrate.cache_keys.rendering import render_key
 from claude_migrate.config import ConfigError, FileSettings, PolicyLoader
 from claude_migrate.context import FileContext
 from claude_migrate.fixer import apply_edits

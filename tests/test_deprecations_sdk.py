@@ -1,8 +1,8 @@
 """The catalogue's SDK facts, checked against the real `anthropic` package installed here.
 
-The catalogue (rules/deprecations.toml) cites public sources; these tests hold the claims it makes
-about the SDK to the SDK itself, as installed. When the SDK is upgraded they re-check every claim the
-rules make about it, so a stale catalogue fails here rather than in a user's codebase.
+The catalogue (rules/deprecations.toml) cites public sources; these tests hold the claims it
+makes about the SDK to the SDK itself, as installed. When the SDK is upgraded they re-check every
+claim the rules make about it, so a stale catalogue fails here rather than in a user's codebase.
 """
 
 from __future__ import annotations

@@ -16,8 +16,9 @@ from helpers import Cli, snapshot
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "support-desk"
 
-# What the README's walk-through says: 12 findings, two warnings (the override for batch work, and
-# a Bedrock id whose platform date is unknown). The legacy call is CM301's, so CM104 is silent on it.
+# What the README's walk-through says: 12 findings, two warnings (the override for batch work,
+# and a Bedrock id whose platform date is unknown). The legacy call is CM301's, so CM104 is silent
+# on it.
 EXPECTED = sorted(
     [
         ("requirements.txt", "CM201", "error"),

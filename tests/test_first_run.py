@@ -22,7 +22,14 @@ def test_readme_try_it_commands_use_a_virtual_environment_and_python3() -> None:
         assert command.startswith("python3 -m venv .venv && .venv/bin/pip install ")
         assert "python -m pip" not in command and not command.startswith("pip ")
     assert install.endswith(".venv/bin/claude-migrate check examples/support-desk")
-    assert tests.endswith(".venv/bin/python -m pytest")
+    steps = tests.split(" && ")
+    assert ".venv/bin/python -m pytest -n auto" in steps
+    # The linters run after the tests, in the same environment, with pyproject.toml's settings.
+    assert steps[steps.index(".venv/bin/python -m pytest -n auto") + 1 :] == [
+        ".venv/bin/ruff check",
+        ".venv/bin/ruff format --check",
+        ".venv/bin/mypy",
+    ]
 
 
 def test_ci_runs_exactly_the_readme_test_command() -> None:
@@ -33,7 +40,7 @@ def test_ci_runs_exactly_the_readme_test_command() -> None:
     tests = _readme_commands()[1]
     assert commands[-1] == tests
     assert "set -euo pipefail" in commands
-    # Nothing may swallow pytest's exit status or its closing line.
+    # Nothing may swallow an exit status: each step runs only when the one before passed.
     assert "|" not in tests and "|| true" not in script
 
 

@@ -21,7 +21,10 @@ from claude_migrate.diagnostics import Applicability, Diagnostic, Edit, FileErro
 from claude_migrate.fixer import LeftBecause, settle
 
 HEAD = "import anthropic\nclient = anthropic.Anthropic()\n"
-CALL = 'client.messages.create(model="m", temperature=0.9, max_tokens=4096, messages=[], stream=True)\n'
+CALL = (
+    'client.messages.create(model="m", temperature=0.9, max_tokens=4096, messages=[], stream=True)'
+    "\n"
+)
 
 
 def _with_edit(d: Diagnostic, replacement: str) -> Diagnostic:
@@ -51,18 +54,20 @@ class UnsafeMaxTokens(MaxTokensCheck):
             )
 
 
+def _forget_checks() -> None:
+    # Every cache the engine derives from its check list, or a later test sees these checks.
+    for derived in (engine.checks_for, engine.markers_for, engine.stages_for, engine._named_files):
+        derived.cache_clear()
+
+
 @pytest.fixture
 def use_checks(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
     def install(*checks: type) -> None:
         monkeypatch.setattr(engine, "ALL_CHECKS", checks)
-        engine.checks_for.cache_clear()
-        engine.markers_for.cache_clear()
-        engine.stages_for.cache_clear()
+        _forget_checks()
 
     yield install
-    engine.checks_for.cache_clear()
-    engine.markers_for.cache_clear()
-    engine.stages_for.cache_clear()
+    _forget_checks()
 
 
 def test_fix_that_would_break_parsing_is_refused_and_file_untouched(

@@ -12,7 +12,10 @@ from fixbulk import command, env
 from helpers import Cli, write_tree
 
 HEAD = "import anthropic\nclient = anthropic.Anthropic()\n"
-CALL = 'client.messages.create(model="m", temperature=0.9, max_tokens=4096, messages=[], stream=True)\n'
+CALL = (
+    'client.messages.create(model="m", temperature=0.9, max_tokens=4096, messages=[], stream=True)'
+    "\n"
+)
 
 
 def _tree(root: Path) -> None:

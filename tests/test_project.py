@@ -164,7 +164,10 @@ def test_declared_call_sites_are_checked_like_claude_calls(tmp_path: Path) -> No
         {
             "claude-migrate.toml": CALL_SITES,
             # No Claude name in the file: the declaration alone makes it worth reading.
-            "app.py": "from acme_llm.client import chat\n\nchat('hi', temp=0.9)\nchat('hi', temp=0.1, other=5)\n",
+            "app.py": (
+                "from acme_llm.client import chat\n\n"
+                "chat('hi', temp=0.9)\nchat('hi', temp=0.1, other=5)\n"
+            ),
         },
     )
     cli = Cli(root)

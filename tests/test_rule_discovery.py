@@ -2,8 +2,9 @@
 
 The throw-away rule below lives in a package of its own in a temporary folder. Pointing
 discovery at that package (`CLAUDE_MIGRATE_EXTRA_RULES`) is the only step besides writing it:
-selection, `rules`, `explain`, policy options (defaults, validation, `show-policy`, `init`) and
-`check` then work for it as they do for the shipped rules.
+selection, `rules` (and the README's rule table it prints), `explain`, policy options
+(defaults, validation, `show-policy`, `init`) and `check` then work for it as they do for the
+shipped rules.
 """
 
 from __future__ import annotations
@@ -51,6 +52,10 @@ RULE = textwrap.dedent(
 )
 
 PAGE = """# CM901 loud-call
+
+- **Finds**: every Claude call
+- **Default policy**: word "LOUD", times 2
+- **Fix**: none
 
 ## What it does
 Reports every Claude call.
@@ -124,6 +129,11 @@ def test_a_rule_in_its_own_module_is_listed_explained_and_run(
     explained = run(extra_rules, project, "explain", "loud-call")
     assert explained.returncode == 0, explained.stderr
     assert explained.stdout == PAGE
+
+    table = run(extra_rules, project, "rules", "--format", "markdown")
+    assert table.returncode == 0, table.stderr
+    row = '| CM901 | loud-call | every Claude call | word "LOUD", times 2 | none |\n'
+    assert row in table.stdout
 
     found = run(
         extra_rules, project, "check", "--no-cache", "--select", "CM901", "--format", "json"

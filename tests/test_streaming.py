@@ -165,6 +165,8 @@ def test_rewrites_type_check_against_the_installed_sdk(
         capture_output=True,
         text=True,
         timeout=300,
+        # Outside the project: its pyproject.toml configures mypy --strict for the package.
+        cwd=tmp_path,
     )
     errors = [line for line in result.stdout.splitlines() if ": error:" in line]
     wrong_lines = {

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from helpers import Cli, write_tree
 
 HEADER = "from anthropic import Anthropic\nclient = Anthropic()\n"

@@ -19,7 +19,7 @@ def project_url() -> str | None:
     except metadata.PackageNotFoundError:
         return None
     for entry in urls:
-        label, _, url = entry.partition(",")
+        label, _, url = str(entry).partition(",")
         if label.strip().lower() in ("homepage", "home", "source", "repository") and url.strip():
             return url.strip()
     return None

@@ -31,9 +31,11 @@ from .git import WorkTreeState
 from .git import scan as git_scan
 from .notebook import NOTEBOOK_KIND, is_notebook_path
 from .output_file import write_output
-from .paths import display_path
-from .pool import MIB, Limits, WorkerStartError
-from .report import FORMATS, Run, encode_report
+from .paths import display_path as display_path  # the command line shows paths the same way
+from .pool import MIB as MIB  # the command line's memory limit is in MiB
+from .pool import Limits, WorkerStartError
+from .report import FORMATS, Run
+from .report import encode_report as encode_report  # the command line writes reports too
 from .report.fixes import render_report as fixes_report
 from .report.fixes import render_table as fixes_table
 from .report.fixes import uncommitted_note

@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .lazy import lazy_import
+from .option_fields import FieldReader, split_path
 from .scope import CallRecord, ModuleIndex
 from .symbols import (
     BEDROCK_AGENT_RUNTIME,
@@ -32,7 +33,7 @@ from .symbols import (
     Resolver,
     is_sdk_client_class,
 )
-from .values import Entries, Entry, string_value
+from .values import MUTATING_METHODS, Entries, Entry, string_value
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -89,8 +90,8 @@ class Target:
         }[canonical]
 
 
-def _sdk(path: str, **kw: object) -> Target:
-    return Target(f"sdk:{path}", SDK, path, **kw)  # type: ignore[arg-type]
+def _sdk(path: str, **kw: Any) -> Target:
+    return Target(f"sdk:{path}", SDK, path, **kw)
 
 
 TARGETS: dict[str, Target] = {
@@ -474,7 +475,7 @@ class CallSite:
         )
 
 
-_MUTATING_METHODS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__"})
+_MUTATING_METHODS = MUTATING_METHODS
 
 
 class CallFinder:
@@ -591,12 +592,22 @@ class CallFinder:
         hops: list[tuple[str, str, int]] = []
         families = set()
         for param, items in reaches.items():
-            for canonical, key, path, line in items:  # type: ignore[misc]
+            for canonical, key, path, line in items:
                 names.setdefault(str(canonical), []).append(param)
                 hops.append((param, str(path), int(line)))  # type: ignore[call-overload]
                 families.add(TARGETS[str(key)].family)
         if len(families) != 1:
             return None
+        # Paths into an argument (`options.model_id`): read where the object passed is made.
+        fields = FieldReader(self.resolver)
+        fallbacks = facts.get("fallbacks", {})
+        for param in reaches:
+            split = split_path(param)
+            passed = args.items.get(split[0]) if split is not None else None
+            if passed is not None:
+                found = fields.entry(param, passed.value_node, record.scope, fallbacks.get(param))
+                if found is not None:
+                    args.items[param] = found
         callee = function.qualname.removesuffix(".__init__")
         target = Target(
             f"wrapper:{function.module}.{callee}",
@@ -643,9 +654,12 @@ class CallFinder:
         if symbol.cls == OPENAI_ON_ANTHROPIC and symbol.path in OPENAI_COMPAT_METHODS:
             target = TARGETS[OPENAI_COMPAT_METHODS[symbol.path]]
             return CallSite(record, target, self.kwargs(record), client="openai")
-        if symbol.cls.split(".")[0] in ("requests", "httpx", "aiohttp") and len(symbol.path) == 1:
-            if symbol.path[0] in HTTP_CLIENT_METHODS:
-                return self._http_site(record, symbol.path[0], base_url=symbol.info)
+        if (
+            symbol.cls.split(".")[0] in ("requests", "httpx", "aiohttp")
+            and len(symbol.path) == 1
+            and symbol.path[0] in HTTP_CLIENT_METHODS
+        ):
+            return self._http_site(record, symbol.path[0], base_url=symbol.info)
         return None
 
     def _function_site(self, record: CallRecord, qualname: str) -> CallSite | None:
@@ -906,9 +920,12 @@ class CallFinder:
             split = []
             for value in looped:
                 assert value.node is not None
-                if key in site.target.model and site.family in (LITELLM, BEDROCK):
-                    if not (isinstance(value.value, str) and is_claude_model(value.value)):
-                        continue
+                if (
+                    key in site.target.model
+                    and site.family in (LITELLM, BEDROCK)
+                    and not (isinstance(value.value, str) and is_claude_model(value.value))
+                ):
+                    continue
                 items = dict(site.params.items)
                 items[key] = Entry(key, value.node, entry.value_node, value, None)
                 params = Entries(items, site.params.opaque, set(site.params.unknown_keys))
@@ -936,8 +953,8 @@ class CallFinder:
                 verb = self._string(args.get("method"), record)
         elif positional:
             url_node = positional[0].value
-        if url_node is None and args.get("url") is not None:
-            url_node = args.get("url").value_node  # type: ignore[union-attr]
+        if url_node is None and (url_arg := args.get("url")) is not None:
+            url_node = url_arg.value_node
         if not isinstance(verb, str) or verb.upper() != "POST" or url_node is None:
             return None
         url = self.values.template(url_node, record.scope)
@@ -957,9 +974,9 @@ class CallFinder:
             )
         else:
             for key in ("data", "content"):
-                if args.get(key) is not None:
+                if (raw := args.get(key)) is not None:
                     params = self.values.json_payload(
-                        args.get(key).value_node, record.scope, record.order, self.mutators(record)  # type: ignore[union-attr]
+                        raw.value_node, record.scope, record.order, self.mutators(record)
                     )
                     break
         if params is None:
@@ -977,9 +994,12 @@ def find_call_sites(
     """Yield every call in the module proven to reach Claude, directly or through a wrapper
     (an in-project one, or one the policy declares in `[[call-sites]]`)."""
     finder = CallFinder(index, resolver or Resolver(index), declared)
-    for record in index.calls:
-        site = finder.site(record)
-        if site is not None:
+    sites = [site for record in index.calls if (site := finder.site(record)) is not None]
+    # A helper call whose returned dict a Claude call's `**` was read from is that call's
+    # parameters: its arguments are reported there, not once more as a wrapper's.
+    expanded = finder.values.expanded
+    for site in sites:
+        if site.via is None or site.via.declared or id(site.node) not in expanded:
             yield from finder.split_loops(site)
 
 

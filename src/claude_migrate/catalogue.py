@@ -1,8 +1,9 @@
 """The rule catalogue people read: every rule's facts and its page in `rules/<CODE>.md`.
 
 Feeds `claude-migrate rules`, `claude-migrate explain`, the SARIF rule list and `init`. A rule's
-facts come from the registry (`checks.ALL_CHECKS`, discovered, plus the pseudo-rule CM001), its prose from
-its page, whose sections are fixed (`PAGE_SECTIONS`) so every page reads the same way.
+facts come from the registry (`checks.ALL_CHECKS`, discovered, plus the pseudo-rule CM001),
+its prose from its page, whose sections are fixed (`PAGE_SECTIONS`) so every page reads the same
+way.
 """
 
 from __future__ import annotations
@@ -64,6 +65,33 @@ class RuleInfo:
         body = self.section("What it does").strip()
         return body.split("\n\n")[0].replace("\n", " ") if body else self.summary
 
+    def overview(self) -> dict[str, str]:
+        """Return the page's at-a-glance lines (finds, default policy, fix): its README row.
+
+        They are the list between the page's title and its first section, one item per label
+        (`- **Finds**: ...`), wrapped lines indented. A page without them gets the registry's
+        facts: the summary, the declared defaults, the fix's applicability.
+        """
+        found: dict[str, str] = {}
+        text = self.page() or ""
+        lead = text.split("\n## ", 1)[0] if text.startswith("# ") else ""
+        label = None
+        for line in lead.splitlines()[1:]:
+            item = _OVERVIEW_ITEM.match(line)
+            if item is not None:
+                label = item.group("label")
+                found[label] = item.group("text").strip()
+            elif label is not None and line.startswith("  ") and line.strip():
+                found[label] += " " + line.strip()
+            else:
+                label = None
+        defaults = ", ".join(f"{key} {option.default!r}" for key, option in self.options.items())
+        return {
+            "finds": found.get("Finds", self.summary),
+            "default policy": found.get("Default policy", defaults or "on"),
+            "fix": found.get("Fix", self.fix),
+        }
+
 
 def all_rules() -> list[RuleInfo]:
     """Return every rule, CM001 included, by code."""
@@ -98,6 +126,7 @@ def find_rule(code_or_name: str) -> RuleInfo | None:
 
 
 _HEADING = re.compile(r"^##\s+(?P<title>.+?)\s*$", re.M)
+_OVERVIEW_ITEM = re.compile(r"^- \*\*(?P<label>Finds|Default policy|Fix)\*\*: (?P<text>.*)$")
 
 
 def page_sections(text: str) -> dict[str, str]:
@@ -129,6 +158,23 @@ def rule_rows(settings: FileSettings) -> list[dict[str, Any]]:
         }
         for rule in all_rules()
     ]
+
+
+MARKDOWN_COLUMNS = ("code", "name", "finds", "default policy", "fix")
+
+
+def markdown_table() -> str:
+    """Return the README's rule table: one row per rule, from its page's at-a-glance lines."""
+    lines = [
+        "| " + " | ".join(MARKDOWN_COLUMNS) + " |",
+        "|" + "---|" * len(MARKDOWN_COLUMNS),
+    ]
+    for rule in all_rules():
+        cells = {"code": rule.code, "name": rule.name, **rule.overview()}
+        lines.append(
+            "| " + " | ".join(cells[c].replace("|", "\\|") for c in MARKDOWN_COLUMNS) + " |"
+        )
+    return "\n".join(lines) + "\n"
 
 
 def _rich_render(renderable: Any) -> str:

@@ -14,8 +14,9 @@ import click
 
 from . import __version__, api, catalogue, policy_view, starter
 from .checks import KNOWN_CODES
-from .config import ConfigError, PolicyLoader, preset_names
+from .config import PolicyLoader, preset_names
 from .diagnostics import SEVERITIES, FileResult
+from .errors import ConfigError
 from .progress import progress_bar
 from .progress import wanted as progress_wanted
 from .report import FORMATS
@@ -352,9 +353,15 @@ def _terminal() -> bool:
     "--config", type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="Use this policy file instead of the nearest one.",
 )
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
+@click.option(
+    "--format", "output_format", type=click.Choice(["text", "json", "markdown"]), default="text",
+    help="markdown: the README's rule table (what each rule finds, its default policy and fix).",
+)
 def rules_command(path: Path | None, config: Path | None, output_format: str) -> None:
     """List every rule: code, name, fix, and whether the policy for PATH turns it on."""
+    if output_format == "markdown":
+        click.echo(catalogue.markdown_table(), nl=False)  # the defaults: no policy is read
+        return
     target = path or Path(".")
     try:
         settings = PolicyLoader(config).for_path(target).settings_for(target.resolve())
@@ -427,7 +434,7 @@ def catalogue_command(check_sdk: bool, output_format: str) -> None:
                 "id": m.id,
                 "retires": m.retires.isoformat() if m.retires else None,
                 "replacement": m.replacement,
-                "family": (facts.for_model(m.id).family if facts.for_model(m.id) else None),
+                "family": fact.family if (fact := facts.for_model(m.id)) else None,
             }
             for m in known.models
         ]

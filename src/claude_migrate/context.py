@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from .checks.base import Check
     from .config import FileSettings
     from .facts import ProjectFacts
+    from .node_map import NodeMap
     from .project import ProjectView
     from .scope import ModuleIndex
     from .symbols import Resolver
@@ -63,6 +64,13 @@ class FileContext:
         from .scope import ModuleIndex
 
         return ModuleIndex.build(self.module)
+
+    @cached_property
+    def nodes(self) -> NodeMap:
+        """Return every node's parent and the names under each function (one walk, on first use)."""
+        from .node_map import NodeMap
+
+        return NodeMap(self.module)
 
     @cached_property
     def resolver(self) -> Resolver:
@@ -138,7 +146,7 @@ class FileContext:
 
     def diagnostic(
         self,
-        check: Check | type[Check],
+        check: Check[Any] | type[Check[Any]],
         node: cst.CSTNode,
         message: str,
         fix: Fix | None = None,

@@ -19,7 +19,7 @@ import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .cache import ResultCache, lookup, storable, unchanged
 from .checking import analyse, run_checks
@@ -45,6 +45,9 @@ from .project import ProjectView, attach_project
 from .source import DecodeError, SourceText, read_regular
 from .suppress import skips_file
 from .triage import Wanted, enabled, has_candidate, parse_for_triage
+
+if TYPE_CHECKING:
+    import libcst as cst  # imported where a file is parsed: most runs never need it
 
 __all__ = [
     "MAX_FIX_ROUNDS",
@@ -104,7 +107,7 @@ def file_role(path: str) -> str:
 
 
 @cache
-def checks_for(settings: FileSettings, kind: str, role: str = "") -> tuple[Check, ...]:
+def checks_for(settings: FileSettings, kind: str, role: str = "") -> tuple[Check[Any], ...]:
     """Return the enabled checks for a kind of file (and a `file_role`), built once per policy."""
     kind = CHECKED_AS.get(kind, kind)
     return tuple(
@@ -331,7 +334,7 @@ def _compiles(text: str) -> bool:
     return True
 
 
-def _parse(text: str):  # type: ignore[no-untyped-def]
+def _parse(text: str) -> cst.Module:
     import libcst as cst
 
     return cst.parse_module(text)
@@ -394,7 +397,9 @@ def _libcst_limit(tree: ast.Module) -> tuple[str, int, int] | None:
     return None
 
 
-def _run_checks(job: Job, source: SourceText, module, checks: Sequence[Check]) -> tuple[list[Diagnostic], list[FileError]]:  # type: ignore[no-untyped-def]
+def _run_checks(
+    job: Job, source: SourceText, module: cst.Module, checks: Sequence[Check[Any]]
+) -> tuple[list[Diagnostic], list[FileError]]:
     from .context import FileContext
 
     ctx = FileContext(
@@ -451,7 +456,7 @@ def _fix_loop(
     job: Job,
     source: SourceText,
     data: bytes | None,
-    checks: Sequence[Check],
+    checks: Sequence[Check[Any]],
     diagnostics: list[Diagnostic],
     options: Options,
     result: FileResult,
@@ -459,14 +464,16 @@ def _fix_loop(
 ) -> list[Diagnostic]:
     """Apply a Python file's fixes until none applies; return what is left."""
 
-    def recheck(text: str, module) -> tuple[list[Diagnostic], list[FileError]]:  # type: ignore[no-untyped-def]
+    def recheck(text: str, module: cst.Module) -> tuple[list[Diagnostic], list[FileError]]:
         return _run_checks(job, SourceText(text, source.encoding, source.bom), module, checks)
 
     parse = _python_parser(source.text, compiles)
     return fix_file(job, source, data, diagnostics, options, result, parse=parse, recheck=recheck)
 
 
-def _python_parser(original: str, compiles: bool | None = None) -> Callable[[str], object]:
+def _python_parser(
+    original: str, compiles: bool | None = None
+) -> Callable[[str], cst.Module]:
     """Return the validity test of a fixed Python file: it must parse as the original did.
 
     LibCST must parse it; and when the running Python compiles the original, Python must
@@ -475,7 +482,7 @@ def _python_parser(original: str, compiles: bool | None = None) -> Callable[[str
     """
     compiles_original: list[bool] = [] if compiles is None else [compiles]
 
-    def parse(text: str):  # type: ignore[no-untyped-def]
+    def parse(text: str) -> cst.Module:
         module = _parse(text)
         if not compiles_original:
             compiles_original.append(_compiles(original))
@@ -683,7 +690,7 @@ PROCESSORS[MANIFEST_KIND] = _process_manifest
 class _PythonPath:
     """The Python path's stages as `filekind.PythonPath`, looked up when called (tests patch)."""
 
-    def checks(self, settings: FileSettings, kind: str) -> Sequence[Check]:
+    def checks(self, settings: FileSettings, kind: str) -> Sequence[Check[Any]]:
         return checks_for(settings, kind)
 
     def parse(self, text: str) -> object:
@@ -753,9 +760,9 @@ def run(
                 heavy.append(i)  # let process() report it
                 continue
             if _verdict(job, data) == SKIP:
-                results[i] = skipped(job, data)
+                results[i] = done = skipped(job, data)
                 if on_result:
-                    on_result(results[i])  # type: ignore[arg-type]
+                    on_result(done)
                 continue
             if cache is not None:
                 hit, key = lookup(
@@ -780,23 +787,27 @@ def run(
         isolated = [(i, jobs[i]) for i in heavy if i in hazardous]
         for i in heavy:
             if i not in hazardous:
-                results[i] = process(jobs[i], options, read.get(i))
+                results[i] = done = process(jobs[i], options, read.get(i))
                 if i in read:
                     shared.add(i)
                 if on_result:
-                    on_result(results[i])  # type: ignore[arg-type]
+                    on_result(done)
         for i, result in _run_pool(isolated, options, 1, on_result):
             results[i] = result
     else:
         for i, result in _run_pool([(i, jobs[i]) for i in heavy], options, workers, on_result):
             results[i] = result
     if cache is not None:
-        for i, (key, data) in keys.items():
+        for i, (key, keyed) in keys.items():
             fresh = results[i]
-            if fresh is not None and not fresh.from_cache and storable(fresh, options.fix):
-                # A worker read the file again: store only if it still holds the bytes keyed.
-                if i in shared or unchanged(jobs[i].path, data):
-                    cache.store(key, fresh)
+            # A worker read the file again: store only if it still holds the bytes keyed.
+            if (
+                fresh is not None
+                and not fresh.from_cache
+                and storable(fresh, options.fix)
+                and (i in shared or unchanged(jobs[i].path, keyed))
+            ):
+                cache.store(key, fresh)
         cache.maybe_prune()
     return [r for r in results if r is not None]
 

@@ -3,9 +3,9 @@
 Rules read these facts instead of each other's policy tables: the target API version (what
 `[api-version] version` says every call sends), the SDK minimums (`[sdk-pins] minimums`, and
 the `anthropic` floor the project's own dependency files prove), the deprecation catalogue
-(the shipped one, extended by a team catalogue), whether calls must stream, and the date
-retirements are judged on. `facts_for` builds them once per policy; `FileContext.facts` hands
-them to every check.
+(the shipped one, extended by a team catalogue), whether calls must stream, the date and the
+window retirements are judged on, and which sampling parameter a model fix keeps. `facts_for`
+builds them once per policy; `FileContext.facts` hands them to every check.
 
 The result cache keys a file's entry on `ProjectFacts.cache_key` for every file and every rule
 selection, so a rule that reads a fact cannot forget to declare it: an edited team catalogue,
@@ -77,6 +77,14 @@ class ProjectFacts:
     as_of: dt.date
     # Whether the policy requires Claude calls to stream (CM104 enabled with `require`).
     streaming_required: bool
+    # How retirements are judged (`[retired-models]`): the warning window in days, what an id
+    # with no platform date of its own gets ("api", "warn", "ignore"), the team's replacements.
+    retirement_warn_days: int
+    platform_dates: str
+    model_replacements: Mapping[str, str]
+    # Which sampling parameter a model fix keeps when the model takes only one
+    # (`[model-params] prefer`).
+    sampling_preference: str
     # The `as-of` the policy sets, if any (None: today, read again for every key).
     fixed_as_of: dt.date | None = field(default=None, compare=False)
 
@@ -126,13 +134,16 @@ def _table(settings: FileSettings, name: str) -> dict[str, Any]:
 @cache
 def facts_for(settings: FileSettings) -> ProjectFacts:
     """Return the project facts a file's policy states, built once per policy."""
-    # These tables belong to CM105, CM201, CM302 and CM104; their declared defaults are filled
-    # in by the policy loader, so no default is repeated here.
+    # These tables belong to CM105, CM201, CM302, CM104 and CM108; their declared defaults are
+    # filled in by the policy loader, so no default is repeated here.
     version = _table(settings, "api-version").get("version")
     minimums = _table(settings, "sdk-pins").get("minimums") or {}
     retired = _table(settings, "retired-models")
     extra = retired.get("catalogue")
     fixed = as_date(retired.get("as-of"))
+    warn_days = retired.get("warn-days")
+    platform_dates = retired.get("platform-dates")
+    prefer = _table(settings, "model-params").get("prefer")
     return ProjectFacts(
         api_version=version if isinstance(version, str) else "",
         sdk_minimums={str(canonicalize_name(k)): str(v) for k, v in dict(minimums).items()},
@@ -141,6 +152,12 @@ def facts_for(settings: FileSettings) -> ProjectFacts:
         streaming_required=settings.enabled("CM104")
         and bool(_table(settings, "streaming").get("require", True)),
         fixed_as_of=fixed,
+        retirement_warn_days=warn_days if isinstance(warn_days, int) else 0,
+        platform_dates=platform_dates if isinstance(platform_dates, str) else "",
+        model_replacements={
+            str(k): str(v) for k, v in dict(retired.get("replace") or {}).items()
+        },
+        sampling_preference=prefer if isinstance(prefer, str) else "",
     )
 
 

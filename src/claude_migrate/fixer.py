@@ -307,26 +307,27 @@ class _Folder:
         if self.fd is not None:
             os.close(self.fd)
 
-    def _at(self, name: str) -> tuple[str, dict[str, int]]:
+    def _at(self, name: str) -> tuple[str, int | None]:
+        """Return the name to pass and the folder handle it is relative to (None: a path)."""
         if self.fd is None:
-            return os.path.join(self.path, name), {}
-        return name, {"dir_fd": self.fd}
+            return os.path.join(self.path, name), None
+        return name, self.fd
 
     def open(self, name: str, flags: int, mode: int = 0o777) -> int:
         where, at = self._at(name)
-        return os.open(where, flags, mode, **at)
+        return os.open(where, flags, mode, dir_fd=at)
 
     def lstat(self, name: str) -> os.stat_result:
         where, at = self._at(name)
-        return os.stat(where, follow_symlinks=False, **at)
+        return os.stat(where, follow_symlinks=False, dir_fd=at)
 
     def writable(self, name: str) -> bool:
         where, at = self._at(name)
-        return os.access(where, os.W_OK, **at)
+        return os.access(where, os.W_OK, dir_fd=at)
 
     def unlink(self, name: str) -> None:
         where, at = self._at(name)
-        os.unlink(where, **at)
+        os.unlink(where, dir_fd=at)
 
     def replace(self, source: str, target: str) -> None:
         if self.fd is None:

@@ -30,11 +30,11 @@ import subprocess
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -294,7 +294,8 @@ def run_in_workers(
             start()
         while live:
             for conn in wait(list(live), _time_left(live.values(), limits)):
-                worker = live[conn]  # type: ignore[index]
+                # `wait` is typed to return sockets and handles too; it returns what it is given.
+                worker = live[cast(Connection, conn)]
                 try:
                     message = worker.conn.recv()
                 except (EOFError, OSError, pickle.UnpicklingError):
@@ -346,7 +347,7 @@ def run_in_workers(
                     worker.kill()
 
 
-def _time_left(workers: Any, limits: Limits) -> float | None:
+def _time_left(workers: Iterable[_Worker[Any]], limits: Limits) -> float | None:
     """Return how long to wait for a message before some busy worker reaches the time limit."""
     if limits.seconds is None:
         return None

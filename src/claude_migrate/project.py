@@ -56,6 +56,8 @@ PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 CANONICAL = (TEMPERATURE, MAX_TOKENS, STOP, STREAM, MODEL)
 MAX_DEPTH = 24
 MAX_ROUNDS = 8
+# How deep a parameter path goes (`options.inference_config[maxTokens]` is two steps).
+MAX_PATH = 3
 # A project larger than this is summarised only where it mentions Claude: the phase must stay
 # a small share of a run over a monorepo.
 MAX_GROWTH_FILES = 20000
@@ -124,7 +126,9 @@ def import_roots(paths: Iterable[Path]) -> list[Path]:
         seen.add(folder)
         for candidate in (folder, *folder.parents):
             if _has_project_file(candidate):
-                if (candidate / "src").is_dir():
+                # A `src/` layout holds the packages; a `src/` that is itself a package
+                # (`from src.llm import ...`) is imported from the project folder.
+                if (candidate / "src").is_dir() and not _is_package(candidate / "src"):
                     add(candidate / "src")
                 add(candidate)
                 break
@@ -196,7 +200,8 @@ def _find_module_file(name: str, roots: Sequence[Path]) -> Path | None:
 # The derived facts ------------------------------------------------------------------------------
 
 # What an expression is during the project phase, as tuples:
-#   ("client", cls, path)      a Claude client (or a boto3 bedrock-runtime client), attributes `path`
+#   ("client", cls, path)      a Claude client (or a boto3 bedrock-runtime client), attributes
+#                              `path`
 #   ("foreign", qualname)      an object a known non-project call made (another vendor's client...)
 #   ("const", value)
 #   ("ref", qualname)          an outside module or object, by its import path
@@ -206,7 +211,8 @@ def _find_module_file(name: str, roots: Sequence[Path]) -> Path | None:
 #   ("class", module, name)
 #   ("obj", module, name)      an instance of a project class
 #   ("self", module, name)     the first parameter of a method
-#   ("param", module, qual, name)
+#   ("param", module, qual, name)  `name` may be a path into an options object or a dict
+#                              passed there: "options.model_id", "config[maxTokens]"
 #   ("dict", {key: expr}, scope)
 #   None                       unknown
 Sym = tuple[Any, ...] | None
@@ -235,6 +241,10 @@ class Facts:
     param_clients: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
     ambiguous: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     relied: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    # `options.model_id or DEFAULT_MODEL`: parameter path -> [the constant, its name].
+    fallbacks: dict[tuple[str, str], dict[str, list[Any]]] = field(default_factory=dict)
+    # Classes whose instances callers pass where a field of them reaches a Claude call.
+    options: set[tuple[str, str]] = field(default_factory=set)
 
 
 class Project:
@@ -442,14 +452,16 @@ class Project:
             return ("ref", f"{base[1]}.{attr}")
         if kind == "client":
             return ("client", base[1], (*base[2], attr))
+        if kind == "param" and base[3].count(".") + base[3].count("[") < MAX_PATH:
+            # A field of an options object the parameter holds: its own path.
+            return ("param", base[1], base[2], f"{base[3]}.{attr}")
         if kind in ("self", "obj"):
             module, cls = base[1], base[2]
             if f"{cls}.{attr}" in self.summaries[module]["functions"]:
                 return ("bound", module, f"{cls}.{attr}")
             return self._attribute_value(module, cls, attr, depth + 1)
-        if kind == "class":
-            if f"{base[2]}.{attr}" in self.summaries[base[1]]["functions"]:
-                return ("func", base[1], f"{base[2]}.{attr}")
+        if kind == "class" and f"{base[2]}.{attr}" in self.summaries[base[1]]["functions"]:
+            return ("func", base[1], f"{base[2]}.{attr}")
         return None
 
     def _attribute_value(self, module: str, cls: str, attr: str, depth: int) -> Sym:
@@ -562,8 +574,6 @@ class Project:
             return self._returns(callee[1], callee[2], depth + 1)
         if kind == "class":
             return ("obj", callee[1], callee[2])
-        if kind == "items" or (kind == "attr" and False):
-            return None
         return None
 
     def _returns(self, module: str, qual: str, depth: int = 0) -> Sym:
@@ -730,21 +740,99 @@ class Project:
                 for canonical in CANONICAL:
                     for name in target.names(canonical):
                         _add(forwards, name, [canonical, key, *where])
+                continue
+            # `create(**kwargs)` with `kwargs = self.build_kwargs(...)`: the entries of the dict
+            # literal it is made from, read in the function that wrote it.
+            made = self.evaluate(module, function, star)
+            if made is None or made[0] != "dict":
+                continue
+            entries, dict_module, dict_function = made[1], made[2], made[3]
+            if target.location == "inference-config":
+                config = entries.get("inferenceConfig")
+                params = dict(config[1]) if config and config[0] == "dict" else {}
+                if "modelId" in entries:
+                    params["modelId"] = entries["modelId"]
+                entries = params
+            for canonical in CANONICAL:
+                for name in target.names(canonical):
+                    if name in entries:
+                        reach = [canonical, key, *where]
+                        self._reach_from(dict_module, dict_function, entries[name], reach)
 
     def _reach_from(self, module: str, function: str | None, value: list[Any], reach: list[Any]) -> None:
         """Record that the parameter an expression reads (if it reads one) reaches `reach`."""
         if function is None:
             return
-        symbol = self.evaluate(module, function, value)
-        if symbol is not None and symbol[0] == "param":
+        for symbol, fallback in self._param_reads(module, function, value, 0):
             _, owner_module, qual, name = symbol
             _add(self.facts.reaches.setdefault((owner_module, qual), {}), name, reach)
-        elif symbol is None and value[0] == "or":
-            # `options.model_id or DEFAULT`: the parameter still reaches the call.
-            for option in value[1]:
-                inner = self.evaluate(module, function, option)
-                if inner is not None and inner[0] == "param":
-                    _add(self.facts.reaches.setdefault((inner[1], inner[2]), {}), inner[3], reach)
+            if fallback is not None:
+                self.facts.fallbacks.setdefault((owner_module, qual), {}).setdefault(name, fallback)
+
+    def _param_reads(
+        self, module: str, function: str | None, value: list[Any], depth: int
+    ) -> list[tuple[tuple[Any, ...], list[Any] | None]]:
+        """Return the parameters (or paths into them) whose value an expression may be.
+
+        Each with the constant an `or` falls back to when it is falsy (`options.model_id or
+        DEFAULT_MODEL`), as [value, name]. Follows a local assigned once, `self.<attr>` set in
+        any method, `x[key]` and `x.get(key)`, and the alternatives of `or` and `if`.
+        """
+        if depth > MAX_DEPTH or not value:
+            return []
+        symbol = self.evaluate(module, function, value)
+        if symbol is not None and symbol[0] == "param":
+            return [(symbol, None)]
+        if symbol is not None:
+            return []
+        kind = value[0]
+        found: list[tuple[tuple[Any, ...], list[Any] | None]] = []
+        if kind == "or":
+            last = value[1][-1]
+            constant = self.evaluate(module, function, last)
+            fallback = None
+            if constant is not None and constant[0] == "const" and _jsonable(constant[1]):
+                fallback = [constant[1], last[1] if last[0] == "name" else None]
+            for option in value[1][:-1]:
+                for read, _ in self._param_reads(module, function, option, depth + 1):
+                    found.append((read, fallback))
+            found.extend(self._param_reads(module, function, last, depth + 1))
+        elif kind == "if":
+            for option in value[1:]:
+                found.extend(self._param_reads(module, function, option, depth + 1))
+        elif kind == "name" and function is not None:
+            facts = self.summaries[module]["functions"].get(function, {})
+            local = facts.get("locals", {}).get(value[1])
+            if local and len(local) == 1 and not local[0][1]:
+                found.extend(self._param_reads(module, function, local[0][0], depth + 1))
+        elif kind == "attr":
+            base = self.evaluate(module, function, value[1])
+            if base is not None and base[0] == "self":
+                info = self.summaries[base[1]]["classes"].get(base[2])
+                for assigned, method in (info or {}).get("attributes", {}).get(value[2], []):
+                    found.extend(self._param_reads(base[1], method, assigned, depth + 1))
+            elif base is None:
+                for read, _ in self._param_reads(module, function, value[1], depth + 1):
+                    path = self.attribute(read, value[2], depth + 1)
+                    if path is not None and path[0] == "param":
+                        found.append((path, None))
+        elif kind == "sub" or (
+            kind == "call"
+            and value[1][0] == "attr"
+            and value[1][2] == "get"
+            and value[2]
+            and value[2][0][0] == "lit"
+            and isinstance(value[2][0][1], str)
+        ):
+            if kind == "sub":
+                base_expr, key = value[1], value[2]
+            else:
+                base_expr, key = value[1][1], value[2][0][1]
+            for read, _ in self._param_reads(module, function, base_expr, depth + 1):
+                name = read[3]
+                if name.count(".") + name.count("[") < MAX_PATH and "]" not in key:
+                    found.append((("param", read[1], read[2], f"{name}[{key}]"), None))
+        return found
 
     def _varkw(self, module: str, function: str, star: list[Any]) -> str | None:
         if star[0] != "name":
@@ -752,7 +840,7 @@ class Project:
         facts = self.summaries[module]["functions"][function]
         for param in facts["params"]:
             if param["kind"] == "varkw" and param["name"] == star[1]:
-                return param["name"]
+                return str(param["name"])
         return None
 
     def _record_project_call(self, module: str, function: str | None, call: list[Any], callee_module: str, qual: str, bound: bool) -> None:
@@ -797,6 +885,19 @@ class Project:
         for name, arg in extra.items():
             for reach in forwards.get(name, []):
                 self._reach_from(module, function, arg, reach)
+        # Paths into what a parameter holds (`options.model_id`): the object passed there is an
+        # options object whose fields matter; a parameter of ours passed on reaches the same.
+        for name, items in reaches.items():
+            head, rest = _split_path(name)
+            if not rest or head not in bound_args:
+                continue
+            passed = self.evaluate(module, function, bound_args[head])
+            if passed is not None and passed[0] == "obj":
+                self.facts.options.add((passed[1], passed[2]))
+            elif passed is not None and passed[0] == "param" and function is not None:
+                for reach in items:
+                    mine = self.facts.reaches.setdefault((passed[1], passed[2]), {})
+                    _add(mine, passed[3] + rest, reach)
         if function is not None:
             for star in call[5]:
                 if self._varkw(module, function, star) is None:
@@ -863,7 +964,7 @@ class Project:
         self._memo[key] = functions  # type: ignore[assignment]
         if summary is None:
             return functions
-        for qual, facts in summary["functions"].items():
+        for qual in summary["functions"]:
             key = (module, qual)
             entry: dict[str, Any] = {}
             returned = self._returns(module, qual)
@@ -882,6 +983,9 @@ class Project:
             }  # fmt: skip
             if clients:
                 entry["param_clients"] = clients
+            fallbacks = self.facts.fallbacks.get(key)
+            if fallbacks and entry.get("reaches"):
+                entry["fallbacks"] = fallbacks
             relied = self.facts.relied.get(key)
             if relied and entry.get("reaches"):
                 entry["relied"] = sorted(relied & set(entry["reaches"]))
@@ -904,9 +1008,92 @@ class Project:
                 symbol = self._typed(self._attribute_value(module, name, attr, 0))
                 if symbol is not None and symbol[0] == "client" and not symbol[2]:
                     attrs[attr] = symbol[1]
+            entry: dict[str, Any] = {}
             if attrs:
-                classes[name] = {"clients": attrs}
+                entry["clients"] = attrs
+            if (module, name) in self.facts.options:
+                fields = self._fields(module, name, info)
+                if fields is not None:
+                    entry["fields"] = fields
+            if entry:
+                classes[name] = entry
         return classes
+
+    def _fields(
+        self, module: str, name: str, info: dict[str, Any], depth: int = 0
+    ) -> dict[str, Any] | None:
+        """Return how an options class is made: its parameters, the field each sets, defaults.
+
+        A class with an `__init__` maps the fields it assigns from its parameters
+        (`self.model = model`); a dataclass, pydantic model or NamedTuple (a class body of
+        annotated fields and no `__init__`) takes its fields in order (pydantic: by keyword
+        only), after those of its project base classes of the same kind. A class with an
+        `__init__` and a project base class is not read: what `super().__init__` sets is unseen.
+        """
+        summary = self.summaries[module]
+        init = summary["functions"].get(f"{name}.__init__")
+        inherited: list[dict[str, Any]] = []
+        for base in info["bases"]:
+            found = self.evaluate(module, None, base)
+            if base == ["name", "object"] or (found is not None and found[0] == "ref"):
+                continue
+            if found is None or found[0] != "class" or init is not None or depth > MAX_DEPTH:
+                return None
+            base_summary = self.summaries.get(found[1], {})
+            base_info = base_summary.get("classes", {}).get(found[2])
+            if base_info is None or f"{found[2]}.__init__" in base_summary.get("functions", {}):
+                return None
+            base_fields = self._fields(found[1], found[2], base_info, depth + 1)
+            if base_fields is None:
+                return None
+            inherited.append(base_fields)
+        params: list[list[str]] = []
+        attrs: dict[str, str] = {}
+        defaults: dict[str, Any] = {}
+        known: dict[str, list[Any]] = {}
+        # Base classes' fields come first, the subclass's own after (a field it redefines keeps
+        # its place and takes the new default).
+        for base_fields in reversed(inherited):
+            for param in base_fields["params"]:
+                if param[0] not in attrs:
+                    params.append(list(param))
+            attrs.update(base_fields["attrs"])
+            known.update(base_fields["defaults"])
+        if init is not None:
+            for param in init["params"][1:]:
+                params.append([param["name"], param["kind"]])
+                if param["default"] is not None:
+                    defaults[param["name"]] = param["default"]
+            names = {p["name"] for p in init["params"][1:]}
+            for attr, values in info["attributes"].items():
+                if len(values) != 1:
+                    continue
+                value, method = values[0]
+                if method == f"{name}.__init__" and value[0] == "name" and value[1] in names:
+                    attrs[attr] = value[1]
+        else:
+            keyword_only = any(param[1] == "keyword" for param in params)
+            for base in info["bases"]:
+                found = self.evaluate(module, None, base)
+                last = str(found[1]).rsplit(".", 1)[-1] if found is not None else ""
+                if last in ("BaseModel", "BaseSettings"):
+                    keyword_only = True
+            for field_name, facts in info["fields"].items():
+                if field_name not in attrs:
+                    params.append([field_name, "positional"])
+                attrs[field_name] = field_name
+                known.pop(field_name, None)
+                if facts["default"] is not None:
+                    defaults[field_name] = facts["default"]
+            if keyword_only:
+                params = [[param[0], "keyword"] for param in params]
+        for param_name, default in defaults.items():
+            value = self.evaluate(module, None, default)
+            # An unknown default (`field(default_factory=...)`) is left out: a field not passed
+            # then has no value to judge.
+            if value is not None and value[0] == "const" and _jsonable(value[1]):
+                known[param_name] = [value[1]]
+        return {"params": params, "attrs": attrs, "defaults": known, "line": info["line"]}
 
     def closure(self, module: str) -> list[str]:
         """Return the modules whose facts a file of `module` may read.
@@ -1041,6 +1228,12 @@ def _plain(symbol: Sym) -> list[Any] | None:
     return None
 
 
+def _split_path(name: str) -> tuple[str, str]:
+    """Return a parameter path's parameter and the rest (`options`, `.model_id`)."""
+    match = re.match(r"^(\w+)(.*)$", name)
+    return (match.group(1), match.group(2)) if match else (name, "")
+
+
 def _jsonable(value: Any) -> bool:
     if isinstance(value, (str, int, float, bool, type(None))):
         return True
@@ -1063,6 +1256,8 @@ def _freeze(facts: Facts) -> str:
             sorted((list(k), v) for k, v in facts.param_clients.items()),
             sorted((list(k), sorted(v)) for k, v in facts.ambiguous.items()),
             sorted((list(k), sorted(v)) for k, v in facts.relied.items()),
+            sorted((list(k), v) for k, v in facts.fallbacks.items()),
+            sorted(facts.options),
         ],
         sort_keys=True,
         default=str,

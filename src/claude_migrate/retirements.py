@@ -9,9 +9,8 @@ new model and change what the new model refuses, or why no such fix exists.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .calls import CallSite
 from .diagnostics import Edit
@@ -43,12 +42,13 @@ class Judged:
     platform: str = ""
 
 
-def judge(ctx: FileContext, site: CallSite, settings: Mapping[str, Any]) -> Judged | None:
+def judge(ctx: FileContext, site: CallSite) -> Judged | None:
     """Return a call's model when it has a retirement date (past or future); None otherwise."""
     from . import deprecations
 
-    known = ctx.facts.catalogue
-    as_of = ctx.facts.as_of
+    facts = ctx.facts
+    known = facts.catalogue
+    as_of = facts.as_of
     entry = model_entry(ctx, site)
     if entry is None or not entry.value.known or not isinstance(entry.value.value, str):
         return None
@@ -61,14 +61,14 @@ def judge(ctx: FileContext, site: CallSite, settings: Mapping[str, Any]) -> Judg
         own = spelling.model.platform_retires(spelling.form)
         if own is not None:
             retires = own
-        elif settings.get("platform-dates", "warn") == "ignore":
+        elif facts.platform_dates == "ignore":
             return None
-        elif settings.get("platform-dates", "warn") == "warn":
+        elif facts.platform_dates == "warn":
             platform = deprecations.PLATFORMS[spelling.form]
     # A fix never writes a model that retires within the warning window if a later successor
     # exists: follow the chain up to the window's end.
-    horizon = as_of + dt.timedelta(days=settings["warn-days"])
-    found = known.successor(spelling.model, horizon, dict(settings.get("replace") or {}))
+    horizon = as_of + dt.timedelta(days=facts.retirement_warn_days)
+    found = known.successor(spelling.model, horizon, dict(facts.model_replacements))
     target = known.spell(found[0], spelling, found[1]) if found is not None else None
     return Judged(entry, spelling, target, retires, platform)
 
@@ -99,8 +99,7 @@ def sdk_spelling(text: str) -> Spelling | None:
 def retired_target(ctx: FileContext, site: CallSite) -> tuple[Entry, str] | None:
     """Return the model entry and its replacement when the call's model is retired today
     (under the policy's `[retired-models]`) and a replacement is known."""
-    settings = ctx.settings.table("retired-models")
-    found = judge(ctx, site, settings)
+    found = judge(ctx, site)
     if found is None or found.target is None or found.entry.value.node is None:
         return None
     if found.platform or found.retires > ctx.facts.as_of:
@@ -148,7 +147,7 @@ def compose(
             for other in ctx.sites
             if (found := model_entry(ctx, other)) is not None and found.value.node is node
         ]
-    prefer = ctx.settings.table("model-params").get("prefer", "temperature")
+    prefer = ctx.facts.sampling_preference
     edits = [written.edit]
     changes: list[str] = []
     for other in sharing:
@@ -158,17 +157,17 @@ def compose(
             return f"the constant also names the model of a legacy completions call on line {line}"
         if facts is None:
             continue
-        found = problems(
+        needed = problems(
             ctx, other, facts, repr(target), prefer=prefer, yielding=False, legacy=migrating
         )
-        for problem in found:
+        for problem in needed:
             if not problem.fixable:
                 return problem.message + where
-        repaired = edits_for(ctx, found)
+        repaired = edits_for(ctx, needed)
         if repaired is None:
             return "the parameters the new model needs changed cannot be rewritten" + where
         edits.extend(repaired)
-        changes.extend(problem.change + where for problem in found)
+        changes.extend(problem.change + where for problem in needed)
     place = f" in {written.subject}" if written.constant else ""
     return edits, changes, place + written.note
 

@@ -57,6 +57,8 @@ class ClassInfo:
     scope: Scope  # the class body's scope
     # attribute -> bindings from `self.attr = ...` in methods and class-level assignments
     attributes: dict[str, list[Binding]] = field(default_factory=dict)
+    # attribute -> the values `self.attr[key] = value` puts in it, in any method
+    items: dict[str, list[Binding]] = field(default_factory=dict)
 
 
 @dataclass(eq=False)
@@ -271,8 +273,8 @@ class ModuleIndex:
     def _leave_comp(self, node: cst.CSTNode) -> None:
         self._pop()
 
-    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _visit_comp  # type: ignore[assignment]
-    leave_ListComp = leave_SetComp = leave_DictComp = leave_GeneratorExp = _leave_comp  # type: ignore[assignment]
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _visit_comp
+    leave_ListComp = leave_SetComp = leave_DictComp = leave_GeneratorExp = _leave_comp
 
     def visit_CompFor(self, node: cst.CompFor) -> None:
         for name in _target_names(node.target):
@@ -430,7 +432,7 @@ class ModuleIndex:
                 and not any(isinstance(e, cst.StarredElement) for e in target.elements)
                 and not any(isinstance(e, cst.StarredElement) for e in value.elements)
             ):
-                for sub_target, sub_value in zip(elements, value.elements):
+                for sub_target, sub_value in zip(elements, value.elements, strict=True):
                     self._record_target(sub_target, sub_value.value)
             else:
                 for name in _target_names(target):
@@ -448,6 +450,18 @@ class ModuleIndex:
                         node=target,
                         nested=nested,
                     )
+                )
+            return
+        if (
+            isinstance(target, cst.Subscript)
+            and isinstance(target.value, cst.Attribute)
+            and isinstance(target.value.value, cst.Name)
+        ):
+            function = scope.function()
+            if function.method_of is not None and target.value.value.value == function.self_name:
+                kind: BindingKind = "assign" if value is not None else "unknown"
+                function.method_of.items.setdefault(target.value.attr.value, []).append(
+                    Binding(kind, function, order, value=value)
                 )
             return
         if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
@@ -470,10 +484,13 @@ class ModuleIndex:
             self._record_target(target, node.value)
             if isinstance(target, cst.Name):
                 # Keep the annotation too: it types the name even where the value cannot be read.
-                self._bind(
-                    target.value,
-                    Binding("annotation", self.scope, self._tick(), value=node.annotation.annotation),
+                annotation = Binding(
+                    "annotation", self.scope, self._tick(), value=node.annotation.annotation
                 )
+                self._bind(target.value, annotation)
+                if self.scope.kind == "class" and self.scope.class_info is not None:
+                    # A field with a default (`client: Anthropic | None = None`) is typed too.
+                    self.scope.class_info.attributes.setdefault(target.value, []).append(annotation)
             return
         if isinstance(target, cst.Name):
             binding = Binding(

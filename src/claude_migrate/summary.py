@@ -22,6 +22,7 @@ from typing import Any
 #   ["or", [exprs]]                `a or b or c`
 #   ["if", body, orelse]           `a if test else b`
 #   ["dict", {key: expr}, opaque]  a dict literal with string keys
+#   ["sub", expr, key]             `x["key"]`, a subscript by a string literal
 #   ["?"]                          anything else
 Expr = list[Any]
 UNKNOWN_EXPR: Expr = ["?"]
@@ -87,10 +88,16 @@ def expr(node: ast.expr | None, depth: int = 0) -> Expr:
         return ["or", [expr(v, depth + 1) for v in node.values]]
     if isinstance(node, ast.IfExp):
         return ["if", expr(node.body, depth + 1), expr(node.orelse, depth + 1)]
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Constant)
+        and isinstance(node.slice.value, str)
+    ):
+        return ["sub", expr(node.value, depth + 1), node.slice.value]
     if isinstance(node, ast.Dict):
         entries: dict[str, Expr] = {}
         opaque = False
-        for key, value in zip(node.keys, node.values):
+        for key, value in zip(node.keys, node.values, strict=False):
             if isinstance(key, ast.Constant) and isinstance(key.value, str):
                 entries[key.value] = expr(value, depth + 1)
             else:
@@ -119,11 +126,11 @@ def _params(args: ast.arguments) -> list[dict[str, Any]]:
     positional = [*args.posonlyargs, *args.args]
     defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults))
     defaults.extend(args.defaults)
-    for arg, default in zip(positional, defaults):
+    for arg, default in zip(positional, defaults, strict=False):
         found.append(_param(arg, "positional", default))
     if args.vararg is not None:
         found.append(_param(args.vararg, "varargs", None))
-    for arg, default in zip(args.kwonlyargs, args.kw_defaults):
+    for arg, default in zip(args.kwonlyargs, args.kw_defaults, strict=False):
         found.append(_param(arg, "keyword", default))
     if args.kwarg is not None:
         found.append(_param(args.kwarg, "varkw", None))

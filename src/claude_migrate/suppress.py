@@ -112,7 +112,7 @@ def comment_codes(comment: str) -> frozenset[str]:
 
 def is_suppressed(diagnostic: Diagnostic, table: dict[int, frozenset[str]]) -> bool:
     codes = table.get(diagnostic.line)
-    return bool(codes) and ("*" in codes or diagnostic.code in codes)  # type: ignore[operator]
+    return codes is not None and ("*" in codes or diagnostic.code in codes)
 
 
 def _silences(directive: Directive, diagnostic: Diagnostic) -> bool:

@@ -8,6 +8,7 @@ question needs. Anything it cannot prove is `UNKNOWN`.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -115,7 +116,7 @@ Symbol = (
 _SDK_CLIENT = re.compile(r"^(Async)?(Client|Anthropic(?:[A-Z][A-Za-z]*)?)$")
 
 
-def _all_sdk_clients(symbols: list[Symbol]) -> bool:
+def _all_sdk_clients(symbols: Sequence[Symbol]) -> bool:
     return all(isinstance(s, Instance) and not s.path and is_sdk_client_class(s.cls) for s in symbols)
 
 
@@ -162,6 +163,10 @@ class Resolver:
         self.project = project
         self.values = ValueResolver(index.module_scope, self)
         self._scopes = {id(scope.node): scope for scope in index.scopes}
+
+    def scope_of(self, node: cst.CSTNode | None) -> Scope | None:
+        """Return the scope a function or class definition of this module opens."""
+        return None if node is None else self._scopes.get(id(node))
 
     # The project ----------------------------------------------------------------------------
     def _qual(self, qualname: str) -> Symbol:
@@ -282,6 +287,8 @@ class Resolver:
             known = [r for r in real if r is not UNKNOWN]
             if len(real) == 1 and len(known) == 1:
                 return known[0]
+            if real and len(known) == len(real) and _all_sdk_clients(known):
+                return known[0]  # `Anthropic | AnthropicBedrock`: a Claude client either way
             return UNKNOWN
         if isinstance(annotation, cst.Subscript):
             base = self.resolve(annotation.value, scope, depth + 1)
@@ -329,7 +336,9 @@ class Resolver:
             return UNKNOWN
         if isinstance(node, cst.Subscript):
             base = self.resolve(node.value, scope, depth + 1)
-            return Instance(base.cls) if isinstance(base, ClientMap) else UNKNOWN
+            if isinstance(base, ClientMap):
+                return Instance(base.cls)
+            return self._item_of(node.value, scope, depth)
         if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
             return self._choice([node.left, node.right], scope, depth)
         if isinstance(node, cst.IfExp):
@@ -338,6 +347,57 @@ class Resolver:
             return self._call_result(node, scope, depth)
         if isinstance(node, cst.Await):
             return self.resolve(node.expression, scope, depth + 1)
+        return UNKNOWN
+
+    def _item_of(self, node: cst.BaseExpression, scope: Scope, depth: int) -> Symbol:
+        """Return what every item of a dict of this module is (`clients[key] = make(key)`).
+
+        The dict is a name or a `self.<attr>`, every assignment of it is a dict literal, and
+        every value put in it (by the literal or by `d[key] = value`) is a Claude client of one
+        class (or of the SDK's classes): an item is one. Anything else is unknown.
+        """
+        bindings: list[Binding] = []
+        items: list[Binding] = []
+        sets: dict[int, tuple[cst.BaseExpression, Scope]] = {}
+        if isinstance(node, cst.Name):
+            bindings = [b for b in scope.lookup(node.value) if b.kind != "annotation"]
+            if not bindings or any(b.kind != "assign" for b in bindings):
+                return UNKNOWN
+            owner = bindings[0].scope.function()
+            for other in self.index.scopes:
+                function = other.function()
+                shared = owner.parent is None and node.value not in function.bindings
+                if function is owner or shared:
+                    for item in function.subscript_sets.get(node.value, []):
+                        sets[id(item)] = (item.value, function)
+        elif isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
+            function = scope.function()
+            info = function.method_of
+            if info is None or node.value.value != function.self_name:
+                return UNKNOWN
+            bindings = info.attributes.get(node.attr.value, [])
+            items = info.items.get(node.attr.value, [])
+        else:
+            return UNKNOWN
+        values: list[tuple[cst.BaseExpression, Scope]] = []
+        for binding in bindings:
+            if binding.kind != "assign" or not isinstance(binding.value, cst.Dict):
+                return UNKNOWN
+            for element in binding.value.elements:
+                if not isinstance(element, cst.DictElement):
+                    return UNKNOWN
+                values.append((element.value, binding.scope))
+        for put in items:
+            if put.value is None:
+                return UNKNOWN
+            values.append((put.value, put.scope))
+        values.extend(sets.values())
+        found = [self.resolve(value, where, depth + 1) for value, where in values]
+        if not found or not all(isinstance(f, Instance) and not f.path for f in found):
+            return UNKNOWN
+        if all(f == found[0] for f in found) or _all_sdk_clients(found):
+            assert isinstance(found[0], Instance)
+            return Instance(found[0].cls)
         return UNKNOWN
 
     def _choice(self, options: list[cst.BaseExpression], scope: Scope, depth: int) -> Symbol:

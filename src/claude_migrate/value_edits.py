@@ -32,38 +32,13 @@ else:
     cst = lazy_import("libcst")
 
 
-def name_uses(module: cst.Module) -> Counter[str]:
-    """Return how often each name is read or mentioned in a module, assignment targets aside.
-
-    Anything that is not the plain target of an assignment counts as a use: a read, an
-    attribute or keyword of the same spelling, a `global` statement. Over-counting only ever
-    keeps a constant unedited.
-    """
-    targets: set[int] = set()
-    names: list[cst.Name] = []
-
-    class Visitor(cst.CSTVisitor):
-        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            if isinstance(node.target, cst.Name):
-                targets.add(id(node.target))
-
-        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-            if isinstance(node.target, cst.Name):
-                targets.add(id(node.target))
-
-        def visit_Name(self, node: cst.Name) -> None:
-            names.append(node)
-
-    walk(module, Visitor())  # read-only: no copy of every node, as module.visit makes
-    return Counter(name.value for name in names if id(name) not in targets)
-
-
 def _uses(ctx: FileContext) -> Counter[str]:
-    cached: Counter[str] | None = getattr(ctx, "_name_uses", None)
-    if cached is None:
-        cached = name_uses(ctx.module)
-        ctx._name_uses = cached  # type: ignore[attr-defined]  # one walk per file, not per fix
-    return cached
+    """Return how often each name is read or mentioned in the module, assignment targets aside.
+
+    Over-counting (an attribute or keyword of the same spelling) only ever keeps a constant
+    unedited. Counted once per file (`NodeMap.name_uses`), not once per fix.
+    """
+    return ctx.nodes.name_uses()
 
 
 @dataclass(frozen=True)

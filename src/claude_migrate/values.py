@@ -1,4 +1,5 @@
-"""What an argument's value is: a literal where it stands, a constant, a dict entry, a `**kwargs` dict.
+"""What an argument's value is: a literal where it stands, a constant, a dict entry, a `**kwargs`
+dict.
 
 Unknown stays unknown: a name bound more than once, a parameter, an environment variable or any
 computation is `UNKNOWN`, and nothing is reported on it.
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from .lazy import lazy_import
 from .scope import Binding, Scope
@@ -22,6 +23,8 @@ else:
     cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
 
 MAX_DEPTH = 12
+# Methods that change a dict in place: a dict they are called on is not the literal it was.
+MUTATING_METHODS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__"})
 
 
 @dataclass(frozen=True)
@@ -89,7 +92,7 @@ def string_value(node: cst.BaseExpression) -> str | None:
         return value if isinstance(value, str) else None
     if isinstance(node, cst.ConcatenatedString):
         left = string_value(node.left)
-        right = string_value(node.right)  # type: ignore[arg-type]
+        right = string_value(node.right)
         return None if left is None or right is None else left + right
     return None
 
@@ -120,6 +123,8 @@ class ValueResolver:
     def __init__(self, module_scope: Scope, symbols: Resolver | None = None) -> None:
         self.module_scope = module_scope
         self.symbols = symbols
+        # Helper calls whose returned dict a Claude call's `**` was read from (by node id).
+        self.expanded: set[int] = set()
 
     def single_binding(self, name: str, scope: Scope) -> Binding | None:
         """Return the one assignment of `name` visible from `scope`, or None if not exactly one."""
@@ -134,11 +139,42 @@ class ValueResolver:
             return None
         return binding
 
+    def self_attribute(
+        self, node: cst.BaseExpression, scope: Scope
+    ) -> tuple[cst.BaseExpression, Scope] | None:
+        """Return the one value a `self.<attr>` is given (in `__init__` or any method), if one.
+
+        Assigned once, at the top level of its method, and never changed item by item.
+        """
+        if not (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name)):
+            return None
+        function = scope.function()
+        info = function.method_of
+        if info is None or node.value.value != function.self_name:
+            return None
+        attr = node.attr.value
+        bindings = info.attributes.get(attr, [])
+        if len(bindings) != 1 or info.items.get(attr):
+            return None
+        binding = bindings[0]
+        if binding.kind != "assign" or binding.value is None or binding.nested:
+            return None
+        return binding.value, binding.scope
+
     def value(self, node: cst.BaseExpression, scope: Scope, depth: int = 0) -> Value:
         """Return the proven value of `node`, following constants."""
         found = literal(node)
         if found.known or depth > MAX_DEPTH:
             return found
+        held = self.self_attribute(node, scope)
+        if held is not None:
+            # `self.model` set once from a literal or a constant (not from a parameter, whose
+            # value depends on the caller). Its node is elsewhere in the class: no fix here.
+            inner = self.value(held[0], held[1], depth + 1)
+            if not inner.known or inner.default:
+                return UNKNOWN
+            assert isinstance(node, cst.Attribute)
+            return Value(True, inner.value, inner.node, inner.via or f"self.{node.attr.value}")
         if isinstance(node, cst.Name):
             binding = self.single_binding(node.value, scope)
             if binding is None or binding.value is None:
@@ -215,7 +251,7 @@ class ValueResolver:
         if self.symbols is None:
             return UNKNOWN
         facts = self.symbols.own_function(binding.scope.qualname)
-        if facts is None or name not in facts.get("relied", ()):
+        if facts is None or name not in facts.get("relied", ()) or binding.default is None:
             return UNKNOWN
         inner = self.value(binding.default, binding.scope, depth + 1)
         if not inner.known:
@@ -241,7 +277,134 @@ class ValueResolver:
             if found is None:
                 return None
             return found[0], found[1], found[2] or node.value
+        held = self.self_attribute(node, scope)
+        if held is not None:
+            found = self.dict_node(held[0], held[1], depth + 1)
+            return None if found is None else (found[0], found[1], found[2])
         return None
+
+    def _helper_entries(self, node: cst.BaseExpression, scope: Scope, depth: int) -> Entries | None:
+        """Return the entries of the dict a helper of this module returns, when a call is one.
+
+        `kwargs = self.build_kwargs(prompt)` or `create(**request_args(prompt))`: the helper's
+        one `return` of a dict literal (with the `name[key] = value` sets before it). A helper
+        that returns in several places or changes a dict in place is not followed.
+        """
+        if depth > MAX_DEPTH:
+            return None
+        if isinstance(node, cst.Name):
+            binding = self.single_binding(node.value, scope)
+            if binding is None or binding.value is None:
+                return None
+            node, scope = binding.value, binding.scope
+        if not isinstance(node, cst.Call):
+            return None
+        helper = self.helper_scope(node, scope)
+        if helper is None or len(helper.returns) != 1 or self._mutated(helper):
+            return None
+        returned = helper.returns[0]
+        if self.dict_node(returned, helper, depth + 1) is None:
+            return None
+        entries = self.expand(returned, helper, depth + 1)
+        if entries.opaque and not entries.items:
+            return None
+        self.expanded.add(id(node))
+        # An entry that is one of the helper's parameters is what this call passes for it, or
+        # the default when it passes nothing (found where the default is written).
+        for key, entry in list(entries.items.items()):
+            if not isinstance(entry.value_node, cst.Name):
+                continue
+            bound = self._bound_argument(node, helper, entry.value_node.value)
+            if bound is None:
+                continue
+            if bound is False:
+                entries.items.pop(key)
+                entries.unknown_keys.add(key)
+            elif isinstance(bound, cst.Arg):
+                value = self.value(bound.value, scope, depth + 1)
+                entries.items[key] = Entry(key, bound, bound.value, value, node)
+            else:
+                value = self.value(bound, helper, depth + 1)
+                written = value.node
+                if value.known and written is not None:
+                    via = f"the default of {helper.qualname}()"
+                    value = Value(True, value.value, written, via, default=True)
+                    entries.items[key] = Entry(key, written, bound, value, None)
+                else:
+                    entries.items.pop(key)
+                    entries.unknown_keys.add(key)
+        return entries
+
+    def _bound_argument(
+        self, call: cst.Call, helper: Scope, name: str
+    ) -> cst.Arg | cst.BaseExpression | Literal[False] | None:
+        """Return what a call gives a helper's parameter: its argument, else its default.
+
+        None when the name is not a parameter of the helper; False when it cannot be told
+        (`*args`/`**kwargs` at the call, no default).
+        """
+        definition = helper.node
+        if not isinstance(definition, cst.FunctionDef):
+            return None
+        params = definition.params
+        positional = [*params.posonly_params, *params.params]
+        if helper.method_of is not None and positional:
+            positional = positional[1:]  # called on `self`
+        every = [*positional, *params.kwonly_params]
+        wanted = next((p for p in every if p.name.value == name), None)
+        if wanted is None:
+            return None
+        index = 0
+        for arg in call.args:
+            if arg.star:
+                return False
+            if arg.keyword is not None:
+                if arg.keyword.value == name:
+                    return arg
+                continue
+            if index < len(positional) and positional[index] is wanted:
+                return arg
+            index += 1
+        return wanted.default if wanted.default is not None else False
+
+    def helper_scope(self, call: cst.Call, scope: Scope) -> Scope | None:
+        """Return the scope of the function or method of this module a call runs, if proven.
+
+        A module function by its name, or a method of the caller's own class called on `self`
+        (`self.build_kwargs(...)`).
+        """
+        if self.symbols is None:
+            return None
+        func = call.func
+        if isinstance(func, cst.Name):
+            found = self.symbols.resolve(func, scope)
+            node = getattr(found, "node", None)
+            return getattr(found, "scope", None) if isinstance(node, cst.FunctionDef) else None
+        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+            return None
+        function = scope.function()
+        info = function.method_of
+        if info is None or func.value.value != function.self_name:
+            return None
+        bindings = info.scope.bindings.get(func.attr.value, [])
+        if len(bindings) != 1 or bindings[0].kind != "def":
+            return None
+        return self.symbols.scope_of(bindings[0].node)
+
+    def _mutated(self, helper: Scope) -> bool:
+        """Return whether a helper calls a mutating method on a name (`kwargs.update(extra)`)."""
+        if self.symbols is None:
+            return True
+        for record in self.symbols.index.calls:
+            func = record.node.func
+            if (
+                record.scope.function() is helper
+                and isinstance(func, cst.Attribute)
+                and isinstance(func.value, cst.Name)
+                and func.attr.value in MUTATING_METHODS
+            ):
+                return True
+        return False
 
     def entries_of_dict(
         self, node: cst.BaseExpression, scope: Scope, depth: int = 0
@@ -299,14 +462,19 @@ class ValueResolver:
         """Return what `**node` passes: the bound dict's entries plus later `name[k] = v` sets."""
         found = self.dict_node(node, scope, depth)
         if found is None:
-            return Entries(opaque=True)
-        dict_node, dict_scope, through = found
-        entries = self.entries_of_dict(dict_node, dict_scope, depth)
-        if entries is None:
-            return Entries(opaque=True)
-        if through is not None:
-            for entry in entries.items.values():
-                entry.through = through
+            helped = self._helper_entries(node, scope, depth)
+            if helped is None:
+                return Entries(opaque=True)
+            entries = helped
+        else:
+            dict_node, dict_scope, through = found
+            made = self.entries_of_dict(dict_node, dict_scope, depth)
+            if made is None:
+                return Entries(opaque=True)
+            entries = made
+            if through is not None:
+                for entry in entries.items.values():
+                    entry.through = through
         if isinstance(node, cst.Name):
             function = scope.function()
             name = node.value
@@ -376,8 +544,8 @@ class ValueResolver:
             for part in node.parts:
                 if isinstance(part, cst.FormattedStringText):
                     parts.append(part.value)
-                else:
-                    inner = self.template(part.expression, scope, depth + 1)  # type: ignore[attr-defined]
+                elif isinstance(part, cst.FormattedStringExpression):
+                    inner = self.template(part.expression, scope, depth + 1)
                     parts.append(inner if inner is not None else "{}")
             return "".join(parts)
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
@@ -390,6 +558,9 @@ class ValueResolver:
             binding = self.single_binding(node.value, scope)
             if binding is not None and binding.value is not None:
                 return self.template(binding.value, binding.scope, depth + 1)
+        held = self.self_attribute(node, scope)
+        if held is not None:
+            return self.template(held[0], held[1], depth + 1)
         return None
 
     # JSON bodies and nested dicts ---------------------------------------------------------------

@@ -25,7 +25,6 @@ import nothing uses any more is removed. Everything else is reported with guidan
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..calls import BEDROCK, CallSite
@@ -69,34 +68,6 @@ MESSAGES_API = (
 
 class NoRewrite(Exception):
     """The call is not the common shape; the message says why."""
-
-
-@dataclass
-class Parents:
-    """Every node's parent within a subtree, built on demand."""
-
-    of: dict[int, cst.CSTNode] = field(default_factory=dict)
-
-    @classmethod
-    def build(cls, root: cst.CSTNode) -> Parents:
-        parents = cls()
-        stack: list[cst.CSTNode] = []
-
-        class Visitor(cst.CSTVisitor):
-            def on_visit(self, node: cst.CSTNode) -> bool:
-                if stack:
-                    parents.of[id(node)] = stack[-1]
-                stack.append(node)
-                return True
-
-            def on_leave(self, original_node: cst.CSTNode) -> None:
-                stack.pop()
-
-        walk(root, Visitor())
-        return parents
-
-    def get(self, node: cst.CSTNode) -> cst.CSTNode | None:
-        return self.of.get(id(node))
 
 
 def _is_load(name: cst.Name, parent: cst.CSTNode | None) -> bool:
@@ -238,10 +209,11 @@ class LegacyCompletionsCheck(Check["FileContext"]):
         if prompt is None:
             raise NoRewrite("it has no prompt= argument")
         content = self._content(ctx, prompt.value, scope)
+        assert budget.keyword is not None and prompt.keyword is not None  # read by keyword above
         edits = [
             ctx.replace(func.value.attr, "messages"),
-            ctx.replace(budget.keyword, "max_tokens"),  # type: ignore[arg-type]
-            ctx.replace(prompt.keyword, "messages"),  # type: ignore[arg-type]
+            ctx.replace(budget.keyword, "max_tokens"),
+            ctx.replace(prompt.keyword, "messages"),
             ctx.replace(prompt.value, f'[{{"role": "user", "content": {content}}}]'),
         ]
         dropped = []
@@ -350,11 +322,10 @@ class LegacyCompletionsCheck(Check["FileContext"]):
         statement = site.record.statement
         if statement is None:
             raise NoRewrite("the call is not inside a statement we can follow")
-        parents = Parents.build(statement)
         node: cst.CSTNode = site.node
-        parent = parents.get(node)
+        parent = ctx.nodes.parent(node)
         if isinstance(parent, cst.Await):
-            node, parent = parent, parents.get(parent)
+            node, parent = parent, ctx.nodes.parent(parent)
         if isinstance(parent, cst.Attribute) and parent.value is node:
             return self._read(ctx, parent)
         if isinstance(parent, cst.Expr):
@@ -388,7 +359,6 @@ class LegacyCompletionsCheck(Check["FileContext"]):
             for scope in ctx.index.scopes
             if scope is not function and target.value in scope.bindings
         }
-        parents = Parents.build(function.node)
         edits: list[Edit] = []
         uses: list[cst.Name] = []
 
@@ -400,14 +370,14 @@ class LegacyCompletionsCheck(Check["FileContext"]):
                     isinstance(node, cst.Name)
                     and node.value == target.value
                     and node is not target
-                    and _is_load(node, parents.get(node))
+                    and _is_load(node, ctx.nodes.parent(node))
                 ):
                     uses.append(node)
                 return True
 
         walk(function.node, Visitor())
         for use in uses:
-            parent = parents.get(use)
+            parent = ctx.nodes.parent(use)
             if isinstance(parent, cst.Attribute) and parent.value is use:
                 edits.extend(self._read(ctx, parent))
             else:
@@ -564,7 +534,7 @@ class LegacyCompletionsCheck(Check["FileContext"]):
             )
             return ctx.diagnostic(self, legacy[0], message, None, scope.qualname)
         fix = None
-        if len(legacy) < len(statement.names):  # type: ignore[arg-type]
+        if not isinstance(statement.names, cst.ImportStar) and len(legacy) < len(statement.names):
             edit = remove_elements(ctx, statement, legacy)
             if edit is not None:
                 fix = ctx.fix(Applicability.UNSAFE, f"remove the unused {names} import", edit)

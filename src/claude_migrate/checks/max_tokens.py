@@ -13,7 +13,6 @@ from ..calls import MAX_TOKENS
 from .base import Option
 from .ceiling import CeilingCheck
 
-
 # Far above any Claude model's output limit (128k tokens at most in
 # https://docs.anthropic.com/en/docs/about-claude/models/overview), so no real policy meets it;
 # a larger number is a typo, and the fix would write it into code.

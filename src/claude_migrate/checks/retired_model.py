@@ -94,7 +94,7 @@ class RetiredModelCheck(Check["FileContext"]):
         as_of = ctx.facts.as_of
         warn_days = self.settings["warn-days"]
         for site in ctx.all_sites:
-            found = judge(ctx, site, self.settings)
+            found = judge(ctx, site)
             if found is None:
                 continue
             if found.retires <= as_of:

@@ -46,7 +46,8 @@ class StopSequencesCheck(Check["FileContext"]):
         "mode": Option(
             "enum",
             "forbid",
-            "forbid: any stop sequence; formatting: only whitespace/punctuation entries; allow: none",
+            "forbid: any stop sequence; formatting: only whitespace/punctuation entries; "
+            "allow: none",
             choices=("forbid", "formatting", "allow"),
         )
     }

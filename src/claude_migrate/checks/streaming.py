@@ -25,7 +25,6 @@ A legacy Text Completions call (`completions.create`, `POST /v1/complete`, a Bed
 from __future__ import annotations
 
 import re
-import weakref
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +33,6 @@ from ..diagnostics import Applicability, Diagnostic, Edit, Fix
 from ..edits import append_element, apply_edits, remove_elements
 from ..lazy import lazy_import
 from ..streams import call_streams
-from ..walk import walk
 from .base import Check, Option, call_sites
 
 if TYPE_CHECKING:
@@ -247,44 +245,10 @@ def _stream_call_text(ctx: FileContext, site: CallSite) -> str | None:
     return apply_edits(ctx.source.text[start:end], shifted)
 
 
-class _Names:
-    """Collects every variable name used or bound (not keywords of calls, not attributes)."""
-
-    def __init__(self) -> None:
-        self.names: set[str] = set()
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self.names.add(node.value)
-
-    def visit_Arg(self, node: cst.Arg) -> bool:
-        walk(node.value, self)
-        return False
-
-    def visit_Attribute(self, node: cst.Attribute) -> bool:
-        walk(node.value, self)
-        return False
-
-
-# Names used per function (or module) of a file, collected once per file and owner: a module
-# with thousands of calls walks its tree once, not once per call.
-_NAMES_USED: weakref.WeakKeyDictionary[FileContext, dict[int, set[str]]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def _names_used(ctx: FileContext, owner: cst.CSTNode) -> set[str]:
-    per_owner = _NAMES_USED.setdefault(ctx, {})
-    names = per_owner.get(id(owner))
-    if names is None:
-        collector = _Names()
-        walk(owner, collector)
-        names = per_owner[id(owner)] = collector.names
-    return names
-
-
 def fresh_name(ctx: FileContext, scope: Scope) -> str:
     """Return `stream`, `stream_1`, ...: the first name no code in the scope uses or sees."""
-    taken = _names_used(ctx, scope.function().node)
+    # Collected once per file (`NodeMap`): a module with thousands of calls is walked once.
+    taken = ctx.nodes.variable_names(scope.function().node)
     candidate = CONTEXT_NAME
     number = 0
     while candidate in taken or scope.lookup(candidate):

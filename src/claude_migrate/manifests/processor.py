@@ -100,7 +100,7 @@ class ManifestKind:
 KIND = ManifestKind()
 
 
-def skipped_file_errors(job, data: bytes) -> list[FileError]:  # type: ignore[no-untyped-def]
+def skipped_file_errors(job: Job, data: bytes) -> list[FileError]:
     """Return the CM001 of a dependency file the prefilter skips, when it still needs one.
 
     A `pyproject.toml` is also where a policy may live: one that does not parse cannot govern

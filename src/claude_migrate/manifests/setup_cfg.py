@@ -93,8 +93,8 @@ def read(text: str) -> tuple[list[Pin], list[Problem]]:
         parser.read_string(text)
     except configparser.Error as exc:
         line = getattr(exc, "lineno", None)
-        if line is None and getattr(exc, "errors", None):
-            line = exc.errors[0][0]  # type: ignore[attr-defined]
+        if line is None and isinstance(exc, configparser.ParsingError) and exc.errors:
+            line = exc.errors[0][0]
         return [], [Problem(None, f"invalid setup.cfg: {exc.message.splitlines()[0]}", line)]
     pins: list[Pin] = []
     problems: list[Problem] = []

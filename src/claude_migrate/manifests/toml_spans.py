@@ -12,12 +12,15 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10
     import tomli as tomllib
+
+if TYPE_CHECKING:
+    import tree_sitter  # imported when a TOML file is first parsed
 
 Path = tuple[str | int, ...]
 
@@ -44,7 +47,7 @@ class Located:
 
 
 @cache
-def _parser():  # type: ignore[no-untyped-def]
+def _parser() -> tree_sitter.Parser:
     import tree_sitter
     import tree_sitter_toml
 
@@ -56,7 +59,7 @@ def _decode_key(raw: str) -> str:
 
 
 def _decode_string(raw: str) -> str:
-    return tomllib.loads(f"x = {raw}")["x"]  # type: ignore[no-any-return]
+    return str(tomllib.loads(f"x = {raw}")["x"])
 
 
 def _line_of_error(exc: Exception) -> int | None:

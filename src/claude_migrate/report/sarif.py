@@ -135,6 +135,14 @@ class _Builder:
                 {"id": i, **self._location(p, {"startLine": n}), "message": {"text": m}}
                 for i, (p, n, m) in enumerate(d.related)
             ]
+            # The same chain as a path code scanning can step through: the value where it is
+            # written, then each hop to the Claude call (a SARIF 2.1.0 result's `codeFlows`).
+            steps = [{"location": {**self._location(d.path, region), "message": {"text": message}}}]
+            steps.extend(
+                {"location": {**self._location(p, {"startLine": n}), "message": {"text": m}}}
+                for p, n, m in d.related
+            )
+            result["codeFlows"] = [{"threadFlows": [{"locations": steps}]}]
         if d.fix is not None:
             result["properties"] = {
                 "fix": {
