@@ -294,7 +294,12 @@ def run_single(reps: int, root: Path) -> dict[str, Measure]:
     commands = {
         "check one file": [*CM, "check", "--no-cache", "--exit-zero", "--quiet", str(target)],
         "check one file without a candidate site": [
-            *CM, "check", "--no-cache", "--exit-zero", "--quiet", str(plain),
+            *CM,
+            "check",
+            "--no-cache",
+            "--exit-zero",
+            "--quiet",
+            str(plain),
         ],  # fmt: skip
         "import libcst": [*PYI, "-c", "import libcst"],
         "python -c pass": [*PYI, "-c", "pass"],

@@ -34,7 +34,9 @@ def write_tree(root: Path, files: Mapping[str, str | bytes]) -> Path:
 def snapshot(root: Path) -> dict[str, bytes]:
     """Return every file under `root` (relative POSIX path -> bytes)."""
     return {
-        p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
     }
 
 
@@ -59,7 +61,9 @@ class Cli:
         return json.loads(result.stdout)
 
 
-def run_subprocess(*args: str, cwd: Path, input: str | None = None) -> subprocess.CompletedProcess[str]:
+def run_subprocess(
+    *args: str, cwd: Path, input: str | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run `python -m claude_migrate` as a real process, importing this checkout's code."""
     env = dict(os.environ)
     env["PYTHONPATH"] = str(SRC) + os.pathsep + env.get("PYTHONPATH", "")
@@ -83,11 +87,15 @@ def marked_lines(path: Path) -> set[tuple[int, str]]:
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         match = EXPECT.search(line)
         if match:
-            found.update((number, code) for code in re.split(r"[,\s]+", match.group(1).strip()) if code)
+            found.update(
+                (number, code) for code in re.split(r"[,\s]+", match.group(1).strip()) if code
+            )
     return found
 
 
-def marked_tree(root: Path, suffixes: tuple[str, ...] = (".py", ".txt")) -> set[tuple[str, int, str]]:
+def marked_tree(
+    root: Path, suffixes: tuple[str, ...] = (".py", ".txt")
+) -> set[tuple[str, int, str]]:
     """Return the (relative path, line, code) findings marked in every file under `root`."""
     return {
         (path.relative_to(root).as_posix(), line, code)

@@ -77,9 +77,11 @@ def test_other_arguments_of_a_call_do_not_renew_its_streaming_finding(
 ) -> None:
     _baselined(tmp_path, cli)
     app = tmp_path / "app.py"
-    app.write_text(SOURCE.replace("max_tokens=512", "max_tokens=256").replace(
-        '"claude-sonnet-4-6"', '"claude-opus-4-6"'
-    ))
+    app.write_text(
+        SOURCE.replace("max_tokens=512", "max_tokens=256").replace(
+            '"claude-sonnet-4-6"', '"claude-opus-4-6"'
+        )
+    )
     data = cli.json("check", "app.py", "--baseline", "baseline.json")
     assert [d["code"] for d in data["diagnostics"]] == []
     assert data["baseline"]["baselined"] == 2

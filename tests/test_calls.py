@@ -58,7 +58,13 @@ def test_claude_model_ids(model: str) -> None:
 
 @pytest.mark.parametrize(
     "model",
-    ["gpt-4o", "mistral/mistral-large", "amazon.titan-text-express-v1", "gemini-1.5-pro", "meta.llama3"],
+    [
+        "gpt-4o",
+        "mistral/mistral-large",
+        "amazon.titan-text-express-v1",
+        "gemini-1.5-pro",
+        "meta.llama3",
+    ],
 )
 def test_other_model_ids(model: str) -> None:
     assert not is_claude_model(model)

@@ -23,8 +23,12 @@ def test_check_reports_and_exits_1(cli: Cli) -> None:
     write_tree(cli.cwd, {"app/a.py": VIOLATION})
     result = cli("check", "app")
     assert result.exit_code == 1
-    assert "app/a.py:3:35: CM102 [*] max_tokens 4096 is above the policy maximum 1024" in result.stdout
-    assert "app/a.py:3:52: CM101 [*] temperature 0.7 is above the policy maximum 0.2" in result.stdout
+    assert (
+        "app/a.py:3:35: CM102 [*] max_tokens 4096 is above the policy maximum 1024" in result.stdout
+    )
+    assert (
+        "app/a.py:3:52: CM101 [*] temperature 0.7 is above the policy maximum 0.2" in result.stdout
+    )
 
 
 def test_check_clean_tree_exits_0(cli: Cli) -> None:
@@ -69,7 +73,13 @@ def test_json_contract(cli: Cli) -> None:
         "fix": {"applicability": "safe", "description": "set max_tokens to 1024"},
     }
     assert data["errors"] == [
-        {"path": "app/broken.py", "code": "CM001", "line": 2, "column": 7, "message": data["errors"][0]["message"]}
+        {
+            "path": "app/broken.py",
+            "code": "CM001",
+            "line": 2,
+            "column": 7,
+            "message": data["errors"][0]["message"],
+        }
     ]
     assert data["errors"][0]["message"].startswith("invalid syntax")
     assert data["summary"] == {"files": 2, "diagnostics": 2, "fixable": 2, "errors": 1}
@@ -121,7 +131,10 @@ def test_malformed_policy_exits_2_and_touches_nothing(cli: Cli) -> None:
     before = snapshot(cli.cwd)
     result = cli("fix")
     assert result.exit_code == 2
-    assert "claude-migrate.toml:2: `temperature.max`: expected a number between 0 and 1" in result.stderr
+    assert (
+        "claude-migrate.toml:2: `temperature.max`: expected a number between 0 and 1"
+        in result.stderr
+    )
     assert snapshot(cli.cwd) == before
 
 

@@ -48,7 +48,10 @@ def test_max_tokens_fix_to_defaults_to_the_max(tmp_path: Path) -> None:
 def test_presets(tmp_path: Path, preset: str, temperature: tuple, tokens: int) -> None:
     write_tree(tmp_path, {"claude-migrate.toml": f'extend = "{preset}"\n'})
     result = settings(tmp_path)
-    assert (result.table("temperature")["max"], result.table("temperature")["fix-to"]) == temperature
+    assert (
+        result.table("temperature")["max"],
+        result.table("temperature")["fix-to"],
+    ) == temperature
     assert result.table("max-tokens")["max"] == tokens
 
 
@@ -103,12 +106,22 @@ def test_exclude_globs_are_relative_to_the_policy_folder(tmp_path: Path) -> None
         ("[temperature]\nmaximum = 0.5\n", "temperature.maximum", "unknown key", 2),
         ("[temperature]\nmax = 'hot'\n", "temperature.max", "expected a number between 0 and 1", 2),
         ("[temperature]\nmax = 1.5\n", "temperature.max", "expected a number between 0 and 1", 2),
-        ("\n[max-tokens]\nmax = 0\n", "max-tokens.max", "expected an integer between 1 and 1000000", 3),
+        (
+            "\n[max-tokens]\nmax = 0\n",
+            "max-tokens.max",
+            "expected an integer between 1 and 1000000",
+            3,
+        ),
         ("[max-tokens]\nmax = 100\nfix-to = 200\n", "max-tokens.fix-to", "at most max", 3),
         ("select = ['CM9']\n", "select", "unknown rule code or prefix 'CM9'", 1),
         ("colour = 'blue'\n", "colour", "unknown key", 1),
         ("extend = 'nonexistent'\n", "extend", "neither a preset", 1),
-        ("[[overrides]]\ntemperature = { max = 1.0 }\n", "overrides[0].paths", "non-empty list", None),
+        (
+            "[[overrides]]\ntemperature = { max = 1.0 }\n",
+            "overrides[0].paths",
+            "non-empty list",
+            None,
+        ),
         ("[temperature\nmax = 1\n", None, "invalid TOML", 1),
     ],
 )
@@ -129,7 +142,11 @@ def test_policy_errors_name_file_line_key_and_expectation(
 def test_extend_cycle_is_an_error(tmp_path: Path) -> None:
     write_tree(
         tmp_path,
-        {"a.toml": 'extend = "b.toml"\n', "b.toml": 'extend = "a.toml"\n', "claude-migrate.toml": 'extend = "a.toml"\n'},
+        {
+            "a.toml": 'extend = "b.toml"\n',
+            "b.toml": 'extend = "a.toml"\n',
+            "claude-migrate.toml": 'extend = "a.toml"\n',
+        },
     )
     with pytest.raises(ConfigError, match="cycle"):
         settings(tmp_path)

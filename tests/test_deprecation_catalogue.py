@@ -441,7 +441,9 @@ def test_each_deprecation_page_gives_dates_and_sources_with_the_why(code: str) -
     why = page_sections(page)["Why is this bad"]
     sources = why[why.index("### Dates and sources") :]
     # Every page names a public source: an Anthropic page or the SDK's changelog, both URLs.
-    assert re.search(r"https://(docs\.anthropic\.com|github\.com/anthropics/anthropic-sdk-python)/\S+", sources)
+    assert re.search(
+        r"https://(docs\.anthropic\.com|github\.com/anthropics/anthropic-sdk-python)/\S+", sources
+    )
     assert "issue" not in sources.lower()
     assert re.search(r"\b20\d\d-\d\d-\d\d\b|\b0\.\d+\.\d+\b", sources)
 

@@ -80,7 +80,12 @@ def test_any_removal_parses_and_keeps_the_other_arguments(
             lines[-1] = lines[-1].replace(",", "", 1)
         source = "f(\n" + "\n".join(lines) + "\n)\n"
     else:
-        source = "f(" + ", ".join(f"{k}={i}" for i, k in enumerate(names)) + ("," if trailing else "") + ")\n"
+        source = (
+            "f("
+            + ", ".join(f"{k}={i}" for i, k in enumerate(names))
+            + ("," if trailing else "")
+            + ")\n"
+        )
     drop = sorted(data.draw(st.sets(st.integers(min_value=0, max_value=n - 1), min_size=1)))
     result = remove(source, drop)
     tree = ast.parse(result)

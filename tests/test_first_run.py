@@ -34,9 +34,7 @@ def test_readme_try_it_commands_use_a_virtual_environment_and_python3() -> None:
 
 def test_ci_runs_exactly_the_readme_test_command() -> None:
     script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    commands = [
-        line for line in script.splitlines() if line.strip() and not line.startswith("#")
-    ]
+    commands = [line for line in script.splitlines() if line.strip() and not line.startswith("#")]
     tests = _readme_commands()[1]
     assert commands[-1] == tests
     assert "set -euo pipefail" in commands

@@ -18,8 +18,12 @@ from helpers import Cli, snapshot, write_tree
 
 import claude_migrate.engine as engine
 
-CALL = 'client.messages.create(model="m", temperature=0.9, max_tokens=4096, messages=[], stream=True)'
-FIXED = 'client.messages.create(model="m", temperature=0.0, max_tokens=1024, messages=[], stream=True)'
+CALL = (
+    'client.messages.create(model="m", temperature=0.9, max_tokens=4096, messages=[], stream=True)'
+)
+FIXED = (
+    'client.messages.create(model="m", temperature=0.0, max_tokens=1024, messages=[], stream=True)'
+)
 HEAD = "import anthropic\nclient = anthropic.Anthropic()\n"
 
 

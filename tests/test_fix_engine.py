@@ -218,7 +218,17 @@ def test_a_refused_fix_is_not_offered_again_in_the_text_report() -> None:
     from claude_migrate.report import Run, offers_fix
 
     fix = Fix(Applicability.SAFE, "set", (Edit(0, 1, "x"),))
-    base = dict(path="a.py", line=1, column=1, end_line=1, end_column=2, code="CM101", rule="t", message="m", fix=fix)
+    base = dict(
+        path="a.py",
+        line=1,
+        column=1,
+        end_line=1,
+        end_column=2,
+        code="CM101",
+        rule="t",
+        message="m",
+        fix=fix,
+    )
     refused = Diagnostic(**base, left_because="refused-would-not-parse")  # type: ignore[arg-type]
     waiting = Diagnostic(**base)  # type: ignore[arg-type]
     assert not offers_fix(refused, True)

@@ -23,7 +23,9 @@ from claude_migrate import git
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
 HEAD = "import anthropic\nclient = anthropic.Anthropic()\n"
-CALL = 'client.messages.create(model="m", temperature=0.9, max_tokens=10, messages=[], stream=True)\n'
+CALL = (
+    'client.messages.create(model="m", temperature=0.9, max_tokens=10, messages=[], stream=True)\n'
+)
 FIXED = CALL.replace("0.9", "0.0")
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",

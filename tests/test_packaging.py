@@ -78,7 +78,10 @@ def sdist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dist")
     subprocess.run(
         [sys.executable, "-m", "hatchling", "build", "-t", "sdist", "-d", str(out)],
-        cwd=ROOT, check=True, capture_output=True, timeout=300,
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        timeout=300,
     )
     (archive,) = out.glob("*.tar.gz")
     return archive

@@ -74,10 +74,17 @@ def answer(question):
 """
 
 
-def test_changing_a_wrapper_in_one_module_rechecks_its_callers_with_a_warm_cache(tmp_path: Path) -> None:
+def test_changing_a_wrapper_in_one_module_rechecks_its_callers_with_a_warm_cache(
+    tmp_path: Path,
+) -> None:
     root = write_tree(
         tmp_path / "repo",
-        {"pyproject.toml": "[project]\nname='app'\n", "app/__init__.py": "", "app/llm.py": LLM, "app/service.py": SERVICE},
+        {
+            "pyproject.toml": "[project]\nname='app'\n",
+            "app/__init__.py": "",
+            "app/llm.py": LLM,
+            "app/service.py": SERVICE,
+        },
     )
     cli = Cli(root)
     cache = str(tmp_path / "cache")
@@ -107,7 +114,9 @@ def _git(repo: Path, *args: str) -> None:
     subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, timeout=60)
 
 
-def test_a_run_on_staged_files_resolves_through_modules_not_given_and_reports_only_them(tmp_path: Path) -> None:
+def test_a_run_on_staged_files_resolves_through_modules_not_given_and_reports_only_them(
+    tmp_path: Path,
+) -> None:
     repo = write_tree(
         tmp_path / "repo",
         {
@@ -129,10 +138,17 @@ def test_a_run_on_staged_files_resolves_through_modules_not_given_and_reports_on
 def test_json_and_sarif_carry_the_hop_to_the_claude_call(tmp_path: Path) -> None:
     root = write_tree(
         tmp_path / "repo",
-        {"pyproject.toml": "[project]\nname='app'\n", "app/__init__.py": "", "app/llm.py": LLM, "app/service.py": SERVICE},
+        {
+            "pyproject.toml": "[project]\nname='app'\n",
+            "app/__init__.py": "",
+            "app/llm.py": LLM,
+            "app/service.py": SERVICE,
+        },
     )
     cli = Cli(root)
-    data = json.loads(cli("check", "--no-cache", "--format", "json", "--select", "CM101", ".").stdout)
+    data = json.loads(
+        cli("check", "--no-cache", "--format", "json", "--select", "CM101", ".").stdout
+    )
     (finding,) = data["diagnostics"]
     assert finding["message"] == (
         "temperature 0.9 passed to ask() reaches a Claude call at app/llm.py:7 "
@@ -141,7 +157,9 @@ def test_json_and_sarif_carry_the_hop_to_the_claude_call(tmp_path: Path) -> None
     assert finding["related"] == [
         {"path": "app/llm.py", "line": 7, "message": "the Claude call ask() passes temperature to"}
     ]
-    sarif = json.loads(cli("check", "--no-cache", "--format", "sarif", "--select", "CM101", ".").stdout)
+    sarif = json.loads(
+        cli("check", "--no-cache", "--format", "sarif", "--select", "CM101", ".").stdout
+    )
     (result,) = sarif["runs"][0]["results"]
     (related,) = result["relatedLocations"]
     assert related["physicalLocation"]["artifactLocation"]["uri"] == "app/llm.py"
@@ -173,8 +191,12 @@ def test_declared_call_sites_are_checked_like_claude_calls(tmp_path: Path) -> No
     cli = Cli(root)
     data = json.loads(cli("check", "--no-cache", "--format", "json", ".").stdout)
     assert [(d["line"], d["code"], d["message"]) for d in data["diagnostics"]] == [
-        (3, "CM101", "temperature 0.9 passed to chat(), a Claude call site the policy declares, "
-         "and is above the policy maximum 0.2")
+        (
+            3,
+            "CM101",
+            "temperature 0.9 passed to chat(), a Claude call site the policy declares, "
+            "and is above the policy maximum 0.2",
+        )
     ]
     listed = cli("rules").stdout
     assert "acme_llm.client.chat: model = model_name, temperature = temp" in listed
@@ -192,7 +214,9 @@ def test_declared_call_sites_are_checked_like_claude_calls(tmp_path: Path) -> No
 def test_a_malformed_call_site_exits_2_naming_file_line_and_key(
     tmp_path: Path, entry: str, key: str, line: int
 ) -> None:
-    root = write_tree(tmp_path / "repo", {"claude-migrate.toml": "[[call-sites]]\n" + entry, "a.py": ""})
+    root = write_tree(
+        tmp_path / "repo", {"claude-migrate.toml": "[[call-sites]]\n" + entry, "a.py": ""}
+    )
     result = Cli(root)("check", "--no-cache", ".")
     assert result.exit_code == 2
     assert f"claude-migrate.toml:{line}: `{key}`" in result.stderr

@@ -86,9 +86,7 @@ def test_fix_of_arbitrary_python_parses_and_settles(source: str, where: int) -> 
     assert second == first, "a second fix changed the file"
     # The splice takes the module's own line ending, so the call is compared without it.
     call, fixed_call = SPLICE_CALL.rstrip("\n").encode(), SPLICE_FIXED.rstrip("\n").encode()
-    assert first in (data, data.replace(call, fixed_call)), (
-        "bytes outside the fixed values changed"
-    )
+    assert first in (data, data.replace(call, fixed_call)), "bytes outside the fixed values changed"
 
 
 # Formatting, encodings and line endings around a call -------------------------------------

@@ -171,7 +171,9 @@ def test_the_policys_api_version_decides_for_sdk_and_raw_http_calls(
     assert {(d.line, d.code) for d in result.diagnostics} == expected
 
 
-def test_an_api_version_policy_file_turns_cm107_on_for_sdk_langchain_and_raw_http(tmp_path: Path) -> None:
+def test_an_api_version_policy_file_turns_cm107_on_for_sdk_langchain_and_raw_http(
+    tmp_path: Path,
+) -> None:
     write_tree(
         tmp_path,
         {"app.py": MIXED, "claude-migrate.toml": '[api-version]\nversion = "2026-10-21"\n'},

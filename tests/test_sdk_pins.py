@@ -163,7 +163,12 @@ def _versions_near(bounds: list[str]) -> list[Version]:
     for bound in bounds:
         base = Version(bound).base_version
         for text in (
-            base, f"{base}.0.1", f"{base}.1", f"{base}.post1", f"{base}.dev0", f"{base}a1",
+            base,
+            f"{base}.0.1",
+            f"{base}.1",
+            f"{base}.post1",
+            f"{base}.dev0",
+            f"{base}a1",
             f"{base}.0.0.1",
         ):
             found.append(Version(text))
@@ -171,7 +176,10 @@ def _versions_near(bounds: list[str]) -> list[Version]:
         for i, part in enumerate(parts):
             if part:
                 lower = [*parts[:i], part - 1]
-                found += [Version(".".join(map(str, lower))), Version(".".join(map(str, lower)) + ".9")]
+                found += [
+                    Version(".".join(map(str, lower))),
+                    Version(".".join(map(str, lower)) + ".9"),
+                ]
     return found
 
 

@@ -25,7 +25,7 @@ SOURCE = (
     "    return client.messages.create(model='claude-2.1', max_tokens=10, messages=[],\n"
     "                                  stream=True)\n"
 )
-POLICY = '[retired-models]\nas-of = 2026-12-01\n'
+POLICY = "[retired-models]\nas-of = 2026-12-01\n"
 
 
 def _tree(cli: Cli, policy: str = POLICY, source: str = SOURCE) -> None:
@@ -102,8 +102,10 @@ def test_every_format_shows_the_severity(cli: Cli) -> None:
     assert [line.split(" ", 1)[0] for line in github] == ["::warning", "::error"]
 
     sarif = json.loads(cli("check", "--format", "sarif").stdout)
-    levels = [(r["locations"][0]["physicalLocation"]["region"]["startLine"], r["level"])
-              for r in sarif["runs"][0]["results"]]
+    levels = [
+        (r["locations"][0]["physicalLocation"]["region"]["startLine"], r["level"])
+        for r in sarif["runs"][0]["results"]
+    ]
     assert sorted(levels) == [(4, "warning"), (7, "error")]
 
     junit = ET.fromstring(cli("check", "--format", "junit").stdout)
@@ -137,7 +139,7 @@ def test_sarif_rules_carry_their_default_level(cli: Cli) -> None:
 @pytest.mark.parametrize(
     ("table", "expected"),
     [
-        ('[severity]\nCM302 = "warn"\n', 'did you mean `warning`?'),
+        ('[severity]\nCM302 = "warn"\n', "did you mean `warning`?"),
         ('[severity]\nCM999 = "warning"\n', "unknown rule code or prefix 'CM999'"),
         ('[severity]\nCM001 = "warning"\n', "always an error"),
         ('severity = "warning"\n', "expected a table"),

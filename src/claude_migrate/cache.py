@@ -96,7 +96,11 @@ def build_id() -> str:
     # The code and the shipped data (presets, the deprecation catalogue) decide every result.
     files = [*sorted(package.rglob("*.py")), *sorted(shipped.glob("*.toml"))]
     for path in files:
-        digest.update(path.name.encode() if path.parent == shipped else path.relative_to(package).as_posix().encode())
+        digest.update(
+            path.name.encode()
+            if path.parent == shipped
+            else path.relative_to(package).as_posix().encode()
+        )
         with contextlib.suppress(OSError):
             digest.update(path.read_bytes())
     return f"{__version__}-{digest.hexdigest()}"

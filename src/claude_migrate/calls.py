@@ -482,7 +482,10 @@ class CallFinder:
     """Matches a module's calls against the registry."""
 
     def __init__(
-        self, index: ModuleIndex, resolver: Resolver, declared: dict[str, dict[str, str]] | None = None
+        self,
+        index: ModuleIndex,
+        resolver: Resolver,
+        declared: dict[str, dict[str, str]] | None = None,
     ) -> None:
         self.index = index
         self.resolver = resolver
@@ -680,7 +683,9 @@ class CallFinder:
             return self._declared_site(record, qualname, self.declared[qualname])
         return None
 
-    def _declared_site(self, record: CallRecord, qualname: str, mapping: dict[str, str]) -> CallSite:
+    def _declared_site(
+        self, record: CallRecord, qualname: str, mapping: dict[str, str]
+    ) -> CallSite:
         """Return the call of a team-declared wrapper: its mapped keywords are Claude's."""
         args = self.kwargs(record)
         names = {
@@ -897,7 +902,9 @@ class CallFinder:
             # `for model in ["bedrock/anthropic.claude-...", ...]`: Claude if one element is;
             # `split_loops` then makes one site per element.
             looped = self.values.loop_values(args.get(MODEL).value_node, record.scope)  # type: ignore[union-attr]
-            if looped and any(isinstance(v.value, str) and is_claude_model(v.value) for v in looped):
+            if looped and any(
+                isinstance(v.value, str) and is_claude_model(v.value) for v in looped
+            ):
                 model = "claude"
         if not (model and is_claude_model(model)):
             return None
@@ -931,8 +938,13 @@ class CallFinder:
                 params = Entries(items, site.params.opaque, set(site.params.unknown_keys))
                 split.append(
                     CallSite(
-                        site.record, site.target, params, site.client, site.call_args,
-                        site.extra, site.via,
+                        site.record,
+                        site.target,
+                        params,
+                        site.client,
+                        site.call_args,
+                        site.extra,
+                        site.via,
                     )  # fmt: skip
                 )
             return split

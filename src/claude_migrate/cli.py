@@ -46,11 +46,17 @@ def _common(func: Command) -> Command:
             "paths", nargs=-1, type=click.Path(exists=True, allow_dash=True, path_type=Path)
         ),
         click.option(
-            "--format", "output_format", type=click.Choice(sorted(FORMATS)), default="text",
-            show_default=True, help="Output format.",
+            "--format",
+            "output_format",
+            type=click.Choice(sorted(FORMATS)),
+            default="text",
+            show_default=True,
+            help="Output format.",
         ),
         click.option(
-            "--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+            "--output",
+            "-o",
+            type=click.Path(dir_okay=False, path_type=Path),
             help="Write the report to this file instead of standard output.",
         ),
         click.option(
@@ -60,21 +66,29 @@ def _common(func: Command) -> Command:
             "--ignore", help="Comma-separated codes or prefixes to disable (added to the policy's)."
         ),
         click.option(
-            "--config", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+            "--config",
+            type=click.Path(exists=True, dir_okay=False, path_type=Path),
             help="Use this policy file for every file instead of the nearest one.",
         ),
         click.option("--exit-zero", is_flag=True, help="Exit 0 even when something is reported."),
         click.option(
-            "--fail-on", type=click.Choice(SEVERITIES), default="error", show_default=True,
+            "--fail-on",
+            type=click.Choice(SEVERITIES),
+            default="error",
+            show_default=True,
             help="Exit 1 for findings of this severity or worse (error > warning > info); "
             "file errors and stale baseline entries always fail.",
         ),
         click.option(
-            "--jobs", "-j", type=click.IntRange(min=1), default=None,
+            "--jobs",
+            "-j",
+            type=click.IntRange(min=1),
+            default=None,
             help="Worker processes (default: the CPU count).",
         ),
         click.option(
-            "--force-exclude", is_flag=True,
+            "--force-exclude",
+            is_flag=True,
             help="Apply the policy's `exclude` to files named on the command line too.",
         ),
         click.option(
@@ -83,40 +97,54 @@ def _common(func: Command) -> Command:
         ),
         click.option("--quiet", "-q", is_flag=True, help="Print findings only, no summary."),
         click.option(
-            "--cache-dir", type=click.Path(file_okay=False, path_type=Path),
-            envvar="CLAUDE_MIGRATE_CACHE_DIR", show_envvar=True,
+            "--cache-dir",
+            type=click.Path(file_okay=False, path_type=Path),
+            envvar="CLAUDE_MIGRATE_CACHE_DIR",
+            show_envvar=True,
             help=f"Where results are cached (default: {api.CACHE_DIR_NAME}/ at the git root).",
         ),
         click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache."),
         click.option(
-            "--file-timeout", type=click.FloatRange(min=0), default=api.DEFAULT_LIMITS.seconds,
-            show_default=True, envvar="CLAUDE_MIGRATE_FILE_TIMEOUT", show_envvar=True,
+            "--file-timeout",
+            type=click.FloatRange(min=0),
+            default=api.DEFAULT_LIMITS.seconds,
+            show_default=True,
+            envvar="CLAUDE_MIGRATE_FILE_TIMEOUT",
+            show_envvar=True,
             help="Seconds one file may take in a worker before it is stopped and reported "
             "(CM001); 0: no limit.",
         ),
         click.option(
-            "--file-memory", type=click.IntRange(min=0),
-            default=(api.DEFAULT_LIMITS.memory or 0) // api.MIB, show_default=True,
-            envvar="CLAUDE_MIGRATE_FILE_MEMORY", show_envvar=True,
+            "--file-memory",
+            type=click.IntRange(min=0),
+            default=(api.DEFAULT_LIMITS.memory or 0) // api.MIB,
+            show_default=True,
+            envvar="CLAUDE_MIGRATE_FILE_MEMORY",
+            show_envvar=True,
             help="MiB of memory one file may use in a worker before it is reported (CM001); "
             "0: no limit.",
         ),
         click.option(
-            "--strict-paths", is_flag=True,
+            "--strict-paths",
+            is_flag=True,
             help="Exit 2 when a path named on the command line cannot be checked (an unknown "
             "kind of file, a notebook in another language).",
         ),
         click.option(
-            "--verbose", "-v", is_flag=True,
+            "--verbose",
+            "-v",
+            is_flag=True,
             help="Also note on standard error the files found but not checked, and why.",
         ),
         click.option(
-            "--base-config", metavar="PRESET|FILE",
+            "--base-config",
+            metavar="PRESET|FILE",
             help="Layer this policy (a preset or a TOML file) under every policy found, in place "
             "of the built-in default: a campaign's policy that each repository's own file refines.",
         ),
         click.option(
-            "--shard", metavar="K/N",
+            "--shard",
+            metavar="K/N",
             help="Check only shard K of N: a stable, size-balanced share of the files, for a CI "
             "matrix (join the shards' JSON or SARIF with `claude-migrate report --merge`).",
         ),
@@ -287,18 +315,22 @@ def _write_report(path: Path, text: str) -> None:
 @main.command()
 @_common
 @click.option(
-    "--baseline", "baseline_file", type=click.Path(dir_okay=False, path_type=Path),
+    "--baseline",
+    "baseline_file",
+    type=click.Path(dir_okay=False, path_type=Path),
     help="Report only findings not recorded in this baseline file.",
 )
 @click.option(
-    "--write-baseline", type=click.Path(dir_okay=False, path_type=Path),
+    "--write-baseline",
+    type=click.Path(dir_okay=False, path_type=Path),
     help="Record today's findings in this file (entries of files not checked are kept) and exit 0.",
 )
 @click.option(
     "--prune-baseline", is_flag=True, help="Rewrite --baseline without its stale entries."
 )
 @click.option(
-    "--show-baselined", is_flag=True,
+    "--show-baselined",
+    is_flag=True,
     help="SARIF: also list baselined findings, with baselineState `unchanged`.",
 )
 def check(**kwargs: Any) -> None:
@@ -315,20 +347,25 @@ def check(**kwargs: Any) -> None:
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes marked unsafe.")
 @click.option("--diff", is_flag=True, help="Print a unified diff of the fixes and write nothing.")
 @click.option(
-    "--exit-non-zero-on-fix", is_flag=True,
+    "--exit-non-zero-on-fix",
+    is_flag=True,
     help="Exit 1 when a fix was applied, even if nothing remains reported.",
 )
 @click.option(
-    "--report", "report_file", type=click.Path(dir_okay=False, path_type=Path),
+    "--report",
+    "report_file",
+    type=click.Path(dir_okay=False, path_type=Path),
     help="Write a JSON report of every changed file and every finding left (with why) to FILE.",
 )
 @click.option(
-    "--require-clean", is_flag=True,
+    "--require-clean",
+    is_flag=True,
     help="Refuse to run if it would rewrite a file with uncommitted (unstaged or untracked) "
     "changes in a git work tree.",
 )
 @click.option(
-    "--force-write", is_flag=True,
+    "--force-write",
+    is_flag=True,
     help="Also rewrite read-only files (by default they are reported and left alone).",
 )
 def fix(**kwargs: Any) -> None:
@@ -350,11 +387,15 @@ def _terminal() -> bool:
 @main.command("rules")
 @click.argument("path", required=False, type=click.Path(exists=True, path_type=Path))
 @click.option(
-    "--config", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    "--config",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="Use this policy file instead of the nearest one.",
 )
 @click.option(
-    "--format", "output_format", type=click.Choice(["text", "json", "markdown"]), default="text",
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "markdown"]),
+    default="text",
     help="markdown: the README's rule table (what each rule finds, its default policy and fix).",
 )
 def rules_command(path: Path | None, config: Path | None, output_format: str) -> None:
@@ -372,7 +413,9 @@ def rules_command(path: Path | None, config: Path | None, output_format: str) ->
         click.echo(json.dumps(rows, indent=2))
     else:
         click.echo(catalogue.format_rules(rows, rich=_terminal()), nl=False)
-        click.echo(catalogue.format_call_sites(settings.table("call-sites").get("sites", ())), nl=False)
+        click.echo(
+            catalogue.format_call_sites(settings.table("call-sites").get("sites", ())), nl=False
+        )
 
 
 @main.command()
@@ -391,15 +434,21 @@ def explain(code: str) -> None:
 
 @main.command()
 @click.argument(
-    "directory", required=False, default=".",
+    "directory",
+    required=False,
+    default=".",
     type=click.Path(file_okay=False, path_type=Path),
 )
 @click.option(
-    "--preset", type=click.Choice(preset_names()), default="default", show_default=True,
+    "--preset",
+    type=click.Choice(preset_names()),
+    default="default",
+    show_default=True,
     help="The preset the policy extends.",
 )
 @click.option(
-    "--standalone", is_flag=True,
+    "--standalone",
+    is_flag=True,
     help="Write claude-migrate.toml even when a pyproject.toml is there.",
 )
 def init(directory: Path, preset: str, standalone: bool) -> None:
@@ -414,7 +463,9 @@ def init(directory: Path, preset: str, standalone: bool) -> None:
 
 @main.command("catalogue")
 @click.option(
-    "--check", "check_sdk", is_flag=True,
+    "--check",
+    "check_sdk",
+    is_flag=True,
     help="Compare the catalogue with the installed anthropic package; exit 1 if it lacks "
     "something.",
 )
@@ -468,7 +519,8 @@ def catalogue_command(check_sdk: bool, output_format: str) -> None:
 @main.command("show-policy")
 @click.argument("path", type=click.Path(path_type=Path))
 @click.option(
-    "--config", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    "--config",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="Use this policy file instead of the nearest one.",
 )
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
@@ -488,23 +540,28 @@ def show_policy(path: Path, config: Path | None, output_format: str) -> None:
 
 
 @main.command("report")
-@click.argument(
-    "results", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path)
-)
+@click.argument("results", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option(
-    "--merge", is_flag=True,
+    "--merge",
+    is_flag=True,
     help="Join the JSON or SARIF outputs of `--shard K/N` runs into the unsharded result.",
 )
 @click.option(
-    "--markdown", "markdown_file", type=click.Path(dir_okay=False, path_type=Path),
+    "--markdown",
+    "markdown_file",
+    type=click.Path(dir_okay=False, path_type=Path),
     help="Write the campaign report as Markdown to this file (default: standard output).",
 )
 @click.option(
-    "--html", "html_file", type=click.Path(dir_okay=False, path_type=Path),
+    "--html",
+    "html_file",
+    type=click.Path(dir_okay=False, path_type=Path),
     help="Also write the campaign report as one self-contained HTML page.",
 )
 @click.option(
-    "--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False, path_type=Path),
     help="With --merge: write the merged document here instead of standard output.",
 )
 def report_command(

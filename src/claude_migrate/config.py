@@ -205,9 +205,7 @@ class Policy:
         """
         rel = self.relative(path) if self.overrides else None
         matching = tuple(
-            i
-            for i, o in enumerate(self.overrides)
-            if rel is not None and matches(o.spec, rel)
+            i for i, o in enumerate(self.overrides) if rel is not None and matches(o.spec, rel)
         )
         cache_key = (matching, tuple(select) if select is not None else None, tuple(extend_ignore))
         cached = self._settings_cache.get(cache_key)
@@ -316,8 +314,10 @@ def _find_line(text: str, table: str | None, key: str) -> int | None:
             continue
         if in_table and key_re.match(line):
             return number
-        if table is not None and not in_table and re.match(
-            rf"^\s*\"?{re.escape(table)}\"?\s*=\s*\{{.*\b{re.escape(key)}\b", line
+        if (
+            table is not None
+            and not in_table
+            and re.match(rf"^\s*\"?{re.escape(table)}\"?\s*=\s*\{{.*\b{re.escape(key)}\b", line)
         ):
             return number
     return None
@@ -474,7 +474,9 @@ class PolicyLoader:
                 )
             loaded = read_policy_table(path)
             if loaded is None:
-                raise ConfigError(as_shown(path), "tool.claude-migrate", "no [tool.claude-migrate] table")
+                raise ConfigError(
+                    as_shown(path), "tool.claude-migrate", "no [tool.claude-migrate] table"
+                )
             raw = loaded
         chain = self._extend_chain(raw, [])
         for link in chain:
@@ -572,7 +574,9 @@ class PolicyLoader:
     def _extend_chain(self, raw: _RawPolicy, seen: list[str]) -> list[_RawPolicy]:
         """Return [base, ..., raw]: the files `raw` extends, outermost first."""
         if raw.path in seen:
-            raise ConfigError(raw.path, "extend", "extends itself (cycle: " + " -> ".join(seen) + ")")
+            raise ConfigError(
+                raw.path, "extend", "extends itself (cycle: " + " -> ".join(seen) + ")"
+            )
         extend = raw.data.get("extend")
         if extend is None:
             if raw.path.startswith("preset:"):
@@ -583,10 +587,14 @@ class PolicyLoader:
             raise ConfigError(
                 raw.path,
                 "extend",
-                "expected a preset name (" + ", ".join(preset_names()) + ") or a path to a TOML file",
+                "expected a preset name ("
+                + ", ".join(preset_names())
+                + ") or a path to a TOML file",
                 _find_line(raw.text, None, "extend"),
             )
-        preset = _preset_path(extend) if "/" not in extend and not extend.endswith(".toml") else None
+        preset = (
+            _preset_path(extend) if "/" not in extend and not extend.endswith(".toml") else None
+        )
         if preset is not None:
             data, text = _read_toml(preset, f"preset:{extend}")
             base = _RawPolicy(data, f"preset:{extend}", text, raw.folder)
@@ -603,7 +611,9 @@ class PolicyLoader:
                 )
             loaded = read_policy_table(target)
             if loaded is None:
-                raise ConfigError(as_shown(target), "tool.claude-migrate", "no [tool.claude-migrate] table")
+                raise ConfigError(
+                    as_shown(target), "tool.claude-migrate", "no [tool.claude-migrate] table"
+                )
             base = loaded
         return self._extend_chain(base, seen + [raw.path]) + [raw]
 
@@ -648,12 +658,15 @@ def _validate_severity(raw: _RawPolicy, value: Any, where: str, table: str) -> N
                 )
             if selector in ALWAYS_ON:
                 raise ConfigError(
-                    raw.path, f"{where}.{selector}",
-                    "a file that cannot be read or parsed is always an error", key_line,
+                    raw.path,
+                    f"{where}.{selector}",
+                    "a file that cannot be read or parsed is always an error",
+                    key_line,
                 )
             if level not in SEVERITIES:
                 raise ConfigError(
-                    raw.path, f"{where}.{selector}",
+                    raw.path,
+                    f"{where}.{selector}",
                     f'expected "error", "warning" or "info", got {level!r}'
                     + (suggestion(level, SEVERITIES) if isinstance(level, str) else ""),
                     key_line,
@@ -661,6 +674,8 @@ def _validate_severity(raw: _RawPolicy, value: Any, where: str, table: str) -> N
 
         problems.check(one)
     problems.raise_any()
+
+
 def _shown(value: Any) -> str:
     """Return a policy value as its TOML reads (a date as 2026-01-31, not its Python repr)."""
     if isinstance(value, (dt.date, dt.time)):
@@ -686,8 +701,10 @@ def _validate_option(
     if option is None:
         known = ", ".join(check.options) or "none"
         raise ConfigError(
-            raw.path, f"{where}.{key}",
-            f"unknown key (known: {known})" + suggestion(key, check.options), line,
+            raw.path,
+            f"{where}.{key}",
+            f"unknown key (known: {known})" + suggestion(key, check.options),
+            line,
         )
     if not option.check(value):
         if option.kind == "string-table" and isinstance(value, dict):
@@ -713,13 +730,18 @@ def _validate_override(raw: _RawPolicy, index: int, override: dict[str, Any]) ->
     if not isinstance(paths, list) or not paths or not all(isinstance(p, str) for p in paths):
         problems.found.append(
             ConfigError(
-                raw.path, f"{where}.paths", "expected a non-empty list of glob patterns",
+                raw.path,
+                f"{where}.paths",
+                "expected a non-empty list of glob patterns",
                 _find_line(raw.text, "overrides", "paths"),
             )
         )
     else:
         problems.check(
-            _validate_patterns, raw, f"{where}.paths", paths,
+            _validate_patterns,
+            raw,
+            f"{where}.paths",
+            paths,
             _find_line(raw.text, "overrides", "paths"),
         )
     for okey, ovalue in override.items():
@@ -737,7 +759,8 @@ def _validate_override(raw: _RawPolicy, index: int, override: dict[str, Any]) ->
                     raw.path,
                     f"{where}.{okey}",
                     "unknown key (expected paths, select, ignore, severity or a rule table: "
-                    + ", ".join(CHECKS_BY_NAME) + ")"
+                    + ", ".join(CHECKS_BY_NAME)
+                    + ")"
                     + suggestion(okey, [*OVERRIDE_KEYS, *CHECKS_BY_NAME]),
                     _find_line(raw.text, "overrides", okey),
                 )
@@ -761,7 +784,9 @@ def _validate_key(raw: _RawPolicy, key: str, value: Any) -> None:
     elif key == "overrides":
         if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
             raise ConfigError(
-                raw.path, key, "expected an array of tables ([[overrides]])",
+                raw.path,
+                key,
+                "expected an array of tables ([[overrides]])",
                 _find_table_line(raw.text, key),
             )
         problems = _Problems()
@@ -869,7 +894,10 @@ def _validate_call_sites(raw: _RawPolicy, value: Any) -> None:
             name = entry[key]
             if not (isinstance(name, str) and name.isidentifier()):
                 raise ConfigError(
-                    raw.path, f"{where}.{key}", "expected the name of one of the function's parameters", line
+                    raw.path,
+                    f"{where}.{key}",
+                    "expected the name of one of the function's parameters",
+                    line,
                 )
 
 
@@ -956,7 +984,9 @@ def _merge(chain: list[_RawPolicy], root: Path, source: str) -> Policy:
         for key, expected in check.validate(merged[check.name]):
             problems.append(
                 ConfigError(
-                    last.path, f"{check.name}.{key}", expected,
+                    last.path,
+                    f"{check.name}.{key}",
+                    expected,
                     _find_line(last.text, check.name, key),
                 )
             )

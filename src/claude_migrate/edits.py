@@ -77,7 +77,9 @@ def remove_elements(
         whole = _own_lines(ctx, start, end)
         if last + 1 < len(children):
             # Followed by a kept element: take everything up to where that one starts.
-            pieces.append((whole[0] if whole else start, whole[1] if whole else spans[last + 1][0], ""))
+            pieces.append(
+                (whole[0] if whole else start, whole[1] if whole else spans[last + 1][0], "")
+            )
         elif whole is not None and first > 0 and not needs_tuple_comma:
             pieces.append((whole[0], whole[1], ""))
         elif first > 0:
@@ -91,7 +93,9 @@ def remove_elements(
             pieces.append((spans[first - 1][1], end, replacement))
         else:
             comma = _COMMA.match(text, end)
-            pieces.append((whole[0], whole[1], "") if whole else (start, comma.end() if comma else end, ""))
+            pieces.append(
+                (whole[0], whole[1], "") if whole else (start, comma.end() if comma else end, "")
+            )
     if needs_tuple_comma and kept[0] == len(children) - 1:
         k = kept[0]
         if not _COMMA.match(text, spans[k][1]):
@@ -167,7 +171,7 @@ def remove_line(ctx: FileContext, node: cst.CSTNode) -> Edit | None:
         if text[line_start:start].strip() or rest is None or rest.end() != len(text):
             return None
         return Edit(line_start, len(text), "")
-    if ctx.source.text[end:span[1]].lstrip(" \t").startswith(","):
+    if ctx.source.text[end : span[1]].lstrip(" \t").startswith(","):
         return None  # an element of a list, not a statement
     return Edit(span[0], span[1], "")
 

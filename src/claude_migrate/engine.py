@@ -167,10 +167,10 @@ def wanted_for(
 
 
 def _passing(
-    checks: tuple[Check, ...],
+    checks: tuple[Check[Any], ...],
     stages: tuple[tuple[tuple[bytes, ...], bool, tuple[bytes, ...]], ...],
     data: bytes,
-) -> tuple[Check, ...]:
+) -> tuple[Check[Any], ...]:
     """Return the checks whose markers and confirmations `data` holds (the prefilter's test)."""
     lowered: bytes | None = None
     kept = []
@@ -186,7 +186,7 @@ def _passing(
 
 
 @cache
-def _wanted_of(checks: tuple[Check, ...], settings: FileSettings) -> Wanted | None:
+def _wanted_of(checks: tuple[Check[Any], ...], settings: FileSettings) -> Wanted | None:
     merged = Wanted()
     for check in checks:
         wanted = check.wanted(settings)
@@ -305,7 +305,11 @@ def _verdict(job: Job, data: bytes) -> int:
     verdict = prefilter(data, job.settings, job.kind, job.path)
     if verdict != PARSE and job.project is not None and job.project.relevant:
         return PARSE
-    if verdict != PARSE and job.kind == "python" and any(name in data for name in _declared(job.settings)):
+    if (
+        verdict != PARSE
+        and job.kind == "python"
+        and any(name in data for name in _declared(job.settings))
+    ):
         return PARSE
     return verdict
 
@@ -471,9 +475,7 @@ def _fix_loop(
     return fix_file(job, source, data, diagnostics, options, result, parse=parse, recheck=recheck)
 
 
-def _python_parser(
-    original: str, compiles: bool | None = None
-) -> Callable[[str], cst.Module]:
+def _python_parser(original: str, compiles: bool | None = None) -> Callable[[str], cst.Module]:
     """Return the validity test of a fixed Python file: it must parse as the original did.
 
     LibCST must parse it; and when the running Python compiles the original, Python must
@@ -512,9 +514,7 @@ def fix_file(
     as read (None for stdin): the file is written only if it still holds them. A file that
     cannot be written keeps every finding, with the reason, and gets a CM001 error.
     """
-    settled = settle(
-        source.text, diagnostics, unsafe=options.unsafe, parse=parse, recheck=recheck
-    )
+    settled = settle(source.text, diagnostics, unsafe=options.unsafe, parse=parse, recheck=recheck)
     result.errors.extend(e for e in settled.errors if e not in result.errors)
     if settled.text == source.text:
         return settled.left
@@ -618,7 +618,9 @@ def process(job: Job, options: Options, data: bytes | None = None) -> FileResult
             process_other(job, data, options, result)
         result.diagnostics = with_policy_severity(result.diagnostics, job.settings)
     except RecursionError:
-        result.errors.append(FileError(job.display, "the file nests too deeply to analyse (RecursionError)"))
+        result.errors.append(
+            FileError(job.display, "the file nests too deeply to analyse (RecursionError)")
+        )
     except MemoryError:
         result.errors.append(FileError(job.display, _out_of_memory()))
     except Exception as exc:
@@ -638,13 +640,13 @@ def _out_of_memory() -> str:
     return "ran out of memory analysing this file"
 
 
-
 def with_policy_severity(found: list[Diagnostic], settings: FileSettings) -> list[Diagnostic]:
     """Return the findings with the severity the policy's `[severity]` table gives their rule."""
     if not settings.severities:
         return found
     return [
-        d if (level := settings.severity_of(d.code, d.severity)) is d.severity
+        d
+        if (level := settings.severity_of(d.code, d.severity)) is d.severity
         else replace(d, severity=level)
         for d in found
     ]

@@ -154,9 +154,7 @@ def facts_for(settings: FileSettings) -> ProjectFacts:
         fixed_as_of=fixed,
         retirement_warn_days=warn_days if isinstance(warn_days, int) else 0,
         platform_dates=platform_dates if isinstance(platform_dates, str) else "",
-        model_replacements={
-            str(k): str(v) for k, v in dict(retired.get("replace") or {}).items()
-        },
+        model_replacements={str(k): str(v) for k, v in dict(retired.get("replace") or {}).items()},
         sampling_preference=prefer if isinstance(prefer, str) else "",
     )
 

@@ -482,7 +482,12 @@ class Project:
                 local = facts["locals"].get(name)
                 if local:
                     return _union(
-                        [None if nested and len(local) == 1 else self.evaluate(module, function, value, depth + 1) for value, nested in local]
+                        [
+                            None
+                            if nested and len(local) == 1
+                            else self.evaluate(module, function, value, depth + 1)
+                            for value, nested in local
+                        ]
                     )
                 for index, param in enumerate(facts["params"]):
                     if param["name"] == name:
@@ -541,12 +546,16 @@ class Project:
                 return ("const", None)
             return self._name(module, function, value[1], depth + 1)
         if kind == "attr":
-            return self.attribute(self.evaluate(module, function, value[1], depth + 1), value[2], depth + 1)
+            return self.attribute(
+                self.evaluate(module, function, value[1], depth + 1), value[2], depth + 1
+            )
         if kind == "call":
             return self._call(module, function, value, depth + 1)
         if kind in ("or", "if"):
             options = value[1] if kind == "or" else [value[1], value[2]]
-            return _union([self.evaluate(module, function, v, depth + 1) for v in options], choice=True)
+            return _union(
+                [self.evaluate(module, function, v, depth + 1) for v in options], choice=True
+            )
         if kind == "dict":
             return ("dict", value[1], module, function)
         return None
@@ -667,9 +676,13 @@ class Project:
             init = f"{callee[2]}.__init__"
             self._record_project_call(module, function, call, callee[1], init, bound=True)
         elif callee[0] in ("func", "bound"):
-            self._record_project_call(module, function, call, callee[1], callee[2], bound=callee[0] == "bound")
+            self._record_project_call(
+                module, function, call, callee[1], callee[2], bound=callee[0] == "bound"
+            )
 
-    def _target(self, module: str, function: str | None, call: list[Any]) -> tuple[str, dict[str, list[Any]]] | None:
+    def _target(
+        self, module: str, function: str | None, call: list[Any]
+    ) -> tuple[str, dict[str, list[Any]]] | None:
         """Return (target key, the call's keyword expressions) for a call reaching Claude."""
         callee_expr = call[1]
         kwargs: dict[str, list[Any]] = call[3]
@@ -689,7 +702,12 @@ class Project:
                         model = self.evaluate(module, function, kwargs.get("modelId", ["?"]))
                         if TARGETS[key].location != "inference-config":
                             return None
-                        if model is not None and model[0] == "const" and isinstance(model[1], str) and not is_claude_model(model[1]):
+                        if (
+                            model is not None
+                            and model[0] == "const"
+                            and isinstance(model[1], str)
+                            and not is_claude_model(model[1])
+                        ):
                             return None
                         config = kwargs.get("inferenceConfig")
                         params = dict(config[1]) if config and config[0] == "dict" else {}
@@ -709,17 +727,34 @@ class Project:
                 for model_name in TARGETS[key].model:
                     if model_name in kwargs:
                         model = self.evaluate(module, function, kwargs[model_name])
-                if not (model and model[0] == "const" and isinstance(model[1], str) and is_claude_model(model[1])):
+                if not (
+                    model
+                    and model[0] == "const"
+                    and isinstance(model[1], str)
+                    and is_claude_model(model[1])
+                ):
                     return None
             return key, kwargs
         if name in ("litellm.completion", "litellm.acompletion"):
             model_expr = kwargs.get("model") or (call[2][0] if call[2] else None)
             model = self.evaluate(module, function, model_expr) if model_expr else None
-            if model and model[0] == "const" and isinstance(model[1], str) and is_claude_model(model[1]):
+            if (
+                model
+                and model[0] == "const"
+                and isinstance(model[1], str)
+                and is_claude_model(model[1])
+            ):
                 return "litellm:completion", kwargs
         return None
 
-    def _record_target(self, module: str, function: str | None, call: list[Any], key: str, kwargs: dict[str, list[Any]]) -> None:
+    def _record_target(
+        self,
+        module: str,
+        function: str | None,
+        call: list[Any],
+        key: str,
+        kwargs: dict[str, list[Any]],
+    ) -> None:
         target = TARGETS[key]
         # A module making a Claude call: the modules it imports may hold its values.
         self.followed.add(module)
@@ -759,7 +794,9 @@ class Project:
                         reach = [canonical, key, *where]
                         self._reach_from(dict_module, dict_function, entries[name], reach)
 
-    def _reach_from(self, module: str, function: str | None, value: list[Any], reach: list[Any]) -> None:
+    def _reach_from(
+        self, module: str, function: str | None, value: list[Any], reach: list[Any]
+    ) -> None:
         """Record that the parameter an expression reads (if it reads one) reaches `reach`."""
         if function is None:
             return
@@ -843,7 +880,15 @@ class Project:
                 return str(param["name"])
         return None
 
-    def _record_project_call(self, module: str, function: str | None, call: list[Any], callee_module: str, qual: str, bound: bool) -> None:
+    def _record_project_call(
+        self,
+        module: str,
+        function: str | None,
+        call: list[Any],
+        callee_module: str,
+        qual: str,
+        bound: bool,
+    ) -> None:
         found = self._callee_params(callee_module, qual)
         if found is None:
             return
@@ -931,7 +976,9 @@ class Project:
         if plain[0] == "func":
             return plain[2] in facts
         prefix = f"{plain[2]}."
-        return any(q.startswith(prefix) for q in facts) or bool(self._derive_classes(plain[1]).get(plain[2]))
+        return any(q.startswith(prefix) for q in facts) or bool(
+            self._derive_classes(plain[1]).get(plain[2])
+        )
 
     def _derive(self, module: str) -> dict[str, Any]:
         summary = self.summaries[module]
@@ -940,7 +987,9 @@ class Project:
         for star in summary["star_imports"]:
             other = self.summaries.get(star)
             if other is not None:
-                public = [n for n in [*other["assigns"], *other["imports"]] if not n.startswith("_")]
+                public = [
+                    n for n in [*other["assigns"], *other["imports"]] if not n.startswith("_")
+                ]
                 starred.update(other["all"] if other["all"] is not None else public)
         for name in {*summary["assigns"], *summary["imports"], *starred}:
             symbol = self.export(module, name)
@@ -974,8 +1023,12 @@ class Project:
                 found = self._callee_params(module, qual)
                 params = found[0] if found else []
                 entry["params"] = [[p["name"], p["kind"]] for p in params]
-                entry["reaches"] = {k: sorted(v) for k, v in self.facts.reaches.get(key, {}).items()}
-                entry["forwards"] = {k: sorted(v) for k, v in self.facts.forwards.get(key, {}).items()}
+                entry["reaches"] = {
+                    k: sorted(v) for k, v in self.facts.reaches.get(key, {}).items()
+                }
+                entry["forwards"] = {
+                    k: sorted(v) for k, v in self.facts.forwards.get(key, {}).items()
+                }
                 entry["bound"] = bool(found and found[1])
             clients = {
                 k: v for k, v in self.facts.param_clients.get(key, {}).items()
@@ -1344,7 +1397,17 @@ def _absolute_module(module: str, is_package: bool, level: int, name: str | None
 
 
 _SUMMARY_KEYS = frozenset(
-    {"module", "package", "imports", "star_imports", "all", "assigns", "functions", "classes", "calls"}
+    {
+        "module",
+        "package",
+        "imports",
+        "star_imports",
+        "all",
+        "assigns",
+        "functions",
+        "classes",
+        "calls",
+    }
 )
 
 
@@ -1543,7 +1606,9 @@ def _run_key(files: Sequence[tuple[Path, bytes | str]]) -> str:
     return digest.hexdigest()
 
 
-def _cached_views(cache: Any, files: Sequence[tuple[Path, bytes | str]]) -> dict[str, ProjectView | None] | None:
+def _cached_views(
+    cache: Any, files: Sequence[tuple[Path, bytes | str]]
+) -> dict[str, ProjectView | None] | None:
     if cache is None:
         return None
     data = cache.load_data(_run_key(files))

@@ -32,7 +32,9 @@ class Binding:
     kind: BindingKind
     scope: Scope
     order: int
-    value: cst.BaseExpression | None = None  # assign/with: the value; param/annotation: the annotation
+    value: cst.BaseExpression | None = (
+        None  # assign/with: the value; param/annotation: the annotation
+    )
     qualname: str = ""  # import: the dotted name it stands for
     node: cst.CSTNode | None = None  # def/class: the definition; assign: the target
     nested: bool = False  # inside if/for/while/try/with/match within its scope
@@ -301,7 +303,9 @@ class ModuleIndex:
             # `for model in [...]`: the loop's iterable, for one finding per literal element.
             self._bind(
                 node.target.value,
-                Binding("loop", self.scope, self._tick(), value=node.iter, node=node.target, nested=True),
+                Binding(
+                    "loop", self.scope, self._tick(), value=node.iter, node=node.target, nested=True
+                ),
             )
             return
         for name in _target_names(node.target):
@@ -352,11 +356,15 @@ class ModuleIndex:
             if isinstance(target, cst.Name):
                 self._bind(
                     target.value,
-                    Binding("with", self.scope, self._tick(), value=item.item, node=target, nested=True),
+                    Binding(
+                        "with", self.scope, self._tick(), value=item.item, node=target, nested=True
+                    ),
                 )
             else:
                 for name in _target_names(target):
-                    self._bind(name.value, Binding("unknown", self.scope, self._tick(), nested=True))
+                    self._bind(
+                        name.value, Binding("unknown", self.scope, self._tick(), nested=True)
+                    )
 
     def leave_With(self, original_node: cst.With) -> None:
         self._leave_compound(original_node)
@@ -382,13 +390,17 @@ class ModuleIndex:
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 self._bind(
                     alias.asname.name.value,
-                    Binding("import", self.scope, self._tick(), qualname=dotted, nested=self._nested()),
+                    Binding(
+                        "import", self.scope, self._tick(), qualname=dotted, nested=self._nested()
+                    ),
                 )
             else:
                 top = dotted.split(".")[0]
                 self._bind(
                     top,
-                    Binding("import", self.scope, self._tick(), qualname=top, nested=self._nested()),
+                    Binding(
+                        "import", self.scope, self._tick(), qualname=top, nested=self._nested()
+                    ),
                 )
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
@@ -515,12 +527,16 @@ class ModuleIndex:
             scope = self.scope.function()
             scope.add(
                 node.target.value,
-                Binding("assign", scope, self._tick(), value=node.value, node=node.target, nested=True),
+                Binding(
+                    "assign", scope, self._tick(), value=node.value, node=node.target, nested=True
+                ),
             )
 
     def visit_Del(self, node: cst.Del) -> None:
         for name in _target_names(node.target):
-            self._bind(name.value, Binding("unknown", self.scope, self._tick(), nested=self._nested()))
+            self._bind(
+                name.value, Binding("unknown", self.scope, self._tick(), nested=self._nested())
+            )
 
     def visit_Return(self, node: cst.Return) -> None:
         if node.value is not None:

@@ -122,7 +122,7 @@ def starter_text(preset: str, in_pyproject: bool, loader: PolicyLoader | None = 
             lines.append(_line(f"# {_key(key)} = {toml_value(value)}", option.description))
     lines += [
         "",
-        "# A rule's findings as \"error\", \"warning\" or \"info\" (`--fail-on` picks what fails):",
+        '# A rule\'s findings as "error", "warning" or "info" (`--fail-on` picks what fails):',
         f"# [{prefix}severity]",
         '# CM302 = "warning"',
         "",

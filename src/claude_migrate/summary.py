@@ -30,7 +30,9 @@ MAX_EXPR_DEPTH = 24
 
 
 def _literal(node: ast.expr) -> tuple[bool, Any]:
-    if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float, bool, type(None))):
+    if isinstance(node, ast.Constant) and isinstance(
+        node.value, (str, int, float, bool, type(None))
+    ):
         return True, node.value
     if (
         isinstance(node, ast.UnaryOp)
@@ -270,7 +272,9 @@ def summarise(text: str, module: str, is_package: bool) -> dict[str, Any] | None
     return summary
 
 
-def _read_body(body: list[ast.stmt], summary: dict[str, Any], module: str, is_package: bool, nested: bool) -> None:
+def _read_body(
+    body: list[ast.stmt], summary: dict[str, Any], module: str, is_package: bool, nested: bool
+) -> None:
     for node in body:
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -285,7 +289,9 @@ def _read_body(body: list[ast.stmt], summary: dict[str, Any], module: str, is_pa
                 if alias.name == "*":
                     summary["star_imports"].append(base)
                     continue
-                summary["imports"][alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
+                summary["imports"][alias.asname or alias.name] = (
+                    f"{base}.{alias.name}" if base else alias.name
+                )
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             value = node.value
@@ -293,7 +299,11 @@ def _read_body(body: list[ast.stmt], summary: dict[str, Any], module: str, is_pa
                 if isinstance(target, ast.Name) and value is not None:
                     if target.id == "__all__":
                         ok, names = _literal(value)
-                        if ok and isinstance(names, list) and all(isinstance(n, str) for n in names):
+                        if (
+                            ok
+                            and isinstance(names, list)
+                            and all(isinstance(n, str) for n in names)
+                        ):
                             summary["all"] = names
                         continue
                     summary["assigns"].setdefault(target.id, []).append([expr(value), nested])
@@ -332,14 +342,18 @@ def _read_class(node: ast.ClassDef, summary: dict[str, Any]) -> None:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
             positional = [*statement.args.posonlyargs, *statement.args.args]
             self_name = positional[0].arg if positional else None
-            is_static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in statement.decorator_list)
+            is_static = any(
+                isinstance(d, ast.Name) and d.id == "staticmethod" for d in statement.decorator_list
+            )
             qualname = f"{node.name}.{statement.name}"
             facts = _function(statement, None if is_static else self_name, attributes, qualname)
             summary["functions"][qualname] = facts
         elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
             fields[statement.target.id] = {
                 "default": expr(statement.value) if statement.value is not None else None,
-                "default_at": [statement.value.lineno, statement.value.col_offset + 1] if statement.value is not None else None,
+                "default_at": [statement.value.lineno, statement.value.col_offset + 1]
+                if statement.value is not None
+                else None,
             }
             if statement.value is not None:
                 attributes.setdefault(statement.target.id, []).append([expr(statement.value), None])

@@ -117,7 +117,9 @@ _SDK_CLIENT = re.compile(r"^(Async)?(Client|Anthropic(?:[A-Z][A-Za-z]*)?)$")
 
 
 def _all_sdk_clients(symbols: Sequence[Symbol]) -> bool:
-    return all(isinstance(s, Instance) and not s.path and is_sdk_client_class(s.cls) for s in symbols)
+    return all(
+        isinstance(s, Instance) and not s.path and is_sdk_client_class(s.cls) for s in symbols
+    )
 
 
 def is_sdk_client_class(qualname: str) -> bool:
@@ -280,7 +282,9 @@ class Resolver:
             except cst.ParserSyntaxError:
                 return UNKNOWN
             return self.type_of(parsed, scope, depth + 1)
-        if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+        if isinstance(annotation, cst.BinaryOperation) and isinstance(
+            annotation.operator, cst.BitOr
+        ):
             sides = (annotation.left, annotation.right)
             nones = [s for s in sides if isinstance(s, cst.Name) and s.value == "None"]
             real = [self.type_of(s, scope, depth + 1) for s in sides if s not in nones]
@@ -331,8 +335,16 @@ class Resolver:
             if isinstance(base, ProjectInstance):
                 return self._member(base.module, base.name, attr)
             if isinstance(base, ProjectClass):
-                method = self.project.function(base.module, f"{base.name}.{attr}") if self.project else None
-                return ProjectFunction(base.module, f"{base.name}.{attr}") if method is not None else UNKNOWN
+                method = (
+                    self.project.function(base.module, f"{base.name}.{attr}")
+                    if self.project
+                    else None
+                )
+                return (
+                    ProjectFunction(base.module, f"{base.name}.{attr}")
+                    if method is not None
+                    else UNKNOWN
+                )
             return UNKNOWN
         if isinstance(node, cst.Subscript):
             base = self.resolve(node.value, scope, depth + 1)

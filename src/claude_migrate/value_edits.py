@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 
 from .diagnostics import Edit
 from .lazy import lazy_import
-from .walk import walk
 
 if TYPE_CHECKING:
     import libcst as cst

@@ -105,7 +105,11 @@ def literal(node: cst.BaseExpression) -> Value:
         return Value(True, node.evaluated_value, node)
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
         inner = literal(node.expression)
-        if inner.known and isinstance(inner.value, (int, float)) and not isinstance(inner.value, bool):
+        if (
+            inner.known
+            and isinstance(inner.value, (int, float))
+            and not isinstance(inner.value, bool)
+        ):
             sign = -1 if isinstance(node.operator, cst.Minus) else 1
             return Value(True, sign * inner.value, node)
         return UNKNOWN
@@ -225,7 +229,9 @@ class ValueResolver:
         iterable = bindings[0].value
         if isinstance(iterable, cst.Name):
             binding = self.single_binding(iterable.value, bindings[0].scope)
-            iterable = binding.value if binding is not None and binding.value is not None else iterable
+            iterable = (
+                binding.value if binding is not None and binding.value is not None else iterable
+            )
         if not isinstance(iterable, (cst.List, cst.Tuple)) or not iterable.elements:
             return None
         values = []
@@ -259,13 +265,19 @@ class ValueResolver:
         owner = binding.scope.qualname.removesuffix(".__init__")
         return Value(True, inner.value, inner.node, f"the default of {owner}()", default=True)
 
-    def dict_node(self, node: cst.BaseExpression, scope: Scope, depth: int = 0) -> tuple[cst.BaseExpression, Scope, str | None] | None:
+    def dict_node(
+        self, node: cst.BaseExpression, scope: Scope, depth: int = 0
+    ) -> tuple[cst.BaseExpression, Scope, str | None] | None:
         """Return the dict literal (or `dict(...)` call) an expression is bound to."""
         if depth > MAX_DEPTH:
             return None
         if isinstance(node, cst.Dict):
             return node, scope, None
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "dict":
+        if (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Name)
+            and node.func.value == "dict"
+        ):
             if not scope.lookup("dict"):
                 return node, scope, None
             return None
@@ -587,14 +599,20 @@ class ValueResolver:
             if not node.args or node.args[0].keyword is not None or node.args[0].star:
                 return None
             return self.expand(node.args[0].value, scope, depth + 1, before_order, mutators)
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "encode":
+        if (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value == "encode"
+        ):
             return self.json_payload(node.func.value, scope, before_order, mutators, depth + 1)
         if isinstance(node, cst.Name):
             binding = self.single_binding(node.value, scope)
             if binding is None or binding.value is None:
                 return None
             if isinstance(binding.value, cst.Call):
-                return self.json_payload(binding.value, binding.scope, before_order, mutators, depth + 1)
+                return self.json_payload(
+                    binding.value, binding.scope, before_order, mutators, depth + 1
+                )
             if self.dict_node(node, scope) is not None:
                 return self.expand(node, scope, depth + 1, before_order, mutators)
         if isinstance(node, cst.Dict):

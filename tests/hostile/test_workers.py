@@ -157,9 +157,7 @@ def test_deep_and_huge_expressions_are_a_cm001_never_a_crash_of_the_run(tmp_path
         {"app/deep.py": module(1, extra=DEEP_PARENS), "app/long.py": module(1, extra=LONG_SUM)},
     )
     started = time.monotonic()
-    completed = _run(
-        "fix", "--jobs", "1", "--file-timeout", "4", "--no-cache", "app", cwd=tmp_path
-    )
+    completed = _run("fix", "--jobs", "1", "--file-timeout", "4", "--no-cache", "app", cwd=tmp_path)
     assert time.monotonic() - started < 90
     assert completed.returncode == 1, (completed.returncode, completed.stderr)
     errors = [line for line in completed.stdout.splitlines() if ": CM001 " in line]
@@ -214,9 +212,7 @@ def test_ctrl_c_stops_the_workers_and_exits_130_leaving_files_original_or_fixed(
     try:
         deadline = time.monotonic() + 120
         while process.poll() is None and time.monotonic() < deadline:
-            changed = sum(
-                (tmp_path / name).read_text() != text for name, text in files.items()
-            )
+            changed = sum((tmp_path / name).read_text() != text for name, text in files.items())
             if changed >= 3:
                 break
             time.sleep(0.01)

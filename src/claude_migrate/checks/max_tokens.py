@@ -42,5 +42,10 @@ class MaxTokensCheck(CeilingCheck):
     @classmethod
     def validate(cls, table: Mapping[str, Any]) -> list[tuple[str, str]]:
         if table["fix-to"] > table["max"]:
-            return [("fix-to", f"expected an integer at most max ({table['max']}), got {table['fix-to']!r}")]
+            return [
+                (
+                    "fix-to",
+                    f"expected an integer at most max ({table['max']}), got {table['fix-to']!r}",
+                )
+            ]
         return []

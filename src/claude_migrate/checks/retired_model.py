@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from ..deprecations import Spelling
     from ..triage import Wanted
 
+
 class RetiredModelCheck(Check["FileContext"]):
     code = "CM302"
     name = "retired-models"

@@ -168,7 +168,6 @@ class SdkPinsCheck(Check["CheckContext"]):
             context=pin.where,
         )
 
-
     def _blocking_uses(self, ctx: CheckContext, pin: Pin, minimum: str) -> str:
         """Return what the raise removes that the project still uses ("" when nothing)."""
         if pin.key != SDK:

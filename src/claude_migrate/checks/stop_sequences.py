@@ -119,9 +119,7 @@ class StopSequencesCheck(Check["FileContext"]):
             ]
             edit = remove_elements(ctx, value.node, doomed) if doomed else None
             if edit is not None:
-                fix = ctx.fix(
-                    Applicability.UNSAFE, f"remove {listed} from {entry.key}", edit
-                )
+                fix = ctx.fix(Applicability.UNSAFE, f"remove {listed} from {entry.key}", edit)
         yield ctx.diagnostic(self, entry.holder, message, fix, context)
 
 

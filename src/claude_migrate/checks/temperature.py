@@ -38,5 +38,10 @@ class TemperatureCheck(CeilingCheck):
     @classmethod
     def validate(cls, table: Mapping[str, Any]) -> list[tuple[str, str]]:
         if table["fix-to"] > table["max"]:
-            return [("fix-to", f"expected a number at most max ({table['max']:g}), got {table['fix-to']!r}")]
+            return [
+                (
+                    "fix-to",
+                    f"expected a number at most max ({table['max']:g}), got {table['fix-to']!r}",
+                )
+            ]
         return []

@@ -238,7 +238,9 @@ def render_rich(run: Run) -> str:
             line.append(f" {d.message}")
             console.print(line, soft_wrap=True)
             for related, number, message in d.related:
-                console.print(Text(f"    {related}:{number}: {message}", style="dim"), soft_wrap=True)
+                console.print(
+                    Text(f"    {related}:{number}: {message}", style="dim"), soft_wrap=True
+                )
             shown = _cell_source(run, path, d.cell) if d.cell else source
             if shown is not None:
                 for part in _snippet(shown, d.line, d.column, d.end_line, d.end_column):
