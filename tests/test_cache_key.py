@@ -194,11 +194,6 @@ def test_a_key_returned_by_a_method_is_reported(tmp_path: Path) -> None:
     assert [(d["line"], d["code"]) for d in found] == [(11, "CM106")]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="keys are followed through names, module functions and f-strings, not through an "
-    "object that holds the digest in an attribute and renders it in `__str__`",
-)
 def test_a_digest_wrapped_in_a_key_object_is_reported(tmp_path: Path) -> None:
     source = (
         "import hashlib\n\nimport anthropic\nimport redis\n\n"
@@ -222,4 +217,47 @@ def test_a_digest_wrapped_in_a_key_object_is_reported(tmp_path: Path) -> None:
     )
     write_tree(tmp_path, {"answers.py": source})
     found = Cli(tmp_path).json("check", "--select", "CM106")["diagnostics"]
-    assert [d["code"] for d in found] == ["CM106"], found
+    assert [(d["line"], d["code"]) for d in found] == [(20, "CM106")], found
+    assert "no API-version and stream components" in found[0]["message"]
+    assert "PromptKey.__str__" in found[0]["message"]
+    assert "fix" not in found[0] or not found[0]["fix"]
+
+
+def _key_object(data: str, rendered: str, use: str) -> str:
+    """A module whose `Key(<data>)` keeps a digest and renders it in `__str__`."""
+    return (
+        "import hashlib\nimport logging\nfrom pathlib import Path\n\nimport redis\n\n"
+        "store = redis.Redis()\n\n\n"
+        "class Key:\n"
+        "    def __init__(self, data: bytes) -> None:\n"
+        "        self.digest = hashlib.sha256(data).hexdigest()\n\n"
+        "    def __str__(self) -> str:\n"
+        f"        return {rendered}\n\n\n"
+        "def answer(prompt: str, path: Path) -> bytes | None:\n"
+        f"    key = Key({data})\n"
+        f"    {use}\n"
+        "    return store.get(prompt)\n"
+    )
+
+
+def test_a_key_object_of_file_data_unused_as_a_key_or_complete_is_not_reported(
+    tmp_path: Path,
+) -> None:
+    prompt, rendering = "prompt.encode()", 'f"answers:{self.digest}"'
+    write_tree(
+        tmp_path,
+        {
+            # A digest of a file's bytes is a fingerprint, not a prompt.
+            "files.py": _key_object("path.read_bytes()", rendering, "store.get(str(key))"),
+            # The prompt's digest is only logged, never a cache's key.
+            "logged.py": _key_object(prompt, rendering, "logging.info(str(key))"),
+            # `__str__` already names the API version and the stream flag.
+            "complete.py": _key_object(
+                prompt, 'f"claude:2023-06-01:stream:{self.digest}"', 'store.get(f"{key}")'
+            ),
+            # The same object keying the cache with an incomplete text is reported.
+            "reported.py": _key_object(prompt, rendering, 'store.get(f"{key}")'),
+        },
+    )
+    found = Cli(tmp_path).json("check", "--select", "CM106")["diagnostics"]
+    assert [(Path(d["path"]).name, d["line"]) for d in found] == [("reported.py", 20)], found

@@ -346,9 +346,15 @@ class _Owners:
         self.callers: dict[str, set[int]] = {}  # function name -> ids of calling owners
         self.keyed: set[int] = set()  # ids of owners with a place a cache key is used
         self.owner_of: dict[int, ast.AST] = {id(tree): tree}
+        # method -> its class's name: a digest kept by `__init__` reaches whoever builds one
+        self.class_of: dict[int, str] = {}
         stack: list[tuple[ast.AST, tuple[ast.AST, ...]]] = [(tree, (tree,))]
         while stack:
             node, owners = stack.pop()
+            if isinstance(node, ast.ClassDef):
+                self.class_of.update(
+                    (id(m), node.name) for m in node.body if isinstance(m, _FUNCTIONS)
+                )
             if isinstance(node, _FUNCTIONS):
                 self._function(node, owners, stack)
                 continue
@@ -406,7 +412,11 @@ class _Owners:
         stack.extend((statement, (node,)) for statement in node.body)
 
     def reaches_a_key(self, owners: tuple[ast.AST, ...]) -> bool:
-        """Return whether a digest's function, or one its value may return to, uses a key."""
+        """Return whether a digest's function, or one its value may return to, uses a key.
+
+        A method's value may also reach whoever builds an instance of its class (an object
+        that keeps the digest and renders it in `__str__`).
+        """
         found = list(owners)
         seen = {id(o) for o in found}
         for owner in found:
@@ -416,7 +426,10 @@ class _Owners:
                 continue
             if _CACHE_KEY.search(owner.name):
                 return True
-            for caller in self.callers.get(owner.name, ()):
+            names = [owner.name]
+            if id(owner) in self.class_of:
+                names.append(self.class_of[id(owner)])
+            for caller in (c for n in names for c in self.callers.get(n, ())):
                 if caller not in seen:
                     seen.add(caller)
                     found.append(self.owner_of[caller])

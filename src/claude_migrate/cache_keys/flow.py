@@ -2,8 +2,9 @@
 
 `KeyFinder` starts from every `.hexdigest()` / `.digest()` / `hash(...)` call of a file, grows
 it to the string built around it (an f-string, `+`, `%`, `str()`, `.format()`, `"".join()`),
-and follows that value through a local name or a function's return until it is used as a
-cache's key, or bound to a name that says it is one. It also collects the words a key and its
+and follows that value through a local name, a function's return, or an object's attribute
+rendered by its `__str__` until it is used as a cache's key, or bound to a name that says it
+is one. It also collects the words a key and its
 hashed data are made of, and the stream flag of the Claude call the key caches. Parents and
 names come from the file's shared `NodeMap` (`FileContext.nodes`).
 """
@@ -59,6 +60,10 @@ class Key:
     node: cst.BaseExpression
     scope: Scope
     functions: tuple[cst.CSTNode, ...]
+    # What else the key is made of: the `__str__` return of an object that holds the digest.
+    parts: tuple[tuple[cst.BaseExpression, Scope], ...] = ()
+    # Why the key cannot be rebuilt where it is used ("" when it can).
+    no_fix: str = ""
 
 
 class KeyFinder:
@@ -217,7 +222,9 @@ class KeyFinder:
         elif isinstance(parent, cst.AnnAssign) and parent.value is grown:
             target = parent.target
         if isinstance(target, cst.Attribute):
-            return Key(grown, scope, functions) if names_a_cache_key(target.attr.value) else None
+            if names_a_cache_key(target.attr.value):
+                return Key(grown, scope, functions)
+            return self._through_attribute(target, scope, functions, depth)
         if isinstance(target, cst.Name):
             if names_a_cache_key(target.value):
                 return Key(grown, scope, functions)
@@ -279,6 +286,92 @@ class KeyFinder:
                 if found.node is record.node:
                     return Key(value, scope, found.functions)
                 return found
+        return None
+
+    def _through_attribute(
+        self,
+        target: cst.Attribute,
+        scope: Scope,
+        functions: tuple[cst.CSTNode, ...],
+        depth: int,
+    ) -> Key | None:
+        """Follow a key kept in `self.<attr>` and rendered by its class's `__str__`.
+
+        The key is each place an instance of the class (`PromptKey(prompt)`, or a name bound to
+        it) is rendered by `str()` or an f-string and used as a cache's key. It is not rebuilt
+        there: the text of the key is the class's, and is written in its `__str__`.
+        """
+        method = scope.function()
+        info = method.method_of
+        if (
+            info is None
+            or not isinstance(target.value, cst.Name)
+            or target.value.value != method.self_name
+        ):
+            return None
+        rendered = self._rendering(info.node, target.attr.value)
+        if rendered is None:
+            return None
+        render, render_scope = rendered
+        name = info.node.name.value
+        for record in self.ctx.index.calls:
+            func = record.node.func
+            if not isinstance(func, cst.Name) or func.value != name:
+                continue
+            bindings = record.scope.lookup(name)
+            if len(bindings) != 1 or bindings[0].node is not info.node:
+                continue
+            chain = (*functions, render_scope.node, record.scope.function().node)
+            found = self._rendered_key(record.node, record.scope, chain, depth + 1)
+            if found is not None:
+                why = f"no fix: the key is the text of {name}.__str__, add the components there"
+                return Key(found.node, found.scope, found.functions, ((render, render_scope),), why)
+        return None
+
+    def _rendering(
+        self, cls: cst.ClassDef, attribute: str
+    ) -> tuple[cst.BaseExpression, Scope] | None:
+        """Return what `cls.__str__` returns built around `self.<attribute>`, and its scope."""
+        for statement in cls.body.body:
+            if not isinstance(statement, cst.FunctionDef) or statement.name.value != "__str__":
+                continue
+            scope = self.resolver.scope_of(statement)
+            if scope is None or scope.self_name is None:
+                return None
+            for use in self.ctx.nodes.names_in(statement, scope.self_name):
+                node = self.parent(use)
+                if (
+                    isinstance(node, cst.Attribute)
+                    and node.value is use
+                    and node.attr.value == attribute
+                ):
+                    grown = self.grow(node)
+                    if isinstance(self.parent(grown), cst.Return):
+                        return grown, scope
+        return None
+
+    def _rendered_key(
+        self,
+        instance: cst.BaseExpression,
+        scope: Scope,
+        functions: tuple[cst.CSTNode, ...],
+        depth: int,
+    ) -> Key | None:
+        """Return the key an instance's text becomes: `str(instance)`, or through a name."""
+        if self.grow(instance) is not instance:
+            return self._key(instance, scope, functions, depth)
+        parent = self.parent(instance)
+        if not (
+            isinstance(parent, cst.Assign)
+            and len(parent.targets) == 1
+            and isinstance(target := parent.targets[0].target, cst.Name)
+        ):
+            return None
+        for use in self.ctx.nodes.names_in(scope.function().node, target.value):
+            if use is not target and self.grow(use) is not use:
+                found = self._key(use, scope, functions, depth)
+                if found is not None:
+                    return found
         return None
 
     def _keys_a_cache(self, node: cst.BaseExpression, scope: Scope) -> bool:

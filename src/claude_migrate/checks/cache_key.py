@@ -9,7 +9,9 @@ also through `h = hashlib.sha256(); h.update(...)`, or `hash(...)`), alone or in
 a concatenation, `str()`, `.format()` or `"".join()`, that is used as the key of a cache (redis
 `get/set/setex/hget/hset/delete/...`, Django's `cache`/`caches[...]`, diskcache, cachetools, a
 dict whose name says it is a cache) or bound to a name that says it is one (`cache_key`,
-`*_cache_key`, a function `make_cache_key(...)` returning it), and that has no component naming
+`*_cache_key`, a function `make_cache_key(...)` returning it), also when an object keeps it in
+an attribute and renders it in `__str__` (`str(obj)` / `f"{obj}"` as the key; no fix there,
+the text is the class's), and that has no component naming
 each of `cache-key.require` (the API version: a name containing `version` or a date; the stream
 flag: a name or text containing `stream`). A digest of file contents (`open`, `.read()`,
 `read_bytes()`, a path) is a fingerprint, not a prompt, and is not reported.
@@ -175,6 +177,8 @@ class CacheKeyCheck(Check["FileContext"]):
             words = finder.words(key.node, key.scope) | finder.words_of_all(
                 digest.data, digest.scope
             )
+            for part, part_scope in key.parts:
+                words |= finder.words(part, part_scope)
             vocabulary = {token for word in words for token in tokens(word)}
             if vocabulary & FILE_WORDS or digest.file:
                 continue
@@ -196,7 +200,7 @@ class CacheKeyCheck(Check["FileContext"]):
             "migration would keep serving old answers"
         )
         version = ctx.facts.api_version
-        flag, why = finder.stream_flag(key, digest)
+        flag, why = (None, key.no_fix) if key.no_fix else finder.stream_flag(key, digest)
         fix: Fix | None = None
         template = self.settings["template"]
         if flag is not None:
