@@ -211,6 +211,11 @@ def run_corpus(
         "libcst floor": [*PYI, "-c", FLOOR, str(listing)],
         "grep -rlE": ["grep", "-rlE", "--include=*.py", ere(view["pattern"]), name],  # type: ignore[arg-type]
     }
+    # The project phase's share: the same run with each file resolved alone (a switch for
+    # measuring only; cross-module findings are missed without the phase).
+    commands["cold --jobs 1 without the project phase"] = [
+        "env", "CLAUDE_MIGRATE_PROJECT=0", *check, "--no-cache", "--jobs", "1", name,
+    ]  # fmt: skip
     if name == "stdlib":
         # CM106 looks at every file that computes a digest (a cache layer need not name
         # Claude): the one rule whose marker an ordinary tree holds. Its cost, side by side.
@@ -492,6 +497,14 @@ def render(
             ratio(r["cold --ignore CM106"], r["grep -rlE"]),
             5.0,
         )
+    for corpus in ("stdlib", "anthropic", "generated"):
+        if corpus in tables:
+            r = tables[corpus][0]
+            row(
+                f"{corpus}: project phase share, cold --jobs 1 / the same without the phase",
+                ratio(r["cold --jobs 1"], r["cold --jobs 1 without the project phase"]),
+                1.1,
+            )
     if "anthropic" in tables:
         r = tables["anthropic"][0]
         row(

@@ -51,6 +51,18 @@ def test_project_fix_matches_goldens_and_settles(project: Path, tmp_path: Path) 
     assert "Fixed 0," in again.stdout, again.stdout
 
 
+def test_the_measuring_switch_turns_the_project_phase_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # bench/run.py reports the phase's share by running with CLAUDE_MIGRATE_PROJECT=0: the
+    # switch must really leave each file alone, or that row measures nothing.
+    work = _copy(FIXTURES / "project-imports", tmp_path / "project-imports")
+    with_phase = _found(Cli(work), ".")
+    monkeypatch.setenv("CLAUDE_MIGRATE_PROJECT", "0")
+    alone = _found(Cli(work), ".")
+    assert alone < with_phase
+
+
 LLM = """\
 import anthropic
 

@@ -1558,6 +1558,16 @@ def cwd() -> Path:
     return Path(os.getcwd()).resolve()
 
 
+# Set to "0" to skip the project phase (each file resolved alone): for measuring what the phase
+# costs (bench/run.py), never for a real gate, since cross-module findings are then missed.
+SWITCH = "CLAUDE_MIGRATE_PROJECT"
+
+
+def enabled() -> bool:
+    """Return whether the project phase runs (on unless `CLAUDE_MIGRATE_PROJECT=0`)."""
+    return os.environ.get(SWITCH, "1").strip() not in ("0", "off", "false", "no")
+
+
 def attach_project(
     jobs: Sequence[Any], cache: Any = None, reads: dict[str, bytes] | None = None
 ) -> list[Any]:
@@ -1576,7 +1586,7 @@ def attach_project(
     from dataclasses import replace
 
     python = [job for job in jobs if job.kind == "python"]
-    if not python:
+    if not python or not enabled():
         return list(jobs)
     texts = {job.path: job.text for job in python if job.text is not None}
     files = read_files([job.path for job in python], texts)
