@@ -29,21 +29,25 @@ UNKNOWN_EXPR: Expr = ["?"]
 MAX_EXPR_DEPTH = 24
 
 
+_LITERAL_TYPES = (str, int, float, bool, type(None))
+
+
 def _literal(node: ast.expr) -> tuple[bool, Any]:
-    if isinstance(node, ast.Constant) and isinstance(
-        node.value, (str, int, float, bool, type(None))
-    ):
-        return True, node.value
-    if (
-        isinstance(node, ast.UnaryOp)
-        and isinstance(node.op, (ast.USub, ast.UAdd))
-        and isinstance(node.operand, ast.Constant)
-        and isinstance(node.operand.value, (int, float))
-        and not isinstance(node.operand.value, bool)
-    ):
-        value = node.operand.value
-        return True, -value if isinstance(node.op, ast.USub) else value
-    if isinstance(node, (ast.List, ast.Tuple)):
+    if type(node) is ast.Constant:
+        value = node.value
+        return (True, value) if isinstance(value, _LITERAL_TYPES) else (False, None)
+    if type(node) is ast.UnaryOp:
+        operand = node.operand
+        negative = type(node.op) is ast.USub
+        if (
+            (negative or type(node.op) is ast.UAdd)
+            and type(operand) is ast.Constant
+            and isinstance(operand.value, (int, float))
+            and not isinstance(operand.value, bool)
+        ):
+            return True, -operand.value if negative else operand.value
+        return False, None
+    if type(node) is ast.List or type(node) is ast.Tuple:
         items = []
         for element in node.elts:
             ok, value = _literal(element)
@@ -58,54 +62,64 @@ def expr(node: ast.expr | None, depth: int = 0) -> Expr:
     """Return the small description of an expression that summaries keep."""
     if node is None or depth > MAX_EXPR_DEPTH:
         return UNKNOWN_EXPR
-    ok, value = _literal(node)
-    if ok:
-        return ["lit", value]
-    if isinstance(node, ast.Name):
+    # Dispatched on the exact node type, the most frequent first: summaries describe every
+    # call, assignment and return of the modules they read.
+    if type(node) is ast.Name:
         return ["name", node.id]
-    if isinstance(node, ast.Attribute):
+    if type(node) is ast.Attribute:
         return ["attr", expr(node.value, depth + 1), node.attr]
-    if isinstance(node, ast.Await):
+    if type(node) is ast.Call:
+        return _call(node, depth)
+    if type(node) in _LITERAL_NODES:
+        ok, value = _literal(node)
+        return ["lit", value] if ok else UNKNOWN_EXPR
+    if type(node) is ast.Await:
         return expr(node.value, depth + 1)
-    if isinstance(node, ast.Call):
-        args = []
-        star_args = False
-        for arg in node.args:
-            if isinstance(arg, ast.Starred):
-                star_args = True
-                break
-            args.append(expr(arg, depth + 1))
-        kwargs: dict[str, Expr] = {}
-        star_kwargs: list[Expr] = []
-        for keyword in node.keywords:
-            if keyword.arg is None:
-                star_kwargs.append(expr(keyword.value, depth + 1))
-            else:
-                kwargs[keyword.arg] = expr(keyword.value, depth + 1)
-        return [
-            "call", expr(node.func, depth + 1), args, kwargs, star_args, star_kwargs,
-            node.lineno, node.col_offset + 1,
-        ]  # fmt: skip
-    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+    if type(node) is ast.BoolOp:
+        if type(node.op) is not ast.Or:
+            return UNKNOWN_EXPR
         return ["or", [expr(v, depth + 1) for v in node.values]]
-    if isinstance(node, ast.IfExp):
+    if type(node) is ast.IfExp:
         return ["if", expr(node.body, depth + 1), expr(node.orelse, depth + 1)]
-    if (
-        isinstance(node, ast.Subscript)
-        and isinstance(node.slice, ast.Constant)
-        and isinstance(node.slice.value, str)
-    ):
-        return ["sub", expr(node.value, depth + 1), node.slice.value]
-    if isinstance(node, ast.Dict):
+    if type(node) is ast.Subscript:
+        key = node.slice
+        if type(key) is ast.Constant and isinstance(key.value, str):
+            return ["sub", expr(node.value, depth + 1), key.value]
+        return UNKNOWN_EXPR
+    if type(node) is ast.Dict:
         entries: dict[str, Expr] = {}
         opaque = False
-        for key, value in zip(node.keys, node.values, strict=False):
-            if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                entries[key.value] = expr(value, depth + 1)
+        for name, value in zip(node.keys, node.values, strict=False):
+            if type(name) is ast.Constant and isinstance(name.value, str):
+                entries[name.value] = expr(value, depth + 1)
             else:
                 opaque = True
         return ["dict", entries, opaque]
     return UNKNOWN_EXPR
+
+
+_LITERAL_NODES = frozenset({ast.Constant, ast.UnaryOp, ast.List, ast.Tuple})
+
+
+def _call(node: ast.Call, depth: int) -> Expr:
+    args = []
+    star_args = False
+    for arg in node.args:
+        if type(arg) is ast.Starred:
+            star_args = True
+            break
+        args.append(expr(arg, depth + 1))
+    kwargs: dict[str, Expr] = {}
+    star_kwargs: list[Expr] = []
+    for keyword in node.keywords:
+        if keyword.arg is None:
+            star_kwargs.append(expr(keyword.value, depth + 1))
+        else:
+            kwargs[keyword.arg] = expr(keyword.value, depth + 1)
+    return [
+        "call", expr(node.func, depth + 1), args, kwargs, star_args, star_kwargs,
+        node.lineno, node.col_offset + 1,
+    ]  # fmt: skip
 
 
 def _absolute(module: str, is_package: bool, level: int, name: str | None) -> str:
@@ -149,76 +163,126 @@ def _param(arg: ast.arg, kind: str, default: ast.expr | None) -> dict[str, Any]:
     }
 
 
-class _FunctionReader(ast.NodeVisitor):
-    """Collects one function body's assignments, returns and calls (not nested defs' ones)."""
+# Statements under which an assignment may not run on every path through the function.
+_CONTROL_FLOW = frozenset(
+    {ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith, ast.Match}
+)
+# Nodes that hold no call, assignment or return.
+_LEAVES = frozenset(
+    {
+        ast.Name, ast.Constant, ast.Pass, ast.Break, ast.Continue, ast.Global, ast.Nonlocal,
+        ast.Import, ast.ImportFrom,
+    }
+)  # fmt: skip
+# What a function body's walk does not enter: leaves, and nested scopes (their own facts).
+_SKIPPED = _LEAVES | {ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef}
+# Fields that never hold a node with a call inside (names, operators, expression contexts).
+_NOT_NODES = frozenset(
+    {
+        "ctx", "op", "ops", "id", "attr", "arg", "asname", "name", "names", "module", "level",
+        "conversion", "is_async", "kind", "simple", "type_comment", "tag", "kwd_attrs",
+    }
+)  # fmt: skip
+_CHILD_FIELDS: dict[type[ast.AST], tuple[str, ...]] = {}
 
-    def __init__(
-        self,
-        facts: dict[str, Any],
-        self_name: str | None,
-        attributes: dict[str, list[Any]] | None,
-        qualname: str,
-    ) -> None:
-        self.facts = facts
-        self.qualname = qualname
-        self.self_name = self_name
-        self.attributes = attributes
-        self.depth = 0  # control-flow nesting
 
-    def _nested(self, node: ast.AST) -> None:
-        self.depth += 1
-        self.generic_visit(node)
-        self.depth -= 1
+def _child_fields(kind: type[ast.AST]) -> tuple[str, ...]:
+    """Return the fields of a node type that may hold nodes, in the grammar's order."""
+    found = _CHILD_FIELDS.get(kind)
+    if found is None:
+        found = tuple(name for name in kind._fields if name not in _NOT_NODES)
+        _CHILD_FIELDS[kind] = found
+    return found
 
-    visit_If = visit_For = visit_AsyncFor = visit_While = visit_Try = visit_With = _nested
-    visit_AsyncWith = visit_Match = _nested
 
-    def visit_FunctionDef(self, node: ast.AST) -> None:
-        return  # a nested function is its own scope
+def _calls_in(node: ast.AST) -> list[ast.Call]:
+    """Return the calls a node holds, nested scopes included, in `ast.walk`'s order.
 
-    visit_AsyncFunctionDef = visit_Lambda = visit_ClassDef = visit_FunctionDef
+    Breadth-first, as `ast.walk` gives them (summaries keep that order), without its
+    generators and without queueing leaves.
+    """
+    found: list[ast.Call] = []
+    queue = [node]
+    for current in queue:  # the queue grows while it is read: breadth-first
+        if type(current) is ast.Call:
+            found.append(current)
+        for name in _child_fields(type(current)):
+            value = getattr(current, name, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, ast.AST) and type(item) not in _LEAVES:
+                        queue.append(item)
+            elif isinstance(value, ast.AST) and type(value) not in _LEAVES:
+                queue.append(value)
+    return found
 
-    def _assign(self, target: ast.expr, value: ast.expr | None) -> None:
+
+def _read_function_body(
+    body: list[ast.stmt],
+    facts: dict[str, Any],
+    self_name: str | None,
+    attributes: dict[str, list[Any]] | None,
+    qualname: str,
+) -> None:
+    """Collect one function body's assignments, returns and calls (not nested defs' ones).
+
+    In source order (a depth-first walk, each node before what it holds), each assignment
+    marked with whether it sits under control flow. A loop over an explicit stack: summaries
+    read every function of the modules they cover, and `ast.NodeVisitor`'s dispatch per node
+    cost more than the parse.
+    """
+    local_names: dict[str, list[Any]] = facts["locals"]
+    returns: list[Expr] = facts["returns"]
+    calls: list[Expr] = facts["calls"]
+
+    def assign(target: ast.expr, value: ast.expr | None, nested: bool) -> None:
         described = expr(value) if value is not None else UNKNOWN_EXPR
-        if isinstance(target, ast.Name):
-            self.facts["locals"].setdefault(target.id, []).append([described, self.depth > 0])
+        if type(target) is ast.Name:
+            local_names.setdefault(target.id, []).append([described, nested])
         elif (
-            isinstance(target, ast.Attribute)
-            and isinstance(target.value, ast.Name)
-            and target.value.id == self.self_name
-            and self.attributes is not None
+            type(target) is ast.Attribute
+            and type(target.value) is ast.Name
+            and target.value.id == self_name
+            and attributes is not None
         ):
-            self.attributes.setdefault(target.attr, []).append([described, self.qualname])
-        elif isinstance(target, (ast.Tuple, ast.List)):
+            attributes.setdefault(target.attr, []).append([described, qualname])
+        elif type(target) is ast.Tuple or type(target) is ast.List:
             for element in target.elts:
-                self._assign(element, None)
+                assign(element, None, nested)
 
-    def visit_Assign(self, node: ast.Assign) -> None:
-        for target in node.targets:
-            self._assign(target, node.value)
-        self.generic_visit(node)
-
-    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
-        if node.value is not None:
-            self._assign(node.target, node.value)
-        self.generic_visit(node)
-
-    def visit_AugAssign(self, node: ast.AugAssign) -> None:
-        self._assign(node.target, None)
-        self.generic_visit(node)
-
-    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
-        self.facts["locals"].setdefault(node.target.id, []).append([expr(node.value), True])
-        self.generic_visit(node)
-
-    def visit_Return(self, node: ast.Return) -> None:
-        if node.value is not None:
-            self.facts["returns"].append(expr(node.value))
-        self.generic_visit(node)
-
-    def visit_Call(self, node: ast.Call) -> None:
-        self.facts["calls"].append(expr(node))
-        self.generic_visit(node)
+    stack: list[tuple[ast.AST, int]] = [(statement, 0) for statement in reversed(body)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, depth = pop()
+        kind = type(node)
+        if kind in _SKIPPED:
+            continue
+        # `type(node) is ...` (not `kind is ...`) so the type checker knows the node's fields.
+        if type(node) is ast.Call:
+            calls.append(expr(node))
+        elif type(node) is ast.Assign:
+            for target in node.targets:
+                assign(target, node.value, depth > 0)
+        elif type(node) is ast.AnnAssign:
+            if node.value is not None:
+                assign(node.target, node.value, depth > 0)
+        elif type(node) is ast.AugAssign:
+            assign(node.target, None, depth > 0)
+        elif type(node) is ast.NamedExpr:
+            local_names.setdefault(node.target.id, []).append([expr(node.value), True])
+        elif type(node) is ast.Return:
+            if node.value is not None:
+                returns.append(expr(node.value))
+        elif kind in _CONTROL_FLOW:
+            depth += 1
+        for name in reversed(_child_fields(kind)):
+            value = getattr(node, name, None)
+            if type(value) is list:
+                for item in reversed(value):
+                    if isinstance(item, ast.AST) and type(item) not in _SKIPPED:
+                        push((item, depth))
+            elif isinstance(value, ast.AST) and type(value) not in _SKIPPED:
+                push((value, depth))
 
 
 def _function(
@@ -240,9 +304,7 @@ def _function(
         "calls": [],
         "returns_annotation": expr(node.returns) if node.returns is not None else None,
     }
-    reader = _FunctionReader(facts, self_name, attributes, qualname)
-    for statement in node.body:
-        reader.visit(statement)
+    _read_function_body(node.body, facts, self_name, attributes, qualname)
     return facts
 
 
@@ -315,9 +377,7 @@ def _read_body(
                         [["item", expr(value)] if value is not None else UNKNOWN_EXPR, True]
                     )
             if value is not None:
-                for call in ast.walk(value):
-                    if isinstance(call, ast.Call):
-                        summary["calls"].append(expr(call))
+                summary["calls"].extend(expr(call) for call in _calls_in(value))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             summary["functions"][node.name] = _function(node, None, None, node.name)
             summary["assigns"].setdefault(node.name, []).append([["def", node.name], nested])
@@ -330,9 +390,7 @@ def _read_body(
             for handler in getattr(node, "handlers", []):
                 _read_body(handler.body, summary, module, is_package, True)
         else:
-            for call in ast.walk(node):
-                if isinstance(call, ast.Call):
-                    summary["calls"].append(expr(call))
+            summary["calls"].extend(expr(call) for call in _calls_in(node))
 
 
 def _read_class(node: ast.ClassDef, summary: dict[str, Any]) -> None:
