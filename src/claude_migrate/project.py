@@ -190,10 +190,11 @@ def _find_module_file(name: str, roots: Sequence[Path]) -> Path | None:
     for root in roots:
         if parts[0] not in _top_names(root):
             continue  # one listing per root instead of a stat per root and name
-        base = root.joinpath(*parts)
-        for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-            if candidate.is_file():
-                return candidate
+        # Strings, not `Path` arithmetic: the project phase asks for thousands of names.
+        base = os.path.join(root, *parts)
+        for candidate in (base + ".py", os.path.join(base, "__init__.py")):
+            if os.path.isfile(candidate):
+                return Path(candidate)
     return None
 
 
@@ -247,6 +248,15 @@ class Facts:
     options: set[tuple[str, str]] = field(default_factory=set)
 
 
+@dataclass(frozen=True)
+class _Layout:
+    """How a project function takes its arguments, read from its parameters."""
+
+    positional: tuple[str, ...]  # in order, after `self`/`cls`
+    named: frozenset[str]  # what a keyword argument may bind
+    defaulted: tuple[str, ...]
+
+
 class Project:
     """Module summaries of one run, and the facts derived from them."""
 
@@ -255,6 +265,9 @@ class Project:
         self.folders = list(folders)
         self._memo: dict[tuple[Any, ...], Sym] = {}
         self._paths: dict[str, Path | None] = {}
+        # Pure functions of their keys, kept for the whole run.
+        self._prefix_memo: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
+        self._layouts: dict[tuple[str, str], _Layout] = {}
         self._tops: dict[str, list[Path]] | None = None
         self._imported: dict[str, set[str]] = {}
         self._derived: dict[str, tuple[dict[str, Any], str]] = {}
@@ -392,12 +405,21 @@ class Project:
             return set()
         found: set[str] = set()
         for qualname in [*summary["imports"].values(), *summary["star_imports"]]:
-            parts = qualname.split(".")
-            for size in range(len(parts), 0, -1):
-                candidate = ".".join(parts[:size])
+            for candidate, _ in self._prefixes(qualname):
                 if candidate in self.summaries or self.module_path(candidate) is not None:
                     found.add(candidate)
                     break
+        return found
+
+    def _prefixes(self, qualname: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """Return a dotted name's prefixes, longest first, each with the names after it."""
+        found = self._prefix_memo.get(qualname)
+        if found is None:
+            parts = qualname.split(".")
+            found = tuple(
+                (".".join(parts[:size]), tuple(parts[size:])) for size in range(len(parts), 0, -1)
+            )
+            self._prefix_memo[qualname] = found
         return found
 
     # Evaluation -----------------------------------------------------------------------------
@@ -432,12 +454,10 @@ class Project:
 
     def qualified(self, qualname: str, depth: int = 0) -> Sym:
         """Return what an absolute import path names: a project thing, or an outside ref."""
-        parts = qualname.split(".")
-        for size in range(len(parts), 0, -1):
-            module = ".".join(parts[:size])
+        for module, rest in self._prefixes(qualname):
             if module in self.summaries or self.module_path(module) is not None:
                 symbol: Sym = ("module", module)
-                for attr in parts[size:]:
+                for attr in rest:
                     symbol = self.attribute(symbol, attr, depth + 1)
                 return symbol
         return ("ref", qualname)
@@ -522,6 +542,14 @@ class Project:
         """
         if depth > MAX_DEPTH or not value:
             return None
+        kind = value[0]
+        # What needs no other fact is answered without the memo (most expressions are these).
+        if kind == "lit":
+            return ("const", value[1])
+        if kind == "?":
+            return None
+        if kind == "name" and value[1] == "None":
+            return ("const", None)
         key = (module, function, id(value))
         if key in self._memo:
             return self._memo[key]
@@ -660,6 +688,27 @@ class Project:
         params = list(facts["params"])
         skip_first = facts["method"] or facts["classmethod"]
         return (params[1:] if skip_first and params else params), skip_first
+
+    def _layout(self, key: tuple[str, str]) -> _Layout | None:
+        """Return how a project function takes its arguments (None while it is not read).
+
+        Kept for the run: a module's summary never changes once it is read.
+        """
+        layout = self._layouts.get(key)
+        if layout is None:
+            found = self._callee_params(*key)
+            if found is None:
+                return None
+            params = found[0]
+            layout = _Layout(
+                positional=tuple(p["name"] for p in params if p["kind"] == "positional"),
+                named=frozenset(
+                    p["name"] for p in params if p["kind"] in ("positional", "keyword")
+                ),
+                defaulted=tuple(p["name"] for p in params if p["default"] is not None),
+            )
+            self._layouts[key] = layout
+        return layout
 
     def _scan_call(self, module: str, function: str | None, call: list[Any]) -> None:
         callee_expr = call[1]
@@ -889,30 +938,24 @@ class Project:
         qual: str,
         bound: bool,
     ) -> None:
-        found = self._callee_params(callee_module, qual)
-        if found is None:
-            return
-        params, _ = found
         key = (callee_module, qual)
+        layout = self._layout(key)
+        if layout is None:
+            return
         reaches = self.facts.reaches.get(key, {})
         forwards = self.facts.forwards.get(key, {})
-        positional = [p for p in params if p["kind"] == "positional"]
-        bound_args: dict[str, list[Any]] = {}
-        for index, arg in enumerate(call[2]):
-            if index < len(positional):
-                bound_args[positional[index]["name"]] = arg
-        named = {p["name"] for p in params if p["kind"] in ("positional", "keyword")}
+        bound_args: dict[str, list[Any]] = dict(zip(layout.positional, call[2], strict=False))
         extra: dict[str, list[Any]] = {}
         for name, arg in call[3].items():
-            if name in named:
+            if name in layout.named:
                 bound_args[name] = arg
             else:
                 extra[name] = arg
         # Defaults this call relies on.
         if not call[4] and not call[5]:
-            for param in params:
-                if param["default"] is not None and param["name"] not in bound_args:
-                    self.facts.relied.setdefault(key, set()).add(param["name"])
+            for name in layout.defaulted:
+                if name not in bound_args:
+                    self.facts.relied.setdefault(key, set()).add(name)
         # Clients callers bind parameters to.
         for name, arg in bound_args.items():
             symbol = self._typed(self.evaluate(module, function, arg))
