@@ -257,6 +257,11 @@ class _Layout:
     defaulted: tuple[str, ...]
 
 
+# Markers in `Project._memo`: no entry yet, and an expression being evaluated (a cycle).
+_MISSING: Sym = ("missing",)
+_PENDING: Sym = ("pending",)
+
+
 class Project:
     """Module summaries of one run, and the facts derived from them."""
 
@@ -268,6 +273,7 @@ class Project:
         # Pure functions of their keys, kept for the whole run.
         self._prefix_memo: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
         self._layouts: dict[tuple[str, str], _Layout] = {}
+        self._param_indexes: dict[tuple[str, str], dict[str, int]] = {}
         self._tops: dict[str, list[Path]] | None = None
         self._imported: dict[str, set[str]] = {}
         self._derived: dict[str, tuple[dict[str, Any], str]] = {}
@@ -457,8 +463,13 @@ class Project:
         for module, rest in self._prefixes(qualname):
             if module in self.summaries or self.module_path(module) is not None:
                 symbol: Sym = ("module", module)
-                for attr in rest:
-                    symbol = self.attribute(symbol, attr, depth + 1)
+                if rest:
+                    # `attribute` of a module is its export: a known one is taken as it is.
+                    symbol = self._exports.get((module, rest[0]), _MISSING)
+                    if symbol is _MISSING:
+                        symbol = self.export(module, rest[0], depth + 2)
+                    for attr in rest[1:]:
+                        symbol = self.attribute(symbol, attr, depth + 1)
                 return symbol
         return ("ref", qualname)
 
@@ -509,11 +520,11 @@ class Project:
                             for value, nested in local
                         ]
                     )
-                for index, param in enumerate(facts["params"]):
-                    if param["name"] == name:
-                        if index == 0 and facts["method"] and not facts["classmethod"]:
-                            return ("self", module, function.rsplit(".", 1)[0])
-                        return ("param", module, function, name)
+                index = self._param_index(module, function, facts).get(name)
+                if index is not None:
+                    if index == 0 and facts["method"] and not facts["classmethod"]:
+                        return ("self", module, function.rsplit(".", 1)[0])
+                    return ("param", module, function, name)
                 # Enclosing functions are not followed: a closure's name goes to the module.
         if name in summary["imports"]:
             return self.qualified(summary["imports"][name], depth + 1)
@@ -535,6 +546,17 @@ class Project:
             return _union([self.evaluate(module, None, value, depth + 1) for value, _ in plain])
         return None
 
+    def _param_index(self, module: str, function: str, facts: dict[str, Any]) -> dict[str, int]:
+        """Return where each parameter of a function is (the first of a name, as a scan finds)."""
+        key = (module, function)
+        found = self._param_indexes.get(key)
+        if found is None:
+            found = {}
+            for index, param in enumerate(facts["params"]):
+                found.setdefault(param["name"], index)
+            self._param_indexes[key] = found
+        return found
+
     def evaluate(self, module: str, function: str | None, value: list[Any], depth: int = 0) -> Sym:
         """Return what an expression of a summary is, in a module and function.
 
@@ -551,18 +573,19 @@ class Project:
         if kind == "name" and value[1] == "None":
             return ("const", None)
         key = (module, function, id(value))
-        if key in self._memo:
-            return self._memo[key]
-        if key in self._evaluating:
-            return None
-        self._evaluating.add(key)
+        memo = self._memo
+        found = memo.get(key, _MISSING)
+        if found is not _MISSING:
+            return None if found is _PENDING else found  # pending: a cycle, unknown
+        memo[key] = _PENDING
         try:
             result = self._evaluate(module, function, value, depth)
-        finally:
-            self._evaluating.discard(key)
+        except BaseException:
+            del memo[key]
+            raise
         # Kept at any depth: an answer cut short (by the depth limit or a cycle) is unknown, which
         # can only lose a finding, never make one.
-        self._memo[key] = result
+        memo[key] = result
         return result
 
     def _evaluate(self, module: str, function: str | None, value: list[Any], depth: int) -> Sym:
