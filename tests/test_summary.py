@@ -1,0 +1,265 @@
+"""Module summaries: what they record of a function body and of module-level code, in what order.
+
+Summaries are hashed and cached as JSON, so their content and its order are part of the
+contract: a change of order is a cache miss for every user and can change which assignment the
+project phase reads first. The reading below is checked against the straightforward one
+(`ast.NodeVisitor` over a function body, `ast.walk` over module-level code) on the project's own
+source and fixtures.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from typing import Any
+
+import pytest
+from helpers import FIXTURES, SRC
+
+from claude_migrate.summary import MAX_EXPR_DEPTH, UNKNOWN_EXPR, expr, summarise
+
+
+def _summary(text: str, module: str = "app", is_package: bool = False) -> dict[str, Any]:
+    found = summarise(text, module, is_package)
+    assert found is not None
+    return found
+
+
+def _expr(source: str) -> list[Any]:
+    node = ast.parse(source, mode="eval").body
+    return expr(node)
+
+
+def _call_names(calls: list[list[Any]]) -> list[str]:
+    return [call[1][1] if call[1][0] == "name" else call[1][2] for call in calls]
+
+
+def test_function_calls_are_recorded_in_source_order_each_before_its_arguments() -> None:
+    facts = _summary("def f():\n    a(b(c()), d())\n    e()\n")["functions"]["f"]
+    assert _call_names(facts["calls"]) == ["a", "b", "c", "d", "e"]
+
+
+def test_assignments_under_control_flow_are_marked_nested() -> None:
+    source = (
+        "def f(items):\n"
+        "    plain = 1\n"
+        "    if items:\n"
+        "        branch = 2\n"
+        "    for item in items:\n"
+        "        looped = 3\n"
+        "    try:\n"
+        "        tried = 4\n"
+        "    except ValueError:\n"
+        "        handled = 5\n"
+        "    with open(items) as handle:\n"
+        "        within = 6\n"
+        "    match items:\n"
+        "        case []:\n"
+        "            matched = 7\n"
+        "    while items:\n"
+        "        items = None\n"
+        "    return plain\n"
+    )
+    local_names = _summary(source)["functions"]["f"]["locals"]
+    assert local_names["plain"] == [[["lit", 1], False]]
+    for name in ("branch", "looped", "tried", "handled", "within", "matched", "items"):
+        assert all(nested for _, nested in local_names[name]), name
+
+
+def test_walrus_targets_are_always_nested_locals() -> None:
+    facts = _summary("def f(xs):\n    return [y for x in xs if (y := g(x))]\n")["functions"]["f"]
+    assert facts["locals"]["y"] == [
+        [["call", ["name", "g"], [["name", "x"]], {}, False, [], 2, 36], True]
+    ]
+
+
+def test_nested_functions_lambdas_and_classes_keep_their_calls_to_themselves() -> None:
+    source = (
+        "def outer():\n"
+        "    @decorate()\n"
+        "    def inner(x=default()):\n"
+        "        hidden()\n"
+        "    callback = lambda: also_hidden()\n"
+        "    class Local:\n"
+        "        attr = in_class()\n"
+        "    seen()\n"
+    )
+    functions = _summary(source)["functions"]
+    assert _call_names(functions["outer"]["calls"]) == ["seen"]
+    assert functions["outer"]["locals"]["callback"] == [[UNKNOWN_EXPR, False]]
+
+
+def test_self_attributes_and_unpacked_targets_are_recorded() -> None:
+    source = (
+        "class Service:\n"
+        "    def __init__(self, client):\n"
+        "        self.client = client\n"
+        "        first, (second, third) = pair()\n"
+        "        count += 1\n"
+    )
+    summary = _summary(source)
+    facts = summary["functions"]["Service.__init__"]
+    assert summary["classes"]["Service"]["attributes"]["client"] == [
+        [["name", "client"], "Service.__init__"]
+    ]
+    assert facts["locals"]["first"] == [[UNKNOWN_EXPR, False]]
+    assert facts["locals"]["third"] == [[UNKNOWN_EXPR, False]]
+    assert facts["locals"]["count"] == [[UNKNOWN_EXPR, False]]
+
+
+def test_module_level_calls_are_recorded_breadth_first_nested_scopes_included() -> None:
+    source = (
+        "x = f(g(h()), k())\n"
+        "for item in items():\n"
+        "    def helper():\n"
+        "        inside()\n"
+        "    outside(item)\n"
+    )
+    calls = _summary(source)["calls"]
+    assert _call_names(calls) == ["f", "g", "k", "h", "items", "outside", "inside"]
+
+
+@pytest.mark.parametrize(
+    ("source", "described"),
+    [
+        ("-1", ["lit", -1]),
+        ("+2.5", ["lit", 2.5]),
+        ("-True", UNKNOWN_EXPR),
+        ("(1, 'a', None, [True])", ["lit", [1, "a", None, [True]]]),
+        ("[1, x]", UNKNOWN_EXPR),
+        ("b'raw'", UNKNOWN_EXPR),
+        ("a and b", UNKNOWN_EXPR),
+        ("a or 'fallback'", ["or", [["name", "a"], ["lit", "fallback"]]]),
+        ("x if c else y", ["if", ["name", "x"], ["name", "y"]]),
+        ("config['model']", ["sub", ["name", "config"], "model"]),
+        ("config[0]", UNKNOWN_EXPR),
+        ("{'a': 1, **rest}", ["dict", {"a": ["lit", 1]}, True]),
+        (
+            "f(*args, key=1, **extra)",
+            ["call", ["name", "f"], [], {"key": ["lit", 1]}, True, [["name", "extra"]], 1, 1],
+        ),
+    ],
+)
+def test_expressions_are_described_by_their_shape(source: str, described: list[Any]) -> None:
+    assert _expr(source) == described
+
+
+def test_await_is_described_as_what_it_awaits() -> None:
+    node = ast.parse("async def f():\n    return await client.create()\n")
+    facts = _summary(ast.unparse(node))["functions"]["f"]
+    assert facts["returns"][0][0] == "call"
+
+
+def test_expressions_deeper_than_the_limit_are_unknown() -> None:
+    chain = "x" + ".a" * (MAX_EXPR_DEPTH + 5)
+    described = _expr(chain)
+    depth = 0
+    while described[0] == "attr":
+        described = described[1]
+        depth += 1
+    assert described == UNKNOWN_EXPR
+    assert depth == MAX_EXPR_DEPTH + 1
+
+
+# The reading checked against: a visitor over a function body, `ast.walk` at module level.
+class _Reference(ast.NodeVisitor):
+    def __init__(self) -> None:
+        self.depth = 0
+        self.calls: list[list[Any]] = []
+        self.returns: list[list[Any]] = []
+        self.locals: dict[str, list[list[Any]]] = {}
+
+    def _nested(self, node: ast.AST) -> None:
+        self.depth += 1
+        self.generic_visit(node)
+        self.depth -= 1
+
+    visit_If = visit_For = visit_AsyncFor = visit_While = visit_Try = visit_With = _nested
+    visit_AsyncWith = visit_Match = _nested
+
+    def _scope(self, node: ast.AST) -> None:
+        return
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = visit_ClassDef = _scope
+
+    def _assign(self, target: ast.expr, value: ast.expr | None) -> None:
+        if isinstance(target, ast.Name):
+            described = expr(value) if value is not None else UNKNOWN_EXPR
+            self.locals.setdefault(target.id, []).append([described, self.depth > 0])
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for element in target.elts:
+                self._assign(element, None)
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        for target in node.targets:
+            self._assign(target, node.value)
+        self.generic_visit(node)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if node.value is not None:
+            self._assign(node.target, node.value)
+        self.generic_visit(node)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        self._assign(node.target, None)
+        self.generic_visit(node)
+
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
+        self.locals.setdefault(node.target.id, []).append([expr(node.value), True])
+        self.generic_visit(node)
+
+    def visit_Return(self, node: ast.Return) -> None:
+        if node.value is not None:
+            self.returns.append(expr(node.value))
+        self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        self.calls.append(expr(node))
+        self.generic_visit(node)
+
+
+def _module_calls(body: list[ast.stmt]) -> list[list[Any]]:
+    """Return the module-level calls a summary records, each statement read with `ast.walk`."""
+    found: list[list[Any]] = []
+    for node in body:
+        if isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef)):
+            continue
+        if isinstance(node, ast.AsyncFunctionDef):
+            continue
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            walked = [] if node.value is None else list(ast.walk(node.value))
+        elif isinstance(node, (ast.If, ast.Try)):
+            for part in ("body", "orelse", "finalbody"):
+                found.extend(_module_calls(getattr(node, part, [])))
+            for handler in getattr(node, "handlers", []):
+                found.extend(_module_calls(handler.body))
+            continue
+        else:
+            walked = list(ast.walk(node))
+        found.extend(expr(call) for call in walked if isinstance(call, ast.Call))
+    return found
+
+
+def test_summaries_read_real_code_as_a_visitor_and_ast_walk_would() -> None:
+    compared = 0
+    for path in sorted([*SRC.rglob("*.py"), *FIXTURES.rglob("*.py")]):
+        text = path.read_text(encoding="utf-8")
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        summary = _summary(text)
+        # JSON is what the cache keeps: the summary must come back from it unchanged.
+        assert json.loads(json.dumps(summary)) == summary
+        assert summary["calls"] == _module_calls(tree.body), path
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                reference = _Reference()
+                for statement in node.body:
+                    reference.visit(statement)
+                facts = summary["functions"][node.name]
+                assert facts["calls"] == reference.calls, (path, node.name)
+                assert facts["returns"] == reference.returns, (path, node.name)
+                assert facts["locals"] == reference.locals, (path, node.name)
+                compared += 1
+    assert compared > 100  # the project's own functions were read, not skipped
