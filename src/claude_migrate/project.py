@@ -183,7 +183,14 @@ def _top_names(root: Path) -> frozenset[str]:
     return frozenset(e[:-3] if e.endswith(".py") else e for e in entries)
 
 
-def _find_module_file(name: str, roots: Sequence[Path]) -> Path | None:
+def _find_module_file(
+    name: str, roots: Sequence[Path], folders: dict[str, bool] | None = None
+) -> Path | None:
+    """Return the file of a dotted module name under the roots, if there is one.
+
+    `folders` remembers which folders exist: most names asked for are a module's attributes
+    (`pkg.module.Client`), under a folder that is not there since `module` is a file.
+    """
     parts = name.split(".")
     if not all(part.isidentifier() for part in parts):
         return None
@@ -191,7 +198,15 @@ def _find_module_file(name: str, roots: Sequence[Path]) -> Path | None:
         if parts[0] not in _top_names(root):
             continue  # one listing per root instead of a stat per root and name
         # Strings, not `Path` arithmetic: the project phase asks for thousands of names.
-        base = os.path.join(root, *parts)
+        text = str(root)
+        parent = os.sep.join([text.rstrip(os.sep), *parts[:-1]]) or os.sep
+        base = os.path.join(parent, parts[-1])
+        if folders is not None and len(parts) > 1:
+            exists = folders.get(parent)
+            if exists is None:
+                exists = folders[parent] = os.path.isdir(parent)
+            if not exists:
+                continue  # nothing is a file under a folder that is not one
         for candidate in (base + ".py", os.path.join(base, "__init__.py")):
             if os.path.isfile(candidate):
                 return Path(candidate)
@@ -274,6 +289,7 @@ class Project:
         self._prefix_memo: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
         self._layouts: dict[tuple[str, str], _Layout] = {}
         self._param_indexes: dict[tuple[str, str], dict[str, int]] = {}
+        self._folders: dict[str, bool] = {}  # folder -> whether it is one (`module_path`)
         self._tops: dict[str, list[Path]] | None = None
         self._imported: dict[str, set[str]] = {}
         self._derived: dict[str, tuple[dict[str, Any], str]] = {}
@@ -370,7 +386,7 @@ class Project:
             for root in self.roots:
                 for top in _top_names(root):
                     self._tops.setdefault(top, []).append(root)
-        found = _find_module_file(name, self._tops.get(name.split(".")[0], []))
+        found = _find_module_file(name, self._tops.get(name.split(".")[0], []), self._folders)
         if found is not None and self.folders:
             text = str(found)
             if not any(text.startswith(str(folder) + os.sep) for folder in self.folders):
