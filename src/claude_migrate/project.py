@@ -195,9 +195,26 @@ def _find_module_file(name: str, roots: Sequence[Path]) -> Path | None:
             continue  # one listing per root instead of a stat per root and name
         base = root.joinpath(*parts)
         for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-            if candidate.is_file():
+            if candidate.is_file() and _inside_root(candidate, root):
                 return candidate
     return None
+
+
+def _inside_root(path: Path, root: Path) -> bool:
+    """Return whether a module file is really under its root: a symlink out of it is not read.
+
+    The walk never reads a file a link leads to outside the paths given, and the project phase
+    keeps the same rule: a module linked in from elsewhere (a home folder, a secret) is an
+    outside name, never read for its values.
+    """
+    real = os.path.realpath(path)
+    top = _real_folder(root)
+    return real.startswith(top if top.endswith(os.sep) else top + os.sep)
+
+
+@functools.lru_cache(maxsize=4096)
+def _real_folder(root: Path) -> str:
+    return os.path.realpath(root)
 
 
 # The derived facts ------------------------------------------------------------------------------
@@ -1437,7 +1454,7 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path, cache: Any = Non
     """
     # Listings are memoised within a run only: a long-lived process (the language server, a
     # test) sees the modules created since its last run.
-    for memo in (_has_project_file, _is_package, _top_names):
+    for memo in (_has_project_file, _is_package, _top_names, _real_folder):
         memo.cache_clear()
     _MODULE_FILES.clear()
     if len(files) > DISK_READ_FILES and not any(
