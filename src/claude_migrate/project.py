@@ -313,7 +313,8 @@ class Project:
         name, is_package = named
         if name in self.summaries:
             return name
-        found = self._summary(text, name, is_package)
+        # What the triage reads is kept for the run's own files only (`attach_project`).
+        found = self._summary(text, name, is_package, str(path) in self.given)
         if found is None:
             return None
         self.summaries[name] = found
@@ -321,7 +322,9 @@ class Project:
         self.files[str(path)] = name
         return name
 
-    def _summary(self, text: str, name: str, is_package: bool) -> dict[str, Any] | None:
+    def _summary(
+        self, text: str, name: str, is_package: bool, with_sites: bool = True
+    ) -> dict[str, Any] | None:
         """Return a module's summary, from the cache when the same text was summarised before.
 
         A summary is plain JSON data, keyed by the text, the module name and whether it is a
@@ -340,12 +343,14 @@ class Project:
                 found = stored["summary"]
                 sites = Sites.from_json(stored["sites"]) if stored["sites"] is not None else None
                 if found is None or (
-                    isinstance(found, dict) and set(found) == _SUMMARY_KEYS and sites is not None
+                    isinstance(found, dict)
+                    and set(found) == _SUMMARY_KEYS
+                    and (sites is not None or not with_sites)
                 ):
                     if sites is not None:
                         self.sites[name] = sites
                     return found
-        found, sites = _read_module(text, name, is_package)
+        found, sites = _read_module(text, name, is_package, with_sites)
         if sites is not None:
             self.sites[name] = sites
         if self.cache is not None:
@@ -1649,7 +1654,7 @@ def attach_project(
 
 
 def _read_module(
-    text: str, name: str, is_package: bool
+    text: str, name: str, is_package: bool, with_sites: bool = True
 ) -> tuple[dict[str, Any] | None, Sites | None]:
     """Parse a module once; return its summary and what the triage reads of it (or Nones)."""
     try:
@@ -1659,8 +1664,8 @@ def _read_module(
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None, None
     summary = summarise_tree(tree, name, is_package)
-    if summary is None:
-        return None, None
+    if summary is None or not with_sites:
+        return summary, None
     try:
         return summary, read_sites(tree, text)
     except RecursionError:

@@ -314,6 +314,8 @@ def _alias_sources(scan: _Scan) -> tuple[set[str], set[str]]:
     for targets, values in scan.bindings:
         for name in _names_in(targets):
             sources.setdefault(name, []).extend(values)
+    if scan.name_calls.isdisjoint(sources):
+        return names_found, attrs_found  # no name called is bound here (builtins, imports)
     seen: set[str] = set()
     pending = list(scan.name_calls)
     while pending:
@@ -355,16 +357,38 @@ def _bound_by(node: ast.AST) -> tuple[list[ast.AST], list[ast.AST]] | None:
 
 def _returns(function: ast.AST) -> Iterable[ast.Return]:
     """Return the return statements in a function (nested ones too: a superset)."""
-    return [node for node in ast.walk(function) if isinstance(node, ast.Return)]
+    return [node for node in _nodes(function) if type(node) is ast.Return]
+
+
+def _nodes(top: ast.AST) -> list[ast.AST]:
+    """Return every node under `top` (itself included), in no particular order.
+
+    `ast.walk` without its generators and deque: the triage's sets do not depend on the order.
+    """
+    found: list[ast.AST] = []
+    stack = [top]
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if type(value) is list:
+                stack.extend(item for item in value if isinstance(item, ast.AST))
+            elif isinstance(value, ast.AST):
+                stack.append(value)
+    return found
 
 
 def _names_in(nodes: Iterable[ast.AST]) -> set[str]:
     found: set[str] = set()
     for node in nodes:
-        if isinstance(node, ast.arg):
-            found.add(node.arg)
-            continue
-        found.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+        kind = type(node)
+        if kind is ast.Name:  # nearly every target: `x = ...`
+            found.add(node.id)  # type: ignore[attr-defined]
+        elif kind is ast.arg:
+            found.add(node.arg)  # type: ignore[attr-defined]
+        else:
+            found.update(n.id for n in _nodes(node) if type(n) is ast.Name)
     return found
 
 
@@ -373,11 +397,12 @@ def _mentions(nodes: Iterable[ast.AST]) -> tuple[set[str], set[str]]:
     names: set[str] = set()
     attrs: set[str] = set()
     for node in nodes:
-        for sub in ast.walk(node):
-            if isinstance(sub, ast.Name):
-                names.add(sub.id)
-            elif isinstance(sub, ast.Attribute):
-                attrs.add(sub.attr)
+        for sub in _nodes(node):
+            kind = type(sub)
+            if kind is ast.Name:
+                names.add(sub.id)  # type: ignore[attr-defined]
+            elif kind is ast.Attribute:
+                attrs.add(sub.attr)  # type: ignore[attr-defined]
     return names, attrs
 
 
