@@ -452,6 +452,8 @@ def _may_key_a_cache(tree: ast.Module, scan: _Scan, text: str) -> bool:
 
 
 _IN = (ast.In, ast.NotIn)
+# The node types `_Owners._keys` can say yes to.
+_KEY_PLACES = frozenset({ast.Subscript, ast.Compare, ast.Call, ast.Name, ast.Attribute})
 _HASH_METHODS = frozenset({"hexdigest", "digest"})
 
 
@@ -481,7 +483,7 @@ class _Owners:
             if isinstance(node, _FUNCTIONS):
                 self._function(node, owners, stack)
                 continue
-            if self._keys(node, KEY_METHODS):
+            if type(node) in _KEY_PLACES and self._keys(node, KEY_METHODS):
                 self.keyed.update(id(o) for o in owners)
             if isinstance(node, ast.Call):
                 func = node.func
@@ -492,7 +494,12 @@ class _Owners:
                     self.callers.setdefault(func.id, set()).update(id(o) for o in owners)
                     if func.id == "hash":
                         self.digests.append(owners)
-            stack.extend((child, owners) for child in ast.iter_child_nodes(node))
+            for name in node._fields:
+                value = getattr(node, name, None)
+                if type(value) is list:
+                    stack.extend((item, owners) for item in value if isinstance(item, ast.AST))
+                elif isinstance(value, ast.AST):
+                    stack.append((value, owners))
 
     @staticmethod
     def _keys(node: ast.AST, methods: Collection[str]) -> bool:
