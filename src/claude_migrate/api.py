@@ -9,7 +9,6 @@ directly.
 from __future__ import annotations
 
 import contextlib
-import difflib
 import os
 import re
 import sys
@@ -18,7 +17,6 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import baseline
 from .cache import CACHE_DIR_NAME as CACHE_DIR_NAME  # shown by the command line's help
 from .cache import ResultCache, default_dir
 from .config import PolicyLoader
@@ -180,6 +178,8 @@ def apply_baseline(
     With `prune`, stale entries are removed from the file (atomically) instead of reported.
     Raises `baseline.BaselineError` for a missing or malformed file.
     """
+    from . import baseline
+
     accepted = baseline.Baseline.load(path)
     outcome = baseline.apply(run.results, accepted, run.cwd)
     pruned = 0
@@ -212,6 +212,8 @@ def unified_diff(result: FileResult) -> str:
         from .notebook.diff import cell_diff
 
         return cell_diff(result.path, result.original_text, result.fixed_text)
+    import difflib
+
     out = []
     for line in difflib.unified_diff(
         _lines(result.original_text),
@@ -484,6 +486,8 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
     if request.diff:
         return _diff_outcome(run, request, messages, path_status)
     if request.write_baseline is not None:
+        from . import baseline  # read and written only when a baseline is named
+
         try:
             recorded = baseline.record(run.results, request.write_baseline, run.cwd)
             recorded.save()
@@ -494,6 +498,8 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
         return Outcome(run, 0, messages, recorded=recorded.total)
     pruned = 0
     if request.baseline is not None:
+        from . import baseline
+
         try:
             run, pruned = apply_baseline(
                 run, request.baseline, request.prune_baseline, request.show_baselined

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
-import difflib
 import errno
 import hashlib
 import json
@@ -22,9 +21,7 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import pathspec
+from typing import TYPE_CHECKING, Any
 
 from .checks import ALL_CHECKS, ALWAYS_ON, CHECKS_BY_NAME, KNOWN_CODES
 from .diagnostics import SEVERITIES, Severity
@@ -32,6 +29,9 @@ from .errors import ConfigError
 from .gitignore import PatternError, compile_pattern, matches, policy_spec
 from .paths import as_shown
 from .resources import rules_dir
+
+if TYPE_CHECKING:
+    import pathspec  # compiled on first use (`gitignore`)
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -68,6 +68,8 @@ class _Problems:
 
 def suggestion(word: str, choices: Iterable[str]) -> str:
     """Return ` (did you mean `x`?)` for the closest choice to a mistyped key, or ""."""
+    import difflib  # only a policy with a mistake gets this far
+
     options = list(choices)
     close = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
     if not close:

@@ -23,18 +23,19 @@ from __future__ import annotations
 import contextlib
 import faulthandler
 import os
-import pickle
 import signal
-import socket
-import subprocess
 import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+
+if TYPE_CHECKING:
+    # The process machinery is imported where a worker starts or serves (`_Worker`, `serve`):
+    # a run over a few files in-process, such as a pre-commit hook's, never needs it.
+    from multiprocessing.connection import Connection
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -146,6 +147,8 @@ def _limit_memory(extra: int | None) -> None:
 
 def serve(conn_fd: int, crash_fd: int, memory: int | None) -> None:
     """Worker main loop: run `func` over each chunk received, one reply per item."""
+    from multiprocessing.connection import Connection
+
     conn = Connection(conn_fd)
     faulthandler.enable(file=crash_fd, all_threads=False)
     parent = os.getppid()
@@ -170,6 +173,10 @@ class _Worker(Generic[Item]):
     def __init__(
         self, func: Callable[[Item], Any], setup: Callable[[], None], limits: Limits
     ) -> None:
+        import socket
+        import subprocess
+        from multiprocessing.connection import Connection
+
         ours, theirs = socket.socketpair()
         crash_read, crash_write = os.pipe()
         try:
@@ -202,6 +209,8 @@ class _Worker(Generic[Item]):
 
     def death_detail(self) -> str:
         """Return what the dead worker's fault handler wrote, or how it exited."""
+        import subprocess
+
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(STOP_GRACE_SECONDS)
         written = b""
@@ -268,7 +277,11 @@ def run_in_workers(
         list(items[start : start + chunk_size]) for start in range(0, len(items), chunk_size)
     )
     if not queue:
-        return
+        return  # the usual case of an in-process run: nothing isolated, nothing to import
+    import pickle
+    import subprocess
+    from multiprocessing.connection import Connection, wait
+
     live: dict[Connection, _Worker[Item]] = {}
 
     def start() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import PurePath
 
-from .requirement import Pin, Problem
+from .pin import Pin, Problem
 
 MANIFEST_KIND = "manifest"
 
