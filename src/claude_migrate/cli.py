@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import sys
@@ -152,10 +153,23 @@ def _common(func: Command) -> Command:
     return func
 
 
+def _freeze_start_up() -> None:
+    """Put what start-up allocated (modules, classes, tables) out of the collector's reach.
+
+    None of it is ever freed, yet each full collection of the run (LibCST's import alone
+    triggers several) would walk all of it again: `gc.freeze` spares that walk
+    (https://docs.python.org/3/library/gc.html#gc.freeze). Once per process, so a program
+    that calls the command line several times pins only what existed at the first call.
+    """
+    if gc.get_freeze_count() == 0:
+        gc.freeze()
+
+
 class _Commands(click.Group):
     """The command group; Ctrl-C exits 130 (the shell's code for SIGINT), not click's 1."""
 
     def invoke(self, ctx: click.Context) -> object:
+        _freeze_start_up()
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:

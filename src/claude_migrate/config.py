@@ -621,13 +621,15 @@ class PolicyLoader:
 
 
 def _validate_codes(raw: _RawPolicy, key: str, value: Any, table: str | None = None) -> list[str]:
-    line = _find_line(raw.text, table, key)
     name = f"{table}.{key}" if table else key
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        line = _find_line(raw.text, table, key)
         raise ConfigError(raw.path, name, "expected a list of rule codes or prefixes", line)
     for selector in value:
         if not _known_selector(selector):
-            raise ConfigError(raw.path, name, _unknown_code(selector), line)
+            raise ConfigError(
+                raw.path, name, _unknown_code(selector), _find_line(raw.text, table, key)
+            )
     return value
 
 
@@ -699,16 +701,17 @@ def _validate_option(
     raw: _RawPolicy, check: Any, name: str, where: str, key: str, value: Any
 ) -> None:
     option = check.options.get(key)
-    line = _find_line(raw.text, name, key)
     if option is None:
         known = ", ".join(check.options) or "none"
         raise ConfigError(
             raw.path,
             f"{where}.{key}",
             f"unknown key (known: {known})" + suggestion(key, check.options),
-            line,
+            _find_line(raw.text, name, key),
         )
     if not option.check(value):
+        # Looked up only for the message: a valid policy's text is never scanned for lines.
+        line = _find_line(raw.text, name, key)
         if option.kind == "string-table" and isinstance(value, dict):
             # Name the one entry that is wrong (`sdk-pins.minimums.anthropic`) and its line.
             for entry, item in value.items():

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from packaging.version import InvalidVersion, Version
 
-from .manifests.pin import canonical_name
+from .manifests import canonical_name
 
 if TYPE_CHECKING:
     from .config import FileSettings

@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING, Any, cast
 from packaging.version import InvalidVersion, Version
 
 from ..diagnostics import Applicability, Diagnostic, Edit, FileError, Fix
-from ..manifests import MANIFEST_KIND
-from ..manifests.pin import LOCKED, Pin, Problem, canonical_name
+from ..manifests import MANIFEST_KIND, canonical_name
 from .base import Check, Option
 
 if TYPE_CHECKING:
     from ..context import FileContext
     from ..filekind import CheckContext
+    from ..manifests.pin import Pin, Problem
 
 DEFAULT_MINIMUMS = {"anthropic": "0.32.1", "boto3": "1.34.0"}
 SDK = "anthropic"
@@ -88,7 +88,7 @@ class SdkPinsCheck(Check["CheckContext"]):
         # The constraint logic needs `packaging`'s requirement parser: loaded only when a
         # dependency file is checked, never for a run over Python files alone.
         from ..manifests.processor import ManifestContext
-        from ..manifests.requirement import ConstraintError, constraint_admits_below
+        from ..manifests.requirement import ConstraintError, Problem, constraint_admits_below
 
         if isinstance(ctx, ManifestContext):
             pins, problems = ctx.reading
@@ -122,7 +122,7 @@ class SdkPinsCheck(Check["CheckContext"]):
     def _diagnostic(self, ctx: CheckContext, pin: Pin, minimum: str, label: str) -> Diagnostic:
         from ..diagnostics import fingerprint
         from ..manifests.locks import RELOCK
-        from ..manifests.requirement import raise_constraint
+        from ..manifests.requirement import LOCKED, raise_constraint
 
         source = ctx.source
         fix = None

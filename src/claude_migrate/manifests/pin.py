@@ -1,28 +1,18 @@
-"""A requirement as written in a dependency file (`Pin`), and a package's canonical name.
+"""A requirement as written in a dependency file (`Pin`) and what could not be read (`Problem`).
 
-Plain data with no dependency of its own: discovery, the project facts and every reader share
-it, while deciding what a constraint admits (`requirement`, which needs `packaging`'s parser)
-is loaded only when a dependency file is actually read.
+Plain data: every reader produces it, while deciding what a constraint admits (`requirement`,
+which needs `packaging`'s parser) is loaded only when a constraint is actually judged.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+
+from .names import canonical_name
 
 PEP440 = "pep440"
 POETRY = "poetry"
 LOCKED = "locked"  # a lock file's resolved version: reported, never edited
-
-_SEPARATORS = re.compile(r"[-_.]+")
-
-
-def canonical_name(name: str) -> str:
-    """Return a package name as PEP 503 normalises it (`Foo_Bar.baz` -> `foo-bar-baz`).
-
-    The rule is the specification's own: https://peps.python.org/pep-0503/#normalized-names
-    """
-    return _SEPARATORS.sub("-", name).lower()
 
 
 @dataclass(frozen=True)
