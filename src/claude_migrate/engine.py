@@ -44,7 +44,7 @@ from .pool import (
 from .project import ProjectView, attach_project
 from .source import DecodeError, SourceText, read_regular
 from .suppress import skips_file
-from .triage import Wanted, enabled, has_candidate, parse_for_triage
+from .triage import Sites, Wanted, candidate, enabled, parse_for_triage, read_sites
 
 if TYPE_CHECKING:
     import libcst as cst  # imported where a file is parsed: most runs never need it
@@ -93,6 +93,8 @@ class Job:
     text: str | None = None  # given instead of reading `path` (stdin)
     # What the project phase decided that this file may use (None: the file alone).
     project: ProjectView | None = None
+    # The triage found a candidate site already (in the run's main process): not asked again.
+    triaged: bool = False
 
 
 @cache
@@ -242,8 +244,14 @@ def triaged_out(job: Job, text: str, data: bytes | None = None) -> bool:
     return _triage(job, text, data)[0]
 
 
-def _triage(job: Job, text: str, data: bytes | None) -> tuple[bool, bool | None]:
-    """Return (whether the triage rejects the module, whether Python parses it, if it tried)."""
+def _triage(
+    job: Job, text: str, data: bytes | None, sites: Sites | None = None
+) -> tuple[bool, bool | None]:
+    """Return (whether the triage rejects the module, whether Python parses it, if it tried).
+
+    `sites` is what the project phase read of the same text, when it parsed the module: the
+    module is then not parsed again.
+    """
     if job.kind != "python" or not enabled():
         return False, None
     if data is None:
@@ -256,10 +264,44 @@ def _triage(job: Job, text: str, data: bytes | None) -> tuple[bool, bool | None]
     wanted = wanted_for(job.settings, job.kind, file_role(job.path), None if forced else data)
     if wanted is None:
         return False, None
-    tree = parse_for_triage(text)
-    if tree is None:
-        return False, False
-    return not has_candidate(tree, text, wanted, exported_names(job)), True
+    if sites is None:
+        tree = parse_for_triage(text)
+        if tree is None:
+            return False, False
+        sites = read_sites(tree, text)
+    return not candidate(sites, text, wanted, exported_names(job)), True
+
+
+def settle_without_libcst(
+    job: Job, data: bytes, verdict: int, phase: tuple[str, Sites] | None = None
+) -> FileResult | bool:
+    """Return the result of a Python file that CPython's parser alone decides.
+
+    A file whose markers no enabled check reads (SYNTAX_ONLY) and that compiles, or one the
+    triage rejects, has nothing to report and nothing to fix: the result is the one `process`
+    would give, found in this process without LibCST and without the file-shape measure that
+    guards LibCST's parse (CPython's parser answers pathological nesting with an exception,
+    never a crash). Otherwise the file goes on to `process`: True when the triage found a
+    candidate site in it (so it need not be asked again), False when nothing was decided.
+    `phase` is the text the project phase parsed and what the triage reads of it: used only
+    when it is the text decoded here (a coding cookie may make them differ).
+    """
+    if job.kind != "python" or job.text is not None or verdict == SKIP:
+        return False
+    result = FileResult(path=job.display)
+    try:
+        source = read_source(job, data, result, is_python=True)
+        if source is None:
+            return result  # skipped by its comment, or undecodable (CM001): as `process` says
+        if verdict == SYNTAX_ONLY:
+            return result if _compiles(source.text) else False
+        sites = phase[1] if phase is not None and phase[0] == source.text else None
+        rejected, parsed = _triage(job, source.text, data, sites)
+    except (RecursionError, MemoryError):
+        return False  # `process` words these
+    if rejected:
+        return result
+    return parsed is True
 
 
 # What the prefilter decides about a file's bytes.
@@ -437,7 +479,9 @@ def _process_python(
     if syntax_only and _compiles(source.text):
         return  # nothing to find, and it parses: LibCST is not needed (else it words the error)
     compiles: bool | None = None
-    if not syntax_only:
+    if job.triaged:
+        compiles = True  # the triage parsed this text with `ast`
+    elif not syntax_only:
         rejected, compiles = _triage(job, source.text, data)
         if rejected:
             return  # no candidate site for any enabled check: the same, decided by `ast`
@@ -738,13 +782,16 @@ def run(
     """
     workers = workers or default_jobs()
     reads: dict[str, bytes] = {}
-    jobs = attach_project(jobs, cache, reads)
+    # What the project phase read of each module it parsed: the triage then needs no parse.
+    read_by_phase: dict[str, tuple[str, Sites]] = {}
+    jobs = list(attach_project(jobs, cache, reads, read_by_phase))
     keys: dict[int, tuple[str, bytes]] = {}
     # Prefilter in this process: most files of a real tree never need a parse, and sending
     # them to a pool would cost more than reading them here.
     heavy: list[int] = []
     hazardous: set[int] = set()  # deep or huge: parsed in a worker even on a one-process run
     results: list[FileResult | None] = [None] * len(jobs)
+    shared: set[int] = set()  # processed from the bytes keyed, not from a second read
     # The bytes read here, handed to process() when it runs in this process (one read a file).
     read: dict[int, bytes] = {}
     kept = 0
@@ -761,7 +808,8 @@ def run(
             except OSError:
                 heavy.append(i)  # let process() report it
                 continue
-            if _verdict(job, data) == SKIP:
+            verdict = _verdict(job, data)
+            if verdict == SKIP:
                 results[i] = done = skipped(job, data)
                 if on_result:
                     on_result(done)
@@ -778,13 +826,23 @@ def run(
                     if on_result:
                         on_result(hit)
                     continue
+            # Most files that pass the prefilter are decided here by CPython's parser (it
+            # compiles, or holds no candidate site): no worker, no LibCST, no shape measure.
+            settled = settle_without_libcst(job, data, verdict, read_by_phase.get(job.path))
+            if isinstance(settled, FileResult):
+                results[i] = settled
+                shared.add(i)
+                if on_result:
+                    on_result(settled)
+                continue
+            if settled:
+                jobs[i] = job = replace(job, triaged=True)
             if measuring and needs_isolation(data):
                 hazardous.add(i)
             if measuring and kept + len(data) <= KEEP_READ_BYTES:
                 read[i] = data
                 kept += len(data)
         heavy.append(i)
-    shared: set[int] = set()  # processed from the bytes keyed, not from a second read
     if workers <= 1 or len(heavy) < PARALLEL_MIN_FILES:
         isolated = [(i, jobs[i]) for i in heavy if i in hazardous]
         for i in heavy:

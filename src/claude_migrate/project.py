@@ -24,11 +24,13 @@ file, stdin) it is the same resolver, knowing only its module.
 
 from __future__ import annotations
 
+import ast
 import functools
 import hashlib
 import json
 import os
 import re
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,8 +51,9 @@ from .calls import (
     is_claude_model,
 )
 from .source import read_regular
-from .summary import summarise
+from .summary import summarise_tree
 from .symbols import BEDROCK_RUNTIME, BOTO3_CLIENT_FACTORIES, is_sdk_client_class
+from .triage import Sites, read_sites
 
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 CANONICAL = (TEMPERATURE, MAX_TOKENS, STOP, STREAM, MODEL)
@@ -192,9 +195,26 @@ def _find_module_file(name: str, roots: Sequence[Path]) -> Path | None:
             continue  # one listing per root instead of a stat per root and name
         base = root.joinpath(*parts)
         for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-            if candidate.is_file():
+            if candidate.is_file() and _inside_root(candidate, root):
                 return candidate
     return None
+
+
+def _inside_root(path: Path, root: Path) -> bool:
+    """Return whether a module file is really under its root: a symlink out of it is not read.
+
+    The walk never reads a file a link leads to outside the paths given, and the project phase
+    keeps the same rule: a module linked in from elsewhere (a home folder, a secret) is an
+    outside name, never read for its values.
+    """
+    real = os.path.realpath(path)
+    top = _real_folder(root)
+    return real.startswith(top if top.endswith(os.sep) else top + os.sep)
+
+
+@functools.lru_cache(maxsize=4096)
+def _real_folder(root: Path) -> str:
+    return os.path.realpath(root)
 
 
 # The derived facts ------------------------------------------------------------------------------
@@ -281,6 +301,8 @@ class Project:
         self.loading = False
         # The result cache (`cache.ResultCache`), where summaries are kept by content.
         self.cache: Any = None
+        # What the triage reads of each summarised module (module -> `triage.Sites`).
+        self.sites: dict[str, Sites] = {}
 
     # Building -------------------------------------------------------------------------------
     def add(self, path: Path, text: str) -> str | None:
@@ -291,7 +313,8 @@ class Project:
         name, is_package = named
         if name in self.summaries:
             return name
-        found = self._summary(text, name, is_package)
+        # What the triage reads is kept for the run's own files only (`attach_project`).
+        found = self._summary(text, name, is_package, str(path) in self.given)
         if found is None:
             return None
         self.summaries[name] = found
@@ -299,25 +322,40 @@ class Project:
         self.files[str(path)] = name
         return name
 
-    def _summary(self, text: str, name: str, is_package: bool) -> dict[str, Any] | None:
+    def _summary(
+        self, text: str, name: str, is_package: bool, with_sites: bool = True
+    ) -> dict[str, Any] | None:
         """Return a module's summary, from the cache when the same text was summarised before.
 
         A summary is plain JSON data, keyed by the text, the module name and whether it is a
-        package; a cached entry that is not a summary's shape is a miss.
+        package; a cached entry that is not a summary's shape is a miss. What the engine's
+        triage reads of the module (`triage.Sites`) comes from the same parse and is kept with
+        it, in `self.sites` by module name.
         """
-        if self.cache is None:
-            return summarise(text, name, is_package)
-        digest = hashlib.blake2b(digest_size=20)
-        digest.update(f"summary\0{name}\0{is_package}\0".encode())
-        digest.update(text.encode("utf-8", "surrogatepass"))
-        key = digest.hexdigest()
-        stored = self.cache.load_data(key)
-        if isinstance(stored, dict) and set(stored) == {"summary"}:
-            found = stored["summary"]
-            if found is None or (isinstance(found, dict) and set(found) == _SUMMARY_KEYS):
-                return found
-        found = summarise(text, name, is_package)
-        self.cache.store_data(key, {"summary": found})
+        key = ""
+        if self.cache is not None:
+            digest = hashlib.blake2b(digest_size=20)
+            digest.update(f"summary\0{name}\0{is_package}\0".encode())
+            digest.update(text.encode("utf-8", "surrogatepass"))
+            key = digest.hexdigest()
+            stored = self.cache.load_data(key)
+            if isinstance(stored, dict) and set(stored) == {"summary", "sites"}:
+                found = stored["summary"]
+                sites = Sites.from_json(stored["sites"]) if stored["sites"] is not None else None
+                if found is None or (
+                    isinstance(found, dict)
+                    and set(found) == _SUMMARY_KEYS
+                    and (sites is not None or not with_sites)
+                ):
+                    if sites is not None:
+                        self.sites[name] = sites
+                    return found
+        found, sites = _read_module(text, name, is_package, with_sites)
+        if sites is not None:
+            self.sites[name] = sites
+        if self.cache is not None:
+            payload = sites.to_json() if sites is not None else None
+            self.cache.store_data(key, {"summary": found, "sites": payload})
         return found
 
     def load(self, module: str) -> dict[str, Any] | None:
@@ -1421,7 +1459,7 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path, cache: Any = Non
     """
     # Listings are memoised within a run only: a long-lived process (the language server, a
     # test) sees the modules created since its last run.
-    for memo in (_has_project_file, _is_package, _top_names):
+    for memo in (_has_project_file, _is_package, _top_names, _real_folder):
         memo.cache_clear()
     _MODULE_FILES.clear()
     if len(files) > DISK_READ_FILES and not any(
@@ -1569,7 +1607,10 @@ def enabled() -> bool:
 
 
 def attach_project(
-    jobs: Sequence[Any], cache: Any = None, reads: dict[str, bytes] | None = None
+    jobs: Sequence[Any],
+    cache: Any = None,
+    reads: dict[str, bytes] | None = None,
+    read_sites_of: dict[str, tuple[str, Sites]] | None = None,
 ) -> list[Any]:
     """Return the jobs with the project phase's view of each Python file attached.
 
@@ -1581,7 +1622,8 @@ def attach_project(
     the files read from disk beyond the run's are recorded with their hashes and checked on the
     way back, so a warm run over an unchanged tree neither parses nor solves anything.
     The bytes read for the phase are left in `reads` (path -> bytes) for the file phase, so
-    each file is read once.
+    each file is read once; what the triage reads of each file the phase parsed is left in
+    `read_sites_of` (path -> (the text parsed, `triage.Sites`)), so it is parsed once too.
     """
     from dataclasses import replace
 
@@ -1597,11 +1639,37 @@ def attach_project(
         project = build(files, cwd(), cache)
         views = {path: project.view(path) for path, _ in ((str(p), d) for p, d in files)}
         _store_views(cache, files, project, views)
+        if read_sites_of is not None:
+            for path, data in files:
+                module = project.files.get(str(path))
+                sites = project.sites.get(module) if module is not None else None
+                if sites is not None:
+                    text = data if isinstance(data, str) else data.decode("utf-8")
+                    read_sites_of[str(path)] = (text, sites)
     out = []
     for job in jobs:
         view = views.get(job.path) if job.kind == "python" else None
         out.append(replace(job, project=view) if view is not None else job)
     return out
+
+
+def _read_module(
+    text: str, name: str, is_package: bool, with_sites: bool = True
+) -> tuple[dict[str, Any] | None, Sites | None]:
+    """Parse a module once; return its summary and what the triage reads of it (or Nones)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None, None
+    summary = summarise_tree(tree, name, is_package)
+    if summary is None or not with_sites:
+        return summary, None
+    try:
+        return summary, read_sites(tree, text)
+    except RecursionError:
+        return summary, None
 
 
 def _hash(data: bytes | str) -> str:

@@ -254,6 +254,11 @@ def summarise(text: str, module: str, is_package: bool) -> dict[str, Any] | None
             tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+    return summarise_tree(tree, module, is_package)
+
+
+def summarise_tree(tree: ast.Module, module: str, is_package: bool) -> dict[str, Any] | None:
+    """Return the summary of a parsed module, or None when it nests too deeply to read."""
     summary: dict[str, Any] = {
         "module": module,
         "package": is_package,

@@ -25,7 +25,15 @@ import warnings
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 
-__all__ = ["Wanted", "enabled", "has_candidate", "parse_for_triage"]
+__all__ = [
+    "Sites",
+    "Wanted",
+    "candidate",
+    "enabled",
+    "has_candidate",
+    "parse_for_triage",
+    "read_sites",
+]
 
 # Set to "0" to send every file that passes the byte prefilter to LibCST, as before the triage.
 SWITCH = "CLAUDE_MIGRATE_TRIAGE"
@@ -92,23 +100,104 @@ def has_candidate(
     `exported` names the functions other modules of the project wrap Claude calls in (the
     project phase's summaries): a call of one of them, by any alias, is a candidate too.
     """
+    return candidate(read_sites(tree, text), text, wanted, exported)
+
+
+@dataclass(frozen=True)
+class Sites:
+    """What the triage reads of one module, whatever the rules ask: its decision's inputs.
+
+    Read once from the module's `ast` (by the project phase, which parses the module anyway, or
+    by the triage itself) and then tested against each file's `Wanted` and exported names
+    without the tree: the names called as attributes and as bare names, the keywords passed,
+    every name and attribute mentioned, the imports as (last name imported, name bound), the
+    names and attributes the values of the bare names called may come from (followed through
+    assignments and returns to a fixed point, `_may_alias`), and, when the text holds "digest"
+    or "hash", whether a digest may key a cache (`_may_key_a_cache`; None otherwise).
+    """
+
+    attr_calls: frozenset[str]
+    name_calls: frozenset[str]
+    keywords: frozenset[str]
+    mentioned: frozenset[str]
+    imports: tuple[tuple[str, str], ...]
+    alias_names: frozenset[str]
+    alias_attrs: frozenset[str]
+    keys_a_cache: bool | None
+
+    def to_json(self) -> list[object]:
+        return [
+            sorted(self.attr_calls), sorted(self.name_calls), sorted(self.keywords),
+            sorted(self.mentioned), [list(pair) for pair in self.imports],
+            sorted(self.alias_names), sorted(self.alias_attrs), self.keys_a_cache,
+        ]  # fmt: skip
+
+    @classmethod
+    def from_json(cls, data: object) -> Sites | None:
+        """Return the sites stored by `to_json`, or None when `data` is not of that shape."""
+        if not isinstance(data, list) or len(data) != 8:
+            return None
+        attr_calls, name_calls, keywords, mentioned, imports, alias_names, alias_attrs, keys = data
+        names = [attr_calls, name_calls, keywords, mentioned, alias_names, alias_attrs]
+        if not all(isinstance(v, list) and all(isinstance(x, str) for x in v) for v in names):
+            return None
+        if not isinstance(imports, list) or not all(
+            isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p)
+            for p in imports
+        ):
+            return None
+        if keys is not None and not isinstance(keys, bool):
+            return None
+        return cls(
+            frozenset(attr_calls),
+            frozenset(name_calls),
+            frozenset(keywords),
+            frozenset(mentioned),
+            tuple((p[0], p[1]) for p in imports),
+            frozenset(alias_names),
+            frozenset(alias_attrs),
+            keys,
+        )
+
+
+def read_sites(tree: ast.Module, text: str) -> Sites:
+    """Return what the triage needs of a module, read from its `ast` in one pass."""
+    scan = _Scan(tree)
+    alias_names, alias_attrs = _alias_sources(scan)
+    keys = _may_key_a_cache(tree, scan, text) if ("digest" in text or "hash" in text) else None
+    return Sites(
+        frozenset(scan.attr_calls),
+        frozenset(scan.name_calls),
+        frozenset(scan.keywords),
+        frozenset(scan.mentioned),
+        tuple(
+            (alias.name.rsplit(".", 1)[-1], alias.asname or alias.name.split(".")[0])
+            for alias in scan.imports
+        ),
+        frozenset(alias_names),
+        frozenset(alias_attrs),
+        keys,
+    )
+
+
+def candidate(sites: Sites, text: str, wanted: Wanted, exported: Collection[str] = ()) -> bool:
+    """Return whether a module with these `sites` holds a site `wanted` could report on."""
     if any(word in text for word in wanted.texts):
         return True
     callees = wanted.callees | frozenset(exported)
     absent = {name for name, word in wanted.only_with if word not in text}
     if absent:
         callees -= absent
-    scan = _Scan(tree)
-    if scan.attr_calls & callees or scan.name_calls & callees:
+    if sites.attr_calls & callees or sites.name_calls & callees:
         return True
-    if scan.keywords & wanted.keywords:
+    if sites.keywords & wanted.keywords:
         return True
-    if scan.name_calls and callees and _may_alias(scan, callees):
+    if sites.name_calls and callees and _may_alias(sites, callees):
         return True
     # `.digest()`, `.hexdigest()` and `hash(...)` are identifiers, written as such in the text.
     if not wanted.cache_digests or not ("digest" in text or "hash" in text):
         return False
-    return _may_key_a_cache(tree, scan, text)
+    return bool(sites.keys_a_cache)
 
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -185,24 +274,34 @@ class _Scan:
 # Aliases ------------------------------------------------------------------------------------
 
 
-def _may_alias(scan: _Scan, callees: frozenset[str]) -> bool:
+def _may_alias(sites: Sites, callees: frozenset[str]) -> bool:
     """Return whether a bare name called in the module may hold one of `callees`.
 
     A name is an alias when some binding of it, in any scope, imports a callee (`from m import
     create as c`) or assigns an expression mentioning a callee or an alias (`c = x.create`,
     `c = make()` where `make` returns one, `with ... as c`, `for c in ...`, a parameter's
     default). Every binding counts, whatever its scope: a superset of what a resolver proves.
-    Searched backwards from the names called, so only the bindings they depend on are read.
     """
-    imported = {
-        alias.asname or alias.name.split(".")[0]
-        for alias in scan.imports
-        if alias.name.rsplit(".", 1)[-1] in callees
-    }
-    if scan.name_calls & imported:
+    imported = {bound for last, bound in sites.imports if last in callees}
+    if sites.name_calls & imported:
         return True
-    if not imported and not scan.mentioned & callees:
+    if not imported and not sites.mentioned & callees:
         return False  # no callee is named anywhere: nothing can hold one
+    return bool(sites.alias_attrs & callees or sites.alias_names & (imported | callees))
+
+
+def _alias_sources(scan: _Scan) -> tuple[set[str], set[str]]:
+    """Return the names and attributes the bare names called may take their values from.
+
+    Searched backwards from the names called, through every binding of each name (assignments,
+    loop and `with` targets, parameters with a default, functions by their returns), until
+    nothing new is reached: whatever the callees asked, a name called is an alias of one only
+    if it is among these (`_may_alias`).
+    """
+    names_found: set[str] = set()
+    attrs_found: set[str] = set()
+    if not scan.name_calls:
+        return names_found, attrs_found
     # name -> the expressions its bindings take their value from
     sources: dict[str, list[ast.AST]] = {}
     for function in scan.functions:
@@ -215,7 +314,8 @@ def _may_alias(scan: _Scan, callees: frozenset[str]) -> bool:
     for targets, values in scan.bindings:
         for name in _names_in(targets):
             sources.setdefault(name, []).extend(values)
-    seeds = imported | callees
+    if scan.name_calls.isdisjoint(sources):
+        return names_found, attrs_found  # no name called is bound here (builtins, imports)
     seen: set[str] = set()
     pending = list(scan.name_calls)
     while pending:
@@ -229,10 +329,10 @@ def _may_alias(scan: _Scan, callees: frozenset[str]) -> bool:
                 names, attrs = _mentions(returned)
             else:
                 names, attrs = _mentions([value])
-            if attrs & callees or names & seeds:
-                return True
+            names_found |= names
+            attrs_found |= attrs
             pending.extend(names - seen)
-    return False
+    return names_found, attrs_found
 
 
 def _bound_by(node: ast.AST) -> tuple[list[ast.AST], list[ast.AST]] | None:
@@ -257,16 +357,38 @@ def _bound_by(node: ast.AST) -> tuple[list[ast.AST], list[ast.AST]] | None:
 
 def _returns(function: ast.AST) -> Iterable[ast.Return]:
     """Return the return statements in a function (nested ones too: a superset)."""
-    return [node for node in ast.walk(function) if isinstance(node, ast.Return)]
+    return [node for node in _nodes(function) if type(node) is ast.Return]
+
+
+def _nodes(top: ast.AST) -> list[ast.AST]:
+    """Return every node under `top` (itself included), in no particular order.
+
+    `ast.walk` without its generators and deque: the triage's sets do not depend on the order.
+    """
+    found: list[ast.AST] = []
+    stack = [top]
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if type(value) is list:
+                stack.extend(item for item in value if isinstance(item, ast.AST))
+            elif isinstance(value, ast.AST):
+                stack.append(value)
+    return found
 
 
 def _names_in(nodes: Iterable[ast.AST]) -> set[str]:
     found: set[str] = set()
     for node in nodes:
-        if isinstance(node, ast.arg):
-            found.add(node.arg)
-            continue
-        found.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+        kind = type(node)
+        if kind is ast.Name:  # nearly every target: `x = ...`
+            found.add(node.id)  # type: ignore[attr-defined]
+        elif kind is ast.arg:
+            found.add(node.arg)  # type: ignore[attr-defined]
+        else:
+            found.update(n.id for n in _nodes(node) if type(n) is ast.Name)
     return found
 
 
@@ -275,11 +397,12 @@ def _mentions(nodes: Iterable[ast.AST]) -> tuple[set[str], set[str]]:
     names: set[str] = set()
     attrs: set[str] = set()
     for node in nodes:
-        for sub in ast.walk(node):
-            if isinstance(sub, ast.Name):
-                names.add(sub.id)
-            elif isinstance(sub, ast.Attribute):
-                attrs.add(sub.attr)
+        for sub in _nodes(node):
+            kind = type(sub)
+            if kind is ast.Name:
+                names.add(sub.id)  # type: ignore[attr-defined]
+            elif kind is ast.Attribute:
+                attrs.add(sub.attr)  # type: ignore[attr-defined]
     return names, attrs
 
 

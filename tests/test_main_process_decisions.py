@@ -1,0 +1,147 @@
+"""Files CPython's parser settles are decided in the run's main process, with the same result.
+
+A file whose markers no enabled rule confirms and that compiles, or one without a candidate site
+(the ast triage), needs no LibCST: `engine.run` settles it before any worker starts, reading the
+triage's sites from the project phase's parse when the phase parsed the same text. These tests
+hold it to the result `engine.process` gives the file on its own, and check that a run where
+every file is settled that way starts no worker.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+from helpers import write_tree
+
+from claude_migrate import engine
+from claude_migrate.config import PolicyLoader
+from claude_migrate.engine import Job, Options
+from claude_migrate.triage import Sites, read_sites
+
+# Builds and documents a client, calls nothing: no candidate site (the triage rejects it).
+NO_CANDIDATE = '''"""Our Anthropic client: callers use `client.messages.create(...)`."""
+import anthropic
+
+
+def make_client() -> anthropic.Anthropic:
+    return anthropic.Anthropic(max_retries=3)
+'''
+# Names Claude and passes no parameter any rule reads: the prefilter's SYNTAX_ONLY.
+MARKER_ONLY = 'MODEL_FAMILY = "claude"\n'
+BROKEN = 'MODEL_FAMILY = "claude"\ndef (:\n'
+CALLS = (
+    "import anthropic\n"
+    "client = anthropic.Anthropic()\n"
+    'client.messages.create(model="claude-sonnet-4-5", max_tokens=10, temperature=0.9,'
+    " messages=[])\n"
+)
+
+
+def _jobs(root: Path) -> list[Job]:
+    loader = PolicyLoader(cwd=root)
+    return [
+        Job(str(path), path.name, "python", loader.for_path(path).settings_for(path))
+        for path in sorted(root.glob("*.py"))
+    ]
+
+
+def _outcome(results: list[engine.FileResult]) -> list[tuple[str, list[str], list[str]]]:
+    return [
+        (
+            r.path,
+            [f"{d.code}:{d.line}:{d.column}" for d in r.diagnostics],
+            [e.message for e in r.errors],
+        )
+        for r in results
+    ]
+
+
+def _no_pool(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    started: list[int] = []
+    real = engine.run_in_workers
+
+    def counting(func, items, *args, **kwargs):  # type: ignore[no-untyped-def]
+        started.append(len(items))
+        return real(func, items, *args, **kwargs)
+
+    monkeypatch.setattr(engine, "run_in_workers", counting)
+    return started
+
+
+def test_a_run_whose_files_cpython_settles_starts_no_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {f"client_{i}.py": NO_CANDIDATE for i in range(10)}
+    files.update({f"names_{i}.py": MARKER_ONLY for i in range(10)})
+    root = write_tree(tmp_path, files)
+    started = _no_pool(monkeypatch)
+    results = engine.run(_jobs(root), Options(), workers=2)
+    assert sum(started) == 0, "a worker was started for files that need no LibCST"
+    assert len(results) == 20
+    alone = [engine.process(job, Options()) for job in _jobs(root)]
+    assert _outcome(results) == _outcome(alone)
+    assert not any(r.parsed for r in results)
+
+
+def test_files_that_need_libcst_still_go_to_workers_with_the_same_findings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {f"calls_{i}.py": CALLS for i in range(14)}
+    files.update({f"client_{i}.py": NO_CANDIDATE for i in range(6)})
+    files["broken.py"] = BROKEN
+    root = write_tree(tmp_path, files)
+    started = _no_pool(monkeypatch)
+    results = engine.run(_jobs(root), Options(), workers=2)
+    # The 14 calling files and the one Python cannot parse (LibCST words its error).
+    assert sum(started) == 15
+    alone = [engine.process(job, Options()) for job in _jobs(root)]
+    assert _outcome(results) == _outcome(alone)
+    broken = next(r for r in results if r.path == "broken.py")
+    assert [(e.code, e.line) for e in broken.errors] == [("CM001", 2)]
+    assert all(r.diagnostics for r in results if r.path.startswith("calls_"))
+
+
+def test_a_coding_cookie_keeps_the_phase_reading_from_deciding(tmp_path: Path) -> None:
+    # UTF-8 bytes read as Latin-1 by their cookie: the project phase (UTF-8) and the file phase
+    # (the cookie) see different texts, so the phase's sites are not used for the file.
+    text = "# -*- coding: latin-1 -*-\n# caf\u00e9\n" + CALLS
+    root = tmp_path / "tree"
+    root.mkdir()
+    (root / "cookie.py").write_bytes(text.encode("utf-8"))
+    (root / "other.py").write_text(CALLS, encoding="utf-8")
+    results = engine.run(_jobs(root), Options(), workers=1)
+    alone = [engine.process(job, Options()) for job in _jobs(root)]
+    assert _outcome(results) == _outcome(alone)
+    assert results[0].diagnostics
+
+
+def test_sites_survive_their_json_form() -> None:
+    for source in (
+        NO_CANDIDATE,
+        CALLS,
+        MARKER_ONLY,
+        "import hashlib\nkey = hashlib.sha256(b'prompt').hexdigest()\ncache = {}\ncache[key] = 1\n",
+    ):
+        sites = read_sites(ast.parse(source), source)
+        assert Sites.from_json(json.loads(json.dumps(sites.to_json()))) == sites
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [
+        None,
+        [],
+        "sites",
+        [[]] * 8,
+        [["a"], ["b"], [], [], [["x"]], [], [], None],
+        [[1], [], [], [], [], [], [], None],
+        [[], [], [], [], [], [], [], "yes"],
+        {"attr_calls": []},
+    ],
+    ids=repr,
+)
+def test_a_malformed_stored_reading_is_refused(stored: object) -> None:
+    assert Sites.from_json(stored) is None
