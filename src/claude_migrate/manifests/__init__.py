@@ -3,9 +3,9 @@
 One module per format (`requirements_txt`, `pyproject` (also `Pipfile`), `setup_cfg`,
 `setup_py`, `locks`), one shared module for what a constraint admits and how to raise it
 (`requirement`, the only one that needs `packaging`'s parser), the plain data they produce
-(`pin`) and package-name normalisation (`names`). Discovery hands every manifest to the engine as the kind `"manifest"`; the
-format is told by the file's name. `setup.py` stays a Python file (the Python rules check it
-too) and is read from its LibCST tree by `setup_py`.
+(`pin`) and package-name normalisation (`names`). Discovery hands every manifest to the engine
+as the kind `"manifest"`; the format is told by the file's name. `setup.py` stays a Python
+file (the Python rules check it too) and is read from its LibCST tree by `setup_py`.
 """
 
 from __future__ import annotations
