@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import ast
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -145,3 +147,41 @@ def test_sites_survive_their_json_form() -> None:
 )
 def test_a_malformed_stored_reading_is_refused(stored: object) -> None:
     assert Sites.from_json(stored) is None
+
+
+# CPython's parser in the main process: pathological shapes end in an exception, never a crash.
+SHAPES = {
+    "100k not": "x = " + "not " * 100_000 + "y\n",
+    "100k terms": "x = " + "+".join(["a"] * 100_000) + "\n",
+    "5,000 parentheses": "x = " + "(" * 5000 + "1" + ")" * 5000 + "\n",
+    "50k conditionals": "x = " + "a if b else " * 50_000 + "a\n",
+    "50k lambdas": "x = " + "lambda: " * 50_000 + "1\n",
+    "50k subscripts": "x = a" + "[0]" * 50_000 + "\n",
+}
+SETTLE = """
+import sys
+from pathlib import Path
+from claude_migrate import engine
+from claude_migrate.config import PolicyLoader
+path = Path(sys.argv[1])
+settings = PolicyLoader(cwd=path.parent).for_path(path).settings_for(path)
+job = engine.Job(str(path), path.name, "python", settings)
+data = path.read_bytes()
+settled = engine.settle_without_libcst(job, data, engine._verdict(job, data))
+print("settled" if isinstance(settled, engine.FileResult) else f"to LibCST ({settled})")
+"""
+
+
+@pytest.mark.parametrize("shape", list(SHAPES), ids=list(SHAPES))
+@pytest.mark.parametrize("head", ["MODEL = 'claude'\n", CALLS], ids=["marker only", "calls"])
+def test_cpython_answers_pathological_files_in_the_main_process(
+    tmp_path: Path, shape: str, head: str
+) -> None:
+    path = tmp_path / "deep.py"
+    path.write_text(head + SHAPES[shape], encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", SETTLE, str(path)], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    # None of these parses: each goes on to a worker, where LibCST words its CM001.
+    assert done.stdout.strip() == "to LibCST (False)", done.stdout

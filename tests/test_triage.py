@@ -273,6 +273,13 @@ def statement(draw: st.DrawFn) -> str:
             [
                 f"{a} = anthropic.Anthropic()",
                 f"{a} = Anthropic(default_headers={{'anthropic-version': '2023-01-01'}})",
+                f"{a} = {b}.with_options(default_headers={{'anthropic-version': '2023-01-01'}})",
+                f"{a} = {b}.copy(default_headers={{'anthropic-version': '2023-01-01'}})",
+                f"{a} = {b}(default_headers={{'anthropic-version': '2023-01-01'}})",
+                f"{a} = {b}.__class__(default_headers={{'anthropic-version': '2023-01-01'}})",
+                f"{a} = anthropic.AsyncAnthropicBedrock",
+                f"from anthropic import AnthropicVertex as {a}",
+                "super().__init__(default_headers={'anthropic-version': '2023-01-01'})",
                 f"{a} = {b}.messages.create",
                 f"{a} = {b}.messages",
                 f"{a} = {b}",
@@ -351,3 +358,56 @@ def test_triage_changes_no_result_of_generated_modules(text: str, code: str | No
             patch.setenv(SWITCH, "0")
             without = engine.process(job, Options())
     assert (with_triage.diagnostics, with_triage.errors) == (without.diagnostics, without.errors)
+
+
+# default_headers= counts only where its callee may be an SDK client class or instance ----------
+
+HEADERS = "{'anthropic-version': '2023-01-01'}"
+NOT_A_CLIENT = f"""import anthropic
+from ._platform import copy_platform_client
+
+
+class Client(anthropic.Anthropic):
+    def __init__(self, **kwargs):
+        super().__init__(default_headers={HEADERS}, **kwargs)
+
+    def copy(self, **kwargs):
+        return self.__class__(default_headers={HEADERS}, **kwargs)
+
+    def clone(self, **kwargs):
+        return copy_platform_client(self, default_headers={HEADERS}, **kwargs)
+"""
+# Each may make CM105's `sdk_clients` read the headers: the triage must keep the module. The
+# last is kept because its callee is no name (the rule does not resolve it: no finding).
+CLIENT_CALLS = [
+    (f"client = anthropic.Anthropic(default_headers={HEADERS})", True),
+    (f"make = anthropic.AnthropicBedrock\nclient = make(default_headers={HEADERS})", True),
+    (
+        f"from anthropic import AsyncAnthropic as make\nclient = make(default_headers={HEADERS})",
+        True,
+    ),
+    (f"fast = anthropic.Anthropic().with_options(default_headers={HEADERS})", True),
+    (f"other = anthropic.Anthropic().copy(default_headers={HEADERS})", True),
+    (f"clients = [anthropic.Anthropic]\nclient = clients[0](default_headers={HEADERS})", False),
+]
+
+
+def test_default_headers_passed_to_no_client_leave_the_module_to_the_triage(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write_tree(tmp_path, {"client.py": NOT_A_CLIENT}) / "client.py"
+    job = _job(path, ["CM105"])
+    assert _rejected(job)
+    assert _untriaged(job, monkeypatch).diagnostics == []
+
+
+@pytest.mark.parametrize(("line", "reported"), CLIENT_CALLS)
+def test_default_headers_on_a_client_keep_the_module_for_libcst(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, line: str, reported: bool
+) -> None:
+    path = write_tree(tmp_path, {"client.py": f"import anthropic\n{line}\n"}) / "client.py"
+    job = _job(path, ["CM105"])
+    assert not _rejected(job)
+    with_triage = engine.process(job, Options())
+    assert with_triage.diagnostics == _untriaged(job, monkeypatch).diagnostics
+    assert [d.code for d in with_triage.diagnostics] == (["CM105"] if reported else [])

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from .cache import CACHE_DIR_NAME as CACHE_DIR_NAME  # shown by the command line's help
 from .cache import ResultCache, default_dir
-from .config import PolicyLoader
+from .config import Policy, PolicyLoader
 from .diagnostics import FileError, FileResult, Severity
 from .discovery import EXCLUDED, NOT_A_KIND, DiscoveryError, Notices, discover, kind_of
 from .engine import Job, Options, run
@@ -83,8 +83,12 @@ def collect(
     jobs = []
     skipped: list[Skipped] = []
 
+    # The policy each path was asked for while walking: the job reuses it (one lookup a file).
+    policies: dict[Path, Policy] = {}
+
     def is_excluded(path: Path) -> bool:
-        return loader.for_path(path).is_excluded(path)
+        policy = policies[path] = loader.for_path(path)
+        return policy.is_excluded(path)
 
     # A broken policy is reported even when the paths hold no file to check.
     for path in paths:
@@ -103,7 +107,7 @@ def collect(
             if why is not None:
                 skipped.append(Skipped(display_path(candidate.path, cwd), why, True))
                 continue
-        policy = loader.for_path(candidate.path)
+        policy = policies.pop(candidate.path, None) or loader.for_path(candidate.path)
         jobs.append(
             Job(
                 path=str(candidate.real or candidate.path),

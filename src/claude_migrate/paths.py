@@ -15,6 +15,10 @@ def display_path(path: Path, cwd: Path) -> str:
     Lexical: neither path is resolved here, so a symbolic link is shown by the name it was
     reached through (callers pass both as discovery found them).
     """
+    text, base = str(path), str(cwd)
+    prefix = base if base.endswith(os.sep) else base + os.sep
+    if text.startswith(prefix) and os.sep == "/":
+        return text[len(prefix) :]  # the common case, without building another Path
     try:
         return path.relative_to(cwd).as_posix()
     except ValueError:

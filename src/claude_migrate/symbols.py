@@ -113,7 +113,8 @@ Symbol = (
 # Every client class of the official SDK: Anthropic, AsyncAnthropic, Client, AsyncClient and the
 # platform clients (AnthropicBedrock, AnthropicVertex, AnthropicFoundry, AnthropicAWS, ...), so a
 # client class added by a newer SDK is recognised without a code change here.
-_SDK_CLIENT = re.compile(r"^(Async)?(Client|Anthropic(?:[A-Z][A-Za-z]*)?)$")
+# The last name of an SDK client class (`anthropic.AsyncAnthropicBedrock`...).
+SDK_CLIENT_NAME = _SDK_CLIENT = re.compile(r"^(Async)?(Client|Anthropic(?:[A-Z][A-Za-z]*)?)$")
 
 
 def _all_sdk_clients(symbols: Sequence[Symbol]) -> bool:

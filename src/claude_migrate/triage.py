@@ -22,7 +22,7 @@ import ast
 import os
 import re
 import warnings
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 
 __all__ = [
@@ -37,6 +37,9 @@ __all__ = [
 
 # Set to "0" to send every file that passes the byte prefilter to LibCST, as before the triage.
 SWITCH = "CLAUDE_MIGRATE_TRIAGE"
+# Keywords a rule reads only on some callees (`Wanted.keyword_callees`): the scan records the
+# callee of every call passing one (`Sites.keyword_calls`).
+GUARDED_KEYWORDS = frozenset({"default_headers"})
 
 
 def enabled() -> bool:
@@ -55,6 +58,10 @@ class Wanted:
     `only_with`: (callee, text) pairs: the callee counts only in a file holding the text (the
     import that makes it Claude's, e.g. `Anthropic` is LlamaIndex's LLM class only when
     `llama_index` is imported, and an SDK client's constructor is no site).
+    `keyword_callees`: (keyword, pattern) pairs, the keyword one of `GUARDED_KEYWORDS`: it
+    counts only on a call whose callee's last name matches the pattern (a full match), also
+    through an alias of a bare name; a call whose callee is neither a name nor an attribute
+    counts, one of `super().<method>` or of a dunder attribute (`self.__class__`) does not.
     """
 
     callees: frozenset[str] = frozenset()
@@ -62,6 +69,7 @@ class Wanted:
     texts: tuple[str, ...] = ()
     cache_digests: bool = False
     only_with: tuple[tuple[str, str], ...] = ()
+    keyword_callees: tuple[tuple[str, str], ...] = ()
 
     def __or__(self, other: Wanted) -> Wanted:
         return Wanted(
@@ -75,6 +83,7 @@ class Wanted:
                     (*self._conditions(other), *other._conditions(self)),
                 )
             ),
+            tuple(dict.fromkeys((*self.keyword_callees, *other.keyword_callees))),
         )
 
     def _conditions(self, other: Wanted) -> Iterator[tuple[str, str]]:
@@ -124,20 +133,38 @@ class Sites:
     alias_names: frozenset[str]
     alias_attrs: frozenset[str]
     keys_a_cache: bool | None
+    # (keyword, callee shape, callee name) of the calls passing one of `GUARDED_KEYWORDS`; the
+    # shape is "name", "attr", "super" (`super().x`) or "other" (name "").
+    keyword_calls: frozenset[tuple[str, str, str]] = frozenset()
+    # For each bare name called so: the names and attributes its value may come from (the
+    # alias closure of that one name, as `alias_names`/`alias_attrs` are for all of them).
+    keyword_callee_sources: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def to_json(self) -> list[object]:
         return [
             sorted(self.attr_calls), sorted(self.name_calls), sorted(self.keywords),
             sorted(self.mentioned), [list(pair) for pair in self.imports],
             sorted(self.alias_names), sorted(self.alias_attrs), self.keys_a_cache,
+            sorted(list(call) for call in self.keyword_calls),
+            [[name, list(sources)] for name, sources in self.keyword_callee_sources],
         ]  # fmt: skip
 
     @classmethod
     def from_json(cls, data: object) -> Sites | None:
         """Return the sites stored by `to_json`, or None when `data` is not of that shape."""
-        if not isinstance(data, list) or len(data) != 8:
+        if not isinstance(data, list) or len(data) != 10:
             return None
-        attr_calls, name_calls, keywords, mentioned, imports, alias_names, alias_attrs, keys = data
+        attr_calls, name_calls, keywords, mentioned, imports, alias_names, alias_attrs = data[:7]
+        keys, keyword_calls, callee_sources = data[7:]
+        if not isinstance(callee_sources, list) or not all(
+            isinstance(e, list)
+            and len(e) == 2
+            and isinstance(e[0], str)
+            and isinstance(e[1], list)
+            and all(isinstance(x, str) for x in e[1])
+            for e in callee_sources
+        ):
+            return None
         names = [attr_calls, name_calls, keywords, mentioned, alias_names, alias_attrs]
         if not all(isinstance(v, list) and all(isinstance(x, str) for x in v) for v in names):
             return None
@@ -148,6 +175,11 @@ class Sites:
             return None
         if keys is not None and not isinstance(keys, bool):
             return None
+        if not isinstance(keyword_calls, list) or not all(
+            isinstance(c, list) and len(c) == 3 and all(isinstance(x, str) for x in c)
+            for c in keyword_calls
+        ):
+            return None
         return cls(
             frozenset(attr_calls),
             frozenset(name_calls),
@@ -157,13 +189,20 @@ class Sites:
             frozenset(alias_names),
             frozenset(alias_attrs),
             keys,
+            frozenset((c[0], c[1], c[2]) for c in keyword_calls),
+            tuple((e[0], tuple(e[1])) for e in callee_sources),
         )
 
 
 def read_sites(tree: ast.Module, text: str) -> Sites:
     """Return what the triage needs of a module, read from its `ast` in one pass."""
     scan = _Scan(tree)
-    alias_names, alias_attrs = _alias_sources(scan)
+    alias_names, alias_attrs = _alias_sources(scan, scan.name_calls)
+    guarded = sorted({name for _, shape, name in scan.keyword_calls if shape == "name"})
+    callee_sources = []
+    for name in guarded:
+        names, attrs = _alias_sources(scan, {name})
+        callee_sources.append((name, tuple(sorted(names | attrs))))
     keys = _may_key_a_cache(tree, scan, text) if ("digest" in text or "hash" in text) else None
     return Sites(
         frozenset(scan.attr_calls),
@@ -177,6 +216,8 @@ def read_sites(tree: ast.Module, text: str) -> Sites:
         frozenset(alias_names),
         frozenset(alias_attrs),
         keys,
+        frozenset(scan.keyword_calls),
+        tuple(callee_sources),
     )
 
 
@@ -192,6 +233,9 @@ def candidate(sites: Sites, text: str, wanted: Wanted, exported: Collection[str]
         return True
     if sites.keywords & wanted.keywords:
         return True
+    for keyword, pattern in wanted.keyword_callees:
+        if keyword in sites.keywords and _guarded_call(sites, keyword, pattern):
+            return True
     if sites.name_calls and callees and _may_alias(sites, callees):
         return True
     # `.digest()`, `.hexdigest()` and `hash(...)` are identifiers, written as such in the text.
@@ -223,6 +267,7 @@ class _Scan:
         self.attr_calls: set[str] = set()
         self.name_calls: set[str] = set()
         self.keywords: set[str] = set()
+        self.keyword_calls: set[tuple[str, str, str]] = set()
         self.mentioned: set[str] = set()  # every Name id and Attribute attr
         self.imports: list[ast.alias] = []
         self.bindings: list[tuple[list[ast.AST], list[ast.AST]]] = []
@@ -269,6 +314,24 @@ class _Scan:
         for keyword in node.keywords:
             if keyword.arg is not None:
                 self.keywords.add(keyword.arg)
+                if keyword.arg in GUARDED_KEYWORDS:
+                    self.keyword_calls.add((keyword.arg, *_callee_shape(func)))
+
+
+def _callee_shape(func: ast.expr) -> tuple[str, str]:
+    """Return (shape, name) of a callee for `Sites.keyword_calls`."""
+    if isinstance(func, ast.Name):
+        return "name", func.id
+    if isinstance(func, ast.Attribute):
+        base = func.value
+        if (
+            isinstance(base, ast.Call)
+            and isinstance(base.func, ast.Name)
+            and base.func.id == "super"
+        ):
+            return "super", func.attr
+        return "attr", func.attr
+    return "other", ""
 
 
 # Aliases ------------------------------------------------------------------------------------
@@ -290,7 +353,32 @@ def _may_alias(sites: Sites, callees: frozenset[str]) -> bool:
     return bool(sites.alias_attrs & callees or sites.alias_names & (imported | callees))
 
 
-def _alias_sources(scan: _Scan) -> tuple[set[str], set[str]]:
+def _guarded_call(sites: Sites, keyword: str, pattern: str) -> bool:
+    """Return whether a call passing `keyword` may have a callee matching `pattern`."""
+    matches = re.compile(pattern).fullmatch
+    for passed, shape, name in sites.keyword_calls:
+        if passed != keyword or shape == "super":
+            continue  # `super().__init__(...)`: the parent's own method
+        if shape == "other" or matches(name):
+            return True
+        if shape == "attr":
+            if not (name.startswith("__") and name.endswith("__")):
+                return True  # an attribute may hold any object (`self.make(...)`)
+        elif _may_hold(sites, name, matches):
+            return True
+    return False
+
+
+def _may_hold(sites: Sites, name: str, matches: Callable[[str], object]) -> bool:
+    """Return whether a bare name may hold something whose name `matches` (an alias of it)."""
+    if any(bound == name and matches(last) for last, bound in sites.imports):
+        return True  # `from anthropic import Anthropic as make`
+    sources = dict(sites.keyword_callee_sources).get(name, ())
+    imported = {bound for last, bound in sites.imports if matches(last)}
+    return any(matches(source) or source in imported for source in sources)
+
+
+def _alias_sources(scan: _Scan, called: Collection[str]) -> tuple[set[str], set[str]]:
     """Return the names and attributes the bare names called may take their values from.
 
     Searched backwards from the names called, through every binding of each name (assignments,
@@ -300,7 +388,7 @@ def _alias_sources(scan: _Scan) -> tuple[set[str], set[str]]:
     """
     names_found: set[str] = set()
     attrs_found: set[str] = set()
-    if not scan.name_calls:
+    if not called:
         return names_found, attrs_found
     # name -> the expressions its bindings take their value from
     sources: dict[str, list[ast.AST]] = {}
@@ -314,10 +402,10 @@ def _alias_sources(scan: _Scan) -> tuple[set[str], set[str]]:
     for targets, values in scan.bindings:
         for name in _names_in(targets):
             sources.setdefault(name, []).extend(values)
-    if scan.name_calls.isdisjoint(sources):
+    if sources.keys().isdisjoint(called):
         return names_found, attrs_found  # no name called is bound here (builtins, imports)
     seen: set[str] = set()
-    pending = list(scan.name_calls)
+    pending = list(called)
     while pending:
         name = pending.pop()
         if name in seen:
@@ -452,6 +540,8 @@ def _may_key_a_cache(tree: ast.Module, scan: _Scan, text: str) -> bool:
 
 
 _IN = (ast.In, ast.NotIn)
+# The node types `_Owners._keys` can say yes to.
+_KEY_PLACES = frozenset({ast.Subscript, ast.Compare, ast.Call, ast.Name, ast.Attribute})
 _HASH_METHODS = frozenset({"hexdigest", "digest"})
 
 
@@ -481,7 +571,7 @@ class _Owners:
             if isinstance(node, _FUNCTIONS):
                 self._function(node, owners, stack)
                 continue
-            if self._keys(node, KEY_METHODS):
+            if type(node) in _KEY_PLACES and self._keys(node, KEY_METHODS):
                 self.keyed.update(id(o) for o in owners)
             if isinstance(node, ast.Call):
                 func = node.func
@@ -492,7 +582,12 @@ class _Owners:
                     self.callers.setdefault(func.id, set()).update(id(o) for o in owners)
                     if func.id == "hash":
                         self.digests.append(owners)
-            stack.extend((child, owners) for child in ast.iter_child_nodes(node))
+            for name in node._fields:
+                value = getattr(node, name, None)
+                if type(value) is list:
+                    stack.extend((item, owners) for item in value if isinstance(item, ast.AST))
+                elif isinstance(value, ast.AST):
+                    stack.append((value, owners))
 
     @staticmethod
     def _keys(node: ast.AST, methods: Collection[str]) -> bool:

@@ -26,7 +26,14 @@ from ..diagnostics import Applicability, Diagnostic, Fix
 from ..edits import append_element
 from ..lazy import lazy_import
 from ..scope import CallRecord
-from ..symbols import HTTP_CLIENTS, Instance, LocalInstance, Qual, is_sdk_client_class
+from ..symbols import (
+    HTTP_CLIENTS,
+    SDK_CLIENT_NAME,
+    Instance,
+    LocalInstance,
+    Qual,
+    is_sdk_client_class,
+)
 from ..values import Entries, Entry
 from .base import Check, Option, call_sites
 
@@ -74,8 +81,13 @@ class ApiVersionCheck(Check["FileContext"]):
 
     @classmethod
     def wanted(cls, settings: FileSettings) -> Wanted:
-        # The sites, and the client constructors and `with_options`/`copy` given default headers.
-        return call_sites(keywords=frozenset({"default_headers"}))
+        from ..triage import Wanted
+
+        # The sites, and the client constructors and `with_options`/`copy` given default
+        # headers (`sdk_clients`: a callee that resolves to an SDK client class or instance).
+        clients = SDK_CLIENT_NAME.pattern.removeprefix("^").removesuffix("$")
+        callee = rf"with_options|copy|{clients}"
+        return call_sites() | Wanted(keyword_callees=(("default_headers", callee),))
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         run = _Run(self, ctx, self.settings["version"])
