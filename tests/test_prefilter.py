@@ -176,6 +176,24 @@ def test_a_broken_file_without_markers_is_skipped(tmp_path: Path) -> None:
     assert _parsed(tmp_path, "def f(:\n", None) == (False, [])
 
 
+HASHING = "import hashlib\nkey = hashlib.sha256(b'x').hexdigest()\n"
+
+
+def test_a_broken_file_that_only_hashes_is_skipped_like_one_without_markers(
+    tmp_path: Path,
+) -> None:
+    # `digest(` is CM106's marker, but no cache word confirms it: no rule can report here, and
+    # a file that does not name Claude is not compiled just to report its syntax.
+    data = (HASHING + "def f(:\n").encode()
+    assert prefilter(data, settings(tmp_path / "x.py", None), "python") == SKIP
+    assert _parsed(tmp_path, HASHING + "def f(:\n", None) == (False, [])
+
+
+def test_a_broken_claude_file_that_hashes_is_still_reported(tmp_path: Path) -> None:
+    parsed, found = _parsed(tmp_path, "import anthropic\n" + HASHING + "def f(:\n", None)
+    assert not parsed and found == [("CM001", 4)]
+
+
 def test_a_policy_without_rules_for_a_kind_skips_every_file(tmp_path: Path) -> None:
     data = CALL.format(extra=", temperature=0.9").encode()
     assert prefilter(data, settings(tmp_path / "x.py", ["CM001"]), "python") == SKIP

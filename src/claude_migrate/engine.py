@@ -22,6 +22,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .cache import ResultCache, lookup, storable, unchanged
+from .calls import MARKERS as CLAUDE_MARKERS
 from .checking import analyse, run_checks
 from .checks import ALL_CHECKS, Check
 from .config import FileSettings
@@ -306,7 +307,7 @@ def settle_without_libcst(
 
 # What the prefilter decides about a file's bytes.
 SKIP = 0  # no marker: nothing to report, the file is done
-SYNTAX_ONLY = 1  # a marker, but nothing an enabled check reads: only CM001 can come out
+SYNTAX_ONLY = 1  # names Claude, but nothing an enabled check reads: only CM001 can come out
 PARSE = 2  # may hold a finding: parse it with LibCST and run the checks
 
 
@@ -317,10 +318,12 @@ def prefilter(data: bytes, settings: FileSettings, kind: str, path: str = "") ->
     raw bytes, which decides nearly every file of an ordinary tree). Stage two, for the few
     left: some enabled check finds both its marker and one of its confirmations (the names of
     the parameter it reads, from the registry; matched ignoring case), else no finding can come
-    out of the file. Such a
-    Python file is still decoded and compiled by CPython's parser, ten times faster than LibCST,
-    so a file Python cannot read or parse is still reported (CM001); one that only LibCST
-    rejects is not, since no enabled rule needs its tree.
+    out of the file. Such a Python file that names Claude (`calls.MARKERS`) is still decoded
+    and compiled by CPython's parser, ten times faster than LibCST, so a Claude file Python
+    cannot read or parse is still reported (CM001); one that only LibCST rejects is not, since
+    no enabled rule needs its tree. A file whose only markers are a rule's generic ones (CM106's
+    `digest(`, which every hashing module of an ordinary tree holds) is skipped like a file
+    without a marker: no rule can report on it, and it is no Claude code to vouch for.
     """
     role = file_role(path)
     exact, folded = markers_for(settings, kind, role)
@@ -339,7 +342,9 @@ def prefilter(data: bytes, settings: FileSettings, kind: str, path: str = "") ->
             continue
         if not confirms or (lowered is not None and any(c in lowered for c in confirms)):
             return PARSE
-    return SYNTAX_ONLY if kind == "python" else PARSE
+    if kind != "python":
+        return PARSE
+    return SYNTAX_ONLY if any(marker in data for marker in CLAUDE_MARKERS) else SKIP
 
 
 def _verdict(job: Job, data: bytes) -> int:
