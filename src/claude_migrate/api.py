@@ -9,7 +9,6 @@ directly.
 from __future__ import annotations
 
 import contextlib
-import difflib
 import os
 import re
 import sys
@@ -17,8 +16,8 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from . import baseline
 from .cache import CACHE_DIR_NAME as CACHE_DIR_NAME  # shown by the command line's help
 from .cache import ResultCache, default_dir
 from .config import Policy, PolicyLoader
@@ -36,14 +35,12 @@ from .pool import MIB as MIB  # the command line's memory limit is in MiB
 from .pool import Limits, WorkerStartError
 from .report import FORMATS, Run
 from .report import encode_report as encode_report  # the command line writes reports too
-from .report.fixes import render_report as fixes_report
-from .report.fixes import render_table as fixes_table
-from .report.fixes import uncommitted_note
 from .report.text import summary
-from .shard import Shard, file_weight
-from .shard import select as select_shard
 from .source import DecodeError, SourceText
 from .suppress import skips_file
+
+if TYPE_CHECKING:
+    from .shard import Shard  # loaded when `--shard` is given
 
 
 @dataclass(frozen=True)
@@ -120,6 +117,9 @@ def collect(
             )
         )
     if shard is not None:
+        from .shard import file_weight
+        from .shard import select as select_shard
+
         jobs = select_shard(
             jobs, shard, key=lambda job: job.display, weight=lambda job: file_weight(job.path)
         )
@@ -184,6 +184,8 @@ def apply_baseline(
     With `prune`, stale entries are removed from the file (atomically) instead of reported.
     Raises `baseline.BaselineError` for a missing or malformed file.
     """
+    from . import baseline
+
     accepted = baseline.Baseline.load(path)
     outcome = baseline.apply(run.results, accepted, run.cwd)
     pruned = 0
@@ -216,6 +218,8 @@ def unified_diff(result: FileResult) -> str:
         from .notebook.diff import cell_diff
 
         return cell_diff(result.path, result.original_text, result.fixed_text)
+    import difflib
+
     out = []
     for line in difflib.unified_diff(
         _lines(result.original_text),
@@ -480,6 +484,8 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
     path_status = _path_status(request, skipped, work, check=not options.fix)
     mixed = _mixed_with_work(run, work, uncommitted)
     if request.report_file is not None:
+        from .report.fixes import render_report as fixes_report
+
         text = fixes_report(run, dry_run=request.diff, uncommitted=mixed)
         try:
             write_output(request.report_file, encode_report(text))
@@ -488,6 +494,8 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
     if request.diff:
         return _diff_outcome(run, request, messages, path_status)
     if request.write_baseline is not None:
+        from . import baseline  # read and written only when a baseline is named
+
         try:
             recorded = baseline.record(run.results, request.write_baseline, run.cwd)
             recorded.save()
@@ -498,6 +506,8 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
         return Outcome(run, 0, messages, recorded=recorded.total)
     pruned = 0
     if request.baseline is not None:
+        from . import baseline
+
         try:
             run, pruned = apply_baseline(
                 run, request.baseline, request.prune_baseline, request.show_baselined
@@ -522,9 +532,15 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
         run.show_source = True
         run.color = request.color
     report = FORMATS[request.output_format](run)
-    note = uncommitted_note(mixed, dry_run=False)
+    note = ""
+    if mixed:  # fixed files that had uncommitted work: only `fix` gets here with any
+        from .report.fixes import uncommitted_note
+
+        note = uncommitted_note(mixed, dry_run=False)
     if request.output_format in ("text", "concise") and not request.quiet:
         if options.fix:
+            from .report.fixes import render_table as fixes_table
+
             report += fixes_table(run, dry_run=False, color=run.color)
         report += summary(run) + "\n"
         if note:

@@ -46,7 +46,6 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 import time
 import types
 import typing
@@ -363,6 +362,8 @@ class ResultCache:
         self._write(key, payload)
 
     def _write(self, key: str, payload: bytes) -> None:
+        import tempfile  # a run with `--no-cache` never writes an entry
+
         entry = self._entry(key)
         try:
             self._prepare(entry.parent)

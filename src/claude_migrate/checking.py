@@ -8,7 +8,6 @@ reports the directives that silence nothing.
 
 from __future__ import annotations
 
-import traceback
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +34,8 @@ def run_checks(
         except RecursionError:
             errors.append(FileError(display, f"{check.code} gave up: the file nests too deeply"))
         except Exception as exc:  # a bug in one check must not end the run
+            import traceback  # only a crashing check needs it
+
             last = traceback.format_exception_only(type(exc), exc)[-1].strip()
             errors.append(FileError(display, f"internal error in {check.code}: {last}"))
     errors.extend(e for e in ctx.errors if e not in errors)

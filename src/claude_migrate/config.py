@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
-import difflib
 import errno
 import hashlib
 import json
@@ -22,9 +21,7 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import pathspec
+from typing import TYPE_CHECKING, Any
 
 from .checks import ALL_CHECKS, ALWAYS_ON, CHECKS_BY_NAME, KNOWN_CODES
 from .diagnostics import SEVERITIES, Severity
@@ -32,6 +29,9 @@ from .errors import ConfigError
 from .gitignore import PatternError, compile_pattern, matches, policy_spec
 from .paths import as_shown
 from .resources import rules_dir
+
+if TYPE_CHECKING:
+    import pathspec  # compiled on first use (`gitignore`)
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -68,6 +68,8 @@ class _Problems:
 
 def suggestion(word: str, choices: Iterable[str]) -> str:
     """Return ` (did you mean `x`?)` for the closest choice to a mistyped key, or ""."""
+    import difflib  # only a policy with a mistake gets this far
+
     options = list(choices)
     close = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
     if not close:
@@ -619,13 +621,15 @@ class PolicyLoader:
 
 
 def _validate_codes(raw: _RawPolicy, key: str, value: Any, table: str | None = None) -> list[str]:
-    line = _find_line(raw.text, table, key)
     name = f"{table}.{key}" if table else key
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        line = _find_line(raw.text, table, key)
         raise ConfigError(raw.path, name, "expected a list of rule codes or prefixes", line)
     for selector in value:
         if not _known_selector(selector):
-            raise ConfigError(raw.path, name, _unknown_code(selector), line)
+            raise ConfigError(
+                raw.path, name, _unknown_code(selector), _find_line(raw.text, table, key)
+            )
     return value
 
 
@@ -697,16 +701,17 @@ def _validate_option(
     raw: _RawPolicy, check: Any, name: str, where: str, key: str, value: Any
 ) -> None:
     option = check.options.get(key)
-    line = _find_line(raw.text, name, key)
     if option is None:
         known = ", ".join(check.options) or "none"
         raise ConfigError(
             raw.path,
             f"{where}.{key}",
             f"unknown key (known: {known})" + suggestion(key, check.options),
-            line,
+            _find_line(raw.text, name, key),
         )
     if not option.check(value):
+        # Looked up only for the message: a valid policy's text is never scanned for lines.
+        line = _find_line(raw.text, name, key)
         if option.kind == "string-table" and isinstance(value, dict):
             # Name the one entry that is wrong (`sdk-pins.minimums.anthropic`) and its line.
             for entry, item in value.items():

@@ -14,8 +14,7 @@ import stat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from .fixer import is_stale_temp, is_temp_name
 from .git import work_tree_root
@@ -23,6 +22,9 @@ from .gitignore import gitignore_spec
 from .manifests import manifest_kind
 from .notebook import notebook_kind
 from .source import describe_mode
+
+if TYPE_CHECKING:
+    import pathspec  # loaded where a `.gitignore` is read (`gitignore`)
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 SKIP_DIRS = frozenset(

@@ -14,7 +14,6 @@ import functools
 import os
 import re
 import signal
-import traceback
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -673,6 +672,8 @@ def process(job: Job, options: Options, data: bytes | None = None) -> FileResult
     except MemoryError:
         result.errors.append(FileError(job.display, _out_of_memory()))
     except Exception as exc:
+        import traceback  # only for an internal error
+
         last = traceback.format_exception_only(type(exc), exc)[-1].strip()
         result.errors.append(FileError(job.display, f"internal error: {last}"))
     return result

@@ -23,13 +23,14 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
+
+from .manifests import canonical_name
 
 if TYPE_CHECKING:
     from .config import FileSettings
     from .deprecations import Catalogue
-    from .manifests.requirement import Pin
+    from .manifests.pin import Pin
 
 SDK_PACKAGE = "anthropic"
 
@@ -97,7 +98,7 @@ class ProjectFacts:
 
     def sdk_floor(self, package: str = SDK_PACKAGE) -> Version | None:
         """Return the policy's minimum version of `package`, if it sets a valid one."""
-        return as_version(self.sdk_minimums.get(str(canonicalize_name(package))))
+        return as_version(self.sdk_minimums.get(canonical_name(package)))
 
     def pinned_at_least(self, path: str, version: str) -> str | None:
         """Return the dependency file near `path` that requires `anthropic>=version`, if any."""
@@ -146,7 +147,7 @@ def facts_for(settings: FileSettings) -> ProjectFacts:
     prefer = _table(settings, "model-params").get("prefer")
     return ProjectFacts(
         api_version=version if isinstance(version, str) else "",
-        sdk_minimums={str(canonicalize_name(k)): str(v) for k, v in dict(minimums).items()},
+        sdk_minimums={canonical_name(k): str(v) for k, v in dict(minimums).items()},
         team_catalogue=extra if isinstance(extra, str) and extra else None,
         as_of=fixed or today(),
         streaming_required=settings.enabled("CM104")
@@ -186,7 +187,7 @@ def nearest_sdk_pins(folder: str) -> tuple[tuple[str, Pin], ...]:
         if SDK_PACKAGE not in text.lower():
             continue
         pins, _problems = read_text(fmt, text, name)
-        found += [(name, pin) for pin in pins if canonicalize_name(pin.name) == SDK_PACKAGE]
+        found += [(name, pin) for pin in pins if canonical_name(pin.name) == SDK_PACKAGE]
     if found or current.parent == current:
         return tuple(found)
     return nearest_sdk_pins(str(current.parent))
@@ -199,10 +200,13 @@ def project_pins_at_least(folder: str, version: str) -> str | None:
     A requirement proves the floor when it admits no version below `version` (a bare name or
     an open range proves nothing); the requirements are those of `nearest_sdk_pins`.
     """
+    pins = nearest_sdk_pins(folder)
+    if not pins:
+        return None  # most projects: nothing to decide, and no constraint parser to load
     from .manifests.requirement import ConstraintError, constraint_admits_below
 
     minimum = Version(version)
-    for name, pin in nearest_sdk_pins(folder):
+    for name, pin in pins:
         try:
             below = constraint_admits_below(pin.spec, pin.syntax, minimum)
         except ConstraintError:

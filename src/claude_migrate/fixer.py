@@ -16,7 +16,6 @@ import contextlib
 import hashlib
 import os
 import re
-import secrets
 import stat
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -255,6 +254,8 @@ def temp_name(name: str) -> str:
         while cut > 0 and raw[cut] & 0xC0 == 0x80:  # a UTF-8 continuation byte: back up
             cut -= 1
         raw = raw[:cut]
+    import secrets  # only a run that writes a file needs a temporary name
+
     return f".{os.fsdecode(raw)}.{secrets.token_hex(_RANDOM // 2)}{TEMP_SUFFIX}"
 
 

@@ -12,7 +12,6 @@ progress is.
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,6 +56,8 @@ def work_tree_root(folder: Path, cache: dict[Path, Path | None] | None = None) -
 
 def _status(root: Path) -> set[str]:
     """Return the real paths of the files with uncommitted changes in one work tree."""
+    import subprocess  # git runs only when a fix needs to know what is uncommitted
+
     try:
         completed = subprocess.run(
             [

@@ -15,9 +15,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-import pathspec
-from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
+if TYPE_CHECKING:
+    # Loaded where a pattern is compiled: a run with no `.gitignore` on its way and no policy
+    # globs (a pre-commit hook's list of files) never needs pathspec.
+    import pathspec
+    from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
 
 # What git's wildmatch means by each class: C's ctype tests on one byte, in the C locale.
 _CLASSES: dict[str, str] = {
@@ -128,6 +132,8 @@ def compile_pattern(line: str) -> GitIgnoreSpecPattern:
     Blank lines and comments give a pattern that matches nothing (include is None). Raises
     `PatternError` for a line git can never match with.
     """
+    from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
+
     text = line if line.endswith("\\ ") else line.rstrip()
     if not text or text.startswith("#") or text == "/":
         return GitIgnoreSpecPattern(None)
@@ -186,6 +192,8 @@ def compile_pattern(line: str) -> GitIgnoreSpecPattern:
 
 def gitignore_spec(lines: Iterable[str]) -> pathspec.GitIgnoreSpec:
     """Return the spec of a `.gitignore` file's lines; a malformed line is ignored, as git does."""
+    import pathspec
+
     patterns = []
     for line in lines:
         try:
@@ -197,6 +205,8 @@ def gitignore_spec(lines: Iterable[str]) -> pathspec.GitIgnoreSpec:
 
 def policy_spec(patterns: Iterable[str]) -> pathspec.GitIgnoreSpec:
     """Return the spec of a policy's globs; raises `PatternError` naming a malformed one."""
+    import pathspec
+
     return pathspec.GitIgnoreSpec([compile_pattern(p) for p in patterns])
 
 

@@ -22,19 +22,21 @@ from __future__ import annotations
 
 import contextlib
 import faulthandler
+import gc
 import os
-import pickle
 import signal
-import socket
-import subprocess
 import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+
+if TYPE_CHECKING:
+    # The process machinery is imported where a worker starts or serves (`_Worker`, `serve`):
+    # a run over a few files in-process, such as a pre-commit hook's, never needs it.
+    from multiprocessing.connection import Connection
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -146,12 +148,17 @@ def _limit_memory(extra: int | None) -> None:
 
 def serve(conn_fd: int, crash_fd: int, memory: int | None) -> None:
     """Worker main loop: run `func` over each chunk received, one reply per item."""
+    from multiprocessing.connection import Connection
+
     conn = Connection(conn_fd)
     faulthandler.enable(file=crash_fd, all_threads=False)
     parent = os.getppid()
     try:
         func, setup = conn.recv()
         setup()
+        # What start-up and `setup` loaded lives as long as the worker: no collection needs to
+        # walk it again (https://docs.python.org/3/library/gc.html#gc.freeze).
+        gc.freeze()
         _limit_memory(memory)
         conn.send(_READY)
         while True:
@@ -170,6 +177,10 @@ class _Worker(Generic[Item]):
     def __init__(
         self, func: Callable[[Item], Any], setup: Callable[[], None], limits: Limits
     ) -> None:
+        import socket
+        import subprocess
+        from multiprocessing.connection import Connection
+
         ours, theirs = socket.socketpair()
         crash_read, crash_write = os.pipe()
         try:
@@ -202,6 +213,8 @@ class _Worker(Generic[Item]):
 
     def death_detail(self) -> str:
         """Return what the dead worker's fault handler wrote, or how it exited."""
+        import subprocess
+
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(STOP_GRACE_SECONDS)
         written = b""
@@ -268,7 +281,11 @@ def run_in_workers(
         list(items[start : start + chunk_size]) for start in range(0, len(items), chunk_size)
     )
     if not queue:
-        return
+        return  # the usual case of an in-process run: nothing isolated, nothing to import
+    import pickle
+    import subprocess
+    from multiprocessing.connection import Connection, wait
+
     live: dict[Connection, _Worker[Item]] = {}
 
     def start() -> None:

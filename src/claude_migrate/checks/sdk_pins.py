@@ -17,25 +17,16 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from ..diagnostics import Applicability, Diagnostic, Edit, FileError, Fix
-from ..manifests import MANIFEST_KIND
-from ..manifests.locks import RELOCK
-from ..manifests.requirement import (
-    LOCKED,
-    ConstraintError,
-    Pin,
-    Problem,
-    constraint_admits_below,
-    raise_constraint,
-)
+from ..manifests import MANIFEST_KIND, canonical_name
 from .base import Check, Option
 
 if TYPE_CHECKING:
     from ..context import FileContext
     from ..filekind import CheckContext
+    from ..manifests.pin import Pin, Problem
 
 DEFAULT_MINIMUMS = {"anthropic": "0.32.1", "boto3": "1.34.0"}
 SDK = "anthropic"
@@ -56,7 +47,7 @@ def name_marker(name: str) -> bytes:
     Every spelling pip accepts (`Foo_Bar`, `foo.bar`, `FOO-bar`) contains it, so it is a sound
     prefilter marker for a case-insensitive search.
     """
-    parts = canonicalize_name(name).split("-")
+    parts = canonical_name(name).split("-")
     return max(parts, key=len).encode("utf-8")
 
 
@@ -81,7 +72,7 @@ class SdkPinsCheck(Check["CheckContext"]):
     def __init__(self, settings: Mapping[str, Any]) -> None:
         super().__init__(settings)
         self.minimums: dict[str, tuple[str, Version]] = {
-            canonicalize_name(name): (text, Version(text))
+            canonical_name(name): (text, Version(text))
             for name, text in dict(settings["minimums"]).items()
         }
 
@@ -94,7 +85,10 @@ class SdkPinsCheck(Check["CheckContext"]):
         return tuple(dict.fromkeys(name_marker(name) for name in dict(table.get("minimums", ()))))
 
     def check(self, ctx: CheckContext) -> Iterable[Diagnostic]:
+        # The constraint logic needs `packaging`'s requirement parser: loaded only when a
+        # dependency file is checked, never for a run over Python files alone.
         from ..manifests.processor import ManifestContext
+        from ..manifests.requirement import ConstraintError, Problem, constraint_admits_below
 
         if isinstance(ctx, ManifestContext):
             pins, problems = ctx.reading
@@ -127,6 +121,8 @@ class SdkPinsCheck(Check["CheckContext"]):
 
     def _diagnostic(self, ctx: CheckContext, pin: Pin, minimum: str, label: str) -> Diagnostic:
         from ..diagnostics import fingerprint
+        from ..manifests.locks import RELOCK
+        from ..manifests.requirement import LOCKED, raise_constraint
 
         source = ctx.source
         fix = None
@@ -173,6 +169,7 @@ class SdkPinsCheck(Check["CheckContext"]):
         if pin.key != SDK:
             return ""
         from .. import sdk_uses
+        from ..manifests.requirement import ConstraintError, constraint_admits_below
 
         floor = Version(minimum)
         crossed = []

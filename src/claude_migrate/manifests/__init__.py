@@ -2,16 +2,21 @@
 
 One module per format (`requirements_txt`, `pyproject` (also `Pipfile`), `setup_cfg`,
 `setup_py`, `locks`), one shared module for what a constraint admits and how to raise it
-(`requirement`). Discovery hands every manifest to the engine as the kind `"manifest"`; the
-format is told by the file's name. `setup.py` stays a Python file (the Python rules check it
-too) and is read from its LibCST tree by `setup_py`.
+(`requirement`, the only one that needs `packaging`'s parser), the plain data they produce
+(`pin`) and package-name normalisation (`names`). Discovery hands every manifest to the engine
+as the kind `"manifest"`; the format is told by the file's name. `setup.py` stays a Python
+file (the Python rules check it too) and is read from its LibCST tree by `setup_py`.
 """
 
 from __future__ import annotations
 
 from pathlib import PurePath
+from typing import TYPE_CHECKING
 
-from .requirement import Pin, Problem
+from .names import canonical_name
+
+if TYPE_CHECKING:
+    from .pin import Pin, Problem
 
 MANIFEST_KIND = "manifest"
 
@@ -82,4 +87,4 @@ def read_text(fmt: str, text: str, name: str) -> tuple[list[Pin], list[Problem]]
     raise ValueError(f"unknown manifest format {fmt!r}")
 
 
-__all__ = ["MANIFEST_KIND", "Pin", "Problem", "format_of", "manifest_kind", "read_text"]
+__all__ = ["MANIFEST_KIND", "canonical_name", "format_of", "manifest_kind", "read_text"]

@@ -15,38 +15,15 @@ from dataclasses import dataclass
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import InvalidSpecifier, Specifier, SpecifierSet
-from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
-PEP440 = "pep440"
-POETRY = "poetry"
-LOCKED = "locked"  # a lock file's resolved version: reported, never edited
-
-
-@dataclass(frozen=True)
-class Pin:
-    """One package's constraint as written in a dependency file."""
-
-    name: str  # as written
-    start: int  # offsets of the whole requirement in the file's text (position, fingerprint)
-    end: int
-    spec: str  # the constraint as written ("" for a bare name; the version for LOCKED)
-    syntax: str  # PEP440, POETRY or LOCKED
-    spec_start: int | None  # where `spec` starts in the file's text; None: not editable in place
-    where: str = ""  # the table or section it came from, for messages
-
-    @property
-    def key(self) -> str:
-        return canonicalize_name(self.name)
-
-
-@dataclass(frozen=True)
-class Problem:
-    """A part of a dependency file that cannot be read (a CM001 for its line)."""
-
-    offset: int | None  # where it starts in the text, when known
-    message: str
-    line: int | None = None  # 1-based, when only the line is known
+# `Pin`, `Problem` and the syntaxes live in `pin` (holding one needs no `packaging`); the
+# readers import them from here along with the constraint functions.
+from .pin import LOCKED as LOCKED
+from .pin import PEP440 as PEP440
+from .pin import POETRY as POETRY
+from .pin import Pin as Pin
+from .pin import Problem as Problem
 
 
 class ConstraintError(ValueError):

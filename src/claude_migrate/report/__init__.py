@@ -9,12 +9,14 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..baseline import StaleEntry
 from ..diagnostics import Diagnostic, FileError, FileResult, Severity
 from ..escapes import escape_undecodable
 from ..git import work_tree_root
+
+if TYPE_CHECKING:
+    from ..baseline import StaleEntry  # a baseline is read only when one is named
 
 
 def offers_fix(diagnostic: Diagnostic, unsafe: bool) -> bool:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 import os
-import shutil
 from collections.abc import Iterator
 from itertools import groupby
 from pathlib import Path
@@ -133,6 +132,8 @@ def render(run: Run) -> str:
 
 
 def _console(run: Run, buffer: io.StringIO) -> Console:
+    import shutil
+
     from rich.console import Console  # ~50 ms to import: only the terminal report pays it
 
     width = shutil.get_terminal_size((100, 24)).columns

@@ -1,0 +1,41 @@
+"""A requirement as written in a dependency file (`Pin`) and what could not be read (`Problem`).
+
+Plain data: every reader produces it, while deciding what a constraint admits (`requirement`,
+which needs `packaging`'s parser) is loaded only when a constraint is actually judged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .names import canonical_name
+
+PEP440 = "pep440"
+POETRY = "poetry"
+LOCKED = "locked"  # a lock file's resolved version: reported, never edited
+
+
+@dataclass(frozen=True)
+class Pin:
+    """One package's constraint as written in a dependency file."""
+
+    name: str  # as written
+    start: int  # offsets of the whole requirement in the file's text (position, fingerprint)
+    end: int
+    spec: str  # the constraint as written ("" for a bare name; the version for LOCKED)
+    syntax: str  # PEP440, POETRY or LOCKED
+    spec_start: int | None  # where `spec` starts in the file's text; None: not editable in place
+    where: str = ""  # the table or section it came from, for messages
+
+    @property
+    def key(self) -> str:
+        return canonical_name(self.name)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A part of a dependency file that cannot be read (a CM001 for its line)."""
+
+    offset: int | None  # where it starts in the text, when known
+    message: str
+    line: int | None = None  # 1-based, when only the line is known
