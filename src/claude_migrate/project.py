@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import gc
 import hashlib
 import json
 import os
@@ -1720,7 +1721,16 @@ def attach_project(
         reads.update((str(path), data) for path, data in files if isinstance(data, bytes))
     views = _cached_views(cache, files)
     if views is None:
-        project = build(files, cwd(), cache)
+        # The phase makes no reference cycles (`ast` trees and plain-data summaries are freed
+        # by reference counting), so the cyclic collector's passes over its growing heap are
+        # pure cost: about 15% of the phase's CPU on the SDK's source. Off while it runs.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            project = build(files, cwd(), cache)
+        finally:
+            if collecting:
+                gc.enable()
         views = {path: project.view(path) for path, _ in ((str(p), d) for p, d in files)}
         _store_views(cache, files, project, views)
         if read_sites_of is not None:
