@@ -1547,10 +1547,7 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path, cache: Any = Non
     for memo in (_has_project_file, _is_package, _top_names, _real_folder):
         memo.cache_clear()
     _MODULE_FILES.clear()
-    if len(files) > DISK_READ_FILES and not any(
-        _mentions(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data, MARKERS)
-        for _, data in files
-    ):
+    if _names_nothing(files):
         # A large run where nothing names Claude: no module can give anything, and none is
         # read beyond the run's own files. Nothing is paid for the phase but this scan.
         return Project([], cwd)
@@ -1631,6 +1628,14 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path, cache: Any = Non
                 _add_file(project, path, raw, follow=True)
             project.solve()
     return project
+
+
+def _names_nothing(files: Sequence[tuple[Path, bytes | str]]) -> bool:
+    """Return whether a large run holds no file naming Claude (then the phase has nothing)."""
+    return len(files) > DISK_READ_FILES and not any(
+        _mentions(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data, MARKERS)
+        for _, data in files
+    )
 
 
 def _add_file(project: Project, path: Path, data: bytes | str, follow: bool = False) -> str | None:
@@ -1719,7 +1724,10 @@ def attach_project(
     files = read_files([job.path for job in python], texts)
     if reads is not None:
         reads.update((str(path), data) for path, data in files if isinstance(data, bytes))
-    views = _cached_views(cache, files)
+    if _names_nothing(files):
+        return list(jobs)  # every view would be empty: nothing to build, cache or hash
+    key = _run_key(files) if cache is not None else ""
+    views = _cached_views(cache, key)
     if views is None:
         # The phase makes no reference cycles (`ast` trees and plain-data summaries are freed
         # by reference counting), so the cyclic collector's passes over its growing heap are
@@ -1732,7 +1740,7 @@ def attach_project(
             if collecting:
                 gc.enable()
         views = {path: project.view(path) for path, _ in ((str(p), d) for p, d in files)}
-        _store_views(cache, files, project, views)
+        _store_views(cache, key, files, project, views)
         if read_sites_of is not None:
             for path, data in files:
                 module = project.files.get(str(path))
@@ -1778,12 +1786,10 @@ def _run_key(files: Sequence[tuple[Path, bytes | str]]) -> str:
     return digest.hexdigest()
 
 
-def _cached_views(
-    cache: Any, files: Sequence[tuple[Path, bytes | str]]
-) -> dict[str, ProjectView | None] | None:
+def _cached_views(cache: Any, key: str) -> dict[str, ProjectView | None] | None:
     if cache is None:
         return None
-    data = cache.load_data(_run_key(files))
+    data = cache.load_data(key)
     try:
         if any(os.path.lexists(path) for path in data["absent"]):
             return None  # a module the views were built without exists now
@@ -1804,6 +1810,7 @@ def _cached_views(
 
 def _store_views(
     cache: Any,
+    key: str,
     files: Sequence[tuple[Path, bytes | str]],
     project: Project,
     views: dict[str, ProjectView | None],
@@ -1826,4 +1833,4 @@ def _store_views(
             for path, v in views.items()
         },
     }
-    cache.store_data(_run_key(files), payload)
+    cache.store_data(key, payload)
