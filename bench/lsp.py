@@ -26,7 +26,7 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.lsp.client import BaseLanguageClient
 
-from claude_migrate.server import DEBOUNCE_SECONDS
+from claude_migrate.lsp.server import DEBOUNCE_SECONDS
 
 FUNCTION = '''
 

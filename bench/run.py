@@ -129,8 +129,8 @@ PREFILTER = """
 import json, sys
 from pathlib import Path
 from claude_migrate.api import collect_jobs
-from claude_migrate.config import PolicyLoader
-from claude_migrate.engine import PARSE, SKIP, markers_for, prefilter
+from claude_migrate.policy.config import PolicyLoader
+from claude_migrate.engine.runner import PARSE, SKIP, markers_for, prefilter
 
 root = Path(sys.argv[1])
 jobs = collect_jobs([root], PolicyLoader(cwd=root))

@@ -16,8 +16,15 @@ from pathlib import Path
 
 def main(root: Path) -> None:
     from claude_migrate.api import collect_jobs
-    from claude_migrate.config import PolicyLoader
-    from claude_migrate.engine import PARSE, SKIP, checks_for, file_role, prefilter, run_checks
+    from claude_migrate.engine.runner import (
+        PARSE,
+        SKIP,
+        checks_for,
+        file_role,
+        prefilter,
+        run_checks,
+    )
+    from claude_migrate.policy.config import PolicyLoader
 
     started = time.perf_counter()
     jobs = collect_jobs([root], PolicyLoader(cwd=root))
@@ -60,8 +67,8 @@ def main(root: Path) -> None:
         f"LibCST parse of {len(kept)} files ({lines:,} lines)",
         lambda: [cst.parse_module(t) for t in texts],
     )
-    from claude_migrate.scope import ModuleIndex
-    from claude_migrate.walk import walk
+    from claude_migrate.analysis.scope import ModuleIndex
+    from claude_migrate.analysis.walk import walk
 
     class Visited(ModuleIndex, cst.CSTVisitor):
         pass
@@ -74,14 +81,14 @@ def main(root: Path) -> None:
             MetadataWrapper(m, unsafe_skip_copy=True).resolve(PositionProvider) for m in modules
         ],  # type: ignore[union-attr]
     )
-    from claude_migrate.positions import node_spans
+    from claude_migrate.analysis.positions import node_spans
 
     timed(
         "positions, node_spans (after)",
         lambda: [node_spans(m, t) for m, t in zip(modules, texts, strict=True)],
     )  # type: ignore[arg-type]
-    from claude_migrate.context import FileContext
-    from claude_migrate.source import SourceText
+    from claude_migrate.analysis.context import FileContext
+    from claude_migrate.engine.source import SourceText
 
     def checks() -> None:
         for job, module, text in zip(kept, modules, texts, strict=True):  # type: ignore[call-overload]

@@ -8,11 +8,11 @@ import libcst as cst
 import pytest
 from helpers import Cli, write_tree
 
-from claude_migrate.config import ConfigError, FileSettings, PolicyLoader
-from claude_migrate.context import FileContext
-from claude_migrate.edits import append_element
-from claude_migrate.fixer import apply_edits
-from claude_migrate.source import SourceText
+from claude_migrate.analysis.context import FileContext
+from claude_migrate.analysis.edits import append_element
+from claude_migrate.engine.fixer import apply_edits
+from claude_migrate.engine.source import SourceText
+from claude_migrate.policy.config import ConfigError, FileSettings, PolicyLoader
 
 CALL = """\
 import requests

@@ -13,16 +13,23 @@ from pathlib import Path
 import pytest
 from helpers import FIXTURES, SRC, Cli, snapshot, write_tree
 
-from claude_migrate import cache as cache_module
-from claude_migrate import engine
-from claude_migrate.cache import (
+from claude_migrate.core.diagnostics import (
+    Applicability,
+    Diagnostic,
+    Edit,
+    FileError,
+    FileResult,
+    Fix,
+)
+from claude_migrate.engine import cache as cache_module
+from claude_migrate.engine import runner as engine
+from claude_migrate.engine.cache import (
     CACHE_DIR_NAME,
     ResultCache,
     build_id,
     result_from_json,
     result_to_json,
 )
-from claude_migrate.diagnostics import Applicability, Diagnostic, Edit, FileError, FileResult, Fix
 
 BROKEN = "import anthropic\nclient = anthropic.Anthropic()\ndef f(:\n    temperature=1\n"
 
@@ -75,8 +82,8 @@ def test_warm_run_prints_exactly_the_cold_json_and_parses_nothing(
 
 def test_warm_results_say_they_came_from_the_cache(tree: Path, tmp_path: Path) -> None:
     from claude_migrate.api import collect_jobs, execute
-    from claude_migrate.config import PolicyLoader
-    from claude_migrate.engine import Options
+    from claude_migrate.engine.runner import Options
+    from claude_migrate.policy.config import PolicyLoader
 
     jobs = collect_jobs([tree], PolicyLoader(cwd=tree))
     cache = ResultCache(tmp_path / "cache")
@@ -412,8 +419,8 @@ def test_cached_results_follow_what_the_rules_read_outside_the_file(tmp_path: Pa
     """Retirement dates, a team catalogue and the project's pins are part of the key."""
     import datetime as dt
 
-    from claude_migrate.cache import external_state
-    from claude_migrate.config import PolicyLoader
+    from claude_migrate.engine.cache import external_state
+    from claude_migrate.policy.config import PolicyLoader
 
     write_tree(
         tmp_path,
@@ -432,7 +439,7 @@ def test_cached_results_follow_what_the_rules_read_outside_the_file(tmp_path: Pa
     after_catalogue = external_state(settings, "python", str(path))
     assert after_catalogue != before
     (tmp_path / "requirements.txt").write_text("anthropic>=2.0\n")
-    from claude_migrate.facts import forget_project_files
+    from claude_migrate.policy.facts import forget_project_files
 
     forget_project_files()
     assert external_state(settings, "python", str(path)) != after_catalogue

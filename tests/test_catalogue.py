@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from helpers import Cli, write_tree
 
-from claude_migrate.catalogue import PAGE_SECTIONS, RuleInfo, all_rules, page_sections
 from claude_migrate.checks import ALL_CHECKS, PSEUDO_RULES
-from claude_migrate.config import PolicyLoader, preset_names
-from claude_migrate.resources import rules_dir
-from claude_migrate.starter import toml_value
+from claude_migrate.core.resources import rules_dir
+from claude_migrate.policy.catalogue import PAGE_SECTIONS, RuleInfo, all_rules, page_sections
+from claude_migrate.policy.config import PolicyLoader, preset_names
+from claude_migrate.policy.starter import toml_value
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from helpers import write_tree
 
-from claude_migrate.config import ConfigError, PolicyLoader
+from claude_migrate.policy.config import ConfigError, PolicyLoader
 
 
 def settings(root: Path, file: str = "app/x.py", config: Path | None = None):

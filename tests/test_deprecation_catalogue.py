@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from helpers import Cli, snapshot, write_tree
 
-from claude_migrate import deprecations
-from claude_migrate.config import ConfigError
+from claude_migrate.policy import deprecations
+from claude_migrate.policy.config import ConfigError
 
 AS_OF = dt.date(2026, 4, 1)
 
@@ -434,8 +434,8 @@ def test_warn_days_zero_turns_warnings_off(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("code", ["CM107", "CM301", "CM302", "CM303"])
 def test_each_deprecation_page_gives_dates_and_sources_with_the_why(code: str) -> None:
-    from claude_migrate.catalogue import page_sections
-    from claude_migrate.resources import rules_dir
+    from claude_migrate.core.resources import rules_dir
+    from claude_migrate.policy.catalogue import page_sections
 
     page = (rules_dir() / f"{code}.md").read_text(encoding="utf-8")
     why = page_sections(page)["Why is this bad"]
@@ -451,7 +451,7 @@ def test_each_deprecation_page_gives_dates_and_sources_with_the_why(code: str) -
 def test_the_cm302_page_lists_every_retirement_date_and_replacement(
     shipped: deprecations.Catalogue,
 ) -> None:
-    from claude_migrate.resources import rules_dir
+    from claude_migrate.core.resources import rules_dir
 
     page = (rules_dir() / "CM302.md").read_text(encoding="utf-8")
     table = page[page.index("| model | retired | replacement |") :]

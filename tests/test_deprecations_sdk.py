@@ -16,7 +16,7 @@ import anthropic
 import pytest
 from packaging.version import Version
 
-from claude_migrate import deprecations
+from claude_migrate.policy import deprecations
 
 INSTALLED = Version(anthropic.__version__)
 KNOWN = deprecations.load()

@@ -16,7 +16,7 @@ import pytest
 from fixbulk import command, env, run_cli
 from helpers import Cli, snapshot, write_tree
 
-import claude_migrate.engine as engine
+import claude_migrate.engine.runner as engine
 
 CALL = (
     'client.messages.create(model="m", temperature=0.9, max_tokens=4096, messages=[], stream=True)'

@@ -9,7 +9,7 @@ import pytest
 from fixbulk import CRASH_SITE, fixed_module, module, run_cli
 from helpers import write_tree
 
-from claude_migrate.engine import PARALLEL_MIN_FILES
+from claude_migrate.engine.runner import PARALLEL_MIN_FILES
 
 # LibCST's native parser overflows its stack on a 5,000-deep parenthesised expression: a real
 # segfault (LibCST 1.x). Deep files are parsed in a worker even on a one-process run.

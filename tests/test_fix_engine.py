@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from helpers import Cli, write_tree
 
-import claude_migrate.engine as engine
+import claude_migrate.engine.runner as engine
 from claude_migrate.checks.max_tokens import MaxTokensCheck
 from claude_migrate.checks.temperature import TemperatureCheck
-from claude_migrate.diagnostics import Applicability, Diagnostic, Edit, FileError, Fix
-from claude_migrate.fixer import LeftBecause, settle
+from claude_migrate.core.diagnostics import Applicability, Diagnostic, Edit, FileError, Fix
+from claude_migrate.engine.fixer import LeftBecause, settle
 
 HEAD = "import anthropic\nclient = anthropic.Anthropic()\n"
 CALL = (
@@ -214,7 +214,7 @@ def test_no_fix_and_display_only_reasons(tmp_path: Path) -> None:
 
 
 def test_a_refused_fix_is_not_offered_again_in_the_text_report() -> None:
-    from claude_migrate.diagnostics import Applicability, Diagnostic, Edit, Fix
+    from claude_migrate.core.diagnostics import Applicability, Diagnostic, Edit, Fix
     from claude_migrate.report import Run, offers_fix
 
     fix = Fix(Applicability.SAFE, "set", (Edit(0, 1, "x"),))

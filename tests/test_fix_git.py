@@ -18,7 +18,7 @@ import pytest
 from fixbulk import env, run_cli
 from helpers import SRC, write_tree
 
-from claude_migrate import git
+from claude_migrate.discovery import git
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 

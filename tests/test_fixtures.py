@@ -17,8 +17,8 @@ from helpers import FIXTURES, marked_lines
 
 from claude_migrate.api import collect_jobs, execute
 from claude_migrate.checks import CHECKS_BY_NAME
-from claude_migrate.config import PolicyLoader
-from claude_migrate.engine import Options
+from claude_migrate.engine.runner import Options
+from claude_migrate.policy.config import PolicyLoader
 
 # Folders whose cases run with every rule on (fixtures/demo is a tree: tests/test_app_tree.py).
 ALL_RULES = {"precision"}

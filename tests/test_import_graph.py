@@ -167,7 +167,7 @@ def test_every_allowed_import_exists_and_is_really_lazy() -> None:
 
 def test_the_graph_sees_imports_inside_functions() -> None:
     # The engine reaches the dependency-file kind only when it meets one: a function-level import.
-    engine = graph()[f"{PACKAGE}.engine"]
+    engine = graph()[f"{PACKAGE}.engine.runner"]
     assert engine[f"{PACKAGE}.manifests.processor"] is True
     assert f"{PACKAGE}.manifests" in engine
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from fixbulk import command, env, fixed_module, module
 
-from claude_migrate.discovery import discover
+from claude_migrate.discovery.collect import discover
 
 FILES = 500
 CALLS = 3  # per file: each call has a CM101 and a CM102 finding

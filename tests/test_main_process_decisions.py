@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from helpers import write_tree
 
-from claude_migrate import engine
-from claude_migrate.config import PolicyLoader
-from claude_migrate.engine import Job, Options
-from claude_migrate.triage import Sites, read_sites
+from claude_migrate.engine import runner as engine
+from claude_migrate.engine.runner import Job, Options
+from claude_migrate.policy.config import PolicyLoader
+from claude_migrate.project.triage import Sites, read_sites
 
 # Builds and documents a client, calls nothing: no candidate site (the triage rejects it).
 NO_CANDIDATE = '''"""Our Anthropic client: callers use `client.messages.create(...)`."""
@@ -161,8 +161,8 @@ SHAPES = {
 SETTLE = """
 import sys
 from pathlib import Path
-from claude_migrate import engine
-from claude_migrate.config import PolicyLoader
+from claude_migrate.engine import runner as engine
+from claude_migrate.policy.config import PolicyLoader
 path = Path(sys.argv[1])
 settings = PolicyLoader(cwd=path.parent).for_path(path).settings_for(path)
 job = engine.Job(str(path), path.name, "python", settings)

@@ -13,11 +13,11 @@ import libcst as cst
 import pytest
 from helpers import FIXTURES, Cli, marked_lines, write_tree
 
-from claude_migrate import deprecations, model_facts
+from claude_migrate.analysis.context import FileContext
 from claude_migrate.checks.model_params import facts_of, problems
-from claude_migrate.config import ConfigError, PolicyLoader
-from claude_migrate.context import FileContext
-from claude_migrate.source import SourceText
+from claude_migrate.engine.source import SourceText
+from claude_migrate.policy import deprecations, model_facts
+from claude_migrate.policy.config import ConfigError, PolicyLoader
 
 FACTS = model_facts.load()
 KNOWN = deprecations.load()
@@ -122,7 +122,7 @@ def test_an_unknown_model_or_value_is_refused(tmp_path: Path) -> None:
 
 
 def test_models_toml_is_not_offered_as_a_preset() -> None:
-    from claude_migrate.config import preset_names
+    from claude_migrate.policy.config import preset_names
 
     assert "models" not in preset_names()
 
@@ -307,8 +307,8 @@ def test_catalogue_check_lists_what_the_catalogue_lacks_and_exits_1(
 
     from click.testing import CliRunner
 
-    from claude_migrate import installed_sdk
     from claude_migrate.cli import main
+    from claude_migrate.policy import installed_sdk
 
     real = installed_sdk.installed()
     assert real is not None
@@ -338,9 +338,9 @@ def test_a_deprecation_only_the_installed_sdk_knows_is_still_reported(
 ) -> None:
     import datetime as dt
 
-    from claude_migrate import installed_sdk
     from claude_migrate.api import collect_jobs, execute
-    from claude_migrate.engine import Options
+    from claude_migrate.engine.runner import Options
+    from claude_migrate.policy import installed_sdk
 
     real = installed_sdk.installed()
     assert real is not None

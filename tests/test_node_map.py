@@ -15,7 +15,7 @@ import libcst as cst
 import pytest
 from helpers import FIXTURES, REPO
 
-from claude_migrate.node_map import NodeMap
+from claude_migrate.analysis.node_map import NodeMap
 
 # Goldens (`*.fixed.py`) are left out: the same shapes as their originals, at twice the cost.
 SOURCES = sorted(

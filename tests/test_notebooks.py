@@ -16,8 +16,8 @@ import pytest
 from helpers import FIXTURES, Cli, write_tree
 
 from claude_migrate.api import collect_jobs, execute
-from claude_migrate.config import PolicyLoader
-from claude_migrate.engine import Options
+from claude_migrate.engine.runner import Options
+from claude_migrate.policy.config import PolicyLoader
 
 NOTEBOOKS = FIXTURES / "notebooks"
 CASES = ["cookbook", "crlf", "one_string"]

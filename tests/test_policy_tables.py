@@ -12,13 +12,13 @@ from pathlib import Path
 from helpers import SRC, write_tree
 
 from claude_migrate.checks import ALL_CHECKS
-from claude_migrate.config import PolicyLoader
-from claude_migrate.facts import facts_for
+from claude_migrate.policy.config import PolicyLoader
+from claude_migrate.policy.facts import facts_for
 
 PACKAGE = SRC / "claude_migrate"
-# engine.py hands each rule its own table; facts.py builds the project's facts from the others;
-# context.py's `table` is the accessor itself.
-READERS = {"engine.py", "facts.py", "context.py"}
+# engine/runner.py hands each rule its own table; facts.py builds the project's facts from
+# the others; context.py's `table` is the accessor itself.
+READERS = {"runner.py", "facts.py", "context.py"}
 
 
 RULE_TABLES = {check.name for check in ALL_CHECKS}

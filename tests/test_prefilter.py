@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from helpers import FIXTURES, marked_lines, run_subprocess, write_tree
 
-from claude_migrate import engine
 from claude_migrate.api import collect_jobs, execute
 from claude_migrate.checks import CHECKS_BY_CODE, CHECKS_BY_NAME
-from claude_migrate.config import FileSettings, PolicyLoader
-from claude_migrate.discovery import kind_of
-from claude_migrate.engine import PARSE, SKIP, Options, prefilter
-from claude_migrate.project import attach_project
+from claude_migrate.discovery.collect import kind_of
+from claude_migrate.engine import runner as engine
+from claude_migrate.engine.runner import PARSE, SKIP, Options, prefilter
+from claude_migrate.policy.config import FileSettings, PolicyLoader
+from claude_migrate.project.phase import attach_project
 
 # `helpers.marked_lines` reads `# expect: CODE`; dependency files also say `# expect^N: CODE`
 # (the line N above) where a comment cannot stand on the finding's own line.
@@ -206,7 +206,7 @@ def test_checking_a_file_without_claude_never_imports_libcst(
     monkeypatch.setenv("PYTHONPROFILEIMPORTTIME", "1")  # `python -X importtime`
     result = run_subprocess("check", "plain.py", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "claude_migrate.engine" in result.stderr  # the import log is there...
+    assert "claude_migrate.engine.runner" in result.stderr  # the import log is there...
     assert "libcst" not in result.stderr  # ...and LibCST is not in it
 
 
@@ -247,7 +247,7 @@ def test_policy_is_built_once_per_config_file(
 def test_lazy_libcst_is_the_real_module_once_used() -> None:
     import libcst
 
-    from claude_migrate import calls
+    from claude_migrate.analysis import calls
 
     assert calls.cst is libcst or sys.modules["libcst"] is calls.cst
     assert calls.cst.Name is libcst.Name

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from helpers import SRC, run_subprocess, write_tree
 
-from claude_migrate.config import PolicyLoader
-from claude_migrate.facts import ProjectFacts, facts_for
+from claude_migrate.policy.config import PolicyLoader
+from claude_migrate.policy.facts import ProjectFacts, facts_for
 
 CHECKS = SRC / "claude_migrate" / "checks"
 APP = "import anthropic\nclient = anthropic.Anthropic()\nclient.tokenize('hello')\n"
@@ -65,7 +65,7 @@ def test_facts_are_built_once_per_policy_from_the_declared_defaults(tmp_path: Pa
 
 
 def test_the_facts_key_does_not_depend_on_the_rule_selection(tmp_path: Path) -> None:
-    from claude_migrate.cache import external_state
+    from claude_migrate.engine.cache import external_state
 
     write_tree(
         tmp_path, {"a.py": "", "claude-migrate.toml": "[retired-models]\nas-of = 2026-01-01\n"}

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from helpers import write_tree
 
-from claude_migrate.project import Project, import_roots, project_folders
+from claude_migrate.project.phase import Project, import_roots, project_folders
 
 
 def _project(root: Path) -> Project:

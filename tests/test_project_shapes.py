@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from helpers import Cli, write_tree
 
-from claude_migrate.option_fields import split_path
+from claude_migrate.analysis.option_fields import split_path
 
 POLICY = 'extend = "default"\nselect = ["CM101", "CM102", "CM302"]\n'
 

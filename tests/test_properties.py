@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from claude_migrate.api import collect_jobs, execute
-from claude_migrate.config import PolicyLoader
-from claude_migrate.engine import Options
+from claude_migrate.engine.runner import Options
+from claude_migrate.policy.config import PolicyLoader
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SPLICE_HEAD = "import anthropic as _cm_anthropic\n_cm_client = _cm_anthropic.Anthropic()\n"

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from helpers import REPO
 
-from claude_migrate.catalogue import MARKDOWN_COLUMNS, RuleInfo, all_rules, markdown_table
+from claude_migrate.policy.catalogue import MARKDOWN_COLUMNS, RuleInfo, all_rules, markdown_table
 
 HEADER = "| " + " | ".join(MARKDOWN_COLUMNS) + " |\n"
 
@@ -66,5 +66,5 @@ def test_a_pipe_in_a_cell_does_not_split_the_row(
         encoding="utf-8",
     )
     rule = RuleInfo("CM952", "piped", "s", "none", page_at=page)
-    monkeypatch.setattr("claude_migrate.catalogue.all_rules", lambda: [rule])
+    monkeypatch.setattr("claude_migrate.policy.catalogue.all_rules", lambda: [rule])
     assert markdown_table().splitlines()[-1] == "| CM952 | piped | `a \\| b` | on | none |"

@@ -14,7 +14,7 @@ import pytest
 from helpers import SRC, Cli, write_tree
 from junitparser import JUnitXml
 
-from claude_migrate.catalogue import all_rules
+from claude_migrate.policy.catalogue import all_rules
 
 SCHEMA = Path(__file__).parent / "schemas" / "sarif-schema-2.1.0.json"
 
@@ -105,7 +105,7 @@ def test_text_on_a_terminal_groups_by_file_with_source_and_caret(tree: Path) -> 
 
 
 def test_rich_caret_counts_wide_characters_and_tabs(tmp_path: Path) -> None:
-    from claude_migrate.diagnostics import Diagnostic, FileResult
+    from claude_migrate.core.diagnostics import Diagnostic, FileResult
     from claude_migrate.report import Run
     from claude_migrate.report.text import render
 

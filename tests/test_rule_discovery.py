@@ -31,8 +31,8 @@ RULE = textwrap.dedent(
     from collections.abc import Iterable
 
     from claude_migrate.checks.base import Check, Option
-    from claude_migrate.context import FileContext
-    from claude_migrate.diagnostics import Diagnostic
+    from claude_migrate.analysis.context import FileContext
+    from claude_migrate.core.diagnostics import Diagnostic
 
 
     class LoudCallCheck(Check):
@@ -209,8 +209,8 @@ def test_the_default_preset_repeats_no_default_that_differs_from_the_rules_decla
     A table the preset leaves out is filled from the rule's `Option`s (`config._with_defaults`),
     so a new rule needs no entry here; an entry it does hold must say what the rule declares.
     """
-    from claude_migrate.config import _with_defaults, tomllib
-    from claude_migrate.resources import rules_dir
+    from claude_migrate.core.resources import rules_dir
+    from claude_migrate.policy.config import _with_defaults, tomllib
 
     preset = tomllib.loads((rules_dir() / "default.toml").read_text(encoding="utf-8"))
     declared = _with_defaults({})

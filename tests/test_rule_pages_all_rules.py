@@ -14,8 +14,8 @@ import pytest
 from helpers import Cli
 from test_catalogue import EXAMPLE_PRELUDE, PAGES_WITH_PYTHON_EXAMPLES, _python_example
 
-from claude_migrate.catalogue import RuleInfo
 from claude_migrate.checks import KNOWN_CODES
+from claude_migrate.policy.catalogue import RuleInfo
 
 EVERY_RULE = ",".join(sorted(KNOWN_CODES))
 

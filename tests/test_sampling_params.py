@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from helpers import Cli, write_tree
 
-from claude_migrate.config import FileSettings, PolicyLoader
-from claude_migrate.engine import Job, Options, process
+from claude_migrate.engine.runner import Job, Options, process
+from claude_migrate.policy.config import FileSettings, PolicyLoader
 
 MIXED = """\
 import json

@@ -12,9 +12,8 @@ from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
 from claude_migrate.api import collect_jobs, execute
-from claude_migrate.config import PolicyLoader
-from claude_migrate.discovery import kind_of
-from claude_migrate.engine import Job, Options, passes_prefilter, process
+from claude_migrate.discovery.collect import kind_of
+from claude_migrate.engine.runner import Job, Options, passes_prefilter, process
 from claude_migrate.manifests import format_of
 from claude_migrate.manifests.requirement import (
     PEP440,
@@ -23,6 +22,7 @@ from claude_migrate.manifests.requirement import (
     constraint_admits_below,
     raise_constraint,
 )
+from claude_migrate.policy.config import PolicyLoader
 
 MIN = "0.32.1"
 

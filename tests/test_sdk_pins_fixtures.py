@@ -29,11 +29,11 @@ from helpers import FIXTURES, snapshot
 from packaging.requirements import Requirement
 
 from claude_migrate.api import collect_jobs, execute
-from claude_migrate.config import PolicyLoader
-from claude_migrate.discovery import kind_of
-from claude_migrate.engine import Options
+from claude_migrate.discovery.collect import kind_of
+from claude_migrate.engine.runner import Options
 from claude_migrate.manifests import format_of, read_text
 from claude_migrate.manifests.requirement import alternatives
+from claude_migrate.policy.config import PolicyLoader
 from claude_migrate.report import Run
 
 if sys.version_info >= (3, 11):

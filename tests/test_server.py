@@ -18,7 +18,7 @@ pygls = pytest.importorskip("pygls")
 from lsprotocol import types  # noqa: E402
 from pygls.lsp.client import BaseLanguageClient  # noqa: E402
 
-from claude_migrate.server import LineIndex, minimal_edits  # noqa: E402
+from claude_migrate.lsp.server import LineIndex, minimal_edits  # noqa: E402
 
 HEAD = "import anthropic\n\nclient = anthropic.Anthropic()\n\n\n"
 # A non-ASCII line before the finding and an astral character on its line: LSP columns count

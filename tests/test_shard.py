@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 from helpers import REPO
 
-from claude_migrate import shard
 from claude_migrate.cli import main
+from claude_migrate.discovery import shard
 
 FIXTURES = REPO / "fixtures"
 

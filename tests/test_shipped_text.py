@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from claude_migrate import deprecations
-from claude_migrate.resources import rules_dir
+from claude_migrate.core.resources import rules_dir
+from claude_migrate.policy import deprecations
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -27,12 +27,12 @@ DEFERRED = (
     "tempfile",
     "difflib",
     "claude_migrate.manifests.requirement",
-    "claude_migrate.baseline",
-    "claude_migrate.shard",
+    "claude_migrate.engine.baseline",
+    "claude_migrate.discovery.shard",
     "claude_migrate.report.fixes",
-    "claude_migrate.catalogue",
-    "claude_migrate.policy_view",
-    "claude_migrate.starter",
+    "claude_migrate.policy.catalogue",
+    "claude_migrate.policy.view",
+    "claude_migrate.policy.starter",
 )
 
 RUN = """

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from helpers import FIXTURES, SRC
 
-from claude_migrate.summary import MAX_EXPR_DEPTH, UNKNOWN_EXPR, expr, summarise
+from claude_migrate.project.summary import MAX_EXPR_DEPTH, UNKNOWN_EXPR, expr, summarise
 
 
 def _summary(text: str, module: str = "app", is_package: bool = False) -> dict[str, Any]:

@@ -22,12 +22,12 @@ from helpers import FIXTURES, REPO, Cli, write_tree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from claude_migrate import engine
 from claude_migrate.checks import CHECKS_BY_CODE, CHECKS_BY_NAME
-from claude_migrate.config import FileSettings, PolicyLoader
-from claude_migrate.diagnostics import FileResult
-from claude_migrate.engine import PARSE, Job, Options, prefilter, triaged_out
-from claude_migrate.triage import SWITCH, Wanted, has_candidate
+from claude_migrate.core.diagnostics import FileResult
+from claude_migrate.engine import runner as engine
+from claude_migrate.engine.runner import PARSE, Job, Options, prefilter, triaged_out
+from claude_migrate.policy.config import FileSettings, PolicyLoader
+from claude_migrate.project.triage import SWITCH, Wanted, has_candidate
 
 PYTHON_CODES = sorted(
     code

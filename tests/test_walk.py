@@ -13,8 +13,8 @@ import libcst as cst
 import pytest
 from helpers import FIXTURES
 
-from claude_migrate.scope import ModuleIndex
-from claude_migrate.walk import walk
+from claude_migrate.analysis.scope import ModuleIndex
+from claude_migrate.analysis.walk import walk
 
 SAMPLES = sorted(p for p in FIXTURES.rglob("*.py")) + [
     Path(dataclasses.__file__),

@@ -23,7 +23,7 @@ def _without_working_folder(path: list[str]) -> list[str]:
 
 sys.path[:] = _without_working_folder(sys.path)
 
-from .cli import main  # noqa: E402
+from claude_migrate.cli import main  # noqa: E402
 
 if __name__ == "__main__":
     main()

@@ -301,7 +301,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with mapper.process_mapper(settings.jobs) as do_map:
         mapper.exhaust(do_map(func, chosen))
     if results is not None and any(results.glob("*.json")):
-        from .report import campaign
+        from claude_migrate.report import campaign
 
         loaded = campaign.load([results])
         (results / "campaign.md").write_text(campaign.render_markdown(loaded), encoding="utf-8")

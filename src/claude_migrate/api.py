@@ -18,29 +18,42 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .cache import CACHE_DIR_NAME as CACHE_DIR_NAME  # shown by the command line's help
-from .cache import ResultCache, default_dir
-from .config import Policy, PolicyLoader
-from .diagnostics import FileError, FileResult, Severity
-from .discovery import EXCLUDED, NOT_A_KIND, DiscoveryError, Notices, discover, kind_of
-from .engine import Job, Options, run
-from .errors import ConfigError
-from .fixer import remove_stale_temps
-from .git import WorkTreeState
-from .git import scan as git_scan
-from .notebook import NOTEBOOK_KIND, is_notebook_path
-from .output_file import write_output
-from .paths import display_path as display_path  # the command line shows paths the same way
-from .pool import MIB as MIB  # the command line's memory limit is in MiB
-from .pool import Limits, WorkerStartError
-from .report import FORMATS, Run
-from .report import encode_report as encode_report  # the command line writes reports too
-from .report.text import summary
-from .source import DecodeError, SourceText
-from .suppress import skips_file
+from claude_migrate.core.diagnostics import FileError, FileResult, Severity
+from claude_migrate.core.errors import ConfigError
+from claude_migrate.core.output_file import write_output
+from claude_migrate.core.paths import (
+    display_path as display_path,  # the command line shows paths the same way
+)
+from claude_migrate.discovery.collect import (
+    EXCLUDED,
+    NOT_A_KIND,
+    DiscoveryError,
+    Notices,
+    discover,
+    kind_of,
+)
+from claude_migrate.discovery.git import WorkTreeState
+from claude_migrate.discovery.git import scan as git_scan
+from claude_migrate.engine.cache import (
+    CACHE_DIR_NAME as CACHE_DIR_NAME,  # shown by the command line's help
+)
+from claude_migrate.engine.cache import ResultCache, default_dir
+from claude_migrate.engine.fixer import remove_stale_temps
+from claude_migrate.engine.pool import MIB as MIB  # the command line's memory limit is in MiB
+from claude_migrate.engine.pool import Limits, WorkerStartError
+from claude_migrate.engine.runner import Job, Options, run
+from claude_migrate.engine.source import DecodeError, SourceText
+from claude_migrate.engine.suppress import skips_file
+from claude_migrate.notebook import NOTEBOOK_KIND, is_notebook_path
+from claude_migrate.policy.config import Policy, PolicyLoader
+from claude_migrate.report import FORMATS, Run
+from claude_migrate.report import (
+    encode_report as encode_report,  # the command line writes reports too
+)
+from claude_migrate.report.text import summary
 
 if TYPE_CHECKING:
-    from .shard import Shard  # loaded when `--shard` is given
+    from claude_migrate.discovery.shard import Shard  # loaded when `--shard` is given
 
 
 @dataclass(frozen=True)
@@ -117,8 +130,8 @@ def collect(
             )
         )
     if shard is not None:
-        from .shard import file_weight
-        from .shard import select as select_shard
+        from claude_migrate.discovery.shard import file_weight
+        from claude_migrate.discovery.shard import select as select_shard
 
         jobs = select_shard(
             jobs, shard, key=lambda job: job.display, weight=lambda job: file_weight(job.path)
@@ -131,7 +144,7 @@ def _notebook_not_python(path: Path) -> str | None:
 
     A notebook that cannot be read or parsed is checked: its CM001 says what is wrong.
     """
-    from .notebook.document import NotebookError, load, not_python
+    from claude_migrate.notebook.document import NotebookError, load, not_python
 
     try:
         return not_python(load(path.read_bytes()))
@@ -184,7 +197,7 @@ def apply_baseline(
     With `prune`, stale entries are removed from the file (atomically) instead of reported.
     Raises `baseline.BaselineError` for a missing or malformed file.
     """
-    from . import baseline
+    from claude_migrate.engine import baseline
 
     accepted = baseline.Baseline.load(path)
     outcome = baseline.apply(run.results, accepted, run.cwd)
@@ -215,7 +228,7 @@ def unified_diff(result: FileResult) -> str:
     if result.original_text is None or result.fixed_text is None:
         return ""
     if is_notebook_path(result.path):
-        from .notebook.diff import cell_diff
+        from claude_migrate.notebook.diff import cell_diff
 
         return cell_diff(result.path, result.original_text, result.fixed_text)
     import difflib
@@ -484,7 +497,7 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
     path_status = _path_status(request, skipped, work, check=not options.fix)
     mixed = _mixed_with_work(run, work, uncommitted)
     if request.report_file is not None:
-        from .report.fixes import render_report as fixes_report
+        from claude_migrate.report.fixes import render_report as fixes_report
 
         text = fixes_report(run, dry_run=request.diff, uncommitted=mixed)
         try:
@@ -494,7 +507,7 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
     if request.diff:
         return _diff_outcome(run, request, messages, path_status)
     if request.write_baseline is not None:
-        from . import baseline  # read and written only when a baseline is named
+        from claude_migrate.engine import baseline  # read and written only when a baseline is named
 
         try:
             recorded = baseline.record(run.results, request.write_baseline, run.cwd)
@@ -506,7 +519,7 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
         return Outcome(run, 0, messages, recorded=recorded.total)
     pruned = 0
     if request.baseline is not None:
-        from . import baseline
+        from claude_migrate.engine import baseline
 
         try:
             run, pruned = apply_baseline(
@@ -534,12 +547,12 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
     report = FORMATS[request.output_format](run)
     note = ""
     if mixed:  # fixed files that had uncommitted work: only `fix` gets here with any
-        from .report.fixes import uncommitted_note
+        from claude_migrate.report.fixes import uncommitted_note
 
         note = uncommitted_note(mixed, dry_run=False)
     if request.output_format in ("text", "concise") and not request.quiet:
         if options.fix:
-            from .report.fixes import render_table as fixes_table
+            from claude_migrate.report.fixes import render_table as fixes_table
 
             report += fixes_table(run, dry_run=False, color=run.color)
         report += summary(run) + "\n"

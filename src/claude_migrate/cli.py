@@ -13,14 +13,14 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
-from . import __version__, api
-from .checks import KNOWN_CODES
-from .config import PolicyLoader, preset_names
-from .diagnostics import SEVERITIES, FileResult
-from .errors import ConfigError
-from .progress import progress_bar
-from .progress import wanted as progress_wanted
-from .report import FORMATS
+from claude_migrate import __version__, api
+from claude_migrate.checks import KNOWN_CODES
+from claude_migrate.core.diagnostics import SEVERITIES, FileResult
+from claude_migrate.core.errors import ConfigError
+from claude_migrate.engine.progress import progress_bar
+from claude_migrate.engine.progress import wanted as progress_wanted
+from claude_migrate.policy.config import PolicyLoader, preset_names
+from claude_migrate.report import FORMATS
 
 
 def _codes(value: str | None, option: str) -> list[str] | None:
@@ -233,8 +233,8 @@ def _run(
     chosen = _codes(select, "--select")
     chosen_shard = None
     if shard is not None:
-        from .shard import ShardError
-        from .shard import parse as parse_shard
+        from claude_migrate.discovery.shard import ShardError
+        from claude_migrate.discovery.shard import parse as parse_shard
 
         try:
             chosen_shard = parse_shard(shard)
@@ -417,7 +417,7 @@ def _terminal() -> bool:
 )
 def rules_command(path: Path | None, config: Path | None, output_format: str) -> None:
     """List every rule: code, name, fix, and whether the policy for PATH turns it on."""
-    from . import catalogue
+    from claude_migrate.policy import catalogue
 
     if output_format == "markdown":
         click.echo(catalogue.markdown_table(), nl=False)  # the defaults: no policy is read
@@ -441,7 +441,7 @@ def rules_command(path: Path | None, config: Path | None, output_format: str) ->
 @click.argument("code")
 def explain(code: str) -> None:
     """Print a rule's page: what it finds, why, examples, fix safety and its policy options."""
-    from . import catalogue
+    from claude_migrate.policy import catalogue
 
     rule = catalogue.find_rule(code)
     if rule is None:
@@ -474,7 +474,7 @@ def explain(code: str) -> None:
 )
 def init(directory: Path, preset: str, standalone: bool) -> None:
     """Write a commented starter policy into DIRECTORY (made if missing); never overwrites one."""
-    from . import starter
+    from claude_migrate.policy import starter
 
     try:
         written = starter.init(directory, preset, standalone)
@@ -495,7 +495,7 @@ def init(directory: Path, preset: str, standalone: bool) -> None:
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
 def catalogue_command(check_sdk: bool, output_format: str) -> None:
     """Show the shipped model catalogue, or (--check) what it lacks against the installed SDK."""
-    from . import deprecations, installed_sdk, model_facts
+    from claude_migrate.policy import deprecations, installed_sdk, model_facts
 
     try:
         known = deprecations.load(None)
@@ -552,7 +552,7 @@ def show_policy(path: Path, config: Path | None, output_format: str) -> None:
 
     PATH need not exist yet: the policy depends on where a file is, not on what it holds.
     """
-    from . import policy_view
+    from claude_migrate.policy import view as policy_view
 
     try:
         loader = PolicyLoader(config)
@@ -602,8 +602,8 @@ def report_command(
     gives totals per rule, a table per repository sorted by what is left, and every finding that
     needs a person.
     """
-    from .report import campaign
-    from .report import merge as merging
+    from claude_migrate.report import campaign
+    from claude_migrate.report import merge as merging
 
     if merge:
         if markdown_file is not None or html_file is not None:
@@ -639,7 +639,7 @@ def server() -> None:
     Needs the `lsp` extra: pip install 'claude-migrate[lsp]'.
     """
     try:
-        from .server import serve
+        from claude_migrate.lsp.server import serve
     except ImportError as exc:
         _fail(
             f"the language server needs pygls ({exc.name or exc}): "

@@ -24,9 +24,9 @@ import pytest
 from fixbulk import command, env
 from helpers import Cli, write_tree
 
-from claude_migrate import cache as cache_module
-from claude_migrate import fixer
-from claude_migrate.cache import MARKER, ResultCache, build_id
+from claude_migrate.engine import cache as cache_module
+from claude_migrate.engine import fixer
+from claude_migrate.engine.cache import MARKER, ResultCache, build_id
 
 HEAD = "import anthropic\nclient = anthropic.Anthropic()\n"
 CALL = 'client.messages.create(model="m", temperature=0.9, max_tokens=4096, stream=True)'
@@ -323,7 +323,7 @@ def test_a_fifo_or_device_named_on_the_command_line_is_an_error(
 
 
 def test_a_file_swapped_for_a_fifo_after_the_walk_is_not_read(tmp_path: Path) -> None:
-    from claude_migrate.source import NotRegularFile, read_regular
+    from claude_migrate.engine.source import NotRegularFile, read_regular
 
     os.mkfifo(tmp_path / "late.py")
     with pytest.raises(NotRegularFile):
@@ -366,7 +366,7 @@ def test_a_file_with_a_240_byte_name_can_be_fixed(tmp_path: Path, cli: Cli) -> N
 KILLED_WRITE = textwrap.dedent(
     """
     import os, signal, sys
-    from claude_migrate import fixer
+    from claude_migrate.engine import fixer
     path = sys.argv[1]
     data = open(path, "rb").read()
 

@@ -253,7 +253,7 @@ def _git_ignored(repo: Path) -> set[str]:
 
 
 def test_gitignore_lines_match_exactly_what_git_ignores(tmp_path: Path) -> None:
-    from claude_migrate.gitignore import gitignore_spec
+    from claude_migrate.core.gitignore import gitignore_spec
 
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     write_tree(tmp_path, {name: "" for name in IGNORE_TREE_FILES})

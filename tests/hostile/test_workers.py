@@ -18,9 +18,10 @@ import pytest
 from fixbulk import env, fixed_module, module
 from helpers import write_tree
 
-from claude_migrate import engine, hazard
-from claude_migrate.config import FileSettings, PolicyLoader
-from claude_migrate.pool import CRASHED, TIMED_OUT, Crash, Limits, run_in_workers
+from claude_migrate.engine import hazard
+from claude_migrate.engine import runner as engine
+from claude_migrate.engine.pool import CRASHED, TIMED_OUT, Crash, Limits, run_in_workers
+from claude_migrate.policy.config import FileSettings, PolicyLoader
 
 # Modules a Python process (or its multiprocessing machinery) imports on its way to work.
 SHADOWS = (
@@ -108,7 +109,7 @@ def test_workers_ignore_the_working_folder_and_python_variables(
         assert [f for f in files if f.startswith(str(tree))] == []
         # The worker did import the real LibCST and this package, from their installed places.
         assert any(f.endswith(os.path.join("libcst", "__init__.py")) for f in files)
-        assert any(f.endswith(os.path.join("claude_migrate", "engine.py")) for f in files)
+        assert any(f.endswith(os.path.join("claude_migrate", "engine", "runner.py")) for f in files)
     assert list(markers.iterdir()) == []
 
 
@@ -250,9 +251,9 @@ def _cm104_seconds(module_text: str, calls: int, tries: int, settings: FileSetti
     """Return the best time CM104 takes over a module (parse and shared indexes excluded)."""
     import libcst
 
+    from claude_migrate.analysis.context import FileContext
     from claude_migrate.checks.streaming import StreamingCheck
-    from claude_migrate.context import FileContext
-    from claude_migrate.source import SourceText
+    from claude_migrate.engine.source import SourceText
 
     tree = libcst.parse_module(module_text)
     best = float("inf")

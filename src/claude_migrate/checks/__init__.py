@@ -21,8 +21,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ..resources import rules_dir
-from .base import Check, Option
+from claude_migrate.checks.base import Check, Option
+from claude_migrate.core.resources import rules_dir
 
 EXTRA_PACKAGES_ENV = "CLAUDE_MIGRATE_EXTRA_RULES"
 

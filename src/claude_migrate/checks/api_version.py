@@ -21,12 +21,10 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from ..calls import HTTP, SDK, CallFinder, CallSite
-from ..diagnostics import Applicability, Diagnostic, Fix
-from ..edits import append_element
-from ..lazy import lazy_import
-from ..scope import CallRecord
-from ..symbols import (
+from claude_migrate.analysis.calls import HTTP, SDK, CallFinder, CallSite
+from claude_migrate.analysis.edits import append_element
+from claude_migrate.analysis.scope import CallRecord
+from claude_migrate.analysis.symbols import (
     HTTP_CLIENTS,
     SDK_CLIENT_NAME,
     Instance,
@@ -34,14 +32,16 @@ from ..symbols import (
     Qual,
     is_sdk_client_class,
 )
-from ..values import Entries, Entry
-from .base import Check, Option, call_sites
+from claude_migrate.analysis.values import Entries, Entry
+from claude_migrate.checks.base import Check, Option, call_sites
+from claude_migrate.core.diagnostics import Applicability, Diagnostic, Fix
+from claude_migrate.core.lazy import lazy_import
 
 if TYPE_CHECKING:
-    from ..config import FileSettings
-    from ..context import FileContext
-    from ..scope import Scope
-    from ..triage import Wanted
+    from claude_migrate.analysis.context import FileContext
+    from claude_migrate.analysis.scope import Scope
+    from claude_migrate.policy.config import FileSettings
+    from claude_migrate.project.triage import Wanted
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -81,7 +81,7 @@ class ApiVersionCheck(Check["FileContext"]):
 
     @classmethod
     def wanted(cls, settings: FileSettings) -> Wanted:
-        from ..triage import Wanted
+        from claude_migrate.project.triage import Wanted
 
         # The sites, and the client constructors and `with_options`/`copy` given default
         # headers (`sdk_clients`: a callee that resolves to an SDK client class or instance).

@@ -8,13 +8,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from ..diagnostics import Applicability, Diagnostic, Severity
-from ..facts import as_date
+from claude_migrate.core.diagnostics import Applicability, Diagnostic, Severity
+from claude_migrate.policy.facts import as_date
 
 if TYPE_CHECKING:
-    from ..config import FileSettings
-    from ..filekind import CheckContext
-    from ..triage import Wanted
+    from claude_migrate.core.filekind import CheckContext
+    from claude_migrate.policy.config import FileSettings
+    from claude_migrate.project.triage import Wanted
 
 # The context a rule reads: `FileContext` for Python rules, `ManifestContext` for dependency
 # files, `CheckContext` (what every kind shares) for a rule of every kind.
@@ -134,7 +134,7 @@ def parameter_markers(canonical: str) -> tuple[bytes, ...]:
     A value is only ever proven where it is written under one of those names (a keyword, a dict
     key, `dict(name=...)`, a JSON body's key), so a file holding none of them has no finding.
     """
-    from ..calls import parameter_names
+    from claude_migrate.analysis.calls import parameter_names
 
     return tuple(sorted(name.encode() for name in parameter_names(canonical)))
 
@@ -146,8 +146,8 @@ def call_sites(**more: Any) -> Wanted:
     rest before resolving), directly or through a name bound to such a callee. `more` adds
     what a rule reads besides the sites (`Wanted`'s fields).
     """
-    from ..calls import CALLEE_NAMES
-    from ..triage import Wanted
+    from claude_migrate.analysis.calls import CALLEE_NAMES
+    from claude_migrate.project.triage import Wanted
 
     # `Anthropic(...)` is a site only as LlamaIndex's class (`calls.LLAMAINDEX_CLASSES`).
     sites = Wanted(callees=CALLEE_NAMES, only_with=(("Anthropic", "llama_index"),))
@@ -200,7 +200,7 @@ class Check(Generic[ContextT]):
         The default is the call-site registry's markers: every check that reads Claude calls
         needs one of them, so a new target cannot be forgotten by the prefilter.
         """
-        from ..calls import MARKERS
+        from claude_migrate.analysis.calls import MARKERS
 
         return MARKERS
 

@@ -31,17 +31,17 @@ import string
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..cache_keys.flow import Digest, Key, KeyFinder
-from ..cache_keys.rendering import render_key
-from ..cache_keys.vocabulary import FILE_WORDS, PROMPT_WORDS, tokens
-from ..calls import MARKERS
-from ..diagnostics import Applicability, Diagnostic, Fix
-from .base import Check, Option
+from claude_migrate.analysis.cache_keys.flow import Digest, Key, KeyFinder
+from claude_migrate.analysis.cache_keys.rendering import render_key
+from claude_migrate.analysis.cache_keys.vocabulary import FILE_WORDS, PROMPT_WORDS, tokens
+from claude_migrate.analysis.calls import MARKERS
+from claude_migrate.checks.base import Check, Option
+from claude_migrate.core.diagnostics import Applicability, Diagnostic, Fix
 
 if TYPE_CHECKING:
-    from ..config import FileSettings
-    from ..context import FileContext
-    from ..triage import Wanted
+    from claude_migrate.analysis.context import FileContext
+    from claude_migrate.policy.config import FileSettings
+    from claude_migrate.project.triage import Wanted
 
 COMPONENTS = ("anthropic_version", "stream")
 COMPONENT_LABELS = {"anthropic_version": "API-version", "stream": "stream"}
@@ -161,7 +161,7 @@ class CacheKeyCheck(Check["FileContext"]):
 
     @classmethod
     def wanted(cls, settings: FileSettings) -> Wanted:
-        from ..triage import Wanted
+        from claude_migrate.project.triage import Wanted
 
         # Only digests: this rule reads no call site (the stream flag comes with a finding).
         return Wanted(cache_digests=True)

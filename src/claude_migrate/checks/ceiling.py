@@ -5,16 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..diagnostics import Applicability, Diagnostic
-from ..value_edits import value_edit
-from .base import Check, call_sites, parameter_markers
+from claude_migrate.analysis.value_edits import value_edit
+from claude_migrate.checks.base import Check, call_sites, parameter_markers
+from claude_migrate.core.diagnostics import Applicability, Diagnostic
 
 if TYPE_CHECKING:
-    from ..calls import CallSite
-    from ..config import FileSettings
-    from ..context import FileContext
-    from ..triage import Wanted
-    from ..values import Entry
+    from claude_migrate.analysis.calls import CallSite
+    from claude_migrate.analysis.context import FileContext
+    from claude_migrate.analysis.values import Entry
+    from claude_migrate.policy.config import FileSettings
+    from claude_migrate.project.triage import Wanted
 
 
 def format_number(value: float | int) -> str:

@@ -27,20 +27,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from ..calls import BEDROCK, CallSite
-from ..diagnostics import Applicability, Diagnostic, Edit
-from ..edits import remove_elements, remove_line, string_literal
-from ..lazy import lazy_import
-from ..retirements import compose, retired_target
-from ..scope import Scope
-from ..symbols import Instance, is_sdk_client_class
-from ..walk import walk
-from .base import Check, call_sites
+from claude_migrate.analysis.calls import BEDROCK, CallSite
+from claude_migrate.analysis.edits import remove_elements, remove_line, string_literal
+from claude_migrate.analysis.scope import Scope
+from claude_migrate.analysis.symbols import Instance, is_sdk_client_class
+from claude_migrate.analysis.walk import walk
+from claude_migrate.checks.base import Check, call_sites
+from claude_migrate.core.diagnostics import Applicability, Diagnostic, Edit
+from claude_migrate.core.lazy import lazy_import
+from claude_migrate.policy.retirements import compose, retired_target
 
 if TYPE_CHECKING:
-    from ..config import FileSettings
-    from ..context import FileContext
-    from ..triage import Wanted
+    from claude_migrate.analysis.context import FileContext
+    from claude_migrate.policy.config import FileSettings
+    from claude_migrate.project.triage import Wanted
 
 if TYPE_CHECKING:
     import libcst as cst

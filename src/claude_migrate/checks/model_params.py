@@ -30,14 +30,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ..diagnostics import Applicability, Diagnostic
-from ..model_requests import edits_for, facts_of, problems
-from .base import Check, Option, call_sites
+from claude_migrate.analysis.model_requests import edits_for, facts_of, problems
+from claude_migrate.checks.base import Check, Option, call_sites
+from claude_migrate.core.diagnostics import Applicability, Diagnostic
 
 if TYPE_CHECKING:
-    from ..config import FileSettings
-    from ..context import FileContext
-    from ..triage import Wanted
+    from claude_migrate.analysis.context import FileContext
+    from claude_migrate.policy.config import FileSettings
+    from claude_migrate.project.triage import Wanted
 
 
 class ModelParamsCheck(Check["FileContext"]):
@@ -56,7 +56,7 @@ class ModelParamsCheck(Check["FileContext"]):
 
     @classmethod
     def validate(cls, table: Any) -> list[tuple[str, str]]:
-        from .. import model_facts
+        from claude_migrate.policy import model_facts
 
         model_facts.load()  # validated at start-up: a bad entry raises naming itself
         return []

@@ -16,16 +16,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from ..calls import SDK
-from ..diagnostics import Diagnostic
-from ..lazy import lazy_import
-from ..symbols import Instance, is_sdk_client_class
-from .base import Check, call_sites
+from claude_migrate.analysis.calls import SDK
+from claude_migrate.analysis.symbols import Instance, is_sdk_client_class
+from claude_migrate.checks.base import Check, call_sites
+from claude_migrate.core.diagnostics import Diagnostic
+from claude_migrate.core.lazy import lazy_import
 
 if TYPE_CHECKING:
-    from ..config import FileSettings
-    from ..context import FileContext
-    from ..triage import Wanted
+    from claude_migrate.analysis.context import FileContext
+    from claude_migrate.policy.config import FileSettings
+    from claude_migrate.project.triage import Wanted
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -44,7 +44,7 @@ class RemovedSdkApiCheck(Check["FileContext"]):
     @classmethod
     def wanted(cls, settings: FileSettings) -> Wanted:
         # The sites (removed arguments), and calls of a removed client method by its name.
-        from ..facts import facts_for
+        from claude_migrate.policy.facts import facts_for
 
         methods = {r.name for r in facts_for(settings).catalogue.removals("client-method", RULE)}
         return call_sites(callees=frozenset(methods))

@@ -23,16 +23,16 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..calls import CallSite
-from ..diagnostics import Applicability, Diagnostic, Severity
-from ..retirements import SDK_SOURCE, Judged, compose, judge, sdk_note
-from .base import Check, Option, call_sites
+from claude_migrate.analysis.calls import CallSite
+from claude_migrate.checks.base import Check, Option, call_sites
+from claude_migrate.core.diagnostics import Applicability, Diagnostic, Severity
+from claude_migrate.policy.retirements import SDK_SOURCE, Judged, compose, judge, sdk_note
 
 if TYPE_CHECKING:
-    from ..config import FileSettings
-    from ..context import FileContext
-    from ..deprecations import Spelling
-    from ..triage import Wanted
+    from claude_migrate.analysis.context import FileContext
+    from claude_migrate.policy.config import FileSettings
+    from claude_migrate.policy.deprecations import Spelling
+    from claude_migrate.project.triage import Wanted
 
 
 class RetiredModelCheck(Check["FileContext"]):
@@ -75,7 +75,7 @@ class RetiredModelCheck(Check["FileContext"]):
 
     @classmethod
     def validate(cls, table: Mapping[str, Any]) -> list[tuple[str, str]]:
-        from .. import deprecations
+        from claude_migrate.policy import deprecations
 
         extra = table.get("catalogue")
         if extra is not None and not Path(extra).is_file():

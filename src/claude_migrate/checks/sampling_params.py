@@ -26,15 +26,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from ..diagnostics import Applicability, Diagnostic
-from ..edits import remove_elements, remove_line
-from ..rejections import SAMPLING, SPELLINGS, rejection
-from .base import Check, call_sites
+from claude_migrate.analysis.edits import remove_elements, remove_line
+from claude_migrate.analysis.rejections import SAMPLING, SPELLINGS, rejection
+from claude_migrate.checks.base import Check, call_sites
+from claude_migrate.core.diagnostics import Applicability, Diagnostic
 
 if TYPE_CHECKING:
-    from ..config import FileSettings
-    from ..context import FileContext
-    from ..triage import Wanted
+    from claude_migrate.analysis.context import FileContext
+    from claude_migrate.policy.config import FileSettings
+    from claude_migrate.project.triage import Wanted
 
 
 class SamplingParamsCheck(Check["FileContext"]):

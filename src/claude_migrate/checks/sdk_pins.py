@@ -19,14 +19,14 @@ from typing import TYPE_CHECKING, Any, cast
 
 from packaging.version import InvalidVersion, Version
 
-from ..diagnostics import Applicability, Diagnostic, Edit, FileError, Fix
-from ..manifests import MANIFEST_KIND, canonical_name
-from .base import Check, Option
+from claude_migrate.checks.base import Check, Option
+from claude_migrate.core.diagnostics import Applicability, Diagnostic, Edit, FileError, Fix
+from claude_migrate.manifests import MANIFEST_KIND, canonical_name
 
 if TYPE_CHECKING:
-    from ..context import FileContext
-    from ..filekind import CheckContext
-    from ..manifests.pin import Pin, Problem
+    from claude_migrate.analysis.context import FileContext
+    from claude_migrate.core.filekind import CheckContext
+    from claude_migrate.manifests.pin import Pin, Problem
 
 DEFAULT_MINIMUMS = {"anthropic": "0.32.1", "boto3": "1.34.0"}
 SDK = "anthropic"
@@ -87,14 +87,18 @@ class SdkPinsCheck(Check["CheckContext"]):
     def check(self, ctx: CheckContext) -> Iterable[Diagnostic]:
         # The constraint logic needs `packaging`'s requirement parser: loaded only when a
         # dependency file is checked, never for a run over Python files alone.
-        from ..manifests.processor import ManifestContext
-        from ..manifests.requirement import ConstraintError, Problem, constraint_admits_below
+        from claude_migrate.manifests.processor import ManifestContext
+        from claude_migrate.manifests.requirement import (
+            ConstraintError,
+            Problem,
+            constraint_admits_below,
+        )
 
         if isinstance(ctx, ManifestContext):
             pins, problems = ctx.reading
             label = ctx.name
         elif os.path.basename(ctx.path) == "setup.py":
-            from ..manifests.setup_py import read
+            from claude_migrate.manifests.setup_py import read
 
             # `setup.py` comes through the Python pass (`file_names`): its context is a tree.
             pins, problems = read(cast("FileContext", ctx))
@@ -120,9 +124,9 @@ class SdkPinsCheck(Check["CheckContext"]):
                 yield self._diagnostic(ctx, pin, minimum[0], label)
 
     def _diagnostic(self, ctx: CheckContext, pin: Pin, minimum: str, label: str) -> Diagnostic:
-        from ..diagnostics import fingerprint
-        from ..manifests.locks import RELOCK
-        from ..manifests.requirement import LOCKED, raise_constraint
+        from claude_migrate.core.diagnostics import fingerprint
+        from claude_migrate.manifests.locks import RELOCK
+        from claude_migrate.manifests.requirement import LOCKED, raise_constraint
 
         source = ctx.source
         fix = None
@@ -168,8 +172,8 @@ class SdkPinsCheck(Check["CheckContext"]):
         """Return what the raise removes that the project still uses ("" when nothing)."""
         if pin.key != SDK:
             return ""
-        from .. import sdk_uses
-        from ..manifests.requirement import ConstraintError, constraint_admits_below
+        from claude_migrate.analysis import sdk_uses
+        from claude_migrate.manifests.requirement import ConstraintError, constraint_admits_below
 
         floor = Version(minimum)
         crossed = []

@@ -13,20 +13,20 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..calls import STOP
-from ..diagnostics import Applicability, Diagnostic
-from ..edits import remove_elements
-from ..lazy import lazy_import
-from .base import Check, Option, call_sites
+from claude_migrate.analysis.calls import STOP
+from claude_migrate.analysis.edits import remove_elements
+from claude_migrate.checks.base import Check, Option, call_sites
+from claude_migrate.core.diagnostics import Applicability, Diagnostic
+from claude_migrate.core.lazy import lazy_import
 
 if TYPE_CHECKING:
     import libcst as cst
 
-    from ..calls import CallSite
-    from ..config import FileSettings
-    from ..context import FileContext
-    from ..triage import Wanted
-    from ..values import Entry
+    from claude_migrate.analysis.calls import CallSite
+    from claude_migrate.analysis.context import FileContext
+    from claude_migrate.analysis.values import Entry
+    from claude_migrate.policy.config import FileSettings
+    from claude_migrate.project.triage import Wanted
 else:
     cst = lazy_import("libcst")  # loaded by the first parse, not by the policy's import
 
@@ -124,6 +124,6 @@ class StopSequencesCheck(Check["FileContext"]):
 
 
 def _text(node: cst.BaseExpression) -> str | None:
-    from ..values import string_value
+    from claude_migrate.analysis.values import string_value
 
     return string_value(node)

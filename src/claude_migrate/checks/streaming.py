@@ -28,18 +28,18 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..calls import LANGCHAIN, SDK, STREAM, CallSite
-from ..diagnostics import Applicability, Diagnostic, Edit, Fix
-from ..edits import append_element, apply_edits, remove_elements
-from ..lazy import lazy_import
-from ..streams import call_streams
-from .base import Check, Option, call_sites
+from claude_migrate.analysis.calls import LANGCHAIN, SDK, STREAM, CallSite
+from claude_migrate.analysis.edits import append_element, apply_edits, remove_elements
+from claude_migrate.analysis.streams import call_streams
+from claude_migrate.checks.base import Check, Option, call_sites
+from claude_migrate.core.diagnostics import Applicability, Diagnostic, Edit, Fix
+from claude_migrate.core.lazy import lazy_import
 
 if TYPE_CHECKING:
-    from ..config import FileSettings
-    from ..context import FileContext
-    from ..scope import Scope
-    from ..triage import Wanted
+    from claude_migrate.analysis.context import FileContext
+    from claude_migrate.analysis.scope import Scope
+    from claude_migrate.policy.config import FileSettings
+    from claude_migrate.project.triage import Wanted
 
 if TYPE_CHECKING:
     import libcst as cst

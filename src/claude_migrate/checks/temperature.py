@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..calls import TEMPERATURE
-from ..rejections import rejection
-from .base import Option
-from .ceiling import CeilingCheck
+from claude_migrate.analysis.calls import TEMPERATURE
+from claude_migrate.analysis.rejections import rejection
+from claude_migrate.checks.base import Option
+from claude_migrate.checks.ceiling import CeilingCheck
 
 if TYPE_CHECKING:
-    from ..calls import CallSite
-    from ..context import FileContext
+    from claude_migrate.analysis.calls import CallSite
+    from claude_migrate.analysis.context import FileContext
 
 
 class TemperatureCheck(CeilingCheck):

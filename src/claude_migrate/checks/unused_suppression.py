@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..diagnostics import Applicability, Diagnostic
-from ..filekind import CheckContext
-from ..suppress import UNUSED_CODE, UNUSED_NAME
-from .base import Check
+from claude_migrate.checks.base import Check
+from claude_migrate.core.diagnostics import Applicability, Diagnostic
+from claude_migrate.core.filekind import CheckContext
+from claude_migrate.engine.suppress import UNUSED_CODE, UNUSED_NAME
 
 
 class UnusedSuppressionCheck(Check[CheckContext]):

@@ -13,10 +13,10 @@ from __future__ import annotations
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
-from .names import canonical_name
+from claude_migrate.manifests.names import canonical_name
 
 if TYPE_CHECKING:
-    from .pin import Pin, Problem
+    from claude_migrate.manifests.pin import Pin, Problem
 
 MANIFEST_KIND = "manifest"
 
@@ -61,27 +61,27 @@ def manifest_kind(path: PurePath) -> str | None:
 def read_text(fmt: str, text: str, name: str) -> tuple[list[Pin], list[Problem]]:
     """Return the pins and the unreadable parts of a manifest's text (any format but setup.py)."""
     if fmt == "requirements":
-        from .requirements_txt import read
+        from claude_migrate.manifests.requirements_txt import read
 
         return read(text)
     if fmt == "pyproject":
-        from .pyproject import read_pyproject
+        from claude_migrate.manifests.pyproject import read_pyproject
 
         return read_pyproject(text)
     if fmt == "pipfile":
-        from .pyproject import read_pipfile
+        from claude_migrate.manifests.pyproject import read_pipfile
 
         return read_pipfile(text)
     if fmt == "setup-cfg":
-        from .setup_cfg import read as read_setup_cfg
+        from claude_migrate.manifests.setup_cfg import read as read_setup_cfg
 
         return read_setup_cfg(text)
     if fmt == "toml-lock":
-        from .locks import read_toml_lock
+        from claude_migrate.manifests.locks import read_toml_lock
 
         return read_toml_lock(text, name)
     if fmt == "pipfile-lock":
-        from .locks import read_pipfile_lock
+        from claude_migrate.manifests.locks import read_pipfile_lock
 
         return read_pipfile_lock(text)
     raise ValueError(f"unknown manifest format {fmt!r}")

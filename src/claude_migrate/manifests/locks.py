@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import re
 
-from .pyproject import toml_problem
-from .requirement import LOCKED, Pin, Problem
-from .toml_spans import TomlDocument, TomlError
+from claude_migrate.manifests.pyproject import toml_problem
+from claude_migrate.manifests.requirement import LOCKED, Pin, Problem
+from claude_migrate.manifests.toml_spans import TomlDocument, TomlError
 
 RELOCK = {
     "poetry.lock": "poetry lock",

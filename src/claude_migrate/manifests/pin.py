@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .names import canonical_name
+from claude_migrate.manifests.names import canonical_name
 
 PEP440 = "pep440"
 POETRY = "poetry"

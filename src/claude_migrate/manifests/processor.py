@@ -15,18 +15,18 @@ from collections.abc import Callable, Collection, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from ..checking import analyse
-from ..config import FileSettings
-from ..diagnostics import Diagnostic, FileError
-from ..filekind import Comment, hash_comments
-from ..source import SourceText
-from . import format_of, read_text
-from .requirement import Pin, Problem
+from claude_migrate.core.diagnostics import Diagnostic, FileError
+from claude_migrate.core.filekind import Comment, hash_comments
+from claude_migrate.engine.checking import analyse
+from claude_migrate.engine.source import SourceText
+from claude_migrate.manifests import format_of, read_text
+from claude_migrate.manifests.requirement import Pin, Problem
+from claude_migrate.policy.config import FileSettings
 
 if TYPE_CHECKING:
-    from ..checks.base import Check
-    from ..engine import Job
-    from ..facts import ProjectFacts
+    from claude_migrate.checks.base import Check
+    from claude_migrate.engine.runner import Job
+    from claude_migrate.policy.facts import ProjectFacts
 
 # Formats whose comments start with `#` (JSON has none).
 COMMENTED = frozenset({"requirements", "pyproject", "pipfile", "setup-cfg", "toml-lock"})
@@ -56,7 +56,7 @@ class ManifestContext:
 
     @cached_property
     def facts(self) -> ProjectFacts:
-        from ..facts import facts_for
+        from claude_migrate.policy.facts import facts_for
 
         return facts_for(self.settings)
 

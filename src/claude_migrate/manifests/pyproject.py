@@ -15,8 +15,8 @@ from typing import Any
 
 from packaging.requirements import InvalidRequirement
 
-from .requirement import PEP440, POETRY, Pin, Problem, parse_pep508
-from .toml_spans import Located, Path, TomlDocument, TomlError, dotted
+from claude_migrate.manifests.requirement import PEP440, POETRY, Pin, Problem, parse_pep508
+from claude_migrate.manifests.toml_spans import Located, Path, TomlDocument, TomlError, dotted
 
 PIPFILE_NOT_PACKAGES = frozenset({"source", "requires", "pipenv", "scripts"})
 

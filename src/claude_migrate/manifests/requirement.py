@@ -19,11 +19,11 @@ from packaging.version import InvalidVersion, Version
 
 # `Pin`, `Problem` and the syntaxes live in `pin` (holding one needs no `packaging`); the
 # readers import them from here along with the constraint functions.
-from .pin import LOCKED as LOCKED
-from .pin import PEP440 as PEP440
-from .pin import POETRY as POETRY
-from .pin import Pin as Pin
-from .pin import Problem as Problem
+from claude_migrate.manifests.pin import LOCKED as LOCKED
+from claude_migrate.manifests.pin import PEP440 as PEP440
+from claude_migrate.manifests.pin import POETRY as POETRY
+from claude_migrate.manifests.pin import Pin as Pin
+from claude_migrate.manifests.pin import Problem as Problem
 
 
 class ConstraintError(ValueError):

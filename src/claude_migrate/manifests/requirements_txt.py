@@ -12,7 +12,7 @@ import re
 
 from packaging.requirements import InvalidRequirement
 
-from .requirement import PEP440, Pin, Problem, parse_pep508
+from claude_migrate.manifests.requirement import PEP440, Pin, Problem, parse_pep508
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\n|\r|$)")
 _COMMENT = re.compile(r"(^|\s+)#.*$")

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from packaging.requirements import InvalidRequirement
 
-from .requirement import PEP440, Pin, Problem, parse_pep508
+from claude_migrate.manifests.requirement import PEP440, Pin, Problem, parse_pep508
 
 OPTIONS_KEYS = ("install_requires", "setup_requires", "tests_require")
 EXTRAS = "options.extras_require"

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 from packaging.requirements import InvalidRequirement
 
-from ..context import FileContext
-from ..lazy import lazy_import
-from ..walk import walk
-from .requirement import PEP440, Pin, Problem, parse_pep508
+from claude_migrate.analysis.context import FileContext
+from claude_migrate.analysis.walk import walk
+from claude_migrate.core.lazy import lazy_import
+from claude_migrate.manifests.requirement import PEP440, Pin, Problem, parse_pep508
 
 if TYPE_CHECKING:
     import libcst as cst

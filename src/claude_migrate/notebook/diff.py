@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from .document import NotebookError, load
+from claude_migrate.notebook.document import NotebookError, load
 
 _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 

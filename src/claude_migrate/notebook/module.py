@@ -18,9 +18,9 @@ import warnings
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from ..source import SourceText
-from .document import Notebook
-from .ipython import mask_cell, unmask
+from claude_migrate.engine.source import SourceText
+from claude_migrate.notebook.document import Notebook
+from claude_migrate.notebook.ipython import mask_cell, unmask
 
 # Private-use characters: the first one the notebook's text does not hold marks boundaries,
 # the next masked lines. Code never sees them, and they never reach the file.

@@ -14,18 +14,18 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..checking import analyse
-from ..diagnostics import Diagnostic, FileError, FileResult
-from ..fixer import WriteRefused, not_written, replace_file, settle
-from ..source import SourceText
-from ..suppress import skips_file
-from .document import Notebook, NotebookError, load, not_python, with_sources
-from .module import CellModule
+from claude_migrate.core.diagnostics import Diagnostic, FileError, FileResult
+from claude_migrate.engine.checking import analyse
+from claude_migrate.engine.fixer import WriteRefused, not_written, replace_file, settle
+from claude_migrate.engine.source import SourceText
+from claude_migrate.engine.suppress import skips_file
+from claude_migrate.notebook.document import Notebook, NotebookError, load, not_python, with_sources
+from claude_migrate.notebook.module import CellModule
 
 if TYPE_CHECKING:
-    from ..checks.base import Check
-    from ..engine import Job, Options
-    from ..filekind import PythonPath
+    from claude_migrate.checks.base import Check
+    from claude_migrate.core.filekind import PythonPath
+    from claude_migrate.engine.runner import Job, Options
 
 
 def process_notebook(
@@ -149,7 +149,7 @@ def _run_checks(
     job: Job, module: CellModule, source: SourceText, tree: Any, checks: Sequence[Check[Any]]
 ) -> tuple[list[Diagnostic], list[FileError]]:
     """Run the checks and the suppression stage over the module, as for a Python file."""
-    from ..context import FileContext
+    from claude_migrate.analysis.context import FileContext
 
     ctx = FileContext(job.display, source, tree, job.settings, file_path=job.path)
     starts = module.part_starts(source.text)

@@ -11,12 +11,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..diagnostics import Diagnostic, FileError, FileResult, Severity
-from ..escapes import escape_undecodable
-from ..git import work_tree_root
+from claude_migrate.core.diagnostics import Diagnostic, FileError, FileResult, Severity
+from claude_migrate.core.escapes import escape_undecodable
+from claude_migrate.discovery.git import work_tree_root
 
 if TYPE_CHECKING:
-    from ..baseline import StaleEntry  # a baseline is read only when one is named
+    from claude_migrate.engine.baseline import (
+        StaleEntry,  # a baseline is read only when one is named
+    )
 
 
 def offers_fix(diagnostic: Diagnostic, unsafe: bool) -> bool:
@@ -78,7 +80,7 @@ class Run:
         Read from the notebook as it is now (or as given on standard input), once per report.
         """
         if path not in self._notebooks:
-            from ..notebook.document import NotebookError, cell_lines, load
+            from claude_migrate.notebook.document import NotebookError, cell_lines, load
 
             try:
                 data: bytes | str = (
@@ -181,37 +183,37 @@ def repo_relative(path: str, cwd: Path) -> str:
 
 
 def _text(run: Run) -> str:
-    from .text import render
+    from claude_migrate.report.text import render
 
     return render(run)
 
 
 def _concise(run: Run) -> str:
-    from .text import render_concise
+    from claude_migrate.report.text import render_concise
 
     return render_concise(run)
 
 
 def _json(run: Run) -> str:
-    from .json import render
+    from claude_migrate.report.json import render
 
     return render(run)
 
 
 def _github(run: Run) -> str:
-    from .github import render
+    from claude_migrate.report.github import render
 
     return render(run)
 
 
 def _sarif(run: Run) -> str:
-    from .sarif import render
+    from claude_migrate.report.sarif import render
 
     return render(run)
 
 
 def _junit(run: Run) -> str:
-    from .junit import render
+    from claude_migrate.report.junit import render
 
     return render(run)
 

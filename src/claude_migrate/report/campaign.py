@@ -272,7 +272,7 @@ def _md(text: str) -> str:
 
 
 def _why(counter: Counter[str]) -> str:
-    from .fixes import SHORT_REASONS
+    from claude_migrate.report.fixes import SHORT_REASONS
 
     labels = {**SHORT_REASONS, "file-error": "file could not be checked"}
     return ", ".join(

@@ -15,11 +15,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import __version__
-from ..checks import CHECKS_BY_CODE, PSEUDO_RULES
-from ..diagnostics import Diagnostic, FileResult
-from ..fixer import REASONS, LeftBecause
-from . import Run, escape_strings
+from claude_migrate import __version__
+from claude_migrate.checks import CHECKS_BY_CODE, PSEUDO_RULES
+from claude_migrate.core.diagnostics import Diagnostic, FileResult
+from claude_migrate.engine.fixer import REASONS, LeftBecause
+from claude_migrate.report import Run, escape_strings
 
 # Short labels for the table's "why left" column.
 SHORT_REASONS = {

@@ -7,9 +7,9 @@ Paths are relative to the repository root, where Actions places annotations.
 
 from __future__ import annotations
 
-from ..diagnostics import Severity
-from ..escapes import escape_undecodable
-from . import Run, repo_relative
+from claude_migrate.core.diagnostics import Severity
+from claude_migrate.core.escapes import escape_undecodable
+from claude_migrate.report import Run, repo_relative
 
 # Workflow commands for our severities: Actions shows each in its own colour and count.
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}

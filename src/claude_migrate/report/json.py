@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .. import __version__
-from ..diagnostics import Diagnostic, FileError
-from . import Run, escape_strings
+from claude_migrate import __version__
+from claude_migrate.core.diagnostics import Diagnostic, FileError
+from claude_migrate.report import Run, escape_strings
 
 
 def diagnostic_to_dict(d: Diagnostic) -> dict[str, Any]:

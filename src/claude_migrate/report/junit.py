@@ -12,8 +12,8 @@ import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 
-from ..escapes import escape_undecodable
-from . import Run, where
+from claude_migrate.core.escapes import escape_undecodable
+from claude_migrate.report import Run, where
 
 SUITE = "claude-migrate"
 # Characters XML 1.0 cannot hold, even escaped.

@@ -17,11 +17,11 @@ from collections import Counter
 from typing import Any
 from urllib.parse import quote
 
-from .. import __version__, project_url
-from ..catalogue import RuleInfo, all_rules
-from ..diagnostics import Diagnostic, FileError, Severity
-from ..escapes import escape_undecodable
-from . import Run, escape_strings, repo_relative, repo_root
+from claude_migrate import __version__, project_url
+from claude_migrate.core.diagnostics import Diagnostic, FileError, Severity
+from claude_migrate.core.escapes import escape_undecodable
+from claude_migrate.policy.catalogue import RuleInfo, all_rules
+from claude_migrate.report import Run, escape_strings, repo_relative, repo_root
 
 SCHEMA = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

@@ -17,10 +17,10 @@ from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..diagnostics import Diagnostic, FileError, Severity
-from ..notebook import is_notebook_path
-from ..source import DecodeError, SourceText
-from . import Run, offers_fix, where
+from claude_migrate.core.diagnostics import Diagnostic, FileError, Severity
+from claude_migrate.engine.source import DecodeError, SourceText
+from claude_migrate.notebook import is_notebook_path
+from claude_migrate.report import Run, offers_fix, where
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -1,0 +1,1 @@
+"""One Python file on LibCST: Claude calls, argument values, scopes, positions, edits."""

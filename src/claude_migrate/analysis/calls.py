@@ -1,0 +1,1031 @@
+"""Recognise Claude call sites, in every supported client, from one registry.
+
+`TARGETS` lists every kind of Claude call the rules understand: how it is recognised (the
+callee it resolves to), where its parameters live (keyword arguments, a JSON body, a nested
+`inferenceConfig` or `model_kwargs` dict, a `json=` payload) and the names it uses for
+temperature, output budget, stop sequences and streaming. `find_call_sites` turns every call of a
+module that provably reaches Claude into a `CallSite`; an OpenAI client, another vendor's model,
+a local class with a `messages.create` method, or a receiver that cannot be followed is never one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from claude_migrate.analysis.option_fields import FieldReader, split_path
+from claude_migrate.analysis.scope import CallRecord, ModuleIndex
+from claude_migrate.analysis.symbols import (
+    BEDROCK_AGENT_RUNTIME,
+    BEDROCK_RUNTIME,
+    INSTRUCTOR_FROM_PROVIDER,
+    INSTRUCTOR_ON_ANTHROPIC,
+    OPENAI_ON_ANTHROPIC,
+    Instance,
+    LocalClass,
+    LocalFunction,
+    ProjectClass,
+    ProjectFunction,
+    Qual,
+    Resolver,
+    is_sdk_client_class,
+)
+from claude_migrate.analysis.values import MUTATING_METHODS, Entries, Entry, string_value
+from claude_migrate.core.lazy import lazy_import
+
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
+
+# Canonical parameter names the rules ask for.
+TEMPERATURE = "temperature"
+MAX_TOKENS = "max_tokens"
+STOP = "stop_sequences"
+STREAM = "stream"
+MODEL = "model"
+HEADERS = "headers"
+
+SDK, BEDROCK, LANGCHAIN, LITELLM, HTTP = "sdk", "bedrock", "langchain", "litellm", "http"
+LLAMAINDEX = "llamaindex"
+PYDANTIC_AI, DSPY, INSTRUCTOR, OPENAI_COMPAT = "pydantic-ai", "dspy", "instructor", "openai-compat"
+
+
+@dataclass(frozen=True)
+class Target:
+    """One kind of Claude call: its parameter names, and whether it streams by itself."""
+
+    key: str
+    family: str
+    description: str
+    # Where the parameters are: "kwargs", "json-body" (Bedrock invoke_model body),
+    # "inference-config" (Bedrock converse), "model-kwargs" (LangChain Bedrock), "json" (HTTP),
+    # "text-inference-config" (bedrock-agent-runtime retrieve_and_generate), "settings"
+    # (pydantic-ai's `settings` / `model_settings` dict).
+    location: str = "kwargs"
+    temperature: tuple[str, ...] = (TEMPERATURE,)
+    max_tokens: tuple[str, ...] = (MAX_TOKENS,)
+    stop: tuple[str, ...] = (STOP,)
+    stream: tuple[str, ...] = (STREAM,)
+    model: tuple[str, ...] = (MODEL,)
+    # True when the call streams by itself (messages.stream); None when a flag decides.
+    streams: bool | None = None
+    legacy: bool = False
+    # What a non-streaming call should use instead (for messages).
+    streaming_api: str = ""
+    # Whether the request reaches the model as written, so rules/models.toml's facts (CM108, a
+    # CM302 fix's parameter changes) apply; False where a layer in between adapts it.
+    model_facts: bool = True
+
+    def names(self, canonical: str) -> tuple[str, ...]:
+        return {
+            TEMPERATURE: self.temperature,
+            MAX_TOKENS: self.max_tokens,
+            STOP: self.stop,
+            STREAM: self.stream,
+            MODEL: self.model,
+            HEADERS: ("headers", "extra_headers"),
+        }[canonical]
+
+
+def _sdk(path: str, **kw: Any) -> Target:
+    return Target(f"sdk:{path}", SDK, path, **kw)
+
+
+TARGETS: dict[str, Target] = {
+    t.key: t
+    for t in (
+        _sdk("messages.create", streaming_api="client.messages.stream(...)"),
+        _sdk("messages.stream", streams=True),
+        _sdk("beta.messages.create", streaming_api="client.beta.messages.stream(...)"),
+        _sdk("beta.messages.stream", streams=True),
+        _sdk(
+            "completions.create",
+            max_tokens=("max_tokens_to_sample",),
+            legacy=True,
+            streaming_api="completions.create(..., stream=True)",
+        ),
+        Target(
+            "bedrock:invoke_model",
+            BEDROCK,
+            "bedrock-runtime invoke_model",
+            location="json-body",
+            max_tokens=(MAX_TOKENS, "max_tokens_to_sample"),
+            model=("modelId",),
+            streaming_api="invoke_model_with_response_stream(...)",
+        ),
+        Target(
+            "bedrock:invoke_model_with_response_stream",
+            BEDROCK,
+            "bedrock-runtime invoke_model_with_response_stream",
+            location="json-body",
+            max_tokens=(MAX_TOKENS, "max_tokens_to_sample"),
+            model=("modelId",),
+            streams=True,
+        ),
+        Target(
+            "bedrock:converse",
+            BEDROCK,
+            "bedrock-runtime converse",
+            location="inference-config",
+            max_tokens=("maxTokens",),
+            stop=("stopSequences",),
+            model=("modelId",),
+            streaming_api="converse_stream(...)",
+        ),
+        Target(
+            "bedrock:converse_stream",
+            BEDROCK,
+            "bedrock-runtime converse_stream",
+            location="inference-config",
+            max_tokens=("maxTokens",),
+            stop=("stopSequences",),
+            model=("modelId",),
+            streams=True,
+        ),
+        Target(
+            "langchain:ChatAnthropic",
+            LANGCHAIN,
+            "ChatAnthropic",
+            max_tokens=(MAX_TOKENS, "max_tokens_to_sample"),
+            stop=("stop", STOP),
+            stream=("streaming",),
+            model=(MODEL, "model_name"),
+            streaming_api="ChatAnthropic(..., streaming=True)",
+        ),
+        Target(
+            "langchain:ChatBedrock",
+            LANGCHAIN,
+            "ChatBedrock",
+            location="model-kwargs",
+            stream=("streaming",),
+            model=("model_id", MODEL),
+            streaming_api="ChatBedrock(..., streaming=True)",
+        ),
+        Target(
+            "langchain:ChatBedrockConverse",
+            LANGCHAIN,
+            "ChatBedrockConverse",
+            stop=("stop", STOP),
+            stream=(),
+            model=(MODEL, "model_id"),
+        ),
+        Target(
+            "llamaindex:Anthropic",
+            LLAMAINDEX,
+            "LlamaIndex Anthropic",
+            stop=(),
+            stream=(),
+        ),
+        # llama-index-llms-bedrock-converse 0.15 `BedrockConverse(model, temperature=,
+        # max_tokens=, ...)` sends them as converse's inferenceConfig; it has no stop or stream
+        # argument (streaming is `stream_chat`). llama-index-llms-bedrock 0.6 `Bedrock` (an
+        # invoke_model body) takes the same two.
+        Target(
+            "llamaindex:BedrockConverse",
+            LLAMAINDEX,
+            "LlamaIndex BedrockConverse",
+            stop=(),
+            stream=(),
+        ),
+        Target("llamaindex:Bedrock", LLAMAINDEX, "LlamaIndex Bedrock", stop=(), stream=()),
+        # boto3 bedrock-agent-runtime: the model is retrieveAndGenerateConfiguration.
+        # knowledgeBaseConfiguration (or externalSourcesConfiguration).modelArn, the parameters
+        # its generationConfiguration.inferenceConfig.textInferenceConfig.
+        Target(
+            "bedrock:retrieve_and_generate",
+            BEDROCK,
+            "bedrock-agent-runtime retrieve_and_generate",
+            location="text-inference-config",
+            max_tokens=("maxTokens",),
+            stop=("stopSequences",),
+            model=("modelArn",),
+            streaming_api="retrieve_and_generate_stream(...)",
+        ),
+        Target(
+            "bedrock:retrieve_and_generate_stream",
+            BEDROCK,
+            "bedrock-agent-runtime retrieve_and_generate_stream",
+            location="text-inference-config",
+            max_tokens=("maxTokens",),
+            stop=("stopSequences",),
+            model=("modelArn",),
+            streams=True,
+        ),
+        # pydantic-ai 1.x/2.x: `AnthropicModel(model_name, settings=...)` and
+        # `Agent("anthropic:claude-...", model_settings=...)`; ModelSettings keys are
+        # temperature, max_tokens, stop_sequences (streaming is `run_stream`, not a setting).
+        # pydantic-ai adapts a request to the model's profile (it drops sampling settings a
+        # model refuses and caps max_tokens at its limit: pydantic_ai/profiles/anthropic.py),
+        # so the model facts are not read on it.
+        Target(
+            "pydantic-ai:AnthropicModel",
+            PYDANTIC_AI,
+            "pydantic-ai AnthropicModel",
+            location="settings",
+            stream=(),
+            model=("model_name",),
+            model_facts=False,
+        ),
+        Target(
+            "pydantic-ai:Agent",
+            PYDANTIC_AI,
+            "pydantic-ai Agent",
+            location="settings",
+            stream=(),
+            model_facts=False,
+        ),
+        # dspy 3.x `dspy.LM(model, temperature=, max_tokens=, **kwargs)`: extra keywords such as
+        # `stop` go to the provider call (LiteLLM); streaming is `dspy.streamify`, not a flag.
+        Target("dspy:LM", DSPY, "dspy.LM", stop=("stop",), stream=()),
+        # instructor over an anthropic client: every keyword but its own (response_model,
+        # max_retries, context...) reaches anthropic's messages.create; its streaming is
+        # `create_partial` / `create_iterable`, which change the result's type.
+        Target("instructor:create", INSTRUCTOR, "instructor create", stream=()),
+        # `from_provider("anthropic/...", **kwargs)`: the keywords become defaults of every
+        # request the client makes.
+        Target("instructor:from_provider", INSTRUCTOR, "instructor from_provider", stream=()),
+        # The OpenAI SDK on https://api.anthropic.com/v1/ (https://docs.claude.com/en/api/
+        # openai-sdk): max_tokens / max_completion_tokens, stop (non-whitespace entries),
+        # stream and temperature (0 to 1; above 1 it is capped at 1) are honoured. What the
+        # layer does with what a model refuses is not documented: the model facts are not read.
+        Target(
+            "openai-compat:chat.completions.create",
+            OPENAI_COMPAT,
+            "chat.completions.create on Anthropic's OpenAI-compatible endpoint",
+            max_tokens=(MAX_TOKENS, "max_completion_tokens"),
+            stop=("stop",),
+            streaming_api="chat.completions.create(..., stream=True)",
+            model_facts=False,
+        ),
+        Target(
+            "litellm:completion",
+            LITELLM,
+            "litellm completion",
+            max_tokens=(MAX_TOKENS, "max_completion_tokens"),
+            stop=("stop",),
+            streaming_api="completion(..., stream=True)",
+        ),
+        Target(
+            "http:messages",
+            HTTP,
+            "POST /v1/messages",
+            location="json",
+            streaming_api='"stream": true in the request body',
+        ),
+        Target(
+            "http:complete",
+            HTTP,
+            "POST /v1/complete",
+            location="json",
+            max_tokens=("max_tokens_to_sample",),
+            legacy=True,
+            streaming_api='"stream": true in the request body',
+        ),
+    )
+}
+
+SDK_METHODS = {
+    ("messages", "create"): "sdk:messages.create",
+    ("messages", "stream"): "sdk:messages.stream",
+    ("beta", "messages", "create"): "sdk:beta.messages.create",
+    ("beta", "messages", "stream"): "sdk:beta.messages.stream",
+    ("completions", "create"): "sdk:completions.create",
+}
+BEDROCK_METHODS = {
+    "invoke_model": "bedrock:invoke_model",
+    "invoke_model_with_response_stream": "bedrock:invoke_model_with_response_stream",
+    "converse": "bedrock:converse",
+    "converse_stream": "bedrock:converse_stream",
+}
+# LangChain classes by their last name, and the packages they may be imported from.
+LANGCHAIN_CLASSES = {
+    "ChatAnthropic": "langchain:ChatAnthropic",
+    "ChatAnthropicMessages": "langchain:ChatAnthropic",
+    "ChatBedrock": "langchain:ChatBedrock",
+    "BedrockChat": "langchain:ChatBedrock",
+    "ChatBedrockConverse": "langchain:ChatBedrockConverse",
+}
+LANGCHAIN_PACKAGES = ("langchain_anthropic", "langchain_aws", "langchain_community", "langchain")
+LITELLM_FUNCTIONS = ("litellm.completion", "litellm.acompletion")
+# LlamaIndex's Claude LLM class (every model it takes is a Claude model).
+LLAMAINDEX_CLASSES = (
+    "llama_index.llms.anthropic.Anthropic",
+    "llama_index.llms.anthropic.base.Anthropic",
+)
+LLAMAINDEX_BEDROCK_CLASSES = {
+    "llama_index.llms.bedrock_converse.BedrockConverse": "llamaindex:BedrockConverse",
+    "llama_index.llms.bedrock_converse.base.BedrockConverse": "llamaindex:BedrockConverse",
+    "llama_index.llms.bedrock.Bedrock": "llamaindex:Bedrock",
+    "llama_index.llms.bedrock.base.Bedrock": "llamaindex:Bedrock",
+}
+BEDROCK_AGENT_METHODS = {
+    "retrieve_and_generate": "bedrock:retrieve_and_generate",
+    "retrieve_and_generate_stream": "bedrock:retrieve_and_generate_stream",
+}
+# The knowledgeBaseConfiguration / externalSourcesConfiguration of a retrieve_and_generate call.
+BEDROCK_AGENT_SOURCES = ("knowledgeBaseConfiguration", "externalSourcesConfiguration")
+PYDANTIC_AI_MODELS = ("pydantic_ai.models.anthropic.AnthropicModel",)
+PYDANTIC_AI_AGENTS = ("pydantic_ai.Agent", "pydantic_ai.agent.Agent")
+DSPY_LMS = ("dspy.LM", "dspy.clients.LM", "dspy.clients.lm.LM")
+# instructor client methods (`client.messages.create`, `client.chat.completions.create`,
+# `client.create`, and their `_with_completion` / `_partial` / `_iterable` forms).
+INSTRUCTOR_METHODS = frozenset(
+    (*prefix, name)
+    for prefix in ((), ("messages",), ("chat", "completions"))
+    for name in ("create", "create_with_completion", "create_partial", "create_iterable")
+)
+OPENAI_COMPAT_METHODS = {("chat", "completions", "create"): "openai-compat:chat.completions.create"}
+HTTP_FUNCTIONS = {
+    "requests.post": "requests",
+    "requests.request": "requests",
+    "requests.api.post": "requests",
+    "httpx.post": "httpx",
+    "httpx.request": "httpx",
+    "httpx.stream": "httpx",
+}
+HTTP_CLIENT_METHODS = ("post", "request", "stream")
+
+# Method or function names a call must end in to be worth resolving at all.
+CALLEE_NAMES = frozenset(
+    {
+        "create",
+        "stream",
+        "completion",
+        "acompletion",
+        "Anthropic",
+        *BEDROCK_METHODS,
+        *LANGCHAIN_CLASSES,
+        *BEDROCK_AGENT_METHODS,
+        *(qual.rsplit(".", 1)[-1] for qual in LLAMAINDEX_BEDROCK_CLASSES),
+        *(qual.rsplit(".", 1)[-1] for qual in (*PYDANTIC_AI_MODELS, *PYDANTIC_AI_AGENTS)),
+        *(qual.rsplit(".", 1)[-1] for qual in (*DSPY_LMS, *INSTRUCTOR_FROM_PROVIDER)),
+        *(path[-1] for path in INSTRUCTOR_METHODS),
+    }
+    | set(HTTP_CLIENT_METHODS)
+)
+
+# Byte strings one of which appears in any file with a call the registry recognises: every
+# target is proven Claude through an import of `anthropic`/`langchain_anthropic`, a Claude model
+# id (`claude-...`, `anthropic.claude-...`, `anthropic/...`), an `anthropic_version` body key or
+# the `api.anthropic.com` URL. The prefilter skips files with none of them without parsing.
+MARKERS: tuple[bytes, ...] = (b"anthropic", b"Anthropic", b"claude")
+
+_CLAUDE_MODEL = re.compile(r"(^|[/.:])(claude)|(^|[/.])anthropic[./]", re.IGNORECASE)
+ANTHROPIC_API = re.compile(r"^(https?://)?api\.anthropic\.com(:\d+)?(/|$)|^\{\}(/|$)")
+
+
+def is_claude_model(model: str) -> bool:
+    """Return whether a model id names a Claude model (API, Bedrock, Vertex, LiteLLM forms)."""
+    return bool(_CLAUDE_MODEL.search(model.strip()))
+
+
+def anthropic_endpoint(url: str) -> str | None:
+    """Return "messages" or "complete" when a URL is the Anthropic API's endpoint for it."""
+    match = re.match(r"^(?:https?://)?api\.anthropic\.com(?::\d+)?(/[^?#]*)", url)
+    if not match:
+        return None
+    path = match.group(1).rstrip("/")
+    if path.endswith("/v1/messages"):
+        return "messages"
+    if path.endswith("/v1/complete"):
+        return "complete"
+    return None
+
+
+@dataclass(frozen=True)
+class Hop:
+    """A call of a wrapper: the parameters it passes on, and the Claude calls they reach."""
+
+    callee: str  # "ask", "Chat.complete", "Claude" (a class called)
+    # wrapper parameter (or keyword forwarded through `**kwargs`) -> (path, line) of the call
+    reaches: tuple[tuple[str, str, int], ...]
+    declared: bool = False  # a `[[call-sites]]` entry of the policy
+
+    def where(self, key: str) -> tuple[str, int] | None:
+        for name, path, line in self.reaches:
+            if name == key:
+                return path, line
+        return None
+
+    def related(self, key: str, canonical: str) -> tuple[tuple[str, int, str], ...]:
+        """Return the Claude call a parameter reaches, as a report's related location."""
+        where = self.where(key)
+        if where is None:
+            return ()
+        return ((where[0], where[1], f"the Claude call {self.callee}() passes {canonical} to"),)
+
+    def describe(self, key: str) -> str:
+        """Return "passed to ask() reaches a Claude call at app/llm.py:20" for a parameter."""
+        if self.declared:
+            return f"passed to {self.callee}(), a Claude call site the policy declares,"
+        where = self.where(key)
+        at = f" at {where[0]}:{where[1]}" if where else ""
+        return f"passed to {self.callee}() reaches a Claude call{at}"
+
+
+@dataclass(eq=False)
+class CallSite:
+    """A call proven to reach Claude, with its parameters as written.
+
+    `via` is set for a call of an in-project wrapper: its parameters are the wrapper's, and only
+    those the project phase proved to reach a Claude parameter are named by its target.
+    """
+
+    record: CallRecord
+    target: Target
+    params: Entries
+    client: str = ""  # the client class, e.g. "anthropic.AsyncAnthropic"
+    # The call's keyword arguments when the parameters live elsewhere (a JSON body...).
+    call_args: Entries | None = None
+    extra: dict[str, object] = field(default_factory=dict)
+    via: Hop | None = None
+
+    @property
+    def node(self) -> cst.Call:
+        return self.record.node
+
+    @property
+    def family(self) -> str:
+        return self.target.family
+
+    @property
+    def is_async(self) -> bool:
+        return self.client.rsplit(".", 1)[-1].startswith("Async") or self.record.awaited
+
+    def param(self, canonical: str) -> Entry | None:
+        """Return the entry for a canonical parameter, under any of the target's names."""
+        names = self.target.names(canonical)
+        return self.params.get(*names) if names else None
+
+    def may_have(self, canonical: str) -> bool:
+        return self.params.may_have(*self.target.names(canonical))
+
+    @property
+    def legacy(self) -> bool:
+        """Whether this is a Text Completions request (CM301's), by endpoint or body format."""
+        if self.target.legacy:
+            return True
+        return (
+            self.family == BEDROCK
+            and self.target.location == "json-body"
+            and self.params.get("prompt") is not None
+        )
+
+
+_MUTATING_METHODS = MUTATING_METHODS
+
+
+class CallFinder:
+    """Matches a module's calls against the registry."""
+
+    def __init__(
+        self,
+        index: ModuleIndex,
+        resolver: Resolver,
+        declared: dict[str, dict[str, str]] | None = None,
+    ) -> None:
+        self.index = index
+        self.resolver = resolver
+        # `[[call-sites]]`: function import path -> {Claude parameter: the function's parameter}
+        self.declared = declared or {}
+        self.values = resolver.values
+        self._mutators: dict[int, dict[str, list[int]]] | None = None
+
+    def mutators(self, record: CallRecord) -> dict[str, list[int]]:
+        """Return, per name, the orders of mutating method calls on it (`d.update(...)`)."""
+        if self._mutators is None:
+            table: dict[int, dict[str, list[int]]] = {}
+            for other in self.index.calls:
+                func = other.node.func
+                if (
+                    isinstance(func, cst.Attribute)
+                    and isinstance(func.value, cst.Name)
+                    and func.attr.value in _MUTATING_METHODS
+                ):
+                    key = id(other.scope.function())
+                    table.setdefault(key, {}).setdefault(func.value.value, []).append(other.order)
+            self._mutators = table
+        return self._mutators.get(id(record.scope.function()), {})
+
+    def kwargs(self, record: CallRecord) -> Entries:
+        return self.values.entries_of_call(
+            record.node, record.scope, record.order, self.mutators(record)
+        )
+
+    def _string(self, entry: Entry | None, record: CallRecord) -> str | None:
+        if entry is None:
+            return None
+        value = entry.value
+        if value.known and isinstance(value.value, str):
+            return value.value
+        return None
+
+    # Recognition -------------------------------------------------------------------------------
+    def site(self, record: CallRecord) -> CallSite | None:
+        func = record.node.func
+        if isinstance(func, cst.Attribute):
+            if func.attr.value not in CALLEE_NAMES and func.attr.value not in self._wrapper_names:
+                return None
+        elif not isinstance(func, cst.Name):
+            return None
+        symbol = self.resolver.resolve(func, record.scope)
+        if isinstance(symbol, Instance):
+            return self._method_site(record, symbol)
+        if isinstance(symbol, Qual):
+            return self._function_site(record, symbol.name)
+        project = self.resolver.project
+        if project is None:
+            return None
+        if isinstance(symbol, LocalFunction):
+            symbol = ProjectFunction(project.module, symbol.scope.qualname)
+        elif isinstance(symbol, LocalClass):
+            symbol = ProjectFunction(project.module, f"{symbol.info.scope.qualname}.__init__", True)
+        elif isinstance(symbol, ProjectClass):
+            symbol = ProjectFunction(symbol.module, f"{symbol.name}.__init__", True)
+        if isinstance(symbol, ProjectFunction):
+            return self._wrapper_site(record, symbol)
+        return None
+
+    @property
+    def _wrapper_names(self) -> frozenset[str]:
+        project = self.resolver.project
+        if project is None:
+            return frozenset()
+        names = getattr(self, "_names", None)
+        if names is None:
+            names = frozenset(
+                part
+                for facts in project.modules.values()
+                for qual in facts["functions"]
+                for part in qual.split(".")
+            )
+            self._names = names
+        return names
+
+    def _wrapper_site(self, record: CallRecord, function: ProjectFunction) -> CallSite | None:
+        """Return the call of an in-project wrapper as a site naming the parameters it passes on."""
+        project = self.resolver.project
+        assert project is not None
+        facts = project.function(function.module, function.qualname)
+        if facts is None or not (facts.get("reaches") or facts.get("forwards")):
+            return None
+        params: list[list[str]] = facts["params"]
+        args = self.kwargs(record)
+        positional = [name for name, kind in params if kind == "positional"]
+        index = 0
+        for arg in record.node.args:
+            if arg.star:
+                break
+            if arg.keyword is not None:
+                continue
+            if index < len(positional):
+                name = positional[index]
+                value = self.values.value(arg.value, record.scope)
+                args.items.setdefault(name, Entry(name, arg, arg.value, value, record.node))
+            index += 1
+        named = {name for name, kind in params if kind in ("positional", "keyword")}
+        reaches: dict[str, list[list[object]]] = {
+            k: v for k, v in facts.get("forwards", {}).items() if k not in named
+        }
+        reaches.update(facts.get("reaches", {}))
+        names: dict[str, list[str]] = {}
+        hops: list[tuple[str, str, int]] = []
+        families = set()
+        for param, items in reaches.items():
+            for canonical, key, path, line in items:
+                names.setdefault(str(canonical), []).append(param)
+                hops.append((param, str(path), int(line)))  # type: ignore[call-overload]
+                families.add(TARGETS[str(key)].family)
+        if len(families) != 1:
+            return None
+        # Paths into an argument (`options.model_id`): read where the object passed is made.
+        fields = FieldReader(self.resolver)
+        fallbacks = facts.get("fallbacks", {})
+        for param in reaches:
+            split = split_path(param)
+            passed = args.items.get(split[0]) if split is not None else None
+            if passed is not None:
+                found = fields.entry(param, passed.value_node, record.scope, fallbacks.get(param))
+                if found is not None:
+                    args.items[param] = found
+        callee = function.qualname.removesuffix(".__init__")
+        target = Target(
+            f"wrapper:{function.module}.{callee}",
+            families.pop(),
+            f"{callee}()",
+            temperature=tuple(names.get(TEMPERATURE, ())),
+            max_tokens=tuple(names.get(MAX_TOKENS, ())),
+            stop=tuple(names.get(STOP, ())),
+            stream=tuple(names.get(STREAM, ())),
+            model=tuple(names.get(MODEL, ())),
+        )
+        if target.family in (BEDROCK, LITELLM) and target.model:
+            # Those calls are Claude's only with a Claude model: the one passed here must be.
+            model = args.get(*target.model)
+            if model is None or not (
+                model.value.known
+                and isinstance(model.value.value, str)
+                and is_claude_model(model.value.value)
+            ):
+                return None
+        # Only what reaches Claude is read: other parameters of the wrapper are not Claude's.
+        wanted = {n for values in names.values() for n in values}
+        args.items = {k: v for k, v in args.items.items() if k in wanted}
+        args.unknown_keys &= wanted
+        return CallSite(record, target, args, client="wrapper", via=Hop(callee, tuple(hops)))
+
+    def _method_site(self, record: CallRecord, symbol: Instance) -> CallSite | None:
+        if is_sdk_client_class(symbol.cls):
+            key = SDK_METHODS.get(symbol.path)
+            if key is None:
+                return None
+            return CallSite(record, TARGETS[key], self.kwargs(record), client=symbol.cls)
+        if symbol.cls == BEDROCK_RUNTIME and len(symbol.path) == 1:
+            key = BEDROCK_METHODS.get(symbol.path[0])
+            return self._bedrock_site(record, TARGETS[key]) if key else None
+        if symbol.cls == "litellm.Router" and symbol.path in (("completion",), ("acompletion",)):
+            return self._litellm_site(record)
+        if symbol.cls == BEDROCK_AGENT_RUNTIME and len(symbol.path) == 1:
+            key = BEDROCK_AGENT_METHODS.get(symbol.path[0])
+            return self._agent_site(record, TARGETS[key]) if key else None
+        if symbol.cls == INSTRUCTOR_ON_ANTHROPIC and symbol.path in INSTRUCTOR_METHODS:
+            target = TARGETS["instructor:create"]
+            return CallSite(record, target, self.kwargs(record), client="instructor")
+        if symbol.cls == OPENAI_ON_ANTHROPIC and symbol.path in OPENAI_COMPAT_METHODS:
+            target = TARGETS[OPENAI_COMPAT_METHODS[symbol.path]]
+            return CallSite(record, target, self.kwargs(record), client="openai")
+        if (
+            symbol.cls.split(".")[0] in ("requests", "httpx", "aiohttp")
+            and len(symbol.path) == 1
+            and symbol.path[0] in HTTP_CLIENT_METHODS
+        ):
+            return self._http_site(record, symbol.path[0], base_url=symbol.info)
+        return None
+
+    def _function_site(self, record: CallRecord, qualname: str) -> CallSite | None:
+        last = qualname.rsplit(".", 1)[-1]
+        if last in LANGCHAIN_CLASSES and qualname.split(".")[0] in LANGCHAIN_PACKAGES:
+            return self._langchain_site(record, TARGETS[LANGCHAIN_CLASSES[last]])
+        if qualname in LITELLM_FUNCTIONS:
+            return self._litellm_site(record)
+        if qualname in LLAMAINDEX_CLASSES:
+            target = TARGETS["llamaindex:Anthropic"]
+            return CallSite(record, target, self.kwargs(record), client="llamaindex")
+        found = self._library_site(record, qualname)
+        if found is not None:
+            return found
+        if qualname in HTTP_FUNCTIONS:
+            return self._http_site(record, last)
+        if qualname in self.declared:
+            return self._declared_site(record, qualname, self.declared[qualname])
+        return None
+
+    def _declared_site(
+        self, record: CallRecord, qualname: str, mapping: dict[str, str]
+    ) -> CallSite:
+        """Return the call of a team-declared wrapper: its mapped keywords are Claude's."""
+        args = self.kwargs(record)
+        names = {
+            TEMPERATURE: mapping.get("temperature"),
+            MAX_TOKENS: mapping.get("max-tokens"),
+            STOP: mapping.get("stop-sequences"),
+            STREAM: mapping.get("stream"),
+            MODEL: mapping.get("model"),
+        }
+        last = qualname.rsplit(".", 1)[-1]
+        target = Target(
+            f"declared:{qualname}",
+            SDK,
+            f"{last}()",
+            **{  # type: ignore[arg-type]
+                field_name: (names[canonical],) if names[canonical] else ()
+                for field_name, canonical in (
+                    ("temperature", TEMPERATURE), ("max_tokens", MAX_TOKENS), ("stop", STOP),
+                    ("stream", STREAM), ("model", MODEL),
+                )
+            },
+        )  # fmt: skip
+        wanted = {n for n in names.values() if n}
+        args.items = {k: v for k, v in args.items.items() if k in wanted}
+        return CallSite(record, target, args, client="declared", via=Hop(last, (), declared=True))
+
+    def _bedrock_site(self, record: CallRecord, target: Target) -> CallSite | None:
+        args = self.kwargs(record)
+        model = self._string(args.get("modelId"), record)
+        if target.location == "json-body":
+            body = args.get("body")
+            if body is None:
+                return None
+            params = self.values.json_payload(
+                body.value_node, record.scope, record.order, self.mutators(record)
+            )
+            if params is None:
+                return None
+            # A Claude model id, or the Anthropic body's version key, proves it is Claude.
+            if not (model and is_claude_model(model)) and "anthropic_version" not in params.items:
+                return None
+        else:
+            if not (model and is_claude_model(model)):
+                return None
+            params = self.values.nested(args.get("inferenceConfig"), record.scope) or Entries()
+            if "inferenceConfig" in args.unknown_keys or (
+                args.get("inferenceConfig") is not None and not params.items and params.opaque
+            ):
+                params.opaque = True
+            params.opaque = params.opaque or args.opaque
+        return CallSite(record, target, params, client=BEDROCK_RUNTIME, call_args=args)
+
+    # Other libraries' constructors -------------------------------------------------------------
+    def _positional(self, record: CallRecord, args: Entries, name: str, index: int) -> Entries:
+        """Add the call's positional argument `index` to its keywords under `name`."""
+        if name in args.items:
+            return args
+        for position, arg in enumerate(record.node.args):
+            if arg.star:
+                break  # `*args` before it: its position cannot be counted
+            if arg.keyword is None and position == index:
+                value = self.values.value(arg.value, record.scope)
+                args.items[name] = Entry(name, arg, arg.value, value, record.node)
+        return args
+
+    def _claude_model(self, args: Entries, names: tuple[str, ...], record: CallRecord) -> bool:
+        model = self._string(args.get(*names), record)
+        return bool(model and is_claude_model(model))
+
+    def _library_site(self, record: CallRecord, qualname: str) -> CallSite | None:
+        """Return the site of another library's Claude constructor (LlamaIndex Bedrock,
+        pydantic-ai, DSPy, instructor's from_provider), when its model proves it is Claude."""
+        key = LLAMAINDEX_BEDROCK_CLASSES.get(qualname)
+        if key is not None:
+            args = self._positional(record, self.kwargs(record), MODEL, 0)
+            if not self._claude_model(args, (MODEL,), record):
+                return None
+            return CallSite(record, TARGETS[key], args, client="llamaindex")
+        if qualname in DSPY_LMS:
+            args = self._positional(record, self.kwargs(record), MODEL, 0)
+            if not self._claude_model(args, (MODEL,), record):
+                return None
+            return CallSite(record, TARGETS["dspy:LM"], args, client="dspy")
+        if qualname in INSTRUCTOR_FROM_PROVIDER:
+            args = self._positional(record, self.kwargs(record), MODEL, 0)
+            model = self._string(args.get(MODEL), record)
+            if not (model and model.strip().startswith("anthropic/") and is_claude_model(model)):
+                return None
+            return CallSite(record, TARGETS["instructor:from_provider"], args, client="instructor")
+        if qualname in PYDANTIC_AI_MODELS:
+            return self._pydantic_ai_site(record, TARGETS["pydantic-ai:AnthropicModel"], "settings")
+        if qualname in PYDANTIC_AI_AGENTS:
+            return self._pydantic_ai_site(record, TARGETS["pydantic-ai:Agent"], "model_settings")
+        return None
+
+    def _pydantic_ai_site(
+        self, record: CallRecord, target: Target, settings: str
+    ) -> CallSite | None:
+        args = self._positional(record, self.kwargs(record), target.model[0], 0)
+        model = args.get(*target.model)
+        if target.key == "pydantic-ai:Agent":
+            # `Agent("anthropic:claude-...")`, or `Agent(AnthropicModel(...))` (whose own site
+            # reports the model).
+            if model is None:
+                return None
+            if not (
+                self._claude_model(args, target.model, record)
+                or self._is_pydantic_ai_model(model.value_node, record)
+            ):
+                return None
+        params = Entries(
+            {k: v for k, v in args.items.items() if k in target.model},
+            args.opaque,
+            set(args.unknown_keys) & set(target.model),
+        )
+        entry = args.get(settings)
+        if entry is not None:
+            nested = self.values.nested(entry, record.scope)
+            if nested is None and isinstance(entry.value_node, cst.Call):
+                # `ModelSettings(temperature=...)` / `AnthropicModelSettings(...)`: TypedDicts.
+                func = self.resolver.resolve(entry.value_node.func, record.scope)
+                name = func.name if isinstance(func, Qual) else ""
+                if name.startswith("pydantic_ai.") and name.endswith("ModelSettings"):
+                    nested = self.values.entries_of_call(
+                        entry.value_node, record.scope, record.order
+                    )
+            if nested is None:
+                params.opaque = True
+            else:
+                params.items.update(nested.items)
+                params.opaque = params.opaque or nested.opaque
+                params.unknown_keys |= nested.unknown_keys
+        elif settings in args.unknown_keys or args.opaque:
+            params.opaque = True
+        return CallSite(record, target, params, client="pydantic-ai", call_args=args)
+
+    def _is_pydantic_ai_model(self, node: cst.BaseExpression, record: CallRecord) -> bool:
+        """Return whether an expression is an `AnthropicModel(...)`, written there or bound."""
+        if isinstance(node, cst.Name):
+            binding = self.values.single_binding(node.value, record.scope)
+            node = binding.value if binding is not None and binding.value is not None else node
+        if not isinstance(node, cst.Call):
+            return False
+        func = self.resolver.resolve(node.func, record.scope)
+        return isinstance(func, Qual) and func.name in PYDANTIC_AI_MODELS
+
+    def _claude_arn(self, entry: Entry | None, record: CallRecord) -> bool:
+        """Return whether a model ARN names a Claude model. An ARN is often an f-string whose
+        region or account is unknown: the model id after its last "/" must be known."""
+        if entry is None:
+            return False
+        text = entry.value.value if entry.value.known else None
+        if not isinstance(text, str):
+            text = self.values.template(entry.value_node, record.scope)
+        if text is None:
+            return False
+        model = text.rsplit("/", 1)[-1]
+        return "{}" not in model and is_claude_model(model)
+
+    def _agent_site(self, record: CallRecord, target: Target) -> CallSite | None:
+        """Return a bedrock-agent-runtime retrieve_and_generate call whose model is Claude."""
+        args = self.kwargs(record)
+        config = self.values.nested(args.get("retrieveAndGenerateConfiguration"), record.scope)
+        if config is None:
+            return None
+        sources = (
+            self.values.nested(config.get(name), record.scope) for name in BEDROCK_AGENT_SOURCES
+        )
+        source = next((found for found in sources if found is not None), None)
+        if source is None or not self._claude_arn(source.get(*target.model), record):
+            return None
+        params: Entries | None = source
+        for name in ("generationConfiguration", "inferenceConfig", "textInferenceConfig"):
+            entry = params.get(name) if params is not None else None
+            if entry is None:
+                # Absent (nothing is sent) unless a level could not be read.
+                opaque = params is None or params.opaque or name in params.unknown_keys
+                params = Entries(opaque=opaque)
+                break
+            nested = self.values.nested(entry, record.scope)
+            params = nested if nested is not None else Entries(opaque=True)
+        assert params is not None
+        return CallSite(record, target, params, client=BEDROCK_AGENT_RUNTIME, call_args=source)
+
+    def _langchain_site(self, record: CallRecord, target: Target) -> CallSite | None:
+        args = self.kwargs(record)
+        if target.key == "langchain:ChatAnthropic":
+            return CallSite(record, target, args, client="langchain")
+        model = None
+        for name in target.model:
+            model = model or self._string(args.get(name), record)
+        if not (model and is_claude_model(model)):
+            return None
+        if target.location == "model-kwargs":
+            nested = self.values.nested(args.get("model_kwargs"), record.scope)
+            params = Entries(dict(args.items), args.opaque, set(args.unknown_keys))
+            if nested is not None:
+                params.items.update(nested.items)
+                params.opaque = params.opaque or nested.opaque
+            elif args.get("model_kwargs") is not None:
+                params.opaque = True
+            return CallSite(record, target, params, client="langchain", call_args=args)
+        return CallSite(record, target, args, client="langchain")
+
+    def _litellm_site(self, record: CallRecord) -> CallSite | None:
+        args = self.kwargs(record)
+        model = self._string(args.get(MODEL), record)
+        if model is None and record.node.args and record.node.args[0].keyword is None:
+            first = record.node.args[0]
+            if not first.star:
+                value = self.values.value(first.value, record.scope)
+                model = value.value if value.known and isinstance(value.value, str) else None
+        if model is None and args.get(MODEL) is not None:
+            # `for model in ["bedrock/anthropic.claude-...", ...]`: Claude if one element is;
+            # `split_loops` then makes one site per element.
+            looped = self.values.loop_values(args.get(MODEL).value_node, record.scope)  # type: ignore[union-attr]
+            if looped and any(
+                isinstance(v.value, str) and is_claude_model(v.value) for v in looped
+            ):
+                model = "claude"
+        if not (model and is_claude_model(model)):
+            return None
+        return CallSite(record, TARGETS["litellm:completion"], args, client="litellm")
+
+    def split_loops(self, site: CallSite) -> list[CallSite]:
+        """Return one site per element when a parameter is a loop's name over a literal list.
+
+        `for t in [0.2, 0.9]: create(temperature=t)` is two calls as far as a rule goes: each
+        element gets its own site, whose entry is written at the element (where a fix edits it).
+        For the model of a call recognised by its model (LiteLLM, Bedrock), elements that are not
+        Claude models are not Claude calls.
+        """
+        for key, entry in site.params.items.items():
+            if entry.value.known or not isinstance(entry.value_node, cst.Name):
+                continue
+            looped = self.values.loop_values(entry.value_node, site.record.scope)
+            if not looped:
+                continue
+            split = []
+            for value in looped:
+                assert value.node is not None
+                if (
+                    key in site.target.model
+                    and site.family in (LITELLM, BEDROCK)
+                    and not (isinstance(value.value, str) and is_claude_model(value.value))
+                ):
+                    continue
+                items = dict(site.params.items)
+                items[key] = Entry(key, value.node, entry.value_node, value, None)
+                params = Entries(items, site.params.opaque, set(site.params.unknown_keys))
+                split.append(
+                    CallSite(
+                        site.record,
+                        site.target,
+                        params,
+                        site.client,
+                        site.call_args,
+                        site.extra,
+                        site.via,
+                    )  # fmt: skip
+                )
+            return split
+        return [site]
+
+    def _http_site(self, record: CallRecord, method: str, base_url: str = "") -> CallSite | None:
+        call = record.node
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        args = self.kwargs(record)
+        url_node: cst.BaseExpression | None = None
+        verb: str | None = "POST" if method == "post" else None
+        if method in ("request", "stream"):
+            if len(positional) >= 2:
+                verb_value = self.values.value(positional[0].value, record.scope)
+                verb = verb_value.value if verb_value.known else None
+                url_node = positional[1].value
+            elif args.get("method") is not None:
+                verb = self._string(args.get("method"), record)
+        elif positional:
+            url_node = positional[0].value
+        if url_node is None and (url_arg := args.get("url")) is not None:
+            url_node = url_arg.value_node
+        if not isinstance(verb, str) or verb.upper() != "POST" or url_node is None:
+            return None
+        url = self.values.template(url_node, record.scope)
+        if url is None:
+            return None
+        if base_url and not re.match(r"^[a-z]+://", url):
+            url = base_url.rstrip("/") + "/" + url.lstrip("/")
+        endpoint = anthropic_endpoint(url)
+        if endpoint is None:
+            return None
+        target = TARGETS["http:messages" if endpoint == "messages" else "http:complete"]
+        body = args.get("json")
+        params: Entries | None = None
+        if body is not None:
+            params = self.values.json_payload(
+                body.value_node, record.scope, record.order, self.mutators(record)
+            )
+        else:
+            for key in ("data", "content"):
+                if (raw := args.get(key)) is not None:
+                    params = self.values.json_payload(
+                        raw.value_node, record.scope, record.order, self.mutators(record)
+                    )
+                    break
+        if params is None:
+            params = Entries(opaque=True)
+        return CallSite(
+            record, target, params, client=f"http:{method}", call_args=args, extra={"url": url}
+        )
+
+
+def find_call_sites(
+    index: ModuleIndex,
+    resolver: Resolver | None = None,
+    declared: dict[str, dict[str, str]] | None = None,
+) -> Iterator[CallSite]:
+    """Yield every call in the module proven to reach Claude, directly or through a wrapper
+    (an in-project one, or one the policy declares in `[[call-sites]]`)."""
+    finder = CallFinder(index, resolver or Resolver(index), declared)
+    sites = [site for record in index.calls if (site := finder.site(record)) is not None]
+    # A helper call whose returned dict a Claude call's `**` was read from is that call's
+    # parameters: its arguments are reported there, not once more as a wrapper's.
+    expanded = finder.values.expanded
+    for site in sites:
+        if site.via is None or site.via.declared or id(site.node) not in expanded:
+            yield from finder.split_loops(site)
+
+
+def parameter_names(canonical: str) -> frozenset[str]:
+    """Return every name a canonical parameter goes by in any target (for the prefilter)."""
+    return frozenset(name for target in TARGETS.values() for name in target.names(canonical))
+
+
+__all__ = [
+    "CallSite",
+    "MARKERS",
+    "TARGETS",
+    "Target",
+    "find_call_sites",
+    "is_claude_model",
+    "string_value",
+]

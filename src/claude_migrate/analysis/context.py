@@ -1,0 +1,192 @@
+"""Everything a check may ask about the Python file it is checking, computed at most once.
+
+`FileContext` fulfils `filekind.CheckContext`, the contract every kind of file shares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+import libcst as cst
+from libcst.metadata import CodePosition, CodeRange
+
+from claude_migrate.core.diagnostics import (
+    Applicability,
+    Diagnostic,
+    Edit,
+    FileError,
+    Fix,
+    Severity,
+    fingerprint,
+)
+from claude_migrate.core.filekind import Comment, python_comments
+from claude_migrate.engine.source import SourceText
+
+if TYPE_CHECKING:
+    from claude_migrate.analysis.calls import CallSite
+    from claude_migrate.analysis.node_map import NodeMap
+    from claude_migrate.analysis.scope import ModuleIndex
+    from claude_migrate.analysis.symbols import Resolver
+    from claude_migrate.checks.base import Check
+    from claude_migrate.policy.config import FileSettings
+    from claude_migrate.policy.facts import ProjectFacts
+    from claude_migrate.project.phase import ProjectView
+
+
+class FileContext:
+    """One parsed Python file, its policy, and lazily built indexes shared by all checks."""
+
+    def __init__(
+        self,
+        display_path: str,
+        source: SourceText,
+        module: cst.Module,
+        settings: FileSettings,
+        file_path: str | None = None,
+        project: ProjectView | None = None,
+    ) -> None:
+        self.path = display_path
+        # Where the file is (absolute): rules that read the project around it start there.
+        self.file_path = file_path or display_path
+        self.project = project
+        self.source = source
+        self.module = module
+        self.settings = settings
+        # Parts a check could not read (a malformed requirement): CM001 entries for this file.
+        self.errors: list[FileError] = []
+        # Set for a notebook: names a module line as "cell 7 line 3" in messages.
+        self.line_labels: Callable[[int], str] | None = None
+
+    # Shared analyses, built on first use ----------------------------------------------------
+    @cached_property
+    def facts(self) -> ProjectFacts:
+        """Return the project's facts under this file's policy (built once per policy)."""
+        from claude_migrate.policy.facts import facts_for
+
+        return facts_for(self.settings)
+
+    @cached_property
+    def index(self) -> ModuleIndex:
+        from claude_migrate.analysis.scope import ModuleIndex
+
+        return ModuleIndex.build(self.module)
+
+    @cached_property
+    def nodes(self) -> NodeMap:
+        """Return every node's parent and the names under each function (one walk, on first use)."""
+        from claude_migrate.analysis.node_map import NodeMap
+
+        return NodeMap(self.module)
+
+    @cached_property
+    def resolver(self) -> Resolver:
+        from claude_migrate.analysis.symbols import Resolver
+
+        return Resolver(self.index, self.project)
+
+    @cached_property
+    def all_sites(self) -> list[CallSite]:
+        """Every Claude call of the file, and every call of an in-project wrapper."""
+        from claude_migrate.analysis.calls import find_call_sites
+
+        declared = {
+            str(entry["function"]): {k: str(v) for k, v in entry.items() if k != "function"}
+            for entry in (dict(e) for e in self.settings.table("call-sites").get("sites", ()))
+        }
+        return list(find_call_sites(self.index, self.resolver, declared))
+
+    @cached_property
+    def sites(self) -> list[CallSite]:
+        """The Claude calls the file makes itself (what call-level rules read)."""
+        return [site for site in self.all_sites if site.via is None]
+
+    @cached_property
+    def _spans(self) -> dict[Any, tuple[int, int]]:
+        # PositionProvider's ranges as offsets, computed at 1/7 of its cost (positions.py).
+        from claude_migrate.analysis.positions import node_spans
+
+        spans = node_spans(self.module, self.source.text)
+        if spans is None:
+            from libcst.metadata import MetadataWrapper, PositionProvider
+
+            ranges = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
+            offset = self.source.offset
+            spans = {
+                node: (offset(r.start.line, r.start.column), offset(r.end.line, r.end.column))
+                for node, r in ranges.items()
+            }
+        return spans
+
+    def comments(self, lines: Collection[int] | None = None) -> list[Comment]:
+        """Return the file's comments, as Python's tokenizer finds them."""
+        return python_comments(self.source.text, lines)
+
+    def line_label(self, line: int) -> str:
+        """Return how a message names a 1-based line of this file (a notebook names its cell)."""
+        return self.line_labels(line) if self.line_labels is not None else str(line)
+
+    def table(self, rule_name: str) -> dict[str, Any]:
+        return self.settings.table(rule_name)
+
+    # Positions and edits ----------------------------------------------------------------------
+    def range(self, node: cst.CSTNode) -> CodeRange:
+        start, end = self._spans[node]
+        return CodeRange(
+            CodePosition(*self.source.position(start)), CodePosition(*self.source.position(end))
+        )
+
+    def span(self, node: cst.CSTNode) -> tuple[int, int]:
+        """Return the start and end offsets of a node in the source text."""
+        return self._spans[node]
+
+    def code(self, node: cst.CSTNode) -> str:
+        start, end = self.span(node)
+        return self.source.text[start:end]
+
+    def replace(self, node: cst.CSTNode, text: str) -> Edit:
+        start, end = self.span(node)
+        return Edit(start, end, text)
+
+    def fix(self, applicability: Applicability, description: str, *edits: Edit) -> Fix:
+        return Fix(applicability, description, tuple(edits))
+
+    def diagnostic(
+        self,
+        check: Check[Any] | type[Check[Any]],
+        node: cst.CSTNode,
+        message: str,
+        fix: Fix | None = None,
+        context: str = "",
+        severity: Severity | None = None,
+        fingerprint_of: cst.CSTNode | str | None = None,
+        related: tuple[tuple[str, int, str], ...] = (),
+    ) -> Diagnostic:
+        """Return a diagnostic that starts where `node` starts.
+
+        Its fingerprint (baselines, SARIF) is the source of `node` unless `fingerprint_of` names
+        the part of the code that makes it a finding (a node, or text built from such parts), so
+        that fixing another finding on the same code does not renew it.
+        """
+        code_range = self.range(node)
+        return Diagnostic(
+            path=self.path,
+            line=code_range.start.line,
+            column=code_range.start.column + 1,
+            end_line=code_range.end.line,
+            end_column=code_range.end.column + 1,
+            code=check.code,
+            rule=check.name,
+            message=message,
+            fix=fix,
+            fingerprint=fingerprint(self._identity(node, fingerprint_of)),
+            context=context,
+            severity=severity or check.severity,
+            related=related,
+        )
+
+    def _identity(self, node: cst.CSTNode, part: cst.CSTNode | str | None) -> str:
+        if part is None:
+            return self.code(node)
+        return part if isinstance(part, str) else self.code(part)

@@ -1,0 +1,433 @@
+"""What a request carries that the model it names refuses, by the model facts (rules/models.toml).
+
+`problems(ctx, site, facts, label)` reads one Claude call against one family's facts: sampling
+parameters (one-of or none), the `thinking` type, a prefilled last assistant turn, `max_tokens`
+above the limit, dropped tool versions and beta headers; each problem carries the edits that
+repair it, or none when no mechanical repair exists. CM108 reports the problems of the model a
+call names; CM302 and CM301 run it against a replacement's facts so a model change carries the
+parameter changes the new model needs (or is refused).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from claude_migrate.analysis.calls import BEDROCK, LITELLM, MAX_TOKENS, MODEL, TEMPERATURE, CallSite
+from claude_migrate.analysis.edits import remove_elements, remove_line, string_literal
+from claude_migrate.analysis.rejections import rejection
+from claude_migrate.analysis.values import Entry
+from claude_migrate.core.diagnostics import Applicability, Edit
+from claude_migrate.core.lazy import lazy_import
+
+if TYPE_CHECKING:
+    from claude_migrate.analysis.context import FileContext
+    from claude_migrate.policy.model_facts import Facts
+
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
+
+
+def model_entry(ctx: FileContext, site: CallSite) -> Entry | None:
+    """Return where a Claude call names its model (keyword, body entry or first argument)."""
+    names = site.target.model
+    if site.family == BEDROCK and site.call_args is not None:
+        return site.call_args.get(*names)
+    entry = site.params.get(*names)
+    if entry is not None or site.family != LITELLM or site.via is not None:
+        # A wrapper's call names its model only by keyword or by the wrapper's own parameter.
+        return entry
+    # LiteLLM takes the model as its first positional argument too.
+    call = site.node
+    if call.args and call.args[0].keyword is None and not call.args[0].star:
+        first = call.args[0]
+        value = ctx.resolver.values.value(first.value, site.record.scope)
+        return Entry(MODEL, first, first.value, value, call)
+    return None
+
+
+TOP_P_NAMES = ("top_p", "topP")
+TOP_K_NAMES = ("top_k", "topK")
+BETA_HEADER = "anthropic-beta"
+
+
+@dataclass
+class Problem:
+    """One thing a request carries that a model refuses, and the edits that repair it."""
+
+    kind: str  # "sampling", "thinking", "prefill", "max-tokens", "tool", "beta"
+    node: cst.CSTNode  # where the finding is reported
+    message: str  # what is wrong, ending with the source
+    change: str = ""  # what the fix does, for fix descriptions and CM302's report
+    edits: list[Edit] = field(default_factory=list)
+    applicability: Applicability = Applicability.UNSAFE
+    # Removals grouped later by container, so two removals in one call make one edit.
+    removals: list[tuple[cst.CSTNode, cst.CSTNode]] = field(default_factory=list)
+
+    @property
+    def fixable(self) -> bool:
+        return bool(self.edits or self.removals)
+
+
+def sampling_names(site: CallSite) -> dict[str, tuple[str, ...]]:
+    return {
+        "temperature": site.target.names(TEMPERATURE),
+        "top_p": TOP_P_NAMES,
+        "top_k": TOP_K_NAMES,
+    }
+
+
+def _without(ctx: FileContext, entry: Entry, message: str, change: str) -> Problem:
+    """Return a sampling problem whose fix removes the entry (an argument, a dict entry, or
+    the `params["x"] = ...` statement that sets it)."""
+    problem = Problem("sampling", entry.holder, message, change)
+    if entry.container is not None:
+        problem.removals.append((entry.container, entry.holder))
+    else:
+        edit = remove_line(ctx, entry.holder)
+        if edit is not None:
+            problem.edits.append(edit)
+    return problem
+
+
+def _cite(facts: Facts, fact: str) -> str:
+    source = facts.source(fact)
+    return f" ({source})" if source else ""
+
+
+def _sampling(
+    ctx: FileContext, site: CallSite, facts: Facts, label: str, prefer: str, yielding: bool
+) -> Iterable[Problem]:
+    if facts.sampling is None or facts.sampling == "any":
+        return
+    present: dict[str, Entry] = {}
+    for canonical, names in sampling_names(site).items():
+        entry = site.params.get(*names)
+        if entry is None:
+            continue
+        if yielding and rejection(ctx, site, canonical) is not None:
+            continue  # CM107 reports (and removes) it
+        present[canonical] = entry
+    cite = _cite(facts, "sampling")
+    if facts.sampling == "none":
+        for entry in present.values():
+            yield _without(
+                ctx,
+                entry,
+                f"{label} takes no sampling parameters: {entry.key} answers 400{cite}",
+                f"remove {entry.key}",
+            )
+        return
+    if "temperature" in present and "top_p" in present:
+        dropped = "top_p" if prefer == "temperature" else "temperature"
+        kept = "temperature" if dropped == "top_p" else "top_p"
+        entry = present[dropped]
+        yield _without(
+            ctx,
+            entry,
+            f"{label} takes temperature or top_p, not both: the request answers 400{cite}; "
+            f"keep {kept}",
+            f"remove {entry.key} (keep {kept})",
+        )
+
+
+def _thinking(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> Iterable[Problem]:
+    if facts.thinking is None:
+        return
+    entry = site.params.get("thinking")
+    if entry is None:
+        return
+    cite = _cite(facts, "thinking")
+    if not facts.thinking:
+        yield Problem("thinking", entry.holder, f"{label} takes no thinking parameter{cite}")
+        return
+    config = ctx.resolver.values.nested(entry, site.record.scope)
+    kind = config.get("type") if config is not None else None
+    if kind is None or not kind.value.known or not isinstance(kind.value.value, str):
+        return
+    value = kind.value.value
+    if value in facts.thinking:
+        return
+    accepted = ", ".join(repr(t) for t in facts.thinking)
+    message = f"{label} refuses thinking type {value!r} (it takes {accepted}){cite}"
+    if value != "enabled" or "adaptive" not in facts.thinking:
+        yield Problem("thinking", entry.holder, message)
+        return
+    budget = config.get("budget_tokens") if config is not None else None
+    edits: list[Edit] = []
+    in_place = isinstance(entry.value_node, cst.Dict) and kind.container is entry.value_node
+    if in_place and kind.value.node is not None:
+        edits.append(ctx.replace(kind.value.node, string_literal(kind.value.node, "adaptive")))
+        if budget is not None:
+            if budget.container is not entry.value_node:
+                edits = []
+            else:
+                removal = remove_elements(ctx, budget.container, [budget.holder])
+                edits = [*edits, removal] if removal is not None else []
+    budget_text = ""
+    if budget is not None and budget.value.known:
+        budget_text = f" of {budget.value.value}"
+    yield Problem(
+        "thinking",
+        entry.holder,
+        message + '; use {"type": "adaptive"}: the model decides how much to think, and the '
+        f"budget_tokens{budget_text} no longer caps it (steer it with output_config.effort)",
+        'thinking={"type": "adaptive"} (budget_tokens dropped)',
+        edits,
+    )
+
+
+def last_turn_role(ctx: FileContext, site: CallSite) -> str | None:
+    """Return the role of the request's last message, when the list is written out."""
+    entry = site.params.get("messages")
+    if entry is None:
+        return None
+    values = ctx.resolver.values
+    node: Any = entry.value_node
+    scope = site.record.scope
+    for _ in range(8):
+        if isinstance(node, cst.Name):
+            binding = values.single_binding(node.value, scope)
+            if binding is None or binding.value is None:
+                return None
+            node, scope = binding.value, binding.scope
+            continue
+        break
+    if not isinstance(node, cst.List) or not node.elements:
+        return None
+    last = node.elements[-1]
+    if not isinstance(last, cst.Element):
+        return None
+    turn = values.entries_of_dict(last.value, scope) if isinstance(last.value, cst.Dict) else None
+    if turn is None:
+        return None
+    role = turn.get("role")
+    if role is None or not role.value.known or not isinstance(role.value.value, str):
+        return None
+    return role.value.value
+
+
+def _prefill(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> Iterable[Problem]:
+    if facts.prefill is not False:
+        return
+    if last_turn_role(ctx, site) != "assistant":
+        return
+    entry = site.params.get("messages")
+    assert entry is not None
+    yield Problem(
+        "prefill",
+        entry.holder,
+        f"{label} answers 400 to a request ending in a prefilled assistant turn"
+        f"{_cite(facts, 'prefill')}; ask for the format in the system prompt or use structured "
+        "outputs (output_config.format)",
+    )
+
+
+def _within(ctx: FileContext, node: cst.CSTNode, outer: cst.CSTNode) -> bool:
+    start, end = ctx.span(node)
+    outer_start, outer_end = ctx.span(outer)
+    return outer_start <= start and end <= outer_end
+
+
+def _max_tokens(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> Iterable[Problem]:
+    if facts.max_tokens is None:
+        return
+    entry = site.param(MAX_TOKENS)
+    if entry is None or not entry.value.known:
+        return
+    value = entry.value.value
+    if isinstance(value, bool) or not isinstance(value, int) or value <= facts.max_tokens:
+        return
+    edits = []
+    node = entry.value.node
+    # A constant may feed other calls: only a value written in this call is rewritten.
+    if node is not None and _within(ctx, node, site.node):
+        edits = [ctx.replace(node, str(facts.max_tokens))]
+    via = f" (from {entry.value.via})" if entry.value.via else ""
+    yield Problem(
+        "max-tokens",
+        entry.holder,
+        f"{entry.key}={value}{via} is above the limit of {label}, {facts.max_tokens}"
+        f"{_cite(facts, 'max-tokens')}",
+        f"{entry.key}={facts.max_tokens}",
+        edits,
+        Applicability.SAFE,
+    )
+
+
+def _tools(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> Iterable[Problem]:
+    from claude_migrate.policy import model_facts
+
+    if not facts.dropped_tools:
+        return
+    entry = site.params.get("tools")
+    if entry is None or not isinstance(entry.value_node, cst.List):
+        return
+    known = model_facts.load()
+    values = ctx.resolver.values
+    for element in entry.value_node.elements:
+        if not isinstance(element, cst.Element) or not isinstance(element.value, cst.Dict):
+            continue
+        tool = values.entries_of_dict(element.value, site.record.scope)
+        kind = tool.get("type") if tool is not None else None
+        if kind is None or not kind.value.known or kind.value.value not in facts.dropped_tools:
+            continue
+        version = known.tools[kind.value.value]
+        edits: list[Edit] = []
+        name = tool.get("name") if tool is not None else None
+        if kind.value.node is not None and _within(ctx, kind.value.node, element):
+            edits.append(
+                ctx.replace(kind.value.node, string_literal(kind.value.node, version.replacement))
+            )
+            if version.replacement_name:
+                if (
+                    name is None
+                    or name.value.node is None
+                    or not _within(ctx, name.value.node, element)
+                ):
+                    edits = []
+                elif name.value.value != version.replacement_name:
+                    edits.append(
+                        ctx.replace(
+                            name.value.node,
+                            string_literal(name.value.node, version.replacement_name),
+                        )
+                    )
+        note = f"; {version.note}" if version.note else ""
+        yield Problem(
+            "tool",
+            element,
+            f"{label} no longer takes the {version.type} tool{_cite(facts, 'dropped-tools')}: "
+            f"send {version.replacement}{note}",
+            f"{version.type} -> {version.replacement}",
+            edits,
+        )
+
+
+def _betas(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> Iterable[Problem]:
+    if not facts.dropped_betas:
+        return
+    cite = _cite(facts, "dropped-betas")
+    betas = site.params.get("betas")
+    if betas is not None and isinstance(betas.value_node, cst.List):
+        elements = list(betas.value_node.elements)
+        for element in elements:
+            value = ctx.resolver.values.value(element.value, site.record.scope)
+            if value.known and value.value in facts.dropped_betas:
+                removal = None
+                if len(elements) > 1:
+                    removal = remove_elements(ctx, betas.value_node, [element])
+                elif betas.container is not None:
+                    removal = remove_elements(ctx, betas.container, [betas.holder])
+                yield Problem(
+                    "beta",
+                    element,
+                    f"{label} no longer takes the {value.value} beta{cite}: remove it",
+                    f"remove the {value.value} beta",
+                    [removal] if removal is not None else [],
+                    Applicability.SAFE,
+                )
+    headers = site.params.get("extra_headers", "headers")
+    if headers is None:
+        return
+    table = ctx.resolver.values.nested(headers, site.record.scope)
+    beta = table.get(BETA_HEADER) if table is not None else None
+    if beta is None or not beta.value.known or not isinstance(beta.value.value, str):
+        return
+    listed = [b.strip() for b in beta.value.value.split(",")]
+    dropped = [b for b in listed if b in facts.dropped_betas]
+    if not dropped:
+        return
+    kept = [b for b in listed if b not in facts.dropped_betas]
+    edits: list[Edit] = []
+    if beta.value.node is not None and _within(ctx, beta.value.node, site.node):
+        if kept:
+            edits = [ctx.replace(beta.value.node, string_literal(beta.value.node, ",".join(kept)))]
+        elif beta.container is not None:
+            # The header was the dict's only entry: the whole argument goes.
+            alone = (
+                beta.container is headers.value_node
+                and isinstance(beta.container, cst.Dict)
+                and len(beta.container.elements) == 1
+                and headers.container is site.node
+            )
+            if alone:
+                removal = remove_elements(ctx, site.node, [headers.holder])
+            else:
+                removal = remove_elements(ctx, beta.container, [beta.holder])
+            edits = [removal] if removal is not None else []
+    yield Problem(
+        "beta",
+        beta.holder,
+        f"{label} no longer takes the {', '.join(dropped)} beta{cite}: remove it",
+        f"remove the {', '.join(dropped)} beta",
+        edits,
+        Applicability.SAFE,
+    )
+
+
+def problems(
+    ctx: FileContext,
+    site: CallSite,
+    facts: Facts,
+    label: str,
+    *,
+    prefer: str = "temperature",
+    yielding: bool = True,
+    legacy: bool = False,
+) -> list[Problem]:
+    """Return what this call carries that a model with `facts` refuses.
+
+    `yielding` leaves sampling parameters CM107 already reports to CM107 (a CM302 fix that must
+    stand on its own passes False). A legacy completions call is CM301's, unless `legacy` says
+    it is being rewritten into a Messages call (CM301 asking about its own rewrite).
+    """
+    if site.legacy and not legacy:
+        return []  # CM301 migrates the whole call
+    if not site.target.model_facts:
+        return []  # a layer in between adapts the request to the model
+    found: list[Problem] = []
+    found.extend(_sampling(ctx, site, facts, label, prefer, yielding))
+    found.extend(_thinking(ctx, site, facts, label))
+    found.extend(_prefill(ctx, site, facts, label))
+    found.extend(_max_tokens(ctx, site, facts, label))
+    found.extend(_tools(ctx, site, facts, label))
+    found.extend(_betas(ctx, site, facts, label))
+    return found
+
+
+def edits_for(ctx: FileContext, found: Sequence[Problem]) -> list[Edit] | None:
+    """Return the edits repairing every problem (removals merged per container), or None."""
+    edits: list[Edit] = []
+    by_container: dict[int, tuple[cst.CSTNode, list[cst.CSTNode]]] = {}
+    for problem in found:
+        if not problem.fixable:
+            return None
+        edits.extend(problem.edits)
+        for container, holder in problem.removals:
+            by_container.setdefault(id(container), (container, []))[1].append(holder)
+    for container, holders in by_container.values():
+        removal = remove_elements(ctx, container, holders)
+        if removal is None:
+            return None
+        edits.append(removal)
+    return edits
+
+
+def facts_of(ctx: FileContext, site: CallSite) -> tuple[Facts, str, Entry] | None:
+    """Return the facts of the model a call names, a label for messages, and the model entry."""
+    from claude_migrate.policy import model_facts
+
+    entry = model_entry(ctx, site)
+    if entry is None or not entry.value.known or not isinstance(entry.value.value, str):
+        return None
+    spelling = ctx.facts.catalogue.lookup(entry.value.value)
+    if spelling is None:
+        return None
+    facts = model_facts.load().for_model(spelling.model.id)
+    if facts is None:
+        return None
+    return facts, repr(entry.value.value), entry

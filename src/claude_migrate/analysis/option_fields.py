@@ -1,0 +1,175 @@
+"""What a field of an options object is, where the object is made and passed to a wrapper.
+
+The project phase proves paths into a wrapper's parameter that reach a Claude call
+(`options.model_id`, `options.inference_config[maxTokens]`): a field of a dataclass, pydantic
+model, NamedTuple or plain class, or a key of a dict. At the wrapper's call site the object passed
+is followed to where it is made in this module (`AgentOptions(model_id=..., inference_config=
+{...})`, inline or bound once to a name), and the field's argument (or the dict's entry) becomes
+the call's entry: the finding is where the literal is written, and so is the fix. A field the call
+does not pass has the class's default when the project phase proved it; a default of `None`
+(or any falsy value) read through `options.model_id or DEFAULT_MODEL` is that fallback constant.
+Anything else (an object made elsewhere, `**kwargs`, a subclass) stays unknown.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from claude_migrate.analysis.symbols import LocalClass, ProjectClass
+from claude_migrate.analysis.values import Entry, Value
+from claude_migrate.core.lazy import lazy_import
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from claude_migrate.analysis.scope import Scope
+    from claude_migrate.analysis.symbols import Resolver
+else:
+    cst = lazy_import("libcst")
+
+MAX_FOLLOW = 8
+_STEP = re.compile(r"\.(\w+)|\[([^\]]*)\]")
+
+
+def split_path(name: str) -> tuple[str, list[tuple[str, str]]] | None:
+    """Return a parameter path's parameter and its steps (("attr", x) / ("key", k)), if a path."""
+    match = re.match(r"^(\w+)(.+)$", name)
+    if match is None:
+        return None
+    steps: list[tuple[str, str]] = []
+    rest = match.group(2)
+    position = 0
+    for step in _STEP.finditer(rest):
+        if step.start() != position:
+            return None
+        position = step.end()
+        steps.append(
+            ("attr", step.group(1)) if step.group(1) is not None else ("key", step.group(2))
+        )
+    if position != len(rest) or not steps:
+        return None
+    return match.group(1), steps
+
+
+class FieldReader:
+    """Follows an argument of a wrapper call to the options object or dict it is made from."""
+
+    def __init__(self, resolver: Resolver) -> None:
+        self.resolver = resolver
+        self.values = resolver.values
+
+    def entry(
+        self,
+        name: str,
+        node: cst.BaseExpression,
+        scope: Scope,
+        fallback: list[Any] | None,
+    ) -> Entry | None:
+        """Return the entry a parameter path reads from the expression passed for its parameter."""
+        split = split_path(name)
+        if split is None:
+            return None
+        found = self._walk(name, node, scope, split[1], 0)
+        if found is None or fallback is None or not found.value.known or found.value.value:
+            return found
+        # `options.model_id or DEFAULT_MODEL` with a falsy field: the constant is what is sent.
+        value, label = fallback
+        where = f"{label}, " if label else ""
+        via = f"{where}the fallback when {name} is {found.value.value!r}"
+        return Entry(
+            name, found.holder, found.value_node, Value(True, value, None, via), found.container
+        )
+
+    def _follow(self, node: cst.BaseExpression, scope: Scope) -> tuple[cst.BaseExpression, Scope]:
+        """Return the expression a name is bound to once (`opts = AgentOptions(...)`)."""
+        for _ in range(MAX_FOLLOW):
+            if not isinstance(node, cst.Name):
+                break
+            binding = self.values.single_binding(node.value, scope)
+            if binding is None or binding.value is None:
+                break
+            node, scope = binding.value, binding.scope
+        return node, scope
+
+    def _walk(
+        self,
+        name: str,
+        node: cst.BaseExpression,
+        scope: Scope,
+        steps: list[tuple[str, str]],
+        depth: int,
+    ) -> Entry | None:
+        node, scope = self._follow(node, scope)
+        kind, key = steps[0]
+        rest = steps[1:]
+        if kind == "key":
+            made = self.values.dict_node(node, scope)
+            if made is None:
+                return None
+            entries = self.values.entries_of_dict(made[0], made[1])
+            if entries is None:
+                return None
+            item = entries.items.get(key)
+            if item is None:
+                return None
+            if rest:
+                return self._walk(name, item.value_node, made[1], rest, depth + 1)
+            return Entry(name, item.holder, item.value_node, item.value, item.container)
+        if not isinstance(node, cst.Call):
+            return None
+        fields = self._fields(node, scope)
+        if fields is None:
+            return None
+        cls, facts = fields
+        param = facts["attrs"].get(key)
+        if param is None:
+            return None
+        arg = _argument(node, facts["params"], param)
+        if arg is False:
+            return None  # `*args` / `**kwargs` may pass it: unseen
+        if arg is None:
+            default = facts["defaults"].get(param)
+            if default is None or rest:
+                return None
+            via = f"the default of {cls}.{key}"
+            return Entry(name, node, node, Value(True, default[0], None, via), None)
+        assert isinstance(arg, cst.Arg)
+        if rest:
+            return self._walk(name, arg.value, scope, rest, depth + 1)
+        value = self.values.value(arg.value, scope)
+        return Entry(name, arg, arg.value, value, node)
+
+    def _fields(self, call: cst.Call, scope: Scope) -> tuple[str, dict[str, Any]] | None:
+        """Return the options class a call makes and how its fields are passed."""
+        project = self.resolver.project
+        if project is None:
+            return None
+        made = self.resolver.resolve(call.func, scope)
+        if isinstance(made, LocalClass):
+            module, cls = project.module, made.info.scope.qualname
+        elif isinstance(made, ProjectClass):
+            module, cls = made.module, made.name
+        else:
+            return None
+        facts = project.modules.get(module, {}).get("classes", {}).get(cls, {}).get("fields")
+        return (cls, facts) if facts else None
+
+
+def _argument(call: cst.Call, params: list[list[str]], wanted: str) -> cst.Arg | None | bool:
+    """Return the argument a call passes for a parameter: None when absent, False when unseen."""
+    positional = [name for name, kind in params if kind == "positional"]
+    index = 0
+    starred = False
+    for arg in call.args:
+        if arg.star:
+            starred = True
+            continue
+        if arg.keyword is not None:
+            if arg.keyword.value == wanted:
+                return arg
+            continue
+        if index < len(positional) and positional[index] == wanted:
+            return arg
+        index += 1
+    return False if starred else None

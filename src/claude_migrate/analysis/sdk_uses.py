@@ -1,0 +1,143 @@
+"""Where a project's Python code still uses what an `anthropic` SDK release removed.
+
+CM201 asks this before calling a pin fix safe: raising `anthropic==0.28.0` to `==2.0.0` next to
+code that calls `client.count_tokens()` or `completions.create(prompt=f"{HUMAN_PROMPT} ...")`
+breaks that code, so such a fix is unsafe and names the uses. The search is bounded (files,
+bytes, folders skipped) and reads only Python files that mention `anthropic`; it parses them
+with LibCST and never runs them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Iterator, Sequence
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from claude_migrate.core.lazy import lazy_import
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from claude_migrate.analysis.context import FileContext
+    from claude_migrate.policy.deprecations import SdkRemoval
+else:
+    cst = lazy_import("libcst")
+
+MAX_FILES = 2000
+MAX_BYTES = 1_000_000
+SKIPPED_DIRS = frozenset(
+    {"node_modules", "site-packages", "venv", "__pycache__", "build", "dist", "env"}
+)
+SHOWN = 3  # uses named in a message
+
+
+def python_files(folder: str) -> Iterator[Path]:
+    """Yield up to MAX_FILES Python files under `folder` (no hidden or environment folders,
+    no symbolic links followed)."""
+    count = 0
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            path = Path(root) / name
+            if path.is_symlink():
+                continue
+            yield path
+            count += 1
+            if count >= MAX_FILES:
+                return
+
+
+def state(folder: str) -> str:
+    """Return a digest of the Python files' names, sizes and times (the cache's key part)."""
+    digest = hashlib.sha256()
+    for path in python_files(folder):
+        try:
+            info = path.stat()
+        except OSError:
+            continue
+        digest.update(f"{path}|{info.st_size}|{info.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:16]
+
+
+def _context(path: Path) -> FileContext | None:
+    from claude_migrate.analysis.context import FileContext
+    from claude_migrate.engine.source import SourceText
+    from claude_migrate.policy.config import FileSettings
+
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            return None
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if b"anthropic" not in data:
+        return None
+    try:
+        text = data.decode("utf-8")
+        module = cst.parse_module(text)
+    except Exception:  # noqa: BLE001 - an unreadable file shows no use
+        return None
+    return FileContext(str(path), SourceText(text), module, FileSettings(frozenset(), ()))
+
+
+def _lines(ctx: FileContext, removal: SdkRemoval) -> Iterator[int]:
+    from claude_migrate.analysis.calls import SDK
+    from claude_migrate.analysis.symbols import Instance, is_sdk_client_class
+
+    if removal.kind == "client-method":
+        for record in ctx.index.calls:
+            func = record.node.func
+            if not isinstance(func, cst.Attribute) or func.attr.value != removal.name:
+                continue
+            symbol = ctx.resolver.resolve(func, record.scope)
+            if (
+                isinstance(symbol, Instance)
+                and is_sdk_client_class(symbol.cls)
+                and symbol.path == (removal.name,)
+            ):
+                yield ctx.range(record.node).start.line
+    elif removal.kind == "argument":
+        for site in ctx.sites:
+            path = site.target.key.removeprefix("sdk:")
+            if site.family == SDK and path in removal.calls:
+                entry = site.params.get(removal.name)
+                if entry is not None:
+                    yield ctx.range(entry.holder).start.line
+    elif removal.kind == "resource":
+        for site in ctx.sites:
+            if site.family == SDK and site.target.key.startswith(f"sdk:{removal.name}."):
+                yield ctx.range(site.node).start.line
+    elif removal.kind == "constant":
+        word = re.compile(rf"\b{re.escape(removal.name)}\b")
+        for number, line in enumerate(ctx.source.text.splitlines(), 1):
+            if word.search(line.split("#", 1)[0]):
+                yield number
+
+
+@cache
+def _file_uses(path: str, mtime: int, removals: tuple[SdkRemoval, ...]) -> dict[str, list[int]]:
+    ctx = _context(Path(path))
+    if ctx is None:
+        return {}
+    return {r.name: sorted(set(_lines(ctx, r))) for r in removals}
+
+
+def uses(folder: str, removals: Sequence[SdkRemoval]) -> dict[str, list[str]]:
+    """Return, per removed name, where the Python files under `folder` still use it ("file:line",
+    relative to `folder`)."""
+    found: dict[str, list[str]] = {}
+    for path in python_files(folder):
+        try:
+            mtime = path.stat().st_mtime_ns
+        except OSError:
+            continue
+        for name, lines in _file_uses(str(path), mtime, tuple(removals)).items():
+            relative = path.relative_to(folder).as_posix()
+            found.setdefault(name, []).extend(f"{relative}:{line}" for line in lines)
+    return {name: places for name, places in found.items() if places}

@@ -1,0 +1,546 @@
+"""What an expression is: an imported name, an instance of a known client, a local def or class.
+
+The resolver follows names through `scope.ModuleIndex` (imports, assignments, parameter
+annotations, `self.<attr>`, factory functions' returns, `with ... as x`), only as far as a
+question needs. Anything it cannot prove is `UNKNOWN`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from claude_migrate.analysis.scope import Binding, ClassInfo, ModuleIndex, Scope
+from claude_migrate.analysis.values import ValueResolver, string_value
+from claude_migrate.core.lazy import lazy_import
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from claude_migrate.project.phase import ProjectView
+else:
+    cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
+
+MAX_DEPTH = 16
+
+
+@dataclass(frozen=True)
+class Qual:
+    """A module or object known by its import path, e.g. `anthropic.Anthropic`."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Instance:
+    """An object built by calling a known class, reached through `path` attributes.
+
+    `cls` is the import path of the class (`anthropic.AsyncAnthropic`) or a synthetic kind
+    (`boto3:bedrock-runtime`); `info` carries what the constructor said that matters later
+    (an HTTP client's `base_url`).
+    """
+
+    cls: str
+    path: tuple[str, ...] = ()
+    info: str = ""
+
+
+@dataclass(frozen=True)
+class LocalFunction:
+    node: cst.FunctionDef
+    scope: Scope
+
+
+@dataclass(frozen=True)
+class LocalClass:
+    info: ClassInfo
+
+
+@dataclass(frozen=True)
+class LocalInstance:
+    info: ClassInfo
+
+
+@dataclass(frozen=True)
+class ProjectFunction:
+    """A function or method of a project module (this one or another), known by its summary."""
+
+    module: str
+    qualname: str  # "ask", "Chat.ask", "Chat.__init__" for a class called
+    bound: bool = False  # called on an instance (or a class): its first parameter is given
+
+
+@dataclass(frozen=True)
+class ProjectClass:
+    module: str
+    name: str
+
+
+@dataclass(frozen=True)
+class ProjectInstance:
+    module: str
+    name: str
+
+
+@dataclass(frozen=True)
+class ClientMap:
+    """A dict whose items are Claude clients of one class (`clients[key] = make_client()`)."""
+
+    cls: str
+
+
+class _Unknown:
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN = _Unknown()
+Symbol = (
+    Qual
+    | Instance
+    | LocalFunction
+    | LocalClass
+    | LocalInstance
+    | ProjectFunction
+    | ProjectClass
+    | ProjectInstance
+    | ClientMap
+    | _Unknown
+)
+
+# Every client class of the official SDK: Anthropic, AsyncAnthropic, Client, AsyncClient and the
+# platform clients (AnthropicBedrock, AnthropicVertex, AnthropicFoundry, AnthropicAWS, ...), so a
+# client class added by a newer SDK is recognised without a code change here.
+# The last name of an SDK client class (`anthropic.AsyncAnthropicBedrock`...).
+SDK_CLIENT_NAME = _SDK_CLIENT = re.compile(r"^(Async)?(Client|Anthropic(?:[A-Z][A-Za-z]*)?)$")
+
+
+def _all_sdk_clients(symbols: Sequence[Symbol]) -> bool:
+    return all(
+        isinstance(s, Instance) and not s.path and is_sdk_client_class(s.cls) for s in symbols
+    )
+
+
+def is_sdk_client_class(qualname: str) -> bool:
+    """Return whether an import path names a client class of the `anthropic` SDK."""
+    if not qualname.startswith("anthropic."):
+        return False
+    last = qualname.rsplit(".", 1)[-1]
+    return bool(_SDK_CLIENT.match(last)) and not last.endswith(("Error", "Exception"))
+
+
+# Constructors whose instances we track, beyond the SDK clients: class path -> kind.
+HTTP_CLIENTS = {
+    "requests.Session": "requests.Session",
+    "requests.sessions.Session": "requests.Session",
+    "httpx.Client": "httpx.Client",
+    "httpx.AsyncClient": "httpx.AsyncClient",
+    "aiohttp.ClientSession": "aiohttp.ClientSession",
+    "aiohttp.client.ClientSession": "aiohttp.ClientSession",
+}
+BOTO3_CLIENT_FACTORIES = ("boto3.client", "boto3.session.Session.client")
+BOTO3_SESSIONS = ("boto3.Session", "boto3.session.Session")
+LITELLM_ROUTERS = ("litellm.Router", "litellm.router.Router")
+BEDROCK_RUNTIME = "boto3:bedrock-runtime"
+BEDROCK_AGENT_RUNTIME = "boto3:bedrock-agent-runtime"
+# Clients of other libraries that are Claude's only when built a certain way: the OpenAI SDK
+# pointed at Anthropic's OpenAI-compatible endpoint (https://docs.claude.com/en/api/openai-sdk),
+# and instructor over an anthropic SDK client (`from_anthropic`) or an "anthropic/..." model
+# (`from_provider`, instructor 1.x `instructor/auto_client.py`).
+OPENAI_CLIENTS = ("openai.OpenAI", "openai.AsyncOpenAI", "openai.Client", "openai.AsyncClient")
+OPENAI_ON_ANTHROPIC = "openai:anthropic"
+INSTRUCTOR_ON_ANTHROPIC = "instructor:anthropic"
+INSTRUCTOR_FROM_ANTHROPIC = ("instructor.from_anthropic",)
+INSTRUCTOR_FROM_PROVIDER = ("instructor.from_provider",)
+_ANTHROPIC_OPENAI_URL = re.compile(r"^https?://api\.anthropic\.com(:\d+)?/v1/?$")
+
+
+class Resolver:
+    """Answers what an expression is, following only the names it has to."""
+
+    def __init__(self, index: ModuleIndex, project: ProjectView | None = None) -> None:
+        assert index.module_scope is not None
+        self.index = index
+        self.project = project
+        self.values = ValueResolver(index.module_scope, self)
+        self._scopes = {id(scope.node): scope for scope in index.scopes}
+
+    def scope_of(self, node: cst.CSTNode | None) -> Scope | None:
+        """Return the scope a function or class definition of this module opens."""
+        return None if node is None else self._scopes.get(id(node))
+
+    # The project ----------------------------------------------------------------------------
+    def _qual(self, qualname: str) -> Symbol:
+        """Return what an import path names: a project module's export, or the path itself."""
+        if self.project is None:
+            return Qual(qualname)
+        found = self.project.lookup(qualname)
+        if found is None:
+            return Qual(self.project.absolute(qualname))
+        kind = found[0]
+        if kind == "client":
+            return Instance(found[1])
+        if kind == "items":
+            return ClientMap(found[1])
+        if kind == "func":
+            return ProjectFunction(found[1], found[2])
+        if kind == "class":
+            return ProjectClass(found[1], found[2])
+        if kind == "obj":
+            return ProjectInstance(found[1], found[2])
+        return Qual(self.project.absolute(qualname))
+
+    def own_function(self, qualname: str) -> dict[str, Any] | None:
+        """Return the project facts of a function of this module, by its qualified name."""
+        if self.project is None:
+            return None
+        return self.project.function(self.project.module, qualname)
+
+    def _member(self, module: str, cls: str, attr: str) -> Symbol:
+        """Return a method or a client attribute of a project class's instance."""
+        if self.project is None:
+            return UNKNOWN
+        facts = self.project.modules.get(module)
+        if facts is None:
+            return UNKNOWN
+        client = facts["classes"].get(cls, {}).get("clients", {}).get(attr)
+        if client:
+            return Instance(client)
+        if f"{cls}.{attr}" in facts["functions"]:
+            return ProjectFunction(module, f"{cls}.{attr}", bound=True)
+        return UNKNOWN
+
+    # Names ----------------------------------------------------------------------------------
+    def _binding_symbols(self, bindings: list[Binding], depth: int) -> Symbol:
+        typed: Symbol = UNKNOWN
+        results: list[Symbol] = []
+        for binding in bindings:
+            if binding.kind == "annotation":
+                if binding.value is not None:
+                    typed = self.type_of(binding.value, binding.scope, depth + 1)
+                continue
+            if (
+                binding.kind == "assign"
+                and isinstance(binding.value, cst.Name)
+                and binding.value.value == "None"
+            ):
+                # `client = None` before a lazy initialisation: calling a method on it means
+                # it holds the other assignment by then.
+                continue
+            results.append(self._binding_symbol(binding, depth))
+        known = [r for r in results if r is not UNKNOWN]
+        if results and len(known) == len(results) and all(r == known[0] for r in known):
+            return known[0]
+        if results and len(known) == len(results) and _all_sdk_clients(known):
+            # A client bound in both branches of an `if` (`AnthropicVertex(...)` or `Anthropic()`).
+            return known[0]
+        return typed
+
+    def _binding_symbol(self, binding: Binding, depth: int) -> Symbol:
+        if binding.kind == "import":
+            return self._qual(binding.qualname)
+        if binding.kind == "assign" and binding.value is not None:
+            return self.resolve(binding.value, binding.scope, depth + 1)
+        if binding.kind == "with" and binding.value is not None:
+            # SDK clients, HTTP clients and sessions return themselves from __enter__.
+            result = self.resolve(binding.value, binding.scope, depth + 1)
+            return result if isinstance(result, Instance) and not result.path else UNKNOWN
+        if binding.kind == "param":
+            if binding.value is not None:
+                return self.type_of(binding.value, binding.scope, depth + 1)
+            function = binding.scope
+            if function.method_of is not None and binding.order == min(
+                b.order for bs in function.bindings.values() for b in bs if b.kind == "param"
+            ):
+                return LocalInstance(function.method_of)
+            # An un-annotated parameter every in-project caller that proves anything binds to
+            # a Claude client (the project phase decided it; ambiguous ones are left out).
+            facts = self.own_function(function.qualname)
+            if facts is not None:
+                for name, bindings in function.bindings.items():
+                    if binding in bindings and name in facts.get("param_clients", {}):
+                        return Instance(facts["param_clients"][name])
+            return UNKNOWN
+        if binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
+            scope = self._scopes.get(id(binding.node))
+            return LocalFunction(binding.node, scope) if scope is not None else UNKNOWN
+        if binding.kind == "class" and isinstance(binding.node, cst.ClassDef):
+            scope = self._scopes.get(id(binding.node))
+            if scope is not None and scope.class_info is not None:
+                return LocalClass(scope.class_info)
+        return UNKNOWN
+
+    def type_of(self, annotation: cst.BaseExpression, scope: Scope, depth: int = 0) -> Symbol:
+        """Return the instance an annotation describes (`Anthropic`, `Optional[Anthropic]`...)."""
+        if depth > MAX_DEPTH:
+            return UNKNOWN
+        text = string_value(annotation)
+        if text is not None:
+            try:
+                parsed = cst.parse_expression(text)
+            except cst.ParserSyntaxError:
+                return UNKNOWN
+            return self.type_of(parsed, scope, depth + 1)
+        if isinstance(annotation, cst.BinaryOperation) and isinstance(
+            annotation.operator, cst.BitOr
+        ):
+            sides = (annotation.left, annotation.right)
+            nones = [s for s in sides if isinstance(s, cst.Name) and s.value == "None"]
+            real = [self.type_of(s, scope, depth + 1) for s in sides if s not in nones]
+            known = [r for r in real if r is not UNKNOWN]
+            if len(real) == 1 and len(known) == 1:
+                return known[0]
+            if real and len(known) == len(real) and _all_sdk_clients(known):
+                return known[0]  # `Anthropic | AnthropicBedrock`: a Claude client either way
+            return UNKNOWN
+        if isinstance(annotation, cst.Subscript):
+            base = self.resolve(annotation.value, scope, depth + 1)
+            if isinstance(base, Qual) and base.name.endswith(".Optional") and annotation.slice:
+                element = annotation.slice[0].slice
+                if isinstance(element, cst.Index):
+                    return self.type_of(element.value, scope, depth + 1)
+            return UNKNOWN
+        target = self.resolve(annotation, scope, depth + 1)
+        if isinstance(target, Qual):
+            if is_sdk_client_class(target.name):
+                return Instance(target.name)
+            if target.name in HTTP_CLIENTS:
+                return Instance(HTTP_CLIENTS[target.name])
+        if isinstance(target, LocalClass):
+            return LocalInstance(target.info)
+        return UNKNOWN
+
+    # Expressions ----------------------------------------------------------------------------
+    def resolve(self, node: cst.BaseExpression, scope: Scope, depth: int = 0) -> Symbol:
+        """Return what `node` evaluates to, as far as the module proves it."""
+        if depth > MAX_DEPTH:
+            return UNKNOWN
+        if isinstance(node, cst.Name):
+            return self._binding_symbols(scope.lookup(node.value), depth)
+        if isinstance(node, cst.Attribute):
+            base = self.resolve(node.value, scope, depth + 1)
+            attr = node.attr.value
+            if isinstance(base, Qual):
+                return self._qual(f"{base.name}.{attr}")
+            if isinstance(base, Instance):
+                return Instance(base.cls, (*base.path, attr), base.info)
+            if isinstance(base, LocalInstance):
+                bindings = base.info.attributes.get(attr)
+                if bindings:
+                    return self._binding_symbols(bindings, depth)
+                if self.project is not None:
+                    qual = base.info.scope.qualname
+                    return self._member(self.project.module, qual, attr)
+            if isinstance(base, ProjectInstance):
+                return self._member(base.module, base.name, attr)
+            if isinstance(base, ProjectClass):
+                method = (
+                    self.project.function(base.module, f"{base.name}.{attr}")
+                    if self.project
+                    else None
+                )
+                return (
+                    ProjectFunction(base.module, f"{base.name}.{attr}")
+                    if method is not None
+                    else UNKNOWN
+                )
+            return UNKNOWN
+        if isinstance(node, cst.Subscript):
+            base = self.resolve(node.value, scope, depth + 1)
+            if isinstance(base, ClientMap):
+                return Instance(base.cls)
+            return self._item_of(node.value, scope, depth)
+        if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
+            return self._choice([node.left, node.right], scope, depth)
+        if isinstance(node, cst.IfExp):
+            return self._choice([node.body, node.orelse], scope, depth)
+        if isinstance(node, cst.Call):
+            return self._call_result(node, scope, depth)
+        if isinstance(node, cst.Await):
+            return self.resolve(node.expression, scope, depth + 1)
+        return UNKNOWN
+
+    def _item_of(self, node: cst.BaseExpression, scope: Scope, depth: int) -> Symbol:
+        """Return what every item of a dict of this module is (`clients[key] = make(key)`).
+
+        The dict is a name or a `self.<attr>`, every assignment of it is a dict literal, and
+        every value put in it (by the literal or by `d[key] = value`) is a Claude client of one
+        class (or of the SDK's classes): an item is one. Anything else is unknown.
+        """
+        bindings: list[Binding] = []
+        items: list[Binding] = []
+        sets: dict[int, tuple[cst.BaseExpression, Scope]] = {}
+        if isinstance(node, cst.Name):
+            bindings = [b for b in scope.lookup(node.value) if b.kind != "annotation"]
+            if not bindings or any(b.kind != "assign" for b in bindings):
+                return UNKNOWN
+            owner = bindings[0].scope.function()
+            for other in self.index.scopes:
+                function = other.function()
+                shared = owner.parent is None and node.value not in function.bindings
+                if function is owner or shared:
+                    for item in function.subscript_sets.get(node.value, []):
+                        sets[id(item)] = (item.value, function)
+        elif isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
+            function = scope.function()
+            info = function.method_of
+            if info is None or node.value.value != function.self_name:
+                return UNKNOWN
+            bindings = info.attributes.get(node.attr.value, [])
+            items = info.items.get(node.attr.value, [])
+        else:
+            return UNKNOWN
+        values: list[tuple[cst.BaseExpression, Scope]] = []
+        for binding in bindings:
+            if binding.kind != "assign" or not isinstance(binding.value, cst.Dict):
+                return UNKNOWN
+            for element in binding.value.elements:
+                if not isinstance(element, cst.DictElement):
+                    return UNKNOWN
+                values.append((element.value, binding.scope))
+        for put in items:
+            if put.value is None:
+                return UNKNOWN
+            values.append((put.value, put.scope))
+        values.extend(sets.values())
+        found = [self.resolve(value, where, depth + 1) for value, where in values]
+        if not found or not all(isinstance(f, Instance) and not f.path for f in found):
+            return UNKNOWN
+        if all(f == found[0] for f in found) or _all_sdk_clients(found):
+            assert isinstance(found[0], Instance)
+            return Instance(found[0].cls)
+        return UNKNOWN
+
+    def _choice(self, options: list[cst.BaseExpression], scope: Scope, depth: int) -> Symbol:
+        """Return what `a or b` / `a if c else b` is: a Claude client when the alternatives are
+        Claude clients, `None` or unknown; unknown when one is a proven other object."""
+        results: list[Symbol] = []
+        for option in options:
+            if isinstance(option, cst.Name) and option.value == "None":
+                continue
+            if self._proven_other(option, scope, depth + 1):
+                return UNKNOWN
+            results.append(self.resolve(option, scope, depth + 1))
+        clients = [r for r in results if isinstance(r, Instance) and not r.path]
+        if not clients or not _all_sdk_clients(clients) and any(r != clients[0] for r in clients):
+            return UNKNOWN
+        if any(r is not UNKNOWN and not (isinstance(r, Instance) and not r.path) for r in results):
+            return UNKNOWN
+        return clients[0]
+
+    def _proven_other(self, node: cst.BaseExpression, scope: Scope, depth: int) -> bool:
+        """Return whether an expression is proven to be an object other than a Claude client
+        (what another vendor's or a local class's constructor made)."""
+        if depth > MAX_DEPTH:
+            return False
+        if isinstance(node, cst.Call):
+            if isinstance(self.resolve(node, scope, depth + 1), Instance):
+                return False
+            func = self.resolve(node.func, scope, depth + 1)
+            return isinstance(func, (Qual, LocalClass, ProjectClass))
+        if isinstance(node, cst.Name):
+            bindings = [b for b in scope.lookup(node.value) if b.kind == "assign"]
+            return any(
+                b.value is not None and self._proven_other(b.value, b.scope, depth + 1)
+                for b in bindings
+            )
+        return False
+
+    def _call_result(self, node: cst.Call, scope: Scope, depth: int) -> Symbol:
+        func = self.resolve(node.func, scope, depth + 1)
+        if isinstance(func, Qual):
+            name = func.name
+            if is_sdk_client_class(name):
+                return Instance(name)
+            if name in HTTP_CLIENTS:
+                base_url = self.argument(node, scope, "base_url", None)
+                return Instance(HTTP_CLIENTS[name], (), base_url or "")
+            if name in BOTO3_CLIENT_FACTORIES:
+                return self._boto3_client(node, scope)
+            if name in BOTO3_SESSIONS:
+                return Instance("boto3.Session")
+            if name in LITELLM_ROUTERS:
+                return Instance("litellm.Router")
+            return self._library_client(name, node, scope, depth)
+        if isinstance(func, Instance):
+            if func.path in (("with_options",), ("copy",)) and is_sdk_client_class(func.cls):
+                return Instance(func.cls)
+            if func.cls == "boto3.Session" and func.path == ("client",):
+                return self._boto3_client(node, scope)
+            return UNKNOWN
+        if isinstance(func, LocalFunction):
+            return self._returns_of(func, depth)
+        if isinstance(func, LocalClass):
+            return LocalInstance(func.info)
+        if isinstance(func, ProjectFunction) and self.project is not None:
+            facts = self.project.function(func.module, func.qualname)
+            if facts is not None and facts.get("returns"):
+                return Instance(facts["returns"])
+            return UNKNOWN
+        if isinstance(func, ProjectClass):
+            return ProjectInstance(func.module, func.name)
+        return UNKNOWN
+
+    def _boto3_client(self, node: cst.Call, scope: Scope) -> Symbol:
+        service = self.argument(node, scope, "service_name", 0)
+        if service == "bedrock-runtime":
+            return Instance(BEDROCK_RUNTIME)
+        if service == "bedrock-agent-runtime":
+            return Instance(BEDROCK_AGENT_RUNTIME)
+        return UNKNOWN
+
+    def _library_client(self, name: str, node: cst.Call, scope: Scope, depth: int) -> Symbol:
+        """Return the Claude client another library's constructor makes, when it is proven."""
+        if name in OPENAI_CLIENTS:
+            base_url = self.argument(node, scope, "base_url", None)
+            if base_url is not None and _ANTHROPIC_OPENAI_URL.match(base_url.strip()):
+                return Instance(OPENAI_ON_ANTHROPIC)
+            return UNKNOWN
+        if name in INSTRUCTOR_FROM_ANTHROPIC:
+            for index, arg in enumerate(node.args):
+                named = arg.keyword is not None and arg.keyword.value == "client"
+                if arg.star or not (named or (arg.keyword is None and index == 0)):
+                    continue
+                client = self.resolve(arg.value, scope, depth + 1)
+                if not isinstance(client, Instance) or client.path:
+                    return UNKNOWN
+                sdk = is_sdk_client_class(client.cls)
+                return Instance(INSTRUCTOR_ON_ANTHROPIC) if sdk else UNKNOWN
+            return UNKNOWN
+        if name in INSTRUCTOR_FROM_PROVIDER:
+            model = self.argument(node, scope, "model", 0)
+            if model is not None and model.strip().startswith("anthropic/"):
+                return Instance(INSTRUCTOR_ON_ANTHROPIC)
+        return UNKNOWN
+
+    def argument(
+        self, node: cst.Call, scope: Scope, keyword: str, position: int | None
+    ) -> str | None:
+        """Return a string argument of a call, by keyword or position, when it is proven."""
+        for index, arg in enumerate(node.args):
+            if arg.star:
+                continue
+            if (arg.keyword is not None and arg.keyword.value == keyword) or (
+                arg.keyword is None and position is not None and index == position
+            ):
+                value = self.values.value(arg.value, scope)
+                return value.value if value.known and isinstance(value.value, str) else None
+        return None
+
+    def _returns_of(self, func: LocalFunction, depth: int) -> Symbol:
+        results = [self.resolve(value, func.scope, depth + 1) for value in func.scope.returns]
+        known = [r for r in results if r is not UNKNOWN]
+        if results and len(known) == len(results) and all(r == known[0] for r in known):
+            return known[0]
+        if func.node.returns is not None:
+            return self.type_of(
+                func.node.returns.annotation, func.scope.parent or func.scope, depth + 1
+            )
+        return UNKNOWN
+
+    def qualname(self, node: cst.BaseExpression, scope: Scope) -> str | None:
+        """Return the import path a callee names, if it is an imported name."""
+        symbol = self.resolve(node, scope)
+        return symbol.name if isinstance(symbol, Qual) else None

@@ -1,0 +1,100 @@
+"""Where a value fix writes: the constant a Claude parameter reads, or the call's own argument.
+
+A fix that sets a parameter (`temperature`, `max_tokens`, `model`) may only change what Claude
+is sent. When the value comes from a constant, the constant is edited only if every use of its
+name in the module is that parameter of a Claude call that the same fix would set; a constant
+that other code also reads (`random.uniform(0, TEMPERATURE)`, a log line, another parameter)
+stays as it is, and the call's argument gets the literal instead. The fix's description names
+what it edits, so a reviewer sees which of the two it did.
+
+Only the module is seen: a module-level constant that another module imports is judged on this
+module's uses alone.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from claude_migrate.core.diagnostics import Edit
+from claude_migrate.core.lazy import lazy_import
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from claude_migrate.analysis.calls import CallSite
+    from claude_migrate.analysis.context import FileContext
+    from claude_migrate.analysis.values import Entry
+else:
+    cst = lazy_import("libcst")
+
+
+def _uses(ctx: FileContext) -> Counter[str]:
+    """Return how often each name is read or mentioned in the module, assignment targets aside.
+
+    Over-counting (an attribute or keyword of the same spelling) only ever keeps a constant
+    unedited. Counted once per file (`NodeMap.name_uses`), not once per fix.
+    """
+    return ctx.nodes.name_uses()
+
+
+@dataclass(frozen=True)
+class ValueEdit:
+    """A value fix's edit and the words that say where it writes.
+
+    `subject` is what is set: the parameter (`temperature`) or the constant with its readers
+    (`TEMPERATURE (used by this call)`); `constant` is True for the latter. `note` follows the
+    description when the call's argument was edited instead of a shared constant.
+    """
+
+    edit: Edit
+    subject: str
+    constant: bool = False
+    note: str = ""
+
+
+def value_edit(
+    ctx: FileContext,
+    entry: Entry,
+    text: str,
+    parameter_of: Callable[[CallSite], Entry | None],
+    same_fix: Callable[[Entry], bool],
+) -> ValueEdit | None:
+    """Return the edit that makes `entry`'s value `text`, and where it writes.
+
+    `parameter_of` gives a call site's entry for the same parameter; `same_fix` says whether
+    this fix would set that entry to the same text.
+    """
+    value = entry.value
+    if value.node is None:
+        return None
+    constant = value.via
+    if constant is None or value.default:
+        # A literal where it stands, or a wrapper's default that in-project calls rely on (the
+        # default is the value those calls send: it is edited where it is written).
+        return ValueEdit(ctx.replace(value.node, text), entry.key)
+    claude_reads: set[int] = set()
+    for site in ctx.sites:
+        other = parameter_of(site)
+        if (
+            other is not None
+            and other.value.via == constant
+            and other.value.node is value.node
+            and isinstance(other.value_node, cst.Name)
+            and other.value_node.value == constant
+            and same_fix(other)
+        ):
+            claude_reads.add(id(other.value_node))
+    if claude_reads and _uses(ctx)[constant] == len(claude_reads):
+        calls = "this call" if len(claude_reads) == 1 else f"{len(claude_reads)} Claude calls"
+        return ValueEdit(ctx.replace(value.node, text), f"{constant} (used by {calls})", True)
+    # Other code reads the constant: give this call the literal and leave the constant alone.
+    if not isinstance(entry.value_node, cst.Name):
+        return None  # read through another expression: no place of its own to write
+    return ValueEdit(
+        ctx.replace(entry.value_node, text),
+        entry.key,
+        note=f" in this call ({entry.value_node.value} is read by other code too and stays)",
+    )

@@ -1,0 +1,627 @@
+"""What an argument's value is: a literal where it stands, a constant, a dict entry, a `**kwargs`
+dict.
+
+Unknown stays unknown: a name bound more than once, a parameter, an environment variable or any
+computation is `UNKNOWN`, and nothing is reported on it.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from claude_migrate.analysis.scope import Binding, Scope
+from claude_migrate.core.lazy import lazy_import
+
+if TYPE_CHECKING:
+    from claude_migrate.analysis.symbols import Resolver
+
+if TYPE_CHECKING:
+    import libcst as cst
+else:
+    cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
+
+MAX_DEPTH = 12
+# Methods that change a dict in place: a dict they are called on is not the literal it was.
+MUTATING_METHODS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__"})
+
+
+@dataclass(frozen=True)
+class Value:
+    """A value proven from the source, and the node that holds it (the one a fix edits)."""
+
+    known: bool
+    value: Any = None
+    node: cst.CSTNode | None = None
+    # The name it was read through ("TEMPERATURE"), for messages.
+    via: str | None = None
+    # Set when the value is a parameter's default that some in-project call relies on: the
+    # finding goes to the default, where the fix edits it.
+    default: bool = False
+
+
+UNKNOWN = Value(False)
+
+
+@dataclass(eq=False)
+class Entry:
+    """One parameter as a call passes it: the node it is written at, and its value."""
+
+    key: str
+    holder: cst.CSTNode  # cst.Arg, cst.DictElement or the statement of `d[key] = v`
+    value_node: cst.BaseExpression
+    value: Value
+    # The list the holder sits in (call args or dict elements), for removal fixes.
+    container: cst.CSTNode | None = None
+    # The dict the entry came from when passed as `**name`, for messages.
+    through: str | None = None
+
+
+@dataclass(eq=False)
+class Entries:
+    """The parameters of a call or dict, and whether some could not be seen."""
+
+    items: dict[str, Entry] = field(default_factory=dict)
+    opaque: bool = False
+    # Keys proven present with a value we cannot know.
+    unknown_keys: set[str] = field(default_factory=set)
+
+    def get(self, *names: str) -> Entry | None:
+        for name in names:
+            entry = self.items.get(name)
+            if entry is not None:
+                return entry
+        return None
+
+    def may_have(self, *names: str) -> bool:
+        """Return whether the parameter may be present though we cannot see it."""
+        return self.opaque or any(n in self.unknown_keys for n in names)
+
+
+def string_value(node: cst.BaseExpression) -> str | None:
+    """Return the text of a plain (non-f, non-bytes) string literal."""
+    if isinstance(node, cst.SimpleString):
+        prefix = node.prefix.lower()
+        if "b" in prefix or "f" in prefix:
+            return None
+        try:
+            value = ast.literal_eval(node.value)
+        except (ValueError, SyntaxError):
+            return None
+        return value if isinstance(value, str) else None
+    if isinstance(node, cst.ConcatenatedString):
+        left = string_value(node.left)
+        right = string_value(node.right)
+        return None if left is None or right is None else left + right
+    return None
+
+
+def literal(node: cst.BaseExpression) -> Value:
+    """Return the value of a literal expression written in place."""
+    if isinstance(node, cst.Integer):
+        return Value(True, node.evaluated_value, node)
+    if isinstance(node, cst.Float):
+        return Value(True, node.evaluated_value, node)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        inner = literal(node.expression)
+        if (
+            inner.known
+            and isinstance(inner.value, (int, float))
+            and not isinstance(inner.value, bool)
+        ):
+            sign = -1 if isinstance(node.operator, cst.Minus) else 1
+            return Value(True, sign * inner.value, node)
+        return UNKNOWN
+    if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
+        return Value(True, {"True": True, "False": False, "None": None}[node.value], node)
+    text = string_value(node)
+    if text is not None:
+        return Value(True, text, node)
+    return UNKNOWN
+
+
+class ValueResolver:
+    """Follows names to the literal they are bound to."""
+
+    def __init__(self, module_scope: Scope, symbols: Resolver | None = None) -> None:
+        self.module_scope = module_scope
+        self.symbols = symbols
+        # Helper calls whose returned dict a Claude call's `**` was read from (by node id).
+        self.expanded: set[int] = set()
+
+    def single_binding(self, name: str, scope: Scope) -> Binding | None:
+        """Return the one assignment of `name` visible from `scope`, or None if not exactly one."""
+        bindings = [b for b in scope.lookup(name) if b.kind != "annotation"]
+        if len(bindings) != 1:
+            return None
+        binding = bindings[0]
+        if binding.kind != "assign" or binding.value is None:
+            return None
+        # A function's local constant counts only when assigned at the function's top level.
+        if binding.nested:
+            return None
+        return binding
+
+    def self_attribute(
+        self, node: cst.BaseExpression, scope: Scope
+    ) -> tuple[cst.BaseExpression, Scope] | None:
+        """Return the one value a `self.<attr>` is given (in `__init__` or any method), if one.
+
+        Assigned once, at the top level of its method, and never changed item by item.
+        """
+        if not (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name)):
+            return None
+        function = scope.function()
+        info = function.method_of
+        if info is None or node.value.value != function.self_name:
+            return None
+        attr = node.attr.value
+        bindings = info.attributes.get(attr, [])
+        if len(bindings) != 1 or info.items.get(attr):
+            return None
+        binding = bindings[0]
+        if binding.kind != "assign" or binding.value is None or binding.nested:
+            return None
+        return binding.value, binding.scope
+
+    def value(self, node: cst.BaseExpression, scope: Scope, depth: int = 0) -> Value:
+        """Return the proven value of `node`, following constants."""
+        found = literal(node)
+        if found.known or depth > MAX_DEPTH:
+            return found
+        held = self.self_attribute(node, scope)
+        if held is not None:
+            # `self.model` set once from a literal or a constant (not from a parameter, whose
+            # value depends on the caller). Its node is elsewhere in the class: no fix here.
+            inner = self.value(held[0], held[1], depth + 1)
+            if not inner.known or inner.default:
+                return UNKNOWN
+            assert isinstance(node, cst.Attribute)
+            return Value(True, inner.value, inner.node, inner.via or f"self.{node.attr.value}")
+        if isinstance(node, cst.Name):
+            binding = self.single_binding(node.value, scope)
+            if binding is None or binding.value is None:
+                found = self.imported(node.value, scope)
+                return found if found.known else self.relied_default(node.value, scope, depth)
+            inner = self.value(binding.value, binding.scope, depth + 1)
+            if not inner.known:
+                return UNKNOWN
+            return Value(True, inner.value, inner.node, inner.via or node.value)
+        if isinstance(node, (cst.List, cst.Tuple)):
+            items = []
+            for element in node.elements:
+                if isinstance(element, cst.StarredElement):
+                    return UNKNOWN
+                item = self.value(element.value, scope, depth + 1)
+                if not item.known:
+                    return UNKNOWN
+                items.append(item.value)
+            return Value(True, items if isinstance(node, cst.List) else tuple(items), node)
+        return UNKNOWN
+
+    def imported(self, name: str, scope: Scope) -> Value:
+        """Return the constant an imported name stands for, when the project phase proved it.
+
+        Its node is in another file: the finding is at the call, without a fix.
+        """
+        bindings = [b for b in scope.lookup(name) if b.kind != "annotation"]
+        if len(bindings) != 1 or bindings[0].kind != "import" or self.symbols is None:
+            return UNKNOWN
+        project = self.symbols.project
+        if project is None:
+            return UNKNOWN
+        found = project.lookup(bindings[0].qualname)
+        if found is None or found[0] != "const":
+            return UNKNOWN
+        return Value(True, found[1], None, project.absolute(bindings[0].qualname))
+
+    def loop_values(self, node: cst.BaseExpression, scope: Scope) -> list[Value] | None:
+        """Return the values a `for` loop's name takes, when it iterates over a literal list/tuple.
+
+        Each value's node is its element, where a finding (and its fix) belongs.
+        """
+        if not isinstance(node, cst.Name):
+            return None
+        bindings = [b for b in scope.lookup(node.value) if b.kind != "annotation"]
+        if len(bindings) != 1 or bindings[0].kind != "loop" or bindings[0].value is None:
+            return None
+        iterable = bindings[0].value
+        if isinstance(iterable, cst.Name):
+            binding = self.single_binding(iterable.value, bindings[0].scope)
+            iterable = (
+                binding.value if binding is not None and binding.value is not None else iterable
+            )
+        if not isinstance(iterable, (cst.List, cst.Tuple)) or not iterable.elements:
+            return None
+        values = []
+        for element in iterable.elements:
+            if isinstance(element, cst.StarredElement):
+                return None
+            found = literal(element.value)
+            if not found.known:
+                return None
+            values.append(found)
+        return values
+
+    def relied_default(self, name: str, scope: Scope, depth: int = 0) -> Value:
+        """Return a parameter's default when an in-project call relies on it and it reaches Claude.
+
+        The project phase decides both (a call that passes `*args`/`**kwargs` relies on nothing
+        it can prove); with no project, or a default nobody is seen relying on, it is unknown.
+        """
+        bindings = [b for b in scope.lookup(name) if b.kind != "annotation"]
+        if len(bindings) != 1 or bindings[0].kind != "param" or bindings[0].default is None:
+            return UNKNOWN
+        binding = bindings[0]
+        if self.symbols is None:
+            return UNKNOWN
+        facts = self.symbols.own_function(binding.scope.qualname)
+        if facts is None or name not in facts.get("relied", ()) or binding.default is None:
+            return UNKNOWN
+        inner = self.value(binding.default, binding.scope, depth + 1)
+        if not inner.known:
+            return UNKNOWN
+        owner = binding.scope.qualname.removesuffix(".__init__")
+        return Value(True, inner.value, inner.node, f"the default of {owner}()", default=True)
+
+    def dict_node(
+        self, node: cst.BaseExpression, scope: Scope, depth: int = 0
+    ) -> tuple[cst.BaseExpression, Scope, str | None] | None:
+        """Return the dict literal (or `dict(...)` call) an expression is bound to."""
+        if depth > MAX_DEPTH:
+            return None
+        if isinstance(node, cst.Dict):
+            return node, scope, None
+        if (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Name)
+            and node.func.value == "dict"
+        ):
+            if not scope.lookup("dict"):
+                return node, scope, None
+            return None
+        if isinstance(node, cst.Name):
+            binding = self.single_binding(node.value, scope)
+            if binding is None or binding.value is None:
+                return None
+            found = self.dict_node(binding.value, binding.scope, depth + 1)
+            if found is None:
+                return None
+            return found[0], found[1], found[2] or node.value
+        held = self.self_attribute(node, scope)
+        if held is not None:
+            found = self.dict_node(held[0], held[1], depth + 1)
+            return None if found is None else (found[0], found[1], found[2])
+        return None
+
+    def _helper_entries(self, node: cst.BaseExpression, scope: Scope, depth: int) -> Entries | None:
+        """Return the entries of the dict a helper of this module returns, when a call is one.
+
+        `kwargs = self.build_kwargs(prompt)` or `create(**request_args(prompt))`: the helper's
+        one `return` of a dict literal (with the `name[key] = value` sets before it). A helper
+        that returns in several places or changes a dict in place is not followed.
+        """
+        if depth > MAX_DEPTH:
+            return None
+        if isinstance(node, cst.Name):
+            binding = self.single_binding(node.value, scope)
+            if binding is None or binding.value is None:
+                return None
+            node, scope = binding.value, binding.scope
+        if not isinstance(node, cst.Call):
+            return None
+        helper = self.helper_scope(node, scope)
+        if helper is None or len(helper.returns) != 1 or self._mutated(helper):
+            return None
+        returned = helper.returns[0]
+        if self.dict_node(returned, helper, depth + 1) is None:
+            return None
+        entries = self.expand(returned, helper, depth + 1)
+        if entries.opaque and not entries.items:
+            return None
+        self.expanded.add(id(node))
+        # An entry that is one of the helper's parameters is what this call passes for it, or
+        # the default when it passes nothing (found where the default is written).
+        for key, entry in list(entries.items.items()):
+            if not isinstance(entry.value_node, cst.Name):
+                continue
+            bound = self._bound_argument(node, helper, entry.value_node.value)
+            if bound is None:
+                continue
+            if bound is False:
+                entries.items.pop(key)
+                entries.unknown_keys.add(key)
+            elif isinstance(bound, cst.Arg):
+                value = self.value(bound.value, scope, depth + 1)
+                entries.items[key] = Entry(key, bound, bound.value, value, node)
+            else:
+                value = self.value(bound, helper, depth + 1)
+                written = value.node
+                if value.known and written is not None:
+                    via = f"the default of {helper.qualname}()"
+                    value = Value(True, value.value, written, via, default=True)
+                    entries.items[key] = Entry(key, written, bound, value, None)
+                else:
+                    entries.items.pop(key)
+                    entries.unknown_keys.add(key)
+        return entries
+
+    def _bound_argument(
+        self, call: cst.Call, helper: Scope, name: str
+    ) -> cst.Arg | cst.BaseExpression | Literal[False] | None:
+        """Return what a call gives a helper's parameter: its argument, else its default.
+
+        None when the name is not a parameter of the helper; False when it cannot be told
+        (`*args`/`**kwargs` at the call, no default).
+        """
+        definition = helper.node
+        if not isinstance(definition, cst.FunctionDef):
+            return None
+        params = definition.params
+        positional = [*params.posonly_params, *params.params]
+        if helper.method_of is not None and positional:
+            positional = positional[1:]  # called on `self`
+        every = [*positional, *params.kwonly_params]
+        wanted = next((p for p in every if p.name.value == name), None)
+        if wanted is None:
+            return None
+        index = 0
+        for arg in call.args:
+            if arg.star:
+                return False
+            if arg.keyword is not None:
+                if arg.keyword.value == name:
+                    return arg
+                continue
+            if index < len(positional) and positional[index] is wanted:
+                return arg
+            index += 1
+        return wanted.default if wanted.default is not None else False
+
+    def helper_scope(self, call: cst.Call, scope: Scope) -> Scope | None:
+        """Return the scope of the function or method of this module a call runs, if proven.
+
+        A module function by its name, or a method of the caller's own class called on `self`
+        (`self.build_kwargs(...)`).
+        """
+        if self.symbols is None:
+            return None
+        func = call.func
+        if isinstance(func, cst.Name):
+            found = self.symbols.resolve(func, scope)
+            node = getattr(found, "node", None)
+            return getattr(found, "scope", None) if isinstance(node, cst.FunctionDef) else None
+        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+            return None
+        function = scope.function()
+        info = function.method_of
+        if info is None or func.value.value != function.self_name:
+            return None
+        bindings = info.scope.bindings.get(func.attr.value, [])
+        if len(bindings) != 1 or bindings[0].kind != "def":
+            return None
+        return self.symbols.scope_of(bindings[0].node)
+
+    def _mutated(self, helper: Scope) -> bool:
+        """Return whether a helper calls a mutating method on a name (`kwargs.update(extra)`)."""
+        if self.symbols is None:
+            return True
+        for record in self.symbols.index.calls:
+            func = record.node.func
+            if (
+                record.scope.function() is helper
+                and isinstance(func, cst.Attribute)
+                and isinstance(func.value, cst.Name)
+                and func.attr.value in MUTATING_METHODS
+            ):
+                return True
+        return False
+
+    def entries_of_dict(
+        self, node: cst.BaseExpression, scope: Scope, depth: int = 0
+    ) -> Entries | None:
+        """Return the entries of a dict literal or `dict(...)` call, or None if not one."""
+        entries = Entries()
+        if isinstance(node, cst.Dict):
+            for element in node.elements:
+                if not isinstance(element, cst.DictElement):
+                    nested = self.expand(element.value, scope, depth + 1)
+                    self._merge(entries, nested)
+                    continue
+                key = string_value(element.key)
+                if key is None:
+                    entries.opaque = True
+                    continue
+                entries.items[key] = Entry(
+                    key, element, element.value, self.value(element.value, scope, depth + 1), node
+                )
+                entries.unknown_keys.discard(key)
+            return entries
+        if isinstance(node, cst.Call):
+            for arg in node.args:
+                if arg.keyword is not None:
+                    key = arg.keyword.value
+                    entries.items[key] = Entry(
+                        key, arg, arg.value, self.value(arg.value, scope, depth + 1), node
+                    )
+                elif arg.star == "**":
+                    self._merge(entries, self.expand(arg.value, scope, depth + 1))
+                else:
+                    # dict(other, ...) or dict(pairs): cannot see the keys.
+                    entries.opaque = True
+            return entries
+        return None
+
+    @staticmethod
+    def _merge(entries: Entries, more: Entries) -> None:
+        entries.opaque = entries.opaque or more.opaque
+        for key, entry in more.items.items():
+            entries.items[key] = entry
+            entries.unknown_keys.discard(key)
+        for key in more.unknown_keys:
+            entries.items.pop(key, None)
+            entries.unknown_keys.add(key)
+
+    def expand(
+        self,
+        node: cst.BaseExpression,
+        scope: Scope,
+        depth: int = 0,
+        before_order: int | None = None,
+        mutators: dict[str, list[int]] | None = None,
+    ) -> Entries:
+        """Return what `**node` passes: the bound dict's entries plus later `name[k] = v` sets."""
+        found = self.dict_node(node, scope, depth)
+        if found is None:
+            helped = self._helper_entries(node, scope, depth)
+            if helped is None:
+                return Entries(opaque=True)
+            entries = helped
+        else:
+            dict_node, dict_scope, through = found
+            made = self.entries_of_dict(dict_node, dict_scope, depth)
+            if made is None:
+                return Entries(opaque=True)
+            entries = made
+            if through is not None:
+                for entry in entries.items.values():
+                    entry.through = through
+        if isinstance(node, cst.Name):
+            function = scope.function()
+            name = node.value
+            # A method call on the dict before the call (update, pop, setdefault...) may change
+            # any key: we cannot see the result.
+            if mutators and any(
+                before_order is None or order < before_order for order in mutators.get(name, [])
+            ):
+                return Entries(opaque=True)
+            for item in function.subscript_sets.get(name, []):
+                if before_order is not None and item.order > before_order:
+                    continue
+                key = string_value(item.key)
+                if key is None:
+                    entries.opaque = True
+                    continue
+                if item.nested:
+                    entries.items.pop(key, None)
+                    entries.unknown_keys.add(key)
+                    continue
+                entries.items[key] = Entry(
+                    key,
+                    item.statement,
+                    item.value,
+                    self.value(item.value, function, depth + 1),
+                    None,
+                    name,
+                )
+                entries.unknown_keys.discard(key)
+        return entries
+
+    def entries_of_call(
+        self,
+        call: cst.Call,
+        scope: Scope,
+        order: int,
+        mutators: dict[str, list[int]] | None = None,
+    ) -> Entries:
+        """Return the keyword arguments of a call, expanding `**dicts` we can see."""
+        entries = Entries()
+        for arg in call.args:
+            if arg.keyword is not None:
+                key = arg.keyword.value
+                value = self.value(arg.value, scope)
+                if value.default and value.node is not None:
+                    # The finding and its fix are at the default the call relies on.
+                    entries.items[key] = Entry(key, value.node, arg.value, value, None)
+                else:
+                    entries.items[key] = Entry(key, arg, arg.value, value, call)
+                entries.unknown_keys.discard(key)
+            elif arg.star == "**":
+                self._merge(entries, self.expand(arg.value, scope, 0, order, mutators))
+        return entries
+
+    # Strings built from parts: URLs ------------------------------------------------------------
+    def template(self, node: cst.BaseExpression, scope: Scope, depth: int = 0) -> str | None:
+        """Return a string expression's text with unknown parts as `{}` (f-strings, `+`)."""
+        if depth > MAX_DEPTH:
+            return None
+        text = string_value(node)
+        if text is not None:
+            return text
+        if isinstance(node, cst.FormattedString):
+            if "b" in node.prefix.lower():
+                return None
+            parts = []
+            for part in node.parts:
+                if isinstance(part, cst.FormattedStringText):
+                    parts.append(part.value)
+                elif isinstance(part, cst.FormattedStringExpression):
+                    inner = self.template(part.expression, scope, depth + 1)
+                    parts.append(inner if inner is not None else "{}")
+            return "".join(parts)
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+            left = self.template(node.left, scope, depth + 1)
+            right = self.template(node.right, scope, depth + 1)
+            if left is None and right is None:
+                return None
+            return (left if left is not None else "{}") + (right if right is not None else "{}")
+        if isinstance(node, cst.Name):
+            binding = self.single_binding(node.value, scope)
+            if binding is not None and binding.value is not None:
+                return self.template(binding.value, binding.scope, depth + 1)
+        held = self.self_attribute(node, scope)
+        if held is not None:
+            return self.template(held[0], held[1], depth + 1)
+        return None
+
+    # JSON bodies and nested dicts ---------------------------------------------------------------
+    def is_call_to(self, node: cst.BaseExpression, scope: Scope, *qualnames: str) -> bool:
+        if not isinstance(node, cst.Call) or self.symbols is None:
+            return False
+        return self.symbols.qualname(node.func, scope) in qualnames
+
+    def json_payload(
+        self,
+        node: cst.BaseExpression,
+        scope: Scope,
+        before_order: int | None = None,
+        mutators: dict[str, list[int]] | None = None,
+        depth: int = 0,
+    ) -> Entries | None:
+        """Return the entries of the dict a JSON body is made from (`json.dumps(...)`, a name).
+
+        None when the expression is not provably such a body.
+        """
+        if depth > MAX_DEPTH:
+            return None
+        if isinstance(node, cst.Call) and self.is_call_to(node, scope, "json.dumps"):
+            if not node.args or node.args[0].keyword is not None or node.args[0].star:
+                return None
+            return self.expand(node.args[0].value, scope, depth + 1, before_order, mutators)
+        if (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value == "encode"
+        ):
+            return self.json_payload(node.func.value, scope, before_order, mutators, depth + 1)
+        if isinstance(node, cst.Name):
+            binding = self.single_binding(node.value, scope)
+            if binding is None or binding.value is None:
+                return None
+            if isinstance(binding.value, cst.Call):
+                return self.json_payload(
+                    binding.value, binding.scope, before_order, mutators, depth + 1
+                )
+            if self.dict_node(node, scope) is not None:
+                return self.expand(node, scope, depth + 1, before_order, mutators)
+        if isinstance(node, cst.Dict):
+            return self.expand(node, scope, depth + 1, before_order, mutators)
+        return None
+
+    def nested(self, entry: Entry | None, scope: Scope) -> Entries | None:
+        """Return the entries of a dict-valued parameter (`inferenceConfig`, `model_kwargs`)."""
+        if entry is None:
+            return None
+        found = self.expand(entry.value_node, scope)
+        return None if found.opaque and not found.items else found

@@ -1,0 +1,1 @@
+"""Plain types and small helpers every stage uses: findings, errors, paths, file kinds."""

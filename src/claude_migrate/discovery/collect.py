@@ -1,0 +1,358 @@
+"""Which files to look at: the paths given, folders walked, policy excludes and .gitignore.
+
+Files named explicitly are always checked (unless `force_exclude` and the policy excludes them,
+as pre-commit needs); files found by walking a folder skip the usual tool and environment folders,
+anything the repository's `.gitignore` files (and `.git/info/exclude`) ignore, and the policy's
+`exclude` globs. A tree may be hostile: only regular files inside the paths given are read,
+each once, and no folder is entered twice (see `discover`).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from claude_migrate.core.gitignore import gitignore_spec
+from claude_migrate.discovery.git import work_tree_root
+from claude_migrate.engine.fixer import is_stale_temp, is_temp_name
+from claude_migrate.engine.source import describe_mode
+from claude_migrate.manifests import manifest_kind
+from claude_migrate.notebook import notebook_kind
+
+if TYPE_CHECKING:
+    import pathspec  # loaded where a `.gitignore` is read (`gitignore`)
+
+PYTHON_SUFFIXES = (".py", ".pyi")
+SKIP_DIRS = frozenset(
+    {
+        ".git", ".hg", ".svn", ".bzr", "__pycache__", ".venv", "venv", ".env", "env",
+        "node_modules", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache",
+        ".claude-migrate-cache", "site-packages", ".eggs", "__pypackages__", ".ipynb_checkpoints",
+    }
+)  # fmt: skip
+
+
+def python_kind(path: Path) -> str | None:
+    return "python" if path.suffix in PYTHON_SUFFIXES else None
+
+
+# Classifiers in order; the first that names a kind wins.
+CLASSIFIERS: list[Callable[[Path], str | None]] = [python_kind, notebook_kind, manifest_kind]
+
+
+def kind_of(path: Path) -> str | None:
+    """Return the kind of file ("python", "notebook", "manifest") the checks read, or None."""
+    for classify in CLASSIFIERS:
+        kind = classify(path)
+        if kind is not None:
+            return kind
+    return None
+
+
+@dataclass(frozen=True)
+class Candidate:
+    path: Path  # as found: the path given, or a path below a folder given (what is reported)
+    kind: str
+    explicit: bool
+    real: Path | None = None  # symlinks resolved: what is read and written (None: `path`)
+
+
+class _GitIgnores:
+    """The .gitignore specs that apply in one folder, outermost first."""
+
+    def __init__(self) -> None:
+        self._cache: dict[Path, list[tuple[Path, pathspec.GitIgnoreSpec]]] = {}
+        self._roots: dict[Path, Path | None] = {}
+        self._stops: set[Path] = set()
+
+    def repo_root(self, folder: Path) -> Path | None:
+        return work_tree_root(folder, self._roots)
+
+    def start_at(self, folder: Path) -> None:
+        """Walk `folder`, named explicitly, even if a .gitignore above it ignores it.
+
+        Asking for an ignored folder by name means wanting it checked (a vendored tree, a
+        benchmark corpus): the .gitignore files above it then no longer apply inside it.
+        """
+        root = self.repo_root(folder)
+        if root is None or folder == root:
+            return
+        current = folder
+        ignored = False
+        while current != root:
+            if self.ignored(current, True):
+                ignored = True
+                break
+            current = current.parent
+        if ignored:
+            self._cache[folder.parent] = []
+            self._cache.pop(folder, None)
+            self._stops.add(folder)
+
+    def specs(self, folder: Path) -> list[tuple[Path, pathspec.GitIgnoreSpec]]:
+        if folder in self._cache:
+            return self._cache[folder]
+        root = self.repo_root(folder)
+        if root is None:
+            specs: list[tuple[Path, pathspec.GitIgnoreSpec]] = []
+        else:
+            inherit = folder != root and folder not in self._stops
+            specs = list(self.specs(folder.parent)) if inherit else []
+            if folder == root and folder not in self._stops:
+                exclude = root / ".git" / "info" / "exclude"
+                if exclude.is_file():
+                    specs.append((root, _load(exclude)))
+            ignore = folder / ".gitignore"
+            if ignore.is_file():
+                specs.append((folder, _load(ignore)))
+        self._cache[folder] = specs
+        return specs
+
+    def ignored(self, path: Path, is_dir: bool) -> bool:
+        decision: bool | None = None
+        for base, spec in self.specs(path.parent):
+            rel = path.relative_to(base).as_posix() + ("/" if is_dir else "")
+            result = spec.check_file(rel)
+            if result.include is not None:
+                decision = result.include
+        return bool(decision)
+
+
+def _load(path: Path) -> pathspec.GitIgnoreSpec:
+    # Undecodable bytes stay as the surrogates `os.scandir` gives undecodable names, so a
+    # pattern written in another encoding still matches the file it names; a line git would
+    # ignore as malformed is ignored here too (`gitignore_spec`), never an error.
+    # Lines split as git splits them: at "\n" only, a "\r" before it dropped, a leading
+    # UTF-8 byte-order mark skipped.
+    try:
+        data = path.read_bytes()
+    except OSError:
+        data = b""
+    data = data.removeprefix(b"\xef\xbb\xbf")
+    text = data.decode("utf-8", "surrogateescape")
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    return gitignore_spec(lines)
+
+
+# Why a named path yields nothing to check (`discover`'s `on_skip`).
+NOT_A_KIND = "not a Python, notebook or dependency file"
+NOTHING_UNDER = "no Python, notebook or dependency file to check in it"
+EXCLUDED = "excluded by the policy (--force-exclude)"
+
+
+class DiscoveryError(Exception):
+    """A path named on the command line cannot be checked (not a regular file, leads outside)."""
+
+
+@dataclass
+class Notices:
+    """What the walk met and left alone, for the command to say (and `fix` to tidy up)."""
+
+    # (path, why it was skipped): files and folders the walk did not read or enter.
+    skipped: list[tuple[Path, str]] = field(default_factory=list)
+    # Temporary files a killed `fix` left behind (our name shape, old enough).
+    stale_temps: list[Path] = field(default_factory=list)
+
+
+def _inside(real: str, roots: Sequence[str]) -> bool:
+    for root in roots:
+        prefix = root if root.endswith(os.sep) else root + os.sep
+        if real == root or real.startswith(prefix):
+            return True
+    return False
+
+
+def discover(
+    paths: list[Path],
+    is_excluded: Callable[[Path], bool],
+    force_exclude: bool = False,
+    respect_gitignore: bool = True,
+    on_skip: Callable[[Path, str], None] | None = None,
+    notices: Notices | None = None,
+) -> Iterator[Candidate]:
+    """Yield every file to check under `paths`, each once, in a stable order.
+
+    `on_skip(path, why)` hears of every named path that yields nothing: a file of no kind the
+    checks read, a file the policy excludes under `force_exclude`, a folder with nothing to check.
+
+    Only regular files are read, and only inside the paths given: a folder given is a root, and
+    a file given makes its own folder one (after resolving symlinks). The walk enters each real
+    folder once (by device and inode) and never follows a symlink to a folder; a symlink to a
+    file inside the roots is checked once, at its target (`Candidate.real`); one that leads
+    outside, a FIFO, a device or a dangling link is skipped and listed in `notices`. A file named
+    on the command line that cannot be checked that way raises DiscoveryError.
+    """
+    notices = notices if notices is not None else Notices()
+    skip = on_skip or (lambda path, why: None)
+    ignores = _GitIgnores()
+    absolute = [Path(os.path.abspath(given)) for given in paths]
+    roots = [os.path.realpath(path if path.is_dir() else path.parent) for path in absolute]
+    walk = _Walk(ignores, is_excluded, respect_gitignore, roots, notices)
+    for given, path in zip(paths, absolute, strict=True):
+        if not path.is_dir():
+            if force_exclude and is_excluded(path):
+                skip(path, EXCLUDED)
+                continue
+            kind = kind_of(path)
+            if kind is None:
+                skip(path, NOT_A_KIND)
+                continue
+            real, key = _named_file(given, path, roots)
+            if key not in walk.files:
+                walk.files.add(key)
+                yield Candidate(path, kind, explicit=True, real=Path(real))
+            continue
+        ignores.start_at(path)
+        found = 0
+        linked = len(walk.links)
+        for candidate in walk.folder(path):
+            found += 1
+            yield candidate
+        if not found and len(walk.links) == linked:
+            skip(path, NOTHING_UNDER)
+    yield from walk.linked_files()
+
+
+def _named_file(given: Path, path: Path, roots: Sequence[str]) -> tuple[str, tuple[int, int]]:
+    """Return a named file's real path and identity, or raise DiscoveryError saying why not."""
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise DiscoveryError(f"{given}: cannot read: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(info.st_mode):
+        what = describe_mode(info.st_mode)
+        raise DiscoveryError(f"{given}: not a regular file ({what}); only regular files are read")
+    real = os.path.realpath(path)
+    if not _inside(real, roots):
+        raise DiscoveryError(
+            f"{given}: a symlink to {real}, outside the paths given; name the target instead"
+        )
+    return real, (info.st_dev, info.st_ino)
+
+
+class _Walk:
+    """One walk over the folders given: the files and folders it has met, by device and inode."""
+
+    def __init__(
+        self,
+        ignores: _GitIgnores,
+        is_excluded: Callable[[Path], bool],
+        respect_gitignore: bool,
+        roots: Sequence[str],
+        notices: Notices,
+    ) -> None:
+        self.ignores = ignores
+        self.is_excluded = is_excluded
+        self.respect_gitignore = respect_gitignore
+        self.roots = roots
+        self.notices = notices
+        self.files: set[tuple[int, int]] = set()
+        self.folders: set[tuple[int, int]] = set()
+        # Symlinks to files inside the roots: yielded last, so a file is reported at its own
+        # name when the walk meets it there, and at the first link's name otherwise.
+        self.links: list[tuple[Candidate, tuple[int, int]]] = []
+
+    def folder(self, path: Path) -> Iterator[Candidate]:
+        try:
+            info = os.stat(path)
+        except OSError:
+            return
+        key = (info.st_dev, info.st_ino)
+        if key in self.folders:
+            return
+        self.folders.add(key)
+        yield from self._walk(path, os.path.realpath(path), info.st_dev)
+
+    def linked_files(self) -> Iterator[Candidate]:
+        for candidate, key in self.links:
+            if key not in self.files:
+                self.files.add(key)
+                yield candidate
+
+    def _skip(self, path: Path, why: str) -> None:
+        self.notices.skipped.append((path, why))
+
+    def _wanted(self, path: Path, is_dir: bool) -> bool:
+        if self.respect_gitignore and self.ignores.ignored(path, is_dir):
+            return False
+        return not self.is_excluded(path)
+
+    def _walk(self, folder: Path, real: str, device: int) -> Iterator[Candidate]:
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:
+            return
+        subfolders: list[tuple[Path, str, int]] = []
+        for entry in entries:
+            path = Path(entry.path)
+            try:
+                if entry.is_symlink():
+                    self._link(entry, path)
+                elif entry.is_dir(follow_symlinks=False):
+                    if entry.name in SKIP_DIRS or entry.name.endswith(".egg-info"):
+                        continue
+                    if not self._wanted(path, True):
+                        continue
+                    info = entry.stat(follow_symlinks=False)
+                    key = (info.st_dev, info.st_ino)
+                    if key not in self.folders:  # a bind mount of a folder above, say
+                        self.folders.add(key)
+                        subfolders.append((path, os.path.join(real, entry.name), info.st_dev))
+                elif entry.is_file(follow_symlinks=False):
+                    candidate = self._file(entry, path, os.path.join(real, entry.name))
+                    if candidate is not None:
+                        key = (device, entry.inode())
+                        if key not in self.files:  # a hard link met before
+                            self.files.add(key)
+                            yield candidate
+                elif kind_of(path) is not None:
+                    mode = entry.stat(follow_symlinks=False).st_mode
+                    self._skip(path, f"not a regular file ({describe_mode(mode)})")
+            except OSError:
+                continue
+        for sub, sub_real, sub_device in subfolders:
+            yield from self._walk(sub, sub_real, sub_device)
+
+    def _file(self, entry: os.DirEntry[str], path: Path, real: str) -> Candidate | None:
+        kind = kind_of(path)
+        if kind is None:
+            if is_temp_name(entry.name) and is_stale_temp(
+                entry.name, entry.stat(follow_symlinks=False)
+            ):
+                self.notices.stale_temps.append(path)
+            return None
+        if not self._wanted(path, False):
+            return None
+        return Candidate(path, kind, explicit=False, real=Path(real))
+
+    def _link(self, entry: os.DirEntry[str], path: Path) -> None:
+        """Note a symlink: a link to a file inside the roots is checked at the end."""
+        kind = kind_of(path)
+        if entry.name in SKIP_DIRS or not self._wanted(path, False):
+            return
+        try:
+            info = os.stat(path)
+        except OSError as exc:
+            if kind is not None:
+                self._skip(path, f"a symlink that leads nowhere ({exc.strerror or exc})")
+            return
+        real = os.path.realpath(path)
+        if stat.S_ISDIR(info.st_mode):
+            # Never followed: a folder inside the roots is walked at its own name, and one
+            # outside is not ours to read.
+            if not _inside(real, self.roots):
+                self._skip(path, f"a symlink to a folder outside the paths given ({real})")
+            return
+        if kind is None:
+            return
+        if not stat.S_ISREG(info.st_mode):
+            self._skip(path, f"a symlink to {describe_mode(info.st_mode)} ({real})")
+        elif not _inside(real, self.roots):
+            self._skip(path, f"a symlink to a file outside the paths given ({real})")
+        else:
+            candidate = Candidate(path, kind, explicit=False, real=Path(real))
+            self.links.append((candidate, (info.st_dev, info.st_ino)))

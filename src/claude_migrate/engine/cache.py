@@ -1,0 +1,599 @@
+"""The result cache: what a file was found to hold, kept by everything that decides it.
+
+An entry is keyed by a hash of the file's bytes, its `FileSettings.digest` (the policy in effect
+for it), its kind and name, and the run's mode; entries live under a folder named by a hash of
+the tool's own source, so an upgrade (or an edit of an editable install) starts afresh. File
+modification times play no part: CI checkouts reset them, and a content hash is what decides
+the findings.
+
+Only files that pass the prefilter are cached: the others are decided from their bytes faster
+than an entry could be read. On a warm run every such file is answered from its entry, so nothing
+is parsed and LibCST is never imported.
+
+Layout and safety under concurrent runs: one small JSON file per entry
+(`<root>/<build>/<ab>/<key>.json`), written to a temporary file in the same folder and renamed
+into place, so a reader sees a whole entry or none; there is no shared index to tear. Two runs
+storing the same key write the same bytes. An entry that is unreadable, truncated or not what
+this build writes is a miss (and is overwritten), never an error. JSON, not pickle: a cache
+folder can come from anywhere (a CI cache restore), and reading it must not run code.
+
+Pruning: an entry used by a run has its modification time refreshed; entries and whole builds
+unused for `MAX_AGE` are deleted, at most once per `PRUNE_EVERY` per cache folder. The cache
+deletes only what it made: a folder is pruned only if it holds the marker file written when
+the tool created it (`MARKER`), and in it only entries recognised by name and shape
+(`<build>/<ab>/<ab...40 hex>.json`, the temporary files of their writes) and then-empty shard
+and build folders; anything else is left alone. A folder asked for (`--cache-dir`) that exists,
+is not empty and has no marker belongs to someone else: the cache goes to a `claude-migrate`
+subfolder of it, and when that too is taken, the run is not cached.
+
+Reading: an entry is used only if every field has the type and shape this build writes (a
+line is a positive int, an edit is three values ...); anything else is a miss.
+
+`fix`: an entry records the result of checking a file. A `fix` run uses a check entry only when
+it holds no finding (then there is nothing to fix, and the fix result is the same); otherwise it
+uses its own entries, keyed by `--unsafe-fixes` too, stored only for files a fix left unchanged
+(their remaining findings, each with why it was left). A file `fix` rewrote is not stored: its
+new bytes are checked again next time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import enum
+import functools
+import hashlib
+import json
+import os
+import re
+import time
+import types
+import typing
+from pathlib import Path
+from typing import Any
+
+from claude_migrate import __version__
+from claude_migrate.core.diagnostics import Diagnostic, Edit, FileError, FileResult, Fix
+from claude_migrate.discovery.git import work_tree_root
+from claude_migrate.engine.source import read_regular
+from claude_migrate.policy.config import CONFIG_NAME, PYPROJECT, FileSettings
+
+CACHE_DIR_NAME = ".claude-migrate-cache"
+FORMAT = 1
+MAX_AGE = 7 * 24 * 3600.0  # seconds an entry or build may go unused before it is pruned
+PRUNE_EVERY = 3600.0  # seconds between two prunes of one cache folder
+_TOUCH_AFTER = 3600.0  # refresh an entry's time at most this often
+_PRUNED_MARK = ".last-prune"
+# Written in a cache folder when the tool creates it: only a folder holding it is ever pruned.
+MARKER = ".claude-migrate-owned"
+_MARKER_TEXT = (
+    "This folder is claude-migrate's result cache. claude-migrate deletes entries here that\n"
+    "have not been used for a week; deleting the whole folder is always safe.\n"
+)
+# The subfolder used when the folder asked for is someone else's.
+SUBFOLDER = "claude-migrate"
+_LEGACY_TAG = "created by claude-migrate"  # the CACHEDIR.TAG earlier versions wrote
+# The names the cache writes, and nothing else is ever deleted.
+_BUILD_NAME = re.compile(r"[0-9A-Za-z.+_!-]+-[0-9a-f]{20}")
+_SHARD_NAME = re.compile(r"[0-9a-f]{2}")
+_ENTRY_NAME = re.compile(r"[0-9a-f]{40}\.json")
+_TEMP_NAME = re.compile(r"\.[a-z0-9_]{8}\.tmp")  # tempfile.mkstemp(prefix=".", suffix=".tmp")
+# FileResult fields that describe this run rather than the file: never stored.
+_RUN_FIELDS = frozenset(
+    {"path", "parsed", "from_cache", "written", "fixed", "original_text", "fixed_text"}
+)
+
+
+@functools.cache
+def build_id() -> str:
+    """Return a hash of this installation's version and source, naming its cache folder."""
+    digest = hashlib.blake2b(f"{FORMAT}:{__version__}".encode(), digest_size=10)
+    package = Path(__file__).resolve().parents[1]
+    from claude_migrate.core.resources import rules_dir
+
+    shipped = rules_dir()
+    # The code and the shipped data (presets, the deprecation catalogue) decide every result.
+    files = [*sorted(package.rglob("*.py")), *sorted(shipped.glob("*.toml"))]
+    for path in files:
+        digest.update(
+            path.name.encode()
+            if path.parent == shipped
+            else path.relative_to(package).as_posix().encode()
+        )
+        with contextlib.suppress(OSError):
+            digest.update(path.read_bytes())
+    return f"{__version__}-{digest.hexdigest()}"
+
+
+def project_root(start: Path) -> Path:
+    """Return where the default cache folder goes for a run started in `start`.
+
+    The nearest folder holding `.git` (one cache per repository, wherever in it the command
+    runs and however many policy files a monorepo nests: entries are keyed by each file's own
+    policy, so they can share a folder); else the nearest folder holding a policy file; else
+    `start` itself.
+    """
+    start = start.resolve()
+    repository = work_tree_root(start)
+    if repository is not None:
+        return repository
+    for folder in [start, *start.parents]:
+        if (folder / CONFIG_NAME).is_file() or (folder / PYPROJECT).is_file():
+            return folder
+    return start
+
+
+def default_dir(start: Path) -> Path:
+    return project_root(start) / CACHE_DIR_NAME
+
+
+# Entries ------------------------------------------------------------------------------------
+
+
+def _fix_to_json(fix: Fix | None) -> Any:
+    if fix is None:
+        return None
+    return {
+        "applicability": fix.applicability.value,
+        "description": fix.description,
+        "edits": [[e.start, e.end, e.replacement] for e in fix.edits],
+    }
+
+
+class Malformed(Exception):
+    """An entry's field does not have the type or shape this build writes."""
+
+
+def _decode(value: Any, hint: Any, path: str) -> Any:
+    """Return JSON `value` as `hint` (a dataclass gets `path`); raise Malformed on any mismatch."""
+    if hint is bool or hint is str:
+        if type(value) is not hint:
+            raise Malformed(f"expected {hint.__name__}")
+        return value
+    if hint is int:
+        # Every int in an entry is a position, offset or count: never negative, never a bool.
+        if type(value) is not int or value < 0:
+            raise Malformed("expected a non-negative int")
+        return value
+    if hint is type(None):
+        if value is not None:
+            raise Malformed("expected null")
+        return None
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        for option in args:
+            with contextlib.suppress(Malformed):
+                return _decode(value, option, path)
+        raise Malformed(f"expected one of {args}")
+    if origin in (list, tuple):
+        if type(value) is not list:
+            raise Malformed("expected a list")
+        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+            # A fixed-shape tuple (a related location's path, line and message).
+            if len(value) != len(args):
+                raise Malformed(f"expected {len(args)} items")
+            return tuple(_decode(v, h, path) for v, h in zip(value, args))  # noqa: B905
+        items = [_decode(v, args[0], path) for v in value]
+        return items if origin is list else tuple(items)
+    if hint is Edit:  # stored as [start, end, replacement]
+        if type(value) is not list or len(value) != 3:
+            raise Malformed("expected an edit [start, end, replacement]")
+        start, end, text = (_decode(v, h, path) for v, h in zip(value, (int, int, str)))  # noqa: B905
+        if start > end:
+            raise Malformed("an edit ends before it starts")
+        return Edit(start, end, text)
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        try:
+            return hint(value)
+        except ValueError:
+            raise Malformed(f"expected a {hint.__name__}") from None
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return hint(**_decode_fields(value, hint, path))
+    raise Malformed(f"cannot read {hint!r}")
+
+
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _decode_fields(
+    value: Any, cls: type, path: str, skip: frozenset[str] = frozenset({"path"})
+) -> dict[str, Any]:
+    """Return the keyword arguments of `cls` an entry's object holds (its `path` given)."""
+    if type(value) is not dict:
+        raise Malformed(f"expected a {cls.__name__} object")
+    hints = _hints(cls)
+    fields = [f for f in dataclasses.fields(cls) if f.name not in skip]
+    unexpected = set(value) - {f.name for f in fields}
+    if unexpected:
+        raise Malformed(f"unexpected fields {sorted(unexpected)}")
+    kwargs: dict[str, Any] = {"path": path} if "path" in hints and "path" in skip else {}
+    for f in fields:
+        if f.name in value:
+            kwargs[f.name] = _decode(value[f.name], hints[f.name], path)
+        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            raise Malformed(f"missing field {f.name}")
+    return kwargs
+
+
+def _fields(cls: type, skip: frozenset[str] = frozenset({"path"})) -> list[str]:
+    return [f.name for f in dataclasses.fields(cls) if f.name not in skip]
+
+
+def result_to_json(result: FileResult) -> dict[str, Any]:
+    """Return what a result says about its file, as JSON data (no path, nothing run-specific)."""
+    data: dict[str, Any] = {}
+    for name in _fields(FileResult, _RUN_FIELDS):
+        data[name] = getattr(result, name)
+    data["diagnostics"] = [
+        {
+            **{name: getattr(d, name) for name in _fields(Diagnostic)},
+            "fix": _fix_to_json(d.fix),
+            "severity": d.severity.value,
+        }
+        for d in result.diagnostics
+    ]
+    data["errors"] = [
+        {name: getattr(e, name) for name in _fields(FileError)} for e in result.errors
+    ]
+    return data
+
+
+def result_from_json(data: Any, path: str) -> FileResult:
+    """Return the result an entry holds, reported at `path`; raise Malformed on any bad field.
+
+    Every field this build stores must be there, with the type and shape it writes.
+    """
+    stored = set(_fields(FileResult, _RUN_FIELDS))
+    if type(data) is not dict or set(data) != stored:
+        raise Malformed(f"expected an object with exactly the fields {sorted(stored)}")
+    values = _decode_fields(data, FileResult, path, _RUN_FIELDS)
+    values.pop("path", None)
+    return FileResult(path=path, from_cache=True, **values)
+
+
+class ResultCache:
+    """One cache folder, used by one run (several runs may share the folder at once)."""
+
+    def __init__(self, folder: Path, max_age: float = MAX_AGE) -> None:
+        self.requested = Path(folder)
+        chosen, self.problem = choose_folder(self.requested)
+        # Where entries live (the folder asked for, or its subfolder); unused when `problem`.
+        self.folder = chosen if chosen is not None else self.requested
+        self.max_age = max_age
+        self._build: Path | None = None
+        self._digests: dict[FileSettings, str] = {}
+        self.hits = 0
+        self.stores = 0
+
+    @property
+    def build_folder(self) -> Path:
+        if self._build is None:
+            self._build = self.folder / build_id()
+        return self._build
+
+    def key(
+        self,
+        data: bytes,
+        settings: FileSettings,
+        kind: str,
+        name: str,
+        mode: str,
+        outside: str = "",
+    ) -> str:
+        """Return the entry key for a file's bytes under a policy, kind, name and mode.
+
+        `outside` is what findings depend on beyond the file and its policy (the project facts,
+        `external_state`): today's date for retirements, a team catalogue, the project's pins.
+        """
+        digest = self._digests.get(settings)
+        if digest is None:
+            digest = self._digests[settings] = settings.digest
+        # A file name that is not UTF-8 holds surrogate escapes: key it by its own bytes.
+        header = f"{kind}\0{name}\0{digest}\0{mode}\0{outside}\0".encode("utf-8", "surrogateescape")
+        return hashlib.blake2b(header + data, digest_size=20).hexdigest()
+
+    def _entry(self, key: str) -> Path:
+        return self.build_folder / key[:2] / f"{key}.json"
+
+    @property
+    def usable(self) -> bool:
+        return self.problem is None
+
+    def load(self, key: str, path: str) -> FileResult | None:
+        """Return the stored result for `key` reported at `path`, or None (missing or broken)."""
+        if not self.usable:
+            return None
+        entry = self._entry(key)
+        try:
+            raw = read_regular(entry)  # a FIFO planted in a restored cache must not block
+        except OSError:
+            return None
+        try:
+            stored = json.loads(raw)
+            if not isinstance(stored, dict) or stored.get("format") != FORMAT:
+                return None
+            result = result_from_json(stored["result"], path)
+        except Exception:  # torn, foreign or mistyped (Malformed): a miss, whatever is wrong
+            return None
+        self._touch(entry)
+        self.hits += 1
+        return result
+
+    def _touch(self, entry: Path) -> None:
+        with contextlib.suppress(OSError):
+            if time.time() - os.stat(entry).st_mtime > _TOUCH_AFTER:
+                os.utime(entry)
+
+    def load_data(self, key: str) -> Any:
+        """Return the JSON data stored under `key` by `store_data`, or None (missing or broken)."""
+        if not self.usable:
+            return None
+        try:
+            stored = json.loads(read_regular(self._entry(key)))
+        except (OSError, ValueError, RecursionError):
+            return None
+        if not isinstance(stored, dict) or stored.get("format") != FORMAT:
+            return None
+        self._touch(self._entry(key))
+        return stored.get("data")
+
+    def store_data(self, key: str, data: Any) -> None:
+        """Store JSON data (the project phase's facts) under `key`, atomically."""
+        try:
+            payload = json.dumps({"format": FORMAT, "data": data}, separators=(",", ":")).encode()
+        except (TypeError, ValueError, RecursionError):
+            return
+        if self.usable:
+            self._write(key, payload)
+
+    def store(self, key: str, result: FileResult) -> None:
+        """Write the entry for `key` atomically; a cache that can't be written is skipped."""
+        if not self.usable:
+            return
+        try:
+            payload = json.dumps(
+                {"format": FORMAT, "result": result_to_json(result)}, separators=(",", ":")
+            ).encode()
+        except (TypeError, ValueError):  # a field JSON cannot hold: don't cache this file
+            return
+        self._write(key, payload)
+
+    def _write(self, key: str, payload: bytes) -> None:
+        import tempfile  # a run with `--no-cache` never writes an entry
+
+        entry = self._entry(key)
+        try:
+            self._prepare(entry.parent)
+            fd, temp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=entry.parent)
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(payload)
+                os.replace(temp, entry)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(temp)
+                raise
+        except OSError:
+            return
+        self.stores += 1
+
+    def _prepare(self, folder: Path) -> None:
+        if folder.is_dir():
+            return
+        if not (self.folder / MARKER).is_file():
+            # Created now, or an empty folder (or one of ours from before the marker) adopted.
+            self.folder.mkdir(parents=True, exist_ok=True)
+            (self.folder / MARKER).write_text(_MARKER_TEXT)
+            # Never committed, and skipped by backup tools (https://bford.info/cachedir/).
+            with contextlib.suppress(OSError):
+                (self.folder / ".gitignore").write_text("# Created by claude-migrate\n*\n")
+                (self.folder / "CACHEDIR.TAG").write_text(
+                    "Signature: 8a477f597d28d172789f06886806bc55\n"
+                    "# This file is a cache directory tag created by claude-migrate.\n"
+                )
+        folder.mkdir(parents=True, exist_ok=True)
+
+    # Pruning --------------------------------------------------------------------------------
+    def maybe_prune(self) -> None:
+        """Prune when this folder was last pruned more than `PRUNE_EVERY` ago."""
+        if not owned(self.folder):
+            return
+        mark = self.folder / _PRUNED_MARK
+        try:
+            if time.time() - os.stat(mark).st_mtime < PRUNE_EVERY:
+                return
+        except FileNotFoundError:
+            if not self.folder.is_dir():
+                return
+        except OSError:
+            return
+        with contextlib.suppress(OSError):
+            mark.touch()
+        self.prune()
+
+    def prune(self, now: float | None = None) -> int:
+        """Delete entries and other builds' folders unused for `max_age`; return how many.
+
+        Only in a folder holding the marker, and only what has the shape of what the cache
+        writes (see the module's docstring); symlinks are never followed.
+        """
+        if not owned(self.folder):
+            return 0
+        now = time.time() if now is None else now
+        removed = 0
+        for build in _scandir(str(self.folder)):
+            if not (build.is_dir(follow_symlinks=False) and _BUILD_NAME.fullmatch(build.name)):
+                continue
+            newest = 0.0
+            shards = [
+                shard
+                for shard in _scandir(build.path)
+                if shard.is_dir(follow_symlinks=False) and _SHARD_NAME.fullmatch(shard.name)
+            ]
+            for shard in shards:
+                for entry in _scandir(shard.path):
+                    if not _ours(entry, shard.name):
+                        continue
+                    try:
+                        mtime = entry.stat(follow_symlinks=False).st_mtime
+                    except OSError:
+                        continue
+                    if now - mtime > self.max_age:
+                        with contextlib.suppress(OSError):
+                            os.unlink(entry.path)
+                            removed += 1
+                    else:
+                        newest = max(newest, mtime)
+            if build.name != build_id() and now - newest > self.max_age:
+                # rmdir removes only empty folders: anything not ours keeps its folder.
+                for shard in shards:
+                    with contextlib.suppress(OSError):
+                        os.rmdir(shard.path)
+                with contextlib.suppress(OSError):
+                    os.rmdir(build.path)
+        return removed
+
+
+def _ours(entry: os.DirEntry[str], shard: str) -> bool:
+    """Return whether a shard folder's entry is an entry file (or its write's temporary file)."""
+    if not entry.is_file(follow_symlinks=False):
+        return False
+    name = entry.name
+    return bool(_ENTRY_NAME.fullmatch(name) and name.startswith(shard)) or bool(
+        _TEMP_NAME.fullmatch(name)
+    )
+
+
+def owned(folder: Path) -> bool:
+    """Return whether `folder` holds the marker the cache writes when it creates a folder."""
+    return os.path.isfile(folder / MARKER) and not os.path.islink(folder / MARKER)
+
+
+def choose_folder(asked: Path) -> tuple[Path | None, str | None]:
+    """Return (the folder the cache uses for the folder asked for, None) or (None, why none).
+
+    A folder that does not exist yet, is empty, or is ours (the marker, or the tag an earlier
+    version wrote) is used as it is. One that holds anything else belongs to someone else (a
+    home folder, `~/.cache`, a repository): its `claude-migrate` subfolder is used instead,
+    under the same conditions; if that too is taken, nothing is cached.
+    """
+    for folder in (asked, asked / SUBFOLDER):
+        if _usable(folder):
+            return folder, None
+        if not folder.is_dir():
+            break
+    return None, (
+        f"the cache folder {asked} holds files that are not claude-migrate's "
+        f"(and so does {asked / SUBFOLDER}); results are not cached"
+    )
+
+
+def _usable(folder: Path) -> bool:
+    if os.path.islink(folder) and not folder.is_dir():
+        return False
+    if not folder.exists():
+        return True
+    if not folder.is_dir():
+        return False
+    if owned(folder):
+        return True
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return False
+    if not names:
+        return True
+    try:
+        tag = (folder / "CACHEDIR.TAG").read_text(errors="replace")[:4096]
+    except OSError:
+        return False
+    return _LEGACY_TAG in tag and not os.path.islink(folder / "CACHEDIR.TAG")
+
+
+def _scandir(path: str) -> list[os.DirEntry[str]]:
+    try:
+        return list(os.scandir(path))
+    except OSError:
+        return []
+
+
+# The engine's side ---------------------------------------------------------------------------
+
+
+def external_state(settings: FileSettings, kind: str, path: str) -> str:
+    """Return what a file's findings may depend on outside the file and its policy.
+
+    The project's facts (`facts.ProjectFacts.cache_key`), the same for every rule selection and
+    file kind: a rule reads facts, never state of its own, so none can be left out of the key.
+    """
+    from claude_migrate.policy.facts import facts_for
+
+    key = facts_for(settings).cache_key(path)
+    if kind != "python" or os.path.basename(path) == "setup.py":
+        # Whether a raised anthropic pin is a safe fix depends on the project's Python code
+        # (CM201 names the uses of what the new SDK removed): dependency files key on it.
+        from claude_migrate.analysis.sdk_uses import state
+
+        key += ";code=" + state(os.path.dirname(os.path.abspath(path)))
+    return key
+
+
+def mode_of(fix: bool, unsafe: bool) -> str:
+    if not fix:
+        return "check"
+    return "fix-unsafe" if unsafe else "fix"
+
+
+def lookup(
+    cache: ResultCache,
+    data: bytes,
+    settings: FileSettings,
+    kind: str,
+    path: str,
+    display: str,
+    fix: bool,
+    unsafe: bool,
+    project: str = "",
+) -> tuple[FileResult | None, str]:
+    """Return (the cached result or None, the key to store this run's result under).
+
+    `project` is the digest of what the project phase told the file (the facts of the modules
+    it imports, and what other modules' calls decide about its own functions): a change there
+    changes the file's findings without changing its bytes.
+    """
+    name = os.path.basename(path)
+    mode = mode_of(fix, unsafe)
+    outside = external_state(settings, kind, path)
+    if project:
+        outside = f"{outside};project={project}"
+    key = cache.key(data, settings, kind, name, mode, outside)
+    result = cache.load(key, display)
+    if result is None and fix:
+        # A file checked clean needs no fix: the check entry answers for `fix` too.
+        checked = cache.load(cache.key(data, settings, kind, name, "check", outside), display)
+        if checked is not None and not checked.diagnostics:
+            result = checked
+    return result, key
+
+
+def storable(result: FileResult, fix: bool) -> bool:
+    """Return whether a fresh result describes its file's bytes as they were read."""
+    if fix and (result.written or result.fixed or result.fixed_text is not None):
+        return False  # the file (or its preview) changed: next time its new bytes are checked
+    return not any(e.message.startswith(_TRANSIENT) for e in result.errors)
+
+
+def unchanged(path: str, data: bytes) -> bool:
+    """Return whether the file still holds `data` (it may change while a worker reads it)."""
+    try:
+        return read_regular(path) == data
+    except OSError:
+        return False
+
+
+# Errors that say something about this run, not about the file's bytes (a fix not written
+# depends on the file's mode, owner and links, on --force-write, on a race: try again next time).
+_TRANSIENT = ("cannot read", "worker process crashed", "internal error", "fix not written")

@@ -1,0 +1,1 @@
+"""The policy: presets, policy files, validation, and the facts a run judges code by."""

@@ -1,0 +1,222 @@
+"""What is true of the project a file belongs to, beyond the file itself: one object per policy.
+
+Rules read these facts instead of each other's policy tables: the target API version (what
+`[api-version] version` says every call sends), the SDK minimums (`[sdk-pins] minimums`, and
+the `anthropic` floor the project's own dependency files prove), the deprecation catalogue
+(the shipped one, extended by a team catalogue), whether calls must stream, the date and the
+window retirements are judged on, and which sampling parameter a model fix keeps. `facts_for`
+builds them once per policy; `FileContext.facts` hands them to every check.
+
+The result cache keys a file's entry on `ProjectFacts.cache_key` for every file and every rule
+selection, so a rule that reads a fact cannot forget to declare it: an edited team catalogue,
+a new day or a re-pinned `anthropic` is a different key whichever rules are selected.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from packaging.version import InvalidVersion, Version
+
+from claude_migrate.manifests import canonical_name
+
+if TYPE_CHECKING:
+    from claude_migrate.manifests.pin import Pin
+    from claude_migrate.policy.config import FileSettings
+    from claude_migrate.policy.deprecations import Catalogue
+
+SDK_PACKAGE = "anthropic"
+
+
+def today() -> dt.date:
+    """Return today's date in UTC: the default `as-of` of every date comparison."""
+    from claude_migrate.policy.deprecations import today as catalogue_today
+
+    return catalogue_today()
+
+
+def as_date(value: object) -> dt.date | None:
+    """Return a policy date (a TOML date, or an ISO "YYYY-MM-DD" string) as a date, else None."""
+    if isinstance(value, dt.datetime):
+        return None
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            return None
+    return None
+
+
+def as_version(text: object) -> Version | None:
+    """Return `text` as a version, or None when it is not one."""
+    try:
+        return Version(str(text))
+    except InvalidVersion:
+        return None
+
+
+@dataclass(frozen=True)
+class ProjectFacts:
+    """The facts every rule may read about a file's project, under one policy."""
+
+    # The `anthropic-version` the project targets (`[api-version] version`).
+    api_version: str
+    # The lowest version allowed per package (canonical names), from `[sdk-pins] minimums`.
+    sdk_minimums: Mapping[str, str]
+    # A team catalogue extending the shipped one (absolute path), if the policy names one.
+    team_catalogue: str | None
+    # The date retirements are judged on: `[retired-models] as-of`, else today (UTC).
+    as_of: dt.date
+    # Whether the policy requires Claude calls to stream (CM104 enabled with `require`).
+    streaming_required: bool
+    # How retirements are judged (`[retired-models]`): the warning window in days, what an id
+    # with no platform date of its own gets ("api", "warn", "ignore"), the team's replacements.
+    retirement_warn_days: int
+    platform_dates: str
+    model_replacements: Mapping[str, str]
+    # Which sampling parameter a model fix keeps when the model takes only one
+    # (`[model-params] prefer`).
+    sampling_preference: str
+    # The `as-of` the policy sets, if any (None: today, read again for every key).
+    fixed_as_of: dt.date | None = field(default=None, compare=False)
+
+    @property
+    def catalogue(self) -> Catalogue:
+        """Return the deprecation catalogue: shipped, extended by the team catalogue."""
+        from claude_migrate.policy import deprecations
+
+        return deprecations.load(self.team_catalogue)
+
+    def sdk_floor(self, package: str = SDK_PACKAGE) -> Version | None:
+        """Return the policy's minimum version of `package`, if it sets a valid one."""
+        return as_version(self.sdk_minimums.get(canonical_name(package)))
+
+    def pinned_at_least(self, path: str, version: str) -> str | None:
+        """Return the dependency file near `path` that requires `anthropic>=version`, if any."""
+        return project_pins_at_least(str(Path(path).resolve().parent), version)
+
+    def cache_key(self, path: str) -> str:
+        """Return every fact outside the file and its policy that a finding may depend on.
+
+        Today's date (or the policy's `as-of`), the team catalogue's bytes, and the `anthropic`
+        requirements of the project's dependency files nearest to `path`. Built for every file
+        whatever the rule selection.
+        """
+        as_of = self.fixed_as_of or today()
+        digest = ""
+        if self.team_catalogue:
+            try:
+                digest = hashlib.sha256(Path(self.team_catalogue).read_bytes()).hexdigest()[:16]
+            except OSError:
+                digest = "missing"
+        pins = nearest_sdk_pins(str(Path(path).resolve().parent))
+        named = "|".join(f"{name}:{pin.name} {pin.spec.strip()}" for name, pin in pins)
+        from claude_migrate.policy.installed_sdk import installed
+
+        # CM302 falls back to the installed SDK's deprecation table: its version is a fact too.
+        sdk = installed()
+        version = sdk.version if sdk is not None else "-"
+        return f"as-of={as_of.isoformat()};catalogue={digest};pins={named};sdk={version}"
+
+
+def _table(settings: FileSettings, name: str) -> dict[str, Any]:
+    return settings.table(name)
+
+
+@cache
+def facts_for(settings: FileSettings) -> ProjectFacts:
+    """Return the project facts a file's policy states, built once per policy."""
+    # These tables belong to CM105, CM201, CM302, CM104 and CM108; their declared defaults are
+    # filled in by the policy loader, so no default is repeated here.
+    version = _table(settings, "api-version").get("version")
+    minimums = _table(settings, "sdk-pins").get("minimums") or {}
+    retired = _table(settings, "retired-models")
+    extra = retired.get("catalogue")
+    fixed = as_date(retired.get("as-of"))
+    warn_days = retired.get("warn-days")
+    platform_dates = retired.get("platform-dates")
+    prefer = _table(settings, "model-params").get("prefer")
+    return ProjectFacts(
+        api_version=version if isinstance(version, str) else "",
+        sdk_minimums={canonical_name(k): str(v) for k, v in dict(minimums).items()},
+        team_catalogue=extra if isinstance(extra, str) and extra else None,
+        as_of=fixed or today(),
+        streaming_required=settings.enabled("CM104")
+        and bool(_table(settings, "streaming").get("require", True)),
+        fixed_as_of=fixed,
+        retirement_warn_days=warn_days if isinstance(warn_days, int) else 0,
+        platform_dates=platform_dates if isinstance(platform_dates, str) else "",
+        model_replacements={str(k): str(v) for k, v in dict(retired.get("replace") or {}).items()},
+        sampling_preference=prefer if isinstance(prefer, str) else "",
+    )
+
+
+@cache
+def nearest_sdk_pins(folder: str) -> tuple[tuple[str, Pin], ...]:
+    """Return the `anthropic` requirements (file name, pin) that govern files in `folder`.
+
+    The nearest folder, `folder` or one above it, whose dependency files name `anthropic`
+    decides; each folder is listed once per run, its answer shared by every folder below it.
+    `setup.py` is not read here.
+    """
+    from claude_migrate.manifests import format_of, read_text
+
+    current = Path(folder)
+    found: list[tuple[str, Pin]] = []
+    try:
+        entries = sorted(os.listdir(current))
+    except OSError:
+        entries = []
+    for name in entries:
+        fmt = format_of(name)
+        if fmt is None or not (current / name).is_file():
+            continue
+        try:
+            text = (current / name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if SDK_PACKAGE not in text.lower():
+            continue
+        pins, _problems = read_text(fmt, text, name)
+        found += [(name, pin) for pin in pins if canonical_name(pin.name) == SDK_PACKAGE]
+    if found or current.parent == current:
+        return tuple(found)
+    return nearest_sdk_pins(str(current.parent))
+
+
+@cache
+def project_pins_at_least(folder: str, version: str) -> str | None:
+    """Return the dependency file (and its constraint) that requires `anthropic>=version`.
+
+    A requirement proves the floor when it admits no version below `version` (a bare name or
+    an open range proves nothing); the requirements are those of `nearest_sdk_pins`.
+    """
+    pins = nearest_sdk_pins(folder)
+    if not pins:
+        return None  # most projects: nothing to decide, and no constraint parser to load
+    from claude_migrate.manifests.requirement import ConstraintError, constraint_admits_below
+
+    minimum = Version(version)
+    for name, pin in pins:
+        try:
+            below = constraint_admits_below(pin.spec, pin.syntax, minimum)
+        except ConstraintError:
+            continue
+        if pin.spec.strip() and not below:
+            return f"{name} ({pin.name} {pin.spec.strip()})"
+    return None
+
+
+def forget_project_files() -> None:
+    """Drop what was read from the project's dependency files (they changed on disk)."""
+    nearest_sdk_pins.cache_clear()
+    project_pins_at_least.cache_clear()

@@ -1,0 +1,162 @@
+"""What the `anthropic` package installed next to claude-migrate says about models.
+
+Two facts are read from it: the model ids its `Model` type lists (`anthropic/types/model.py`) and
+its deprecation table (`anthropic/_data/deprecated_models.py`, model id -> "Month Dth, YYYY").
+`catalogue --check` compares them with the shipped catalogue, and CM302 falls back to the table
+for a model the catalogue does not know. The package is the environment's own, never the checked
+tree's, and its files are parsed, not imported; without it (claude-migrate does not depend on
+it) both answers are None.
+"""
+
+from __future__ import annotations
+
+import ast
+import datetime as dt
+import importlib.util
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+_ORDINAL = re.compile(r"(\d+)(st|nd|rd|th)\b")
+
+
+@dataclass(frozen=True)
+class Sdk:
+    version: str
+    models: tuple[str, ...]
+    deprecations: dict[str, dt.date]
+
+    @property
+    def label(self) -> str:
+        return f"anthropic {self.version}"
+
+
+def parse_date(text: str) -> dt.date | None:
+    """Return the date of "January 22nd, 2027", or None when it reads otherwise."""
+    try:
+        return dt.datetime.strptime(_ORDINAL.sub(r"\1", text.strip()), "%B %d, %Y").date()
+    except ValueError:
+        return None
+
+
+def _source(root: Path, relative: str) -> ast.Module | None:
+    try:
+        return ast.parse((root / relative).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        return None
+
+
+def _assigned(module: ast.Module | None, name: str) -> ast.expr | None:
+    """Return the value a module assigns to `name` at its top level (annotated or not)."""
+    for statement in module.body if module is not None else []:
+        if isinstance(statement, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in statement.targets
+        ):
+            return statement.value
+        if (
+            isinstance(statement, ast.AnnAssign)
+            and isinstance(statement.target, ast.Name)
+            and statement.target.id == name
+        ):
+            return statement.value
+    return None
+
+
+def _strings(node: ast.AST | None) -> tuple[str, ...]:
+    """Return every string constant inside `Literal[...]` subscripts under `node`."""
+    found: list[str] = []
+    for inner in ast.walk(node) if node is not None else []:
+        if (
+            isinstance(inner, ast.Subscript)
+            and isinstance(inner.value, ast.Name)
+            and inner.value.id == "Literal"
+        ):
+            for item in ast.walk(inner.slice):
+                if isinstance(item, ast.Constant) and isinstance(item.value, str):
+                    found.append(item.value)
+    return tuple(dict.fromkeys(found))
+
+
+@cache
+def installed() -> Sdk | None:
+    """Return the installed SDK's model facts, or None when it is missing or unreadable.
+
+    The package's files are read as text and parsed, never imported: importing the SDK costs
+    seconds per worker process, and reading data needs none of its code.
+    """
+    try:
+        spec = importlib.util.find_spec("anthropic")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.origin:
+        return None
+    root = Path(spec.origin).parent
+    version_node = _assigned(_source(root, "_version.py"), "__version__")
+    if not (isinstance(version_node, ast.Constant) and isinstance(version_node.value, str)):
+        return None
+    models = _strings(_assigned(_source(root, "types/model.py"), "Model"))
+    deprecations: dict[str, dt.date] = {}
+    table = _assigned(_source(root, "_data/deprecated_models.py"), "DEPRECATED_MODELS")
+    if isinstance(table, ast.Dict):
+        for key, value in zip(table.keys, table.values, strict=False):
+            if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                continue
+            if not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
+                continue
+            date = parse_date(value.value)
+            if date is not None:
+                deprecations[key.value] = date
+    return Sdk(version_node.value, models, deprecations)
+
+
+@dataclass(frozen=True)
+class Gap:
+    """One thing the installed SDK knows that the catalogue lacks or says otherwise."""
+
+    kind: str  # "missing-model", "missing-facts", "missing-retirement", "different-date"
+    model: str
+    detail: str
+
+    def line(self) -> str:
+        return f"{self.kind}: {self.model}: {self.detail}"
+
+
+def compare(sdk: Sdk) -> list[Gap]:
+    """Return what the shipped catalogue and model facts lack or contradict, against `sdk`."""
+    from claude_migrate.policy import deprecations, model_facts
+
+    known = deprecations.load(None)
+    facts = model_facts.load()
+    gaps: list[Gap] = []
+    for model_id in sdk.models:
+        model = known.find(model_id)
+        if model is None:
+            gaps.append(
+                Gap(
+                    "missing-model",
+                    model_id,
+                    "listed by anthropic.types.Model, not in the catalogue",
+                )
+            )
+        elif facts.for_model(model.id) is None:
+            gaps.append(Gap("missing-facts", model_id, "no family in rules/models.toml"))
+    for model_id, date in sorted(sdk.deprecations.items()):
+        model = known.find(model_id)
+        if model is None or model.retires is None:
+            gaps.append(
+                Gap(
+                    "missing-retirement",
+                    model_id,
+                    f"the SDK's deprecation table says end of life {date.isoformat()}",
+                )
+            )
+        elif model.retires != date:
+            gaps.append(
+                Gap(
+                    "different-date",
+                    model_id,
+                    f"the catalogue says {model.retires.isoformat()}, the SDK {date.isoformat()}",
+                )
+            )
+    return gaps

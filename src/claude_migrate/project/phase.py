@@ -1,0 +1,1840 @@
+"""The project phase: what modules tell each other, decided before any file is checked.
+
+Before the file phase, the files that can matter are summarised with CPython's `ast`
+(`summary.py`): those that mention Claude (the registry's markers), the project modules they
+import, and the files that mention a name those summaries export (so a module calling `ask()`
+that never says "anthropic" is still found); the set grows until nothing new is added. Then,
+iterating to a fixed point (import cycles and recursive wrappers only stop it growing):
+
+- which module-level names hold a Claude client, a constant or a literal list/dict, and which
+  functions return a client (factories), following re-exports, relative imports, aliases and
+  `from x import *` (with `__all__`);
+- which parameters of which functions, methods and classes reach a parameter of a Claude call
+  (wrappers), directly, through `self.<attr>` set in `__init__`, through another wrapper or by
+  forwarding `**kwargs`, with the Claude call they reach;
+- which un-annotated parameters an in-project caller binds to a Claude client (and whether any
+  caller binds them to a proven other client, which makes them ambiguous);
+- which parameter defaults some in-project call relies on.
+
+Each file then gets a `ProjectView`: the derived facts of its own module and of the modules it
+imports (transitively), plain data that crosses to worker processes, with a digest the result
+cache keys on. The file phase's resolver (`symbols.py`) answers from it; with no view (a single
+file, stdin) it is the same resolver, knowing only its module.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import gc
+import hashlib
+import json
+import os
+import re
+import warnings
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from claude_migrate.analysis.calls import (
+    BEDROCK_METHODS,
+    LANGCHAIN_CLASSES,
+    LANGCHAIN_PACKAGES,
+    MARKERS,
+    MAX_TOKENS,
+    MODEL,
+    SDK_METHODS,
+    STOP,
+    STREAM,
+    TARGETS,
+    TEMPERATURE,
+    is_claude_model,
+)
+from claude_migrate.analysis.symbols import (
+    BEDROCK_RUNTIME,
+    BOTO3_CLIENT_FACTORIES,
+    is_sdk_client_class,
+)
+from claude_migrate.engine.source import read_regular
+from claude_migrate.project.summary import summarise_tree
+from claude_migrate.project.triage import Sites, read_sites
+
+PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
+CANONICAL = (TEMPERATURE, MAX_TOKENS, STOP, STREAM, MODEL)
+MAX_DEPTH = 24
+MAX_ROUNDS = 8
+# How deep a parameter path goes (`options.inference_config[maxTokens]` is two steps).
+MAX_PATH = 3
+# A project larger than this is summarised only where it mentions Claude: the phase must stay
+# a small share of a run over a monorepo.
+MAX_GROWTH_FILES = 20000
+# A run over at most this many files (a pre-commit hook's staged files) reads the project
+# modules they import from disk; a larger run is given the tree, whose modules are its own files.
+DISK_READ_FILES = 500
+
+
+# Where modules live ---------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=65536)
+def _has_project_file(folder: Path) -> bool:
+    return any(os.path.isfile(os.path.join(folder, name)) for name in PROJECT_FILES)
+
+
+@functools.lru_cache(maxsize=65536)
+def _is_package(folder: Path) -> bool:
+    return os.path.isfile(os.path.join(folder, "__init__.py"))
+
+
+def project_folders(paths: Iterable[Path]) -> list[Path]:
+    """Return the folders whose modules belong to the project, read from disk if not given.
+
+    The folder of the nearest `pyproject.toml`/`setup.cfg`/`setup.py` above each path; for a
+    path in no such project, its outermost package. Installed packages beside it (a
+    site-packages folder) are not the project: a module of theirs is an outside name.
+    """
+    found: list[Path] = []
+    seen: set[Path] = set()
+    for path in paths:
+        folder = path if path.is_dir() else path.parent
+        if folder in seen:
+            continue
+        seen.add(folder)
+        for candidate in (folder, *folder.parents):
+            if _has_project_file(candidate):
+                break
+        else:
+            candidate = folder
+            while _is_package(candidate.parent) and candidate.parent != candidate:
+                candidate = candidate.parent
+        if candidate not in found:
+            found.append(candidate)
+    return found
+
+
+def import_roots(paths: Iterable[Path]) -> list[Path]:
+    """Return the folders imports are resolved from, nearest first.
+
+    The folder of the nearest `pyproject.toml`/`setup.cfg`/`setup.py` above each path, its
+    `src/` when there is one, and the folder above the outermost package (`__init__.py`) of
+    each path.
+    """
+    roots: list[Path] = []
+
+    def add(folder: Path) -> None:
+        if folder not in roots:
+            roots.append(folder)
+
+    seen: set[Path] = set()
+    for path in paths:
+        folder = path if path.is_dir() else path.parent
+        if folder in seen:
+            continue
+        seen.add(folder)
+        for candidate in (folder, *folder.parents):
+            if _has_project_file(candidate):
+                # A `src/` layout holds the packages; a `src/` that is itself a package
+                # (`from src.llm import ...`) is imported from the project folder.
+                if (candidate / "src").is_dir() and not _is_package(candidate / "src"):
+                    add(candidate / "src")
+                add(candidate)
+                break
+        top = folder
+        while _is_package(top) and top.parent != top:
+            top = top.parent
+        add(top)
+    return roots
+
+
+def module_name(path: Path, roots: Sequence[Path]) -> tuple[str, bool] | None:
+    """Return a file's dotted module name under the deepest root holding it, and if a package."""
+    wanted = _root_set(tuple(roots))
+    for root in path.parents:
+        if root not in wanted:
+            continue
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        is_package = bool(parts) and parts[-1] == "__init__"
+        if is_package:
+            parts = parts[:-1]
+        if parts and all(p.isidentifier() for p in parts):
+            return ".".join(parts), is_package
+        return None
+    return None
+
+
+@functools.lru_cache(maxsize=16)
+def _root_set(roots: tuple[Path, ...]) -> frozenset[Path]:
+    return frozenset(roots)
+
+
+def module_file(name: str, roots: Sequence[Path]) -> Path | None:
+    """Return the file a dotted module name is read from under the roots, if there is one."""
+    key = (name, tuple(roots))
+    if key not in _MODULE_FILES:
+        if len(_MODULE_FILES) > 100_000:
+            _MODULE_FILES.clear()
+        _MODULE_FILES[key] = _find_module_file(name, roots)
+    return _MODULE_FILES[key]
+
+
+_MODULE_FILES: dict[tuple[str, tuple[Path, ...]], Path | None] = {}
+
+
+@functools.lru_cache(maxsize=4096)
+def _top_names(root: Path) -> frozenset[str]:
+    """Return the names a root holds at its top (`x` for `x.py` and for a folder `x/`)."""
+    try:
+        entries = os.listdir(root)
+    except OSError:
+        return frozenset()
+    return frozenset(e[:-3] if e.endswith(".py") else e for e in entries)
+
+
+def _find_module_file(
+    name: str, roots: Sequence[Path], folders: dict[str, bool] | None = None
+) -> Path | None:
+    """Return the file of a dotted module name under the roots, if there is one.
+
+    `folders` remembers which folders exist: most names asked for are a module's attributes
+    (`pkg.module.Client`), under a folder that is not there since `module` is a file.
+    """
+    parts = name.split(".")
+    if not all(part.isidentifier() for part in parts):
+        return None
+    for root in roots:
+        if parts[0] not in _top_names(root):
+            continue  # one listing per root instead of a stat per root and name
+        # Strings, not `Path` arithmetic: the project phase asks for thousands of names.
+        text = str(root)
+        parent = os.sep.join([text.rstrip(os.sep), *parts[:-1]]) or os.sep
+        base = os.path.join(parent, parts[-1])
+        if folders is not None and len(parts) > 1:
+            exists = folders.get(parent)
+            if exists is None:
+                exists = folders[parent] = os.path.isdir(parent)
+            if not exists:
+                continue  # nothing is a file under a folder that is not one
+        for candidate in (base + ".py", os.path.join(base, "__init__.py")):
+            if os.path.isfile(candidate):
+                found = Path(candidate)
+                if _inside_root(found, root):
+                    return found
+    return None
+
+
+def _inside_root(path: Path, root: Path) -> bool:
+    """Return whether a module file is really under its root: a symlink out of it is not read.
+
+    The walk never reads a file a link leads to outside the paths given, and the project phase
+    keeps the same rule: a module linked in from elsewhere (a home folder, a secret) is an
+    outside name, never read for its values.
+    """
+    real = os.path.realpath(path)
+    top = _real_folder(root)
+    return real.startswith(top if top.endswith(os.sep) else top + os.sep)
+
+
+@functools.lru_cache(maxsize=4096)
+def _real_folder(root: Path) -> str:
+    return os.path.realpath(root)
+
+
+# The derived facts ------------------------------------------------------------------------------
+
+# What an expression is during the project phase, as tuples:
+#   ("client", cls, path)      a Claude client (or a boto3 bedrock-runtime client), attributes
+#                              `path`
+#   ("foreign", qualname)      an object a known non-project call made (another vendor's client...)
+#   ("const", value)
+#   ("ref", qualname)          an outside module or object, by its import path
+#   ("module", name)           a project module
+#   ("func", module, qual)     a project function or method (unbound)
+#   ("bound", module, qual)    a method of a project object
+#   ("class", module, name)
+#   ("obj", module, name)      an instance of a project class
+#   ("self", module, name)     the first parameter of a method
+#   ("param", module, qual, name)  `name` may be a path into an options object or a dict
+#                              passed there: "options.model_id", "config[maxTokens]"
+#   ("dict", {key: expr}, scope)
+#   None                       unknown
+Sym = tuple[Any, ...] | None
+
+
+@dataclass
+class Reach:
+    """A wrapper parameter that reaches a Claude parameter, and the call it reaches."""
+
+    canonical: str
+    target: str  # calls.TARGETS key
+    path: str  # display path of the Claude call
+    line: int
+
+    def as_list(self) -> list[Any]:
+        return [self.canonical, self.target, self.path, self.line]
+
+
+@dataclass
+class Facts:
+    """What the fixed point decided, keyed by (module, function qualname)."""
+
+    reaches: dict[tuple[str, str], dict[str, list[list[Any]]]] = field(default_factory=dict)
+    # Keywords a function passes on through `**kwargs`: name -> reaches.
+    forwards: dict[tuple[str, str], dict[str, list[list[Any]]]] = field(default_factory=dict)
+    param_clients: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
+    ambiguous: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    relied: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    # `options.model_id or DEFAULT_MODEL`: parameter path -> [the constant, its name].
+    fallbacks: dict[tuple[str, str], dict[str, list[Any]]] = field(default_factory=dict)
+    # Classes whose instances callers pass where a field of them reaches a Claude call.
+    options: set[tuple[str, str]] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """How a project function takes its arguments, read from its parameters."""
+
+    positional: tuple[str, ...]  # in order, after `self`/`cls`
+    named: frozenset[str]  # what a keyword argument may bind
+    defaulted: tuple[str, ...]
+
+
+# Markers in `Project._memo`: no entry yet, and an expression being evaluated (a cycle).
+_MISSING: Sym = ("missing",)
+_PENDING: Sym = ("pending",)
+
+
+class Project:
+    """Module summaries of one run, and the facts derived from them."""
+
+    def __init__(self, roots: Sequence[Path], cwd: Path, folders: Sequence[Path] = ()) -> None:
+        self.roots = list(roots)
+        self.folders = list(folders)
+        self._memo: dict[tuple[Any, ...], Sym] = {}
+        self._paths: dict[str, Path | None] = {}
+        # Pure functions of their keys, kept for the whole run.
+        self._prefix_memo: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
+        self._layouts: dict[tuple[str, str], _Layout] = {}
+        self._param_indexes: dict[tuple[str, str], dict[str, int]] = {}
+        self._folders: dict[str, bool] = {}  # folder -> whether it is one (`module_path`)
+        self._tops: dict[str, list[Path]] | None = None
+        self._imported: dict[str, set[str]] = {}
+        self._derived: dict[str, tuple[dict[str, Any], str]] = {}
+        self._closures: dict[str, list[str]] = {}
+        self.cwd = cwd
+        self.summaries: dict[str, dict[str, Any]] = {}
+        self.paths: dict[str, str] = {}  # module -> display path
+        self.files: dict[str, str] = {}  # absolute path -> module
+        # Modules whose imports are summarised too: those making a Claude call and those that
+        # joined by using what another module gives. A module summarised only because one of
+        # these imports it (a settings module) is read for its own names.
+        self.followed: set[str] = set()
+        self.followed_through: set[str] = set()
+        # The run's own files (path -> bytes or text): a module summarised on demand is read
+        # from here before the disk.
+        self.given: dict[str, bytes | str] = {}
+        self.facts = Facts()
+        self._exports: dict[tuple[str, str], Sym] = {}
+        self._evaluating: set[tuple[Any, ...]] = set()
+        self._unreadable: set[str] = set()
+        # Whether a name asked for may summarise its module now: while solving, so what the
+        # Claude-naming modules use is read; not while deriving facts for views, which would
+        # read every module any summarised one imports.
+        self.loading = False
+        # The result cache (`cache.ResultCache`), where summaries are kept by content.
+        self.cache: Any = None
+        # What the triage reads of each summarised module (module -> `triage.Sites`).
+        self.sites: dict[str, Sites] = {}
+
+    # Building -------------------------------------------------------------------------------
+    def add(self, path: Path, text: str) -> str | None:
+        """Summarise one file; return its module name (None when it has none or won't parse)."""
+        named = module_name(path, self.roots)
+        if named is None:
+            return None
+        name, is_package = named
+        if name in self.summaries:
+            return name
+        # What the triage reads is kept for the run's own files only (`attach_project`).
+        found = self._summary(text, name, is_package, str(path) in self.given)
+        if found is None:
+            return None
+        self.summaries[name] = found
+        self.paths[name] = _display(path, self.cwd)
+        self.files[str(path)] = name
+        return name
+
+    def _summary(
+        self, text: str, name: str, is_package: bool, with_sites: bool = True
+    ) -> dict[str, Any] | None:
+        """Return a module's summary, from the cache when the same text was summarised before.
+
+        A summary is plain JSON data, keyed by the text, the module name and whether it is a
+        package; a cached entry that is not a summary's shape is a miss. What the engine's
+        triage reads of the module (`triage.Sites`) comes from the same parse and is kept with
+        it, in `self.sites` by module name.
+        """
+        key = ""
+        if self.cache is not None:
+            digest = hashlib.blake2b(digest_size=20)
+            digest.update(f"summary\0{name}\0{is_package}\0".encode())
+            digest.update(text.encode("utf-8", "surrogatepass"))
+            key = digest.hexdigest()
+            stored = self.cache.load_data(key)
+            if isinstance(stored, dict) and set(stored) == {"summary", "sites"}:
+                found = stored["summary"]
+                sites = Sites.from_json(stored["sites"]) if stored["sites"] is not None else None
+                if found is None or (
+                    isinstance(found, dict)
+                    and set(found) == _SUMMARY_KEYS
+                    and (sites is not None or not with_sites)
+                ):
+                    if sites is not None:
+                        self.sites[name] = sites
+                    return found
+        found, sites = _read_module(text, name, is_package, with_sites)
+        if sites is not None:
+            self.sites[name] = sites
+        if self.cache is not None:
+            payload = sites.to_json() if sites is not None else None
+            self.cache.store_data(key, {"summary": found, "sites": payload})
+        return found
+
+    def load(self, module: str) -> dict[str, Any] | None:
+        """Return a project module's summary, summarising it now if a name of it is asked for.
+
+        Modules are summarised on demand: only what the modules naming Claude actually use
+        is read, not everything they import.
+        """
+        if module in self.summaries:
+            return self.summaries[module]
+        if module in self._unreadable:
+            return None
+        path = self.module_path(module)
+        data: bytes | str | None = None if path is None else self.given.get(str(path))
+        if path is not None and data is None:
+            try:
+                data = read_regular(path)
+            except OSError:
+                data = None
+        if path is None or data is None or _add_file(self, path, data) != module:
+            self._unreadable.add(module)
+            return None
+        return self.summaries[module]
+
+    def module_path(self, name: str) -> Path | None:
+        """Return the file of a project module (None for an installed or missing one)."""
+        if name in self._paths:
+            return self._paths[name]
+        if self._tops is None:
+            self._tops = {}
+            for root in self.roots:
+                for top in _top_names(root):
+                    self._tops.setdefault(top, []).append(root)
+        found = _find_module_file(name, self._tops.get(name.split(".")[0], []), self._folders)
+        if found is not None and self.folders:
+            text = str(found)
+            if not any(text.startswith(str(folder) + os.sep) for folder in self.folders):
+                found = None
+        self._paths[name] = found
+        return found
+
+    def absent(self) -> list[str]:
+        """Return the files that would have been modules this run looked for and did not find.
+
+        A run's views depend on them not existing: a module created later (a new helper a
+        checked file imports) must make the views stale.
+        """
+        found: set[str] = set()
+        for name, path in self._paths.items():
+            parts = name.split(".")
+            if path is not None or not all(part.isidentifier() for part in parts):
+                continue
+            for root in self.roots:
+                base = root.joinpath(*parts)
+                for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+                    if not os.path.lexists(candidate):
+                        found.add(str(candidate))
+        return sorted(found)
+
+    def imported_modules(self, name: str) -> set[str]:
+        """Return the project modules `name` imports (by prefix of its imports)."""
+        if name in self._imported:
+            return self._imported[name]
+        found = self._imports_of(name)
+        if name in self.summaries:
+            self._imported[name] = found
+        return found
+
+    def _imports_of(self, name: str) -> set[str]:
+        summary = self.summaries.get(name)
+        if summary is None:
+            return set()
+        found: set[str] = set()
+        for qualname in [*summary["imports"].values(), *summary["star_imports"]]:
+            for candidate, _ in self._prefixes(qualname):
+                if candidate in self.summaries or self.module_path(candidate) is not None:
+                    found.add(candidate)
+                    break
+        return found
+
+    def _prefixes(self, qualname: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """Return a dotted name's prefixes, longest first, each with the names after it."""
+        found = self._prefix_memo.get(qualname)
+        if found is None:
+            parts = qualname.split(".")
+            found = tuple(
+                (".".join(parts[:size]), tuple(parts[size:])) for size in range(len(parts), 0, -1)
+            )
+            self._prefix_memo[qualname] = found
+        return found
+
+    # Evaluation -----------------------------------------------------------------------------
+    def export(self, module: str, name: str, depth: int = 0) -> Sym:
+        """Return what `module.name` is, following re-exports and star imports."""
+        key = (module, name)
+        if key in self._exports:
+            return self._exports[key]
+        if depth > MAX_DEPTH or ("export", module, name) in self._evaluating:
+            return None
+        summary = self.summaries.get(module)
+        if summary is None:
+            if self.module_path(module) is None:
+                return ("ref", f"{module}.{name}")
+            summary = self.load(module) if self.loading else None
+            if summary is None:
+                return None  # a project module that cannot be read or parsed
+        self._evaluating.add(("export", module, name))
+        try:
+            result = self._name(module, None, name, depth + 1)
+            if result is None and name not in summary["assigns"] and name not in summary["imports"]:
+                for star in summary["star_imports"]:
+                    other = self.summaries.get(star)
+                    if other is not None and (other["all"] is None or name in other["all"]):
+                        result = self.export(star, name, depth + 1)
+                        if result is not None:
+                            break
+        finally:
+            self._evaluating.discard(("export", module, name))
+        self._exports[key] = result
+        return result
+
+    def qualified(self, qualname: str, depth: int = 0) -> Sym:
+        """Return what an absolute import path names: a project thing, or an outside ref."""
+        for module, rest in self._prefixes(qualname):
+            if module in self.summaries or self.module_path(module) is not None:
+                symbol: Sym = ("module", module)
+                if rest:
+                    # `attribute` of a module is its export: a known one is taken as it is.
+                    symbol = self._exports.get((module, rest[0]), _MISSING)
+                    if symbol is _MISSING:
+                        symbol = self.export(module, rest[0], depth + 2)
+                    for attr in rest[1:]:
+                        symbol = self.attribute(symbol, attr, depth + 1)
+                return symbol
+        return ("ref", qualname)
+
+    def attribute(self, base: Sym, attr: str, depth: int) -> Sym:
+        if base is None:
+            return None
+        kind = base[0]
+        if kind == "module":
+            return self.export(base[1], attr, depth + 1)
+        if kind == "ref":
+            return ("ref", f"{base[1]}.{attr}")
+        if kind == "client":
+            return ("client", base[1], (*base[2], attr))
+        if kind == "param" and base[3].count(".") + base[3].count("[") < MAX_PATH:
+            # A field of an options object the parameter holds: its own path.
+            return ("param", base[1], base[2], f"{base[3]}.{attr}")
+        if kind in ("self", "obj"):
+            module, cls = base[1], base[2]
+            if f"{cls}.{attr}" in self.summaries[module]["functions"]:
+                return ("bound", module, f"{cls}.{attr}")
+            return self._attribute_value(module, cls, attr, depth + 1)
+        if kind == "class" and f"{base[2]}.{attr}" in self.summaries[base[1]]["functions"]:
+            return ("func", base[1], f"{base[2]}.{attr}")
+        return None
+
+    def _attribute_value(self, module: str, cls: str, attr: str, depth: int) -> Sym:
+        info = self.summaries[module]["classes"].get(cls)
+        if info is None:
+            return None
+        values = info["attributes"].get(attr, [])
+        results = []
+        for value, method in values:
+            results.append(self.evaluate(module, method, value, depth + 1))
+        return _union(results)
+
+    def _name(self, module: str, function: str | None, name: str, depth: int) -> Sym:
+        summary = self.summaries[module]
+        if function is not None:
+            facts = summary["functions"].get(function)
+            if facts is not None:
+                local = facts["locals"].get(name)
+                if local:
+                    return _union(
+                        [
+                            None
+                            if nested and len(local) == 1
+                            else self.evaluate(module, function, value, depth + 1)
+                            for value, nested in local
+                        ]
+                    )
+                index = self._param_index(module, function, facts).get(name)
+                if index is not None:
+                    if index == 0 and facts["method"] and not facts["classmethod"]:
+                        return ("self", module, function.rsplit(".", 1)[0])
+                    return ("param", module, function, name)
+                # Enclosing functions are not followed: a closure's name goes to the module.
+        if name in summary["imports"]:
+            return self.qualified(summary["imports"][name], depth + 1)
+        assigns = summary["assigns"].get(name)
+        if assigns:
+            if len(assigns) == 1 and assigns[0][0][0] == "def":
+                return ("func", module, name)
+            if len(assigns) == 1 and assigns[0][0][0] == "class":
+                return ("class", module, name)
+            if any(value[0] in ("def", "class") for value, _ in assigns):
+                return None
+            items = [value[1] for value, _ in assigns if value[0] == "item"]
+            if items and len(items) == len(assigns) - 1:
+                # A dict of clients (`clients[key] = make()`): an item of it is what they are.
+                return ("items", _union([self.evaluate(module, None, v, depth + 1) for v in items]))
+            plain = [(value, nested) for value, nested in assigns if value[0] != "item"]
+            if len(plain) == 1 and not plain[0][1]:
+                return self.evaluate(module, None, plain[0][0], depth + 1)
+            return _union([self.evaluate(module, None, value, depth + 1) for value, _ in plain])
+        return None
+
+    def _param_index(self, module: str, function: str, facts: dict[str, Any]) -> dict[str, int]:
+        """Return where each parameter of a function is (the first of a name, as a scan finds)."""
+        key = (module, function)
+        found = self._param_indexes.get(key)
+        if found is None:
+            found = {}
+            for index, param in enumerate(facts["params"]):
+                found.setdefault(param["name"], index)
+            self._param_indexes[key] = found
+        return found
+
+    def evaluate(self, module: str, function: str | None, value: list[Any], depth: int = 0) -> Sym:
+        """Return what an expression of a summary is, in a module and function.
+
+        Memoised for the round: summaries do not change within it.
+        """
+        if depth > MAX_DEPTH or not value:
+            return None
+        kind = value[0]
+        # What needs no other fact is answered without the memo (most expressions are these).
+        if kind == "lit":
+            return ("const", value[1])
+        if kind == "?":
+            return None
+        if kind == "name" and value[1] == "None":
+            return ("const", None)
+        key = (module, function, id(value))
+        memo = self._memo
+        found = memo.get(key, _MISSING)
+        if found is not _MISSING:
+            return None if found is _PENDING else found  # pending: a cycle, unknown
+        memo[key] = _PENDING
+        try:
+            result = self._evaluate(module, function, value, depth)
+        except BaseException:
+            del memo[key]
+            raise
+        # Kept at any depth: an answer cut short (by the depth limit or a cycle) is unknown, which
+        # can only lose a finding, never make one.
+        memo[key] = result
+        return result
+
+    def _evaluate(self, module: str, function: str | None, value: list[Any], depth: int) -> Sym:
+        kind = value[0]
+        if kind == "lit":
+            return ("const", value[1])
+        if kind == "name":
+            if value[1] == "None":
+                return ("const", None)
+            return self._name(module, function, value[1], depth + 1)
+        if kind == "attr":
+            return self.attribute(
+                self.evaluate(module, function, value[1], depth + 1), value[2], depth + 1
+            )
+        if kind == "call":
+            return self._call(module, function, value, depth + 1)
+        if kind in ("or", "if"):
+            options = value[1] if kind == "or" else [value[1], value[2]]
+            return _union(
+                [self.evaluate(module, function, v, depth + 1) for v in options], choice=True
+            )
+        if kind == "dict":
+            return ("dict", value[1], module, function)
+        return None
+
+    def _call(self, module: str, function: str | None, call: list[Any], depth: int) -> Sym:
+        callee = self.evaluate(module, function, call[1], depth + 1)
+        if callee is None:
+            return None
+        kind = callee[0]
+        if kind == "ref":
+            name = callee[1]
+            if is_sdk_client_class(name):
+                return ("client", name, ())
+            if name in BOTO3_CLIENT_FACTORIES or name.endswith("Session.client"):
+                service = call[3].get("service_name") or (call[2][0] if call[2] else None)
+                if service == ["lit", "bedrock-runtime"]:
+                    return ("client", BEDROCK_RUNTIME, ())
+                return None
+            return ("foreign", name)
+        if kind == "client" and callee[2] in (("with_options",), ("copy",)):
+            return ("client", callee[1], ())
+        if kind == "func":
+            return self._returns(callee[1], callee[2], depth + 1)
+        if kind == "bound":
+            return self._returns(callee[1], callee[2], depth + 1)
+        if kind == "class":
+            return ("obj", callee[1], callee[2])
+        return None
+
+    def _returns(self, module: str, qual: str, depth: int = 0) -> Sym:
+        key = ("returns", module, qual)
+        if key in self._evaluating or depth > MAX_DEPTH:
+            return None
+        facts = self.summaries.get(module, {}).get("functions", {}).get(qual)
+        if facts is None:
+            return None
+        self._evaluating.add(key)
+        try:
+            found = [self.evaluate(module, qual, v, depth + 1) for v in facts["returns"]]
+            result = _union(found) if found else None
+            if result is None and facts["returns_annotation"] is not None:
+                typed = self.evaluate(module, None, facts["returns_annotation"], depth + 1)
+                if typed is not None and typed[0] == "ref" and is_sdk_client_class(typed[1]):
+                    result = ("client", typed[1], ())
+        finally:
+            self._evaluating.discard(key)
+        return result
+
+    def receiver(self, module: str, function: str | None, value: list[Any]) -> Sym:
+        """Return what a call's receiver is, with parameters typed by annotation or by callers."""
+        symbol = self.evaluate(module, function, value)
+        return self._typed(symbol)
+
+    def _typed(self, symbol: Sym, depth: int = 0) -> Sym:
+        if symbol is None or depth > MAX_DEPTH:
+            return symbol
+        if symbol[0] == "param":
+            _, module, qual, name = symbol
+            facts = self.summaries[module]["functions"][qual]
+            for param in facts["params"]:
+                if param["name"] == name and param["annotation"] is not None:
+                    typed = self.evaluate(module, None, param["annotation"])
+                    if typed is not None and typed[0] == "ref" and is_sdk_client_class(typed[1]):
+                        return ("client", typed[1], ())
+                    return None
+            if name in self.facts.ambiguous.get((module, qual), set()):
+                return None
+            cls = self.facts.param_clients.get((module, qual), {}).get(name)
+            return ("client", cls, ()) if cls else None
+        return symbol
+
+    # The fixed point ------------------------------------------------------------------------
+    def solve(self) -> None:
+        """Derive wrappers, parameter clients and relied-on defaults until nothing changes."""
+        for _ in range(MAX_ROUNDS):
+            before = _freeze(self.facts)
+            known = len(self.summaries)
+            self._exports.clear()
+            self._memo.clear()
+            self._derived.clear()
+            self._closures.clear()
+            self._imported.clear()
+            # Modules summarised on demand during a round are scanned in the next.
+            self.loading = True
+            try:
+                for module, summary in list(self.summaries.items()):
+                    for qual, facts in summary["functions"].items():
+                        for call in facts["calls"]:
+                            self._scan_call(module, qual, call)
+                    for call in summary["calls"]:
+                        self._scan_call(module, None, call)
+                _follow_imports(self)
+            finally:
+                self.loading = False
+            if _freeze(self.facts) == before and len(self.summaries) == known:
+                break
+
+    def _callee_params(self, module: str, qual: str) -> tuple[list[dict[str, Any]], bool] | None:
+        facts = self.summaries.get(module, {}).get("functions", {}).get(qual)
+        if facts is None:
+            return None
+        params = list(facts["params"])
+        skip_first = facts["method"] or facts["classmethod"]
+        return (params[1:] if skip_first and params else params), skip_first
+
+    def _layout(self, key: tuple[str, str]) -> _Layout | None:
+        """Return how a project function takes its arguments (None while it is not read).
+
+        Kept for the run: a module's summary never changes once it is read.
+        """
+        layout = self._layouts.get(key)
+        if layout is None:
+            found = self._callee_params(*key)
+            if found is None:
+                return None
+            params = found[0]
+            layout = _Layout(
+                positional=tuple(p["name"] for p in params if p["kind"] == "positional"),
+                named=frozenset(
+                    p["name"] for p in params if p["kind"] in ("positional", "keyword")
+                ),
+                defaulted=tuple(p["name"] for p in params if p["default"] is not None),
+            )
+            self._layouts[key] = layout
+        return layout
+
+    def _scan_call(self, module: str, function: str | None, call: list[Any]) -> None:
+        callee_expr = call[1]
+        # A Claude call: `<client>.messages.create(...)`, a LangChain class, `litellm.completion`.
+        target = self._target(module, function, call)
+        if target is not None:
+            key, params = target
+            self._record_target(module, function, call, key, params)
+            return
+        callee = self.evaluate(module, function, callee_expr)
+        if callee is None:
+            return
+        if callee[0] == "class":
+            init = f"{callee[2]}.__init__"
+            self._record_project_call(module, function, call, callee[1], init, bound=True)
+        elif callee[0] in ("func", "bound"):
+            self._record_project_call(
+                module, function, call, callee[1], callee[2], bound=callee[0] == "bound"
+            )
+
+    def _target(
+        self, module: str, function: str | None, call: list[Any]
+    ) -> tuple[str, dict[str, list[Any]]] | None:
+        """Return (target key, the call's keyword expressions) for a call reaching Claude."""
+        callee_expr = call[1]
+        kwargs: dict[str, list[Any]] = call[3]
+        if callee_expr[0] == "attr":
+            path: list[str] = []
+            base = callee_expr
+            while base[0] == "attr" and len(path) < 4:
+                path.insert(0, base[2])
+                base = base[1]
+                receiver = self.receiver(module, function, base)
+                if receiver is not None and receiver[0] == "client":
+                    full = (*receiver[2], *path)
+                    if receiver[1] == BEDROCK_RUNTIME:
+                        key = BEDROCK_METHODS.get(full[0]) if len(full) == 1 else None
+                        if key is None:
+                            return None
+                        model = self.evaluate(module, function, kwargs.get("modelId", ["?"]))
+                        if TARGETS[key].location != "inference-config":
+                            return None
+                        if (
+                            model is not None
+                            and model[0] == "const"
+                            and isinstance(model[1], str)
+                            and not is_claude_model(model[1])
+                        ):
+                            return None
+                        config = kwargs.get("inferenceConfig")
+                        params = dict(config[1]) if config and config[0] == "dict" else {}
+                        params["modelId"] = kwargs.get("modelId", ["?"])
+                        return key, params
+                    sdk = SDK_METHODS.get(tuple(full))
+                    return (sdk, kwargs) if sdk else None
+        callee = self.evaluate(module, function, callee_expr)
+        if callee is None or callee[0] != "ref":
+            return None
+        name = callee[1]
+        last = name.rsplit(".", 1)[-1]
+        if last in LANGCHAIN_CLASSES and name.split(".")[0] in LANGCHAIN_PACKAGES:
+            key = LANGCHAIN_CLASSES[last]
+            if key != "langchain:ChatAnthropic":
+                model = None
+                for model_name in TARGETS[key].model:
+                    if model_name in kwargs:
+                        model = self.evaluate(module, function, kwargs[model_name])
+                if not (
+                    model
+                    and model[0] == "const"
+                    and isinstance(model[1], str)
+                    and is_claude_model(model[1])
+                ):
+                    return None
+            return key, kwargs
+        if name in ("litellm.completion", "litellm.acompletion"):
+            model_expr = kwargs.get("model") or (call[2][0] if call[2] else None)
+            model = self.evaluate(module, function, model_expr) if model_expr else None
+            if (
+                model
+                and model[0] == "const"
+                and isinstance(model[1], str)
+                and is_claude_model(model[1])
+            ):
+                return "litellm:completion", kwargs
+        return None
+
+    def _record_target(
+        self,
+        module: str,
+        function: str | None,
+        call: list[Any],
+        key: str,
+        kwargs: dict[str, list[Any]],
+    ) -> None:
+        target = TARGETS[key]
+        # A module making a Claude call: the modules it imports may hold its values.
+        self.followed.add(module)
+        where = [self.paths.get(module, module), call[6]]
+        for canonical in CANONICAL:
+            for name in target.names(canonical):
+                value = kwargs.get(name)
+                if value is None:
+                    continue
+                reach = [canonical, key, *where]
+                self._reach_from(module, function, value, reach)
+        for star in call[5]:
+            if function is None:
+                continue
+            owner = self._varkw(module, function, star)
+            if owner is not None:
+                forwards = self.facts.forwards.setdefault((module, function), {})
+                for canonical in CANONICAL:
+                    for name in target.names(canonical):
+                        _add(forwards, name, [canonical, key, *where])
+                continue
+            # `create(**kwargs)` with `kwargs = self.build_kwargs(...)`: the entries of the dict
+            # literal it is made from, read in the function that wrote it.
+            made = self.evaluate(module, function, star)
+            if made is None or made[0] != "dict":
+                continue
+            entries, dict_module, dict_function = made[1], made[2], made[3]
+            if target.location == "inference-config":
+                config = entries.get("inferenceConfig")
+                params = dict(config[1]) if config and config[0] == "dict" else {}
+                if "modelId" in entries:
+                    params["modelId"] = entries["modelId"]
+                entries = params
+            for canonical in CANONICAL:
+                for name in target.names(canonical):
+                    if name in entries:
+                        reach = [canonical, key, *where]
+                        self._reach_from(dict_module, dict_function, entries[name], reach)
+
+    def _reach_from(
+        self, module: str, function: str | None, value: list[Any], reach: list[Any]
+    ) -> None:
+        """Record that the parameter an expression reads (if it reads one) reaches `reach`."""
+        if function is None:
+            return
+        for symbol, fallback in self._param_reads(module, function, value, 0):
+            _, owner_module, qual, name = symbol
+            _add(self.facts.reaches.setdefault((owner_module, qual), {}), name, reach)
+            if fallback is not None:
+                self.facts.fallbacks.setdefault((owner_module, qual), {}).setdefault(name, fallback)
+
+    def _param_reads(
+        self, module: str, function: str | None, value: list[Any], depth: int
+    ) -> list[tuple[tuple[Any, ...], list[Any] | None]]:
+        """Return the parameters (or paths into them) whose value an expression may be.
+
+        Each with the constant an `or` falls back to when it is falsy (`options.model_id or
+        DEFAULT_MODEL`), as [value, name]. Follows a local assigned once, `self.<attr>` set in
+        any method, `x[key]` and `x.get(key)`, and the alternatives of `or` and `if`.
+        """
+        if depth > MAX_DEPTH or not value:
+            return []
+        symbol = self.evaluate(module, function, value)
+        if symbol is not None and symbol[0] == "param":
+            return [(symbol, None)]
+        if symbol is not None:
+            return []
+        kind = value[0]
+        found: list[tuple[tuple[Any, ...], list[Any] | None]] = []
+        if kind == "or":
+            last = value[1][-1]
+            constant = self.evaluate(module, function, last)
+            fallback = None
+            if constant is not None and constant[0] == "const" and _jsonable(constant[1]):
+                fallback = [constant[1], last[1] if last[0] == "name" else None]
+            for option in value[1][:-1]:
+                for read, _ in self._param_reads(module, function, option, depth + 1):
+                    found.append((read, fallback))
+            found.extend(self._param_reads(module, function, last, depth + 1))
+        elif kind == "if":
+            for option in value[1:]:
+                found.extend(self._param_reads(module, function, option, depth + 1))
+        elif kind == "name" and function is not None:
+            facts = self.summaries[module]["functions"].get(function, {})
+            local = facts.get("locals", {}).get(value[1])
+            if local and len(local) == 1 and not local[0][1]:
+                found.extend(self._param_reads(module, function, local[0][0], depth + 1))
+        elif kind == "attr":
+            base = self.evaluate(module, function, value[1])
+            if base is not None and base[0] == "self":
+                info = self.summaries[base[1]]["classes"].get(base[2])
+                for assigned, method in (info or {}).get("attributes", {}).get(value[2], []):
+                    found.extend(self._param_reads(base[1], method, assigned, depth + 1))
+            elif base is None:
+                for read, _ in self._param_reads(module, function, value[1], depth + 1):
+                    path = self.attribute(read, value[2], depth + 1)
+                    if path is not None and path[0] == "param":
+                        found.append((path, None))
+        elif kind == "sub" or (
+            kind == "call"
+            and value[1][0] == "attr"
+            and value[1][2] == "get"
+            and value[2]
+            and value[2][0][0] == "lit"
+            and isinstance(value[2][0][1], str)
+        ):
+            if kind == "sub":
+                base_expr, key = value[1], value[2]
+            else:
+                base_expr, key = value[1][1], value[2][0][1]
+            for read, _ in self._param_reads(module, function, base_expr, depth + 1):
+                name = read[3]
+                if name.count(".") + name.count("[") < MAX_PATH and "]" not in key:
+                    found.append((("param", read[1], read[2], f"{name}[{key}]"), None))
+        return found
+
+    def _varkw(self, module: str, function: str, star: list[Any]) -> str | None:
+        if star[0] != "name":
+            return None
+        facts = self.summaries[module]["functions"][function]
+        for param in facts["params"]:
+            if param["kind"] == "varkw" and param["name"] == star[1]:
+                return str(param["name"])
+        return None
+
+    def _record_project_call(
+        self,
+        module: str,
+        function: str | None,
+        call: list[Any],
+        callee_module: str,
+        qual: str,
+        bound: bool,
+    ) -> None:
+        key = (callee_module, qual)
+        layout = self._layout(key)
+        if layout is None:
+            return
+        reaches = self.facts.reaches.get(key, {})
+        forwards = self.facts.forwards.get(key, {})
+        bound_args: dict[str, list[Any]] = dict(zip(layout.positional, call[2], strict=False))
+        extra: dict[str, list[Any]] = {}
+        for name, arg in call[3].items():
+            if name in layout.named:
+                bound_args[name] = arg
+            else:
+                extra[name] = arg
+        # Defaults this call relies on.
+        if not call[4] and not call[5]:
+            for name in layout.defaulted:
+                if name not in bound_args:
+                    self.facts.relied.setdefault(key, set()).add(name)
+        # Clients callers bind parameters to.
+        for name, arg in bound_args.items():
+            symbol = self._typed(self.evaluate(module, function, arg))
+            if symbol is None:
+                continue
+            if symbol[0] == "client" and not symbol[2]:
+                if is_sdk_client_class(symbol[1]):
+                    self.facts.param_clients.setdefault(key, {}).setdefault(name, symbol[1])
+            elif symbol[0] in ("foreign", "obj"):
+                self.facts.ambiguous.setdefault(key, set()).add(name)
+        # Wrapper chains: our parameters passed on reach what the callee's reach.
+        for name, arg in bound_args.items():
+            for reach in reaches.get(name, []):
+                self._reach_from(module, function, arg, reach)
+        for name, arg in extra.items():
+            for reach in forwards.get(name, []):
+                self._reach_from(module, function, arg, reach)
+        # Paths into what a parameter holds (`options.model_id`): the object passed there is an
+        # options object whose fields matter; a parameter of ours passed on reaches the same.
+        for name, items in reaches.items():
+            head, rest = _split_path(name)
+            if not rest or head not in bound_args:
+                continue
+            passed = self.evaluate(module, function, bound_args[head])
+            if passed is not None and passed[0] == "obj":
+                self.facts.options.add((passed[1], passed[2]))
+            elif passed is not None and passed[0] == "param" and function is not None:
+                for reach in items:
+                    mine = self.facts.reaches.setdefault((passed[1], passed[2]), {})
+                    _add(mine, passed[3] + rest, reach)
+        if function is not None:
+            for star in call[5]:
+                if self._varkw(module, function, star) is None:
+                    continue
+                mine = self.facts.forwards.setdefault((module, function), {})
+                for name, items in reaches.items():
+                    if name not in bound_args:
+                        for reach in items:
+                            _add(mine, name, reach)
+                for name, items in forwards.items():
+                    for reach in items:
+                        _add(mine, name, reach)
+
+    # Views ------------------------------------------------------------------------------------
+    def derived(self, module: str) -> dict[str, Any]:
+        """Return the plain facts other files may ask about `module` (computed once)."""
+        return self._derived_and_digest(module)[0]
+
+    def _derived_and_digest(self, module: str) -> tuple[dict[str, Any], str]:
+        if module not in self._derived:
+            facts = self._derive(module)
+            payload = json.dumps(facts, sort_keys=True, default=str).encode()
+            self._derived[module] = (facts, hashlib.blake2b(payload, digest_size=12).hexdigest())
+        return self._derived[module]
+
+    def _useful(self, plain: list[Any]) -> bool:
+        """Return whether a function or class another module names has facts to give."""
+        if plain[0] not in ("func", "class", "obj"):
+            return True
+        facts = self._derive_functions(plain[1])
+        if plain[0] == "func":
+            return plain[2] in facts
+        prefix = f"{plain[2]}."
+        return any(q.startswith(prefix) for q in facts) or bool(
+            self._derive_classes(plain[1]).get(plain[2])
+        )
+
+    def _derive(self, module: str) -> dict[str, Any]:
+        summary = self.summaries[module]
+        names: dict[str, Any] = {}
+        starred: set[str] = set()
+        for star in summary["star_imports"]:
+            other = self.summaries.get(star)
+            if other is not None:
+                public = [
+                    n for n in [*other["assigns"], *other["imports"]] if not n.startswith("_")
+                ]
+                starred.update(other["all"] if other["all"] is not None else public)
+        for name in {*summary["assigns"], *summary["imports"], *starred}:
+            symbol = self.export(module, name)
+            plain = _plain(symbol)
+            if plain is not None and self._useful(plain):
+                names[name] = plain
+        return {
+            "path": self.paths[module],
+            "package": summary["package"],
+            "names": names,
+            "functions": self._derive_functions(module),
+            "classes": self._derive_classes(module),
+        }
+
+    def _derive_functions(self, module: str) -> dict[str, Any]:
+        key = ("functions", module)
+        if key in self._memo:
+            return self._memo[key]  # type: ignore[return-value]
+        summary = self.summaries.get(module)
+        functions: dict[str, Any] = {}
+        self._memo[key] = functions  # type: ignore[assignment]
+        if summary is None:
+            return functions
+        for qual in summary["functions"]:
+            key = (module, qual)
+            entry: dict[str, Any] = {}
+            returned = self._returns(module, qual)
+            if returned is not None and returned[0] == "client" and not returned[2]:
+                entry["returns"] = returned[1]
+            if self.facts.reaches.get(key) or self.facts.forwards.get(key):
+                found = self._callee_params(module, qual)
+                params = found[0] if found else []
+                entry["params"] = [[p["name"], p["kind"]] for p in params]
+                entry["reaches"] = {
+                    k: sorted(v) for k, v in self.facts.reaches.get(key, {}).items()
+                }
+                entry["forwards"] = {
+                    k: sorted(v) for k, v in self.facts.forwards.get(key, {}).items()
+                }
+                entry["bound"] = bool(found and found[1])
+            clients = {
+                k: v for k, v in self.facts.param_clients.get(key, {}).items()
+                if k not in self.facts.ambiguous.get(key, set())
+            }  # fmt: skip
+            if clients:
+                entry["param_clients"] = clients
+            fallbacks = self.facts.fallbacks.get(key)
+            if fallbacks and entry.get("reaches"):
+                entry["fallbacks"] = fallbacks
+            relied = self.facts.relied.get(key)
+            if relied and entry.get("reaches"):
+                entry["relied"] = sorted(relied & set(entry["reaches"]))
+            if entry:
+                functions[qual] = entry
+        return functions
+
+    def _derive_classes(self, module: str) -> dict[str, Any]:
+        key = ("classes", module)
+        if key in self._memo:
+            return self._memo[key]  # type: ignore[return-value]
+        summary = self.summaries.get(module)
+        classes: dict[str, Any] = {}
+        self._memo[key] = classes  # type: ignore[assignment]
+        if summary is None:
+            return classes
+        for name, info in summary["classes"].items():
+            attrs: dict[str, str] = {}
+            for attr in info["attributes"]:
+                symbol = self._typed(self._attribute_value(module, name, attr, 0))
+                if symbol is not None and symbol[0] == "client" and not symbol[2]:
+                    attrs[attr] = symbol[1]
+            entry: dict[str, Any] = {}
+            if attrs:
+                entry["clients"] = attrs
+            if (module, name) in self.facts.options:
+                fields = self._fields(module, name, info)
+                if fields is not None:
+                    entry["fields"] = fields
+            if entry:
+                classes[name] = entry
+        return classes
+
+    def _fields(
+        self, module: str, name: str, info: dict[str, Any], depth: int = 0
+    ) -> dict[str, Any] | None:
+        """Return how an options class is made: its parameters, the field each sets, defaults.
+
+        A class with an `__init__` maps the fields it assigns from its parameters
+        (`self.model = model`); a dataclass, pydantic model or NamedTuple (a class body of
+        annotated fields and no `__init__`) takes its fields in order (pydantic: by keyword
+        only), after those of its project base classes of the same kind. A class with an
+        `__init__` and a project base class is not read: what `super().__init__` sets is unseen.
+        """
+        summary = self.summaries[module]
+        init = summary["functions"].get(f"{name}.__init__")
+        inherited: list[dict[str, Any]] = []
+        for base in info["bases"]:
+            found = self.evaluate(module, None, base)
+            if base == ["name", "object"] or (found is not None and found[0] == "ref"):
+                continue
+            if found is None or found[0] != "class" or init is not None or depth > MAX_DEPTH:
+                return None
+            base_summary = self.summaries.get(found[1], {})
+            base_info = base_summary.get("classes", {}).get(found[2])
+            if base_info is None or f"{found[2]}.__init__" in base_summary.get("functions", {}):
+                return None
+            base_fields = self._fields(found[1], found[2], base_info, depth + 1)
+            if base_fields is None:
+                return None
+            inherited.append(base_fields)
+        params: list[list[str]] = []
+        attrs: dict[str, str] = {}
+        defaults: dict[str, Any] = {}
+        known: dict[str, list[Any]] = {}
+        # Base classes' fields come first, the subclass's own after (a field it redefines keeps
+        # its place and takes the new default).
+        for base_fields in reversed(inherited):
+            for param in base_fields["params"]:
+                if param[0] not in attrs:
+                    params.append(list(param))
+            attrs.update(base_fields["attrs"])
+            known.update(base_fields["defaults"])
+        if init is not None:
+            for param in init["params"][1:]:
+                params.append([param["name"], param["kind"]])
+                if param["default"] is not None:
+                    defaults[param["name"]] = param["default"]
+            names = {p["name"] for p in init["params"][1:]}
+            for attr, values in info["attributes"].items():
+                if len(values) != 1:
+                    continue
+                value, method = values[0]
+                if method == f"{name}.__init__" and value[0] == "name" and value[1] in names:
+                    attrs[attr] = value[1]
+        else:
+            keyword_only = any(param[1] == "keyword" for param in params)
+            for base in info["bases"]:
+                found = self.evaluate(module, None, base)
+                last = str(found[1]).rsplit(".", 1)[-1] if found is not None else ""
+                if last in ("BaseModel", "BaseSettings"):
+                    keyword_only = True
+            for field_name, facts in info["fields"].items():
+                if field_name not in attrs:
+                    params.append([field_name, "positional"])
+                attrs[field_name] = field_name
+                known.pop(field_name, None)
+                if facts["default"] is not None:
+                    defaults[field_name] = facts["default"]
+            if keyword_only:
+                params = [[param[0], "keyword"] for param in params]
+        for param_name, default in defaults.items():
+            value = self.evaluate(module, None, default)
+            # An unknown default (`field(default_factory=...)`) is left out: a field not passed
+            # then has no value to judge.
+            if value is not None and value[0] == "const" and _jsonable(value[1]):
+                known[param_name] = [value[1]]
+        return {"params": params, "attrs": attrs, "defaults": known, "line": info["line"]}
+
+    def closure(self, module: str) -> list[str]:
+        """Return the modules whose facts a file of `module` may read.
+
+        Its own, those it imports, and those their names point to (a re-exported wrapper's
+        module): derived names are already followed to the module that defines them, and a
+        wrapper's facts name the Claude call they reach, so nothing further is read.
+        """
+        if module in self._closures:
+            return self._closures[module]
+        seen = [module]
+        for other in sorted(self.imported_modules(module)):
+            if other in self.summaries and other not in seen:
+                seen.append(other)
+        for name in list(seen):
+            for plain in self.derived(name)["names"].values():
+                if plain[0] in ("func", "class", "obj") and plain[1] not in seen:
+                    seen.append(plain[1])
+        self._closures[module] = seen
+        return seen
+
+    def view(self, path: str) -> ProjectView | None:
+        module = self.files.get(path)
+        if module is None:
+            return None
+        derived: dict[str, dict[str, Any]] = {}
+        digests = [module]
+        for name in self.closure(module):
+            facts, digest = self._derived_and_digest(name)
+            # Modules with nothing to tell are left out of the view (and of its digest).
+            if name == module or facts["names"] or facts["functions"] or facts["classes"]:
+                derived[name] = facts
+                digests.append(f"{name}={digest}")
+        # Only what can put a Claude call where Claude is never named (a client, a factory, a
+        # wrapper, a class holding a client) makes a file worth parsing for the project's sake;
+        # an imported constant matters only in a file the prefilter already parses.
+        relevant = bool(derived[module]["functions"]) or any(
+            gives(facts) for name, facts in derived.items() if name != module
+        )
+        if not relevant and not derived[module]["names"] and not derived[module]["classes"]:
+            return None  # nothing the project says changes this file's findings
+        digest = hashlib.blake2b("\n".join(digests).encode(), digest_size=12).hexdigest()
+        return ProjectView(module, derived, digest, relevant)
+
+
+@dataclass(frozen=True)
+class ProjectView:
+    """What one file may know about the project: its module and the modules it imports."""
+
+    module: str
+    modules: dict[str, dict[str, Any]]
+    digest: str
+    # Whether the file must be parsed even without a Claude marker of its own.
+    relevant: bool
+
+    @property
+    def own(self) -> dict[str, Any]:
+        return self.modules[self.module]
+
+    def absolute(self, qualname: str) -> str:
+        """Return an import path made absolute (`..x.y` in this module's package)."""
+        if not qualname.startswith("."):
+            return qualname
+        level = len(qualname) - len(qualname.lstrip("."))
+        rest = qualname[level:]
+        parts = self.module.split(".")
+        if not self.own.get("package"):
+            parts = parts[:-1]
+        if level > 1:
+            parts = parts[: max(0, len(parts) - (level - 1))]
+        return ".".join([*parts, rest] if rest else parts)
+
+    def lookup(self, qualname: str) -> list[Any] | None:
+        """Return what an absolute import path names in the project, as plain data."""
+        qualname = self.absolute(qualname)
+        parts = qualname.split(".")
+        for size in range(len(parts) - 1, 0, -1):
+            module = ".".join(parts[:size])
+            facts = self.modules.get(module)
+            if facts is None:
+                continue
+            rest = parts[size:]
+            found = facts["names"].get(rest[0])
+            if found is None and rest[0] in facts["functions"]:
+                found = ["func", module, rest[0]]
+            if found is None:
+                return None
+            if len(rest) == 2 and found[0] == "class":
+                return ["func", found[1], f"{found[2]}.{rest[1]}"]
+            return found if len(rest) == 1 else None
+        return None
+
+    def function(self, module: str, qual: str) -> dict[str, Any] | None:
+        facts = self.modules.get(module)
+        return None if facts is None else facts["functions"].get(qual)
+
+
+def gives(facts: dict[str, Any]) -> bool:
+    """Return whether a module's derived facts can make a Claude call of another module's code.
+
+    Wrappers, factories, clients and classes holding one can; constants and literal lists only
+    say what a value is at a call that is already a Claude call.
+    """
+    if facts["functions"] or facts["classes"]:
+        return True
+    return any(plain[0] != "const" for plain in facts["names"].values())
+
+
+def given_names(facts: dict[str, Any]) -> set[bytes]:
+    """Return the names an importer must spell to use what a module gives (`gives`)."""
+    found = {name.encode() for name, plain in facts["names"].items() if plain[0] != "const"}
+    found.update(qual.split(".")[0].encode() for qual in facts["functions"])
+    found.update(name.encode() for name in facts["classes"])
+    return found
+
+
+def _plain(symbol: Sym) -> list[Any] | None:
+    """Return the part of a symbol a file can use, as JSON-able data."""
+    if symbol is None:
+        return None
+    kind = symbol[0]
+    if kind == "client" and not symbol[2]:
+        return ["client", symbol[1]]
+    if kind == "const" and _jsonable(symbol[1]):
+        return ["const", symbol[1]]
+    if kind in ("func", "class"):
+        return [kind, symbol[1], symbol[2]]
+    if kind == "obj":
+        return ["obj", symbol[1], symbol[2]]
+    if kind == "items" and symbol[1] is not None and symbol[1][0] == "client" and not symbol[1][2]:
+        return ["items", symbol[1][1]]
+    return None
+
+
+def _split_path(name: str) -> tuple[str, str]:
+    """Return a parameter path's parameter and the rest (`options`, `.model_id`)."""
+    match = re.match(r"^(\w+)(.*)$", name)
+    return (match.group(1), match.group(2)) if match else (name, "")
+
+
+def _jsonable(value: Any) -> bool:
+    if isinstance(value, (str, int, float, bool, type(None))):
+        return True
+    if isinstance(value, list):
+        return all(_jsonable(v) for v in value)
+    return False
+
+
+def _add(table: dict[str, list[list[Any]]], name: str, reach: list[Any]) -> None:
+    items = table.setdefault(name, [])
+    if reach not in items:
+        items.append(reach)
+
+
+def _freeze(facts: Facts) -> str:
+    return json.dumps(
+        [
+            sorted((list(k), v) for k, v in facts.reaches.items()),
+            sorted((list(k), v) for k, v in facts.forwards.items()),
+            sorted((list(k), v) for k, v in facts.param_clients.items()),
+            sorted((list(k), sorted(v)) for k, v in facts.ambiguous.items()),
+            sorted((list(k), sorted(v)) for k, v in facts.relied.items()),
+            sorted((list(k), v) for k, v in facts.fallbacks.items()),
+            sorted(facts.options),
+        ],
+        sort_keys=True,
+        default=str,
+    )
+
+
+def _union(results: list[Sym], choice: bool = False) -> Sym:
+    """Return what several possible values have in common.
+
+    Equal values are that value. Claude clients of any class, with `None` (a lazy or optional
+    client) or, for `a or b` / `x if c else y` (`choice`), unknowns beside them, are a Claude
+    client; a proven other object among them makes the whole unknown.
+    """
+    if not results:
+        return None
+    if all(r == results[0] for r in results):
+        return results[0]
+    clients = [r for r in results if r is not None and r[0] == "client" and not r[2]]
+    if not clients:
+        return None
+    for r in results:
+        if r == ("const", None) or (r is not None and r[0] == "client" and not r[2]):
+            continue
+        if r is not None and r[0] in ("foreign", "obj", "const", "client"):
+            return None  # a proven other object may be the one called
+        if not choice:
+            return None
+    sdk = [c for c in clients if is_sdk_client_class(c[1])]
+    if len(sdk) == len(clients):
+        return clients[0]
+    return clients[0] if all(c == clients[0] for c in clients) else None
+
+
+def _display(path: Path, cwd: Path) -> str:
+    try:
+        return path.relative_to(cwd).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _mentions(data: bytes, names: Iterable[bytes]) -> bool:
+    return any(name in data for name in names)
+
+
+_IMPORT = re.compile(
+    rb"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\(?([\w, \t]*)|import[ \t]+([\w.]+))",
+    re.MULTILINE,
+)
+
+
+def imports_of(data: bytes, module: str, is_package: bool) -> set[str]:
+    """Return the absolute module names a file's import lines name (read without parsing).
+
+    `from pkg import name` gives both `pkg` and `pkg.name` (a submodule, maybe).
+    """
+    found: set[str] = set()
+    lines = b"\n".join(line for line in data.splitlines() if b"import" in line)
+    for match in _IMPORT.finditer(lines):
+        source, names, plain = match.groups()
+        if plain:
+            found.add(plain.decode("ascii", "replace"))
+            continue
+        text = source.decode("ascii", "replace")
+        level = len(text) - len(text.lstrip("."))
+        base = _absolute_module(module, is_package, level, text[level:] or None)
+        if base:
+            found.add(base)
+        for name in (names or b"").decode("ascii", "replace").replace("(", "").split(","):
+            name = name.strip().split(" ")[0]
+            if name.isidentifier():
+                found.add(f"{base}.{name}" if base else name)
+    return found
+
+
+def _absolute_module(module: str, is_package: bool, level: int, name: str | None) -> str:
+    if level == 0:
+        return name or ""
+    parts = module.split(".")
+    if not is_package:
+        parts = parts[:-1]
+    if level > 1:
+        parts = parts[: max(0, len(parts) - (level - 1))]
+    return ".".join([*parts, name] if name else parts)
+
+
+_SUMMARY_KEYS = frozenset(
+    {
+        "module",
+        "package",
+        "imports",
+        "star_imports",
+        "all",
+        "assigns",
+        "functions",
+        "classes",
+        "calls",
+    }
+)
+
+
+def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path, cache: Any = None) -> Project:
+    """Summarise the files that can matter (and the project modules they import); solve.
+
+    A file matters when it mentions Claude (the registry's markers), when a summarised module
+    imports it, or when it imports a module that matters (found from its import lines without
+    parsing): the set grows until nothing new joins, so a module that calls `ask()` and never
+    says "anthropic" is found, and so is one calling a wrapper of that wrapper.
+    """
+    # Listings are memoised within a run only: a long-lived process (the language server, a
+    # test) sees the modules created since its last run.
+    for memo in (_has_project_file, _is_package, _top_names, _real_folder):
+        memo.cache_clear()
+    _MODULE_FILES.clear()
+    if _names_nothing(files):
+        # A large run where nothing names Claude: no module can give anything, and none is
+        # read beyond the run's own files. Nothing is paid for the phase but this scan.
+        return Project([], cwd)
+    paths = [path for path, _ in files]
+    project = Project(import_roots(paths), cwd, project_folders(paths))
+    project.cache = cache
+    roots = project.roots
+    project.given = {str(path): data for path, data in files}
+    pending: list[tuple[Path, bytes, str, bool]] = []
+    for path, data in files:
+        raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+        if _mentions(raw, MARKERS):
+            _add_file(project, path, data)
+            continue
+        named = module_name(path, roots)
+        if named is not None and b"import" in raw:
+            pending.append((path, raw, *named))
+    matters: dict[str, bool] = {}
+
+    project.solve()
+
+    def summarised(name: str) -> bool:
+        """Return whether a module is summarised, reading it from disk if it names Claude."""
+        if name in project.summaries:
+            return True
+        if name not in matters:
+            found = project.module_path(name)
+            matters[name] = False
+            if found is not None:
+                try:
+                    data = found.read_bytes()
+                except OSError:
+                    data = b""
+                if _mentions(data, MARKERS) and _add_file(project, found, data) is not None:
+                    matters[name] = True
+        return matters[name]
+
+    def giving(name: str) -> bool:
+        return name in project.summaries and gives(project.derived(name))
+
+    imports: dict[int, set[str]] = {}
+
+    def imported(item: tuple[Path, bytes, str, bool]) -> set[str]:
+        if id(item) not in imports:
+            imports[id(item)] = imports_of(item[1], item[2], item[3])
+        return imports[id(item)]
+
+    if len(pending) <= MAX_GROWTH_FILES:
+        for _ in range(MAX_ROUNDS):
+            # Modules the remaining files import that name Claude join first (a run over a few
+            # files reads them from disk); then the files importing a module with facts to give.
+            before = len(project.summaries)
+            if len(files) <= DISK_READ_FILES:
+                for item in pending:
+                    for name in imported(item):
+                        summarised(name)
+            if len(project.summaries) != before:
+                project.solve()
+            # A file can use what a module gives only by spelling one of its names: the bytes
+            # decide most files before their import lines are read.
+            spelled: set[bytes] = set()
+            for name in list(project.summaries):
+                if giving(name):
+                    spelled.update(given_names(project.derived(name)))
+            if not spelled:
+                break
+            joined = []
+            left = []
+            for item in pending:
+                if _mentions(item[1], spelled) and any(giving(name) for name in imported(item)):
+                    joined.append(item)
+                else:
+                    left.append(item)
+            pending = left
+            if not joined:
+                break
+            for path, raw, _module, _package in joined:
+                _add_file(project, path, raw, follow=True)
+            project.solve()
+    return project
+
+
+def _names_nothing(files: Sequence[tuple[Path, bytes | str]]) -> bool:
+    """Return whether a large run holds no file naming Claude (then the phase has nothing)."""
+    return len(files) > DISK_READ_FILES and not any(
+        _mentions(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data, MARKERS)
+        for _, data in files
+    )
+
+
+def _add_file(project: Project, path: Path, data: bytes | str, follow: bool = False) -> str | None:
+    """Summarise a file; its imports are summarised too when `follow` (see `Project.followed`)."""
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    else:
+        text = data
+    name = project.add(path, text)
+    if name is not None and follow:
+        project.followed.add(name)
+    return name
+
+
+def _follow_imports(project: Project) -> None:
+    """Summarise the project modules that followed modules import (read from disk if need be).
+
+    One step from each module that makes a Claude call or joined the project: a settings module
+    they import is read for its constants, its own imports are not. Anything further (a
+    re-export, a wrapper's module) is summarised when a name of it is asked for
+    (`Project.load`).
+    """
+    for module in sorted(project.followed - project.followed_through):
+        project.followed_through.add(module)
+        for other in sorted(project.imported_modules(module)):
+            project.load(other)
+
+
+def read_files(paths: Sequence[str], texts: dict[str, str]) -> list[tuple[Path, bytes | str]]:
+    """Return (path, bytes or text) for the Python files of a run, skipping unreadable ones."""
+    found: list[tuple[Path, bytes | str]] = []
+    for path in paths:
+        if path in texts:
+            found.append((Path(path), texts[path]))
+            continue
+        try:
+            # Never blocks on a FIFO or reads a device: the same read as the file phase's.
+            found.append((Path(path), read_regular(path)))
+        except OSError:
+            continue
+    return found
+
+
+def cwd() -> Path:
+    return Path(os.getcwd()).resolve()
+
+
+# Set to "0" to skip the project phase (each file resolved alone): for measuring what the phase
+# costs (bench/run.py), never for a real gate, since cross-module findings are then missed.
+SWITCH = "CLAUDE_MIGRATE_PROJECT"
+
+
+def enabled() -> bool:
+    """Return whether the project phase runs (on unless `CLAUDE_MIGRATE_PROJECT=0`)."""
+    return os.environ.get(SWITCH, "1").strip() not in ("0", "off", "false", "no")
+
+
+def attach_project(
+    jobs: Sequence[Any],
+    cache: Any = None,
+    reads: dict[str, bytes] | None = None,
+    read_sites_of: dict[str, tuple[str, Sites]] | None = None,
+) -> list[Any]:
+    """Return the jobs with the project phase's view of each Python file attached.
+
+    The Python files of the run (with the text given for stdin) are the project's; modules they
+    import are read from disk under the import roots, so a run over a few files (a pre-commit
+    hook) still resolves through the modules those files use, and reports only on them.
+
+    With a result cache, the views are stored under a key made of every input's path and bytes;
+    the files read from disk beyond the run's are recorded with their hashes and checked on the
+    way back, so a warm run over an unchanged tree neither parses nor solves anything.
+    The bytes read for the phase are left in `reads` (path -> bytes) for the file phase, so
+    each file is read once; what the triage reads of each file the phase parsed is left in
+    `read_sites_of` (path -> (the text parsed, `triage.Sites`)), so it is parsed once too.
+    """
+    from dataclasses import replace
+
+    python = [job for job in jobs if job.kind == "python"]
+    if not python or not enabled():
+        return list(jobs)
+    texts = {job.path: job.text for job in python if job.text is not None}
+    files = read_files([job.path for job in python], texts)
+    if reads is not None:
+        reads.update((str(path), data) for path, data in files if isinstance(data, bytes))
+    if _names_nothing(files):
+        return list(jobs)  # every view would be empty: nothing to build, cache or hash
+    key = _run_key(files) if cache is not None else ""
+    views = _cached_views(cache, key)
+    if views is None:
+        # The phase makes no reference cycles (`ast` trees and plain-data summaries are freed
+        # by reference counting), so the cyclic collector's passes over its growing heap are
+        # pure cost: about 15% of the phase's CPU on the SDK's source. Off while it runs.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            project = build(files, cwd(), cache)
+        finally:
+            if collecting:
+                gc.enable()
+        views = {path: project.view(path) for path, _ in ((str(p), d) for p, d in files)}
+        _store_views(cache, key, files, project, views)
+        if read_sites_of is not None:
+            for path, data in files:
+                module = project.files.get(str(path))
+                sites = project.sites.get(module) if module is not None else None
+                if sites is not None:
+                    text = data if isinstance(data, str) else data.decode("utf-8")
+                    read_sites_of[str(path)] = (text, sites)
+    out = []
+    for job in jobs:
+        view = views.get(job.path) if job.kind == "python" else None
+        out.append(replace(job, project=view) if view is not None else job)
+    return out
+
+
+def _read_module(
+    text: str, name: str, is_package: bool, with_sites: bool = True
+) -> tuple[dict[str, Any] | None, Sites | None]:
+    """Parse a module once; return its summary and what the triage reads of it (or Nones)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None, None
+    summary = summarise_tree(tree, name, is_package)
+    if summary is None or not with_sites:
+        return summary, None
+    try:
+        return summary, read_sites(tree, text)
+    except RecursionError:
+        return summary, None
+
+
+def _hash(data: bytes | str) -> str:
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    return hashlib.blake2b(raw, digest_size=16).hexdigest()
+
+
+def _run_key(files: Sequence[tuple[Path, bytes | str]]) -> str:
+    digest = hashlib.blake2b(f"project:{cwd()}".encode(), digest_size=20)
+    for path, data in sorted(files, key=lambda item: str(item[0])):
+        digest.update(f"{path}\0{_hash(data)}\0".encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
+def _cached_views(cache: Any, key: str) -> dict[str, ProjectView | None] | None:
+    if cache is None:
+        return None
+    data = cache.load_data(key)
+    try:
+        if any(os.path.lexists(path) for path in data["absent"]):
+            return None  # a module the views were built without exists now
+        for path, digest in data["read"].items():
+            try:
+                current = Path(path).read_bytes()
+            except OSError:
+                return None
+            if _hash(current) != digest:
+                return None
+        return {
+            path: ProjectView(str(v[0]), dict(v[1]), str(v[2]), bool(v[3])) if v else None
+            for path, v in data["views"].items()
+        }
+    except Exception:  # a torn or foreign entry is a miss, whatever is wrong with it
+        return None
+
+
+def _store_views(
+    cache: Any,
+    key: str,
+    files: Sequence[tuple[Path, bytes | str]],
+    project: Project,
+    views: dict[str, ProjectView | None],
+) -> None:
+    if cache is None:
+        return
+    given = {str(path) for path, _ in files}
+    read: dict[str, str] = {}
+    for path in project.files:
+        if path not in given:
+            try:
+                read[path] = _hash(Path(path).read_bytes())
+            except OSError:
+                return
+    payload = {
+        "read": read,
+        "absent": project.absent(),
+        "views": {
+            path: [v.module, v.modules, v.digest, v.relevant] if v is not None else None
+            for path, v in views.items()
+        },
+    }
+    cache.store_data(key, payload)
