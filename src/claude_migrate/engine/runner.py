@@ -46,6 +46,7 @@ from claude_migrate.engine.pool import (
 )  # fmt: skip
 from claude_migrate.engine.source import DecodeError, SourceText, read_regular
 from claude_migrate.engine.suppress import skips_file
+from claude_migrate.configs import CONFIG_KIND
 from claude_migrate.manifests import MANIFEST_KIND
 from claude_migrate.notebook import CHECKED_AS, NOTEBOOK_KIND
 from claude_migrate.policy.config import FileSettings
@@ -750,6 +751,15 @@ def process_kind(
 
 
 PROCESSORS[MANIFEST_KIND] = _process_manifest
+
+
+def _process_config(job: Job, data: bytes | None, options: Options, result: FileResult) -> None:
+    from claude_migrate.configs.processor import KIND
+
+    process_kind(KIND, job, data, options, result)
+
+
+PROCESSORS[CONFIG_KIND] = _process_config
 
 
 class _PythonPath:

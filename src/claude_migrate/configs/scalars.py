@@ -1,0 +1,234 @@
+"""Every scalar of a configuration file, with the exact span of its text: what a fix may edit.
+
+A scalar is kept only where the file spells its value verbatim (no escape, no line folding), so
+that replacing the characters of the span replaces the value and nothing else: quotes, comments,
+anchors, order, layout and line endings stay as they are. Each format is read by the reader
+that defines it, so that a span is never guessed:
+
+- YAML: PyYAML's scanner (its tokens carry the line and column where each scalar starts and
+  ends; the C scanner when the LibYAML binding is there). Mapping keys are scalars too; an alias
+  (`*name`) is no scalar, so a value shared through an anchor is found once, at the anchor.
+- JSON: `json` decides validity; outside strings JSON holds no quote, so its strings are found
+  by one scan from the start and each is decoded by `json` itself.
+- TOML: `tomllib` decides; tree-sitter's TOML grammar gives the spans (`manifests.toml_spans`).
+- `.env`: `KEY=VALUE` lines (optionally `export KEY=...`), values bare or quoted, `#` comments.
+- `.ini` / `.cfg`: `key = value` / `key: value` lines as `configparser` reads them (no inline
+  comments, indented lines continue a value); a value is read as a list of words separated by
+  commas or white space, so `models = claude-a, claude-b` holds two scalars.
+
+A file that does not read raises `Unreadable` with the line, for the CM001 entry.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from claude_migrate.engine.source import SourceText
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """One scalar value written verbatim at text[start:end]."""
+
+    start: int
+    end: int
+    value: str
+
+
+class Unreadable(Exception):
+    """The file is not valid in its format."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+def read(fmt: str, source: SourceText) -> list[Scalar]:
+    """Return the file's verbatim scalars, in text order; raise `Unreadable` when it is invalid."""
+    reader = {"yaml": _yaml, "json": _json, "toml": _toml, "env": _env, "ini": _ini}[fmt]
+    return list(reader(source))
+
+
+# YAML --------------------------------------------------------------------------------------------
+
+
+def _yaml_loader() -> type:
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _yaml(source: SourceText) -> Iterator[Scalar]:
+    import yaml
+
+    text = source.text
+    try:
+        tokens = list(yaml.scan(text, Loader=_yaml_loader()))
+        for _ in yaml.compose_all(text, Loader=_yaml_loader()):
+            pass
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        raise Unreadable(f"invalid YAML: {exc.problem or exc.context}", line) from None
+    except yaml.YAMLError as exc:
+        raise Unreadable(f"invalid YAML: {exc}") from None
+    for token in tokens:
+        if not isinstance(token, yaml.ScalarToken) or token.style in ("|", ">"):
+            continue
+        start = source.offset(token.start_mark.line + 1, token.start_mark.column)
+        end = source.offset(token.end_mark.line + 1, token.end_mark.column)
+        quote = 0 if token.plain else 1
+        inner = text[start + quote : end - quote]
+        if inner == token.value and (not quote or text[start] == text[end - 1]):
+            yield Scalar(start + quote, end - quote, token.value)
+
+
+def yaml_reads(text: str) -> bool:
+    """Return whether `text` is a valid YAML stream (the test a fixed file must pass)."""
+    import yaml
+
+    try:
+        for _ in yaml.compose_all(text, Loader=_yaml_loader()):
+            pass
+    except yaml.YAMLError:
+        return False
+    return True
+
+
+# JSON --------------------------------------------------------------------------------------------
+
+_JSON_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]|\\.)*"')
+
+
+def _json(source: SourceText) -> Iterator[Scalar]:
+    text = source.text
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise Unreadable(f"invalid JSON: {exc.msg}", exc.lineno) from None
+    except RecursionError:
+        raise Unreadable("invalid JSON: nested too deeply") from None
+    for match in _JSON_STRING.finditer(text):
+        raw = match.group()
+        if "\\" not in raw:
+            yield Scalar(match.start() + 1, match.end() - 1, raw[1:-1])
+
+
+# TOML --------------------------------------------------------------------------------------------
+
+
+def _toml(source: SourceText) -> Iterator[Scalar]:
+    from claude_migrate.manifests.toml_spans import TomlDocument, TomlError
+
+    try:
+        document = TomlDocument(source.text)
+    except TomlError as exc:
+        raise Unreadable(str(exc), exc.line) from None
+    except RecursionError:
+        raise Unreadable("invalid TOML: nested too deeply") from None
+    for located in sorted(document.values.values(), key=lambda v: v.start):
+        if located.kind == "string" and located.inner_start is not None:
+            start = located.inner_start
+            yield Scalar(start, start + len(located.value), located.value)
+
+
+def toml_reads(text: str) -> bool:
+    import sys
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10
+        import tomli as tomllib
+    try:
+        tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError):
+        return False
+    return True
+
+
+# .env --------------------------------------------------------------------------------------------
+
+_ENV_LINE = re.compile(
+    r"""^[ \t]*(?:export[ \t]+)?[A-Za-z_][A-Za-z0-9_.-]*[ \t]*=[ \t]*
+    (?:(?P<q>["'])(?P<quoted>[^"'\\\r\n]*)(?P=q)|(?P<bare>[^ \t\r\n#"'][^\r\n#]*?))?
+    [ \t]*(?:\#.*)?$""",
+    re.VERBOSE,
+)
+
+
+def _env(source: SourceText) -> Iterator[Scalar]:
+    for number in range(1, len(source.line_starts) + 1):
+        line = source.line_text(number)
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        match = _ENV_LINE.match(line)
+        if match is None:
+            continue  # a multi-line or escaped value: not one this reader edits
+        group = "quoted" if match.group("q") else "bare"
+        if match.group(group) is None:
+            continue
+        base = source.line_starts[number - 1]
+        yield from _words(base + match.start(group), match.group(group), commas_only=True)
+
+
+# .ini / .cfg -------------------------------------------------------------------------------------
+
+_INI_PAIR = re.compile(r"^(?P<key>[^=:\s][^=:]*?)[ \t]*[=:][ \t]*(?P<value>.*)$")
+_WORD = re.compile(r"[^\s,]+")
+
+
+def _ini(source: SourceText) -> Iterator[Scalar]:
+    for number in range(1, len(source.line_starts) + 1):
+        line = source.line_text(number)
+        stripped = line.strip()
+        if not stripped or stripped[0] in "#;[":
+            continue
+        base = source.line_starts[number - 1]
+        if line[0] in " \t":  # a continuation line: all of it is value
+            yield from _words(base, line)
+            continue
+        match = _INI_PAIR.match(line)
+        if match is not None:
+            yield from _words(base + match.start("value"), match.group("value"))
+
+
+def _words(base: int, value: str, commas_only: bool = False) -> Iterator[Scalar]:
+    """Yield the words of a value (quotes around a word are not part of it)."""
+    pattern = re.compile(r"[^,]+") if commas_only else _WORD
+    for match in pattern.finditer(value):
+        word = match.group()
+        start = match.start()
+        stripped = word.strip()
+        start += len(word) - len(word.lstrip())
+        if len(stripped) > 1 and stripped[0] == stripped[-1] and stripped[0] in "\"'":
+            stripped, start = stripped[1:-1], start + 1
+        if stripped:
+            yield Scalar(base + start, base + start + len(stripped), stripped)
+
+
+def ini_reads(text: str) -> bool:
+    """Return whether `configparser` reads `text` (leniently: duplicates allowed, no `%`)."""
+    import configparser
+
+    parser = configparser.RawConfigParser(strict=False)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return False
+    return True
+
+
+def json_reads(text: str) -> bool:
+    try:
+        json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return False
+    return True
+
+
+# What a fixed text must pass: it reads in its format (as the original did).
+READS = {"yaml": yaml_reads, "json": json_reads, "toml": toml_reads, "ini": ini_reads}
