@@ -32,6 +32,7 @@ class Mention:
     node: cst.SimpleString
     value: str
     spelling: Spelling
+    key: bool = False  # a dict display's key (a table keyed by model id)
 
 
 class _Strings:
@@ -39,6 +40,11 @@ class _Strings:
 
     def __init__(self) -> None:
         self.found: list[cst.SimpleString] = []
+        self.keys: set[int] = set()
+
+    def visit_DictElement(self, node: cst.DictElement) -> bool:
+        self.keys.add(id(node.key))
+        return True
 
     def visit_Expr(self, node: cst.Expr) -> bool:
         return not isinstance(node.value, (cst.SimpleString, cst.ConcatenatedString))
@@ -51,18 +57,20 @@ class _Strings:
         return False
 
 
-def python_mentions(ctx: FileContext) -> list[Mention]:
-    """Return every literal of the module whose value is a Claude model id, in source order."""
+def python_mentions(ctx: FileContext) -> tuple[list[Mention], set[str]]:
+    """Return every literal of the module whose value is a Claude model id, in source order,
+    and the values of all the module's string literals (a fix must not make a key twice)."""
     from claude_migrate.policy.model_ids import WORD, recognise
 
     if WORD not in ctx.source.text:
-        return []
+        return [], set()
     visitor = _Strings()
     walk(ctx.module, visitor)
     catalogue = ctx.facts.catalogue
     found = []
+    values: set[str] = set()
     for node in visitor.found:
-        if WORD not in node.value or "b" in node.prefix.lower():
+        if "b" in node.prefix.lower():
             continue
         try:
             value: Any = node.evaluated_value
@@ -70,10 +78,11 @@ def python_mentions(ctx: FileContext) -> list[Mention]:
             continue
         if not isinstance(value, str):
             continue
-        spelling = recognise(value, catalogue)
+        values.add(value)
+        spelling = recognise(value, catalogue) if WORD in value else None
         if spelling is not None:
-            found.append(Mention(node, value, spelling))
-    return found
+            found.append(Mention(node, value, spelling, id(node) in visitor.keys))
+    return found, values
 
 
 def call_model_nodes(ctx: FileContext) -> set[int]:

@@ -40,7 +40,10 @@ from claude_migrate.core.diagnostics import (
 from claude_migrate.policy.retirements import SDK_SOURCE, Judged, compose, judge, sdk_note
 
 if TYPE_CHECKING:
+    import libcst as cst
+
     from claude_migrate.analysis.context import FileContext
+    from claude_migrate.configs.scalars import Scalar
     from claude_migrate.core.filekind import CheckContext
     from claude_migrate.policy.config import FileSettings
     from claude_migrate.policy.deprecations import Spelling
@@ -126,7 +129,7 @@ class RetiredModelCheck(Check["CheckContext"]):
         from claude_migrate.analysis.edits import string_literal
         from claude_migrate.analysis.model_mentions import call_model_nodes, python_mentions
 
-        mentions = python_mentions(ctx)
+        mentions, values = python_mentions(ctx)
         if not mentions:
             return
         proven = call_model_nodes(ctx)
@@ -134,10 +137,13 @@ class RetiredModelCheck(Check["CheckContext"]):
             if id(mention.node) in proven:
                 continue  # a call's model: reported (or not) as the call's, above
             start, end = ctx.span(mention.node)
-            yield from self._data(
-                ctx, start, end, mention.value, mention.spelling,
-                lambda target, node=mention.node: ctx.replace(node, string_literal(node, target)),
-            )  # fmt: skip
+            taken = values if mention.key else set()
+            node = mention.node
+
+            def edit(target: str, node: cst.SimpleString = node) -> Edit:
+                return ctx.replace(node, string_literal(node, target))
+
+            yield from self._data(ctx, start, end, mention.value, mention.spelling, taken, edit)
 
     def _config_data(self, ctx: CheckContext) -> Iterable[Diagnostic]:
         from claude_migrate.policy.model_ids import WORD, recognise
@@ -146,13 +152,18 @@ class RetiredModelCheck(Check["CheckContext"]):
         if not scalars or WORD not in ctx.source.text:
             return
         catalogue = ctx.facts.catalogue
+        values = {scalar.value for scalar in scalars}
         for scalar in scalars:
             spelling = recognise(scalar.value, catalogue)
             if spelling is not None:
+                taken = values if scalar.key else set()
+
+                def edit(target: str, at: Scalar = scalar) -> Edit:
+                    return Edit(at.start, at.end, target)
+
                 yield from self._data(
-                    ctx, scalar.start, scalar.end, scalar.value, spelling,
-                    lambda target, s=scalar: Edit(s.start, s.end, target),
-                )  # fmt: skip
+                    ctx, scalar.start, scalar.end, scalar.value, spelling, taken, edit
+                )
 
     def _data(
         self,
@@ -161,6 +172,7 @@ class RetiredModelCheck(Check["CheckContext"]):
         end: int,
         value: str,
         spelling: Spelling,
+        taken: set[str],
         edit: Callable[[str], Edit],
     ) -> Iterable[Diagnostic]:
         from claude_migrate.policy.model_ids import assess
@@ -173,6 +185,10 @@ class RetiredModelCheck(Check["CheckContext"]):
         if state == "active":
             return
         message, fix = self._data_message(status, state, value, facts.as_of, edit)
+        if fix is not None and status.target in taken:
+            # A table keyed by model id that already has the new model: two keys would merge.
+            message += f" (no automatic fix: the table already has the key {status.target!r})"
+            fix = None
         line, column = ctx.source.position(start)
         end_line, end_column = ctx.source.position(end)
         yield Diagnostic(

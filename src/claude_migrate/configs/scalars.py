@@ -25,8 +25,12 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from claude_migrate.engine.source import SourceText
+
+if TYPE_CHECKING:
+    import yaml  # imported where a YAML file is read
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,7 @@ class Scalar:
     start: int
     end: int
     value: str
+    key: bool = False  # a mapping's key (a table keyed by model id), not a value
 
 
 class Unreadable(Exception):
@@ -55,10 +60,12 @@ def read(fmt: str, source: SourceText) -> list[Scalar]:
 # YAML --------------------------------------------------------------------------------------------
 
 
-def _yaml_loader() -> type:
+def _yaml_loader() -> type[yaml.SafeLoader]:
     import yaml
 
-    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    # The LibYAML scanner when PyYAML was built with it (ten times faster), else PyYAML's own.
+    loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return loader
 
 
 def _yaml(source: SourceText) -> Iterator[Scalar]:
@@ -75,7 +82,9 @@ def _yaml(source: SourceText) -> Iterator[Scalar]:
         raise Unreadable(f"invalid YAML: {exc.problem or exc.context}", line) from None
     except yaml.YAMLError as exc:
         raise Unreadable(f"invalid YAML: {exc}") from None
+    after_key = False
     for token in tokens:
+        is_key, after_key = after_key, isinstance(token, yaml.KeyToken)
         if not isinstance(token, yaml.ScalarToken) or token.style in ("|", ">"):
             continue
         start = source.offset(token.start_mark.line + 1, token.start_mark.column)
@@ -83,7 +92,7 @@ def _yaml(source: SourceText) -> Iterator[Scalar]:
         quote = 0 if token.plain else 1
         inner = text[start + quote : end - quote]
         if inner == token.value and (not quote or text[start] == text[end - 1]):
-            yield Scalar(start + quote, end - quote, token.value)
+            yield Scalar(start + quote, end - quote, token.value, is_key)
 
 
 def yaml_reads(text: str) -> bool:
@@ -114,7 +123,8 @@ def _json(source: SourceText) -> Iterator[Scalar]:
     for match in _JSON_STRING.finditer(text):
         raw = match.group()
         if "\\" not in raw:
-            yield Scalar(match.start() + 1, match.end() - 1, raw[1:-1])
+            is_key = text[match.end() :].lstrip(" \t\r\n").startswith(":")
+            yield Scalar(match.start() + 1, match.end() - 1, raw[1:-1], is_key)
 
 
 # TOML --------------------------------------------------------------------------------------------

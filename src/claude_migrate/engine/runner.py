@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from claude_migrate.analysis.calls import MARKERS as CLAUDE_MARKERS
 from claude_migrate.checks import ALL_CHECKS, Check
+from claude_migrate.configs import CONFIG_KIND
 from claude_migrate.core.diagnostics import Diagnostic, FileError, FileResult
 from claude_migrate.core.filekind import FileKind
 from claude_migrate.engine.cache import ResultCache, lookup, storable, unchanged
@@ -46,7 +47,6 @@ from claude_migrate.engine.pool import (
 )  # fmt: skip
 from claude_migrate.engine.source import DecodeError, SourceText, read_regular
 from claude_migrate.engine.suppress import skips_file
-from claude_migrate.configs import CONFIG_KIND
 from claude_migrate.manifests import MANIFEST_KIND
 from claude_migrate.notebook import CHECKED_AS, NOTEBOOK_KIND
 from claude_migrate.policy.config import FileSettings
