@@ -456,7 +456,10 @@ def test_zero_files_checked_with_named_paths_always_says_why(tmp_path: Path) -> 
     cli = Cli(tmp_path)
     folder = cli("check", "--no-cache", "empty")
     assert folder.exit_code == 0
-    assert "warning: empty: not checked: no Python, notebook, dependency or configuration file" in folder.stderr
+    assert (
+        "warning: empty: not checked: no Python, notebook, dependency or configuration file"
+        in folder.stderr
+    )
     file = cli("fix", "--no-cache", "notes.txt")
     assert "warning: notes.txt: not checked" in file.stderr
 

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 # A comment starts at `#` (and in `.ini` files `;`) at a line's start or after white space.
 _HASH = re.compile(r"(?:^|(?<=[ \t]))#.*")
 _INI_COMMENT = re.compile(r"(?:^|(?<=[ \t]))[#;].*")
-_RAW_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@/-]*claude[A-Za-z0-9._:@/-]*")
+_RAW_WORD = re.compile(r"[A-Za-z0-9._:@/-]*claude[A-Za-z0-9._:@/-]*")
 
 
 class ConfigContext:
@@ -77,7 +77,7 @@ class ConfigContext:
 
         catalogue = self.facts.catalogue
         return any(
-            recognise(word.strip("'\""), catalogue) is not None
+            recognise(word.strip(".:"), catalogue) is not None
             for word in _RAW_WORD.findall(self.source.text)
         )
 
