@@ -426,3 +426,23 @@ def test_a_document_that_would_crash_the_parser_is_one_diagnostic(tmp_path: Path
         assert _by_code(await editor.wait_for("app.py", 1), "CM101")
 
     _drive(tmp_path, scenario)
+
+
+def test_a_yaml_config_gets_its_model_findings_and_their_quick_fix(tmp_path: Path) -> None:
+    text = "llm:\n  model: claude-2.1  # the batch model\n  other: gpt-4o\n"
+
+    async def scenario(editor: Editor) -> None:
+        editor.open("settings.yaml", text, language="yaml")
+        published = await editor.wait_for("settings.yaml", 1)
+        finding = _by_code(published, "CM302")
+        assert finding.range.start == types.Position(line=1, character=9)
+        assert finding.severity == types.DiagnosticSeverity.Warning
+        assert "found as data" in finding.message
+        actions = await editor.actions("settings.yaml", finding.range)
+        assert [a.title for a in actions] == [
+            "CM302: replace 'claude-2.1' with 'claude-sonnet-4-6' (unsafe fix)"
+        ]
+        fixed = _apply(text, actions[0].edit.document_changes[0].edits)
+        assert fixed == text.replace("claude-2.1", "claude-sonnet-4-6")
+
+    _drive(tmp_path, scenario)
