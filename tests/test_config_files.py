@@ -3,6 +3,7 @@ unreadable files, and the run's machinery (baseline, cache, shards, stdin) over 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -218,3 +219,25 @@ def test_fix_keeps_bom_quotes_and_comments_and_settles(tmp_path: Path) -> None:
     after = snapshot(tmp_path)
     cli("fix", "--unsafe-fixes", "--no-cache")
     assert snapshot(tmp_path) == after
+
+
+def test_policy_exclude_and_overrides_leave_config_files_out(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "claude-migrate.toml": POLICY.replace(
+                "[retired-models]", 'exclude = ["deploy/**"]\n[retired-models]'
+            )
+            + '\n[[overrides]]\npaths = ["config/**"]\nignore = ["CM302"]\n',
+            "deploy/values.yaml": "model: claude-2.1\n",
+            "config/app.yaml": "model: claude-2.1\n",
+            "app.yaml": "model: claude-2.1\n",
+        },
+    )
+    data = Cli(tmp_path).json("check")
+    assert [d["path"] for d in data["diagnostics"]] == ["app.yaml"]
+    models = json.loads(Cli(tmp_path)("models", "--format", "json").stdout)
+    assert [p["path"] for m in models["models"] for p in m["places"]] == [
+        "app.yaml",
+        "config/app.yaml",
+    ]
