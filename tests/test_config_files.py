@@ -241,3 +241,43 @@ def test_policy_exclude_and_overrides_leave_config_files_out(tmp_path: Path) -> 
         "app.yaml",
         "config/app.yaml",
     ]
+
+
+def test_cache_folders_and_this_tools_own_json_outputs_are_not_read(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "claude-migrate.toml": POLICY,
+            "app.yaml": "m: claude-2.1\n",
+            "other-cache/CACHEDIR.TAG": "Signature: 8a477f597d28d172789f06886806bc55\n",
+            "other-cache/entry.json": '{"m": "claude-2.1"}\n',
+        },
+    )
+    cli = Cli(tmp_path)
+    inventory = cli("models", "--format", "json")
+    (tmp_path / "inventory.json").write_text(inventory.stdout)
+    assert cli("check", "--format", "json", "-o", "report.json").exit_code == 0
+    assert cli("fix", "--unsafe-fixes", "--diff", "--report", "fixes.json").exit_code in (0, 1)
+    assert (tmp_path / "report.json").is_file() and (tmp_path / "fixes.json").is_file()
+    data = cli.json("check", "--no-cache")
+    assert [d["path"] for d in data["diagnostics"]] == ["app.yaml"]
+
+
+def test_a_notebook_cell_keeping_a_model_as_data_is_reported_and_fixed(tmp_path: Path) -> None:
+    import nbformat
+
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [
+        nbformat.v4.new_markdown_cell("Uses `claude-2.1`"),
+        nbformat.v4.new_code_cell('"""claude-2.1 in a docstring"""\nMODELS = ["claude-2.1"]'),
+    ]
+    write_tree(tmp_path, {"claude-migrate.toml": POLICY, "nb.ipynb": nbformat.writes(notebook)})
+    cli = Cli(tmp_path)
+    data = cli.json("check")
+    assert [(d["path"], d["cell"], d["line"]) for d in data["diagnostics"]] == [("nb.ipynb", 2, 2)]
+    cli("fix", "--unsafe-fixes")
+    fixed = nbformat.reads((tmp_path / "nb.ipynb").read_text(), as_version=4)
+    assert (
+        fixed.cells[1].source == '"""claude-2.1 in a docstring"""\nMODELS = ["claude-sonnet-4-6"]'
+    )
+    assert fixed.cells[0].source == "Uses `claude-2.1`"

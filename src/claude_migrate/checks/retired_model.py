@@ -51,7 +51,9 @@ if TYPE_CHECKING:
     from claude_migrate.project.triage import Wanted
 
 
-DATA = "found as data: not proven to reach a Claude call"
+# How a data finding says where the id was found (a Python module, or a configuration file).
+DATA_IN_CODE = "found as data: no Claude call in this module is proven to read it"
+DATA_IN_CONFIG = "found as data in a configuration file"
 
 
 class RetiredModelCheck(Check["CheckContext"]):
@@ -143,7 +145,9 @@ class RetiredModelCheck(Check["CheckContext"]):
             def edit(target: str, node: cst.SimpleString = node) -> Edit:
                 return ctx.replace(node, string_literal(node, target))
 
-            yield from self._data(ctx, start, end, mention.value, mention.spelling, taken, edit)
+            yield from self._data(
+                ctx, start, end, mention.value, mention.spelling, taken, edit, DATA_IN_CODE
+            )
 
     def _config_data(self, ctx: CheckContext) -> Iterable[Diagnostic]:
         from claude_migrate.policy.model_ids import WORD, recognise
@@ -162,8 +166,9 @@ class RetiredModelCheck(Check["CheckContext"]):
                     return Edit(at.start, at.end, target)
 
                 yield from self._data(
-                    ctx, scalar.start, scalar.end, scalar.value, spelling, taken, edit
-                )
+                    ctx, scalar.start, scalar.end, scalar.value, spelling, taken, edit,
+                    DATA_IN_CONFIG,
+                )  # fmt: skip
 
     def _data(
         self,
@@ -174,6 +179,7 @@ class RetiredModelCheck(Check["CheckContext"]):
         spelling: Spelling,
         taken: set[str],
         edit: Callable[[str], Edit],
+        found: str,
     ) -> Iterable[Diagnostic]:
         from claude_migrate.policy.model_ids import assess
 
@@ -184,7 +190,7 @@ class RetiredModelCheck(Check["CheckContext"]):
         state = status.state(facts.as_of, self.settings["warn-days"])
         if state == "active":
             return
-        message, fix = self._data_message(status, state, value, facts.as_of, edit)
+        message, fix = self._data_message(status, state, value, facts.as_of, edit, found)
         if fix is not None and status.target in taken:
             # A table keyed by model id that already has the new model: two keys would merge.
             message += f" (no automatic fix: the table already has the key {status.target!r})"
@@ -198,7 +204,13 @@ class RetiredModelCheck(Check["CheckContext"]):
         )  # fmt: skip
 
     def _data_message(
-        self, status: Status, state: str, value: str, as_of: dt.date, edit: Callable[[str], Edit]
+        self,
+        status: Status,
+        state: str,
+        value: str,
+        as_of: dt.date,
+        edit: Callable[[str], Edit],
+        found: str,
     ) -> tuple[str, Fix | None]:
         assert status.retires is not None
         date = status.retires.isoformat()
@@ -206,7 +218,7 @@ class RetiredModelCheck(Check["CheckContext"]):
         if state == "retiring":
             days = (status.retires - as_of).days
             message = (
-                f"model {value!r} ({DATA}) retires{where} on {date} "
+                f"model {value!r} ({found}) retires{where} on {date} "
                 f"(in {days} day{'s' if days != 1 else ''}){sdk_note(status.spelling)}"
             )
             if status.platform:
@@ -214,7 +226,7 @@ class RetiredModelCheck(Check["CheckContext"]):
             if status.target is not None:
                 message += f"; plan the move to {status.target!r}"
             return message, None
-        message = f"model {value!r} ({DATA}) was retired{where} on {date}"
+        message = f"model {value!r} ({found}) was retired{where} on {date}"
         message += sdk_note(status.spelling)
         if status.target is None:
             return message + self._why_no_fix(status.spelling), None

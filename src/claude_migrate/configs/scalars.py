@@ -115,11 +115,13 @@ _JSON_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]|\\.)*"')
 def _json(source: SourceText) -> Iterator[Scalar]:
     text = source.text
     try:
-        json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise Unreadable(f"invalid JSON: {exc.msg}", exc.lineno) from None
     except RecursionError:
         raise Unreadable("invalid JSON: nested too deeply") from None
+    if _written_by_us(data):
+        return  # a report, baseline or inventory this tool wrote: it quotes ids, it keeps none
     for match in _JSON_STRING.finditer(text):
         raw = match.group()
         if "\\" not in raw:
@@ -230,6 +232,15 @@ def ini_reads(text: str) -> bool:
     except configparser.Error:
         return False
     return True
+
+
+def _written_by_us(data: object) -> bool:
+    """Return whether a JSON document is one of this tool's outputs (they name their tool)."""
+    if not isinstance(data, dict):
+        return False
+    tool = data.get("tool")
+    name = tool.get("name") if isinstance(tool, dict) else tool
+    return name == "claude-migrate"
 
 
 def json_reads(text: str) -> bool:

@@ -37,6 +37,10 @@ SKIP_DIRS = frozenset(
 )  # fmt: skip
 
 
+# A cache folder says so with this file (https://bford.info/cachedir/); the result cache writes it.
+CACHE_TAG = "CACHEDIR.TAG"
+
+
 def python_kind(path: Path) -> str | None:
     return "python" if path.suffix in PYTHON_SUFFIXES else None
 
@@ -292,6 +296,8 @@ class _Walk:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:
             return
+        if any(entry.name == CACHE_TAG for entry in entries):
+            return  # a cache folder (ours under any name, or another tool's): never source
         subfolders: list[tuple[Path, str, int]] = []
         for entry in entries:
             path = Path(entry.path)
