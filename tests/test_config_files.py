@@ -11,7 +11,7 @@ from helpers import Cli, snapshot, write_tree
 
 from claude_migrate.configs import format_of
 from claude_migrate.configs.scalars import Unreadable, read
-from claude_migrate.engine.source import SourceText
+from claude_migrate.core.source import SourceText
 
 POLICY = "[retired-models]\nas-of = 2026-12-01\n"
 

@@ -17,55 +17,18 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from claude_migrate.core.diagnostics import FileError
+from claude_migrate.report.models import Inventory, ModelEntry, Place
 
 if TYPE_CHECKING:
-    from claude_migrate.engine.runner import Job
-    from claude_migrate.engine.source import SourceText
+    from claude_migrate.core.job import Job
+    from claude_migrate.core.source import SourceText
     from claude_migrate.policy.config import PolicyLoader
     from claude_migrate.policy.deprecations import Spelling
     from claude_migrate.policy.facts import ProjectFacts
-
-SCHEMA_VERSION = 1
-
-
-@dataclass(frozen=True)
-class Place:
-    """One mention of a model id."""
-
-    path: str
-    line: int
-    column: int  # 1-based
-    text: str  # the id as written
-    use: str  # "call": proven to be a Claude call's model in its file; "data": not proven
-    status: str  # "retired", "retiring" or "active", under the file's policy
-    replacement: str | None  # what CM302's fix writes there (same spelling), if anything
-    form: str  # "api", "alias", "bedrock" or "vertex"
-    cell: int | None = None  # in a notebook: the cell, `line` counting within it
-
-
-@dataclass
-class ModelEntry:
-    """One catalogue model and every place that names it."""
-
-    model: str
-    status: str
-    retires: str | None
-    platforms: dict[str, dict[str, str | None]]
-    replacement: str | None
-    places: list[Place] = field(default_factory=list)
-
-
-@dataclass
-class Inventory:
-    files: int = 0
-    models: list[ModelEntry] = field(default_factory=list)
-    errors: list[FileError] = field(default_factory=list)
-    as_of: dt.date | None = None
 
 
 def build(paths: Sequence[Path], loader: PolicyLoader, force_exclude: bool = False) -> Inventory:
@@ -120,7 +83,7 @@ def _state(date: str | None, facts: ProjectFacts) -> str | None:
 
 
 def _places(job: Job, errors: list[FileError]) -> list[tuple[Place, Spelling, ProjectFacts]]:
-    from claude_migrate.engine.source import DecodeError, SourceText, read_regular
+    from claude_migrate.core.source import DecodeError, SourceText, read_regular
     from claude_migrate.policy.facts import facts_for
     from claude_migrate.policy.model_ids import WORD
 
@@ -208,7 +171,7 @@ def _python(job: Job, source: SourceText) -> list[_Found]:
 
 
 def _notebook(job: Job, source: SourceText) -> list[_Found]:
-    from claude_migrate.engine.source import SourceText
+    from claude_migrate.core.source import SourceText
     from claude_migrate.notebook.document import load, not_python
     from claude_migrate.notebook.module import CellModule
 

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from claude_migrate.analysis.calls import CallSite
+from claude_migrate.analysis.retirements import Judged, compose, judge, sdk_note
 from claude_migrate.checks.base import Check, Option, call_sites
 from claude_migrate.core.diagnostics import (
     Applicability,
@@ -37,7 +38,7 @@ from claude_migrate.core.diagnostics import (
     Severity,
     fingerprint,
 )
-from claude_migrate.policy.retirements import SDK_SOURCE, Judged, compose, judge, sdk_note
+from claude_migrate.policy.model_ids import SDK_SOURCE
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
     from claude_migrate.analysis.context import FileContext
     from claude_migrate.configs.scalars import Scalar
     from claude_migrate.core.filekind import CheckContext
-    from claude_migrate.policy.config import FileSettings
+    from claude_migrate.core.settings import FileSettings
     from claude_migrate.policy.deprecations import Spelling
     from claude_migrate.policy.model_ids import Status
     from claude_migrate.project.triage import Wanted

@@ -18,13 +18,13 @@ from claude_migrate.configs import format_of
 from claude_migrate.configs.scalars import READS, Scalar, Unreadable, read
 from claude_migrate.core.diagnostics import Diagnostic, FileError
 from claude_migrate.core.filekind import Comment, hash_comments
+from claude_migrate.core.settings import FileSettings
+from claude_migrate.core.source import SourceText
 from claude_migrate.engine.checking import analyse
-from claude_migrate.engine.source import SourceText
-from claude_migrate.policy.config import FileSettings
 
 if TYPE_CHECKING:
     from claude_migrate.checks.base import Check
-    from claude_migrate.engine.runner import Job
+    from claude_migrate.core.job import Job
     from claude_migrate.policy.facts import ProjectFacts
 
 # A comment starts at `#` (and in `.ini` files `;`) at a line's start or after white space.

@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from claude_migrate.engine.source import SourceText
+from claude_migrate.core.source import SourceText
 
 if TYPE_CHECKING:
     import yaml  # imported where a YAML file is read

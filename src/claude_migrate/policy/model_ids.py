@@ -60,9 +60,30 @@ def recognise(text: str, catalogue: Catalogue) -> Spelling | None:
         return found
     if match["prefix"] and match["prefix"].startswith("arn:"):
         return None
-    from claude_migrate.policy.retirements import sdk_spelling
-
     return sdk_spelling(text)
+
+
+SDK_SOURCE = "sdk-table"
+
+
+def sdk_spelling(text: str) -> Spelling | None:
+    """Return a model the catalogue lacks but the installed SDK's deprecation table lists.
+
+    The SDK's table is the run-time fallback: a deprecation published in a newer `anthropic`
+    than the catalogue knows is still reported (without a replacement, so without a fix).
+    """
+    from claude_migrate.policy import installed_sdk
+    from claude_migrate.policy.deprecations import Model, Spelling
+
+    sdk = installed_sdk.installed()
+    if sdk is None:
+        return None
+    cut = text.rfind("/") + 1
+    date = sdk.deprecations.get(text[cut:].strip())
+    if date is None:
+        return None
+    model = Model(text[cut:].strip(), retires=date, source=f"{SDK_SOURCE}:{sdk.label}")
+    return Spelling(model, "api", text[:cut])
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,54 @@
-"""The model inventory (`claude-migrate models`) as text, JSON (a contract) and Markdown."""
+"""The model inventory (`claude-migrate models`): its data, as text, JSON (a contract), Markdown.
+
+`inventory.build` fills these plain types; the renderers here read nothing else.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+from dataclasses import dataclass, field
 from typing import Any
 
 from claude_migrate import __version__
-from claude_migrate.inventory import SCHEMA_VERSION, Inventory, ModelEntry, Place
+from claude_migrate.core.diagnostics import FileError
+
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Place:
+    """One mention of a model id."""
+
+    path: str
+    line: int
+    column: int  # 1-based
+    text: str  # the id as written
+    use: str  # "call": proven to be a Claude call's model in its file; "data": not proven
+    status: str  # "retired", "retiring" or "active", under the file's policy
+    replacement: str | None  # what CM302's fix writes there (same spelling), if anything
+    form: str  # "api", "alias", "bedrock" or "vertex"
+    cell: int | None = None  # in a notebook: the cell, `line` counting within it
+
+
+@dataclass
+class ModelEntry:
+    """One catalogue model and every place that names it."""
+
+    model: str
+    status: str
+    retires: str | None
+    platforms: dict[str, dict[str, str | None]]
+    replacement: str | None
+    places: list[Place] = field(default_factory=list)
+
+
+@dataclass
+class Inventory:
+    files: int = 0
+    models: list[ModelEntry] = field(default_factory=list)
+    errors: list[FileError] = field(default_factory=list)
+    as_of: dt.date | None = None
 
 
 def _where(place: Place) -> str:
