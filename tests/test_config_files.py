@@ -150,7 +150,7 @@ def test_a_key_the_table_already_has_is_not_fixed_into_a_duplicate(tmp_path: Pat
     data = Cli(tmp_path).json("check")
     (finding,) = data["diagnostics"]
     assert finding["fix"] is None
-    assert "already has the key 'claude-sonnet-4-6'" in finding["message"]
+    assert "the file already holds 'claude-sonnet-4-6'" in finding["message"]
 
 
 def test_retiring_and_platform_ids_are_warnings_without_a_fix(tmp_path: Path) -> None:
@@ -281,3 +281,25 @@ def test_a_notebook_cell_keeping_a_model_as_data_is_reported_and_fixed(tmp_path:
         fixed.cells[1].source == '"""claude-2.1 in a docstring"""\nMODELS = ["claude-sonnet-4-6"]'
     )
     assert fixed.cells[0].source == "Uses `claude-2.1`"
+
+
+def test_a_toml_table_keyed_by_model_id_is_read_and_fixed_in_place(tmp_path: Path) -> None:
+    text = (
+        "# prices per million tokens\n"
+        '[pricing]\n"claude-3-opus-20240229" = 15.0  # old\n"claude-sonnet-4-6" = 3.0\n'
+        "claude-2 = 8.0\n"
+        '[limits."claude-2.1"]\nrpm = 50\n'
+    )
+    assert [v for v, _, key in _values("toml", text) if key] == [
+        "claude-3-opus-20240229",
+        "claude-sonnet-4-6",
+        "claude-2.1",
+    ]
+    write_tree(tmp_path, {"claude-migrate.toml": POLICY, "prices.toml": text})
+    cli = Cli(tmp_path)
+    cli("fix", "--unsafe-fixes", "--no-cache")
+    fixed = (tmp_path / "prices.toml").read_text()
+    # The second key would become one the file already holds: it is reported, not renamed.
+    assert fixed == text.replace("claude-3-opus-20240229", "claude-opus-4-6")
+    (left,) = cli.json("check", "--no-cache")["diagnostics"]
+    assert (left["line"], left["fix"]) == (6, None)

@@ -193,8 +193,11 @@ class RetiredModelCheck(Check["CheckContext"]):
             return
         message, fix = self._data_message(status, state, value, facts.as_of, edit, found)
         if fix is not None and status.target in taken:
-            # A table keyed by model id that already has the new model: two keys would merge.
-            message += f" (no automatic fix: the table already has the key {status.target!r})"
+            # A table keyed by model id may already have the new model: two entries would merge.
+            message += (
+                f" (no automatic fix: a key, and the file already holds {status.target!r}: "
+                "two entries could merge)"
+            )
             fix = None
         line, column = ctx.source.position(start)
         end_line, end_column = ctx.source.position(end)

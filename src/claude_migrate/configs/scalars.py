@@ -141,10 +141,39 @@ def _toml(source: SourceText) -> Iterator[Scalar]:
         raise Unreadable(str(exc), exc.line) from None
     except RecursionError:
         raise Unreadable("invalid TOML: nested too deeply") from None
-    for located in sorted(document.values.values(), key=lambda v: v.start):
-        if located.kind == "string" and located.inner_start is not None:
-            start = located.inner_start
-            yield Scalar(start, start + len(located.value), located.value)
+    found = [
+        Scalar(located.inner_start, located.inner_start + len(located.value), located.value)
+        for located in document.values.values()
+        if located.kind == "string" and located.inner_start is not None
+    ]
+    found += _toml_keys(source.text)
+    yield from sorted(found, key=lambda scalar: scalar.start)
+
+
+def _toml_keys(text: str) -> list[Scalar]:
+    """Return the quoted keys of a (valid) TOML text written without escapes: a table keyed
+    by model id (`"claude-3-opus-20240229" = 15.0`). Bare keys are left out: a replacement
+    with a `.` in it would turn one into a dotted key."""
+    from claude_migrate.manifests.toml_spans import _parser
+
+    raw = text.encode("utf-8")
+    ascii_only = len(raw) == len(text)
+
+    def offset(byte: int) -> int:
+        return byte if ascii_only else len(raw[:byte].decode("utf-8"))
+
+    keys: list[Scalar] = []
+    stack = [_parser().parse(raw).root_node]
+    while stack:
+        node = stack.pop()
+        if node.type == "quoted_key":
+            value = raw[node.start_byte + 1 : node.end_byte - 1].decode("utf-8")
+            if "\\" not in value:
+                start = offset(node.start_byte) + 1
+                keys.append(Scalar(start, start + len(value), value, True))
+            continue
+        stack.extend(node.named_children)
+    return keys
 
 
 def toml_reads(text: str) -> bool:
