@@ -275,6 +275,9 @@ def test_a_notebook_cell_keeping_a_model_as_data_is_reported_and_fixed(tmp_path:
     cli = Cli(tmp_path)
     data = cli.json("check")
     assert [(d["path"], d["cell"], d["line"]) for d in data["diagnostics"]] == [("nb.ipynb", 2, 2)]
+    inventory = json.loads(cli("models", "--format", "json").stdout)
+    (place,) = inventory["models"][0]["places"]
+    assert (place["path"], place["cell"], place["line"], place["use"]) == ("nb.ipynb", 2, 2, "data")
     cli("fix", "--unsafe-fixes")
     fixed = nbformat.reads((tmp_path / "nb.ipynb").read_text(), as_version=4)
     assert (
