@@ -644,6 +644,22 @@ def _suppress_edit(checked: Checked, d: Diagnostic) -> types.TextEdit:
     )
 
 
+# Configuration formats whose comments a `# noqa` after a value is (JSON has none, and
+# `configparser` reads one after an `.ini` value as part of the value).
+_NOQA_CONFIGS = ("yaml", "toml", "env")
+
+
+def _takes_noqa(checked: Checked) -> bool:
+    """Return whether a `# noqa` comment may be added at the end of the document's lines."""
+    if checked.kind == "python":
+        return True
+    if checked.kind != "config" or checked.job is None:
+        return False
+    from claude_migrate.configs import format_of
+
+    return format_of(checked.job.path) in _NOQA_CONFIGS
+
+
 def code_actions(
     checked: Checked, rng: types.Range, only: Iterable[str] | None = None
 ) -> list[types.CodeAction]:
@@ -671,7 +687,7 @@ def code_actions(
                     )
                 )
         for _, d in _findings_at(checked, rng):
-            if checked.kind != "python":
+            if not _takes_noqa(checked):
                 continue
             actions.append(
                 types.CodeAction(
