@@ -306,3 +306,24 @@ def test_a_toml_table_keyed_by_model_id_is_read_and_fixed_in_place(tmp_path: Pat
     assert fixed == text.replace("claude-3-opus-20240229", "claude-opus-4-6")
     (left,) = cli.json("check", "--no-cache")["diagnostics"]
     assert (left["line"], left["fix"]) == (6, None)
+
+
+def test_pyproject_tool_tables_are_read_and_the_policy_table_is_not(tmp_path: Path) -> None:
+    pyproject = (
+        '[project]\nname = "svc"\ndependencies = ["anthropic>=0.40"]\n\n'
+        '[tool.svc]\nmodel = "claude-3-opus-20240229"  # the default\n\n'
+        "[tool.claude-migrate.retired-models]\nas-of = 2026-12-01\n\n"
+        '[tool.claude-migrate.retired-models.replace]\n"claude-2.1" = "claude-sonnet-4-6"\n'
+    )
+    write_tree(tmp_path, {"pyproject.toml": pyproject})
+    cli = Cli(tmp_path)
+    data = cli.json("check", "--no-cache")
+    assert [(d["path"], d["line"]) for d in data["diagnostics"]] == [("pyproject.toml", 6)]
+    inventory = json.loads(cli("models", "--format", "json").stdout)
+    assert [(m["model"], m["count"]) for m in inventory["models"]] == [
+        ("claude-3-opus-20240229", 1)
+    ]
+    cli("fix", "--unsafe-fixes", "--no-cache")
+    assert (tmp_path / "pyproject.toml").read_text() == pyproject.replace(
+        '"claude-3-opus-20240229"', '"claude-opus-4-6"'
+    )

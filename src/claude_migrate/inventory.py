@@ -105,7 +105,7 @@ def _places(job: Job, errors: list[FileError]) -> list[tuple[Place, Spelling, Pr
             found = _python(job, source)
         elif job.kind == "notebook":
             found = _notebook(job, source)
-        elif job.kind == "config":
+        elif job.kind in ("config", "manifest"):
             found = _config(job, source)
         else:
             return []
@@ -192,8 +192,17 @@ def _config(job: Job, source: SourceText) -> list[_Found]:
 
     ctx = ConfigContext(job.display, job.path, source, job.settings)
     catalogue = ctx.facts.catalogue
+    if job.kind == "manifest":
+        from claude_migrate.configs.scalars import manifest_values
+        from claude_migrate.manifests import format_of
+
+        if format_of(job.path) not in ("pyproject", "pipfile"):
+            return []
+        scalars = manifest_values(source)
+    else:
+        scalars = ctx.scalars
     found: list[_Found] = []
-    for scalar in ctx.scalars:
+    for scalar in scalars:
         spelling = recognise(scalar.value, catalogue)
         if spelling is not None:
             line, column = source.position(scalar.start)

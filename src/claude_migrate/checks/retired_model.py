@@ -52,6 +52,8 @@ if TYPE_CHECKING:
     from claude_migrate.project.triage import Wanted
 
 
+# Dependency files in TOML whose other tables (`[tool.*]`) an application may keep models in.
+TOML_MANIFESTS = ("pyproject", "pipfile")
 # How a data finding says where the id was found (a Python module, or a configuration file).
 DATA_IN_CODE = "found as data: no Claude call in this module is proven to read it"
 DATA_IN_CONFIG = "found as data in a configuration file"
@@ -62,7 +64,7 @@ class RetiredModelCheck(Check["CheckContext"]):
     name = "retired-models"
     summary = "a Claude call or a data value names a retired (or soon retiring) model"
     fix_applicability = Applicability.UNSAFE
-    kinds = frozenset({"python", "config"})
+    kinds = frozenset({"python", "config", "manifest"})
     options = {
         "as-of": Option(
             "date",
@@ -153,8 +155,14 @@ class RetiredModelCheck(Check["CheckContext"]):
     def _config_data(self, ctx: CheckContext) -> Iterable[Diagnostic]:
         from claude_migrate.policy.model_ids import WORD, recognise
 
+        if WORD not in ctx.source.text:
+            return
         scalars = getattr(ctx, "scalars", None)
-        if not scalars or WORD not in ctx.source.text:
+        if scalars is None and getattr(ctx, "format", "") in TOML_MANIFESTS:
+            from claude_migrate.configs.scalars import manifest_values
+
+            scalars = manifest_values(ctx.source)
+        if not scalars:
             return
         catalogue = ctx.facts.catalogue
         values = {scalar.value for scalar in scalars}

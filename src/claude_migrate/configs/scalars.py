@@ -150,6 +150,35 @@ def _toml(source: SourceText) -> Iterator[Scalar]:
     yield from sorted(found, key=lambda scalar: scalar.start)
 
 
+# The tables of a dependency file that are this tool's policy: they name retired ids on purpose.
+OWN_TABLE = ("tool", "claude-migrate")
+
+
+def manifest_values(source: SourceText) -> list[Scalar]:
+    """Return the verbatim string values of a TOML dependency file (`pyproject.toml`, `Pipfile`)
+    outside this tool's own table: a `[tool.*]` table of an application may name its model.
+
+    Requirement strings never are a whole model id, so the dependency tables need no skipping.
+    An unreadable file gives none: the dependency-file reader reports it (CM001).
+    """
+    from claude_migrate.manifests.toml_spans import TomlDocument, TomlError
+
+    try:
+        document = TomlDocument(source.text)
+    except (TomlError, RecursionError):
+        return []
+    return sorted(
+        (
+            Scalar(located.inner_start, located.inner_start + len(located.value), located.value)
+            for located in document.values.values()
+            if located.kind == "string"
+            and located.inner_start is not None
+            and located.path[:2] != OWN_TABLE
+        ),
+        key=lambda scalar: scalar.start,
+    )
+
+
 def _toml_keys(text: str) -> list[Scalar]:
     """Return the quoted keys of a (valid) TOML text written without escapes: a table keyed
     by model id (`"claude-3-opus-20240229" = 15.0`). Bare keys are left out: a replacement
