@@ -8,9 +8,10 @@ names the checkout (common in CI) puts it there for every start, so the tree's
 `protect()` closes both doors for our entry points (the console script, `python -m
 claude_migrate[.<module>]`), and does nothing in any other program:
 
-- the import path loses every entry that is the working folder, a path named on the command
-  line, or a folder inside one of them (with `PYTHONPATH` likewise, for our child processes);
-  entries elsewhere (a team's rule package, a source checkout of this tool) stay;
+- the import path loses every entry `PYTHONPATH` added that is the working folder, a path
+  named on the command line, or a folder inside one of them (and `PYTHONPATH` loses them too,
+  for our child processes); entries elsewhere (a team's rule package, a source checkout of
+  this tool) stay, and so do the installation's own folders wherever they are;
 - `python -m` without `-P`/`-I` starts over at once (same process id, `os.execv`) as a `-c`
   command that drops the working folder before importing anything, then runs the module as
   `-m` would.
