@@ -34,9 +34,6 @@ from claude_migrate.discovery.collect import (
 )
 from claude_migrate.discovery.git import WorkTreeState
 from claude_migrate.discovery.git import scan as git_scan
-from claude_migrate.engine.cache import (
-    CACHE_DIR_NAME as CACHE_DIR_NAME,  # shown by the command line's help
-)
 from claude_migrate.engine.cache import ResultCache, default_dir
 from claude_migrate.engine.fixer import remove_stale_temps
 from claude_migrate.engine.pool import MIB as MIB  # the command line's memory limit is in MiB
@@ -529,8 +526,9 @@ def _run_work(
 ) -> Run:
     """Run the jobs (through the cache unless it is off) and return the run."""
     cache = None
-    if not request.no_cache:
-        cache = ResultCache(request.cache_dir or default_dir(Path.cwd()))
+    folder = request.cache_dir or default_dir()
+    if not request.no_cache and folder is not None:
+        cache = ResultCache(folder)
         if cache.problem is not None:
             messages.append(f"claude-migrate: warning: {cache.problem}")
     try:

@@ -100,7 +100,8 @@ def _common(func: Command) -> Command:
             type=click.Path(file_okay=False, path_type=Path),
             envvar="CLAUDE_MIGRATE_CACHE_DIR",
             show_envvar=True,
-            help=f"Where results are cached (default: {api.CACHE_DIR_NAME}/ at the git root).",
+            help="Where results are cached (default: $XDG_CACHE_HOME/claude-migrate, else "
+            "~/.cache/claude-migrate).",
         ),
         click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache."),
         click.option(
