@@ -352,6 +352,7 @@ class ResultCache:
         self.max_age = max_age
         self._build: Path | None = None
         self._secret: bytes | None = None
+        self._key(create=False)  # a key file that cannot be trusted is said before the run
         self._digests: dict[FileSettings, str] = {}
         self.hits = 0
         self.stores = 0
