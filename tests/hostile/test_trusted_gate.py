@@ -172,6 +172,23 @@ def test_an_edited_entry_in_the_users_cache_is_a_miss(tmp_path: Path) -> None:
     assert "CM101" in again.stdout
 
 
+def test_a_shard_folder_replaced_by_a_link_is_never_written_through(tmp_path: Path) -> None:
+    import shutil
+
+    project = tmp_path / "project"
+    write_tree(project, {"app.py": VIOLATION, "claude-migrate.toml": POLICY})
+    folder = tmp_path / "cache"
+    assert _check(project, "--cache-dir", str(folder), "app.py").returncode == 1
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    for shard in [p for p in folder.glob("*/*") if p.is_dir()]:
+        shutil.rmtree(shard)
+        shard.symlink_to(outside, target_is_directory=True)
+    again = _check(project, "--cache-dir", str(folder), "app.py")
+    assert again.returncode == 1, again.stderr
+    assert list(outside.iterdir()) == []
+
+
 # Policy and baseline ---------------------------------------------------------------------------
 
 

@@ -490,6 +490,8 @@ class ResultCache:
             if secret is None:
                 return
             self._prepare(entry.parent)
+            if os.path.islink(entry.parent) or os.path.islink(entry.parent.parent):
+                return  # a shard or build folder replaced by a link: never written through
             fd, temp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=entry.parent)
             try:
                 with os.fdopen(fd, "wb") as handle:

@@ -98,8 +98,8 @@ def render(run: Run) -> str:
                 "notice",
                 f"{d.code} {d.message} (suppressed by `{d.suppressed_by}`)",
                 file=repo_relative(d.path, run.cwd),
-                line=d.line,
-                col=d.column,
+                line=_in_cell(run, d.path, d.cell, d.line) if d.cell is not None else d.line,
+                col=d.column if d.cell is None else None,
                 title=f"claude-migrate ({d.code}) suppressed in the file",
             )
         )
