@@ -124,6 +124,40 @@ def _inside(real: str, roots: list[str]) -> bool:
     return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
 
 
+def _installed_folders() -> set[str]:
+    """Return the folders the environment's `.pth` files put on the path (editable installs).
+
+    Such a folder is the installation's own choice, even inside a checked tree (this tool's
+    source checkout, installed in development mode and checked by itself).
+    """
+    # `site` is the module reading this very line; nothing else may be imported here (any
+    # import would search the path before the tree's entries are gone).
+    listing = getattr(sys.modules.get("site"), "getsitepackages", None)
+    folders: list[str] = list(listing()) if callable(listing) else []
+    # Run as a `.pth` line: the site folder `site` is reading (in a virtual environment,
+    # `getsitepackages` may still name the base installation's while it does).
+    reading = globals().get("_SITEDIR")
+    if isinstance(reading, str):
+        folders.append(reading)
+    found: set[str] = set()
+    for folder in folders:
+        try:
+            names = [name for name in os.listdir(folder) if name.endswith(".pth")]
+        except OSError:
+            continue
+        for name in names:
+            try:
+                with open(os.path.join(folder, name), encoding="utf-8") as handle:
+                    lines = handle.read(1 << 16).splitlines()
+            except (OSError, UnicodeDecodeError):
+                continue
+            for line in lines:
+                line = line.strip()
+                if line and not line.startswith(("#", "import ", "import\t")):
+                    found.add(_real(os.path.join(folder, line)))
+    return found
+
+
 def _bootstrap(module: str) -> str:
     """Return the `-c` command that runs `module` as `python -m` would, minus the cwd entry."""
     return (
@@ -147,7 +181,12 @@ def protect() -> None:
         # working folder (a project's `.venv`), and they are not the tree's to choose.
         roots = _roots(arguments)
         entries = variable.split(os.pathsep)
-        hostile = {real for real in map(_real, entries) if not real or _inside(real, roots)}
+        installed = _installed_folders()
+        hostile = {
+            real
+            for real in map(_real, entries)
+            if not real or (_inside(real, roots) and real not in installed)
+        }
         sys.path[:] = [entry for entry in sys.path if _real(entry) not in hostile]
         kept = [entry for entry in entries if entry and _real(entry) not in hostile]
         if kept:
@@ -172,7 +211,8 @@ def pth_text() -> str:
     return (
         "import sys; exec(compile("
         f"{code!r}, 'claude-migrate isolation ({PTH_NAME})', 'exec'), "
-        "{'__name__': 'claude_migrate_isolation', '__file__': None})\n"
+        "{'__name__': 'claude_migrate_isolation', '__file__': None, "
+        "'_SITEDIR': locals().get('sitedir')})\n"
     )
 
 
