@@ -276,3 +276,14 @@ def test_the_shipped_start_up_line_is_this_modules_text() -> None:
     assert shipped.read_text(encoding="utf-8").count("\n") == 1  # one line: `site` runs lines
     pyproject = (SRC.parent / "pyproject.toml").read_text(encoding="utf-8")
     assert f'"src/{isolation.PTH_NAME}" = "{isolation.PTH_NAME}"' in pyproject
+
+
+def test_checking_the_installed_source_with_it_on_pythonpath_still_runs() -> None:
+    """An editable install checked by itself: its folder is the installation's, not the tree's."""
+    env = _environment(str(SRC))
+    for command in ([_console_script()], [sys.executable, "-m", "claude_migrate"]):
+        completed = subprocess.run(
+            [*command, "check", "--no-cache", "-q", "src/claude_migrate/isolation.py"],
+            cwd=SRC.parent, env=env, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert completed.returncode == 0, completed.stderr
