@@ -124,10 +124,13 @@ def build_id() -> str:
 def default_dir() -> Path | None:
     """Return the user's cache folder for claude-migrate, outside every checked tree.
 
-    `$XDG_CACHE_HOME/claude-migrate` when the variable holds an absolute path (the XDG base
+    `$CLAUDE_MIGRATE_CACHE_DIR` (the command line's `--cache-dir` variable) when set; else
+    `$XDG_CACHE_HOME/claude-migrate` when that variable holds an absolute path (the XDG base
     directory specification ignores a relative one), else `~/.cache/claude-migrate`; None when
     there is no home folder to put it in.
     """
+    if os.environ.get("CLAUDE_MIGRATE_CACHE_DIR"):
+        return Path(os.environ["CLAUDE_MIGRATE_CACHE_DIR"])
     base = os.environ.get("XDG_CACHE_HOME", "")
     if not os.path.isabs(base):
         try:
