@@ -54,8 +54,11 @@ MODEL_KEYS = (
     "bedrock-retires",
     "vertex-retires",
     "replacement",
+    "recommended",
     "source",
 )
+# Which replacement a retired model's fix writes (`[retired-models] prefer`).
+PREFERENCES = ("nearest", "recommended")
 PLATFORMS = {"bedrock": "Amazon Bedrock", "vertex": "Google Cloud Vertex AI"}
 REMOVAL_KEYS = ("name", "kind", "calls", "removed-in", "replacement", "rule")
 REMOVAL_KINDS = ("client-method", "argument", "resource", "constant")
@@ -73,8 +76,10 @@ class Model:
     bedrock: tuple[str, ...] = ()
     vertex: tuple[str, ...] = ()
     retires: dt.date | None = None
-    replacement: str | None = None
+    replacement: str | None = None  # the nearest: the fewest request changes
     source: str = ""
+    # The current model Anthropic's pages recommend moving to (None: the same as `replacement`).
+    recommended: str | None = None
     # A platform's own end-of-life date, where known (Bedrock and Vertex set their own).
     bedrock_retires: dt.date | None = None
     vertex_retires: dt.date | None = None
@@ -212,6 +217,7 @@ class Catalogue:
         model: Model,
         until: dt.date,
         replace: Mapping[str, str] | None = None,
+        prefer: str = "nearest",
     ) -> tuple[Model, str | None] | None:
         """Return the model to move to (and the exact API id a policy asked for, if any).
 
@@ -231,8 +237,8 @@ class Catalogue:
                 api_id = wanted
                 if target is None:
                     return Model.derived(wanted), wanted
-            elif current.replacement is not None:
-                target = self.find(current.replacement)
+            elif (chosen := _catalogue_replacement(current, prefer)) is not None:
+                target = self.find(chosen)
             else:
                 return None
             if target is None:
@@ -253,6 +259,12 @@ class Catalogue:
             if known.version <= version and parameter in known.rejects:
                 return known
         return None
+
+
+def _catalogue_replacement(model: Model, prefer: str) -> str | None:
+    if prefer == "recommended" and model.recommended is not None:
+        return model.recommended
+    return model.replacement
 
 
 def _policy_replacement(model: Model, replace: Mapping[str, str]) -> str | None:
@@ -382,10 +394,10 @@ def _models(reader: _Reader) -> list[Model]:
             dates[key] = value
         retires = dates["retires"]
         replacement = raw.get("replacement")
-        if replacement is not None and (not isinstance(replacement, str) or not replacement):
-            raise reader.fail_at(
-                f"{entry}.replacement", "expected a model id (a string)", *at, "replacement"
-            )
+        recommended = raw.get("recommended")
+        for key, value in (("replacement", replacement), ("recommended", recommended)):
+            if value is not None and (not isinstance(value, str) or not value):
+                raise reader.fail_at(f"{entry}.{key}", "expected a model id (a string)", *at, key)
         if retires is not None and replacement is None:
             raise reader.fail_at(
                 entry,
@@ -405,6 +417,7 @@ def _models(reader: _Reader) -> list[Model]:
                 vertex=lists["vertex"],
                 retires=retires,
                 replacement=replacement,
+                recommended=recommended,
                 source=source,
                 bedrock_retires=dates["bedrock-retires"],
                 vertex_retires=dates["vertex-retires"],
@@ -543,13 +556,14 @@ def _check_consistency(catalogue: Catalogue, readers: Sequence[_Reader]) -> None
                 raise fail(model, f"{kind} {name!r} is already claimed by {owner.id!r}")
             owners[(kind, name)] = model
     for model in catalogue.models:
-        if model.replacement is None:
-            continue
-        target = catalogue.find(model.replacement)
-        if target is None:
-            raise fail(model, f"replacement {model.replacement!r} is not a model of the catalogue")
-        if target is model:
-            raise fail(model, "a model cannot replace itself")
+        for key, named in (("replacement", model.replacement), ("recommended", model.recommended)):
+            if named is None:
+                continue
+            target = catalogue.find(named)
+            if target is None:
+                raise fail(model, f"{key} {named!r} is not a model of the catalogue")
+            if target is model:
+                raise fail(model, "a model cannot replace itself")
     for model in catalogue.models:
         seen = [model.id]
         current = model
