@@ -325,3 +325,27 @@ def test_the_migrated_sdk_calls_type_check_against_the_installed_sdk(
     )
     errors = [line for line in result.stdout.splitlines() if ": error:" in line]
     assert errors == [], result.stdout
+
+
+@pytest.mark.parametrize("model", ["claude-sonnet-5-5", "claude-opus-5-5", "claude-fable-5-1"])
+def test_cm108_reports_a_forcing_tool_choice_where_the_model_refuses_it(
+    tmp_path: Path, model: str
+) -> None:
+    source = (
+        "import anthropic\nclient = anthropic.Anthropic()\n"
+        f"client.messages.create(model={model!r}, max_tokens=64, messages=[],"
+        " tool_choice={'type': 'tool', 'name': 'f'})\n"
+        f"client.messages.create(model={model!r}, max_tokens=64, messages=[],"
+        " tool_choice={'type': 'auto'})\n"
+        "client.messages.create(model='claude-sonnet-4-6', max_tokens=64, messages=[],"
+        " tool_choice={'type': 'any'})\n"
+    )
+    write_tree(tmp_path, {"app.py": source})
+    cli = Cli(tmp_path)
+    found = cli.json("check", "--select", "CM108", "app.py")["diagnostics"]
+    assert [(d["line"], d["code"]) for d in found] == [(3, "CM108")]
+    assert "forced" in found[0]["message"] and "https://platform.claude.com/" in found[0]["message"]
+    cli("fix", "--select", "CM108", "--unsafe-fixes", "app.py")
+    lines = (tmp_path / "app.py").read_text(encoding="utf-8").splitlines()
+    assert lines[2].endswith('tool_choice={"type": "auto"})')
+    assert lines[4].endswith("tool_choice={'type': 'any'})")
