@@ -349,3 +349,17 @@ def test_cm108_reports_a_forcing_tool_choice_where_the_model_refuses_it(
     lines = (tmp_path / "app.py").read_text(encoding="utf-8").splitlines()
     assert lines[2].endswith('tool_choice={"type": "auto"})')
     assert lines[4].endswith("tool_choice={'type': 'any'})")
+
+
+def test_a_target_without_request_facts_moves_with_a_warning(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "app.py": "import anthropic\nclient = anthropic.Anthropic()\n"
+            "client.messages.create(model='claude-mythos-5', max_tokens=64, messages=[])\n"
+        },
+    )
+    result = Cli(tmp_path)("migrate", "--to", "claude-mythos-5-2", "app.py")
+    assert result.exit_code == 0, result.output
+    assert "states no request facts for claude-mythos-5-2" in result.output
+    assert "model='claude-mythos-5-2'" in (tmp_path / "app.py").read_text(encoding="utf-8")

@@ -93,11 +93,24 @@ def run(migration: Migration) -> Result:
             output_format=migration.output_format,
         )
         outcome = api.fix(request)
+    if not _has_facts(target):
+        outcome.messages.insert(
+            0,
+            f"claude-migrate migrate: warning: rules/models.toml states no request facts for "
+            f"{target}: calls move to it, but their requests are not checked against it",
+        )
     left = [d for r in outcome.run.results for d in r.diagnostics if d.code == RULE]
     text = checklist(target, left, migration.unsafe)
     if migration.checklist is not None:
         api.write_text(migration.checklist, text)
     return Result(outcome, text, left)
+
+
+def _has_facts(target: str) -> bool:
+    from claude_migrate.policy import model_facts
+
+    facts = model_facts.load().for_model(target)
+    return facts is not None and bool(facts.sources)
 
 
 def checklist(target: str, left: list[Diagnostic], unsafe: bool) -> str:
