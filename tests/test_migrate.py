@@ -363,3 +363,31 @@ def test_a_target_without_request_facts_moves_with_a_warning(tmp_path: Path) -> 
     assert result.exit_code == 0, result.output
     assert "states no request facts for claude-mythos-5-2" in result.output
     assert "model='claude-mythos-5-2'" in (tmp_path / "app.py").read_text(encoding="utf-8")
+
+
+def test_a_notebook_cell_is_migrated_in_place(tmp_path: Path) -> None:
+    cell = (
+        "import anthropic\nclient = anthropic.Anthropic()\n"
+        "client.messages.create(model='claude-3-haiku-20240307', max_tokens=64,"
+        " temperature=0.3, messages=[])\n"
+    )
+    notebook = {
+        "cells": [
+            {
+                "cell_type": "code",
+                "execution_count": None,
+                "metadata": {},
+                "outputs": [],
+                "source": cell.splitlines(keepends=True),
+            }
+        ],
+        "metadata": {"language_info": {"name": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    write_tree(tmp_path, {"a.ipynb": json.dumps(notebook, indent=1)})
+    result = Cli(tmp_path)("migrate", "--to", "claude-haiku-5-5", "a.ipynb")
+    assert result.exit_code == 0, result.output
+    fixed = json.loads((tmp_path / "a.ipynb").read_text(encoding="utf-8"))
+    source = "".join(fixed["cells"][0]["source"])
+    assert "model='claude-haiku-5-5'" in source and "temperature" not in source
