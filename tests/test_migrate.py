@@ -146,7 +146,8 @@ def _moves(model: str, target: str) -> bool:
 
 def _migrate(root: Path, target: str, *args: str) -> tuple[int, str]:
     checklist = root.parent / f"{root.name}-checklist.md"
-    result = Cli(root)("migrate", "--to", target, "--checklist", str(checklist), *args, "app")
+    paths = [] if any(a.endswith(".py") for a in args) else ["app"]
+    result = Cli(root)("migrate", "--to", target, "--checklist", str(checklist), *args, *paths)
     return result.exit_code, checklist.read_text(encoding="utf-8")
 
 
@@ -391,3 +392,20 @@ def test_a_notebook_cell_is_migrated_in_place(tmp_path: Path) -> None:
     fixed = json.loads((tmp_path / "a.ipynb").read_text(encoding="utf-8"))
     source = "".join(fixed["cells"][0]["source"])
     assert "model='claude-haiku-5-5'" in source and "temperature" not in source
+
+
+def test_a_constant_shared_with_a_forcing_call_moves_only_as_an_unsafe_fix(tmp_path: Path) -> None:
+    source = (
+        "import anthropic\nclient = anthropic.Anthropic()\nMODEL = 'claude-sonnet-4-6'\n"
+        "client.messages.create(model=MODEL, max_tokens=64, messages=[])\n"
+        "client.messages.create(model=MODEL, max_tokens=64, messages=[],"
+        " tool_choice={'type': 'any'})\n"
+    )
+    write_tree(tmp_path, {"app.py": source})
+    status, checklist = _migrate(tmp_path, "claude-sonnet-5-5", "app.py")
+    assert status == 1
+    assert (tmp_path / "app.py").read_text(encoding="utf-8") == source
+    assert "--unsafe-fixes" in checklist
+    _migrate(tmp_path, "claude-sonnet-5-5", "app.py", "--unsafe-fixes")
+    fixed = (tmp_path / "app.py").read_text(encoding="utf-8")
+    assert "MODEL = 'claude-sonnet-5-5'" in fixed and '{"type": "auto"}' in fixed

@@ -23,9 +23,9 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from claude_migrate.analysis.model_requests import edits_for, model_entry, problems
+from claude_migrate.analysis.model_requests import Problem, edits_for, model_entry, problems
 from claude_migrate.checks.base import Check, Option, call_sites
-from claude_migrate.core.diagnostics import Applicability, Diagnostic
+from claude_migrate.core.diagnostics import Applicability, Diagnostic, Edit
 
 if TYPE_CHECKING:
     from claude_migrate.analysis.calls import CallSite
@@ -43,6 +43,11 @@ _OLD_TIERS = (("claude-instant", "haiku"), ("claude-1", "sonnet"), ("claude-2", 
 _NUMBERS = re.compile(r"(?<![0-9])(\d{1,2})(?![0-9])")
 # Problems whose repair changes what the call does beyond what the target requires.
 _BEHAVIOUR = frozenset({"tool-choice"})
+
+
+def _applicability(needed: list[Problem]) -> Applicability:
+    """Return UNSAFE when a repair changes what the call does beyond what the target requires."""
+    return Applicability.UNSAFE if any(p.kind in _BEHAVIOUR for p in needed) else Applicability.SAFE
 
 
 def tier(model_id: str) -> str | None:
@@ -180,26 +185,14 @@ class MigrateModelCheck(Check["FileContext"]):
                 scope,
                 related=related,
             )
-        needed = (
-            problems(
-                ctx,
-                site,
-                facts,
-                repr(written),
-                prefer=ctx.facts.sampling_preference,
-                yielding=False,
-            )  # fmt: skip
-            if facts is not None
-            else []
-        )
-        unsafe = any(p.kind in _BEHAVIOUR for p in needed)
-        applicability = Applicability.UNSAFE if unsafe else Applicability.SAFE
+        needed = self._needed(ctx, site, facts, written)
         if written == current:
             if not needed:
                 return None
-            return self._repair(ctx, site, entry, needed, applicability, related)
+            return self._repair(ctx, site, entry, needed, _applicability(needed), related)
+        composed: tuple[list[Edit], list[str], str] | str
         if entry.value.node is None:
-            composed: Any = "the model is not written where a fix can reach it"
+            composed = "the model is not written where a fix can reach it"
         else:
             composed = compose(ctx, site, entry, written)
         if isinstance(composed, str):
@@ -212,6 +205,12 @@ class MigrateModelCheck(Check["FileContext"]):
                 related=related,
             )
         edits, changes, where = composed
+        # A constant read by other calls moves them too: the fix carries their changes.
+        for other in ctx.all_sites:
+            shared = model_entry(ctx, other)
+            if other is not site and shared is not None and shared.value.node is entry.value.node:
+                needed = needed + self._needed(ctx, other, facts, written)
+        applicability = _applicability(needed)
         description = "; ".join([f"replace {current!r} with {written!r}{where}", *changes])
         message = f"model {current!r} moves to {written!r}"
         if changes:
@@ -219,12 +218,22 @@ class MigrateModelCheck(Check["FileContext"]):
         fix = ctx.fix(applicability, description, *edits)
         return ctx.diagnostic(self, entry.holder, message, fix, scope, related=related)
 
+    @staticmethod
+    def _needed(
+        ctx: FileContext, site: CallSite, facts: Facts | None, written: str
+    ) -> list[Problem]:
+        """Return what the target refuses in this call's request (nothing without facts)."""
+        if facts is None:
+            return []
+        prefer = ctx.facts.sampling_preference
+        return problems(ctx, site, facts, repr(written), prefer=prefer, yielding=False)
+
     def _repair(
         self,
         ctx: FileContext,
         site: CallSite,
         entry: Entry,
-        needed: list[Any],
+        needed: list[Problem],
         applicability: Applicability,
         related: Any,
     ) -> Diagnostic:
