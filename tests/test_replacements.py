@@ -63,3 +63,18 @@ def test_a_bad_preference_is_a_policy_error(tmp_path: Path) -> None:
     result = Cli(tmp_path)("check", "app.py")
     assert result.exit_code == 2
     assert "prefer" in result.output
+
+
+def test_a_recommended_model_the_catalogue_lacks_stops_the_run(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "extra.toml": '[[models]]\nid = "claude-internal-20250101"\nretires = 2026-01-01\n'
+            'replacement = "claude-sonnet-4-6"\nrecommended = "claude-sonnet-9"\n',
+            "claude-migrate.toml": '[retired-models]\ncatalogue = "extra.toml"\n',
+            "app.py": CALL.format(model="claude-3-haiku-20240307"),
+        },
+    )
+    result = Cli(tmp_path)("check", "app.py")
+    assert result.exit_code == 2
+    assert "recommended 'claude-sonnet-9' is not a model of the catalogue" in result.output

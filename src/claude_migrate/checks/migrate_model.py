@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from claude_migrate.analysis.calls import CallSite
     from claude_migrate.analysis.context import FileContext
     from claude_migrate.analysis.values import Entry
-    from claude_migrate.policy.config import FileSettings
+    from claude_migrate.core.settings import FileSettings
     from claude_migrate.policy.deprecations import Catalogue, Model
     from claude_migrate.policy.model_facts import Facts
     from claude_migrate.project.triage import Wanted
@@ -154,7 +154,7 @@ class MigrateModelCheck(Check["FileContext"]):
     def _judge(
         self, ctx: FileContext, site: CallSite, entry: Entry, target: Model, facts: Facts | None
     ) -> Diagnostic | None:
-        from claude_migrate.policy.retirements import compose
+        from claude_migrate.analysis.retirements import compose
 
         known = ctx.facts.catalogue
         current = entry.value.value

@@ -556,14 +556,9 @@ def _check_consistency(catalogue: Catalogue, readers: Sequence[_Reader]) -> None
                 raise fail(model, f"{kind} {name!r} is already claimed by {owner.id!r}")
             owners[(kind, name)] = model
     for model in catalogue.models:
-        for key, named in (("replacement", model.replacement), ("recommended", model.recommended)):
-            if named is None:
-                continue
-            target = catalogue.find(named)
-            if target is None:
-                raise fail(model, f"{key} {named!r} is not a model of the catalogue")
-            if target is model:
-                raise fail(model, "a model cannot replace itself")
+        wrong = _named_wrongly(catalogue, model)
+        if wrong:
+            raise fail(model, wrong)
     for model in catalogue.models:
         seen = [model.id]
         current = model
@@ -575,6 +570,19 @@ def _check_consistency(catalogue: Catalogue, readers: Sequence[_Reader]) -> None
                 raise fail(model, "replacements loop: " + " -> ".join([*seen, nxt.id]))
             seen.append(nxt.id)
             current = nxt
+
+
+def _named_wrongly(catalogue: Catalogue, model: Model) -> str:
+    """Return what is wrong with a model's `replacement` or `recommended` ("" when nothing)."""
+    for key, named in (("replacement", model.replacement), ("recommended", model.recommended)):
+        if named is None:
+            continue
+        target = catalogue.find(named)
+        if target is None:
+            return f"{key} {named!r} is not a model of the catalogue"
+        if target is model:
+            return "a model cannot replace itself"
+    return ""
 
 
 @cache
