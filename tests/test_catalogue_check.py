@@ -68,3 +68,23 @@ def test_a_thinking_warning_the_facts_contradict_is_reported(
     result = CliRunner().invoke(main, ["catalogue", "--check"])
     assert result.exit_code == 1
     assert "different-thinking: claude-sonnet-5-5" in result.output
+
+
+def test_a_constructor_removal_is_judged_where_the_class_is_defined() -> None:
+    assert REAL is not None
+    still = SdkRemoval(
+        "UserMessageParam",
+        "constructor",
+        "2.0.0",
+        "nothing",
+        "CM303",
+        ("anthropic.types.UserMessageParam", "anthropic.types.user_message_param.UserMessageParam"),
+    )
+    gone = next(r for r in KNOWN.sdk_removals if r.kind == "constructor")
+    gaps = installed_sdk._removal_gaps(REAL, [still, gone])
+    assert [(g.model, g.detail.split("; ")[1]) for g in gaps] == [
+        (
+            "constructor UserMessageParam",
+            "anthropic 2.15.0 has class anthropic.types.user_message_param.UserMessageParam",
+        )
+    ]

@@ -61,7 +61,7 @@ MODEL_KEYS = (
 PREFERENCES = ("nearest", "recommended")
 PLATFORMS = {"bedrock": "Amazon Bedrock", "vertex": "Google Cloud Vertex AI"}
 REMOVAL_KEYS = ("name", "kind", "calls", "removed-in", "replacement", "rule")
-REMOVAL_KINDS = ("client-method", "argument", "resource", "constant")
+REMOVAL_KINDS = ("client-method", "argument", "resource", "constant", "constructor")
 VERSION_KEYS = ("version", "rejects", "sdk-default-from", "note")
 TOP_KEYS = ("schema", "models", "sdk-removals", "api-versions")
 
@@ -463,10 +463,11 @@ def _removals(reader: _Reader) -> list[SdkRemoval]:
                 "kind",
             )
         calls = _strings(reader, entry, "calls", raw.get("calls", []), at)
-        if kind == "argument" and not calls:
+        if kind in ("argument", "constructor") and not calls:
             raise reader.fail_at(
-                f"{entry}.calls", "an argument removal needs `calls`", *at, "calls"
-            )
+                f"{entry}.calls", f"a{'n' if kind == 'argument' else ''} {kind} removal needs "
+                "`calls`", *at, "calls"
+            )  # fmt: skip
         for key in ("replacement", "rule"):
             if not isinstance(raw.get(key), str) or not raw[key]:
                 raise reader.fail_at(f"{entry}.{key}", "expected a non-empty string", *at, key)

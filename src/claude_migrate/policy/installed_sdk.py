@@ -241,7 +241,23 @@ def _still_there(root: Path, removal: SdkRemoval) -> str:
         return "" if gone else f"resources/{removal.name}"
     if removal.kind == "constant":
         return f"anthropic.{removal.name}" if _exports(root, removal.name) else ""
+    if removal.kind == "constructor":
+        return ", ".join(f"class {path}" for path in removal.calls if _is_class(root, path))
     return ""
+
+
+def _is_class(root: Path, path: str) -> bool:
+    """Return whether the module an import path names (`anthropic.types.message_param.X`)
+    defines X as a class (a re-export elsewhere is judged where it is defined)."""
+    parts = path.split(".")
+    if len(parts) < 3 or parts[0] != "anthropic":
+        return False
+    folder = root.joinpath(*parts[1:-1])
+    for module in (_source(folder.parent, f"{folder.name}.py"), _source(folder, "__init__.py")):
+        for node in module.body if module is not None else []:
+            if isinstance(node, ast.ClassDef) and node.name == parts[-1]:
+                return True
+    return False
 
 
 def _parameters(root: Path, call: str) -> frozenset[str] | None:
