@@ -88,3 +88,11 @@ def test_a_constructor_removal_is_judged_where_the_class_is_defined() -> None:
             "anthropic 2.15.0 has class anthropic.types.user_message_param.UserMessageParam",
         )
     ]
+
+
+def test_a_client_namespace_the_sdk_still_has_is_a_gap() -> None:
+    assert REAL is not None
+    wrong = SdkRemoval("beta.messages", "client-attribute", "0.41.0", "nothing", "CM303")
+    gone = next(r for r in KNOWN.sdk_removals if r.kind == "client-attribute")
+    gaps = installed_sdk._removal_gaps(REAL, [wrong, gone])
+    assert [g.model for g in gaps] == ["client-attribute beta.messages"]

@@ -120,6 +120,20 @@ def _argument_lines(ctx: FileContext, removal: SdkRemoval) -> Iterator[int]:
                 yield ctx.range(entry.holder).start.line
 
 
+def _client_attribute_lines(ctx: FileContext, removal: SdkRemoval) -> Iterator[int]:
+    from claude_migrate.analysis.symbols import Instance, is_sdk_client_class
+
+    parts = tuple(removal.name.split("."))
+    for record in ctx.index.calls:
+        symbol = ctx.resolver.resolve(record.node.func, record.scope)
+        if (
+            isinstance(symbol, Instance)
+            and is_sdk_client_class(symbol.cls)
+            and symbol.path[: len(parts)] == parts
+        ):
+            yield ctx.range(record.node).start.line
+
+
 def _resource_lines(ctx: FileContext, removal: SdkRemoval) -> Iterator[int]:
     from claude_migrate.analysis.calls import SDK
 
@@ -146,6 +160,7 @@ def _constant_lines(ctx: FileContext, removal: SdkRemoval) -> Iterator[int]:
 
 _FINDERS: dict[str, Callable[[FileContext, SdkRemoval], Iterator[int]]] = {
     "client-method": _client_method_lines,
+    "client-attribute": _client_attribute_lines,
     "argument": _argument_lines,
     "resource": _resource_lines,
     "constructor": _constructor_lines,

@@ -53,7 +53,9 @@ class RemovedSdkApiCheck(Check["FileContext"]):
         known = facts_for(settings).catalogue
         methods = {r.name for r in known.removals("client-method", RULE)}
         classes = {r.name for r in known.removals("constructor", RULE)}
-        return call_sites(callees=frozenset(methods | classes))
+        # A removed namespace is reached through a call of one of its methods: its name is text.
+        names = tuple(r.name.rsplit(".", 1)[-1] for r in known.removals("client-attribute", RULE))
+        return call_sites(callees=frozenset(methods | classes), texts=names)
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         known = ctx.facts.catalogue
@@ -80,6 +82,7 @@ class RemovedSdkApiCheck(Check["FileContext"]):
                     record.scope.qualname,
                 )
         yield from self._constructors(ctx)
+        yield from self._attributes(ctx)
         arguments = known.removals("argument", RULE)
         if not arguments:
             return
@@ -124,3 +127,26 @@ class RemovedSdkApiCheck(Check["FileContext"]):
                 None,
                 record.scope.qualname,
             )
+
+    def _attributes(self, ctx: FileContext) -> Iterable[Diagnostic]:
+        """Yield a finding per call reached through a client namespace the SDK removed."""
+        removed = [
+            (tuple(removal.name.split(".")), removal)
+            for removal in ctx.facts.catalogue.removals("client-attribute", RULE)
+        ]
+        if not removed:
+            return
+        for record in ctx.index.calls:
+            symbol = ctx.resolver.resolve(record.node.func, record.scope)
+            if not (isinstance(symbol, Instance) and is_sdk_client_class(symbol.cls)):
+                continue
+            for parts, removal in removed:
+                if symbol.path[: len(parts)] == parts:
+                    yield ctx.diagnostic(
+                        self,
+                        record.node,
+                        f"client.{removal.name} was removed in anthropic {removal.removed_in}; "
+                        f"use {removal.replacement}",
+                        None,
+                        record.scope.qualname,
+                    )

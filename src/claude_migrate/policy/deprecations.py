@@ -61,7 +61,14 @@ MODEL_KEYS = (
 PREFERENCES = ("nearest", "recommended")
 PLATFORMS = {"bedrock": "Amazon Bedrock", "vertex": "Google Cloud Vertex AI"}
 REMOVAL_KEYS = ("name", "kind", "calls", "removed-in", "replacement", "rule")
-REMOVAL_KINDS = ("client-method", "argument", "resource", "constant", "constructor")
+REMOVAL_KINDS = (
+    "client-method",
+    "client-attribute",
+    "argument",
+    "resource",
+    "constant",
+    "constructor",
+)
 VERSION_KEYS = ("version", "rejects", "sdk-default-from", "note")
 TOP_KEYS = ("schema", "models", "sdk-removals", "api-versions")
 

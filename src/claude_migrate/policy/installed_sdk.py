@@ -235,6 +235,10 @@ def _still_there(root: Path, removal: SdkRemoval) -> str:
     if removal.kind == "client-method":
         found = _defines(_source(root, "_client.py"), removal.name)
         return f"client.{removal.name}()" if found else ""
+    if removal.kind == "client-attribute":
+        folder = root.joinpath("resources", *removal.name.split("."))
+        there = folder.exists() or folder.with_suffix(".py").exists()
+        return f"client.{removal.name}" if there else ""
     if removal.kind == "resource":
         gone = not (root / "resources" / removal.name).exists()
         gone = gone and not (root / "resources" / f"{removal.name}.py").exists()
