@@ -420,6 +420,85 @@ def fix(**kwargs: Any) -> None:
     _run(**kwargs, fixing=True)
 
 
+@main.command("migrate")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--to", "to", required=True, help="The model to move to (an API id).")
+@click.option(
+    "--from",
+    "sources",
+    multiple=True,
+    help="Move only calls to this model (repeatable; default: the target's tier, not newer).",
+)
+@click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes marked unsafe.")
+@click.option("--diff", is_flag=True, help="Print a unified diff of the changes and write nothing.")
+@click.option(
+    "--report",
+    "report_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write a JSON report of every changed file and every finding left (with why) to FILE.",
+)
+@click.option(
+    "--checklist",
+    "checklist_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write what the migration could not do, as a Markdown checklist, to FILE.",
+)
+@click.option("-j", "--jobs", type=click.IntRange(min=1), help="Worker processes.")
+@click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    envvar="CLAUDE_MIGRATE_CACHE_DIR",
+    show_envvar=True,
+    help=f"Where results are cached (default: {api.CACHE_DIR_NAME}/ at the git root).",
+)
+@click.option("--no-cache", is_flag=True, help="Do not read or write the result cache.")
+@click.option("-q", "--quiet", is_flag=True, help="Print only the summary line.")
+def migrate_command(
+    paths: tuple[Path, ...],
+    to: str,
+    sources: tuple[str, ...],
+    unsafe_fixes: bool,
+    diff: bool,
+    report_file: Path | None,
+    checklist_file: Path | None,
+    jobs: int | None,
+    cache_dir: Path | None,
+    no_cache: bool,
+    quiet: bool,
+) -> None:
+    """Move every Claude call in PATHS to the model --to names, rewriting each request to its
+    contract (rule CM304); what cannot be moved is reported, and listed by --checklist.
+
+    Exit codes: 0 every call moved, 1 something is left (see the checklist), 2 usage error.
+    """
+    from claude_migrate import migrate
+
+    migration = migrate.Migration(
+        to=to,
+        sources=sources,
+        paths=paths,
+        unsafe=unsafe_fixes,
+        diff=diff,
+        report_file=report_file,
+        checklist=checklist_file,
+        jobs=jobs,
+        cache_dir=cache_dir,
+        no_cache=no_cache,
+        quiet=quiet,
+    )
+    try:
+        result = migrate.run(migration)
+    except migrate.MigrationError as exc:
+        _fail(str(exc))
+    except api.RequestError as exc:
+        for line in exc.messages:
+            click.echo(line, err=True)
+        _fail(str(exc))
+    except OSError as exc:
+        _fail(f"cannot write the checklist {checklist_file}: {exc.strerror}")
+    _print(result.outcome)
+
+
 # The catalogue ------------------------------------------------------------------------------
 
 
