@@ -449,7 +449,8 @@ def fix(**kwargs: Any) -> None:
     type=click.Path(file_okay=False, path_type=Path),
     envvar="CLAUDE_MIGRATE_CACHE_DIR",
     show_envvar=True,
-    help=f"Where results are cached (default: {api.CACHE_DIR_NAME}/ at the git root).",
+    help="Where results are cached (default: $XDG_CACHE_HOME/claude-migrate, else "
+    "~/.cache/claude-migrate).",
 )
 @click.option("--no-cache", is_flag=True, help="Do not read or write the result cache.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the summary line.")
