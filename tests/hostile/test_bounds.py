@@ -40,3 +40,25 @@ def test_a_name_rebound_from_itself_400_times_is_checked_in_linear_time(tmp_path
     assert proc.returncode in (0, 1), proc.stderr
     assert not [e for e in report.get("errors", [])], report
     assert elapsed < 20, elapsed
+
+
+def test_8000_declared_call_sites_load_without_rescanning_the_policy_per_entry(
+    tmp_path: Path,
+) -> None:
+    entries = "".join(
+        f'[[call-sites]]\nfunction = "acme.ask{i}"\nmodel = "model_name"\n\n' for i in range(8000)
+    )
+    write_tree(
+        tmp_path,
+        {
+            "claude-migrate.toml": entries,
+            "app.py": "from acme import ask7999\nask7999(model_name='claude-2.1')\n",
+        },
+    )
+    started = time.monotonic()
+    proc = run_cm("check", "--no-cache", "--format", "json", ".", cwd=tmp_path)
+    elapsed = time.monotonic() - started
+    assert proc.returncode == 1, proc.stderr
+    codes = [d["code"] for d in json.loads(proc.stdout)["diagnostics"]]
+    assert codes == ["CM302"], codes
+    assert elapsed < 12, elapsed

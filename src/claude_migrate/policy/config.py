@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import errno
+import functools
 import hashlib
 import json
 import os
@@ -300,8 +301,13 @@ def resolve_codes(
 # Loading -------------------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=256)
 def _find_line(text: str, table: str | None, key: str) -> int | None:
-    """Return the 1-based line where `key` is set (inside `[table]` when given), if found."""
+    """Return the 1-based line where `key` is set (inside `[table]` when given), if found.
+
+    Remembered: a policy with thousands of entries of one array (`[[call-sites]]`,
+    `[[overrides]]`) asks the same question once per entry, and the text is scanned once.
+    """
     lines = text.splitlines()
     in_table = table is None
     key_re = re.compile(rf"^\s*\"?{re.escape(key)}\"?\s*=")
@@ -889,12 +895,11 @@ def _validate_call_sites(raw: _RawPolicy, value: Any) -> None:
                 _find_line(raw.text, CALL_SITES, "function"),
             )  # fmt: skip
         for key in mapped:
-            line = _find_line(raw.text, CALL_SITES, key)
             if key not in CALL_SITE_PARAMETERS:
                 raise ConfigError(
                     raw.path, f"{where}.{key}",
                     "unknown key (expected function, " + ", ".join(CALL_SITE_PARAMETERS) + ")",
-                    line,
+                    _find_line(raw.text, CALL_SITES, key),
                 )  # fmt: skip
             name = entry[key]
             if not (isinstance(name, str) and name.isidentifier()):
@@ -902,7 +907,7 @@ def _validate_call_sites(raw: _RawPolicy, value: Any) -> None:
                     raw.path,
                     f"{where}.{key}",
                     "expected the name of one of the function's parameters",
-                    line,
+                    _find_line(raw.text, CALL_SITES, key),
                 )
 
 
