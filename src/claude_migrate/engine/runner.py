@@ -44,7 +44,14 @@ from claude_migrate.engine.pool import (
     recursion_headroom,
     run_in_workers,
 )  # fmt: skip
-from claude_migrate.engine.source import DecodeError, SourceText, read_regular
+from claude_migrate.engine.source import (
+    DecodeError,
+    SourceText,
+    as_notebook_reads,
+    as_python_reads,
+    python_identifiers,
+    read_regular,
+)
 from claude_migrate.engine.suppress import skips_file
 from claude_migrate.manifests import MANIFEST_KIND
 from claude_migrate.notebook import CHECKED_AS, NOTEBOOK_KIND
@@ -267,8 +274,7 @@ def _triage(
     """
     if job.kind != "python" or not enabled():
         return False, None
-    if data is None:
-        data = text.encode("utf-8", "surrogatepass")
+    data = text.encode("utf-8", "surrogatepass") if data is None else as_read(job.kind, data)
     # A file the project phase or a declared call site makes relevant is parsed whatever its
     # markers (`_verdict`): every enabled check then counts, not only those whose markers it has.
     forced = (job.project is not None and job.project.relevant) or any(
@@ -359,8 +365,22 @@ def prefilter(data: bytes, settings: FileSettings, kind: str, path: str = "") ->
     return SYNTAX_ONLY if any(marker in data for marker in CLAUDE_MARKERS) else SKIP
 
 
+def as_read(kind: str, data: bytes) -> bytes:
+    """Return the bytes the text tests read of a file: its text as Python (or JSON) reads it.
+
+    A coding cookie, an identifier in a compatibility form or a JSON escape would otherwise
+    hide a name from a byte search that the program still holds (`source.as_python_reads`).
+    """
+    if kind == "python":
+        return as_python_reads(data)
+    if kind == NOTEBOOK_KIND:
+        return as_notebook_reads(data)
+    return data
+
+
 def _verdict(job: Job, data: bytes) -> int:
     """Return the prefilter's verdict, parsing a file the project phase found a use for."""
+    data = as_read(job.kind, data)
     verdict = prefilter(data, job.settings, job.kind, job.path)
     if verdict != PARSE and job.project is not None and job.project.relevant:
         return PARSE
@@ -476,15 +496,31 @@ def read_source(
 ) -> SourceText | None:
     """Return a job's decoded text, or None when the file is skipped or undecodable (CM001)."""
     if job.text is not None:
-        return SourceText(job.text)
-    assert data is not None
-    if skips_file(data):
-        return None
-    try:
-        return SourceText.from_bytes(data, is_python=is_python)
-    except DecodeError as exc:
-        result.errors.append(FileError(job.display, str(exc), exc.line))
-        return None
+        source = SourceText(job.text)
+    else:
+        assert data is not None
+        if skips_file(data):
+            return None
+        try:
+            source = SourceText.from_bytes(data, is_python=is_python)
+        except DecodeError as exc:
+            result.errors.append(FileError(job.display, str(exc), exc.line))
+            return None
+    return as_python_sees(source) if is_python else source
+
+
+def as_python_sees(source: SourceText) -> SourceText:
+    """Return the source with its identifiers in the NFKC form Python reads them as.
+
+    `import ａnthropic` (a fullwidth letter) imports `anthropic`: the checks read the name
+    Python binds. Such a file is checked as normalised and never rewritten (`lossy`): writing
+    the normalised text back would change bytes outside the fixes.
+    """
+    text = python_identifiers(source.text)
+    if text is source.text:
+        return source
+    why = "identifiers written in compatibility forms (NFKC), checked as Python reads them"
+    return replace(source, text=text, lossy=source.lossy or why, _line_starts=None)
 
 
 def _process_python(

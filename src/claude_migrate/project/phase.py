@@ -56,7 +56,7 @@ from claude_migrate.analysis.symbols import (
     BOTO3_CLIENT_FACTORIES,
     is_sdk_client_class,
 )
-from claude_migrate.engine.source import read_regular
+from claude_migrate.engine.source import as_python_reads, python_text, read_regular
 from claude_migrate.project.summary import summarise_tree
 from claude_migrate.project.triage import Sites, read_sites
 
@@ -1562,7 +1562,9 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path, cache: Any = Non
     project.given = {str(path): data for path, data in files}
     pending: list[tuple[Path, bytes, str, bool]] = []
     for path, data in files:
+        # Scanned as Python reads the file (its cookie, NFKC identifiers), parsed from `data`.
         raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+        raw = as_python_reads(raw)
         if _mentions(raw, MARKERS):
             _add_file(project, path, data)
             continue
@@ -1585,7 +1587,8 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path, cache: Any = Non
                     data = found.read_bytes()
                 except OSError:
                     data = b""
-                if _mentions(data, MARKERS) and _add_file(project, found, data) is not None:
+                seen = as_python_reads(data)
+                if _mentions(seen, MARKERS) and _add_file(project, found, data) is not None:
                     matters[name] = True
         return matters[name]
 
@@ -1628,8 +1631,8 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path, cache: Any = Non
             pending = left
             if not joined:
                 break
-            for path, raw, _module, _package in joined:
-                _add_file(project, path, raw, follow=True)
+            for path, _read, _module, _package in joined:
+                _add_file(project, path, project.given[str(path)], follow=True)
             project.solve()
     return project
 
@@ -1637,7 +1640,12 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path, cache: Any = Non
 def _names_nothing(files: Sequence[tuple[Path, bytes | str]]) -> bool:
     """Return whether a large run holds no file naming Claude (then the phase has nothing)."""
     return len(files) > DISK_READ_FILES and not any(
-        _mentions(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data, MARKERS)
+        _mentions(
+            data.encode("utf-8", "surrogatepass")
+            if isinstance(data, str)
+            else as_python_reads(data),
+            MARKERS,
+        )
         for _, data in files
     )
 
@@ -1645,10 +1653,10 @@ def _names_nothing(files: Sequence[tuple[Path, bytes | str]]) -> bool:
 def _add_file(project: Project, path: Path, data: bytes | str, follow: bool = False) -> str | None:
     """Summarise a file; its imports are summarised too when `follow` (see `Project.followed`)."""
     if isinstance(data, bytes):
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
+        decoded = python_text(data)  # as Python decodes it: BOM and coding cookie
+        if decoded is None:
             return None
+        text = decoded
     else:
         text = data
     name = project.add(path, text)
@@ -1750,8 +1758,9 @@ def attach_project(
                 module = project.files.get(str(path))
                 sites = project.sites.get(module) if module is not None else None
                 if sites is not None:
-                    text = data if isinstance(data, str) else data.decode("utf-8")
-                    read_sites_of[str(path)] = (text, sites)
+                    text = data if isinstance(data, str) else python_text(data)
+                    if text is not None:
+                        read_sites_of[str(path)] = (text, sites)
     out = []
     for job in jobs:
         view = views.get(job.path) if job.kind == "python" else None
