@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from claude_migrate.core.diagnostics import Applicability, Diagnostic, Severity
+from claude_migrate.core.paths import path_problem
 from claude_migrate.policy.facts import as_date
 
 if TYPE_CHECKING:
@@ -114,7 +115,7 @@ class Option:
             date = as_date(value)
             return date is not None and EARLIEST_DATE <= date <= LATEST_DATE
         if kind == "path":
-            return isinstance(value, str) and bool(value.strip())
+            return isinstance(value, str) and bool(value.strip()) and path_problem(value) is None
         if kind == "string-table":
             return isinstance(value, dict) and all(
                 isinstance(v, str) and (self.pattern is None or self.pattern(v))
