@@ -509,7 +509,9 @@ class Project:
             result = self._name(module, None, name, depth + 1)
             if result is None and name not in summary["assigns"] and name not in summary["imports"]:
                 for star in summary["star_imports"]:
-                    other = self.summaries.get(star)
+                    # Read on demand as any import is: whether the module re-exporting it was
+                    # given to the run or read from disk (one file checked, or the tree).
+                    other = self._star_summary(star)
                     if other is not None and (other["all"] is None or name in other["all"]):
                         result = self.export(star, name, depth + 1)
                         if result is not None:
@@ -518,6 +520,13 @@ class Project:
             self._evaluating.discard(("export", module, name))
         self._exports[key] = result
         return result
+
+    def _star_summary(self, module: str) -> dict[str, Any] | None:
+        """Return the summary of a module a star import names, loading it when allowed."""
+        summary = self.summaries.get(module)
+        if summary is None and self.loading and self.module_path(module) is not None:
+            summary = self.load(module)
+        return summary
 
     def qualified(self, qualname: str, depth: int = 0) -> Sym:
         """Return what an absolute import path names: a project thing, or an outside ref."""
@@ -1112,7 +1121,7 @@ class Project:
         names: dict[str, Any] = {}
         starred: set[str] = set()
         for star in summary["star_imports"]:
-            other = self.summaries.get(star)
+            other = self._star_summary(star)
             if other is not None:
                 public = [
                     n for n in [*other["assigns"], *other["imports"]] if not n.startswith("_")
@@ -1478,6 +1487,9 @@ def _display(path: Path, cwd: Path) -> str:
         return path.as_posix()
 
 
+STAR_IMPORT = b"import *"
+
+
 def _mentions(data: bytes, names: Iterable[bytes]) -> bool:
     return any(name in data for name in names)
 
@@ -1588,9 +1600,18 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path, cache: Any = Non
                 except OSError:
                     data = b""
                 seen = as_python_reads(data)
-                if _mentions(seen, MARKERS) and _add_file(project, found, data) is not None:
+                if (_mentions(seen, MARKERS) or re_exports(name, found, seen)) and _add_file(
+                    project, found, data
+                ) is not None:
                     matters[name] = True
         return matters[name]
+
+    def re_exports(name: str, path: Path, seen: bytes) -> bool:
+        """Return whether a module star-imports one that gives something (`from .x import *`)."""
+        if STAR_IMPORT not in seen:
+            return False
+        package = path.name == "__init__.py"
+        return any(summarised(other) and giving(other) for other in imports_of(seen, name, package))
 
     def giving(name: str) -> bool:
         return name in project.summaries and gives(project.derived(name))
@@ -1624,7 +1645,9 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path, cache: Any = Non
             joined = []
             left = []
             for item in pending:
-                if _mentions(item[1], spelled) and any(giving(name) for name in imported(item)):
+                # A star import re-exports every name without spelling one.
+                uses = _mentions(item[1], spelled) or STAR_IMPORT in item[1]
+                if uses and any(giving(name) for name in imported(item)):
                     joined.append(item)
                 else:
                     left.append(item)
