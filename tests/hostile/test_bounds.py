@@ -9,11 +9,15 @@ message.
 from __future__ import annotations
 
 import json
+import os
+import select
+import subprocess
+import sys
 import time
 from pathlib import Path
 
-from helpers import write_tree
-from test_inputs import run_cm
+from helpers import SRC, write_tree
+from test_inputs import CALL, run_cm
 
 
 def _rebinding(count: int) -> str:
@@ -62,3 +66,86 @@ def test_8000_declared_call_sites_load_without_rescanning_the_policy_per_entry(
     codes = [d["code"] for d in json.loads(proc.stdout)["diagnostics"]]
     assert codes == ["CM302"], codes
     assert elapsed < 12, elapsed
+
+
+# The language server -------------------------------------------------------------------------
+
+
+def _frame(message: dict[str, object], short: int = 0) -> bytes:
+    body = json.dumps(message).encode()
+    return b"Content-Length: %d\r\n\r\n" % (len(body) + short) + body
+
+
+def _session(root: Path, *frames: bytes, wait_for: bytes, end: bool = False) -> tuple[bytes, str]:
+    """Run the server, send `frames`, return what it wrote once `wait_for` came (and stderr)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(SRC) + os.pathsep + env.get("PYTHONPATH", "")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "claude_migrate", "server"],
+        cwd=root, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    start = _frame(
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"processId": None, "rootUri": root.as_uri(), "capabilities": {}}}
+    ) + _frame({"jsonrpc": "2.0", "method": "initialized", "params": {}})  # fmt: skip
+    out = b""
+    try:
+        proc.stdin.write(start + b"".join(frames))
+        proc.stdin.flush()
+        if end:
+            proc.stdin.close()
+        deadline = time.monotonic() + 60
+        while wait_for not in out and time.monotonic() < deadline:
+            ready, _, _ = select.select([proc.stdout], [], [], 1)
+            if ready:
+                chunk = os.read(proc.stdout.fileno(), 65536)
+                if not chunk:
+                    break
+                out += chunk
+    finally:
+        if not proc.stdin.closed:
+            proc.stdin.close()
+        try:
+            proc.wait(30)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    return out, proc.stderr.read().decode("utf-8", "replace")
+
+
+def _did_open(root: Path, name: str, text: str) -> bytes:
+    return _frame(
+        {"jsonrpc": "2.0", "method": "textDocument/didOpen",
+         "params": {"textDocument": {"uri": (root / name).as_uri(), "languageId": "python",
+                                     "version": 1, "text": text}}}
+    )  # fmt: skip
+
+
+def test_the_server_resynchronises_after_a_body_shorter_than_its_length(tmp_path: Path) -> None:
+    broken = _frame({"jsonrpc": "2.0", "method": "$/anything", "params": {}}, short=40)
+    out, err = _session(tmp_path, broken, _did_open(tmp_path, "app.py", CALL), wait_for=b"CM101")
+    assert b"publishDiagnostics" in out and b"CM101" in out, (out[-500:], err[-2000:])
+    assert "shorter than its Content-Length" in err, err[-2000:]
+    assert "Traceback" not in err, err[-2000:]
+
+
+def test_the_server_exits_cleanly_when_the_input_ends_inside_a_message(tmp_path: Path) -> None:
+    cut = _frame({"jsonrpc": "2.0", "method": "$/anything", "params": {}}, short=10_000)
+    _, err = _session(tmp_path, cut, wait_for=b"never", end=True)
+    assert "the input ended inside a message" in err, err[-2000:]
+    assert "Traceback" not in err, err[-2000:]
+
+
+def test_the_server_drops_an_oversized_message_without_reading_it_whole(tmp_path: Path) -> None:
+    declared = b"Content-Length: 999999999999\r\n\r\n" + b"x" * 100_000
+    # The oversized frame is read past; the stream then ends and the server stops.
+    _, err = _session(tmp_path, declared, wait_for=b"never", end=True)
+    assert "over the limit" in err, err[-2000:]
+    assert "Traceback" not in err, err[-2000:]
+
+
+def test_the_server_does_not_check_a_document_over_its_size_cap(tmp_path: Path) -> None:
+    text = CALL + ("# " + "x" * 98 + "\n") * 90_000  # 9 MB: over the 8 MiB cap
+    out, err = _session(tmp_path, _did_open(tmp_path, "big.py", text), wait_for=b"too large")
+    assert b"too large to check in the editor" in out, (out[-500:], err[-2000:])

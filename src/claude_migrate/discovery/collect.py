@@ -120,13 +120,13 @@ class _GitIgnores:
         if root is None:
             return False
         if root not in self._tracked:
-            files = tracked_files(root)
-            folders = {
+            names = tracked_files(root)
+            holding = frozenset(
                 "/".join(parts[:i])
-                for parts in (name.split("/") for name in files)
+                for parts in (name.split("/") for name in names)
                 for i in range(1, len(parts))
-            }
-            self._tracked[root] = (files, frozenset(folders))
+            )
+            self._tracked[root] = (names, holding)
         files, folders = self._tracked[root]
         rel = path.relative_to(root).as_posix()
         return rel in (folders if is_dir else files)
