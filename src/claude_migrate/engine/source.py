@@ -70,12 +70,17 @@ class FileBytes(bytes):
         return read
 
 
-def read_regular(path: str | os.PathLike[str]) -> FileBytes:
+class FileTooLarge(OSError):
+    """The file is larger than the reader takes (`read_regular`'s `limit`)."""
+
+
+def read_regular(path: str | os.PathLike[str], limit: int | None = None) -> FileBytes:
     """Return the bytes of the regular file at `path`; raise NotRegularFile for anything else.
 
     The open never blocks (`O_NONBLOCK`: a FIFO opens at once instead of waiting for a writer),
     and what was opened is checked with `fstat`, so a file swapped for a FIFO or a link to
-    `/dev/zero` after it was found is refused, not read forever.
+    `/dev/zero` after it was found is refused, not read forever. With a `limit`, a file larger
+    than that many bytes (or growing past it while read) raises FileTooLarge, never read whole.
     """
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     fd = os.open(path, flags)
@@ -83,11 +88,18 @@ def read_regular(path: str | os.PathLike[str]) -> FileBytes:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise NotRegularFile(0, f"not a regular file ({describe_mode(info.st_mode)})")
+        too_large = FileTooLarge(0, f"larger than {limit} bytes")
+        if limit is not None and info.st_size > limit:
+            raise too_large
         chunks = []
+        total = 0
         while True:
             chunk = os.read(fd, max(info.st_size + 1, 65536))
             if not chunk:
                 break
+            total += len(chunk)
+            if limit is not None and total > limit:
+                raise too_large
             chunks.append(chunk)
     finally:
         os.close(fd)
