@@ -16,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from helpers import SRC, write_tree
 from test_inputs import CALL, run_cm
 
@@ -149,3 +150,83 @@ def test_the_server_does_not_check_a_document_over_its_size_cap(tmp_path: Path) 
     text = CALL + ("# " + "x" * 98 + "\n") * 90_000  # 9 MB: over the 8 MiB cap
     out, err = _session(tmp_path, _did_open(tmp_path, "big.py", text), wait_for=b"too large")
     assert b"too large to check in the editor" in out, (out[-500:], err[-2000:])
+
+
+# The main process's own work -----------------------------------------------------------------
+
+MAIN_RSS = """
+import resource, sys
+from claude_migrate.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print("maxrss-kib", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+"""
+
+
+def test_a_huge_file_costs_the_main_process_little_memory(tmp_path: Path) -> None:
+    line = (
+        "r = client.messages.create(model='claude-sonnet-4-5', max_tokens=100,"
+        " temperature=0.9, messages=[])\n"
+    )
+    source = "import anthropic\nclient = anthropic.Anthropic()\n" + line * (8_000_000 // len(line))
+    write_tree(tmp_path, {"app.py": source})
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(SRC) + os.pathsep + env.get("PYTHONPATH", "")
+    proc = subprocess.run(
+        [sys.executable, "-c", MAIN_RSS, "check", "--no-cache", "--format", "json",
+         "--file-memory", "300", "--file-timeout", "60", "."],
+        cwd=tmp_path, env=env, capture_output=True, timeout=180,
+    )  # fmt: skip
+    err = proc.stderr.decode()
+    rss_mib = int(err.rsplit("maxrss-kib", 1)[1].split()[0]) // 1024
+    # The worker checking the file has its own limit (and may reach it: CM001); the main
+    # process never parses it (before: about 1 GiB for this file, 2.5 GiB for 20 MB).
+    assert rss_mib < 300, (rss_mib, err[-2000:])
+    report = json.loads(proc.stdout)
+    assert report["diagnostics"] or report["errors"], report["summary"]
+
+
+def test_a_file_checked_in_the_main_process_is_held_to_the_time_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from claude_migrate.engine import runner
+    from claude_migrate.engine.pool import Limits
+    from claude_migrate.policy.config import PolicyLoader
+
+    write_tree(tmp_path, {"slow.py": CALL})
+    settings = (
+        PolicyLoader(cwd=tmp_path).for_path(tmp_path / "slow.py").settings_for(tmp_path / "slow.py")
+    )
+    job = runner.Job(str(tmp_path / "slow.py"), "slow.py", "python", settings)
+
+    def forever(*args: object, **kwargs: object) -> object:
+        time.sleep(60)  # stands for analysis that never ends
+        raise AssertionError("not interrupted")
+
+    monkeypatch.setattr(runner, "process", forever)
+    monkeypatch.setattr(runner, "settle_without_libcst", lambda *args: False)
+    started = time.monotonic()
+    (result,) = runner.run([job], runner.Options(limits=Limits(1.0, None)), workers=1)
+    assert time.monotonic() - started < 10
+    assert [e.message for e in result.errors] == [
+        "took longer than the per-file time limit of 1 s (--file-timeout)"
+    ]
+
+
+def test_the_project_phase_gives_up_a_module_over_the_time_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from claude_migrate.project import phase
+
+    def forever(*args: object, **kwargs: object) -> object:
+        time.sleep(60)
+        raise AssertionError("not interrupted")
+
+    monkeypatch.setattr(phase, "_parse_module", forever)
+    started = time.monotonic()
+    assert phase._read_module(CALL, "app", False, True, seconds=1.0) == (None, None)
+    assert time.monotonic() - started < 10
+    # Too large to parse in this process at all: not read, whatever the time.
+    assert phase._read_module("x = 1\n" * 200_000, "big", False) == (None, None)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from claude_migrate.analysis.calls import MARKERS as CLAUDE_MARKERS
 from claude_migrate.checks import ALL_CHECKS, Check
+from claude_migrate.core.deadline import OverTime, deadline
 from claude_migrate.core.diagnostics import Diagnostic, FileError, FileResult
 from claude_migrate.core.filekind import FileKind
 from claude_migrate.engine.cache import ResultCache, lookup, storable, unchanged
@@ -33,7 +34,7 @@ from claude_migrate.engine.fixer import (
     replace_file,
     settle,
 )
-from claude_migrate.engine.hazard import needs_isolation
+from claude_migrate.engine.hazard import MAX_IN_PROCESS_BYTES, needs_isolation
 from claude_migrate.engine.pool import (
     CRASHED,
     MIB,
@@ -869,7 +870,9 @@ def run(
     reads: dict[str, bytes] = {}
     # What the project phase read of each module it parsed: the triage then needs no parse.
     read_by_phase: dict[str, tuple[str, Sites]] = {}
-    attached = list(attach_project(jobs, cache, reads, read_by_phase))
+    attached = list(
+        attach_project(jobs, cache, reads, read_by_phase, seconds=options.limits.seconds)
+    )
     state = _RunState(
         attached, options, workers or default_jobs(), on_result, cache, [None] * len(attached)
     )
@@ -909,9 +912,20 @@ def _decide_in_main(
         return
     if state.cache is not None and _answer_from_cache(state, i, job, data):
         return
+    if len(data) > MAX_IN_PROCESS_BYTES and job.kind == "python":
+        # Even CPython's parse of a huge file costs this process gigabytes: a worker, with the
+        # per-file limits, decides it.
+        state.hazardous.add(i)
+        state.heavy.append(i)
+        return
     # Most files that pass the prefilter are decided here by CPython's parser (it
     # compiles, or holds no candidate site): no worker, no LibCST, no shape measure.
-    settled = settle_without_libcst(job, data, verdict, read_by_phase.get(job.path))
+    try:
+        with deadline(state.options.limits.seconds):
+            settled = settle_without_libcst(job, data, verdict, read_by_phase.get(job.path))
+    except OverTime:
+        settled = False  # over the per-file time limit here: a worker's limit decides
+        state.hazardous.add(i)
     if isinstance(settled, FileResult):
         state.shared.add(i)
         state.done(i, settled)
@@ -924,6 +938,23 @@ def _decide_in_main(
         state.read[i] = data
         state.kept += len(data)
     state.heavy.append(i)
+
+
+def process_in_main(job: Job, options: Options, data: bytes | None) -> FileResult:
+    """Return `process`'s result for a file checked in this process, within the time limit.
+
+    A file that runs past the per-file limit (`--file-timeout`) is reported as a worker's
+    would be (CM001), and the run goes on.
+    """
+    seconds = options.limits.seconds
+    try:
+        with deadline(seconds):
+            return process(job, options, data)
+    except OverTime:
+        result = FileResult(path=job.display)
+        message = f"took longer than the per-file time limit of {seconds:g} s (--file-timeout)"
+        result.errors.append(FileError(job.display, message))
+        return result
 
 
 def _answer_from_cache(state: _RunState, i: int, job: Job, data: bytes) -> bool:
@@ -955,7 +986,7 @@ def _process_heavy(state: _RunState) -> None:
         if i not in state.hazardous:
             if i in state.read:
                 state.shared.add(i)
-            state.done(i, process(jobs[i], options, state.read.get(i)))
+            state.done(i, process_in_main(jobs[i], options, state.read.get(i)))
     for i, result in _run_pool(isolated, options, 1, on_result):
         state.results[i] = result
 

@@ -56,6 +56,8 @@ from claude_migrate.analysis.symbols import (
     BOTO3_CLIENT_FACTORIES,
     is_sdk_client_class,
 )
+from claude_migrate.core.deadline import OverTime, deadline
+from claude_migrate.engine.hazard import MAX_IN_PROCESS_BYTES
 from claude_migrate.engine.source import as_python_reads, python_text, read_regular
 from claude_migrate.project.summary import summarise_tree
 from claude_migrate.project.triage import Sites, read_sites
@@ -343,6 +345,8 @@ class Project:
         self.loading = False
         # The result cache (`cache.ResultCache`), where summaries are kept by content.
         self.cache: Any = None
+        # The per-file time limit for reading one module here (`--file-timeout`).
+        self.seconds: float | None = None
         # What the triage reads of each summarised module (module -> `triage.Sites`).
         self.sites: dict[str, Sites] = {}
 
@@ -392,7 +396,7 @@ class Project:
                     if sites is not None:
                         self.sites[name] = sites
                     return found
-        found, sites = _read_module(text, name, is_package, with_sites)
+        found, sites = _read_module(text, name, is_package, with_sites, self.seconds)
         if sites is not None:
             self.sites[name] = sites
         if self.cache is not None:
@@ -1550,7 +1554,12 @@ _SUMMARY_KEYS = frozenset(
 )
 
 
-def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path, cache: Any = None) -> Project:
+def build(
+    files: Sequence[tuple[Path, bytes | str]],
+    cwd: Path,
+    cache: Any = None,
+    seconds: float | None = None,
+) -> Project:
     """Summarise the files that can matter (and the project modules they import); solve.
 
     A file matters when it mentions Claude (the registry's markers), when a summarised module
@@ -1570,6 +1579,7 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path, cache: Any = Non
     paths = [path for path, _ in files]
     project = Project(import_roots(paths), cwd, project_folders(paths))
     project.cache = cache
+    project.seconds = seconds
     roots = project.roots
     project.given = {str(path): data for path, data in files}
     pending: list[tuple[Path, bytes, str, bool]] = []
@@ -1736,6 +1746,7 @@ def attach_project(
     cache: Any = None,
     reads: dict[str, bytes] | None = None,
     read_sites_of: dict[str, tuple[str, Sites]] | None = None,
+    seconds: float | None = None,
 ) -> list[Any]:
     """Return the jobs with the project phase's view of each Python file attached.
 
@@ -1770,7 +1781,7 @@ def attach_project(
         collecting = gc.isenabled()
         gc.disable()
         try:
-            project = build(files, cwd(), cache)
+            project = build(files, cwd(), cache, seconds)
         finally:
             if collecting:
                 gc.enable()
@@ -1792,9 +1803,27 @@ def attach_project(
 
 
 def _read_module(
-    text: str, name: str, is_package: bool, with_sites: bool = True
+    text: str, name: str, is_package: bool, with_sites: bool = True, seconds: float | None = None
 ) -> tuple[dict[str, Any] | None, Sites | None]:
-    """Parse a module once; return its summary and what the triage reads of it (or Nones)."""
+    """Parse a module once; return its summary and what the triage reads of it (or Nones).
+
+    In the run's own process, so within the per-file limits: a module larger than
+    `MAX_IN_PROCESS_BYTES` (its `ast` alone would cost this process gigabytes) or one whose
+    reading runs past `seconds` is not summarised. It is still checked, in a worker with the
+    limits, as a file alone; what other modules could use of it is lost.
+    """
+    if len(text) > MAX_IN_PROCESS_BYTES:
+        return None, None
+    try:
+        with deadline(seconds):
+            return _parse_module(text, name, is_package, with_sites)
+    except OverTime:
+        return None, None
+
+
+def _parse_module(
+    text: str, name: str, is_package: bool, with_sites: bool
+) -> tuple[dict[str, Any] | None, Sites | None]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -1831,7 +1860,7 @@ def _cached_views(cache: Any, key: str) -> dict[str, ProjectView | None] | None:
             return None  # a module the views were built without exists now
         for path, digest in data["read"].items():
             try:
-                current = Path(path).read_bytes()
+                current = read_regular(path)  # never blocks on a file swapped for a FIFO
             except OSError:
                 return None
             if _hash(current) != digest:
