@@ -230,3 +230,10 @@ def test_the_project_phase_gives_up_a_module_over_the_time_limit(
     assert time.monotonic() - started < 10
     # Too large to parse in this process at all: not read, whatever the time.
     assert phase._read_module("x = 1\n" * 200_000, "big", False) == (None, None)
+
+
+def test_the_project_phase_and_the_engine_share_the_in_process_size_bound() -> None:
+    from claude_migrate.engine import hazard
+    from claude_migrate.project import phase
+
+    assert phase.MAX_IN_PROCESS_BYTES == hazard.MAX_IN_PROCESS_BYTES

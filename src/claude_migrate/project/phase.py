@@ -57,8 +57,7 @@ from claude_migrate.analysis.symbols import (
     is_sdk_client_class,
 )
 from claude_migrate.core.deadline import OverTime, deadline
-from claude_migrate.engine.hazard import MAX_IN_PROCESS_BYTES
-from claude_migrate.engine.source import as_python_reads, python_text, read_regular
+from claude_migrate.core.source import as_python_reads, python_text, read_regular
 from claude_migrate.project.summary import summarise_tree
 from claude_migrate.project.triage import Sites, read_sites
 
@@ -1800,6 +1799,11 @@ def attach_project(
         view = views.get(job.path) if job.kind == "python" else None
         out.append(replace(job, project=view) if view is not None else job)
     return out
+
+
+# The largest module read in the run's own process: the bound above which the engine parses a
+# file only in a worker (`engine.hazard.MAX_IN_PROCESS_BYTES`), kept equal to it.
+MAX_IN_PROCESS_BYTES = 512 * 1024
 
 
 def _read_module(

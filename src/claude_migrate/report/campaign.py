@@ -24,7 +24,7 @@ from typing import Any
 from urllib.parse import quote
 
 from claude_migrate.core.escapes import markdown_text, markdown_url
-from claude_migrate.engine.source import FileTooLarge, read_regular
+from claude_migrate.core.source import FileTooLarge, read_regular
 
 STATUSES = ("needs a person", "fixes waiting", "fixed", "clean", "failed")
 MIB = 1024 * 1024

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from claude_migrate.engine.source import FileTooLarge, read_regular
+from claude_migrate.core.source import FileTooLarge, read_regular
 
 
 class MergeError(ValueError):
