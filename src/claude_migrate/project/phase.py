@@ -395,7 +395,11 @@ class Project:
                     if sites is not None:
                         self.sites[name] = sites
                     return found
-        found, sites = _read_module(text, name, is_package, with_sites, self.seconds)
+        try:
+            found, sites = _read_module(text, name, is_package, with_sites, self.seconds)
+        except OverTime:
+            return None  # past the time limit in this run: a timing, not cached
+
         if sites is not None:
             self.sites[name] = sites
         if self.cache is not None:
@@ -1812,17 +1816,14 @@ def _read_module(
     """Parse a module once; return its summary and what the triage reads of it (or Nones).
 
     In the run's own process, so within the per-file limits: a module larger than
-    `MAX_IN_PROCESS_BYTES` (its `ast` alone would cost this process gigabytes) or one whose
-    reading runs past `seconds` is not summarised. It is still checked, in a worker with the
-    limits, as a file alone; what other modules could use of it is lost.
+    `MAX_IN_PROCESS_BYTES` (its `ast` alone would cost this process gigabytes) is not
+    summarised, and one whose reading runs past `seconds` raises OverTime. It is still checked,
+    in a worker with the limits, as a file alone; what other modules could use of it is lost.
     """
     if len(text) > MAX_IN_PROCESS_BYTES:
         return None, None
-    try:
-        with deadline(seconds):
-            return _parse_module(text, name, is_package, with_sites)
-    except OverTime:
-        return None, None
+    with deadline(seconds):  # OverTime goes up: `Project._summary` does not remember it
+        return _parse_module(text, name, is_package, with_sites)
 
 
 def _parse_module(
