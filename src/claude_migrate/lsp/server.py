@@ -669,13 +669,13 @@ def _suppress_edit(checked: Checked, d: Diagnostic) -> types.TextEdit:
     )
 
 
-# Configuration formats whose comments a `# noqa` after a value is (JSON has none, and
-# `configparser` reads one after an `.ini` value as part of the value).
+# Configuration formats where a suppression comment after a value is a comment (JSON has none,
+# and `configparser` reads one after an `.ini` value as part of the value).
 _NOQA_CONFIGS = ("yaml", "toml", "env")
 
 
 def _takes_noqa(checked: Checked) -> bool:
-    """Return whether a `# noqa` comment may be added at the end of the document's lines."""
+    """Return whether a suppression comment may be added at the end of the document's lines."""
     if checked.kind == "python":
         return True
     if checked.kind != "config" or checked.job is None:
