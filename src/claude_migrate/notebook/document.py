@@ -13,15 +13,18 @@ refuses it unless it is the original notebook with exactly those sources replace
 
 from __future__ import annotations
 
+import ast
 import bisect
 import json
 import re
+import warnings
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from json import decoder
 from typing import Any
 
 from claude_migrate.engine.source import DecodeError, SourceText
+from claude_migrate.notebook.ipython import mask_cell
 
 SUPPORTED_MAJOR = 4
 # The JSON decoder's own string scanner (C-accelerated), as `json.loads` reads strings; typeshed
@@ -86,12 +89,37 @@ class Notebook:
         return None
 
 
+# Kernels whose language is a superset of Python 3: every Python program is one of theirs
+# (Coconut: https://coconut.readthedocs.io/en/latest/DOCS.html, "all valid Python 3 is valid
+# Coconut"). Such a notebook is Python when every code cell of it parses as Python.
+PYTHON_SUPERSETS = ("coconut",)
+
+
 def not_python(notebook: Notebook) -> str | None:
     """Return why a notebook's kernel is not Python, or None when it is (or does not say)."""
     language = notebook.language
     if language is None or language.strip().lower() in ("python", "python3", "ipython"):
         return None
+    if language.strip().lower() in PYTHON_SUPERSETS and _cells_are_python(notebook):
+        return None
     return f"its kernel's language is {language!r}, not Python"
+
+
+def _cells_are_python(notebook: Notebook) -> bool:
+    """Return whether every code cell parses as Python (IPython lines masked)."""
+    for cell in notebook.cells:
+        if cell.cell_type != "code" or not cell.source.strip():
+            continue
+        masked = mask_cell(cell.source, "\ue000")
+        if masked.skip_reason is not None:
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ast.parse(masked.text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return False
+    return True
 
 
 def load(data: bytes | str) -> Notebook:
