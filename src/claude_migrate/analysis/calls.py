@@ -411,11 +411,13 @@ class Hop:
         return None
 
     def related(self, key: str, canonical: str) -> tuple[tuple[str, int, str], ...]:
-        """Return the Claude call a parameter reaches, as a report's related location."""
-        where = self.where(key)
-        if where is None:
-            return ()
-        return ((where[0], where[1], f"the Claude call {self.callee}() passes {canonical} to"),)
+        """Return the Claude calls a parameter reaches, as a report's related locations."""
+        found: list[tuple[str, int, str]] = []
+        for name, path, line in self.reaches:
+            place = (path, line, f"the Claude call {self.callee}() passes {canonical} to")
+            if name == key and place not in found:
+                found.append(place)
+        return tuple(found)
 
     def describe(self, key: str) -> str:
         """Return "passed to ask() reaches a Claude call at app/llm.py:20" for a parameter."""

@@ -85,6 +85,13 @@ class ProjectInstance:
 
 
 @dataclass(frozen=True)
+class Super:
+    """`super()` in a method of a class of this module."""
+
+    info: ClassInfo
+
+
+@dataclass(frozen=True)
 class ClientMap:
     """A dict whose items are Claude clients of one class (`clients[key] = make_client()`)."""
 
@@ -107,6 +114,7 @@ Symbol = (
     | ProjectClass
     | ProjectInstance
     | ClientMap
+    | Super
     | _Unknown
 )
 
@@ -335,6 +343,8 @@ class Resolver:
                     return self._member(self.project.module, qual, attr)
             if isinstance(base, ProjectInstance):
                 return self._member(base.module, base.name, attr)
+            if isinstance(base, Super):
+                return self._super_member(base.info, attr, depth)
             if isinstance(base, ProjectClass):
                 method = (
                     self.project.function(base.module, f"{base.name}.{attr}")
@@ -448,7 +458,32 @@ class Resolver:
             )
         return False
 
+    def _super_member(self, info: ClassInfo, attr: str, depth: int) -> Symbol:
+        """Return the method `super().attr` runs: the first base class's (as the project
+        phase resolved it through that class's own bases)."""
+        bases = info.node.bases
+        if self.project is None or not bases:
+            return UNKNOWN
+        base = self.resolve(bases[0].value, info.scope.parent or info.scope, depth + 1)
+        if isinstance(base, LocalClass):
+            module, name = self.project.module, base.info.scope.qualname
+        elif isinstance(base, ProjectClass):
+            module, name = base.module, base.name
+        else:
+            return UNKNOWN
+        if self.project.function(module, f"{name}.{attr}") is None:
+            return UNKNOWN
+        return ProjectFunction(module, f"{name}.{attr}", bound=True)
+
     def _call_result(self, node: cst.Call, scope: Scope, depth: int) -> Symbol:
+        if (
+            isinstance(node.func, cst.Name)
+            and node.func.value == "super"
+            and not node.args
+            and not scope.lookup("super")
+        ):
+            method_of = scope.function().method_of
+            return Super(method_of) if method_of is not None else UNKNOWN
         func = self.resolve(node.func, scope, depth + 1)
         if isinstance(func, Qual):
             name = func.name
@@ -539,6 +574,11 @@ class Resolver:
                 func.node.returns.annotation, func.scope.parent or func.scope, depth + 1
             )
         return UNKNOWN
+
+    def local_class(self, node: cst.BaseExpression, scope: Scope) -> ClassInfo | None:
+        """Return the class of this module an expression names, if it names one."""
+        symbol = self.resolve(node, scope)
+        return symbol.info if isinstance(symbol, LocalClass) else None
 
     def qualname(self, node: cst.BaseExpression, scope: Scope) -> str | None:
         """Return the import path a callee names, if it is an imported name."""

@@ -11,7 +11,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from claude_migrate.analysis.scope import Binding, Scope
+from claude_migrate.analysis.scope import Binding, ClassInfo, Scope
 from claude_migrate.core.lazy import lazy_import
 
 if TYPE_CHECKING:
@@ -398,10 +398,31 @@ class ValueResolver:
         info = function.method_of
         if info is None or func.value.value != function.self_name:
             return None
-        bindings = info.scope.bindings.get(func.attr.value, [])
-        if len(bindings) != 1 or bindings[0].kind != "def":
+        return self._method_scope(info, func.attr.value, 0)
+
+    def _method_scope(self, info: ClassInfo, name: str, depth: int) -> Scope | None:
+        """Return the scope of the method `name` of a class of this module or of its bases.
+
+        The class's own definition first, then each base class of this module, depth first
+        and left to right; a base this module does not define ends the search (unknown).
+        """
+        assert self.symbols is not None
+        bindings = info.scope.bindings.get(name, [])
+        if bindings:
+            if len(bindings) != 1 or bindings[0].kind != "def":
+                return None
+            return self.symbols.scope_of(bindings[0].node)
+        if depth > MAX_DEPTH:
             return None
-        return self.symbols.scope_of(bindings[0].node)
+        scope = info.scope.parent or info.scope
+        for base in info.node.bases:
+            base_info = self.symbols.local_class(base.value, scope)
+            if base_info is None:
+                return None
+            method = self._method_scope(base_info, name, depth + 1)
+            if method is not None:
+                return method
+        return None
 
     def _mutated(self, helper: Scope) -> bool:
         """Return whether a helper calls a mutating method on a name (`kwargs.update(extra)`)."""

@@ -321,6 +321,8 @@ class Project:
         self._imported: dict[str, set[str]] = {}
         self._derived: dict[str, tuple[dict[str, Any], str]] = {}
         self._closures: dict[str, list[str]] = {}
+        # A class's project classes in method resolution order (itself first), per round.
+        self._mros: dict[tuple[str, str], list[tuple[str, str]]] = {}
         self.cwd = cwd
         self.summaries: dict[str, dict[str, Any]] = {}
         self.paths: dict[str, str] = {}  # module -> display path
@@ -548,23 +550,73 @@ class Project:
             # A field of an options object the parameter holds: its own path.
             return ("param", base[1], base[2], f"{base[3]}.{attr}")
         if kind in ("self", "obj"):
-            module, cls = base[1], base[2]
-            if f"{cls}.{attr}" in self.summaries[module]["functions"]:
-                return ("bound", module, f"{cls}.{attr}")
-            return self._attribute_value(module, cls, attr, depth + 1)
-        if kind == "class" and f"{base[2]}.{attr}" in self.summaries[base[1]]["functions"]:
-            return ("func", base[1], f"{base[2]}.{attr}")
+            method = self.member(base[1], base[2], attr)
+            if method is not None:
+                return ("bound", *method)
+            return self._attribute_value(base[1], base[2], attr, depth + 1)
+        if kind == "class":
+            method = self.member(base[1], base[2], attr)
+            return None if method is None else ("func", *method)
+        if kind == "super":
+            # `super().name`: the next class after this one in the method resolution order.
+            method = self.member(base[1], base[2], attr, after=True)
+            return None if method is None else ("bound", *method)
+        return None
+
+    def mro(self, module: str, cls: str) -> list[tuple[str, str]]:
+        """Return a class and its project base classes in method resolution order.
+
+        Depth first, left to right, each class once where it is first met: the C3 order for
+        the hierarchies single and simple multiple inheritance make. A base that is not a
+        project class (a library's, or unknown) ends that branch.
+        """
+        key = (module, cls)
+        found = self._mros.get(key)
+        if found is not None:
+            return found
+        order = [key]
+        self._mros[key] = order  # a cyclic hierarchy (broken code) stops here
+        info = self.summaries.get(module, {}).get("classes", {}).get(cls)
+        for base in (info or {}).get("bases", []):
+            symbol = self.evaluate(module, None, base)
+            if symbol is None or symbol[0] != "class" or len(order) > MAX_DEPTH:
+                continue
+            for item in self.mro(symbol[1], symbol[2]):
+                if item not in order:
+                    order.append(item)
+        return order
+
+    def member(
+        self, module: str, cls: str, attr: str, after: bool = False
+    ) -> tuple[str, str] | None:
+        """Return (module, qualname) of the method `cls.attr` runs, found through its bases.
+
+        `after`: from the class after `cls` on (what `super().attr` runs in a method of `cls`).
+        """
+        for owner_module, owner in self.mro(module, cls)[1 if after else 0 :]:
+            qual = f"{owner}.{attr}"
+            if qual in self.summaries.get(owner_module, {}).get("functions", {}):
+                return owner_module, qual
         return None
 
     def _attribute_value(self, module: str, cls: str, attr: str, depth: int) -> Sym:
-        info = self.summaries[module]["classes"].get(cls)
-        if info is None:
-            return None
-        values = info["attributes"].get(attr, [])
-        results = []
-        for value, method in values:
-            results.append(self.evaluate(module, method, value, depth + 1))
-        return _union(results)
+        """Return what an instance attribute is: set by the first class in the MRO that sets it."""
+        for owner_module, owner in self.mro(module, cls):
+            info = self.summaries[owner_module]["classes"].get(owner)
+            values = (info or {}).get("attributes", {}).get(attr)
+            if values:
+                return _union(
+                    [self.evaluate(owner_module, method, v, depth + 1) for v, method in values]
+                )
+        return None
+
+    def attribute_owner(self, module: str, cls: str, attr: str) -> tuple[str, dict[str, Any]]:
+        """Return the module and class facts of the first class in the MRO that sets `attr`."""
+        for owner_module, owner in self.mro(module, cls):
+            info = self.summaries[owner_module]["classes"].get(owner)
+            if info is not None and attr in info["attributes"]:
+                return owner_module, info
+        return module, {}
 
     def _name(self, module: str, function: str | None, name: str, depth: int) -> Sym:
         summary = self.summaries[module]
@@ -585,6 +637,8 @@ class Project:
                 if index is not None:
                     if index == 0 and facts["method"] and not facts["classmethod"]:
                         return ("self", module, function.rsplit(".", 1)[0])
+                    if index == 0 and facts["classmethod"]:
+                        return ("class", module, function.rsplit(".", 1)[0])
                     return ("param", module, function, name)
                 # Enclosing functions are not followed: a closure's name goes to the module.
         if name in summary["imports"]:
@@ -673,6 +727,10 @@ class Project:
         return None
 
     def _call(self, module: str, function: str | None, call: list[Any], depth: int) -> Sym:
+        if call[1] == ["name", "super"] and function is not None and "." in function:
+            facts = self.summaries[module]["functions"].get(function)
+            if facts is not None and (facts["method"] or facts["classmethod"]):
+                return ("super", module, function.rsplit(".", 1)[0])
         callee = self.evaluate(module, function, call[1], depth + 1)
         if callee is None:
             return None
@@ -749,6 +807,7 @@ class Project:
             self._memo.clear()
             self._derived.clear()
             self._closures.clear()
+            self._mros.clear()
             self._imported.clear()
             # Modules summarised on demand during a round are scanned in the next.
             self.loading = True
@@ -806,8 +865,9 @@ class Project:
         if callee is None:
             return
         if callee[0] == "class":
-            init = f"{callee[2]}.__init__"
-            self._record_project_call(module, function, call, callee[1], init, bound=True)
+            init = self.member(callee[1], callee[2], "__init__")
+            if init is not None:
+                self._record_project_call(module, function, call, *init, bound=True)
         elif callee[0] in ("func", "bound"):
             self._record_project_call(
                 module, function, call, callee[1], callee[2], bound=callee[0] == "bound"
@@ -978,9 +1038,9 @@ class Project:
         elif kind == "attr":
             base = self.evaluate(module, function, value[1])
             if base is not None and base[0] == "self":
-                info = self.summaries[base[1]]["classes"].get(base[2])
-                for assigned, method in (info or {}).get("attributes", {}).get(value[2], []):
-                    found.extend(self._param_reads(base[1], method, assigned, depth + 1))
+                owner, info = self.attribute_owner(base[1], base[2], value[2])
+                for assigned, method in info.get("attributes", {}).get(value[2], []):
+                    found.extend(self._param_reads(owner, method, assigned, depth + 1))
             elif base is None:
                 for read, _ in self._param_reads(module, function, value[1], depth + 1):
                     path = self.attribute(read, value[2], depth + 1)
@@ -1171,7 +1231,27 @@ class Project:
                 entry["relied"] = sorted(relied & set(entry["reaches"]))
             if entry:
                 functions[qual] = entry
+        self._inherit_functions(module, summary, functions)
         return functions
+
+    def _inherit_functions(
+        self, module: str, summary: dict[str, Any], functions: dict[str, Any]
+    ) -> None:
+        """Give each class the facts of the methods it inherits, under its own name.
+
+        `Chat(...)` runs the `__init__` of the first base class that has one, and
+        `self.ask(...)` in a subclass the base class's `ask`: a file asks for `Chat.__init__`.
+        """
+        for name in summary["classes"]:
+            for owner_module, owner in self.mro(module, name)[1:]:
+                inherited = self._derive_functions(owner_module)
+                prefix = f"{owner}."
+                for qual, entry in list(inherited.items()):
+                    if not qual.startswith(prefix) or qual.count(".") != 1:
+                        continue
+                    mine = f"{name}.{qual[len(prefix) :]}"
+                    if mine not in summary["functions"] and mine not in functions:
+                        functions[mine] = entry
 
     def _derive_classes(self, module: str) -> dict[str, Any]:
         key = ("classes", module)
@@ -1184,7 +1264,12 @@ class Project:
             return classes
         for name, info in summary["classes"].items():
             attrs: dict[str, str] = {}
-            for attr in info["attributes"]:
+            names: set[str] = set()
+            for owner_module, owner in self.mro(module, name):
+                names.update(
+                    self.summaries[owner_module]["classes"].get(owner, {}).get("attributes", {})
+                )
+            for attr in sorted(names):
                 symbol = self._typed(self._attribute_value(module, name, attr, 0))
                 if symbol is not None and symbol[0] == "client" and not symbol[2]:
                     attrs[attr] = symbol[1]

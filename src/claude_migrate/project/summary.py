@@ -249,6 +249,38 @@ def _read_function_body(
         elif type(target) is ast.Tuple or type(target) is ast.List:
             for element in target.elts:
                 assign(element, None, nested)
+        elif type(target) is ast.Subscript and type(target.value) is ast.Name:
+            key = target.slice
+            if type(key) is ast.Constant and isinstance(key.value, str):
+                _set_item(local_names, target.value.id, key.value, described, nested)
+            else:
+                _set_item(local_names, target.value.id, None, described, nested)
+
+    def update(call: ast.Call, nested: bool) -> None:
+        """`d.update(k=v)`, `d.update({...})`, `d.setdefault("k", v)` on a local dict."""
+        func = call.func
+        if type(func) is not ast.Attribute or type(func.value) is not ast.Name:
+            return
+        name = func.value.id
+        if func.attr == "setdefault" and call.args:
+            key = call.args[0]
+            value = expr(call.args[1]) if len(call.args) > 1 else ["lit", None]
+            text = key.value if type(key) is ast.Constant else None
+            _set_item(local_names, name, text if isinstance(text, str) else None, value, True)
+        elif func.attr == "update":
+            for keyword in call.keywords:
+                _set_item(local_names, name, keyword.arg, expr(keyword.value), nested)
+            for arg in call.args:
+                described = expr(arg)
+                if described[0] != "dict":
+                    _set_item(local_names, name, None, UNKNOWN_EXPR, nested)
+                    continue
+                for key, value in described[1].items():
+                    _set_item(local_names, name, key, value, nested)
+                if described[2]:
+                    _set_item(local_names, name, None, UNKNOWN_EXPR, nested)
+        elif func.attr in ("pop", "clear", "popitem"):
+            _set_item(local_names, name, None, UNKNOWN_EXPR, True)
 
     stack: list[tuple[ast.AST, int]] = [(statement, 0) for statement in reversed(body)]
     pop, push = stack.pop, stack.append
@@ -260,6 +292,7 @@ def _read_function_body(
         # `type(node) is ...` (not `kind is ...`) so the type checker knows the node's fields.
         if type(node) is ast.Call:
             calls.append(expr(node))
+            update(node, depth > 0)
         elif type(node) is ast.Assign:
             for target in node.targets:
                 assign(target, node.value, depth > 0)
@@ -283,6 +316,28 @@ def _read_function_body(
                         push((item, depth))
             elif isinstance(value, ast.AST) and type(value) not in _SKIPPED:
                 push((value, depth))
+
+
+def _set_item(
+    local_names: dict[str, list[Any]], name: str, key: str | None, value: Expr, nested: bool
+) -> None:
+    """Put `name[key] = value` into the dict literal a local holds, when it holds one.
+
+    The local must be bound once, to a dict literal: the entry is added, or, when the key is
+    there already, becomes either value (`["if", old, new]`) under control flow and the new one
+    otherwise. An unknown key (`key` None) makes the dict opaque. A local bound to anything
+    else is left as it is: what it holds is not a dict we read.
+    """
+    bound = local_names.get(name)
+    if not bound or len(bound) != 1 or bound[0][0][0] != "dict":
+        return
+    made = bound[0][0]
+    if key is None:
+        made[2] = True
+    elif key in made[1] and nested:
+        made[1][key] = ["if", made[1][key], value]
+    else:
+        made[1][key] = value
 
 
 def _function(
