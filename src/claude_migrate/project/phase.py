@@ -640,7 +640,9 @@ class Project:
                     if index == 0 and facts["classmethod"]:
                         return ("class", module, function.rsplit(".", 1)[0])
                     return ("param", module, function, name)
-                # Enclosing functions are not followed: a closure's name goes to the module.
+                if "parent" in facts:
+                    # A nested function reads what it does not bind from the enclosing one.
+                    return self._name(module, facts["parent"], name, depth + 1)
         if name in summary["imports"]:
             return self.qualified(summary["imports"][name], depth + 1)
         assigns = summary["assigns"].get(name)
@@ -724,6 +726,8 @@ class Project:
             )
         if kind == "dict":
             return ("dict", value[1], module, function)
+        if kind == "def":
+            return ("func", module, value[1])
         return None
 
     def _call(self, module: str, function: str | None, call: list[Any], depth: int) -> Sym:
@@ -861,7 +865,48 @@ class Project:
             key, params = target
             self._record_target(module, function, call, key, params)
             return
+        for callee in self._callees(module, function, callee_expr):
+            self._record_callee(module, function, call, callee)
+
+    def _callees(self, module: str, function: str | None, callee_expr: list[Any]) -> list[Sym]:
+        """Return what a call may run: one value, or each of a local's values.
+
+        `call_api = ask_v2 if new else ask` then `call_api(...)`: each function is called
+        with these arguments, so each learns from the call.
+        """
         callee = self.evaluate(module, function, callee_expr)
+        if callee is not None:
+            return [callee]
+        return [
+            self.evaluate(module, function, value)
+            for value in self._alternatives(module, function, callee_expr, 0)
+        ]
+
+    def _alternatives(
+        self, module: str, function: str | None, value: list[Any], depth: int
+    ) -> list[list[Any]]:
+        """Return the expressions a value may be: each branch of `or`/`if`, each assignment
+        of a local (a bounded number of them)."""
+        kind = value[0]
+        if depth > MAX_PATH or kind not in ("name", "if", "or"):
+            return [value]
+        if kind == "if":
+            options = [value[1], value[2]]
+        elif kind == "or":
+            options = list(value[1])
+        else:
+            facts = self.summaries[module]["functions"].get(function or "", {})
+            options = [v for v, _ in facts.get("locals", {}).get(value[1], [])]
+            if not options:
+                return [value]
+        found: list[list[Any]] = []
+        for option in options[:MAX_DEPTH]:
+            found.extend(self._alternatives(module, function, option, depth + 1))
+        return found[:MAX_DEPTH]
+
+    def _record_callee(
+        self, module: str, function: str | None, call: list[Any], callee: Sym
+    ) -> None:
         if callee is None:
             return
         if callee[0] == "class":

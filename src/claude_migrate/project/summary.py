@@ -176,6 +176,9 @@ _LEAVES = frozenset(
 )  # fmt: skip
 # What a function body's walk does not enter: leaves, and nested scopes (their own facts).
 _SKIPPED = _LEAVES | {ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef}
+# What a function body's walk never queues: nested functions and lambdas are queued, and read
+# as their own facts (`_read_function_body`).
+_NOT_WALKED = _LEAVES | {ast.ClassDef}
 # Fields that never hold a node with a call inside (names, operators, expression contexts).
 _NOT_NODES = frozenset(
     {
@@ -223,6 +226,7 @@ def _read_function_body(
     self_name: str | None,
     attributes: dict[str, list[Any]] | None,
     qualname: str,
+    functions: dict[str, Any],
 ) -> None:
     """Collect one function body's assignments, returns and calls (not nested defs' ones).
 
@@ -287,6 +291,15 @@ def _read_function_body(
     while stack:
         node, depth = pop()
         kind = type(node)
+        if type(node) is ast.FunctionDef or type(node) is ast.AsyncFunctionDef:
+            # A nested function: its own facts, names it does not bind read from this one.
+            inner = f"{qualname}.{node.name}"
+            functions[inner] = _function(node, None, None, inner, functions, qualname)
+            local_names.setdefault(node.name, []).append([["def", inner], depth > 0])
+            continue
+        if type(node) is ast.Lambda:
+            calls.extend(_lambda_calls(node))
+            continue
         if kind in _SKIPPED:
             continue
         # `type(node) is ...` (not `kind is ...`) so the type checker knows the node's fields.
@@ -312,9 +325,9 @@ def _read_function_body(
             value = getattr(node, name, None)
             if type(value) is list:
                 for item in reversed(value):
-                    if isinstance(item, ast.AST) and type(item) not in _SKIPPED:
+                    if isinstance(item, ast.AST) and type(item) not in _NOT_WALKED:
                         push((item, depth))
-            elif isinstance(value, ast.AST) and type(value) not in _SKIPPED:
+            elif isinstance(value, ast.AST) and type(value) not in _NOT_WALKED:
                 push((value, depth))
 
 
@@ -340,11 +353,41 @@ def _set_item(
         made[1][key] = value
 
 
+def _lambda_calls(node: ast.Lambda) -> list[Expr]:
+    """Return the calls a lambda's body makes, its own parameters unknown in them.
+
+    They run in the enclosing function's names (a lambda binds only its parameters), so they
+    are read as that function's calls.
+    """
+    args = node.args
+    own = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    own.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
+    return [_masked(expr(call), own) for call in _calls_in(node.body)]
+
+
+def _masked(described: Any, names: set[str]) -> Any:
+    """Return an expression with every read of `names` made unknown."""
+    if not isinstance(described, list) or not described:
+        return described
+    if described[0] == "name" and described[1] in names:
+        return UNKNOWN_EXPR
+    if described[0] == "lit":
+        return described
+    return [
+        {k: _masked(v, names) for k, v in part.items()}
+        if isinstance(part, dict)
+        else _masked(part, names)
+        for part in described
+    ]
+
+
 def _function(
     node: ast.FunctionDef | ast.AsyncFunctionDef,
     self_name: str | None,
     attributes: dict[str, list[Any]] | None,
     qualname: str,
+    functions: dict[str, Any],
+    parent: str | None = None,
 ) -> dict[str, Any]:
     is_method = attributes is not None
     params = _params(node.args)
@@ -359,7 +402,9 @@ def _function(
         "calls": [],
         "returns_annotation": expr(node.returns) if node.returns is not None else None,
     }
-    _read_function_body(node.body, facts, self_name, attributes, qualname)
+    if parent is not None:
+        facts["parent"] = parent
+    _read_function_body(node.body, facts, self_name, attributes, qualname, functions)
     return facts
 
 
@@ -439,7 +484,9 @@ def _read_body(
             if value is not None:
                 summary["calls"].extend(expr(call) for call in _calls_in(value))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            summary["functions"][node.name] = _function(node, None, None, node.name)
+            summary["functions"][node.name] = _function(
+                node, None, None, node.name, summary["functions"]
+            )
             summary["assigns"].setdefault(node.name, []).append([["def", node.name], nested])
         elif isinstance(node, ast.ClassDef):
             _read_class(node, summary)
@@ -464,7 +511,13 @@ def _read_class(node: ast.ClassDef, summary: dict[str, Any]) -> None:
                 isinstance(d, ast.Name) and d.id == "staticmethod" for d in statement.decorator_list
             )
             qualname = f"{node.name}.{statement.name}"
-            facts = _function(statement, None if is_static else self_name, attributes, qualname)
+            facts = _function(
+                statement,
+                None if is_static else self_name,
+                attributes,
+                qualname,
+                summary["functions"],
+            )
             summary["functions"][qualname] = facts
         elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
             fields[statement.target.id] = {
