@@ -552,7 +552,7 @@ class Project:
         if kind in ("self", "obj"):
             method = self.member(base[1], base[2], attr)
             if method is not None:
-                return ("bound", *method)
+                return ("bound", *method, base[1], base[2])
             return self._attribute_value(base[1], base[2], attr, depth + 1)
         if kind == "class":
             method = self.member(base[1], base[2], attr)
@@ -560,7 +560,7 @@ class Project:
         if kind == "super":
             # `super().name`: the next class after this one in the method resolution order.
             method = self.member(base[1], base[2], attr, after=True)
-            return None if method is None else ("bound", *method)
+            return None if method is None else ("bound", *method, base[1], base[2])
         return None
 
     def mro(self, module: str, cls: str) -> list[tuple[str, str]]:
@@ -912,11 +912,13 @@ class Project:
         if callee[0] == "class":
             init = self.member(callee[1], callee[2], "__init__")
             if init is not None:
-                self._record_project_call(module, function, call, *init, bound=True)
-        elif callee[0] in ("func", "bound"):
-            self._record_project_call(
-                module, function, call, callee[1], callee[2], bound=callee[0] == "bound"
-            )
+                receiver = (callee[1], callee[2])
+                self._record_project_call(module, function, call, *init, True, receiver)
+        elif callee[0] == "bound":
+            receiver = (callee[3], callee[4])
+            self._record_project_call(module, function, call, callee[1], callee[2], True, receiver)
+        elif callee[0] == "func":
+            self._record_project_call(module, function, call, callee[1], callee[2], False)
 
     def _target(
         self, module: str, function: str | None, call: list[Any]
@@ -996,7 +998,11 @@ class Project:
         target = TARGETS[key]
         # A module making a Claude call: the modules it imports may hold its values.
         self.followed.add(module)
-        where = [self.paths.get(module, module), call[6]]
+        where: list[Any] = [self.paths.get(module, module), call[6]]
+        home = self.class_of(module, function)
+        if home is not None:
+            # Made in a method: valid for a base class's method only on this class's instances.
+            where.append(list(home))
         for canonical in CANONICAL:
             for name in target.names(canonical):
                 value = kwargs.get(name)
@@ -1118,6 +1124,42 @@ class Project:
                 return str(param["name"])
         return None
 
+    def class_of(self, module: str, function: str | None) -> tuple[str, str] | None:
+        """Return the project class a function is a method of (or nested in a method of)."""
+        if function is None or "." not in function:
+            return None
+        head = function.split(".", 1)[0]
+        return (module, head) if head in self.summaries[module]["classes"] else None
+
+    def holds(
+        self, reach: list[Any], owner: tuple[str, str] | None, receiver: tuple[str, str] | None
+    ) -> bool:
+        """Return whether a reach of a method of `owner` holds when it runs on `receiver`.
+
+        A reach found through a subclass's Claude call (`self.temperature`, set by the base
+        class, read by `ChatAnthropic._api_call`) holds only on instances of that subclass: a
+        sibling subclass (`ChatOpenAI`) runs the same base `__init__` and never the call.
+        """
+        if len(reach) < 5 or owner is None:
+            return True
+        home = (reach[4][0], reach[4][1])
+        if home == owner or owner not in self.mro(*home):
+            return True
+        return receiver is not None and home in self.mro(*receiver)
+
+    def _held(
+        self,
+        table: dict[str, list[list[Any]]],
+        owner: tuple[str, str] | None,
+        receiver: tuple[str, str] | None,
+    ) -> dict[str, list[list[Any]]]:
+        found: dict[str, list[list[Any]]] = {}
+        for name, items in table.items():
+            kept = [reach for reach in items if self.holds(reach, owner, receiver)]
+            if kept:
+                found[name] = kept
+        return found
+
     def _record_project_call(
         self,
         module: str,
@@ -1126,13 +1168,15 @@ class Project:
         callee_module: str,
         qual: str,
         bound: bool,
+        receiver: tuple[str, str] | None = None,
     ) -> None:
         key = (callee_module, qual)
         layout = self._layout(key)
         if layout is None:
             return
-        reaches = self.facts.reaches.get(key, {})
-        forwards = self.facts.forwards.get(key, {})
+        owner = self.class_of(callee_module, qual)
+        reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver or owner)
+        forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver or owner)
         bound_args: dict[str, list[Any]] = dict(zip(layout.positional, call[2], strict=False))
         extra: dict[str, list[Any]] = {}
         for name, arg in call[3].items():
@@ -1246,38 +1290,46 @@ class Project:
         if summary is None:
             return functions
         for qual in summary["functions"]:
-            key = (module, qual)
-            entry: dict[str, Any] = {}
-            returned = self._returns(module, qual)
-            if returned is not None and returned[0] == "client" and not returned[2]:
-                entry["returns"] = returned[1]
-            if self.facts.reaches.get(key) or self.facts.forwards.get(key):
-                found = self._callee_params(module, qual)
-                params = found[0] if found else []
-                entry["params"] = [[p["name"], p["kind"]] for p in params]
-                entry["reaches"] = {
-                    k: sorted(v) for k, v in self.facts.reaches.get(key, {}).items()
-                }
-                entry["forwards"] = {
-                    k: sorted(v) for k, v in self.facts.forwards.get(key, {}).items()
-                }
-                entry["bound"] = bool(found and found[1])
-            clients = {
-                k: v for k, v in self.facts.param_clients.get(key, {}).items()
-                if k not in self.facts.ambiguous.get(key, set())
-            }  # fmt: skip
-            if clients:
-                entry["param_clients"] = clients
-            fallbacks = self.facts.fallbacks.get(key)
-            if fallbacks and entry.get("reaches"):
-                entry["fallbacks"] = fallbacks
-            relied = self.facts.relied.get(key)
-            if relied and entry.get("reaches"):
-                entry["relied"] = sorted(relied & set(entry["reaches"]))
+            entry = self._function_entry(module, qual, self.class_of(module, qual))
             if entry:
                 functions[qual] = entry
         self._inherit_functions(module, summary, functions)
         return functions
+
+    def _function_entry(
+        self, module: str, qual: str, receiver: tuple[str, str] | None
+    ) -> dict[str, Any]:
+        """Return what a file may know of one function, run on an instance of `receiver`."""
+        key = (module, qual)
+        entry: dict[str, Any] = {}
+        returned = self._returns(module, qual)
+        if returned is not None and returned[0] == "client" and not returned[2]:
+            entry["returns"] = returned[1]
+        owner = self.class_of(module, qual)
+        reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver)
+        forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver)
+        if reaches or forwards:
+            found = self._callee_params(module, qual)
+            params = found[0] if found else []
+            entry["params"] = [[p["name"], p["kind"]] for p in params]
+            # A file reads [canonical, target, path, line]: the class a reach holds on is the
+            # phase's own concern.
+            entry["reaches"] = {k: _places(v) for k, v in reaches.items()}
+            entry["forwards"] = {k: _places(v) for k, v in forwards.items()}
+            entry["bound"] = bool(found and found[1])
+        clients = {
+            k: v for k, v in self.facts.param_clients.get(key, {}).items()
+            if k not in self.facts.ambiguous.get(key, set())
+        }  # fmt: skip
+        if clients:
+            entry["param_clients"] = clients
+        fallbacks = self.facts.fallbacks.get(key)
+        if fallbacks and entry.get("reaches"):
+            entry["fallbacks"] = fallbacks
+        relied = self.facts.relied.get(key)
+        if relied and entry.get("reaches"):
+            entry["relied"] = sorted(relied & set(entry["reaches"]))
+        return entry
 
     def _inherit_functions(
         self, module: str, summary: dict[str, Any], functions: dict[str, Any]
@@ -1288,15 +1340,19 @@ class Project:
         `self.ask(...)` in a subclass the base class's `ask`: a file asks for `Chat.__init__`.
         """
         for name in summary["classes"]:
-            for owner_module, owner in self.mro(module, name)[1:]:
-                inherited = self._derive_functions(owner_module)
+            seen: set[str] = set()
+            for owner_module, owner in self.mro(module, name):
                 prefix = f"{owner}."
-                for qual, entry in list(inherited.items()):
-                    if not qual.startswith(prefix) or qual.count(".") != 1:
+                for qual in self.summaries[owner_module]["functions"]:
+                    method = qual[len(prefix) :]
+                    if not qual.startswith(prefix) or "." in method or method in seen:
                         continue
-                    mine = f"{name}.{qual[len(prefix) :]}"
-                    if mine not in summary["functions"] and mine not in functions:
-                        functions[mine] = entry
+                    seen.add(method)
+                    if owner == name and owner_module == module:
+                        continue  # its own method, derived above
+                    entry = self._function_entry(owner_module, qual, (module, name))
+                    if entry:
+                        functions[f"{name}.{method}"] = entry
 
     def _derive_classes(self, module: str) -> dict[str, Any]:
         key = ("classes", module)
@@ -1550,6 +1606,15 @@ def _jsonable(value: Any) -> bool:
     if isinstance(value, list):
         return all(_jsonable(v) for v in value)
     return False
+
+
+def _places(reaches: list[list[Any]]) -> list[list[Any]]:
+    """Return reaches as a file reads them: [canonical, target, path, line], each once."""
+    found: list[list[Any]] = []
+    for reach in reaches:
+        if reach[:4] not in found:
+            found.append(reach[:4])
+    return sorted(found)
 
 
 def _add(table: dict[str, list[list[Any]]], name: str, reach: list[Any]) -> None:
