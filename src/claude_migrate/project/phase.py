@@ -473,7 +473,14 @@ class Project:
         if summary is None:
             return set()
         found: set[str] = set()
-        for qualname in [*summary["imports"].values(), *summary["star_imports"]]:
+        local = [
+            self._local_import(name, value)
+            for facts in summary["functions"].values()
+            for values in facts["locals"].values()
+            for value, _ in values
+            if value[0] == "import"
+        ]
+        for qualname in [*summary["imports"].values(), *summary["star_imports"], *local]:
             for candidate, _ in self._prefixes(qualname):
                 if candidate in self.summaries or self.module_path(candidate) is not None:
                     found.add(candidate)
@@ -728,7 +735,15 @@ class Project:
             return ("dict", value[1], module, function)
         if kind == "def":
             return ("func", module, value[1])
+        if kind == "import":
+            return self.qualified(self._local_import(module, value), depth + 1)
         return None
+
+    def _local_import(self, module: str, value: list[Any]) -> str:
+        """Return the absolute name an import inside a function binds (`["import", ...]`)."""
+        _, level, source, name = value
+        base = _absolute_module(module, self.summaries[module]["package"], level, source or None)
+        return f"{base}.{name}" if name and base else (name or base)
 
     def _call(self, module: str, function: str | None, call: list[Any], depth: int) -> Sym:
         if call[1] == ["name", "super"] and function is not None and "." in function:

@@ -178,7 +178,7 @@ _LEAVES = frozenset(
 _SKIPPED = _LEAVES | {ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef}
 # What a function body's walk never queues: nested functions and lambdas are queued, and read
 # as their own facts (`_read_function_body`).
-_NOT_WALKED = _LEAVES | {ast.ClassDef}
+_NOT_WALKED = (_LEAVES - {ast.Import, ast.ImportFrom}) | {ast.ClassDef}
 # Fields that never hold a node with a call inside (names, operators, expression contexts).
 _NOT_NODES = frozenset(
     {
@@ -300,6 +300,11 @@ def _read_function_body(
         if type(node) is ast.Lambda:
             calls.extend(_lambda_calls(node))
             continue
+        if type(node) is ast.Import or type(node) is ast.ImportFrom:
+            # An import inside a function binds a local name (resolved by `project.py`).
+            for name, imported in _local_imports(node):
+                local_names.setdefault(name, []).append([imported, depth > 0])
+            continue
         if kind in _SKIPPED:
             continue
         # `type(node) is ...` (not `kind is ...`) so the type checker knows the node's fields.
@@ -351,6 +356,29 @@ def _set_item(
         made[1][key] = ["if", made[1][key], value]
     else:
         made[1][key] = value
+
+
+def _local_imports(node: ast.Import | ast.ImportFrom) -> list[tuple[str, Expr]]:
+    """Return the names an import binds, each with `["import", level, module, name]`.
+
+    `import a.b` binds `a` (`[.., "a", None]`); `import a.b as c` binds `c` to `a.b`;
+    `from .m import x` binds `x` (`[.., 1, "m", "x"]`). Made absolute where the module's
+    name is known.
+    """
+    found: list[tuple[str, Expr]] = []
+    if type(node) is ast.Import:
+        for alias in node.names:
+            if alias.asname:
+                found.append((alias.asname, ["import", 0, alias.name, None]))
+            else:
+                top = alias.name.split(".")[0]
+                found.append((top, ["import", 0, top, None]))
+    elif type(node) is ast.ImportFrom:
+        for alias in node.names:
+            if alias.name != "*":
+                entry: Expr = ["import", node.level, node.module or "", alias.name]
+                found.append((alias.asname or alias.name, entry))
+    return found
 
 
 def _lambda_calls(node: ast.Lambda) -> list[Expr]:
