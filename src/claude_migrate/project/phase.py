@@ -332,6 +332,8 @@ class Project:
         # these imports it (a settings module) is read for its own names.
         self.followed: set[str] = set()
         self.followed_through: set[str] = set()
+        # Modules whose calls the fixed point reads (`_add_file`).
+        self.scanned: set[str] = set()
         # The run's own files (path -> bytes or text): a module summarised on demand is read
         # from here before the disk.
         self.given: dict[str, bytes | str] = {}
@@ -419,7 +421,13 @@ class Project:
                 data = read_regular(path)
             except OSError:
                 data = None
-        if path is None or data is None or _add_file(self, path, data) != module:
+        # A module read for a name it defines (a base class, a constant) has its calls read
+        # only when it names Claude: what it calls cannot reach Claude otherwise, and reading
+        # every call of every module a name leads to walks the whole environment.
+        scan = data is not None and _mentions(
+            data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data, MARKERS
+        )
+        if path is None or data is None or _add_file(self, path, data, scan=scan) != module:
             self._unreadable.add(module)
             return None
         return self.summaries[module]
@@ -832,6 +840,8 @@ class Project:
             self.loading = True
             try:
                 for module, summary in list(self.summaries.items()):
+                    if module not in self.scanned:
+                        continue
                     for qual, facts in summary["functions"].items():
                         for call in facts["calls"]:
                             self._scan_call(module, qual, call)
@@ -1852,8 +1862,13 @@ def _names_nothing(files: Sequence[tuple[Path, bytes | str]]) -> bool:
     )
 
 
-def _add_file(project: Project, path: Path, data: bytes | str, follow: bool = False) -> str | None:
-    """Summarise a file; its imports are summarised too when `follow` (see `Project.followed`)."""
+def _add_file(
+    project: Project, path: Path, data: bytes | str, follow: bool = False, scan: bool = True
+) -> str | None:
+    """Summarise a file; its imports are summarised too when `follow` (see `Project.followed`).
+
+    `scan`: its calls are read by the fixed point (else only its names, when asked for).
+    """
     if isinstance(data, bytes):
         try:
             text = data.decode("utf-8")
@@ -1864,6 +1879,8 @@ def _add_file(project: Project, path: Path, data: bytes | str, follow: bool = Fa
     name = project.add(path, text)
     if name is not None and follow:
         project.followed.add(name)
+    if name is not None and scan:
+        project.scanned.add(name)
     return name
 
 
