@@ -292,6 +292,10 @@ SDK_METHODS = {
     ("messages", "stream"): "sdk:messages.stream",
     ("beta", "messages", "create"): "sdk:beta.messages.create",
     ("beta", "messages", "stream"): "sdk:beta.messages.stream",
+    # The prompt-caching beta's own resource (anthropic 0.34-0.41,
+    # `resources/beta/prompt_caching/messages.py`): the Messages API's parameters.
+    ("beta", "prompt_caching", "messages", "create"): "sdk:beta.messages.create",
+    ("beta", "prompt_caching", "messages", "stream"): "sdk:beta.messages.stream",
     ("completions", "create"): "sdk:completions.create",
 }
 BEDROCK_METHODS = {

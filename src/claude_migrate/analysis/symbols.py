@@ -125,6 +125,16 @@ Symbol = (
 SDK_CLIENT_NAME = _SDK_CLIENT = re.compile(r"^(Async)?(Client|Anthropic(?:[A-Z][A-Za-z]*)?)$")
 
 
+def _getattr_name(node: cst.Call) -> str | None:
+    """Return the literal attribute name of `getattr(obj, "name")` (no default), else None."""
+    if not (isinstance(node.func, cst.Name) and node.func.value == "getattr"):
+        return None
+    if len(node.args) != 2 or any(arg.star or arg.keyword for arg in node.args):
+        return None
+    name = string_value(node.args[1].value)
+    return name if name is not None and name.isidentifier() else None
+
+
 def _all_sdk_clients(symbols: Sequence[Symbol]) -> bool:
     return all(
         isinstance(s, Instance) and not s.path and is_sdk_client_class(s.cls) for s in symbols
@@ -476,6 +486,13 @@ class Resolver:
         return ProjectFunction(module, f"{name}.{attr}", bound=True)
 
     def _call_result(self, node: cst.Call, scope: Scope, depth: int) -> Symbol:
+        named = _getattr_name(node)
+        if named is not None and not scope.lookup("getattr"):
+            # `getattr(client, "messages")` with a literal name is `client.messages`.
+            base = self.resolve(node.args[0].value, scope, depth + 1)
+            if isinstance(base, Instance):
+                return Instance(base.cls, (*base.path, named), base.info)
+            return UNKNOWN
         if (
             isinstance(node.func, cst.Name)
             and node.func.value == "super"
@@ -574,6 +591,19 @@ class Resolver:
                 func.node.returns.annotation, func.scope.parent or func.scope, depth + 1
             )
         return UNKNOWN
+
+    def project_constant(
+        self, node: cst.BaseExpression, attr: str, scope: Scope
+    ) -> tuple[Any, str] | None:
+        """Return (value, "Config.MODEL") for a class-level constant of another project module."""
+        symbol = self.resolve(node, scope)
+        if not isinstance(symbol, ProjectClass) or self.project is None:
+            return None
+        facts = self.project.modules.get(symbol.module)
+        constants = (facts or {}).get("classes", {}).get(symbol.name, {}).get("constants", {})
+        if attr not in constants:
+            return None
+        return constants[attr], f"{symbol.name}.{attr}"
 
     def local_class(self, node: cst.BaseExpression, scope: Scope) -> ClassInfo | None:
         """Return the class of this module an expression names, if it names one."""

@@ -62,6 +62,10 @@ from claude_migrate.project.triage import Sites, read_sites
 
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 CANONICAL = (TEMPERATURE, MAX_TOKENS, STOP, STREAM, MODEL)
+# Every name a Claude parameter goes by in any target (`model`, `modelId`, `max_tokens`...).
+CLAUDE_PARAMETERS = frozenset(
+    name for target in TARGETS.values() for c in CANONICAL for name in target.names(c)
+)
 MAX_DEPTH = 24
 MAX_ROUNDS = 8
 # How deep a parameter path goes (`options.inference_config[maxTokens]` is two steps).
@@ -743,9 +747,26 @@ class Project:
             return ("dict", value[1], module, function)
         if kind == "def":
             return ("func", module, value[1])
+        if kind == "join":
+            return self._joined(module, function, value[1], depth + 1, len(value) > 2)
         if kind == "import":
             return self.qualified(self._local_import(module, value), depth + 1)
         return None
+
+    def _joined(
+        self, module: str, function: str | None, parts: list[list[Any]], depth: int, add: bool
+    ) -> Sym:
+        """Return a string built from parts: an f-string's (strings or numbers), or `a + b`'s
+        (strings only), when every part is known."""
+        text = []
+        for part in parts:
+            found = self.evaluate(module, function, part, depth + 1)
+            if found is None or found[0] != "const" or isinstance(found[1], bool):
+                return None
+            if not isinstance(found[1], str if add else (str, int, float)):
+                return None
+            text.append(str(found[1]))
+        return ("const", "".join(text))
 
     def _local_import(self, module: str, value: list[Any]) -> str:
         """Return the absolute name an import inside a function binds (`["import", ...]`)."""
@@ -754,6 +775,17 @@ class Project:
         return f"{base}.{name}" if name and base else (name or base)
 
     def _call(self, module: str, function: str | None, call: list[Any], depth: int) -> Sym:
+        if (
+            call[1] == ["name", "getattr"]
+            and len(call[2]) == 2
+            and not call[3]
+            and call[2][1][0] == "lit"
+            and isinstance(call[2][1][1], str)
+            and call[2][1][1].isidentifier()
+        ):
+            # `getattr(obj, "name")` with a literal name is `obj.name`.
+            base = self.evaluate(module, function, call[2][0], depth + 1)
+            return self.attribute(base, call[2][1][1], depth + 1)
         if call[1] == ["name", "super"] and function is not None and "." in function:
             facts = self.summaries[module]["functions"].get(function)
             if facts is not None and (facts["method"] or facts["classmethod"]):
@@ -1402,6 +1434,9 @@ class Project:
             entry: dict[str, Any] = {}
             if attrs:
                 entry["clients"] = attrs
+            constants = self._constants(module, info)
+            if constants:
+                entry["constants"] = constants
             if (module, name) in self.facts.options:
                 fields = self._fields(module, name, info)
                 if fields is not None:
@@ -1409,6 +1444,23 @@ class Project:
             if entry:
                 classes[name] = entry
         return classes
+
+    def _constants(self, module: str, info: dict[str, Any]) -> dict[str, Any]:
+        """Return a class's settings read as `Config.MODEL`: class-level constants.
+
+        Assigned once, in the class body, to a literal or a constant; named in capitals (a
+        settings class, PEP 8's constants) or as a Claude parameter (`model`, `max_tokens`...).
+        """
+        found: dict[str, Any] = {}
+        for attr, values in info["attributes"].items():
+            if len(values) != 1 or values[0][1] is not None:
+                continue
+            if not (attr.isupper() or attr in CLAUDE_PARAMETERS):
+                continue
+            value = self.evaluate(module, None, values[0][0])
+            if value is not None and value[0] == "const" and _jsonable(value[1]):
+                found[attr] = value[1]
+        return found
 
     def _fields(
         self, module: str, name: str, info: dict[str, Any], depth: int = 0
@@ -1588,7 +1640,7 @@ def gives(facts: dict[str, Any]) -> bool:
     Wrappers, factories, clients and classes holding one can; constants and literal lists only
     say what a value is at a call that is already a Claude call.
     """
-    if facts["functions"] or facts["classes"]:
+    if facts["functions"] or any(set(c) - {"constants"} for c in facts["classes"].values()):
         return True
     return any(plain[0] != "const" for plain in facts["names"].values())
 
@@ -1597,7 +1649,7 @@ def given_names(facts: dict[str, Any]) -> set[bytes]:
     """Return the names an importer must spell to use what a module gives (`gives`)."""
     found = {name.encode() for name, plain in facts["names"].items() if plain[0] != "const"}
     found.update(qual.split(".")[0].encode() for qual in facts["functions"])
-    found.update(name.encode() for name in facts["classes"])
+    found.update(name.encode() for name, c in facts["classes"].items() if set(c) - {"constants"})
     return found
 
 

@@ -23,6 +23,8 @@ from typing import Any
 #   ["if", body, orelse]           `a if test else b`
 #   ["dict", {key: expr}, opaque]  a dict literal with string keys
 #   ["sub", expr, key]             `x["key"]`, a subscript by a string literal
+#   ["join", [expr]]               an f-string: its parts
+#   ["join", [expr, expr], "+"]    `a + b` (a string only when both are strings)
 #   ["?"]                          anything else
 Expr = list[Any]
 UNKNOWN_EXPR: Expr = ["?"]
@@ -86,6 +88,22 @@ def expr(node: ast.expr | None, depth: int = 0) -> Expr:
         if type(key) is ast.Constant and isinstance(key.value, str):
             return ["sub", expr(node.value, depth + 1), key.value]
         return UNKNOWN_EXPR
+    if type(node) is ast.JoinedStr:
+        parts: list[Expr] = []
+        for value in node.values:
+            if type(value) is ast.Constant:
+                parts.append(["lit", value.value])
+            elif (
+                type(value) is ast.FormattedValue
+                and value.conversion == -1
+                and value.format_spec is None
+            ):
+                parts.append(expr(value.value, depth + 1))
+            else:
+                return UNKNOWN_EXPR
+        return ["join", parts]
+    if type(node) is ast.BinOp and type(node.op) is ast.Add:
+        return ["join", [expr(node.left, depth + 1), expr(node.right, depth + 1)], "+"]
     if type(node) is ast.Dict:
         entries: dict[str, Expr] = {}
         opaque = False
