@@ -26,6 +26,7 @@ from claude_migrate.analysis.symbols import (
     Instance,
     LocalClass,
     LocalFunction,
+    Partial,
     ProjectClass,
     ProjectFunction,
     Qual,
@@ -538,6 +539,8 @@ class CallFinder:
         elif not isinstance(func, cst.Name):
             return None
         symbol = self.resolver.resolve(func, record.scope)
+        if isinstance(symbol, Partial):
+            return self._partial_site(record, symbol)
         if isinstance(symbol, Instance):
             return self._method_site(record, symbol)
         if isinstance(symbol, Qual):
@@ -554,6 +557,23 @@ class CallFinder:
         if isinstance(symbol, ProjectFunction):
             return self._wrapper_site(record, symbol)
         return None
+
+    def _partial_site(self, record: CallRecord, partial: Partial) -> CallSite | None:
+        """Return the call of a `functools.partial` of a Claude call: its keywords and the
+        partial's (where they are written), the call's own winning."""
+        if isinstance(partial.func, Instance):
+            site = self._method_site(record, partial.func)
+        else:
+            site = self._function_site(record, partial.func.name)
+        if site is None or site.call_args is not None:
+            return None
+        bound = self.values.entries_of_call(partial.node, partial.scope, record.order)
+        for key, entry in bound.items.items():
+            if key not in site.params.items and key not in site.params.unknown_keys:
+                site.params.items[key] = entry
+        site.params.opaque = site.params.opaque or bound.opaque
+        site.params.unknown_keys |= bound.unknown_keys - set(site.params.items)
+        return site
 
     @property
     def _wrapper_names(self) -> frozenset[str]:

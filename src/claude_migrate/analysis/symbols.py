@@ -85,6 +85,15 @@ class ProjectInstance:
 
 
 @dataclass(frozen=True)
+class Partial:
+    """`functools.partial(func, **bound)` of this module: calling it calls `func` with them."""
+
+    func: Instance | Qual
+    node: cst.Call
+    scope: Scope
+
+
+@dataclass(frozen=True)
 class Super:
     """`super()` in a method of a class of this module."""
 
@@ -115,6 +124,7 @@ Symbol = (
     | ProjectInstance
     | ClientMap
     | Super
+    | Partial
     | _Unknown
 )
 
@@ -159,6 +169,7 @@ HTTP_CLIENTS = {
     "aiohttp.client.ClientSession": "aiohttp.ClientSession",
 }
 BOTO3_CLIENT_FACTORIES = ("boto3.client", "boto3.session.Session.client")
+PARTIALS = ("functools.partial",)
 BOTO3_SESSIONS = ("boto3.Session", "boto3.session.Session")
 LITELLM_ROUTERS = ("litellm.Router", "litellm.router.Router")
 BEDROCK_RUNTIME = "boto3:bedrock-runtime"
@@ -504,6 +515,8 @@ class Resolver:
         func = self.resolve(node.func, scope, depth + 1)
         if isinstance(func, Qual):
             name = func.name
+            if name in PARTIALS:
+                return self._partial(node, scope, depth)
             if is_sdk_client_class(name):
                 return Instance(name)
             if name in HTTP_CLIENTS:
@@ -533,6 +546,17 @@ class Resolver:
             return UNKNOWN
         if isinstance(func, ProjectClass):
             return ProjectInstance(func.module, func.name)
+        return UNKNOWN
+
+    def _partial(self, node: cst.Call, scope: Scope, depth: int) -> Symbol:
+        """Return `functools.partial(client.messages.create, model=...)` as what it calls."""
+        if not node.args or node.args[0].keyword is not None or node.args[0].star:
+            return UNKNOWN
+        if any(arg.keyword is None for arg in node.args[1:]):
+            return UNKNOWN  # bound positional arguments: not a call shape we read
+        func = self.resolve(node.args[0].value, scope, depth + 1)
+        if isinstance(func, (Instance, Qual)):
+            return Partial(func, node, scope)
         return UNKNOWN
 
     def _boto3_client(self, node: cst.Call, scope: Scope) -> Symbol:
