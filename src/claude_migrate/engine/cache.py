@@ -55,9 +55,10 @@ from typing import Any
 
 from claude_migrate import __version__
 from claude_migrate.core.diagnostics import Diagnostic, Edit, FileError, FileResult, Fix
+from claude_migrate.core.settings import FileSettings
+from claude_migrate.core.source import read_regular
 from claude_migrate.discovery.git import work_tree_root
-from claude_migrate.engine.source import read_regular
-from claude_migrate.policy.config import CONFIG_NAME, PYPROJECT, FileSettings
+from claude_migrate.policy.config import CONFIG_NAME, PYPROJECT
 
 CACHE_DIR_NAME = ".claude-migrate-cache"
 FORMAT = 1

@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
+from claude_migrate.core.job import NO_LIMITS, Limits
+
 if TYPE_CHECKING:
     # The process machinery is imported where a worker starts or serves (`_Worker`, `serve`):
     # a run over a few files in-process, such as a pre-commit hook's, never needs it.
@@ -45,27 +47,10 @@ Result = TypeVar("Result")
 STOP_GRACE_SECONDS = 30.0
 # How long a worker told to stop early (SIGTERM) may take to finish a write in progress.
 TERM_GRACE_SECONDS = 5.0
-MIB = 1024 * 1024
 
 # What a worker's death was caused by, as far as the parent can tell.
 CRASHED = "crashed"
 TIMED_OUT = "timed-out"
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What one item may cost in a worker: wall-clock seconds and memory above the worker's start.
-
-    None means no limit. The memory limit caps the worker's address space at what it uses after
-    start-up plus `memory` bytes, so an item that needs more gets a MemoryError (or, inside
-    native code, an abort); the time limit is enforced by the parent, which kills the worker.
-    """
-
-    seconds: float | None = 60.0
-    memory: int | None = 2048 * MIB
-
-
-NO_LIMITS = Limits(None, None)
 
 
 @dataclass(frozen=True)

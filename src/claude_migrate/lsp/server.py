@@ -44,9 +44,10 @@ from claude_migrate.analysis.edits import apply_edits
 from claude_migrate.api import display_path
 from claude_migrate.core.diagnostics import Applicability, Diagnostic, FileError, FileResult
 from claude_migrate.core.errors import ConfigError
+from claude_migrate.core.job import Job, Options
+from claude_migrate.core.suppress import skips_file
 from claude_migrate.discovery.collect import kind_of
-from claude_migrate.engine.runner import Job, Options, run
-from claude_migrate.engine.suppress import skips_file
+from claude_migrate.engine.runner import run
 from claude_migrate.notebook import NOTEBOOK_KIND
 from claude_migrate.policy.catalogue import find_rule
 from claude_migrate.policy.config import PolicyLoader, read_policy_table

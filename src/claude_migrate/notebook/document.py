@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from json import decoder
 from typing import Any
 
-from claude_migrate.engine.source import DecodeError, SourceText
+from claude_migrate.core.source import DecodeError, SourceText
 from claude_migrate.notebook.ipython import mask_cell
 
 SUPPORTED_MAJOR = 4

@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import errno
-import hashlib
 import json
 import os
 import re
@@ -24,11 +23,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from claude_migrate.checks import ALL_CHECKS, ALWAYS_ON, CHECKS_BY_NAME, KNOWN_CODES
-from claude_migrate.core.diagnostics import SEVERITIES, Severity
+from claude_migrate.core.diagnostics import SEVERITIES
 from claude_migrate.core.errors import ConfigError
 from claude_migrate.core.gitignore import PatternError, compile_pattern, matches, policy_spec
 from claude_migrate.core.paths import as_shown
 from claude_migrate.core.resources import rules_dir
+from claude_migrate.core.settings import FileSettings
 
 if TYPE_CHECKING:
     import pathspec  # compiled on first use (`gitignore`)
@@ -104,41 +104,6 @@ def preset_names() -> list[str]:
     """Return the names of the presets shipped in rules/."""
     data = ("deprecations", "models")  # catalogue data files, not policies
     return sorted(p.stem for p in rules_dir().glob("*.toml") if p.stem not in data)
-
-
-@dataclass(frozen=True)
-class FileSettings:
-    """The policy in effect for one file: enabled codes and every rule's options."""
-
-    codes: frozenset[str]
-    tables: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]
-    # The policy's `[severity]` table: (code or prefix, "error" | "warning" | "info").
-    severities: tuple[tuple[str, str], ...] = ()
-
-    def severity_of(self, code: str, default: Severity) -> Severity:
-        """Return a finding's severity: the most specific `[severity]` entry, else `default`."""
-        best: tuple[int, str] | None = None
-        for selector, level in self.severities:
-            if code.startswith(selector) and (best is None or len(selector) > best[0]):
-                best = (len(selector), level)
-        return default if best is None else Severity(best[1])
-
-    def table(self, rule_name: str) -> dict[str, Any]:
-        for name, items in self.tables:
-            if name == rule_name:
-                return dict(items)
-        return {}
-
-    def enabled(self, code: str) -> bool:
-        return code in self.codes
-
-    @property
-    def digest(self) -> str:
-        """A stable hash of these settings, for caches."""
-        data = json.dumps(
-            [sorted(self.codes), self.tables, self.severities], sort_keys=True, default=str
-        )
-        return hashlib.sha256(data.encode()).hexdigest()[:16]
 
 
 @dataclass
