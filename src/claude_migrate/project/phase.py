@@ -431,10 +431,28 @@ class Project:
         scan = data is not None and _mentions(
             data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data, MARKERS
         )
-        if path is None or data is None or _add_file(self, path, data, scan=scan) != module:
+        name = None if path is None or data is None else _add_file(self, path, data, scan=scan)
+        if name is not None and name != module and path is not None and data is not None:
+            # The same file under another name: a script's folder is on `sys.path`, so
+            # `app/run.py` imports `app/core/llm.py` as `core.llm` where the project knows it
+            # as `llm` (or `app.core.llm`). Python would load it under this name too.
+            name = self._add_as(module, path, data, scan)
+        if name != module:
             self._unreadable.add(module)
             return None
         return self.summaries[module]
+
+    def _add_as(self, module: str, path: Path, data: bytes | str, scan: bool) -> str | None:
+        """Summarise a file under a module name of its own (see `load`)."""
+        text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+        found = self._summary(text, module, path.name == "__init__.py", False)
+        if found is None:
+            return None
+        self.summaries[module] = found
+        self.paths[module] = _display(path, self.cwd)
+        if scan:
+            self.scanned.add(module)
+        return module
 
     def module_path(self, name: str) -> Path | None:
         """Return the file of a project module (None for an installed or missing one)."""
@@ -1857,8 +1875,11 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path, cache: Any = Non
                     data = found.read_bytes()
                 except OSError:
                     data = b""
-                if _mentions(data, MARKERS) and _add_file(project, found, data) is not None:
-                    matters[name] = True
+                if _mentions(data, MARKERS):
+                    added = _add_file(project, found, data)
+                    if added is not None and added != name:
+                        added = project._add_as(name, found, data, True)  # see `load`
+                    matters[name] = added is not None
         return matters[name]
 
     def giving(name: str) -> bool:
