@@ -601,13 +601,14 @@ class CallFinder:
         params: list[list[str]] = facts["params"]
         args = self.kwargs(record)
         positional = [name for name, kind in params if kind == "positional"]
-        index = 0
+        # `Base.__init__(self, model)`: a method called on its class is given `self` first.
+        index = -1 if facts.get("instance") and not function.bound else 0
         for arg in record.node.args:
             if arg.star:
                 break
             if arg.keyword is not None:
                 continue
-            if index < len(positional):
+            if 0 <= index < len(positional):
                 name = positional[index]
                 value = self.values.value(arg.value, record.scope)
                 args.items.setdefault(name, Entry(name, arg, arg.value, value, record.node))

@@ -984,6 +984,7 @@ class Project:
     ) -> None:
         if callee is None:
             return
+        receiver: tuple[str, str] | None
         if callee[0] == "class":
             init = self.member(callee[1], callee[2], "__init__")
             if init is not None:
@@ -993,7 +994,10 @@ class Project:
             receiver = (callee[3], callee[4])
             self._record_project_call(module, function, call, callee[1], callee[2], True, receiver)
         elif callee[0] == "func":
-            self._record_project_call(module, function, call, callee[1], callee[2], False)
+            # `Base.__init__(self, ...)`: the instance is the first argument.
+            first = self.evaluate(module, function, call[2][0]) if call[2] else None
+            receiver = (first[1], first[2]) if first and first[0] in ("self", "obj") else None
+            self._record_project_call(module, function, call, callee[1], callee[2], False, receiver)
 
     def _target(
         self, module: str, function: str | None, call: list[Any]
@@ -1252,7 +1256,11 @@ class Project:
         owner = self.class_of(callee_module, qual)
         reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver or owner)
         forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver or owner)
-        bound_args: dict[str, list[Any]] = dict(zip(layout.positional, call[2], strict=False))
+        positional = call[2]
+        facts = self.summaries[callee_module]["functions"][qual]
+        if not bound and facts["method"] and not facts["classmethod"]:
+            positional = positional[1:]  # `Base.__init__(self, model)`: `self` is passed
+        bound_args: dict[str, list[Any]] = dict(zip(layout.positional, positional, strict=False))
         extra: dict[str, list[Any]] = {}
         for name, arg in call[3].items():
             if name in layout.named:
@@ -1392,6 +1400,9 @@ class Project:
             entry["reaches"] = {k: _places(v) for k, v in reaches.items()}
             entry["forwards"] = {k: _places(v) for k, v in forwards.items()}
             entry["bound"] = bool(found and found[1])
+            facts = self.summaries[module]["functions"][qual]
+            if facts["method"] and not facts["classmethod"]:
+                entry["instance"] = True  # called on its class, it is given `self` first
         clients = {
             k: v for k, v in self.facts.param_clients.get(key, {}).items()
             if k not in self.facts.ambiguous.get(key, set())
