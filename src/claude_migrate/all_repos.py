@@ -17,9 +17,10 @@ With `--results DIR`, each repository's `fix --report` is kept as `DIR/<reposito
 `repository` object (name, web address, branch, status), and the campaign report
 (`claude-migrate report`) is written as `DIR/campaign.md` and `DIR/campaign.html`.
 
-The fixer runs claude-migrate in a child process of the interpreter that runs it, so the
-repositories' code is never imported here (claude-migrate itself never runs code from the tree
-it checks).
+The fixer runs claude-migrate in an isolated child process (`python -I`) of the interpreter
+that runs it, so the repositories' code is never imported, here or in the child: the clone is
+the child's working folder, and neither it nor PYTHONPATH, PYTHONSTARTUP or the user's site
+folder is on the child's import path.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
+
+from claude_migrate.core.escapes import markdown_text
 
 COMMIT_TITLE = "Migrate Claude API calls with claude-migrate"
 DEFAULT_BRANCH = "claude-migrate"
@@ -83,19 +86,25 @@ def commit_message(report: dict[str, Any], title: str = COMMIT_TITLE) -> str:
     findings = f"{total} finding{'s' if total != 1 else ''}"
     lines.append(f"Fixed {findings} in {files} file{'s' if files != 1 else ''}:")
     for (code, rule), count in sorted(fixed.items()):
-        lines.append(f"- {code} {rule}: {count}")
+        lines.append(f"- {markdown_text(str(code))} {markdown_text(str(rule))}: {count}")
     left = report.get("left", [])
     errors = report.get("errors", [])
     if left or errors:
         lines += ["", f"Left for a person ({len(left) + len(errors)}):"]
+        # The message is the pull request's body, rendered as Markdown: names and messages
+        # from the repository are escaped (no raw HTML, no link a file name could plant).
+        md = markdown_text
         for error in errors[:_SHOWN_LEFT]:
             where = f"{error.get('path')}:{error.get('line') or 1}"
-            lines.append(f"- {where} {error.get('code')}: {error.get('message')}")
-        for finding in left[: max(0, _SHOWN_LEFT - len(errors))]:
-            why = f" ({finding['why']})" if finding.get("why") else ""
             lines.append(
-                f"- {finding.get('path')}:{finding.get('line')} {finding.get('code')} "
-                f"{finding.get('rule')}: {finding.get('message')}{why}"
+                f"- {md(where)} {md(str(error.get('code')))}: {md(str(error.get('message')))}"
+            )
+        for finding in left[: max(0, _SHOWN_LEFT - len(errors))]:
+            why = f" ({md(str(finding['why']))})" if finding.get("why") else ""
+            where = f"{finding.get('path')}:{finding.get('line')}"
+            lines.append(
+                f"- {md(where)} {md(str(finding.get('code')))} "
+                f"{md(str(finding.get('rule')))}: {md(str(finding.get('message')))}{why}"
             )
         hidden = len(left) + len(errors) - _SHOWN_LEFT
         if hidden > 0:
@@ -110,14 +119,19 @@ def run_fix(
     policy: str | None, override: bool, unsafe: bool, report_path: Path
 ) -> subprocess.CompletedProcess[str]:
     """Run `claude-migrate fix` over the current folder with the campaign's policy."""
-    command = [sys.executable, "-m", "claude_migrate", "fix", "--quiet", "--no-cache"]
+    from claude_migrate.isolation import isolated_command
+
+    # Isolated (`-I`): the repository is the working folder, and its modules must not shadow
+    # the standard library's in the child, nor PYTHONPATH, PYTHONSTARTUP or a user site apply.
+    command = isolated_command("claude_migrate", ["fix", "--quiet", "--no-cache"])
     command += ["--report", str(report_path)]
     if policy is not None:
         command += ["--config" if override else "--base-config", policy]
     if unsafe:
         command.append("--unsafe-fixes")
     command.append(".")
-    print("$ " + " ".join(command), flush=True)
+    shown = ["python", "-I", "-m", "claude_migrate", *command[4:]]
+    print("$ " + " ".join(shown), flush=True)
     return subprocess.run(command, capture_output=True, text=True, check=False)
 
 

@@ -98,6 +98,9 @@ class Diagnostic:
     # Other places the finding goes through, as (path, line, message): the Claude call a
     # wrapper's parameter reaches.
     related: tuple[tuple[str, int, str], ...] = ()
+    # In a trusted gate's run: the comment in the file that silences this finding, as written
+    # (a noqa comment naming CM101, a skip-file line); such a finding is listed, not counted.
+    suppressed_by: str = ""
 
     def sort_key(self) -> tuple[str, int, int, int, str]:
         return (self.path, self.cell or 0, self.line, self.column, self.code)
@@ -135,6 +138,9 @@ class FileResult:
     from_cache: bool = False
     # Why the file was not checked though its kind was read (a notebook of another language).
     skipped: str | None = None
+    # What a user must know about how the file was read (a notebook whose metadata names another
+    # language than the Python kernel it starts): always shown, as a warning.
+    note: str | None = None
 
 
 _COMMENT = re.compile(r"#[^\r\n]*")
