@@ -472,6 +472,7 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
             warning = f"{entry.display}: not checked: {entry.reason}"
             messages.append(f"claude-migrate: warning: {warning}")
     messages.extend(_notices(notices, options))
+    messages.extend(_policy_warnings(work))
     uncommitted = None
     if options.fix and stdin is None:
         uncommitted = _uncommitted_guard(work, options, request, stop)
@@ -580,6 +581,20 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
 def write_text(path: Path, text: str) -> None:
     """Write a rendered report to `path` (file names byte for byte); raise OSError."""
     write_output(path, encode_report(text))
+
+
+def _policy_warnings(work: list[Job]) -> list[str]:
+    """Return warnings for policy values that are valid but not what they mean to be (an SDK
+    minimum that was never published), once per policy."""
+    from claude_migrate.policy import releases
+
+    policies = {
+        job.settings
+        for job in work
+        if job.settings.enabled("CM201")
+        and (job.kind == "manifest" or os.path.basename(job.path) == "setup.py")
+    }
+    return releases.policy_warnings(s.table("sdk-pins") for s in policies)
 
 
 def _notices(notices: Notices, options: Options) -> list[str]:

@@ -114,7 +114,8 @@ def installed() -> Sdk | None:
 class Gap:
     """One thing the installed SDK knows that the catalogue lacks or says otherwise."""
 
-    kind: str  # "missing-model", "missing-facts", "missing-retirement", "different-date"
+    # "missing-model", "missing-facts", "missing-retirement", "different-date", "old-releases"
+    kind: str
     model: str
     detail: str
 
@@ -141,6 +142,7 @@ def compare(sdk: Sdk) -> list[Gap]:
             )
         elif facts.for_model(model.id) is None:
             gaps.append(Gap("missing-facts", model_id, "no family in rules/models.toml"))
+    gaps.extend(_release_gaps(sdk))
     for model_id, date in sorted(sdk.deprecations.items()):
         model = known.find(model_id)
         if model is None or model.retires is None:
@@ -160,3 +162,33 @@ def compare(sdk: Sdk) -> list[Gap]:
                 )
             )
     return gaps
+
+
+def _release_gaps(sdk: Sdk) -> list[Gap]:
+    """Return a gap when the installed SDK is a release the shipped release list lacks.
+
+    CM201 raises pins to releases of that list: one older than the installed SDK may still be
+    right, but it no longer knows every release, so it is worth refreshing from its source.
+    """
+    from packaging.version import InvalidVersion, Version
+
+    from claude_migrate.policy import releases
+
+    known = releases.for_package("anthropic")
+    try:
+        version = Version(sdk.version)
+    except InvalidVersion:
+        return []
+    if known is None or version.is_prerelease or version.is_devrelease or known.published(version):
+        return []
+    latest = known.latest
+    if latest is not None and version < latest:
+        return []  # an older release missing from the list: not staleness; nothing to say
+    return [
+        Gap(
+            "old-releases",
+            "anthropic",
+            f"the installed {sdk.version} is newer than rules/releases.toml, read "
+            f"{known.as_of.isoformat()} (latest {latest}); refresh it from {known.source}",
+        )
+    ]
