@@ -172,6 +172,7 @@ class LegacyCompletionsCheck(Check["FileContext"]):
         message = "completions.create() is the legacy Text Completions API, gone from the SDK"
         try:
             edits = self._rewrite(ctx, site)
+            _refuse_for_doubles(ctx)
         except NoRewrite as why:
             return ctx.diagnostic(
                 self,
@@ -574,6 +575,15 @@ class LegacyCompletionsCheck(Check["FileContext"]):
         return ctx.diagnostic(
             self, legacy[0], message + "; nothing uses it any more", fix, scope.qualname
         )
+
+
+def _refuse_for_doubles(ctx: FileContext) -> None:
+    """Raise NoRewrite when the project's tests stand in for `completions.create` here."""
+    from claude_migrate.analysis.test_doubles import describe, doubles_for
+
+    found = doubles_for(ctx.file_path, "completions")
+    if found:
+        raise NoRewrite(describe(found, "completions.create").removeprefix("no fix: "))
 
 
 def _alias_name(alias: cst.ImportAlias) -> str:

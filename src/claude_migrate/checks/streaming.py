@@ -77,18 +77,31 @@ class StreamingCheck(Check["FileContext"]):
             if call_streams(site) is not False:
                 continue
             fix: Fix | None = None
+            text = message(site)
             if site.family == SDK and not site.target.legacy:
                 fix = stream_rewrite(ctx, site)
+                refusal = _doubles_refusal(ctx, site) if fix is not None else ""
+                if refusal:
+                    fix, text = None, f"{text}; {refusal}"
             elif site.family == LANGCHAIN:
                 fix = streaming_flag(ctx, site)
             yield ctx.diagnostic(
                 self,
                 site.node,
-                message(site),
+                text,
                 fix,
                 context=site.record.scope.qualname,
                 fingerprint_of=identity(ctx, site),
             )
+
+
+def _doubles_refusal(ctx: FileContext, site: CallSite) -> str:
+    """Return why the rewrite is refused because the project's tests stand in for the call."""
+    from claude_migrate.analysis.test_doubles import describe, doubles_for
+
+    found = doubles_for(ctx.file_path, "messages")
+    call = "beta.messages.create" if site.target.key.startswith("sdk:beta.") else "messages.create"
+    return describe(found, call) if found else ""
 
 
 def identity(ctx: FileContext, site: CallSite) -> str:

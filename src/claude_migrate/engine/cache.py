@@ -538,6 +538,12 @@ def external_state(settings: FileSettings, kind: str, path: str) -> str:
         from claude_migrate.analysis.sdk_uses import state
 
         key += ";code=" + state(os.path.dirname(os.path.abspath(path)))
+    elif kind == "python":
+        # Whether a rewrite of a call's shape is offered depends on the project's tests (CM104
+        # and CM301 refuse one that the tests' doubles of the call would no longer see).
+        from claude_migrate.analysis import test_doubles
+
+        key += ";tests=" + test_doubles.state(test_doubles.project_root(path))
     return key
 
 
