@@ -579,7 +579,7 @@ class LegacyCompletionsCheck(Check["FileContext"]):
 
 def _refuse_for_doubles(ctx: FileContext) -> None:
     """Raise NoRewrite when the project's tests stand in for `completions.create` here."""
-    from claude_migrate.analysis.test_doubles import describe, doubles_for
+    from claude_migrate.analysis.doubles import describe, doubles_for
 
     found = doubles_for(ctx.file_path, "completions")
     if found:

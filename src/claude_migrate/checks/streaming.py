@@ -97,7 +97,7 @@ class StreamingCheck(Check["FileContext"]):
 
 def _doubles_refusal(ctx: FileContext, site: CallSite) -> str:
     """Return why the rewrite is refused because the project's tests stand in for the call."""
-    from claude_migrate.analysis.test_doubles import describe, doubles_for
+    from claude_migrate.analysis.doubles import describe, doubles_for
 
     found = doubles_for(ctx.file_path, "messages")
     call = "beta.messages.create" if site.target.key.startswith("sdk:beta.") else "messages.create"

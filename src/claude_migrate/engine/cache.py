@@ -541,9 +541,9 @@ def external_state(settings: FileSettings, kind: str, path: str) -> str:
     elif kind == "python":
         # Whether a rewrite of a call's shape is offered depends on the project's tests (CM104
         # and CM301 refuse one that the tests' doubles of the call would no longer see).
-        from claude_migrate.analysis import test_doubles
+        from claude_migrate.analysis import doubles
 
-        key += ";tests=" + test_doubles.state(test_doubles.project_root(path))
+        key += ";tests=" + doubles.state(doubles.project_root(path))
     return key
 
 
