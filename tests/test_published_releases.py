@@ -16,7 +16,7 @@ from claude_migrate.checks.sdk_pins import DEFAULT_MINIMUMS
 from claude_migrate.manifests.requirement import PEP440, POETRY, raise_constraint
 from claude_migrate.manifests.requirements_txt import generator
 from claude_migrate.policy import releases
-from claude_migrate.policy.config import PolicyLoader
+from claude_migrate.policy.config import PolicyLoader, preset_names
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -43,9 +43,10 @@ def test_anthropic_0_32_1_was_never_published() -> None:
     assert releases.target("anthropic", Version("0.33.0")) == Version("0.33.0")
 
 
-def test_every_default_minimum_is_a_published_release() -> None:
+@pytest.mark.parametrize("preset", preset_names())
+def test_every_preset_minimum_is_a_published_release(preset: str) -> None:
     probe = Path("x.py")
-    table = PolicyLoader().preset("default").settings_for(probe).table("sdk-pins")
+    table = PolicyLoader().preset(preset).settings_for(probe).table("sdk-pins")
     for minimums in (dict(table["minimums"]), DEFAULT_MINIMUMS):
         for name, minimum in minimums.items():
             known = releases.for_package(name)
