@@ -199,7 +199,7 @@ def _prefill(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> Iter
     ]
     where = ""
     if added:
-        lines = ", ".join(str(line) for line in sorted(set(added)))
+        lines = ", ".join(ctx.line_label(line) for line in sorted(set(added)))
         where = f" (the assistant turn added on line{'s' if len(set(added)) > 1 else ''} {lines})"
     ending = "ending" if sure else "that may end"
     yield Problem(

@@ -107,7 +107,7 @@ def value_edit(
     if not isinstance(entry.value_node, cst.Name):
         return None  # read through another expression: no place of its own to write
     lines = sorted({ctx.range(n).start.line for n in others})
-    shown = ", ".join(str(line) for line in lines)
+    shown = ", ".join(ctx.line_label(line) for line in lines)
     where = f"on line{'s' if len(lines) != 1 else ''} {shown}" if lines else "elsewhere"
     caveat = ""
     if records:
@@ -174,4 +174,6 @@ def _records(ctx: FileContext, node: cst.CSTNode) -> str | None:
 
 
 def _places(ctx: FileContext, records: list[tuple[cst.Name, str]]) -> str:
-    return "; ".join(f"{kind} on line {ctx.range(n).start.line}" for n, kind in records)
+    return "; ".join(
+        f"{kind} on line {ctx.line_label(ctx.range(n).start.line)}" for n, kind in records
+    )
