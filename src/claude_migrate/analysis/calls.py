@@ -166,7 +166,8 @@ TARGETS: dict[str, Target] = {
             stream=("streaming",),
             model=(MODEL, "model_name"),
             legacy=True,
-            streaming_api="langchain_anthropic.ChatAnthropic(..., streaming=True)",
+            # Its `streaming` flag works as the current class's does (CM104 sets it).
+            streaming_api="streaming=True",
             model_facts=False,
         ),
         Target(

@@ -73,7 +73,7 @@ class StreamingCheck(Check["FileContext"]):
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         reported: set[int] = set()
         for site in ctx.sites:
-            if site.legacy:
+            if site.legacy and site.target.key != "langchain:legacy":
                 continue  # CM301 reports the whole call: its API is gone, streaming or not
             if call_streams(site) is not False or id(site.node) in reported:
                 continue
