@@ -151,3 +151,19 @@ def test_a_changed_test_file_changes_the_result_cache_key(cli: Cli) -> None:
     doubles._states.clear()  # the digest is reused for a few seconds within a process
     second = cli.json("check", "--select", "CM104")["diagnostics"]
     assert second[0]["fix"] is None
+
+
+def test_an_unreadable_or_deeply_nested_test_file_is_skipped(cli: Cli) -> None:
+    deep = "x = " + "[" * 5000 + "]" * 5000 + "\n"
+    write_tree(
+        cli.cwd,
+        {
+            "pyproject.toml": "",
+            "app/__init__.py": "",
+            "app/llm.py": APP,
+            "tests/test_deep.py": "from app import llm\nimport create\n" + deep,
+            "tests/test_bad.py": b"from app import llm\n\xff\xfe create(\n",
+        },
+    )
+    found = cli.json("check", "--no-cache", "--select", "CM104")["diagnostics"]
+    assert len(found) == 1 and found[0]["fix"] is not None

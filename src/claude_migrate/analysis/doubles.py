@@ -149,11 +149,10 @@ def _doubles(root: str, digest: str) -> tuple[Double, ...]:
         if "create" not in text:
             continue
         try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError):
-            continue
+            scan = _Scan(ast.parse(text))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue  # a test file we cannot read shows no double
         relative = path.relative_to(root).as_posix()
-        scan = _Scan(tree)
         modules = frozenset(scan.modules)
         found.extend(
             Double(relative, line, resource, what, modules)
