@@ -662,6 +662,7 @@ def _policy_warnings(work: list[Job]) -> list[str]:
     """Return warnings for policy values that are valid but not what they mean to be (an SDK
     minimum that was never published), once per policy."""
     from claude_migrate.policy import releases
+    from claude_migrate.policy.facts import facts_for
 
     policies = {
         job.settings
@@ -669,7 +670,7 @@ def _policy_warnings(work: list[Job]) -> list[str]:
         if job.settings.enabled("CM201")
         and (job.kind == "manifest" or os.path.basename(job.path) == "setup.py")
     }
-    return releases.policy_warnings(s.table("sdk-pins") for s in policies)
+    return releases.policy_warnings(facts_for(s).sdk_minimums for s in policies)
 
 
 def _notices(notices: Notices, options: Options) -> list[str]:

@@ -16,7 +16,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from packaging.version import InvalidVersion, Version
 
@@ -137,15 +136,15 @@ def minimum_warning(name: str, minimum: str) -> str | None:
     )
 
 
-def policy_warnings(tables: Iterable[Mapping[str, Any]]) -> list[str]:
+def policy_warnings(minimums: Iterable[Mapping[str, str]]) -> list[str]:
     """Return one warning per policy minimum that is not a published release (each once).
 
-    `tables` are the `[sdk-pins]` tables of the policies in effect for the run's files, for
+    `minimums` are the SDK minimums (package -> version) of the policies in effect for the
     files CM201 checks.
     """
     seen: dict[tuple[str, str], None] = {}
-    for table in tables:
-        for name, minimum in dict(table.get("minimums", {})).items():
+    for table in minimums:
+        for name, minimum in table.items():
             seen.setdefault((canonical_name(str(name)), str(minimum)))
     return [
         f"claude-migrate: warning: {warning}"
