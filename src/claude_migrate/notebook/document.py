@@ -86,12 +86,47 @@ class Notebook:
         return None
 
 
+# Kernel names Jupyter resolves to a Python kernel: ipykernel's own (`python3`, `python2`,
+# https://github.com/ipython/ipykernel/blob/main/ipykernel/kernelspec.py) and nb_conda_kernels'
+# Python environments (`conda-root-py`, `conda-env-<name>-py`).
+_PYTHON_KERNEL = re.compile(r"(?i)(?:i?python\d*(?:\.\d+)*|conda-(?:root|env-.+)-py)")
+_PYTHON_LANGUAGES = ("python", "python3", "ipython")
+
+
+def kernel_name(notebook: Notebook) -> str | None:
+    """Return the name of the kernel Jupyter starts for the notebook (`kernelspec.name`)."""
+    metadata = notebook.data.get("metadata")
+    spec = metadata.get("kernelspec") if isinstance(metadata, dict) else None
+    name = spec.get("name") if isinstance(spec, dict) else None
+    return name if isinstance(name, str) else None
+
+
 def not_python(notebook: Notebook) -> str | None:
-    """Return why a notebook's kernel is not Python, or None when it is (or does not say)."""
+    """Return why a notebook's kernel is not Python, or None when it is (or does not say).
+
+    Jupyter starts the kernel `kernelspec.name` names; its `language` fields only describe it.
+    A notebook whose kernel name is a Python kernel's runs as Python whatever they say.
+    """
+    name = kernel_name(notebook)
+    if name is not None and _PYTHON_KERNEL.fullmatch(name.strip()):
+        return None
     language = notebook.language
-    if language is None or language.strip().lower() in ("python", "python3", "ipython"):
+    if language is None or language.strip().lower() in _PYTHON_LANGUAGES:
         return None
     return f"its kernel's language is {language!r}, not Python"
+
+
+def language_disagrees(notebook: Notebook) -> str | None:
+    """Return what a notebook's metadata says against the Python kernel it starts, or None."""
+    language = notebook.language
+    if language is None or language.strip().lower() in _PYTHON_LANGUAGES:
+        return None
+    if not_python(notebook) is not None:
+        return None
+    return (
+        f"checked as Python: its kernel {kernel_name(notebook)!r} is Python's, though its"
+        f" language says {language!r}"
+    )
 
 
 def load(data: bytes | str) -> Notebook:
