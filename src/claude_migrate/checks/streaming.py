@@ -37,6 +37,7 @@ from claude_migrate.core.lazy import lazy_import
 
 if TYPE_CHECKING:
     from claude_migrate.analysis.context import FileContext
+    from claude_migrate.analysis.doubles import Double
     from claude_migrate.analysis.scope import Scope
     from claude_migrate.core.settings import FileSettings
     from claude_migrate.project.triage import Wanted
@@ -72,6 +73,7 @@ class StreamingCheck(Check["FileContext"]):
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         reported: set[int] = set()
+        doubles: list[Double] | None = None  # the project's test doubles, looked up once
         for site in ctx.sites:
             if site.legacy and site.target.key != "langchain:legacy":
                 continue  # CM301 reports the whole call: its API is gone, streaming or not
@@ -83,7 +85,9 @@ class StreamingCheck(Check["FileContext"]):
             text = message(site)
             if site.family == SDK and not site.target.legacy:
                 fix = stream_rewrite(ctx, site)
-                refusal = _doubles_refusal(ctx, site) if fix is not None else ""
+                if fix is not None and doubles is None:
+                    doubles = _doubles(ctx)
+                refusal = _doubles_refusal(site, doubles) if fix is not None and doubles else ""
                 if refusal:
                     fix, text = None, f"{text}; {refusal}"
             elif site.family == LANGCHAIN:
@@ -98,13 +102,19 @@ class StreamingCheck(Check["FileContext"]):
             )
 
 
-def _doubles_refusal(ctx: FileContext, site: CallSite) -> str:
-    """Return why the rewrite is refused because the project's tests stand in for the call."""
-    from claude_migrate.analysis.doubles import describe, doubles_for
+def _doubles(ctx: FileContext) -> list[Double]:
+    """Return the project's test doubles of `messages.create` that may stand in for this file."""
+    from claude_migrate.analysis.doubles import doubles_for
 
-    found = doubles_for(ctx.file_path, "messages")
+    return doubles_for(ctx.file_path, "messages")
+
+
+def _doubles_refusal(site: CallSite, found: list[Double]) -> str:
+    """Return why the rewrite is refused because the project's tests stand in for the call."""
+    from claude_migrate.analysis.doubles import describe
+
     call = "beta.messages.create" if site.target.key.startswith("sdk:beta.") else "messages.create"
-    return describe(found, call) if found else ""
+    return describe(found, call)
 
 
 def identity(ctx: FileContext, site: CallSite) -> str:
