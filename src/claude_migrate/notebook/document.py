@@ -13,15 +13,18 @@ refuses it unless it is the original notebook with exactly those sources replace
 
 from __future__ import annotations
 
+import ast
 import bisect
 import json
 import re
+import warnings
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from json import decoder
 from typing import Any
 
 from claude_migrate.core.source import DecodeError, SourceText
+from claude_migrate.notebook.ipython import mask_cell
 
 SUPPORTED_MAJOR = 4
 # The JSON decoder's own string scanner (C-accelerated), as `json.loads` reads strings; typeshed
@@ -86,6 +89,12 @@ class Notebook:
         return None
 
 
+# Kernels whose language is a superset of Python 3: every Python program is one of theirs
+# (Coconut: https://coconut.readthedocs.io/en/latest/DOCS.html, "all valid Python 3 is valid
+# Coconut"). Such a notebook is Python when every code cell of it parses as Python.
+PYTHON_SUPERSETS = ("coconut",)
+
+
 # Kernel names Jupyter resolves to a Python kernel: ipykernel's own (`python3`, `python2`,
 # https://github.com/ipython/ipykernel/blob/main/ipykernel/kernelspec.py) and nb_conda_kernels'
 # Python environments (`conda-root-py`, `conda-env-<name>-py`).
@@ -113,7 +122,26 @@ def not_python(notebook: Notebook) -> str | None:
     language = notebook.language
     if language is None or language.strip().lower() in _PYTHON_LANGUAGES:
         return None
+    if language.strip().lower() in PYTHON_SUPERSETS and _cells_are_python(notebook):
+        return None
     return f"its kernel's language is {language!r}, not Python"
+
+
+def _cells_are_python(notebook: Notebook) -> bool:
+    """Return whether every code cell parses as Python (IPython lines masked)."""
+    for cell in notebook.cells:
+        if cell.cell_type != "code" or not cell.source.strip():
+            continue
+        masked = mask_cell(cell.source, "\ue000")
+        if masked.skip_reason is not None:
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ast.parse(masked.text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return False
+    return True
 
 
 def language_disagrees(notebook: Notebook) -> str | None:
@@ -121,6 +149,8 @@ def language_disagrees(notebook: Notebook) -> str | None:
     language = notebook.language
     if language is None or language.strip().lower() in _PYTHON_LANGUAGES:
         return None
+    if language.strip().lower() in PYTHON_SUPERSETS:
+        return None  # a superset's notebook checked because its cells are Python
     if not_python(notebook) is not None:
         return None
     return (
