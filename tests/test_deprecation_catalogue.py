@@ -466,11 +466,6 @@ def test_the_cm302_page_lists_every_retirement_date_and_replacement(
         assert any(f"`{name}`" in row for name in names), f"{model.id}: replacement not in {row}"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="CM301 knows the SDK, raw HTTP and Bedrock forms of Text Completions; LangChain's "
-    "legacy completion LLM (`langchain_community.llms.Anthropic`) is not in the call registry",
-)
 def test_langchains_legacy_completion_llm_is_reported(tmp_path: Path) -> None:
     write_tree(
         tmp_path,

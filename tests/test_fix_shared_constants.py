@@ -35,7 +35,7 @@ def test_constant_read_by_other_code_is_left_and_the_call_gets_the_literal(cli: 
     assert fixed == SHARED.replace("temperature=TEMP,", "temperature=0.0,")
     assert "TEMP = 0.8\n" in fixed and "random.uniform(0, TEMP)" in fixed
     assert descriptions == [
-        "set temperature to 0.0 in this call (TEMP is read by other code too and stays)"
+        "set temperature to 0.0 in this call (TEMP is also read on line 9, and stays)"
     ]
     assert cli.json("check")["diagnostics"] == []
 
@@ -68,7 +68,7 @@ def test_constant_also_sent_as_another_parameter_is_not_edited(cli: Cli) -> None
     assert "temperature=0.0, top_p=TEMP," in fixed
 
 
-def test_shared_model_constant_is_replaced_only_in_the_call(cli: Cli) -> None:
+def test_a_model_constant_also_logged_is_changed_where_defined(cli: Cli) -> None:
     source = (
         "import logging\n"
         "import anthropic\n"
@@ -82,13 +82,51 @@ def test_shared_model_constant_is_replaced_only_in_the_call(cli: Cli) -> None:
     write_tree(cli.cwd, {"app.py": source})
     data = cli.json("check", "--select", "CM302")
     assert [d["fix"]["description"] for d in data["diagnostics"]] == [
-        "replace 'claude-2.1' with 'claude-sonnet-4-6' in this call "
-        "(MODEL is read by other code too and stays)"
+        "replace 'claude-2.1' with 'claude-sonnet-4-6' in MODEL (used by this call) "
+        "(MODEL is also read by the log line on line 6, which then records the value sent)"
     ]
     cli("fix", "--unsafe-fixes", "--select", "CM302")
     fixed = (cli.cwd / "app.py").read_text()
-    # The call gets the replacement; the constant, then read by the log line alone, is a
-    # mention of the retired model kept as data, and the same migration changes it too.
-    assert fixed == source.replace("model=MODEL,", "model='claude-sonnet-4-6',").replace(
-        "MODEL = 'claude-2.1'", "MODEL = 'claude-sonnet-4-6'"
+    assert fixed == source.replace("MODEL = 'claude-2.1'", "MODEL = 'claude-sonnet-4-6'")
+
+
+CACHED = (
+    "import hashlib\n"
+    "import random\n"
+    "import anthropic\n"
+    "client = anthropic.Anthropic()\n"
+    "LIMIT = 4000\n"
+    "def ask(prompt, cache):\n"
+    "    key = hashlib.sha256(f'{LIMIT}:{prompt}'.encode()).hexdigest()\n"
+    "    if key not in cache:\n"
+    "        cache[key] = client.messages.create(model='claude-sonnet-4-6', max_tokens=LIMIT,\n"
+    "                                            messages=[], stream=True)\n"
+    "    return cache[key]\n"
+)
+
+
+def test_a_constant_also_in_a_cache_key_is_changed_where_defined(cli: Cli) -> None:
+    fixed, descriptions = _fix(cli, CACHED)
+    assert fixed == CACHED.replace("LIMIT = 4000", "LIMIT = 1024")
+    assert descriptions == [
+        "set LIMIT (used by this call) to 1024 (LIMIT is also read by the cache key on line 7, "
+        "which then records the value sent)"
+    ]
+
+
+def test_a_cache_key_left_formatting_the_old_value_makes_the_fix_unsafe(cli: Cli) -> None:
+    source = CACHED.replace("    if key", "    spread = random.randint(0, LIMIT)\n    if key")
+    write_tree(cli.cwd, {"app.py": source})
+    [finding] = cli.json("check", "--select", "CM102")["diagnostics"]
+    assert finding["fix"]["applicability"] == "unsafe"
+    assert finding["fix"]["description"] == (
+        "set max_tokens to 1024 in this call (LIMIT is also read on lines 7, 8, and stays); "
+        "unsafe: the cache key on line 7 still formats LIMIT's old value"
     )
+
+
+def test_a_constant_nothing_else_reads_is_never_said_to_be_read(cli: Cli) -> None:
+    # `.TEMP` and `TEMP=` are spelled the same but read nothing: the constant is edited.
+    source = SHARED.replace("random.uniform(0, TEMP)", "dict(TEMP=1).get('x') or client.TEMP")
+    _, descriptions = _fix(cli, source)
+    assert descriptions == ["set TEMP (used by this call) to 0.0"]

@@ -178,7 +178,7 @@ def test_real_pre_commit_fails_on_a_violation_fixes_it_and_then_passes(
     assert "files were modified by this hook" in output
     fixed = (repo / "app/chat.py").read_text(encoding="utf-8")
     assert fixed == VIOLATION.replace("temperature=0.9", "temperature=0.0")
-    assert (repo / "requirements.txt").read_text() == "anthropic==0.32.1\nrequests>=2\n"
+    assert (repo / "requirements.txt").read_text() == "anthropic==0.33.0\nrequests>=2\n"
     assert (repo / "legacy/old.py").read_text(encoding="utf-8") == VIOLATION
 
     _git(repo, "add", "-A")  # the user re-stages the fixed file

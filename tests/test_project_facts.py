@@ -60,7 +60,7 @@ def test_facts_are_built_once_per_policy_from_the_declared_defaults(tmp_path: Pa
     assert facts_for(policy.settings_for(tmp_path / "b.py")) is first
     assert isinstance(first, ProjectFacts)
     assert first.api_version == "2023-06-01"  # CM105's declared default, written nowhere else
-    assert str(first.sdk_floor("anthropic")) == "0.32.1"
+    assert str(first.sdk_floor("anthropic")) == "0.33.0"
     assert first.team_catalogue is None and first.streaming_required
 
 

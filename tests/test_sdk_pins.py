@@ -324,7 +324,7 @@ def test_fix_diff_mode_writes_nothing(tmp_path: Path) -> None:
     write_tree(tmp_path, {"requirements.txt": "anthropic==0.28.0\n"})
     job = _job(tmp_path, "requirements.txt")
     result = process(job, Options(fix=True, write=False, keep_text=True))
-    assert result.fixed_text == "anthropic==0.32.1\n"
+    assert result.fixed_text == "anthropic==0.33.0\n"
     assert (tmp_path / "requirements.txt").read_text() == "anthropic==0.28.0\n"
 
 
@@ -333,7 +333,7 @@ def test_fix_keeps_bom_and_file_mode(tmp_path: Path) -> None:
     path.write_bytes(b"\xef\xbb\xbfanthropic==0.28.0\r\n")
     path.chmod(0o640)
     process(_job(tmp_path, "requirements.txt"), Options(fix=True))
-    assert path.read_bytes() == b"\xef\xbb\xbfanthropic==0.32.1\r\n"
+    assert path.read_bytes() == b"\xef\xbb\xbfanthropic==0.33.0\r\n"
     assert path.stat().st_mode & 0o777 == 0o640
 
 

@@ -65,14 +65,15 @@ BELOW = {
     ("Pipfile.lock", 5),
 }
 LOCKED = {("poetry.lock", 3), ("uv.lock", 5), ("Pipfile.lock", 5)}
+# A requirements file that pins hashes is generated: reported, regenerated rather than edited.
+HASHED = {("requirements/dev.txt", 2)}
 
 FIXED = {
-    "requirements.txt": "anthropic==0.32.1\nboto3>=1.34.0\n",
-    "requirements/dev.txt": "-r ../requirements.txt\nboto3>=1.34.0 --hash=sha256:00\nanthropic\n",
-    "requirements.in": "anthropic~=0.32.1\nboto3\n",
+    "requirements.txt": "anthropic==0.33.0\nboto3>=1.34.0\n",
+    "requirements.in": "anthropic~=0.33.0\nboto3\n",
     "constraints.txt": "boto3>=1.34.0\nanthropic>=0.33,<1\n",
     "setup.cfg": "[options]\ninstall_requires =\n    boto3==1.34.0\n    anthropic>=0.40\n",
-    "Pipfile": '[packages]\nanthropic = "==0.32.1"\nboto3 = "*"\n',
+    "Pipfile": '[packages]\nanthropic = "==0.33.0"\nboto3 = "*"\n',
 }
 
 
@@ -89,10 +90,12 @@ def test_check_reports_exactly_the_pins_below_the_minimums(cli: Cli) -> None:
     payload = json.loads(result.stdout)
     assert _reported(payload) == BELOW
     fixable = {(d["path"], d["line"]) for d in payload["diagnostics"] if d["fix"] is not None}
-    assert fixable == BELOW - LOCKED
+    assert fixable == BELOW - LOCKED - HASHED
     for d in payload["diagnostics"]:
         if (d["path"], d["line"]) in LOCKED:
             assert "re-lock" in d["message"]
+        if (d["path"], d["line"]) in HASHED:
+            assert "pins hashes" in d["message"]
 
 
 def test_fix_raises_every_pin_and_a_second_fix_changes_nothing(cli: Cli) -> None:
@@ -102,11 +105,11 @@ def test_fix_raises_every_pin_and_a_second_fix_changes_nothing(cli: Cli) -> None
     for name, text in FIXED.items():
         assert (cli.cwd / name).read_text() == text, name
     pyproject = (cli.cwd / "pyproject.toml").read_text()
-    assert "\"anthropic[bedrock]>=0.32.1; python_version >= '3.9'\"" in pyproject
-    assert 'anthropic = { version = "^0.32.1", optional = true }' in pyproject
-    assert "REQUIRES = ['anthropic==0.32.1', 'boto3>=1.34.0']" in (cli.cwd / "setup.py").read_text()
+    assert "\"anthropic[bedrock]>=0.33.0; python_version >= '3.9'\"" in pyproject
+    assert 'anthropic = { version = "^0.33.0", optional = true }' in pyproject
+    assert "REQUIRES = ['anthropic==0.33.0', 'boto3>=1.34.0']" in (cli.cwd / "setup.py").read_text()
     assert (cli.cwd / "app.py").read_text() == PROJECT["app.py"]
-    for lock in ("poetry.lock", "uv.lock", "pdm.lock", "Pipfile.lock"):
+    for lock in ("poetry.lock", "uv.lock", "pdm.lock", "Pipfile.lock", "requirements/dev.txt"):
         assert (cli.cwd / lock).read_text() == PROJECT[lock]
     # The fixed files still parse with each format's own parser.
     data = tomllib.loads(pyproject)
@@ -125,7 +128,7 @@ def test_fix_raises_every_pin_and_a_second_fix_changes_nothing(cli: Cli) -> None
     again = cli("fix", "--format", "json")
     assert again.exit_code == 1
     assert snapshot(cli.cwd) == after
-    assert _reported(json.loads(again.stdout)) == LOCKED
+    assert _reported(json.loads(again.stdout)) == LOCKED | HASHED
 
 
 def test_check_as_a_real_process_reports_the_same_pins(tmp_path: Path) -> None:
@@ -154,5 +157,5 @@ def test_policy_minimums_apply_and_a_bad_version_exits_2(cli: Cli) -> None:
     assert result.exit_code == 2
     assert result.stderr.strip() == (
         "claude-migrate: error: claude-migrate.toml:3: `sdk-pins.minimums.anthropic`: "
-        "expected a version such as \"0.32.1\", got 'latest'"
+        "expected a version such as \"0.33.0\", got 'latest'"
     )

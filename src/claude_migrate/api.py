@@ -473,6 +473,7 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
     work = _collect_work(request, options, stop)
     messages.extend(_skip_warnings(work.skipped, request))
     messages.extend(_notices(work.notices, options))
+    messages.extend(_policy_warnings(work.jobs))
     uncommitted = None
     if options.fix and work.stdin is None:
         uncommitted = _uncommitted_guard(work.jobs, options, request, stop)
@@ -751,6 +752,21 @@ def _exit_status(request: Request, run: Run, path_status: str | None) -> int:
 def write_text(path: Path, text: str) -> None:
     """Write a rendered report to `path` (file names byte for byte); raise OSError."""
     write_output(path, encode_report(text))
+
+
+def _policy_warnings(work: list[Job]) -> list[str]:
+    """Return warnings for policy values that are valid but not what they mean to be (an SDK
+    minimum that was never published), once per policy."""
+    from claude_migrate.policy import releases
+    from claude_migrate.policy.facts import facts_for
+
+    policies = {
+        job.settings
+        for job in work
+        if job.settings.enabled("CM201")
+        and (job.kind == "manifest" or os.path.basename(job.path) == "setup.py")
+    }
+    return releases.policy_warnings(facts_for(s).sdk_minimums for s in policies)
 
 
 def _notices(notices: Notices, options: Options) -> list[str]:

@@ -157,6 +157,21 @@ TARGETS: dict[str, Target] = {
             streaming_api="ChatAnthropic(..., streaming=True)",
         ),
         Target(
+            # LangChain's classes before langchain-anthropic (`langchain.chat_models`,
+            # `langchain.llms`, `langchain_community`): built on the Text Completions API.
+            "langchain:legacy",
+            LANGCHAIN,
+            "LangChain's legacy Anthropic class (Text Completions)",
+            max_tokens=("max_tokens_to_sample", MAX_TOKENS),
+            stop=("stop", STOP),
+            stream=("streaming",),
+            model=(MODEL, "model_name"),
+            legacy=True,
+            # Its `streaming` flag works as the current class's does (CM104 sets it).
+            streaming_api="streaming=True",
+            model_facts=False,
+        ),
+        Target(
             "langchain:ChatBedrock",
             LANGCHAIN,
             "ChatBedrock",
@@ -314,6 +329,31 @@ LANGCHAIN_CLASSES = {
     "ChatBedrockConverse": "langchain:ChatBedrockConverse",
 }
 LANGCHAIN_PACKAGES = ("langchain_anthropic", "langchain_aws", "langchain_community", "langchain")
+# The legacy classes (langchain's own and langchain_community's `ChatAnthropic` and LLM
+# `Anthropic`) call `client.completions.create` (langchain_community/llms/anthropic.py,
+# chat_models/anthropic.py); langchain_anthropic.ChatAnthropic is the Messages API one.
+LANGCHAIN_LEGACY = frozenset(
+    f"{package}.{module}.{name}"
+    for package in ("langchain", "langchain_community")
+    for module, name in (
+        ("chat_models", "ChatAnthropic"),
+        ("chat_models.anthropic", "ChatAnthropic"),
+        ("llms", "Anthropic"),
+        ("llms.anthropic", "Anthropic"),
+    )
+)
+
+
+def langchain_target(qualname: str) -> str | None:
+    """Return the target key of a LangChain class by its qualified name (None: not one)."""
+    if qualname in LANGCHAIN_LEGACY:
+        return "langchain:legacy"
+    last = qualname.rsplit(".", 1)[-1]
+    if last in LANGCHAIN_CLASSES and qualname.split(".")[0] in LANGCHAIN_PACKAGES:
+        return LANGCHAIN_CLASSES[last]
+    return None
+
+
 LITELLM_FUNCTIONS = ("litellm.completion", "litellm.acompletion")
 # LlamaIndex's Claude LLM class (every model it takes is a Claude model).
 LLAMAINDEX_CLASSES = (
@@ -694,8 +734,9 @@ class CallFinder:
 
     def _function_site(self, record: CallRecord, qualname: str) -> CallSite | None:
         last = qualname.rsplit(".", 1)[-1]
-        if last in LANGCHAIN_CLASSES and qualname.split(".")[0] in LANGCHAIN_PACKAGES:
-            return self._langchain_site(record, TARGETS[LANGCHAIN_CLASSES[last]])
+        langchain = langchain_target(qualname)
+        if langchain is not None:
+            return self._langchain_site(record, TARGETS[langchain])
         if qualname in LITELLM_FUNCTIONS:
             return self._litellm_site(record)
         if qualname in LLAMAINDEX_CLASSES:
@@ -899,7 +940,7 @@ class CallFinder:
 
     def _langchain_site(self, record: CallRecord, target: Target) -> CallSite | None:
         args = self.kwargs(record)
-        if target.key == "langchain:ChatAnthropic":
+        if target.key in ("langchain:ChatAnthropic", "langchain:legacy"):
             return CallSite(record, target, args, client="langchain")
         model = None
         for name in target.model:

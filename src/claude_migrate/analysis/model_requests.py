@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from claude_migrate.analysis.calls import BEDROCK, LITELLM, MAX_TOKENS, MODEL, TEMPERATURE, CallSite
 from claude_migrate.analysis.edits import remove_elements, remove_line, string_literal
@@ -180,47 +180,32 @@ def _thinking(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> Ite
     )
 
 
-def last_turn_role(ctx: FileContext, site: CallSite) -> str | None:
-    """Return the role of the request's last message, when the list is written out."""
-    entry = site.params.get("messages")
-    if entry is None:
-        return None
-    values = ctx.resolver.values
-    node: Any = entry.value_node
-    scope = site.record.scope
-    for _ in range(8):
-        if isinstance(node, cst.Name):
-            binding = values.single_binding(node.value, scope)
-            if binding is None or binding.value is None:
-                return None
-            node, scope = binding.value, binding.scope
-            continue
-        break
-    if not isinstance(node, cst.List) or not node.elements:
-        return None
-    last = node.elements[-1]
-    if not isinstance(last, cst.Element):
-        return None
-    turn = values.entries_of_dict(last.value, scope) if isinstance(last.value, cst.Dict) else None
-    if turn is None:
-        return None
-    role = turn.get("role")
-    if role is None or not role.value.known or not isinstance(role.value.value, str):
-        return None
-    return role.value.value
-
-
 def _prefill(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> Iterable[Problem]:
+    from claude_migrate.analysis.turns import last_turns, may_end_with
+
     if facts.prefill is not False:
         return
-    if last_turn_role(ctx, site) != "assistant":
+    turns = last_turns(ctx, site)
+    assistant = may_end_with(turns, "assistant")
+    if not assistant:
         return
     entry = site.params.get("messages")
-    assert entry is not None
+    assert entry is not None and turns is not None
+    sure = len(turns) == len(assistant)
+    added = [
+        ctx.range(t.node).start.line
+        for t in assistant
+        if t.node is not None and not _within(ctx, t.node, entry.holder)
+    ]
+    where = ""
+    if added:
+        lines = ", ".join(ctx.line_label(line) for line in sorted(set(added)))
+        where = f" (the assistant turn added on line{'s' if len(set(added)) > 1 else ''} {lines})"
+    ending = "ending" if sure else "that may end"
     yield Problem(
         "prefill",
         entry.holder,
-        f"{label} answers 400 to a request ending in a prefilled assistant turn"
+        f"{label} answers 400 to a request {ending} in a prefilled assistant turn{where}"
         f"{_cite(facts, 'prefill')}; ask for the format in the system prompt or use structured "
         "outputs (output_config.format)",
     )

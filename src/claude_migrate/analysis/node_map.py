@@ -90,6 +90,10 @@ class NodeMap:
         """
         return self._owned.get((id(owner), name), [])
 
+    def names_spelled(self, name: str) -> list[cst.Name]:
+        """Return every `Name` node spelled `name` in the module, in source order."""
+        return [node for node in self._names if node.value == name]
+
     def variable_names(self, body: cst.CSTNode) -> frozenset[str]:
         """Return every variable name used or bound anywhere under a module, function or class.
 

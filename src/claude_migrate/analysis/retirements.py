@@ -148,8 +148,24 @@ def compose(
             return "the parameters the new model needs changed cannot be rewritten" + where
         edits.extend(repaired)
         changes.extend(problem.change + where for problem in needed)
+    edits.extend(comment_edits(ctx, node, str(current), target))
     place = f" in {written.subject}" if written.constant else ""
-    return edits, changes, place + written.note
+    caveat = f"; {written.caveat}" if written.caveat else ""
+    return edits, changes, place + written.note + caveat
+
+
+def comment_edits(ctx: FileContext, node: cst.CSTNode, old: str, new: str) -> list[Edit]:
+    """Return edits that rename `old` to `new` in comments on the line of `node` or the one
+    before it (`# claude-3-opus: best at long contracts`), so no comment names a model the code
+    no longer sends."""
+    line = ctx.range(node).start.line
+    edits = []
+    for comment in ctx.comments({line - 1, line}):
+        if old not in comment.text:
+            continue
+        start = ctx.source.offset(comment.line, comment.column)
+        edits.append(Edit(start, start + len(comment.text), comment.text.replace(old, new)))
+    return edits
 
 
 def sdk_note(spelling: Spelling) -> str:

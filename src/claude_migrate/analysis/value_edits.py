@@ -53,6 +53,9 @@ class ValueEdit:
     subject: str
     constant: bool = False
     note: str = ""
+    # Why the fix is not safe though it is right for the call: code that records the value
+    # (a cache key, a log line) keeps formatting the constant's old one.
+    caveat: str = ""
 
 
 def value_edit(
@@ -87,14 +90,90 @@ def value_edit(
             and same_fix(other)
         ):
             claude_reads.add(id(other.value_node))
+    calls = "this call" if len(claude_reads) <= 1 else f"{len(claude_reads)} Claude calls"
     if claude_reads and _uses(ctx)[constant] == len(claude_reads):
-        calls = "this call" if len(claude_reads) == 1 else f"{len(claude_reads)} Claude calls"
         return ValueEdit(ctx.replace(value.node, text), f"{constant} (used by {calls})", True)
+    others = [n for n in _reads(ctx, constant) if id(n) not in claude_reads]
+    records = [(n, kind) for n in others if (kind := _records(ctx, n)) is not None]
+    if claude_reads and len(records) == len(others):
+        # Only code that records the value reads it too (a cache key, a log line): changing
+        # the constant keeps what they record equal to what is sent.
+        said = _places(ctx, records)
+        note = f" ({constant} is also read by {said}, which then records the value sent)"
+        if not others:
+            note = ""
+        return ValueEdit(ctx.replace(value.node, text), f"{constant} (used by {calls})", True, note)
     # Other code reads the constant: give this call the literal and leave the constant alone.
     if not isinstance(entry.value_node, cst.Name):
         return None  # read through another expression: no place of its own to write
+    lines = sorted({ctx.range(n).start.line for n in others})
+    shown = ", ".join(ctx.line_label(line) for line in lines)
+    where = f"on line{'s' if len(lines) != 1 else ''} {shown}" if lines else "elsewhere"
+    caveat = ""
+    if records:
+        caveat = f"{_places(ctx, records)} still formats {constant}'s old value"
     return ValueEdit(
         ctx.replace(entry.value_node, text),
         entry.key,
-        note=f" in this call ({entry.value_node.value} is read by other code too and stays)",
+        note=f" in this call ({constant} is also read {where}, and stays)",
+        caveat=caveat,
+    )
+
+
+_LOG_METHODS = frozenset(
+    {"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "print"}
+)
+_KEY_CALLS = frozenset({"sha256", "sha1", "md5", "blake2b", "hash", "dumps", "new"})
+
+
+def _reads(ctx: FileContext, name: str) -> list[cst.Name]:
+    """Return the `Name` nodes that read `name` (not assignment targets, keywords, attributes)."""
+    nodes = ctx.nodes
+    found = []
+    for node in nodes.names_spelled(name):
+        parent = nodes.parent(node)
+        if isinstance(parent, cst.Attribute) and parent.attr is node:
+            continue
+        if isinstance(parent, cst.Arg) and parent.keyword is node:
+            continue
+        if isinstance(parent, (cst.AssignTarget, cst.AnnAssign)) and parent.target is node:
+            continue
+        if isinstance(parent, cst.NameItem):  # `global NAME`
+            continue
+        found.append(node)
+    return found
+
+
+def _records(ctx: FileContext, node: cst.CSTNode) -> str | None:
+    """Return "log line", "cache key" or "text" when this read only records the value."""
+    nodes = ctx.nodes
+    current: cst.CSTNode | None = nodes.parent(node)
+    kind: str | None = None
+    while current is not None and not isinstance(
+        current, (cst.SimpleStatementLine, cst.BaseCompoundStatement)
+    ):
+        if isinstance(current, cst.Call):
+            func = current.func
+            last = func.attr.value if isinstance(func, cst.Attribute) else ""
+            last = func.value if isinstance(func, cst.Name) else last
+            if last in _LOG_METHODS:
+                return "the log line"
+            if last in _KEY_CALLS:
+                kind = "the cache key"
+            elif last != "format" and kind is None:
+                return None  # handed to other code, which may compute with it
+        elif isinstance(current, (cst.FormattedStringExpression, cst.FormattedString)):
+            kind = kind or "text"
+        elif isinstance(current, cst.Assign):
+            targets = [ctx.code(t.target).lower() for t in current.targets]
+            if any("key" in t for t in targets):
+                return "the cache key"
+            return kind if kind == "the cache key" else None
+        current = nodes.parent(current)
+    return kind if kind == "the cache key" else None
+
+
+def _places(ctx: FileContext, records: list[tuple[cst.Name, str]]) -> str:
+    return "; ".join(
+        f"{kind} on line {ctx.line_label(ctx.range(n).start.line)}" for n, kind in records
     )

@@ -150,8 +150,12 @@ def call_sites(**more: Any) -> Wanted:
     from claude_migrate.analysis.calls import CALLEE_NAMES
     from claude_migrate.project.triage import Wanted
 
-    # `Anthropic(...)` is a site only as LlamaIndex's class (`calls.LLAMAINDEX_CLASSES`).
-    sites = Wanted(callees=CALLEE_NAMES, only_with=(("Anthropic", "llama_index"),))
+    # `Anthropic(...)` is a site only as LlamaIndex's class (`calls.LLAMAINDEX_CLASSES`) or
+    # LangChain's legacy LLM (`calls.LANGCHAIN_LEGACY`).
+    sites = Wanted(
+        callees=CALLEE_NAMES,
+        only_with=(("Anthropic", "llama_index"), ("Anthropic", "langchain")),
+    )
     return sites | Wanted(**more)
 
 

@@ -78,9 +78,11 @@ class CeilingCheck(Check["FileContext"]):
                 lambda other: self._reports(ctx, other, maximum),
             )
             if found is not None:
+                # A recorder of the old value (a cache key, a log line) makes it unsafe.
+                caveat = f"; unsafe: {found.caveat}" if found.caveat else ""
                 fix = ctx.fix(
-                    Applicability.SAFE,
-                    f"set {found.subject} to {format_number(fix_to)}{found.note}",
+                    Applicability.UNSAFE if caveat else Applicability.SAFE,
+                    f"set {found.subject} to {format_number(fix_to)}{found.note}{caveat}",
                     found.edit,
                 )
             yield ctx.diagnostic(

@@ -8,7 +8,10 @@ replaced by the Messages API; current SDKs have none of them (anthropic 2.x expo
 Finds: every SDK `completions.create`, every raw HTTP POST to `/v1/complete`, every Bedrock
 `invoke_model` body in the legacy `"prompt"` format, every pre-0.3 `Client.completion*` call,
 `max_tokens_to_sample` on a Messages call, `HUMAN_PROMPT` / `AI_PROMPT` imported from (or read
-on) `anthropic`.
+on) `anthropic`, and LangChain's legacy classes (`langchain.chat_models.ChatAnthropic`,
+`langchain.llms.Anthropic`, `langchain_community`'s `ChatAnthropic` and `Anthropic`), which call
+`completions.create` (langchain_community/llms/anthropic.py): reported with the move to
+`langchain_anthropic.ChatAnthropic`, no fix.
 Writes instead (unsafe: the request and the response change shape), for the common shape only:
     r = c.completions.create(model=M, max_tokens_to_sample=N,
                              prompt=f"{HUMAN_PROMPT} {q}{AI_PROMPT}", ...)
@@ -66,6 +69,19 @@ MESSAGES_API = (
 )
 
 
+LANGCHAIN_MESSAGES = "langchain_anthropic.ChatAnthropic"
+
+
+def _class_name(site: CallSite) -> str:
+    """Return the legacy LangChain class a call constructs, as the code names it."""
+    func = site.node.func
+    if isinstance(func, cst.Name):
+        return func.value
+    if isinstance(func, cst.Attribute):
+        return func.attr.value
+    return "this class"
+
+
 class NoRewrite(Exception):
     """The call is not the common shape; the message says why."""
 
@@ -112,6 +128,19 @@ class LegacyCompletionsCheck(Check["FileContext"]):
                     site.record.scope.qualname,
                     fingerprint_of=callee(site),
                 )
+            elif key == "langchain:legacy":
+                legacy_spans.append(ctx.span(site.node))
+                yield ctx.diagnostic(
+                    self,
+                    site.node,
+                    f"{_class_name(site)} is LangChain's legacy class on the Text Completions "
+                    "API (completions.create, which current SDKs lack and whose endpoint does "
+                    f"not serve current models); move to {LANGCHAIN_MESSAGES} (package "
+                    "langchain-anthropic), which takes `max_tokens` and a current model",
+                    None,
+                    site.record.scope.qualname,
+                    fingerprint_of=callee(site),
+                )
             elif (
                 site.family == BEDROCK
                 and site.target.location == "json-body"
@@ -143,6 +172,7 @@ class LegacyCompletionsCheck(Check["FileContext"]):
         message = "completions.create() is the legacy Text Completions API, gone from the SDK"
         try:
             edits = self._rewrite(ctx, site)
+            _refuse_for_doubles(ctx)
         except NoRewrite as why:
             return ctx.diagnostic(
                 self,
@@ -545,6 +575,15 @@ class LegacyCompletionsCheck(Check["FileContext"]):
         return ctx.diagnostic(
             self, legacy[0], message + "; nothing uses it any more", fix, scope.qualname
         )
+
+
+def _refuse_for_doubles(ctx: FileContext) -> None:
+    """Raise NoRewrite when the project's tests stand in for `completions.create` here."""
+    from claude_migrate.analysis.doubles import describe, doubles_for
+
+    found = doubles_for(ctx.file_path, "completions")
+    if found:
+        raise NoRewrite(describe(found, "completions.create").removeprefix("no fix: "))
 
 
 def _alias_name(alias: cst.ImportAlias) -> str:

@@ -301,6 +301,12 @@ class RetiredModelCheck(Check["CheckContext"]):
                 self, entry.holder, message, None, site.record.scope.qualname, Severity.WARNING,
                 related=related,
             )  # fmt: skip
+        elif site.target.key == "langchain:legacy":
+            # Its class calls Text Completions: a current model needs the Messages class first.
+            message += (
+                f"; use {target!r} once this call moves to langchain_anthropic.ChatAnthropic "
+                "(CM301): this class calls the Text Completions endpoint, which never served it"
+            )
         elif site.target.legacy:
             # The Text Completions endpoint never served a Messages-era model: the model moves
             # only with the call, in CM301's rewrite.

@@ -4,11 +4,15 @@ Finds: `stop_sequences` (and `stop`, `stopSequences` where the client spells it 
 recognised Claude call. Policy `mode`: `forbid` reports any non-empty stop sequence, `formatting`
 only entries made of whitespace and punctuation (`"\\n\\n"`, `"---"`), `allow` nothing.
 Writes instead (unsafe: the model's output changes): no argument, or the list without the
-formatting-only entries.
+formatting-only entries. A stop sequence that closes what the request prefills (`</category>`
+after an assistant turn `<category>`, also one added by `messages.append`; a code fence after a
+prefilled opening fence) is what ends the answer where the code expects it: it is reported
+without a fix, and the message says why.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -29,6 +33,41 @@ if TYPE_CHECKING:
     from claude_migrate.project.triage import Wanted
 else:
     cst = lazy_import("libcst")  # loaded by the first parse, not by the policy's import
+
+
+_OPEN_TAG = re.compile(r"<([A-Za-z][\w:.-]*)(?:\s[^<>]*)?>")
+FENCE = "```"
+
+
+def closes(stop: str, prefill: str) -> bool:
+    """Return whether a stop sequence closes a tag or code fence the prefilled text leaves open."""
+    text = stop.strip()
+    if text.startswith("</") and text.endswith(">"):
+        name = text[2:-1].strip()
+        opened = [m.group(1) for m in _OPEN_TAG.finditer(prefill)]
+        return name in opened and prefill.count(f"</{name}>") < opened.count(name)
+    if text == FENCE:
+        return prefill.count(FENCE) % 2 == 1
+    return False
+
+
+def kept_for_prefill(ctx: FileContext, site: CallSite, stops: Iterable[object]) -> list[str]:
+    """Return the stop sequences that close what the request's prefilled assistant turn opens."""
+    from claude_migrate.analysis.turns import prefilled_texts
+
+    texts = [s for s in stops if isinstance(s, str)]
+    if not texts:
+        return []
+    prefills = prefilled_texts(ctx, site)
+    return [s for s in texts if any(closes(s, p) for p in prefills)]
+
+
+def _kept_reason(kept: list[str]) -> str:
+    listed = ", ".join(repr(k) for k in kept)
+    return (
+        f"; no fix: {listed} close{'s' if len(kept) == 1 else ''} what the request's prefilled "
+        "assistant turn opens, and the answer would run on past it without the stop sequence"
+    )
 
 
 def is_formatting(text: str) -> bool:
@@ -72,17 +111,16 @@ class StopSequencesCheck(Check["FileContext"]):
             context = site.record.scope.qualname
             if mode == "forbid":
                 fix = None
-                if entry.container is not None:
+                stops = _stops(value.value) if value.known else []
+                kept = kept_for_prefill(ctx, site, stops)
+                message = f"{entry.key} is set on a Claude call; the policy forbids stop sequences"
+                if kept:
+                    message += _kept_reason(kept)
+                elif entry.container is not None:
                     edit = remove_elements(ctx, entry.container, [entry.holder])
                     if edit is not None:
                         fix = ctx.fix(Applicability.UNSAFE, f"remove {entry.key}", edit)
-                yield ctx.diagnostic(
-                    self,
-                    entry.holder,
-                    f"{entry.key} is set on a Claude call; the policy forbids stop sequences",
-                    fix,
-                    context,
-                )
+                yield ctx.diagnostic(self, entry.holder, message, fix, context)
                 continue
             yield from self._formatting(ctx, site, entry, context)
 
@@ -104,7 +142,10 @@ class StopSequencesCheck(Check["FileContext"]):
             f"{listed} (whitespace/punctuation)"
         )
         fix = None
-        if len(bad) == len(items):
+        kept = kept_for_prefill(ctx, site, bad)
+        if kept:
+            message += _kept_reason(kept)
+        elif len(bad) == len(items):
             if entry.container is not None:
                 edit = remove_elements(ctx, entry.container, [entry.holder])
                 if edit is not None:
@@ -121,6 +162,14 @@ class StopSequencesCheck(Check["FileContext"]):
             if edit is not None:
                 fix = ctx.fix(Applicability.UNSAFE, f"remove {listed} from {entry.key}", edit)
         yield ctx.diagnostic(self, entry.holder, message, fix, context)
+
+
+def _stops(value: object) -> list[object]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    return []
 
 
 def _text(node: cst.BaseExpression) -> str | None:

@@ -37,6 +37,7 @@ from claude_migrate.core.lazy import lazy_import
 
 if TYPE_CHECKING:
     from claude_migrate.analysis.context import FileContext
+    from claude_migrate.analysis.doubles import Double
     from claude_migrate.analysis.scope import Scope
     from claude_migrate.core.settings import FileSettings
     from claude_migrate.project.triage import Wanted
@@ -71,24 +72,49 @@ class StreamingCheck(Check["FileContext"]):
         return call_sites()  # reads ctx.sites only
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
+        reported: set[int] = set()
+        doubles: list[Double] | None = None  # the project's test doubles, looked up once
         for site in ctx.sites:
-            if site.legacy:
+            if site.legacy and site.target.key != "langchain:legacy":
                 continue  # CM301 reports the whole call: its API is gone, streaming or not
-            if call_streams(site) is not False:
+            if call_streams(site) is not False or id(site.node) in reported:
                 continue
+            # One finding per call, however many values reach it (a loop over models).
+            reported.add(id(site.node))
             fix: Fix | None = None
+            text = message(site)
             if site.family == SDK and not site.target.legacy:
                 fix = stream_rewrite(ctx, site)
+                if fix is not None and doubles is None:
+                    doubles = _doubles(ctx)
+                refusal = _doubles_refusal(site, doubles) if fix is not None and doubles else ""
+                if refusal:
+                    fix, text = None, f"{text}; {refusal}"
             elif site.family == LANGCHAIN:
                 fix = streaming_flag(ctx, site)
             yield ctx.diagnostic(
                 self,
                 site.node,
-                message(site),
+                text,
                 fix,
                 context=site.record.scope.qualname,
                 fingerprint_of=identity(ctx, site),
             )
+
+
+def _doubles(ctx: FileContext) -> list[Double]:
+    """Return the project's test doubles of `messages.create` that may stand in for this file."""
+    from claude_migrate.analysis.doubles import doubles_for
+
+    return doubles_for(ctx.file_path, "messages")
+
+
+def _doubles_refusal(site: CallSite, found: list[Double]) -> str:
+    """Return why the rewrite is refused because the project's tests stand in for the call."""
+    from claude_migrate.analysis.doubles import describe
+
+    call = "beta.messages.create" if site.target.key.startswith("sdk:beta.") else "messages.create"
+    return describe(found, call)
 
 
 def identity(ctx: FileContext, site: CallSite) -> str:
@@ -171,9 +197,10 @@ def stream_rewrite(ctx: FileContext, site: CallSite) -> Fix | None:
     result = f"await {name}.get_final_message()" if awaited else f"{name}.get_final_message()"
     inner = text[start:value_start] + result + text[value_end:end]
     newline = ctx.source.newline_at(start)
+    call_text = _closing_at(call_text, indent)
     header = f"{'async with' if awaited else 'with'} {call_text} as {name}:"
     comment = trailing.group(0)
-    body = indent + ctx.module.default_indent + inner
+    body = indent + _block_unit(ctx, statement) + inner
     if re.match(r"[ \t]*#\s*type:", comment):
         # A type comment types the assignment; on a `with` line it would type `stream`.
         replacement = header + newline + body + comment
@@ -189,6 +216,24 @@ def stream_rewrite(ctx: FileContext, site: CallSite) -> Fix | None:
         f"{'await ' if awaited else ''}{name}.get_final_message()",
         edit,
     )
+
+
+def _block_unit(ctx: FileContext, statement: cst.CSTNode | None) -> str:
+    """Return the indentation one level of the statement's own block adds (the file's unit
+    where the block says nothing), so the `with` body is indented as the code around it."""
+    block = ctx.nodes.parent(statement) if statement is not None else None
+    if isinstance(block, cst.IndentedBlock) and block.indent is not None:
+        return block.indent
+    return ctx.module.default_indent
+
+
+def _closing_at(call_text: str, indent: str) -> str:
+    """Return the call text with a closing parenthesis on a line of its own put at the
+    statement's indentation: `) as stream:` must not line up with the body below it."""
+    head, newline, last = call_text.rpartition("\n")
+    if newline and last.strip() == ")" and last != indent + ")":
+        return head + newline + indent + ")"
+    return call_text
 
 
 def _single_statement(

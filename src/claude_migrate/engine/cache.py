@@ -702,6 +702,12 @@ def external_state(settings: FileSettings, kind: str, path: str) -> str:
         from claude_migrate.analysis.sdk_uses import state
 
         key += ";code=" + state(os.path.dirname(os.path.abspath(path)))
+    elif kind == "python":
+        # Whether a rewrite of a call's shape is offered depends on the project's tests (CM104
+        # and CM301 refuse one that the tests' doubles of the call would no longer see).
+        from claude_migrate.analysis import doubles
+
+        key += ";tests=" + doubles.state(doubles.project_root(path))
     return key
 
 

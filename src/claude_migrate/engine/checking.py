@@ -8,7 +8,7 @@ reports the directives that silence nothing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from claude_migrate.core.diagnostics import Diagnostic, FileError
@@ -30,7 +30,7 @@ def run_checks(
     errors: list[FileError] = []
     for check in checks:
         try:
-            found.extend(check.check(ctx))
+            found.extend(_once(check.check(ctx)))
         except RecursionError:
             errors.append(FileError(display, f"{check.code} gave up: the file nests too deeply"))
         except Exception as exc:  # a bug in one check must not end the run
@@ -40,6 +40,20 @@ def run_checks(
             errors.append(FileError(display, f"internal error in {check.code}: {last}"))
     errors.extend(e for e in ctx.errors if e not in errors)
     return found, errors
+
+
+def _once(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Return a check's findings with repeats dropped: one call reached by several values (a
+    loop over models) is one finding at a place, not one per value."""
+    seen: set[tuple[object, ...]] = set()
+    kept = []
+    for d in diagnostics:
+        key = (d.code, d.cell, d.line, d.column, d.end_line, d.end_column, d.message)
+        if key in seen:
+            continue
+        seen.add(key)
+        kept.append(d)
+    return kept
 
 
 def analyse(

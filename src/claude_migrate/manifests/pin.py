@@ -26,6 +26,10 @@ class Pin:
     syntax: str  # PEP440, POETRY or LOCKED
     spec_start: int | None  # where `spec` starts in the file's text; None: not editable in place
     where: str = ""  # the table or section it came from, for messages
+    # The command that writes this file when a tool generated it (`uv pip compile ...`): the
+    # requirement is then raised in that command's input, never edited here.
+    generated: str | None = None
+    hashed: bool = False  # the file pins hashes (`--hash=`): an edited version would not install
 
     @property
     def key(self) -> str:

@@ -210,17 +210,29 @@ def _rewrite(clause: Clause, minimum: str) -> str:
     return op
 
 
-def raise_constraint(spec: str, syntax: str, minimum: str) -> str | None:
+# Operators whose version is the one installed (or the start of a narrow series): the version
+# they name must be a published release, not merely the policy's floor.
+_EXACT_OPS = frozenset({"==", "===", "~=", "^", "~", "=", ""})
+
+
+def raise_constraint(
+    spec: str, syntax: str, minimum: str, release: str | None = None
+) -> str | None:
     """Return `spec` raised so that it admits nothing below `minimum`, or None if we can't.
 
     Keeps the author's style: the first lower bound keeps its operator (`==`, `>=`, `~=`, `^`,
-    `~`, a bare poetry version) with the minimum as its version; a later lower bound below the
-    minimum goes; an upper bound or exclusion that would exclude the minimum goes and one that
-    admits it stays; with no lower bound, `>=minimum` is put first. Every other character stays.
+    `~`, a bare poetry version) with the minimum as its version (`release`, the lowest published
+    release at or above the minimum, for an operator that names the version to install or the
+    start of a series: `==0.32.1` or `~=0.32.1` of a version never published would not
+    install); a later lower bound below the minimum goes; an upper bound or exclusion that would
+    exclude that version goes and one that admits it stays; with no lower bound, `>=minimum` is
+    put first. Every other character stays.
     """
     if syntax == LOCKED or (syntax == POETRY and "|" in spec):
         return None
     floor = Version(minimum)
+    release = release or minimum
+    wanted = Version(release)
     clauses, separators = split_clauses(spec, syntax)
     new_texts: list[str | None] = []
     raised = False
@@ -232,11 +244,13 @@ def raise_constraint(spec: str, syntax: str, minimum: str) -> str | None:
                 new_texts.append(None)
                 continue
             raised = True
-            op = _rewrite(clause, minimum)
+            op = _rewrite(clause, release)
             between = spec[clause.op_end : clause.end - len(clause.version)]
-            version = minimum + ".0" if op == "~=" and len(floor.release) < 2 else minimum
+            version = release if op in _EXACT_OPS else minimum
+            if op == "~=" and len(Version(version).release) < 2:
+                version += ".0"
             new_texts.append(op + between + version)
-        elif clause.op in LOWER_OPS or translated.contains(floor, prereleases=True):
+        elif clause.op in LOWER_OPS or translated.contains(wanted, prereleases=True):
             new_texts.append(text)
         else:
             new_texts.append(None)
@@ -252,7 +266,7 @@ def raise_constraint(spec: str, syntax: str, minimum: str) -> str | None:
     except ConstraintError:
         return None
     if any(admits_below(g, floor) for g in groups) or not all(
-        g.contains(floor, prereleases=True) for g in groups
+        g.contains(wanted, prereleases=True) for g in groups
     ):
         return None
     return result

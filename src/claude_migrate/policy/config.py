@@ -104,7 +104,7 @@ class RealPaths:
 
 def preset_names() -> list[str]:
     """Return the names of the presets shipped in rules/."""
-    data = ("deprecations", "models")  # catalogue data files, not policies
+    data = ("deprecations", "models", "releases")  # catalogue data files, not policies
     return sorted(p.stem for p in rules_dir().glob("*.toml") if p.stem not in data)
 
 

@@ -136,7 +136,7 @@ class Gap:
     """One thing the installed SDK knows that the catalogue lacks or says otherwise."""
 
     # "missing-model", "missing-facts", "missing-retirement", "different-date",
-    # "different-thinking", "removal-contradicted"
+    # "different-thinking", "removal-contradicted", "old-releases"
     kind: str
     model: str
     detail: str
@@ -164,6 +164,7 @@ def compare(sdk: Sdk) -> list[Gap]:
             )
         elif facts.for_model(model.id) is None:
             gaps.append(Gap("missing-facts", model_id, "no family in rules/models.toml"))
+    gaps.extend(_release_gaps(sdk))
     for model_id, date in sorted(sdk.deprecations.items()):
         model = known.find(model_id)
         if model is None or model.retires is None:
@@ -197,6 +198,36 @@ def compare(sdk: Sdk) -> list[Gap]:
     if sdk.root:
         gaps.extend(_removal_gaps(sdk, known.sdk_removals))
     return gaps
+
+
+def _release_gaps(sdk: Sdk) -> list[Gap]:
+    """Return a gap when the installed SDK is a release the shipped release list lacks.
+
+    CM201 raises pins to releases of that list: one older than the installed SDK may still be
+    right, but it no longer knows every release, so it is worth refreshing from its source.
+    """
+    from packaging.version import InvalidVersion, Version
+
+    from claude_migrate.policy import releases
+
+    known = releases.for_package("anthropic")
+    try:
+        version = Version(sdk.version)
+    except InvalidVersion:
+        return []
+    if known is None or version.is_prerelease or version.is_devrelease or known.published(version):
+        return []
+    latest = known.latest
+    if latest is not None and version < latest:
+        return []  # an older release missing from the list: not staleness; nothing to say
+    return [
+        Gap(
+            "old-releases",
+            "anthropic",
+            f"the installed {sdk.version} is newer than rules/releases.toml, read "
+            f"{known.as_of.isoformat()} (latest {latest}); refresh it from {known.source}",
+        )
+    ]
 
 
 def _removal_gaps(sdk: Sdk, removals: Sequence[SdkRemoval]) -> list[Gap]:

@@ -39,8 +39,6 @@ from typing import Any
 
 from claude_migrate.analysis.calls import (
     BEDROCK_METHODS,
-    LANGCHAIN_CLASSES,
-    LANGCHAIN_PACKAGES,
     MARKERS,
     MAX_TOKENS,
     MODEL,
@@ -50,6 +48,7 @@ from claude_migrate.analysis.calls import (
     TARGETS,
     TEMPERATURE,
     is_claude_model,
+    langchain_target,
 )
 from claude_migrate.analysis.symbols import (
     BEDROCK_RUNTIME,
@@ -1059,10 +1058,9 @@ class Project:
         if callee is None or callee[0] != "ref":
             return None
         name = callee[1]
-        last = name.rsplit(".", 1)[-1]
-        if last in LANGCHAIN_CLASSES and name.split(".")[0] in LANGCHAIN_PACKAGES:
-            key = LANGCHAIN_CLASSES[last]
-            if key != "langchain:ChatAnthropic":
+        key = langchain_target(name)
+        if key is not None:
+            if key not in ("langchain:ChatAnthropic", "langchain:legacy"):
                 model = None
                 for model_name in TARGETS[key].model:
                     if model_name in kwargs:

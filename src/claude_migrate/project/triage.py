@@ -55,9 +55,10 @@ class Wanted:
     followed through imports, assignments and returns for calls of a bare name.
     `keywords`: keyword arguments of any call. `texts`: substrings of the source.
     `cache_digests`: a `hashlib` digest or `hash()` that may be used as a cache key.
-    `only_with`: (callee, text) pairs: the callee counts only in a file holding the text (the
-    import that makes it Claude's, e.g. `Anthropic` is LlamaIndex's LLM class only when
-    `llama_index` is imported, and an SDK client's constructor is no site).
+    `only_with`: (callee, text) pairs: the callee counts only in a file holding one of its texts
+    (the import that makes it Claude's, e.g. `Anthropic` is LlamaIndex's LLM class only when
+    `llama_index` is imported, or LangChain's legacy LLM with `langchain`, and an SDK client's
+    constructor is no site).
     `keyword_callees`: (keyword, pattern) pairs, the keyword one of `GUARDED_KEYWORDS`: it
     counts only on a call whose callee's last name matches the pattern (a full match), also
     through an alias of a bare name; a call whose callee is neither a name nor an attribute
@@ -226,7 +227,11 @@ def candidate(sites: Sites, text: str, wanted: Wanted, exported: Collection[str]
     if any(word in text for word in wanted.texts):
         return True
     callees = wanted.callees | frozenset(exported)
-    absent = {name for name, word in wanted.only_with if word not in text}
+    # A callee with several conditions counts when any of them holds (`Anthropic` is
+    # LlamaIndex's class or LangChain's legacy one).
+    absent = {name for name, _ in wanted.only_with} - {
+        name for name, word in wanted.only_with if word in text
+    }
     if absent:
         callees -= absent
     if sites.attr_calls & callees or sites.name_calls & callees:

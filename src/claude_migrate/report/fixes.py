@@ -3,13 +3,15 @@
 Per rule: how many findings were found, fixed and left, the applicability of the fixes of the
 findings found (safe, unsafe, display-only, none), and why each one left was left. The JSON
 report lists every changed file with the fixes applied in it, every finding left with its
-reason, every file error, and the changed files that already had uncommitted changes.
+reason, every file error, and the changed files that already had uncommitted changes; and, for
+review, every file with what changed in it and what was refused and why (`files`).
 """
 
 from __future__ import annotations
 
 import io
 import json
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -121,6 +123,59 @@ def _changed(results: Iterable[FileResult]) -> list[FileResult]:
     return [r for r in results if r.applied]
 
 
+# How a finding words why it has no fix ("...; no fix: the project's tests stand in for ...",
+# "(no automatic fix: ...)", "(no automatic rewrite: ...)").
+_WHY = re.compile(r"\b(?:no fix|no automatic fix|no automatic rewrite): (?P<why>.+)$")
+
+
+def why_left(d: Diagnostic) -> str:
+    """Return why a finding was left: its own words when it gives them, else the engine's."""
+    reason = d.left_because or LeftBecause.NO_FIX
+    if reason == LeftBecause.NO_FIX:
+        match = _WHY.search(d.message)
+        if match is not None:
+            why = match.group("why")
+            return why[:-1] if why.endswith(")") and why.count(")") > why.count("(") else why
+    return REASONS.get(reason, "")
+
+
+def _by_file(run: Run) -> list[dict[str, Any]]:
+    """Return, per file with a finding, what was changed in it and what was refused and why."""
+    files = []
+    for result in sorted(run.results, key=lambda r: r.path):
+        if not (result.applied or result.diagnostics or result.errors):
+            continue
+        files.append(
+            {
+                "path": result.path,
+                "changed": [
+                    {
+                        "line": d.line,
+                        "code": d.code,
+                        "rule": d.rule,
+                        "applicability": _applicability(d),
+                        "description": d.fix.description if d.fix is not None else "",
+                    }
+                    for d in result.applied
+                ],
+                "refused": [
+                    {
+                        **({"cell": d.cell} if d.cell is not None else {}),
+                        "line": d.line,
+                        "code": d.code,
+                        "rule": d.rule,
+                        "reason": d.left_because or LeftBecause.NO_FIX,
+                        "why": why_left(d),
+                        "message": d.message,
+                    }
+                    for d in result.diagnostics
+                ],
+                "errors": [{"line": e.line, "message": e.message} for e in result.errors],
+            }
+        )
+    return files
+
+
 def render_report(run: Run, *, dry_run: bool, uncommitted: Sequence[str] = ()) -> str:
     """Return the `--report FILE` JSON of a `fix` run."""
     dirty = set(uncommitted)
@@ -189,6 +244,7 @@ def render_report(run: Run, *, dry_run: bool, uncommitted: Sequence[str] = ()) -
         "changed": changed,
         "left": left,
         "errors": errors,
+        "files": _by_file(run),
         "uncommitted": sorted(dirty),
         "reasons": dict(REASONS),
     }

@@ -1,0 +1,288 @@
+"""Where a project's tests stand in for a Claude call that a fix would change the shape of.
+
+CM104 rewrites `client.messages.create(...)` into `with client.messages.stream(...) as stream:`
+and CM301 rewrites `completions.create` into `messages.create`. Tests that replace the call they
+had (a `unittest.mock` configured on `messages.create`, `patch("app.llm.client.messages.create")`,
+`monkeypatch.setattr(client.messages, "create", fake)`, a hand-written fake client whose
+`messages` has `create` and no `stream`) no longer see the call after the rewrite: the test
+calls the real client, or gets a bare `MagicMock` where it configured a reply. Such a fix is
+refused, naming the test and its line, so the migration never ships a red test suite.
+
+The project's test files (`test_*.py`, `*_test.py`, `conftest.py`, files under `tests/` or
+`test/`) are read with CPython's `ast`, never run; a test counts for a module when it imports it
+or names it in a patch target. The search is bounded like `sdk_uses` (files, bytes, folders).
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from claude_migrate.analysis.sdk_uses import MAX_BYTES, python_files
+
+ROOT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", "tox.ini", "pytest.ini", ".git")
+MAX_LEVELS = 8
+TEST_FOLDERS = frozenset({"tests", "test", "testing"})
+# Attributes read on a configured mock (`create.return_value = ...`, `create.assert_called()`).
+MOCK_ATTRIBUTES = frozenset(
+    {"return_value", "side_effect", "call_args", "call_args_list", "call_count", "called"}
+)
+SHOWN = 2  # doubles named in a message
+# How long a root's test-file digest is reused within one process (a run's workers ask once per
+# file; a long-lived server sees edited tests after this many seconds).
+STATE_SECONDS = 5.0
+_states: dict[str, tuple[float, str]] = {}
+
+
+@dataclass(frozen=True)
+class Double:
+    """One place a test stands in for `<resource>.create`."""
+
+    path: str  # relative to the project root, forward slashes
+    line: int
+    resource: str  # "messages" or "completions"
+    what: str  # how it stands in, for messages
+    modules: frozenset[str]  # names of the modules the test file imports or patches
+
+    def place(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+def project_root(path: str) -> str:
+    """Return the folder of the project a file belongs to: the nearest one above it holding a
+    project file (pyproject.toml, setup.py, .git, ...), else the file's own folder."""
+    folder = os.path.dirname(os.path.abspath(path))
+    current = folder
+    for _ in range(MAX_LEVELS):
+        if any(os.path.exists(os.path.join(current, m)) for m in ROOT_MARKERS):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    return folder
+
+
+def is_test_file(relative: str) -> bool:
+    parts = relative.split("/")
+    name = parts[-1]
+    if name == "conftest.py" or name.startswith("test_") or name.endswith("_test.py"):
+        return True
+    return any(part in TEST_FOLDERS for part in parts[:-1])
+
+
+def _test_files(root: str) -> Iterator[Path]:
+    for path in python_files(root):
+        if is_test_file(path.relative_to(root).as_posix()):
+            yield path
+
+
+def state(root: str) -> str:
+    """Return a digest of the test files' names, sizes and times (the result cache's key part)."""
+    now = time.monotonic()
+    known = _states.get(root)
+    if known is not None and now - known[0] < STATE_SECONDS:
+        return known[1]
+    digest = _digest(root)
+    _states[root] = (now, digest)
+    return digest
+
+
+def _digest(root: str) -> str:
+    digest = hashlib.sha256()
+    for path in _test_files(root):
+        try:
+            info = path.stat()
+        except OSError:
+            continue
+        digest.update(f"{path}|{info.st_size}|{info.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:16]
+
+
+def doubles_for(path: str, resource: str) -> list[Double]:
+    """Return the project's test doubles of `<resource>.create` that may stand in for a call
+    made in the module at `path` (none when `path` is itself a test file)."""
+    root = project_root(path)
+    relative = Path(os.path.abspath(path)).relative_to(root).as_posix()
+    if is_test_file(relative):
+        return []
+    names = _module_names(relative)
+    return [d for d in _doubles(root, state(root)) if d.resource == resource and d.modules & names]
+
+
+def describe(found: list[Double], call: str) -> str:
+    """Return the refusal for a rewrite the project's tests would no longer see."""
+    shown = "; ".join(f"{d.place()}, {d.what}" for d in found[:SHOWN])
+    more = f" and {len(found) - SHOWN} more" if len(found) > SHOWN else ""
+    return (
+        f"no fix: the project's tests stand in for {call} ({shown}{more}) and would not see the "
+        "rewritten call: change them with it, or rewrite both by hand"
+    )
+
+
+def _module_names(relative: str) -> frozenset[str]:
+    """Return the names a test may use for a module: its dotted path's tails and its stem."""
+    parts = relative.removesuffix(".py").split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    if not parts:
+        return frozenset()
+    return frozenset(".".join(parts[i:]) for i in range(len(parts)))
+
+
+@cache
+def _doubles(root: str, digest: str) -> tuple[Double, ...]:
+    found: list[Double] = []
+    for path in _test_files(root):
+        try:
+            if path.stat().st_size > MAX_BYTES:
+                continue
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if "create" not in text:
+            continue
+        try:
+            scan = _Scan(ast.parse(text))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue  # a test file we cannot read shows no double
+        relative = path.relative_to(root).as_posix()
+        modules = frozenset(scan.modules)
+        found.extend(
+            Double(relative, line, resource, what, modules)
+            for line, resource, what in dict.fromkeys(scan.found)
+        )
+    return tuple(found)
+
+
+def _chain(node: ast.expr) -> list[str]:
+    """Return the names of an attribute chain (`a.b.c` -> ["a", "b", "c"]); [] if not one."""
+    names: list[str] = []
+    while isinstance(node, ast.Attribute):
+        names.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        names.append(node.id)
+    elif isinstance(node, ast.Call):
+        names.append("()")
+    else:
+        return []
+    return names[::-1]
+
+
+def _resource_of(names: list[str]) -> str | None:
+    """Return "messages" or "completions" when a chain ends in `<resource>.create`."""
+    if len(names) >= 2 and names[-1] == "create" and names[-2] in ("messages", "completions"):
+        return names[-2]
+    return None
+
+
+class _Scan(ast.NodeVisitor):
+    def __init__(self, tree: ast.Module) -> None:
+        self.found: list[tuple[int, str, str]] = []
+        self.modules: set[str] = set()
+        self._fakes: dict[str, tuple[int, str]] = {}  # class name -> (line, resource)
+        self.visit(tree)
+
+    def _add(self, node: ast.AST, resource: str, what: str) -> None:
+        self.found.append((getattr(node, "lineno", 1), resource, what))
+
+    def _module(self, dotted: str) -> None:
+        parts = dotted.split(".")
+        for i in range(len(parts)):
+            for j in range(i + 1, len(parts) + 1):
+                self.modules.add(".".join(parts[i:j]))
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            self._module(alias.name)
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        base = node.module or ""
+        if base:
+            self._module(base)
+        for alias in node.names:
+            self._module(f"{base}.{alias.name}" if base else alias.name)
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        # `client.messages.create.return_value = ...`, `create.assert_called_once()`.
+        if node.attr in MOCK_ATTRIBUTES or node.attr.startswith("assert_"):
+            resource = _resource_of(_chain(node.value))
+            if resource is not None:
+                self._add(node, resource, f"a mock configured on {resource}.create")
+        self.generic_visit(node)
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        for target in node.targets:
+            resource = _resource_of(_chain(target)) if isinstance(target, ast.Attribute) else None
+            if resource is not None:
+                self._add(node, resource, f"{resource}.create replaced by assignment")
+            if isinstance(target, ast.Attribute) and target.attr in ("messages", "completions"):
+                self._fake_assigned(node.value, target.attr)
+        self.generic_visit(node)
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        methods = {
+            s.name for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
+        }
+        if "create" in methods and "stream" not in methods:
+            lowered = node.name.lower()
+            resource = "completions" if "completion" in lowered else "messages"
+            self._fakes[node.name] = (node.lineno, resource)
+            if "message" in lowered or "completion" in lowered:
+                self._add(node, resource, f"fake class {node.name} has create and no stream")
+        for statement in node.body:  # `messages = FakeMessages()` in a fake client's body
+            if isinstance(statement, ast.Assign):
+                for target in statement.targets:
+                    if isinstance(target, ast.Name) and target.id in ("messages", "completions"):
+                        self._fake_assigned(statement.value, target.id)
+        self.generic_visit(node)
+
+    def _fake_assigned(self, value: ast.expr, resource: str) -> None:
+        """Record a stand-in given to a `messages` / `completions` attribute."""
+        if isinstance(value, ast.Call):
+            callee = _chain(value.func)
+            if callee and callee[-1] in self._fakes:
+                line, _ = self._fakes[callee[-1]]
+                what = f"fake class {callee[-1]} has create and no stream"
+                self.found.append((line, resource, what))
+            if any(k.arg == "create" for k in value.keywords):
+                self._add(value, resource, f"a stand-in {resource} object with create only")
+
+    def visit_Call(self, node: ast.Call) -> None:
+        callee = _chain(node.func)
+        last = callee[-1] if callee else ""
+        if last in ("patch", "object", "setattr", "setitem"):
+            self._patch(node, ".".join(callee))
+        for keyword in node.keywords:  # SimpleNamespace(messages=SimpleNamespace(create=...))
+            if keyword.arg in ("messages", "completions"):
+                self._fake_assigned(keyword.value, keyword.arg)
+        self.generic_visit(node)
+
+    def _patch(self, node: ast.Call, how: str) -> None:
+        args = node.args
+        first = args[0] if args else None
+        if isinstance(first, ast.Constant) and isinstance(first.value, str):
+            names = first.value.split(".")
+            resource = _resource_of(names)
+            if resource is not None:
+                self._module(".".join(names[:-2]))
+                self._add(node, resource, f"{how}({first.value!r})")
+            elif len(names) > 1:
+                self._module(".".join(names[:-1]))
+            return
+        second = args[1] if len(args) > 1 else None
+        if (
+            first is not None
+            and isinstance(second, ast.Constant)
+            and second.value == "create"
+            and (chain := _chain(first))
+            and chain[-1] in ("messages", "completions")
+        ):
+            self._add(node, chain[-1], f"{how} on {chain[-1]}.create")

@@ -1,0 +1,169 @@
+"""CM104 and CM301 refuse a rewrite the project's tests would no longer see, naming the test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import Cli, write_tree
+
+from claude_migrate.analysis import doubles
+
+APP = (
+    "import anthropic\n\nclient = anthropic.Anthropic()\n\n\n"
+    "def ask(q):\n"
+    "    reply = client.messages.create(\n"
+    '        model="claude-sonnet-4-6",\n'
+    "        max_tokens=100,\n"
+    '        messages=[{"role": "user", "content": q}],\n'
+    "    )\n"
+    "    return reply.content[0].text\n"
+)
+LEGACY = (
+    "import anthropic\nfrom anthropic import AI_PROMPT, HUMAN_PROMPT\n\n"
+    "client = anthropic.Anthropic()\n\n\n"
+    "def ask(q):\n"
+    "    r = client.completions.create(\n"
+    '        model="claude-2.1", max_tokens_to_sample=100,\n'
+    '        prompt=f"{HUMAN_PROMPT} {q}{AI_PROMPT}",\n'
+    "    )\n"
+    "    return r.completion\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("test", "what"),
+    [
+        (
+            "from unittest import mock\nfrom app import llm\n\n\ndef test_ask():\n"
+            "    with mock.patch.object(llm.client.messages, 'create') as create:\n"
+            "        llm.ask('q')\n",
+            "tests/test_llm.py:6, mock.patch.object on messages.create",
+        ),
+        (
+            "from unittest.mock import patch\n\n\n"
+            "@patch('app.llm.client.messages.create')\ndef test_ask(create):\n    pass\n",
+            "tests/test_llm.py:4, patch('app.llm.client.messages.create')",
+        ),
+        (
+            "from app import llm\n\n\ndef test_ask(mocker):\n"
+            "    fake = mocker.MagicMock()\n"
+            "    fake.messages.create.return_value = object()\n"
+            "    llm.client = fake\n",
+            "tests/test_llm.py:6, a mock configured on messages.create",
+        ),
+        (
+            "from app import llm\n\n\ndef test_ask(monkeypatch):\n"
+            "    monkeypatch.setattr(llm.client.messages, 'create', lambda **kw: None)\n",
+            "tests/test_llm.py:5, monkeypatch.setattr on messages.create",
+        ),
+        (
+            "from types import SimpleNamespace\nfrom app import llm\n\n\n"
+            "def test_ask(monkeypatch):\n"
+            "    fake = SimpleNamespace(messages=SimpleNamespace(create=lambda **kw: None))\n"
+            "    monkeypatch.setattr(llm, 'client', fake)\n",
+            "tests/test_llm.py:6, a stand-in messages object with create only",
+        ),
+        (
+            "from app import llm\n\n\nclass Completions:\n    def create(self, **kw):\n"
+            "        return None\n\n\nclass FakeClient:\n    messages = Completions()\n",
+            "tests/test_llm.py:4, fake class Completions has create and no stream",
+        ),
+    ],
+)
+def test_each_shape_of_test_double_refuses_the_streaming_rewrite(
+    cli: Cli, test: str, what: str
+) -> None:
+    write_tree(
+        cli.cwd,
+        {"pyproject.toml": "", "app/__init__.py": "", "app/llm.py": APP, "tests/test_llm.py": test},
+    )
+    found = cli.json("check", "--no-cache", "--select", "CM104")["diagnostics"]
+    assert len(found) == 1
+    assert found[0]["fix"] is None
+    assert what in found[0]["message"]
+    assert "would not see the rewritten call" in found[0]["message"]
+
+
+def test_a_test_of_another_module_or_a_fake_with_stream_does_not_refuse(cli: Cli) -> None:
+    write_tree(
+        cli.cwd,
+        {
+            "pyproject.toml": "",
+            "app/__init__.py": "",
+            "app/llm.py": APP,
+            "tests/test_other.py": (
+                "from unittest import mock\nfrom app import other\n\n\ndef test_x():\n"
+                "    with mock.patch.object(other.client.messages, 'create'):\n        pass\n"
+            ),
+            "tests/test_llm.py": (
+                "from app import llm\n\n\nclass Messages:\n"
+                "    def create(self, **kw):\n        return None\n\n"
+                "    def stream(self, **kw):\n        return None\n"
+            ),
+        },
+    )
+    found = cli.json("check", "--no-cache", "--select", "CM104")["diagnostics"]
+    assert len(found) == 1 and found[0]["fix"] is not None
+
+
+def test_the_completions_rewrite_refuses_when_tests_mock_completions_create(cli: Cli) -> None:
+    write_tree(
+        cli.cwd,
+        {
+            "setup.py": "",
+            "legacy.py": LEGACY,
+            "test_legacy.py": (
+                "import legacy\n\n\ndef test_ask(monkeypatch):\n"
+                "    monkeypatch.setattr(legacy.client.completions, 'create', lambda **kw: 1)\n"
+            ),
+        },
+    )
+    found = cli.json("check", "--no-cache", "--select", "CM301")["diagnostics"]
+    calls = [d for d in found if "completions.create()" in d["message"]]
+    assert len(calls) == 1 and calls[0]["fix"] is None
+    assert "test_legacy.py:5, monkeypatch.setattr on completions.create" in calls[0]["message"]
+
+
+def test_a_test_file_itself_is_never_refused_for_its_own_doubles(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"pyproject.toml": "", "tests/test_llm.py": "x = 1\n"})
+    assert doubles.doubles_for(str(tmp_path / "tests" / "test_llm.py"), "messages") == []
+
+
+def test_the_project_root_is_the_nearest_folder_with_a_project_file(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"svc/pyproject.toml": "", "svc/app/deep/x.py": ""})
+    assert doubles.project_root(str(tmp_path / "svc/app/deep/x.py")) == str(tmp_path / "svc")
+
+
+def test_a_changed_test_file_changes_the_result_cache_key(cli: Cli) -> None:
+    write_tree(cli.cwd, {"pyproject.toml": "", "app/__init__.py": "", "app/llm.py": APP})
+    first = cli.json("check", "--select", "CM104")["diagnostics"]
+    assert first[0]["fix"] is not None
+    write_tree(
+        cli.cwd,
+        {
+            "tests/test_llm.py": (
+                "from unittest.mock import patch\n\n\n"
+                "@patch('app.llm.client.messages.create')\ndef test_ask(create):\n    pass\n"
+            )
+        },
+    )
+    doubles._states.clear()  # the digest is reused for a few seconds within a process
+    second = cli.json("check", "--select", "CM104")["diagnostics"]
+    assert second[0]["fix"] is None
+
+
+def test_an_unreadable_or_deeply_nested_test_file_is_skipped(cli: Cli) -> None:
+    deep = "x = " + "[" * 5000 + "]" * 5000 + "\n"
+    write_tree(
+        cli.cwd,
+        {
+            "pyproject.toml": "",
+            "app/__init__.py": "",
+            "app/llm.py": APP,
+            "tests/test_deep.py": "from app import llm\nimport create\n" + deep,
+            "tests/test_bad.py": b"from app import llm\n\xff\xfe create(\n",
+        },
+    )
+    found = cli.json("check", "--no-cache", "--select", "CM104")["diagnostics"]
+    assert len(found) == 1 and found[0]["fix"] is not None
