@@ -41,7 +41,8 @@ from claude_migrate.engine.cache import ResultCache, default_dir
 from claude_migrate.engine.fixer import remove_stale_temps
 from claude_migrate.engine.pool import MIB as MIB  # the command line's memory limit is in MiB
 from claude_migrate.engine.pool import Limits, WorkerStartError
-from claude_migrate.engine.runner import Job, Options, run
+from claude_migrate.engine.runner import Job as Job  # the jobs `Progress` is given
+from claude_migrate.engine.runner import Options, run
 from claude_migrate.engine.source import DecodeError, SourceText
 from claude_migrate.engine.suppress import skips_file
 from claude_migrate.notebook import NOTEBOOK_KIND, is_notebook_path
@@ -329,8 +330,8 @@ def _decode(data: bytes, is_python: bool) -> SourceText | None:
 # The per-file limits a run has unless it asks otherwise (shown by the command line's help).
 DEFAULT_LIMITS = Limits()
 
-# `progress(total)` gives a context whose value is called with each file's result (or None).
-Progress = Callable[[int], AbstractContextManager[Callable[[FileResult], None] | None]]
+# `progress(jobs)` gives a context whose value is called with each file's result (or None).
+Progress = Callable[[Sequence[Job]], AbstractContextManager[Callable[[FileResult], None] | None]]
 
 
 @dataclass(frozen=True)
@@ -425,7 +426,7 @@ class RequestError(Exception):
 
 
 @contextlib.contextmanager
-def _no_progress(total: int) -> Iterator[None]:
+def _no_progress(jobs: Sequence[Job]) -> Iterator[None]:
     yield None
 
 
@@ -498,7 +499,7 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
         if cache.problem is not None:
             messages.append(f"claude-migrate: warning: {cache.problem}")
     try:
-        with progress(len(work)) as on_result:
+        with progress(work) as on_result:
             run = execute(work, options, request.jobs, on_result, cache=cache)
     except WorkerStartError as exc:
         where = f"{sys.executable}'s environment"

@@ -6,7 +6,7 @@ import gc
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
@@ -17,7 +17,7 @@ from claude_migrate import __version__, api
 from claude_migrate.checks import KNOWN_CODES
 from claude_migrate.core.diagnostics import SEVERITIES, FileResult
 from claude_migrate.core.errors import ConfigError
-from claude_migrate.engine.progress import progress_bar
+from claude_migrate.engine.progress import file_sizes, progress_bar
 from claude_migrate.engine.progress import wanted as progress_wanted
 from claude_migrate.policy.config import PolicyLoader, preset_names
 from claude_migrate.report import FORMATS
@@ -341,8 +341,11 @@ def _run(
         _add_noqa(request, fixing)
     show_progress = fixing and not use_stdin and progress_wanted(sys.stderr, quiet)
 
-    def progress(total: int) -> AbstractContextManager[Callable[[FileResult], None] | None]:
-        return progress_bar(total, fixing=fixing, enabled=show_progress)
+    def progress(
+        jobs: Sequence[api.Job],
+    ) -> AbstractContextManager[Callable[[FileResult], None] | None]:
+        sizes = file_sizes((job.display, job.path) for job in jobs) if show_progress else {}
+        return progress_bar(sizes, fixing=fixing, enabled=show_progress)
 
     try:
         outcome = (api.fix if fixing else api.check)(request, progress)
