@@ -160,8 +160,9 @@ def test_real_pre_commit_fails_on_a_violation_fixes_it_and_then_passes(
     assert "requirements.txt:1:1: CM201 [*] anthropic ==0.28.0 admits versions below" in output
     assert "legacy/old.py" not in output
     assert output.count("app/chat.py:10:9: CM101") == 1, "the findings are printed once"
-    assert "1 × CM101 (temperature)" in output, "the fix hook says what it fixed"
-    assert _status(output, "claude-migrate (fix)") == "Failed"
+    assert "1 × CM101 (temperature)" in output, "the fixing hook says what it fixed"
+    # try-repo runs the hooks in the order of their ids: the one that checks and fixes fixes.
+    assert _status(output, "claude-migrate (check and fix)") == "Failed", output
     assert "files were modified by this hook" in output
     fixed = (repo / "app/chat.py").read_text(encoding="utf-8")
     assert fixed == VIOLATION.replace("temperature=0.9", "temperature=0.0")
@@ -177,31 +178,42 @@ def test_real_pre_commit_fails_on_a_violation_fixes_it_and_then_passes(
     assert _status(output, "claude-migrate (check and fix)") == "Passed"
 
 
-def test_real_pre_commit_single_hook_fixes_and_reports_what_is_left(
-    tmp_path: Path, pre_commit_home: dict[str, str]
-) -> None:
+def _one_hook(tmp_path: Path, env: dict[str, str], hook_id: str) -> tuple[Path, str]:
+    """Run one hook with try-repo on a repository whose file has a fix and a finding left."""
     repo = tmp_path / "project"
     repo.mkdir()
     _git(repo, "init", "-q")
     left = VIOLATION.replace('"claude-sonnet-4-6"', '"claude-2.1"')
     write_tree(repo, {"app/chat.py": left})
     _git(repo, "add", "-A")
-    env = {
+    clean = {
         k: v
         for k, v in os.environ.items()
         if not k.startswith(("GIT_", "PRE_COMMIT", "VIRTUAL_ENV"))
     }
-    env.update(pre_commit_home)
     completed = subprocess.run(
-        [
-            sys.executable, "-m", "pre_commit", "try-repo", str(REPO),
-            "claude-migrate-check-fix", "--color", "never",
-        ],
-        cwd=repo, env=env, capture_output=True, text=True, timeout=900,
+        [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), hook_id, "--color", "never"],
+        cwd=repo, env={**clean, **env}, capture_output=True, text=True, timeout=900,
     )  # fmt: skip
     output = completed.stdout + completed.stderr
     assert completed.returncode == 1, output
-    assert _status(output, "claude-migrate (check and fix)") == "Failed"
-    assert "1 × CM101 (temperature)" in output
-    assert output.count("app/chat.py:8:9: CM302") == 1, output
     assert "temperature=0.0" in (repo / "app/chat.py").read_text(encoding="utf-8")
+    assert "1 × CM101 (temperature)" in output
+    return repo, output
+
+
+def test_real_pre_commit_single_hook_fixes_and_reports_what_is_left(
+    tmp_path: Path, pre_commit_home: dict[str, str]
+) -> None:
+    _, output = _one_hook(tmp_path, pre_commit_home, "claude-migrate-check-fix")
+    assert _status(output, "claude-migrate (check and fix)") == "Failed"
+    assert output.count("app/chat.py:8:9: CM302") == 1, output
+
+
+def test_real_pre_commit_fix_hook_leaves_the_findings_to_the_check_hook(
+    tmp_path: Path, pre_commit_home: dict[str, str]
+) -> None:
+    _, output = _one_hook(tmp_path, pre_commit_home, "claude-migrate-fix")
+    assert _status(output, "claude-migrate (fix)") == "Failed"
+    assert "CM302" not in output, output
+    assert "1 finding left, not reported (--fix-only)" in output
