@@ -452,19 +452,60 @@ def _plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else (many or word + 's')}"
 
 
+@dataclass
+class _Work:
+    """What a run was asked to check: the jobs, what was skipped, and the piped input if any."""
+
+    jobs: list[Job]
+    skipped: list[Skipped] = field(default_factory=list)
+    notices: Notices = field(default_factory=Notices)
+    stdin: StdinInput | None = None
+
+
+Stop = Callable[[str], RequestError]
+
+
 def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
+    """Run one `check` or `fix` request, step by step, and return what to show."""
     messages: list[str] = []
 
     def stop(message: str) -> RequestError:
         return RequestError(message, messages)
 
-    stdin: StdinInput | None = None
-    skipped: list[Skipped] = []
-    select = list(request.select) if request.select is not None else None
-    ignore = list(request.ignore)
     if request.stdin is not None:
         options = replace(options, write=False, keep_text=True)
-    notices = Notices()
+    work = _collect_work(request, options, stop)
+    messages.extend(_skip_warnings(work.skipped, request))
+    messages.extend(_notices(work.notices, options))
+    uncommitted = None
+    if options.fix and work.stdin is None:
+        uncommitted = _uncommitted_guard(work.jobs, options, request, stop)
+    run = _run_work(request, options, progress, work, messages, stop)
+    path_status = _path_status(request, work.skipped, work.jobs, check=not options.fix)
+    mixed = _mixed_with_work(run, work.jobs, uncommitted)
+    if request.report_file is not None:
+        _write_fix_report(request, request.report_file, run, mixed, stop)
+    if request.diff:
+        return _diff_outcome(run, request, messages, path_status)
+    if request.write_baseline is not None:
+        return _record_baseline(request.write_baseline, run, messages, stop)
+    run, pruned = _apply_named_baseline(request, run, messages, stop)
+    run.fail_on = Severity(request.fail_on)
+    outcome = Outcome(run, 0, messages, pruned=pruned, error=path_status)
+    _attach_stdin(outcome, run, work.stdin, options)
+    report = _render_report(request, run, options, mixed, messages)
+    if request.output is not None:
+        _write_report(request.output, report, stop)
+    else:
+        outcome.report = report
+    outcome.exit_status = _exit_status(request, run, path_status)
+    return outcome
+
+
+def _collect_work(request: Request, options: Options, stop: Stop) -> _Work:
+    """Return the jobs of the run: the piped input, or the files under the given paths."""
+    select = list(request.select) if request.select is not None else None
+    ignore = list(request.ignore)
     try:
         loader = PolicyLoader(
             request.config, base=request.base_config, command_line=request.command_line
@@ -474,95 +515,125 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
                 request.stdin, request.stdin_filename, loader, select, ignore,
                 request.force_exclude, fixing=options.fix,
             )  # fmt: skip
-            work = [stdin.job] if stdin.job is not None else []
-        else:
-            targets = list(request.paths) or [Path(".")]
-            collected = collect(
-                targets, loader, select, ignore, request.force_exclude, shard=request.shard
-            )
-            work, skipped, notices = collected.jobs, collected.skipped, collected.notices
+            return _Work([stdin.job] if stdin.job is not None else [], stdin=stdin)
+        targets = list(request.paths) or [Path(".")]
+        collected = collect(
+            targets, loader, select, ignore, request.force_exclude, shard=request.shard
+        )
     except (ConfigError, DiscoveryError) as exc:
         raise stop(str(exc)) from None
+    return _Work(collected.jobs, collected.skipped, collected.notices)
+
+
+def _skip_warnings(skipped: list[Skipped], request: Request) -> list[str]:
+    """Return a warning for each path that was not checked and should be said."""
+    lines = []
     for entry in skipped:
         if entry.reason == EXCLUDED:
             continue  # asked for: pre-commit names every staged file, the policy leaves some out
         if entry.uncheckable or not request.quiet:
             warning = f"{entry.display}: not checked: {entry.reason}"
-            messages.append(f"claude-migrate: warning: {warning}")
-    messages.extend(_notices(notices, options))
-    uncommitted = None
-    if options.fix and stdin is None:
-        uncommitted = _uncommitted_guard(work, options, request, stop)
+            lines.append(f"claude-migrate: warning: {warning}")
+    return lines
+
+
+def _run_work(
+    request: Request,
+    options: Options,
+    progress: Progress,
+    work: _Work,
+    messages: list[str],
+    stop: Stop,
+) -> Run:
+    """Run the jobs (through the cache unless it is off) and return the run."""
     cache = None
     if not request.no_cache:
         cache = ResultCache(request.cache_dir or default_dir(Path.cwd()))
         if cache.problem is not None:
             messages.append(f"claude-migrate: warning: {cache.problem}")
     try:
-        with progress(work) as on_result:
-            run = execute(work, options, request.jobs, on_result, cache=cache)
+        with progress(work.jobs) as on_result:
+            run = execute(work.jobs, options, request.jobs, on_result, cache=cache)
     except WorkerStartError as exc:
         where = f"{sys.executable}'s environment"
         raise stop(f"{exc} (is claude-migrate installed in {where}?)") from None
-    if stdin is not None and stdin.result is not None:
-        run = Run(results=[stdin.result], fixing=options.fix, unsafe=options.unsafe)
-    run.skipped = [(s.display, s.reason) for s in skipped if s.reason != EXCLUDED]
+    if work.stdin is not None and work.stdin.result is not None:
+        run = Run(results=[work.stdin.result], fixing=options.fix, unsafe=options.unsafe)
+    run.skipped = [(s.display, s.reason) for s in work.skipped if s.reason != EXCLUDED]
     if request.verbose:
         for result in run.results:
             if result.skipped is not None:
                 note = f"{result.path}: not checked: {result.skipped}"
                 messages.append(f"claude-migrate: note: {note}")
-    path_status = _path_status(request, skipped, work, check=not options.fix)
-    mixed = _mixed_with_work(run, work, uncommitted)
-    if request.report_file is not None:
-        from claude_migrate.report.fixes import render_report as fixes_report
+    return run
 
-        text = fixes_report(run, dry_run=request.diff, uncommitted=mixed)
-        try:
-            write_output(request.report_file, encode_report(text))
-        except OSError as exc:
-            raise stop(f"cannot write the report {request.report_file}: {exc.strerror}") from None
-    if request.diff:
-        return _diff_outcome(run, request, messages, path_status)
-    if request.write_baseline is not None:
-        from claude_migrate.engine import baseline  # read and written only when a baseline is named
 
-        try:
-            recorded = baseline.record(run.results, request.write_baseline, run.cwd)
-            recorded.save()
-        except baseline.BaselineError as exc:
-            raise stop(str(exc)) from None
-        findings = _plural(recorded.total, "finding")
-        messages.append(f"claude-migrate: recorded {findings} in {request.write_baseline}")
-        return Outcome(run, 0, messages, recorded=recorded.total)
-    pruned = 0
-    if request.baseline is not None:
-        from claude_migrate.engine import baseline
+def _write_fix_report(request: Request, path: Path, run: Run, mixed: list[str], stop: Stop) -> None:
+    """Write the `fix --report` JSON for the migration PR."""
+    from claude_migrate.report.fixes import render_report as fixes_report
 
-        try:
-            run, pruned = apply_baseline(
-                run, request.baseline, request.prune_baseline, request.show_baselined
-            )
-        except baseline.BaselineError as exc:
-            raise stop(str(exc)) from None
-        if pruned and not request.quiet:
-            entries = f"{pruned} stale entr{'ies' if pruned != 1 else 'y'}"
-            messages.append(f"claude-migrate: pruned {entries} from {request.baseline}")
-    run.fail_on = Severity(request.fail_on)
-    outcome = Outcome(run, 0, messages, pruned=pruned, error=path_status)
+    text = fixes_report(run, dry_run=request.diff, uncommitted=mixed)
+    try:
+        write_output(path, encode_report(text))
+    except OSError as exc:
+        raise stop(f"cannot write the report {path}: {exc.strerror}") from None
+
+
+def _record_baseline(path: Path, run: Run, messages: list[str], stop: Stop) -> Outcome:
+    """Record the run's findings as a baseline and return the outcome that says so."""
+    from claude_migrate.engine import baseline  # read and written only when a baseline is named
+
+    try:
+        recorded = baseline.record(run.results, path, run.cwd)
+        recorded.save()
+    except baseline.BaselineError as exc:
+        raise stop(str(exc)) from None
+    messages.append(f"claude-migrate: recorded {_plural(recorded.total, 'finding')} in {path}")
+    return Outcome(run, 0, messages, recorded=recorded.total)
+
+
+def _apply_named_baseline(
+    request: Request, run: Run, messages: list[str], stop: Stop
+) -> tuple[Run, int]:
+    """Return the run less the findings the baseline accepts, and how many entries were pruned."""
+    if request.baseline is None:
+        return run, 0
+    from claude_migrate.engine import baseline
+
+    try:
+        run, pruned = apply_baseline(
+            run, request.baseline, request.prune_baseline, request.show_baselined
+        )
+    except baseline.BaselineError as exc:
+        raise stop(str(exc)) from None
+    if pruned and not request.quiet:
+        entries = f"{pruned} stale entr{'ies' if pruned != 1 else 'y'}"
+        messages.append(f"claude-migrate: pruned {entries} from {request.baseline}")
+    return run, pruned
+
+
+def _attach_stdin(outcome: Outcome, run: Run, stdin: StdinInput | None, options: Options) -> None:
+    """Give a piped run its fixed source (standard output) and its source for the report."""
+    if stdin is None:
+        return
     # Fixed source goes to standard output; the report then goes to standard error.
-    outcome.report_to_stderr = stdin is not None and options.fix
-    if stdin is not None:
-        piped = run.results[0] if run.results else None
-        if options.fix:
-            outcome.fixed_source = stdin.output_bytes(piped)
-        if stdin.source is not None:
-            fixed = piped.fixed_text if piped is not None else None
-            run.sources[stdin.display] = fixed or stdin.source.text
+    outcome.report_to_stderr = options.fix
+    piped = run.results[0] if run.results else None
+    if options.fix:
+        outcome.fixed_source = stdin.output_bytes(piped)
+    if stdin.source is not None:
+        fixed = piped.fixed_text if piped is not None else None
+        run.sources[stdin.display] = fixed or stdin.source.text
+
+
+def _render_report(
+    request: Request, run: Run, options: Options, mixed: list[str], messages: list[str]
+) -> str:
+    """Return the report in the requested format, with the fix table and summary for people."""
     if request.output is None and request.output_format == "text" and request.terminal:
         run.show_source = True
         run.color = request.color
-    report = _render(run, request, options)
+    report = _render_body(run, request, options)
     note = ""
     if mixed:  # fixed files that had uncommitted work: only `fix` gets here with any
         from claude_migrate.report.fixes import uncommitted_note
@@ -574,23 +645,56 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
             report += note + "\n"
     elif note:
         messages.append(note)
-    if request.output is not None:
-        try:
-            # Bytes, not text: a file name that is not UTF-8 is written as its own bytes.
-            write_output(request.output, encode_report(report))
-        except OSError as exc:
-            message = f"{request.output}: cannot write the report: {exc.strerror or exc}"
-            raise stop(message) from None
-    else:
-        outcome.report = report
+    return report
+
+
+def _render_body(run: Run, request: Request, options: Options) -> str:
+    """Return the report's body: the findings, or their statistics, or (fix-only) nothing."""
+    text_like = request.output_format in ("text", "concise")
+    body = ""
+    if request.show_fixes and text_like and options.fix:
+        from claude_migrate.report.fixes import render_shown_fixes
+
+        body += render_shown_fixes(run, dry_run=False)
+    if request.fix_only and text_like:
+        return body
+    if request.statistics:
+        from claude_migrate.report import statistics
+
+        return body + (statistics.render_text(run) if text_like else statistics.render_json(run))
+    return body + FORMATS[request.output_format](run)
+
+
+def _closing(run: Run, request: Request, options: Options) -> str:
+    """Return what follows a text report: the per-rule table of a fix, and the summary line."""
+    if request.fix_only:
+        left = _plural(len(run.diagnostics) + len(run.errors), "finding")
+        return f"Fixed {run.fixed}; {left} left, not reported (--fix-only).\n"
+    text = ""
+    if options.fix and not request.statistics:
+        from claude_migrate.report.fixes import render_table as fixes_table
+
+        text += fixes_table(run, dry_run=False, color=run.color, terminal=request.terminal)
+    return text + summary(run) + "\n"
+
+
+def _write_report(path: Path, report: str, stop: Stop) -> None:
+    """Write the report to the file `--output` names."""
+    try:
+        # Bytes, not text: a file name that is not UTF-8 is written as its own bytes.
+        write_output(path, encode_report(report))
+    except OSError as exc:
+        raise stop(f"{path}: cannot write the report: {exc.strerror or exc}") from None
+
+
+def _exit_status(request: Request, run: Run, path_status: str | None) -> int:
+    """Return the exit status: 2 for a path that could not be checked, else 1 if the run fails."""
     if path_status is not None:
-        outcome.exit_status = 2
-    else:
-        failed = (run.failed and not request.fix_only) or (
-            request.exit_non_zero_on_fix and run.fixed > 0
-        )
-        outcome.exit_status = 0 if request.exit_zero or not failed else 1
-    return outcome
+        return 2
+    failed = (run.failed and not request.fix_only) or (
+        request.exit_non_zero_on_fix and run.fixed > 0
+    )
+    return 0 if request.exit_zero or not failed else 1
 
 
 @dataclass
@@ -644,36 +748,6 @@ def add_noqa(request: Request) -> NoqaOutcome:
     return result
 
 
-def _render(run: Run, request: Request, options: Options) -> str:
-    """Return the report's body: the findings, or their statistics, or (fix-only) nothing."""
-    text_like = request.output_format in ("text", "concise")
-    body = ""
-    if request.show_fixes and text_like and options.fix:
-        from claude_migrate.report.fixes import render_shown_fixes
-
-        body += render_shown_fixes(run, dry_run=False)
-    if request.fix_only and text_like:
-        return body
-    if request.statistics:
-        from claude_migrate.report import statistics
-
-        return body + (statistics.render_text(run) if text_like else statistics.render_json(run))
-    return body + FORMATS[request.output_format](run)
-
-
-def _closing(run: Run, request: Request, options: Options) -> str:
-    """Return what follows a text report: the per-rule table of a fix, and the summary line."""
-    if request.fix_only:
-        left = _plural(len(run.diagnostics) + len(run.errors), "finding")
-        return f"Fixed {run.fixed}; {left} left, not reported (--fix-only).\n"
-    text = ""
-    if options.fix and not request.statistics:
-        from claude_migrate.report.fixes import render_table as fixes_table
-
-        text += fixes_table(run, dry_run=False, color=run.color, terminal=request.terminal)
-    return text + summary(run) + "\n"
-
-
 def write_text(path: Path, text: str) -> None:
     """Write a rendered report to `path` (file names byte for byte); raise OSError."""
     write_output(path, encode_report(text))
@@ -713,7 +787,7 @@ def _diff_outcome(
 
 
 def _uncommitted_guard(
-    work: list[Job], options: Options, request: Request, stop: Callable[[str], RequestError]
+    work: list[Job], options: Options, request: Request, stop: Stop
 ) -> WorkTreeState | None:
     """Find the files with uncommitted changes before `fix` writes; refuse under require_clean."""
     if not options.write:

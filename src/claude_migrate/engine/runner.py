@@ -16,7 +16,7 @@ import re
 import signal
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -787,6 +787,37 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
+@dataclass
+class _RunState:
+    """What the main process has decided of a run's files so far, by job index."""
+
+    jobs: list[Job]
+    options: Options
+    workers: int
+    on_result: Callable[[FileResult], None] | None
+    cache: ResultCache | None
+    results: list[FileResult | None]
+    # Files that need a parse (LibCST), in order.
+    heavy: list[int] = field(default_factory=list)
+    # Deep or huge: parsed in a worker even on a one-process run.
+    hazardous: set[int] = field(default_factory=set)
+    # Processed from the bytes keyed, not from a second read.
+    shared: set[int] = field(default_factory=set)
+    # The bytes read here, handed to process() when it runs in this process (one read a file).
+    read: dict[int, bytes] = field(default_factory=dict)
+    kept: int = 0
+    keys: dict[int, tuple[str, bytes]] = field(default_factory=dict)
+
+    def measuring(self) -> bool:
+        """Whether the run may still stay in this process (few files, or --jobs 1)."""
+        return self.workers <= 1 or len(self.heavy) < PARALLEL_MIN_FILES
+
+    def done(self, i: int, result: FileResult) -> None:
+        self.results[i] = result
+        if self.on_result:
+            self.on_result(result)
+
+
 def run(
     jobs: Sequence[Job],
     options: Options,
@@ -799,96 +830,113 @@ def run(
     With a `cache`, a file that passes the prefilter is answered from its entry when there is
     one, and its fresh result is stored otherwise (see `cache.py`).
     """
-    workers = workers or default_jobs()
     reads: dict[str, bytes] = {}
     # What the project phase read of each module it parsed: the triage then needs no parse.
     read_by_phase: dict[str, tuple[str, Sites]] = {}
-    jobs = list(attach_project(jobs, cache, reads, read_by_phase))
-    keys: dict[int, tuple[str, bytes]] = {}
+    attached = list(attach_project(jobs, cache, reads, read_by_phase))
+    state = _RunState(
+        attached, options, workers or default_jobs(), on_result, cache, [None] * len(attached)
+    )
     # Prefilter in this process: most files of a real tree never need a parse, and sending
     # them to a pool would cost more than reading them here.
-    heavy: list[int] = []
-    hazardous: set[int] = set()  # deep or huge: parsed in a worker even on a one-process run
-    results: list[FileResult | None] = [None] * len(jobs)
-    shared: set[int] = set()  # processed from the bytes keyed, not from a second read
-    # The bytes read here, handed to process() when it runs in this process (one read a file).
-    read: dict[int, bytes] = {}
-    kept = 0
-    for i, job in enumerate(jobs):
-        # Measured only while the run may stay in this process (few files, or --jobs 1).
-        measuring = workers <= 1 or len(heavy) < PARALLEL_MIN_FILES
-        if job.text is not None:
-            if measuring and needs_isolation(job.text.encode("utf-8", "surrogatepass")):
-                hazardous.add(i)
-        else:
-            try:
-                # The project phase may have read the file already: its bytes are used.
-                data = reads.pop(job.path, None) or read_regular(job.path)
-            except OSError:
-                heavy.append(i)  # let process() report it
-                continue
-            verdict = _verdict(job, data)
-            if verdict == SKIP:
-                results[i] = done = skipped(job, data)
-                if on_result:
-                    on_result(done)
-                continue
-            if cache is not None:
-                hit, key = lookup(
-                    cache, data, job.settings, job.kind, job.path, job.display,
-                    options.fix, options.unsafe,
-                    job.project.digest if job.project is not None else "",
-                )  # fmt: skip
-                keys[i] = (key, data)
-                if hit is not None:
-                    results[i] = hit
-                    if on_result:
-                        on_result(hit)
-                    continue
-            # Most files that pass the prefilter are decided here by CPython's parser (it
-            # compiles, or holds no candidate site): no worker, no LibCST, no shape measure.
-            settled = settle_without_libcst(job, data, verdict, read_by_phase.get(job.path))
-            if isinstance(settled, FileResult):
-                results[i] = settled
-                shared.add(i)
-                if on_result:
-                    on_result(settled)
-                continue
-            if settled:
-                jobs[i] = job = replace(job, triaged=True)
-            if measuring and needs_isolation(data):
-                hazardous.add(i)
-            if measuring and kept + len(data) <= KEEP_READ_BYTES:
-                read[i] = data
-                kept += len(data)
-        heavy.append(i)
-    if workers <= 1 or len(heavy) < PARALLEL_MIN_FILES:
-        isolated = [(i, jobs[i]) for i in heavy if i in hazardous]
-        for i in heavy:
-            if i not in hazardous:
-                results[i] = done = process(jobs[i], options, read.get(i))
-                if i in read:
-                    shared.add(i)
-                if on_result:
-                    on_result(done)
-        for i, result in _run_pool(isolated, options, 1, on_result):
-            results[i] = result
-    else:
-        for i, result in _run_pool([(i, jobs[i]) for i in heavy], options, workers, on_result):
-            results[i] = result
+    for i, job in enumerate(state.jobs):
+        _decide_in_main(state, i, job, reads, read_by_phase)
+    _process_heavy(state)
     if cache is not None:
-        for i, (key, keyed) in keys.items():
-            fresh = results[i]
-            # A worker read the file again: store only if it still holds the bytes keyed.
-            if (
-                fresh is not None
-                and not fresh.from_cache
-                and storable(fresh, options.fix)
-                and (i in shared or unchanged(jobs[i].path, keyed))
-            ):
-                cache.store(key, fresh)
-        cache.maybe_prune()
-    return [r for r in results if r is not None]
+        _store_fresh(state, cache)
+    return [r for r in state.results if r is not None]
+
+
+def _decide_in_main(
+    state: _RunState,
+    i: int,
+    job: Job,
+    reads: dict[str, bytes],
+    read_by_phase: dict[str, tuple[str, Sites]],
+) -> None:
+    """Settle job `i` in this process when its bytes allow it, or queue it for a parse."""
+    measuring = state.measuring()
+    if job.text is not None:
+        if measuring and needs_isolation(job.text.encode("utf-8", "surrogatepass")):
+            state.hazardous.add(i)
+        state.heavy.append(i)
+        return
+    try:
+        # The project phase may have read the file already: its bytes are used.
+        data = reads.pop(job.path, None) or read_regular(job.path)
+    except OSError:
+        state.heavy.append(i)  # let process() report it
+        return
+    verdict = _verdict(job, data)
+    if verdict == SKIP:
+        state.done(i, skipped(job, data))
+        return
+    if state.cache is not None and _answer_from_cache(state, i, job, data):
+        return
+    # Most files that pass the prefilter are decided here by CPython's parser (it
+    # compiles, or holds no candidate site): no worker, no LibCST, no shape measure.
+    settled = settle_without_libcst(job, data, verdict, read_by_phase.get(job.path))
+    if isinstance(settled, FileResult):
+        state.shared.add(i)
+        state.done(i, settled)
+        return
+    if settled:
+        state.jobs[i] = replace(job, triaged=True)
+    if measuring and needs_isolation(data):
+        state.hazardous.add(i)
+    if measuring and state.kept + len(data) <= KEEP_READ_BYTES:
+        state.read[i] = data
+        state.kept += len(data)
+    state.heavy.append(i)
+
+
+def _answer_from_cache(state: _RunState, i: int, job: Job, data: bytes) -> bool:
+    """Answer job `i` from the cache when it holds the file's entry; remember its key."""
+    assert state.cache is not None
+    options = state.options
+    hit, key = lookup(
+        state.cache, data, job.settings, job.kind, job.path, job.display,
+        options.fix, options.unsafe,
+        job.project.digest if job.project is not None else "",
+    )  # fmt: skip
+    state.keys[i] = (key, data)
+    if hit is None:
+        return False
+    state.done(i, hit)
+    return True
+
+
+def _process_heavy(state: _RunState) -> None:
+    """Parse the queued files: here when few (hazardous ones still isolated), else in a pool."""
+    jobs, options, on_result = state.jobs, state.options, state.on_result
+    if not state.measuring():
+        items = [(i, jobs[i]) for i in state.heavy]
+        for i, result in _run_pool(items, options, state.workers, on_result):
+            state.results[i] = result
+        return
+    isolated = [(i, jobs[i]) for i in state.heavy if i in state.hazardous]
+    for i in state.heavy:
+        if i not in state.hazardous:
+            if i in state.read:
+                state.shared.add(i)
+            state.done(i, process(jobs[i], options, state.read.get(i)))
+    for i, result in _run_pool(isolated, options, 1, on_result):
+        state.results[i] = result
+
+
+def _store_fresh(state: _RunState, cache: ResultCache) -> None:
+    """Store every fresh result whose file still holds the bytes it was keyed on."""
+    for i, (key, keyed) in state.keys.items():
+        fresh = state.results[i]
+        # A worker read the file again: store only if it still holds the bytes keyed.
+        if (
+            fresh is not None
+            and not fresh.from_cache
+            and storable(fresh, state.options.fix)
+            and (i in state.shared or unchanged(state.jobs[i].path, keyed))
+        ):
+            cache.store(key, fresh)
+    cache.maybe_prune()
 
 
 def _run_pool(
