@@ -48,8 +48,8 @@ def _import_all_repos() -> Any:
         from all_repos import autofix_lib  # type: ignore[import-untyped]
     except ImportError:
         raise SystemExit(
-            "claude-migrate's all-repos fixer needs all-repos: "
-            "pip install 'claude-migrate[campaigns]' (or pip install all-repos)"
+            "claude-migrate's all-repos fixer needs all-repos, installed next to claude-migrate: "
+            f"{sys.executable} -m pip install 'all-repos>=1.25'"
         ) from None
     return autofix_lib
 

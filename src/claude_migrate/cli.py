@@ -743,14 +743,16 @@ def report_command(
 def server() -> None:
     """Run the language server (LSP over stdio) for editors: findings as you type, fixes.
 
-    Needs the `lsp` extra: pip install 'claude-migrate[lsp]'.
+    Needs pygls next to claude-migrate (the `lsp` extra: from a clone, `pip install '.[lsp]'`;
+    with pipx, `pipx inject claude-migrate pygls`).
     """
     try:
         from claude_migrate.lsp.server import serve
     except ImportError as exc:
         _fail(
-            f"the language server needs pygls ({exc.name or exc}): "
-            "pip install 'claude-migrate[lsp]'"
+            f"the language server needs pygls ({exc.name or exc}), installed next to "
+            f"claude-migrate: {sys.executable} -m pip install 'pygls>=2,<3' "
+            "(installed with pipx: pipx inject claude-migrate 'pygls>=2,<3')"
         )
     serve()
 
