@@ -86,10 +86,47 @@ class Notebook:
         return None
 
 
-def not_python(notebook: Notebook) -> str | None:
-    """Return why a notebook's kernel is not Python, or None when it is (or does not say)."""
+PYTHON_NAMES = frozenset({"python", "python2", "python3", "ipython", "ipython2", "ipython3"})
+# Kernels whose language is a superset of Python's syntax: every Python cell is one of theirs, so
+# their Python cells are checked (a cell in their own syntax does not parse and is left out, as
+# any cell that does not compile). Coconut: http://coconut-lang.org ("a strict superset of
+# Python 3"); its kernel declares `codemirror_mode` python as well.
+PYTHON_SUPERSETS = frozenset({"coconut"})
+
+
+def _codemirror_is_python(metadata: dict[str, Any]) -> bool:
+    """Return whether the kernel tells editors to highlight its cells as Python."""
+    info = metadata.get("language_info")
+    mode = info.get("codemirror_mode") if isinstance(info, dict) else None
+    name = mode.get("name") if isinstance(mode, dict) else mode
+    return isinstance(name, str) and name.strip().lower() in PYTHON_NAMES
+
+
+def python_superset(notebook: Notebook) -> str | None:
+    """Return the kernel's language when it is Python by superset or by `codemirror_mode`.
+
+    For such a notebook a cell that is not Python is the kernel's own syntax, not a mistake.
+    """
     language = notebook.language
-    if language is None or language.strip().lower() in ("python", "python3", "ipython"):
+    if language is None or language.strip().lower() in PYTHON_NAMES:
+        return None
+    return language if not_python(notebook) is None else None
+
+
+def not_python(notebook: Notebook) -> str | None:
+    """Return why a notebook's kernel is not Python, or None when it is (or does not say).
+
+    A kernel is Python when it says so, when its language is a known superset of Python, or
+    when it asks editors for Python's `codemirror_mode` (its cells are written as Python).
+    """
+    language = notebook.language
+    if language is None:
+        return None
+    name = language.strip().lower()
+    if name in PYTHON_NAMES or name in PYTHON_SUPERSETS:
+        return None
+    metadata = notebook.data.get("metadata")
+    if isinstance(metadata, dict) and _codemirror_is_python(metadata):
         return None
     return f"its kernel's language is {language!r}, not Python"
 

@@ -19,7 +19,14 @@ from claude_migrate.engine.checking import analyse
 from claude_migrate.engine.fixer import WriteRefused, not_written, replace_file, settle
 from claude_migrate.engine.source import SourceText
 from claude_migrate.engine.suppress import skips_file
-from claude_migrate.notebook.document import Notebook, NotebookError, load, not_python, with_sources
+from claude_migrate.notebook.document import (
+    Notebook,
+    NotebookError,
+    load,
+    not_python,
+    python_superset,
+    with_sources,
+)
 from claude_migrate.notebook.module import CellModule
 
 if TYPE_CHECKING:
@@ -46,8 +53,10 @@ def process_notebook(
         result.skipped = reason
         return
     module = CellModule.build(notebook)
+    # A Coconut cell that is not Python is Coconut, not a mistake: it is left out quietly.
+    quiet = python_superset(notebook) is not None
     for problem in module.problems:
-        if problem.is_error:
+        if problem.is_error and not quiet:
             result.errors.append(
                 FileError(
                     job.display, problem.message, problem.line, problem.column, cell=problem.cell
