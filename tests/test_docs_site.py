@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 import re
-from html import unescape
 import shutil
 import subprocess
 import sys
+from html import unescape
 from pathlib import Path
 
 import pytest
