@@ -183,3 +183,26 @@ def test_add_noqa_keeps_crlf_and_the_encoding(tmp_path: Path, cli: Cli) -> None:
 
 def test_add_noqa_is_not_for_fixing(tree: Path, cli: Cli) -> None:
     assert cli("check", "--add-noqa", "--fix", "app").exit_code == 2
+
+
+# The summary's wording ----------------------------------------------------------------------
+
+STOP = 'c.messages.create(model="claude-sonnet-4-6", max_tokens=9, stop_sequences=["\\n"])\n'
+
+
+def test_summary_counts_unsafe_fixes_as_more_fixable_findings(tmp_path: Path, cli: Cli) -> None:
+    write_tree(tmp_path, {"a.py": HEAD + HOT + STOP, "claude-migrate.toml": STOP_POLICY})
+    text = cli("check", ".").stdout
+    assert "(1 fixable with `claude-migrate fix`; 1 more fixable with `--unsafe-fixes`)" in text
+    fixed = cli("fix", ".").stdout
+    assert "(1 more fixable with `--unsafe-fixes`)" in fixed
+
+
+def test_summary_without_safe_fixes_does_not_say_more(tmp_path: Path, cli: Cli) -> None:
+    write_tree(tmp_path, {"a.py": HEAD + STOP, "claude-migrate.toml": STOP_POLICY})
+    text = cli("check", ".").stdout
+    assert "(1 fixable with `--unsafe-fixes`)" in text
+    assert "more" not in text
+
+
+STOP_POLICY = 'select = ["CM101", "CM103"]\n'
