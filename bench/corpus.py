@@ -3,6 +3,10 @@
 - `stdlib`: a copy of the running interpreter's standard library (`.py` files, no
   site-packages): an ordinary tree that never calls Claude.
 - `anthropic`: the installed `anthropic` package's own source: dense in Claude's names.
+- `realapps`: real applications that call Claude through wrappers, settings and base classes,
+  each laid out whole (`.py` files) at the commit `realapps.tsv` names, from a snapshot fetched
+  beforehand into `$CLAUDE_MIGRATE_MIRROR/OWNER+NAME/repo` (default `bench/.mirror`; a bare git
+  repository such as `git clone --mirror` makes). Their code is read there, never committed.
 - `generated`: a few thousand modules, one in five calling Claude in every shape the fixtures
   hold (the SDK's clients, Bedrock, LangChain, LiteLLM, raw HTTP; each copy with its own values
   and a function of its own), the rest plain modules written from a seeded template.
@@ -166,9 +170,46 @@ def build_generated(root: Path) -> None:
         (package / name).write_text(text, encoding="utf-8")
 
 
+REALAPPS = HERE / "realapps.tsv"
+
+
+def _realapps() -> list[tuple[str, str]]:
+    rows = REALAPPS.read_text(encoding="utf-8").splitlines()[1:]
+    return [(row.split("\t")[0], row.split("\t")[1]) for row in rows if row.strip()]
+
+
+def build_realapps(root: Path) -> None:
+    import subprocess
+
+    mirror = Path(os.environ.get("CLAUDE_MIGRATE_MIRROR", HERE / ".mirror"))
+    for repo, commit in _realapps():
+        git = mirror / repo.replace("/", "+") / "repo"
+        if not git.is_dir():
+            raise SystemExit(f"realapps: no snapshot of {repo} at {git}: fetch it first")
+        dest = root / repo.replace("/", "+")
+        listing = subprocess.run(
+            ["git", "-C", str(git), "ls-tree", "-r", "-z", commit],
+            capture_output=True, check=True,
+        ).stdout  # fmt: skip
+        for entry in listing.split(b"\0"):
+            if not entry:
+                continue
+            meta, _, path = entry.partition(b"\t")
+            _mode, kind, blob = meta.decode().split(" ")
+            if kind != "blob" or not path.endswith(b".py"):
+                continue
+            target = dest / os.fsdecode(path)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            data = subprocess.run(
+                ["git", "-C", str(git), "cat-file", "blob", blob], capture_output=True, check=True
+            ).stdout
+            target.write_bytes(data)
+
+
 RECIPES: dict[str, tuple[Callable[[Path], None], Callable[[], dict[str, object]]]] = {
     "stdlib": (build_stdlib, lambda: {"python": sys.version}),
     "anthropic": (build_anthropic, lambda: {"anthropic": _anthropic_version()}),
+    "realapps": (build_realapps, lambda: {"apps": _realapps()}),
     "generated": (
         build_generated,
         lambda: {

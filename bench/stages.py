@@ -88,7 +88,7 @@ def main(root: Path) -> None:
         lambda: [node_spans(m, t) for m, t in zip(modules, texts, strict=True)],
     )  # type: ignore[arg-type]
     from claude_migrate.analysis.context import FileContext
-    from claude_migrate.engine.source import SourceText
+    from claude_migrate.core.source import SourceText
 
     def checks() -> None:
         for job, module, text in zip(kept, modules, texts, strict=True):  # type: ignore[call-overload]

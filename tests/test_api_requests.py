@@ -102,7 +102,7 @@ def test_the_cli_module_holds_no_run_logic() -> None:
 
 
 def test_per_file_limits_default_to_the_pools_and_zero_means_no_limit() -> None:
-    from claude_migrate.engine.pool import MIB, Limits
+    from claude_migrate.core.job import MIB, Limits
 
     assert api.Request().limits == Limits()
     assert api.Request(file_timeout=0, file_memory=0).limits == Limits(None, None)

@@ -10,9 +10,10 @@ from helpers import Cli, write_tree
 
 from claude_migrate.analysis.context import FileContext
 from claude_migrate.analysis.edits import append_element
+from claude_migrate.core.settings import FileSettings
+from claude_migrate.core.source import SourceText
 from claude_migrate.engine.fixer import apply_edits
-from claude_migrate.engine.source import SourceText
-from claude_migrate.policy.config import ConfigError, FileSettings, PolicyLoader
+from claude_migrate.policy.config import ConfigError, PolicyLoader
 
 CALL = """\
 import requests

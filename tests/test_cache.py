@@ -82,7 +82,7 @@ def test_warm_run_prints_exactly_the_cold_json_and_parses_nothing(
 
 def test_warm_results_say_they_came_from_the_cache(tree: Path, tmp_path: Path) -> None:
     from claude_migrate.api import collect_jobs, execute
-    from claude_migrate.engine.runner import Options
+    from claude_migrate.core.job import Options
     from claude_migrate.policy.config import PolicyLoader
 
     jobs = collect_jobs([tree], PolicyLoader(cwd=tree))

@@ -10,9 +10,10 @@ from helpers import Cli, write_tree
 
 from claude_migrate.analysis.cache_keys.rendering import render_key
 from claude_migrate.analysis.context import FileContext
+from claude_migrate.core.settings import FileSettings
+from claude_migrate.core.source import SourceText
 from claude_migrate.engine.fixer import apply_edits
-from claude_migrate.engine.source import SourceText
-from claude_migrate.policy.config import ConfigError, FileSettings, PolicyLoader
+from claude_migrate.policy.config import ConfigError, PolicyLoader
 
 TEMPLATE = "claude:{anthropic_version}:{stream}:{key}"
 

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from claude_migrate.analysis.context import FileContext
 from claude_migrate.analysis.edits import remove_elements
+from claude_migrate.core.settings import FileSettings
+from claude_migrate.core.source import SourceText
 from claude_migrate.engine.fixer import apply_edits
-from claude_migrate.engine.source import SourceText
-from claude_migrate.policy.config import FileSettings
 
 
 def remove(source: str, drop: list[int]) -> str:

@@ -128,9 +128,19 @@ def test_diff_of_a_file_with_only_unfixable_findings_exits_0(tmp_path: Path, cli
 
 
 def test_fix_exits_1_while_findings_remain(tmp_path: Path, cli: Cli) -> None:
+    # CM103's fix (removing the stop sequences) is unsafe: a safe `fix` leaves that finding.
+    call = CALL.replace("stream=True", 'stream=True, stop_sequences=["END"]')
+    write_tree(tmp_path, {"a.py": HEAD + call + "\n"})
+    result = cli("fix", "a.py")
+    assert result.exit_code == 1, result.output
+    assert "CM103" in result.output
+    assert "temperature=0.0" in (tmp_path / "a.py").read_text()
+
+
+def test_fix_exits_0_when_nothing_remains(tmp_path: Path, cli: Cli) -> None:
     write_tree(tmp_path, {"a.py": HEAD + CALL + "\n"})
-    result = cli("fix", "--ignore", "CM102", "a.py")
-    assert result.exit_code == 0  # CM101 fixed, CM102 not selected: nothing remains
+    result = cli("fix", "--select", "CM101", "a.py")
+    assert result.exit_code == 0, result.output  # CM101 fixed, nothing else selected
     write_tree(tmp_path, {"b.py": "# claude-migrate: skip-file\n" + HEAD + CALL + "\n"})
     assert cli("fix", "b.py").exit_code == 0
 

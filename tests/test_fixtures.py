@@ -17,7 +17,7 @@ from helpers import FIXTURES, marked_lines
 
 from claude_migrate.api import collect_jobs, execute
 from claude_migrate.checks import CHECKS_BY_NAME
-from claude_migrate.engine.runner import Options
+from claude_migrate.core.job import Options
 from claude_migrate.policy.config import PolicyLoader
 
 # Folders whose cases run with every rule on (fixtures/demo is a tree: tests/test_app_tree.py).

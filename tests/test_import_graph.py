@@ -1,10 +1,13 @@
-"""The package has no import cycles, counting imports inside functions.
+"""The package has no import cycles, counting imports inside functions and type-only imports,
+and each stage imports only the stages below it.
 
 The graph is built from the source with `ast`: every `import` and `from ... import`, at module
-level or inside a function, except those under `if TYPE_CHECKING:` (never executed). Importing
-`a.b.c` also imports the packages `a.b` and `a` (unless the importer is inside them already).
-A cycle fails the test unless every edge that closes it is in `LAZY`, an explicit list of
-imports kept inside functions for start-up speed, each with its reason.
+level, inside a function, or under `if TYPE_CHECKING:` (never executed, but a type named there
+ties the two modules together as surely). Importing `a.b.c` also imports the packages `a.b` and
+`a` (unless the importer is inside them already). An executed cycle fails the test unless every
+edge that closes it is in `LAZY`, an explicit list of imports kept inside functions for start-up
+speed, each with its reason; a package that loads its own submodules on demand (the report
+formats) needs no entry.
 """
 
 from __future__ import annotations
@@ -13,19 +16,21 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from helpers import SRC
 
 PACKAGE = "claude_migrate"
 ROOT = SRC / PACKAGE
 
 # (importer, imported): imports placed inside a function so that a run loads only what it uses.
-LAZY: dict[tuple[str, str], str] = {
-    (f"{PACKAGE}.report", f"{PACKAGE}.report.text"): "a run loads only the formatter it prints",
-    (f"{PACKAGE}.report", f"{PACKAGE}.report.json"): "a run loads only the formatter it prints",
-    (f"{PACKAGE}.report", f"{PACKAGE}.report.github"): "a run loads only the formatter it prints",
-    (f"{PACKAGE}.report", f"{PACKAGE}.report.sarif"): "a run loads only the formatter it prints",
-    (f"{PACKAGE}.report", f"{PACKAGE}.report.junit"): "a run loads only the formatter it prints",
-}
+LAZY: dict[tuple[str, str], str] = {}
+
+
+def allowed_lazy(module: str, target: str, lazy: bool) -> bool:
+    """Whether an import may close a cycle: listed in LAZY, or a package loading its own
+    submodule inside a function (a registry that imports only the member a run uses)."""
+    own_member = target.startswith(module + ".") and MODULES[module].name == "__init__.py"
+    return (module, target) in LAZY or (lazy and own_member)
 
 
 def module_name(path: Path) -> str:
@@ -45,19 +50,24 @@ def _is_type_checking(node: ast.If) -> bool:
     )
 
 
-def _imports(node: ast.AST, in_function: bool = False) -> Iterator[tuple[ast.stmt, bool]]:
-    """Yield every executed import statement under `node`, and whether it is in a function."""
+def _imports(
+    node: ast.AST, in_function: bool = False, type_only: bool = False
+) -> Iterator[tuple[ast.stmt, bool, bool]]:
+    """Yield every import statement under `node`, whether it is in a function, and whether it
+    is only for type checkers (under `if TYPE_CHECKING:`)."""
     for child in ast.iter_child_nodes(node):
         if isinstance(child, ast.If) and _is_type_checking(child):
-            for other in child.orelse:
-                yield from _imports(ast.Module(body=[other], type_ignores=[]), in_function)
+            for body, only in ((child.body, True), (child.orelse, type_only)):
+                for other in body:
+                    module = ast.Module(body=[other], type_ignores=[])
+                    yield from _imports(module, in_function, only)
             continue
         if isinstance(child, (ast.Import, ast.ImportFrom)):
-            yield child, in_function
+            yield child, in_function, type_only
         nested = in_function or isinstance(
             child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
         )
-        yield from _imports(child, nested)
+        yield from _imports(child, nested, type_only)
 
 
 def _owner(name: str) -> str | None:
@@ -67,12 +77,17 @@ def _owner(name: str) -> str | None:
     return name or None
 
 
-def edges_of(module: str) -> dict[str, bool]:
-    """Return the modules `module` imports, each with whether every such import is lazy."""
+def edges_of(module: str, type_only: bool = False) -> dict[str, bool]:
+    """Return the modules `module` imports, each with whether every such import is lazy.
+
+    With `type_only`, imports for type checkers count too (as module-level imports).
+    """
     path = MODULES[module]
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found: dict[str, bool] = {}
-    for statement, lazy in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+    for statement, lazy, for_types in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+        if for_types and not type_only:
+            continue
         if isinstance(statement, ast.Import):
             names = [alias.name for alias in statement.names]
         else:
@@ -100,8 +115,8 @@ def edges_of(module: str) -> dict[str, bool]:
     return found
 
 
-def graph() -> dict[str, dict[str, bool]]:
-    return {module: edges_of(module) for module in MODULES}
+def graph(type_only: bool = False) -> dict[str, dict[str, bool]]:
+    return {module: edges_of(module, type_only) for module in MODULES}
 
 
 def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
@@ -139,21 +154,118 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def test_the_package_has_no_import_cycle_but_the_documented_lazy_imports() -> None:
-    full = graph()
-    kept = {
-        module: {target for target in targets if (module, target) not in LAZY}
-        for module, targets in full.items()
+def _kept(type_only: bool) -> dict[str, set[str]]:
+    return {
+        module: {t for t, lazy in targets.items() if not allowed_lazy(module, t, lazy)}
+        for module, targets in graph(type_only).items()
     }
+
+
+def _described(kept: dict[str, set[str]], component: list[str]) -> str:
+    inside = [
+        f"{module} -> {target}"
+        for module in component
+        for target in sorted(kept[module])
+        if target in component
+    ]
+    return "cycle: " + "; ".join(inside)
+
+
+def test_the_package_has_no_import_cycle_but_the_documented_lazy_imports() -> None:
+    kept = _kept(type_only=False)
+    assert [_described(kept, component) for component in cycles(kept)] == []
+
+
+# The LibCST call analysis and the ast project phase still name each other: the phase reads the
+# call registry's data from `analysis.calls`/`analysis.symbols`, which name `ProjectView` and
+# each other for their types. The whole-program value-flow analysis replaces both sides.
+KNOWN_KNOT = {
+    f"{PACKAGE}.{name}"
+    for name in (
+        "analysis.calls", "analysis.option_fields", "analysis.symbols", "analysis.values",
+        "project.phase",
+    )
+}  # fmt: skip
+
+
+def test_no_new_cycle_counting_type_only_imports() -> None:
+    kept = _kept(type_only=True)
+    new = [c for c in cycles(kept) if not set(c) <= KNOWN_KNOT]
+    assert [_described(kept, component) for component in new] == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the call analysis and the project phase still import each other's types "
+    "(KNOWN_KNOT); the value-flow analysis that replaces them closes it",
+)
+def test_no_cycle_at_all_counting_type_only_imports() -> None:
+    kept = _kept(type_only=True)
+    assert [_described(kept, component) for component in cycles(kept)] == []
+
+
+def test_type_only_imports_are_seen() -> None:
+    # The job names the project's view for its type only: no executed import, one type-only.
+    assert f"{PACKAGE}.project.phase" not in graph()[f"{PACKAGE}.core.job"]
+    assert f"{PACKAGE}.project.phase" in graph(type_only=True)[f"{PACKAGE}.core.job"]
+
+
+# Each stage imports only the stages below it. A package here never imports (at run time or
+# for types) the packages listed for it; "front" is the command line, the API, the language
+# server and campaigns.
+FRONT = ("api", "cli", "lsp", "all_repos", "__main__")
+NEVER: dict[str, tuple[str, ...]] = {
+    "core": ("analysis", "checks", "discovery", "engine", "manifests", "notebook", "report",
+             "policy", "project", *FRONT),
+    "policy": ("analysis", "discovery", "engine", "notebook", "report", *FRONT),
+    "discovery": ("analysis", "checks", "engine", "project", "report", *FRONT),
+    "project": ("checks", "engine", "policy", "report", *FRONT),
+    "analysis": ("engine", "discovery", "report", *FRONT),
+    "checks": ("engine", "discovery", "report", *FRONT),
+    "engine": ("report", *FRONT),
+    "report": FRONT,
+}  # fmt: skip
+# Plain types still defined above some of their users, named for types only.
+TYPE_ONLY_EXCEPTIONS = {
+    (f"{PACKAGE}.core.filekind", f"{PACKAGE}.policy.facts"): "ProjectFacts",
+    (f"{PACKAGE}.core.filekind", f"{PACKAGE}.policy"): "ProjectFacts' package",
+    (f"{PACKAGE}.core.job", f"{PACKAGE}.project.phase"): "ProjectView",
+    (f"{PACKAGE}.core.job", f"{PACKAGE}.project"): "ProjectView's package",
+}
+# Loading the policy is the engine's and the front ends' job: the analysis reads facts only.
+POLICY_LOADING = ("policy.config", "policy.starter", "policy.view")
+
+
+def _stage(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def test_each_stage_imports_only_the_stages_below_it() -> None:
+    full = graph(type_only=True)
+    executed = graph()
     problems = []
-    for component in cycles(kept):
-        inside = [
-            f"{module} -> {target}"
-            for module in component
-            for target in sorted(kept[module])
-            if target in component
-        ]
-        problems.append("cycle: " + "; ".join(inside))
+    for module, targets in full.items():
+        forbidden = NEVER.get(_stage(module), ())
+        for target in targets:
+            if _stage(target) not in forbidden:
+                continue
+            if (module, target) in TYPE_ONLY_EXCEPTIONS and target not in executed[module]:
+                continue
+            problems.append(f"{module} -> {target}")
+    assert problems == []
+
+
+def test_the_analysis_and_the_checks_never_load_the_policy() -> None:
+    full = graph(type_only=True)
+    loading = {f"{PACKAGE}.{name}" for name in POLICY_LOADING}
+    problems = [
+        f"{module} -> {target}"
+        for module, targets in full.items()
+        if _stage(module) in ("analysis", "checks", "project")
+        for target in targets
+        if target in loading
+    ]
     assert problems == []
 
 

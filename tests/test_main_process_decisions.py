@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from helpers import write_tree
 
+from claude_migrate.core.job import Job, Options
 from claude_migrate.engine import runner as engine
-from claude_migrate.engine.runner import Job, Options
 from claude_migrate.policy.config import PolicyLoader
 from claude_migrate.project.triage import Sites, read_sites
 

@@ -15,7 +15,7 @@ from helpers import FIXTURES, Cli, marked_lines, write_tree
 
 from claude_migrate.analysis.context import FileContext
 from claude_migrate.checks.model_params import facts_of, problems
-from claude_migrate.engine.source import SourceText
+from claude_migrate.core.source import SourceText
 from claude_migrate.policy import deprecations, model_facts
 from claude_migrate.policy.config import ConfigError, PolicyLoader
 
@@ -339,7 +339,7 @@ def test_a_deprecation_only_the_installed_sdk_knows_is_still_reported(
     import datetime as dt
 
     from claude_migrate.api import collect_jobs, execute
-    from claude_migrate.engine.runner import Options
+    from claude_migrate.core.job import Options
     from claude_migrate.policy import installed_sdk
 
     real = installed_sdk.installed()

@@ -16,7 +16,7 @@ import pytest
 from helpers import FIXTURES, Cli, write_tree
 
 from claude_migrate.api import collect_jobs, execute
-from claude_migrate.engine.runner import Options
+from claude_migrate.core.job import Options
 from claude_migrate.policy.config import PolicyLoader
 
 NOTEBOOKS = FIXTURES / "notebooks"

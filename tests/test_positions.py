@@ -12,7 +12,7 @@ from helpers import FIXTURES
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from claude_migrate.analysis.positions import node_spans
-from claude_migrate.engine.source import SourceText
+from claude_migrate.core.source import SourceText
 
 ODD = {
     "crlf": (
@@ -60,7 +60,7 @@ def test_text_libcst_does_not_reproduce_gets_no_spans() -> None:
 
 def test_a_file_with_lone_cr_line_ends_is_still_reported_and_fixed_in_place(tmp_path: Path) -> None:
     from claude_migrate.api import collect_jobs, execute
-    from claude_migrate.engine.runner import Options
+    from claude_migrate.core.job import Options
     from claude_migrate.policy.config import PolicyLoader
 
     path = tmp_path / "cr.py"

@@ -17,10 +17,12 @@ from helpers import FIXTURES, marked_lines, run_subprocess, write_tree
 
 from claude_migrate.api import collect_jobs, execute
 from claude_migrate.checks import CHECKS_BY_CODE, CHECKS_BY_NAME
+from claude_migrate.core.job import Options
+from claude_migrate.core.settings import FileSettings
 from claude_migrate.discovery.collect import kind_of
 from claude_migrate.engine import runner as engine
-from claude_migrate.engine.runner import PARSE, SKIP, Options, prefilter
-from claude_migrate.policy.config import FileSettings, PolicyLoader
+from claude_migrate.engine.runner import PARSE, SKIP, prefilter
+from claude_migrate.policy.config import PolicyLoader
 from claude_migrate.project.phase import attach_project
 
 # `helpers.marked_lines` reads `# expect: CODE`; dependency files also say `# expect^N: CODE`

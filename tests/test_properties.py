@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from claude_migrate.api import collect_jobs, execute
-from claude_migrate.engine.runner import Options
+from claude_migrate.core.job import Options
 from claude_migrate.policy.config import PolicyLoader
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -20,8 +20,8 @@ def _readme_table() -> str:
 
 def test_the_readme_rule_table_is_the_one_the_pages_generate() -> None:
     assert _readme_table() == markdown_table(), (
-        "README.md's rule table differs from the rule pages: paste the output of "
-        "`claude-migrate rules --format markdown` over it"
+        "README.md's rule table differs from the rule pages: run "
+        "`python scripts/new_rule.py --readme` to regenerate it"
     )
 
 

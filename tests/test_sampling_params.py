@@ -7,8 +7,10 @@ from pathlib import Path
 import pytest
 from helpers import Cli, write_tree
 
-from claude_migrate.engine.runner import Job, Options, process
-from claude_migrate.policy.config import FileSettings, PolicyLoader
+from claude_migrate.core.job import Job, Options
+from claude_migrate.core.settings import FileSettings
+from claude_migrate.engine.runner import process
+from claude_migrate.policy.config import PolicyLoader
 
 MIXED = """\
 import json

@@ -12,8 +12,9 @@ from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
 from claude_migrate.api import collect_jobs, execute
+from claude_migrate.core.job import Job, Options
 from claude_migrate.discovery.collect import kind_of
-from claude_migrate.engine.runner import Job, Options, passes_prefilter, process
+from claude_migrate.engine.runner import passes_prefilter, process
 from claude_migrate.manifests import format_of
 from claude_migrate.manifests.requirement import (
     PEP440,

@@ -29,8 +29,8 @@ from helpers import FIXTURES, snapshot
 from packaging.requirements import Requirement
 
 from claude_migrate.api import collect_jobs, execute
+from claude_migrate.core.job import Options
 from claude_migrate.discovery.collect import kind_of
-from claude_migrate.engine.runner import Options
 from claude_migrate.manifests import format_of, read_text
 from claude_migrate.manifests.requirement import alternatives
 from claude_migrate.policy.config import PolicyLoader

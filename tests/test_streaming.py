@@ -16,7 +16,7 @@ from helpers import FIXTURES
 
 from claude_migrate.api import collect_jobs, execute
 from claude_migrate.checks.streaming import CREATE_ONLY
-from claude_migrate.engine.runner import Options
+from claude_migrate.core.job import Options
 from claude_migrate.policy.config import PolicyLoader
 
 STREAMING = FIXTURES / "streaming"

@@ -20,7 +20,7 @@ from helpers import FIXTURES, Cli, marked_lines, write_tree
 from claude_migrate.analysis.calls import CallSite, find_call_sites
 from claude_migrate.analysis.scope import ModuleIndex
 from claude_migrate.api import collect_jobs, execute
-from claude_migrate.engine.runner import Options
+from claude_migrate.core.job import Options
 from claude_migrate.policy.config import PolicyLoader
 from claude_migrate.policy.deprecations import load as load_catalogue
 

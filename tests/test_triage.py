@@ -24,9 +24,11 @@ from hypothesis import strategies as st
 
 from claude_migrate.checks import CHECKS_BY_CODE, CHECKS_BY_NAME
 from claude_migrate.core.diagnostics import FileResult
+from claude_migrate.core.job import Job, Options
+from claude_migrate.core.settings import FileSettings
 from claude_migrate.engine import runner as engine
-from claude_migrate.engine.runner import PARSE, Job, Options, prefilter, triaged_out
-from claude_migrate.policy.config import FileSettings, PolicyLoader
+from claude_migrate.engine.runner import PARSE, prefilter, triaged_out
+from claude_migrate.policy.config import PolicyLoader
 from claude_migrate.project.triage import SWITCH, Wanted, has_candidate
 
 PYTHON_CODES = sorted(

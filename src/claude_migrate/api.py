@@ -18,12 +18,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from claude_migrate.core.atomic import remove_stale_temps
 from claude_migrate.core.diagnostics import Diagnostic, FileError, FileResult, Severity
 from claude_migrate.core.errors import ConfigError
+from claude_migrate.core.job import MIB as MIB  # the command line's memory limit is in MiB
+from claude_migrate.core.job import Job, Limits, Options
 from claude_migrate.core.output_file import write_output
 from claude_migrate.core.paths import (
     display_path as display_path,  # the command line shows paths the same way
 )
+from claude_migrate.core.source import DecodeError, SourceText
+from claude_migrate.core.suppress import skips_file
 from claude_migrate.discovery.collect import (
     EXCLUDED,
     NOT_A_KIND,
@@ -38,13 +43,8 @@ from claude_migrate.engine.cache import (
     CACHE_DIR_NAME as CACHE_DIR_NAME,  # shown by the command line's help
 )
 from claude_migrate.engine.cache import ResultCache, default_dir
-from claude_migrate.engine.fixer import remove_stale_temps
-from claude_migrate.engine.pool import MIB as MIB  # the command line's memory limit is in MiB
-from claude_migrate.engine.pool import Limits, WorkerStartError
-from claude_migrate.engine.runner import Job as Job  # the jobs `Progress` is given
-from claude_migrate.engine.runner import Options, run
-from claude_migrate.engine.source import DecodeError, SourceText
-from claude_migrate.engine.suppress import skips_file
+from claude_migrate.engine.pool import WorkerStartError
+from claude_migrate.engine.runner import run
 from claude_migrate.notebook import NOTEBOOK_KIND, is_notebook_path
 from claude_migrate.policy.config import CommandLine, Policy, PolicyLoader
 from claude_migrate.report import FORMATS, Run

@@ -17,6 +17,7 @@ from claude_migrate import __version__, api
 from claude_migrate.checks import KNOWN_CODES
 from claude_migrate.core.diagnostics import SEVERITIES, FileResult
 from claude_migrate.core.errors import ConfigError
+from claude_migrate.core.job import Job
 from claude_migrate.engine.progress import file_sizes, progress_bar
 from claude_migrate.engine.progress import wanted as progress_wanted
 from claude_migrate.policy.config import PolicyLoader, preset_names
@@ -342,7 +343,7 @@ def _run(
     show_progress = fixing and not use_stdin and progress_wanted(sys.stderr, quiet)
 
     def progress(
-        jobs: Sequence[api.Job],
+        jobs: Sequence[Job],
     ) -> AbstractContextManager[Callable[[FileResult], None] | None]:
         sizes = file_sizes((job.display, job.path) for job in jobs) if show_progress else {}
         return progress_bar(sizes, fixing=fixing, enabled=show_progress)

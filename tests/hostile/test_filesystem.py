@@ -24,8 +24,8 @@ import pytest
 from fixbulk import command, env
 from helpers import Cli, write_tree
 
+from claude_migrate.core import atomic
 from claude_migrate.engine import cache as cache_module
-from claude_migrate.engine import fixer
 from claude_migrate.engine.cache import MARKER, ResultCache, build_id
 
 HEAD = "import anthropic\nclient = anthropic.Anthropic()\n"
@@ -166,8 +166,8 @@ def test_a_folder_swapped_for_a_symlink_after_the_walk_is_not_written(tmp_path: 
     data = (tmp_path / "tree" / "pkg" / "a.py").read_bytes()
     os.rename(tmp_path / "tree" / "pkg", tmp_path / "tree" / "pkg-moved")
     (tmp_path / "tree" / "pkg").symlink_to(tmp_path / "outside")
-    with pytest.raises(fixer.WriteRefused, match="reached through a symlink"):
-        fixer.replace_file(real, data, FIXED_SOURCE.encode())
+    with pytest.raises(atomic.WriteRefused, match="reached through a symlink"):
+        atomic.replace_file(real, data, FIXED_SOURCE.encode())
     assert (tmp_path / "outside" / "a.py").read_text() == SOURCE
 
 
@@ -323,7 +323,7 @@ def test_a_fifo_or_device_named_on_the_command_line_is_an_error(
 
 
 def test_a_file_swapped_for_a_fifo_after_the_walk_is_not_read(tmp_path: Path) -> None:
-    from claude_migrate.engine.source import NotRegularFile, read_regular
+    from claude_migrate.core.source import NotRegularFile, read_regular
 
     os.mkfifo(tmp_path / "late.py")
     with pytest.raises(NotRegularFile):
@@ -366,7 +366,7 @@ def test_a_file_with_a_240_byte_name_can_be_fixed(tmp_path: Path, cli: Cli) -> N
 KILLED_WRITE = textwrap.dedent(
     """
     import os, signal, sys
-    from claude_migrate.engine import fixer
+    from claude_migrate.core import atomic
     path = sys.argv[1]
     data = open(path, "rb").read()
 
@@ -374,7 +374,7 @@ KILLED_WRITE = textwrap.dedent(
         os.kill(os.getpid(), signal.SIGKILL)
 
     os.replace = killed  # SIGKILL at the moment of the rename
-    fixer.replace_file(path, data, data.replace(b"0.9", b"0.0"))
+    atomic.replace_file(path, data, data.replace(b"0.9", b"0.0"))
     """
 )
 
@@ -385,13 +385,13 @@ def test_a_later_fix_removes_temporary_files_a_killed_run_left(tmp_path: Path, c
         [sys.executable, "-c", KILLED_WRITE, str(tmp_path / "a.py")], env=env(), timeout=60
     )
     assert killed.returncode == -signal.SIGKILL
-    (left,) = [p for p in tmp_path.iterdir() if p.name.endswith(fixer.TEMP_SUFFIX)]
-    assert fixer.is_temp_name(left.name)
-    fresh = tmp_path / fixer.temp_name("b.py")  # another run's, being written right now
+    (left,) = [p for p in tmp_path.iterdir() if p.name.endswith(atomic.TEMP_SUFFIX)]
+    assert atomic.is_temp_name(left.name)
+    fresh = tmp_path / atomic.temp_name("b.py")  # another run's, being written right now
     fresh.write_text("x")
     theirs = tmp_path / ".notes.cm-tmp"  # not our name shape
     theirs.write_text("mine")
-    linked = tmp_path / fixer.temp_name("c.py")  # our shape, but a symlink: not ours
+    linked = tmp_path / atomic.temp_name("c.py")  # our shape, but a symlink: not ours
     linked.symlink_to("a.py")
     for path in (left, theirs):
         os.utime(path, (OLD, OLD))
@@ -556,13 +556,13 @@ def test_replace_file_works_by_path_where_folders_cannot_be_held_open(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Windows has no `dir_fd`: the same checks run, each step by path.
-    monkeypatch.setattr(fixer, "_BY_HANDLE", False)
+    monkeypatch.setattr(atomic, "_BY_HANDLE", False)
     target = tmp_path / "a.py"
     target.write_text(SOURCE)
     os.chmod(target, 0o640)
-    fixer.replace_file(str(target), target.read_bytes(), FIXED_SOURCE.encode())
+    atomic.replace_file(str(target), target.read_bytes(), FIXED_SOURCE.encode())
     assert target.read_text() == FIXED_SOURCE
     assert stat.S_IMODE(os.stat(target).st_mode) == 0o640
-    with pytest.raises(fixer.WriteRefused, match="changed on disk"):
-        fixer.replace_file(str(target), SOURCE.encode(), b"x = 1\n")
+    with pytest.raises(atomic.WriteRefused, match="changed on disk"):
+        atomic.replace_file(str(target), SOURCE.encode(), b"x = 1\n")
     assert [p.name for p in tmp_path.iterdir()] == ["a.py"]

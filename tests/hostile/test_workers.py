@@ -18,10 +18,12 @@ import pytest
 from fixbulk import env, fixed_module, module
 from helpers import write_tree
 
+from claude_migrate.core.job import Limits
+from claude_migrate.core.settings import FileSettings
 from claude_migrate.engine import hazard
 from claude_migrate.engine import runner as engine
-from claude_migrate.engine.pool import CRASHED, TIMED_OUT, Crash, Limits, run_in_workers
-from claude_migrate.policy.config import FileSettings, PolicyLoader
+from claude_migrate.engine.pool import CRASHED, TIMED_OUT, Crash, run_in_workers
+from claude_migrate.policy.config import PolicyLoader
 
 # Modules a Python process (or its multiprocessing machinery) imports on its way to work.
 SHADOWS = (
@@ -253,7 +255,7 @@ def _cm104_seconds(module_text: str, calls: int, tries: int, settings: FileSetti
 
     from claude_migrate.analysis.context import FileContext
     from claude_migrate.checks.streaming import StreamingCheck
-    from claude_migrate.engine.source import SourceText
+    from claude_migrate.core.source import SourceText
 
     tree = libcst.parse_module(module_text)
     best = float("inf")

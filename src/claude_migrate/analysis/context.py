@@ -22,7 +22,7 @@ from claude_migrate.core.diagnostics import (
     fingerprint,
 )
 from claude_migrate.core.filekind import Comment, python_comments
-from claude_migrate.engine.source import SourceText
+from claude_migrate.core.source import SourceText
 
 if TYPE_CHECKING:
     from claude_migrate.analysis.calls import CallSite
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from claude_migrate.analysis.scope import ModuleIndex
     from claude_migrate.analysis.symbols import Resolver
     from claude_migrate.checks.base import Check
-    from claude_migrate.policy.config import FileSettings
+    from claude_migrate.core.settings import FileSettings
     from claude_migrate.policy.facts import ProjectFacts
     from claude_migrate.project.phase import ProjectView
 

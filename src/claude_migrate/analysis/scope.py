@@ -3,8 +3,8 @@
 This is a deliberately small scope analysis: imports, assignments, parameters (with their
 annotations), `self.<attr>` assignments, `name[key] = value` mutations, function returns and every
 call, per module/class/function scope. LibCST's ScopeProvider + QualifiedNameProvider compute the
-same facts for every name of the file at ~7x the cost of the parse (measured in DESIGN.md); the
-call-site resolver only ever follows a handful of names, so it asks this index instead.
+same facts for every name of the file at about 7x the cost of the parse (LibCST 1.9, 2 cores);
+the call-site resolver only ever follows a handful of names, so it asks this index instead.
 """
 
 from __future__ import annotations

@@ -67,8 +67,8 @@ def state(folder: str) -> str:
 
 def _context(path: Path) -> FileContext | None:
     from claude_migrate.analysis.context import FileContext
-    from claude_migrate.engine.source import SourceText
-    from claude_migrate.policy.config import FileSettings
+    from claude_migrate.core.settings import FileSettings
+    from claude_migrate.core.source import SourceText
 
     try:
         if path.stat().st_size > MAX_BYTES:

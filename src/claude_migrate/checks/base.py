@@ -8,12 +8,12 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
+from claude_migrate.core.dates import as_date
 from claude_migrate.core.diagnostics import Applicability, Diagnostic, Severity
-from claude_migrate.policy.facts import as_date
 
 if TYPE_CHECKING:
     from claude_migrate.core.filekind import CheckContext
-    from claude_migrate.policy.config import FileSettings
+    from claude_migrate.core.settings import FileSettings
     from claude_migrate.project.triage import Wanted
 
 # The context a rule reads: `FileContext` for Python rules, `ManifestContext` for dependency

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from claude_migrate.analysis.calls import CallSite
     from claude_migrate.analysis.context import FileContext
     from claude_migrate.analysis.values import Entry
-    from claude_migrate.policy.config import FileSettings
+    from claude_migrate.core.settings import FileSettings
     from claude_migrate.project.triage import Wanted
 
 

@@ -29,17 +29,17 @@ from typing import TYPE_CHECKING
 
 from claude_migrate.analysis.calls import BEDROCK, CallSite
 from claude_migrate.analysis.edits import remove_elements, remove_line, string_literal
+from claude_migrate.analysis.retirements import compose, retired_target
 from claude_migrate.analysis.scope import Scope
 from claude_migrate.analysis.symbols import Instance, is_sdk_client_class
 from claude_migrate.analysis.walk import walk
 from claude_migrate.checks.base import Check, call_sites
 from claude_migrate.core.diagnostics import Applicability, Diagnostic, Edit
 from claude_migrate.core.lazy import lazy_import
-from claude_migrate.policy.retirements import compose, retired_target
 
 if TYPE_CHECKING:
     from claude_migrate.analysis.context import FileContext
-    from claude_migrate.policy.config import FileSettings
+    from claude_migrate.core.settings import FileSettings
     from claude_migrate.project.triage import Wanted
 
 if TYPE_CHECKING:

@@ -24,7 +24,7 @@ from claude_migrate.core.lazy import lazy_import
 
 if TYPE_CHECKING:
     from claude_migrate.analysis.context import FileContext
-    from claude_migrate.policy.config import FileSettings
+    from claude_migrate.core.settings import FileSettings
     from claude_migrate.project.triage import Wanted
 
 if TYPE_CHECKING:

@@ -24,13 +24,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from claude_migrate.analysis.calls import CallSite
+from claude_migrate.analysis.retirements import SDK_SOURCE, Judged, compose, judge, sdk_note
 from claude_migrate.checks.base import Check, Option, call_sites
 from claude_migrate.core.diagnostics import Applicability, Diagnostic, Severity
-from claude_migrate.policy.retirements import SDK_SOURCE, Judged, compose, judge, sdk_note
 
 if TYPE_CHECKING:
     from claude_migrate.analysis.context import FileContext
-    from claude_migrate.policy.config import FileSettings
+    from claude_migrate.core.settings import FileSettings
     from claude_migrate.policy.deprecations import Spelling
     from claude_migrate.project.triage import Wanted
 

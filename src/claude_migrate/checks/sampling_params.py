@@ -33,7 +33,7 @@ from claude_migrate.core.diagnostics import Applicability, Diagnostic
 
 if TYPE_CHECKING:
     from claude_migrate.analysis.context import FileContext
-    from claude_migrate.policy.config import FileSettings
+    from claude_migrate.core.settings import FileSettings
     from claude_migrate.project.triage import Wanted
 
 

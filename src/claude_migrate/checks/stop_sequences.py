@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from claude_migrate.analysis.calls import CallSite
     from claude_migrate.analysis.context import FileContext
     from claude_migrate.analysis.values import Entry
-    from claude_migrate.policy.config import FileSettings
+    from claude_migrate.core.settings import FileSettings
     from claude_migrate.project.triage import Wanted
 else:
     cst = lazy_import("libcst")  # loaded by the first parse, not by the policy's import

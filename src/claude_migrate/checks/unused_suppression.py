@@ -13,7 +13,7 @@ from typing import Any
 from claude_migrate.checks.base import Check
 from claude_migrate.core.diagnostics import Applicability, Diagnostic
 from claude_migrate.core.filekind import CheckContext
-from claude_migrate.engine.suppress import UNUSED_CODE, UNUSED_NAME
+from claude_migrate.core.suppress import UNUSED_CODE, UNUSED_NAME
 
 
 class UnusedSuppressionCheck(Check[CheckContext]):

@@ -12,16 +12,14 @@ from __future__ import annotations
 import io
 import re
 import tokenize
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from claude_migrate.checks.base import Check
-    from claude_migrate.core.diagnostics import Diagnostic, FileError
-    from claude_migrate.engine.runner import Job
-    from claude_migrate.engine.source import SourceText
-    from claude_migrate.policy.config import FileSettings
+    from claude_migrate.core.diagnostics import FileError
+    from claude_migrate.core.settings import FileSettings
+    from claude_migrate.core.source import SourceText
     from claude_migrate.policy.facts import ProjectFacts
 
 
@@ -48,44 +46,6 @@ class CheckContext(Protocol):
 
     def comments(self, lines: Collection[int] | None = None) -> list[Comment]:
         """Return the file's comments (only those on `lines`, when given)."""
-        ...
-
-
-class FileKind(Protocol):
-    """A kind of file other than Python, as the engine processes it (dependency files).
-
-    The engine reads and decodes the file, selects the checks, runs the fix loop and writes;
-    the kind gives its analysis (context, checks, the suppression stage) and the test a fixed
-    text must pass before it is kept.
-    """
-
-    name: str
-
-    def analyse(
-        self, job: Job, source: SourceText, checks: Sequence[Check[Any]]
-    ) -> tuple[list[Diagnostic], list[FileError]]: ...
-
-    def validator(
-        self, job: Job, source: SourceText, checks: Sequence[Check[Any]], errors: list[FileError]
-    ) -> Callable[[str], bool]: ...
-
-
-class PythonPath(Protocol):
-    """The Python file path's stages a kind that embeds Python code (notebook cells) reuses.
-
-    The engine hands its own to such a kind, which therefore imports nothing from the engine.
-    """
-
-    def checks(self, settings: FileSettings, kind: str) -> Sequence[Check[Any]]:
-        """Return the enabled checks for a file of `kind` under `settings`."""
-        ...
-
-    def parse(self, text: str) -> Any:
-        """Return the LibCST tree of `text`; raises when LibCST cannot parse it."""
-        ...
-
-    def syntax_error(self, exc: Exception, text: str) -> FileError:
-        """Return the CM001 entry for text that did not parse (path left empty)."""
         ...
 
 

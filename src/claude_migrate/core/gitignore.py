@@ -60,6 +60,9 @@ def _char(ch: str) -> str:
     return ch if ch.isalnum() else "\\" + ch if ch.isascii() else ch
 
 
+_NO_CLOSE = "a `[` without its `]` (write `\\[` for a bracket)"
+
+
 def _bracket(body: str, start: int, pattern: str) -> tuple[str, int]:
     """Return the regex for the bracket expression opening at `body[start]`, and its end.
 
@@ -75,55 +78,54 @@ def _bracket(body: str, start: int, pattern: str) -> tuple[str, int]:
     first = True
     while True:
         if i >= len(body):
-            raise PatternError(pattern, "a `[` without its `]` (write `\\[` for a bracket)")
+            raise PatternError(pattern, _NO_CLOSE)
         ch = body[i]
         if ch == "]" and not first:
             break
         first = False
-        if ch == "\\":
-            i += 1
-            if i >= len(body):
-                raise PatternError(pattern, "it ends with an unescaped `\\`")
-            ch = body[i]
-            items.append(_char(ch))
-            previous = ch
-        elif ch == "-" and previous is not None and i + 1 < len(body) and body[i + 1] != "]":
-            i += 1
-            end = body[i]
-            if end == "\\":
-                i += 1
-                if i >= len(body):
-                    raise PatternError(pattern, "it ends with an unescaped `\\`")
-                end = body[i]
+        if ch == "-" and previous is not None and i + 1 < len(body) and body[i + 1] != "]":
+            end, i = _literal(body, i + 1, pattern)
             # wildmatch has already matched the start on its own: a reversed range (`z-a`)
             # still matches its first character, and nothing else.
             if previous <= end:
                 items.append(f"{_char(previous)}-{_char(end)}")
             previous = None
         elif ch == "[" and i + 1 < len(body) and body[i + 1] == ":":
-            close = body.find("]", i + 2)
-            if close == -1:
-                raise PatternError(pattern, "a `[` without its `]` (write `\\[` for a bracket)")
-            if close - 1 > i + 1 and body[close - 1] == ":":
-                name = body[i + 2 : close - 1]
-                if name not in _CLASSES:
-                    known = ", ".join(f"[:{n}:]" for n in _CLASSES)
-                    raise PatternError(pattern, f"unknown class [:{name}:] (known: {known})")
-                items.append(_CLASSES[name])
-                previous = None
-                i = close
-            else:
-                # No `:]` before the `]`: wildmatch reads the `[` as a plain character.
-                items.append(_char("["))
-                previous = "["
+            item, previous, i = _class_or_bracket(body, i, pattern)
+            items.append(item)
         else:
-            items.append(_char(ch))
-            previous = ch
+            previous, i = _literal(body, i, pattern)
+            items.append(_char(previous))
         i += 1
     chars = "".join(items)
     if negated:
         return f"[^/{chars}]", i + 1
     return (f"(?:(?!/)[{chars}])" if chars else "(?!)"), i + 1
+
+
+def _literal(body: str, i: int, pattern: str) -> tuple[str, int]:
+    """Return the character at `body[i]` (a `\\` escapes the next one) and where it stands."""
+    if body[i] != "\\":
+        return body[i], i
+    if i + 1 >= len(body):
+        raise PatternError(pattern, "it ends with an unescaped `\\`")
+    return body[i + 1], i + 1
+
+
+def _class_or_bracket(body: str, i: int, pattern: str) -> tuple[str, str | None, int]:
+    """Return a `[:name:]` class at `body[i]` (or a plain `[`), what a range may start from,
+    and the index of its last character."""
+    close = body.find("]", i + 2)
+    if close == -1:
+        raise PatternError(pattern, _NO_CLOSE)
+    if not (close - 1 > i + 1 and body[close - 1] == ":"):
+        # No `:]` before the `]`: wildmatch reads the `[` as a plain character.
+        return _char("["), "[", i
+    name = body[i + 2 : close - 1]
+    if name not in _CLASSES:
+        known = ", ".join(f"[:{n}:]" for n in _CLASSES)
+        raise PatternError(pattern, f"unknown class [:{name}:] (known: {known})")
+    return _CLASSES[name], None, close
 
 
 def compile_pattern(line: str) -> GitIgnoreSpecPattern:

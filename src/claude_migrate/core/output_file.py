@@ -13,7 +13,7 @@ import os
 import stat
 from pathlib import Path
 
-from claude_migrate.engine.fixer import write_atomic
+from claude_migrate.core.atomic import write_atomic
 
 # Names that stand for a process's own streams or devices, whatever they resolve to.
 _SPECIAL_ROOTS = ("/dev/", "/proc/")

@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from claude_migrate.core.atomic import is_stale_temp, is_temp_name
 from claude_migrate.core.gitignore import gitignore_spec
+from claude_migrate.core.source import describe_mode
 from claude_migrate.discovery.git import work_tree_root
-from claude_migrate.engine.fixer import is_stale_temp, is_temp_name
-from claude_migrate.engine.source import describe_mode
 from claude_migrate.manifests import manifest_kind
 from claude_migrate.notebook import notebook_kind
 

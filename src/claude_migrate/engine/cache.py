@@ -49,14 +49,16 @@ import re
 import time
 import types
 import typing
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from claude_migrate import __version__
 from claude_migrate.core.diagnostics import Diagnostic, Edit, FileError, FileResult, Fix
+from claude_migrate.core.settings import FileSettings
+from claude_migrate.core.source import read_regular
 from claude_migrate.discovery.git import work_tree_root
-from claude_migrate.engine.source import read_regular
-from claude_migrate.policy.config import CONFIG_NAME, PYPROJECT, FileSettings
+from claude_migrate.policy.config import CONFIG_NAME, PYPROJECT
 
 CACHE_DIR_NAME = ".claude-migrate-cache"
 FORMAT = 1
@@ -146,43 +148,15 @@ class Malformed(Exception):
 
 def _decode(value: Any, hint: Any, path: str) -> Any:
     """Return JSON `value` as `hint` (a dataclass gets `path`); raise Malformed on any mismatch."""
-    if hint is bool or hint is str:
-        if type(value) is not hint:
-            raise Malformed(f"expected {hint.__name__}")
-        return value
-    if hint is int:
-        # Every int in an entry is a position, offset or count: never negative, never a bool.
-        if type(value) is not int or value < 0:
-            raise Malformed("expected a non-negative int")
-        return value
-    if hint is type(None):
-        if value is not None:
-            raise Malformed("expected null")
-        return None
+    if hint in _SCALARS:
+        return _SCALARS[hint](value)
     origin = typing.get_origin(hint)
-    args = typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
-        for option in args:
-            with contextlib.suppress(Malformed):
-                return _decode(value, option, path)
-        raise Malformed(f"expected one of {args}")
+        return _decode_union(value, typing.get_args(hint), path)
     if origin in (list, tuple):
-        if type(value) is not list:
-            raise Malformed("expected a list")
-        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
-            # A fixed-shape tuple (a related location's path, line and message).
-            if len(value) != len(args):
-                raise Malformed(f"expected {len(args)} items")
-            return tuple(_decode(v, h, path) for v, h in zip(value, args))  # noqa: B905
-        items = [_decode(v, args[0], path) for v in value]
-        return items if origin is list else tuple(items)
-    if hint is Edit:  # stored as [start, end, replacement]
-        if type(value) is not list or len(value) != 3:
-            raise Malformed("expected an edit [start, end, replacement]")
-        start, end, text = (_decode(v, h, path) for v, h in zip(value, (int, int, str)))  # noqa: B905
-        if start > end:
-            raise Malformed("an edit ends before it starts")
-        return Edit(start, end, text)
+        return _decode_sequence(value, origin, typing.get_args(hint), path)
+    if hint is Edit:
+        return _decode_edit(value, path)
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         try:
             return hint(value)
@@ -191,6 +165,64 @@ def _decode(value: Any, hint: Any, path: str) -> Any:
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return hint(**_decode_fields(value, hint, path))
     raise Malformed(f"cannot read {hint!r}")
+
+
+def _exactly(kind: type) -> Callable[[Any], Any]:
+    def decode(value: Any) -> Any:
+        if type(value) is not kind:
+            raise Malformed(f"expected {kind.__name__}")
+        return value
+
+    return decode
+
+
+def _count(value: Any) -> int:
+    # Every int in an entry is a position, offset or count: never negative, never a bool.
+    if type(value) is not int or value < 0:
+        raise Malformed("expected a non-negative int")
+    return value
+
+
+def _null(value: Any) -> None:
+    if value is not None:
+        raise Malformed("expected null")
+
+
+_SCALARS: dict[Any, Callable[[Any], Any]] = {
+    bool: _exactly(bool),
+    str: _exactly(str),
+    int: _count,
+    type(None): _null,
+}
+
+
+def _decode_union(value: Any, options: tuple[Any, ...], path: str) -> Any:
+    for option in options:
+        with contextlib.suppress(Malformed):
+            return _decode(value, option, path)
+    raise Malformed(f"expected one of {options}")
+
+
+def _decode_sequence(value: Any, origin: Any, args: tuple[Any, ...], path: str) -> Any:
+    if type(value) is not list:
+        raise Malformed("expected a list")
+    if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+        # A fixed-shape tuple (a related location's path, line and message).
+        if len(value) != len(args):
+            raise Malformed(f"expected {len(args)} items")
+        return tuple(_decode(v, h, path) for v, h in zip(value, args))  # noqa: B905
+    items = [_decode(v, args[0], path) for v in value]
+    return items if origin is list else tuple(items)
+
+
+def _decode_edit(value: Any, path: str) -> Edit:
+    """Return an edit stored as [start, end, replacement]."""
+    if type(value) is not list or len(value) != 3:
+        raise Malformed("expected an edit [start, end, replacement]")
+    start, end, text = (_decode(v, h, path) for v, h in zip(value, (int, int, str)))  # noqa: B905
+    if start > end:
+        raise Malformed("an edit ends before it starts")
+    return Edit(start, end, text)
 
 
 @functools.cache

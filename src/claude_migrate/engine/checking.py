@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from claude_migrate.core.diagnostics import Diagnostic, FileError
-from claude_migrate.engine.suppress import apply_suppressions
+from claude_migrate.core.suppress import apply_suppressions
 
 if TYPE_CHECKING:
     from claude_migrate.checks.base import Check

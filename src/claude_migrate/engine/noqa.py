@@ -25,8 +25,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from claude_migrate.core.atomic import write_atomic
 from claude_migrate.core.diagnostics import Diagnostic
-from claude_migrate.engine.fixer import write_atomic
 
 _NOQA_CODES = re.compile(r"#\s*noqa:\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*)", re.I)
 _STRING_TOKENS = {tokenize.STRING}

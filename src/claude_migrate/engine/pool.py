@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
+from claude_migrate.core.job import NO_LIMITS, Limits
+
 if TYPE_CHECKING:
     # The process machinery is imported where a worker starts or serves (`_Worker`, `serve`):
     # a run over a few files in-process, such as a pre-commit hook's, never needs it.
@@ -45,27 +47,10 @@ Result = TypeVar("Result")
 STOP_GRACE_SECONDS = 30.0
 # How long a worker told to stop early (SIGTERM) may take to finish a write in progress.
 TERM_GRACE_SECONDS = 5.0
-MIB = 1024 * 1024
 
 # What a worker's death was caused by, as far as the parent can tell.
 CRASHED = "crashed"
 TIMED_OUT = "timed-out"
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What one item may cost in a worker: wall-clock seconds and memory above the worker's start.
-
-    None means no limit. The memory limit caps the worker's address space at what it uses after
-    start-up plus `memory` bytes, so an item that needs more gets a MemoryError (or, inside
-    native code, an abort); the time limit is enforced by the parent, which kills the worker.
-    """
-
-    seconds: float | None = 60.0
-    memory: int | None = 2048 * MIB
-
-
-NO_LIMITS = Limits(None, None)
 
 
 @dataclass(frozen=True)
@@ -282,86 +267,118 @@ def run_in_workers(
     )
     if not queue:
         return  # the usual case of an in-process run: nothing isolated, nothing to import
-    import pickle
-    import subprocess
-    from multiprocessing.connection import Connection, wait
+    from multiprocessing.connection import wait
 
-    live: dict[Connection, _Worker[Item]] = {}
+    pool: _Pool[Item, Result] = _Pool(func, setup, limits, queue)
+    finished = False
+    try:
+        for _ in range(min(workers, len(queue))):
+            pool.start()
+        while pool.live:
+            for conn in wait(list(pool.live), _time_left(pool.live.values(), limits)):
+                # `wait` is typed to return sockets and handles too; it returns what it is given.
+                yield from pool.receive(pool.live[cast("Connection", conn)])
+            yield from pool.expire()
+        finished = True
+    finally:
+        if not finished:
+            pool.terminate()
 
-    def start() -> None:
-        worker: _Worker[Item] = _Worker(func, setup, limits)
-        live[worker.conn] = worker
 
-    def lost(worker: _Worker[Item], detail: str, cause: str) -> Iterator[tuple[int, Crash]]:
+class _Pool(Generic[Item, Result]):
+    """The live workers of one `run_in_workers` call and the chunks still to give them."""
+
+    def __init__(
+        self,
+        func: Callable[[Item], Result],
+        setup: Callable[[], None],
+        limits: Limits,
+        queue: deque[list[tuple[int, Item]]],
+    ) -> None:
+        self.func, self.setup, self.limits, self.queue = func, setup, limits, queue
+        self.live: dict[Connection, _Worker[Item]] = {}
+
+    def start(self) -> None:
+        worker: _Worker[Item] = _Worker(self.func, self.setup, self.limits)
+        self.live[worker.conn] = worker
+
+    def lost(self, worker: _Worker[Item], detail: str, cause: str) -> Iterator[tuple[int, Crash]]:
         """Account for a dead worker: its item in hand is lost, the rest goes back in the queue."""
-        del live[worker.conn]
+        del self.live[worker.conn]
         worker.close()
         if worker.outstanding:
             index, _ = worker.outstanding.popleft()
             rest = list(worker.outstanding)
             if rest:
-                queue.appendleft(rest)
+                self.queue.appendleft(rest)
             yield index, Crash(detail, cause)
-        if queue:
-            start()
+        if self.queue:
+            self.start()
 
-    finished = False
-    try:
-        for _ in range(min(workers, len(queue))):
-            start()
-        while live:
-            for conn in wait(list(live), _time_left(live.values(), limits)):
-                # `wait` is typed to return sockets and handles too; it returns what it is given.
-                worker = live[cast(Connection, conn)]
-                try:
-                    message = worker.conn.recv()
-                except (EOFError, OSError, pickle.UnpicklingError):
-                    if not worker.ready:
-                        code = worker.process.wait()
-                        raise WorkerStartError(
-                            f"a worker process exited with code {code} before it was ready"
-                        ) from None
-                    yield from lost(worker, worker.death_detail(), CRASHED)
-                    continue
-                if message == _READY:
-                    worker.ready = True
-                else:
-                    index, result = message
-                    done, _ = worker.outstanding.popleft()
-                    assert done == index, (done, index)
-                    worker.started = time.monotonic()
-                    yield index, result
-                if worker.outstanding:
-                    continue
-                if queue:
-                    worker.give(queue.popleft())
-                else:
-                    del live[worker.conn]
-                    worker.stop()
-                    with contextlib.suppress(subprocess.TimeoutExpired):
-                        worker.process.wait(STOP_GRACE_SECONDS)
-            if limits.seconds is not None:
-                now = time.monotonic()
-                for worker in list(live.values()):
-                    if worker.outstanding and now - worker.started > limits.seconds:
-                        worker.kill()
-                        detail = f"took longer than the per-file time limit of {limits.seconds:g} s"
-                        yield from lost(worker, detail, TIMED_OUT)
-        finished = True
-    finally:
-        if not finished:
-            # Stopped early (Ctrl-C, an error, the caller gave up): SIGTERM ends each worker at
-            # once, except in the middle of a write, which it finishes first (see `engine`).
-            for worker in live.values():
-                worker.close()
-                with contextlib.suppress(OSError):
-                    worker.process.terminate()
-            deadline = time.monotonic() + TERM_GRACE_SECONDS
-            for worker in live.values():
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    worker.process.wait(max(0.0, deadline - time.monotonic()))
-                if worker.process.poll() is None:
-                    worker.kill()
+    def receive(self, worker: _Worker[Item]) -> Iterator[tuple[int, Result | Crash]]:
+        """Take one message from `worker`: ready, a result, or its death."""
+        import pickle
+
+        try:
+            message = worker.conn.recv()
+        except (EOFError, OSError, pickle.UnpicklingError):
+            if not worker.ready:
+                code = worker.process.wait()
+                raise WorkerStartError(
+                    f"a worker process exited with code {code} before it was ready"
+                ) from None
+            yield from self.lost(worker, worker.death_detail(), CRASHED)
+            return
+        if message == _READY:
+            worker.ready = True
+        else:
+            index, result = message
+            done, _ = worker.outstanding.popleft()
+            assert done == index, (done, index)
+            worker.started = time.monotonic()
+            yield index, result
+        if not worker.outstanding:
+            self.feed(worker)
+
+    def feed(self, worker: _Worker[Item]) -> None:
+        """Give an idle worker the next chunk, or stop it when there is none."""
+        import subprocess
+
+        if self.queue:
+            worker.give(self.queue.popleft())
+            return
+        del self.live[worker.conn]
+        worker.stop()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            worker.process.wait(STOP_GRACE_SECONDS)
+
+    def expire(self) -> Iterator[tuple[int, Crash]]:
+        """Kill every worker whose item has run past the time limit."""
+        seconds = self.limits.seconds
+        if seconds is None:
+            return
+        now = time.monotonic()
+        for worker in list(self.live.values()):
+            if worker.outstanding and now - worker.started > seconds:
+                worker.kill()
+                detail = f"took longer than the per-file time limit of {seconds:g} s"
+                yield from self.lost(worker, detail, TIMED_OUT)
+
+    def terminate(self) -> None:
+        """Stopped early (Ctrl-C, an error, the caller gave up): SIGTERM ends each worker at
+        once, except in the middle of a write, which it finishes first (see `engine`)."""
+        import subprocess
+
+        for worker in self.live.values():
+            worker.close()
+            with contextlib.suppress(OSError):
+                worker.process.terminate()
+        deadline = time.monotonic() + TERM_GRACE_SECONDS
+        for worker in self.live.values():
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                worker.process.wait(max(0.0, deadline - time.monotonic()))
+            if worker.process.poll() is None:
+                worker.kill()
 
 
 def _time_left(workers: Iterable[_Worker[Any]], limits: Limits) -> float | None:

@@ -22,33 +22,27 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from claude_migrate.analysis.calls import MARKERS as CLAUDE_MARKERS
 from claude_migrate.checks import ALL_CHECKS, Check
+from claude_migrate.core.atomic import WriteRefused, replace_file
 from claude_migrate.core.diagnostics import Diagnostic, FileError, FileResult
-from claude_migrate.core.filekind import FileKind
+from claude_migrate.core.job import MIB, Job, Limits, Options  # fmt: skip
+from claude_migrate.core.settings import FileSettings
+from claude_migrate.core.source import DecodeError, SourceText, read_regular
+from claude_migrate.core.suppress import skips_file
 from claude_migrate.engine.cache import ResultCache, lookup, storable, unchanged
 from claude_migrate.engine.checking import analyse, run_checks
-from claude_migrate.engine.fixer import (
-    MAX_FIX_ROUNDS,
-    WriteRefused,
-    not_written,
-    replace_file,
-    settle,
-)
+from claude_migrate.engine.fixer import MAX_FIX_ROUNDS, not_written, settle
 from claude_migrate.engine.hazard import needs_isolation
+from claude_migrate.engine.kinds import FileKind
 from claude_migrate.engine.pool import (
     CRASHED,
-    MIB,
     Crash,
-    Limits,
     WorkerStartError,
     held_signals,
     recursion_headroom,
     run_in_workers,
-)  # fmt: skip
-from claude_migrate.engine.source import DecodeError, SourceText, read_regular
-from claude_migrate.engine.suppress import skips_file
+)
 from claude_migrate.manifests import MANIFEST_KIND
 from claude_migrate.notebook import CHECKED_AS, NOTEBOOK_KIND
-from claude_migrate.policy.config import FileSettings
 from claude_migrate.project.phase import ProjectView, attach_project
 from claude_migrate.project.triage import (
     Sites,
@@ -81,33 +75,6 @@ CHUNK_FILES = 8
 # At most this many bytes read by the prefilter are kept for the parse (beyond, a file is read
 # again when its turn comes), so a one-process run over a huge tree stays small.
 KEEP_READ_BYTES = 64 * MIB
-
-
-@dataclass(frozen=True)
-class Options:
-    """What a run does besides reporting."""
-
-    fix: bool = False
-    unsafe: bool = False
-    write: bool = True  # False for `fix --diff` and stdin: compute, never touch the file
-    keep_text: bool = False  # keep original and fixed text in the result (diffs, stdin)
-    limits: Limits = Limits()  # per file, in worker processes
-    force_write: bool = False  # rewrite read-only files too
-
-
-@dataclass(frozen=True)
-class Job:
-    """One file to process and the policy in effect for it."""
-
-    path: str  # absolute, and real (no symlink in it): what is read and written
-    display: str  # as reported: relative to the working directory, forward slashes
-    kind: str
-    settings: FileSettings
-    text: str | None = None  # given instead of reading `path` (stdin)
-    # What the project phase decided that this file may use (None: the file alone).
-    project: ProjectView | None = None
-    # The triage found a candidate site already (in the run's main process): not asked again.
-    triaged: bool = False
 
 
 @cache

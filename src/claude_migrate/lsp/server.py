@@ -44,9 +44,10 @@ from claude_migrate.analysis.edits import apply_edits
 from claude_migrate.api import display_path
 from claude_migrate.core.diagnostics import Applicability, Diagnostic, FileError, FileResult
 from claude_migrate.core.errors import ConfigError
+from claude_migrate.core.job import Job, Options
+from claude_migrate.core.suppress import skips_file
 from claude_migrate.discovery.collect import kind_of
-from claude_migrate.engine.runner import Job, Options, run
-from claude_migrate.engine.suppress import skips_file
+from claude_migrate.engine.runner import run
 from claude_migrate.notebook import NOTEBOOK_KIND
 from claude_migrate.policy.catalogue import find_rule
 from claude_migrate.policy.config import PolicyLoader, read_policy_table
@@ -770,6 +771,15 @@ def hover_text(checked: Checked, position: types.Position) -> str | None:
 def build_server() -> MigrateServer:
     """Return the server with every feature registered."""
     server = MigrateServer()
+    _register_lifecycle(server)
+    _register_text_documents(server)
+    _register_notebooks(server)
+    _register_answers(server)
+    return server
+
+
+def _register_lifecycle(server: MigrateServer) -> None:
+    """Watch policy files once the client is ready, and recheck when they change."""
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: MigrateServer, params: types.InitializedParams) -> None:
@@ -794,6 +804,14 @@ def build_server() -> MigrateServer:
                 )
             )
 
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def watched(ls: MigrateServer, params: types.DidChangeWatchedFilesParams) -> None:
+        ls.recheck_all()
+
+
+def _register_text_documents(server: MigrateServer) -> None:
+    """Check a document when it opens, changes (debounced) and is saved; clear it on close."""
+
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: MigrateServer, params: types.DidOpenTextDocumentParams) -> None:
         if ls.in_notebook(params.text_document.uri) is None:
@@ -803,6 +821,28 @@ def build_server() -> MigrateServer:
     def did_change(ls: MigrateServer, params: types.DidChangeTextDocumentParams) -> None:
         if ls.in_notebook(params.text_document.uri) is None:
             ls.schedule(params.text_document.uri, DEBOUNCE_SECONDS)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: MigrateServer, params: types.DidSaveTextDocumentParams) -> None:
+        # A saved module can change what other open files resolve through it (an imported
+        # client, a wrapper's default), and a saved policy what every file is checked against:
+        # every open document is checked again, against what is now on disk.
+        ls.recheck_all()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: MigrateServer, params: types.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        task = ls.pending.pop(uri, None)
+        if task is not None:
+            task.cancel()
+        ls.results.pop(uri, None)
+        ls.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+        )
+
+
+def _register_notebooks(server: MigrateServer) -> None:
+    """Check a notebook's cells as one module when it opens, changes and is saved."""
 
     @server.feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)
     def notebook_open(ls: MigrateServer, params: types.DidOpenNotebookDocumentParams) -> None:
@@ -828,27 +868,9 @@ def build_server() -> MigrateServer:
                 types.PublishDiagnosticsParams(uri=cell.uri, diagnostics=[])
             )
 
-    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls: MigrateServer, params: types.DidSaveTextDocumentParams) -> None:
-        # A saved module can change what other open files resolve through it (an imported
-        # client, a wrapper's default), and a saved policy what every file is checked against:
-        # every open document is checked again, against what is now on disk.
-        ls.recheck_all()
 
-    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(ls: MigrateServer, params: types.DidCloseTextDocumentParams) -> None:
-        uri = params.text_document.uri
-        task = ls.pending.pop(uri, None)
-        if task is not None:
-            task.cancel()
-        ls.results.pop(uri, None)
-        ls.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
-        )
-
-    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-    def watched(ls: MigrateServer, params: types.DidChangeWatchedFilesParams) -> None:
-        ls.recheck_all()
+def _register_answers(server: MigrateServer) -> None:
+    """Answer code-action and hover requests from the latest check."""
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
@@ -887,8 +909,6 @@ def build_server() -> MigrateServer:
         if text is None:
             return None
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
-
-    return server
 
 
 def serve() -> None:

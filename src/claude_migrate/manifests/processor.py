@@ -17,15 +17,15 @@ from typing import TYPE_CHECKING, Any
 
 from claude_migrate.core.diagnostics import Diagnostic, FileError
 from claude_migrate.core.filekind import Comment, hash_comments
+from claude_migrate.core.settings import FileSettings
+from claude_migrate.core.source import SourceText
 from claude_migrate.engine.checking import analyse
-from claude_migrate.engine.source import SourceText
 from claude_migrate.manifests import format_of, read_text
 from claude_migrate.manifests.requirement import Pin, Problem
-from claude_migrate.policy.config import FileSettings
 
 if TYPE_CHECKING:
     from claude_migrate.checks.base import Check
-    from claude_migrate.engine.runner import Job
+    from claude_migrate.core.job import Job
     from claude_migrate.policy.facts import ProjectFacts
 
 # Formats whose comments start with `#` (JSON has none).

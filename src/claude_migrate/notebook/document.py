@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from json import decoder
 from typing import Any
 
-from claude_migrate.engine.source import DecodeError, SourceText
+from claude_migrate.core.source import DecodeError, SourceText
 
 SUPPORTED_MAJOR = 4
 # The JSON decoder's own string scanner (C-accelerated), as `json.loads` reads strings; typeshed

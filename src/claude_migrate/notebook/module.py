@@ -18,7 +18,7 @@ import warnings
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from claude_migrate.engine.source import SourceText
+from claude_migrate.core.source import SourceText
 from claude_migrate.notebook.document import Notebook
 from claude_migrate.notebook.ipython import mask_cell, unmask
 

@@ -14,11 +14,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from claude_migrate.core.atomic import WriteRefused, replace_file
 from claude_migrate.core.diagnostics import Diagnostic, FileError, FileResult
+from claude_migrate.core.source import SourceText
+from claude_migrate.core.suppress import skips_file
 from claude_migrate.engine.checking import analyse
-from claude_migrate.engine.fixer import WriteRefused, not_written, replace_file, settle
-from claude_migrate.engine.source import SourceText
-from claude_migrate.engine.suppress import skips_file
+from claude_migrate.engine.fixer import not_written, settle
 from claude_migrate.notebook.document import (
     Notebook,
     NotebookError,
@@ -31,8 +32,8 @@ from claude_migrate.notebook.module import CellModule
 
 if TYPE_CHECKING:
     from claude_migrate.checks.base import Check
-    from claude_migrate.core.filekind import PythonPath
-    from claude_migrate.engine.runner import Job, Options
+    from claude_migrate.core.job import Job, Options
+    from claude_migrate.engine.kinds import PythonPath
 
 
 def process_notebook(

@@ -15,7 +15,7 @@ from typing import Any
 
 from claude_migrate.checks import ALL_CHECKS, ALWAYS_ON, PSEUDO_RULES, Option, page_path
 from claude_migrate.core.resources import rules_dir
-from claude_migrate.policy.config import FileSettings
+from claude_migrate.core.settings import FileSettings
 
 # The headings of every page, as ruff's rule pages have them ("Why is this bad?" is stored
 # without its question mark).

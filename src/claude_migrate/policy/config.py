@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import errno
-import hashlib
 import json
 import os
 import re
@@ -24,11 +23,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from claude_migrate.checks import ALL_CHECKS, ALWAYS_ON, CHECKS_BY_NAME, KNOWN_CODES
-from claude_migrate.core.diagnostics import SEVERITIES, Severity
+from claude_migrate.core.diagnostics import SEVERITIES
 from claude_migrate.core.errors import ConfigError
 from claude_migrate.core.gitignore import PatternError, compile_pattern, matches, policy_spec
 from claude_migrate.core.paths import as_shown
 from claude_migrate.core.resources import rules_dir
+from claude_migrate.core.settings import FileSettings
 
 if TYPE_CHECKING:
     import pathspec  # compiled on first use (`gitignore`)
@@ -104,41 +104,6 @@ def preset_names() -> list[str]:
     """Return the names of the presets shipped in rules/."""
     data = ("deprecations", "models")  # catalogue data files, not policies
     return sorted(p.stem for p in rules_dir().glob("*.toml") if p.stem not in data)
-
-
-@dataclass(frozen=True)
-class FileSettings:
-    """The policy in effect for one file: enabled codes and every rule's options."""
-
-    codes: frozenset[str]
-    tables: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]
-    # The policy's `[severity]` table: (code or prefix, "error" | "warning" | "info").
-    severities: tuple[tuple[str, str], ...] = ()
-
-    def severity_of(self, code: str, default: Severity) -> Severity:
-        """Return a finding's severity: the most specific `[severity]` entry, else `default`."""
-        best: tuple[int, str] | None = None
-        for selector, level in self.severities:
-            if code.startswith(selector) and (best is None or len(selector) > best[0]):
-                best = (len(selector), level)
-        return default if best is None else Severity(best[1])
-
-    def table(self, rule_name: str) -> dict[str, Any]:
-        for name, items in self.tables:
-            if name == rule_name:
-                return dict(items)
-        return {}
-
-    def enabled(self, code: str) -> bool:
-        return code in self.codes
-
-    @property
-    def digest(self) -> str:
-        """A stable hash of these settings, for caches."""
-        data = json.dumps(
-            [sorted(self.codes), self.tables, self.severities], sort_keys=True, default=str
-        )
-        return hashlib.sha256(data.encode()).hexdigest()[:16]
 
 
 @dataclass
@@ -995,80 +960,91 @@ def _resolve_paths(name: str, table: Mapping[str, Any], folder: Path) -> dict[st
     }
 
 
-def _merge(chain: list[_RawPolicy], root: Path, source: str) -> Policy:
-    select: list[str] = ["CM"]
-    ignore: list[str] = []
-    exclude: list[str] = []
-    tables: dict[str, dict[str, Any]] = {}
-    overrides: list[Override] = []
-    origins: dict[tuple[str, str], str] = {}
-    severity: dict[str, str] = {}
-    for raw in chain:
+@dataclass
+class _Merged:
+    """A policy chain merged so far, file by file (later files win, key by key)."""
+
+    select: list[str] = field(default_factory=lambda: ["CM"])
+    ignore: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
+    tables: dict[str, dict[str, Any]] = field(default_factory=dict)
+    overrides: list[Override] = field(default_factory=list)
+    origins: dict[tuple[str, str], str] = field(default_factory=dict)
+    severity: dict[str, str] = field(default_factory=dict)
+
+    def add(self, raw: _RawPolicy) -> None:
         data = raw.data
         if "severity" in data:
-            severity.update(data["severity"])
+            self.severity.update(data["severity"])
             for selector in data["severity"]:
-                origins[("severity", selector)] = raw.path
-        if "select" in data:
-            select = list(data["select"])
-            origins[("", "select")] = raw.path
-        if "ignore" in data:
-            ignore = list(data["ignore"])
-            origins[("", "ignore")] = raw.path
-        if "exclude" in data:
-            exclude = list(data["exclude"])
-            origins[("", "exclude")] = raw.path
+                self.origins[("severity", selector)] = raw.path
+        for key in ("select", "ignore", "exclude"):
+            if key in data:
+                setattr(self, key, list(data[key]))
+                self.origins[("", key)] = raw.path
         for name in CHECKS_BY_NAME:
             if name in data:
-                _drop_stale_fix_to(tables.get(name), data[name])
-                for key, value in _resolve_paths(name, data[name], raw.folder).items():
-                    tables.setdefault(name, {})[key] = value
-                    origins[(name, key)] = raw.path
+                self._add_table(raw, name, data[name])
         if CALL_SITES in data:
             # Declared wrappers add up along the `extend` chain (a later one for the same
             # function wins).
-            declared = {e["function"]: e for e in tables.get(CALL_SITES, {}).get("sites", [])}
+            known = self.tables.get(CALL_SITES, {}).get("sites", [])
+            declared = {e["function"]: e for e in known}
             declared.update({e["function"]: dict(e) for e in data[CALL_SITES]})
-            tables[CALL_SITES] = {"sites": list(declared.values())}
-            origins[(CALL_SITES, "sites")] = raw.path
-        for override in data.get("overrides", []):
-            overrides.append(
-                Override(
-                    spec=policy_spec(override["paths"]),
-                    patterns=list(override["paths"]),
-                    tables={
-                        k: _resolve_paths(k, v, raw.folder)
-                        for k, v in override.items()
-                        if k in CHECKS_BY_NAME
-                    },
-                    select=override.get("select"),
-                    ignore=override.get("ignore"),
-                    source=raw.path,
-                    severity=dict(override.get("severity", {})),
+            self.tables[CALL_SITES] = {"sites": list(declared.values())}
+            self.origins[(CALL_SITES, "sites")] = raw.path
+        self.overrides.extend(_override(raw, entry) for entry in data.get("overrides", []))
+
+    def _add_table(self, raw: _RawPolicy, name: str, table: dict[str, Any]) -> None:
+        _drop_stale_fix_to(self.tables.get(name), table)
+        for key, value in _resolve_paths(name, table, raw.folder).items():
+            self.tables.setdefault(name, {})[key] = value
+            self.origins[(name, key)] = raw.path
+
+    def problems(self, last: _RawPolicy) -> list[ConfigError]:
+        """Return every value the merged policy (and each override on top of it) rejects."""
+        merged = _with_defaults(self.tables)
+        problems: list[ConfigError] = []
+        for check in ALL_CHECKS:
+            for key, expected in check.validate(merged[check.name]):
+                line = _find_line(last.text, check.name, key)
+                problems.append(ConfigError(last.path, f"{check.name}.{key}", expected, line))
+        for index, override in enumerate(self.overrides):
+            for name, table in override.tables.items():
+                trial = _with_defaults(
+                    {**self.tables, name: {**self.tables.get(name, {}), **table}}
                 )
-            )
-    merged = _with_defaults(tables)
-    last = chain[-1]
-    problems: list[ConfigError] = []
-    for check in ALL_CHECKS:
-        for key, expected in check.validate(merged[check.name]):
-            problems.append(
-                ConfigError(
-                    last.path,
-                    f"{check.name}.{key}",
-                    expected,
-                    _find_line(last.text, check.name, key),
-                )
-            )
-    for index, override in enumerate(overrides):
-        for name, table in override.tables.items():
-            trial = _with_defaults({**tables, name: {**tables.get(name, {}), **table}})
-            for key, expected in CHECKS_BY_NAME[name].validate(trial[name]):
-                problems.append(
-                    ConfigError(override.source, f"overrides[{index}].{name}.{key}", expected)
-                )
+                for key, expected in CHECKS_BY_NAME[name].validate(trial[name]):
+                    where = f"overrides[{index}].{name}.{key}"
+                    problems.append(ConfigError(override.source, where, expected))
+        return problems
+
+
+def _override(raw: _RawPolicy, entry: dict[str, Any]) -> Override:
+    return Override(
+        spec=policy_spec(entry["paths"]),
+        patterns=list(entry["paths"]),
+        tables={
+            k: _resolve_paths(k, v, raw.folder) for k, v in entry.items() if k in CHECKS_BY_NAME
+        },
+        select=entry.get("select"),
+        ignore=entry.get("ignore"),
+        source=raw.path,
+        severity=dict(entry.get("severity", {})),
+    )
+
+
+def _merge(chain: list[_RawPolicy], root: Path, source: str) -> Policy:
+    merged = _Merged()
+    for raw in chain:
+        merged.add(raw)
+    problems = merged.problems(chain[-1])
     if problems:
         raise ConfigError.combine(problems)
+    select, ignore, exclude = merged.select, merged.ignore, merged.exclude
+    tables, overrides, origins, severity = (
+        merged.tables, merged.overrides, merged.origins, merged.severity
+    )  # fmt: skip
     return Policy(
         root=root,
         source=source,

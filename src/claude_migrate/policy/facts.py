@@ -25,11 +25,12 @@ from typing import TYPE_CHECKING, Any
 
 from packaging.version import InvalidVersion, Version
 
+from claude_migrate.core.dates import as_date
 from claude_migrate.manifests import canonical_name
 
 if TYPE_CHECKING:
+    from claude_migrate.core.settings import FileSettings
     from claude_migrate.manifests.pin import Pin
-    from claude_migrate.policy.config import FileSettings
     from claude_migrate.policy.deprecations import Catalogue
 
 SDK_PACKAGE = "anthropic"
@@ -40,20 +41,6 @@ def today() -> dt.date:
     from claude_migrate.policy.deprecations import today as catalogue_today
 
     return catalogue_today()
-
-
-def as_date(value: object) -> dt.date | None:
-    """Return a policy date (a TOML date, or an ISO "YYYY-MM-DD" string) as a date, else None."""
-    if isinstance(value, dt.datetime):
-        return None
-    if isinstance(value, dt.date):
-        return value
-    if isinstance(value, str):
-        try:
-            return dt.date.fromisoformat(value)
-        except ValueError:
-            return None
-    return None
 
 
 def as_version(text: object) -> Version | None:

@@ -14,7 +14,7 @@ Loaded and validated with the deprecation catalogue at start-up; a malformed ent
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -155,6 +155,31 @@ def _family(
         or not all(isinstance(m, str) and m for m in models)
     ):
         raise fail("models", "expected a non-empty list of model ids")
+    _check_values(raw, fail)
+    lists = {}
+    for key in ("dropped-tools", "dropped-betas"):
+        value = raw.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            raise fail(key, "expected a list of non-empty strings")
+        lists[key] = tuple(value)
+    resolved = _fact_sources(raw, sources, fail)
+    sampling, prefill, thinking = raw.get("sampling"), raw.get("prefill"), raw.get("thinking")
+    limit = raw.get("max-tokens")
+    facts = Facts(
+        family=name,
+        sampling=sampling,
+        prefill=prefill,
+        thinking=tuple(thinking) if thinking is not None else None,
+        max_tokens=limit,
+        dropped_tools=lists["dropped-tools"],
+        dropped_betas=lists["dropped-betas"],
+        sources=resolved,
+    )
+    return facts, tuple(models)
+
+
+def _check_values(raw: dict[str, Any], fail: Callable[[str, str], ConfigError]) -> None:
+    """Raise for a family's fact whose value has the wrong type or is not a known choice."""
     sampling = raw.get("sampling")
     if sampling is not None and sampling not in SAMPLING_KINDS:
         raise fail("sampling", "expected one of " + ", ".join(f'"{k}"' for k in SAMPLING_KINDS))
@@ -169,12 +194,12 @@ def _family(
     limit = raw.get("max-tokens")
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
         raise fail("max-tokens", "expected a positive integer")
-    lists = {}
-    for key in ("dropped-tools", "dropped-betas"):
-        value = raw.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-            raise fail(key, "expected a list of non-empty strings")
-        lists[key] = tuple(value)
+
+
+def _fact_sources(
+    raw: dict[str, Any], sources: Mapping[str, str], fail: Callable[[str, str], ConfigError]
+) -> dict[str, str]:
+    """Return each fact's source, by name from [sources]; every fact given must name one."""
     given = raw.get("source", {})
     if not isinstance(given, dict):
         raise fail("source", "expected a table { fact = source-name }")
@@ -191,17 +216,7 @@ def _family(
         if source not in sources:
             raise fail("source", f"{source!r} is not a name of [sources]")
         resolved[fact] = sources[source]
-    facts = Facts(
-        family=name,
-        sampling=sampling,
-        prefill=prefill,
-        thinking=tuple(thinking) if thinking is not None else None,
-        max_tokens=limit,
-        dropped_tools=lists["dropped-tools"],
-        dropped_betas=lists["dropped-betas"],
-        sources=resolved,
-    )
-    return facts, tuple(models)
+    return resolved
 
 
 def _tools(reader: _Reader) -> dict[str, ToolVersion]:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from claude_migrate.checks import ALL_CHECKS
-from claude_migrate.engine.fixer import write_atomic
+from claude_migrate.core.atomic import write_atomic
 from claude_migrate.policy.config import (
     CONFIG_NAME,
     PYPROJECT,

@@ -56,7 +56,7 @@ from claude_migrate.analysis.symbols import (
     BOTO3_CLIENT_FACTORIES,
     is_sdk_client_class,
 )
-from claude_migrate.engine.source import read_regular
+from claude_migrate.core.source import read_regular
 from claude_migrate.project.summary import summarise_tree
 from claude_migrate.project.triage import Sites, read_sites
 

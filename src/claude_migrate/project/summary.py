@@ -4,8 +4,9 @@ A summary is plain data (lists, dicts, strings, numbers), so it pickles to worke
 JSON and is cheap to hash: imports (made absolute), module-level assignments, functions and
 methods with their parameters, local assignments, returns and calls, and classes with their
 `self.<attr>` assignments. Expressions are kept as small tuples (`expr`), never evaluated here:
-`project.py` decides what they mean across modules. CPython's parser is ~10x faster than LibCST
-(DESIGN.md), and the project phase runs before any file is parsed with LibCST.
+`project/phase.py` decides what they mean across modules. CPython's parser is about 10x faster
+than LibCST (1.0 s against 10.5 s on the anthropic SDK's 567 files that name Claude), and the
+project phase runs before any file is parsed with LibCST.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`--format json`: the contract in DESIGN.md (version 1)."""
+"""`--format json`: the documented JSON contract (version 1; README, "JSON output")."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def render(run: Run) -> str:
         "summary": summary,
     }
     if run.baseline is not None:
-        # Only with `--baseline`: the keys above stay the DESIGN contract.
+        # Only with `--baseline`: the keys above stay the version-1 contract.
         payload["baseline"] = {
             "path": run.baseline,
             "baselined": len(run.baselined),

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from claude_migrate.core.diagnostics import Diagnostic, FileError, Severity
-from claude_migrate.engine.source import DecodeError, SourceText
+from claude_migrate.core.source import DecodeError, SourceText
 from claude_migrate.notebook import is_notebook_path
 from claude_migrate.report import Run, offers_fix, where
 
