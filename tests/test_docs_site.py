@@ -148,16 +148,32 @@ def _doc_texts() -> dict[str, str]:
     return {str(p.relative_to(REPO)): p.read_text(encoding="utf-8") for p in paths}
 
 
+INDEX_INSTALL = re.compile(
+    r"(pip|pipx|uv pip|uv tool) install +(-\w+ +)*['\"]?claude-migrate(\[\w+\])?(?!\[)['\"]?(?! *@)"
+)
+
+
 def test_no_text_installs_from_a_package_index_that_does_not_publish_it() -> None:
-    index_install = re.compile(
-        r"(pip|pipx|uv pip|uv tool) install +(-\w+ +)*['\"]?claude-migrate(\[\w+\])?['\"]?(?! *@)"
-    )
     hits = [
         f"{name}: {m.group(0)}"
         for name, text in _doc_texts().items()
-        for m in index_install.finditer(text)
+        for m in INDEX_INSTALL.finditer(text)
     ]
     assert hits == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("pip install claude-migrate", True),
+        ("pipx install 'claude-migrate[lsp]'", True),
+        ("python3 -m pip install -U claude-migrate", True),
+        ("pip install 'claude-migrate[lsp] @ git+https://example.invalid/x@v1.0.0'", False),
+        ("pipx inject claude-migrate pygls", False),
+    ],
+)
+def test_the_install_scan_tells_an_index_from_a_git_url(text: str, found: bool) -> None:
+    assert bool(INDEX_INSTALL.search(text)) is found
 
 
 def test_no_text_pins_a_branch() -> None:
