@@ -63,11 +63,20 @@ def _error_key(e: dict[str, Any]) -> tuple[str, int, int]:
     return (str(e.get("path", "")), _int(e.get("cell")), _int(e.get("line")))
 
 
+def _add_counts(total: dict[str, Any], counts: dict[str, Any]) -> None:
+    """Add a shard's summary counts into `total`; a table of counts (`severities`) key by key."""
+    for key, value in counts.items():
+        if isinstance(value, dict):
+            _add_counts(total.setdefault(key, {}), value)
+        else:
+            total[key] = total.get(key, 0) + _int(value)
+
+
 def merge_json(documents: Sequence[tuple[Path, dict[str, Any]]]) -> dict[str, Any]:
     """Return one `--format json` document holding every shard's findings."""
     diagnostics: list[dict[str, Any]] = []
     errors: list[dict[str, Any]] = []
-    summary: dict[str, int] = {}
+    summary: dict[str, Any] = {}
     baseline: dict[str, Any] | None = None
     for path, document in documents:
         found = document["diagnostics"]
@@ -77,8 +86,7 @@ def merge_json(documents: Sequence[tuple[Path, dict[str, Any]]]) -> dict[str, An
         _require(all(isinstance(e, dict) for e in lost), path, "`errors`: expected objects")
         diagnostics.extend(found)
         errors.extend(lost)
-        for key, value in document["summary"].items():
-            summary[key] = summary.get(key, 0) + _int(value)
+        _add_counts(summary, document["summary"])
         shard_baseline = document.get("baseline")
         if isinstance(shard_baseline, dict):
             if baseline is None:
