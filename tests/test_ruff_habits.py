@@ -206,3 +206,13 @@ def test_summary_without_safe_fixes_does_not_say_more(tmp_path: Path, cli: Cli) 
 
 
 STOP_POLICY = 'select = ["CM101", "CM103"]\n'
+
+
+def test_check_unsafe_fixes_marks_unsafe_fixes_and_writes_nothing(tmp_path: Path, cli: Cli) -> None:
+    write_tree(tmp_path, {"a.py": HEAD + STOP, "claude-migrate.toml": STOP_POLICY})
+    before = snapshot(tmp_path)
+    assert "CM103 [*]" not in cli("check", ".").stdout
+    marked = cli("check", "--unsafe-fixes", ".").stdout
+    assert "CM103 [*]" in marked
+    assert "[*] marks what `claude-migrate fix --unsafe-fixes` fixes" in marked
+    assert snapshot(tmp_path) == before

@@ -431,8 +431,12 @@ def _no_progress(jobs: Sequence[Job]) -> Iterator[None]:
 
 
 def check(request: Request, progress: Progress = _no_progress) -> Outcome:
-    """Report policy violations: the `check` command without its command line."""
-    return _execute(request, Options(limits=request.limits), progress)
+    """Report policy violations: the `check` command without its command line.
+
+    With `unsafe`, `[*]` and the summary count unsafe fixes as fixable too (ruff's
+    `check --unsafe-fixes`); nothing is written.
+    """
+    return _execute(request, Options(limits=request.limits, unsafe=request.unsafe), progress)
 
 
 def fix(request: Request, progress: Progress = _no_progress) -> Outcome:
