@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -24,7 +25,6 @@ from claude_migrate.core.diagnostics import (
 from claude_migrate.engine import cache as cache_module
 from claude_migrate.engine import runner as engine
 from claude_migrate.engine.cache import (
-    CACHE_DIR_NAME,
     ResultCache,
     build_id,
     result_from_json,
@@ -151,8 +151,8 @@ def test_another_build_of_the_tool_does_not_read_these_entries(
     assert parses
 
 
-GARBAGE = [b"", b"{", b"not json at all", b"[]", b'{"format": 1}', b'{"format": 999, "result": {}}',
-           b'{"format": 1, "result": {"diagnostics": [{"line": "x"}], "errors": []}}',
+GARBAGE = [b"", b"{", b"not json at all", b"[]", b'{"format": 2}', b'{"format": 999, "result": {}}',
+           b'{"format": 2, "result": {"diagnostics": [{"line": "x"}], "errors": []}}',
            b'\x00\xff\xfe']  # fmt: skip
 
 
@@ -165,11 +165,15 @@ def test_broken_entries_are_misses_and_get_rewritten(
     cold = _json(cli, "check", "--cache-dir", str(folder))
     entries = sorted(folder.rglob("*.json"))
     assert entries
+    secret = cache_module.read_key(folder)
+    assert secret is not None
     for entry in entries:
-        entry.write_bytes(garbage)
+        # Sealed with the folder's own key: a miss by its shape, not by its signature.
+        entry.write_bytes(cache_module.seal(secret, entry.stem, garbage))
     assert _json(cli, "check", "--cache-dir", str(folder)) == cold
     for entry in entries:
-        assert json.loads(entry.read_bytes())["format"] == cache_module.FORMAT
+        payload = cache_module.unseal(secret, entry.stem, entry.read_bytes())
+        assert payload is not None and json.loads(payload)["format"] == cache_module.FORMAT
 
 
 def test_truncated_entries_are_misses(tree: Path, tmp_path: Path) -> None:
@@ -245,33 +249,38 @@ def test_fix_diff_is_the_same_with_the_cache(tree: Path, tmp_path: Path) -> None
 # Where the cache lives ------------------------------------------------------------------------
 
 
-def test_default_cache_sits_at_the_git_root_and_git_ignores_it(
+def test_default_cache_sits_in_the_users_cache_folder_not_in_the_tree(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("CLAUDE_MIGRATE_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     repo = tmp_path / "repo"
     write_tree(repo, {"svc/app/a.py": (FIXTURES / "max-tokens" / "budgets.py").read_text()})
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
     _json(Cli(repo / "svc"), "check")
-    assert (repo / CACHE_DIR_NAME / build_id()).is_dir()
-    assert not (repo / "svc" / CACHE_DIR_NAME).exists()
+    assert (tmp_path / "xdg" / "claude-migrate" / build_id()).is_dir()
     status = subprocess.run(
-        ["git", "status", "--porcelain", "--untracked-files=all"],
+        ["git", "status", "--porcelain", "--untracked-files=all", "--ignored"],
         cwd=repo, capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
     assert status.splitlines() == ["?? svc/app/a.py"]
 
 
-def test_without_git_the_cache_sits_by_the_policy_file(
+def test_without_xdg_cache_home_the_cache_sits_in_the_home_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("CLAUDE_MIGRATE_CACHE_DIR", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/is/ignored")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
     project = tmp_path / "project"
     write_tree(project, {"pyproject.toml": "[project]\nname='x'\n", "src/a.py": BROKEN})
-    if cache_module.project_root(project) != project:
-        pytest.skip("the temporary folder is inside a git repository")
     _json(Cli(project / "src"), "check")
-    assert (project / CACHE_DIR_NAME).is_dir()
+    folder = tmp_path / "home" / ".cache" / "claude-migrate"
+    assert (folder / build_id()).is_dir()
+    assert sorted(p.name for p in project.rglob("*")) == ["a.py", "pyproject.toml", "src"]
+    key = folder / cache_module.KEY_NAME
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600
 
 
 # Concurrency and pruning ----------------------------------------------------------------------

@@ -265,6 +265,9 @@ def _python_example(rule_code: str, section: str) -> str | None:
     return match.group(1) if match else None
 
 
+# The policy a page's example runs under, where the rule is off by default (the page says so).
+EXAMPLE_POLICIES = {"CM304": '[migrate-model]\nto = "claude-sonnet-5-5"\n'}
+
 PAGES_WITH_PYTHON_EXAMPLES = [
     rule for rule in all_rules() if rule.page() and _python_example(rule.code, "Example")
 ]
@@ -289,6 +292,8 @@ def test_page_example_is_reported_and_fixed_as_the_page_shows(
         data = cli.json("check", "example.py", *selection)
         return [d["code"] for d in data["diagnostics"]] + [e["code"] for e in data["errors"]]
 
+    if rule.code in EXAMPLE_POLICIES:
+        (tmp_path / "claude-migrate.toml").write_text(EXAMPLE_POLICIES[rule.code], "utf-8")
     (tmp_path / "example.py").write_text(example, encoding="utf-8")
     assert rule.code in codes_found(), f"rules/{rule.code}.md: the example is not reported"
     if rule.fix in ("safe", "unsafe"):

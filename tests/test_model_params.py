@@ -36,9 +36,9 @@ def _sdk_models() -> set[str]:
 
 
 def test_the_test_extra_pins_the_anthropic_sdk_the_facts_were_read_from() -> None:
-    assert anthropic.__version__ == "2.14.0"
+    assert anthropic.__version__ == "2.15.0"
     pyproject = (FIXTURES.parent / "pyproject.toml").read_text(encoding="utf-8")
-    assert '"anthropic==2.14.0"' in pyproject
+    assert '"anthropic==2.15.0"' in pyproject
 
 
 @pytest.mark.parametrize("model_id", sorted(_sdk_models()))
@@ -57,12 +57,13 @@ def test_every_fact_names_a_public_source() -> None:
             "max-tokens": family.max_tokens,
             "dropped-tools": family.dropped_tools or None,
             "dropped-betas": family.dropped_betas or None,
+            "forced-tool-choice": family.forced_tool_choice,
         }
         for fact, value in given.items():
             if value is None:
                 continue
             source = family.source(fact)
-            assert source.startswith("https://") or "anthropic 2.14.0" in source, (family, fact)
+            assert source.startswith("https://") or "anthropic 2.15.0" in source, (family, fact)
 
 
 def test_the_documented_constraints_are_in_the_data() -> None:
@@ -297,7 +298,7 @@ def test_fixed_sdk_calls_type_check_against_the_installed_sdk(
 def test_catalogue_check_passes_against_the_installed_sdk(tmp_path: Path) -> None:
     result = Cli(tmp_path)("catalogue", "--check")
     assert result.exit_code == 0, result.output
-    assert "anthropic 2.14.0" in result.stdout and "no gaps" in result.stdout
+    assert "anthropic 2.15.0" in result.stdout and "no gaps" in result.stdout
 
 
 def test_catalogue_check_lists_what_the_catalogue_lacks_and_exits_1(
@@ -360,15 +361,27 @@ def test_a_deprecation_only_the_installed_sdk_knows_is_still_reported(
     assert finding.fix is None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the catalogue knows no Bedrock ids for Opus 4.7 and the newer models (none is "
-    "published where its sources could be read), so a Bedrock spelling finds no facts",
+@pytest.mark.parametrize(
+    "model_id",
+    [
+        "anthropic.claude-opus-4-7",
+        "global.anthropic.claude-opus-4-7",
+        "us.anthropic.claude-opus-4-7",
+        "eu.anthropic.claude-opus-4-7",
+        "apac.anthropic.claude-opus-4-7",
+        "au.anthropic.claude-opus-4-7",
+        "us.anthropic.claude-sonnet-5-5",
+        "global.anthropic.claude-haiku-5-5",
+    ],
 )
-def test_a_bedrock_spelling_of_a_new_model_is_checked_against_its_facts(tmp_path: Path) -> None:
+def test_a_bedrock_spelling_of_a_new_model_is_checked_against_its_facts(
+    tmp_path: Path, model_id: str
+) -> None:
     source = (
         "import boto3\nruntime = boto3.client('bedrock-runtime')\n"
-        "runtime.converse(modelId='anthropic.claude-opus-4-7', messages=[],"
+        f"runtime.converse(modelId='{model_id}', messages=[],"
         " inferenceConfig={'temperature': 0.5})\n"
     )
-    assert _check(Cli(tmp_path), tmp_path, source) != []
+    found = _check(Cli(tmp_path), tmp_path, source)
+    assert [f["code"] for f in found] == ["CM108"]
+    assert "temperature" in found[0]["message"]

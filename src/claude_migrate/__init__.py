@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from claude_migrate.isolation import protect as _protect
+
+# Before anything else of ours is imported; a no-op when the start-up line already ran, or when
+# the package is imported by another program (see isolation.py).
+_protect()
+
 __version__ = "0.1.0"
 
 

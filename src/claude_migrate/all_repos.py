@@ -17,9 +17,10 @@ With `--results DIR`, each repository's `fix --report` is kept as `DIR/<reposito
 `repository` object (name, web address, branch, status), and the campaign report
 (`claude-migrate report`) is written as `DIR/campaign.md` and `DIR/campaign.html`.
 
-The fixer runs claude-migrate in a child process of the interpreter that runs it, so the
-repositories' code is never imported here (claude-migrate itself never runs code from the tree
-it checks).
+The fixer runs claude-migrate in an isolated child process (`python -I`) of the interpreter
+that runs it, so the repositories' code is never imported, here or in the child: the clone is
+the child's working folder, and neither it nor PYTHONPATH, PYTHONSTARTUP or the user's site
+folder is on the child's import path.
 """
 
 from __future__ import annotations
@@ -111,14 +112,19 @@ def run_fix(
     policy: str | None, override: bool, unsafe: bool, report_path: Path
 ) -> subprocess.CompletedProcess[str]:
     """Run `claude-migrate fix` over the current folder with the campaign's policy."""
-    command = [sys.executable, "-m", "claude_migrate", "fix", "--quiet", "--no-cache"]
+    from claude_migrate.isolation import isolated_command
+
+    # Isolated (`-I`): the repository is the working folder, and its modules must not shadow
+    # the standard library's in the child, nor PYTHONPATH, PYTHONSTARTUP or a user site apply.
+    command = isolated_command("claude_migrate", ["fix", "--quiet", "--no-cache"])
     command += ["--report", str(report_path)]
     if policy is not None:
         command += ["--config" if override else "--base-config", policy]
     if unsafe:
         command.append("--unsafe-fixes")
     command.append(".")
-    print("$ " + " ".join(command), flush=True)
+    shown = ["python", "-I", "-m", "claude_migrate", *command[4:]]
+    print("$ " + " ".join(shown), flush=True)
     return subprocess.run(command, capture_output=True, text=True, check=False)
 
 

@@ -39,15 +39,12 @@ from claude_migrate.discovery.collect import (
 )
 from claude_migrate.discovery.git import WorkTreeState
 from claude_migrate.discovery.git import scan as git_scan
-from claude_migrate.engine.cache import (
-    CACHE_DIR_NAME as CACHE_DIR_NAME,  # shown by the command line's help
-)
 from claude_migrate.engine.cache import ResultCache, default_dir
 from claude_migrate.engine.pool import WorkerStartError
 from claude_migrate.engine.runner import run
 from claude_migrate.notebook import NOTEBOOK_KIND, is_notebook_path
 from claude_migrate.policy.config import CommandLine, Policy, PolicyLoader
-from claude_migrate.report import FORMATS, Run
+from claude_migrate.report import FORMATS, Run, Trusted
 from claude_migrate.report import (
     encode_report as encode_report,  # the command line writes reports too
 )
@@ -192,7 +189,7 @@ def dirty_files_to_rewrite(
 
 
 def apply_baseline(
-    run: Run, path: Path, prune: bool = False, show: bool = False
+    run: Run, path: Path, prune: bool = False, show: bool = False, root: Path | None = None
 ) -> tuple[Run, int]:
     """Return the run without the findings `path` records, and how many stale entries were pruned.
 
@@ -201,7 +198,7 @@ def apply_baseline(
     """
     from claude_migrate.engine import baseline
 
-    accepted = baseline.Baseline.load(path)
+    accepted = baseline.Baseline.load(path, root)
     outcome = baseline.apply(run.results, accepted, run.cwd)
     pruned = 0
     if prune and outcome.stale:
@@ -217,6 +214,8 @@ def apply_baseline(
         baseline=str(path),
         show_baselined=show,
         cwd=run.cwd,
+        trusted=run.trusted,
+        suppressed=run.suppressed,
     )
     return filtered, pruned
 
@@ -281,6 +280,7 @@ def read_stdin(
     extend_ignore: Sequence[str] = (),
     force_exclude: bool = False,
     fixing: bool = False,
+    list_suppressed: bool = False,
 ) -> StdinInput:
     """Return the job that checks `data` under the policy, paths and kind of `filename`.
 
@@ -301,13 +301,16 @@ def read_stdin(
         result = FileResult(path=display)
         result.errors.append(FileError(display, str(exc), exc.line))
         return StdinInput(display, data, None, None, result)
-    if (force_exclude and policy.is_excluded(path)) or (kind == "python" and skips_file(data)):
+    skipped = kind == "python" and skips_file(data) and not list_suppressed
+    if (force_exclude and policy.is_excluded(path)) or skipped:
         return StdinInput(display, data, source, None)
     if fixing and source.lossy is not None:
         result = FileResult(path=display)
         result.errors.append(FileError(display, f"not fixed: {source.lossy}"))
         return StdinInput(display, data, source, None, result)
     settings = policy.settings_for(path, select, extend_ignore)
+    if list_suppressed:
+        settings = replace(settings, list_suppressed=True)
     job = Job(path=str(path), display=display, kind=kind, settings=settings, text=source.text)
     return StdinInput(display, data, source, job)
 
@@ -342,6 +345,10 @@ class Request:
     select: tuple[str, ...] | None = None  # codes or prefixes; None: the policy's
     ignore: tuple[str, ...] = ()
     config: Path | None = None  # one policy for every file
+    # A trusted gate (`check --trusted-config`): this policy alone, from outside the checked
+    # tree; the tree's policy files, baselines and caches are never read, and every finding a
+    # comment in a checked file silences is listed.
+    trusted_config: Path | None = None
     base_config: str | None = None  # a preset or file layered under every policy found
     force_exclude: bool = False
     stdin: bytes | None = None  # standard input's bytes: check them instead of `paths`
@@ -361,6 +368,9 @@ class Request:
     color: bool = False
     # check
     baseline: Path | None = None
+    # The folder the baseline's paths are relative to (default: the baseline file's folder;
+    # in a trusted gate, the checked repository's root).
+    baseline_root: Path | None = None
     write_baseline: Path | None = None
     prune_baseline: bool = False
     show_baselined: bool = False
@@ -478,13 +488,14 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
 
     if request.stdin is not None:
         options = replace(options, write=False, keep_text=True)
+    trusted = _trusted_setup(request, stop)
     work = _collect_work(request, options, stop)
     messages.extend(_skip_warnings(work.skipped, request))
     messages.extend(_notices(work.notices, options))
     uncommitted = None
     if options.fix and work.stdin is None:
         uncommitted = _uncommitted_guard(work.jobs, options, request, stop)
-    run = _run_work(request, options, progress, work, messages, stop)
+    run = _run_work(request, options, progress, work, messages, stop, trusted)
     path_status = _path_status(request, work.skipped, work.jobs, check=not options.fix)
     mixed = _mixed_with_work(run, work.jobs, uncommitted)
     if request.report_file is not None:
@@ -510,14 +521,17 @@ def _collect_work(request: Request, options: Options, stop: Stop) -> _Work:
     """Return the jobs of the run: the piped input, or the files under the given paths."""
     select = list(request.select) if request.select is not None else None
     ignore = list(request.ignore)
+    listing = request.trusted_config is not None
     try:
         loader = PolicyLoader(
-            request.config, base=request.base_config, command_line=request.command_line
+            request.trusted_config or request.config,
+            base=request.base_config,
+            command_line=request.command_line,
         )
         if request.stdin is not None:
             stdin = read_stdin(
                 request.stdin, request.stdin_filename, loader, select, ignore,
-                request.force_exclude, fixing=options.fix,
+                request.force_exclude, fixing=options.fix, list_suppressed=listing,
             )  # fmt: skip
             return _Work([stdin.job] if stdin.job is not None else [], stdin=stdin)
         targets = list(request.paths) or [Path(".")]
@@ -526,7 +540,74 @@ def _collect_work(request: Request, options: Options, stop: Stop) -> _Work:
         )
     except (ConfigError, DiscoveryError) as exc:
         raise stop(str(exc)) from None
-    return _Work(collected.jobs, collected.skipped, collected.notices)
+    jobs = collected.jobs
+    if listing:
+        jobs = [replace(job, settings=replace(job.settings, list_suppressed=True)) for job in jobs]
+    return _Work(jobs, collected.skipped, collected.notices)
+
+
+def _checked_trees(request: Request) -> list[Path]:
+    """Return the folders a run's paths lie in: each named folder (or a file's folder) and the
+    git work tree holding it."""
+    from claude_migrate.discovery.git import work_tree_root
+
+    trees: list[Path] = []
+    for path in list(request.paths) or [Path(".")]:
+        if path == Path("-"):
+            path = Path(request.stdin_filename or ".").parent
+        folder = Path(os.path.realpath(path))
+        if not folder.is_dir():
+            folder = folder.parent
+        trees.append(folder)
+        root = work_tree_root(folder)
+        if root is not None:
+            trees.append(Path(os.path.realpath(root)))
+    return trees
+
+
+def _inside(path: Path, trees: Sequence[Path]) -> bool:
+    real = Path(os.path.realpath(path))
+    return any(real == tree or tree in real.parents for tree in trees)
+
+
+def _baseline_root(request: Request) -> Path | None:
+    """Return the folder the baseline's paths are relative to, None for the file's own.
+
+    A trusted gate reads a copy of the repository's baseline from outside the checkout: by
+    default its paths are read from the root of the checked repository (else the working
+    folder), where the repository keeps its baseline.
+    """
+    if request.baseline_root is not None or request.trusted_config is None:
+        return request.baseline_root
+    from claude_migrate.discovery.git import work_tree_root
+
+    first = (list(request.paths) or [Path(".")])[0]
+    folder = Path(os.path.realpath(first))
+    if not folder.is_dir():
+        folder = folder.parent
+    return work_tree_root(folder) or Path.cwd()
+
+
+def _trusted_setup(request: Request, stop: Stop) -> Trusted | None:
+    """Return a trusted gate's setup; refuse a policy or baseline the checked tree holds."""
+    if request.trusted_config is None:
+        return None
+    trees = _checked_trees(request)
+    named = [("--trusted-config", request.trusted_config), ("--baseline", request.baseline)]
+    for flag, path in named:
+        if path is not None and _inside(path, trees):
+            raise stop(
+                f"{flag} {path}: the file is inside the tree being checked, which a pull "
+                "request can change; name a copy from outside it (for a baseline, the base "
+                "branch's: `git show origin/main:FILE > $RUNNER_TEMP/FILE`)"
+            )
+    cache = None
+    if not request.no_cache:
+        folder = request.cache_dir or default_dir()
+        if folder is not None and not _inside(folder, trees):
+            cache = str(folder)
+    baseline = str(request.baseline) if request.baseline is not None else None
+    return Trusted(str(request.trusted_config), baseline, cache)
 
 
 def _skip_warnings(skipped: list[Skipped], request: Request) -> list[str]:
@@ -548,13 +629,23 @@ def _run_work(
     work: _Work,
     messages: list[str],
     stop: Stop,
+    trusted: Trusted | None = None,
 ) -> Run:
     """Run the jobs (through the cache unless it is off) and return the run."""
     cache = None
-    if not request.no_cache:
-        cache = ResultCache(request.cache_dir or default_dir(Path.cwd()))
+    folder = request.cache_dir or default_dir()
+    if trusted is not None and trusted.cache is None and folder is not None:
+        messages.append(
+            f"claude-migrate: note: the cache folder {folder} is inside the checked tree: "
+            "a trusted gate does not use it"
+        )
+        folder = None
+    if not request.no_cache and folder is not None:
+        cache = ResultCache(folder)
         if cache.problem is not None:
             messages.append(f"claude-migrate: warning: {cache.problem}")
+            if trusted is not None:
+                trusted = replace(trusted, cache=None)
     try:
         with progress(work.jobs) as on_result:
             run = execute(work.jobs, options, request.jobs, on_result, cache=cache)
@@ -564,6 +655,7 @@ def _run_work(
     if work.stdin is not None and work.stdin.result is not None:
         run = Run(results=[work.stdin.result], fixing=options.fix, unsafe=options.unsafe)
     run.skipped = [(s.display, s.reason) for s in work.skipped if s.reason != EXCLUDED]
+    run.trusted = trusted
     if request.verbose:
         for result in run.results:
             if result.skipped is not None:
@@ -606,8 +698,9 @@ def _apply_named_baseline(
 
     try:
         run, pruned = apply_baseline(
-            run, request.baseline, request.prune_baseline, request.show_baselined
-        )
+            run, request.baseline, request.prune_baseline, request.show_baselined,
+            _baseline_root(request),
+        )  # fmt: skip
     except baseline.BaselineError as exc:
         raise stop(str(exc)) from None
     if pruned and not request.quiet:

@@ -135,7 +135,8 @@ def _common(func: Command) -> Command:
             type=click.Path(file_okay=False, path_type=Path),
             envvar="CLAUDE_MIGRATE_CACHE_DIR",
             show_envvar=True,
-            help=f"Where results are cached (default: {api.CACHE_DIR_NAME}/ at the git root).",
+            help="Where results are cached (default: $XDG_CACHE_HOME/claude-migrate, else "
+            "~/.cache/claude-migrate).",
         ),
         click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache."),
         click.option(
@@ -270,6 +271,8 @@ def _run(
     show_fixes: bool = False,
     fix_only: bool = False,
     add_noqa: bool = False,
+    trusted_config: Path | None = None,
+    baseline_root: Path | None = None,
 ) -> NoReturn:
     """Map the flags to an `api.Request`, run it, print the `api.Outcome`, exit with its status."""
     chosen = _codes(select, "--select")
@@ -287,12 +290,19 @@ def _run(
             raise click.BadParameter(str(exc), param_hint="--shard") from None
     if base_config is not None and config is not None:
         raise click.UsageError("use either --config (one policy for every file) or --base-config")
+    if trusted_config is not None and (config or base_config or write_baseline or prune_baseline):
+        raise click.UsageError(
+            "--trusted-config is the whole policy and writes nothing: it cannot be combined "
+            "with --config, --base-config, --write-baseline or --prune-baseline"
+        )
     dropped = _codes(ignore, "--ignore") or []
     use_stdin = paths == (Path("-"),) or (not paths and stdin_filename is not None)
     if Path("-") in paths and not use_stdin:
         raise click.UsageError("`-` (standard input) cannot be mixed with other paths")
-    if (prune_baseline or show_baselined) and baseline_file is None:
-        raise click.UsageError("--prune-baseline and --show-baselined need --baseline FILE")
+    if (prune_baseline or show_baselined or baseline_root) and baseline_file is None:
+        raise click.UsageError(
+            "--prune-baseline, --show-baselined and --baseline-root need --baseline FILE"
+        )
     if write_baseline is not None and baseline_file is not None:
         raise click.UsageError("use either --baseline or --write-baseline, not both")
     # Fixing standard input prints the fixed source on standard output, the report on stderr.
@@ -302,6 +312,7 @@ def _run(
         select=tuple(chosen) if chosen is not None else None,
         ignore=tuple(dropped),
         config=config,
+        trusted_config=trusted_config,
         base_config=base_config,
         force_exclude=force_exclude,
         stdin=sys.stdin.buffer.read() if use_stdin else None,
@@ -320,6 +331,7 @@ def _run(
         terminal=report_stream.isatty(),
         color=not os.environ.get("NO_COLOR"),
         baseline=baseline_file,
+        baseline_root=baseline_root,
         write_baseline=write_baseline,
         prune_baseline=prune_baseline,
         show_baselined=show_baselined,
@@ -416,6 +428,12 @@ _FIX_ONLY_HELP = (
     help="Report only findings not recorded in this baseline file.",
 )
 @click.option(
+    "--baseline-root",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The folder the baseline's paths are relative to (default: the baseline file's "
+    "folder; with --trusted-config, the root of the git repository checked).",
+)
+@click.option(
     "--write-baseline",
     type=click.Path(dir_okay=False, path_type=Path),
     help="Record today's findings in this file (entries of files not checked are kept) and exit 0.",
@@ -427,6 +445,14 @@ _FIX_ONLY_HELP = (
     "--show-baselined",
     is_flag=True,
     help="SARIF: also list baselined findings, with baselineState `unchanged`.",
+)
+@click.option(
+    "--trusted-config",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Gate untrusted changes (a pull request from a fork): use this policy file alone, "
+    "from outside the checked tree, never the tree's policy files or a cache inside it; "
+    "--baseline must lie outside it too; list every finding a comment in the files "
+    "suppresses (`# noqa`, skip-file).",
 )
 @click.option("--fix", "fix_flag", is_flag=True, help="Apply safe fixes, as `claude-migrate fix`.")
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply (or mark with [*]) unsafe fixes.")
@@ -458,10 +484,11 @@ def check(fix_flag: bool, **kwargs: Any) -> None:
             raise click.UsageError(f"--{flag.replace('_', '-')} goes with --fix")
     if fixing and kwargs["baseline_file"] is not None:
         raise click.UsageError("--baseline is for reporting: not with --fix")
-    baseline_flags = ("write_baseline", "prune_baseline", "show_baselined")
-    if fixing and any(kwargs[flag] for flag in baseline_flags):
+    reporting = ("write_baseline", "prune_baseline", "show_baselined", "trusted_config")
+    if fixing and any(kwargs[flag] for flag in reporting):
         raise click.UsageError(
-            "--write-baseline, --prune-baseline and --show-baselined: not with --fix"
+            "--write-baseline, --prune-baseline, --show-baselined and --trusted-config report: "
+            "not with --fix"
         )
     _run(**kwargs, fixing=fixing)
 
@@ -500,6 +527,86 @@ def fix(**kwargs: Any) -> None:
     a progress bar shows on stderr (not under --quiet).
     """
     _run(**kwargs, fixing=True)
+
+
+@main.command("migrate")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--to", "to", required=True, help="The model to move to (an API id).")
+@click.option(
+    "--from",
+    "sources",
+    multiple=True,
+    help="Move only calls to this model (repeatable; default: the target's tier, not newer).",
+)
+@click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes marked unsafe.")
+@click.option("--diff", is_flag=True, help="Print a unified diff of the changes and write nothing.")
+@click.option(
+    "--report",
+    "report_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write a JSON report of every changed file and every finding left (with why) to FILE.",
+)
+@click.option(
+    "--checklist",
+    "checklist_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write what the migration could not do, as a Markdown checklist, to FILE.",
+)
+@click.option("-j", "--jobs", type=click.IntRange(min=1), help="Worker processes.")
+@click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    envvar="CLAUDE_MIGRATE_CACHE_DIR",
+    show_envvar=True,
+    help="Where results are cached (default: $XDG_CACHE_HOME/claude-migrate, else "
+    "~/.cache/claude-migrate).",
+)
+@click.option("--no-cache", is_flag=True, help="Do not read or write the result cache.")
+@click.option("-q", "--quiet", is_flag=True, help="Print only the summary line.")
+def migrate_command(
+    paths: tuple[Path, ...],
+    to: str,
+    sources: tuple[str, ...],
+    unsafe_fixes: bool,
+    diff: bool,
+    report_file: Path | None,
+    checklist_file: Path | None,
+    jobs: int | None,
+    cache_dir: Path | None,
+    no_cache: bool,
+    quiet: bool,
+) -> None:
+    """Move every Claude call in PATHS to the model --to names, rewriting each request to its
+    contract (rule CM304); what cannot be moved is reported, and listed by --checklist.
+
+    Exit codes: 0 every call moved, 1 something is left (see the checklist), 2 usage error.
+    """
+    from claude_migrate import migrate
+
+    migration = migrate.Migration(
+        to=to,
+        sources=sources,
+        paths=paths,
+        unsafe=unsafe_fixes,
+        diff=diff,
+        report_file=report_file,
+        checklist=checklist_file,
+        jobs=jobs,
+        cache_dir=cache_dir,
+        no_cache=no_cache,
+        quiet=quiet,
+    )
+    try:
+        result = migrate.run(migration)
+    except migrate.MigrationError as exc:
+        _fail(str(exc))
+    except api.RequestError as exc:
+        for line in exc.messages:
+            click.echo(line, err=True)
+        _fail(str(exc))
+    except OSError as exc:
+        _fail(f"cannot write the checklist {checklist_file}: {exc.strerror}")
+    _print(result.outcome)
 
 
 # The catalogue ------------------------------------------------------------------------------

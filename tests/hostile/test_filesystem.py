@@ -19,6 +19,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 from fixbulk import command, env
@@ -26,7 +27,7 @@ from helpers import Cli, write_tree
 
 from claude_migrate.core import atomic
 from claude_migrate.engine import cache as cache_module
-from claude_migrate.engine.cache import MARKER, ResultCache, build_id
+from claude_migrate.engine.cache import MARKER, ResultCache, build_id, read_key, seal, unseal
 
 HEAD = "import anthropic\nclient = anthropic.Anthropic()\n"
 CALL = 'client.messages.create(model="m", temperature=0.9, max_tokens=4096, stream=True)'
@@ -521,15 +522,22 @@ def test_a_cache_entry_with_a_wrong_field_type_is_a_miss_and_rewritten(
     folder = tmp_path / "cache"
     cold = cli.json("check", "--cache-dir", str(folder), ".")
     # The file's result entry (the project phase keeps its own entries beside it).
-    (entry,) = [
-        e for e in (folder / build_id()).rglob("*.json") if "result" in json.loads(e.read_bytes())
-    ]
-    stored = json.loads(entry.read_bytes())
+    secret = read_key(folder)
+    assert secret is not None
+
+    def payload(entry: Path) -> dict[str, Any]:
+        data = unseal(secret, entry.stem, entry.read_bytes())
+        assert data is not None
+        return cast(dict[str, Any], json.loads(data))
+
+    (entry,) = [e for e in (folder / build_id()).rglob("*.json") if "result" in payload(e)]
+    stored = payload(entry)
     stored["result"]["diagnostics"][0][field] = value
-    entry.write_text(json.dumps(stored))
+    # Sealed with the folder's own key: the shape check alone must turn it away.
+    entry.write_bytes(seal(secret, entry.stem, json.dumps(stored).encode()))
     assert cli.json("check", "--cache-dir", str(folder), ".") == cold
-    assert json.loads(entry.read_bytes())["result"]["diagnostics"][0].get(field) != value
-    entry.write_text(json.dumps(stored))
+    assert payload(entry)["result"]["diagnostics"][0].get(field) != value
+    entry.write_bytes(seal(secret, entry.stem, json.dumps(stored).encode()))
     for args in (
         ("check", "--write-baseline", "b.json"),
         ("fix", "--report", "r.json", "--diff"),

@@ -58,7 +58,7 @@ BETA_HEADER = "anthropic-beta"
 class Problem:
     """One thing a request carries that a model refuses, and the edits that repair it."""
 
-    kind: str  # "sampling", "thinking", "prefill", "max-tokens", "tool", "beta"
+    kind: str  # "sampling", "thinking", "prefill", "max-tokens", "tool", "beta", "tool-choice"
     node: cst.CSTNode  # where the finding is reported
     message: str  # what is wrong, ending with the source
     change: str = ""  # what the fix does, for fix descriptions and CM302's report
@@ -369,6 +369,36 @@ def _betas(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> Iterab
     )
 
 
+FORCING_TOOL_CHOICES = ("any", "tool")
+
+
+def _tool_choice(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> Iterable[Problem]:
+    if facts.forced_tool_choice is not False:
+        return
+    entry = site.params.get("tool_choice")
+    if entry is None:
+        return
+    config = ctx.resolver.values.nested(entry, site.record.scope)
+    kind = config.get("type") if config is not None else None
+    if kind is None or not kind.value.known or kind.value.value not in FORCING_TOOL_CHOICES:
+        return
+    # {"type": "auto"} keeps the request valid but lets the model answer without the tool:
+    # behaviour changes, so the fix is unsafe.
+    edits: list[Edit] = []
+    forced = f"tool_choice={{'type': {kind.value.value!r}}}"
+    whole = isinstance(entry.value_node, cst.Dict) and _within(ctx, entry.value_node, site.node)
+    if whole:
+        edits = [ctx.replace(entry.value_node, '{"type": "auto"}')]
+    yield Problem(
+        "tool-choice",
+        entry.holder,
+        f"{label} answers 400 to a forced {forced}{_cite(facts, 'forced-tool-choice')}; "
+        'use {"type": "auto"} and ask for the tool in the prompt',
+        'tool_choice={"type": "auto"} (the model may answer without the tool)',
+        edits,
+    )
+
+
 def problems(
     ctx: FileContext,
     site: CallSite,
@@ -396,6 +426,7 @@ def problems(
     found.extend(_max_tokens(ctx, site, facts, label))
     found.extend(_tools(ctx, site, facts, label))
     found.extend(_betas(ctx, site, facts, label))
+    found.extend(_tool_choice(ctx, site, facts, label))
     return found
 
 

@@ -68,7 +68,9 @@ def judge(ctx: FileContext, site: CallSite) -> Judged | None:
     # A fix never writes a model that retires within the warning window if a later successor
     # exists: follow the chain up to the window's end.
     horizon = as_of + dt.timedelta(days=facts.retirement_warn_days)
-    found = known.successor(spelling.model, horizon, dict(facts.model_replacements))
+    found = known.successor(
+        spelling.model, horizon, dict(facts.model_replacements), facts.replacement_preference
+    )
     target = known.spell(found[0], spelling, found[1]) if found is not None else None
     return Judged(entry, spelling, target, retires, platform)
 

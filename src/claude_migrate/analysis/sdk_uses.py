@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -87,37 +87,85 @@ def _context(path: Path) -> FileContext | None:
 
 
 def _lines(ctx: FileContext, removal: SdkRemoval) -> Iterator[int]:
-    from claude_migrate.analysis.calls import SDK
+    """Yield the lines of the file that still use `removal`, by its kind."""
+    finder = _FINDERS.get(removal.kind)
+    if finder is not None:
+        yield from finder(ctx, removal)
+
+
+def _client_method_lines(ctx: FileContext, removal: SdkRemoval) -> Iterator[int]:
     from claude_migrate.analysis.symbols import Instance, is_sdk_client_class
 
-    if removal.kind == "client-method":
-        for record in ctx.index.calls:
-            func = record.node.func
-            if not isinstance(func, cst.Attribute) or func.attr.value != removal.name:
-                continue
-            symbol = ctx.resolver.resolve(func, record.scope)
-            if (
-                isinstance(symbol, Instance)
-                and is_sdk_client_class(symbol.cls)
-                and symbol.path == (removal.name,)
-            ):
-                yield ctx.range(record.node).start.line
-    elif removal.kind == "argument":
-        for site in ctx.sites:
-            path = site.target.key.removeprefix("sdk:")
-            if site.family == SDK and path in removal.calls:
-                entry = site.params.get(removal.name)
-                if entry is not None:
-                    yield ctx.range(entry.holder).start.line
-    elif removal.kind == "resource":
-        for site in ctx.sites:
-            if site.family == SDK and site.target.key.startswith(f"sdk:{removal.name}."):
-                yield ctx.range(site.node).start.line
-    elif removal.kind == "constant":
-        word = re.compile(rf"\b{re.escape(removal.name)}\b")
-        for number, line in enumerate(ctx.source.text.splitlines(), 1):
-            if word.search(line.split("#", 1)[0]):
-                yield number
+    for record in ctx.index.calls:
+        func = record.node.func
+        if not isinstance(func, cst.Attribute) or func.attr.value != removal.name:
+            continue
+        symbol = ctx.resolver.resolve(func, record.scope)
+        if (
+            isinstance(symbol, Instance)
+            and is_sdk_client_class(symbol.cls)
+            and symbol.path == (removal.name,)
+        ):
+            yield ctx.range(record.node).start.line
+
+
+def _argument_lines(ctx: FileContext, removal: SdkRemoval) -> Iterator[int]:
+    from claude_migrate.analysis.calls import SDK
+
+    for site in ctx.sites:
+        path = site.target.key.removeprefix("sdk:")
+        if site.family == SDK and path in removal.calls:
+            entry = site.params.get(removal.name)
+            if entry is not None:
+                yield ctx.range(entry.holder).start.line
+
+
+def _client_attribute_lines(ctx: FileContext, removal: SdkRemoval) -> Iterator[int]:
+    from claude_migrate.analysis.symbols import Instance, is_sdk_client_class
+
+    parts = tuple(removal.name.split("."))
+    for record in ctx.index.calls:
+        symbol = ctx.resolver.resolve(record.node.func, record.scope)
+        if (
+            isinstance(symbol, Instance)
+            and is_sdk_client_class(symbol.cls)
+            and symbol.path[: len(parts)] == parts
+        ):
+            yield ctx.range(record.node).start.line
+
+
+def _resource_lines(ctx: FileContext, removal: SdkRemoval) -> Iterator[int]:
+    from claude_migrate.analysis.calls import SDK
+
+    for site in ctx.sites:
+        if site.family == SDK and site.target.key.startswith(f"sdk:{removal.name}."):
+            yield ctx.range(site.node).start.line
+
+
+def _constructor_lines(ctx: FileContext, removal: SdkRemoval) -> Iterator[int]:
+    from claude_migrate.analysis.symbols import Qual
+
+    for record in ctx.index.calls:
+        symbol = ctx.resolver.resolve(record.node.func, record.scope)
+        if isinstance(symbol, Qual) and symbol.name in removal.calls:
+            yield ctx.range(record.node).start.line
+
+
+def _constant_lines(ctx: FileContext, removal: SdkRemoval) -> Iterator[int]:
+    word = re.compile(rf"\b{re.escape(removal.name)}\b")
+    for number, line in enumerate(ctx.source.text.splitlines(), 1):
+        if word.search(line.split("#", 1)[0]):
+            yield number
+
+
+_FINDERS: dict[str, Callable[[FileContext, SdkRemoval], Iterator[int]]] = {
+    "client-method": _client_method_lines,
+    "client-attribute": _client_attribute_lines,
+    "argument": _argument_lines,
+    "resource": _resource_lines,
+    "constructor": _constructor_lines,
+    "constant": _constant_lines,
+}
 
 
 @cache

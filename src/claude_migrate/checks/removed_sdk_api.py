@@ -3,9 +3,13 @@
 What changed upstream (rules/deprecations.toml, `[[sdk-removals]]` with `rule = "CM303"`):
 `client.count_tokens()` and `client.get_tokenizer()` were removed in anthropic 0.39.0 (token
 counting is the API's `client.messages.count_tokens(model=..., messages=...)` now), and the
-`event_handler=` argument of `messages.stream()` in 0.28.0 (iterate the stream instead).
-Finds: a call of a removed client method on any SDK client (`client.count_tokens(...)`), and a
-removed keyword argument on the SDK calls the catalogue names. The catalogue drives both: a new
+`event_handler=` argument of `messages.stream()` in 0.28.0 (iterate the stream instead),
+`output_format=` on `beta.messages.create()` in 1.0.0 (`output_config` instead), and
+`MessageParam` stopped being a class in 2.0.0 (a Union of the per-role TypedDicts: calling it
+raises TypeError).
+Finds: a call of a removed client method on any SDK client (`client.count_tokens(...)`), a
+removed keyword argument on the SDK calls the catalogue names, and a call of a removed class by
+any import path the catalogue names (`MessageParam(...)`). The catalogue drives both: a new
 removal is a data change.
 Writes instead: nothing (report only): counting tokens now needs the model and the messages,
 and an event handler's callbacks become a loop over events, which no rewrite can infer.
@@ -17,7 +21,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from claude_migrate.analysis.calls import SDK
-from claude_migrate.analysis.symbols import Instance, is_sdk_client_class
+from claude_migrate.analysis.symbols import Instance, Qual, is_sdk_client_class
 from claude_migrate.checks.base import Check, call_sites
 from claude_migrate.core.diagnostics import Diagnostic
 from claude_migrate.core.lazy import lazy_import
@@ -43,11 +47,15 @@ class RemovedSdkApiCheck(Check["FileContext"]):
 
     @classmethod
     def wanted(cls, settings: FileSettings) -> Wanted:
-        # The sites (removed arguments), and calls of a removed client method by its name.
+        # The sites (removed arguments), and calls of a removed client method or class by name.
         from claude_migrate.policy.facts import facts_for
 
-        methods = {r.name for r in facts_for(settings).catalogue.removals("client-method", RULE)}
-        return call_sites(callees=frozenset(methods))
+        known = facts_for(settings).catalogue
+        methods = {r.name for r in known.removals("client-method", RULE)}
+        classes = {r.name for r in known.removals("constructor", RULE)}
+        # A removed namespace is reached through a call of one of its methods: its name is text.
+        names = tuple(r.name.rsplit(".", 1)[-1] for r in known.removals("client-attribute", RULE))
+        return call_sites(callees=frozenset(methods | classes), texts=names)
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         known = ctx.facts.catalogue
@@ -73,6 +81,8 @@ class RemovedSdkApiCheck(Check["FileContext"]):
                     None,
                     record.scope.qualname,
                 )
+        yield from self._constructors(ctx)
+        yield from self._attributes(ctx)
         arguments = known.removals("argument", RULE)
         if not arguments:
             return
@@ -94,3 +104,49 @@ class RemovedSdkApiCheck(Check["FileContext"]):
                     None,
                     site.record.scope.qualname,
                 )
+
+    def _constructors(self, ctx: FileContext) -> Iterable[Diagnostic]:
+        """Yield a finding per call of a class the SDK removed (by any import path listed)."""
+        removed = {
+            path: removal
+            for removal in ctx.facts.catalogue.removals("constructor", RULE)
+            for path in removal.calls
+        }
+        if not removed:
+            return
+        for record in ctx.index.calls:
+            symbol = ctx.resolver.resolve(record.node.func, record.scope)
+            if not isinstance(symbol, Qual) or symbol.name not in removed:
+                continue
+            removal = removed[symbol.name]
+            yield ctx.diagnostic(
+                self,
+                record.node,
+                f"{removal.name}(...) cannot be called since anthropic {removal.removed_in}: "
+                f"it is no longer a class; use {removal.replacement}",
+                None,
+                record.scope.qualname,
+            )
+
+    def _attributes(self, ctx: FileContext) -> Iterable[Diagnostic]:
+        """Yield a finding per call reached through a client namespace the SDK removed."""
+        removed = [
+            (tuple(removal.name.split(".")), removal)
+            for removal in ctx.facts.catalogue.removals("client-attribute", RULE)
+        ]
+        if not removed:
+            return
+        for record in ctx.index.calls:
+            symbol = ctx.resolver.resolve(record.node.func, record.scope)
+            if not (isinstance(symbol, Instance) and is_sdk_client_class(symbol.cls)):
+                continue
+            for parts, removal in removed:
+                if symbol.path[: len(parts)] == parts:
+                    yield ctx.diagnostic(
+                        self,
+                        record.node,
+                        f"client.{removal.name} was removed in anthropic {removal.removed_in}; "
+                        f"use {removal.replacement}",
+                        None,
+                        record.scope.qualname,
+                    )

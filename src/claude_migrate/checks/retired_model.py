@@ -58,6 +58,13 @@ class RetiredModelCheck(Check["FileContext"]):
         "replace": Option(
             "string-table", {}, "model id -> the model id its fix writes (overrides the catalogue)"
         ),
+        "prefer": Option(
+            "enum",
+            "nearest",
+            "which catalogue replacement the fix writes: the nearest model (fewest request "
+            "changes) or the one Anthropic recommends (recommended)",
+            choices=("nearest", "recommended"),
+        ),
         "platform-dates": Option(
             "enum",
             "warn",

@@ -98,6 +98,9 @@ class Diagnostic:
     # Other places the finding goes through, as (path, line, message): the Claude call a
     # wrapper's parameter reaches.
     related: tuple[tuple[str, int, str], ...] = ()
+    # In a trusted gate's run: the comment in the file that silences this finding, as written
+    # (a noqa comment naming CM101, a skip-file line); such a finding is listed, not counted.
+    suppressed_by: str = ""
 
     def sort_key(self) -> tuple[str, int, int, int, str]:
         return (self.path, self.cell or 0, self.line, self.column, self.code)

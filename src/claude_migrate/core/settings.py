@@ -18,6 +18,9 @@ class FileSettings:
     tables: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]
     # The policy's `[severity]` table: (code or prefix, "error" | "warning" | "info").
     severities: tuple[tuple[str, str], ...] = ()
+    # A trusted gate's run: findings a comment in the file silences (noqa, skip-file) are
+    # kept, marked with the comment, so the run can list them instead of dropping them.
+    list_suppressed: bool = False
 
     def severity_of(self, code: str, default: Severity) -> Severity:
         """Return a finding's severity: the most specific `[severity]` entry, else `default`."""
@@ -39,7 +42,8 @@ class FileSettings:
     @property
     def digest(self) -> str:
         """A stable hash of these settings, for caches."""
-        data = json.dumps(
-            [sorted(self.codes), self.tables, self.severities], sort_keys=True, default=str
-        )
+        fields: list[Any] = [sorted(self.codes), self.tables, self.severities]
+        if self.list_suppressed:
+            fields.append("list-suppressed")
+        data = json.dumps(fields, sort_keys=True, default=str)
         return hashlib.sha256(data.encode()).hexdigest()[:16]

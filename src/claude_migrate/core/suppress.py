@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from claude_migrate.core.diagnostics import Applicability, Diagnostic, Edit, Fix
@@ -130,6 +130,10 @@ def apply_suppressions(
     directive naming another code is reported by CM002 as unknown).
     """
     report_unused = ctx.settings.enabled(UNUSED_CODE)
+    listing = ctx.settings.list_suppressed
+    if listing and found and skips_file(ctx.source.text.encode("utf-8", "surrogatepass")):
+        # A trusted gate checks a skip-file file anyway and lists everything the comment hides.
+        return [replace(d, suppressed_by="# claude-migrate: skip-file") for d in found]
     if not found and not report_unused:
         return []
     every = directives(ctx, None if report_unused else {d.line for d in found})
@@ -138,13 +142,15 @@ def apply_suppressions(
     kept: list[Diagnostic] = []
     used: set[tuple[int, str]] = set()  # (directive index, code or "*")
     for diagnostic in found:
-        silenced = False
+        silencer: Directive | None = None
         for index, directive in enumerate(every):
             if _silences(directive, diagnostic):
-                silenced = True
+                silencer = silencer or directive
                 used.add((index, "*" if "*" in directive.codes else diagnostic.code))
-        if not silenced:
+        if silencer is None:
             kept.append(diagnostic)
+        elif listing:
+            kept.append(replace(diagnostic, suppressed_by=silencer.text.strip()))
     if not report_unused:
         return kept
     unused: list[Diagnostic] = []

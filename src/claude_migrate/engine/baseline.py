@@ -1,6 +1,7 @@
 """A baseline: today's findings recorded so that only new ones are reported.
 
-An entry is keyed by rule code, the file's path relative to the baseline file's folder, the
+An entry is keyed by rule code, the file's path relative to the baseline file's folder (or the
+folder `--baseline-root` names, for a copy read from elsewhere), the
 enclosing function or class, and a fingerprint of the offending node's source with whitespace
 and comments stripped, never the line number: unrelated edits that move code leave it matched,
 editing the offending code does not. A count covers identical findings in one scope.
@@ -71,14 +72,22 @@ class Baseline:
     path: Path
     counts: dict[Key, int] = field(default_factory=dict)
     messages: dict[Key, str] = field(default_factory=dict)
+    # The folder entries' paths are relative to, when it is not the file's own (a copy of a
+    # repository's baseline read from outside the checkout, `--baseline-root`).
+    root: Path | None = None
 
     @property
     def folder(self) -> Path:
+        if self.root is not None:
+            return Path(os.path.abspath(self.root))
         return Path(os.path.abspath(self.path)).parent
 
     @classmethod
-    def load(cls, path: Path) -> Baseline:
-        """Read a baseline file; a missing or malformed one is a `BaselineError`."""
+    def load(cls, path: Path, root: Path | None = None) -> Baseline:
+        """Read a baseline file; a missing or malformed one is a `BaselineError`.
+
+        `root` is the folder its entries' paths are relative to (default: the file's folder).
+        """
         text = _read(path)
         try:
             data = json.loads(text)
@@ -97,7 +106,7 @@ class Baseline:
         entries = data.get("entries")
         if not isinstance(entries, list):
             raise BaselineError(f"{path}: `entries`: expected a list of entries")
-        baseline = cls(path)
+        baseline = cls(path, root=root)
         for index, entry in enumerate(entries):
             key, count, message = _parse_entry(path, index, entry)
             baseline.counts[key] = baseline.counts.get(key, 0) + count

@@ -29,6 +29,17 @@ subfolder of it, and when that too is taken, the run is not cached.
 Reading: an entry is used only if every field has the type and shape this build writes (a
 line is a positive int, an edit is three values ...); anything else is a miss.
 
+Where: by default `$XDG_CACHE_HOME/claude-migrate` (else `~/.cache/claude-migrate`), outside
+every tree the tool checks, so a pull request cannot bring entries of its own; `--cache-dir`
+chooses another folder.
+
+Authenticity: entries are keyed by public inputs (a file's bytes, its policy), so anyone who can
+write in the folder could plant a result for a file they know. Each entry therefore starts with
+an HMAC-SHA256 of its key and payload under the folder's secret key (`KEY_NAME`, 32 random
+bytes, created with mode 0600 the first time the folder is written). An entry whose HMAC does
+not match is a miss; a key file that is not a regular file of this user readable by this user
+alone (a checked-out copy has mode 0644) makes the folder unusable for the run, with a warning.
+
 `fix`: an entry records the result of checking a file. A `fix` run uses a check entry only when
 it holds no finding (then there is nothing to fix, and the fix result is the same); otherwise it
 uses its own entries, keyed by `--unsafe-fixes` too, stored only for files a fix left unchanged
@@ -43,6 +54,7 @@ import dataclasses
 import enum
 import functools
 import hashlib
+import hmac
 import json
 import os
 import re
@@ -57,11 +69,13 @@ from claude_migrate import __version__
 from claude_migrate.core.diagnostics import Diagnostic, Edit, FileError, FileResult, Fix
 from claude_migrate.core.settings import FileSettings
 from claude_migrate.core.source import read_regular
-from claude_migrate.discovery.git import work_tree_root
-from claude_migrate.policy.config import CONFIG_NAME, PYPROJECT
 
-CACHE_DIR_NAME = ".claude-migrate-cache"
-FORMAT = 1
+# The folder name under the user's cache folder (and the one earlier versions used in a tree).
+CACHE_DIR_NAME = "claude-migrate"
+FORMAT = 2
+# The folder's secret key for entry HMACs: 32 random bytes as hex, mode 0600.
+KEY_NAME = "secret-key"
+_KEY_BYTES = 32
 MAX_AGE = 7 * 24 * 3600.0  # seconds an entry or build may go unused before it is pruned
 PRUNE_EVERY = 3600.0  # seconds between two prunes of one cache folder
 _TOUCH_AFTER = 3600.0  # refresh an entry's time at most this often
@@ -107,26 +121,101 @@ def build_id() -> str:
     return f"{__version__}-{digest.hexdigest()}"
 
 
-def project_root(start: Path) -> Path:
-    """Return where the default cache folder goes for a run started in `start`.
+def default_dir() -> Path | None:
+    """Return the user's cache folder for claude-migrate, outside every checked tree.
 
-    The nearest folder holding `.git` (one cache per repository, wherever in it the command
-    runs and however many policy files a monorepo nests: entries are keyed by each file's own
-    policy, so they can share a folder); else the nearest folder holding a policy file; else
-    `start` itself.
+    `$CLAUDE_MIGRATE_CACHE_DIR` (the command line's `--cache-dir` variable) when set; else
+    `$XDG_CACHE_HOME/claude-migrate` when that variable holds an absolute path (the XDG base
+    directory specification ignores a relative one), else `~/.cache/claude-migrate`; None when
+    there is no home folder to put it in.
     """
-    start = start.resolve()
-    repository = work_tree_root(start)
-    if repository is not None:
-        return repository
-    for folder in [start, *start.parents]:
-        if (folder / CONFIG_NAME).is_file() or (folder / PYPROJECT).is_file():
-            return folder
-    return start
+    if os.environ.get("CLAUDE_MIGRATE_CACHE_DIR"):
+        return Path(os.environ["CLAUDE_MIGRATE_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        try:
+            base = str(Path.home() / ".cache")
+        except (RuntimeError, KeyError):
+            return None
+    return Path(base) / CACHE_DIR_NAME
 
 
-def default_dir(start: Path) -> Path:
-    return project_root(start) / CACHE_DIR_NAME
+def _mac(secret: bytes, key: str, payload: bytes) -> bytes:
+    message = key.encode("ascii") + b"\0" + payload
+    return hmac.new(secret, message, hashlib.sha256).hexdigest().encode("ascii")
+
+
+def seal(secret: bytes, key: str, payload: bytes) -> bytes:
+    """Return an entry file's bytes: the HMAC of its key and payload on a line, then the payload."""
+    return _mac(secret, key, payload) + b"\n" + payload
+
+
+def unseal(secret: bytes, key: str, raw: bytes) -> bytes | None:
+    """Return the payload of an entry file sealed under `secret` for `key`, else None."""
+    mac, _, payload = raw.partition(b"\n")
+    return payload if hmac.compare_digest(mac, _mac(secret, key, payload)) else None
+
+
+def read_key(folder: Path) -> bytes | None:
+    """Return the secret key of a cache folder, or None when it has none it can trust."""
+    try:
+        return _read_key(folder / KEY_NAME)
+    except KeyProblem:
+        return None
+
+
+class KeyProblem(Exception):
+    """The folder's key file cannot be trusted (its mode, owner or kind)."""
+
+
+def _read_key(path: Path) -> bytes | None:
+    """Return the key in `path`, None when there is none; raise KeyProblem if it is not ours."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise KeyProblem(f"cannot open {path}: {exc.strerror}") from None
+    try:
+        info = os.fstat(fd)
+        import stat
+
+        if not stat.S_ISREG(info.st_mode):
+            raise KeyProblem(f"{path} is not a regular file")
+        if os.name == "posix" and (info.st_uid != os.getuid() or info.st_mode & 0o077):
+            raise KeyProblem(f"{path} is not readable by its owner alone, or not this user's")
+        text = os.read(fd, 4 * _KEY_BYTES)
+    finally:
+        os.close(fd)
+    try:
+        key = bytes.fromhex(text.decode("ascii").strip())
+    except (UnicodeDecodeError, ValueError):
+        key = b""
+    if len(key) != _KEY_BYTES:
+        raise KeyProblem(f"{path} does not hold a key")
+    return key
+
+
+def _create_key(path: Path) -> bytes:
+    """Create the key file (mode 0600) unless another run just did; return the key in it."""
+    import secrets
+    import tempfile
+
+    fd, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=path.parent)  # mode 0600
+    try:
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_hex(_KEY_BYTES) + "\n")
+        # A hard link appears whole or not at all, and never replaces another run's key.
+        with contextlib.suppress(FileExistsError):
+            os.link(temporary, path)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+    key = _read_key(path)
+    if key is None:
+        raise KeyProblem(f"{path} disappeared")
+    return key
 
 
 # Entries ------------------------------------------------------------------------------------
@@ -296,6 +385,8 @@ class ResultCache:
         self.folder = chosen if chosen is not None else self.requested
         self.max_age = max_age
         self._build: Path | None = None
+        self._secret: bytes | None = None
+        self._key(create=False)  # a key file that cannot be trusted is said before the run
         self._digests: dict[FileSettings, str] = {}
         self.hits = 0
         self.stores = 0
@@ -334,21 +425,57 @@ class ResultCache:
     def usable(self) -> bool:
         return self.problem is None
 
+    def _key(self, create: bool) -> bytes | None:
+        """Return the folder's secret key (made when `create` and missing), None if none yet.
+
+        A key file that cannot be trusted makes the cache unusable for the rest of the run.
+        """
+        if self._secret is None and self.usable:
+            path = self.folder / KEY_NAME
+            try:
+                self._secret = _read_key(path)
+                if self._secret is None and create:
+                    self._prepare(self.folder)
+                    self._secret = _create_key(path)
+            except KeyProblem as exc:
+                self.problem = (
+                    f"the cache's key file cannot be trusted ({exc}); results are not cached"
+                )
+            except OSError:
+                return None
+        return self._secret
+
+    def _read(self, key: str) -> Any:
+        """Return the JSON object of an authentic entry, or None (missing, forged or broken)."""
+        secret = self._key(create=False)
+        if secret is None:
+            return None
+        try:
+            raw = read_regular(
+                self._entry(key)
+            )  # a FIFO planted in a restored cache must not block
+        except OSError:
+            return None
+        payload = unseal(secret, key, raw)
+        if payload is None:
+            return None
+        try:
+            stored = json.loads(payload)
+        except (ValueError, RecursionError):
+            return None
+        if not isinstance(stored, dict) or stored.get("format") != FORMAT:
+            return None
+        return stored
+
     def load(self, key: str, path: str) -> FileResult | None:
         """Return the stored result for `key` reported at `path`, or None (missing or broken)."""
-        if not self.usable:
+        stored = self._read(key)
+        if stored is None:
             return None
         entry = self._entry(key)
         try:
-            raw = read_regular(entry)  # a FIFO planted in a restored cache must not block
-        except OSError:
-            return None
-        try:
-            stored = json.loads(raw)
-            if not isinstance(stored, dict) or stored.get("format") != FORMAT:
-                return None
             result = result_from_json(stored["result"], path)
-        except Exception:  # torn, foreign or mistyped (Malformed): a miss, whatever is wrong
+        except Exception:  # foreign or mistyped (Malformed): a miss, whatever is wrong
             return None
         self._touch(entry)
         self.hits += 1
@@ -361,13 +488,8 @@ class ResultCache:
 
     def load_data(self, key: str) -> Any:
         """Return the JSON data stored under `key` by `store_data`, or None (missing or broken)."""
-        if not self.usable:
-            return None
-        try:
-            stored = json.loads(read_regular(self._entry(key)))
-        except (OSError, ValueError, RecursionError):
-            return None
-        if not isinstance(stored, dict) or stored.get("format") != FORMAT:
+        stored = self._read(key)
+        if stored is None:
             return None
         self._touch(self._entry(key))
         return stored.get("data")
@@ -398,11 +520,16 @@ class ResultCache:
 
         entry = self._entry(key)
         try:
+            secret = self._key(create=True)
+            if secret is None:
+                return
             self._prepare(entry.parent)
+            if os.path.islink(entry.parent) or os.path.islink(entry.parent.parent):
+                return  # a shard or build folder replaced by a link: never written through
             fd, temp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=entry.parent)
             try:
                 with os.fdopen(fd, "wb") as handle:
-                    handle.write(payload)
+                    handle.write(seal(secret, key, payload))
                 os.replace(temp, entry)
             except BaseException:
                 with contextlib.suppress(OSError):

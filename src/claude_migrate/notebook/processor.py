@@ -63,7 +63,10 @@ def process_notebook(
                     job.display, problem.message, problem.line, problem.column, cell=problem.cell
                 )
             )
-    if not module.parts or skips_file(module.text.encode("utf-8", "surrogatepass")):
+    if not module.parts:
+        return
+    skipped = skips_file(module.text.encode("utf-8", "surrogatepass"))
+    if skipped and not job.settings.list_suppressed:
         return
     _check(job, notebook, module, options, result, python)
 

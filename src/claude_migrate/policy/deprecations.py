@@ -54,11 +54,21 @@ MODEL_KEYS = (
     "bedrock-retires",
     "vertex-retires",
     "replacement",
+    "recommended",
     "source",
 )
+# Which replacement a retired model's fix writes (`[retired-models] prefer`).
+PREFERENCES = ("nearest", "recommended")
 PLATFORMS = {"bedrock": "Amazon Bedrock", "vertex": "Google Cloud Vertex AI"}
 REMOVAL_KEYS = ("name", "kind", "calls", "removed-in", "replacement", "rule")
-REMOVAL_KINDS = ("client-method", "argument", "resource", "constant")
+REMOVAL_KINDS = (
+    "client-method",
+    "client-attribute",
+    "argument",
+    "resource",
+    "constant",
+    "constructor",
+)
 VERSION_KEYS = ("version", "rejects", "sdk-default-from", "note")
 TOP_KEYS = ("schema", "models", "sdk-removals", "api-versions")
 
@@ -73,8 +83,10 @@ class Model:
     bedrock: tuple[str, ...] = ()
     vertex: tuple[str, ...] = ()
     retires: dt.date | None = None
-    replacement: str | None = None
+    replacement: str | None = None  # the nearest: the fewest request changes
     source: str = ""
+    # The current model Anthropic's pages recommend moving to (None: the same as `replacement`).
+    recommended: str | None = None
     # A platform's own end-of-life date, where known (Bedrock and Vertex set their own).
     bedrock_retires: dt.date | None = None
     vertex_retires: dt.date | None = None
@@ -212,6 +224,7 @@ class Catalogue:
         model: Model,
         until: dt.date,
         replace: Mapping[str, str] | None = None,
+        prefer: str = "nearest",
     ) -> tuple[Model, str | None] | None:
         """Return the model to move to (and the exact API id a policy asked for, if any).
 
@@ -231,8 +244,8 @@ class Catalogue:
                 api_id = wanted
                 if target is None:
                     return Model.derived(wanted), wanted
-            elif current.replacement is not None:
-                target = self.find(current.replacement)
+            elif (chosen := _catalogue_replacement(current, prefer)) is not None:
+                target = self.find(chosen)
             else:
                 return None
             if target is None:
@@ -253,6 +266,12 @@ class Catalogue:
             if known.version <= version and parameter in known.rejects:
                 return known
         return None
+
+
+def _catalogue_replacement(model: Model, prefer: str) -> str | None:
+    if prefer == "recommended" and model.recommended is not None:
+        return model.recommended
+    return model.replacement
 
 
 def _policy_replacement(model: Model, replace: Mapping[str, str]) -> str | None:
@@ -382,10 +401,10 @@ def _models(reader: _Reader) -> list[Model]:
             dates[key] = value
         retires = dates["retires"]
         replacement = raw.get("replacement")
-        if replacement is not None and (not isinstance(replacement, str) or not replacement):
-            raise reader.fail_at(
-                f"{entry}.replacement", "expected a model id (a string)", *at, "replacement"
-            )
+        recommended = raw.get("recommended")
+        for key, value in (("replacement", replacement), ("recommended", recommended)):
+            if value is not None and (not isinstance(value, str) or not value):
+                raise reader.fail_at(f"{entry}.{key}", "expected a model id (a string)", *at, key)
         if retires is not None and replacement is None:
             raise reader.fail_at(
                 entry,
@@ -405,6 +424,7 @@ def _models(reader: _Reader) -> list[Model]:
                 vertex=lists["vertex"],
                 retires=retires,
                 replacement=replacement,
+                recommended=recommended,
                 source=source,
                 bedrock_retires=dates["bedrock-retires"],
                 vertex_retires=dates["vertex-retires"],
@@ -450,10 +470,11 @@ def _removals(reader: _Reader) -> list[SdkRemoval]:
                 "kind",
             )
         calls = _strings(reader, entry, "calls", raw.get("calls", []), at)
-        if kind == "argument" and not calls:
+        if kind in ("argument", "constructor") and not calls:
             raise reader.fail_at(
-                f"{entry}.calls", "an argument removal needs `calls`", *at, "calls"
-            )
+                f"{entry}.calls", f"a{'n' if kind == 'argument' else ''} {kind} removal needs "
+                "`calls`", *at, "calls"
+            )  # fmt: skip
         for key in ("replacement", "rule"):
             if not isinstance(raw.get(key), str) or not raw[key]:
                 raise reader.fail_at(f"{entry}.{key}", "expected a non-empty string", *at, key)
@@ -543,13 +564,9 @@ def _check_consistency(catalogue: Catalogue, readers: Sequence[_Reader]) -> None
                 raise fail(model, f"{kind} {name!r} is already claimed by {owner.id!r}")
             owners[(kind, name)] = model
     for model in catalogue.models:
-        if model.replacement is None:
-            continue
-        target = catalogue.find(model.replacement)
-        if target is None:
-            raise fail(model, f"replacement {model.replacement!r} is not a model of the catalogue")
-        if target is model:
-            raise fail(model, "a model cannot replace itself")
+        wrong = _named_wrongly(catalogue, model)
+        if wrong:
+            raise fail(model, wrong)
     for model in catalogue.models:
         seen = [model.id]
         current = model
@@ -561,6 +578,19 @@ def _check_consistency(catalogue: Catalogue, readers: Sequence[_Reader]) -> None
                 raise fail(model, "replacements loop: " + " -> ".join([*seen, nxt.id]))
             seen.append(nxt.id)
             current = nxt
+
+
+def _named_wrongly(catalogue: Catalogue, model: Model) -> str:
+    """Return what is wrong with a model's `replacement` or `recommended` ("" when nothing)."""
+    for key, named in (("replacement", model.replacement), ("recommended", model.recommended)):
+        if named is None:
+            continue
+        target = catalogue.find(named)
+        if target is None:
+            return f"{key} {named!r} is not a model of the catalogue"
+        if target is model:
+            return "a model cannot replace itself"
+    return ""
 
 
 @cache

@@ -70,6 +70,9 @@ class ProjectFacts:
     retirement_warn_days: int
     platform_dates: str
     model_replacements: Mapping[str, str]
+    # Which catalogue replacement a fix writes: "nearest" or "recommended" (`[retired-models]
+    # prefer`).
+    replacement_preference: str
     # Which sampling parameter a model fix keeps when the model takes only one
     # (`[model-params] prefer`).
     sampling_preference: str
@@ -143,6 +146,7 @@ def facts_for(settings: FileSettings) -> ProjectFacts:
         retirement_warn_days=warn_days if isinstance(warn_days, int) else 0,
         platform_dates=platform_dates if isinstance(platform_dates, str) else "",
         model_replacements={str(k): str(v) for k, v in dict(retired.get("replace") or {}).items()},
+        replacement_preference=str(retired.get("prefer") or "nearest"),
         sampling_preference=prefer if isinstance(prefer, str) else "",
     )
 

@@ -3,9 +3,12 @@
 Two facts are read from it: the model ids its `Model` type lists (`anthropic/types/model.py`) and
 its deprecation table (`anthropic/_data/deprecated_models.py`, model id -> "Month Dth, YYYY").
 `catalogue --check` compares them with the shipped catalogue, and CM302 falls back to the table
-for a model the catalogue does not know. The package is the environment's own, never the checked
-tree's, and its files are parsed, not imported; without it (claude-migrate does not depend on
-it) both answers are None.
+for a model the catalogue does not know. `catalogue --check` also reads the models the SDK warns
+about for `thinking={"type": "enabled"}` (`_data/models_to_warn_with_thinking_enabled.py`) and
+the SDK's own surface: a removal the catalogue dates at or before the installed version must be
+gone from it (the method's parameters, the client's methods, the resources, the exports).
+The package is the environment's own, never the checked tree's, and its files are parsed,
+not imported; without it (claude-migrate does not depend on it) both answers are None.
 """
 
 from __future__ import annotations
@@ -14,9 +17,14 @@ import ast
 import datetime as dt
 import importlib.util
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from claude_migrate.policy.deprecations import SdkRemoval
 
 _ORDINAL = re.compile(r"(\d+)(st|nd|rd|th)\b")
 
@@ -26,6 +34,10 @@ class Sdk:
     version: str
     models: tuple[str, ...]
     deprecations: dict[str, dt.date]
+    # The models the SDK warns about for `thinking={"type": "enabled"}` (accepted, deprecated).
+    thinking_warned: tuple[str, ...] = ()
+    # The package's folder, to read its surface from (empty: not read).
+    root: str = ""
 
     @property
     def label(self) -> str:
@@ -107,14 +119,25 @@ def installed() -> Sdk | None:
             date = parse_date(value.value)
             if date is not None:
                 deprecations[key.value] = date
-    return Sdk(version_node.value, models, deprecations)
+    warned = _assigned(
+        _source(root, "_data/models_to_warn_with_thinking_enabled.py"),
+        "MODELS_TO_WARN_WITH_THINKING_ENABLED",
+    )
+    thinking_warned = tuple(
+        item.value
+        for item in (warned.elts if isinstance(warned, (ast.List, ast.Tuple)) else [])
+        if isinstance(item, ast.Constant) and isinstance(item.value, str)
+    )
+    return Sdk(version_node.value, models, deprecations, thinking_warned, str(root))
 
 
 @dataclass(frozen=True)
 class Gap:
     """One thing the installed SDK knows that the catalogue lacks or says otherwise."""
 
-    kind: str  # "missing-model", "missing-facts", "missing-retirement", "different-date"
+    # "missing-model", "missing-facts", "missing-retirement", "different-date",
+    # "different-thinking", "removal-contradicted"
+    kind: str
     model: str
     detail: str
 
@@ -159,4 +182,130 @@ def compare(sdk: Sdk) -> list[Gap]:
                     f"the catalogue says {model.retires.isoformat()}, the SDK {date.isoformat()}",
                 )
             )
+    for model_id in sdk.thinking_warned:
+        model = known.find(model_id)
+        family = facts.for_model(model.id) if model is not None else None
+        if family is not None and family.thinking is not None and "enabled" not in family.thinking:
+            gaps.append(
+                Gap(
+                    "different-thinking",
+                    model_id,
+                    'the SDK warns about (so still sends) thinking {"type": "enabled"}; '
+                    "rules/models.toml says the model refuses it",
+                )
+            )
+    if sdk.root:
+        gaps.extend(_removal_gaps(sdk, known.sdk_removals))
     return gaps
+
+
+def _removal_gaps(sdk: Sdk, removals: Sequence[SdkRemoval]) -> list[Gap]:
+    """Return the removals the catalogue dates at or before `sdk` that its surface still has."""
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        installed_version = Version(sdk.version)
+    except InvalidVersion:
+        return []
+    root = Path(sdk.root)
+    gaps = []
+    for removal in removals:
+        if Version(removal.removed_in) > installed_version:
+            continue
+        still = _still_there(root, removal)
+        if still:
+            gaps.append(
+                Gap(
+                    "removal-contradicted",
+                    f"{removal.kind} {removal.name}",
+                    f"the catalogue says removed in {removal.removed_in}; {sdk.label} has {still}",
+                )
+            )
+    return gaps
+
+
+def _still_there(root: Path, removal: SdkRemoval) -> str:
+    """Return where the installed SDK still has a removed name ("" when it is gone)."""
+    if removal.kind == "argument":
+        return ", ".join(
+            f"{call}({removal.name}=)"
+            for call in removal.calls
+            if removal.name in (_parameters(root, call) or ())
+        )
+    if removal.kind == "client-method":
+        found = _defines(_source(root, "_client.py"), removal.name)
+        return f"client.{removal.name}()" if found else ""
+    if removal.kind == "client-attribute":
+        folder = root.joinpath("resources", *removal.name.split("."))
+        there = folder.exists() or folder.with_suffix(".py").exists()
+        return f"client.{removal.name}" if there else ""
+    if removal.kind == "resource":
+        gone = not (root / "resources" / removal.name).exists()
+        gone = gone and not (root / "resources" / f"{removal.name}.py").exists()
+        return "" if gone else f"resources/{removal.name}"
+    if removal.kind == "constant":
+        return f"anthropic.{removal.name}" if _exports(root, removal.name) else ""
+    if removal.kind == "constructor":
+        return ", ".join(f"class {path}" for path in removal.calls if _is_class(root, path))
+    return ""
+
+
+def _is_class(root: Path, path: str) -> bool:
+    """Return whether the module an import path names (`anthropic.types.message_param.X`)
+    defines X as a class (a re-export elsewhere is judged where it is defined)."""
+    parts = path.split(".")
+    if len(parts) < 3 or parts[0] != "anthropic":
+        return False
+    folder = root.joinpath(*parts[1:-1])
+    for module in (_source(folder.parent, f"{folder.name}.py"), _source(folder, "__init__.py")):
+        for node in module.body if module is not None else []:
+            if isinstance(node, ast.ClassDef) and node.name == parts[-1]:
+                return True
+    return False
+
+
+def _parameters(root: Path, call: str) -> frozenset[str] | None:
+    """Return every parameter name of a resource method ("beta.messages.create"), or None."""
+    parts = call.split(".")
+    if len(parts) < 2:
+        return None
+    folder = root.joinpath("resources", *parts[:-1])
+    for path in (folder / f"{parts[-2]}.py", folder.with_suffix(".py")):
+        module = _source(path.parent, path.name)
+        if module is None:
+            continue
+        names: set[str] = set()
+        found = False
+        for node in ast.walk(module):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == parts[-1]:
+                found = True
+                names.update(a.arg for a in (*node.args.args, *node.args.kwonlyargs))
+        if found:
+            return frozenset(names)
+    return None
+
+
+def _defines(module: ast.Module | None, name: str) -> bool:
+    """Return whether a module defines `name` as a function or binds it (`with_options = copy`)."""
+    for node in ast.walk(module) if module is not None else []:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            return True
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in node.targets
+        ):
+            return True
+    return False
+
+
+def _exports(root: Path, name: str) -> bool:
+    module = _source(root, "__init__.py")
+    for node in module.body if module is not None else []:
+        if isinstance(node, ast.ImportFrom) and any(
+            (alias.asname or alias.name) == name for alias in node.names
+        ):
+            return True
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in node.targets
+        ):
+            return True
+    return False

@@ -27,7 +27,15 @@ FACTS_NAME = "models.toml"
 SCHEMA = 1
 SAMPLING_KINDS = ("any", "one-of", "none")
 THINKING_TYPES = ("enabled", "adaptive", "disabled", "between_tools")
-FACT_KEYS = ("sampling", "prefill", "thinking", "max-tokens", "dropped-tools", "dropped-betas")
+FACT_KEYS = (
+    "sampling",
+    "prefill",
+    "thinking",
+    "max-tokens",
+    "dropped-tools",
+    "dropped-betas",
+    "forced-tool-choice",
+)
 FAMILY_KEYS = ("name", "models", *FACT_KEYS, "source")
 TOOL_KEYS = ("replacement", "name", "replacement-name", "note")
 TOP_KEYS = ("schema", "sources", "families", "tools")
@@ -57,6 +65,8 @@ class Facts:
     max_tokens: int | None = None
     dropped_tools: tuple[str, ...] = ()
     dropped_betas: tuple[str, ...] = ()
+    # Whether `tool_choice` may force tool use ({"type": "any"} or {"type": "tool", ...}).
+    forced_tool_choice: bool | None = None
     sources: Mapping[str, str] = field(default_factory=dict)
 
     def source(self, fact: str) -> str:
@@ -173,6 +183,7 @@ def _family(
         max_tokens=limit,
         dropped_tools=lists["dropped-tools"],
         dropped_betas=lists["dropped-betas"],
+        forced_tool_choice=raw.get("forced-tool-choice"),
         sources=resolved,
     )
     return facts, tuple(models)
@@ -191,6 +202,9 @@ def _check_values(raw: dict[str, Any], fail: Callable[[str, str], ConfigError]) 
         not isinstance(thinking, list) or not all(t in THINKING_TYPES for t in thinking)
     ):
         raise fail("thinking", "expected a list of " + ", ".join(f'"{t}"' for t in THINKING_TYPES))
+    forced = raw.get("forced-tool-choice")
+    if forced is not None and not isinstance(forced, bool):
+        raise fail("forced-tool-choice", "expected true or false")
     limit = raw.get("max-tokens")
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
         raise fail("max-tokens", "expected a positive integer")

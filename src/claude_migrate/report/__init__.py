@@ -33,6 +33,15 @@ def offers_fix(diagnostic: Diagnostic, unsafe: bool) -> bool:
     return diagnostic.left_because in (None, "unsafe-fix-not-enabled")
 
 
+@dataclass(frozen=True)
+class Trusted:
+    """How a trusted gate's run was set up: what it read, all named by the CI, none by the tree."""
+
+    policy: str  # the policy file (`--trusted-config`), as given
+    baseline: str | None  # the baseline file, as given, if any
+    cache: str | None  # the cache folder used, None when the run was not cached
+
+
 @dataclass
 class Run:
     """Everything a reporter needs about one run."""
@@ -55,6 +64,10 @@ class Run:
     fail_on: Severity = Severity.ERROR
     # Named paths that were not checked, with why (shown in the summary).
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    # A trusted gate's run: its setup, and the findings a comment in a checked file silenced
+    # (each with `suppressed_by`), listed for reviewers and never counted.
+    trusted: Trusted | None = None
+    suppressed: list[Diagnostic] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(init=False)
     errors: list[FileError] = field(init=False)
     _notebooks: dict[str, dict[int, list[tuple[str, int]]] | None] = field(
@@ -62,6 +75,11 @@ class Run:
     )
 
     def __post_init__(self) -> None:
+        for result in self.results:
+            if any(d.suppressed_by for d in result.diagnostics):
+                self.suppressed.extend(d for d in result.diagnostics if d.suppressed_by)
+                result.diagnostics = [d for d in result.diagnostics if not d.suppressed_by]
+        self.suppressed.sort(key=Diagnostic.sort_key)
         self.diagnostics = sorted(
             (d for r in self.results for d in r.diagnostics), key=Diagnostic.sort_key
         )

@@ -92,6 +92,17 @@ def render(run: Run) -> str:
                 title=f"claude-migrate ({d.code})",
             )
         )
+    for d in run.suppressed:  # a trusted gate shows reviewers every suppression it honoured
+        lines.append(
+            command(
+                "notice",
+                f"{d.code} {d.message} (suppressed by `{d.suppressed_by}`)",
+                file=repo_relative(d.path, run.cwd),
+                line=_in_cell(run, d.path, d.cell, d.line) if d.cell is not None else d.line,
+                col=d.column if d.cell is None else None,
+                title=f"claude-migrate ({d.code}) suppressed in the file",
+            )
+        )
     for entry in run.stale:  # a stale entry fails the run whatever --fail-on says
         lines.append(
             command(

@@ -78,6 +78,16 @@ def render(run: Run) -> str:
                 for entry in run.stale
             ],
         }
+    if run.trusted is not None:
+        # Only in a trusted gate's run: what it read, and every finding a comment silenced.
+        payload["trusted"] = {
+            "policy": run.trusted.policy,
+            "baseline": run.trusted.baseline,
+            "cache": run.trusted.cache,
+            "suppressed": [
+                {**diagnostic_to_dict(d), "suppressed_by": d.suppressed_by} for d in run.suppressed
+            ],
+        }
     # Names that are not UTF-8 are escaped, never lone surrogates (which strict JSON readers
     # reject).
     return json.dumps(escape_strings(payload), indent=2) + "\n"

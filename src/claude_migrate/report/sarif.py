@@ -180,6 +180,13 @@ def render(run: Run) -> str:
     results += [builder.diagnostic(d, "new" if with_baseline else None) for d in run.diagnostics]
     if with_baseline and run.show_baselined:
         results += [builder.diagnostic(d, "unchanged") for d in run.baselined]
+    for d in run.suppressed:
+        # SARIF's own record of an in-source suppression: code scanning shows it as such.
+        result = builder.diagnostic(d, "new" if with_baseline else None)
+        result["suppressions"] = [
+            {"kind": "inSource", "justification": f"suppressed by `{d.suppressed_by}`"}
+        ]
+        results.append(result)
     notifications = [
         {
             "level": "error",
@@ -189,6 +196,15 @@ def render(run: Run) -> str:
         for entry in run.stale
     ]
     invocation: dict[str, Any] = {"executionSuccessful": True}
+    if run.trusted is not None:
+        invocation["properties"] = {
+            "trustedGate": {
+                "policy": run.trusted.policy,
+                "baseline": run.trusted.baseline,
+                "cache": run.trusted.cache,
+                "suppressed": len(run.suppressed),
+            }
+        }
     if notifications:
         invocation["toolExecutionNotifications"] = notifications
     root = repo_root(run.cwd) or run.cwd.resolve()

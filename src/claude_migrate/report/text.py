@@ -121,13 +121,45 @@ def _stale_lines(run: Run) -> list[str]:
 
 def render_concise(run: Run) -> str:
     lines = plain_lines(run)
-    return "\n".join(lines) + ("\n" if lines else "")
+    return "\n".join(lines) + ("\n" if lines else "") + suppressed_section(run)
 
 
 def render(run: Run) -> str:
     if not run.show_source:
         return render_concise(run)
-    return render_rich(run)
+    return render_rich(run) + suppressed_section(run)
+
+
+def suppressed_section(run: Run) -> str:
+    """Return a trusted gate's list of the findings comments in the checked files silenced."""
+    if not run.suppressed:
+        return ""
+    count = len(run.suppressed)
+    lines = [
+        f"Suppressed by comments in the checked files ({count}); the trusted gate honoured "
+        f"{'it' if count == 1 else 'them'}, review each:"
+    ]
+    for d in run.suppressed:
+        lines.append(
+            f"  {d.path}:{where(d.line, d.column, d.cell)}: {d.code} {d.message} "
+            f"[{d.suppressed_by}]"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def trusted_note(run: Run) -> str:
+    """Return what a trusted gate's summary says about what it read, else ""."""
+    if run.trusted is None:
+        return ""
+    setup = run.trusted
+    baseline = f"baseline {setup.baseline}" if setup.baseline else "no baseline"
+    cache = f"cache {setup.cache}" if setup.cache else "no cache"
+    count = len(run.suppressed)
+    honoured = f"{count} suppression{'s' if count != 1 else ''} by comments in the files"
+    return (
+        f"Trusted gate: policy {setup.policy}, {baseline}, {cache}; the tree's own policy "
+        f"files, baselines and caches were not read; {honoured} (listed above)."
+    )
 
 
 # Grouped, with source -------------------------------------------------------------------------
@@ -296,4 +328,7 @@ def summary(run: Run) -> str:
     below = sum(1 for d in run.diagnostics if not run.fails(d))
     if below:
         text += f" Findings below `--fail-on {run.fail_on.value}` do not fail the run."
+    trusted = trusted_note(run)
+    if trusted:
+        text += "\n" + trusted
     return text
