@@ -327,7 +327,8 @@ def test_commit_message_lists_fixes_per_rule_and_what_is_left() -> None:
     assert message.splitlines()[0] == "Migrate Claude API calls with claude-migrate"
     assert "Fixed 3 findings in 1 file:" in message
     assert "- CM101 rule-CM101: 2" in message and "- CM302 rule-CM302: 1" in message
-    assert "- x.py:3 CM104 rule-CM104: m <x> (no automatic fix exists)" in message
+    # The message is the pull request's body (Markdown): the finding's text is escaped.
+    assert "- x.py:3 CM104 rule-CM104: m \\<x> (no automatic fix exists)" in message
 
 
 @pytest.mark.parametrize(

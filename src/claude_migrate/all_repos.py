@@ -40,6 +40,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from claude_migrate.core.escapes import markdown_text
+
 COMMIT_TITLE = "Migrate Claude API calls with claude-migrate"
 DEFAULT_BRANCH = "claude-migrate"
 _SHOWN_LEFT = 20
@@ -85,19 +87,25 @@ def commit_message(report: dict[str, Any], title: str = COMMIT_TITLE) -> str:
     findings = f"{total} finding{'s' if total != 1 else ''}"
     lines.append(f"Fixed {findings} in {files} file{'s' if files != 1 else ''}:")
     for (code, rule), count in sorted(fixed.items()):
-        lines.append(f"- {code} {rule}: {count}")
+        lines.append(f"- {markdown_text(str(code))} {markdown_text(str(rule))}: {count}")
     left = report.get("left", [])
     errors = report.get("errors", [])
     if left or errors:
         lines += ["", f"Left for a person ({len(left) + len(errors)}):"]
+        # The message is the pull request's body, rendered as Markdown: names and messages
+        # from the repository are escaped (no raw HTML, no link a file name could plant).
+        md = markdown_text
         for error in errors[:_SHOWN_LEFT]:
             where = f"{error.get('path')}:{error.get('line') or 1}"
-            lines.append(f"- {where} {error.get('code')}: {error.get('message')}")
-        for finding in left[: max(0, _SHOWN_LEFT - len(errors))]:
-            why = f" ({finding['why']})" if finding.get("why") else ""
             lines.append(
-                f"- {finding.get('path')}:{finding.get('line')} {finding.get('code')} "
-                f"{finding.get('rule')}: {finding.get('message')}{why}"
+                f"- {md(where)} {md(str(error.get('code')))}: {md(str(error.get('message')))}"
+            )
+        for finding in left[: max(0, _SHOWN_LEFT - len(errors))]:
+            why = f" ({md(str(finding['why']))})" if finding.get("why") else ""
+            where = f"{finding.get('path')}:{finding.get('line')}"
+            lines.append(
+                f"- {md(where)} {md(str(finding.get('code')))} "
+                f"{md(str(finding.get('rule')))}: {md(str(finding.get('message')))}{why}"
             )
         hidden = len(left) + len(errors) - _SHOWN_LEFT
         if hidden > 0:

@@ -656,6 +656,11 @@ def _run_work(
         run = Run(results=[work.stdin.result], fixing=options.fix, unsafe=options.unsafe)
     run.skipped = [(s.display, s.reason) for s in work.skipped if s.reason != EXCLUDED]
     run.trusted = trusted
+    messages.extend(
+        f"claude-migrate: warning: {result.path}: {result.note}"
+        for result in run.results
+        if result.note is not None
+    )
     if request.verbose:
         for result in run.results:
             if result.skipped is not None:
@@ -857,6 +862,11 @@ def _notices(notices: Notices, options: Options) -> list[str]:
     lines = []
     for path, why in notices.skipped:
         lines.append(f"claude-migrate: warning: {display_path(path, cwd)}: skipped: {why}")
+    for path in notices.overruled:
+        lines.append(
+            f"claude-migrate: warning: {display_path(path, cwd)}: checked though an ignore file"
+            " names it: git tracks it, and ignore files apply only to untracked files"
+        )
     if options.fix and options.write:
         for path in remove_stale_temps(notices.stale_temps):
             shown = display_path(path, cwd)

@@ -93,3 +93,27 @@ def test_a_module_linked_from_inside_the_tree_is_read(tmp_path: Path) -> None:
     os.symlink(root / "app" / "settings_real.py", root / "app" / "linked.py")
     report = _check(root, "app/main.py")
     assert [d["code"] for d in report["diagnostics"]] == ["CM101"], report
+
+
+STAR_TREE = {
+    "pkg/__init__.py": "from .x import *\n",
+    "pkg/x.py": (
+        "import anthropic\n"
+        "client = anthropic.Anthropic()\n\n"
+        "def ask(t):\n"
+        "    return client.messages.create(model='claude-sonnet-4-6', max_tokens=10,"
+        " temperature=t, stream=True, messages=[])\n"
+    ),
+    "app.py": "from pkg import ask\nask(0.9)\n",
+}
+
+
+@pytest.mark.parametrize("paths", [("app.py",), (".",)], ids=["one file", "the tree"])
+def test_a_star_re_export_resolves_the_same_for_one_file_and_for_the_tree(
+    tmp_path: Path, paths: tuple[str, ...]
+) -> None:
+    # pre-commit names the changed file, CI the tree: both must see `ask` through `pkg`.
+    root = write_tree(tmp_path, STAR_TREE)
+    report = _check(root, *paths)
+    found = [(d["path"], d["code"]) for d in report["diagnostics"] if d["path"] == "app.py"]
+    assert found == [("app.py", "CM101")], report

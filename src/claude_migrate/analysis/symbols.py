@@ -166,6 +166,10 @@ class Resolver:
         self.project = project
         self.values = ValueResolver(index.module_scope, self)
         self._scopes = {id(scope.node): scope for scope in index.scopes}
+        # What each binding evaluates to, once per module (`_binding_symbol`): a name rebound
+        # from itself (`client = client.with_options(...)`) many times would otherwise be
+        # followed through every binding at every level, exponentially in the rebindings.
+        self._bound: dict[int, Symbol | None] = {}
 
     def scope_of(self, node: cst.CSTNode | None) -> Scope | None:
         """Return the scope a function or class definition of this module opens."""
@@ -239,6 +243,19 @@ class Resolver:
         return typed
 
     def _binding_symbol(self, binding: Binding, depth: int) -> Symbol:
+        """Return what one binding gives its name, computed once; a binding that depends on
+        itself (through the same name, as a self-rebinding does) is UNKNOWN, as the depth limit
+        made it before."""
+        key = id(binding)
+        if key in self._bound:
+            found = self._bound[key]
+            return UNKNOWN if found is None else found
+        self._bound[key] = None  # in progress: a cycle back to it gives UNKNOWN
+        symbol = self._evaluate_binding(binding, depth)
+        self._bound[key] = symbol
+        return symbol
+
+    def _evaluate_binding(self, binding: Binding, depth: int) -> Symbol:
         if binding.kind == "import":
             return self._qual(binding.qualname)
         if binding.kind == "assign" and binding.value is not None:

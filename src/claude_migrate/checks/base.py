@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from claude_migrate.core.dates import as_date
 from claude_migrate.core.diagnostics import Applicability, Diagnostic, Severity
+from claude_migrate.core.paths import path_problem
 
 if TYPE_CHECKING:
     from claude_migrate.core.filekind import CheckContext
@@ -114,7 +115,7 @@ class Option:
             date = as_date(value)
             return date is not None and EARLIEST_DATE <= date <= LATEST_DATE
         if kind == "path":
-            return isinstance(value, str) and bool(value.strip())
+            return isinstance(value, str) and bool(value.strip()) and path_problem(value) is None
         if kind == "string-table":
             return isinstance(value, dict) and all(
                 isinstance(v, str) and (self.pattern is None or self.pattern(v))

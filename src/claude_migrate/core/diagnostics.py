@@ -138,6 +138,9 @@ class FileResult:
     from_cache: bool = False
     # Why the file was not checked though its kind was read (a notebook of another language).
     skipped: str | None = None
+    # What a user must know about how the file was read (a notebook whose metadata names another
+    # language than the Python kernel it starts): always shown, as a warning.
+    note: str | None = None
 
 
 _COMMENT = re.compile(r"#[^\r\n]*")

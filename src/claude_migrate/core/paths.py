@@ -37,3 +37,31 @@ def as_shown(path: Path) -> str:
         return (folder / path.name).relative_to(Path.cwd().resolve()).as_posix()
     except ValueError:
         return str(path)
+
+
+# The longest file name (one component) and path the system takes; Linux's limits by default.
+NAME_MAX = 255
+PATH_MAX = 4096
+
+
+def path_problem(value: str) -> str | None:
+    """Return what a path must be that `value` is not (no NUL byte, short enough), or None.
+
+    Worded to follow "expected": "expected a path without NUL bytes".
+
+    Asked of every path a policy or an option gives before the file system sees it: the system
+    call would raise (ValueError for a NUL byte, OSError ENAMETOOLONG) where the user needs a
+    message naming the value.
+    """
+    if "\0" in value:
+        return "a path without NUL bytes"
+    try:
+        raw = os.fsencode(value)
+    except UnicodeError:
+        return "a path the file system can encode"
+    if len(raw) > PATH_MAX:
+        return f"a path of at most {PATH_MAX} bytes (this one has {len(raw)})"
+    longest = max((len(part) for part in raw.split(b"/")), default=0)
+    if longest > NAME_MAX:
+        return f"file names of at most {NAME_MAX} bytes in the path (one has {longest})"
+    return None

@@ -70,12 +70,17 @@ class FileBytes(bytes):
         return read
 
 
-def read_regular(path: str | os.PathLike[str]) -> FileBytes:
+class FileTooLarge(OSError):
+    """The file is larger than the reader takes (`read_regular`'s `limit`)."""
+
+
+def read_regular(path: str | os.PathLike[str], limit: int | None = None) -> FileBytes:
     """Return the bytes of the regular file at `path`; raise NotRegularFile for anything else.
 
     The open never blocks (`O_NONBLOCK`: a FIFO opens at once instead of waiting for a writer),
     and what was opened is checked with `fstat`, so a file swapped for a FIFO or a link to
-    `/dev/zero` after it was found is refused, not read forever.
+    `/dev/zero` after it was found is refused, not read forever. With a `limit`, a file larger
+    than that many bytes (or growing past it while read) raises FileTooLarge, never read whole.
     """
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     fd = os.open(path, flags)
@@ -83,11 +88,18 @@ def read_regular(path: str | os.PathLike[str]) -> FileBytes:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise NotRegularFile(0, f"not a regular file ({describe_mode(info.st_mode)})")
+        too_large = FileTooLarge(0, f"larger than {limit} bytes")
+        if limit is not None and info.st_size > limit:
+            raise too_large
         chunks = []
+        total = 0
         while True:
             chunk = os.read(fd, max(info.st_size + 1, 65536))
             if not chunk:
                 break
+            total += len(chunk)
+            if limit is not None and total > limit:
+                raise too_large
             chunks.append(chunk)
     finally:
         os.close(fd)
@@ -220,3 +232,134 @@ def _round_trip_problem(text: str, body: bytes, encoding: str) -> str | None:
     index = next(differ, min(len(again), len(body)))
     line = body[:index].count(b"\n") + 1
     return f"{encoding} does not give back the file's own bytes (line {line} would change)"
+
+
+# Reading as Python reads ----------------------------------------------------------------------
+# The text tests before any parse (the prefilter, the project phase's scan, the triage) look for
+# names in bytes. A file can hide a name from a byte search and still be the same program to
+# Python: a coding cookie that is not UTF-8 (UTF-7 spells `a` as `+AGE-`), or an identifier
+# written in a compatibility form (`ａnthropic`, fullwidth: Python normalises identifiers with
+# NFKC, https://docs.python.org/3/reference/lexical_analysis.html#identifiers).
+_COOKIE_WINDOW = 1024  # the cookie is on line 1 or 2; no line of a real header is longer
+
+
+def _declared_encoding(data: bytes) -> str | None:
+    """Return the encoding a BOM or a PEP 263 cookie gives `data` when it is not UTF-8."""
+    if data.startswith(BOM):
+        return None
+    if b"coding" not in data[:_COOKIE_WINDOW]:
+        return None
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:
+        return None
+    return None if codecs.lookup(encoding).name in ("utf-8", "ascii") else encoding
+
+
+def python_text(data: bytes) -> str | None:
+    """Return a Python file's text as Python decodes it (BOM, cookie), or None if it cannot."""
+    try:
+        return SourceText.from_bytes(data, is_python=True).text
+    except DecodeError:
+        return None
+
+
+def as_python_reads(data: bytes) -> bytes:
+    """Return the bytes a byte search over a Python file should read: what Python reads.
+
+    The file's own bytes when they are UTF-8 (or ASCII) and every identifier is in its NFKC
+    form, which is nearly every file and costs one scan; otherwise the text as its cookie
+    decodes it, in UTF-8, followed by its NFKC form, so that a search finds a name however the
+    file spells it (and still finds what the original spelling holds).
+    """
+    encoding = _declared_encoding(data)
+    if encoding is None and data.isascii():
+        return data
+    if encoding is not None:
+        text = python_text(data)
+        if text is None:
+            return data
+    else:
+        text = data.decode("utf-8", "surrogateescape")
+    normal = nfkc(text)
+    view = text if encoding is not None else None
+    if normal != text:
+        view = (text if view is None else view) + "\n" + normal
+    return data if view is None else view.encode("utf-8", "surrogateescape")
+
+
+def nfkc(text: str) -> str:
+    """Return `text` in Unicode normalisation form NFKC (the same object when it already is)."""
+    import unicodedata
+
+    if text.isascii() or unicodedata.is_normalized("NFKC", text):
+        return text
+    return unicodedata.normalize("NFKC", text)
+
+
+def python_identifiers(text: str) -> str:
+    """Return `text` with every identifier in the NFKC form Python reads it as.
+
+    Strings and comments are left as written (Python does not normalise them). The same object
+    when nothing changes; `text` itself when the tokenizer cannot read it (the parse then words
+    the error).
+    """
+    if text.isascii() or nfkc(text) is text:
+        return text
+    import unicodedata
+
+    lines = io.StringIO(text).readlines()  # as the tokenizer splits them: at "\n" only
+    edits: list[tuple[int, int, int, str]] = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.NAME and not token.string.isascii():
+                normal = unicodedata.normalize("NFKC", token.string)
+                if normal != token.string:
+                    (row, col), (_, end) = token.start, token.end
+                    edits.append((row, col, end, normal))
+    except (tokenize.TokenError, SyntaxError):
+        return text
+    for row, col, end, normal in reversed(edits):
+        line = lines[row - 1]
+        lines[row - 1] = line[:col] + normal + line[end:]
+    return "".join(lines) if edits else text
+
+
+def as_notebook_reads(data: bytes) -> bytes:
+    """Return the bytes a byte search over a notebook should read: its strings as JSON reads them.
+
+    A JSON escape (`\\u0061nthropic`, `\\/`) spells a name no byte search finds; such a
+    notebook's bytes are followed by every string it holds, decoded, and their NFKC forms (cells
+    are Python). A notebook without those escapes, or that is no JSON, is read as it is.
+    """
+    if b"\\u" not in data and b"\\/" not in data:
+        return _with_nfkc(data)
+    import json
+
+    try:
+        document = json.loads(data)
+    except (ValueError, RecursionError):
+        return data
+    strings: list[str] = []
+    stack = [document]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            strings.append(item)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    text = "\n".join(strings)
+    normal = nfkc(text)
+    view = text if normal is text else text + "\n" + normal
+    return data + b"\n" + view.encode("utf-8", "surrogatepass")
+
+
+def _with_nfkc(data: bytes) -> bytes:
+    if data.isascii():
+        return data
+    text = data.decode("utf-8", "surrogateescape")
+    normal = nfkc(text)
+    return data if normal is text else data + b"\n" + normal.encode("utf-8", "surrogateescape")

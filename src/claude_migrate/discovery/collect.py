@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from claude_migrate.core.atomic import is_stale_temp, is_temp_name
 from claude_migrate.core.gitignore import gitignore_spec
 from claude_migrate.core.source import describe_mode
-from claude_migrate.discovery.git import work_tree_root
+from claude_migrate.discovery.git import tracked_files, work_tree_root
 from claude_migrate.manifests import manifest_kind
 from claude_migrate.notebook import notebook_kind
 
@@ -68,6 +68,8 @@ class _GitIgnores:
         self._cache: dict[Path, list[tuple[Path, pathspec.GitIgnoreSpec]]] = {}
         self._roots: dict[Path, Path | None] = {}
         self._stops: set[Path] = set()
+        # Per work tree: the files git tracks and the folders holding them (`tracked`).
+        self._tracked: dict[Path, tuple[frozenset[str], frozenset[str]]] = {}
 
     def repo_root(self, folder: Path) -> Path | None:
         return work_tree_root(folder, self._roots)
@@ -111,6 +113,23 @@ class _GitIgnores:
                 specs.append((folder, _load(ignore)))
         self._cache[folder] = specs
         return specs
+
+    def tracked(self, path: Path, is_dir: bool) -> bool:
+        """Return whether git tracks the file (or, for a folder, a file under it)."""
+        root = self.repo_root(path.parent)
+        if root is None:
+            return False
+        if root not in self._tracked:
+            names = tracked_files(root)
+            holding = frozenset(
+                "/".join(parts[:i])
+                for parts in (name.split("/") for name in names)
+                for i in range(1, len(parts))
+            )
+            self._tracked[root] = (names, holding)
+        files, folders = self._tracked[root]
+        rel = path.relative_to(root).as_posix()
+        return rel in (folders if is_dir else files)
 
     def ignored(self, path: Path, is_dir: bool) -> bool:
         decision: bool | None = None
@@ -156,6 +175,8 @@ class Notices:
     skipped: list[tuple[Path, str]] = field(default_factory=list)
     # Temporary files a killed `fix` left behind (our name shape, old enough).
     stale_temps: list[Path] = field(default_factory=list)
+    # Files an ignore file names that git tracks: checked, and the ignore file overruled.
+    overruled: list[Path] = field(default_factory=list)
 
 
 def _inside(real: str, roots: Sequence[str]) -> bool:
@@ -255,6 +276,8 @@ class _Walk:
         # Symlinks to files inside the roots: yielded last, so a file is reported at its own
         # name when the walk meets it there, and at the first link's name otherwise.
         self.links: list[tuple[Candidate, tuple[int, int]]] = []
+        # Folders an ignore file names that are entered for the files git tracks in them.
+        self.ignored_folders: set[Path] = set()
 
     def folder(self, path: Path) -> Iterator[Candidate]:
         try:
@@ -277,8 +300,18 @@ class _Walk:
         self.notices.skipped.append((path, why))
 
     def _wanted(self, path: Path, is_dir: bool) -> bool:
-        if self.respect_gitignore and self.ignores.ignored(path, is_dir):
-            return False
+        if self.respect_gitignore and (
+            path.parent in self.ignored_folders or self.ignores.ignored(path, is_dir)
+        ):
+            # Git tracks what was added before an ignore file named it (or despite it): the
+            # ignore file does not apply to it, and a pull request cannot hide a file with one.
+            # An ignored folder holding tracked files is entered for those files only.
+            if not self.ignores.tracked(path, is_dir):
+                return False
+            if is_dir:
+                self.ignored_folders.add(path)
+            else:
+                self.notices.overruled.append(path)
         return not self.is_excluded(path)
 
     def _walk(self, folder: Path, real: str, device: int) -> Iterator[Candidate]:

@@ -101,3 +101,26 @@ def scan(paths: Iterable[str | Path]) -> WorkTreeState:
         except GitError as exc:
             state.problems.append(f"{root}: {exc}")
     return state
+
+
+def tracked_files(root: Path) -> frozenset[str]:
+    """Return the paths (relative to `root`, forward slashes) git tracks in a work tree.
+
+    An ignore file applies only to untracked files: git still tracks, diffs and ships a file
+    a `.gitignore` names once it was added (https://git-scm.com/docs/gitignore), so a check of
+    the tree must read it too. Empty when git cannot tell (not installed, not a repository).
+    """
+    import subprocess  # git runs only when an ignore file would leave a file out
+
+    try:
+        completed = subprocess.run(
+            ["git", "-c", "core.fsmonitor=false", "-C", str(root), "ls-files", "-z", "--cached"],
+            capture_output=True,
+            check=False,
+            timeout=60,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return frozenset()
+    if completed.returncode != 0:
+        return frozenset()
+    return frozenset(os.fsdecode(entry) for entry in completed.stdout.split(b"\0") if entry)

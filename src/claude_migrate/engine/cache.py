@@ -540,6 +540,11 @@ class ResultCache:
         self.stores += 1
 
     def _prepare(self, folder: Path) -> None:
+        # A shard or build folder swapped for a symlink would send entries anywhere the link
+        # points: never written through (the write is skipped, as for any unwritable cache).
+        for part in (folder, folder.parent):
+            if part.is_symlink():
+                raise OSError(f"{part} is a symbolic link")
         if folder.is_dir():
             return
         if not (self.folder / MARKER).is_file():

@@ -23,15 +23,23 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from claude_migrate.analysis.calls import MARKERS as CLAUDE_MARKERS
 from claude_migrate.checks import ALL_CHECKS, Check
 from claude_migrate.core.atomic import WriteRefused, replace_file
+from claude_migrate.core.deadline import OverTime, deadline
 from claude_migrate.core.diagnostics import Diagnostic, FileError, FileResult
 from claude_migrate.core.job import MIB, Job, Limits, Options  # fmt: skip
 from claude_migrate.core.settings import FileSettings
-from claude_migrate.core.source import DecodeError, SourceText, read_regular
+from claude_migrate.core.source import (
+    DecodeError,
+    SourceText,
+    as_notebook_reads,
+    as_python_reads,
+    python_identifiers,
+    read_regular,
+)
 from claude_migrate.core.suppress import skips_file
 from claude_migrate.engine.cache import ResultCache, lookup, storable, unchanged
 from claude_migrate.engine.checking import analyse, run_checks
 from claude_migrate.engine.fixer import MAX_FIX_ROUNDS, not_written, settle
-from claude_migrate.engine.hazard import needs_isolation
+from claude_migrate.engine.hazard import MAX_IN_PROCESS_BYTES, needs_isolation
 from claude_migrate.engine.kinds import FileKind
 from claude_migrate.engine.pool import (
     CRASHED,
@@ -234,8 +242,7 @@ def _triage(
     """
     if job.kind != "python" or not enabled():
         return False, None
-    if data is None:
-        data = text.encode("utf-8", "surrogatepass")
+    data = text.encode("utf-8", "surrogatepass") if data is None else as_read(job.kind, data)
     # A file the project phase or a declared call site makes relevant is parsed whatever its
     # markers (`_verdict`): every enabled check then counts, not only those whose markers it has.
     forced = (job.project is not None and job.project.relevant) or any(
@@ -326,8 +333,22 @@ def prefilter(data: bytes, settings: FileSettings, kind: str, path: str = "") ->
     return SYNTAX_ONLY if any(marker in data for marker in CLAUDE_MARKERS) else SKIP
 
 
+def as_read(kind: str, data: bytes) -> bytes:
+    """Return the bytes the text tests read of a file: its text as Python (or JSON) reads it.
+
+    A coding cookie, an identifier in a compatibility form or a JSON escape would otherwise
+    hide a name from a byte search that the program still holds (`source.as_python_reads`).
+    """
+    if kind == "python":
+        return as_python_reads(data)
+    if kind == NOTEBOOK_KIND:
+        return as_notebook_reads(data)
+    return data
+
+
 def _verdict(job: Job, data: bytes) -> int:
     """Return the prefilter's verdict, parsing a file the project phase found a use for."""
+    data = as_read(job.kind, data)
     verdict = prefilter(data, job.settings, job.kind, job.path)
     if verdict != PARSE and job.project is not None and job.project.relevant:
         return PARSE
@@ -443,15 +464,31 @@ def read_source(
 ) -> SourceText | None:
     """Return a job's decoded text, or None when the file is skipped or undecodable (CM001)."""
     if job.text is not None:
-        return SourceText(job.text)
-    assert data is not None
-    if skips_file(data) and not job.settings.list_suppressed:
-        return None  # (a trusted gate checks it, and lists what the comment hides)
-    try:
-        return SourceText.from_bytes(data, is_python=is_python)
-    except DecodeError as exc:
-        result.errors.append(FileError(job.display, str(exc), exc.line))
-        return None
+        source = SourceText(job.text)
+    else:
+        assert data is not None
+        if skips_file(data) and not job.settings.list_suppressed:
+            return None  # (a trusted gate checks it, and lists what the comment hides)
+        try:
+            source = SourceText.from_bytes(data, is_python=is_python)
+        except DecodeError as exc:
+            result.errors.append(FileError(job.display, str(exc), exc.line))
+            return None
+    return as_python_sees(source) if is_python else source
+
+
+def as_python_sees(source: SourceText) -> SourceText:
+    """Return the source with its identifiers in the NFKC form Python reads them as.
+
+    `import ａnthropic` (a fullwidth letter) imports `anthropic`: the checks read the name
+    Python binds. Such a file is checked as normalised and never rewritten (`lossy`): writing
+    the normalised text back would change bytes outside the fixes.
+    """
+    text = python_identifiers(source.text)
+    if text is source.text:
+        return source
+    why = "identifiers written in compatibility forms (NFKC), checked as Python reads them"
+    return replace(source, text=text, lossy=source.lossy or why, _line_starts=None)
 
 
 def _process_python(
@@ -800,7 +837,9 @@ def run(
     reads: dict[str, bytes] = {}
     # What the project phase read of each module it parsed: the triage then needs no parse.
     read_by_phase: dict[str, tuple[str, Sites]] = {}
-    attached = list(attach_project(jobs, cache, reads, read_by_phase))
+    attached = list(
+        attach_project(jobs, cache, reads, read_by_phase, seconds=options.limits.seconds)
+    )
     state = _RunState(
         attached, options, workers or default_jobs(), on_result, cache, [None] * len(attached)
     )
@@ -840,9 +879,20 @@ def _decide_in_main(
         return
     if state.cache is not None and _answer_from_cache(state, i, job, data):
         return
+    if len(data) > MAX_IN_PROCESS_BYTES and job.kind == "python":
+        # Even CPython's parse of a huge file costs this process gigabytes: a worker, with the
+        # per-file limits, decides it.
+        state.hazardous.add(i)
+        state.heavy.append(i)
+        return
     # Most files that pass the prefilter are decided here by CPython's parser (it
     # compiles, or holds no candidate site): no worker, no LibCST, no shape measure.
-    settled = settle_without_libcst(job, data, verdict, read_by_phase.get(job.path))
+    try:
+        with deadline(state.options.limits.seconds):
+            settled = settle_without_libcst(job, data, verdict, read_by_phase.get(job.path))
+    except OverTime:
+        settled = False  # over the per-file time limit here: a worker's limit decides
+        state.hazardous.add(i)
     if isinstance(settled, FileResult):
         state.shared.add(i)
         state.done(i, settled)
@@ -855,6 +905,23 @@ def _decide_in_main(
         state.read[i] = data
         state.kept += len(data)
     state.heavy.append(i)
+
+
+def process_in_main(job: Job, options: Options, data: bytes | None) -> FileResult:
+    """Return `process`'s result for a file checked in this process, within the time limit.
+
+    A file that runs past the per-file limit (`--file-timeout`) is reported as a worker's
+    would be (CM001), and the run goes on.
+    """
+    seconds = options.limits.seconds
+    try:
+        with deadline(seconds):
+            return process(job, options, data)
+    except OverTime:
+        result = FileResult(path=job.display)
+        message = f"took longer than the per-file time limit of {seconds:g} s (--file-timeout)"
+        result.errors.append(FileError(job.display, message))
+        return result
 
 
 def _answer_from_cache(state: _RunState, i: int, job: Job, data: bytes) -> bool:
@@ -886,7 +953,7 @@ def _process_heavy(state: _RunState) -> None:
         if i not in state.hazardous:
             if i in state.read:
                 state.shared.add(i)
-            state.done(i, process(jobs[i], options, state.read.get(i)))
+            state.done(i, process_in_main(jobs[i], options, state.read.get(i)))
     for i, result in _run_pool(isolated, options, 1, on_result):
         state.results[i] = result
 

@@ -48,6 +48,7 @@ from claude_migrate.core.job import Job, Options
 from claude_migrate.core.suppress import skips_file
 from claude_migrate.discovery.collect import kind_of
 from claude_migrate.engine.runner import run
+from claude_migrate.lsp.framing import FramedInput
 from claude_migrate.notebook import NOTEBOOK_KIND
 from claude_migrate.policy.catalogue import find_rule
 from claude_migrate.policy.config import PolicyLoader, read_policy_table
@@ -56,6 +57,10 @@ SOURCE = "claude-migrate"
 _NOQA_CODES = re.compile(r"#\s*noqa:\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*)", re.I)
 FIX_ALL_KIND = f"{types.CodeActionKind.SourceFixAll.value}.{SOURCE}"
 DEBOUNCE_SECONDS = 0.25
+MIB = 1024 * 1024
+# A document larger than this is not checked as one types (its text, its positions and the
+# engine's work on it would cost gigabytes); the CLI checks it with its per-file limits.
+MAX_DOCUMENT_CHARS = 8 * MIB
 POLICY_NAMES = ("claude-migrate.toml", "pyproject.toml")
 _SEVERITY = {
     "error": types.DiagnosticSeverity.Error,
@@ -158,12 +163,28 @@ def check_in_place(job: Job, options: Options) -> FileResult:
     return run([job], options, workers=1)[0]
 
 
+def too_large(path: Path, size: int) -> FileError | None:
+    """Return the error of a document too large to check as one types, or None."""
+    if size <= MAX_DOCUMENT_CHARS:
+        return None
+    return FileError(
+        str(path),
+        f"the document is too large to check in the editor ({size // MIB} MiB of text; the"
+        f" language server checks up to {MAX_DOCUMENT_CHARS // MIB} MiB): run `claude-migrate"
+        " check` on the file",
+    )
+
+
 def check_document(uri: str, version: int | None, text: str, loader: PolicyLoader) -> Checked:
     """Return the findings of one document; never raises (a crash is a finding on line 1)."""
     path = Path(to_fs_path(uri) or uri)
-    index = LineIndex(text)
     result = FileResult(path=str(path))
     job: Job | None = None
+    large = too_large(path, len(text))
+    if large is not None:
+        result.errors.append(large)
+        return Checked(uri, version, "", "", result, LineIndex(""), None)
+    index = LineIndex(text)
     try:
         job = document_job(path, text, loader)
         if job is not None:
@@ -238,6 +259,10 @@ def check_notebook(
     path = Path(to_fs_path(uri) or uri)
     result = FileResult(path=str(path))
     job: Job | None = None
+    large = too_large(path, sum(len(text) for _, text in cells))
+    if large is not None:
+        result.errors.append(large)
+        return CheckedNotebook(uri, version, list(cells), list(kinds), result, None)
     try:
         job = document_job(path, notebook_json(cells, kinds, language), loader, notebook=True)
         if job is not None:
@@ -912,5 +937,12 @@ def _register_answers(server: MigrateServer) -> None:
 
 
 def serve() -> None:
-    """Run the server over standard input and output until the client says exit."""
-    build_server().start_io()
+    """Run the server over standard input and output until the client says exit.
+
+    Its input is framed defensively (`framing.FramedInput`): a malformed or oversized message
+    is dropped with a line on standard error, and the server reads on.
+    """
+    import sys
+
+    framed = FramedInput(sys.stdin.buffer)
+    build_server().start_io(stdin=framed)  # type: ignore[arg-type]

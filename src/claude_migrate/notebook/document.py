@@ -86,12 +86,31 @@ class Notebook:
         return None
 
 
+# Kernel names Jupyter resolves to a Python kernel: ipykernel's own (`python3`, `python2`,
+# https://github.com/ipython/ipykernel/blob/main/ipykernel/kernelspec.py) and nb_conda_kernels'
+# Python environments (`conda-root-py`, `conda-env-<name>-py`).
+_PYTHON_KERNEL = re.compile(r"(?i)(?:i?python\d*(?:\.\d+)*|conda-(?:root|env-.+)-py)")
+_PYTHON_LANGUAGES = ("python", "python3", "ipython")
 PYTHON_NAMES = frozenset({"python", "python2", "python3", "ipython", "ipython2", "ipython3"})
 # Kernels whose language is a superset of Python's syntax: every Python cell is one of theirs, so
 # their Python cells are checked (a cell in their own syntax does not parse and is left out, as
 # any cell that does not compile). Coconut: http://coconut-lang.org ("a strict superset of
 # Python 3"); its kernel declares `codemirror_mode` python as well.
 PYTHON_SUPERSETS = frozenset({"coconut"})
+
+
+def kernel_name(notebook: Notebook) -> str | None:
+    """Return the name of the kernel Jupyter starts for the notebook (`kernelspec.name`)."""
+    metadata = notebook.data.get("metadata")
+    spec = metadata.get("kernelspec") if isinstance(metadata, dict) else None
+    name = spec.get("name") if isinstance(spec, dict) else None
+    return name if isinstance(name, str) else None
+
+
+def _python_kernel(notebook: Notebook) -> bool:
+    """Return whether the kernel Jupyter starts for the notebook is a Python kernel."""
+    name = kernel_name(notebook)
+    return name is not None and _PYTHON_KERNEL.fullmatch(name.strip()) is not None
 
 
 def _codemirror_is_python(metadata: dict[str, Any]) -> bool:
@@ -108,27 +127,45 @@ def python_superset(notebook: Notebook) -> str | None:
     For such a notebook a cell that is not Python is the kernel's own syntax, not a mistake.
     """
     language = notebook.language
-    if language is None or language.strip().lower() in PYTHON_NAMES:
+    if language is None or language.strip().lower() in PYTHON_NAMES or _python_kernel(notebook):
         return None
-    return language if not_python(notebook) is None else None
+    metadata = notebook.data.get("metadata")
+    if language.strip().lower() in PYTHON_SUPERSETS:
+        return language
+    if isinstance(metadata, dict) and _codemirror_is_python(metadata):
+        return language
+    return None
 
 
 def not_python(notebook: Notebook) -> str | None:
     """Return why a notebook's kernel is not Python, or None when it is (or does not say).
 
-    A kernel is Python when it says so, when its language is a known superset of Python, or
-    when it asks editors for Python's `codemirror_mode` (its cells are written as Python).
+    Jupyter starts the kernel `kernelspec.name` names; its `language` fields only describe it.
+    A notebook whose kernel name is a Python kernel's runs as Python whatever they say. A
+    kernel whose language is a known superset of Python, or that asks editors for Python's
+    `codemirror_mode`, has its cells written as Python: checked too.
     """
+    if _python_kernel(notebook):
+        return None
     language = notebook.language
-    if language is None:
+    if language is None or language.strip().lower() in _PYTHON_LANGUAGES:
         return None
-    name = language.strip().lower()
-    if name in PYTHON_NAMES or name in PYTHON_SUPERSETS:
-        return None
-    metadata = notebook.data.get("metadata")
-    if isinstance(metadata, dict) and _codemirror_is_python(metadata):
+    if python_superset(notebook) is not None:
         return None
     return f"its kernel's language is {language!r}, not Python"
+
+
+def language_disagrees(notebook: Notebook) -> str | None:
+    """Return what a notebook's metadata says against the Python kernel it starts, or None."""
+    language = notebook.language
+    if language is None or language.strip().lower() in _PYTHON_LANGUAGES:
+        return None
+    if not _python_kernel(notebook):
+        return None
+    return (
+        f"checked as Python: its kernel {kernel_name(notebook)!r} is Python's, though its"
+        f" language says {language!r}"
+    )
 
 
 def load(data: bytes | str) -> Notebook:

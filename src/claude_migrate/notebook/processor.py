@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 from claude_migrate.core.atomic import WriteRefused, replace_file
 from claude_migrate.core.diagnostics import Diagnostic, FileError, FileResult
-from claude_migrate.core.source import SourceText
+from claude_migrate.core.source import SourceText, python_identifiers
 from claude_migrate.core.suppress import skips_file
 from claude_migrate.engine.checking import analyse
 from claude_migrate.engine.fixer import not_written, settle
 from claude_migrate.notebook.document import (
     Notebook,
     NotebookError,
+    language_disagrees,
     load,
     not_python,
     python_superset,
@@ -53,6 +54,7 @@ def process_notebook(
     if reason is not None:
         result.skipped = reason
         return
+    result.note = language_disagrees(notebook)
     module = CellModule.build(notebook)
     # A Coconut cell that is not Python is Coconut, not a mistake: it is left out quietly.
     quiet = python_superset(notebook) is not None
@@ -81,6 +83,11 @@ def _check(
 ) -> None:
     checks = python.checks(job.settings, job.kind)
     source = SourceText(module.text)
+    text = python_identifiers(source.text)
+    if text is not source.text:
+        # `import ａnthropic` imports `anthropic`: checked as Python reads it, never rewritten.
+        why = "identifiers written in compatibility forms (NFKC), checked as Python reads them"
+        source = SourceText(text, lossy=why)
     starts = module.part_starts()
     assert starts is not None  # the module was just built with its boundaries
     try:
@@ -142,6 +149,8 @@ def _fix(
             new_text = with_sources(notebook, sources)
         except ValueError as exc:
             problem = str(exc)
+    if problem is None and source.lossy is not None:
+        problem = source.lossy
     if problem is None and options.write and job.text is None:
         problem = _write(job, notebook, new_text, options.force_write)
         if problem is None:

@@ -12,7 +12,9 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import errno
+import functools
 import json
+import keyword
 import os
 import re
 import stat
@@ -26,7 +28,7 @@ from claude_migrate.checks import ALL_CHECKS, ALWAYS_ON, CHECKS_BY_NAME, KNOWN_C
 from claude_migrate.core.diagnostics import SEVERITIES
 from claude_migrate.core.errors import ConfigError
 from claude_migrate.core.gitignore import PatternError, compile_pattern, matches, policy_spec
-from claude_migrate.core.paths import as_shown
+from claude_migrate.core.paths import as_shown, path_problem
 from claude_migrate.core.resources import rules_dir
 from claude_migrate.core.settings import FileSettings
 
@@ -318,8 +320,13 @@ def resolve_codes(
 # Loading -------------------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=256)
 def _find_line(text: str, table: str | None, key: str) -> int | None:
-    """Return the 1-based line where `key` is set (inside `[table]` when given), if found."""
+    """Return the 1-based line where `key` is set (inside `[table]` when given), if found.
+
+    Remembered: a policy with thousands of entries of one array (`[[call-sites]]`,
+    `[[overrides]]`) asks the same question once per entry, and the text is scanned once.
+    """
     lines = text.splitlines()
     in_table = table is None
     key_re = re.compile(rf"^\s*\"?{re.escape(key)}\"?\s*=")
@@ -448,6 +455,8 @@ def read_policy_table(path: Path, governing: bool = False) -> _RawPolicy | None:
 
 
 def _preset_path(name: str) -> Path | None:
+    if path_problem(f"{name}.toml") is not None:
+        return None
     candidate = rules_dir() / f"{name}.toml"
     return candidate if candidate.is_file() else None
 
@@ -486,6 +495,11 @@ class PolicyLoader:
 
     def _base(self, base: str) -> list[_RawPolicy]:
         """Return the extend chain of the campaign policy `base` names."""
+        problem = path_problem(base)
+        if problem is not None:
+            raise ConfigError(
+                "--base-config", None, f"expected a preset or {problem}, got {_shown(base)}"
+            )
         if _preset_path(base) is not None and "/" not in base and not base.endswith(".toml"):
             raw = _RawPolicy({"extend": base}, f"extend = {base!r}", "", self.cwd)
         else:
@@ -624,6 +638,12 @@ class PolicyLoader:
                 + ") or a path to a TOML file",
                 _find_line(raw.text, None, "extend"),
             )
+        problem = path_problem(extend)
+        if problem is not None:
+            raise ConfigError(
+                raw.path, "extend", f"expected {problem}, got {_shown(extend)}",
+                _find_line(raw.text, None, "extend"),
+            )  # fmt: skip
         preset = (
             _preset_path(extend) if "/" not in extend and not extend.endswith(".toml") else None
         )
@@ -710,11 +730,20 @@ def _validate_severity(raw: _RawPolicy, value: Any, where: str, table: str) -> N
     problems.raise_any()
 
 
+SHOWN_CHARACTERS = 80  # a value quoted in a message: enough to recognise it
+
+
 def _shown(value: Any) -> str:
-    """Return a policy value as its TOML reads (a date as 2026-01-31, not its Python repr)."""
+    """Return a policy value as its TOML reads (a date as 2026-01-31, not its Python repr).
+
+    A long value is cut (a 5,000-character name would bury the message).
+    """
     if isinstance(value, (dt.date, dt.time)):
         return value.isoformat()
-    return repr(value)
+    text = repr(value)
+    if len(text) > SHOWN_CHARACTERS:
+        text = text[: SHOWN_CHARACTERS - 3] + "..."
+    return text
 
 
 def _validate_rule_table(raw: _RawPolicy, name: str, table: Any, where: str) -> None:
@@ -742,6 +771,11 @@ def _validate_option(
     if not option.check(value):
         # Looked up only for the message: a valid policy's text is never scanned for lines.
         line = _find_line(raw.text, name, key)
+        problem = path_problem(value) if option.kind == "path" and isinstance(value, str) else None
+        if problem is not None:
+            raise ConfigError(
+                raw.path, f"{where}.{key}", f"expected {problem}, got {_shown(value)}", line
+            )
         if option.kind == "string-table" and isinstance(value, dict):
             # Name the one entry that is wrong (`sdk-pins.minimums.anthropic`) and its line.
             for entry, item in value.items():
@@ -890,8 +924,13 @@ def _find_table_line(text: str, name: str) -> int | None:
     return _find_line(text, None, name)
 
 
+def _is_name(value: object) -> bool:
+    """Return whether `value` can name a parameter or module: an identifier, not a keyword."""
+    return isinstance(value, str) and value.isidentifier() and not keyword.iskeyword(value)
+
+
 def _is_dotted(value: object) -> bool:
-    return isinstance(value, str) and all(part.isidentifier() for part in value.split("."))
+    return isinstance(value, str) and all(_is_name(part) for part in value.split("."))
 
 
 def _validate_call_sites(raw: _RawPolicy, value: Any) -> None:
@@ -919,20 +958,20 @@ def _validate_call_sites(raw: _RawPolicy, value: Any) -> None:
                 _find_line(raw.text, CALL_SITES, "function"),
             )  # fmt: skip
         for key in mapped:
-            line = _find_line(raw.text, CALL_SITES, key)
             if key not in CALL_SITE_PARAMETERS:
                 raise ConfigError(
                     raw.path, f"{where}.{key}",
                     "unknown key (expected function, " + ", ".join(CALL_SITE_PARAMETERS) + ")",
-                    line,
+                    _find_line(raw.text, CALL_SITES, key),
                 )  # fmt: skip
             name = entry[key]
-            if not (isinstance(name, str) and name.isidentifier()):
+            if not _is_name(name):
                 raise ConfigError(
                     raw.path,
                     f"{where}.{key}",
-                    "expected the name of one of the function's parameters",
-                    line,
+                    "expected the name of one of the function's parameters (an identifier,"
+                    f" not a keyword), got {_shown(name)}",
+                    _find_line(raw.text, CALL_SITES, key),
                 )
 
 

@@ -56,7 +56,8 @@ from claude_migrate.analysis.symbols import (
     BOTO3_CLIENT_FACTORIES,
     is_sdk_client_class,
 )
-from claude_migrate.core.source import read_regular
+from claude_migrate.core.deadline import OverTime, deadline
+from claude_migrate.core.source import as_python_reads, python_text, read_regular
 from claude_migrate.project.summary import summarise_tree
 from claude_migrate.project.triage import Sites, read_sites
 
@@ -343,6 +344,8 @@ class Project:
         self.loading = False
         # The result cache (`cache.ResultCache`), where summaries are kept by content.
         self.cache: Any = None
+        # The per-file time limit for reading one module here (`--file-timeout`).
+        self.seconds: float | None = None
         # What the triage reads of each summarised module (module -> `triage.Sites`).
         self.sites: dict[str, Sites] = {}
 
@@ -392,7 +395,11 @@ class Project:
                     if sites is not None:
                         self.sites[name] = sites
                     return found
-        found, sites = _read_module(text, name, is_package, with_sites)
+        try:
+            found, sites = _read_module(text, name, is_package, with_sites, self.seconds)
+        except OverTime:
+            return None  # past the time limit in this run: a timing, not cached
+
         if sites is not None:
             self.sites[name] = sites
         if self.cache is not None:
@@ -509,7 +516,9 @@ class Project:
             result = self._name(module, None, name, depth + 1)
             if result is None and name not in summary["assigns"] and name not in summary["imports"]:
                 for star in summary["star_imports"]:
-                    other = self.summaries.get(star)
+                    # Read on demand as any import is: whether the module re-exporting it was
+                    # given to the run or read from disk (one file checked, or the tree).
+                    other = self._star_summary(star)
                     if other is not None and (other["all"] is None or name in other["all"]):
                         result = self.export(star, name, depth + 1)
                         if result is not None:
@@ -518,6 +527,13 @@ class Project:
             self._evaluating.discard(("export", module, name))
         self._exports[key] = result
         return result
+
+    def _star_summary(self, module: str) -> dict[str, Any] | None:
+        """Return the summary of a module a star import names, loading it when allowed."""
+        summary = self.summaries.get(module)
+        if summary is None and self.loading and self.module_path(module) is not None:
+            summary = self.load(module)
+        return summary
 
     def qualified(self, qualname: str, depth: int = 0) -> Sym:
         """Return what an absolute import path names: a project thing, or an outside ref."""
@@ -1112,7 +1128,7 @@ class Project:
         names: dict[str, Any] = {}
         starred: set[str] = set()
         for star in summary["star_imports"]:
-            other = self.summaries.get(star)
+            other = self._star_summary(star)
             if other is not None:
                 public = [
                     n for n in [*other["assigns"], *other["imports"]] if not n.startswith("_")
@@ -1478,6 +1494,9 @@ def _display(path: Path, cwd: Path) -> str:
         return path.as_posix()
 
 
+STAR_IMPORT = b"import *"
+
+
 def _mentions(data: bytes, names: Iterable[bytes]) -> bool:
     return any(name in data for name in names)
 
@@ -1538,7 +1557,12 @@ _SUMMARY_KEYS = frozenset(
 )
 
 
-def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path, cache: Any = None) -> Project:
+def build(
+    files: Sequence[tuple[Path, bytes | str]],
+    cwd: Path,
+    cache: Any = None,
+    seconds: float | None = None,
+) -> Project:
     """Summarise the files that can matter (and the project modules they import); solve.
 
     A file matters when it mentions Claude (the registry's markers), when a summarised module
@@ -1558,11 +1582,14 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path, cache: Any = Non
     paths = [path for path, _ in files]
     project = Project(import_roots(paths), cwd, project_folders(paths))
     project.cache = cache
+    project.seconds = seconds
     roots = project.roots
     project.given = {str(path): data for path, data in files}
     pending: list[tuple[Path, bytes, str, bool]] = []
     for path, data in files:
+        # Scanned as Python reads the file (its cookie, NFKC identifiers), parsed from `data`.
         raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+        raw = as_python_reads(raw)
         if _mentions(raw, MARKERS):
             _add_file(project, path, data)
             continue
@@ -1585,9 +1612,19 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path, cache: Any = Non
                     data = found.read_bytes()
                 except OSError:
                     data = b""
-                if _mentions(data, MARKERS) and _add_file(project, found, data) is not None:
+                seen = as_python_reads(data)
+                if (_mentions(seen, MARKERS) or re_exports(name, found, seen)) and _add_file(
+                    project, found, data
+                ) is not None:
                     matters[name] = True
         return matters[name]
+
+    def re_exports(name: str, path: Path, seen: bytes) -> bool:
+        """Return whether a module star-imports one that gives something (`from .x import *`)."""
+        if STAR_IMPORT not in seen:
+            return False
+        package = path.name == "__init__.py"
+        return any(summarised(other) and giving(other) for other in imports_of(seen, name, package))
 
     def giving(name: str) -> bool:
         return name in project.summaries and gives(project.derived(name))
@@ -1621,15 +1658,17 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path, cache: Any = Non
             joined = []
             left = []
             for item in pending:
-                if _mentions(item[1], spelled) and any(giving(name) for name in imported(item)):
+                # A star import re-exports every name without spelling one.
+                uses = _mentions(item[1], spelled) or STAR_IMPORT in item[1]
+                if uses and any(giving(name) for name in imported(item)):
                     joined.append(item)
                 else:
                     left.append(item)
             pending = left
             if not joined:
                 break
-            for path, raw, _module, _package in joined:
-                _add_file(project, path, raw, follow=True)
+            for path, _read, _module, _package in joined:
+                _add_file(project, path, project.given[str(path)], follow=True)
             project.solve()
     return project
 
@@ -1637,7 +1676,12 @@ def build(files: Sequence[tuple[Path, bytes | str]], cwd: Path, cache: Any = Non
 def _names_nothing(files: Sequence[tuple[Path, bytes | str]]) -> bool:
     """Return whether a large run holds no file naming Claude (then the phase has nothing)."""
     return len(files) > DISK_READ_FILES and not any(
-        _mentions(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data, MARKERS)
+        _mentions(
+            data.encode("utf-8", "surrogatepass")
+            if isinstance(data, str)
+            else as_python_reads(data),
+            MARKERS,
+        )
         for _, data in files
     )
 
@@ -1645,10 +1689,10 @@ def _names_nothing(files: Sequence[tuple[Path, bytes | str]]) -> bool:
 def _add_file(project: Project, path: Path, data: bytes | str, follow: bool = False) -> str | None:
     """Summarise a file; its imports are summarised too when `follow` (see `Project.followed`)."""
     if isinstance(data, bytes):
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
+        decoded = python_text(data)  # as Python decodes it: BOM and coding cookie
+        if decoded is None:
             return None
+        text = decoded
     else:
         text = data
     name = project.add(path, text)
@@ -1705,6 +1749,7 @@ def attach_project(
     cache: Any = None,
     reads: dict[str, bytes] | None = None,
     read_sites_of: dict[str, tuple[str, Sites]] | None = None,
+    seconds: float | None = None,
 ) -> list[Any]:
     """Return the jobs with the project phase's view of each Python file attached.
 
@@ -1739,7 +1784,7 @@ def attach_project(
         collecting = gc.isenabled()
         gc.disable()
         try:
-            project = build(files, cwd(), cache)
+            project = build(files, cwd(), cache, seconds)
         finally:
             if collecting:
                 gc.enable()
@@ -1750,8 +1795,9 @@ def attach_project(
                 module = project.files.get(str(path))
                 sites = project.sites.get(module) if module is not None else None
                 if sites is not None:
-                    text = data if isinstance(data, str) else data.decode("utf-8")
-                    read_sites_of[str(path)] = (text, sites)
+                    text = data if isinstance(data, str) else python_text(data)
+                    if text is not None:
+                        read_sites_of[str(path)] = (text, sites)
     out = []
     for job in jobs:
         view = views.get(job.path) if job.kind == "python" else None
@@ -1759,10 +1805,30 @@ def attach_project(
     return out
 
 
+# The largest module read in the run's own process: the bound above which the engine parses a
+# file only in a worker (`engine.hazard.MAX_IN_PROCESS_BYTES`), kept equal to it.
+MAX_IN_PROCESS_BYTES = 512 * 1024
+
+
 def _read_module(
-    text: str, name: str, is_package: bool, with_sites: bool = True
+    text: str, name: str, is_package: bool, with_sites: bool = True, seconds: float | None = None
 ) -> tuple[dict[str, Any] | None, Sites | None]:
-    """Parse a module once; return its summary and what the triage reads of it (or Nones)."""
+    """Parse a module once; return its summary and what the triage reads of it (or Nones).
+
+    In the run's own process, so within the per-file limits: a module larger than
+    `MAX_IN_PROCESS_BYTES` (its `ast` alone would cost this process gigabytes) is not
+    summarised, and one whose reading runs past `seconds` raises OverTime. It is still checked,
+    in a worker with the limits, as a file alone; what other modules could use of it is lost.
+    """
+    if len(text) > MAX_IN_PROCESS_BYTES:
+        return None, None
+    with deadline(seconds):  # OverTime goes up: `Project._summary` does not remember it
+        return _parse_module(text, name, is_package, with_sites)
+
+
+def _parse_module(
+    text: str, name: str, is_package: bool, with_sites: bool
+) -> tuple[dict[str, Any] | None, Sites | None]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -1799,7 +1865,7 @@ def _cached_views(cache: Any, key: str) -> dict[str, ProjectView | None] | None:
             return None  # a module the views were built without exists now
         for path, digest in data["read"].items():
             try:
-                current = Path(path).read_bytes()
+                current = read_regular(path)  # never blocks on a file swapped for a FIFO
             except OSError:
                 return None
             if _hash(current) != digest:

@@ -24,7 +24,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from claude_migrate.core.escapes import markdown_text, markdown_url
+from claude_migrate.core.source import FileTooLarge, read_regular
+
 STATUSES = ("needs a person", "fixes waiting", "fixed", "clean", "failed")
+MIB = 1024 * 1024
+MAX_RESULTS_BYTES = 64 * MIB  # one repository's `fix --report` file
 
 
 class CampaignInputError(ValueError):
@@ -109,16 +114,25 @@ def _int(item: dict[str, Any], key: str, source: str, where: str, default: int =
     return int(_expect(value, int, source, f"{where}.{key}", "an integer"))
 
 
+def _line(item: dict[str, Any], source: str, where: str) -> int:
+    line = _int(item, "line", source, where)
+    if line < 1:
+        raise CampaignInputError(f"{source}: `{where}.line`: expected a line number of 1 or more")
+    return line
+
+
 def read_result(path: Path) -> RepoResult:
     """Return one repository's result from a `fix --report` file (campaign fields optional)."""
     source = str(path)
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(64 * 1024 * 1024 + 1)
+        # A regular file only (a FIFO would block the report forever), within the size cap.
+        raw = read_regular(path, limit=MAX_RESULTS_BYTES)
+    except FileTooLarge:
+        raise CampaignInputError(
+            f"{source}: larger than {MAX_RESULTS_BYTES // MIB} MiB; expected a `fix --report` file"
+        ) from None
     except OSError as exc:
         raise CampaignInputError(f"{source}: cannot read: {exc.strerror or exc}") from None
-    if len(raw) > 64 * 1024 * 1024:
-        raise CampaignInputError(f"{source}: larger than 64 MiB; expected a `fix --report` file")
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
@@ -169,7 +183,7 @@ def read_result(path: Path) -> RepoResult:
         _expect(left, dict, source, where, "an object")
         finding = LeftFinding(
             path=_text(left, "path", source, where),
-            line=_int(left, "line", source, where),
+            line=_line(left, source, where),
             code=_text(left, "code", source, where),
             rule=_text(left, "rule", source, where),
             message=_text(left, "message", source, where),
@@ -370,17 +384,19 @@ def header(campaign: Campaign, now: dt.datetime | None = None) -> list[tuple[str
 # Markdown -------------------------------------------------------------------------------------
 
 
-def _md(text: str) -> str:
-    """Return `text` safe inside Markdown (a table cell or a list item): no markup, no HTML.
+def _md(text: object) -> str:
+    """Return `text` safe inside Markdown (a table cell or a list item): no markup, no HTML."""
+    return markdown_text(str(text))
 
-    Backslash escapes, not entities: the file reads as written (`m \\<x> -> y`), and rendered,
-    `\\<` is a `<` that opens no tag and `\\&` an `&` that starts no entity (CommonMark 2.4).
-    `>` needs no escape where these values go (never at the start of a line).
-    """
-    text = text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
-    for special in "<&*`[]":
-        text = text.replace(special, "\\" + special)
-    return text
+
+def _md_link(text: str, link: str | None, code: bool = True) -> str:
+    """Return a Markdown link to an http(s) address, or the text alone (`code`: as code)."""
+    target = markdown_url(link) if link else None
+    if target:
+        return f"[{_md(text)}]({target})"
+    # A code span shows its text literally; one holding a backtick could end it early.
+    plain = code and "`" not in text and text.isprintable()
+    return f"`{text}`" if plain else _md(text)
 
 
 def _why(counter: Counter[str]) -> str:
@@ -408,7 +424,7 @@ def render_markdown(campaign: Campaign, now: dt.datetime | None = None) -> str:
     ]
     for total in campaign.rules():
         lines.append(
-            f"| {total.code} {_md(total.rule)} | {total.found} | {total.fixed} | {total.left} "
+            f"| {_md(total.code)} {_md(total.rule)} | {total.found} | {total.fixed} | {total.left} "
             f"| {_md(_why(total.why))} | {len(total.repositories)} |"
         )
     lines += [
@@ -419,7 +435,7 @@ def render_markdown(campaign: Campaign, now: dt.datetime | None = None) -> str:
         "|---|---|---:|---:|---:|---:|",
     ]
     for repo in campaign.by_left():
-        name = f"[{_md(repo.name)}]({repo.url})" if repo.link("", None) else _md(repo.name)
+        name = _md_link(repo.name, repo.url if repo.link("", None) else None, code=False)
         status = repo.status + (f": {_md(repo.error)}" if repo.error else "")
         lines.append(
             f"| {name} | {status} | {repo.files} | {repo.files_changed} "
@@ -433,15 +449,15 @@ def render_markdown(campaign: Campaign, now: dt.datetime | None = None) -> str:
         lines += [f"### {_md(repo.name)}", ""]
         for error in repo.errors:
             where = f"{error['path']}:{error['line']}" if error["line"] else error["path"]
-            link = repo.link(error["path"], error["line"] or None)
-            shown = f"[{_md(where)}]({link})" if link else f"`{where}`"
-            lines.append(f"- {shown} {error['code']}: {_md(error['message'])}")
+            shown = _md_link(where, repo.link(error["path"], error["line"] or None))
+            lines.append(f"- {shown} {_md(error['code'])}: {_md(error['message'])}")
         for finding in repo.left:
             where = f"{finding.path}:{finding.line}"
-            link = repo.link(finding.path, finding.line)
-            shown = f"[{_md(where)}]({link})" if link else f"`{where}`"
+            shown = _md_link(where, repo.link(finding.path, finding.line))
             why = f" ({_md(finding.why)})" if finding.why else ""
-            lines.append(f"- {shown} {finding.code} {finding.rule}: {_md(finding.message)}{why}")
+            lines.append(
+                f"- {shown} {_md(finding.code)} {_md(finding.rule)}: {_md(finding.message)}{why}"
+            )
         lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
 
@@ -518,9 +534,10 @@ def render_chart(totals: Sequence[RuleTotal]) -> str:
 
 
 def _anchor(link: str | None, text: str) -> str:
-    if link is None:
+    target = markdown_url(link) if link else None  # http(s) only, quoted
+    if target is None:
         return f"<code>{_e(text)}</code>"
-    return f'<a href="{_e(link)}">{_e(text)}</a>'
+    return f'<a href="{_e(target)}">{_e(text)}</a>'
 
 
 def render_html(campaign: Campaign, now: dt.datetime | None = None) -> str:
@@ -573,11 +590,7 @@ def render_html(campaign: Campaign, now: dt.datetime | None = None) -> str:
         "<th>fixed</th><th>left</th></tr></thead><tbody>"
     )
     for repo in campaign.by_left():
-        name = (
-            f'<a href="{_e(repo.url)}">{_e(repo.name)}</a>'
-            if repo.link("", None)
-            else _e(repo.name)
-        )
+        name = _anchor(repo.url, repo.name) if repo.link("", None) else _e(repo.name)
         status = _e(repo.status) + (f": {_e(repo.error)}" if repo.error else "")
         out.append(
             f'<tr><td>{name}</td><td class="{_status_class(repo.status)}">{status}</td>'

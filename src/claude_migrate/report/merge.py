@@ -10,23 +10,30 @@ document an unsharded run of the same tree would have printed.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from claude_migrate.core.source import FileTooLarge, read_regular
 
 
 class MergeError(ValueError):
     """Inputs that cannot be merged: unreadable, not our output, or of different formats."""
 
 
+MIB = 1024 * 1024
+MAX_INPUT_BYTES = 256 * MIB
+
+
 def _load(path: Path) -> Any:
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(256 * 1024 * 1024 + 1)
+        # A regular file only (a FIFO would block the merge forever), within the size cap.
+        raw = read_regular(path, limit=MAX_INPUT_BYTES)
+    except FileTooLarge:
+        raise MergeError(f"{path}: larger than {MAX_INPUT_BYTES // MIB} MiB") from None
     except OSError as exc:
         raise MergeError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if len(raw) > 256 * 1024 * 1024:
-        raise MergeError(f"{path}: larger than 256 MiB")
     try:
         return json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
@@ -72,6 +79,33 @@ def _add_counts(total: dict[str, Any], counts: dict[str, Any]) -> None:
             total[key] = total.get(key, 0) + _int(value)
 
 
+def _check_json_place(item: dict[str, Any], path: Path, where: str, first_line: int) -> None:
+    """Check a finding's or file error's place: a relative path, a line and column in range."""
+    _require(isinstance(item.get("path"), str), path, f"`{where}.path`: expected a string")
+    _require(_local(item["path"]), path, f"`{where}.path`: expected a file path, not a URI")
+    for key, least in (("line", first_line), ("column", 0), ("cell", 1)):
+        value = item.get(key)
+        if value is None and key != "line":
+            continue
+        if value is None and first_line == 0:
+            continue  # a file error may name no line
+        _require(
+            isinstance(value, int) and not isinstance(value, bool) and value >= least,
+            path,
+            f"`{where}.{key}`: expected a whole number of at least {least}, got {value!r}",
+        )
+
+
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
+
+
+def _local(uri: str) -> bool:
+    """Return whether a path or URI names a local file: a path (no scheme), or a `file:` URI."""
+    if _SCHEME.match(uri) and not re.match(r"^[A-Za-z]:[\\/]", uri):
+        return uri.lower().startswith("file:")
+    return True
+
+
 def merge_json(documents: Sequence[tuple[Path, dict[str, Any]]]) -> dict[str, Any]:
     """Return one `--format json` document holding every shard's findings."""
     diagnostics: list[dict[str, Any]] = []
@@ -84,6 +118,10 @@ def merge_json(documents: Sequence[tuple[Path, dict[str, Any]]]) -> dict[str, An
         _require(isinstance(lost, list), path, "`errors`: expected a list")
         _require(all(isinstance(d, dict) for d in found), path, "`diagnostics`: expected objects")
         _require(all(isinstance(e, dict) for e in lost), path, "`errors`: expected objects")
+        for i, item in enumerate(found):
+            _check_json_place(item, path, f"diagnostics[{i}]", first_line=1)
+        for i, item in enumerate(lost):
+            _check_json_place(item, path, f"errors[{i}]", first_line=0)
         diagnostics.extend(found)
         errors.extend(lost)
         _add_counts(summary, document["summary"])
@@ -133,6 +171,39 @@ def _sarif_key(result: dict[str, Any]) -> tuple[Any, ...]:
     return (1, uri, line, column, str(result.get("ruleId")))
 
 
+def _check_sarif_result(result: Any, path: Path, where: str) -> None:
+    """Check a SARIF result's places: URIs relative or `file:`, lines and columns from 1.
+
+    (SARIF 2.1.0 §3.30.5: `startLine` and `startColumn` are 1 or more; a viewer follows an
+    artifact's `uri`, so a `javascript:` or web address must not pass through a merge.)
+    """
+    _require(isinstance(result, dict), path, f"`{where}`: expected an object")
+    locations = result.get("locations") or []
+    _require(isinstance(locations, list), path, f"`{where}.locations`: expected a list")
+    for i, location in enumerate(locations):
+        at = f"{where}.locations[{i}].physicalLocation"
+        physical = location.get("physicalLocation") if isinstance(location, dict) else None
+        _require(isinstance(physical, dict), path, f"`{at}`: expected an object")
+        assert isinstance(physical, dict)
+        artifact = physical.get("artifactLocation") or {}
+        uri = artifact.get("uri") if isinstance(artifact, dict) else None
+        _require(isinstance(uri, str), path, f"`{at}.artifactLocation.uri`: expected a string")
+        assert isinstance(uri, str)
+        _require(
+            _local(uri), path, f"`{at}.artifactLocation.uri`: expected a relative or file: URI"
+        )
+        region = physical.get("region") or {}
+        _require(isinstance(region, dict), path, f"`{at}.region`: expected an object")
+        for key in ("startLine", "startColumn", "endLine", "endColumn"):
+            value = region.get(key)
+            _require(
+                value is None
+                or (isinstance(value, int) and not isinstance(value, bool) and value >= 1),
+                path,
+                f"`{at}.region.{key}`: expected a whole number of at least 1, got {value!r}",
+            )
+
+
 def merge_sarif(documents: Sequence[tuple[Path, dict[str, Any]]]) -> dict[str, Any]:
     """Return one SARIF log whose single run holds every shard's results."""
     results: list[dict[str, Any]] = []
@@ -151,7 +222,9 @@ def merge_sarif(documents: Sequence[tuple[Path, dict[str, Any]]]) -> dict[str, A
         _require(isinstance(run.get("results"), list), path, "`runs[0].results`: expected a list")
         if first_run is None:
             first_run = run
-        results.extend(r for r in run["results"] if isinstance(r, dict))
+        for i, result in enumerate(run["results"]):
+            _check_sarif_result(result, path, f"runs[0].results[{i}]")
+        results.extend(run["results"])
         for shard_invocation in run.get("invocations") or []:
             if isinstance(shard_invocation, dict):
                 for note in shard_invocation.get("toolExecutionNotifications") or []:

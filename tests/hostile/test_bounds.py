@@ -1,0 +1,247 @@
+"""Hostile input sized to exhaust the tool: every cost stays linear and every input is capped.
+
+Each case builds the shape that grew without bound (a name rebound from itself hundreds of
+times, thousands of declared call sites, a huge file, a language-server document that never
+ends, a report that is a FIFO) and asserts the run ends quickly with the answer or a clear
+message.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from helpers import SRC, write_tree
+from test_inputs import CALL, run_cm
+
+
+def _rebinding(count: int) -> str:
+    lines = ["import anthropic", "client = anthropic.Anthropic()"]
+    for i in range(count):
+        lines.append(f"client = client.with_options(timeout={i + 1})")
+        lines.append(
+            f"r{i} = client.messages.create(model='claude-sonnet-4-5', max_tokens=100,"
+            f" temperature=0.{i % 9}, messages=[])"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def test_a_name_rebound_from_itself_400_times_is_checked_in_linear_time(tmp_path: Path) -> None:
+    source = _rebinding(400)
+    assert len(source) > 50_000
+    write_tree(tmp_path, {"app.py": source})
+    started = time.monotonic()
+    proc = run_cm(
+        "check", "--no-cache", "--file-timeout", "20", "--format", "json", ".", cwd=tmp_path
+    )
+    elapsed = time.monotonic() - started
+    report = json.loads(proc.stdout)
+    assert proc.returncode in (0, 1), proc.stderr
+    assert not [e for e in report.get("errors", [])], report
+    assert elapsed < 20, elapsed
+
+
+def test_8000_declared_call_sites_load_without_rescanning_the_policy_per_entry(
+    tmp_path: Path,
+) -> None:
+    entries = "".join(
+        f'[[call-sites]]\nfunction = "acme.ask{i}"\nmodel = "model_name"\n\n' for i in range(8000)
+    )
+    write_tree(
+        tmp_path,
+        {
+            "claude-migrate.toml": entries,
+            "app.py": "from acme import ask7999\nask7999(model_name='claude-2.1')\n",
+        },
+    )
+    started = time.monotonic()
+    proc = run_cm("check", "--no-cache", "--format", "json", ".", cwd=tmp_path)
+    elapsed = time.monotonic() - started
+    assert proc.returncode == 1, proc.stderr
+    codes = [d["code"] for d in json.loads(proc.stdout)["diagnostics"]]
+    assert codes == ["CM302"], codes
+    assert elapsed < 12, elapsed
+
+
+# The language server -------------------------------------------------------------------------
+
+
+def _frame(message: dict[str, object], short: int = 0) -> bytes:
+    body = json.dumps(message).encode()
+    return b"Content-Length: %d\r\n\r\n" % (len(body) + short) + body
+
+
+def _session(root: Path, *frames: bytes, wait_for: bytes, end: bool = False) -> tuple[bytes, str]:
+    """Run the server, send `frames`, return what it wrote once `wait_for` came (and stderr)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(SRC) + os.pathsep + env.get("PYTHONPATH", "")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "claude_migrate", "server"],
+        cwd=root, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    start = _frame(
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"processId": None, "rootUri": root.as_uri(), "capabilities": {}}}
+    ) + _frame({"jsonrpc": "2.0", "method": "initialized", "params": {}})  # fmt: skip
+    out = b""
+    try:
+        proc.stdin.write(start + b"".join(frames))
+        proc.stdin.flush()
+        if end:
+            proc.stdin.close()
+        deadline = time.monotonic() + 60
+        while wait_for not in out and time.monotonic() < deadline:
+            ready, _, _ = select.select([proc.stdout], [], [], 1)
+            if ready:
+                chunk = os.read(proc.stdout.fileno(), 65536)
+                if not chunk:
+                    break
+                out += chunk
+    finally:
+        if not proc.stdin.closed:
+            proc.stdin.close()
+        try:
+            proc.wait(30)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    return out, proc.stderr.read().decode("utf-8", "replace")
+
+
+def _did_open(root: Path, name: str, text: str) -> bytes:
+    return _frame(
+        {"jsonrpc": "2.0", "method": "textDocument/didOpen",
+         "params": {"textDocument": {"uri": (root / name).as_uri(), "languageId": "python",
+                                     "version": 1, "text": text}}}
+    )  # fmt: skip
+
+
+def test_the_server_resynchronises_after_a_body_shorter_than_its_length(tmp_path: Path) -> None:
+    broken = _frame({"jsonrpc": "2.0", "method": "$/anything", "params": {}}, short=40)
+    out, err = _session(tmp_path, broken, _did_open(tmp_path, "app.py", CALL), wait_for=b"CM101")
+    assert b"publishDiagnostics" in out and b"CM101" in out, (out[-500:], err[-2000:])
+    assert "shorter than its Content-Length" in err, err[-2000:]
+    assert "Traceback" not in err, err[-2000:]
+
+
+def test_the_server_exits_cleanly_when_the_input_ends_inside_a_message(tmp_path: Path) -> None:
+    cut = _frame({"jsonrpc": "2.0", "method": "$/anything", "params": {}}, short=10_000)
+    _, err = _session(tmp_path, cut, wait_for=b"never", end=True)
+    assert "the input ended inside a message" in err, err[-2000:]
+    assert "Traceback" not in err, err[-2000:]
+
+
+def test_the_server_drops_an_oversized_message_without_reading_it_whole(tmp_path: Path) -> None:
+    declared = b"Content-Length: 999999999999\r\n\r\n" + b"x" * 100_000
+    # The oversized frame is read past; the stream then ends and the server stops.
+    _, err = _session(tmp_path, declared, wait_for=b"never", end=True)
+    assert "over the limit" in err, err[-2000:]
+    assert "Traceback" not in err, err[-2000:]
+
+
+def test_the_server_does_not_check_a_document_over_its_size_cap(tmp_path: Path) -> None:
+    text = CALL + ("# " + "x" * 98 + "\n") * 90_000  # 9 MB: over the 8 MiB cap
+    out, err = _session(tmp_path, _did_open(tmp_path, "big.py", text), wait_for=b"too large")
+    assert b"too large to check in the editor" in out, (out[-500:], err[-2000:])
+
+
+# The main process's own work -----------------------------------------------------------------
+
+# The main process's peak resident size, from its own memory map's high-water mark (VmHWM):
+# `getrusage`'s ru_maxrss would keep the peak of the process that forked it (Linux keeps it
+# across exec), here the test runner's.
+MAIN_RSS = """
+import sys
+from claude_migrate.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+with open("/proc/self/status") as status:
+    peak = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
+print("maxrss-kib", peak, file=sys.stderr)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
+def test_a_huge_file_costs_the_main_process_little_memory(tmp_path: Path) -> None:
+    line = (
+        "r = client.messages.create(model='claude-sonnet-4-5', max_tokens=100,"
+        " temperature=0.9, messages=[])\n"
+    )
+    source = "import anthropic\nclient = anthropic.Anthropic()\n" + line * (8_000_000 // len(line))
+    write_tree(tmp_path, {"app.py": source})
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(SRC) + os.pathsep + env.get("PYTHONPATH", "")
+    proc = subprocess.run(
+        [sys.executable, "-c", MAIN_RSS, "check", "--no-cache", "--format", "json",
+         "--file-memory", "300", "--file-timeout", "60", "."],
+        cwd=tmp_path, env=env, capture_output=True, timeout=180,
+    )  # fmt: skip
+    err = proc.stderr.decode()
+    rss_mib = int(err.rsplit("maxrss-kib", 1)[1].split()[0]) // 1024
+    # The worker checking the file has its own limit (and may reach it: CM001); the main
+    # process never parses it (before: about 1 GiB for this file, 2.5 GiB for 20 MB).
+    assert rss_mib < 300, (rss_mib, err[-2000:])
+    report = json.loads(proc.stdout)
+    assert report["diagnostics"] or report["errors"], report["summary"]
+
+
+def test_a_file_checked_in_the_main_process_is_held_to_the_time_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from claude_migrate.engine import runner
+    from claude_migrate.engine.pool import Limits
+    from claude_migrate.policy.config import PolicyLoader
+
+    write_tree(tmp_path, {"slow.py": CALL})
+    settings = (
+        PolicyLoader(cwd=tmp_path).for_path(tmp_path / "slow.py").settings_for(tmp_path / "slow.py")
+    )
+    job = runner.Job(str(tmp_path / "slow.py"), "slow.py", "python", settings)
+
+    def forever(*args: object, **kwargs: object) -> object:
+        time.sleep(60)  # stands for analysis that never ends
+        raise AssertionError("not interrupted")
+
+    monkeypatch.setattr(runner, "process", forever)
+    monkeypatch.setattr(runner, "settle_without_libcst", lambda *args: False)
+    started = time.monotonic()
+    (result,) = runner.run([job], runner.Options(limits=Limits(1.0, None)), workers=1)
+    assert time.monotonic() - started < 10
+    assert [e.message for e in result.errors] == [
+        "took longer than the per-file time limit of 1 s (--file-timeout)"
+    ]
+
+
+def test_the_project_phase_gives_up_a_module_over_the_time_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from claude_migrate.project import phase
+
+    def forever(*args: object, **kwargs: object) -> object:
+        time.sleep(60)
+        raise AssertionError("not interrupted")
+
+    monkeypatch.setattr(phase, "_parse_module", forever)
+    project = phase.Project([tmp_path], tmp_path)
+    project.seconds = 1.0
+    started = time.monotonic()
+    assert project._summary(CALL, "app", False) is None
+    assert time.monotonic() - started < 10
+    # Too large to parse in this process at all: not read, whatever the time.
+    assert phase._read_module("x = 1\n" * 200_000, "big", False) == (None, None)
+
+
+def test_the_project_phase_and_the_engine_share_the_in_process_size_bound() -> None:
+    from claude_migrate.engine import hazard
+    from claude_migrate.project import phase
+
+    assert phase.MAX_IN_PROCESS_BYTES == hazard.MAX_IN_PROCESS_BYTES

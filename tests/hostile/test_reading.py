@@ -1,0 +1,153 @@
+"""Hostile spellings: a file Python reads as a Claude call is checked as one, however it is saved.
+
+A pull request must not turn the gate green by spelling a name so a byte search misses it while
+Python (or Jupyter) still runs it: a coding cookie, an identifier in a compatibility form, a JSON
+escape in a notebook, a notebook's metadata naming another language than the kernel it starts,
+or its own `.gitignore` naming a file git tracks. Each case is checked against the plain spelling.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import subprocess
+from pathlib import Path
+
+from helpers import write_tree
+from test_inputs import run_cm
+
+BODY = (
+    "import anthropic\n"
+    "client = anthropic.Anthropic()\n"
+    "r = client.messages.create(model='claude-2.1', max_tokens=100, temperature=0.9,"
+    " messages=[])\n"
+)
+CODES = ["CM101", "CM104", "CM302"]
+
+
+def _codes(root: Path, *args: str) -> tuple[int, list[str], str]:
+    proc = run_cm("check", "--no-cache", "--format", "json", *args, cwd=root)
+    report = json.loads(proc.stdout)
+    codes = sorted(d["code"] for d in report["diagnostics"])
+    return proc.returncode, codes, proc.stderr.decode("utf-8", "replace")
+
+
+def _utf7_everywhere(text: str) -> bytes:
+    """Spell every line in UTF-7's base64 form: valid UTF-7, with no name left readable."""
+    lines = []
+    for line in text.splitlines():
+        encoded = base64.b64encode(line.encode("utf-16-be")).decode().rstrip("=")
+        lines.append(f"+{encoded}-")
+    return ("# -*- coding: utf-7 -*-\n" + "\n".join(lines) + "\n").encode("ascii")
+
+
+def test_a_file_saved_as_utf7_by_its_cookie_is_checked_as_python_decodes_it(
+    tmp_path: Path,
+) -> None:
+    data = _utf7_everywhere(BODY)
+    assert b"anthropic" not in data and b"claude" not in data
+    write_tree(tmp_path, {"app.py": data})
+    status, codes, _ = _codes(tmp_path, ".")
+    assert (status, codes) == (1, CODES)
+
+
+def test_a_fullwidth_identifier_is_the_name_python_binds(tmp_path: Path) -> None:
+    source = BODY.replace("anthropic", "\uff41nthropic").replace("client", "\uff43lient")
+    write_tree(tmp_path, {"app.py": source})
+    status, codes, _ = _codes(tmp_path, ".")
+    assert (status, codes) == (1, CODES)
+
+
+def test_fix_never_rewrites_a_file_whose_identifiers_it_normalised(tmp_path: Path) -> None:
+    source = BODY.replace("anthropic", "\uff41nthropic")
+    write_tree(tmp_path, {"app.py": source})
+    proc = run_cm("fix", "--no-cache", "--format", "json", ".", cwd=tmp_path)
+    assert (tmp_path / "app.py").read_text(encoding="utf-8") == source
+    report = json.loads(proc.stdout)
+    assert any("NFKC" in e["message"] for e in report["errors"]), report
+
+
+def test_a_fullwidth_name_in_a_string_is_not_normalised(tmp_path: Path) -> None:
+    # Python normalises identifiers only: a model name written with a fullwidth letter is
+    # another (unknown) model, not a retired one.
+    write_tree(tmp_path, {"app.py": BODY.replace("'claude-2.1'", "'\uff43laude-2.1'")})
+    _, codes, _ = _codes(tmp_path, ".")
+    assert "CM302" not in codes
+    assert "CM101" in codes
+
+
+def _notebook(cells: list[str], kernelspec: dict[str, str]) -> dict[str, object]:
+    return {
+        "cells": [
+            {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+             "source": cell}
+            for cell in cells
+        ],
+        "metadata": {"kernelspec": kernelspec},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }  # fmt: skip
+
+
+PYTHON3 = {"name": "python3", "display_name": "Python 3", "language": "python"}
+
+
+def test_a_notebook_spelling_names_with_json_escapes_is_checked(tmp_path: Path) -> None:
+    # Every character of the cell written as a JSON escape: no name is left for a byte search.
+    escaped = "".join(f"\\u{ord(c):04x}" for c in BODY)
+    text = json.dumps(_notebook(["CELL"], PYTHON3)).replace('"CELL"', f'"{escaped}"')
+    assert json.loads(text)["cells"][0]["source"] == BODY
+    assert "anthropic" not in text and "temperature" not in text
+    write_tree(tmp_path, {"nb.ipynb": text})
+    status, codes, _ = _codes(tmp_path, ".")
+    assert (status, codes) == (1, CODES)
+
+
+def test_a_notebook_with_a_fullwidth_identifier_is_checked(tmp_path: Path) -> None:
+    cells = [BODY.replace("anthropic", "\uff41nthropic")]
+    write_tree(tmp_path, {"nb.ipynb": json.dumps(_notebook(cells, PYTHON3), ensure_ascii=False)})
+    status, codes, _ = _codes(tmp_path, ".")
+    assert (status, codes) == (1, CODES)
+
+
+def test_a_python_kernel_whose_metadata_says_r_is_checked_as_python_and_said_so(
+    tmp_path: Path,
+) -> None:
+    spec = {"name": "python3", "display_name": "R", "language": "R"}
+    write_tree(tmp_path, {"nb.ipynb": json.dumps(_notebook([BODY], spec))})
+    for args in ((".",), ("nb.ipynb",)):
+        status, codes, err = _codes(tmp_path, *args)
+        assert (status, codes) == (1, CODES), err
+        assert "nb.ipynb: checked as Python" in err and "'R'" in err, err
+
+
+def test_a_notebook_of_an_r_kernel_is_still_not_checked(tmp_path: Path) -> None:
+    spec = {"name": "ir", "display_name": "R", "language": "R"}
+    write_tree(tmp_path, {"nb.ipynb": json.dumps(_notebook([BODY], spec))})
+    proc = run_cm("check", "--no-cache", "--verbose", ".", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert b"nb.ipynb: not checked: its kernel's language is 'R'" in proc.stderr
+
+
+def _git(root: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.email=t@example.com", "-c", "user.name=t", *args],
+        cwd=root, check=True, capture_output=True,
+    )  # fmt: skip
+
+
+def test_a_tracked_file_its_gitignore_names_is_checked_with_a_warning(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"app.py": BODY, "gen/tracked.py": BODY})
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "app.py", "gen/tracked.py")
+    _git(tmp_path, "commit", "-qm", "start")
+    # The pull request's own ignore file names both, and a new untracked file beside them.
+    write_tree(tmp_path, {".gitignore": "app.py\ngen/\n", "gen/untracked.py": BODY})
+    proc = run_cm("check", "--no-cache", "--format", "json", ".", cwd=tmp_path)
+    report = json.loads(proc.stdout)
+    paths = sorted({d["path"] for d in report["diagnostics"]})
+    assert paths == ["app.py", "gen/tracked.py"], paths
+    err = proc.stderr.decode()
+    for name in ("app.py", "gen/tracked.py"):
+        assert f"{name}: checked though an ignore file names it" in err, err
+    assert "untracked.py" not in err
