@@ -378,7 +378,7 @@ def test_the_report_header_says_when_what_policy_which_version_dry_run_and_prs(
     assert "- **Dry run**: no" in head
     assert (
         "- **Pull requests**: 2 pull requests opened; 1 nothing to push "
-        "(push: all_repos.push.github_pull_request)"
+        "(push: all\\_repos.push.github\\_pull\\_request)"
     ) in head
     assert (
         "3 repositories: 2 need a person, 1 clean. 3 findings fixed, 2 left for a person." in head

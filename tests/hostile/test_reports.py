@@ -139,6 +139,8 @@ def test_campaign_markdown_and_html_render_hostile_names_as_text(tmp_path: Path)
 
 def test_campaign_commit_messages_escape_names_and_messages() -> None:
     message = commit_message(_fix_report("a"))
-    assert "<script>" not in message and "<img" not in message and "<b>" not in message
+    # Markdown (a pull request's body): every `<` escaped, so none opens a tag; no entities.
+    assert not re.search(r"(?<!\\)<", message), message
+    assert "\\<script>" in message and "&lt;" not in message
     assert "[click](javascript:" not in message
     assert "\\[click\\](javascript:alert(2))" in message
