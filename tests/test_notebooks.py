@@ -436,6 +436,24 @@ def test_a_named_notebook_in_another_language_warns_and_check_exits_2(tmp_path: 
     assert "none of the named paths can be checked" in result.stderr
 
 
+def test_a_coconut_notebook_whose_cells_are_python_is_checked(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"c.ipynb": notebook(CLIENT, CALL, language="coconut")})
+    result = Cli(tmp_path)("check", "--no-cache", "c.ipynb")
+    assert result.exit_code == 1
+    assert "c.ipynb:cell 3:1:" in result.stdout and "CM101" in result.stdout
+
+
+def test_a_coconut_notebook_with_coconut_syntax_has_its_python_cells_checked(
+    tmp_path: Path,
+) -> None:
+    pipeline = "range(10) |> map$(x -> x * 2) |> list\n"
+    write_tree(tmp_path, {"c.ipynb": notebook(CLIENT, CALL, pipeline, language="coconut")})
+    result = Cli(tmp_path)("check", "--no-cache", "c.ipynb")
+    assert result.exit_code == 1
+    assert "c.ipynb:cell 3:1:" in result.stdout and "CM101" in result.stdout
+    assert "CM001" not in result.stdout, "the Coconut cell is Coconut, not a syntax error"
+
+
 def test_a_named_file_of_unknown_kind_warns_and_strict_paths_exits_2(tmp_path: Path) -> None:
     write_tree(tmp_path, {"notes.txt": "anthropic\n", "nb.ipynb": notebook(CLIENT)})
     cli = Cli(tmp_path)

@@ -91,11 +91,15 @@ def test_every_fixture_with_a_finding_is_parsed(case: Path) -> None:
     # Under the harness's own selection, and under each expected rule alone: the rule that
     # reports the finding must by itself let the file through to the parse.
     plain = prefilter(data, settings(case, harness_selection(case)), kind, str(case))
-    if plain != PARSE and _project_verdict(case) == PARSE:
+    project = _project_verdict(case)
+    if plain != PARSE and project == PARSE:
         return  # a module that never names Claude, parsed for what the project phase found
     assert plain == PARSE
     for code in expected_codes(case) & set(CHECKS_BY_CODE):
-        assert prefilter(data, settings(case, [code]), kind, str(case)) == PARSE, code
+        # A value passed to a project wrapper under a name of its own (`budget=4096`) has no
+        # marker of the rule: the project phase lets the file through.
+        verdict = prefilter(data, settings(case, [code]), kind, str(case))
+        assert verdict == PARSE or project == PARSE, code
 
 
 def _project_verdict(case: Path) -> int | None:

@@ -73,7 +73,9 @@ def test_walrus_targets_are_always_nested_locals() -> None:
     ]
 
 
-def test_nested_functions_lambdas_and_classes_keep_their_calls_to_themselves() -> None:
+def test_nested_functions_and_classes_keep_their_calls_a_lambda_gives_them_to_its_function() -> (
+    None
+):
     source = (
         "def outer():\n"
         "    @decorate()\n"
@@ -85,8 +87,50 @@ def test_nested_functions_lambdas_and_classes_keep_their_calls_to_themselves() -
         "    seen()\n"
     )
     functions = _summary(source)["functions"]
-    assert _call_names(functions["outer"]["calls"]) == ["seen"]
+    # A lambda's body runs in the enclosing function's names: its calls are that function's.
+    assert _call_names(functions["outer"]["calls"]) == ["also_hidden", "seen"]
     assert functions["outer"]["locals"]["callback"] == [[UNKNOWN_EXPR, False]]
+    # A nested function has facts of its own, and reads the rest from the enclosing one.
+    assert _call_names(functions["outer.inner"]["calls"]) == ["hidden"]
+    assert functions["outer.inner"]["parent"] == "outer"
+    assert functions["outer"]["locals"]["inner"] == [[["def", "outer.inner"], False]]
+
+
+def test_a_lambdas_own_parameters_are_unknown_in_its_calls() -> None:
+    source = "def outer(client):\n    keep = filter(lambda x: count(x, client), items)\n"
+    calls = _summary(source)["functions"]["outer"]["calls"]
+    counted = [c for c in calls if c[1] == ["name", "count"]]
+    assert counted[0][2] == [UNKNOWN_EXPR, ["name", "client"]]
+
+
+def test_a_local_dicts_later_item_sets_and_updates_are_its_entries() -> None:
+    source = (
+        "def build(flag, extra):\n"
+        "    kwargs = {'model': 'm'}\n"
+        "    kwargs['max_tokens'] = 10\n"
+        "    if flag:\n"
+        "        kwargs['model'] = 'n'\n"
+        "    kwargs.update(temperature=0.5)\n"
+        "    kwargs.setdefault('top_k', 5)\n"
+        "    return kwargs\n"
+        "def opaque(extra):\n"
+        "    kwargs = {'model': 'm'}\n"
+        "    kwargs.update(extra)\n"
+        "    return kwargs\n"
+    )
+    functions = _summary(source)["functions"]
+    [[made, _]] = functions["build"]["locals"]["kwargs"]
+    assert made == [
+        "dict",
+        {
+            "model": ["if", ["lit", "m"], ["lit", "n"]],
+            "max_tokens": ["lit", 10],
+            "temperature": ["lit", 0.5],
+            "top_k": ["lit", 5],
+        },
+        False,
+    ]
+    assert functions["opaque"]["locals"]["kwargs"][0][0][2] is True
 
 
 def test_self_attributes_and_unpacked_targets_are_recorded() -> None:
@@ -163,7 +207,8 @@ def test_expressions_deeper_than_the_limit_are_unknown() -> None:
 
 # The reading checked against: a visitor over a function body, `ast.walk` at module level.
 class _Reference(ast.NodeVisitor):
-    def __init__(self) -> None:
+    def __init__(self, qualname: str = "") -> None:
+        self.qualname = qualname
         self.depth = 0
         self.calls: list[list[Any]] = []
         self.returns: list[list[Any]] = []
@@ -180,15 +225,56 @@ class _Reference(ast.NodeVisitor):
     def _scope(self, node: ast.AST) -> None:
         return
 
-    visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = visit_ClassDef = _scope
+    visit_ClassDef = _scope
+
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        inner = ["def", f"{self.qualname}.{node.name}"]
+        self.locals.setdefault(node.name, []).append([inner, self.depth > 0])
+
+    visit_FunctionDef = visit_AsyncFunctionDef = _function
+
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        own = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
+        for call in ast.walk(node.body):
+            if isinstance(call, ast.Call):
+                self.calls.append(_without(expr(call), own))
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            name = alias.asname or alias.name.split(".")[0]
+            source = alias.name if alias.asname else name
+            self.locals.setdefault(name, []).append([["import", 0, source, None], self.depth > 0])
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        for alias in node.names:
+            made = ["import", node.level, node.module or "", alias.name]
+            self.locals.setdefault(alias.asname or alias.name, []).append([made, self.depth > 0])
+
+    def _item(self, name: str, key: str | None, value: list[Any], nested: bool) -> None:
+        """`name[key] = value` into the dict literal a local holds alone, as summaries read it."""
+        bound = self.locals.get(name)
+        if not bound or len(bound) != 1 or bound[0][0][0] != "dict":
+            return
+        entries = bound[0][0][1]
+        if key is None:
+            bound[0][0][2] = True
+        elif key in entries and nested:
+            entries[key] = ["if", entries[key], value]
+        else:
+            entries[key] = value
 
     def _assign(self, target: ast.expr, value: ast.expr | None) -> None:
+        described = expr(value) if value is not None else UNKNOWN_EXPR
         if isinstance(target, ast.Name):
-            described = expr(value) if value is not None else UNKNOWN_EXPR
             self.locals.setdefault(target.id, []).append([described, self.depth > 0])
         elif isinstance(target, (ast.Tuple, ast.List)):
             for element in target.elts:
                 self._assign(element, None)
+        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+            key = target.slice
+            text = key.value if isinstance(key, ast.Constant) else None
+            name = target.value.id
+            self._item(name, text if isinstance(text, str) else None, described, self.depth > 0)
 
     def visit_Assign(self, node: ast.Assign) -> None:
         for target in node.targets:
@@ -215,7 +301,43 @@ class _Reference(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         self.calls.append(expr(node))
+        func = node.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            name, nested = func.value.id, self.depth > 0
+            if func.attr == "update":
+                for keyword in node.keywords:
+                    self._item(name, keyword.arg, expr(keyword.value), nested)
+                for arg in node.args:
+                    made = expr(arg)
+                    if made[0] != "dict":
+                        self._item(name, None, UNKNOWN_EXPR, nested)
+                        continue
+                    for key, value in made[1].items():
+                        self._item(name, key, value, nested)
+                    if made[2]:
+                        self._item(name, None, UNKNOWN_EXPR, nested)
+            elif func.attr == "setdefault" and node.args:
+                key = node.args[0]
+                value = expr(node.args[1]) if len(node.args) > 1 else ["lit", None]
+                text = key.value if isinstance(key, ast.Constant) else None
+                self._item(name, text if isinstance(text, str) else None, value, True)
+            elif func.attr in ("pop", "clear", "popitem"):
+                self._item(name, None, UNKNOWN_EXPR, True)
         self.generic_visit(node)
+
+
+def _without(described: Any, names: set[str]) -> Any:
+    """Return an expression with every read of `names` made unknown."""
+    if not isinstance(described, list) or not described or described[0] == "lit":
+        return described
+    if described[0] == "name" and described[1] in names:
+        return UNKNOWN_EXPR
+    return [
+        {k: _without(v, names) for k, v in part.items()}
+        if isinstance(part, dict)
+        else _without(part, names)
+        for part in described
+    ]
 
 
 def _module_calls(body: list[ast.stmt]) -> list[list[Any]]:
@@ -254,7 +376,7 @@ def test_summaries_read_real_code_as_a_visitor_and_ast_walk_would() -> None:
         assert summary["calls"] == _module_calls(tree.body), path
         for node in tree.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                reference = _Reference()
+                reference = _Reference(node.name)
                 for statement in node.body:
                     reference.visit(statement)
                 facts = summary["functions"][node.name]

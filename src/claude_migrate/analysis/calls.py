@@ -26,6 +26,7 @@ from claude_migrate.analysis.symbols import (
     Instance,
     LocalClass,
     LocalFunction,
+    Partial,
     ProjectClass,
     ProjectFunction,
     Qual,
@@ -292,6 +293,10 @@ SDK_METHODS = {
     ("messages", "stream"): "sdk:messages.stream",
     ("beta", "messages", "create"): "sdk:beta.messages.create",
     ("beta", "messages", "stream"): "sdk:beta.messages.stream",
+    # The prompt-caching beta's own resource (anthropic 0.34-0.41,
+    # `resources/beta/prompt_caching/messages.py`): the Messages API's parameters.
+    ("beta", "prompt_caching", "messages", "create"): "sdk:beta.messages.create",
+    ("beta", "prompt_caching", "messages", "stream"): "sdk:beta.messages.stream",
     ("completions", "create"): "sdk:completions.create",
 }
 BEDROCK_METHODS = {
@@ -411,11 +416,13 @@ class Hop:
         return None
 
     def related(self, key: str, canonical: str) -> tuple[tuple[str, int, str], ...]:
-        """Return the Claude call a parameter reaches, as a report's related location."""
-        where = self.where(key)
-        if where is None:
-            return ()
-        return ((where[0], where[1], f"the Claude call {self.callee}() passes {canonical} to"),)
+        """Return the Claude calls a parameter reaches, as a report's related locations."""
+        found: list[tuple[str, int, str]] = []
+        for name, path, line in self.reaches:
+            place = (path, line, f"the Claude call {self.callee}() passes {canonical} to")
+            if name == key and place not in found:
+                found.append(place)
+        return tuple(found)
 
     def describe(self, key: str) -> str:
         """Return "passed to ask() reaches a Claude call at app/llm.py:20" for a parameter."""
@@ -532,6 +539,8 @@ class CallFinder:
         elif not isinstance(func, cst.Name):
             return None
         symbol = self.resolver.resolve(func, record.scope)
+        if isinstance(symbol, Partial):
+            return self._partial_site(record, symbol)
         if isinstance(symbol, Instance):
             return self._method_site(record, symbol)
         if isinstance(symbol, Qual):
@@ -548,6 +557,23 @@ class CallFinder:
         if isinstance(symbol, ProjectFunction):
             return self._wrapper_site(record, symbol)
         return None
+
+    def _partial_site(self, record: CallRecord, partial: Partial) -> CallSite | None:
+        """Return the call of a `functools.partial` of a Claude call: its keywords and the
+        partial's (where they are written), the call's own winning."""
+        if isinstance(partial.func, Instance):
+            site = self._method_site(record, partial.func)
+        else:
+            site = self._function_site(record, partial.func.name)
+        if site is None or site.call_args is not None:
+            return None
+        bound = self.values.entries_of_call(partial.node, partial.scope, record.order)
+        for key, entry in bound.items.items():
+            if key not in site.params.items and key not in site.params.unknown_keys:
+                site.params.items[key] = entry
+        site.params.opaque = site.params.opaque or bound.opaque
+        site.params.unknown_keys |= bound.unknown_keys - set(site.params.items)
+        return site
 
     @property
     def _wrapper_names(self) -> frozenset[str]:
@@ -575,13 +601,14 @@ class CallFinder:
         params: list[list[str]] = facts["params"]
         args = self.kwargs(record)
         positional = [name for name, kind in params if kind == "positional"]
-        index = 0
+        # `Base.__init__(self, model)`: a method called on its class is given `self` first.
+        index = -1 if facts.get("instance") and not function.bound else 0
         for arg in record.node.args:
             if arg.star:
                 break
             if arg.keyword is not None:
                 continue
-            if index < len(positional):
+            if 0 <= index < len(positional):
                 name = positional[index]
                 value = self.values.value(arg.value, record.scope)
                 args.items.setdefault(name, Entry(name, arg, arg.value, value, record.node))

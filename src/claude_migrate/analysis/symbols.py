@@ -85,6 +85,22 @@ class ProjectInstance:
 
 
 @dataclass(frozen=True)
+class Partial:
+    """`functools.partial(func, **bound)` of this module: calling it calls `func` with them."""
+
+    func: Instance | Qual
+    node: cst.Call
+    scope: Scope
+
+
+@dataclass(frozen=True)
+class Super:
+    """`super()` in a method of a class of this module."""
+
+    info: ClassInfo
+
+
+@dataclass(frozen=True)
 class ClientMap:
     """A dict whose items are Claude clients of one class (`clients[key] = make_client()`)."""
 
@@ -107,6 +123,8 @@ Symbol = (
     | ProjectClass
     | ProjectInstance
     | ClientMap
+    | Super
+    | Partial
     | _Unknown
 )
 
@@ -115,6 +133,16 @@ Symbol = (
 # client class added by a newer SDK is recognised without a code change here.
 # The last name of an SDK client class (`anthropic.AsyncAnthropicBedrock`...).
 SDK_CLIENT_NAME = _SDK_CLIENT = re.compile(r"^(Async)?(Client|Anthropic(?:[A-Z][A-Za-z]*)?)$")
+
+
+def _getattr_name(node: cst.Call) -> str | None:
+    """Return the literal attribute name of `getattr(obj, "name")` (no default), else None."""
+    if not (isinstance(node.func, cst.Name) and node.func.value == "getattr"):
+        return None
+    if len(node.args) != 2 or any(arg.star or arg.keyword for arg in node.args):
+        return None
+    name = string_value(node.args[1].value)
+    return name if name is not None and name.isidentifier() else None
 
 
 def _all_sdk_clients(symbols: Sequence[Symbol]) -> bool:
@@ -141,6 +169,7 @@ HTTP_CLIENTS = {
     "aiohttp.client.ClientSession": "aiohttp.ClientSession",
 }
 BOTO3_CLIENT_FACTORIES = ("boto3.client", "boto3.session.Session.client")
+PARTIALS = ("functools.partial",)
 BOTO3_SESSIONS = ("boto3.Session", "boto3.session.Session")
 LITELLM_ROUTERS = ("litellm.Router", "litellm.router.Router")
 BEDROCK_RUNTIME = "boto3:bedrock-runtime"
@@ -352,6 +381,8 @@ class Resolver:
                     return self._member(self.project.module, qual, attr)
             if isinstance(base, ProjectInstance):
                 return self._member(base.module, base.name, attr)
+            if isinstance(base, Super):
+                return self._super_member(base.info, attr, depth)
             if isinstance(base, ProjectClass):
                 method = (
                     self.project.function(base.module, f"{base.name}.{attr}")
@@ -465,10 +496,44 @@ class Resolver:
             )
         return False
 
+    def _super_member(self, info: ClassInfo, attr: str, depth: int) -> Symbol:
+        """Return the method `super().attr` runs: the first base class's (as the project
+        phase resolved it through that class's own bases)."""
+        bases = info.node.bases
+        if self.project is None or not bases:
+            return UNKNOWN
+        base = self.resolve(bases[0].value, info.scope.parent or info.scope, depth + 1)
+        if isinstance(base, LocalClass):
+            module, name = self.project.module, base.info.scope.qualname
+        elif isinstance(base, ProjectClass):
+            module, name = base.module, base.name
+        else:
+            return UNKNOWN
+        if self.project.function(module, f"{name}.{attr}") is None:
+            return UNKNOWN
+        return ProjectFunction(module, f"{name}.{attr}", bound=True)
+
     def _call_result(self, node: cst.Call, scope: Scope, depth: int) -> Symbol:
+        named = _getattr_name(node)
+        if named is not None and not scope.lookup("getattr"):
+            # `getattr(client, "messages")` with a literal name is `client.messages`.
+            base = self.resolve(node.args[0].value, scope, depth + 1)
+            if isinstance(base, Instance):
+                return Instance(base.cls, (*base.path, named), base.info)
+            return UNKNOWN
+        if (
+            isinstance(node.func, cst.Name)
+            and node.func.value == "super"
+            and not node.args
+            and not scope.lookup("super")
+        ):
+            method_of = scope.function().method_of
+            return Super(method_of) if method_of is not None else UNKNOWN
         func = self.resolve(node.func, scope, depth + 1)
         if isinstance(func, Qual):
             name = func.name
+            if name in PARTIALS:
+                return self._partial(node, scope, depth)
             if is_sdk_client_class(name):
                 return Instance(name)
             if name in HTTP_CLIENTS:
@@ -498,6 +563,17 @@ class Resolver:
             return UNKNOWN
         if isinstance(func, ProjectClass):
             return ProjectInstance(func.module, func.name)
+        return UNKNOWN
+
+    def _partial(self, node: cst.Call, scope: Scope, depth: int) -> Symbol:
+        """Return `functools.partial(client.messages.create, model=...)` as what it calls."""
+        if not node.args or node.args[0].keyword is not None or node.args[0].star:
+            return UNKNOWN
+        if any(arg.keyword is None for arg in node.args[1:]):
+            return UNKNOWN  # bound positional arguments: not a call shape we read
+        func = self.resolve(node.args[0].value, scope, depth + 1)
+        if isinstance(func, (Instance, Qual)):
+            return Partial(func, node, scope)
         return UNKNOWN
 
     def _boto3_client(self, node: cst.Call, scope: Scope) -> Symbol:
@@ -556,6 +632,24 @@ class Resolver:
                 func.node.returns.annotation, func.scope.parent or func.scope, depth + 1
             )
         return UNKNOWN
+
+    def project_constant(
+        self, node: cst.BaseExpression, attr: str, scope: Scope
+    ) -> tuple[Any, str] | None:
+        """Return (value, "Config.MODEL") for a class-level constant of another project module."""
+        symbol = self.resolve(node, scope)
+        if not isinstance(symbol, ProjectClass) or self.project is None:
+            return None
+        facts = self.project.modules.get(symbol.module)
+        constants = (facts or {}).get("classes", {}).get(symbol.name, {}).get("constants", {})
+        if attr not in constants:
+            return None
+        return constants[attr], f"{symbol.name}.{attr}"
+
+    def local_class(self, node: cst.BaseExpression, scope: Scope) -> ClassInfo | None:
+        """Return the class of this module an expression names, if it names one."""
+        symbol = self.resolve(node, scope)
+        return symbol.info if isinstance(symbol, LocalClass) else None
 
     def qualname(self, node: cst.BaseExpression, scope: Scope) -> str | None:
         """Return the import path a callee names, if it is an imported name."""

@@ -11,7 +11,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from claude_migrate.analysis.scope import Binding, Scope
+from claude_migrate.analysis.scope import Binding, ClassInfo, Scope
 from claude_migrate.core.lazy import lazy_import
 
 if TYPE_CHECKING:
@@ -77,6 +77,26 @@ class Entries:
     def may_have(self, *names: str) -> bool:
         """Return whether the parameter may be present though we cannot see it."""
         return self.opaque or any(n in self.unknown_keys for n in names)
+
+
+def _class_read(node: cst.BaseExpression) -> tuple[cst.BaseExpression, str] | None:
+    """Return (class expression, attribute) for `Config.MODEL` or `getattr(Config, "MODEL"[, d])`.
+
+    With `getattr`'s default, the attribute's own value still wins when the class has it.
+    """
+    if isinstance(node, cst.Attribute):
+        return node.value, node.attr.value
+    if (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Name)
+        and node.func.value == "getattr"
+        and 2 <= len(node.args) <= 3
+        and not any(arg.star or arg.keyword for arg in node.args)
+    ):
+        name = string_value(node.args[1].value)
+        if name is not None and name.isidentifier():
+            return node.args[0].value, name
+    return None
 
 
 def string_value(node: cst.BaseExpression) -> str | None:
@@ -198,7 +218,82 @@ class ValueResolver:
                     return UNKNOWN
                 items.append(item.value)
             return Value(True, items if isinstance(node, cst.List) else tuple(items), node)
+        read = _class_read(node)
+        if read is not None:
+            return self.class_constant(read[0], read[1], scope, depth)
+        if isinstance(node, (cst.FormattedString, cst.BinaryOperation)):
+            return self.joined(node, scope, depth)
         return UNKNOWN
+
+    def joined(self, node: cst.BaseExpression, scope: Scope, depth: int = 0) -> Value:
+        """Return a string built from known parts (`f"anthropic.{MODEL}-v1:0"`, `"bedrock/" + m`).
+
+        Every part must be proven (a string, or a number in an f-string). The text is written
+        in several places: the finding is at the expression, without a fix.
+        """
+        parts: list[str] = []
+        names: list[str] = []
+        if isinstance(node, cst.FormattedString):
+            if "b" in node.prefix.lower():
+                return UNKNOWN
+            for part in node.parts:
+                if isinstance(part, cst.FormattedStringText):
+                    if any(mark in part.value for mark in ("{{", "}}", "\\")):
+                        return UNKNOWN  # escapes: the text is not the value as written
+                    parts.append(part.value)
+                    continue
+                if not isinstance(part, cst.FormattedStringExpression):
+                    return UNKNOWN
+                if part.conversion is not None or part.format_spec is not None:
+                    return UNKNOWN
+                inner = self.value(part.expression, scope, depth + 1)
+                if not inner.known or isinstance(inner.value, bool) or inner.default:
+                    return UNKNOWN
+                if not isinstance(inner.value, (str, int, float)):
+                    return UNKNOWN
+                parts.append(str(inner.value))
+                names.extend([inner.via] if inner.via else [])
+        elif isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+            for side in (node.left, node.right):
+                inner = self.value(side, scope, depth + 1)
+                if not inner.known or not isinstance(inner.value, str) or inner.default:
+                    return UNKNOWN
+                parts.append(inner.value)
+                names.extend([inner.via] if inner.via else [])
+        else:
+            return UNKNOWN
+        via = f"a string built from {', '.join(names)}" if names else "a string built from parts"
+        return Value(True, "".join(parts), None, via)
+
+    def class_constant(
+        self, base: cst.BaseExpression, attr: str, scope: Scope, depth: int = 0
+    ) -> Value:
+        """Return `Config.MODEL`: a class-level constant of a class of this module or the project.
+
+        A class of this module: the attribute is assigned once, in the class body (a method
+        setting `self.MODEL` makes it unknown). Another module's: what the project phase proved.
+        """
+        if self.symbols is None or depth > MAX_DEPTH:
+            return UNKNOWN
+        info = self.symbols.local_class(base, scope)
+        if info is not None:
+            bindings = [b for b in info.scope.bindings.get(attr, []) if b.kind != "annotation"]
+            # A method setting `self.MODEL` too: which one a read sees depends on the run.
+            changed = any(b.scope is not info.scope for b in info.attributes.get(attr, []))
+            if len(bindings) != 1 or changed:
+                return UNKNOWN
+            binding = bindings[0]
+            if binding.kind != "assign" or binding.value is None or binding.nested:
+                return UNKNOWN
+            inner = self.value(binding.value, binding.scope, depth + 1)
+            if not inner.known or inner.default:
+                return UNKNOWN
+            via = inner.via or f"{info.scope.qualname}.{attr}"
+            return Value(True, inner.value, inner.node, via)
+        found = self.symbols.project_constant(base, attr, scope)
+        if found is None:
+            return UNKNOWN
+        return Value(True, found[0], None, found[1])
 
     def imported(self, name: str, scope: Scope) -> Value:
         """Return the constant an imported name stands for, when the project phase proved it.
@@ -398,10 +493,31 @@ class ValueResolver:
         info = function.method_of
         if info is None or func.value.value != function.self_name:
             return None
-        bindings = info.scope.bindings.get(func.attr.value, [])
-        if len(bindings) != 1 or bindings[0].kind != "def":
+        return self._method_scope(info, func.attr.value, 0)
+
+    def _method_scope(self, info: ClassInfo, name: str, depth: int) -> Scope | None:
+        """Return the scope of the method `name` of a class of this module or of its bases.
+
+        The class's own definition first, then each base class of this module, depth first
+        and left to right; a base this module does not define ends the search (unknown).
+        """
+        assert self.symbols is not None
+        bindings = info.scope.bindings.get(name, [])
+        if bindings:
+            if len(bindings) != 1 or bindings[0].kind != "def":
+                return None
+            return self.symbols.scope_of(bindings[0].node)
+        if depth > MAX_DEPTH:
             return None
-        return self.symbols.scope_of(bindings[0].node)
+        scope = info.scope.parent or info.scope
+        for base in info.node.bases:
+            base_info = self.symbols.local_class(base.value, scope)
+            if base_info is None:
+                return None
+            method = self._method_scope(base_info, name, depth + 1)
+            if method is not None:
+                return method
+        return None
 
     def _mutated(self, helper: Scope) -> bool:
         """Return whether a helper calls a mutating method on a name (`kwargs.update(extra)`)."""

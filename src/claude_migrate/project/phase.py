@@ -63,6 +63,10 @@ from claude_migrate.project.triage import Sites, read_sites
 
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 CANONICAL = (TEMPERATURE, MAX_TOKENS, STOP, STREAM, MODEL)
+# Every name a Claude parameter goes by in any target (`model`, `modelId`, `max_tokens`...).
+CLAUDE_PARAMETERS = frozenset(
+    name for target in TARGETS.values() for c in CANONICAL for name in target.names(c)
+)
 MAX_DEPTH = 24
 MAX_ROUNDS = 8
 # How deep a parameter path goes (`options.inference_config[maxTokens]` is two steps).
@@ -322,6 +326,8 @@ class Project:
         self._imported: dict[str, set[str]] = {}
         self._derived: dict[str, tuple[dict[str, Any], str]] = {}
         self._closures: dict[str, list[str]] = {}
+        # A class's project classes in method resolution order (itself first), per round.
+        self._mros: dict[tuple[str, str], list[tuple[str, str]]] = {}
         self.cwd = cwd
         self.summaries: dict[str, dict[str, Any]] = {}
         self.paths: dict[str, str] = {}  # module -> display path
@@ -331,6 +337,8 @@ class Project:
         # these imports it (a settings module) is read for its own names.
         self.followed: set[str] = set()
         self.followed_through: set[str] = set()
+        # Modules whose calls the fixed point reads (`_add_file`).
+        self.scanned: set[str] = set()
         # The run's own files (path -> bytes or text): a module summarised on demand is read
         # from here before the disk.
         self.given: dict[str, bytes | str] = {}
@@ -424,10 +432,39 @@ class Project:
                 data = read_regular(path)
             except OSError:
                 data = None
-        if path is None or data is None or _add_file(self, path, data) != module:
+        # A module read for a name it defines (a base class, a constant) has its calls read
+        # only when it names Claude: what it calls cannot reach Claude otherwise, and reading
+        # every call of every module a name leads to walks the whole environment.
+        scan = data is not None and _mentions(
+            data.encode("utf-8", "surrogatepass")
+            if isinstance(data, str)
+            else as_python_reads(data),
+            MARKERS,
+        )
+        name = None if path is None or data is None else _add_file(self, path, data, scan=scan)
+        if name is not None and name != module and path is not None and data is not None:
+            # The same file under another name: a script's folder is on `sys.path`, so
+            # `app/run.py` imports `app/core/llm.py` as `core.llm` where the project knows it
+            # as `llm` (or `app.core.llm`). Python would load it under this name too.
+            name = self._add_as(module, path, data, scan)
+        if name != module:
             self._unreadable.add(module)
             return None
         return self.summaries[module]
+
+    def _add_as(self, module: str, path: Path, data: bytes | str, scan: bool) -> str | None:
+        """Summarise a file under a module name of its own (see `load`)."""
+        text = python_text(data) if isinstance(data, bytes) else data
+        if text is None:
+            return None
+        found = self._summary(text, module, path.name == "__init__.py", False)
+        if found is None:
+            return None
+        self.summaries[module] = found
+        self.paths[module] = _display(path, self.cwd)
+        if scan:
+            self.scanned.add(module)
+        return module
 
     def module_path(self, name: str) -> Path | None:
         """Return the file of a project module (None for an installed or missing one)."""
@@ -478,7 +515,14 @@ class Project:
         if summary is None:
             return set()
         found: set[str] = set()
-        for qualname in [*summary["imports"].values(), *summary["star_imports"]]:
+        local = [
+            self._local_import(name, value)
+            for facts in summary["functions"].values()
+            for values in facts["locals"].values()
+            for value, _ in values
+            if value[0] == "import"
+        ]
+        for qualname in [*summary["imports"].values(), *summary["star_imports"], *local]:
             for candidate, _ in self._prefixes(qualname):
                 if candidate in self.summaries or self.module_path(candidate) is not None:
                     found.add(candidate)
@@ -564,23 +608,73 @@ class Project:
             # A field of an options object the parameter holds: its own path.
             return ("param", base[1], base[2], f"{base[3]}.{attr}")
         if kind in ("self", "obj"):
-            module, cls = base[1], base[2]
-            if f"{cls}.{attr}" in self.summaries[module]["functions"]:
-                return ("bound", module, f"{cls}.{attr}")
-            return self._attribute_value(module, cls, attr, depth + 1)
-        if kind == "class" and f"{base[2]}.{attr}" in self.summaries[base[1]]["functions"]:
-            return ("func", base[1], f"{base[2]}.{attr}")
+            method = self.member(base[1], base[2], attr)
+            if method is not None:
+                return ("bound", *method, base[1], base[2])
+            return self._attribute_value(base[1], base[2], attr, depth + 1)
+        if kind == "class":
+            method = self.member(base[1], base[2], attr)
+            return None if method is None else ("func", *method)
+        if kind == "super":
+            # `super().name`: the next class after this one in the method resolution order.
+            method = self.member(base[1], base[2], attr, after=True)
+            return None if method is None else ("bound", *method, base[1], base[2])
+        return None
+
+    def mro(self, module: str, cls: str) -> list[tuple[str, str]]:
+        """Return a class and its project base classes in method resolution order.
+
+        Depth first, left to right, each class once where it is first met: the C3 order for
+        the hierarchies single and simple multiple inheritance make. A base that is not a
+        project class (a library's, or unknown) ends that branch.
+        """
+        key = (module, cls)
+        found = self._mros.get(key)
+        if found is not None:
+            return found
+        order = [key]
+        self._mros[key] = order  # a cyclic hierarchy (broken code) stops here
+        info = self.summaries.get(module, {}).get("classes", {}).get(cls)
+        for base in (info or {}).get("bases", []):
+            symbol = self.evaluate(module, None, base)
+            if symbol is None or symbol[0] != "class" or len(order) > MAX_DEPTH:
+                continue
+            for item in self.mro(symbol[1], symbol[2]):
+                if item not in order:
+                    order.append(item)
+        return order
+
+    def member(
+        self, module: str, cls: str, attr: str, after: bool = False
+    ) -> tuple[str, str] | None:
+        """Return (module, qualname) of the method `cls.attr` runs, found through its bases.
+
+        `after`: from the class after `cls` on (what `super().attr` runs in a method of `cls`).
+        """
+        for owner_module, owner in self.mro(module, cls)[1 if after else 0 :]:
+            qual = f"{owner}.{attr}"
+            if qual in self.summaries.get(owner_module, {}).get("functions", {}):
+                return owner_module, qual
         return None
 
     def _attribute_value(self, module: str, cls: str, attr: str, depth: int) -> Sym:
-        info = self.summaries[module]["classes"].get(cls)
-        if info is None:
-            return None
-        values = info["attributes"].get(attr, [])
-        results = []
-        for value, method in values:
-            results.append(self.evaluate(module, method, value, depth + 1))
-        return _union(results)
+        """Return what an instance attribute is: set by the first class in the MRO that sets it."""
+        for owner_module, owner in self.mro(module, cls):
+            info = self.summaries[owner_module]["classes"].get(owner)
+            values = (info or {}).get("attributes", {}).get(attr)
+            if values:
+                return _union(
+                    [self.evaluate(owner_module, method, v, depth + 1) for v, method in values]
+                )
+        return None
+
+    def attribute_owner(self, module: str, cls: str, attr: str) -> tuple[str, dict[str, Any]]:
+        """Return the module and class facts of the first class in the MRO that sets `attr`."""
+        for owner_module, owner in self.mro(module, cls):
+            info = self.summaries[owner_module]["classes"].get(owner)
+            if info is not None and attr in info["attributes"]:
+                return owner_module, info
+        return module, {}
 
     def _name(self, module: str, function: str | None, name: str, depth: int) -> Sym:
         summary = self.summaries[module]
@@ -601,8 +695,12 @@ class Project:
                 if index is not None:
                     if index == 0 and facts["method"] and not facts["classmethod"]:
                         return ("self", module, function.rsplit(".", 1)[0])
+                    if index == 0 and facts["classmethod"]:
+                        return ("class", module, function.rsplit(".", 1)[0])
                     return ("param", module, function, name)
-                # Enclosing functions are not followed: a closure's name goes to the module.
+                if "parent" in facts:
+                    # A nested function reads what it does not bind from the enclosing one.
+                    return self._name(module, facts["parent"], name, depth + 1)
         if name in summary["imports"]:
             return self.qualified(summary["imports"][name], depth + 1)
         assigns = summary["assigns"].get(name)
@@ -686,9 +784,51 @@ class Project:
             )
         if kind == "dict":
             return ("dict", value[1], module, function)
+        if kind == "def":
+            return ("func", module, value[1])
+        if kind == "join":
+            return self._joined(module, function, value[1], depth + 1, len(value) > 2)
+        if kind == "import":
+            return self.qualified(self._local_import(module, value), depth + 1)
         return None
 
+    def _joined(
+        self, module: str, function: str | None, parts: list[list[Any]], depth: int, add: bool
+    ) -> Sym:
+        """Return a string built from parts: an f-string's (strings or numbers), or `a + b`'s
+        (strings only), when every part is known."""
+        text = []
+        for part in parts:
+            found = self.evaluate(module, function, part, depth + 1)
+            if found is None or found[0] != "const" or isinstance(found[1], bool):
+                return None
+            if not isinstance(found[1], str if add else (str, int, float)):
+                return None
+            text.append(str(found[1]))
+        return ("const", "".join(text))
+
+    def _local_import(self, module: str, value: list[Any]) -> str:
+        """Return the absolute name an import inside a function binds (`["import", ...]`)."""
+        _, level, source, name = value
+        base = _absolute_module(module, self.summaries[module]["package"], level, source or None)
+        return f"{base}.{name}" if name and base else (name or base)
+
     def _call(self, module: str, function: str | None, call: list[Any], depth: int) -> Sym:
+        if (
+            call[1] == ["name", "getattr"]
+            and len(call[2]) == 2
+            and not call[3]
+            and call[2][1][0] == "lit"
+            and isinstance(call[2][1][1], str)
+            and call[2][1][1].isidentifier()
+        ):
+            # `getattr(obj, "name")` with a literal name is `obj.name`.
+            base = self.evaluate(module, function, call[2][0], depth + 1)
+            return self.attribute(base, call[2][1][1], depth + 1)
+        if call[1] == ["name", "super"] and function is not None and "." in function:
+            facts = self.summaries[module]["functions"].get(function)
+            if facts is not None and (facts["method"] or facts["classmethod"]):
+                return ("super", module, function.rsplit(".", 1)[0])
         callee = self.evaluate(module, function, call[1], depth + 1)
         if callee is None:
             return None
@@ -765,11 +905,14 @@ class Project:
             self._memo.clear()
             self._derived.clear()
             self._closures.clear()
+            self._mros.clear()
             self._imported.clear()
             # Modules summarised on demand during a round are scanned in the next.
             self.loading = True
             try:
                 for module, summary in list(self.summaries.items()):
+                    if module not in self.scanned:
+                        continue
                     for qual, facts in summary["functions"].items():
                         for call in facts["calls"]:
                             self._scan_call(module, qual, call)
@@ -818,16 +961,64 @@ class Project:
             key, params = target
             self._record_target(module, function, call, key, params)
             return
+        for callee in self._callees(module, function, callee_expr):
+            self._record_callee(module, function, call, callee)
+
+    def _callees(self, module: str, function: str | None, callee_expr: list[Any]) -> list[Sym]:
+        """Return what a call may run: one value, or each of a local's values.
+
+        `call_api = ask_v2 if new else ask` then `call_api(...)`: each function is called
+        with these arguments, so each learns from the call.
+        """
         callee = self.evaluate(module, function, callee_expr)
+        if callee is not None:
+            return [callee]
+        return [
+            self.evaluate(module, function, value)
+            for value in self._alternatives(module, function, callee_expr, 0)
+        ]
+
+    def _alternatives(
+        self, module: str, function: str | None, value: list[Any], depth: int
+    ) -> list[list[Any]]:
+        """Return the expressions a value may be: each branch of `or`/`if`, each assignment
+        of a local (a bounded number of them)."""
+        kind = value[0]
+        if depth > MAX_PATH or kind not in ("name", "if", "or"):
+            return [value]
+        if kind == "if":
+            options = [value[1], value[2]]
+        elif kind == "or":
+            options = list(value[1])
+        else:
+            facts = self.summaries[module]["functions"].get(function or "", {})
+            options = [v for v, _ in facts.get("locals", {}).get(value[1], [])]
+            if not options:
+                return [value]
+        found: list[list[Any]] = []
+        for option in options[:MAX_DEPTH]:
+            found.extend(self._alternatives(module, function, option, depth + 1))
+        return found[:MAX_DEPTH]
+
+    def _record_callee(
+        self, module: str, function: str | None, call: list[Any], callee: Sym
+    ) -> None:
         if callee is None:
             return
+        receiver: tuple[str, str] | None
         if callee[0] == "class":
-            init = f"{callee[2]}.__init__"
-            self._record_project_call(module, function, call, callee[1], init, bound=True)
-        elif callee[0] in ("func", "bound"):
-            self._record_project_call(
-                module, function, call, callee[1], callee[2], bound=callee[0] == "bound"
-            )
+            init = self.member(callee[1], callee[2], "__init__")
+            if init is not None:
+                receiver = (callee[1], callee[2])
+                self._record_project_call(module, function, call, *init, True, receiver)
+        elif callee[0] == "bound":
+            receiver = (callee[3], callee[4])
+            self._record_project_call(module, function, call, callee[1], callee[2], True, receiver)
+        elif callee[0] == "func":
+            # `Base.__init__(self, ...)`: the instance is the first argument.
+            first = self.evaluate(module, function, call[2][0]) if call[2] else None
+            receiver = (first[1], first[2]) if first and first[0] in ("self", "obj") else None
+            self._record_project_call(module, function, call, callee[1], callee[2], False, receiver)
 
     def _target(
         self, module: str, function: str | None, call: list[Any]
@@ -907,7 +1098,11 @@ class Project:
         target = TARGETS[key]
         # A module making a Claude call: the modules it imports may hold its values.
         self.followed.add(module)
-        where = [self.paths.get(module, module), call[6]]
+        where: list[Any] = [self.paths.get(module, module), call[6]]
+        home = self.class_of(module, function)
+        if home is not None:
+            # Made in a method: valid for a base class's method only on this class's instances.
+            where.append(list(home))
         for canonical in CANONICAL:
             for name in target.names(canonical):
                 value = kwargs.get(name)
@@ -994,9 +1189,9 @@ class Project:
         elif kind == "attr":
             base = self.evaluate(module, function, value[1])
             if base is not None and base[0] == "self":
-                info = self.summaries[base[1]]["classes"].get(base[2])
-                for assigned, method in (info or {}).get("attributes", {}).get(value[2], []):
-                    found.extend(self._param_reads(base[1], method, assigned, depth + 1))
+                owner, info = self.attribute_owner(base[1], base[2], value[2])
+                for assigned, method in info.get("attributes", {}).get(value[2], []):
+                    found.extend(self._param_reads(owner, method, assigned, depth + 1))
             elif base is None:
                 for read, _ in self._param_reads(module, function, value[1], depth + 1):
                     path = self.attribute(read, value[2], depth + 1)
@@ -1029,6 +1224,42 @@ class Project:
                 return str(param["name"])
         return None
 
+    def class_of(self, module: str, function: str | None) -> tuple[str, str] | None:
+        """Return the project class a function is a method of (or nested in a method of)."""
+        if function is None or "." not in function:
+            return None
+        head = function.split(".", 1)[0]
+        return (module, head) if head in self.summaries[module]["classes"] else None
+
+    def holds(
+        self, reach: list[Any], owner: tuple[str, str] | None, receiver: tuple[str, str] | None
+    ) -> bool:
+        """Return whether a reach of a method of `owner` holds when it runs on `receiver`.
+
+        A reach found through a subclass's Claude call (`self.temperature`, set by the base
+        class, read by `ChatAnthropic._api_call`) holds only on instances of that subclass: a
+        sibling subclass (`ChatOpenAI`) runs the same base `__init__` and never the call.
+        """
+        if len(reach) < 5 or owner is None:
+            return True
+        home = (reach[4][0], reach[4][1])
+        if home == owner or owner not in self.mro(*home):
+            return True
+        return receiver is not None and home in self.mro(*receiver)
+
+    def _held(
+        self,
+        table: dict[str, list[list[Any]]],
+        owner: tuple[str, str] | None,
+        receiver: tuple[str, str] | None,
+    ) -> dict[str, list[list[Any]]]:
+        found: dict[str, list[list[Any]]] = {}
+        for name, items in table.items():
+            kept = [reach for reach in items if self.holds(reach, owner, receiver)]
+            if kept:
+                found[name] = kept
+        return found
+
     def _record_project_call(
         self,
         module: str,
@@ -1037,14 +1268,20 @@ class Project:
         callee_module: str,
         qual: str,
         bound: bool,
+        receiver: tuple[str, str] | None = None,
     ) -> None:
         key = (callee_module, qual)
         layout = self._layout(key)
         if layout is None:
             return
-        reaches = self.facts.reaches.get(key, {})
-        forwards = self.facts.forwards.get(key, {})
-        bound_args: dict[str, list[Any]] = dict(zip(layout.positional, call[2], strict=False))
+        owner = self.class_of(callee_module, qual)
+        reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver or owner)
+        forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver or owner)
+        positional = call[2]
+        facts = self.summaries[callee_module]["functions"][qual]
+        if not bound and facts["method"] and not facts["classmethod"]:
+            positional = positional[1:]  # `Base.__init__(self, model)`: `self` is passed
+        bound_args: dict[str, list[Any]] = dict(zip(layout.positional, positional, strict=False))
         extra: dict[str, list[Any]] = {}
         for name, arg in call[3].items():
             if name in layout.named:
@@ -1157,37 +1394,72 @@ class Project:
         if summary is None:
             return functions
         for qual in summary["functions"]:
-            key = (module, qual)
-            entry: dict[str, Any] = {}
-            returned = self._returns(module, qual)
-            if returned is not None and returned[0] == "client" and not returned[2]:
-                entry["returns"] = returned[1]
-            if self.facts.reaches.get(key) or self.facts.forwards.get(key):
-                found = self._callee_params(module, qual)
-                params = found[0] if found else []
-                entry["params"] = [[p["name"], p["kind"]] for p in params]
-                entry["reaches"] = {
-                    k: sorted(v) for k, v in self.facts.reaches.get(key, {}).items()
-                }
-                entry["forwards"] = {
-                    k: sorted(v) for k, v in self.facts.forwards.get(key, {}).items()
-                }
-                entry["bound"] = bool(found and found[1])
-            clients = {
-                k: v for k, v in self.facts.param_clients.get(key, {}).items()
-                if k not in self.facts.ambiguous.get(key, set())
-            }  # fmt: skip
-            if clients:
-                entry["param_clients"] = clients
-            fallbacks = self.facts.fallbacks.get(key)
-            if fallbacks and entry.get("reaches"):
-                entry["fallbacks"] = fallbacks
-            relied = self.facts.relied.get(key)
-            if relied and entry.get("reaches"):
-                entry["relied"] = sorted(relied & set(entry["reaches"]))
+            entry = self._function_entry(module, qual, self.class_of(module, qual))
             if entry:
                 functions[qual] = entry
+        self._inherit_functions(module, summary, functions)
         return functions
+
+    def _function_entry(
+        self, module: str, qual: str, receiver: tuple[str, str] | None
+    ) -> dict[str, Any]:
+        """Return what a file may know of one function, run on an instance of `receiver`."""
+        key = (module, qual)
+        entry: dict[str, Any] = {}
+        returned = self._returns(module, qual)
+        if returned is not None and returned[0] == "client" and not returned[2]:
+            entry["returns"] = returned[1]
+        owner = self.class_of(module, qual)
+        reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver)
+        forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver)
+        if reaches or forwards:
+            found = self._callee_params(module, qual)
+            params = found[0] if found else []
+            entry["params"] = [[p["name"], p["kind"]] for p in params]
+            # A file reads [canonical, target, path, line]: the class a reach holds on is the
+            # phase's own concern.
+            entry["reaches"] = {k: _places(v) for k, v in reaches.items()}
+            entry["forwards"] = {k: _places(v) for k, v in forwards.items()}
+            entry["bound"] = bool(found and found[1])
+            facts = self.summaries[module]["functions"][qual]
+            if facts["method"] and not facts["classmethod"]:
+                entry["instance"] = True  # called on its class, it is given `self` first
+        clients = {
+            k: v for k, v in self.facts.param_clients.get(key, {}).items()
+            if k not in self.facts.ambiguous.get(key, set())
+        }  # fmt: skip
+        if clients:
+            entry["param_clients"] = clients
+        fallbacks = self.facts.fallbacks.get(key)
+        if fallbacks and entry.get("reaches"):
+            entry["fallbacks"] = fallbacks
+        relied = self.facts.relied.get(key)
+        if relied and entry.get("reaches"):
+            entry["relied"] = sorted(relied & set(entry["reaches"]))
+        return entry
+
+    def _inherit_functions(
+        self, module: str, summary: dict[str, Any], functions: dict[str, Any]
+    ) -> None:
+        """Give each class the facts of the methods it inherits, under its own name.
+
+        `Chat(...)` runs the `__init__` of the first base class that has one, and
+        `self.ask(...)` in a subclass the base class's `ask`: a file asks for `Chat.__init__`.
+        """
+        for name in summary["classes"]:
+            seen: set[str] = set()
+            for owner_module, owner in self.mro(module, name):
+                prefix = f"{owner}."
+                for qual in self.summaries[owner_module]["functions"]:
+                    method = qual[len(prefix) :]
+                    if not qual.startswith(prefix) or "." in method or method in seen:
+                        continue
+                    seen.add(method)
+                    if owner == name and owner_module == module:
+                        continue  # its own method, derived above
+                    entry = self._function_entry(owner_module, qual, (module, name))
+                    if entry:
+                        functions[f"{name}.{method}"] = entry
 
     def _derive_classes(self, module: str) -> dict[str, Any]:
         key = ("classes", module)
@@ -1200,13 +1472,21 @@ class Project:
             return classes
         for name, info in summary["classes"].items():
             attrs: dict[str, str] = {}
-            for attr in info["attributes"]:
+            names: set[str] = set()
+            for owner_module, owner in self.mro(module, name):
+                names.update(
+                    self.summaries[owner_module]["classes"].get(owner, {}).get("attributes", {})
+                )
+            for attr in sorted(names):
                 symbol = self._typed(self._attribute_value(module, name, attr, 0))
                 if symbol is not None and symbol[0] == "client" and not symbol[2]:
                     attrs[attr] = symbol[1]
             entry: dict[str, Any] = {}
             if attrs:
                 entry["clients"] = attrs
+            constants = self._constants(module, info)
+            if constants:
+                entry["constants"] = constants
             if (module, name) in self.facts.options:
                 fields = self._fields(module, name, info)
                 if fields is not None:
@@ -1214,6 +1494,23 @@ class Project:
             if entry:
                 classes[name] = entry
         return classes
+
+    def _constants(self, module: str, info: dict[str, Any]) -> dict[str, Any]:
+        """Return a class's settings read as `Config.MODEL`: class-level constants.
+
+        Assigned once, in the class body, to a literal or a constant; named in capitals (a
+        settings class, PEP 8's constants) or as a Claude parameter (`model`, `max_tokens`...).
+        """
+        found: dict[str, Any] = {}
+        for attr, values in info["attributes"].items():
+            if len(values) != 1 or values[0][1] is not None:
+                continue
+            if not (attr.isupper() or attr in CLAUDE_PARAMETERS):
+                continue
+            value = self.evaluate(module, None, values[0][0])
+            if value is not None and value[0] == "const" and _jsonable(value[1]):
+                found[attr] = value[1]
+        return found
 
     def _fields(
         self, module: str, name: str, info: dict[str, Any], depth: int = 0
@@ -1393,7 +1690,7 @@ def gives(facts: dict[str, Any]) -> bool:
     Wrappers, factories, clients and classes holding one can; constants and literal lists only
     say what a value is at a call that is already a Claude call.
     """
-    if facts["functions"] or facts["classes"]:
+    if facts["functions"] or any(set(c) - {"constants"} for c in facts["classes"].values()):
         return True
     return any(plain[0] != "const" for plain in facts["names"].values())
 
@@ -1402,7 +1699,7 @@ def given_names(facts: dict[str, Any]) -> set[bytes]:
     """Return the names an importer must spell to use what a module gives (`gives`)."""
     found = {name.encode() for name, plain in facts["names"].items() if plain[0] != "const"}
     found.update(qual.split(".")[0].encode() for qual in facts["functions"])
-    found.update(name.encode() for name in facts["classes"])
+    found.update(name.encode() for name, c in facts["classes"].items() if set(c) - {"constants"})
     return found
 
 
@@ -1436,6 +1733,15 @@ def _jsonable(value: Any) -> bool:
     if isinstance(value, list):
         return all(_jsonable(v) for v in value)
     return False
+
+
+def _places(reaches: list[list[Any]]) -> list[list[Any]]:
+    """Return reaches as a file reads them: [canonical, target, path, line], each once."""
+    found: list[list[Any]] = []
+    for reach in reaches:
+        if reach[:4] not in found:
+            found.append(reach[:4])
+    return sorted(found)
 
 
 def _add(table: dict[str, list[list[Any]]], name: str, reach: list[Any]) -> None:
@@ -1613,10 +1919,11 @@ def build(
                 except OSError:
                     data = b""
                 seen = as_python_reads(data)
-                if (_mentions(seen, MARKERS) or re_exports(name, found, seen)) and _add_file(
-                    project, found, data
-                ) is not None:
-                    matters[name] = True
+                if _mentions(seen, MARKERS) or re_exports(name, found, seen):
+                    added = _add_file(project, found, data)
+                    if added is not None and added != name:
+                        added = project._add_as(name, found, data, True)  # see `load`
+                    matters[name] = added is not None
         return matters[name]
 
     def re_exports(name: str, path: Path, seen: bytes) -> bool:
@@ -1686,8 +1993,13 @@ def _names_nothing(files: Sequence[tuple[Path, bytes | str]]) -> bool:
     )
 
 
-def _add_file(project: Project, path: Path, data: bytes | str, follow: bool = False) -> str | None:
-    """Summarise a file; its imports are summarised too when `follow` (see `Project.followed`)."""
+def _add_file(
+    project: Project, path: Path, data: bytes | str, follow: bool = False, scan: bool = True
+) -> str | None:
+    """Summarise a file; its imports are summarised too when `follow` (see `Project.followed`).
+
+    `scan`: its calls are read by the fixed point (else only its names, when asked for).
+    """
     if isinstance(data, bytes):
         decoded = python_text(data)  # as Python decodes it: BOM and coding cookie
         if decoded is None:
@@ -1698,6 +2010,8 @@ def _add_file(project: Project, path: Path, data: bytes | str, follow: bool = Fa
     name = project.add(path, text)
     if name is not None and follow:
         project.followed.add(name)
+    if name is not None and scan:
+        project.scanned.add(name)
     return name
 
 

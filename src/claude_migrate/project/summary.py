@@ -24,6 +24,8 @@ from typing import Any
 #   ["if", body, orelse]           `a if test else b`
 #   ["dict", {key: expr}, opaque]  a dict literal with string keys
 #   ["sub", expr, key]             `x["key"]`, a subscript by a string literal
+#   ["join", [expr]]               an f-string: its parts
+#   ["join", [expr, expr], "+"]    `a + b` (a string only when both are strings)
 #   ["?"]                          anything else
 Expr = list[Any]
 UNKNOWN_EXPR: Expr = ["?"]
@@ -87,6 +89,22 @@ def expr(node: ast.expr | None, depth: int = 0) -> Expr:
         if type(key) is ast.Constant and isinstance(key.value, str):
             return ["sub", expr(node.value, depth + 1), key.value]
         return UNKNOWN_EXPR
+    if type(node) is ast.JoinedStr:
+        parts: list[Expr] = []
+        for value in node.values:
+            if type(value) is ast.Constant:
+                parts.append(["lit", value.value])
+            elif (
+                type(value) is ast.FormattedValue
+                and value.conversion == -1
+                and value.format_spec is None
+            ):
+                parts.append(expr(value.value, depth + 1))
+            else:
+                return UNKNOWN_EXPR
+        return ["join", parts]
+    if type(node) is ast.BinOp and type(node.op) is ast.Add:
+        return ["join", [expr(node.left, depth + 1), expr(node.right, depth + 1)], "+"]
     if type(node) is ast.Dict:
         entries: dict[str, Expr] = {}
         opaque = False
@@ -177,6 +195,9 @@ _LEAVES = frozenset(
 )  # fmt: skip
 # What a function body's walk does not enter: leaves, and nested scopes (their own facts).
 _SKIPPED = _LEAVES | {ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef}
+# What a function body's walk never queues: nested functions and lambdas are queued, and read
+# as their own facts (`_read_function_body`).
+_NOT_WALKED = (_LEAVES - {ast.Import, ast.ImportFrom}) | {ast.ClassDef}
 # Fields that never hold a node with a call inside (names, operators, expression contexts).
 _NOT_NODES = frozenset(
     {
@@ -224,6 +245,7 @@ def _read_function_body(
     self_name: str | None,
     attributes: dict[str, list[Any]] | None,
     qualname: str,
+    functions: dict[str, Any],
 ) -> None:
     """Collect one function body's assignments, returns and calls (not nested defs' ones).
 
@@ -250,17 +272,64 @@ def _read_function_body(
         elif type(target) is ast.Tuple or type(target) is ast.List:
             for element in target.elts:
                 assign(element, None, nested)
+        elif type(target) is ast.Subscript and type(target.value) is ast.Name:
+            key = target.slice
+            if type(key) is ast.Constant and isinstance(key.value, str):
+                _set_item(local_names, target.value.id, key.value, described, nested)
+            else:
+                _set_item(local_names, target.value.id, None, described, nested)
+
+    def update(call: ast.Call, nested: bool) -> None:
+        """`d.update(k=v)`, `d.update({...})`, `d.setdefault("k", v)` on a local dict."""
+        func = call.func
+        if type(func) is not ast.Attribute or type(func.value) is not ast.Name:
+            return
+        name = func.value.id
+        if func.attr == "setdefault" and call.args:
+            key = call.args[0]
+            value = expr(call.args[1]) if len(call.args) > 1 else ["lit", None]
+            text = key.value if type(key) is ast.Constant else None
+            _set_item(local_names, name, text if isinstance(text, str) else None, value, True)
+        elif func.attr == "update":
+            for keyword in call.keywords:
+                _set_item(local_names, name, keyword.arg, expr(keyword.value), nested)
+            for arg in call.args:
+                described = expr(arg)
+                if described[0] != "dict":
+                    _set_item(local_names, name, None, UNKNOWN_EXPR, nested)
+                    continue
+                for key, value in described[1].items():
+                    _set_item(local_names, name, key, value, nested)
+                if described[2]:
+                    _set_item(local_names, name, None, UNKNOWN_EXPR, nested)
+        elif func.attr in ("pop", "clear", "popitem"):
+            _set_item(local_names, name, None, UNKNOWN_EXPR, True)
 
     stack: list[tuple[ast.AST, int]] = [(statement, 0) for statement in reversed(body)]
     pop, push = stack.pop, stack.append
     while stack:
         node, depth = pop()
         kind = type(node)
+        if type(node) is ast.FunctionDef or type(node) is ast.AsyncFunctionDef:
+            # A nested function: its own facts, names it does not bind read from this one.
+            inner = f"{qualname}.{node.name}"
+            functions[inner] = _function(node, None, None, inner, functions, qualname)
+            local_names.setdefault(node.name, []).append([["def", inner], depth > 0])
+            continue
+        if type(node) is ast.Lambda:
+            calls.extend(_lambda_calls(node))
+            continue
+        if type(node) is ast.Import or type(node) is ast.ImportFrom:
+            # An import inside a function binds a local name (resolved by `project.py`).
+            for name, imported in _local_imports(node):
+                local_names.setdefault(name, []).append([imported, depth > 0])
+            continue
         if kind in _SKIPPED:
             continue
         # `type(node) is ...` (not `kind is ...`) so the type checker knows the node's fields.
         if type(node) is ast.Call:
             calls.append(expr(node))
+            update(node, depth > 0)
         elif type(node) is ast.Assign:
             for target in node.targets:
                 assign(target, node.value, depth > 0)
@@ -280,10 +349,83 @@ def _read_function_body(
             value = getattr(node, name, None)
             if type(value) is list:
                 for item in reversed(value):
-                    if isinstance(item, ast.AST) and type(item) not in _SKIPPED:
+                    if isinstance(item, ast.AST) and type(item) not in _NOT_WALKED:
                         push((item, depth))
-            elif isinstance(value, ast.AST) and type(value) not in _SKIPPED:
+            elif isinstance(value, ast.AST) and type(value) not in _NOT_WALKED:
                 push((value, depth))
+
+
+def _set_item(
+    local_names: dict[str, list[Any]], name: str, key: str | None, value: Expr, nested: bool
+) -> None:
+    """Put `name[key] = value` into the dict literal a local holds, when it holds one.
+
+    The local must be bound once, to a dict literal: the entry is added, or, when the key is
+    there already, becomes either value (`["if", old, new]`) under control flow and the new one
+    otherwise. An unknown key (`key` None) makes the dict opaque. A local bound to anything
+    else is left as it is: what it holds is not a dict we read.
+    """
+    bound = local_names.get(name)
+    if not bound or len(bound) != 1 or bound[0][0][0] != "dict":
+        return
+    made = bound[0][0]
+    if key is None:
+        made[2] = True
+    elif key in made[1] and nested:
+        made[1][key] = ["if", made[1][key], value]
+    else:
+        made[1][key] = value
+
+
+def _local_imports(node: ast.Import | ast.ImportFrom) -> list[tuple[str, Expr]]:
+    """Return the names an import binds, each with `["import", level, module, name]`.
+
+    `import a.b` binds `a` (`[.., "a", None]`); `import a.b as c` binds `c` to `a.b`;
+    `from .m import x` binds `x` (`[.., 1, "m", "x"]`). Made absolute where the module's
+    name is known.
+    """
+    found: list[tuple[str, Expr]] = []
+    if type(node) is ast.Import:
+        for alias in node.names:
+            if alias.asname:
+                found.append((alias.asname, ["import", 0, alias.name, None]))
+            else:
+                top = alias.name.split(".")[0]
+                found.append((top, ["import", 0, top, None]))
+    elif type(node) is ast.ImportFrom:
+        for alias in node.names:
+            if alias.name != "*":
+                entry: Expr = ["import", node.level, node.module or "", alias.name]
+                found.append((alias.asname or alias.name, entry))
+    return found
+
+
+def _lambda_calls(node: ast.Lambda) -> list[Expr]:
+    """Return the calls a lambda's body makes, its own parameters unknown in them.
+
+    They run in the enclosing function's names (a lambda binds only its parameters), so they
+    are read as that function's calls.
+    """
+    args = node.args
+    own = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    own.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
+    return [_masked(expr(call), own) for call in _calls_in(node.body)]
+
+
+def _masked(described: Any, names: set[str]) -> Any:
+    """Return an expression with every read of `names` made unknown."""
+    if not isinstance(described, list) or not described:
+        return described
+    if described[0] == "name" and described[1] in names:
+        return UNKNOWN_EXPR
+    if described[0] == "lit":
+        return described
+    return [
+        {k: _masked(v, names) for k, v in part.items()}
+        if isinstance(part, dict)
+        else _masked(part, names)
+        for part in described
+    ]
 
 
 def _function(
@@ -291,6 +433,8 @@ def _function(
     self_name: str | None,
     attributes: dict[str, list[Any]] | None,
     qualname: str,
+    functions: dict[str, Any],
+    parent: str | None = None,
 ) -> dict[str, Any]:
     is_method = attributes is not None
     params = _params(node.args)
@@ -305,7 +449,9 @@ def _function(
         "calls": [],
         "returns_annotation": expr(node.returns) if node.returns is not None else None,
     }
-    _read_function_body(node.body, facts, self_name, attributes, qualname)
+    if parent is not None:
+        facts["parent"] = parent
+    _read_function_body(node.body, facts, self_name, attributes, qualname, functions)
     return facts
 
 
@@ -385,7 +531,9 @@ def _read_body(
             if value is not None:
                 summary["calls"].extend(expr(call) for call in _calls_in(value))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            summary["functions"][node.name] = _function(node, None, None, node.name)
+            summary["functions"][node.name] = _function(
+                node, None, None, node.name, summary["functions"]
+            )
             summary["assigns"].setdefault(node.name, []).append([["def", node.name], nested])
         elif isinstance(node, ast.ClassDef):
             _read_class(node, summary)
@@ -410,7 +558,13 @@ def _read_class(node: ast.ClassDef, summary: dict[str, Any]) -> None:
                 isinstance(d, ast.Name) and d.id == "staticmethod" for d in statement.decorator_list
             )
             qualname = f"{node.name}.{statement.name}"
-            facts = _function(statement, None if is_static else self_name, attributes, qualname)
+            facts = _function(
+                statement,
+                None if is_static else self_name,
+                attributes,
+                qualname,
+                summary["functions"],
+            )
             summary["functions"][qualname] = facts
         elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
             fields[statement.target.id] = {
