@@ -460,7 +460,7 @@ def test_a_named_file_of_unknown_kind_warns_and_strict_paths_exits_2(tmp_path: P
     lenient = cli("check", "--no-cache", "notes.txt", "nb.ipynb")
     assert lenient.exit_code == 0
     assert (
-        "warning: notes.txt: not checked: not a Python, notebook or dependency file"
+        "warning: notes.txt: not checked: not a Python, notebook, dependency or configuration file"
         in lenient.stderr
     )
     assert "1 named path not checked" in lenient.stdout
@@ -474,7 +474,10 @@ def test_zero_files_checked_with_named_paths_always_says_why(tmp_path: Path) -> 
     cli = Cli(tmp_path)
     folder = cli("check", "--no-cache", "empty")
     assert folder.exit_code == 0
-    assert "warning: empty: not checked: no Python, notebook or dependency file" in folder.stderr
+    assert (
+        "warning: empty: not checked: no Python, notebook, dependency or configuration file"
+        in folder.stderr
+    )
     file = cli("fix", "--no-cache", "notes.txt")
     assert "warning: notes.txt: not checked" in file.stderr
 

@@ -17,6 +17,8 @@ import pytest
 import yaml
 from helpers import REPO, write_tree
 
+from claude_migrate.discovery.collect import kind_of
+
 HOOKS = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
 
 VIOLATION = """\
@@ -88,20 +90,45 @@ def test_one_hook_checks_and_fixes() -> None:
         "poetry.lock",
         "uv.lock",
         "pdm.lock",
+        "config/settings.yaml",
+        "router.yml",
+        "models.json",
+        "app.toml",
+        "mypyproject.toml",
+        ".env",
+        "deploy/.env.example",
+        "tox.ini",
+        "service.cfg",
     ],
 )
-def test_hook_files_pattern_covers_python_and_dependency_files(path: str) -> None:
-    # pre-commit matches `files` with re.search against the repository-relative path.
+def test_hook_files_pattern_covers_python_dependency_and_config_files(path: str) -> None:
+    # pre-commit matches `files` and `exclude` with re.search against the repository-relative
+    # path; the hook takes what the tool reads.
+    assert kind_of(Path(path)) is not None
     for hook in HOOKS:
         assert re.search(hook["files"], path), (hook["id"], path)
+        assert not re.search(hook["exclude"], path), (hook["id"], path)
 
 
 @pytest.mark.parametrize(
-    "path", ["README.md", "app/chat.py.orig", "notes.txt", "package.json", "mypyproject.toml"]
+    "path",
+    [
+        "README.md",
+        "app/chat.py.orig",
+        "notes.txt",
+        "web/package-lock.json",
+        "pnpm-lock.yaml",
+        "claude-migrate.toml",
+        "envfile",
+    ],
 )
 def test_hook_files_pattern_leaves_other_files_out(path: str) -> None:
+    assert kind_of(Path(path)) is None
     for hook in HOOKS:
-        assert not re.search(hook["files"], path), (hook["id"], path)
+        assert not re.search(hook["files"], path) or re.search(hook["exclude"], path), (
+            hook["id"],
+            path,
+        )
 
 
 def _git(repo: Path, *args: str) -> None:

@@ -20,7 +20,7 @@ def test_hook_files_pattern_covers_notebooks(path: str) -> None:
         assert re.search(hook["files"], path), (hook["id"], path)
 
 
-@pytest.mark.parametrize("path", ["demo.ipynb.orig", "notebooks/run.ipynb.json"])
+@pytest.mark.parametrize("path", ["demo.ipynb.orig", "notebooks/run.ipynb.bak"])
 def test_hook_files_pattern_leaves_notebook_lookalikes_out(path: str) -> None:
     for hook in HOOKS:
         assert not re.search(hook["files"], path), (hook["id"], path)

@@ -450,3 +450,44 @@ def test_a_mistake_in_an_extended_policy_goes_on_line_one_naming_its_file(tmp_pa
     lines = {d.range.start.line: d.message for d in found}
     assert "base.toml:4" in lines[0]
     assert "require" in lines[2]
+
+
+def test_a_yaml_config_gets_its_model_findings_and_their_quick_fix(tmp_path: Path) -> None:
+    text = "llm:\n  model: claude-2.1  # the batch model\n  other: gpt-4o\n"
+
+    async def scenario(editor: Editor) -> None:
+        editor.open("settings.yaml", text, language="yaml")
+        published = await editor.wait_for("settings.yaml", 1)
+        finding = _by_code(published, "CM302")
+        assert finding.range.start == types.Position(line=1, character=9)
+        assert finding.severity == types.DiagnosticSeverity.Warning
+        assert "found as data" in finding.message
+        actions = await editor.actions("settings.yaml", finding.range)
+        assert [a.title for a in actions] == [
+            "CM302: replace 'claude-2.1' with 'claude-sonnet-4-6' (unsafe fix)",
+            "Suppress CM302 on this line",
+        ]
+        fixed = _apply(text, actions[0].edit.document_changes[0].edits)
+        assert fixed == text.replace("claude-2.1", "claude-sonnet-4-6")
+        silenced = _apply(text, actions[1].edit.document_changes[0].edits)
+        assert "  model: claude-2.1  # the batch model  # noqa: CM302\n" in silenced
+        before = editor.seen("settings.yaml")
+        editor.change("settings.yaml", silenced)
+        published = await editor.wait_for("settings.yaml", before + 1)
+        assert not [d for d in published.diagnostics if d.code == "CM302"]
+
+    _drive(tmp_path, scenario)
+
+
+def test_a_json_config_gets_no_suppression_action(tmp_path: Path) -> None:
+    text = '{"model": "claude-2.1"}\n'
+
+    async def scenario(editor: Editor) -> None:
+        editor.open("models.json", text, language="json")
+        finding = _by_code(await editor.wait_for("models.json", 1), "CM302")
+        actions = await editor.actions("models.json", finding.range)
+        assert [a.title for a in actions] == [
+            "CM302: replace 'claude-2.1' with 'claude-sonnet-4-6' (unsafe fix)"
+        ]
+
+    _drive(tmp_path, scenario)

@@ -754,6 +754,44 @@ def catalogue_command(check_sdk: bool, output_format: str) -> None:
         sys.exit(1)
 
 
+@main.command("models")
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "--config",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Use this policy file for every file instead of the nearest one.",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "markdown"]),
+    default="text",
+    help="text, json (a documented contract) or markdown (for a migration ticket).",
+)
+@click.option(
+    "--force-exclude", is_flag=True, help="Apply the policy's `exclude` to files named too."
+)
+def models_command(
+    paths: tuple[Path, ...], config: Path | None, output_format: str, force_exclude: bool
+) -> None:
+    """List every Claude model id in PATHS (default: .): where, call or data, status, fix.
+
+    Python string literals outside docstrings, notebook cells and configuration files
+    (YAML, JSON, TOML, .env, .ini/.cfg) are read. Exits 0; 2 on a usage or policy error.
+    """
+    from claude_migrate import inventory
+    from claude_migrate.discovery.collect import DiscoveryError
+    from claude_migrate.report.models import RENDERERS
+
+    try:
+        found = inventory.build(
+            list(paths) or [Path(".")], PolicyLoader(config), force_exclude=force_exclude
+        )
+    except (ConfigError, DiscoveryError) as exc:
+        _fail(str(exc))
+    click.echo(RENDERERS[output_format](found), nl=False)
+
+
 @main.command("show-policy")
 @click.argument("path", type=click.Path(path_type=Path))
 @click.option(

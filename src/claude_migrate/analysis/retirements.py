@@ -18,6 +18,7 @@ from claude_migrate.analysis.model_requests import edits_for, model_entry, probl
 from claude_migrate.analysis.values import Entry
 from claude_migrate.core.diagnostics import Edit
 from claude_migrate.core.lazy import lazy_import
+from claude_migrate.policy.model_ids import SDK_SOURCE, sdk_spelling
 
 if TYPE_CHECKING:
     from claude_migrate.analysis.context import FileContext
@@ -73,29 +74,6 @@ def judge(ctx: FileContext, site: CallSite) -> Judged | None:
     )
     target = known.spell(found[0], spelling, found[1]) if found is not None else None
     return Judged(entry, spelling, target, retires, platform)
-
-
-SDK_SOURCE = "sdk-table"
-
-
-def sdk_spelling(text: str) -> Spelling | None:
-    """Return a model the catalogue lacks but the installed SDK's deprecation table lists.
-
-    The SDK's table is the run-time fallback: a deprecation published in a newer `anthropic`
-    than the catalogue knows is still reported (without a replacement, so without a fix).
-    """
-    from claude_migrate.policy import installed_sdk
-    from claude_migrate.policy.deprecations import Model, Spelling
-
-    sdk = installed_sdk.installed()
-    if sdk is None:
-        return None
-    cut = text.rfind("/") + 1
-    date = sdk.deprecations.get(text[cut:].strip())
-    if date is None:
-        return None
-    model = Model(text[cut:].strip(), retires=date, source=f"{SDK_SOURCE}:{sdk.label}")
-    return Spelling(model, "api", text[:cut])
 
 
 def retired_target(ctx: FileContext, site: CallSite) -> tuple[Entry, str] | None:

@@ -14,32 +14,57 @@ changes the new model needs, or is refused with the reason. A legacy Text Comple
 no fix here: CM301's rewrite moves its model. A Bedrock or Vertex id is judged by its platform's
 own date where the catalogue has one, else as `platform-dates` says. A model only the installed
 SDK's deprecation table knows is reported too, naming the SDK.
+A model id written as data (any string literal outside docstrings, in notebooks too, and every
+scalar of a YAML, JSON, TOML, `.env` or `.ini` configuration file) that no analysis proves to
+reach a call is reported as a warning saying so, fixed (unsafe) by the replacement in the same
+spelling, in place.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from claude_migrate.analysis.calls import CallSite
-from claude_migrate.analysis.retirements import SDK_SOURCE, Judged, compose, judge, sdk_note
+from claude_migrate.analysis.retirements import Judged, compose, judge, sdk_note
 from claude_migrate.checks.base import Check, Option, call_sites
-from claude_migrate.core.diagnostics import Applicability, Diagnostic, Severity
+from claude_migrate.core.diagnostics import (
+    Applicability,
+    Diagnostic,
+    Edit,
+    Fix,
+    Severity,
+    fingerprint,
+)
+from claude_migrate.policy.model_ids import SDK_SOURCE
 
 if TYPE_CHECKING:
+    import libcst as cst
+
     from claude_migrate.analysis.context import FileContext
+    from claude_migrate.configs.scalars import Scalar
+    from claude_migrate.core.filekind import CheckContext
     from claude_migrate.core.settings import FileSettings
     from claude_migrate.policy.deprecations import Spelling
+    from claude_migrate.policy.model_ids import Status
     from claude_migrate.project.triage import Wanted
 
 
-class RetiredModelCheck(Check["FileContext"]):
+# Dependency files in TOML whose other tables (`[tool.*]`) an application may keep models in.
+TOML_MANIFESTS = ("pyproject", "pipfile")
+# How a data finding says where the id was found (a Python module, or a configuration file).
+DATA_IN_CODE = "found as data: no Claude call in this module is proven to read it"
+DATA_IN_CONFIG = "found as data in a configuration file"
+
+
+class RetiredModelCheck(Check["CheckContext"]):
     code = "CM302"
     name = "retired-models"
-    summary = "a Claude call names a retired (or soon retiring) model"
+    summary = "a Claude call or a data value names a retired (or soon retiring) model"
     fix_applicability = Applicability.UNSAFE
+    kinds = frozenset({"python", "config", "manifest"})
     options = {
         "as-of": Option(
             "date",
@@ -96,9 +121,149 @@ class RetiredModelCheck(Check["FileContext"]):
 
     @classmethod
     def wanted(cls, settings: FileSettings) -> Wanted:
-        return call_sites()  # reads ctx.sites only
+        from claude_migrate.policy.facts import facts_for
+        from claude_migrate.policy.model_ids import stems
 
-    def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
+        # The call sites, and any text a dated model id in any spelling holds (data).
+        return call_sites(texts=stems(facts_for(settings).catalogue))
+
+    def check(self, ctx: CheckContext) -> Iterable[Diagnostic]:
+        from claude_migrate.analysis.context import FileContext
+
+        if isinstance(ctx, FileContext):
+            yield from self._calls(ctx)
+            yield from self._python_data(ctx)
+        else:
+            yield from self._config_data(ctx)
+
+    # Data: ids no call is proven to use ---------------------------------------------------------
+    def _python_data(self, ctx: FileContext) -> Iterable[Diagnostic]:
+        from claude_migrate.analysis.edits import string_literal
+        from claude_migrate.analysis.model_mentions import call_model_nodes, python_mentions
+
+        mentions, values = python_mentions(ctx)
+        if not mentions:
+            return
+        proven = call_model_nodes(ctx)
+        for mention in mentions:
+            if id(mention.node) in proven:
+                continue  # a call's model: reported (or not) as the call's, above
+            start, end = ctx.span(mention.node)
+            taken = values if mention.key else set()
+            node = mention.node
+
+            def edit(target: str, node: cst.SimpleString = node) -> Edit:
+                return ctx.replace(node, string_literal(node, target))
+
+            yield from self._data(
+                ctx, start, end, mention.value, mention.spelling, taken, edit, DATA_IN_CODE
+            )
+
+    def _config_data(self, ctx: CheckContext) -> Iterable[Diagnostic]:
+        from claude_migrate.policy.model_ids import WORD, recognise
+
+        if WORD not in ctx.source.text:
+            return
+        scalars = getattr(ctx, "scalars", None)
+        if scalars is None and getattr(ctx, "format", "") in TOML_MANIFESTS:
+            from claude_migrate.configs.scalars import manifest_values
+
+            scalars = manifest_values(ctx.source)
+        if not scalars:
+            return
+        catalogue = ctx.facts.catalogue
+        values = {scalar.value for scalar in scalars}
+        for scalar in scalars:
+            spelling = recognise(scalar.value, catalogue)
+            if spelling is not None:
+                taken = values if scalar.key else set()
+
+                def edit(target: str, at: Scalar = scalar) -> Edit:
+                    return Edit(at.start, at.end, target)
+
+                yield from self._data(
+                    ctx, scalar.start, scalar.end, scalar.value, spelling, taken, edit,
+                    DATA_IN_CONFIG,
+                )  # fmt: skip
+
+    def _data(
+        self,
+        ctx: CheckContext,
+        start: int,
+        end: int,
+        value: str,
+        spelling: Spelling,
+        taken: set[str],
+        edit: Callable[[str], Edit],
+        found: str,
+    ) -> Iterable[Diagnostic]:
+        from claude_migrate.policy.model_ids import assess
+
+        facts = ctx.facts
+        status = assess(spelling, facts)
+        if status is None:
+            return
+        state = status.state(facts.as_of, self.settings["warn-days"])
+        if state == "active":
+            return
+        message, fix = self._data_message(status, state, value, facts.as_of, edit, found)
+        if fix is not None and status.target in taken:
+            # A table keyed by model id may already have the new model: two entries would merge.
+            message += (
+                f" (no automatic fix: a key, and the file already holds {status.target!r}: "
+                "two entries could merge)"
+            )
+            fix = None
+        line, column = ctx.source.position(start)
+        end_line, end_column = ctx.source.position(end)
+        yield Diagnostic(
+            path=ctx.path, line=line, column=column + 1, end_line=end_line,
+            end_column=end_column + 1, code=self.code, rule=self.name, message=message,
+            fix=fix, fingerprint=fingerprint(value), severity=Severity.WARNING,
+        )  # fmt: skip
+
+    def _data_message(
+        self,
+        status: Status,
+        state: str,
+        value: str,
+        as_of: dt.date,
+        edit: Callable[[str], Edit],
+        found: str,
+    ) -> tuple[str, Fix | None]:
+        assert status.retires is not None
+        date = status.retires.isoformat()
+        where = " on the Anthropic API" if status.platform else ""
+        if state == "retiring":
+            days = (status.retires - as_of).days
+            message = (
+                f"model {value!r} ({found}) retires{where} on {date} "
+                f"(in {days} day{'s' if days != 1 else ''}){sdk_note(status.spelling)}"
+            )
+            if status.platform:
+                message += f"; {status.platform} sets its own date"
+            if status.target is not None:
+                message += f"; plan the move to {status.target!r}"
+            return message, None
+        message = f"model {value!r} ({found}) was retired{where} on {date}"
+        message += sdk_note(status.spelling)
+        if status.target is None:
+            return message + self._why_no_fix(status.spelling), None
+        if status.platform:
+            return (
+                message + f"; {status.platform} sets its own date: check it, and plan the move "
+                f"to {status.target!r}",
+                None,
+            )
+        fix = Fix(
+            Applicability.UNSAFE,
+            f"replace {value!r} with {status.target!r}",
+            (edit(status.target),),
+        )
+        return message + f"; use {status.target!r}", fix
+
+    # Calls ----------------------------------------------------------------------------------------
+    def _calls(self, ctx: FileContext) -> Iterable[Diagnostic]:
         as_of = ctx.facts.as_of
         warn_days = self.settings["warn-days"]
         for site in ctx.all_sites:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from claude_migrate.configs import config_kind
 from claude_migrate.core.atomic import is_stale_temp, is_temp_name
 from claude_migrate.core.gitignore import gitignore_spec
 from claude_migrate.core.source import describe_mode
@@ -36,16 +37,25 @@ SKIP_DIRS = frozenset(
 )  # fmt: skip
 
 
+# A cache folder says so with this file (https://bford.info/cachedir/); the result cache writes it.
+CACHE_TAG = "CACHEDIR.TAG"
+
+
 def python_kind(path: Path) -> str | None:
     return "python" if path.suffix in PYTHON_SUFFIXES else None
 
 
 # Classifiers in order; the first that names a kind wins.
-CLASSIFIERS: list[Callable[[Path], str | None]] = [python_kind, notebook_kind, manifest_kind]
+CLASSIFIERS: list[Callable[[Path], str | None]] = [
+    python_kind,
+    notebook_kind,
+    manifest_kind,
+    config_kind,
+]
 
 
 def kind_of(path: Path) -> str | None:
-    """Return the kind of file ("python", "notebook", "manifest") the checks read, or None."""
+    """Return the kind of file ("python", "notebook", "manifest", "config") read, or None."""
     for classify in CLASSIFIERS:
         kind = classify(path)
         if kind is not None:
@@ -158,8 +168,8 @@ def _load(path: Path) -> pathspec.GitIgnoreSpec:
 
 
 # Why a named path yields nothing to check (`discover`'s `on_skip`).
-NOT_A_KIND = "not a Python, notebook or dependency file"
-NOTHING_UNDER = "no Python, notebook or dependency file to check in it"
+NOT_A_KIND = "not a Python, notebook, dependency or configuration file"
+NOTHING_UNDER = "no Python, notebook, dependency or configuration file to check in it"
 EXCLUDED = "excluded by the policy (--force-exclude)"
 
 
@@ -319,6 +329,8 @@ class _Walk:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:
             return
+        if any(entry.name == CACHE_TAG for entry in entries):
+            return  # a cache folder (ours under any name, or another tool's): never source
         subfolders: list[tuple[Path, str, int]] = []
         for entry in entries:
             path = Path(entry.path)

@@ -696,7 +696,7 @@ def external_state(settings: FileSettings, kind: str, path: str) -> str:
     from claude_migrate.policy.facts import facts_for
 
     key = facts_for(settings).cache_key(path)
-    if kind != "python" or os.path.basename(path) == "setup.py":
+    if kind not in ("python", "config") or os.path.basename(path) == "setup.py":
         # Whether a raised anthropic pin is a safe fix depends on the project's Python code
         # (CM201 names the uses of what the new SDK removed): dependency files key on it.
         from claude_migrate.analysis.sdk_uses import state

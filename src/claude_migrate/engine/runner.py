@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from claude_migrate.analysis.calls import MARKERS as CLAUDE_MARKERS
 from claude_migrate.checks import ALL_CHECKS, Check
+from claude_migrate.configs import CONFIG_KIND
 from claude_migrate.core.atomic import WriteRefused, replace_file
 from claude_migrate.core.deadline import OverTime, deadline
 from claude_migrate.core.diagnostics import Diagnostic, FileError, FileResult
@@ -754,6 +755,15 @@ def process_kind(
 
 
 PROCESSORS[MANIFEST_KIND] = _process_manifest
+
+
+def _process_config(job: Job, data: bytes | None, options: Options, result: FileResult) -> None:
+    from claude_migrate.configs.processor import KIND
+
+    process_kind(KIND, job, data, options, result)
+
+
+PROCESSORS[CONFIG_KIND] = _process_config
 
 
 class _PythonPath:

@@ -682,6 +682,22 @@ def _suppress_edit(checked: Checked, d: Diagnostic) -> types.TextEdit:
     )
 
 
+# Configuration formats where a suppression comment after a value is a comment (JSON has none,
+# and `configparser` reads one after an `.ini` value as part of the value).
+_NOQA_CONFIGS = ("yaml", "toml", "env")
+
+
+def _takes_noqa(checked: Checked) -> bool:
+    """Return whether a suppression comment may be added at the end of the document's lines."""
+    if checked.kind == "python":
+        return True
+    if checked.kind != "config" or checked.job is None:
+        return False
+    from claude_migrate.configs import format_of
+
+    return format_of(checked.job.path) in _NOQA_CONFIGS
+
+
 def code_actions(
     checked: Checked, rng: types.Range, only: Iterable[str] | None = None
 ) -> list[types.CodeAction]:
@@ -709,7 +725,7 @@ def code_actions(
                     )
                 )
         for _, d in _findings_at(checked, rng):
-            if checked.kind != "python":
+            if not _takes_noqa(checked):
                 continue
             actions.append(
                 types.CodeAction(

@@ -1,0 +1,313 @@
+"""Every scalar of a configuration file, with the exact span of its text: what a fix may edit.
+
+A scalar is kept only where the file spells its value verbatim (no escape, no line folding), so
+that replacing the characters of the span replaces the value and nothing else: quotes, comments,
+anchors, order, layout and line endings stay as they are. Each format is read by the reader
+that defines it, so that a span is never guessed:
+
+- YAML: PyYAML's scanner (its tokens carry the line and column where each scalar starts and
+  ends; the C scanner when the LibYAML binding is there). Mapping keys are scalars too; an alias
+  (`*name`) is no scalar, so a value shared through an anchor is found once, at the anchor.
+- JSON: `json` decides validity; outside strings JSON holds no quote, so its strings are found
+  by one scan from the start and each is decoded by `json` itself.
+- TOML: `tomllib` decides; tree-sitter's TOML grammar gives the spans (`manifests.toml_spans`).
+- `.env`: `KEY=VALUE` lines (optionally `export KEY=...`), values bare or quoted, `#` comments.
+- `.ini` / `.cfg`: `key = value` / `key: value` lines as `configparser` reads them (no inline
+  comments, indented lines continue a value); a value is read as a list of words separated by
+  commas or white space, so `models = claude-a, claude-b` holds two scalars.
+
+A file that does not read raises `Unreadable` with the line, for the CM001 entry.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from claude_migrate.core.source import SourceText
+
+if TYPE_CHECKING:
+    import yaml  # imported where a YAML file is read
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """One scalar value written verbatim at text[start:end]."""
+
+    start: int
+    end: int
+    value: str
+    key: bool = False  # a mapping's key (a table keyed by model id), not a value
+
+
+class Unreadable(Exception):
+    """The file is not valid in its format."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+def read(fmt: str, source: SourceText) -> list[Scalar]:
+    """Return the file's verbatim scalars, in text order; raise `Unreadable` when it is invalid."""
+    reader = {"yaml": _yaml, "json": _json, "toml": _toml, "env": _env, "ini": _ini}[fmt]
+    return list(reader(source))
+
+
+# YAML --------------------------------------------------------------------------------------------
+
+
+def _yaml_loader() -> type[yaml.SafeLoader]:
+    import yaml
+
+    # The LibYAML scanner when PyYAML was built with it (ten times faster), else PyYAML's own.
+    loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return loader
+
+
+def _yaml(source: SourceText) -> Iterator[Scalar]:
+    import yaml
+
+    text = source.text
+    try:
+        tokens = list(yaml.scan(text, Loader=_yaml_loader()))
+        for _ in yaml.compose_all(text, Loader=_yaml_loader()):
+            pass
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        raise Unreadable(f"invalid YAML: {exc.problem or exc.context}", line) from None
+    except yaml.YAMLError as exc:
+        raise Unreadable(f"invalid YAML: {exc}") from None
+    after_key = False
+    for token in tokens:
+        is_key, after_key = after_key, isinstance(token, yaml.KeyToken)
+        if not isinstance(token, yaml.ScalarToken) or token.style in ("|", ">"):
+            continue
+        start = source.offset(token.start_mark.line + 1, token.start_mark.column)
+        end = source.offset(token.end_mark.line + 1, token.end_mark.column)
+        quote = 0 if token.plain else 1
+        inner = text[start + quote : end - quote]
+        if inner == token.value and (not quote or text[start] == text[end - 1]):
+            yield Scalar(start + quote, end - quote, token.value, is_key)
+
+
+def yaml_reads(text: str) -> bool:
+    """Return whether `text` is a valid YAML stream (the test a fixed file must pass)."""
+    import yaml
+
+    try:
+        for _ in yaml.compose_all(text, Loader=_yaml_loader()):
+            pass
+    except yaml.YAMLError:
+        return False
+    return True
+
+
+# JSON --------------------------------------------------------------------------------------------
+
+_JSON_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]|\\.)*"')
+
+
+def _json(source: SourceText) -> Iterator[Scalar]:
+    text = source.text
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise Unreadable(f"invalid JSON: {exc.msg}", exc.lineno) from None
+    except RecursionError:
+        raise Unreadable("invalid JSON: nested too deeply") from None
+    if _written_by_us(data):
+        return  # a report, baseline or inventory this tool wrote: it quotes ids, it keeps none
+    for match in _JSON_STRING.finditer(text):
+        raw = match.group()
+        if "\\" not in raw:
+            is_key = text[match.end() :].lstrip(" \t\r\n").startswith(":")
+            yield Scalar(match.start() + 1, match.end() - 1, raw[1:-1], is_key)
+
+
+# TOML --------------------------------------------------------------------------------------------
+
+
+def _toml(source: SourceText) -> Iterator[Scalar]:
+    from claude_migrate.manifests.toml_spans import TomlDocument, TomlError
+
+    try:
+        document = TomlDocument(source.text)
+    except TomlError as exc:
+        raise Unreadable(str(exc), exc.line) from None
+    except RecursionError:
+        raise Unreadable("invalid TOML: nested too deeply") from None
+    found = [
+        Scalar(located.inner_start, located.inner_start + len(located.value), located.value)
+        for located in document.values.values()
+        if located.kind == "string" and located.inner_start is not None
+    ]
+    found += _toml_keys(source.text)
+    yield from sorted(found, key=lambda scalar: scalar.start)
+
+
+# The tables of a dependency file that are this tool's policy: they name retired ids on purpose.
+OWN_TABLE = ("tool", "claude-migrate")
+
+
+def manifest_values(source: SourceText) -> list[Scalar]:
+    """Return the verbatim string values of a TOML dependency file (`pyproject.toml`, `Pipfile`)
+    outside this tool's own table: a `[tool.*]` table of an application may name its model.
+
+    Requirement strings never are a whole model id, so the dependency tables need no skipping.
+    An unreadable file gives none: the dependency-file reader reports it (CM001).
+    """
+    from claude_migrate.manifests.toml_spans import TomlDocument, TomlError
+
+    try:
+        document = TomlDocument(source.text)
+    except (TomlError, RecursionError):
+        return []
+    return sorted(
+        (
+            Scalar(located.inner_start, located.inner_start + len(located.value), located.value)
+            for located in document.values.values()
+            if located.kind == "string"
+            and located.inner_start is not None
+            and located.path[:2] != OWN_TABLE
+        ),
+        key=lambda scalar: scalar.start,
+    )
+
+
+def _toml_keys(text: str) -> list[Scalar]:
+    """Return the quoted keys of a (valid) TOML text written without escapes: a table keyed
+    by model id (`"claude-3-opus-20240229" = 15.0`). Bare keys are left out: a replacement
+    with a `.` in it would turn one into a dotted key."""
+    from claude_migrate.manifests.toml_spans import _parser
+
+    raw = text.encode("utf-8")
+    ascii_only = len(raw) == len(text)
+
+    def offset(byte: int) -> int:
+        return byte if ascii_only else len(raw[:byte].decode("utf-8"))
+
+    keys: list[Scalar] = []
+    stack = [_parser().parse(raw).root_node]
+    while stack:
+        node = stack.pop()
+        if node.type == "quoted_key":
+            value = raw[node.start_byte + 1 : node.end_byte - 1].decode("utf-8")
+            if "\\" not in value:
+                start = offset(node.start_byte) + 1
+                keys.append(Scalar(start, start + len(value), value, True))
+            continue
+        stack.extend(node.named_children)
+    return keys
+
+
+def toml_reads(text: str) -> bool:
+    import sys
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10
+        import tomli as tomllib
+    try:
+        tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError):
+        return False
+    return True
+
+
+# .env --------------------------------------------------------------------------------------------
+
+_ENV_LINE = re.compile(
+    r"""^[ \t]*(?:export[ \t]+)?[A-Za-z_][A-Za-z0-9_.-]*[ \t]*=[ \t]*
+    (?:(?P<q>["'])(?P<quoted>[^"'\\\r\n]*)(?P=q)|(?P<bare>[^ \t\r\n#"'][^\r\n#]*?))?
+    [ \t]*(?:\#.*)?$""",
+    re.VERBOSE,
+)
+
+
+def _env(source: SourceText) -> Iterator[Scalar]:
+    for number in range(1, len(source.line_starts) + 1):
+        line = source.line_text(number)
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        match = _ENV_LINE.match(line)
+        if match is None:
+            continue  # a multi-line or escaped value: not one this reader edits
+        group = "quoted" if match.group("q") else "bare"
+        if match.group(group) is None:
+            continue
+        base = source.line_starts[number - 1]
+        yield from _words(base + match.start(group), match.group(group), commas_only=True)
+
+
+# .ini / .cfg -------------------------------------------------------------------------------------
+
+_INI_PAIR = re.compile(r"^(?P<key>[^=:\s][^=:]*?)[ \t]*[=:][ \t]*(?P<value>.*)$")
+_WORD = re.compile(r"[^\s,]+")
+
+
+def _ini(source: SourceText) -> Iterator[Scalar]:
+    for number in range(1, len(source.line_starts) + 1):
+        line = source.line_text(number)
+        stripped = line.strip()
+        if not stripped or stripped[0] in "#;[":
+            continue
+        base = source.line_starts[number - 1]
+        if line[0] in " \t":  # a continuation line: all of it is value
+            yield from _words(base, line)
+            continue
+        match = _INI_PAIR.match(line)
+        if match is not None:
+            yield from _words(base + match.start("value"), match.group("value"))
+
+
+def _words(base: int, value: str, commas_only: bool = False) -> Iterator[Scalar]:
+    """Yield the words of a value (quotes around a word are not part of it)."""
+    pattern = re.compile(r"[^,]+") if commas_only else _WORD
+    for match in pattern.finditer(value):
+        word = match.group()
+        start = match.start()
+        stripped = word.strip()
+        start += len(word) - len(word.lstrip())
+        if len(stripped) > 1 and stripped[0] == stripped[-1] and stripped[0] in "\"'":
+            stripped, start = stripped[1:-1], start + 1
+        if stripped:
+            yield Scalar(base + start, base + start + len(stripped), stripped)
+
+
+def ini_reads(text: str) -> bool:
+    """Return whether `configparser` reads `text` (leniently: duplicates allowed, no `%`)."""
+    import configparser
+
+    parser = configparser.RawConfigParser(strict=False)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return False
+    return True
+
+
+def _written_by_us(data: object) -> bool:
+    """Return whether a JSON document is one of this tool's outputs (they name their tool)."""
+    if not isinstance(data, dict):
+        return False
+    tool = data.get("tool")
+    name = tool.get("name") if isinstance(tool, dict) else tool
+    return name == "claude-migrate"
+
+
+def json_reads(text: str) -> bool:
+    try:
+        json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return False
+    return True
+
+
+# What a fixed text must pass: it reads in its format (as the original did).
+READS = {"yaml": yaml_reads, "json": json_reads, "toml": toml_reads, "ini": ini_reads}
