@@ -7,10 +7,13 @@ with all-repos' `merge_to_master` push (fast-forward), and reads what landed in 
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
+import re
 import shutil
 import stat
+import struct
 import subprocess
 import sys
 from html.parser import HTMLParser
@@ -179,6 +182,14 @@ def test_dry_run_commits_nothing_to_the_remotes(cloned: tuple[Path, Path]) -> No
         assert _remote_log(root, name) == ["initial"]
     fixable = campaign.read_result(root / "results" / "fixable.json")
     assert fixable.status == "fixes waiting" and fixable.total_fixed == 2
+    facts = dict(campaign.header(campaign.load([root / "results"])))
+    assert facts["Dry run"] == "yes: nothing was pushed"
+    assert facts["Policy"] == f"{root / 'campaign.toml'}, under each repository's own policy"
+    assert facts["Date"].endswith(" UTC (the campaign's start)")
+    from claude_migrate import __version__
+
+    assert facts["claude-migrate"] == __version__
+    assert "committed, not pushed (--dry-run)" in facts["Pull requests"]
 
 
 def test_repos_and_limit_choose_the_repositories(cloned: tuple[Path, Path]) -> None:
@@ -317,7 +328,7 @@ def test_commit_message_lists_fixes_per_rule_and_what_is_left() -> None:
     assert "Fixed 3 findings in 1 file:" in message
     assert "- CM101 rule-CM101: 2" in message and "- CM302 rule-CM302: 1" in message
     # The message is the pull request's body (Markdown): the finding's text is escaped.
-    assert "- x.py:3 CM104 rule-CM104: m &lt;x&gt; (no automatic fix exists)" in message
+    assert "- x.py:3 CM104 rule-CM104: m \\<x> (no automatic fix exists)" in message
 
 
 @pytest.mark.parametrize(
@@ -331,3 +342,102 @@ def test_commit_message_lists_fixes_per_rule_and_what_is_left() -> None:
 )
 def test_web_url_of_a_remote(remote: str, url: str | None) -> None:
     assert web_url(remote) == url
+
+
+def _campaign_reports(tmp_path: Path) -> Path:
+    out = tmp_path / "results"
+    out.mkdir()
+    run = {
+        "date": "2026-11-30T09:15:00+00:00",
+        "policy": "api-2026-10-21",
+        "override": False,
+        "push": "all_repos.push.github_pull_request",
+        "dry_run": False,
+    }
+    reports = {
+        "a": (_report("a", ["CM101"], [("x.py", 3, "CM104")]), "pushed"),
+        "b": (_report("b", ["CM101", "CM102"], [("y.py", 9, "CM104")]), "pushed"),
+        "c": (_report("c", [], []), "clean"),
+    }
+    for name, (report, status) in reports.items():
+        report["campaign"] = run
+        report["tool"] = {"name": "claude-migrate", "version": "9.8.7"}
+        report["repository"]["status"] = status
+        (out / f"{name}.json").write_text(json.dumps(report))
+    return out
+
+
+def test_the_report_header_says_when_what_policy_which_version_dry_run_and_prs(
+    tmp_path: Path,
+) -> None:
+    markdown = campaign.render_markdown(campaign.load([_campaign_reports(tmp_path)]))
+    head = markdown.split("## Per rule")[0]
+    assert "- **Date**: 2026-11-30 09:15:00 UTC (the campaign's start)" in head
+    assert "- **Policy**: api-2026-10-21, under each repository's own policy" in head
+    assert "- **claude-migrate**: 9.8.7" in head
+    assert "- **Dry run**: no" in head
+    assert (
+        "- **Pull requests**: 2 pull requests opened; 1 nothing to push "
+        "(push: all\\_repos.push.github\\_pull\\_request)"
+    ) in head
+    assert (
+        "3 repositories: 2 need a person, 1 clean. 3 findings fixed, 2 left for a person." in head
+    )
+
+
+def test_the_header_counts_one_repository_in_the_singular(tmp_path: Path) -> None:
+    path = tmp_path / "a.json"
+    path.write_text(json.dumps(_report("a", ["CM101"], [("x.py", 3, "CM104")])))
+    now = dt.datetime(2026, 12, 1, 8, 0, tzinfo=dt.timezone.utc)
+    markdown = campaign.render_markdown(campaign.load([path]), now=now)
+    assert "1 repository: 1 needs a person. 1 finding fixed, 1 left for a person." in markdown
+    assert "2026-12-01 08:00 UTC (this report; the results do not say when" in markdown
+    assert "- **Policy**: not recorded in the results" in markdown
+
+
+def test_markdown_escapes_without_entities(tmp_path: Path) -> None:
+    path = tmp_path / "a.json"
+    report = _report("a", [], [("x.py", 3, "CM104")])
+    report["left"][0]["message"] = "model 'a' -> 'b' & <c>"
+    path.write_text(json.dumps(report))
+    markdown = campaign.render_markdown(campaign.load([path]))
+    assert "&gt;" not in markdown and "&lt;" not in markdown and "&amp;" not in markdown
+    assert "model 'a' -> 'b' \\& \\<c>" in markdown
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium)")
+def test_chromium_shows_the_campaign_report_header(tmp_path: Path) -> None:
+    page = tmp_path / "campaign.html"
+    page.write_text(campaign.render_html(campaign.load([_campaign_reports(tmp_path)])))
+    assert CHROMIUM is not None
+    dom = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", page.as_uri()],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout  # fmt: skip
+    text = " ".join(re.sub(r"<[^>]+>", " ", dom).split()).replace(" ,", ",").replace(" .", ".")
+    for fact in (
+        "Date 2026-11-30 09:15:00 UTC (the campaign's start)",
+        "Policy api-2026-10-21, under each repository's own policy",
+        "claude-migrate 9.8.7",
+        "Dry run no",
+        "Pull requests 2 pull requests opened; 1 nothing to push",
+        "3 repositories: 2 need a person, 1 clean.",
+    ):
+        assert fact in text, fact
+    shot = tmp_path / "header.png"
+    subprocess.run(
+        [
+            CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+            f"--screenshot={shot}", "--window-size=1000,420", page.as_uri(),
+        ],
+        capture_output=True, timeout=120, check=True,
+    )  # fmt: skip
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    assert (width, height) == (1000, 420)
+    # The header's text makes the top of the picture far from blank: more than one colour.
+    assert len(data) > 15_000

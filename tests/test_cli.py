@@ -82,7 +82,13 @@ def test_json_contract(cli: Cli) -> None:
         }
     ]
     assert data["errors"][0]["message"].startswith("invalid syntax")
-    assert data["summary"] == {"files": 2, "diagnostics": 2, "fixable": 2, "errors": 1}
+    assert data["summary"] == {
+        "files": 2,
+        "diagnostics": 2,
+        "fixable": 2,
+        "errors": 1,  # the file that could not be parsed (CM001)
+        "severities": {"error": 2, "warning": 0, "info": 0},  # the findings
+    }
 
 
 def test_unparseable_and_undecodable_files_are_reported_and_the_run_goes_on(cli: Cli) -> None:

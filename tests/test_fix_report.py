@@ -8,8 +8,16 @@ import pty
 import subprocess
 from pathlib import Path
 
+import pytest
 from fixbulk import command, env
 from helpers import Cli, write_tree
+from rich.cells import cell_len
+
+from claude_migrate import api
+from claude_migrate.core.diagnostics import FileResult
+from claude_migrate.engine.progress import Work
+from claude_migrate.report import Run
+from claude_migrate.report.fixes import render_table
 
 HEAD = "import anthropic\nclient = anthropic.Anthropic()\n"
 CALL = (
@@ -57,17 +65,49 @@ def test_table_and_report_in_diff_mode_say_would_fix(tmp_path: Path, cli: Cli) -
     assert (tmp_path / "a.py").read_text() == HEAD + CALL + CALL.replace("0.9", "0.1")
 
 
-def test_closing_table_counts_found_fixed_left_per_rule(tmp_path: Path, cli: Cli) -> None:
+def test_closing_summary_counts_found_fixed_left_per_rule_in_plain_lines(
+    tmp_path: Path, cli: Cli
+) -> None:
     _tree(tmp_path)
-    result = cli("fix", ".")
-    lines = [line for line in result.stdout.splitlines() if line.startswith("│")]
-    cells = [[c.strip() for c in line.strip("│").split("│")] for line in lines]
-    assert cells == [
-        ["CM001 parse-error", "1", "0", "1", "0", "0", "0", "1", "1 no fix"],
-        ["CM101 temperature", "2", "2", "0", "2", "0", "0", "0", ""],
-        ["CM102 max-tokens", "2", "2", "0", "2", "0", "0", "0", ""],
-    ]
-    assert cli("fix", "--quiet", ".").stdout.count("│") == 0
+    result = cli("fix", ".")  # not a terminal: plain lines, no box drawing
+    assert "│" not in result.stdout
+    assert (
+        "claude-migrate fix: fixed per rule:\n"
+        "  CM001 parse-error: 1 found, 0 fixed, 1 left (1 no fix)\n"
+        "  CM101 temperature: 2 found, 2 fixed, 0 left\n"
+        "  CM102 max-tokens: 2 found, 2 fixed, 0 left\n"
+    ) in result.stdout
+    assert "per rule" not in cli("fix", "--quiet", ".").stdout
+
+
+def _table_run(root: Path) -> Run:
+    _tree(root)
+    old = os.getcwd()
+    os.chdir(root)
+    try:
+        return api.fix(api.Request(paths=(Path("."),), diff=True, no_cache=True)).run
+    finally:
+        os.chdir(old)
+
+
+@pytest.mark.parametrize("width", [80, 100, 120, 160])
+def test_terminal_table_fits_the_terminal(tmp_path: Path, width: int) -> None:
+    run = _table_run(tmp_path)
+    table = render_table(run, dry_run=True, terminal=True, width=width)
+    lines = table.splitlines()
+    assert max(cell_len(line) for line in lines) <= width, table
+    rows = [[c.strip() for c in line.strip("│").split("│")] for line in lines if "│" in line]
+    assert rows[1][0] == "CM101 temperature"
+    header = lines[2]
+    assert ("safe" in header) == (width >= 120), "applicability columns only when wide"
+
+
+def test_terminal_table_at_80_columns_keeps_every_count(tmp_path: Path) -> None:
+    run = _table_run(tmp_path)
+    table = render_table(run, dry_run=True, terminal=True, width=80)
+    rows = [[c.strip() for c in line.strip("│").split("│")] for line in table.splitlines()]
+    counts = [row[1:4] for row in rows if row and row[0].startswith("CM1")]
+    assert counts == [["2", "2", "0"], ["2", "2", "0"]]
 
 
 def test_no_progress_bar_when_stderr_is_not_a_terminal(tmp_path: Path) -> None:
@@ -113,3 +153,13 @@ def test_progress_bar_silent_under_quiet(tmp_path: Path) -> None:
     code, shown = _run_on_terminal(tmp_path, "fix", "--quiet", ".")
     assert code == 0
     assert shown == ""
+
+
+def test_progress_counts_work_in_bytes_not_files() -> None:
+    work = Work({"big.py": 99_000, "a.py": 200, "b.py": 200})
+    work.advance(FileResult(path="a.py"))
+    work.advance(FileResult(path="b.py"))
+    assert work.files == 2
+    assert work.fraction < 0.02, "two small files of three are not two thirds of the work"
+    work.advance(FileResult(path="big.py"))
+    assert work.fraction == 1.0

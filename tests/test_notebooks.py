@@ -443,12 +443,15 @@ def test_a_coconut_notebook_whose_cells_are_python_is_checked(tmp_path: Path) ->
     assert "c.ipynb:cell 3:1:" in result.stdout and "CM101" in result.stdout
 
 
-def test_a_coconut_notebook_with_coconut_syntax_is_not_checked(tmp_path: Path) -> None:
+def test_a_coconut_notebook_with_coconut_syntax_has_its_python_cells_checked(
+    tmp_path: Path,
+) -> None:
     pipeline = "range(10) |> map$(x -> x * 2) |> list\n"
     write_tree(tmp_path, {"c.ipynb": notebook(CLIENT, CALL, pipeline, language="coconut")})
     result = Cli(tmp_path)("check", "--no-cache", "c.ipynb")
-    assert result.exit_code == 2
-    assert "its kernel's language is 'coconut', not Python" in result.stderr
+    assert result.exit_code == 1
+    assert "c.ipynb:cell 3:1:" in result.stdout and "CM101" in result.stdout
+    assert "CM001" not in result.stdout, "the Coconut cell is Coconut, not a syntax error"
 
 
 def test_a_named_file_of_unknown_kind_warns_and_strict_paths_exits_2(tmp_path: Path) -> None:
@@ -577,3 +580,52 @@ def test_crlf_inside_cell_sources_is_kept_and_lines_count_as_jupyter_shows(tmp_p
     source = fixed["cells"][1]["source"]
     assert source[3].endswith("temperature=0.0, stream=True, messages=[])\r\n")
     assert all(line.endswith("\r\n") for line in source)
+
+
+def _kernel(text: str, kernelspec: dict, language_info: dict | None = None) -> str:
+    data = json.loads(text)
+    data["metadata"] = {"kernelspec": kernelspec}
+    if language_info is not None:
+        data["metadata"]["language_info"] = language_info
+    return json.dumps(data, indent=1) + "\n"
+
+
+COCONUT_ONLY = "range(3) |> map$(x -> x * 2) |> list |> print\n"
+
+
+def test_a_coconut_notebook_is_checked_and_its_coconut_cells_are_left_out(
+    tmp_path: Path,
+) -> None:
+    nb = _kernel(
+        notebook(CLIENT, COCONUT_ONLY, CALL),
+        {"language": "coconut", "name": "coconut", "display_name": "Coconut"},
+        {"name": "coconut", "codemirror_mode": {"name": "python", "version": 3}},
+    )
+    write_tree(tmp_path, {"nb.ipynb": nb})
+    run = _run(tmp_path / "nb.ipynb")
+    assert run.errors == [], "a Coconut cell is Coconut, not a syntax error"
+    assert (4, 1, 67, "CM101") in _findings(run)
+    result = Cli(tmp_path)("check", "--no-cache", "nb.ipynb")
+    assert "not checked" not in result.stderr
+
+
+def test_a_kernel_that_edits_its_cells_as_python_is_checked(tmp_path: Path) -> None:
+    nb = _kernel(
+        notebook(CLIENT, CALL),
+        {"language": "sage", "name": "sagemath", "display_name": "SageMath"},
+        {"name": "sage", "codemirror_mode": {"name": "ipython", "version": 3}},
+    )
+    write_tree(tmp_path, {"nb.ipynb": nb})
+    assert (3, 1, 67, "CM101") in _findings(_run(tmp_path / "nb.ipynb"))
+
+
+def test_a_kernel_in_another_language_is_still_passed_over(tmp_path: Path) -> None:
+    nb = _kernel(
+        notebook(CLIENT, CALL),
+        {"language": "R", "name": "ir", "display_name": "R"},
+        {"name": "R", "codemirror_mode": "r"},
+    )
+    write_tree(tmp_path, {"nb.ipynb": nb})
+    result = Cli(tmp_path)("check", "--no-cache", "nb.ipynb")
+    assert result.exit_code == 2
+    assert "its kernel's language is 'R', not Python" in result.stderr

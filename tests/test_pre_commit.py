@@ -42,7 +42,9 @@ def _hook(hook_id: str) -> dict:
     return hook
 
 
-@pytest.mark.parametrize("hook_id", ["claude-migrate", "claude-migrate-fix"])
+@pytest.mark.parametrize(
+    "hook_id", ["claude-migrate", "claude-migrate-fix", "claude-migrate-check-fix"]
+)
 def test_hooks_are_python_serial_and_honour_policy_excludes(hook_id: str) -> None:
     hook = _hook(hook_id)
     assert hook["language"] == "python"
@@ -53,6 +55,16 @@ def test_hooks_are_python_serial_and_honour_policy_excludes(hook_id: str) -> Non
 def test_fix_hook_fails_when_it_changed_a_file() -> None:
     assert _hook("claude-migrate-fix")["entry"].split()[:2] == ["claude-migrate", "fix"]
     assert "--exit-non-zero-on-fix" in _hook("claude-migrate-fix")["entry"].split()
+
+
+def test_fix_hook_leaves_the_findings_to_the_check_hook() -> None:
+    assert "--fix-only" in _hook("claude-migrate-fix")["entry"].split()
+
+
+def test_one_hook_checks_and_fixes() -> None:
+    entry = _hook("claude-migrate-check-fix")["entry"].split()
+    assert entry[:3] == ["claude-migrate", "check", "--fix"]
+    assert "--exit-non-zero-on-fix" in entry
 
 
 @pytest.mark.parametrize(
@@ -174,7 +186,10 @@ def test_real_pre_commit_fails_on_a_violation_fixes_it_and_then_passes(
     assert "app/chat.py:10:9: CM101 [*] temperature 0.9 is above the policy maximum 0.2" in output
     assert "requirements.txt:1:1: CM201 [*] anthropic ==0.28.0 admits versions below" in output
     assert "legacy/old.py" not in output
-    assert _status(output, "claude-migrate (fix)") == "Failed"
+    assert output.count("app/chat.py:10:9: CM101") == 1, "the findings are printed once"
+    assert "1 × CM101 (temperature)" in output, "the fixing hook says what it fixed"
+    # try-repo runs the hooks in the order of their ids: the one that checks and fixes fixes.
+    assert _status(output, "claude-migrate (check and fix)") == "Failed", output
     assert "files were modified by this hook" in output
     fixed = (repo / "app/chat.py").read_text(encoding="utf-8")
     assert fixed == VIOLATION.replace("temperature=0.9", "temperature=0.0")
@@ -187,3 +202,45 @@ def test_real_pre_commit_fails_on_a_violation_fixes_it_and_then_passes(
     assert second.returncode == 0, output
     assert _status(output, "claude-migrate (check)") == "Passed"
     assert _status(output, "claude-migrate (fix)") == "Passed"
+    assert _status(output, "claude-migrate (check and fix)") == "Passed"
+
+
+def _one_hook(tmp_path: Path, env: dict[str, str], hook_id: str) -> tuple[Path, str]:
+    """Run one hook with try-repo on a repository whose file has a fix and a finding left."""
+    repo = tmp_path / "project"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    left = VIOLATION.replace('"claude-sonnet-4-6"', '"claude-2.1"')
+    write_tree(repo, {"app/chat.py": left})
+    _git(repo, "add", "-A")
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("GIT_", "PRE_COMMIT", "VIRTUAL_ENV"))
+    }
+    completed = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), hook_id, "--color", "never"],
+        cwd=repo, env={**clean, **env}, capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    output = completed.stdout + completed.stderr
+    assert completed.returncode == 1, output
+    assert "temperature=0.0" in (repo / "app/chat.py").read_text(encoding="utf-8")
+    assert "1 × CM101 (temperature)" in output
+    return repo, output
+
+
+def test_real_pre_commit_single_hook_fixes_and_reports_what_is_left(
+    tmp_path: Path, pre_commit_home: dict[str, str]
+) -> None:
+    _, output = _one_hook(tmp_path, pre_commit_home, "claude-migrate-check-fix")
+    assert _status(output, "claude-migrate (check and fix)") == "Failed"
+    assert output.count("app/chat.py:8:9: CM302") == 1, output
+
+
+def test_real_pre_commit_fix_hook_leaves_the_findings_to_the_check_hook(
+    tmp_path: Path, pre_commit_home: dict[str, str]
+) -> None:
+    _, output = _one_hook(tmp_path, pre_commit_home, "claude-migrate-fix")
+    assert _status(output, "claude-migrate (fix)") == "Failed"
+    assert "CM302" not in output, output
+    assert "1 finding left, not reported (--fix-only)" in output

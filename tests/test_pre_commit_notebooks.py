@@ -53,7 +53,8 @@ def test_real_pre_commit_checks_and_fixes_a_staged_notebook(
     assert _status(output, "claude-migrate (check)") == "Failed"
     assert "nb/classify.ipynb:cell 3:4:3: CM101 [*] temperature 0.8 is above" in output
     assert "nb/screen.ipynb:cell 3:3:32: CM102 [*] max_tokens 2048 is above" in output
-    assert _status(output, "claude-migrate (fix)") == "Failed"
+    # try-repo runs the hooks in the order of their ids: the one that checks and fixes fixes.
+    assert _status(output, "claude-migrate (check and fix)") == "Failed"
     assert "files were modified by this hook" in output
     for name, case in (("classify", "crlf"), ("screen", "one_string")):
         fixed = (repo / "nb" / f"{name}.ipynb").read_bytes()
@@ -65,3 +66,4 @@ def test_real_pre_commit_checks_and_fixes_a_staged_notebook(
     assert second.returncode == 0, output
     assert _status(output, "claude-migrate (check)") == "Passed"
     assert _status(output, "claude-migrate (fix)") == "Passed"
+    assert _status(output, "claude-migrate (check and fix)") == "Passed"

@@ -130,7 +130,11 @@ def test_rich_caret_counts_wide_characters_and_tabs(tmp_path: Path) -> None:
 def test_json_output_keeps_the_design_contract(cli: Cli, tree: Path) -> None:
     data = cli.json("check", "app")
     assert set(data) == {"version", "tool", "diagnostics", "errors", "summary"}
-    assert data["summary"] == {"files": 3, "diagnostics": 2, "fixable": 2, "errors": 1}
+    assert data["summary"] == {
+        "files": 3, "diagnostics": 2, "fixable": 2, "errors": 1,
+        # Added to version 1: the findings per severity, beside `errors` (unreadable files).
+        "severities": {"error": 2, "warning": 0, "info": 0},
+    }  # fmt: skip
     first = data["diagnostics"][0]
     assert set(first) == {
         "path", "line", "column", "end_line", "end_column", "code", "rule", "message", "fix",

@@ -428,6 +428,30 @@ def test_a_document_that_would_crash_the_parser_is_one_diagnostic(tmp_path: Path
     _drive(tmp_path, scenario)
 
 
+def test_a_policy_with_two_mistakes_is_two_diagnostics_each_on_its_line(tmp_path: Path) -> None:
+    from claude_migrate.lsp.server import policy_diagnostics
+
+    policy = tmp_path / "claude-migrate.toml"
+    policy.write_text("[temperature]\nmax = 5.0\n\n[max-token]\nmax = 10\n")
+    found = policy_diagnostics(policy)
+    assert [d.range.start.line for d in found] == [1, 3]
+    assert "`temperature.max`" in found[0].message and "between 0 and 1" in found[0].message
+    assert "max-token" in found[1].message
+
+
+def test_a_mistake_in_an_extended_policy_goes_on_line_one_naming_its_file(tmp_path: Path) -> None:
+    from claude_migrate.lsp.server import policy_diagnostics
+
+    (tmp_path / "base.toml").write_text("\n\n[temperature]\nmax = 5.0\n")
+    policy = tmp_path / "claude-migrate.toml"
+    policy.write_text('extend = "base.toml"\n[streaming]\nrequire = "yes"\n')
+    found = policy_diagnostics(policy)
+    assert len(found) == 2
+    lines = {d.range.start.line: d.message for d in found}
+    assert "base.toml:4" in lines[0]
+    assert "require" in lines[2]
+
+
 def test_a_yaml_config_gets_its_model_findings_and_their_quick_fix(tmp_path: Path) -> None:
     text = "llm:\n  model: claude-2.1  # the batch model\n  other: gpt-4o\n"
 

@@ -28,8 +28,12 @@ PROCESS_WORDS = re.compile(
 
 def shipped_files() -> list[Path]:
     """Return every text file users read: rules, fixtures, README, docs, bench notes, source."""
-    docs = ("README.md", "ARCHITECTURE.md", "CONTRIBUTING.md", "bench/README.md")
+    docs = (
+        "README.md", "ARCHITECTURE.md", "CONTRIBUTING.md", "CHANGELOG.md", "bench/README.md",
+        "action.yml", "mkdocs.yml", ".pre-commit-hooks.yaml",
+    )  # fmt: skip
     found = [ROOT / name for name in docs]
+    found += sorted(p for p in (ROOT / "docs").rglob("*") if p.suffix in {".md", ".py"})
     found += sorted((ROOT / "bench").glob("*.py"))
     for folder in (rules_dir(), ROOT / "fixtures", ROOT / "src" / "claude_migrate"):
         found += sorted(

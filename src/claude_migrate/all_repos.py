@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import datetime as dt
 import functools
 import json
 import os
@@ -51,8 +52,8 @@ def _import_all_repos() -> Any:
         from all_repos import autofix_lib  # type: ignore[import-untyped]
     except ImportError:
         raise SystemExit(
-            "claude-migrate's all-repos fixer needs all-repos: "
-            "pip install 'claude-migrate[campaigns]' (or pip install all-repos)"
+            "claude-migrate's all-repos fixer needs all-repos, installed next to claude-migrate: "
+            f"{sys.executable} -m pip install 'all-repos>=1.25'"
         ) from None
     return autofix_lib
 
@@ -173,8 +174,12 @@ def fix_repository(
     unsafe: bool,
     results: Path | None,
     output_dir: str,
+    run: dict[str, Any] | None = None,
 ) -> None:
-    """Fix one all-repos repository: clone, fix, commit, push (all-repos' `_fix_inner` steps)."""
+    """Fix one all-repos repository: clone, fix, commit, push (all-repos' `_fix_inner` steps).
+
+    `run` describes the campaign (when it started, its policy, how it pushes) for the report.
+    """
     autofix_lib = _import_all_repos()
     from all_repos import git
 
@@ -189,7 +194,7 @@ def fix_repository(
     with contextlib.ExitStack() as stack:
         temporary = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="claude-migrate-")))
         report_path = temporary / "report.json"
-        payload: dict[str, Any] = {"repository": info}
+        payload: dict[str, Any] = {"repository": info, "campaign": run or {}}
         with autofix_lib.repo_context(repo, use_color=settings.color):
             branch_name = f"all-repos_autofix_{branch}"
             autofix_lib.run("git", "checkout", "--quiet", "origin/HEAD", "-b", branch_name)
@@ -202,7 +207,7 @@ def fix_repository(
                 _write_result(results, name, payload)
                 return
             report = json.loads(report_path.read_text(encoding="utf-8"))
-            payload = {**report, "repository": info}
+            payload = {**report, "repository": info, "campaign": run or {}}
             changed = autofix_lib.run(
                 "git", "diff", "origin/HEAD", "--quiet", "--exit-code", check=False
             ).returncode
@@ -296,8 +301,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     if args.interactive and args.jobs != 1:
         parser.error("--interactive runs one repository at a time (no --jobs)")
+    push = getattr(config.push, "__module__", None)
+    run = {
+        "date": dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat(),
+        "policy": args.policy,  # as given: a preset's name or the file named
+        "override": bool(args.override),
+        "push": push if isinstance(push, str) else None,
+        "dry_run": bool(settings.dry_run),
+    }
     func = functools.partial(
         fix_repository,
+        run=run,
         config=config,
         settings=settings,
         author=commit.author,

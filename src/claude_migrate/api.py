@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from claude_migrate.core.atomic import remove_stale_temps
-from claude_migrate.core.diagnostics import FileError, FileResult, Severity
+from claude_migrate.core.diagnostics import Diagnostic, FileError, FileResult, Severity
 from claude_migrate.core.errors import ConfigError
 from claude_migrate.core.job import MIB as MIB  # the command line's memory limit is in MiB
 from claude_migrate.core.job import Job, Limits, Options
@@ -43,7 +43,7 @@ from claude_migrate.engine.cache import ResultCache, default_dir
 from claude_migrate.engine.pool import WorkerStartError
 from claude_migrate.engine.runner import run
 from claude_migrate.notebook import NOTEBOOK_KIND, is_notebook_path
-from claude_migrate.policy.config import Policy, PolicyLoader
+from claude_migrate.policy.config import CommandLine, Policy, PolicyLoader
 from claude_migrate.report import FORMATS, Run, Trusted
 from claude_migrate.report import (
     encode_report as encode_report,  # the command line writes reports too
@@ -52,6 +52,7 @@ from claude_migrate.report.text import summary
 
 if TYPE_CHECKING:
     from claude_migrate.discovery.shard import Shard  # loaded when `--shard` is given
+    from claude_migrate.engine.noqa import FileNoqa  # loaded by `--add-noqa`
 
 
 @dataclass(frozen=True)
@@ -332,8 +333,8 @@ def _decode(data: bytes, is_python: bool) -> SourceText | None:
 # The per-file limits a run has unless it asks otherwise (shown by the command line's help).
 DEFAULT_LIMITS = Limits()
 
-# `progress(total)` gives a context whose value is called with each file's result (or None).
-Progress = Callable[[int], AbstractContextManager[Callable[[FileResult], None] | None]]
+# `progress(jobs)` gives a context whose value is called with each file's result (or None).
+Progress = Callable[[Sequence[Job]], AbstractContextManager[Callable[[FileResult], None] | None]]
 
 
 @dataclass(frozen=True)
@@ -383,6 +384,20 @@ class Request:
     # Per file, in worker processes: seconds and MiB (None or 0: no limit).
     file_timeout: float | None = DEFAULT_LIMITS.seconds
     file_memory: int | None = (DEFAULT_LIMITS.memory or 0) // MIB
+    # ruff's habits: selection and exclusion on top of the policy, and what the report shows.
+    extend_select: tuple[str, ...] = ()
+    exclude: tuple[str, ...] | None = None  # globs in place of each policy's `exclude`
+    extend_exclude: tuple[str, ...] = ()
+    statistics: bool = False  # counts per rule instead of the findings
+    show_fixes: bool = False  # list the fixes applied, per file and rule
+    fix_only: bool = False  # fix, and neither report nor fail for what is left
+
+    @property
+    def command_line(self) -> CommandLine | None:
+        """Return what the command line adds to every policy, or None when it adds nothing."""
+        if not self.extend_select and self.exclude is None and not self.extend_exclude:
+            return None
+        return CommandLine(self.extend_select, self.exclude, self.extend_exclude, Path.cwd())
 
     @property
     def limits(self) -> Limits:
@@ -421,13 +436,17 @@ class RequestError(Exception):
 
 
 @contextlib.contextmanager
-def _no_progress(total: int) -> Iterator[None]:
+def _no_progress(jobs: Sequence[Job]) -> Iterator[None]:
     yield None
 
 
 def check(request: Request, progress: Progress = _no_progress) -> Outcome:
-    """Report policy violations: the `check` command without its command line."""
-    return _execute(request, Options(limits=request.limits), progress)
+    """Report policy violations: the `check` command without its command line.
+
+    With `unsafe`, `[*]` and the summary count unsafe fixes as fixable too (ruff's
+    `check --unsafe-fixes`); nothing is written.
+    """
+    return _execute(request, Options(limits=request.limits, unsafe=request.unsafe), progress)
 
 
 def fix(request: Request, progress: Progress = _no_progress) -> Outcome:
@@ -505,7 +524,11 @@ def _collect_work(request: Request, options: Options, stop: Stop) -> _Work:
     ignore = list(request.ignore)
     listing = request.trusted_config is not None
     try:
-        loader = PolicyLoader(request.trusted_config or request.config, base=request.base_config)
+        loader = PolicyLoader(
+            request.trusted_config or request.config,
+            base=request.base_config,
+            command_line=request.command_line,
+        )
         if request.stdin is not None:
             stdin = read_stdin(
                 request.stdin, request.stdin_filename, loader, select, ignore,
@@ -625,7 +648,7 @@ def _run_work(
             if trusted is not None:
                 trusted = replace(trusted, cache=None)
     try:
-        with progress(len(work.jobs)) as on_result:
+        with progress(work.jobs) as on_result:
             run = execute(work.jobs, options, request.jobs, on_result, cache=cache)
     except WorkerStartError as exc:
         where = f"{sys.executable}'s environment"
@@ -713,23 +736,49 @@ def _render_report(
     if request.output is None and request.output_format == "text" and request.terminal:
         run.show_source = True
         run.color = request.color
-    report = FORMATS[request.output_format](run)
+    report = _render_body(run, request, options)
     note = ""
     if mixed:  # fixed files that had uncommitted work: only `fix` gets here with any
         from claude_migrate.report.fixes import uncommitted_note
 
         note = uncommitted_note(mixed, dry_run=False)
     if request.output_format in ("text", "concise") and not request.quiet:
-        if options.fix:
-            from claude_migrate.report.fixes import render_table as fixes_table
-
-            report += fixes_table(run, dry_run=False, color=run.color)
-        report += summary(run) + "\n"
+        report += _closing(run, request, options)
         if note:
             report += note + "\n"
     elif note:
         messages.append(note)
     return report
+
+
+def _render_body(run: Run, request: Request, options: Options) -> str:
+    """Return the report's body: the findings, or their statistics, or (fix-only) nothing."""
+    text_like = request.output_format in ("text", "concise")
+    body = ""
+    if request.show_fixes and text_like and options.fix:
+        from claude_migrate.report.fixes import render_shown_fixes
+
+        body += render_shown_fixes(run, dry_run=False)
+    if request.fix_only and text_like:
+        return body
+    if request.statistics:
+        from claude_migrate.report import statistics
+
+        return body + (statistics.render_text(run) if text_like else statistics.render_json(run))
+    return body + FORMATS[request.output_format](run)
+
+
+def _closing(run: Run, request: Request, options: Options) -> str:
+    """Return what follows a text report: the per-rule table of a fix, and the summary line."""
+    if request.fix_only:
+        left = _plural(len(run.diagnostics) + len(run.errors), "finding")
+        return f"Fixed {run.fixed}; {left} left, not reported (--fix-only).\n"
+    text = ""
+    if options.fix and not request.statistics:
+        from claude_migrate.report.fixes import render_table as fixes_table
+
+        text += fixes_table(run, dry_run=False, color=run.color, terminal=request.terminal)
+    return text + summary(run) + "\n"
 
 
 def _write_report(path: Path, report: str, stop: Stop) -> None:
@@ -745,8 +794,61 @@ def _exit_status(request: Request, run: Run, path_status: str | None) -> int:
     """Return the exit status: 2 for a path that could not be checked, else 1 if the run fails."""
     if path_status is not None:
         return 2
-    failed = run.failed or (request.exit_non_zero_on_fix and run.fixed > 0)
+    failed = (run.failed and not request.fix_only) or (
+        request.exit_non_zero_on_fix and run.fixed > 0
+    )
     return 0 if request.exit_zero or not failed else 1
+
+
+@dataclass
+class NoqaOutcome:
+    """What `check --add-noqa` did: per file, the comments added and the lines left alone."""
+
+    files: list[FileNoqa]
+    messages: list[str]
+    not_python: int = 0  # findings in notebooks and dependency files: no comment added
+    file_errors: int = 0  # files that could not be checked (CM001): nothing to suppress
+
+    @property
+    def added(self) -> int:
+        return sum(f.added for f in self.files)
+
+    @property
+    def left(self) -> list[str]:
+        """Return one `path:line: why` per finding's line that got no comment."""
+        return [f"{f.path}:{line}: {why}" for f in self.files for line, why in f.unplaced]
+
+    def summary(self) -> str:
+        changed = sum(1 for f in self.files if f.added)
+        text = f"Added {_plural(self.added, 'noqa directive')} in {_plural(changed, 'file')}"
+        others = len(self.left) + self.not_python + self.file_errors
+        if others:
+            text += f"; {_plural(others, 'finding')} not suppressed"
+        return text + "."
+
+
+def add_noqa(request: Request) -> NoqaOutcome:
+    """Check, then add a `# noqa: CODE` comment on the line of every finding reported."""
+    from claude_migrate.engine.noqa import add_to_file
+
+    outcome = check(replace(request, output=None, output_format="concise", quiet=True))
+    run = outcome.run
+    by_file: dict[str, list[Diagnostic]] = {}
+    not_python = 0
+    for d in run.diagnostics:
+        if d.cell is not None or Path(d.path).suffix not in (".py", ".pyi"):
+            not_python += 1
+            continue
+        by_file.setdefault(d.path, []).append(d)
+    files = []
+    for display, findings in sorted(by_file.items()):
+        try:
+            files.append(add_to_file(run.cwd / display, display, findings))
+        except (OSError, UnicodeDecodeError, SyntaxError) as exc:
+            raise RequestError(f"{display}: cannot add noqa comments: {exc}") from None
+    result = NoqaOutcome(files, outcome.messages, not_python, len(run.errors))
+    result.messages.extend(f"claude-migrate: not suppressed: {line}" for line in result.left)
+    return result
 
 
 def write_text(path: Path, text: str) -> None:
@@ -792,6 +894,11 @@ def _diff_outcome(
     run: Run, request: Request, messages: list[str], path_status: str | None
 ) -> Outcome:
     texts = [text for text in (unified_diff(result) for result in run.results) if text]
+    if request.show_fixes:
+        from claude_migrate.report.fixes import render_shown_fixes
+
+        shown = render_shown_fixes(run, dry_run=True)
+        messages.extend(shown.splitlines())
     if not request.quiet:
         messages.append(f"{_plural(len(texts), 'file')} would be changed.")
     outcome = Outcome(run, 0, messages, diff="".join(texts), error=path_status)

@@ -6,7 +6,7 @@ import gc
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
@@ -17,7 +17,8 @@ from claude_migrate import __version__, api
 from claude_migrate.checks import KNOWN_CODES
 from claude_migrate.core.diagnostics import SEVERITIES, FileResult
 from claude_migrate.core.errors import ConfigError
-from claude_migrate.engine.progress import progress_bar
+from claude_migrate.core.job import Job
+from claude_migrate.engine.progress import file_sizes, progress_bar
 from claude_migrate.engine.progress import wanted as progress_wanted
 from claude_migrate.policy.config import PolicyLoader, preset_names
 from claude_migrate.report import FORMATS
@@ -34,6 +35,13 @@ def _codes(value: str | None, option: str) -> list[str] | None:
                 param_hint=option,
             )
     return codes
+
+
+def _globs(value: str | None) -> tuple[str, ...] | None:
+    """Return the comma-separated globs of `--exclude` / `--extend-exclude` (None: not given)."""
+    if value is None:
+        return None
+    return tuple(g.strip() for g in value.split(",") if g.strip())
 
 
 Command = TypeVar("Command", bound=Callable[..., Any])
@@ -62,7 +70,34 @@ def _common(func: Command) -> Command:
             "--select", help="Comma-separated codes or prefixes to enable (replaces the policy's)."
         ),
         click.option(
+            "--extend-select",
+            help="Comma-separated codes or prefixes to enable on top of the policy's selection.",
+        ),
+        click.option(
             "--ignore", help="Comma-separated codes or prefixes to disable (added to the policy's)."
+        ),
+        click.option(
+            "--exclude",
+            metavar="GLOBS",
+            help="Comma-separated globs (relative to the working folder) to leave out of the "
+            "walk, in place of the policy's `exclude`.",
+        ),
+        click.option(
+            "--extend-exclude",
+            metavar="GLOBS",
+            help="Comma-separated globs to leave out of the walk, on top of the policy's "
+            "`exclude`.",
+        ),
+        click.option(
+            "--statistics",
+            is_flag=True,
+            help="Print how many findings each rule has (text, or a JSON list with --format "
+            "json) instead of the findings.",
+        ),
+        click.option(
+            "--show-fixes",
+            is_flag=True,
+            help="List the fixes applied, per file and rule (with --diff: those it would make).",
         ),
         click.option(
             "--config",
@@ -229,11 +264,21 @@ def _run(
     verbose: bool = False,
     base_config: str | None = None,
     shard: str | None = None,
+    extend_select: str | None = None,
+    exclude: str | None = None,
+    extend_exclude: str | None = None,
+    statistics: bool = False,
+    show_fixes: bool = False,
+    fix_only: bool = False,
+    add_noqa: bool = False,
     trusted_config: Path | None = None,
     baseline_root: Path | None = None,
 ) -> NoReturn:
     """Map the flags to an `api.Request`, run it, print the `api.Outcome`, exit with its status."""
     chosen = _codes(select, "--select")
+    extended = _codes(extend_select, "--extend-select") or []
+    if statistics and output_format not in ("text", "concise", "json"):
+        raise click.UsageError("--statistics prints text or JSON (--format text, concise or json)")
     chosen_shard = None
     if shard is not None:
         from claude_migrate.discovery.shard import ShardError
@@ -298,11 +343,22 @@ def _run(
         force_write=force_write,
         file_timeout=file_timeout,
         file_memory=file_memory,
+        extend_select=tuple(extended),
+        exclude=_globs(exclude),
+        extend_exclude=_globs(extend_exclude) or (),
+        statistics=statistics,
+        show_fixes=show_fixes,
+        fix_only=fix_only,
     )
+    if add_noqa:
+        _add_noqa(request, fixing)
     show_progress = fixing and not use_stdin and progress_wanted(sys.stderr, quiet)
 
-    def progress(total: int) -> AbstractContextManager[Callable[[FileResult], None] | None]:
-        return progress_bar(total, fixing=fixing, enabled=show_progress)
+    def progress(
+        jobs: Sequence[Job],
+    ) -> AbstractContextManager[Callable[[FileResult], None] | None]:
+        sizes = file_sizes((job.display, job.path) for job in jobs) if show_progress else {}
+        return progress_bar(sizes, fixing=fixing, enabled=show_progress)
 
     try:
         outcome = (api.fix if fixing else api.check)(request, progress)
@@ -311,6 +367,22 @@ def _run(
             click.echo(line, err=True)
         _fail(str(exc))
     _print(outcome)
+
+
+def _add_noqa(request: api.Request, fixing: bool) -> NoReturn:
+    """Run `check --add-noqa`: suppress every finding where it stands, then exit."""
+    if fixing or request.diff or request.stdin is not None:
+        raise click.UsageError("--add-noqa rewrites files: not with --fix, --diff or `-`")
+    try:
+        added = api.add_noqa(request)
+    except api.RequestError as exc:
+        for line in exc.messages:
+            click.echo(line, err=True)
+        _fail(str(exc))
+    for line in added.messages:
+        click.echo(line, err=True)
+    click.echo(added.summary())
+    sys.exit(0)  # as ruff: the lines it could not suppress are named above
 
 
 def _print(outcome: api.Outcome) -> NoReturn:
@@ -339,6 +411,12 @@ def _write_report(path: Path, text: str) -> None:
         message = f"claude-migrate: error: cannot write the report {path}: {exc.strerror}"
         click.echo(message, err=True)
         sys.exit(2)
+
+
+_FIX_ONLY_HELP = (
+    "Apply the fixes and do not report what is left (nor fail for it): for a fix hook that "
+    "runs before a `check` hook."
+)
 
 
 @main.command()
@@ -376,18 +454,49 @@ def _write_report(path: Path, text: str) -> None:
     "--baseline must lie outside it too; list every finding a comment in the files "
     "suppresses (`# noqa`, skip-file).",
 )
-def check(**kwargs: Any) -> None:
+@click.option("--fix", "fix_flag", is_flag=True, help="Apply safe fixes, as `claude-migrate fix`.")
+@click.option("--unsafe-fixes", is_flag=True, help="Also apply (or mark with [*]) unsafe fixes.")
+@click.option("--fix-only", is_flag=True, help=_FIX_ONLY_HELP)
+@click.option(
+    "--diff", is_flag=True, help="With --fix: print a unified diff of the fixes and write nothing."
+)
+@click.option(
+    "--exit-non-zero-on-fix",
+    is_flag=True,
+    help="With --fix: exit 1 when a fix was applied, even if nothing remains reported.",
+)
+@click.option(
+    "--add-noqa",
+    is_flag=True,
+    help="Add a `# noqa: CODE` comment on the line of each finding reported, so that the next "
+    "run passes (Python files; a line that ends inside a string is left and named).",
+)
+def check(fix_flag: bool, **kwargs: Any) -> None:
     """Report policy violations in PATHS (default: the current folder; `-`: standard input).
 
     Each finding is printed with its rule code; `[*]` marks one that `claude-migrate fix`
-    fixes. Exit 1 when a finding at or above --fail-on (default: error) is reported.
+    fixes. Exit 1 when a finding at or above --fail-on (default: error) is reported. With
+    --fix (or --fix-only) it is `claude-migrate fix`.
     """
-    _run(**kwargs, fixing=False)
+    fixing = fix_flag or kwargs["fix_only"]
+    for flag in ("diff", "exit_non_zero_on_fix"):
+        if kwargs[flag] and not fixing:
+            raise click.UsageError(f"--{flag.replace('_', '-')} goes with --fix")
+    if fixing and kwargs["baseline_file"] is not None:
+        raise click.UsageError("--baseline is for reporting: not with --fix")
+    reporting = ("write_baseline", "prune_baseline", "show_baselined", "trusted_config")
+    if fixing and any(kwargs[flag] for flag in reporting):
+        raise click.UsageError(
+            "--write-baseline, --prune-baseline, --show-baselined and --trusted-config report: "
+            "not with --fix"
+        )
+    _run(**kwargs, fixing=fixing)
 
 
 @main.command()
 @_common
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes marked unsafe.")
+@click.option("--fix-only", is_flag=True, help=_FIX_ONLY_HELP)
 @click.option("--diff", is_flag=True, help="Print a unified diff of the fixes and write nothing.")
 @click.option(
     "--exit-non-zero-on-fix",
@@ -780,14 +889,16 @@ def report_command(
 def server() -> None:
     """Run the language server (LSP over stdio) for editors: findings as you type, fixes.
 
-    Needs the `lsp` extra: pip install 'claude-migrate[lsp]'.
+    Needs pygls next to claude-migrate (the `lsp` extra: from a clone, `pip install '.[lsp]'`;
+    with pipx, `pipx inject claude-migrate pygls`).
     """
     try:
         from claude_migrate.lsp.server import serve
     except ImportError as exc:
         _fail(
-            f"the language server needs pygls ({exc.name or exc}): "
-            "pip install 'claude-migrate[lsp]'"
+            f"the language server needs pygls ({exc.name or exc}), installed next to "
+            f"claude-migrate: {sys.executable} -m pip install 'pygls>=2,<3' "
+            "(installed with pipx: pipx inject claude-migrate 'pygls>=2,<3')"
         )
     serve()
 

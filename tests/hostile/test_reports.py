@@ -127,7 +127,8 @@ def test_campaign_markdown_and_html_render_hostile_names_as_text(tmp_path: Path)
     )
     assert proc.returncode == 0, proc.stderr
     markdown = (tmp_path / "out.md").read_text()
-    assert "<" not in markdown.replace("&lt;", ""), markdown
+    assert "<" not in markdown.replace("\\<", ""), markdown  # every `<` escaped: no tag
+    assert "&lt;" not in markdown and "&amp;" not in markdown  # and no entity to read past
     assert "javascript:" not in "".join(_links(markdown)), _links(markdown)
     assert all(link.startswith("https://example.org/") for link in _links(markdown))
     assert "\\[x\\](javascript:alert(1))" in markdown  # shown, not linked
@@ -138,6 +139,8 @@ def test_campaign_markdown_and_html_render_hostile_names_as_text(tmp_path: Path)
 
 def test_campaign_commit_messages_escape_names_and_messages() -> None:
     message = commit_message(_fix_report("a"))
-    assert "<script>" not in message and "<img" not in message and "<b>" not in message
+    # Markdown (a pull request's body): every `<` escaped, so none opens a tag; no entities.
+    assert not re.search(r"(?<!\\)<", message), message
+    assert "\\<script>" in message and "&lt;" not in message
     assert "[click](javascript:" not in message
     assert "\\[click\\](javascript:alert(2))" in message

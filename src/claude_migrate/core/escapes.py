@@ -43,18 +43,17 @@ def unescape_undecodable(text: str) -> str:
 # line (a table cell, after a list marker), never at its start, so the characters that give it a
 # meaning there are escaped (https://spec.commonmark.org/0.31.2/#backslash-escapes): brackets (no
 # link, `[x](javascript:...)`, no image), backticks (no code span to break out of), emphasis and
-# strikethrough marks, table pipes. HTML's own characters become entities: no tag is ever raw.
-_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_\[\]|~])")
+# strikethrough marks, table pipes, and HTML's own `<` and `&` (a `\<` opens no tag, a `\&` starts
+# no entity), so no tag is ever raw and the file reads as the text it shows, with no entities.
+# `>` means something only at a line's start, where this text never goes.
+_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_\[\]|~<&])")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
 
 
 def markdown_text(text: str) -> str:
     """Return `text` as Markdown that renders exactly it, on one line (a cell, a list item)."""
     text = _CONTROL.sub(" ", text)
-    text = _MARKDOWN_PUNCTUATION.sub(r"\\\1", text)
-    return (
-        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-    )
+    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", text)
 
 
 _URL_SAFE = re.compile(r"^https?://[A-Za-z0-9\-._~:/?#\[\]@!$&'*+,;=%]*$")

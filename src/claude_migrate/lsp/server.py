@@ -433,6 +433,33 @@ def to_lsp(checked: Checked) -> list[types.Diagnostic]:
 # Policy files --------------------------------------------------------------------------------
 
 
+def _policy_problem(path: Path, problem: ConfigError) -> types.Diagnostic:
+    """Return one policy mistake as a diagnostic on its line of `path`.
+
+    A mistake in another file of the `extend` chain goes on line 1: its message names its file
+    and line.
+    """
+    line = max(0, (problem.line or 1) - 1)
+    try:
+        elsewhere = Path(problem.path).resolve() != path.resolve()
+    except (OSError, ValueError):
+        elsewhere = True
+    if elsewhere:
+        line = 0
+    message = f"`{problem.key}`: {problem.detail}" if problem.key else problem.detail
+    if elsewhere:
+        message = str(problem)
+    return types.Diagnostic(
+        range=types.Range(
+            start=types.Position(line=line, character=0),
+            end=types.Position(line=line + 1, character=0),
+        ),
+        message=message,
+        severity=types.DiagnosticSeverity.Error,
+        source=SOURCE,
+    )
+
+
 def policy_diagnostics(path: Path) -> list[types.Diagnostic]:
     """Return a policy file's errors as diagnostics (the messages `check` prints)."""
     try:
@@ -440,22 +467,8 @@ def policy_diagnostics(path: Path) -> list[types.Diagnostic]:
             return []
         PolicyLoader(config=path)
     except ConfigError as exc:
-        errors = getattr(exc, "errors", None) or [exc]
-        out = []
-        for error in errors:
-            line = max(0, (getattr(error, "line", None) or 1) - 1)
-            out.append(
-                types.Diagnostic(
-                    range=types.Range(
-                        start=types.Position(line=line, character=0),
-                        end=types.Position(line=line + 1, character=0),
-                    ),
-                    message=str(error),
-                    severity=types.DiagnosticSeverity.Error,
-                    source=SOURCE,
-                )
-            )
-        return out
+        # One diagnostic per mistake: the loader reports them all at once (`problems`).
+        return [_policy_problem(path, problem) for problem in exc.problems]
     except Exception as exc:  # a policy we cannot read at all is still one clear diagnostic
         return [
             types.Diagnostic(

@@ -13,18 +13,15 @@ refuses it unless it is the original notebook with exactly those sources replace
 
 from __future__ import annotations
 
-import ast
 import bisect
 import json
 import re
-import warnings
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from json import decoder
 from typing import Any
 
 from claude_migrate.core.source import DecodeError, SourceText
-from claude_migrate.notebook.ipython import mask_cell
 
 SUPPORTED_MAJOR = 4
 # The JSON decoder's own string scanner (C-accelerated), as `json.loads` reads strings; typeshed
@@ -89,17 +86,17 @@ class Notebook:
         return None
 
 
-# Kernels whose language is a superset of Python 3: every Python program is one of theirs
-# (Coconut: https://coconut.readthedocs.io/en/latest/DOCS.html, "all valid Python 3 is valid
-# Coconut"). Such a notebook is Python when every code cell of it parses as Python.
-PYTHON_SUPERSETS = ("coconut",)
-
-
 # Kernel names Jupyter resolves to a Python kernel: ipykernel's own (`python3`, `python2`,
 # https://github.com/ipython/ipykernel/blob/main/ipykernel/kernelspec.py) and nb_conda_kernels'
 # Python environments (`conda-root-py`, `conda-env-<name>-py`).
 _PYTHON_KERNEL = re.compile(r"(?i)(?:i?python\d*(?:\.\d+)*|conda-(?:root|env-.+)-py)")
 _PYTHON_LANGUAGES = ("python", "python3", "ipython")
+PYTHON_NAMES = frozenset({"python", "python2", "python3", "ipython", "ipython2", "ipython3"})
+# Kernels whose language is a superset of Python's syntax: every Python cell is one of theirs, so
+# their Python cells are checked (a cell in their own syntax does not parse and is left out, as
+# any cell that does not compile). Coconut: http://coconut-lang.org ("a strict superset of
+# Python 3"); its kernel declares `codemirror_mode` python as well.
+PYTHON_SUPERSETS = frozenset({"coconut"})
 
 
 def kernel_name(notebook: Notebook) -> str | None:
@@ -110,38 +107,52 @@ def kernel_name(notebook: Notebook) -> str | None:
     return name if isinstance(name, str) else None
 
 
+def _python_kernel(notebook: Notebook) -> bool:
+    """Return whether the kernel Jupyter starts for the notebook is a Python kernel."""
+    name = kernel_name(notebook)
+    return name is not None and _PYTHON_KERNEL.fullmatch(name.strip()) is not None
+
+
+def _codemirror_is_python(metadata: dict[str, Any]) -> bool:
+    """Return whether the kernel tells editors to highlight its cells as Python."""
+    info = metadata.get("language_info")
+    mode = info.get("codemirror_mode") if isinstance(info, dict) else None
+    name = mode.get("name") if isinstance(mode, dict) else mode
+    return isinstance(name, str) and name.strip().lower() in PYTHON_NAMES
+
+
+def python_superset(notebook: Notebook) -> str | None:
+    """Return the kernel's language when it is Python by superset or by `codemirror_mode`.
+
+    For such a notebook a cell that is not Python is the kernel's own syntax, not a mistake.
+    """
+    language = notebook.language
+    if language is None or language.strip().lower() in PYTHON_NAMES or _python_kernel(notebook):
+        return None
+    metadata = notebook.data.get("metadata")
+    if language.strip().lower() in PYTHON_SUPERSETS:
+        return language
+    if isinstance(metadata, dict) and _codemirror_is_python(metadata):
+        return language
+    return None
+
+
 def not_python(notebook: Notebook) -> str | None:
     """Return why a notebook's kernel is not Python, or None when it is (or does not say).
 
     Jupyter starts the kernel `kernelspec.name` names; its `language` fields only describe it.
-    A notebook whose kernel name is a Python kernel's runs as Python whatever they say.
+    A notebook whose kernel name is a Python kernel's runs as Python whatever they say. A
+    kernel whose language is a known superset of Python, or that asks editors for Python's
+    `codemirror_mode`, has its cells written as Python: checked too.
     """
-    name = kernel_name(notebook)
-    if name is not None and _PYTHON_KERNEL.fullmatch(name.strip()):
+    if _python_kernel(notebook):
         return None
     language = notebook.language
     if language is None or language.strip().lower() in _PYTHON_LANGUAGES:
         return None
-    if language.strip().lower() in PYTHON_SUPERSETS and _cells_are_python(notebook):
+    if python_superset(notebook) is not None:
         return None
     return f"its kernel's language is {language!r}, not Python"
-
-
-def _cells_are_python(notebook: Notebook) -> bool:
-    """Return whether every code cell parses as Python (IPython lines masked)."""
-    for cell in notebook.cells:
-        if cell.cell_type != "code" or not cell.source.strip():
-            continue
-        masked = mask_cell(cell.source, "\ue000")
-        if masked.skip_reason is not None:
-            continue
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                ast.parse(masked.text)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return False
-    return True
 
 
 def language_disagrees(notebook: Notebook) -> str | None:
@@ -149,9 +160,7 @@ def language_disagrees(notebook: Notebook) -> str | None:
     language = notebook.language
     if language is None or language.strip().lower() in _PYTHON_LANGUAGES:
         return None
-    if language.strip().lower() in PYTHON_SUPERSETS:
-        return None  # a superset's notebook checked because its cells are Python
-    if not_python(notebook) is not None:
+    if not _python_kernel(notebook):
         return None
     return (
         f"checked as Python: its kernel {kernel_name(notebook)!r} is Python's, though its"

@@ -26,6 +26,7 @@ from claude_migrate.notebook.document import (
     language_disagrees,
     load,
     not_python,
+    python_superset,
     with_sources,
 )
 from claude_migrate.notebook.module import CellModule
@@ -55,8 +56,10 @@ def process_notebook(
         return
     result.note = language_disagrees(notebook)
     module = CellModule.build(notebook)
+    # A Coconut cell that is not Python is Coconut, not a mistake: it is left out quietly.
+    quiet = python_superset(notebook) is not None
     for problem in module.problems:
-        if problem.is_error:
+        if problem.is_error and not quiet:
             result.errors.append(
                 FileError(
                     job.display, problem.message, problem.line, problem.column, cell=problem.cell

@@ -119,6 +119,35 @@ class Override:
     severity: dict[str, str] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class CommandLine:
+    """What the command line adds to every policy: ruff's `--extend-select`, `--exclude` and
+    `--extend-exclude`.
+
+    `exclude` (when given) takes the place of each policy's own `exclude`; `extend_exclude` adds
+    to it. Their globs are read as in a policy file, relative to `cwd` (where the command runs).
+    """
+
+    extend_select: tuple[str, ...] = ()
+    exclude: tuple[str, ...] | None = None
+    extend_exclude: tuple[str, ...] = ()
+    cwd: Path = field(default_factory=Path.cwd)
+
+    @property
+    def globs(self) -> tuple[str, ...]:
+        return (*(self.exclude or ()), *self.extend_exclude)
+
+    def spec(self) -> pathspec.GitIgnoreSpec | None:
+        """Return the command line's exclude globs compiled (None when there are none)."""
+        if not self.globs:
+            return None
+        try:
+            return policy_spec(self.globs)
+        except PatternError as exc:
+            flag = "--exclude" if self.exclude else "--extend-exclude"
+            raise ConfigError(flag, None, str(exc)) from None
+
+
 @dataclass
 class Policy:
     """A merged, validated policy rooted at the folder of the file it came from."""
@@ -137,6 +166,21 @@ class Policy:
     _settings_cache: dict[Any, FileSettings] = field(default_factory=dict, repr=False)
     _real: RealPaths = field(default_factory=RealPaths, repr=False)
     _real_root: Path | None = field(default=None, repr=False)
+    # From the command line (`CommandLine`): codes added to the selection, and its own exclude
+    # globs (relative to `_cli_root`), which replace the policy's when `_cli_replaces`.
+    extend_select: tuple[str, ...] = ()
+    _cli_exclude: pathspec.GitIgnoreSpec | None = field(default=None, repr=False)
+    _cli_root: Path | None = field(default=None, repr=False)
+    _cli_replaces: bool = field(default=False, repr=False)
+
+    def with_command_line(self, line: CommandLine, spec: pathspec.GitIgnoreSpec | None) -> Policy:
+        """Return this policy with the command line's selection and exclusions applied."""
+        self.extend_select = line.extend_select
+        self._cli_exclude = spec
+        self._cli_root = line.cwd.resolve()
+        self._cli_replaces = line.exclude is not None
+        self._settings_cache.clear()
+        return self
 
     @property
     def exclude_spec(self) -> pathspec.GitIgnoreSpec:
@@ -154,7 +198,14 @@ class Policy:
             return None
 
     def is_excluded(self, path: Path) -> bool:
-        if not self.exclude:
+        if self._cli_exclude is not None and self._cli_root is not None:
+            try:
+                rel_cli = self._real.resolve(path).relative_to(self._cli_root).as_posix()
+            except ValueError:
+                rel_cli = None
+            if rel_cli is not None and matches(self._cli_exclude, rel_cli):
+                return True
+        if not self.exclude or self._cli_replaces:
             return False
         rel = self.relative(path)
         if rel is None:
@@ -196,7 +247,9 @@ class Policy:
             severity.update(override.severity)
         tables = _with_defaults(tables)
         codes = resolve_codes(
-            select if chosen is None else chosen, [*ignore, *extend_ignore], tables
+            [*(select if chosen is None else chosen), *self.extend_select],
+            [*ignore, *extend_ignore],
+            tables,
         )
         settings = FileSettings(
             codes=codes,
@@ -412,9 +465,15 @@ class PolicyLoader:
     """Builds each policy once per config file and answers which policy a path gets."""
 
     def __init__(
-        self, config: Path | None = None, cwd: Path | None = None, base: str | None = None
+        self,
+        config: Path | None = None,
+        cwd: Path | None = None,
+        base: str | None = None,
+        command_line: CommandLine | None = None,
     ) -> None:
         self.cwd = (cwd or Path.cwd()).resolve()
+        self._line = command_line
+        self._line_spec = command_line.spec() if command_line is not None else None
         self._forced: Policy | None = None
         # A campaign's policy (a preset name or a TOML file) layered under every policy found:
         # it takes the place of the built-in default beneath each file's own chain.
@@ -468,7 +527,8 @@ class PolicyLoader:
     def default(self) -> Policy:
         if self._default is None and self._base_chain is not None:
             last = self._base_chain[-1]
-            self._default = _merge(self._base_chain, root=last.folder, source=last.path)
+            merged = _merge(self._base_chain, root=last.folder, source=last.path)
+            self._default = self._with_line(merged)
         if self._default is None:
             path = _preset_path(DEFAULT_PRESET)
             assert path is not None, "the default preset is missing from the installation"
@@ -550,7 +610,12 @@ class PolicyLoader:
             # whatever the file says (its own keys, a preset it chose) still wins over it.
             own = chain[1:] if chain and chain[0].path == f"preset:{DEFAULT_PRESET}" else chain
             chain = [*self._base_chain, *own]
-        return _merge(chain, root=raw.folder, source=raw.path)
+        return self._with_line(_merge(chain, root=raw.folder, source=raw.path))
+
+    def _with_line(self, policy: Policy) -> Policy:
+        if self._line is None:
+            return policy
+        return policy.with_command_line(self._line, self._line_spec)
 
     def _extend_chain(self, raw: _RawPolicy, seen: list[str]) -> list[_RawPolicy]:
         """Return [base, ..., raw]: the files `raw` extends, outermost first."""

@@ -14,6 +14,7 @@ address it loads from (links to the repositories are plain anchors).
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 import json
 from collections import Counter
@@ -64,6 +65,9 @@ class RepoResult:
     left: list[LeftFinding] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
     rule_names: dict[str, str] = field(default_factory=dict)
+    tool_version: str | None = None  # the claude-migrate that wrote the report
+    pushed: str | None = None  # what the campaign runner did with the branch (its `status`)
+    run: dict[str, Any] = field(default_factory=dict)  # the campaign runner's `campaign` object
 
     @property
     def total_fixed(self) -> int:
@@ -143,7 +147,13 @@ def read_result(path: Path) -> RepoResult:
         url=repo.get("url") if isinstance(repo.get("url"), str) else None,
         branch=repo.get("branch") if isinstance(repo.get("branch"), str) else None,
         error=repo.get("error") if isinstance(repo.get("error"), str) else None,
+        pushed=repo.get("status") if isinstance(repo.get("status"), str) else None,
     )
+    run = data.get("campaign")
+    result.run = run if isinstance(run, dict) else {}
+    tool = data.get("tool")
+    if isinstance(tool, dict) and isinstance(tool.get("version"), str):
+        result.tool_version = tool["version"]
     if result.error is not None and "changed" not in data:
         return result  # the campaign could not run `fix` here: nothing else to read
     for key in ("changed", "left", "errors", "summary"):
@@ -276,6 +286,101 @@ def load(paths: Iterable[Path]) -> Campaign:
     return Campaign(repos)
 
 
+# The header -----------------------------------------------------------------------------------
+
+# How each status reads after a count: (one repository, several).
+_STATUS_WORDS = {
+    "needs a person": ("needs a person", "need a person"),
+    "fixes waiting": ("has fixes waiting", "have fixes waiting"),
+    "fixed": ("fixed", "fixed"),
+    "clean": ("clean", "clean"),
+    "failed": ("failed", "failed"),
+}
+
+
+def _plural(count: int, word: str, many: str | None = None) -> str:
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def summary_line(campaign: Campaign) -> str:
+    """Return "3 repositories: 1 needs a person, 2 fixed. 4 findings fixed, 1 left ..."."""
+    statuses = campaign.statuses()
+    parts = []
+    for status in STATUSES:
+        if statuses[status]:
+            one, many = _STATUS_WORDS[status]
+            parts.append(f"{statuses[status]} {one if statuses[status] == 1 else many}")
+    left = campaign.left
+    return (
+        f"{_plural(len(campaign.repos), 'repository', 'repositories')}: {', '.join(parts)}. "
+        f"{_plural(campaign.fixed, 'finding')} fixed, {left} left for a person."
+    )
+
+
+def _one_or_many(values: Iterable[str | None], unknown: str) -> str:
+    known = sorted({v for v in values if v})
+    return ", ".join(known) if known else unknown
+
+
+def _when(campaign: Campaign, now: dt.datetime | None) -> str:
+    dates = sorted(str(r.run["date"]) for r in campaign.repos if r.run.get("date"))
+    if dates:
+        return dates[0].replace("T", " ").replace("+00:00", " UTC") + " (the campaign's start)"
+    moment = (now or dt.datetime.now(dt.timezone.utc)).strftime("%Y-%m-%d %H:%M UTC")
+    return f"{moment} (this report; the results do not say when the campaign ran)"
+
+
+def _policy(campaign: Campaign) -> str:
+    runs = [r.run for r in campaign.repos if r.run]
+    if not runs:
+        return "not recorded in the results"
+    policies = _one_or_many((str(r["policy"]) if r.get("policy") else None for r in runs), "")
+    if not policies:
+        return "each repository's own"
+    if any(r.get("override") for r in runs):
+        return f"{policies}, alone (--override)"
+    return f"{policies}, under each repository's own policy"
+
+
+def _dry_run(campaign: Campaign) -> str:
+    dry = sum(1 for r in campaign.repos if r.dry_run or r.run.get("dry_run"))
+    if dry == 0:
+        return "no"
+    if dry == len(campaign.repos):
+        return "yes: nothing was pushed"
+    return f"for {dry} of {_plural(len(campaign.repos), 'repository', 'repositories')}"
+
+
+def _pull_requests(campaign: Campaign) -> str:
+    pushes = _one_or_many((str(r.run.get("push") or "") for r in campaign.repos), "")
+    # A repository the fix did not change has nothing to push, whatever else is left in it.
+    nothing = {"clean": "nothing to push", "needs a person": "nothing to push"}
+    states: Counter[str] = Counter(
+        nothing.get(r.pushed, r.pushed) for r in campaign.repos if r.pushed
+    )
+    if not states:
+        return "not recorded in the results"
+    by_pull_request = "pull_request" in pushes
+    parts = []
+    for state, count in sorted(states.items(), key=lambda item: (-item[1], item[0])):
+        if state == "pushed" and by_pull_request:
+            parts.append(f"{_plural(count, 'pull request')} opened")
+        else:
+            parts.append(f"{count} {state}")
+    return "; ".join(parts) + (f" (push: {pushes})" if pushes else "")
+
+
+def header(campaign: Campaign, now: dt.datetime | None = None) -> list[tuple[str, str]]:
+    """Return the report's header: date, policy, tool version, dry run and pull requests."""
+    return [
+        ("Date", _when(campaign, now)),
+        ("Policy", _policy(campaign)),
+        ("claude-migrate", _one_or_many((r.tool_version for r in campaign.repos), "unknown")),
+        ("Dry run", _dry_run(campaign)),
+        ("Pull requests", _pull_requests(campaign)),
+    ]
+
+
 # Markdown -------------------------------------------------------------------------------------
 
 
@@ -303,15 +408,14 @@ def _why(counter: Counter[str]) -> str:
     )
 
 
-def render_markdown(campaign: Campaign) -> str:
+def render_markdown(campaign: Campaign, now: dt.datetime | None = None) -> str:
     """Return the campaign report as Markdown."""
-    statuses = campaign.statuses()
     lines = [
         "# claude-migrate campaign report",
         "",
-        f"{len(campaign.repos)} repositories: "
-        + ", ".join(f"{statuses[s]} {s}" for s in STATUSES if statuses[s])
-        + f". {campaign.fixed} findings fixed, {campaign.left} left for a person.",
+        *(f"- **{label}**: {_md(value)}" for label, value in header(campaign, now)),
+        "",
+        summary_line(campaign),
         "",
         "## Per rule",
         "",
@@ -369,6 +473,8 @@ th{background:#f6f8fa;text-align:left}td.n{text-align:right;font-variant-numeric
 .s-needs{color:#9a3412;font-weight:600}.s-failed{color:#b91c1c;font-weight:700}
 .s-fixed,.s-clean{color:#166534}.s-waiting{color:#1d4ed8}
 code{background:#f6f8fa;padding:0 3px}
+table.facts th{background:none;border:none;padding:2px 12px 2px 0}
+table.facts td{border:none;padding:2px 0}table.facts{margin:0 0 1em}
 .legend span{display:inline-block;width:10px;height:10px;margin:0 4px 0 12px}
 """
 
@@ -434,10 +540,14 @@ def _anchor(link: str | None, text: str) -> str:
     return f'<a href="{_e(target)}">{_e(text)}</a>'
 
 
-def render_html(campaign: Campaign) -> str:
+def render_html(campaign: Campaign, now: dt.datetime | None = None) -> str:
     """Return the campaign report as one self-contained HTML page."""
     statuses = campaign.statuses()
     totals = campaign.rules()
+    facts = "".join(
+        f"<tr><th scope=row>{_e(label)}</th><td>{_e(value)}</td></tr>"
+        for label, value in header(campaign, now)
+    )
     out = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -445,14 +555,16 @@ def render_html(campaign: Campaign) -> str:
         "<title>claude-migrate campaign report</title>",
         f"<style>{_CSS}</style></head><body>",
         "<h1>claude-migrate campaign report</h1>",
-        f"<p>{len(campaign.repos)} repositories: "
+        f'<table class="facts"><tbody>{facts}</tbody></table>',
+        f"<p>{_plural(len(campaign.repos), 'repository', 'repositories')}: "
         + ", ".join(
-            f'<span class="{_status_class(s)}">{statuses[s]} {_e(s)}</span>'
+            f'<span class="{_status_class(s)}">{statuses[s]} '
+            f"{_e(_STATUS_WORDS[s][0 if statuses[s] == 1 else 1])}</span>"
             for s in STATUSES
             if statuses[s]
         )
-        + f". <strong>{campaign.fixed}</strong> findings fixed, "
-        f"<strong>{campaign.left}</strong> left for a person.</p>",
+        + f". <strong>{campaign.fixed}</strong> {'finding' if campaign.fixed == 1 else 'findings'}"
+        f" fixed, <strong>{campaign.left}</strong> left for a person.</p>",
         "<h2>Per rule</h2>",
     ]
     if totals:

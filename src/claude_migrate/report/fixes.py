@@ -87,36 +87,94 @@ def tally(run: Run) -> list[RuleTally]:
     return [rules[code] for code in sorted(rules)]
 
 
-def render_table(run: Run, *, dry_run: bool, color: bool = False, width: int = 160) -> str:
-    """Return the closing per-rule table of a `fix` run ("" when nothing was found)."""
-    from rich.console import Console  # imported when a table is drawn, not by every run
-    from rich.table import Table
+# Below this many columns the table leaves out the four applicability columns (the JSON report
+# and `--format json` keep them).
+WIDE = 120
 
+
+def _why(entry: RuleTally) -> str:
+    reasons = sorted(entry.left_because.items())
+    return ", ".join(f"{count} {SHORT_REASONS.get(key, key)}" for key, count in reasons)
+
+
+def render_table(
+    run: Run,
+    *,
+    dry_run: bool,
+    color: bool = False,
+    width: int | None = None,
+    terminal: bool = False,
+) -> str:
+    """Return the closing per-rule summary of a `fix` run ("" when nothing was found).
+
+    On a terminal, a table as wide as the terminal (or `width`): narrower than `WIDE` columns
+    it drops the applicability columns, and long cells wrap. Elsewhere (a pipe, a log,
+    pre-commit's output) one plain line per rule, which neither wraps nor needs box drawing.
+    """
     tallies = tally(run)
     if not tallies:
         return ""
     verb = "would fix" if dry_run else "fixed"
-    table = Table(title=f"claude-migrate fix: {verb} per rule", title_justify="left")
-    table.add_column("rule")
-    for name in ("found", verb, "left", *APPLICABILITIES):
-        table.add_column(name, justify="right")
-    table.add_column("why left", no_wrap=True)
+    title = f"claude-migrate fix: {verb} per rule"
+    if not terminal:
+        return _plain_table(tallies, title, verb)
+    if width is None:
+        import shutil
+
+        width = shutil.get_terminal_size((80, 24)).columns
+    return _rich_table(tallies, title, verb, color=color, width=width)
+
+
+def _plain_table(tallies: list[RuleTally], title: str, verb: str) -> str:
+    lines = [title + ":"]
     for entry in tallies:
-        why = ", ".join(
-            f"{count} {SHORT_REASONS.get(key, key)}"
-            for key, count in sorted(entry.left_because.items())
+        line = (
+            f"  {entry.code} {_rule_name(entry.code)}: {entry.found} found, "
+            f"{entry.fixed} {verb}, {entry.left} left"
         )
-        table.add_row(
-            f"{entry.code} {_rule_name(entry.code)}",
-            str(entry.found),
-            str(entry.fixed),
-            str(entry.left),
-            *(str(entry.by_applicability[a]) for a in APPLICABILITIES),
-            why,
-        )
+        why = _why(entry)
+        lines.append(line + (f" ({why})" if why else ""))
+    return "\n".join(lines) + "\n"
+
+
+def _rich_table(tallies: list[RuleTally], title: str, verb: str, *, color: bool, width: int) -> str:
+    from rich.console import Console  # imported when a table is drawn, not by every run
+    from rich.table import Table
+
+    wide = width >= WIDE
+    table = Table(title=title, title_justify="left")
+    table.add_column("rule", overflow="fold")
+    for name in ("found", verb, "left"):
+        table.add_column(name, justify="right", no_wrap=True)
+    if wide:
+        for name in APPLICABILITIES:
+            table.add_column(name, justify="right", no_wrap=True)
+    table.add_column("why left", overflow="fold")
+    for entry in tallies:
+        counts = [str(entry.found), str(entry.fixed), str(entry.left)]
+        if wide:
+            counts += [str(entry.by_applicability[a]) for a in APPLICABILITIES]
+        table.add_row(f"{entry.code} {_rule_name(entry.code)}", *counts, _why(entry))
     buffer = io.StringIO()
     Console(file=buffer, force_terminal=color, no_color=not color, width=width).print(table)
     return "".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines())
+
+
+def render_shown_fixes(run: Run, *, dry_run: bool) -> str:
+    """Return `--show-fixes`: per changed file, how many fixes of each rule ("" if none)."""
+    changed = sorted(_changed(run.results), key=lambda r: r.path)
+    if not changed:
+        return ""
+    total = sum(len(r.applied) for r in changed)
+    verb = "Would fix" if dry_run else "Fixed"
+    findings = f"{total} finding{'s' if total != 1 else ''}"
+    lines = [f"{verb} {findings}:"]
+    for result in changed:
+        lines.append(f"- {result.path}:")
+        per_rule = Counter(d.code for d in result.applied)
+        for code in sorted(per_rule):
+            lines.append(f"    {per_rule[code]} × {code} ({_rule_name(code)})")
+    return "\n".join(lines) + "\n"
 
 
 def _changed(results: Iterable[FileResult]) -> list[FileResult]:

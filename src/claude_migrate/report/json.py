@@ -48,7 +48,10 @@ def render(run: Run) -> str:
         "files": run.files,
         "diagnostics": len(run.diagnostics),
         "fixable": run.fixable,
+        # Files that could not be read or checked (CM001), not findings of severity error:
+        # those are counted in `severities`.
         "errors": len(run.errors),
+        "severities": run.severity_counts(),
     }
     if run.fixing:
         summary["fixed"] = run.fixed

@@ -70,6 +70,15 @@ def _error_key(e: dict[str, Any]) -> tuple[str, int, int]:
     return (str(e.get("path", "")), _int(e.get("cell")), _int(e.get("line")))
 
 
+def _add_counts(total: dict[str, Any], counts: dict[str, Any]) -> None:
+    """Add a shard's summary counts into `total`; a table of counts (`severities`) key by key."""
+    for key, value in counts.items():
+        if isinstance(value, dict):
+            _add_counts(total.setdefault(key, {}), value)
+        else:
+            total[key] = total.get(key, 0) + _int(value)
+
+
 def _check_json_place(item: dict[str, Any], path: Path, where: str, first_line: int) -> None:
     """Check a finding's or file error's place: a relative path, a line and column in range."""
     _require(isinstance(item.get("path"), str), path, f"`{where}.path`: expected a string")
@@ -101,7 +110,7 @@ def merge_json(documents: Sequence[tuple[Path, dict[str, Any]]]) -> dict[str, An
     """Return one `--format json` document holding every shard's findings."""
     diagnostics: list[dict[str, Any]] = []
     errors: list[dict[str, Any]] = []
-    summary: dict[str, int] = {}
+    summary: dict[str, Any] = {}
     baseline: dict[str, Any] | None = None
     for path, document in documents:
         found = document["diagnostics"]
@@ -115,8 +124,7 @@ def merge_json(documents: Sequence[tuple[Path, dict[str, Any]]]) -> dict[str, An
             _check_json_place(item, path, f"errors[{i}]", first_line=0)
         diagnostics.extend(found)
         errors.extend(lost)
-        for key, value in document["summary"].items():
-            summary[key] = summary.get(key, 0) + _int(value)
+        _add_counts(summary, document["summary"])
         shard_baseline = document.get("baseline")
         if isinstance(shard_baseline, dict):
             if baseline is None:

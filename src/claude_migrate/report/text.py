@@ -42,7 +42,9 @@ def _fix_hint(run: Run) -> str:
     if safe:
         parts.append(f"{safe} fixable with `claude-migrate fix`")
     if unsafe:
-        parts.append(f"{unsafe} more with `--unsafe-fixes`")
+        # "more fixable": these are findings already counted, that unsafe fixes would fix.
+        more = "more " if safe or run.fixing else ""
+        parts.append(f"{unsafe} {more}fixable with `--unsafe-fixes`")
     return "; ".join(parts)
 
 
