@@ -47,6 +47,20 @@ def _globs(value: str | None) -> tuple[str, ...] | None:
 Command = TypeVar("Command", bound=Callable[..., Any])
 
 
+# The result cache's options, the same on every command that runs the checks.
+_CACHE_DIR = click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    envvar="CLAUDE_MIGRATE_CACHE_DIR",
+    show_envvar=True,
+    help="Where results are cached (default: $XDG_CACHE_HOME/claude-migrate, else "
+    "~/.cache/claude-migrate).",
+)
+_NO_CACHE = click.option(
+    "--no-cache", is_flag=True, help="Neither read nor write the result cache."
+)
+
+
 def _common(func: Command) -> Command:
     options = [
         click.argument(
@@ -130,15 +144,8 @@ def _common(func: Command) -> Command:
             help="Read the source from standard input (PATH `-`) and check it as this file.",
         ),
         click.option("--quiet", "-q", is_flag=True, help="Print findings only, no summary."),
-        click.option(
-            "--cache-dir",
-            type=click.Path(file_okay=False, path_type=Path),
-            envvar="CLAUDE_MIGRATE_CACHE_DIR",
-            show_envvar=True,
-            help="Where results are cached (default: $XDG_CACHE_HOME/claude-migrate, else "
-            "~/.cache/claude-migrate).",
-        ),
-        click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache."),
+        _CACHE_DIR,
+        _NO_CACHE,
         click.option(
             "--file-timeout",
             type=click.FloatRange(min=0),
@@ -553,15 +560,8 @@ def fix(**kwargs: Any) -> None:
     help="Write what the migration could not do, as a Markdown checklist, to FILE.",
 )
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Worker processes.")
-@click.option(
-    "--cache-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    envvar="CLAUDE_MIGRATE_CACHE_DIR",
-    show_envvar=True,
-    help="Where results are cached (default: $XDG_CACHE_HOME/claude-migrate, else "
-    "~/.cache/claude-migrate).",
-)
-@click.option("--no-cache", is_flag=True, help="Do not read or write the result cache.")
+@_CACHE_DIR
+@_NO_CACHE
 @click.option("-q", "--quiet", is_flag=True, help="Print only the summary line.")
 def migrate_command(
     paths: tuple[Path, ...],
