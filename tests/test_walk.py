@@ -118,3 +118,74 @@ def test_generic_hooks_visit_like_libcst(path: Path) -> None:
     walk(module, ours)
     module.visit(theirs)
     assert ours.events and ours.events == theirs.events
+
+
+def _recorder_of(types: tuple[str, ...]) -> type[cst.CSTVisitor]:
+    """A visitor with hooks for `types` alone (LibCST's no-op defaults for every other)."""
+    hooks = {f"{kind}_{name}": _hook(kind, name) for name in types for kind in ("visit", "leave")}
+    return type("Some", (cst.CSTVisitor,), {"__init__": Recorder.__init__, **hooks})
+
+
+# Comments in an operator's, a bracket's and a call's whitespace inside parentheses.
+_COMMENTED = """\
+x = (1 +  # after the operator
+     2)  # after the line
+f(a,  # after a comma
+  b)
+# a line of its own
+y = [  # after a bracket
+    3,
+]
+"""
+
+
+@pytest.mark.parametrize(
+    "types",
+    [
+        ("Call", "Name", "SimpleString"),
+        ("Comment",),
+        ("Call", "Comment", "EmptyLine"),
+        ("Comma", "Name"),
+        ("SimpleWhitespace", "Integer"),
+    ],
+    ids=lambda t: "+".join(t),
+)
+@pytest.mark.parametrize("path", [None, *SAMPLES[-4:]], ids=lambda p: p.name if p else "commented")
+def test_a_visitor_of_a_few_node_types_sees_what_libcst_shows_it(
+    types: tuple[str, ...], path: Path | None
+) -> None:
+    """The walk leaves out token and whitespace subtrees only where no hook could see them."""
+    module = cst.parse_module(path.read_bytes() if path else _COMMENTED)
+    ours, theirs = _recorder_of(types)(), _recorder_of(types)()
+    walk(module, ours)
+    module.visit(theirs)
+    assert ours.events and ours.events == theirs.events
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+def test_token_subtrees_hold_only_whitespace(path: Path) -> None:
+    """The walk's table: a token's subtree holds whitespace nodes alone, a leaf's none."""
+    from claude_migrate.analysis.walk import _WHITESPACE, token_types
+
+    tokens = token_types()
+    found: list[tuple[str, str]] = []
+
+    class Below(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.stack: list[cst.CSTNode] = []
+
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            for above in self.stack:
+                if type(above) in tokens and (
+                    tokens[type(above)] or type(node).__name__ not in _WHITESPACE
+                ):
+                    found.append((type(above).__name__, type(node).__name__))
+            self.stack.append(node)
+            return True
+
+        def on_leave(self, original_node: cst.CSTNode) -> None:
+            self.stack.pop()
+
+    module = cst.parse_module(path.read_bytes() if path else _COMMENTED)
+    module.visit(Below())
+    assert not found

@@ -94,7 +94,7 @@ def walk(node: cst.CSTNode, visitor: Any) -> None:
         )
         return
     hooks: dict[type, tuple[Any, Any]] = {}
-    _walk(node, visitor, hooks)
+    _walk(node, visitor, hooks, _skipped(own))
 
 
 # Whether a type is a LibCST node, by type: `isinstance(x, cst.CSTNode)` goes through ABCMeta's
@@ -123,7 +123,12 @@ def _walk_all(node: cst.CSTNode, enter: Any, leave: Any) -> None:
     leave(node)
 
 
-def _walk(node: cst.CSTNode, visitor: Any, hooks: dict[type, tuple[Any, Any]]) -> None:
+def _walk(
+    node: cst.CSTNode,
+    visitor: Any,
+    hooks: dict[type, tuple[Any, Any]],
+    skipped: frozenset[type] = frozenset(),
+) -> None:
     cls = type(node)
     pair = hooks.get(cls)
     if pair is None:
@@ -134,11 +139,60 @@ def _walk(node: cst.CSTNode, visitor: Any, hooks: dict[type, tuple[Any, Any]]) -
         for name in _ORDER.get(cls) or child_fields(cls):
             value = getattr(node, name)
             kind = type(value)
+            if kind in skipped:
+                continue
             if _IS_NODE.get(kind) or _is_node(kind):
-                _walk(value, visitor, hooks)
+                _walk(value, visitor, hooks, skipped)
             elif isinstance(value, (list, tuple)):
                 for item in value:
-                    if _IS_NODE.get(type(item)) or _is_node(type(item)):
-                        _walk(item, visitor, hooks)
+                    kind = type(item)
+                    if kind not in skipped and (_IS_NODE.get(kind) or _is_node(kind)):
+                        _walk(item, visitor, hooks, skipped)
     if leave is not None:
         leave(node)
+
+
+# Tokens and whitespace: nearly two nodes in three of a module, and no visitor of this package
+# reads most of them. A subtree whose root is one of these holds only the whitespace nodes of
+# `_WHITESPACE` (an operator's or a bracket's whitespace may hold a comment, in parentheses), so
+# the walk leaves it out when the visitor has no hook for its root nor for any of those: the
+# same hooks run, in the same order. tests/test_walk.py checks the table against LibCST's nodes.
+_LEAVES = ("SimpleWhitespace", "Newline", "Comment")  # no child nodes at all
+_WHITESPACE = (*_LEAVES, "ParenthesizedWhitespace", "TrailingWhitespace", "EmptyLine")
+_TOKEN_BASES = (
+    "BaseBinaryOp", "BaseBooleanOp", "BaseCompOp", "BaseUnaryOp", "BaseAugOp",
+    "BaseParenthesizableWhitespace",
+)  # fmt: skip
+_TOKENS = (
+    *_WHITESPACE, "Comma", "Dot", "Colon", "AssignEqual", "Semicolon", "ImportStar",
+    "LeftParen", "RightParen", "LeftSquareBracket", "RightSquareBracket", "LeftCurlyBrace",
+    "RightCurlyBrace",
+)  # fmt: skip
+_SKIPPED: dict[frozenset[str], frozenset[type]] = {}
+
+
+def token_types() -> dict[type, bool]:
+    """Return the token and whitespace node classes, each with whether it has no child node."""
+    bases = tuple(getattr(cst, name) for name in _TOKEN_BASES)
+    found = {getattr(cst, name): name in _LEAVES for name in _TOKENS}
+    for name in cst.__all__:
+        value = getattr(cst, name, None)
+        if isinstance(value, type) and issubclass(value, bases):
+            found.setdefault(value, False)
+    return found
+
+
+def _skipped(own: set[str]) -> frozenset[type]:
+    """Return the node classes whose subtrees a visitor with these attributes never sees."""
+    hooked = frozenset(
+        name.split("_", 1)[1] for name in own if name.startswith(("visit_", "leave_"))
+    )
+    skipped = _SKIPPED.get(hooked)
+    if skipped is None:
+        whitespace_read = not hooked.isdisjoint(_WHITESPACE)
+        skipped = _SKIPPED[hooked] = frozenset(
+            kind
+            for kind, leaf in token_types().items()
+            if kind.__name__ not in hooked and (leaf or not whitespace_read)
+        )
+    return skipped
