@@ -67,9 +67,8 @@ def python_file_names(folder: str) -> Iterator[str]:
             if is_dir:
                 name = entry.name
                 # `os.walk` lists a linked folder but never enters it.
-                if not name.startswith(".") and name not in SKIPPED_DIRS:
-                    if not entry.is_symlink():
-                        dirs.append(name)
+                if not (name.startswith(".") or name in SKIPPED_DIRS or entry.is_symlink()):
+                    dirs.append(name)
             elif entry.name.endswith(".py") and not entry.is_symlink():
                 files.append(entry.name)
         for name in sorted(files):
