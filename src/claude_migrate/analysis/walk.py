@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import sys
+import typing
 from typing import TYPE_CHECKING, Any
 
 from claude_migrate.core.lazy import lazy_import
@@ -93,7 +95,7 @@ def walk(node: cst.CSTNode, visitor: Any) -> None:
             getattr(visitor, "on_leave", lambda node: None),
         )
         return
-    hooks: dict[type, tuple[Any, Any]] = {}
+    hooks: dict[type, tuple[Any, Any, tuple[str, ...]]] = {}
     _walk(node, visitor, hooks, _skipped(own))
 
 
@@ -126,17 +128,21 @@ def _walk_all(node: cst.CSTNode, enter: Any, leave: Any) -> None:
 def _walk(
     node: cst.CSTNode,
     visitor: Any,
-    hooks: dict[type, tuple[Any, Any]],
+    hooks: dict[type, tuple[Any, Any, tuple[str, ...]]],
     skipped: frozenset[type] = frozenset(),
 ) -> None:
     cls = type(node)
-    pair = hooks.get(cls)
-    if pair is None:
+    known = hooks.get(cls)
+    if known is None:
         name = cls.__name__
-        pair = hooks[cls] = (_hook(visitor, "visit_" + name), _hook(visitor, "leave_" + name))
-    enter, leave = pair
+        known = hooks[cls] = (
+            _hook(visitor, "visit_" + name),
+            _hook(visitor, "leave_" + name),
+            _fields_read(cls, skipped),
+        )
+    enter, leave, fields = known
     if enter is None or enter(node) is not False:
-        for name in _ORDER.get(cls) or child_fields(cls):
+        for name in fields:
             value = getattr(node, name)
             kind = type(value)
             if kind in skipped:
@@ -196,3 +202,53 @@ def _skipped(own: set[str]) -> frozenset[type]:
             if kind.__name__ not in hooked and (leaf or not whitespace_read)
         )
     return skipped
+
+
+_FIELDS_READ: dict[tuple[type, frozenset[type]], tuple[str, ...]] = {}
+
+
+def _fields_read(cls: type, skipped: frozenset[type]) -> tuple[str, ...]:
+    """Return the child fields of `cls` the walk reads when it leaves out `skipped`.
+
+    A field whose declared type admits nothing but left-out nodes (`whitespace_after_func`,
+    `lpar`, `comma`) is not even read, when every whitespace node is left out: the fields
+    then never hold a node a hook could see, whatever LibCST put in them.
+    """
+    found = _FIELDS_READ.get((cls, skipped))
+    if found is None:
+        fields = child_fields(cls)
+        if not skipped.issuperset(getattr(cst, name) for name in _WHITESPACE):
+            found = fields
+        else:
+            declared = {f.name: f.type for f in dataclasses.fields(cls)}
+            found = tuple(f for f in fields if not _only(declared.get(f), skipped))
+        _FIELDS_READ[cls, skipped] = found
+    return found
+
+
+def _only(declared: object, skipped: frozenset[type]) -> bool:
+    """Return whether a declared field type admits only `skipped` nodes, or no node at all."""
+    if isinstance(declared, type):
+        if not issubclass(declared, cst.CSTNode):
+            return True  # str, MaybeSentinel, None
+        return declared in skipped and all(sub in skipped for sub in _subclasses(declared))
+    origin = typing.get_origin(declared)
+    if origin is typing.Literal:
+        return True
+    if origin is None:
+        return False  # a forward reference, a string: it may be anything
+    return all(_only(arg, skipped) for arg in typing.get_args(declared))
+
+
+def _subclasses(cls: type) -> list[type]:
+    """Return the subclasses of `cls` their modules define (LibCST's slots decorator makes a
+    new class of each node and leaves the first one behind, never instantiated)."""
+    found: list[type] = []
+    pending = [cls]
+    while pending:
+        for sub in pending.pop().__subclasses__():
+            module = sys.modules.get(sub.__module__)
+            if getattr(module, sub.__qualname__, None) is sub:
+                found.append(sub)
+            pending.append(sub)
+    return found
