@@ -246,7 +246,8 @@ def _subclasses(cls: type) -> list[type]:
     found: list[type] = []
     pending = [cls]
     while pending:
-        for sub in pending.pop().__subclasses__():
+        subs: list[type] = pending.pop().__subclasses__()
+        for sub in subs:
             module = sys.modules.get(sub.__module__)
             if getattr(module, sub.__qualname__, None) is sub:
                 found.append(sub)
