@@ -188,3 +188,35 @@ def test_token_subtrees_hold_only_whitespace(path: Path) -> None:
     module = cst.parse_module(path.read_bytes() if path else _COMMENTED)
     module.visit(Below())
     assert not found
+
+
+class _NoTokens(_Generic):
+    """The generic hooks of a visitor that reads no token nor whitespace node."""
+
+    reads_tokens = False
+
+
+@pytest.mark.parametrize("path", [None, *SAMPLES[-4:]], ids=lambda p: p.name if p else "commented")
+def test_generic_hooks_without_tokens_visit_the_other_nodes_like_libcst(path: Path | None) -> None:
+    from claude_migrate.analysis.walk import token_types
+
+    tokens = token_types()
+    module = cst.parse_module(path.read_bytes() if path else _COMMENTED)
+    ours, theirs = _NoTokens(), _GenericVisitor()
+    walk(module, ours)
+    module.visit(theirs)
+    by_id = {id(node): node for node in _all_nodes(module)}
+    expected = [(kind, i) for kind, i in theirs.events if type(by_id[i]) not in tokens]
+    assert ours.events and ours.events == expected
+
+
+def _all_nodes(module: cst.Module) -> list[cst.CSTNode]:
+    found: list[cst.CSTNode] = []
+
+    class Every(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            found.append(node)
+            return True
+
+    module.visit(Every())
+    return found

@@ -81,7 +81,8 @@ def walk(node: cst.CSTNode, visitor: Any) -> None:
     """Call `visitor.visit_<Node>(node)` (False skips its children), then `leave_<Node>(node)`.
 
     A visitor may instead define `on_visit(node)` (False skips the children) and
-    `on_leave(node)`, called for every node. It needs no LibCST base class: a module whose
+    `on_leave(node)`, called for every node (every node but tokens and whitespace, when it sets
+    `reads_tokens = False`). It needs no LibCST base class: a module whose
     visitor is a plain class can be imported without importing LibCST.
     """
     if not supports(visitor):
@@ -89,11 +90,12 @@ def walk(node: cst.CSTNode, visitor: Any) -> None:
         return
     own = _own_names(visitor)
     if "on_visit" in own or "on_leave" in own:
-        _walk_all(
-            node,
-            getattr(visitor, "on_visit", lambda node: True),
-            getattr(visitor, "on_leave", lambda node: None),
-        )
+        enter = getattr(visitor, "on_visit", lambda node: True)
+        leave = getattr(visitor, "on_leave", lambda node: None)
+        if getattr(visitor, "reads_tokens", True) is False:
+            _walk_nodes(node, enter, leave, _skipped(set()))
+        else:
+            _walk_all(node, enter, leave)
         return
     hooks: dict[type, tuple[Any, Any, tuple[str, ...]]] = {}
     _walk(node, visitor, hooks, _skipped(own))
@@ -122,6 +124,25 @@ def _walk_all(node: cst.CSTNode, enter: Any, leave: Any) -> None:
                 for item in value:
                     if _IS_NODE.get(type(item)) or _is_node(type(item)):
                         _walk_all(item, enter, leave)
+    leave(node)
+
+
+def _walk_nodes(node: cst.CSTNode, enter: Any, leave: Any, skipped: frozenset[type]) -> None:
+    """`_walk_all` for a visitor that says (`reads_tokens = False`) it reads no token or
+    whitespace node: those subtrees are left out."""
+    if enter(node) is not False:
+        for name in _fields_read(type(node), skipped):
+            value = getattr(node, name)
+            kind = type(value)
+            if kind in skipped:
+                continue
+            if _IS_NODE.get(kind) or _is_node(kind):
+                _walk_nodes(value, enter, leave, skipped)
+            elif isinstance(value, (list, tuple)):
+                for item in value:
+                    kind = type(item)
+                    if kind not in skipped and (_IS_NODE.get(kind) or _is_node(kind)):
+                        _walk_nodes(item, enter, leave, skipped)
     leave(node)
 
 
