@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING
 
 from packaging.version import Version
 
-from claude_migrate.analysis.calls import (
+from claude_migrate.analysis.calls import CallSite
+from claude_migrate.policy.facts import SDK_PACKAGE
+from claude_migrate.targets import (
     BEDROCK,
     DSPY,
     HTTP,
@@ -29,9 +31,7 @@ from claude_migrate.analysis.calls import (
     OPENAI_COMPAT,
     PYDANTIC_AI,
     SDK,
-    CallSite,
 )
-from claude_migrate.policy.facts import SDK_PACKAGE
 
 if TYPE_CHECKING:
     from claude_migrate.analysis.context import FileContext

@@ -34,9 +34,9 @@ from typing import TYPE_CHECKING, Any
 from claude_migrate.analysis.cache_keys.flow import Digest, Key, KeyFinder
 from claude_migrate.analysis.cache_keys.rendering import render_key
 from claude_migrate.analysis.cache_keys.vocabulary import FILE_WORDS, PROMPT_WORDS, tokens
-from claude_migrate.analysis.calls import MARKERS
 from claude_migrate.checks.base import Check, Option
 from claude_migrate.core.diagnostics import Applicability, Diagnostic, Fix
+from claude_migrate.targets import MARKERS
 
 if TYPE_CHECKING:
     from claude_migrate.analysis.context import FileContext

@@ -30,15 +30,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from claude_migrate.analysis.calls import BEDROCK, CallSite
+from claude_migrate.analysis.calls import CallSite
 from claude_migrate.analysis.edits import remove_elements, remove_line, string_literal
 from claude_migrate.analysis.retirements import compose, retired_target
 from claude_migrate.analysis.scope import Scope
-from claude_migrate.analysis.symbols import Instance, is_sdk_client_class
+from claude_migrate.analysis.symbols import Instance
 from claude_migrate.analysis.walk import walk
 from claude_migrate.checks.base import Check, call_sites
 from claude_migrate.core.diagnostics import Applicability, Diagnostic, Edit
 from claude_migrate.core.lazy import lazy_import
+from claude_migrate.targets import BEDROCK, is_sdk_client_class
 
 if TYPE_CHECKING:
     from claude_migrate.analysis.context import FileContext

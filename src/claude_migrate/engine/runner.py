@@ -20,7 +20,6 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from claude_migrate.analysis.calls import MARKERS as CLAUDE_MARKERS
 from claude_migrate.checks import ALL_CHECKS, Check
 from claude_migrate.configs import CONFIG_KIND
 from claude_migrate.core.atomic import WriteRefused, replace_file
@@ -61,6 +60,7 @@ from claude_migrate.project.triage import (
     parse_for_triage,
     read_sites,
 )
+from claude_migrate.targets import MARKERS as CLAUDE_MARKERS
 
 if TYPE_CHECKING:
     import libcst as cst  # imported where a file is parsed: most runs never need it

@@ -37,28 +37,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from claude_migrate.analysis.calls import (
-    BEDROCK_METHODS,
+from claude_migrate.core.deadline import OverTime, deadline
+from claude_migrate.core.source import as_python_reads, python_text, read_regular
+from claude_migrate.project.summary import summarise_tree
+from claude_migrate.project.triage import Sites, read_sites
+from claude_migrate.targets import (
     MARKERS,
     MAX_TOKENS,
     MODEL,
-    SDK_METHODS,
     STOP,
     STREAM,
     TARGETS,
     TEMPERATURE,
     is_claude_model,
+    is_sdk_client_class,
     langchain_target,
 )
-from claude_migrate.analysis.symbols import (
-    BEDROCK_RUNTIME,
-    BOTO3_CLIENT_FACTORIES,
-    is_sdk_client_class,
-)
-from claude_migrate.core.deadline import OverTime, deadline
-from claude_migrate.core.source import as_python_reads, python_text, read_regular
-from claude_migrate.project.summary import summarise_tree
-from claude_migrate.project.triage import Sites, read_sites
+from claude_migrate.targets.anthropic_sdk import SDK_METHODS
+from claude_migrate.targets.bedrock import BEDROCK_METHODS, BEDROCK_RUNTIME, BOTO3_CLIENT_FACTORIES
 
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 CANONICAL = (TEMPERATURE, MAX_TOKENS, STOP, STREAM, MODEL)
