@@ -38,7 +38,7 @@ from claude_migrate.targets.openai_compat import (
 if TYPE_CHECKING:
     import libcst as cst
 
-    from claude_migrate.project.phase import ProjectView
+    from claude_migrate.core.project_view import ProjectView
 else:
     cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
 

@@ -26,6 +26,7 @@ from claude_migrate.core.atomic import WriteRefused, replace_file
 from claude_migrate.core.deadline import OverTime, deadline
 from claude_migrate.core.diagnostics import Diagnostic, FileError, FileResult
 from claude_migrate.core.job import MIB, Job, Limits, Options  # fmt: skip
+from claude_migrate.core.project_view import ProjectView
 from claude_migrate.core.settings import FileSettings
 from claude_migrate.core.source import (
     DecodeError,
@@ -51,7 +52,7 @@ from claude_migrate.engine.pool import (
 )
 from claude_migrate.manifests import MANIFEST_KIND
 from claude_migrate.notebook import CHECKED_AS, NOTEBOOK_KIND
-from claude_migrate.project.phase import ProjectView, attach_project
+from claude_migrate.project.phase import attach_project
 from claude_migrate.project.triage import (
     Sites,
     Wanted,
