@@ -37,6 +37,7 @@ from claude_migrate.targets.base import (
     STOP,
     STREAM,
     TEMPERATURE,
+    Constructor,
     Target,
     is_claude_model,
 )
@@ -63,7 +64,6 @@ from claude_migrate.targets.instructor import (
 )
 from claude_migrate.targets.langchain import LANGCHAIN_CLAUDE_ONLY, langchain_target
 from claude_migrate.targets.litellm import (
-    LITELLM,
     LITELLM_FUNCTIONS,
     LITELLM_ROUTER,
     ROUTER_METHODS,
@@ -71,7 +71,7 @@ from claude_migrate.targets.litellm import (
 from claude_migrate.targets.llama_index import LLAMAINDEX_BEDROCK_CLASSES, LLAMAINDEX_CLASSES
 from claude_migrate.targets.openai_compat import OPENAI_COMPAT_METHODS, OPENAI_ON_ANTHROPIC
 from claude_migrate.targets.pydantic_ai import PYDANTIC_AI_AGENTS, PYDANTIC_AI_MODELS
-from claude_migrate.targets.registry import CALLEE_NAMES, TARGETS
+from claude_migrate.targets.registry import CALLEE_NAMES, CONSTRUCTORS, TARGETS
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -300,11 +300,13 @@ class CallFinder:
         names: dict[str, list[str]] = {}
         hops: list[tuple[str, str, int]] = []
         families = set()
+        by_model = False
         for param, items in reaches.items():
             for canonical, key, path, line in items:
                 names.setdefault(str(canonical), []).append(param)
                 hops.append((param, str(path), int(line)))  # type: ignore[call-overload]
                 families.add(TARGETS[str(key)].family)
+                by_model = by_model or TARGETS[str(key)].by_model
         if len(families) != 1:
             return None
         # Paths into an argument (`options.model_id`): read where the object passed is made.
@@ -327,8 +329,9 @@ class CallFinder:
             stop=tuple(names.get(STOP, ())),
             stream=tuple(names.get(STREAM, ())),
             model=tuple(names.get(MODEL, ())),
+            by_model=by_model,
         )
-        if target.family in (BEDROCK, LITELLM) and target.model:
+        if target.by_model and target.model:
             # Those calls are Claude's only with a Claude model: the one passed here must be.
             model = args.get(*target.model)
             if model is None or not (
@@ -486,7 +489,37 @@ class CallFinder:
             return self._pydantic_ai_site(record, TARGETS["pydantic-ai:AnthropicModel"], "settings")
         if qualname in PYDANTIC_AI_AGENTS:
             return self._pydantic_ai_site(record, TARGETS["pydantic-ai:Agent"], "model_settings")
+        made = CONSTRUCTORS.get(qualname)
+        if made is not None:
+            return self._constructor_site(record, made)
         return None
+
+    def _constructor_site(self, record: CallRecord, made: Constructor) -> CallSite | None:
+        """Return the call of a registered constructor (`targets.CONSTRUCTORS`): its keywords
+        are the request's, or its `model_kwargs`'s; with `by_model`, only a Claude model
+        makes it one."""
+        target = TARGETS[made.target]
+        args = self.kwargs(record)
+        if made.positional is not None:
+            args = self._positional(record, args, target.model[0], made.positional)
+        if target.by_model and not self._claude_model(args, target.model, record):
+            return None
+        if target.location == "model-kwargs":
+            return self._model_kwargs_site(record, target, args, target.family)
+        return CallSite(record, target, args, client=target.family)
+
+    def _model_kwargs_site(
+        self, record: CallRecord, target: Target, args: Entries, client: str
+    ) -> CallSite:
+        """Return a site whose parameters are its keywords and its `model_kwargs` dict's."""
+        nested = self.values.nested(args.get("model_kwargs"), record.scope)
+        params = Entries(dict(args.items), args.opaque, set(args.unknown_keys))
+        if nested is not None:
+            params.items.update(nested.items)
+            params.opaque = params.opaque or nested.opaque
+        elif args.get("model_kwargs") is not None:
+            params.opaque = True
+        return CallSite(record, target, params, client=client, call_args=args)
 
     def _pydantic_ai_site(
         self, record: CallRecord, target: Target, settings: str
@@ -587,14 +620,7 @@ class CallFinder:
         if not (model and is_claude_model(model)):
             return None
         if target.location == "model-kwargs":
-            nested = self.values.nested(args.get("model_kwargs"), record.scope)
-            params = Entries(dict(args.items), args.opaque, set(args.unknown_keys))
-            if nested is not None:
-                params.items.update(nested.items)
-                params.opaque = params.opaque or nested.opaque
-            elif args.get("model_kwargs") is not None:
-                params.opaque = True
-            return CallSite(record, target, params, client="langchain", call_args=args)
+            return self._model_kwargs_site(record, target, args, "langchain")
         return CallSite(record, target, args, client="langchain")
 
     def _litellm_site(self, record: CallRecord) -> CallSite | None:
@@ -636,7 +662,7 @@ class CallFinder:
                 assert value.node is not None
                 if (
                     key in site.target.model
-                    and site.family in (LITELLM, BEDROCK)
+                    and site.target.by_model
                     and not (isinstance(value.value, str) and is_claude_model(value.value))
                 ):
                     continue

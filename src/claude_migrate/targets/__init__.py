@@ -7,6 +7,7 @@ that family's classes, methods, parameter names and how it names models; `regist
 the project's but `core/`, so the LibCST analysis and the `ast` project phase both read it.
 """
 
+from claude_migrate.targets.agno import AGNO
 from claude_migrate.targets.anthropic_sdk import SDK, is_sdk_client_class
 from claude_migrate.targets.base import (
     CANONICAL,
@@ -21,6 +22,7 @@ from claude_migrate.targets.base import (
     is_claude_model,
 )
 from claude_migrate.targets.bedrock import BEDROCK
+from claude_migrate.targets.crewai import CREWAI
 from claude_migrate.targets.dspy import DSPY
 from claude_migrate.targets.http import HTTP, anthropic_endpoint
 from claude_migrate.targets.instructor import INSTRUCTOR
@@ -40,10 +42,12 @@ from claude_migrate.targets.registry import (
 )
 
 __all__ = [
+    "AGNO",
     "BEDROCK",
     "CALLEE_NAMES",
     "CANONICAL",
     "CONSTRUCTORS",
+    "CREWAI",
     "DSPY",
     "FAMILIES",
     "HEADERS",

@@ -42,6 +42,14 @@ class Target:
     # Whether the request reaches the model as written, so rules/models.toml's facts (CM108, a
     # CM302 fix's parameter changes) apply; False where a layer in between adapts it.
     model_facts: bool = True
+    # Whether only a Claude model makes the call Claude's (a library serving many vendors):
+    # a wrapper's call is one only when the model it passes is.
+    by_model: bool = False
+    # What reaches Anthropic, for what the API version and the SDK refuse (a family not listed
+    # in `analysis/rejections.py` by name): "sdk" (the anthropic SDK's messages.create),
+    # "body" (a Bedrock body: its own anthropic_version, else the API version), "api" (a
+    # Messages request the API version judges), "" (not judged).
+    sends: str = ""
 
     def names(self, canonical: str) -> tuple[str, ...]:
         return {
@@ -56,16 +64,13 @@ class Target:
 
 @dataclass(frozen=True)
 class Constructor:
-    """A class (or function) of another library that is a Claude call when it is made.
-
-    `target` is the key of its `Target`; `positional` the index its model may be passed at
-    (None: by keyword only); `claude_model`: whether only a Claude model string makes it one
-    (a library serving many vendors), else every call is (a class only for Claude).
-    """
+    """A class of another library that is a Claude call when it is made (its request
+    parameters are the constructor's): `target` is the key of its `Target` (whose `by_model`
+    says whether only a Claude model makes it one), `positional` the index its model may be
+    passed at (None: by keyword only)."""
 
     target: str
     positional: int | None = None
-    claude_model: bool = True
 
 
 _CLAUDE_MODEL = re.compile(r"(^|[/.:])(claude)|(^|[/.])anthropic[./]", re.IGNORECASE)

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from claude_migrate.targets.base import MAX_TOKENS, MODEL, STOP, Target
+from claude_migrate.targets.base import MAX_TOKENS, MODEL, STOP, Constructor, Target
 
 LANGCHAIN = "langchain"
 
@@ -51,6 +51,24 @@ TARGETS = (
         stream=(),
         model=(MODEL, "model_id"),
     ),
+    Target(
+        # The legacy Bedrock LLM (`langchain.llms.Bedrock`, `langchain_community.llms.Bedrock`):
+        # Claude's Text Completions format on invoke_model, the body's parameters in
+        # `model_kwargs` (`max_tokens_to_sample`, `temperature`, `stop_sequences`); it refuses
+        # Claude 3 models ("Claude v3 models are not supported by this LLM",
+        # langchain_community/llms/bedrock.py), so a Claude model here is a Text Completions one.
+        "langchain:Bedrock",
+        LANGCHAIN,
+        "LangChain's legacy Bedrock LLM (Text Completions)",
+        location="model-kwargs",
+        max_tokens=("max_tokens_to_sample",),
+        stream=("streaming",),
+        model=("model_id",),
+        legacy=True,
+        model_facts=False,
+        by_model=True,
+        sends="body",
+    ),
 )
 
 # LangChain classes by their last name, and the packages they may be imported from.
@@ -90,6 +108,13 @@ def langchain_target(qualname: str) -> str | None:
     return None
 
 
-CALLEES = frozenset({*LANGCHAIN_CLASSES, "Anthropic"})
+# Classes recognised through the registry's constructors.
+CONSTRUCTORS = {
+    f"{package}.{module}.Bedrock": Constructor("langchain:Bedrock")
+    for package in ("langchain", "langchain_community")
+    for module in ("llms", "llms.bedrock")
+}
+
+CALLEES = frozenset({*LANGCHAIN_CLASSES, "Anthropic", "Bedrock"})
 # `Anthropic(...)` is LangChain's legacy LLM only in a file naming `langchain`.
 ONLY_WITH = (("Anthropic", "langchain"),)

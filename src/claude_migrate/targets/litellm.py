@@ -12,6 +12,7 @@ TARGETS = (
         "litellm:completion",
         LITELLM,
         "litellm completion",
+        by_model=True,
         max_tokens=(MAX_TOKENS, "max_completion_tokens"),
         stop=("stop",),
         streaming_api="completion(..., stream=True)",

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from types import ModuleType
 
+import claude_migrate.targets.agno as agno
 import claude_migrate.targets.anthropic_sdk as anthropic_sdk
 import claude_migrate.targets.bedrock as bedrock
+import claude_migrate.targets.crewai as crewai
 import claude_migrate.targets.dspy as dspy
 import claude_migrate.targets.http as http
 import claude_migrate.targets.instructor as instructor
@@ -34,6 +36,8 @@ FAMILIES: tuple[ModuleType, ...] = (
     openai_compat,
     litellm,
     http,
+    agno,
+    crewai,
 )
 
 TARGETS: dict[str, Target] = {
