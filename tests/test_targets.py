@@ -487,3 +487,20 @@ def test_the_triage_keeps_the_new_classes_only_with_their_library() -> None:
         tree = parse_for_triage(text)
         assert tree is not None
         assert has_candidate(tree, text, wanted) is kept, text
+
+
+def test_a_wrapper_passing_model_kwargs_or_a_positional_model_is_followed(tmp_path: Path) -> None:
+    source = (
+        "from langchain_community.llms import Bedrock\n"
+        "from crewai import LLM\n"
+        "def make(temp):\n"
+        "    return Bedrock(model_id='anthropic.claude-v2', model_kwargs={'temperature': temp})\n"
+        "def crew(model, temp):\n"
+        "    return LLM(model, temperature=temp, stream=True)\n"
+        "make(0.9)\n"
+        "crew('anthropic/claude-sonnet-4-6', 0.9)\n"
+        "crew('gpt-4o', 0.9)\n"
+    )
+    write_tree(tmp_path, {"app.py": source, "claude-migrate.toml": "select = ['CM101']\n"})
+    report = Cli(tmp_path).json("check", "app.py")
+    assert {(d["line"], d["code"]) for d in report["diagnostics"]} == {(7, "CM101"), (8, "CM101")}
