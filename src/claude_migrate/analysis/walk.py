@@ -15,6 +15,7 @@ on the anthropic SDK (tests/test_prefilter.py keeps checking it on the fixtures)
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import sys
 import typing
@@ -198,14 +199,16 @@ _TOKENS = (
 _SKIPPED: dict[frozenset[str], frozenset[type]] = {}
 
 
+@functools.cache
 def token_types() -> dict[type, bool]:
     """Return the token and whitespace node classes, each with whether it has no child node."""
-    bases = tuple(getattr(cst, name) for name in _TOKEN_BASES)
     found = {getattr(cst, name): name in _LEAVES for name in _TOKENS}
-    for name in cst.__all__:
-        value = getattr(cst, name, None)
-        if isinstance(value, type) and issubclass(value, bases):
-            found.setdefault(value, False)
+    for name in _TOKEN_BASES:
+        base = getattr(cst, name)
+        found.setdefault(base, False)
+        for sub in _subclasses(base):
+            if sub.__module__.startswith("libcst."):
+                found.setdefault(sub, False)  # LibCST's own operators: whitespace inside
     return found
 
 
@@ -261,6 +264,7 @@ def _only(declared: object, skipped: frozenset[type]) -> bool:
     return all(_only(arg, skipped) for arg in typing.get_args(declared))
 
 
+@functools.cache
 def _subclasses(cls: type) -> list[type]:
     """Return the subclasses of `cls` their modules define (LibCST's slots decorator makes a
     new class of each node and leaves the first one behind, never instantiated)."""
