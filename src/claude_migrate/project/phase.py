@@ -57,6 +57,23 @@ from claude_migrate.analysis.symbols import (
 )
 from claude_migrate.core.deadline import OverTime, deadline
 from claude_migrate.core.source import as_python_reads, python_text, read_regular
+from claude_migrate.project.kinds import (
+    Bound,
+    Class,
+    Client,
+    Const,
+    DictLit,
+    Foreign,
+    Func,
+    Items,
+    Module,
+    Obj,
+    Param,
+    Ref,
+    SelfParam,
+    Super,
+    Sym,
+)
 from claude_migrate.project.summary import summarise_tree
 from claude_migrate.project.triage import Sites, read_sites
 
@@ -246,23 +263,7 @@ def _real_folder(root: Path) -> str:
 
 # The derived facts ------------------------------------------------------------------------------
 
-# What an expression is during the project phase, as tuples:
-#   ("client", cls, path)      a Claude client (or a boto3 bedrock-runtime client), attributes
-#                              `path`
-#   ("foreign", qualname)      an object a known non-project call made (another vendor's client...)
-#   ("const", value)
-#   ("ref", qualname)          an outside module or object, by its import path
-#   ("module", name)           a project module
-#   ("func", module, qual)     a project function or method (unbound)
-#   ("bound", module, qual)    a method of a project object
-#   ("class", module, name)
-#   ("obj", module, name)      an instance of a project class
-#   ("self", module, name)     the first parameter of a method
-#   ("param", module, qual, name)  `name` may be a path into an options object or a dict
-#                              passed there: "options.model_id", "config[maxTokens]"
-#   ("dict", {key: expr}, scope)
-#   None                       unknown
-Sym = tuple[Any, ...] | None
+# What an expression is during the project phase: `kinds.Sym` (None is unknown).
 
 
 @dataclass
@@ -303,9 +304,16 @@ class _Layout:
     defaulted: tuple[str, ...]
 
 
-# Markers in `Project._memo`: no entry yet, and an expression being evaluated (a cycle).
-_MISSING: Sym = ("missing",)
-_PENDING: Sym = ("pending",)
+@dataclass(frozen=True, slots=True)
+class _Marker:
+    """A marker in `Project._memo` and `Project._exports`, never a value."""
+
+    name: str
+
+
+# No entry yet, and an expression being evaluated (a cycle).
+_MISSING = _Marker("missing")
+_PENDING = _Marker("pending")
 
 
 class Project:
@@ -314,7 +322,7 @@ class Project:
     def __init__(self, roots: Sequence[Path], cwd: Path, folders: Sequence[Path] = ()) -> None:
         self.roots = list(roots)
         self.folders = list(folders)
-        self._memo: dict[tuple[Any, ...], Sym] = {}
+        self._memo: dict[tuple[Any, ...], Sym | _Marker] = {}
         self._paths: dict[str, Path | None] = {}
         # Pure functions of their keys, kept for the whole run.
         self._prefix_memo: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
@@ -550,7 +558,7 @@ class Project:
         summary = self.summaries.get(module)
         if summary is None:
             if self.module_path(module) is None:
-                return ("ref", f"{module}.{name}")
+                return Ref(f"{module}.{name}")
             summary = self.load(module) if self.loading else None
             if summary is None:
                 return None  # a project module that cannot be read or parsed
@@ -582,42 +590,42 @@ class Project:
         """Return what an absolute import path names: a project thing, or an outside ref."""
         for module, rest in self._prefixes(qualname):
             if module in self.summaries or self.module_path(module) is not None:
-                symbol: Sym = ("module", module)
+                symbol: Sym = Module(module)
                 if rest:
                     # `attribute` of a module is its export: a known one is taken as it is.
-                    symbol = self._exports.get((module, rest[0]), _MISSING)
-                    if symbol is _MISSING:
+                    key = (module, rest[0])
+                    if key in self._exports:
+                        symbol = self._exports[key]
+                    else:
                         symbol = self.export(module, rest[0], depth + 2)
                     for attr in rest[1:]:
                         symbol = self.attribute(symbol, attr, depth + 1)
                 return symbol
-        return ("ref", qualname)
+        return Ref(qualname)
 
     def attribute(self, base: Sym, attr: str, depth: int) -> Sym:
-        if base is None:
-            return None
-        kind = base[0]
-        if kind == "module":
-            return self.export(base[1], attr, depth + 1)
-        if kind == "ref":
-            return ("ref", f"{base[1]}.{attr}")
-        if kind == "client":
-            return ("client", base[1], (*base[2], attr))
-        if kind == "param" and base[3].count(".") + base[3].count("[") < MAX_PATH:
-            # A field of an options object the parameter holds: its own path.
-            return ("param", base[1], base[2], f"{base[3]}.{attr}")
-        if kind in ("self", "obj"):
-            method = self.member(base[1], base[2], attr)
-            if method is not None:
-                return ("bound", *method, base[1], base[2])
-            return self._attribute_value(base[1], base[2], attr, depth + 1)
-        if kind == "class":
-            method = self.member(base[1], base[2], attr)
-            return None if method is None else ("func", *method)
-        if kind == "super":
-            # `super().name`: the next class after this one in the method resolution order.
-            method = self.member(base[1], base[2], attr, after=True)
-            return None if method is None else ("bound", *method, base[1], base[2])
+        match base:
+            case Module(name):
+                return self.export(name, attr, depth + 1)
+            case Ref(qualname):
+                return Ref(f"{qualname}.{attr}")
+            case Client(cls, path):
+                return Client(cls, (*path, attr))
+            case Param(module, qual, name) if name.count(".") + name.count("[") < MAX_PATH:
+                # A field of an options object the parameter holds: its own path.
+                return Param(module, qual, f"{name}.{attr}")
+            case SelfParam(module, name) | Obj(module, name):
+                method = self.member(module, name, attr)
+                if method is not None:
+                    return Bound(*method, module, name)
+                return self._attribute_value(module, name, attr, depth + 1)
+            case Class(module, name):
+                method = self.member(module, name, attr)
+                return None if method is None else Func(*method)
+            case Super(module, name):
+                # `super().name`: the next class after this one in the method resolution order.
+                method = self.member(module, name, attr, after=True)
+                return None if method is None else Bound(*method, module, name)
         return None
 
     def mro(self, module: str, cls: str) -> list[tuple[str, str]]:
@@ -636,9 +644,9 @@ class Project:
         info = self.summaries.get(module, {}).get("classes", {}).get(cls)
         for base in (info or {}).get("bases", []):
             symbol = self.evaluate(module, None, base)
-            if symbol is None or symbol[0] != "class" or len(order) > MAX_DEPTH:
+            if not isinstance(symbol, Class) or len(order) > MAX_DEPTH:
                 continue
-            for item in self.mro(symbol[1], symbol[2]):
+            for item in self.mro(symbol.module, symbol.name):
                 if item not in order:
                     order.append(item)
         return order
@@ -693,10 +701,10 @@ class Project:
                 index = self._param_index(module, function, facts).get(name)
                 if index is not None:
                     if index == 0 and facts["method"] and not facts["classmethod"]:
-                        return ("self", module, function.rsplit(".", 1)[0])
+                        return SelfParam(module, function.rsplit(".", 1)[0])
                     if index == 0 and facts["classmethod"]:
-                        return ("class", module, function.rsplit(".", 1)[0])
-                    return ("param", module, function, name)
+                        return Class(module, function.rsplit(".", 1)[0])
+                    return Param(module, function, name)
                 if "parent" in facts:
                     # A nested function reads what it does not bind from the enclosing one.
                     return self._name(module, facts["parent"], name, depth + 1)
@@ -705,15 +713,15 @@ class Project:
         assigns = summary["assigns"].get(name)
         if assigns:
             if len(assigns) == 1 and assigns[0][0][0] == "def":
-                return ("func", module, name)
+                return Func(module, name)
             if len(assigns) == 1 and assigns[0][0][0] == "class":
-                return ("class", module, name)
+                return Class(module, name)
             if any(value[0] in ("def", "class") for value, _ in assigns):
                 return None
             items = [value[1] for value, _ in assigns if value[0] == "item"]
             if items and len(items) == len(assigns) - 1:
                 # A dict of clients (`clients[key] = make()`): an item of it is what they are.
-                return ("items", _union([self.evaluate(module, None, v, depth + 1) for v in items]))
+                return Items(_union([self.evaluate(module, None, v, depth + 1) for v in items]))
             plain = [(value, nested) for value, nested in assigns if value[0] != "item"]
             if len(plain) == 1 and not plain[0][1]:
                 return self.evaluate(module, None, plain[0][0], depth + 1)
@@ -741,16 +749,18 @@ class Project:
         kind = value[0]
         # What needs no other fact is answered without the memo (most expressions are these).
         if kind == "lit":
-            return ("const", value[1])
+            return Const(value[1])
         if kind == "?":
             return None
         if kind == "name" and value[1] == "None":
-            return ("const", None)
+            return Const(None)
         key = (module, function, id(value))
         memo = self._memo
         found = memo.get(key, _MISSING)
-        if found is not _MISSING:
-            return None if found is _PENDING else found  # pending: a cycle, unknown
+        if not isinstance(found, _Marker):
+            return found
+        if found is _PENDING:
+            return None  # a cycle: unknown
         memo[key] = _PENDING
         try:
             result = self._evaluate(module, function, value, depth)
@@ -765,10 +775,10 @@ class Project:
     def _evaluate(self, module: str, function: str | None, value: list[Any], depth: int) -> Sym:
         kind = value[0]
         if kind == "lit":
-            return ("const", value[1])
+            return Const(value[1])
         if kind == "name":
             if value[1] == "None":
-                return ("const", None)
+                return Const(None)
             return self._name(module, function, value[1], depth + 1)
         if kind == "attr":
             return self.attribute(
@@ -782,9 +792,9 @@ class Project:
                 [self.evaluate(module, function, v, depth + 1) for v in options], choice=True
             )
         if kind == "dict":
-            return ("dict", value[1], module, function)
+            return DictLit(value[1], module, function)
         if kind == "def":
-            return ("func", module, value[1])
+            return Func(module, value[1])
         if kind == "join":
             return self._joined(module, function, value[1], depth + 1, len(value) > 2)
         if kind == "import":
@@ -799,12 +809,12 @@ class Project:
         text = []
         for part in parts:
             found = self.evaluate(module, function, part, depth + 1)
-            if found is None or found[0] != "const" or isinstance(found[1], bool):
+            if not isinstance(found, Const) or isinstance(found.value, bool):
                 return None
-            if not isinstance(found[1], str if add else (str, int, float)):
+            if not isinstance(found.value, str if add else (str, int, float)):
                 return None
-            text.append(str(found[1]))
-        return ("const", "".join(text))
+            text.append(str(found.value))
+        return Const("".join(text))
 
     def _local_import(self, module: str, value: list[Any]) -> str:
         """Return the absolute name an import inside a function binds (`["import", ...]`)."""
@@ -827,30 +837,28 @@ class Project:
         if call[1] == ["name", "super"] and function is not None and "." in function:
             facts = self.summaries[module]["functions"].get(function)
             if facts is not None and (facts["method"] or facts["classmethod"]):
-                return ("super", module, function.rsplit(".", 1)[0])
-        callee = self.evaluate(module, function, call[1], depth + 1)
-        if callee is None:
-            return None
-        kind = callee[0]
-        if kind == "ref":
-            name = callee[1]
-            if is_sdk_client_class(name):
-                return ("client", name, ())
-            if name in BOTO3_CLIENT_FACTORIES or name.endswith("Session.client"):
-                service = call[3].get("service_name") or (call[2][0] if call[2] else None)
-                if service == ["lit", "bedrock-runtime"]:
-                    return ("client", BEDROCK_RUNTIME, ())
-                return None
-            return ("foreign", name)
-        if kind == "client" and callee[2] in (("with_options",), ("copy",)):
-            return ("client", callee[1], ())
-        if kind == "func":
-            return self._returns(callee[1], callee[2], depth + 1)
-        if kind == "bound":
-            return self._returns(callee[1], callee[2], depth + 1)
-        if kind == "class":
-            return ("obj", callee[1], callee[2])
+                return Super(module, function.rsplit(".", 1)[0])
+        match self.evaluate(module, function, call[1], depth + 1):
+            case Ref(name):
+                return self._outside_call(name, call)
+            case Client(cls, path) if path in (("with_options",), ("copy",)):
+                return Client(cls)
+            case Func(callee_module, qual) | Bound(callee_module, qual):
+                return self._returns(callee_module, qual, depth + 1)
+            case Class(callee_module, name):
+                return Obj(callee_module, name)
         return None
+
+    def _outside_call(self, name: str, call: list[Any]) -> Sym:
+        """Return what a call of an outside name makes: a Claude client, or another object."""
+        if is_sdk_client_class(name):
+            return Client(name)
+        if name in BOTO3_CLIENT_FACTORIES or name.endswith("Session.client"):
+            service = call[3].get("service_name") or (call[2][0] if call[2] else None)
+            if service == ["lit", "bedrock-runtime"]:
+                return Client(BEDROCK_RUNTIME)
+            return None
+        return Foreign(name)
 
     def _returns(self, module: str, qual: str, depth: int = 0) -> Sym:
         key = ("returns", module, qual)
@@ -865,8 +873,8 @@ class Project:
             result = _union(found) if found else None
             if result is None and facts["returns_annotation"] is not None:
                 typed = self.evaluate(module, None, facts["returns_annotation"], depth + 1)
-                if typed is not None and typed[0] == "ref" and is_sdk_client_class(typed[1]):
-                    result = ("client", typed[1], ())
+                if isinstance(typed, Ref) and is_sdk_client_class(typed.qualname):
+                    result = Client(typed.qualname)
         finally:
             self._evaluating.discard(key)
         return result
@@ -877,22 +885,20 @@ class Project:
         return self._typed(symbol)
 
     def _typed(self, symbol: Sym, depth: int = 0) -> Sym:
-        if symbol is None or depth > MAX_DEPTH:
+        if not isinstance(symbol, Param) or depth > MAX_DEPTH:
             return symbol
-        if symbol[0] == "param":
-            _, module, qual, name = symbol
-            facts = self.summaries[module]["functions"][qual]
-            for param in facts["params"]:
-                if param["name"] == name and param["annotation"] is not None:
-                    typed = self.evaluate(module, None, param["annotation"])
-                    if typed is not None and typed[0] == "ref" and is_sdk_client_class(typed[1]):
-                        return ("client", typed[1], ())
-                    return None
-            if name in self.facts.ambiguous.get((module, qual), set()):
+        module, qual, name = symbol.module, symbol.qual, symbol.name
+        facts = self.summaries[module]["functions"][qual]
+        for param in facts["params"]:
+            if param["name"] == name and param["annotation"] is not None:
+                typed = self.evaluate(module, None, param["annotation"])
+                if isinstance(typed, Ref) and is_sdk_client_class(typed.qualname):
+                    return Client(typed.qualname)
                 return None
-            cls = self.facts.param_clients.get((module, qual), {}).get(name)
-            return ("client", cls, ()) if cls else None
-        return symbol
+        if name in self.facts.ambiguous.get((module, qual), set()):
+            return None
+        cls = self.facts.param_clients.get((module, qual), {}).get(name)
+        return Client(cls) if cls else None
 
     # The fixed point ------------------------------------------------------------------------
     def solve(self) -> None:
@@ -1002,22 +1008,26 @@ class Project:
     def _record_callee(
         self, module: str, function: str | None, call: list[Any], callee: Sym
     ) -> None:
-        if callee is None:
-            return
-        receiver: tuple[str, str] | None
-        if callee[0] == "class":
-            init = self.member(callee[1], callee[2], "__init__")
-            if init is not None:
-                receiver = (callee[1], callee[2])
-                self._record_project_call(module, function, call, *init, True, receiver)
-        elif callee[0] == "bound":
-            receiver = (callee[3], callee[4])
-            self._record_project_call(module, function, call, callee[1], callee[2], True, receiver)
-        elif callee[0] == "func":
-            # `Base.__init__(self, ...)`: the instance is the first argument.
-            first = self.evaluate(module, function, call[2][0]) if call[2] else None
-            receiver = (first[1], first[2]) if first and first[0] in ("self", "obj") else None
-            self._record_project_call(module, function, call, callee[1], callee[2], False, receiver)
+        match callee:
+            case Class(class_module, name):
+                init = self.member(class_module, name, "__init__")
+                if init is not None:
+                    made = (class_module, name)
+                    self._record_project_call(module, function, call, *init, True, made)
+            case Bound(callee_module, qual, receiver_module, cls):
+                runs_on = (receiver_module, cls)
+                self._record_project_call(
+                    module, function, call, callee_module, qual, True, runs_on
+                )
+            case Func(callee_module, qual):
+                # `Base.__init__(self, ...)`: the instance is the first argument.
+                first = self.evaluate(module, function, call[2][0]) if call[2] else None
+                receiver = None
+                if isinstance(first, SelfParam | Obj):
+                    receiver = (first.module, first.name)
+                self._record_project_call(
+                    module, function, call, callee_module, qual, False, receiver
+                )
 
     def _target(
         self, module: str, function: str | None, call: list[Any]
@@ -1032,9 +1042,9 @@ class Project:
                 path.insert(0, base[2])
                 base = base[1]
                 receiver = self.receiver(module, function, base)
-                if receiver is not None and receiver[0] == "client":
-                    full = (*receiver[2], *path)
-                    if receiver[1] == BEDROCK_RUNTIME:
+                if isinstance(receiver, Client):
+                    full = (*receiver.path, *path)
+                    if receiver.cls == BEDROCK_RUNTIME:
                         key = BEDROCK_METHODS.get(full[0]) if len(full) == 1 else None
                         if key is None:
                             return None
@@ -1042,10 +1052,9 @@ class Project:
                         if TARGETS[key].location != "inference-config":
                             return None
                         if (
-                            model is not None
-                            and model[0] == "const"
-                            and isinstance(model[1], str)
-                            and not is_claude_model(model[1])
+                            isinstance(model, Const)
+                            and isinstance(model.value, str)
+                            and not is_claude_model(model.value)
                         ):
                             return None
                         config = kwargs.get("inferenceConfig")
@@ -1055,9 +1064,9 @@ class Project:
                     sdk = SDK_METHODS.get(tuple(full))
                     return (sdk, kwargs) if sdk else None
         callee = self.evaluate(module, function, callee_expr)
-        if callee is None or callee[0] != "ref":
+        if not isinstance(callee, Ref):
             return None
-        name = callee[1]
+        name = callee.qualname
         key = langchain_target(name)
         if key is not None:
             if key not in ("langchain:ChatAnthropic", "langchain:legacy"):
@@ -1065,23 +1074,13 @@ class Project:
                 for model_name in TARGETS[key].model:
                     if model_name in kwargs:
                         model = self.evaluate(module, function, kwargs[model_name])
-                if not (
-                    model
-                    and model[0] == "const"
-                    and isinstance(model[1], str)
-                    and is_claude_model(model[1])
-                ):
+                if not _is_claude_constant(model):
                     return None
             return key, kwargs
         if name in ("litellm.completion", "litellm.acompletion"):
             model_expr = kwargs.get("model") or (call[2][0] if call[2] else None)
             model = self.evaluate(module, function, model_expr) if model_expr else None
-            if (
-                model
-                and model[0] == "const"
-                and isinstance(model[1], str)
-                and is_claude_model(model[1])
-            ):
+            if _is_claude_constant(model):
                 return "litellm:completion", kwargs
         return None
 
@@ -1121,9 +1120,9 @@ class Project:
             # `create(**kwargs)` with `kwargs = self.build_kwargs(...)`: the entries of the dict
             # literal it is made from, read in the function that wrote it.
             made = self.evaluate(module, function, star)
-            if made is None or made[0] != "dict":
+            if not isinstance(made, DictLit):
                 continue
-            entries, dict_module, dict_function = made[1], made[2], made[3]
+            entries, dict_module, dict_function = made.entries, made.module, made.function
             if target.location == "inference-config":
                 config = entries.get("inferenceConfig")
                 params = dict(config[1]) if config and config[0] == "dict" else {}
@@ -1143,14 +1142,14 @@ class Project:
         if function is None:
             return
         for symbol, fallback in self._param_reads(module, function, value, 0):
-            _, owner_module, qual, name = symbol
-            _add(self.facts.reaches.setdefault((owner_module, qual), {}), name, reach)
+            key = (symbol.module, symbol.qual)
+            _add(self.facts.reaches.setdefault(key, {}), symbol.name, reach)
             if fallback is not None:
-                self.facts.fallbacks.setdefault((owner_module, qual), {}).setdefault(name, fallback)
+                self.facts.fallbacks.setdefault(key, {}).setdefault(symbol.name, fallback)
 
     def _param_reads(
         self, module: str, function: str | None, value: list[Any], depth: int
-    ) -> list[tuple[tuple[Any, ...], list[Any] | None]]:
+    ) -> list[tuple[Param, list[Any] | None]]:
         """Return the parameters (or paths into them) whose value an expression may be.
 
         Each with the constant an `or` falls back to when it is falsy (`options.model_id or
@@ -1160,18 +1159,18 @@ class Project:
         if depth > MAX_DEPTH or not value:
             return []
         symbol = self.evaluate(module, function, value)
-        if symbol is not None and symbol[0] == "param":
+        if isinstance(symbol, Param):
             return [(symbol, None)]
         if symbol is not None:
             return []
         kind = value[0]
-        found: list[tuple[tuple[Any, ...], list[Any] | None]] = []
+        found: list[tuple[Param, list[Any] | None]] = []
         if kind == "or":
             last = value[1][-1]
             constant = self.evaluate(module, function, last)
             fallback = None
-            if constant is not None and constant[0] == "const" and _jsonable(constant[1]):
-                fallback = [constant[1], last[1] if last[0] == "name" else None]
+            if isinstance(constant, Const) and _jsonable(constant.value):
+                fallback = [constant.value, last[1] if last[0] == "name" else None]
             for option in value[1][:-1]:
                 for read, _ in self._param_reads(module, function, option, depth + 1):
                     found.append((read, fallback))
@@ -1186,14 +1185,14 @@ class Project:
                 found.extend(self._param_reads(module, function, local[0][0], depth + 1))
         elif kind == "attr":
             base = self.evaluate(module, function, value[1])
-            if base is not None and base[0] == "self":
-                owner, info = self.attribute_owner(base[1], base[2], value[2])
+            if isinstance(base, SelfParam):
+                owner, info = self.attribute_owner(base.module, base.name, value[2])
                 for assigned, method in info.get("attributes", {}).get(value[2], []):
                     found.extend(self._param_reads(owner, method, assigned, depth + 1))
             elif base is None:
                 for read, _ in self._param_reads(module, function, value[1], depth + 1):
                     path = self.attribute(read, value[2], depth + 1)
-                    if path is not None and path[0] == "param":
+                    if isinstance(path, Param):
                         found.append((path, None))
         elif kind == "sub" or (
             kind == "call"
@@ -1208,9 +1207,9 @@ class Project:
             else:
                 base_expr, key = value[1][1], value[2][0][1]
             for read, _ in self._param_reads(module, function, base_expr, depth + 1):
-                name = read[3]
+                name = read.name
                 if name.count(".") + name.count("[") < MAX_PATH and "]" not in key:
-                    found.append((("param", read[1], read[2], f"{name}[{key}]"), None))
+                    found.append((Param(read.module, read.qual, f"{name}[{key}]"), None))
         return found
 
     def _varkw(self, module: str, function: str, star: list[Any]) -> str | None:
@@ -1294,12 +1293,10 @@ class Project:
         # Clients callers bind parameters to.
         for name, arg in bound_args.items():
             symbol = self._typed(self.evaluate(module, function, arg))
-            if symbol is None:
-                continue
-            if symbol[0] == "client" and not symbol[2]:
-                if is_sdk_client_class(symbol[1]):
-                    self.facts.param_clients.setdefault(key, {}).setdefault(name, symbol[1])
-            elif symbol[0] in ("foreign", "obj"):
+            if isinstance(symbol, Client) and not symbol.path:
+                if is_sdk_client_class(symbol.cls):
+                    self.facts.param_clients.setdefault(key, {}).setdefault(name, symbol.cls)
+            elif isinstance(symbol, Foreign | Obj):
                 self.facts.ambiguous.setdefault(key, set()).add(name)
         # Wrapper chains: our parameters passed on reach what the callee's reach.
         for name, arg in bound_args.items():
@@ -1315,12 +1312,12 @@ class Project:
             if not rest or head not in bound_args:
                 continue
             passed = self.evaluate(module, function, bound_args[head])
-            if passed is not None and passed[0] == "obj":
-                self.facts.options.add((passed[1], passed[2]))
-            elif passed is not None and passed[0] == "param" and function is not None:
+            if isinstance(passed, Obj):
+                self.facts.options.add((passed.module, passed.name))
+            elif isinstance(passed, Param) and function is not None:
                 for reach in items:
-                    mine = self.facts.reaches.setdefault((passed[1], passed[2]), {})
-                    _add(mine, passed[3] + rest, reach)
+                    mine = self.facts.reaches.setdefault((passed.module, passed.qual), {})
+                    _add(mine, passed.name + rest, reach)
         if function is not None:
             for star in call[5]:
                 if self._varkw(module, function, star) is None:
@@ -1405,8 +1402,8 @@ class Project:
         key = (module, qual)
         entry: dict[str, Any] = {}
         returned = self._returns(module, qual)
-        if returned is not None and returned[0] == "client" and not returned[2]:
-            entry["returns"] = returned[1]
+        if isinstance(returned, Client) and not returned.path:
+            entry["returns"] = returned.cls
         owner = self.class_of(module, qual)
         reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver)
         forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver)
@@ -1477,8 +1474,8 @@ class Project:
                 )
             for attr in sorted(names):
                 symbol = self._typed(self._attribute_value(module, name, attr, 0))
-                if symbol is not None and symbol[0] == "client" and not symbol[2]:
-                    attrs[attr] = symbol[1]
+                if isinstance(symbol, Client) and not symbol.path:
+                    attrs[attr] = symbol.cls
             entry: dict[str, Any] = {}
             if attrs:
                 entry["clients"] = attrs
@@ -1506,8 +1503,8 @@ class Project:
             if not (attr.isupper() or attr in CLAUDE_PARAMETERS):
                 continue
             value = self.evaluate(module, None, values[0][0])
-            if value is not None and value[0] == "const" and _jsonable(value[1]):
-                found[attr] = value[1]
+            if isinstance(value, Const) and _jsonable(value.value):
+                found[attr] = value.value
         return found
 
     def _fields(
@@ -1526,15 +1523,15 @@ class Project:
         inherited: list[dict[str, Any]] = []
         for base in info["bases"]:
             found = self.evaluate(module, None, base)
-            if base == ["name", "object"] or (found is not None and found[0] == "ref"):
+            if base == ["name", "object"] or isinstance(found, Ref):
                 continue
-            if found is None or found[0] != "class" or init is not None or depth > MAX_DEPTH:
+            if not isinstance(found, Class) or init is not None or depth > MAX_DEPTH:
                 return None
-            base_summary = self.summaries.get(found[1], {})
-            base_info = base_summary.get("classes", {}).get(found[2])
-            if base_info is None or f"{found[2]}.__init__" in base_summary.get("functions", {}):
+            base_summary = self.summaries.get(found.module, {})
+            base_info = base_summary.get("classes", {}).get(found.name)
+            if base_info is None or f"{found.name}.__init__" in base_summary.get("functions", {}):
                 return None
-            base_fields = self._fields(found[1], found[2], base_info, depth + 1)
+            base_fields = self._fields(found.module, found.name, base_info, depth + 1)
             if base_fields is None:
                 return None
             inherited.append(base_fields)
@@ -1566,7 +1563,7 @@ class Project:
             keyword_only = any(param[1] == "keyword" for param in params)
             for base in info["bases"]:
                 found = self.evaluate(module, None, base)
-                last = str(found[1]).rsplit(".", 1)[-1] if found is not None else ""
+                last = found.qualname.rsplit(".", 1)[-1] if isinstance(found, Ref) else ""
                 if last in ("BaseModel", "BaseSettings"):
                     keyword_only = True
             for field_name, facts in info["fields"].items():
@@ -1582,8 +1579,8 @@ class Project:
             value = self.evaluate(module, None, default)
             # An unknown default (`field(default_factory=...)`) is left out: a field not passed
             # then has no value to judge.
-            if value is not None and value[0] == "const" and _jsonable(value[1]):
-                known[param_name] = [value[1]]
+            if isinstance(value, Const) and _jsonable(value.value):
+                known[param_name] = [value.value]
         return {"params": params, "attrs": attrs, "defaults": known, "line": info["line"]}
 
     def closure(self, module: str) -> list[str]:
@@ -1703,20 +1700,29 @@ def given_names(facts: dict[str, Any]) -> set[bytes]:
 
 def _plain(symbol: Sym) -> list[Any] | None:
     """Return the part of a symbol a file can use, as JSON-able data."""
-    if symbol is None:
-        return None
-    kind = symbol[0]
-    if kind == "client" and not symbol[2]:
-        return ["client", symbol[1]]
-    if kind == "const" and _jsonable(symbol[1]):
-        return ["const", symbol[1]]
-    if kind in ("func", "class"):
-        return [kind, symbol[1], symbol[2]]
-    if kind == "obj":
-        return ["obj", symbol[1], symbol[2]]
-    if kind == "items" and symbol[1] is not None and symbol[1][0] == "client" and not symbol[1][2]:
-        return ["items", symbol[1][1]]
+    match symbol:
+        case Client(cls, ()):
+            return ["client", cls]
+        case Const(value) if _jsonable(value):
+            return ["const", value]
+        case Func(module, qual):
+            return ["func", module, qual]
+        case Class(module, name):
+            return ["class", module, name]
+        case Obj(module, name):
+            return ["obj", module, name]
+        case Items(Client(cls, ())):
+            return ["items", cls]
     return None
+
+
+def _is_claude_constant(symbol: Sym) -> bool:
+    """Return whether a value is a string naming a Claude model."""
+    return (
+        isinstance(symbol, Const)
+        and isinstance(symbol.value, str)
+        and is_claude_model(symbol.value)
+    )
 
 
 def _split_path(name: str) -> tuple[str, str]:
@@ -1775,17 +1781,17 @@ def _union(results: list[Sym], choice: bool = False) -> Sym:
         return None
     if all(r == results[0] for r in results):
         return results[0]
-    clients = [r for r in results if r is not None and r[0] == "client" and not r[2]]
+    clients = [r for r in results if isinstance(r, Client) and not r.path]
     if not clients:
         return None
     for r in results:
-        if r == ("const", None) or (r is not None and r[0] == "client" and not r[2]):
+        if r == Const(None) or (isinstance(r, Client) and not r.path):
             continue
-        if r is not None and r[0] in ("foreign", "obj", "const", "client"):
+        if isinstance(r, Foreign | Obj | Const | Client):
             return None  # a proven other object may be the one called
         if not choice:
             return None
-    sdk = [c for c in clients if is_sdk_client_class(c[1])]
+    sdk = [c for c in clients if is_sdk_client_class(c.cls)]
     if len(sdk) == len(clients):
         return clients[0]
     return clients[0] if all(c == clients[0] for c in clients) else None
