@@ -1045,28 +1045,51 @@ class Project:
                 if isinstance(receiver, Client):
                     full = (*receiver.path, *path)
                     if receiver.cls == BEDROCK_RUNTIME:
-                        key = BEDROCK_METHODS.get(full[0]) if len(full) == 1 else None
-                        if key is None:
-                            return None
-                        model = self.evaluate(module, function, kwargs.get("modelId", ["?"]))
-                        if TARGETS[key].location != "inference-config":
-                            return None
-                        if (
-                            isinstance(model, Const)
-                            and isinstance(model.value, str)
-                            and not is_claude_model(model.value)
-                        ):
-                            return None
-                        config = kwargs.get("inferenceConfig")
-                        params = dict(config[1]) if config and config[0] == "dict" else {}
-                        params["modelId"] = kwargs.get("modelId", ["?"])
-                        return key, params
+                        return self._bedrock_target(module, function, kwargs, full)
                     sdk = SDK_METHODS.get(tuple(full))
                     return (sdk, kwargs) if sdk else None
         callee = self.evaluate(module, function, callee_expr)
         if not isinstance(callee, Ref):
             return None
-        name = callee.qualname
+        return self._outside_target(module, function, call, callee.qualname)
+
+    def _bedrock_target(
+        self,
+        module: str,
+        function: str | None,
+        kwargs: dict[str, list[Any]],
+        full: tuple[str, ...],
+    ) -> tuple[str, dict[str, list[Any]]] | None:
+        """Return (target key, the Claude parameters) of a bedrock-runtime client's method.
+
+        The parameters are those of `inferenceConfig`, with `modelId` beside them.
+        """
+        key = BEDROCK_METHODS.get(full[0]) if len(full) == 1 else None
+        if key is None:
+            return None
+        model = self.evaluate(module, function, kwargs.get("modelId", ["?"]))
+        if TARGETS[key].location != "inference-config":
+            return None
+        if (
+            isinstance(model, Const)
+            and isinstance(model.value, str)
+            and not is_claude_model(model.value)
+        ):
+            return None
+        config = kwargs.get("inferenceConfig")
+        params = dict(config[1]) if config and config[0] == "dict" else {}
+        params["modelId"] = kwargs.get("modelId", ["?"])
+        return key, params
+
+    def _outside_target(
+        self, module: str, function: str | None, call: list[Any], name: str
+    ) -> tuple[str, dict[str, list[Any]]] | None:
+        """Return (target key, keywords) for a call of an outside name reaching Claude.
+
+        A LangChain class (one not Anthropic's own only with a Claude model), or LiteLLM's
+        `completion` with a Claude model.
+        """
+        kwargs: dict[str, list[Any]] = call[3]
         key = langchain_target(name)
         if key is not None:
             if key not in ("langchain:ChatAnthropic", "langchain:legacy"):
@@ -1107,33 +1130,39 @@ class Project:
                     continue
                 reach = [canonical, key, *where]
                 self._reach_from(module, function, value, reach)
-        for star in call[5]:
-            if function is None:
-                continue
-            owner = self._varkw(module, function, star)
-            if owner is not None:
-                forwards = self.facts.forwards.setdefault((module, function), {})
-                for canonical in CANONICAL:
-                    for name in target.names(canonical):
-                        _add(forwards, name, [canonical, key, *where])
-                continue
-            # `create(**kwargs)` with `kwargs = self.build_kwargs(...)`: the entries of the dict
-            # literal it is made from, read in the function that wrote it.
-            made = self.evaluate(module, function, star)
-            if not isinstance(made, DictLit):
-                continue
-            entries, dict_module, dict_function = made.entries, made.module, made.function
-            if target.location == "inference-config":
-                config = entries.get("inferenceConfig")
-                params = dict(config[1]) if config and config[0] == "dict" else {}
-                if "modelId" in entries:
-                    params["modelId"] = entries["modelId"]
-                entries = params
+        if function is not None:
+            for star in call[5]:
+                self._record_target_star(module, function, star, key, where)
+
+    def _record_target_star(
+        self, module: str, function: str, star: list[Any], key: str, where: list[Any]
+    ) -> None:
+        """Record what a Claude call's `**star` argument passes on (`create(**kwargs)`)."""
+        target = TARGETS[key]
+        owner = self._varkw(module, function, star)
+        if owner is not None:
+            forwards = self.facts.forwards.setdefault((module, function), {})
             for canonical in CANONICAL:
                 for name in target.names(canonical):
-                    if name in entries:
-                        reach = [canonical, key, *where]
-                        self._reach_from(dict_module, dict_function, entries[name], reach)
+                    _add(forwards, name, [canonical, key, *where])
+            return
+        # `create(**kwargs)` with `kwargs = self.build_kwargs(...)`: the entries of the dict
+        # literal it is made from, read in the function that wrote it.
+        made = self.evaluate(module, function, star)
+        if not isinstance(made, DictLit):
+            return
+        entries = made.entries
+        if target.location == "inference-config":
+            config = entries.get("inferenceConfig")
+            params = dict(config[1]) if config and config[0] == "dict" else {}
+            if "modelId" in entries:
+                params["modelId"] = entries["modelId"]
+            entries = params
+        for canonical in CANONICAL:
+            for name in target.names(canonical):
+                if name in entries:
+                    reach = [canonical, key, *where]
+                    self._reach_from(made.module, made.function, entries[name], reach)
 
     def _reach_from(
         self, module: str, function: str | None, value: list[Any], reach: list[Any]
@@ -1164,52 +1193,65 @@ class Project:
         if symbol is not None:
             return []
         kind = value[0]
-        found: list[tuple[Param, list[Any] | None]] = []
         if kind == "or":
-            last = value[1][-1]
-            constant = self.evaluate(module, function, last)
-            fallback = None
-            if isinstance(constant, Const) and _jsonable(constant.value):
-                fallback = [constant.value, last[1] if last[0] == "name" else None]
-            for option in value[1][:-1]:
-                for read, _ in self._param_reads(module, function, option, depth + 1):
-                    found.append((read, fallback))
-            found.extend(self._param_reads(module, function, last, depth + 1))
-        elif kind == "if":
+            return self._or_reads(module, function, value[1], depth)
+        if kind == "if":
+            found: list[tuple[Param, list[Any] | None]] = []
             for option in value[1:]:
                 found.extend(self._param_reads(module, function, option, depth + 1))
-        elif kind == "name" and function is not None:
+            return found
+        if kind == "name" and function is not None:
             facts = self.summaries[module]["functions"].get(function, {})
             local = facts.get("locals", {}).get(value[1])
             if local and len(local) == 1 and not local[0][1]:
-                found.extend(self._param_reads(module, function, local[0][0], depth + 1))
-        elif kind == "attr":
-            base = self.evaluate(module, function, value[1])
-            if isinstance(base, SelfParam):
-                owner, info = self.attribute_owner(base.module, base.name, value[2])
-                for assigned, method in info.get("attributes", {}).get(value[2], []):
-                    found.extend(self._param_reads(owner, method, assigned, depth + 1))
-            elif base is None:
-                for read, _ in self._param_reads(module, function, value[1], depth + 1):
-                    path = self.attribute(read, value[2], depth + 1)
-                    if isinstance(path, Param):
-                        found.append((path, None))
-        elif kind == "sub" or (
-            kind == "call"
-            and value[1][0] == "attr"
-            and value[1][2] == "get"
-            and value[2]
-            and value[2][0][0] == "lit"
-            and isinstance(value[2][0][1], str)
-        ):
-            if kind == "sub":
-                base_expr, key = value[1], value[2]
-            else:
-                base_expr, key = value[1][1], value[2][0][1]
+                return self._param_reads(module, function, local[0][0], depth + 1)
+            return []
+        if kind == "attr":
+            return self._attribute_reads(module, function, value, depth)
+        item = _item_read(value)
+        if item is not None:
+            base_expr, key = item
+            found = []
             for read, _ in self._param_reads(module, function, base_expr, depth + 1):
                 name = read.name
                 if name.count(".") + name.count("[") < MAX_PATH and "]" not in key:
                     found.append((Param(read.module, read.qual, f"{name}[{key}]"), None))
+            return found
+        return []
+
+    def _or_reads(
+        self, module: str, function: str | None, options: list[list[Any]], depth: int
+    ) -> list[tuple[Param, list[Any] | None]]:
+        """Return the parameters `a or b or DEFAULT` reads, each but the last's with the
+        constant it falls back to."""
+        last = options[-1]
+        constant = self.evaluate(module, function, last)
+        fallback = None
+        if isinstance(constant, Const) and _jsonable(constant.value):
+            fallback = [constant.value, last[1] if last[0] == "name" else None]
+        found: list[tuple[Param, list[Any] | None]] = []
+        for option in options[:-1]:
+            for read, _ in self._param_reads(module, function, option, depth + 1):
+                found.append((read, fallback))
+        found.extend(self._param_reads(module, function, last, depth + 1))
+        return found
+
+    def _attribute_reads(
+        self, module: str, function: str | None, value: list[Any], depth: int
+    ) -> list[tuple[Param, list[Any] | None]]:
+        """Return the parameters `x.attr` reads: what `self.attr` was set from in any method,
+        or the path `.attr` into a parameter `x` reads."""
+        found: list[tuple[Param, list[Any] | None]] = []
+        base = self.evaluate(module, function, value[1])
+        if isinstance(base, SelfParam):
+            owner, info = self.attribute_owner(base.module, base.name, value[2])
+            for assigned, method in info.get("attributes", {}).get(value[2], []):
+                found.extend(self._param_reads(owner, method, assigned, depth + 1))
+        elif base is None:
+            for read, _ in self._param_reads(module, function, value[1], depth + 1):
+                path = self.attribute(read, value[2], depth + 1)
+                if isinstance(path, Param):
+                    found.append((path, None))
         return found
 
     def _varkw(self, module: str, function: str, star: list[Any]) -> str | None:
@@ -1274,30 +1316,16 @@ class Project:
         owner = self.class_of(callee_module, qual)
         reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver or owner)
         forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver or owner)
-        positional = call[2]
         facts = self.summaries[callee_module]["functions"][qual]
-        if not bound and facts["method"] and not facts["classmethod"]:
-            positional = positional[1:]  # `Base.__init__(self, model)`: `self` is passed
-        bound_args: dict[str, list[Any]] = dict(zip(layout.positional, positional, strict=False))
-        extra: dict[str, list[Any]] = {}
-        for name, arg in call[3].items():
-            if name in layout.named:
-                bound_args[name] = arg
-            else:
-                extra[name] = arg
+        # `Base.__init__(self, model)`: `self` is passed.
+        passes_self = not bound and facts["method"] and not facts["classmethod"]
+        bound_args, extra = _bind(call, layout, passes_self)
         # Defaults this call relies on.
         if not call[4] and not call[5]:
             for name in layout.defaulted:
                 if name not in bound_args:
                     self.facts.relied.setdefault(key, set()).add(name)
-        # Clients callers bind parameters to.
-        for name, arg in bound_args.items():
-            symbol = self._typed(self.evaluate(module, function, arg))
-            if isinstance(symbol, Client) and not symbol.path:
-                if is_sdk_client_class(symbol.cls):
-                    self.facts.param_clients.setdefault(key, {}).setdefault(name, symbol.cls)
-            elif isinstance(symbol, Foreign | Obj):
-                self.facts.ambiguous.setdefault(key, set()).add(name)
+        self._record_bound_clients(module, function, key, bound_args)
         # Wrapper chains: our parameters passed on reach what the callee's reach.
         for name, arg in bound_args.items():
             for reach in reaches.get(name, []):
@@ -1305,8 +1333,40 @@ class Project:
         for name, arg in extra.items():
             for reach in forwards.get(name, []):
                 self._reach_from(module, function, arg, reach)
-        # Paths into what a parameter holds (`options.model_id`): the object passed there is an
-        # options object whose fields matter; a parameter of ours passed on reaches the same.
+        self._record_paths(module, function, reaches, bound_args)
+        if function is not None:
+            for star in call[5]:
+                if self._varkw(module, function, star) is not None:
+                    self._record_forwarding(module, function, reaches, forwards, bound_args)
+
+    def _record_bound_clients(
+        self,
+        module: str,
+        function: str | None,
+        key: tuple[str, str],
+        bound_args: dict[str, list[Any]],
+    ) -> None:
+        """Record the Claude clients (or proven other objects) a call binds parameters to."""
+        for name, arg in bound_args.items():
+            symbol = self._typed(self.evaluate(module, function, arg))
+            if isinstance(symbol, Client) and not symbol.path:
+                if is_sdk_client_class(symbol.cls):
+                    self.facts.param_clients.setdefault(key, {}).setdefault(name, symbol.cls)
+            elif isinstance(symbol, Foreign | Obj):
+                self.facts.ambiguous.setdefault(key, set()).add(name)
+
+    def _record_paths(
+        self,
+        module: str,
+        function: str | None,
+        reaches: dict[str, list[list[Any]]],
+        bound_args: dict[str, list[Any]],
+    ) -> None:
+        """Record what passing an object where a path into it reaches Claude means.
+
+        Paths into what a parameter holds (`options.model_id`): the object passed there is an
+        options object whose fields matter; a parameter of ours passed on reaches the same.
+        """
         for name, items in reaches.items():
             head, rest = _split_path(name)
             if not rest or head not in bound_args:
@@ -1318,18 +1378,25 @@ class Project:
                 for reach in items:
                     mine = self.facts.reaches.setdefault((passed.module, passed.qual), {})
                     _add(mine, passed.name + rest, reach)
-        if function is not None:
-            for star in call[5]:
-                if self._varkw(module, function, star) is None:
-                    continue
-                mine = self.facts.forwards.setdefault((module, function), {})
-                for name, items in reaches.items():
-                    if name not in bound_args:
-                        for reach in items:
-                            _add(mine, name, reach)
-                for name, items in forwards.items():
-                    for reach in items:
-                        _add(mine, name, reach)
+
+    def _record_forwarding(
+        self,
+        module: str,
+        function: str,
+        reaches: dict[str, list[list[Any]]],
+        forwards: dict[str, list[list[Any]]],
+        bound_args: dict[str, list[Any]],
+    ) -> None:
+        """Record that a function's `**kwargs`, passed on to a call, reach what the callee's
+        parameters it did not bind otherwise reach."""
+        mine = self.facts.forwards.setdefault((module, function), {})
+        for name, items in reaches.items():
+            if name not in bound_args:
+                for reach in items:
+                    _add(mine, name, reach)
+        for name, items in forwards.items():
+            for reach in items:
+                _add(mine, name, reach)
 
     # Views ------------------------------------------------------------------------------------
     def derived(self, module: str) -> dict[str, Any]:
@@ -1518,23 +1585,10 @@ class Project:
         only), after those of its project base classes of the same kind. A class with an
         `__init__` and a project base class is not read: what `super().__init__` sets is unseen.
         """
-        summary = self.summaries[module]
-        init = summary["functions"].get(f"{name}.__init__")
-        inherited: list[dict[str, Any]] = []
-        for base in info["bases"]:
-            found = self.evaluate(module, None, base)
-            if base == ["name", "object"] or isinstance(found, Ref):
-                continue
-            if not isinstance(found, Class) or init is not None or depth > MAX_DEPTH:
-                return None
-            base_summary = self.summaries.get(found.module, {})
-            base_info = base_summary.get("classes", {}).get(found.name)
-            if base_info is None or f"{found.name}.__init__" in base_summary.get("functions", {}):
-                return None
-            base_fields = self._fields(found.module, found.name, base_info, depth + 1)
-            if base_fields is None:
-                return None
-            inherited.append(base_fields)
+        init = self.summaries[module]["functions"].get(f"{name}.__init__")
+        inherited = self._inherited_fields(module, info, init is not None, depth)
+        if inherited is None:
+            return None
         params: list[list[str]] = []
         attrs: dict[str, str] = {}
         defaults: dict[str, Any] = {}
@@ -1552,20 +1606,10 @@ class Project:
                 params.append([param["name"], param["kind"]])
                 if param["default"] is not None:
                     defaults[param["name"]] = param["default"]
-            names = {p["name"] for p in init["params"][1:]}
-            for attr, values in info["attributes"].items():
-                if len(values) != 1:
-                    continue
-                value, method = values[0]
-                if method == f"{name}.__init__" and value[0] == "name" and value[1] in names:
-                    attrs[attr] = value[1]
+            attrs.update(_init_fields(name, info, {p["name"] for p in init["params"][1:]}))
         else:
             keyword_only = any(param[1] == "keyword" for param in params)
-            for base in info["bases"]:
-                found = self.evaluate(module, None, base)
-                last = found.qualname.rsplit(".", 1)[-1] if isinstance(found, Ref) else ""
-                if last in ("BaseModel", "BaseSettings"):
-                    keyword_only = True
+            keyword_only = self._pydantic(module, info) or keyword_only
             for field_name, facts in info["fields"].items():
                 if field_name not in attrs:
                     params.append([field_name, "positional"])
@@ -1582,6 +1626,42 @@ class Project:
             if isinstance(value, Const) and _jsonable(value.value):
                 known[param_name] = [value.value]
         return {"params": params, "attrs": attrs, "defaults": known, "line": info["line"]}
+
+    def _inherited_fields(
+        self, module: str, info: dict[str, Any], has_init: bool, depth: int
+    ) -> list[dict[str, Any]] | None:
+        """Return the fields of an options class's project base classes (see `_fields`).
+
+        None when a base class is not read: one that is not a project class, has an `__init__`
+        of its own, or is the base of a class with an `__init__`.
+        """
+        inherited: list[dict[str, Any]] = []
+        for base in info["bases"]:
+            found = self.evaluate(module, None, base)
+            if base == ["name", "object"] or isinstance(found, Ref):
+                continue
+            if not isinstance(found, Class) or has_init or depth > MAX_DEPTH:
+                return None
+            base_summary = self.summaries.get(found.module, {})
+            base_info = base_summary.get("classes", {}).get(found.name)
+            if base_info is None or f"{found.name}.__init__" in base_summary.get("functions", {}):
+                return None
+            base_fields = self._fields(found.module, found.name, base_info, depth + 1)
+            if base_fields is None:
+                return None
+            inherited.append(base_fields)
+        return inherited
+
+    def _pydantic(self, module: str, info: dict[str, Any]) -> bool:
+        """Return whether a class derives from pydantic's `BaseModel`/`BaseSettings` directly
+        (its fields are then passed by keyword only)."""
+        found = False
+        for base in info["bases"]:
+            symbol = self.evaluate(module, None, base)
+            last = symbol.qualname.rsplit(".", 1)[-1] if isinstance(symbol, Ref) else ""
+            if last in ("BaseModel", "BaseSettings"):
+                found = True
+        return found
 
     def closure(self, module: str) -> list[str]:
         """Return the modules whose facts a file of `module` may read.
@@ -1723,6 +1803,51 @@ def _is_claude_constant(symbol: Sym) -> bool:
         and isinstance(symbol.value, str)
         and is_claude_model(symbol.value)
     )
+
+
+def _bind(
+    call: list[Any], layout: _Layout, passes_self: bool
+) -> tuple[dict[str, list[Any]], dict[str, list[Any]]]:
+    """Return the arguments of a call bound to the callee's parameters, and the keyword
+    arguments left over (for its `**kwargs`)."""
+    positional = call[2][1:] if passes_self else call[2]
+    bound_args: dict[str, list[Any]] = dict(zip(layout.positional, positional, strict=False))
+    extra: dict[str, list[Any]] = {}
+    for name, arg in call[3].items():
+        if name in layout.named:
+            bound_args[name] = arg
+        else:
+            extra[name] = arg
+    return bound_args, extra
+
+
+def _init_fields(name: str, info: dict[str, Any], params: set[str]) -> dict[str, str]:
+    """Return the fields a class's `__init__` sets from its parameters (`self.model = model`),
+    each with the parameter it is set from."""
+    attrs: dict[str, str] = {}
+    for attr, values in info["attributes"].items():
+        if len(values) != 1:
+            continue
+        value, method = values[0]
+        if method == f"{name}.__init__" and value[0] == "name" and value[1] in params:
+            attrs[attr] = value[1]
+    return attrs
+
+
+def _item_read(value: list[Any]) -> tuple[list[Any], str] | None:
+    """Return (the expression, the key) of `x[key]` or `x.get("key")`, else None."""
+    if value[0] == "sub":
+        return value[1], value[2]
+    if (
+        value[0] == "call"
+        and value[1][0] == "attr"
+        and value[1][2] == "get"
+        and value[2]
+        and value[2][0][0] == "lit"
+        and isinstance(value[2][0][1], str)
+    ):
+        return value[1][1], value[2][0][1]
+    return None
 
 
 def _split_path(name: str) -> tuple[str, str]:
