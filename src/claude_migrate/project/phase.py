@@ -2018,9 +2018,27 @@ def build(
     project = Project(import_roots(paths), cwd, project_folders(paths))
     project.cache = cache
     project.seconds = seconds
-    roots = project.roots
     project.given = {str(path): data for path, data in files}
-    pending: list[tuple[Path, bytes, str, bool]] = []
+    pending = _add_naming_files(project, files)
+    project.solve()
+    if len(pending) <= MAX_GROWTH_FILES:
+        growth = _Growth(project, pending, len(files) <= DISK_READ_FILES)
+        for _ in range(MAX_ROUNDS):
+            if not growth.step():
+                break
+    return project
+
+
+# A file of the run that does not name Claude: its path, its bytes as Python reads them, its
+# module name and whether it is a package.
+_Pending = tuple[Path, bytes, str, bool]
+
+
+def _add_naming_files(
+    project: Project, files: Sequence[tuple[Path, bytes | str]]
+) -> list[_Pending]:
+    """Summarise the files that name Claude; return the others that import something."""
+    pending: list[_Pending] = []
     for path, data in files:
         # Scanned as Python reads the file (its cookie, NFKC identifiers), parsed from `data`.
         raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
@@ -2028,85 +2046,98 @@ def build(
         if _mentions(raw, MARKERS):
             _add_file(project, path, data)
             continue
-        named = module_name(path, roots)
+        named = module_name(path, project.roots)
         if named is not None and b"import" in raw:
             pending.append((path, raw, *named))
-    matters: dict[str, bool] = {}
+    return pending
 
-    project.solve()
 
-    def summarised(name: str) -> bool:
+class _Growth:
+    """The files and modules that join the project, round by round (`build`)."""
+
+    def __init__(self, project: Project, pending: list[_Pending], read_disk: bool) -> None:
+        self.project = project
+        self.pending = pending
+        # Whether the modules the run's files import are read from disk (a run over few files).
+        self.read_disk = read_disk
+        self.matters: dict[str, bool] = {}
+        self.imports: dict[int, set[str]] = {}
+
+    def step(self) -> bool:
+        """Grow the project by one round; return whether anything joined."""
+        project = self.project
+        # Modules the remaining files import that name Claude join first (a run over a few
+        # files reads them from disk); then the files importing a module with facts to give.
+        before = len(project.summaries)
+        if self.read_disk:
+            for item in self.pending:
+                for name in self.imported(item):
+                    self.summarised(name)
+        if len(project.summaries) != before:
+            project.solve()
+        # A file can use what a module gives only by spelling one of its names: the bytes
+        # decide most files before their import lines are read.
+        spelled: set[bytes] = set()
+        for name in list(project.summaries):
+            if self.giving(name):
+                spelled.update(given_names(project.derived(name)))
+        if not spelled:
+            return False
+        joined = []
+        left = []
+        for item in self.pending:
+            # A star import re-exports every name without spelling one.
+            uses = _mentions(item[1], spelled) or STAR_IMPORT in item[1]
+            if uses and any(self.giving(name) for name in self.imported(item)):
+                joined.append(item)
+            else:
+                left.append(item)
+        self.pending = left
+        if not joined:
+            return False
+        for path, _read, _module, _package in joined:
+            _add_file(project, path, project.given[str(path)], follow=True)
+        project.solve()
+        return True
+
+    def summarised(self, name: str) -> bool:
         """Return whether a module is summarised, reading it from disk if it names Claude."""
+        project = self.project
         if name in project.summaries:
             return True
-        if name not in matters:
+        if name not in self.matters:
             found = project.module_path(name)
-            matters[name] = False
+            self.matters[name] = False
             if found is not None:
                 try:
                     data = found.read_bytes()
                 except OSError:
                     data = b""
                 seen = as_python_reads(data)
-                if _mentions(seen, MARKERS) or re_exports(name, found, seen):
+                if _mentions(seen, MARKERS) or self.re_exports(name, found, seen):
                     added = _add_file(project, found, data)
                     if added is not None and added != name:
                         added = project._add_as(name, found, data, True)  # see `load`
-                    matters[name] = added is not None
-        return matters[name]
+                    self.matters[name] = added is not None
+        return self.matters[name]
 
-    def re_exports(name: str, path: Path, seen: bytes) -> bool:
+    def re_exports(self, name: str, path: Path, seen: bytes) -> bool:
         """Return whether a module star-imports one that gives something (`from .x import *`)."""
         if STAR_IMPORT not in seen:
             return False
         package = path.name == "__init__.py"
-        return any(summarised(other) and giving(other) for other in imports_of(seen, name, package))
+        return any(
+            self.summarised(other) and self.giving(other)
+            for other in imports_of(seen, name, package)
+        )
 
-    def giving(name: str) -> bool:
-        return name in project.summaries and gives(project.derived(name))
+    def giving(self, name: str) -> bool:
+        return name in self.project.summaries and gives(self.project.derived(name))
 
-    imports: dict[int, set[str]] = {}
-
-    def imported(item: tuple[Path, bytes, str, bool]) -> set[str]:
-        if id(item) not in imports:
-            imports[id(item)] = imports_of(item[1], item[2], item[3])
-        return imports[id(item)]
-
-    if len(pending) <= MAX_GROWTH_FILES:
-        for _ in range(MAX_ROUNDS):
-            # Modules the remaining files import that name Claude join first (a run over a few
-            # files reads them from disk); then the files importing a module with facts to give.
-            before = len(project.summaries)
-            if len(files) <= DISK_READ_FILES:
-                for item in pending:
-                    for name in imported(item):
-                        summarised(name)
-            if len(project.summaries) != before:
-                project.solve()
-            # A file can use what a module gives only by spelling one of its names: the bytes
-            # decide most files before their import lines are read.
-            spelled: set[bytes] = set()
-            for name in list(project.summaries):
-                if giving(name):
-                    spelled.update(given_names(project.derived(name)))
-            if not spelled:
-                break
-            joined = []
-            left = []
-            for item in pending:
-                # A star import re-exports every name without spelling one.
-                uses = _mentions(item[1], spelled) or STAR_IMPORT in item[1]
-                if uses and any(giving(name) for name in imported(item)):
-                    joined.append(item)
-                else:
-                    left.append(item)
-            pending = left
-            if not joined:
-                break
-            for path, _read, _module, _package in joined:
-                _add_file(project, path, project.given[str(path)], follow=True)
-            project.solve()
-    return project
+    def imported(self, item: _Pending) -> set[str]:
+        if id(item) not in self.imports:
+            self.imports[id(item)] = imports_of(item[1], item[2], item[3])
+        return self.imports[id(item)]
 
 
 def _names_nothing(files: Sequence[tuple[Path, bytes | str]]) -> bool:
