@@ -590,42 +590,45 @@ class Project:
         """Return what an absolute import path names: a project thing, or an outside ref."""
         for module, rest in self._prefixes(qualname):
             if module in self.summaries or self.module_path(module) is not None:
-                symbol: Sym = Module(module)
-                if rest:
-                    # `attribute` of a module is its export: a known one is taken as it is.
-                    key = (module, rest[0])
-                    if key in self._exports:
-                        symbol = self._exports[key]
-                    else:
-                        symbol = self.export(module, rest[0], depth + 2)
-                    for attr in rest[1:]:
-                        symbol = self.attribute(symbol, attr, depth + 1)
+                if not rest:
+                    return Module(module)
+                # `attribute` of a module is its export: a known one is taken as it is.
+                key = (module, rest[0])
+                if key in self._exports:
+                    symbol = self._exports[key]
+                else:
+                    symbol = self.export(module, rest[0], depth + 2)
+                for attr in rest[1:]:
+                    symbol = self.attribute(symbol, attr, depth + 1)
                 return symbol
         return Ref(qualname)
 
     def attribute(self, base: Sym, attr: str, depth: int) -> Sym:
-        match base:
-            case Module(name):
-                return self.export(name, attr, depth + 1)
-            case Ref(qualname):
-                return Ref(f"{qualname}.{attr}")
-            case Client(cls, path):
-                return Client(cls, (*path, attr))
-            case Param(module, qual, name) if name.count(".") + name.count("[") < MAX_PATH:
-                # A field of an options object the parameter holds: its own path.
-                return Param(module, qual, f"{name}.{attr}")
-            case SelfParam(module, name) | Obj(module, name):
-                method = self.member(module, name, attr)
-                if method is not None:
-                    return Bound(*method, module, name)
-                return self._attribute_value(module, name, attr, depth + 1)
-            case Class(module, name):
-                method = self.member(module, name, attr)
-                return None if method is None else Func(*method)
-            case Super(module, name):
-                # `super().name`: the next class after this one in the method resolution order.
-                method = self.member(module, name, attr, after=True)
-                return None if method is None else Bound(*method, module, name)
+        # `isinstance` chains, not `match`: class patterns cost several times more per call,
+        # and the phase asks this some 10^5 times over a large package.
+        if isinstance(base, Module):
+            return self.export(base.name, attr, depth + 1)
+        if isinstance(base, Ref):
+            return Ref(f"{base.qualname}.{attr}")
+        if isinstance(base, Client):
+            return Client(base.cls, (*base.path, attr))
+        if isinstance(base, Param):
+            if base.name.count(".") + base.name.count("[") >= MAX_PATH:
+                return None
+            # A field of an options object the parameter holds: its own path.
+            return Param(base.module, base.qual, f"{base.name}.{attr}")
+        if isinstance(base, SelfParam | Obj):
+            method = self.member(base.module, base.name, attr)
+            if method is not None:
+                return Bound(*method, base.module, base.name)
+            return self._attribute_value(base.module, base.name, attr, depth + 1)
+        if isinstance(base, Class):
+            method = self.member(base.module, base.name, attr)
+            return None if method is None else Func(*method)
+        if isinstance(base, Super):
+            # `super().name`: the next class after this one in the method resolution order.
+            method = self.member(base.module, base.name, attr, after=True)
+            return None if method is None else Bound(*method, base.module, base.name)
         return None
 
     def mro(self, module: str, cls: str) -> list[tuple[str, str]]:
@@ -838,15 +841,15 @@ class Project:
             facts = self.summaries[module]["functions"].get(function)
             if facts is not None and (facts["method"] or facts["classmethod"]):
                 return Super(module, function.rsplit(".", 1)[0])
-        match self.evaluate(module, function, call[1], depth + 1):
-            case Ref(name):
-                return self._outside_call(name, call)
-            case Client(cls, path) if path in (("with_options",), ("copy",)):
-                return Client(cls)
-            case Func(callee_module, qual) | Bound(callee_module, qual):
-                return self._returns(callee_module, qual, depth + 1)
-            case Class(callee_module, name):
-                return Obj(callee_module, name)
+        callee = self.evaluate(module, function, call[1], depth + 1)
+        if isinstance(callee, Ref):
+            return self._outside_call(callee.qualname, call)
+        if isinstance(callee, Client) and callee.path in (("with_options",), ("copy",)):
+            return Client(callee.cls)
+        if isinstance(callee, Func | Bound):
+            return self._returns(callee.module, callee.qual, depth + 1)
+        if isinstance(callee, Class):
+            return Obj(callee.module, callee.name)
         return None
 
     def _outside_call(self, name: str, call: list[Any]) -> Sym:
@@ -1008,26 +1011,25 @@ class Project:
     def _record_callee(
         self, module: str, function: str | None, call: list[Any], callee: Sym
     ) -> None:
-        match callee:
-            case Class(class_module, name):
-                init = self.member(class_module, name, "__init__")
-                if init is not None:
-                    made = (class_module, name)
-                    self._record_project_call(module, function, call, *init, True, made)
-            case Bound(callee_module, qual, receiver_module, cls):
-                runs_on = (receiver_module, cls)
-                self._record_project_call(
-                    module, function, call, callee_module, qual, True, runs_on
-                )
-            case Func(callee_module, qual):
-                # `Base.__init__(self, ...)`: the instance is the first argument.
-                first = self.evaluate(module, function, call[2][0]) if call[2] else None
-                receiver = None
-                if isinstance(first, SelfParam | Obj):
-                    receiver = (first.module, first.name)
-                self._record_project_call(
-                    module, function, call, callee_module, qual, False, receiver
-                )
+        if isinstance(callee, Class):
+            init = self.member(callee.module, callee.name, "__init__")
+            if init is not None:
+                made = (callee.module, callee.name)
+                self._record_project_call(module, function, call, *init, True, made)
+        elif isinstance(callee, Bound):
+            runs_on = (callee.receiver_module, callee.receiver)
+            self._record_project_call(
+                module, function, call, callee.module, callee.qual, True, runs_on
+            )
+        elif isinstance(callee, Func):
+            # `Base.__init__(self, ...)`: the instance is the first argument.
+            first = self.evaluate(module, function, call[2][0]) if call[2] else None
+            receiver = None
+            if isinstance(first, SelfParam | Obj):
+                receiver = (first.module, first.name)
+            self._record_project_call(
+                module, function, call, callee.module, callee.qual, False, receiver
+            )
 
     def _target(
         self, module: str, function: str | None, call: list[Any]
@@ -1780,19 +1782,16 @@ def given_names(facts: dict[str, Any]) -> set[bytes]:
 
 def _plain(symbol: Sym) -> list[Any] | None:
     """Return the part of a symbol a file can use, as JSON-able data."""
-    match symbol:
-        case Client(cls, ()):
-            return ["client", cls]
-        case Const(value) if _jsonable(value):
-            return ["const", value]
-        case Func(module, qual):
-            return ["func", module, qual]
-        case Class(module, name):
-            return ["class", module, name]
-        case Obj(module, name):
-            return ["obj", module, name]
-        case Items(Client(cls, ())):
-            return ["items", cls]
+    if isinstance(symbol, Client):
+        return None if symbol.path else ["client", symbol.cls]
+    if isinstance(symbol, Const):
+        return ["const", symbol.value] if _jsonable(symbol.value) else None
+    if isinstance(symbol, Func):
+        return ["func", symbol.module, symbol.qual]
+    if isinstance(symbol, Class | Obj):
+        return ["class" if isinstance(symbol, Class) else "obj", symbol.module, symbol.name]
+    if isinstance(symbol, Items) and isinstance(symbol.of, Client) and not symbol.of.path:
+        return ["items", symbol.of.cls]
     return None
 
 
