@@ -25,6 +25,7 @@ file, stdin) it is the same resolver, knowing only its module.
 from __future__ import annotations
 
 import ast
+import enum
 import functools
 import gc
 import hashlib
@@ -35,7 +36,7 @@ import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from claude_migrate.analysis.calls import (
     BEDROCK_METHODS,
@@ -304,16 +305,16 @@ class _Layout:
     defaulted: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class _Marker:
-    """A marker in `Project._memo` and `Project._exports`, never a value."""
+class _Memo(enum.Enum):
+    """A marker in `Project._memo`, never a value: no entry yet, and an expression being
+    evaluated (a cycle)."""
 
-    name: str
+    MISSING = "missing"
+    PENDING = "pending"
 
 
-# No entry yet, and an expression being evaluated (a cycle).
-_MISSING = _Marker("missing")
-_PENDING = _Marker("pending")
+_MISSING: Final = _Memo.MISSING
+_PENDING: Final = _Memo.PENDING
 
 
 class Project:
@@ -322,7 +323,7 @@ class Project:
     def __init__(self, roots: Sequence[Path], cwd: Path, folders: Sequence[Path] = ()) -> None:
         self.roots = list(roots)
         self.folders = list(folders)
-        self._memo: dict[tuple[Any, ...], Sym | _Marker] = {}
+        self._memo: dict[tuple[Any, ...], Sym | _Memo] = {}
         self._paths: dict[str, Path | None] = {}
         # Pure functions of their keys, kept for the whole run.
         self._prefix_memo: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
@@ -606,6 +607,8 @@ class Project:
     def attribute(self, base: Sym, attr: str, depth: int) -> Sym:
         # `isinstance` chains, not `match`: class patterns cost several times more per call,
         # and the phase asks this some 10^5 times over a large package.
+        if base is None:
+            return None
         if isinstance(base, Module):
             return self.export(base.name, attr, depth + 1)
         if isinstance(base, Ref):
@@ -617,7 +620,7 @@ class Project:
                 return None
             # A field of an options object the parameter holds: its own path.
             return Param(base.module, base.qual, f"{base.name}.{attr}")
-        if isinstance(base, SelfParam | Obj):
+        if isinstance(base, (SelfParam, Obj)):
             method = self.member(base.module, base.name, attr)
             if method is not None:
                 return Bound(*method, base.module, base.name)
@@ -760,10 +763,8 @@ class Project:
         key = (module, function, id(value))
         memo = self._memo
         found = memo.get(key, _MISSING)
-        if not isinstance(found, _Marker):
-            return found
-        if found is _PENDING:
-            return None  # a cycle: unknown
+        if found is not _MISSING:
+            return None if found is _PENDING else found  # pending: a cycle, unknown
         memo[key] = _PENDING
         try:
             result = self._evaluate(module, function, value, depth)
@@ -846,7 +847,7 @@ class Project:
             return self._outside_call(callee.qualname, call)
         if isinstance(callee, Client) and callee.path in (("with_options",), ("copy",)):
             return Client(callee.cls)
-        if isinstance(callee, Func | Bound):
+        if isinstance(callee, (Func, Bound)):
             return self._returns(callee.module, callee.qual, depth + 1)
         if isinstance(callee, Class):
             return Obj(callee.module, callee.name)
@@ -1011,6 +1012,8 @@ class Project:
     def _record_callee(
         self, module: str, function: str | None, call: list[Any], callee: Sym
     ) -> None:
+        if callee is None:
+            return
         if isinstance(callee, Class):
             init = self.member(callee.module, callee.name, "__init__")
             if init is not None:
@@ -1025,7 +1028,7 @@ class Project:
             # `Base.__init__(self, ...)`: the instance is the first argument.
             first = self.evaluate(module, function, call[2][0]) if call[2] else None
             receiver = None
-            if isinstance(first, SelfParam | Obj):
+            if isinstance(first, (SelfParam, Obj)):
                 receiver = (first.module, first.name)
             self._record_project_call(
                 module, function, call, callee.module, callee.qual, False, receiver
@@ -1354,7 +1357,7 @@ class Project:
             if isinstance(symbol, Client) and not symbol.path:
                 if is_sdk_client_class(symbol.cls):
                     self.facts.param_clients.setdefault(key, {}).setdefault(name, symbol.cls)
-            elif isinstance(symbol, Foreign | Obj):
+            elif isinstance(symbol, (Foreign, Obj)):
                 self.facts.ambiguous.setdefault(key, set()).add(name)
 
     def _record_paths(
@@ -1782,13 +1785,15 @@ def given_names(facts: dict[str, Any]) -> set[bytes]:
 
 def _plain(symbol: Sym) -> list[Any] | None:
     """Return the part of a symbol a file can use, as JSON-able data."""
+    if symbol is None:
+        return None
     if isinstance(symbol, Client):
         return None if symbol.path else ["client", symbol.cls]
     if isinstance(symbol, Const):
         return ["const", symbol.value] if _jsonable(symbol.value) else None
     if isinstance(symbol, Func):
         return ["func", symbol.module, symbol.qual]
-    if isinstance(symbol, Class | Obj):
+    if isinstance(symbol, (Class, Obj)):
         return ["class" if isinstance(symbol, Class) else "obj", symbol.module, symbol.name]
     if isinstance(symbol, Items) and isinstance(symbol.of, Client) and not symbol.of.path:
         return ["items", symbol.of.cls]
@@ -1903,15 +1908,16 @@ def _union(results: list[Sym], choice: bool = False) -> Sym:
     """
     if not results:
         return None
-    if all(r == results[0] for r in results):
-        return results[0]
+    first = results[0]
+    if all(r is first or r == first for r in results):  # `is` first: most unions are of one
+        return first
     clients = [r for r in results if isinstance(r, Client) and not r.path]
     if not clients:
         return None
     for r in results:
-        if r == Const(None) or (isinstance(r, Client) and not r.path):
+        if (isinstance(r, Const) and r.value is None) or (isinstance(r, Client) and not r.path):
             continue
-        if isinstance(r, Foreign | Obj | Const | Client):
+        if isinstance(r, (Foreign, Obj, Const, Client)):
             return None  # a proven other object may be the one called
         if not choice:
             return None
