@@ -192,13 +192,15 @@ class ValueResolver:
             return found
         held = self.self_attribute(node, scope)
         if held is not None:
-            # `self.model` set once from a literal or a constant (not from a parameter, whose
-            # value depends on the caller). Its node is elsewhere in the class: no fix here.
+            # `self.model` set once from a literal or a constant, or from a parameter whose
+            # default in-project calls rely on (`self.max_tokens = max_tokens` in `__init__`):
+            # any other parameter's value depends on the caller.
             inner = self.value(held[0], held[1], depth + 1)
-            if not inner.known or inner.default:
+            if not inner.known:
                 return UNKNOWN
             assert isinstance(node, cst.Attribute)
-            return Value(True, inner.value, inner.node, inner.via or f"self.{node.attr.value}")
+            via = inner.via or f"self.{node.attr.value}"
+            return Value(True, inner.value, inner.node, via, default=inner.default)
         if isinstance(node, cst.Name):
             binding = self.single_binding(node.value, scope)
             if binding is None or binding.value is None:
