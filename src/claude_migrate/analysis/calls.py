@@ -16,13 +16,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from claude_migrate.analysis.option_fields import FieldReader, split_path
-from claude_migrate.analysis.scope import CallRecord, ModuleIndex
+from claude_migrate.analysis.scope import CallRecord, ModuleIndex, Scope
 from claude_migrate.analysis.symbols import (
     BEDROCK_AGENT_RUNTIME,
     BEDROCK_RUNTIME,
     INSTRUCTOR_FROM_PROVIDER,
     INSTRUCTOR_ON_ANTHROPIC,
     OPENAI_ON_ANTHROPIC,
+    UNKNOWN,
     Instance,
     LocalClass,
     LocalFunction,
@@ -31,6 +32,7 @@ from claude_migrate.analysis.symbols import (
     ProjectFunction,
     Qual,
     Resolver,
+    Symbol,
     is_sdk_client_class,
 )
 from claude_migrate.analysis.values import MUTATING_METHODS, Entries, Entry, string_value
@@ -579,6 +581,8 @@ class CallFinder:
         elif not isinstance(func, cst.Name):
             return None
         symbol = self.resolver.resolve(func, record.scope)
+        if symbol is UNKNOWN and isinstance(func, cst.Attribute):
+            symbol = self._resource_choice(func, record.scope)
         if isinstance(symbol, Partial):
             return self._partial_site(record, symbol)
         if isinstance(symbol, Instance):
@@ -703,6 +707,15 @@ class CallFinder:
         args.items = {k: v for k, v in args.items.items() if k in wanted}
         args.unknown_keys &= wanted
         return CallSite(record, target, args, client="wrapper", via=Hop(callee, tuple(hops)))
+
+    def _resource_choice(self, func: cst.Attribute, scope: Scope) -> Symbol:
+        """Return the first of a choice of SDK resources a method is called on, when the method
+        is a Claude call on every one (`endpoint.create(...)` with `endpoint = client.messages
+        if plain else client.beta.prompt_caching.messages`)."""
+        choices = self.resolver.resources(func, scope)
+        if choices is None or not all(SDK_METHODS.get(c.path) for c in choices):
+            return UNKNOWN
+        return choices[0]
 
     def _method_site(self, record: CallRecord, symbol: Instance) -> CallSite | None:
         if is_sdk_client_class(symbol.cls):

@@ -24,6 +24,10 @@ else:
     cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
 
 MAX_DEPTH = 16
+# A choice of client resources (`a if c else b`, a name bound in each branch): how deep and how
+# many alternatives are followed.
+MAX_CHOICE_DEPTH = 6
+MAX_CHOICES = 8
 
 
 @dataclass(frozen=True)
@@ -655,3 +659,51 @@ class Resolver:
         """Return the import path a callee names, if it is an imported name."""
         symbol = self.resolve(node, scope)
         return symbol.name if isinstance(symbol, Qual) else None
+
+    def resources(self, node: cst.BaseExpression, scope: Scope) -> list[Instance] | None:
+        """Return each SDK client resource an expression may be, when it is a choice of them.
+
+        `endpoint = client.messages if plain else client.beta.prompt_caching.messages`, then
+        `endpoint.create(...)`: every alternative is a resource of a Claude client, so the call
+        is a Claude call on each. None unless there are several and every one is such.
+        """
+        found = self._resources(node, scope, 0)
+        if found is None or len(found) < 2:
+            return None
+        if not all(is_sdk_client_class(f.cls) and f.path for f in found):
+            return None
+        return found
+
+    def _resources(
+        self, node: cst.BaseExpression, scope: Scope, depth: int
+    ) -> list[Instance] | None:
+        """Return the instances an expression may be (one when it is not a choice), or None."""
+        if depth > MAX_CHOICE_DEPTH:
+            return None
+        options: list[tuple[cst.BaseExpression, Scope]] = []
+        if isinstance(node, cst.IfExp):
+            options = [(node.body, scope), (node.orelse, scope)]
+        elif isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
+            options = [(node.left, scope), (node.right, scope)]
+        elif isinstance(node, cst.Name):
+            bindings = [b for b in scope.lookup(node.value) if b.kind != "annotation"]
+            if 0 < len(bindings) <= 4 and all(
+                b.kind == "assign" and b.value is not None for b in bindings
+            ):
+                options = [(b.value, b.scope) for b in bindings if b.value is not None]
+        elif isinstance(node, cst.Attribute):
+            bases = self._resources(node.value, scope, depth + 1)
+            if bases is not None and len(bases) > 1:
+                return [Instance(b.cls, (*b.path, node.attr.value), b.info) for b in bases]
+        if not options:
+            single = self.resolve(node, scope, depth + 1)
+            return [single] if isinstance(single, Instance) else None
+        found: list[Instance] = []
+        for option, where in options:
+            if isinstance(option, cst.Name) and option.value == "None":
+                continue  # calling a method on it means it holds another alternative by then
+            inner = self._resources(option, where, depth + 1)
+            if inner is None:
+                return None
+            found.extend(inner)
+        return found if len(found) <= MAX_CHOICES else None
