@@ -43,6 +43,19 @@ if TYPE_CHECKING:
 else:
     cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
 
+# The anthropic SDK's sentinels for a parameter left out of the request (anthropic 2.15.0,
+# `anthropic/_types.py`: `NotGiven`, `NOT_GIVEN`, `not_given`, `Omit`, `omit`), by import path.
+SDK_SENTINELS = frozenset(
+    f"{module}.{name}"
+    for module in ("anthropic", "anthropic._types")
+    for name in ("NOT_GIVEN", "not_given", "omit")
+)
+SDK_SENTINEL_CLASSES = frozenset(
+    f"{module}.{name}"
+    for module in ("anthropic", "anthropic._types")
+    for name in ("NotGiven", "Omit")
+)
+
 # Canonical parameter names the rules ask for.
 TEMPERATURE = "temperature"
 MAX_TOKENS = "max_tokens"
@@ -560,9 +573,25 @@ class CallFinder:
         return self._mutators.get(id(record.scope.function()), {})
 
     def kwargs(self, record: CallRecord) -> Entries:
-        return self.values.entries_of_call(
+        entries = self.values.entries_of_call(
             record.node, record.scope, record.order, self.mutators(record)
         )
+        for key, entry in list(entries.items.items()):
+            if self._not_given(entry.value_node, record.scope):
+                # `top_k=NOT_GIVEN`: the SDK leaves the parameter out of the request.
+                del entries.items[key]
+        return entries
+
+    def _not_given(self, node: cst.BaseExpression, scope: Scope) -> bool:
+        """Return whether an argument is the SDK's "not given" sentinel (`NOT_GIVEN`, `omit`,
+        `NotGiven()`...), which the request leaves out."""
+        if isinstance(node, cst.Call) and not node.args:
+            node = node.func
+            names = SDK_SENTINEL_CLASSES
+        else:
+            names = SDK_SENTINELS
+        symbol = self.resolver.resolve(node, scope)
+        return isinstance(symbol, Qual) and symbol.name in names
 
     def _string(self, entry: Entry | None, record: CallRecord) -> str | None:
         if entry is None:
