@@ -28,6 +28,16 @@ MAX_DEPTH = 16
 # many alternatives are followed.
 MAX_CHOICE_DEPTH = 6
 MAX_CHOICES = 8
+# Other vendors' client classes, with the top-level resources of Claude's SDK they lack: a method
+# reached through one of those on a choice of such a client and a Claude client runs on the
+# Claude one. The OpenAI client's resources: openai-python `src/openai/_client.py` (completions,
+# chat, embeddings, files, images, audio, moderations, models, fine_tuning, vector_stores,
+# webhooks, beta, batches, uploads, responses, realtime, conversations, evals, containers,
+# skills, videos): no `messages`.
+OTHER_CLIENTS_LACKING: dict[str, frozenset[str]] = {
+    f"openai.{name}": frozenset({"messages"})
+    for name in ("OpenAI", "AsyncOpenAI", "AzureOpenAI", "AsyncAzureOpenAI")
+}
 
 
 @dataclass(frozen=True)
@@ -661,18 +671,28 @@ class Resolver:
         return symbol.name if isinstance(symbol, Qual) else None
 
     def resources(self, node: cst.BaseExpression, scope: Scope) -> list[Instance] | None:
-        """Return each SDK client resource an expression may be, when it is a choice of them.
+        """Return the Claude client resources a choice of objects may give a method call.
 
-        `endpoint = client.messages if plain else client.beta.prompt_caching.messages`, then
-        `endpoint.create(...)`: every alternative is a resource of a Claude client, so the call
-        is a Claude call on each. None unless there are several and every one is such.
+        Each alternative is a resource of a Claude client (`endpoint = client.messages if plain
+        else client.beta.prompt_caching.messages`, then `endpoint.create(...)`), or of another
+        vendor's client that has no such resource (`client = OpenAI() if ... else Anthropic()`,
+        then `client.messages.create(...)`: the OpenAI client has no `messages`, so the call can
+        only run on the Claude one). None unless there are several alternatives, one at least a
+        Claude client's, and every other one a known client lacking the resource.
         """
         found = self._resources(node, scope, 0)
         if found is None or len(found) < 2:
             return None
-        if not all(is_sdk_client_class(f.cls) and f.path for f in found):
+        claude = [f for f in found if is_sdk_client_class(f.cls)]
+        if not claude or not all(f.path for f in claude):
             return None
-        return found
+        for other in found:
+            if other in claude:
+                continue
+            lacking = OTHER_CLIENTS_LACKING.get(other.cls, frozenset())
+            if not other.path or other.path[0] not in lacking:
+                return None
+        return claude
 
     def _resources(
         self, node: cst.BaseExpression, scope: Scope, depth: int
@@ -695,6 +715,14 @@ class Resolver:
             bases = self._resources(node.value, scope, depth + 1)
             if bases is not None and len(bases) > 1:
                 return [Instance(b.cls, (*b.path, node.attr.value), b.info) for b in bases]
+        elif isinstance(node, cst.Call):
+            func = self.resolve(node.func, scope, depth + 1)
+            if isinstance(func, LocalFunction) and func.scope.returns:
+                options = [(value, func.scope) for value in func.scope.returns]
+            elif isinstance(func, Qual) and func.name in OTHER_CLIENTS_LACKING:
+                return [Instance(func.name)]
+        if len(options) == 1:
+            return self._resources(options[0][0], options[0][1], depth + 1)
         if not options:
             single = self.resolve(node, scope, depth + 1)
             return [single] if isinstance(single, Instance) else None
