@@ -149,7 +149,8 @@ def test_a_base_class_default_in_another_module_is_reported_where_it_is_written(
             "        )\n"
         ),
         "app/main.py": (
-            'from app.chat import Chat\n\n\ndef run():\n    return Chat("claude-sonnet-4-6").ask("x")\n'
+            "from app.chat import Chat\n\n\ndef run():\n"
+            '    return Chat("claude-sonnet-4-6").ask("x")\n'
         ),
     }
     root = _tree(tmp_path, files)
