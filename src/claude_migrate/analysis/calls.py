@@ -585,6 +585,8 @@ class CallFinder:
     def _not_given(self, node: cst.BaseExpression, scope: Scope) -> bool:
         """Return whether an argument is the SDK's "not given" sentinel (`NOT_GIVEN`, `omit`,
         `NotGiven()`...), which the request leaves out."""
+        if not isinstance(node, (cst.Name, cst.Attribute, cst.Call)):
+            return False
         if isinstance(node, cst.Call) and not node.args:
             node = node.func
             names = SDK_SENTINEL_CLASSES
