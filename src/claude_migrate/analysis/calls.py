@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from claude_migrate.analysis.option_fields import FieldReader, split_path
-from claude_migrate.analysis.scope import CallRecord, ModuleIndex
+from claude_migrate.analysis.scope import CallRecord, ModuleIndex, Scope
 from claude_migrate.analysis.symbols import (
+    UNKNOWN,
     Instance,
     LocalClass,
     LocalFunction,
@@ -27,10 +28,17 @@ from claude_migrate.analysis.symbols import (
     ProjectFunction,
     Qual,
     Resolver,
+    Symbol,
 )
 from claude_migrate.analysis.values import MUTATING_METHODS, Entries, Entry
 from claude_migrate.core.lazy import lazy_import
-from claude_migrate.targets.anthropic_sdk import SDK, SDK_METHODS, is_sdk_client_class
+from claude_migrate.targets.anthropic_sdk import (
+    NOT_GIVEN,
+    NOT_GIVEN_CLASSES,
+    SDK,
+    SDK_METHODS,
+    is_sdk_client_class,
+)
 from claude_migrate.targets.base import (
     MAX_TOKENS,
     MODEL,
@@ -197,9 +205,27 @@ class CallFinder:
         return self._mutators.get(id(record.scope.function()), {})
 
     def kwargs(self, record: CallRecord) -> Entries:
-        return self.values.entries_of_call(
+        entries = self.values.entries_of_call(
             record.node, record.scope, record.order, self.mutators(record)
         )
+        for key, entry in list(entries.items.items()):
+            if self._not_given(entry.value_node, record.scope):
+                # `top_k=NOT_GIVEN`: the SDK leaves the parameter out of the request.
+                del entries.items[key]
+        return entries
+
+    def _not_given(self, node: cst.BaseExpression, scope: Scope) -> bool:
+        """Return whether an argument is the SDK's "not given" sentinel (`NOT_GIVEN`, `omit`,
+        `NotGiven()`...), which the request leaves out."""
+        if not isinstance(node, (cst.Name, cst.Attribute, cst.Call)):
+            return False
+        names = NOT_GIVEN
+        if isinstance(node, cst.Call):
+            if node.args:
+                return False
+            node, names = node.func, NOT_GIVEN_CLASSES
+        symbol = self.resolver.resolve(node, scope)
+        return isinstance(symbol, Qual) and symbol.name in names
 
     def _string(self, entry: Entry | None, record: CallRecord) -> str | None:
         if entry is None:
@@ -218,6 +244,8 @@ class CallFinder:
         elif not isinstance(func, cst.Name):
             return None
         symbol = self.resolver.resolve(func, record.scope)
+        if symbol is UNKNOWN and isinstance(func, cst.Attribute):
+            symbol = self._resource_choice(func, record.scope)
         if isinstance(symbol, Partial):
             return self._partial_site(record, symbol)
         if isinstance(symbol, Instance):
@@ -345,6 +373,15 @@ class CallFinder:
         args.items = {k: v for k, v in args.items.items() if k in wanted}
         args.unknown_keys &= wanted
         return CallSite(record, target, args, client="wrapper", via=Hop(callee, tuple(hops)))
+
+    def _resource_choice(self, func: cst.Attribute, scope: Scope) -> Symbol:
+        """Return the first of a choice of SDK resources a method is called on, when the method
+        is a Claude call on every one (`endpoint.create(...)` with `endpoint = client.messages
+        if plain else client.beta.prompt_caching.messages`)."""
+        choices = self.resolver.resources(func, scope)
+        if choices is None or not all(SDK_METHODS.get(c.path) for c in choices):
+            return UNKNOWN
+        return choices[0]
 
     def _method_site(self, record: CallRecord, symbol: Instance) -> CallSite | None:
         if is_sdk_client_class(symbol.cls):

@@ -33,6 +33,7 @@ from claude_migrate.targets.openai_compat import (
     ANTHROPIC_OPENAI_URL,
     OPENAI_CLIENTS,
     OPENAI_ON_ANTHROPIC,
+    OTHER_CLIENTS_LACKING,
 )
 
 if TYPE_CHECKING:
@@ -43,6 +44,10 @@ else:
     cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
 
 MAX_DEPTH = 16
+# A choice of client resources (`a if c else b`, a name bound in each branch): how deep and how
+# many alternatives are followed.
+MAX_CHOICE_DEPTH = 6
+MAX_CHOICES = 8
 
 
 @dataclass(frozen=True)
@@ -637,3 +642,69 @@ class Resolver:
         """Return the import path a callee names, if it is an imported name."""
         symbol = self.resolve(node, scope)
         return symbol.name if isinstance(symbol, Qual) else None
+
+    def resources(self, node: cst.BaseExpression, scope: Scope) -> list[Instance] | None:
+        """Return the Claude client resources a choice of objects may give a method call.
+
+        Each alternative is a resource of a Claude client (`endpoint = client.messages if plain
+        else client.beta.prompt_caching.messages`, then `endpoint.create(...)`), or of another
+        vendor's client that has no such resource (`client = OpenAI() if ... else Anthropic()`,
+        then `client.messages.create(...)`: the OpenAI client has no `messages`, so the call can
+        only run on the Claude one). None unless there are several alternatives, one at least a
+        Claude client's, and every other one a known client lacking the resource.
+        """
+        found = self._resources(node, scope, 0)
+        if found is None or len(found) < 2:
+            return None
+        claude = [f for f in found if is_sdk_client_class(f.cls)]
+        if not claude or not all(f.path for f in claude):
+            return None
+        for other in found:
+            if other in claude:
+                continue
+            lacking = OTHER_CLIENTS_LACKING.get(other.cls, frozenset())
+            if not other.path or other.path[0] not in lacking:
+                return None
+        return claude
+
+    def _resources(
+        self, node: cst.BaseExpression, scope: Scope, depth: int
+    ) -> list[Instance] | None:
+        """Return the instances an expression may be (one when it is not a choice), or None."""
+        if depth > MAX_CHOICE_DEPTH:
+            return None
+        options: list[tuple[cst.BaseExpression, Scope]] = []
+        if isinstance(node, cst.IfExp):
+            options = [(node.body, scope), (node.orelse, scope)]
+        elif isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
+            options = [(node.left, scope), (node.right, scope)]
+        elif isinstance(node, cst.Name):
+            bindings = [b for b in scope.lookup(node.value) if b.kind != "annotation"]
+            if 0 < len(bindings) <= 4 and all(
+                b.kind == "assign" and b.value is not None for b in bindings
+            ):
+                options = [(b.value, b.scope) for b in bindings if b.value is not None]
+        elif isinstance(node, cst.Attribute):
+            bases = self._resources(node.value, scope, depth + 1)
+            if bases is not None and len(bases) > 1:
+                return [Instance(b.cls, (*b.path, node.attr.value), b.info) for b in bases]
+        elif isinstance(node, cst.Call):
+            func = self.resolve(node.func, scope, depth + 1)
+            if isinstance(func, LocalFunction) and func.scope.returns:
+                options = [(value, func.scope) for value in func.scope.returns]
+            elif isinstance(func, Qual) and func.name in OTHER_CLIENTS_LACKING:
+                return [Instance(func.name)]
+        if len(options) == 1:
+            return self._resources(options[0][0], options[0][1], depth + 1)
+        if not options:
+            single = self.resolve(node, scope, depth + 1)
+            return [single] if isinstance(single, Instance) else None
+        found: list[Instance] = []
+        for option, where in options:
+            if isinstance(option, cst.Name) and option.value == "None":
+                continue  # calling a method on it means it holds another alternative by then
+            inner = self._resources(option, where, depth + 1)
+            if inner is None:
+                return None
+            found.extend(inner)
+        return found if len(found) <= MAX_CHOICES else None

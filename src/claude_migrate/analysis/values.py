@@ -191,13 +191,15 @@ class ValueResolver:
             return found
         held = self.self_attribute(node, scope)
         if held is not None:
-            # `self.model` set once from a literal or a constant (not from a parameter, whose
-            # value depends on the caller). Its node is elsewhere in the class: no fix here.
+            # `self.model` set once from a literal or a constant, or from a parameter whose
+            # default in-project calls rely on (`self.max_tokens = max_tokens` in `__init__`):
+            # any other parameter's value depends on the caller.
             inner = self.value(held[0], held[1], depth + 1)
-            if not inner.known or inner.default:
+            if not inner.known:
                 return UNKNOWN
             assert isinstance(node, cst.Attribute)
-            return Value(True, inner.value, inner.node, inner.via or f"self.{node.attr.value}")
+            via = inner.via or f"self.{node.attr.value}"
+            return Value(True, inner.value, inner.node, via, default=inner.default)
         if isinstance(node, cst.Name):
             binding = self.single_binding(node.value, scope)
             if binding is None or binding.value is None:
@@ -394,7 +396,8 @@ class ValueResolver:
 
         `kwargs = self.build_kwargs(prompt)` or `create(**request_args(prompt))`: the helper's
         one `return` of a dict literal (with the `name[key] = value` sets before it). A helper
-        that returns in several places or changes a dict in place is not followed.
+        that returns one of several dicts gives their keys only (`_helper_keys`); one that
+        changes a dict in place is not followed.
         """
         if depth > MAX_DEPTH:
             return None
@@ -406,8 +409,10 @@ class ValueResolver:
         if not isinstance(node, cst.Call):
             return None
         helper = self.helper_scope(node, scope)
-        if helper is None or len(helper.returns) != 1 or self._mutated(helper):
+        if helper is None or not helper.returns or self._mutated(helper):
             return None
+        if len(helper.returns) > 1 or isinstance(helper.returns[0], cst.IfExp):
+            return self._helper_keys(helper, depth)
         returned = helper.returns[0]
         if self.dict_node(returned, helper, depth + 1) is None:
             return None
@@ -439,6 +444,29 @@ class ValueResolver:
                 else:
                     entries.items.pop(key)
                     entries.unknown_keys.add(key)
+        return entries
+
+    def _helper_keys(self, helper: Scope, depth: int) -> Entries | None:
+        """Return the keys a helper returning one of several dicts may give, values unknown.
+
+        `return {"system": blocks} if blocks else {}`, or a dict in each of several `return`s:
+        the call passes one of them, so a key none of them has is not passed (a call built on
+        it that never asks to stream does not stream), and one any of them has may be.
+        """
+        options: list[cst.BaseExpression] = []
+        for returned in helper.returns:
+            if isinstance(returned, cst.IfExp):
+                options.extend((returned.body, returned.orelse))
+            else:
+                options.append(returned)
+        entries = Entries()
+        for option in options:
+            if self.dict_node(option, helper, depth + 1) is None:
+                return None
+            found = self.expand(option, helper, depth + 1)
+            if found.opaque:
+                return None
+            entries.unknown_keys.update(found.items, found.unknown_keys)
         return entries
 
     def _bound_argument(

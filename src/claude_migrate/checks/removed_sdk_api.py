@@ -138,10 +138,19 @@ class RemovedSdkApiCheck(Check["FileContext"]):
             return
         for record in ctx.index.calls:
             symbol = ctx.resolver.resolve(record.node.func, record.scope)
+            paths = [symbol.path] if isinstance(symbol, Instance) else []
             if not (isinstance(symbol, Instance) and is_sdk_client_class(symbol.cls)):
-                continue
+                # A choice of resources (`client.messages if plain else
+                # client.beta.prompt_caching.messages`): reached when that branch is taken.
+                func = record.node.func
+                choices = None
+                if isinstance(func, cst.Attribute):
+                    choices = ctx.resolver.resources(func, record.scope)
+                if choices is None:
+                    continue
+                paths = [choice.path for choice in choices]
             for parts, removal in removed:
-                if symbol.path[: len(parts)] == parts:
+                if any(path[: len(parts)] == parts for path in paths):
                     yield ctx.diagnostic(
                         self,
                         record.node,

@@ -43,6 +43,20 @@ SDK_METHODS = {
 # Methods of a client that return a client of the same class.
 CLIENT_COPIES = (("with_options",), ("copy",))
 
+# The sentinels for a parameter left out of the request (anthropic 2.15.0, `anthropic/_types.py`:
+# `NotGiven`, `NOT_GIVEN`, `not_given`, `Omit`, `omit`), by import path: an argument set to one
+# is not sent.
+NOT_GIVEN = frozenset(
+    f"{module}.{name}"
+    for module in ("anthropic", "anthropic._types")
+    for name in ("NOT_GIVEN", "not_given", "omit")
+)
+NOT_GIVEN_CLASSES = frozenset(
+    f"{module}.{name}"
+    for module in ("anthropic", "anthropic._types")
+    for name in ("NotGiven", "Omit")
+)
+
 # Every client class of the official SDK: Anthropic, AsyncAnthropic, Client, AsyncClient and the
 # platform clients (AnthropicBedrock, AnthropicVertex, AnthropicFoundry, AnthropicAWS, ...), so a
 # client class added by a newer SDK is recognised without a code change here.

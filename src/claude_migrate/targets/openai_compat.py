@@ -25,6 +25,16 @@ TARGETS = (
 )
 
 OPENAI_CLIENTS = ("openai.OpenAI", "openai.AsyncOpenAI", "openai.Client", "openai.AsyncClient")
+# Other vendors' client classes, with the top-level resources of Claude's SDK they lack: a method
+# reached through one of those, on a choice of such a client and a Claude client, runs on the
+# Claude one. The OpenAI client's resources (openai-python `src/openai/_client.py`: completions,
+# chat, embeddings, files, images, audio, moderations, models, fine_tuning, vector_stores,
+# webhooks, beta, batches, uploads, responses, realtime, conversations, evals, containers,
+# skills, videos) have no `messages`.
+OTHER_CLIENTS_LACKING: dict[str, frozenset[str]] = {
+    name: frozenset({"messages"})
+    for name in (*OPENAI_CLIENTS, "openai.AzureOpenAI", "openai.AsyncAzureOpenAI")
+}
 # The synthetic class of an OpenAI client whose base_url is Anthropic's endpoint.
 OPENAI_ON_ANTHROPIC = "openai:anthropic"
 ANTHROPIC_OPENAI_URL = re.compile(r"^https?://api\.anthropic\.com(:\d+)?/v1/?$")
