@@ -328,13 +328,16 @@ def test_edits_to_both_the_replaced_and_the_fixed_file_are_both_kept(
 ) -> None:
     target = tmp_path / "a.py"
     target.write_text(SOURCE)
+    earlier = tmp_path / f"a.py{atomic.SAVED_SUFFIX}"
+    earlier.write_text("# kept from an earlier run\n")  # never overwritten
     _edit_the_replaced_file(monkeypatch, target, then_edit_the_new_one=True)
-    with pytest.raises(atomic.WriteRefused, match=r"edited on disk twice.*a\.py\.cm-saved"):
+    with pytest.raises(atomic.WriteRefused, match=r"edited on disk twice.*a\.py\.cm-saved-2"):
         atomic.replace_file(str(target), target.read_bytes(), FIXED_SOURCE.encode())
     assert target.read_text() == FIXED_SOURCE + "# saved into the new file\n"
-    saved = tmp_path / f"a.py{atomic.SAVED_SUFFIX}"
+    saved = tmp_path / f"{earlier.name}-2"
     assert saved.read_text() == SOURCE + "# saved into the old file\n"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.py", saved.name]
+    assert earlier.read_text() == "# kept from an earlier run\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.py", earlier.name, saved.name]
 
 
 # Encodings -----------------------------------------------------------------------------------

@@ -97,9 +97,14 @@ def remove_stale_temps(paths: Iterable[Path], now: float | None = None) -> list[
 # Where names can be resolved relative to an open folder (Linux, macOS), a write opens the folder
 # once and names every file relative to it, so a folder swapped for a symlink midway cannot
 # redirect it; elsewhere (Windows) each step goes by path.
-_BY_HANDLE = bool(_O_DIRECTORY) and {os.open, os.stat, os.rename, os.unlink, os.access} <= (
-    os.supports_dir_fd
-)
+_BY_HANDLE = bool(_O_DIRECTORY) and {
+    os.open,
+    os.stat,
+    os.rename,
+    os.unlink,
+    os.access,
+    os.link,
+} <= (os.supports_dir_fd)
 
 
 class _Folder:
@@ -143,6 +148,17 @@ class _Folder:
             os.replace(os.path.join(self.path, source), os.path.join(self.path, target))
         else:
             os.replace(source, target, src_dir_fd=self.fd, dst_dir_fd=self.fd)
+
+    def link_new(self, source: str, target: str) -> bool:
+        """Give `source` the name `target` too, unless `target` exists (then return False)."""
+        try:
+            if self.fd is None:
+                os.link(os.path.join(self.path, source), os.path.join(self.path, target))
+            else:
+                os.link(source, target, src_dir_fd=self.fd, dst_dir_fd=self.fd)
+        except FileExistsError:
+            return False
+        return True
 
     def sync(self) -> None:
         """Make the rename durable: fsync the folder (not possible everywhere; then skipped)."""
@@ -305,15 +321,22 @@ def _put_back(folder: _Folder, name: str, edited: bytes, data: bytes, was: os.st
 
 
 def _save_beside(folder: _Folder, name: str, edited: bytes) -> None:
-    """Keep an edit that cannot go back in place as `<name>.cm-saved`, and raise saying so."""
-    saved = f"{name}{SAVED_SUFFIX}"
-    temp = folder.write_temp(saved, edited, lambda fd: None)
+    """Keep an edit that cannot go back in place beside the file, and raise saying where.
+
+    As `<name>.cm-saved` (`.cm-saved-2`, ... when taken: an earlier one is never overwritten),
+    written to a temporary file first and linked into place, so it is whole or absent.
+    """
+    temp = folder.write_temp(name, edited, lambda fd: None)
     try:
-        folder.replace(temp, saved)
-    except BaseException:
+        for number in range(1, 1000):
+            saved = f"{name}{SAVED_SUFFIX}" + (f"-{number}" if number > 1 else "")
+            if folder.link_new(temp, saved):
+                break
+        else:  # pragma: no cover - a thousand saved edits of one file
+            raise FileExistsError(f"no free name beside {name} for the edit saved meanwhile")
+    finally:
         with contextlib.suppress(OSError):
             folder.unlink(temp)
-        raise
     raise WriteRefused(
         "the file was edited on disk twice while the fix was being written; the file keeps"
         f" the later edit and {saved} the earlier one"
