@@ -59,6 +59,16 @@ SHAPES: dict[str, tuple[dict[str, str], str, set[tuple[str, int]]]] = {
         "app/jobs/run.py",
         {("app/jobs/run.py", 3)},
     ),
+    "a module beats a namespace folder beside a script": (
+        {
+            **PROJECT,
+            "helpers.py": _wrapper(passes_temperature=True),
+            "app/jobs/helpers/notes.py": "NOTE = 1\n",
+            "app/jobs/run.py": "import helpers\n\nhelpers.ask('hi', temperature=0.9)\n",
+        },
+        "app/jobs/run.py",
+        {("app/jobs/run.py", 3)},
+    ),
     "two script folders with a module of the same name": (
         {
             **PROJECT,

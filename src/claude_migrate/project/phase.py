@@ -201,18 +201,21 @@ def sibling_module(folder: Path, top: str, roots: Sequence[Path]) -> str | None:
     """Return the module `import top` loads in a script in `folder`, if not plainly `top`.
 
     Python runs a script with its folder first on `sys.path`, so in a folder that is not a
-    package, `import helpers` loads the `helpers.py` beside it (or the `helpers/` package or
-    namespace folder there), whatever else on the path has that name. Its module name is the
+    package, `import helpers` loads the `helpers.py` or `helpers/` package beside it, whatever
+    else on the path has that name; a `helpers/` folder without `__init__.py` there is a
+    namespace package only if no module of that name is on the path at all. Its module name is the
     one `module_name` gives that file (`app.jobs.helpers`); None when there is no such file or
     the name is plainly `top` anyway.
     """
     if not top.isidentifier() or _is_package(folder):
         return None
     base = folder / top
-    if os.path.isfile(base / "__init__.py") or os.path.isdir(base):
+    if os.path.isfile(base / "__init__.py"):
         named = module_name(base / "__init__.py", roots)
     elif os.path.isfile(folder / f"{top}.py"):
         named = module_name(folder / f"{top}.py", roots)
+    elif os.path.isdir(base) and _find_module_file(top, [r for r in roots if r != folder]) is None:
+        named = module_name(base / "__init__.py", roots)  # a namespace package, if no module is
     else:
         return None
     if named is None or named[0] == top:
