@@ -15,10 +15,9 @@ from claude_migrate.analysis.scope import Binding, ClassInfo, Scope
 from claude_migrate.core.lazy import lazy_import
 
 if TYPE_CHECKING:
-    from claude_migrate.analysis.symbols import Resolver
-
-if TYPE_CHECKING:
     import libcst as cst
+
+    from claude_migrate.analysis.resolving import SymbolResolver
 else:
     cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
 
@@ -144,7 +143,7 @@ def literal(node: cst.BaseExpression) -> Value:
 class ValueResolver:
     """Follows names to the literal they are bound to."""
 
-    def __init__(self, module_scope: Scope, symbols: Resolver | None = None) -> None:
+    def __init__(self, module_scope: Scope, symbols: SymbolResolver | None = None) -> None:
         self.module_scope = module_scope
         self.symbols = symbols
         # Helper calls whose returned dict a Claude call's `**` was read from (by node id).

@@ -37,28 +37,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from claude_migrate.analysis.calls import (
-    BEDROCK_METHODS,
+from claude_migrate.core.deadline import OverTime, deadline
+from claude_migrate.core.source import as_python_reads, python_text, read_regular
+from claude_migrate.project.summary import summarise_tree
+from claude_migrate.project.triage import Sites, read_sites
+from claude_migrate.targets import (
+    CONSTRUCTORS,
     MARKERS,
     MAX_TOKENS,
     MODEL,
-    SDK_METHODS,
     STOP,
     STREAM,
     TARGETS,
     TEMPERATURE,
     is_claude_model,
+    is_sdk_client_class,
     langchain_target,
 )
-from claude_migrate.analysis.symbols import (
-    BEDROCK_RUNTIME,
-    BOTO3_CLIENT_FACTORIES,
-    is_sdk_client_class,
-)
-from claude_migrate.core.deadline import OverTime, deadline
-from claude_migrate.core.source import as_python_reads, python_text, read_regular
-from claude_migrate.project.summary import summarise_tree
-from claude_migrate.project.triage import Sites, read_sites
+from claude_migrate.targets.anthropic_sdk import SDK_METHODS
+from claude_migrate.targets.bedrock import BEDROCK_METHODS, BEDROCK_RUNTIME, BOTO3_CLIENT_FACTORIES
 
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 CANONICAL = (TEMPERATURE, MAX_TOKENS, STOP, STREAM, MODEL)
@@ -1174,7 +1171,35 @@ class Project:
                 and is_claude_model(model[1])
             ):
                 return "litellm:completion", kwargs
+        if name in CONSTRUCTORS:
+            return self._constructor_target(module, function, call, name)
         return None
+
+    def _constructor_target(
+        self, module: str, function: str | None, call: list[Any], name: str
+    ) -> tuple[str, dict[str, list[Any]]] | None:
+        """Return a registered constructor's call (`targets.CONSTRUCTORS`) as a target, its
+        positional model named; a model proven not Claude's makes it none (`by_model`)."""
+        made = CONSTRUCTORS[name]
+        target = TARGETS[made.target]
+        kwargs: dict[str, list[Any]] = dict(call[3])
+        if made.positional is not None and len(call[2]) > made.positional:
+            kwargs.setdefault(target.model[0], call[2][made.positional])
+        nested = kwargs.get("model_kwargs") if target.location == "model-kwargs" else None
+        if nested and nested[0] == "dict":
+            kwargs.update(nested[1])
+        if target.by_model:
+            found = [kwargs[n] for n in target.model if n in kwargs]
+            model = self.evaluate(module, function, found[0]) if found else None
+            if model is None and not found:
+                return None
+            if (
+                model is not None
+                and model[0] == "const"
+                and not (isinstance(model[1], str) and is_claude_model(model[1]))
+            ):
+                return None
+        return made.target, kwargs
 
     def _record_target(
         self,
