@@ -74,7 +74,6 @@ def test_the_module_index_is_the_same_either_way(path: Path) -> None:
             [(id(c.node), c.order, id(c.scope.node), c.awaited) for c in index.calls],
             [(s.kind, s.qualname, sorted((k, [b.order for b in v]) for k, v in s.bindings.items()))
              for s in index.scopes],
-            [id(c) for c in index.comments],
         )  # fmt: skip
 
     assert shape(walked) == shape(visited)
@@ -118,3 +117,106 @@ def test_generic_hooks_visit_like_libcst(path: Path) -> None:
     walk(module, ours)
     module.visit(theirs)
     assert ours.events and ours.events == theirs.events
+
+
+def _recorder_of(types: tuple[str, ...]) -> type[cst.CSTVisitor]:
+    """A visitor with hooks for `types` alone (LibCST's no-op defaults for every other)."""
+    hooks = {f"{kind}_{name}": _hook(kind, name) for name in types for kind in ("visit", "leave")}
+    return type("Some", (cst.CSTVisitor,), {"__init__": Recorder.__init__, **hooks})
+
+
+# Comments in an operator's, a bracket's and a call's whitespace inside parentheses.
+_COMMENTED = """\
+x = (1 +  # after the operator
+     2)  # after the line
+f(a,  # after a comma
+  b)
+# a line of its own
+y = [  # after a bracket
+    3,
+]
+"""
+
+
+@pytest.mark.parametrize(
+    "types",
+    [
+        ("Call", "Name", "SimpleString"),
+        ("Comment",),
+        ("Call", "Comment", "EmptyLine"),
+        ("Comma", "Name"),
+        ("SimpleWhitespace", "Integer"),
+    ],
+    ids=lambda t: "+".join(t),
+)
+@pytest.mark.parametrize("path", [None, *SAMPLES[-4:]], ids=lambda p: p.name if p else "commented")
+def test_a_visitor_of_a_few_node_types_sees_what_libcst_shows_it(
+    types: tuple[str, ...], path: Path | None
+) -> None:
+    """The walk leaves out token and whitespace subtrees only where no hook could see them."""
+    module = cst.parse_module(path.read_bytes() if path else _COMMENTED)
+    ours, theirs = _recorder_of(types)(), _recorder_of(types)()
+    walk(module, ours)
+    module.visit(theirs)
+    assert ours.events and ours.events == theirs.events
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+def test_token_subtrees_hold_only_whitespace(path: Path) -> None:
+    """The walk's table: a token's subtree holds whitespace nodes alone, a leaf's none."""
+    from claude_migrate.analysis.walk import _WHITESPACE, token_types
+
+    tokens = token_types()
+    found: list[tuple[str, str]] = []
+
+    class Below(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.stack: list[cst.CSTNode] = []
+
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            for above in self.stack:
+                if type(above) in tokens and (
+                    tokens[type(above)] or type(node).__name__ not in _WHITESPACE
+                ):
+                    found.append((type(above).__name__, type(node).__name__))
+            self.stack.append(node)
+            return True
+
+        def on_leave(self, original_node: cst.CSTNode) -> None:
+            self.stack.pop()
+
+    module = cst.parse_module(path.read_bytes() if path else _COMMENTED)
+    module.visit(Below())
+    assert not found
+
+
+class _NoTokens(_Generic):
+    """The generic hooks of a visitor that reads no token nor whitespace node."""
+
+    reads_tokens = False
+
+
+@pytest.mark.parametrize("path", [None, *SAMPLES[-4:]], ids=lambda p: p.name if p else "commented")
+def test_generic_hooks_without_tokens_visit_the_other_nodes_like_libcst(path: Path | None) -> None:
+    from claude_migrate.analysis.walk import token_types
+
+    tokens = token_types()
+    module = cst.parse_module(path.read_bytes() if path else _COMMENTED)
+    ours, theirs = _NoTokens(), _GenericVisitor()
+    walk(module, ours)
+    module.visit(theirs)
+    by_id = {id(node): node for node in _all_nodes(module)}
+    expected = [(kind, i) for kind, i in theirs.events if type(by_id[i]) not in tokens]
+    assert ours.events and ours.events == expected
+
+
+def _all_nodes(module: cst.Module) -> list[cst.CSTNode]:
+    found: list[cst.CSTNode] = []
+
+    class Every(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            found.append(node)
+            return True
+
+    module.visit(Every())
+    return found

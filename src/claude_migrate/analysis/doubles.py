@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from claude_migrate.analysis.sdk_uses import MAX_BYTES, python_files
+from claude_migrate.analysis.sdk_uses import MAX_BYTES, python_file_names
 
 ROOT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", "tox.ini", "pytest.ini", ".git")
 MAX_LEVELS = 8
@@ -38,6 +38,7 @@ SHOWN = 2  # doubles named in a message
 # file; a long-lived server sees edited tests after this many seconds).
 STATE_SECONDS = 5.0
 _states: dict[str, tuple[float, str]] = {}
+_roots: dict[str, tuple[float, str]] = {}  # a file's folder -> its project's root, the same way
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,18 @@ def project_root(path: str) -> str:
     """Return the folder of the project a file belongs to: the nearest one above it holding a
     project file (pyproject.toml, setup.py, .git, ...), else the file's own folder."""
     folder = os.path.dirname(os.path.abspath(path))
+    now = time.monotonic()
+    known = _roots.get(folder)
+    if known is not None and now - known[0] < STATE_SECONDS:
+        return known[1]
+    if len(_roots) > 4096:
+        _roots.clear()
+    root = _find_root(folder)
+    _roots[folder] = (now, root)
+    return root
+
+
+def _find_root(folder: str) -> str:
     current = folder
     for _ in range(MAX_LEVELS):
         if any(os.path.exists(os.path.join(current, m)) for m in ROOT_MARKERS):
@@ -78,9 +91,15 @@ def is_test_file(relative: str) -> bool:
 
 
 def _test_files(root: str) -> Iterator[Path]:
-    for path in python_files(root):
-        if is_test_file(path.relative_to(root).as_posix()):
-            yield path
+    return (Path(name) for name in _test_file_names(root))
+
+
+def _test_file_names(root: str) -> Iterator[str]:
+    """Yield the project's test files (the paths `python_files` yields, as strings)."""
+    start = len(os.path.join(str(Path(root)), ""))
+    for name in python_file_names(root):
+        if is_test_file(name[start:].replace(os.sep, "/")):
+            yield name
 
 
 def state(root: str) -> str:
@@ -96,9 +115,9 @@ def state(root: str) -> str:
 
 def _digest(root: str) -> str:
     digest = hashlib.sha256()
-    for path in _test_files(root):
+    for path in _test_file_names(root):
         try:
-            info = path.stat()
+            info = os.stat(path)
         except OSError:
             continue
         digest.update(f"{path}|{info.st_size}|{info.st_mtime_ns}\n".encode())

@@ -162,7 +162,6 @@ class ModuleIndex:
         self.scopes: list[Scope] = []
         self.calls: list[CallRecord] = []
         self.classes: list[ClassInfo] = []
-        self.comments: list[cst.Comment] = []
         self.strings: list[cst.SimpleString] = []
         self._stack: list[Scope] = []
         self._order = 0
@@ -556,9 +555,6 @@ class ModuleIndex:
                 awaited=id(node) in self._await_targets,
             )
         )
-
-    def visit_Comment(self, node: cst.Comment) -> None:
-        self.comments.append(node)
 
     def finish_classes(self) -> None:
         """Make class-body assignments visible as attributes (`self.x` reads them too)."""

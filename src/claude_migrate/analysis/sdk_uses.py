@@ -38,27 +38,56 @@ SHOWN = 3  # uses named in a message
 def python_files(folder: str) -> Iterator[Path]:
     """Yield up to MAX_FILES Python files under `folder` (no hidden or environment folders,
     no symbolic links followed)."""
+    return (Path(name) for name in python_file_names(folder))
+
+
+def python_file_names(folder: str) -> Iterator[str]:
+    """Yield the paths `python_files` yields, as strings, in the same order.
+
+    Folders top-down, each one's files (sorted) before its sub-folders (sorted), as `os.walk`
+    lists them; read with `os.scandir` alone, whose entries know their kind without a `stat`
+    or a `Path` per file: a run answered from the cache lists the whole project this way.
+    """
     count = 0
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
+    pending = [str(Path(folder))]
+    while pending:
+        current = pending.pop()
+        try:
+            with os.scandir(current) as listing:
+                entries = list(listing)
+        except OSError:
+            continue
+        files: list[str] = []
+        dirs: list[str] = []
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir:
+                name = entry.name
+                # `os.walk` lists a linked folder but never enters it.
+                if not (name.startswith(".") or name in SKIPPED_DIRS or entry.is_symlink()):
+                    dirs.append(name)
+            elif entry.name.endswith(".py") and not entry.is_symlink():
+                files.append(entry.name)
         for name in sorted(files):
-            if not name.endswith(".py"):
-                continue
-            path = Path(root) / name
-            if path.is_symlink():
-                continue
-            yield path
+            yield name if current == "." else os.path.join(current, name)
             count += 1
             if count >= MAX_FILES:
                 return
+        pending.extend(
+            name if current == "." else os.path.join(current, name)
+            for name in sorted(dirs, reverse=True)
+        )
 
 
 def state(folder: str) -> str:
     """Return a digest of the Python files' names, sizes and times (the cache's key part)."""
     digest = hashlib.sha256()
-    for path in python_files(folder):
+    for path in python_file_names(folder):
         try:
-            info = path.stat()
+            info = os.stat(path)
         except OSError:
             continue
         digest.update(f"{path}|{info.st_size}|{info.st_mtime_ns}\n".encode())

@@ -411,6 +411,8 @@ class LegacyCompletionsCheck(Check["FileContext"]):
         uses: list[cst.Name] = []
 
         class Visitor(cst.CSTVisitor):
+            reads_tokens = False  # names only: the walk leaves out whitespace and operators
+
             def on_visit(self, node: cst.CSTNode) -> bool:
                 if id(node) in rebinding:
                     return False  # a nested scope with its own variable of that name
@@ -498,6 +500,8 @@ class LegacyCompletionsCheck(Check["FileContext"]):
         resolver = ctx.resolver
 
         class Visitor(cst.CSTVisitor):
+            reads_tokens = False  # imports, attributes and names only (their parents too)
+
             def on_visit(self, node: cst.CSTNode) -> bool:
                 scope = scopes.get(id(node))
                 if scope is not None:

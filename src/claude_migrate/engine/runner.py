@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import gc
 import os
 import re
 import signal
@@ -848,9 +849,44 @@ def run(
     reads: dict[str, bytes] = {}
     # What the project phase read of each module it parsed: the triage then needs no parse.
     read_by_phase: dict[str, tuple[str, Sites]] = {}
-    attached = list(
-        attach_project(jobs, cache, reads, read_by_phase, seconds=options.limits.seconds)
-    )
+    # The phase makes no reference cycles, and its heap (trees, summaries, views) is large and
+    # mostly lives on through the run: the cyclic collector is off while the phase runs, and
+    # what the phase leaves is then set aside (`gc.freeze`), so that the file phase's passes
+    # never scan it again (7% of a cold run's CPU on the SDK's source). What a run froze is
+    # given back when the next run in the same process starts (a language server's), not at
+    # its end: handing a large heap back just before the process exits costs more than the
+    # whole run of one small file.
+    global _FROZE
+    if _FROZE:
+        gc.unfreeze()
+        _FROZE = False
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        attached = list(
+            attach_project(jobs, cache, reads, read_by_phase, seconds=options.limits.seconds)
+        )
+    finally:
+        if collecting:
+            gc.freeze()
+            _FROZE = True
+            gc.enable()
+    return _run_attached(attached, options, workers, on_result, cache, reads, read_by_phase)
+
+
+# Whether the last run froze what its project phase left (see `run`).
+_FROZE = False
+
+
+def _run_attached(
+    attached: list[Job],
+    options: Options,
+    workers: int | None,
+    on_result: Callable[[FileResult], None] | None,
+    cache: ResultCache | None,
+    reads: dict[str, bytes],
+    read_by_phase: dict[str, tuple[str, Sites]],
+) -> list[FileResult]:
     state = _RunState(
         attached, options, workers or default_jobs(), on_result, cache, [None] * len(attached)
     )

@@ -108,7 +108,7 @@ class ProjectFacts:
                 digest = hashlib.sha256(Path(self.team_catalogue).read_bytes()).hexdigest()[:16]
             except OSError:
                 digest = "missing"
-        pins = nearest_sdk_pins(str(Path(path).resolve().parent))
+        pins = nearest_sdk_pins(_real_folder_of(path))
         named = "|".join(f"{name}:{pin.name} {pin.spec.strip()}" for name, pin in pins)
         from claude_migrate.policy.installed_sdk import installed
 
@@ -149,6 +149,23 @@ def facts_for(settings: FileSettings) -> ProjectFacts:
         replacement_preference=str(retired.get("prefer") or "nearest"),
         sampling_preference=prefer if isinstance(prefer, str) else "",
     )
+
+
+def _real_folder_of(path: str) -> str:
+    """Return `str(Path(path).resolve().parent)`, resolving each folder once per run.
+
+    The key of every file asks: the files of one folder share the folder's answer, unless the
+    file itself is a link (then its target's folder counts).
+    """
+    if os.path.islink(path):
+        return str(Path(path).resolve().parent)
+    folder = os.path.dirname(path)
+    return _real_folder(folder if os.path.isabs(folder) else os.path.join(os.getcwd(), folder))
+
+
+@cache
+def _real_folder(folder: str) -> str:
+    return str(Path(folder).resolve())
 
 
 @cache
@@ -209,5 +226,6 @@ def project_pins_at_least(folder: str, version: str) -> str | None:
 
 def forget_project_files() -> None:
     """Drop what was read from the project's dependency files (they changed on disk)."""
+    _real_folder.cache_clear()
     nearest_sdk_pins.cache_clear()
     project_pins_at_least.cache_clear()
