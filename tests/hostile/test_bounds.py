@@ -15,10 +15,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import SRC, write_tree
-from test_inputs import CALL, run_cm
+from operations import python_calls
+from test_inputs import CALL
 
 
 def _rebinding(count: int) -> str:
@@ -32,41 +34,80 @@ def _rebinding(count: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def test_a_name_rebound_from_itself_400_times_is_checked_in_linear_time(tmp_path: Path) -> None:
-    source = _rebinding(400)
-    assert len(source) > 50_000
-    write_tree(tmp_path, {"app.py": source})
-    started = time.monotonic()
-    proc = run_cm(
-        "check", "--no-cache", "--file-timeout", "20", "--format", "json", ".", cwd=tmp_path
+def _checked_in_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, files: dict[str, str]
+) -> tuple[dict[str, Any], int]:
+    """Check a tree in this process; return the JSON report and the Python calls it took."""
+    from claude_migrate import api
+
+    tree = tmp_path / name
+    write_tree(tree, files)
+    monkeypatch.chdir(tree)
+    request = api.Request(paths=(Path("."),), no_cache=True, jobs=1, output_format="json")
+    outcome, calls = python_calls(lambda: api.check(request))
+    assert outcome.exit_status in (0, 1), outcome.messages
+    return json.loads(outcome.report), calls
+
+
+def _rebinding_work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, count: int) -> int:
+    report, calls = _checked_in_process(
+        tmp_path, monkeypatch, f"r{count}", {"app.py": _rebinding(count)}
     )
-    elapsed = time.monotonic() - started
-    report = json.loads(proc.stdout)
-    assert proc.returncode in (0, 1), proc.stderr
-    assert not [e for e in report.get("errors", [])], report
-    assert elapsed < 20, elapsed
+    assert report["errors"] == [], report["errors"]
+    assert len(report["diagnostics"]) == count  # the retired model of each call
+    return calls
+
+
+def test_a_name_rebound_from_itself_hundreds_of_times_is_resolved_once_per_binding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`client = client.with_options(...)` 400 times: each binding is resolved once and kept,
+    not walked back from every use. Four times the bindings measured 7.4 times the Python calls
+    (100 and 400 bindings); the bound fails for anything growing faster than n^1.66 here. The
+    test below states the linear goal this does not reach yet."""
+    small = _rebinding_work(tmp_path, monkeypatch, 100)
+    large = _rebinding_work(tmp_path, monkeypatch, 400)
+    assert large < 10 * small, (small, large)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="every use of a name rebound n times goes over its n bindings (the LibCST symbol"
+    " table's `_binding_symbols`, the project phase's union over a module's assignments):"
+    " memoised per binding, but still n per use, so n uses make n*n light steps",
+)
+def test_a_name_rebound_from_itself_hundreds_of_times_is_checked_in_linear_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    small = _rebinding_work(tmp_path, monkeypatch, 100)
+    large = _rebinding_work(tmp_path, monkeypatch, 400)
+    assert large < 5 * small, (small, large)
+
+
+def _declared_call_sites(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, count: int
+) -> tuple[dict[str, Any], int]:
+    entries = "".join(
+        f'[[call-sites]]\nfunction = "acme.ask{i}"\nmodel = "model_name"\n\n' for i in range(count)
+    )
+    last = f"ask{count - 1}"
+    files = {
+        "claude-migrate.toml": entries,
+        "app.py": f"from acme import {last}\n{last}(model_name='claude-2.1')\n",
+    }
+    return _checked_in_process(tmp_path, monkeypatch, f"s{count}", files)
 
 
 def test_8000_declared_call_sites_load_without_rescanning_the_policy_per_entry(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    entries = "".join(
-        f'[[call-sites]]\nfunction = "acme.ask{i}"\nmodel = "model_name"\n\n' for i in range(8000)
-    )
-    write_tree(
-        tmp_path,
-        {
-            "claude-migrate.toml": entries,
-            "app.py": "from acme import ask7999\nask7999(model_name='claude-2.1')\n",
-        },
-    )
-    started = time.monotonic()
-    proc = run_cm("check", "--no-cache", "--format", "json", ".", cwd=tmp_path)
-    elapsed = time.monotonic() - started
-    assert proc.returncode == 1, proc.stderr
-    codes = [d["code"] for d in json.loads(proc.stdout)["diagnostics"]]
-    assert codes == ["CM302"], codes
-    assert elapsed < 12, elapsed
+    """Eight times the entries, about seven times the work (measured: 1,000 and 8,000 entries
+    take 90,416 and 637,090 Python calls); a rescan per entry would be sixty-four times."""
+    small_report, small = _declared_call_sites(tmp_path, monkeypatch, 1000)
+    report, large = _declared_call_sites(tmp_path, monkeypatch, 8000)
+    for found in (small_report, report):
+        assert [d["code"] for d in found["diagnostics"]] == ["CM302"], found["diagnostics"]
+    assert large < 12 * small, (small, large)
 
 
 # The language server -------------------------------------------------------------------------

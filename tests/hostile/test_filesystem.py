@@ -240,6 +240,106 @@ def test_an_edit_saved_after_the_fsync_and_before_the_rename_is_kept(
     assert [p.name for p in tmp_path.iterdir()] == ["a.py"]
 
 
+APPEND = "import sys; open(sys.argv[1], 'a').write('# saved meanwhile\\n')"
+
+
+@pytest.mark.skipif(not atomic._LEASES, reason="file leases are a Linux facility")
+def test_a_program_opening_the_file_between_the_last_look_and_the_rename_keeps_its_edit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A real second process opens the file for writing after the content was checked and before
+    # the rename: the lease breaks, the opener waits, and what it saves is put back.
+    target = tmp_path / "a.py"
+    target.write_text(SOURCE)
+    before_rename = atomic._Watch.before_rename
+    writers: list[subprocess.Popen[bytes]] = []
+
+    def open_meanwhile(watch: atomic._Watch) -> None:
+        before_rename(watch)
+        if writers:
+            return  # the swap that puts the edit back
+        writers.append(subprocess.Popen([sys.executable, "-c", APPEND, str(target)]))
+        deadline = time.monotonic() + HANG_LIMIT
+        import fcntl
+
+        while fcntl.fcntl(watch.fd, fcntl.F_GETLEASE) == fcntl.F_RDLCK:  # until it opens
+            assert time.monotonic() < deadline, "the writer never opened the file"
+            time.sleep(0.001)
+
+    monkeypatch.setattr(atomic._Watch, "before_rename", open_meanwhile)
+    with pytest.raises(atomic.WriteRefused, match="changed on disk .* saved version was kept"):
+        atomic.replace_file(str(target), target.read_bytes(), FIXED_SOURCE.encode())
+    assert writers[0].wait(timeout=HANG_LIMIT) == 0
+    assert len(writers) == 1
+    assert target.read_text() == SOURCE + "# saved meanwhile\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.py"]
+
+
+@pytest.mark.skipif(not atomic._LEASES, reason="file leases are a Linux facility")
+def test_a_file_another_program_holds_open_for_writing_is_not_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(atomic, "LEASE_WAIT", 0.05)
+    target = tmp_path / "a.py"
+    target.write_text(SOURCE)
+    with open(target, "a"), pytest.raises(atomic.WriteRefused, match="open for writing"):
+        atomic.replace_file(str(target), target.read_bytes(), FIXED_SOURCE.encode())
+    assert target.read_text() == SOURCE
+    atomic.replace_file(str(target), target.read_bytes(), FIXED_SOURCE.encode())  # once closed
+    assert target.read_text() == FIXED_SOURCE
+
+
+def _edit_the_replaced_file(
+    monkeypatch: pytest.MonkeyPatch, target: Path, *, then_edit_the_new_one: bool = False
+) -> None:
+    """Without leases: write into the old file through a handle opened before the rename."""
+    monkeypatch.setattr(atomic, "_LEASES", False)
+    replace = atomic._Folder.replace
+    done: list[bool] = []
+
+    def replace_while_edited(folder: atomic._Folder, source: str, name: str) -> None:
+        if done:
+            return replace(folder, source, name)
+        with open(target, "a") as old:
+            replace(folder, source, name)
+            old.write("# saved into the old file\n")
+        if then_edit_the_new_one:
+            with open(target, "a") as new:
+                new.write("# saved into the new file\n")
+        done.append(True)
+
+    monkeypatch.setattr(atomic._Folder, "replace", replace_while_edited)
+
+
+def test_without_leases_an_edit_written_just_after_the_rename_is_put_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "a.py"
+    target.write_text(SOURCE)
+    _edit_the_replaced_file(monkeypatch, target)
+    with pytest.raises(atomic.WriteRefused, match="saved version was kept"):
+        atomic.replace_file(str(target), target.read_bytes(), FIXED_SOURCE.encode())
+    assert target.read_text() == SOURCE + "# saved into the old file\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.py"]
+
+
+def test_edits_to_both_the_replaced_and_the_fixed_file_are_both_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "a.py"
+    target.write_text(SOURCE)
+    earlier = tmp_path / f"a.py{atomic.SAVED_SUFFIX}"
+    earlier.write_text("# kept from an earlier run\n")  # never overwritten
+    _edit_the_replaced_file(monkeypatch, target, then_edit_the_new_one=True)
+    with pytest.raises(atomic.WriteRefused, match=r"edited on disk twice.*a\.py\.cm-saved-2"):
+        atomic.replace_file(str(target), target.read_bytes(), FIXED_SOURCE.encode())
+    assert target.read_text() == FIXED_SOURCE + "# saved into the new file\n"
+    saved = tmp_path / f"{earlier.name}-2"
+    assert saved.read_text() == SOURCE + "# saved into the old file\n"
+    assert earlier.read_text() == "# kept from an earlier run\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.py", earlier.name, saved.name]
+
+
 # Encodings -----------------------------------------------------------------------------------
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from fixbulk import env, fixed_module, module
 from helpers import write_tree
+from operations import python_calls
 
 from claude_migrate.core.job import Limits
 from claude_migrate.core.settings import FileSettings
@@ -249,8 +250,9 @@ def _module_of_calls(calls: int) -> str:
     )
 
 
-def _cm104_seconds(module_text: str, calls: int, tries: int, settings: FileSettings) -> float:
-    """Return the best time CM104 takes over a module (parse and shared indexes excluded)."""
+def _cm104_calls(module_text: str, calls: int, settings: FileSettings) -> int:
+    """Return how many Python function calls CM104 makes over a module (parse and shared indexes
+    excluded)."""
     import libcst
 
     from claude_migrate.analysis.context import FileContext
@@ -258,32 +260,28 @@ def _cm104_seconds(module_text: str, calls: int, tries: int, settings: FileSetti
     from claude_migrate.core.source import SourceText
 
     tree = libcst.parse_module(module_text)
-    best = float("inf")
-    for _ in range(tries):
-        ctx = FileContext("m.py", SourceText(module_text), tree, settings)
-        ctx.sites, ctx.span(tree)  # the shared indexes every check reads, built before timing
-        check = StreamingCheck(settings.table(StreamingCheck.name))
-        started = time.perf_counter()
-        found = list(check.check(ctx))
-        best = min(best, time.perf_counter() - started)
-        assert len(found) == calls and all(d.fix is not None for d in found)
-    return best
+    ctx = FileContext("m.py", SourceText(module_text), tree, settings)
+    ctx.sites, ctx.span(tree)  # the shared indexes every check reads, built before counting
+    check = StreamingCheck(settings.table(StreamingCheck.name))
+    found, count = python_calls(lambda: list(check.check(ctx)))
+    assert len(found) == calls and all(d.fix is not None for d in found)
+    return count
 
 
-def test_cm104_time_grows_linearly_with_the_calls_in_one_module(
+def test_cm104_work_grows_linearly_with_the_calls_in_one_module(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Every call's fix needs a fresh name (`stream`, `stream_1`, ...) from the names in its scope.
 
-    Collecting them once per scope is linear: ten times the calls, about ten times the time
-    (measured here: 7.5x to 11x). Collecting them once per call, as CM104 once did, is
-    quadratic: a hundred times (100, 200, 400 calls took 10, 41, 140 s). The bound, twice the
-    cost per call of the small module, tells the two apart with room for a loaded machine.
+    Collecting them once per scope is linear: ten times the calls, ten times the work (measured
+    as Python function calls: 59,641 for 100 calls, 586,400 for 1,000). Collecting them once per
+    call, as CM104 once did, is quadratic: 198,881 and 14,585,388, seventy times. The bound
+    tells the two apart; a count, unlike a time, is the same on a loaded machine.
     """
     monkeypatch.chdir(tmp_path)
     settings = PolicyLoader(None).for_path(tmp_path / "m.py").settings_for(tmp_path / "m.py")
-    small = _cm104_seconds(_module_of_calls(200), 200, 3, settings)
-    large = _cm104_seconds(_module_of_calls(2000), 2000, 2, settings)
+    small = _cm104_calls(_module_of_calls(100), 100, settings)
+    large = _cm104_calls(_module_of_calls(1000), 1000, settings)
     assert large < 20 * small, (small, large)
 
 

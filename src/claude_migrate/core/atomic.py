@@ -19,6 +19,9 @@ from pathlib import Path
 # The suffix of the temporary file a write goes through. It must not end in `.py` (or any suffix
 # discovery reads), so a file left behind by a killed run is never taken for source.
 TEMP_SUFFIX = ".cm-tmp"
+# Where an edit saved into a file while it was being replaced is kept when it cannot go back in
+# place (the replacing version was edited too). Never a suffix discovery reads.
+SAVED_SUFFIX = ".cm-saved"
 
 # Longest file name most file systems take (ext4, XFS, btrfs, APFS, NTFS), in bytes.
 NAME_MAX = 255
@@ -32,6 +35,14 @@ _TEMP_NAME = re.compile(rf"\..+\.[a-z0-9_]{{{_RANDOM}}}{re.escape(TEMP_SUFFIX)}"
 _O_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+
+# How long a fix waits for another program that has the file open for writing to close it
+# before refusing, and how long, once a program opened the replaced file for writing, it waits
+# for that program to close it before reading what it saved.
+LEASE_WAIT = 1.0
+WRITER_WAIT = 10.0
+# Where leases are not offered: how long the replaced file must stay unchanged after the rename.
+SETTLE = 0.01
 
 
 class WriteRefused(Exception):
@@ -86,9 +97,14 @@ def remove_stale_temps(paths: Iterable[Path], now: float | None = None) -> list[
 # Where names can be resolved relative to an open folder (Linux, macOS), a write opens the folder
 # once and names every file relative to it, so a folder swapped for a symlink midway cannot
 # redirect it; elsewhere (Windows) each step goes by path.
-_BY_HANDLE = bool(_O_DIRECTORY) and {os.open, os.stat, os.rename, os.unlink, os.access} <= (
-    os.supports_dir_fd
-)
+_BY_HANDLE = bool(_O_DIRECTORY) and {
+    os.open,
+    os.stat,
+    os.rename,
+    os.unlink,
+    os.access,
+    os.link,
+} <= (os.supports_dir_fd)
 
 
 class _Folder:
@@ -132,6 +148,17 @@ class _Folder:
             os.replace(os.path.join(self.path, source), os.path.join(self.path, target))
         else:
             os.replace(source, target, src_dir_fd=self.fd, dst_dir_fd=self.fd)
+
+    def link_new(self, source: str, target: str) -> bool:
+        """Give `source` the name `target` too, unless `target` exists (then return False)."""
+        try:
+            if self.fd is None:
+                os.link(os.path.join(self.path, source), os.path.join(self.path, target))
+            else:
+                os.link(source, target, src_dir_fd=self.fd, dst_dir_fd=self.fd)
+        except FileExistsError:
+            return False
+        return True
 
     def sync(self) -> None:
         """Make the rename durable: fsync the folder (not possible everywhere; then skipped)."""
@@ -211,15 +238,14 @@ def replace_file(path: str, original: bytes, data: bytes, *, force_write: bool =
     """Replace the source file at `path`, which held `original` when read, with `data`.
 
     Raises WriteRefused (saying why) when writing would lose something, OSError when it fails;
-    either way the file is left as it was. `path` is the file's real path (discovery resolves
-    symlinks, so a link's target is what gets written and the link stays a link); a folder on
-    it that became a symlink since is refused. What the file was is kept or the write refused:
-    its permission bits, owner and group (refused when this user cannot give them to a new
-    file), its hard links (refused: a rename would split them), and a read-only file is not
-    rewritten unless `force_write`. The new bytes go to a temporary file that is fsynced; then,
-    immediately before the rename, the file must still be what was read (size, modification
-    time, content), else the race is lost and nothing is written. An edit saved into the old
-    file during the rename itself is caught too, and the saved version put back.
+    either way the file is left as it was, or as another program saved it. `path` is the file's
+    real path (discovery resolves symlinks, so a link's target is what gets written and the link
+    stays a link); a folder on it that became a symlink since is refused. What the file was is
+    kept or the write refused: its permission bits, owner and group (refused when this user
+    cannot give them to a new file), its hard links (refused: a rename would split them), and a
+    read-only file is not rewritten unless `force_write`. The new bytes go to a temporary file
+    that is fsynced, then renamed over the file by `_swap`, which makes sure no edit saved by
+    another program is lost (see `_Watch` for how).
     """
     folder_path, name = os.path.split(path)
     real = os.path.realpath(folder_path)
@@ -230,22 +256,91 @@ def replace_file(path: str, original: bytes, data: bytes, *, force_write: bool =
         _check_replaceable(info, folder.writable(name), force_write)
         temp = folder.write_temp(name, data, lambda fd: _keep_attributes(fd, info))
         try:
-            held: int | None = _still_as_read(folder, name, info, original)
-            if folder.fd is None and held is not None:
-                os.close(held)  # Windows cannot rename over a file held open
-                held = None
-            try:
-                folder.replace(temp, name)
-                if held is not None:
-                    _catch_late_edit(folder, name, held, info)
-            finally:
-                if held is not None:
-                    os.close(held)
+            late = _swap(folder, name, temp, info, original)
+            if late is not None:
+                _put_back(folder, name, late, data, info)
+        finally:
+            folder.sync()
+
+
+def _swap(
+    folder: _Folder, name: str, temp: str, info: os.stat_result, expected: bytes
+) -> bytes | None:
+    """Rename `temp` over `name` if `name` still holds `expected`, else refuse.
+
+    Returns what another program saved into the replaced file while it was being replaced (its
+    whole content), or None when nothing was; `_Watch` says how that is known.
+    """
+    try:
+        watch = _still_as_read(folder, name, info, expected)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            folder.unlink(temp)
+        raise
+    with watch:
+        try:
+            watch.before_rename()
+            folder.replace(temp, name)
         except BaseException:
             with contextlib.suppress(OSError):
                 folder.unlink(temp)
             raise
-        folder.sync()
+        if watch.untouched():
+            return None
+        edited = watch.read_when_written()
+    return None if edited == expected else edited
+
+
+def _put_back(folder: _Folder, name: str, edited: bytes, data: bytes, was: os.stat_result) -> None:
+    """Put `edited`, saved into the replaced file, back at `name` (which holds the fixed `data`).
+
+    Always raises WriteRefused: the fix is not in place. If the fixed file is edited too before
+    or while it is replaced, both edits are kept: the later one in the file, the earlier beside.
+    """
+
+    def keep(fd: int) -> None:
+        with contextlib.suppress(WriteRefused):
+            _keep_attributes(fd, was)
+
+    temp = folder.write_temp(name, edited, keep)
+    try:
+        now = folder.lstat(name)
+    except OSError:
+        with contextlib.suppress(OSError):
+            folder.unlink(temp)
+        raise
+    try:
+        late = _swap(folder, name, temp, now, data)
+    except WriteRefused:
+        _save_beside(folder, name, edited)  # the file keeps the edit made to the fixed version
+    if late is not None:
+        _save_beside(folder, name, late)  # the file holds `edited`; the fixed version was edited
+    raise WriteRefused(
+        "the file changed on disk while the fix was being written; the saved version was kept"
+    )
+
+
+def _save_beside(folder: _Folder, name: str, edited: bytes) -> None:
+    """Keep an edit that cannot go back in place beside the file, and raise saying where.
+
+    As `<name>.cm-saved` (`.cm-saved-2`, ... when taken: an earlier one is never overwritten),
+    written to a temporary file first and linked into place, so it is whole or absent.
+    """
+    temp = folder.write_temp(name, edited, lambda fd: None)
+    try:
+        for number in range(1, 1000):
+            saved = f"{name}{SAVED_SUFFIX}" + (f"-{number}" if number > 1 else "")
+            if folder.link_new(temp, saved):
+                break
+        else:  # pragma: no cover - a thousand saved edits of one file
+            raise FileExistsError(f"no free name beside {name} for the edit saved meanwhile")
+    finally:
+        with contextlib.suppress(OSError):
+            folder.unlink(temp)
+    raise WriteRefused(
+        "the file was edited on disk twice while the fix was being written; the file keeps"
+        f" the later edit and {saved} the earlier one"
+    )
 
 
 def _check_replaceable(info: os.stat_result, writable: bool, force_write: bool) -> None:
@@ -289,8 +384,8 @@ def _chmod(fd: int, mode: int) -> None:
         os.chmod(fd, mode)
 
 
-def _still_as_read(folder: _Folder, name: str, info: os.stat_result, original: bytes) -> int:
-    """Return an open descriptor of the file if it still holds `original`; else refuse.
+def _still_as_read(folder: _Folder, name: str, info: os.stat_result, expected: bytes) -> _Watch:
+    """Return a watch on the file if it still holds `expected`; else refuse.
 
     The last look before the rename: same file, same size, same modification time (when the
     read recorded one), same content.
@@ -300,21 +395,23 @@ def _still_as_read(folder: _Folder, name: str, info: os.stat_result, original: b
         held = folder.open(name, os.O_RDONLY | _O_NOFOLLOW | _O_NONBLOCK)
     except OSError:
         raise lost from None
+    watch = _Watch(held, by_handle=folder.fd is not None)
     try:
+        watch.start()  # first: a write after this point is seen by the watch
         now = os.fstat(held)
-        mtime_ns = getattr(original, "mtime_ns", now.st_mtime_ns)
+        mtime_ns = getattr(expected, "mtime_ns", now.st_mtime_ns)
         if (
             (now.st_dev, now.st_ino) != (info.st_dev, info.st_ino)
             or not stat.S_ISREG(now.st_mode)
-            or now.st_size != len(original)
+            or now.st_size != len(expected)
             or now.st_mtime_ns != mtime_ns
-            or _digest(held) != hashlib.blake2b(original).digest()
+            or _digest(held) != hashlib.blake2b(expected).digest()
         ):
             raise lost
     except BaseException:
-        os.close(held)
+        watch.close()
         raise
-    return held
+    return watch
 
 
 def _digest(fd: int) -> bytes:
@@ -325,31 +422,141 @@ def _digest(fd: int) -> bytes:
     return digest.digest()
 
 
-def _catch_late_edit(folder: _Folder, name: str, held: int, info: os.stat_result) -> None:
-    """After the rename: if the replaced file was written to meanwhile, put that version back.
+class _Watch:
+    """Knows whether another program wrote into a file between a look at it and its replacement.
 
-    An editor that opened the file before the rename writes into the old file; its edit would
-    vanish with it. The edited old content goes back in place (the fix is lost, not the edit).
+    An editor that opened the file before the rename writes into the old file, which the rename
+    took off the folder: its edit would vanish. So the file is held open (`fd`) from the last
+    look at its content until after the rename, and:
+
+    - Where Linux offers leases (`fcntl(2)` F_SETLEASE), a read lease is taken on it first. The
+      kernel grants one only while no process has the file open for writing, so once it is
+      granted every later write needs a new open, and an open for writing breaks the lease
+      (`F_GETLEASE` no longer says F_RDLCK) and blocks that process until the lease is
+      released. After the rename the old file cannot be opened by name, so a lease still held
+      then proves nothing wrote into it: no sleep, no copy. A broken lease means a program
+      opened it in that window; it is let go, and once it has closed the file (the lease can be
+      taken again) what it saved is read and put back. If a program has the file open for
+      writing when the fix comes, the fix waits LEASE_WAIT for it to close and else refuses.
+      The kernel signals the lease holder when a lease breaks; that signal is set to SIGURG,
+      ignored by default, since the default SIGIO would end the process.
+    - Elsewhere (macOS, Windows, file systems without leases), the old file's size and
+      modification time are compared just after the rename and again SETTLE later; a change
+      means an edit, read once the file has stopped changing. A program that writes into the
+      old file later than that is not seen: leases are what close that window.
     """
-    now = os.fstat(held)
-    if (now.st_size, now.st_mtime_ns) == (info.st_size, info.st_mtime_ns):
-        return
-    os.lseek(held, 0, os.SEEK_SET)
-    chunks = []
-    while chunk := os.read(held, 1 << 20):
-        chunks.append(chunk)
 
-    def keep(fd: int) -> None:
-        with contextlib.suppress(WriteRefused):
-            _keep_attributes(fd, info)
+    def __init__(self, fd: int, *, by_handle: bool) -> None:
+        self.fd: int | None = fd
+        self.by_handle = by_handle
+        self.leased = False
+        self.seen: tuple[int, int] = (0, 0)
 
-    temp = folder.write_temp(name, b"".join(chunks), keep)
+    def __enter__(self) -> _Watch:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Let go of the file (closing it releases a lease)."""
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+    def start(self) -> None:
+        """Begin watching: take a lease if the system offers one; refuse if a writer holds on."""
+        assert self.fd is not None
+        self.leased = _take_lease(self.fd, LEASE_WAIT)
+        self.seen = _size_and_mtime(self.fd)
+
+    def before_rename(self) -> None:
+        """Windows cannot rename over a file held open: there the watch ends here."""
+        if not self.by_handle:
+            self.close()
+
+    def untouched(self) -> bool:
+        """Return whether nothing can have written into the replaced file since `start`."""
+        if self.fd is None:
+            return True
+        if self.leased:
+            return bool(fcntl.fcntl(self.fd, fcntl.F_GETLEASE) == fcntl.F_RDLCK)
+        if _size_and_mtime(self.fd) != self.seen:
+            return False
+        time.sleep(SETTLE)
+        return _size_and_mtime(self.fd) == self.seen
+
+    def read_when_written(self) -> bytes:
+        """Return the replaced file's content once the program writing it is done with it."""
+        assert self.fd is not None
+        if self.leased:
+            fcntl.fcntl(self.fd, fcntl.F_SETLEASE, fcntl.F_UNLCK)  # let the opener go on
+            self.leased = _take_lease(self.fd, WRITER_WAIT, refuse=False)
+        else:
+            _wait_until_still(self.fd, WRITER_WAIT)
+        return _read_all(self.fd)
+
+
+try:
+    import fcntl
+
+    _LEASES = hasattr(fcntl, "F_SETLEASE") and hasattr(fcntl, "F_SETSIG")
+except ImportError:  # pragma: no cover - Windows
+    _LEASES = False
+
+
+def _take_lease(fd: int, wait: float, *, refuse: bool = True) -> bool:
+    """Take a read lease on `fd`, waiting up to `wait` for writers to close the file.
+
+    Returns False where leases are not offered, or (with `refuse` off) when writers still hold
+    the file after `wait`; with `refuse` on, that raises WriteRefused.
+    """
+    if not _LEASES:
+        return False
+    import errno
+    import signal
+
     try:
-        folder.replace(temp, name)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            folder.unlink(temp)
-        raise
-    raise WriteRefused(
-        "the file changed on disk while the fix was being written; the saved version was kept"
-    )
+        fcntl.fcntl(fd, fcntl.F_SETSIG, signal.SIGURG)
+    except OSError:
+        return False
+    deadline = time.monotonic() + wait
+    pause = 0.0005
+    while True:
+        try:
+            fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_RDLCK)
+            return True
+        except OSError as exc:
+            if exc.errno not in (errno.EAGAIN, errno.EWOULDBLOCK):
+                return False  # this file system offers no leases
+        if time.monotonic() >= deadline:
+            if refuse:
+                raise WriteRefused("another program has it open for writing")
+            return False
+        time.sleep(pause)
+        pause = min(pause * 2, 0.05)
+
+
+def _size_and_mtime(fd: int) -> tuple[int, int]:
+    now = os.fstat(fd)
+    return now.st_size, now.st_mtime_ns
+
+
+def _wait_until_still(fd: int, wait: float) -> None:
+    """Wait (up to `wait`) until the file's size and modification time stop changing."""
+    deadline = time.monotonic() + wait
+    last = _size_and_mtime(fd)
+    while time.monotonic() < deadline:
+        time.sleep(SETTLE)
+        now = _size_and_mtime(fd)
+        if now == last:
+            return
+        last = now
+
+
+def _read_all(fd: int) -> bytes:
+    os.lseek(fd, 0, os.SEEK_SET)
+    chunks = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)

@@ -167,19 +167,75 @@ def import_roots(paths: Iterable[Path]) -> list[Path]:
 
 
 def module_name(path: Path, roots: Sequence[Path]) -> tuple[str, bool] | None:
-    """Return a file's dotted module name under the deepest root holding it, and if a package."""
+    """Return a file's dotted module name, and whether it is a package's `__init__.py`.
+
+    The name under the deepest root holding it, as Python names a module imported from that
+    `sys.path` entry, except a root reached only through folders that are not packages, when
+    another root above holds the file too: a script's folder (`tools/`, the first `sys.path`
+    entry of `python tools/x.py`) or a namespace package's folder (`ns/sub/`). There the file
+    is named from the root above (`tools.common`, `ns.sub.conf`), as it is imported from
+    there, so two script folders' `common.py` stay two modules and a namespace package's
+    relative imports resolve. A project folder and its `src/` are always taken.
+    """
     wanted = _root_set(tuple(roots))
+    fallback: tuple[str, bool] | None = None
+    through_packages = False  # whether a package lies between the file and the root
+    below: Path | None = None
     for root in path.parents:
+        if below is not None and _is_package(below):
+            through_packages = True
+        below = root
         if root not in wanted:
             continue
-        parts = list(path.relative_to(root).with_suffix("").parts)
-        is_package = bool(parts) and parts[-1] == "__init__"
-        if is_package:
-            parts = parts[:-1]
-        if parts and all(p.isidentifier() for p in parts):
-            return ".".join(parts), is_package
-        return None
+        named = _name_under(path, root)
+        if named is None:
+            return fallback
+        if through_packages or _is_import_root(root):
+            return named
+        if fallback is None:
+            fallback = named  # a script's or a namespace folder: taken if nothing holds it above
+    return fallback
+
+
+def _name_under(path: Path, root: Path) -> tuple[str, bool] | None:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    is_package = bool(parts) and parts[-1] == "__init__"
+    if is_package:
+        parts = parts[:-1]
+    if parts and all(p.isidentifier() for p in parts):
+        return ".".join(parts), is_package
     return None
+
+
+def _is_import_root(folder: Path) -> bool:
+    """Return whether a folder is a project's own (`pyproject.toml`...) or that project's `src/`."""
+    return _has_project_file(folder) or (folder.name == "src" and _has_project_file(folder.parent))
+
+
+def sibling_module(folder: Path, top: str, roots: Sequence[Path]) -> str | None:
+    """Return the module `import top` loads in a script in `folder`, if not plainly `top`.
+
+    Python runs a script with its folder first on `sys.path`, so in a folder that is not a
+    package, `import helpers` loads the `helpers.py` or `helpers/` package beside it, whatever
+    else on the path has that name; a `helpers/` folder without `__init__.py` there is a
+    namespace package only if no module of that name is on the path at all. Its module name is the
+    one `module_name` gives that file (`app.jobs.helpers`); None when there is no such file or
+    the name is plainly `top` anyway.
+    """
+    if not top.isidentifier() or _is_package(folder):
+        return None
+    base = folder / top
+    if os.path.isfile(base / "__init__.py"):
+        named = module_name(base / "__init__.py", roots)
+    elif os.path.isfile(folder / f"{top}.py"):
+        named = module_name(folder / f"{top}.py", roots)
+    elif os.path.isdir(base) and _find_module_file(top, [r for r in roots if r != folder]) is None:
+        named = module_name(base / "__init__.py", roots)  # a namespace package, if no module is
+    else:
+        return None
+    if named is None or named[0] == top:
+        return None
+    return named[0]
 
 
 @functools.lru_cache(maxsize=16)
@@ -234,7 +290,10 @@ def _find_module_file(
                 exists = folders[parent] = os.path.isdir(parent)
             if not exists:
                 continue  # nothing is a file under a folder that is not one
-        for candidate in (base + ".py", os.path.join(base, "__init__.py")):
+        # A package beats a module of the same name in the same folder, as in Python's
+        # `FileFinder`; a folder without `__init__.py` is a namespace package, which loses to
+        # a module anywhere on the path (the next root is tried).
+        for candidate in (os.path.join(base, "__init__.py"), base + ".py"):
             if os.path.isfile(candidate):
                 found = Path(candidate)
                 if _inside_root(found, root):
@@ -328,6 +387,11 @@ class Project:
         self._param_indexes: dict[tuple[str, str], dict[str, int]] = {}
         self._folders: dict[str, bool] = {}  # folder -> whether it is one (`module_path`)
         self._tops: dict[str, list[Path]] | None = None
+        # A module in a folder that is not a package -> the import names that load a module
+        # beside it (`sibling_module`) -> that module's name.
+        self.aliases: dict[str, dict[str, str]] = {}
+        self._siblings: dict[tuple[Path, str], str | None] = {}
+        self._script_folders: dict[str, Path] = {}
         self._imported: dict[str, set[str]] = {}
         self._derived: dict[str, tuple[dict[str, Any], str]] = {}
         self._closures: dict[str, list[str]] = {}
@@ -375,7 +439,7 @@ class Project:
         found = self._summary(text, name, is_package, str(path) in self.given)
         if found is None:
             return None
-        self.summaries[name] = found
+        self.summaries[name] = self._beside(name, path, found)
         self.paths[name] = _display(path, self.cwd)
         self.files[str(path)] = name
         return name
@@ -465,11 +529,36 @@ class Project:
         found = self._summary(text, module, path.name == "__init__.py", False)
         if found is None:
             return None
-        self.summaries[module] = found
+        self.summaries[module] = self._beside(module, path, found)
         self.paths[module] = _display(path, self.cwd)
         if scan:
             self.scanned.add(module)
         return module
+
+    def sibling(self, module: str, folder: Path, qualname: str) -> str:
+        """Return an absolute import path of `module`, a script in `folder`, as Python resolves
+        it there (`sibling_module`); a changed top name is remembered in `aliases`."""
+        top, dot, rest = qualname.partition(".")
+        key = (folder, top)
+        if key not in self._siblings:
+            self._siblings[key] = sibling_module(folder, top, self.roots)
+        found = self._siblings[key]
+        if found is None:
+            return qualname
+        self.aliases.setdefault(module, {})[top] = found
+        return found + dot + rest
+
+    def _beside(self, module: str, path: Path, summary: dict[str, Any]) -> dict[str, Any]:
+        """Return a summary whose imports of modules beside a script name those (`sibling`)."""
+        folder = path.parent
+        if _is_package(folder):
+            return summary
+        self._script_folders[module] = folder
+        imports = {n: self.sibling(module, folder, q) for n, q in summary["imports"].items()}
+        stars = [self.sibling(module, folder, q) for q in summary["star_imports"]]
+        if imports == summary["imports"] and stars == summary["star_imports"]:
+            return summary
+        return {**summary, "imports": imports, "star_imports": stars}
 
     def module_path(self, name: str) -> Path | None:
         """Return the file of a project module (None for an installed or missing one)."""
@@ -821,7 +910,9 @@ class Project:
         """Return the absolute name an import inside a function binds (`["import", ...]`)."""
         _, level, source, name = value
         base = _absolute_module(module, self.summaries[module]["package"], level, source or None)
-        return f"{base}.{name}" if name and base else (name or base)
+        found = f"{base}.{name}" if name and base else (name or base)
+        folder = self._script_folders.get(module)
+        return self.sibling(module, folder, found) if folder is not None and not level else found
 
     def _call(self, module: str, function: str | None, call: list[Any], depth: int) -> Sym:
         if (
@@ -1721,6 +1812,11 @@ class Project:
             if name == module or facts["names"] or facts["functions"] or facts["classes"]:
                 derived[name] = facts
                 digests.append(f"{name}={digest}")
+        # The file's own import names for the modules beside it (`sibling`), as it spells them.
+        for alias, target in sorted(self.aliases.get(module, {}).items()):
+            for name in [n for n in derived if n == target or n.startswith(target + ".")]:
+                derived.setdefault(alias + name[len(target) :], derived[name])
+                digests.append(f"{alias}->{target}")
         # Only what can put a Claude call where Claude is never named (a client, a factory, a
         # wrapper, a class holding a client) makes a file worth parsing for the project's sake;
         # an imported constant matters only in a file the prefilter already parses.
@@ -1992,6 +2088,13 @@ def imports_of(data: bytes, module: str, is_package: bool) -> set[str]:
     return found
 
 
+def _imports_beside(project: Project, path: Path, names: set[str], module: str) -> set[str]:
+    """Return a file's imported module names as a script in its folder resolves them."""
+    if _is_package(path.parent):
+        return names
+    return {project.sibling(module, path.parent, name) for name in names}
+
+
 def _absolute_module(module: str, is_package: bool, level: int, name: str | None) -> str:
     if level == 0:
         return name or ""
@@ -2152,17 +2255,16 @@ class _Growth:
         if STAR_IMPORT not in seen:
             return False
         package = path.name == "__init__.py"
-        return any(
-            self.summarised(other) and self.giving(other)
-            for other in imports_of(seen, name, package)
-        )
+        found = _imports_beside(self.project, path, imports_of(seen, name, package), name)
+        return any(self.summarised(other) and self.giving(other) for other in found)
 
     def giving(self, name: str) -> bool:
         return name in self.project.summaries and gives(self.project.derived(name))
 
     def imported(self, item: _Pending) -> set[str]:
         if id(item) not in self.imports:
-            self.imports[id(item)] = imports_of(item[1], item[2], item[3])
+            found = imports_of(item[1], item[2], item[3])
+            self.imports[id(item)] = _imports_beside(self.project, item[0], found, item[2])
         return self.imports[id(item)]
 
 
