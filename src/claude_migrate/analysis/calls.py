@@ -33,7 +33,7 @@ from claude_migrate.analysis.symbols import (
     Resolver,
     is_sdk_client_class,
 )
-from claude_migrate.analysis.values import MUTATING_METHODS, Entries, Entry, string_value
+from claude_migrate.analysis.values import MUTATING_METHODS, Entries, Entry, Value, string_value
 from claude_migrate.core.lazy import lazy_import
 
 if TYPE_CHECKING:
@@ -523,6 +523,10 @@ class CallSite:
 
 
 _MUTATING_METHODS = MUTATING_METHODS
+# Parameters whose value sets (a name assigned in several branches) make one site per value: a
+# value above a ceiling, or a retired model, is a finding where it is written.
+BRANCHED = (MODEL, TEMPERATURE, MAX_TOKENS)
+MAX_SPLIT = 32
 
 
 class CallFinder:
@@ -984,39 +988,41 @@ class CallFinder:
         `for t in [0.2, 0.9]: create(temperature=t)` is two calls as far as a rule goes: each
         element gets its own site, whose entry is written at the element (where a fix edits it).
         For the model of a call recognised by its model (LiteLLM, Bedrock), elements that are not
-        Claude models are not Claude calls.
+        Claude models are not Claude calls. A name assigned in several branches
+        (`value_set`) splits the same way, for the model and the sampling limits; a call with
+        several such parameters gets a site per combination, up to `MAX_SPLIT`.
         """
+        branched = {"top_p", "top_k"}.union(*(site.target.names(c) for c in BRANCHED))
+        sites = [site]
         for key, entry in site.params.items.items():
             if entry.value.known or not isinstance(entry.value_node, cst.Name):
                 continue
             looped = self.values.loop_values(entry.value_node, site.record.scope)
-            if not looped:
+            if not looped and key in branched:
+                # `if x: t = 0.7 / else: t = 1.0`: one site per value that may be sent.
+                looped = self.values.value_set(entry.value_node, site.record)
+            if not looped or len(sites) * len(looped) > MAX_SPLIT:
                 continue
-            split = []
-            for value in looped:
-                assert value.node is not None
-                if (
-                    key in site.target.model
-                    and site.family in (LITELLM, BEDROCK)
-                    and not (isinstance(value.value, str) and is_claude_model(value.value))
-                ):
-                    continue
-                items = dict(site.params.items)
-                items[key] = Entry(key, value.node, entry.value_node, value, None)
-                params = Entries(items, site.params.opaque, set(site.params.unknown_keys))
-                split.append(
-                    CallSite(
-                        site.record,
-                        site.target,
-                        params,
-                        site.client,
-                        site.call_args,
-                        site.extra,
-                        site.via,
-                    )  # fmt: skip
-                )
-            return split
-        return [site]
+            sites = [one for each in sites for one in self._split(each, key, entry, looped)]
+        return sites
+
+    def _split(
+        self, site: CallSite, key: str, entry: Entry, values: list[Value]
+    ) -> Iterator[CallSite]:
+        for value in values:
+            assert value.node is not None
+            if (
+                key in site.target.model
+                and site.family in (LITELLM, BEDROCK)
+                and not (isinstance(value.value, str) and is_claude_model(value.value))
+            ):
+                continue
+            items = dict(site.params.items)
+            items[key] = Entry(key, value.node, entry.value_node, value, None)
+            params = Entries(items, site.params.opaque, set(site.params.unknown_keys))
+            yield CallSite(
+                site.record, site.target, params, site.client, site.call_args, site.extra, site.via
+            )
 
     def _http_site(self, record: CallRecord, method: str, base_url: str = "") -> CallSite | None:
         call = record.node

@@ -11,10 +11,11 @@ import ast
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from claude_migrate.analysis.scope import Binding, ClassInfo, Scope
+from claude_migrate.analysis.scope import Binding, ClassInfo, Scope, always_before, may_reach
 from claude_migrate.core.lazy import lazy_import
 
 if TYPE_CHECKING:
+    from claude_migrate.analysis.scope import CallRecord
     from claude_migrate.analysis.symbols import Resolver
 
 if TYPE_CHECKING:
@@ -338,6 +339,45 @@ class ValueResolver:
                 return None
             values.append(found)
         return values
+
+    def value_set(self, node: cst.BaseExpression, record: CallRecord) -> list[Value] | None:
+        """Return the proven values a name read by a call may hold, one per assignment.
+
+        `if x: t = 0.7 / elif y: t = 0.0 / else: t = cfg.t` then `create(temperature=t)`: the
+        assignments of the call's own function that can run before it and are not written over
+        on every path to it. Each proven value's node is where it is written (a finding and its
+        fix go there); members that cannot be proven (a parameter, `cfg.t`) are left out, so
+        the list says what may be sent, not all that may be. None when the name is not such a
+        set (one unconditional assignment, a loop's name, or no proven member).
+        """
+        if not isinstance(node, cst.Name):
+            return None
+        function = record.scope.function()
+        bindings = [b for b in record.scope.lookup(node.value) if b.kind != "annotation"]
+        if not bindings or any(b.scope is not function for b in bindings):
+            return None
+        reaching = [
+            b for b in bindings if b.order < record.order and may_reach(b.path, record.path)
+        ]
+        reaching = [
+            b
+            for b in reaching
+            if not any(
+                b.order < k.order < record.order and always_before(k.path, record.path)
+                for k in bindings
+            )
+        ]
+        if not reaching or (len(reaching) == 1 and not reaching[0].nested):
+            return None  # one assignment on every path: what `value` answers
+        values = []
+        for binding in reaching:
+            if binding.kind != "assign" or binding.value is None:
+                continue
+            found = self.value(binding.value, binding.scope)
+            if found.known and not found.default:
+                # Written in this branch (a constant's name too): found and fixed there.
+                values.append(Value(True, found.value, binding.value))
+        return values or None
 
     def relied_default(self, name: str, scope: Scope, depth: int = 0) -> Value:
         """Return a parameter's default when an in-project call relies on it and it reaches Claude.
