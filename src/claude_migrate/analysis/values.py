@@ -40,6 +40,9 @@ class Value:
     # Set when the value is a parameter's default that some in-project call relies on: the
     # finding goes to the default, where the fix edits it.
     default: bool = False
+    # Set when the value is another checked module's constant that the project phase reports
+    # where it is assigned, once for every Claude call reading it: not reported at the call.
+    elsewhere: bool = False
 
 
 UNKNOWN = Value(False)
@@ -310,7 +313,10 @@ class ValueResolver:
         found = project.lookup(bindings[0].qualname)
         if found is None or found[0] != "const":
             return UNKNOWN
-        return Value(True, found[1], None, project.absolute(bindings[0].qualname))
+        qualname = project.absolute(bindings[0].qualname)
+        module, _, constant = qualname.rpartition(".")
+        reported = constant in project.modules.get(module, {}).get("read_by", {})
+        return Value(True, found[1], None, qualname, elsewhere=reported)
 
     def loop_values(self, node: cst.BaseExpression, scope: Scope) -> list[Value] | None:
         """Return the values a `for` loop's name takes, when it iterates over a literal list/tuple.

@@ -62,6 +62,8 @@ from claude_migrate.project.triage import Sites, read_sites
 
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 CANONICAL = (TEMPERATURE, MAX_TOKENS, STOP, STREAM, MODEL)
+# Parameters whose imported constants are reported once, where they are assigned.
+READ_AT_DEFINITION = (TEMPERATURE, MAX_TOKENS, MODEL)
 # Every name a Claude parameter goes by in any target (`model`, `modelId`, `max_tokens`...).
 CLAUDE_PARAMETERS = frozenset(
     name for target in TARGETS.values() for c in CANONICAL for name in target.names(c)
@@ -292,6 +294,9 @@ class Facts:
     fallbacks: dict[tuple[str, str], dict[str, list[Any]]] = field(default_factory=dict)
     # Classes whose instances callers pass where a field of them reaches a Claude call.
     options: set[tuple[str, str]] = field(default_factory=set)
+    # A module's constants that Claude calls of other modules read as their parameters:
+    # module -> name -> [canonical, target key, display path, line] per call.
+    constant_reads: dict[str, dict[str, list[list[Any]]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -324,6 +329,7 @@ class Project:
         self._tops: dict[str, list[Path]] | None = None
         self._imported: dict[str, set[str]] = {}
         self._derived: dict[str, tuple[dict[str, Any], str]] = {}
+        self._given: tuple[int, set[str]] | None = None
         self._closures: dict[str, list[str]] = {}
         # A class's project classes in method resolution order (itself first), per round.
         self._mros: dict[tuple[str, str], list[tuple[str, str]]] = {}
@@ -682,13 +688,10 @@ class Project:
             if facts is not None:
                 local = facts["locals"].get(name)
                 if local:
+                    # One assignment, even under a loop, `try` or `if`, is the only value a read
+                    # can see: before it runs, the read fails (a local is never a global).
                     return _union(
-                        [
-                            None
-                            if nested and len(local) == 1
-                            else self.evaluate(module, function, value, depth + 1)
-                            for value, nested in local
-                        ]
+                        [self.evaluate(module, function, value, depth + 1) for value, _ in local]
                     )
                 index = self._param_index(module, function, facts).get(name)
                 if index is not None:
@@ -1108,6 +1111,10 @@ class Project:
                     continue
                 reach = [canonical, key, *where]
                 self._reach_from(module, function, value, reach)
+                place = self._constant_place(module, function, value)
+                if place is not None and canonical in READ_AT_DEFINITION:
+                    reads = self.facts.constant_reads.setdefault(place[0], {})
+                    _add(reads, place[1], [canonical, key, *where[:2]])
         for star in call[5]:
             if function is None:
                 continue
@@ -1135,6 +1142,38 @@ class Project:
                     if name in entries:
                         reach = [canonical, key, *where]
                         self._reach_from(dict_module, dict_function, entries[name], reach)
+
+    def _constant_place(
+        self, module: str, function: str | None, value: list[Any]
+    ) -> tuple[str, str] | None:
+        """Return (module, name) when a parameter is written as a name imported from another
+        project module, where it is assigned a literal once, at module level."""
+        if value[0] != "name":
+            return None
+        name = value[1]
+        summary = self.summaries[module]
+        if function is not None:
+            facts = summary["functions"].get(function)
+            if (
+                facts is None
+                or name in facts["locals"]
+                or name in self._param_index(module, function, facts)
+                or "parent" in facts
+            ):
+                return None
+        qualname = summary["imports"].get(name)
+        if qualname is None or name in summary["assigns"]:
+            return None
+        for owner, rest in self._prefixes(qualname):
+            other = self.summaries.get(owner)
+            if other is None:
+                continue
+            assigns = other["assigns"].get(rest[0]) if len(rest) == 1 else None
+            if owner == module or not assigns or len(assigns) != 1:
+                return None
+            written, nested = assigns[0]
+            return (owner, rest[0]) if written[0] == "lit" and not nested else None
+        return None
 
     def _reach_from(
         self, module: str, function: str | None, value: list[Any], reach: list[Any]
@@ -1374,13 +1413,26 @@ class Project:
             plain = _plain(symbol)
             if plain is not None and self._useful(plain):
                 names[name] = plain
-        return {
+        derived = {
             "path": self.paths[module],
             "package": summary["package"],
             "names": names,
             "functions": self._derive_functions(module),
             "classes": self._derive_classes(module),
         }
+        reads = self.facts.constant_reads.get(module)
+        if reads and module in self._given_modules():
+            # Reported at the constant, once, with the calls as related places: only where the
+            # file is checked (a fix never writes outside the given paths).
+            derived["read_by"] = {name: sorted(places) for name, places in reads.items()}
+        return derived
+
+    def _given_modules(self) -> set[str]:
+        """Return the modules of the run's own files (not those read from disk for imports)."""
+        if self._given is None or self._given[0] != len(self.files):
+            modules = {m for path, m in self.files.items() if path in self.given}
+            self._given = (len(self.files), modules)
+        return self._given[1]
 
     def _derive_functions(self, module: str) -> dict[str, Any]:
         key = ("functions", module)
@@ -1621,8 +1673,10 @@ class Project:
         # Only what can put a Claude call where Claude is never named (a client, a factory, a
         # wrapper, a class holding a client) makes a file worth parsing for the project's sake;
         # an imported constant matters only in a file the prefilter already parses.
-        relevant = bool(derived[module]["functions"]) or any(
-            gives(facts) for name, facts in derived.items() if name != module
+        relevant = (
+            bool(derived[module]["functions"])
+            or "read_by" in derived[module]
+            or any(gives(facts) for name, facts in derived.items() if name != module)
         )
         if not relevant and not derived[module]["names"] and not derived[module]["classes"]:
             return None  # nothing the project says changes this file's findings
@@ -1758,6 +1812,7 @@ def _freeze(facts: Facts) -> str:
             sorted((list(k), sorted(v)) for k, v in facts.relied.items()),
             sorted((list(k), v) for k, v in facts.fallbacks.items()),
             sorted(facts.options),
+            sorted(facts.constant_reads.items()),
         ],
         sort_keys=True,
         default=str,
