@@ -233,3 +233,21 @@ def test_a_setup_py_that_requires_sdk_1_0_moves_sdk_calls_to_cm107(tmp_path: Pat
         },
     )
     assert (SDK_LINE, "CM107") in findings(tmp_path)
+
+
+LEGACY_CHAIN = """\
+from langchain.chat_models import ChatAnthropic
+
+llm = ChatAnthropic(model="claude-2", temperature=0)
+"""
+
+
+def test_a_legacy_langchain_class_reports_both_its_move_and_the_temperature(
+    tmp_path: Path,
+) -> None:
+    """CM301 moves the class to `langchain_anthropic`; its temperature is refused there too."""
+    write_tree(
+        tmp_path, {"app.py": LEGACY_CHAIN, "claude-migrate.toml": 'extend = "api-2026-10-21"\n'}
+    )
+    data = Cli(tmp_path).json("check", "--select", "CM107,CM301")
+    assert {(d["line"], d["code"]) for d in data["diagnostics"]} == {(3, "CM107"), (3, "CM301")}

@@ -15,7 +15,8 @@ Finds: any of the three on a Claude call that will be sent where they are reject
 - Bedrock `converse` / `converse_stream` (`inferenceConfig`: `temperature`, `topP`),
   `ChatBedrockConverse`, LiteLLM and LlamaIndex's `Anthropic`, when the policy's
   `api-version.version` rejects them.
-A legacy Text Completions call is CM301's.
+A legacy Text Completions call is reported too: CM301 moves it to Messages, which refuses the
+argument as well.
 Under such a target CM101 (temperature) and CM108 (model-params) yield to this rule: one
 finding per argument.
 Writes instead (unsafe: sampling changes): the call without the argument.
@@ -49,8 +50,6 @@ class SamplingParamsCheck(Check["FileContext"]):
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         for site in ctx.sites:
-            if site.legacy:
-                continue  # CM301 migrates the whole call
             for parameter in SAMPLING:
                 entry = site.params.get(*SPELLINGS[parameter])
                 if entry is None:
