@@ -489,6 +489,9 @@ class CallSite:
     call_args: Entries | None = None
     extra: dict[str, object] = field(default_factory=dict)
     via: Hop | None = None
+    # The site this one was split from by a value set (`CallFinder.split_loops`): rules that
+    # edit the call itself read that one (`FileContext.sites`), whose edits hold for every value.
+    branch_of: CallSite | None = None
 
     @property
     def node(self) -> cst.Call:
@@ -998,16 +1001,20 @@ class CallFinder:
             if entry.value.known or not isinstance(entry.value_node, cst.Name):
                 continue
             looped = self.values.loop_values(entry.value_node, site.record.scope)
+            branches = False
             if not looped and key in branched:
                 # `if x: t = 0.7 / else: t = 1.0`: one site per value that may be sent.
                 looped = self.values.value_set(entry.value_node, site.record)
+                branches = True
             if not looped or len(sites) * len(looped) > MAX_SPLIT:
                 continue
-            sites = [one for each in sites for one in self._split(each, key, entry, looped)]
+            sites = [
+                one for each in sites for one in self._split(each, key, entry, looped, branches)
+            ]
         return sites
 
     def _split(
-        self, site: CallSite, key: str, entry: Entry, values: list[Value]
+        self, site: CallSite, key: str, entry: Entry, values: list[Value], branches: bool
     ) -> Iterator[CallSite]:
         for value in values:
             assert value.node is not None
@@ -1020,8 +1027,16 @@ class CallFinder:
             items = dict(site.params.items)
             items[key] = Entry(key, value.node, entry.value_node, value, None)
             params = Entries(items, site.params.opaque, set(site.params.unknown_keys))
+            origin = (site.branch_of or site) if branches else site.branch_of
             yield CallSite(
-                site.record, site.target, params, site.client, site.call_args, site.extra, site.via
+                site.record,
+                site.target,
+                params,
+                site.client,
+                site.call_args,
+                site.extra,
+                site.via,
+                origin,
             )
 
     def _http_site(self, record: CallRecord, method: str, base_url: str = "") -> CallSite | None:

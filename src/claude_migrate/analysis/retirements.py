@@ -133,6 +133,11 @@ def compose(
             if (found := model_entry(ctx, other)) is not None and found.value.node is node
         ]
     prefer = ctx.facts.sampling_preference
+    if site.branch_of is not None and facts is not None:
+        for other in sharing:
+            if problems(ctx, other, facts, repr(target), prefer=prefer, yielding=False):
+                # The call's other parameters are shared by every branch's model.
+                return "the call's other parameters would change for every value of the model"
     edits = [written.edit]
     changes: list[str] = []
     for other in sharing:
