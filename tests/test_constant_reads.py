@@ -27,6 +27,16 @@ REPORTS = (
 )
 
 
+WRAPPER = (
+    "import anthropic\n\n\ndef ask(prompt, model):\n"
+    "    return anthropic.Anthropic().messages.create(model=model, max_tokens=100, messages=[])\n"
+)
+MAIL = (
+    "from app.settings import MODEL\nfrom app.wrapper import ask\n\n\n"
+    "def reply(text):\n    return ask(text, MODEL)\n"
+)
+
+
 def _tree(tmp_path: Path) -> Path:
     return write_tree(
         tmp_path / "repo",
@@ -36,6 +46,8 @@ def _tree(tmp_path: Path) -> Path:
             "app/settings.py": SETTINGS,
             "app/orders.py": ORDERS,
             "app/reports.py": REPORTS,
+            "app/wrapper.py": WRAPPER,
+            "app/mail.py": MAIL,
         },
     )
 
@@ -50,9 +62,10 @@ def test_a_constant_read_by_calls_of_other_modules_is_one_finding_with_the_calls
     assert found == [("app/settings.py", 1, "CM302"), ("app/settings.py", 2, "CM101")]
     by_code = {d["code"]: d for d in data["diagnostics"]}
     related = sorted((r["path"], r["line"]) for r in by_code["CM302"]["related"])
-    assert related == [("app/orders.py", 7), ("app/reports.py", 8)]
+    # The calls that read it, and the call passing it to a wrapper that sends it.
+    assert related == [("app/mail.py", 6), ("app/orders.py", 7), ("app/reports.py", 8)]
     assert [(r["path"], r["line"]) for r in by_code["CM101"]["related"]] == [("app/orders.py", 7)]
-    assert "MODEL, read by 2 Claude calls of other modules" in by_code["CM302"]["message"]
+    assert "MODEL, read by 3 Claude calls of other modules" in by_code["CM302"]["message"]
 
 
 def test_the_fix_edits_the_constant_once(tmp_path: Path) -> None:
@@ -63,8 +76,8 @@ def test_the_fix_edits_the_constant_once(tmp_path: Path) -> None:
     assert after["app/settings.py"].decode() == (
         'MODEL = "claude-opus-4-6"\nTEMPERATURE = 0.0\nLABEL = "orders"\n'
     )
-    assert after["app/orders.py"] == before["app/orders.py"]
-    assert after["app/reports.py"] == before["app/reports.py"]
+    for name in ("orders", "reports", "mail", "wrapper"):
+        assert after[f"app/{name}.py"] == before[f"app/{name}.py"]
     assert Cli(root).json("check", "--no-cache", ".")["diagnostics"] == []
 
 

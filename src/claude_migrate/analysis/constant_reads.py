@@ -34,7 +34,7 @@ class ConstantRead:
 
     def related(self, label: str) -> tuple[tuple[str, int, str], ...]:
         return tuple(
-            (path, line, f"a Claude call that reads {self.name} as its {label}")
+            (path, line, f"{self.name} is read here as the {label} of a Claude call")
             for path, line in self.places
         )
 

@@ -1111,10 +1111,7 @@ class Project:
                     continue
                 reach = [canonical, key, *where]
                 self._reach_from(module, function, value, reach)
-                place = self._constant_place(module, function, value)
-                if place is not None and canonical in READ_AT_DEFINITION:
-                    reads = self.facts.constant_reads.setdefault(place[0], {})
-                    _add(reads, place[1], [canonical, key, *where[:2]])
+                self._constant_read(module, function, value, [canonical, key, *where[:2]])
         for star in call[5]:
             if function is None:
                 continue
@@ -1142,6 +1139,17 @@ class Project:
                     if name in entries:
                         reach = [canonical, key, *where]
                         self._reach_from(dict_module, dict_function, entries[name], reach)
+
+    def _constant_read(
+        self, module: str, function: str | None, value: list[Any], read: list[Any]
+    ) -> None:
+        """Record `read` ([canonical, target key, path, line] of a call) on the constant of
+        another module that `value` names, if it names one."""
+        if read[0] not in READ_AT_DEFINITION:
+            return
+        place = self._constant_place(module, function, value)
+        if place is not None:
+            _add(self.facts.constant_reads.setdefault(place[0], {}), place[1], read)
 
     def _constant_place(
         self, module: str, function: str | None, value: list[Any]
@@ -1341,12 +1349,15 @@ class Project:
             elif symbol[0] in ("foreign", "obj"):
                 self.facts.ambiguous.setdefault(key, set()).add(name)
         # Wrapper chains: our parameters passed on reach what the callee's reach.
+        here = [self.paths.get(module, module), call[6]]
         for name, arg in bound_args.items():
             for reach in reaches.get(name, []):
                 self._reach_from(module, function, arg, reach)
+                self._constant_read(module, function, arg, [reach[0], reach[1], *here])
         for name, arg in extra.items():
             for reach in forwards.get(name, []):
                 self._reach_from(module, function, arg, reach)
+                self._constant_read(module, function, arg, [reach[0], reach[1], *here])
         # Paths into what a parameter holds (`options.model_id`): the object passed there is an
         # options object whose fields matter; a parameter of ours passed on reaches the same.
         for name, items in reaches.items():
