@@ -24,6 +24,8 @@ else:
     cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
 
 MAX_DEPTH = 12
+# The most assignments of one name a value set is read from.
+MAX_MEMBERS = 64
 # Methods that change a dict in place: a dict they are called on is not the literal it was.
 MUTATING_METHODS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__"})
 
@@ -360,7 +362,9 @@ class ValueResolver:
             return None
         function = record.scope.function()
         bindings = [b for b in record.scope.lookup(node.value) if b.kind != "annotation"]
-        if not bindings or any(b.scope is not function for b in bindings):
+        if not bindings or len(bindings) > MAX_MEMBERS:
+            return None  # a name assigned in hundreds of places is not followed (quadratic)
+        if any(b.scope is not function for b in bindings):
             return None
         reaching = [
             b for b in bindings if b.order < record.order and may_reach(b.path, record.path)
