@@ -297,6 +297,10 @@ class Resolver:
         if results and len(known) == len(results) and _all_sdk_clients(known):
             # A client bound in both branches of an `if` (`AnthropicVertex(...)` or `Anthropic()`).
             return _restricted(known[0], only)
+        if only is not None and known and _all_sdk_clients(known):
+            # A provider switch (`OpenAI()` / `Anthropic()` / a cached one of unknown origin): a
+            # method only the Claude client has is called on the Claude client, as with `or`.
+            return _restricted(known[0], only)
         return typed if only is None else UNKNOWN
 
     def _binding_symbol(self, binding: Binding, depth: int) -> Symbol:
