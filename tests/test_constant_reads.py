@@ -36,6 +36,14 @@ MAIL = (
     "def reply(text):\n    return ask(text, MODEL)\n"
 )
 
+AUDIT = (
+    "import anthropic\n\nfrom app import settings\n\n\n"
+    "def audit(text):\n"
+    "    return anthropic.Anthropic().messages.create(\n"
+    "        model=settings.MODEL, max_tokens=100, messages=[]\n"
+    "    )\n"
+)
+
 
 def _tree(tmp_path: Path) -> Path:
     return write_tree(
@@ -48,6 +56,7 @@ def _tree(tmp_path: Path) -> Path:
             "app/reports.py": REPORTS,
             "app/wrapper.py": WRAPPER,
             "app/mail.py": MAIL,
+            "app/audit.py": AUDIT,
         },
     )
 
@@ -62,10 +71,16 @@ def test_a_constant_read_by_calls_of_other_modules_is_one_finding_with_the_calls
     assert found == [("app/settings.py", 1, "CM302"), ("app/settings.py", 2, "CM101")]
     by_code = {d["code"]: d for d in data["diagnostics"]}
     related = sorted((r["path"], r["line"]) for r in by_code["CM302"]["related"])
-    # The calls that read it, and the call passing it to a wrapper that sends it.
-    assert related == [("app/mail.py", 6), ("app/orders.py", 7), ("app/reports.py", 8)]
+    # The calls that read it (as a name or as `settings.MODEL`), and the call passing it to a
+    # wrapper that sends it.
+    assert related == [
+        ("app/audit.py", 7),
+        ("app/mail.py", 6),
+        ("app/orders.py", 7),
+        ("app/reports.py", 8),
+    ]
     assert [(r["path"], r["line"]) for r in by_code["CM101"]["related"]] == [("app/orders.py", 7)]
-    assert "MODEL, read by 3 Claude calls of other modules" in by_code["CM302"]["message"]
+    assert "MODEL, read by 4 Claude calls of other modules" in by_code["CM302"]["message"]
 
 
 def test_the_fix_edits_the_constant_once(tmp_path: Path) -> None:
@@ -76,7 +91,7 @@ def test_the_fix_edits_the_constant_once(tmp_path: Path) -> None:
     assert after["app/settings.py"].decode() == (
         'MODEL = "claude-opus-4-6"\nTEMPERATURE = 0.0\nLABEL = "orders"\n'
     )
-    for name in ("orders", "reports", "mail", "wrapper"):
+    for name in ("orders", "reports", "mail", "wrapper", "audit"):
         assert after[f"app/{name}.py"] == before[f"app/{name}.py"]
     assert Cli(root).json("check", "--no-cache", ".")["diagnostics"] == []
 

@@ -1155,7 +1155,13 @@ class Project:
         self, module: str, function: str | None, value: list[Any]
     ) -> tuple[str, str] | None:
         """Return (module, name) when a parameter is written as a name imported from another
-        project module, where it is assigned a literal once, at module level."""
+        project module (or as `settings.NAME` of an imported module), where it is assigned a
+        literal once, at module level."""
+        if value[0] == "attr" and value[1][0] == "name":
+            base = self.evaluate(module, function, value[1])
+            if base is None or base[0] != "module" or base[1] == module:
+                return None
+            return self._module_constant(base[1], value[2])
         if value[0] != "name":
             return None
         name = value[1]
@@ -1173,15 +1179,21 @@ class Project:
         if qualname is None or name in summary["assigns"]:
             return None
         for owner, rest in self._prefixes(qualname):
-            other = self.summaries.get(owner)
-            if other is None:
+            if owner not in self.summaries:
                 continue
-            assigns = other["assigns"].get(rest[0]) if len(rest) == 1 else None
-            if owner == module or not assigns or len(assigns) != 1:
+            if owner == module or len(rest) != 1:
                 return None
-            written, nested = assigns[0]
-            return (owner, rest[0]) if written[0] == "lit" and not nested else None
+            return self._module_constant(owner, rest[0])
         return None
+
+    def _module_constant(self, module: str, name: str) -> tuple[str, str] | None:
+        """Return (module, name) when `name` is assigned a literal once, at module level."""
+        summary = self.summaries.get(module)
+        assigns = summary["assigns"].get(name) if summary is not None else None
+        if not assigns or len(assigns) != 1:
+            return None
+        written, nested = assigns[0]
+        return (module, name) if written[0] == "lit" and not nested else None
 
     def _reach_from(
         self, module: str, function: str | None, value: list[Any], reach: list[Any]
