@@ -7,8 +7,7 @@ import inspect
 import anthropic
 import pytest
 
-from claude_migrate.analysis.calls import anthropic_endpoint, is_claude_model
-from claude_migrate.analysis.symbols import is_sdk_client_class
+from claude_migrate.targets import anthropic_endpoint, is_claude_model, is_sdk_client_class
 
 
 def sdk_client_classes() -> list[str]:

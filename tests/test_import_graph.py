@@ -16,7 +16,6 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from helpers import SRC
 
 PACKAGE = "claude_migrate"
@@ -176,29 +175,6 @@ def test_the_package_has_no_import_cycle_but_the_documented_lazy_imports() -> No
     assert [_described(kept, component) for component in cycles(kept)] == []
 
 
-# The LibCST call analysis and the ast project phase still name each other: the phase reads the
-# call registry's data from `analysis.calls`/`analysis.symbols`, which name `ProjectView` and
-# each other for their types. The whole-program value-flow analysis replaces both sides.
-KNOWN_KNOT = {
-    f"{PACKAGE}.{name}"
-    for name in (
-        "analysis.calls", "analysis.option_fields", "analysis.symbols", "analysis.values",
-        "project.phase",
-    )
-}  # fmt: skip
-
-
-def test_no_new_cycle_counting_type_only_imports() -> None:
-    kept = _kept(type_only=True)
-    new = [c for c in cycles(kept) if not set(c) <= KNOWN_KNOT]
-    assert [_described(kept, component) for component in new] == []
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="the call analysis and the project phase still import each other's types "
-    "(KNOWN_KNOT); the value-flow analysis that replaces them closes it",
-)
 def test_no_cycle_at_all_counting_type_only_imports() -> None:
     kept = _kept(type_only=True)
     assert [_described(kept, component) for component in cycles(kept)] == []
@@ -206,8 +182,8 @@ def test_no_cycle_at_all_counting_type_only_imports() -> None:
 
 def test_type_only_imports_are_seen() -> None:
     # The job names the project's view for its type only: no executed import, one type-only.
-    assert f"{PACKAGE}.project.phase" not in graph()[f"{PACKAGE}.core.job"]
-    assert f"{PACKAGE}.project.phase" in graph(type_only=True)[f"{PACKAGE}.core.job"]
+    assert f"{PACKAGE}.core.project_view" not in graph()[f"{PACKAGE}.core.job"]
+    assert f"{PACKAGE}.core.project_view" in graph(type_only=True)[f"{PACKAGE}.core.job"]
 
 
 # Each stage imports only the stages below it. A package here never imports (at run time or
@@ -216,11 +192,15 @@ def test_type_only_imports_are_seen() -> None:
 FRONT = ("api", "cli", "lsp", "all_repos", "inventory", "__main__")
 NEVER: dict[str, tuple[str, ...]] = {
     "core": ("analysis", "checks", "discovery", "engine", "manifests", "notebook", "report",
-             "policy", "project", *FRONT),
+             "policy", "project", "targets", *FRONT),
+    # The target registry is data every stage reads: it reads nothing of ours but `core`.
+    "targets": ("analysis", "checks", "configs", "discovery", "engine", "manifests", "notebook",
+                "policy", "project", "report", *FRONT),
     "policy": ("analysis", "discovery", "engine", "notebook", "report", *FRONT),
     "discovery": ("analysis", "checks", "engine", "project", "report", *FRONT),
-    "project": ("checks", "engine", "policy", "report", *FRONT),
-    "analysis": ("engine", "discovery", "report", *FRONT),
+    # The ast project phase and the LibCST analysis share only what lies below both.
+    "project": ("analysis", "checks", "engine", "policy", "report", *FRONT),
+    "analysis": ("engine", "discovery", "project", "report", *FRONT),
     "checks": ("engine", "discovery", "report", *FRONT),
     "engine": ("report", *FRONT),
     "report": FRONT,
@@ -229,8 +209,6 @@ NEVER: dict[str, tuple[str, ...]] = {
 TYPE_ONLY_EXCEPTIONS = {
     (f"{PACKAGE}.core.filekind", f"{PACKAGE}.policy.facts"): "ProjectFacts",
     (f"{PACKAGE}.core.filekind", f"{PACKAGE}.policy"): "ProjectFacts' package",
-    (f"{PACKAGE}.core.job", f"{PACKAGE}.project.phase"): "ProjectView",
-    (f"{PACKAGE}.core.job", f"{PACKAGE}.project"): "ProjectView's package",
 }
 # Loading the policy is the engine's and the front ends' job: the analysis reads facts only.
 POLICY_LOADING = ("policy.config", "policy.starter", "policy.view")
@@ -254,6 +232,19 @@ def test_each_stage_imports_only_the_stages_below_it() -> None:
                 continue
             problems.append(f"{module} -> {target}")
     assert problems == []
+
+
+def test_the_target_registry_imports_nothing_of_ours_but_core() -> None:
+    full = graph(type_only=True)
+    problems = [
+        f"{module} -> {target}"
+        for module, targets in full.items()
+        if _stage(module) == "targets"
+        for target in targets
+        if _stage(target) not in ("core", "targets")
+    ]
+    assert problems == []
+    assert f"{PACKAGE}.targets.registry" in full[f"{PACKAGE}.analysis.calls"]
 
 
 def test_the_analysis_and_the_checks_never_load_the_policy() -> None:

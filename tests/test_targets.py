@@ -347,3 +347,160 @@ def test_model_facts_are_not_read_through_an_adapting_layer(tmp_path: Path) -> N
     write_tree(tmp_path, {"app.py": source, "claude-migrate.toml": "select = ['CM108']\n"})
     report = Cli(tmp_path).json("check", "app.py")
     assert {(d["line"], d["code"]) for d in report["diagnostics"]} == {(7, "CM108")}
+
+
+# agno, CrewAI and LangChain's legacy Bedrock LLM: constructors in the registry ---------------
+
+
+def test_agno_claude_names_its_model_id() -> None:
+    site = only(
+        "from agno.models.anthropic import Claude\n"
+        "Claude(id='claude-sonnet-4-6', temperature=0.5, max_tokens=99, stop_sequences=['x'])\n"
+    )
+    assert site.target.key == "agno:Claude"
+    assert value(site, "model") == "claude-sonnet-4-6"
+    assert (value(site, "temperature"), value(site, "max_tokens")) == (0.5, 99)
+    assert value(site, "stop_sequences") == ["x"]
+    assert site.target.stream == ()
+
+
+def test_a_class_named_claude_that_is_not_agnos_is_no_site() -> None:
+    assert sites("class Claude:\n    pass\nClaude(id='claude-3-opus-20240229')\n") == []
+    assert sites("from mylib import Claude\nClaude(id='claude-3-opus-20240229')\n") == []
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "LLM(model='anthropic/claude-sonnet-4-6', temperature=0.5)",
+        "LLM('claude-sonnet-4-6', temperature=0.5)",
+        "LLM(model='bedrock/anthropic.claude-sonnet-4-6', temperature=0.5)",
+    ],
+)
+def test_crewai_llm_with_a_claude_model_is_a_claude_call(call: str) -> None:
+    site = only(f"from crewai import LLM\n{call}\n")
+    assert site.target.key == "crewai:LLM"
+    assert value(site, "temperature") == 0.5
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "LLM(model='gpt-4o', temperature=0.9)",
+        "LLM('gemini/gemini-2.0-flash', temperature=0.9)",
+        "LLM(temperature=0.9)",
+        "LLM(model=name, temperature=0.9)",
+        "LLM(*args, temperature=0.9)",
+    ],
+)
+def test_crewai_llm_without_a_claude_model_is_not_a_claude_call(call: str) -> None:
+    assert sites(f"from crewai import LLM\n{call}\n") == []
+
+
+def test_langchain_legacy_bedrock_reads_model_kwargs_and_is_text_completions() -> None:
+    site = only(
+        "from langchain_community.llms import Bedrock\n"
+        "Bedrock(model_id='anthropic.claude-v2',"
+        " model_kwargs={'temperature': 0.5, 'max_tokens_to_sample': 300})\n"
+    )
+    assert site.target.key == "langchain:Bedrock"
+    assert site.legacy
+    assert value(site, "model") == "anthropic.claude-v2"
+    assert (value(site, "temperature"), value(site, "max_tokens")) == (0.5, 300)
+
+
+def test_langchain_legacy_bedrock_with_another_vendors_model_is_not_a_claude_call() -> None:
+    source = (
+        "from langchain.llms import Bedrock\n"
+        "Bedrock(model_id='amazon.titan-text-express-v1', model_kwargs={'temperature': 0.9})\n"
+    )
+    assert sites(source) == []
+
+
+def test_a_wrapper_across_modules_around_agno_and_crewai_is_followed(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/models.py": (
+                "from agno.models.anthropic import Claude\n"
+                "from crewai import LLM\n"
+                "def claude(model_id, temperature=0.0):\n"
+                "    return Claude(id=model_id, temperature=temperature)\n"
+                "def crew(model, temperature=0.0):\n"
+                "    return LLM(model=model, temperature=temperature, stream=True)\n"
+            ),
+            "app/run.py": (
+                "from app.models import claude, crew\n"
+                "a = claude('claude-sonnet-4-6', temperature=0.9)\n"
+                "b = crew('anthropic/claude-sonnet-4-6', temperature=0.9)\n"
+                "c = crew('openai/gpt-4o', temperature=0.9)\n"
+                "d = claude('claude-3-opus-20240229')\n"
+            ),
+            "claude-migrate.toml": "select = ['CM101', 'CM302']\n"
+            "[retired-models]\nas-of = 2026-04-01\n",
+        },
+    )
+    report = Cli(tmp_path).json("check", ".")
+    found = {(d["path"], d["line"], d["code"]) for d in report["diagnostics"]}
+    assert found == {
+        ("app/run.py", 2, "CM101"),
+        ("app/run.py", 3, "CM101"),
+        ("app/run.py", 5, "CM302"),
+    }
+
+
+def test_sampling_rejection_follows_what_the_new_families_send(tmp_path: Path) -> None:
+    source = (
+        "from agno.models.anthropic import Claude\n"
+        "from crewai import LLM\n"
+        "from langchain.llms import Bedrock\n"
+        "Claude(id='claude-sonnet-4-6', temperature=0.1)\n"
+        "LLM(model='anthropic/claude-sonnet-4-6', temperature=0.1, stream=True)\n"
+        "Bedrock(model_id='anthropic.claude-v2', model_kwargs={'temperature': 0.1})\n"
+        "Bedrock(model_id='anthropic.claude-v2',"
+        " model_kwargs={'temperature': 0.1, 'anthropic_version': 'bedrock-2023-05-31'})\n"
+    )
+    write_tree(
+        tmp_path,
+        {
+            "app.py": source,
+            "claude-migrate.toml": 'select = ["CM107"]\n[api-version]\nversion = "2026-10-21"\n',
+        },
+    )
+    report = Cli(tmp_path).json("check", "app.py")
+    found = {(d["line"], d["code"]) for d in report["diagnostics"]}
+    assert found == {(4, "CM107"), (5, "CM107"), (6, "CM107")}
+
+
+def test_the_triage_keeps_the_new_classes_only_with_their_library() -> None:
+    from claude_migrate.checks.base import call_sites
+    from claude_migrate.project.triage import has_candidate, parse_for_triage
+
+    wanted = call_sites()
+    for text, kept in (
+        ("from agno.models.anthropic import Claude\nm = Claude(id='claude-sonnet-4-6')\n", True),
+        ("from crewai import LLM\nm = LLM(model='anthropic/claude-sonnet-4-6')\n", True),
+        ("from mylib import Claude\nm = Claude(id='claude-sonnet-4-6')\n", False),
+        ("from mylib import LLM\nm = LLM(model='anthropic/claude-sonnet-4-6')\n", False),
+    ):
+        tree = parse_for_triage(text)
+        assert tree is not None
+        assert has_candidate(tree, text, wanted) is kept, text
+
+
+def test_a_wrapper_passing_model_kwargs_or_a_positional_model_is_followed(tmp_path: Path) -> None:
+    source = (
+        "from langchain_community.llms import Bedrock\n"
+        "from crewai import LLM\n"
+        "def make(temp):\n"
+        "    return Bedrock(model_id='anthropic.claude-v2', model_kwargs={'temperature': temp})\n"
+        "def crew(model, temp):\n"
+        "    return LLM(model, temperature=temp, stream=True)\n"
+        "make(0.9)\n"
+        "crew('anthropic/claude-sonnet-4-6', 0.9)\n"
+        "crew('gpt-4o', 0.9)\n"
+    )
+    write_tree(tmp_path, {"app.py": source, "claude-migrate.toml": "select = ['CM101']\n"})
+    report = Cli(tmp_path).json("check", "app.py")
+    assert {(d["line"], d["code"]) for d in report["diagnostics"]} == {(7, "CM101"), (8, "CM101")}

@@ -1,11 +1,12 @@
-"""Recognise Claude call sites, in every supported client, from one registry.
+"""Recognise Claude call sites, in every supported client, from the target registry.
 
-`TARGETS` lists every kind of Claude call the rules understand: how it is recognised (the
-callee it resolves to), where its parameters live (keyword arguments, a JSON body, a nested
-`inferenceConfig` or `model_kwargs` dict, a `json=` payload) and the names it uses for
-temperature, output budget, stop sequences and streaming. `find_call_sites` turns every call of a
-module that provably reaches Claude into a `CallSite`; an OpenAI client, another vendor's model,
-a local class with a `messages.create` method, or a receiver that cannot be followed is never one.
+The registry (`claude_migrate.targets`) lists every kind of Claude call the rules understand:
+how it is recognised (the callee it resolves to), where its parameters live (keyword arguments,
+a JSON body, a nested `inferenceConfig` or `model_kwargs` dict, a `json=` payload) and the names
+it uses for temperature, output budget, stop sequences and streaming. `find_call_sites` turns
+every call of a module that provably reaches Claude into a `CallSite`; an OpenAI client, another
+vendor's model, a local class with a `messages.create` method, or a receiver that cannot be
+followed is never one.
 """
 
 from __future__ import annotations
@@ -13,16 +14,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from claude_migrate.analysis.option_fields import FieldReader, split_path
 from claude_migrate.analysis.scope import CallRecord, ModuleIndex
 from claude_migrate.analysis.symbols import (
-    BEDROCK_AGENT_RUNTIME,
-    BEDROCK_RUNTIME,
-    INSTRUCTOR_FROM_PROVIDER,
-    INSTRUCTOR_ON_ANTHROPIC,
-    OPENAI_ON_ANTHROPIC,
     Instance,
     LocalClass,
     LocalFunction,
@@ -31,413 +27,56 @@ from claude_migrate.analysis.symbols import (
     ProjectFunction,
     Qual,
     Resolver,
-    is_sdk_client_class,
 )
-from claude_migrate.analysis.values import MUTATING_METHODS, Entries, Entry, Value, string_value
+from claude_migrate.analysis.values import MUTATING_METHODS, Entries, Entry, Value
 from claude_migrate.core.lazy import lazy_import
+from claude_migrate.targets.anthropic_sdk import SDK, SDK_METHODS, is_sdk_client_class
+from claude_migrate.targets.base import (
+    MAX_TOKENS,
+    MODEL,
+    STOP,
+    STREAM,
+    TEMPERATURE,
+    Constructor,
+    Target,
+    is_claude_model,
+)
+from claude_migrate.targets.bedrock import (
+    BEDROCK,
+    BEDROCK_AGENT_METHODS,
+    BEDROCK_AGENT_RUNTIME,
+    BEDROCK_AGENT_SOURCES,
+    BEDROCK_METHODS,
+    BEDROCK_RUNTIME,
+)
+from claude_migrate.targets.dspy import DSPY_LMS
+from claude_migrate.targets.http import (
+    HTTP_CLIENT_METHODS,
+    HTTP_FUNCTIONS,
+    HTTP_PACKAGES,
+    anthropic_endpoint,
+)
+from claude_migrate.targets.instructor import (
+    INSTRUCTOR_FROM_PROVIDER,
+    INSTRUCTOR_METHODS,
+    INSTRUCTOR_ON_ANTHROPIC,
+    PROVIDER_PREFIX,
+)
+from claude_migrate.targets.langchain import LANGCHAIN_CLAUDE_ONLY, langchain_target
+from claude_migrate.targets.litellm import (
+    LITELLM_FUNCTIONS,
+    LITELLM_ROUTER,
+    ROUTER_METHODS,
+)
+from claude_migrate.targets.llama_index import LLAMAINDEX_BEDROCK_CLASSES, LLAMAINDEX_CLASSES
+from claude_migrate.targets.openai_compat import OPENAI_COMPAT_METHODS, OPENAI_ON_ANTHROPIC
+from claude_migrate.targets.pydantic_ai import PYDANTIC_AI_AGENTS, PYDANTIC_AI_MODELS
+from claude_migrate.targets.registry import CALLEE_NAMES, CONSTRUCTORS, TARGETS
 
 if TYPE_CHECKING:
     import libcst as cst
 else:
     cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
-
-# Canonical parameter names the rules ask for.
-TEMPERATURE = "temperature"
-MAX_TOKENS = "max_tokens"
-STOP = "stop_sequences"
-STREAM = "stream"
-MODEL = "model"
-HEADERS = "headers"
-
-SDK, BEDROCK, LANGCHAIN, LITELLM, HTTP = "sdk", "bedrock", "langchain", "litellm", "http"
-LLAMAINDEX = "llamaindex"
-PYDANTIC_AI, DSPY, INSTRUCTOR, OPENAI_COMPAT = "pydantic-ai", "dspy", "instructor", "openai-compat"
-
-
-@dataclass(frozen=True)
-class Target:
-    """One kind of Claude call: its parameter names, and whether it streams by itself."""
-
-    key: str
-    family: str
-    description: str
-    # Where the parameters are: "kwargs", "json-body" (Bedrock invoke_model body),
-    # "inference-config" (Bedrock converse), "model-kwargs" (LangChain Bedrock), "json" (HTTP),
-    # "text-inference-config" (bedrock-agent-runtime retrieve_and_generate), "settings"
-    # (pydantic-ai's `settings` / `model_settings` dict).
-    location: str = "kwargs"
-    temperature: tuple[str, ...] = (TEMPERATURE,)
-    max_tokens: tuple[str, ...] = (MAX_TOKENS,)
-    stop: tuple[str, ...] = (STOP,)
-    stream: tuple[str, ...] = (STREAM,)
-    model: tuple[str, ...] = (MODEL,)
-    # True when the call streams by itself (messages.stream); None when a flag decides.
-    streams: bool | None = None
-    legacy: bool = False
-    # What a non-streaming call should use instead (for messages).
-    streaming_api: str = ""
-    # Whether the request reaches the model as written, so rules/models.toml's facts (CM108, a
-    # CM302 fix's parameter changes) apply; False where a layer in between adapts it.
-    model_facts: bool = True
-
-    def names(self, canonical: str) -> tuple[str, ...]:
-        return {
-            TEMPERATURE: self.temperature,
-            MAX_TOKENS: self.max_tokens,
-            STOP: self.stop,
-            STREAM: self.stream,
-            MODEL: self.model,
-            HEADERS: ("headers", "extra_headers"),
-        }[canonical]
-
-
-def _sdk(path: str, **kw: Any) -> Target:
-    return Target(f"sdk:{path}", SDK, path, **kw)
-
-
-TARGETS: dict[str, Target] = {
-    t.key: t
-    for t in (
-        _sdk("messages.create", streaming_api="client.messages.stream(...)"),
-        _sdk("messages.stream", streams=True),
-        _sdk("beta.messages.create", streaming_api="client.beta.messages.stream(...)"),
-        _sdk("beta.messages.stream", streams=True),
-        _sdk(
-            "completions.create",
-            max_tokens=("max_tokens_to_sample",),
-            legacy=True,
-            streaming_api="completions.create(..., stream=True)",
-        ),
-        Target(
-            "bedrock:invoke_model",
-            BEDROCK,
-            "bedrock-runtime invoke_model",
-            location="json-body",
-            max_tokens=(MAX_TOKENS, "max_tokens_to_sample"),
-            model=("modelId",),
-            streaming_api="invoke_model_with_response_stream(...)",
-        ),
-        Target(
-            "bedrock:invoke_model_with_response_stream",
-            BEDROCK,
-            "bedrock-runtime invoke_model_with_response_stream",
-            location="json-body",
-            max_tokens=(MAX_TOKENS, "max_tokens_to_sample"),
-            model=("modelId",),
-            streams=True,
-        ),
-        Target(
-            "bedrock:converse",
-            BEDROCK,
-            "bedrock-runtime converse",
-            location="inference-config",
-            max_tokens=("maxTokens",),
-            stop=("stopSequences",),
-            model=("modelId",),
-            streaming_api="converse_stream(...)",
-        ),
-        Target(
-            "bedrock:converse_stream",
-            BEDROCK,
-            "bedrock-runtime converse_stream",
-            location="inference-config",
-            max_tokens=("maxTokens",),
-            stop=("stopSequences",),
-            model=("modelId",),
-            streams=True,
-        ),
-        Target(
-            "langchain:ChatAnthropic",
-            LANGCHAIN,
-            "ChatAnthropic",
-            max_tokens=(MAX_TOKENS, "max_tokens_to_sample"),
-            stop=("stop", STOP),
-            stream=("streaming",),
-            model=(MODEL, "model_name"),
-            streaming_api="ChatAnthropic(..., streaming=True)",
-        ),
-        Target(
-            # LangChain's classes before langchain-anthropic (`langchain.chat_models`,
-            # `langchain.llms`, `langchain_community`): built on the Text Completions API.
-            "langchain:legacy",
-            LANGCHAIN,
-            "LangChain's legacy Anthropic class (Text Completions)",
-            max_tokens=("max_tokens_to_sample", MAX_TOKENS),
-            stop=("stop", STOP),
-            stream=("streaming",),
-            model=(MODEL, "model_name"),
-            legacy=True,
-            # Its `streaming` flag works as the current class's does (CM104 sets it).
-            streaming_api="streaming=True",
-            model_facts=False,
-        ),
-        Target(
-            "langchain:ChatBedrock",
-            LANGCHAIN,
-            "ChatBedrock",
-            location="model-kwargs",
-            stream=("streaming",),
-            model=("model_id", MODEL),
-            streaming_api="ChatBedrock(..., streaming=True)",
-        ),
-        Target(
-            "langchain:ChatBedrockConverse",
-            LANGCHAIN,
-            "ChatBedrockConverse",
-            stop=("stop", STOP),
-            stream=(),
-            model=(MODEL, "model_id"),
-        ),
-        Target(
-            "llamaindex:Anthropic",
-            LLAMAINDEX,
-            "LlamaIndex Anthropic",
-            stop=(),
-            stream=(),
-        ),
-        # llama-index-llms-bedrock-converse 0.15 `BedrockConverse(model, temperature=,
-        # max_tokens=, ...)` sends them as converse's inferenceConfig; it has no stop or stream
-        # argument (streaming is `stream_chat`). llama-index-llms-bedrock 0.6 `Bedrock` (an
-        # invoke_model body) takes the same two.
-        Target(
-            "llamaindex:BedrockConverse",
-            LLAMAINDEX,
-            "LlamaIndex BedrockConverse",
-            stop=(),
-            stream=(),
-        ),
-        Target("llamaindex:Bedrock", LLAMAINDEX, "LlamaIndex Bedrock", stop=(), stream=()),
-        # boto3 bedrock-agent-runtime: the model is retrieveAndGenerateConfiguration.
-        # knowledgeBaseConfiguration (or externalSourcesConfiguration).modelArn, the parameters
-        # its generationConfiguration.inferenceConfig.textInferenceConfig.
-        Target(
-            "bedrock:retrieve_and_generate",
-            BEDROCK,
-            "bedrock-agent-runtime retrieve_and_generate",
-            location="text-inference-config",
-            max_tokens=("maxTokens",),
-            stop=("stopSequences",),
-            model=("modelArn",),
-            streaming_api="retrieve_and_generate_stream(...)",
-        ),
-        Target(
-            "bedrock:retrieve_and_generate_stream",
-            BEDROCK,
-            "bedrock-agent-runtime retrieve_and_generate_stream",
-            location="text-inference-config",
-            max_tokens=("maxTokens",),
-            stop=("stopSequences",),
-            model=("modelArn",),
-            streams=True,
-        ),
-        # pydantic-ai 1.x/2.x: `AnthropicModel(model_name, settings=...)` and
-        # `Agent("anthropic:claude-...", model_settings=...)`; ModelSettings keys are
-        # temperature, max_tokens, stop_sequences (streaming is `run_stream`, not a setting).
-        # pydantic-ai adapts a request to the model's profile (it drops sampling settings a
-        # model refuses and caps max_tokens at its limit: pydantic_ai/profiles/anthropic.py),
-        # so the model facts are not read on it.
-        Target(
-            "pydantic-ai:AnthropicModel",
-            PYDANTIC_AI,
-            "pydantic-ai AnthropicModel",
-            location="settings",
-            stream=(),
-            model=("model_name",),
-            model_facts=False,
-        ),
-        Target(
-            "pydantic-ai:Agent",
-            PYDANTIC_AI,
-            "pydantic-ai Agent",
-            location="settings",
-            stream=(),
-            model_facts=False,
-        ),
-        # dspy 3.x `dspy.LM(model, temperature=, max_tokens=, **kwargs)`: extra keywords such as
-        # `stop` go to the provider call (LiteLLM); streaming is `dspy.streamify`, not a flag.
-        Target("dspy:LM", DSPY, "dspy.LM", stop=("stop",), stream=()),
-        # instructor over an anthropic client: every keyword but its own (response_model,
-        # max_retries, context...) reaches anthropic's messages.create; its streaming is
-        # `create_partial` / `create_iterable`, which change the result's type.
-        Target("instructor:create", INSTRUCTOR, "instructor create", stream=()),
-        # `from_provider("anthropic/...", **kwargs)`: the keywords become defaults of every
-        # request the client makes.
-        Target("instructor:from_provider", INSTRUCTOR, "instructor from_provider", stream=()),
-        # The OpenAI SDK on https://api.anthropic.com/v1/ (https://docs.claude.com/en/api/
-        # openai-sdk): max_tokens / max_completion_tokens, stop (non-whitespace entries),
-        # stream and temperature (0 to 1; above 1 it is capped at 1) are honoured. What the
-        # layer does with what a model refuses is not documented: the model facts are not read.
-        Target(
-            "openai-compat:chat.completions.create",
-            OPENAI_COMPAT,
-            "chat.completions.create on Anthropic's OpenAI-compatible endpoint",
-            max_tokens=(MAX_TOKENS, "max_completion_tokens"),
-            stop=("stop",),
-            streaming_api="chat.completions.create(..., stream=True)",
-            model_facts=False,
-        ),
-        Target(
-            "litellm:completion",
-            LITELLM,
-            "litellm completion",
-            max_tokens=(MAX_TOKENS, "max_completion_tokens"),
-            stop=("stop",),
-            streaming_api="completion(..., stream=True)",
-        ),
-        Target(
-            "http:messages",
-            HTTP,
-            "POST /v1/messages",
-            location="json",
-            streaming_api='"stream": true in the request body',
-        ),
-        Target(
-            "http:complete",
-            HTTP,
-            "POST /v1/complete",
-            location="json",
-            max_tokens=("max_tokens_to_sample",),
-            legacy=True,
-            streaming_api='"stream": true in the request body',
-        ),
-    )
-}
-
-SDK_METHODS = {
-    ("messages", "create"): "sdk:messages.create",
-    ("messages", "stream"): "sdk:messages.stream",
-    ("beta", "messages", "create"): "sdk:beta.messages.create",
-    ("beta", "messages", "stream"): "sdk:beta.messages.stream",
-    # The prompt-caching beta's own resource (anthropic 0.34-0.41,
-    # `resources/beta/prompt_caching/messages.py`): the Messages API's parameters.
-    ("beta", "prompt_caching", "messages", "create"): "sdk:beta.messages.create",
-    ("beta", "prompt_caching", "messages", "stream"): "sdk:beta.messages.stream",
-    ("completions", "create"): "sdk:completions.create",
-}
-BEDROCK_METHODS = {
-    "invoke_model": "bedrock:invoke_model",
-    "invoke_model_with_response_stream": "bedrock:invoke_model_with_response_stream",
-    "converse": "bedrock:converse",
-    "converse_stream": "bedrock:converse_stream",
-}
-# LangChain classes by their last name, and the packages they may be imported from.
-LANGCHAIN_CLASSES = {
-    "ChatAnthropic": "langchain:ChatAnthropic",
-    "ChatAnthropicMessages": "langchain:ChatAnthropic",
-    "ChatBedrock": "langchain:ChatBedrock",
-    "BedrockChat": "langchain:ChatBedrock",
-    "ChatBedrockConverse": "langchain:ChatBedrockConverse",
-}
-LANGCHAIN_PACKAGES = ("langchain_anthropic", "langchain_aws", "langchain_community", "langchain")
-# The legacy classes (langchain's own and langchain_community's `ChatAnthropic` and LLM
-# `Anthropic`) call `client.completions.create` (langchain_community/llms/anthropic.py,
-# chat_models/anthropic.py); langchain_anthropic.ChatAnthropic is the Messages API one.
-LANGCHAIN_LEGACY = frozenset(
-    f"{package}.{module}.{name}"
-    for package in ("langchain", "langchain_community")
-    for module, name in (
-        ("chat_models", "ChatAnthropic"),
-        ("chat_models.anthropic", "ChatAnthropic"),
-        ("llms", "Anthropic"),
-        ("llms.anthropic", "Anthropic"),
-    )
-)
-
-
-def langchain_target(qualname: str) -> str | None:
-    """Return the target key of a LangChain class by its qualified name (None: not one)."""
-    if qualname in LANGCHAIN_LEGACY:
-        return "langchain:legacy"
-    last = qualname.rsplit(".", 1)[-1]
-    if last in LANGCHAIN_CLASSES and qualname.split(".")[0] in LANGCHAIN_PACKAGES:
-        return LANGCHAIN_CLASSES[last]
-    return None
-
-
-LITELLM_FUNCTIONS = ("litellm.completion", "litellm.acompletion")
-# LlamaIndex's Claude LLM class (every model it takes is a Claude model).
-LLAMAINDEX_CLASSES = (
-    "llama_index.llms.anthropic.Anthropic",
-    "llama_index.llms.anthropic.base.Anthropic",
-)
-LLAMAINDEX_BEDROCK_CLASSES = {
-    "llama_index.llms.bedrock_converse.BedrockConverse": "llamaindex:BedrockConverse",
-    "llama_index.llms.bedrock_converse.base.BedrockConverse": "llamaindex:BedrockConverse",
-    "llama_index.llms.bedrock.Bedrock": "llamaindex:Bedrock",
-    "llama_index.llms.bedrock.base.Bedrock": "llamaindex:Bedrock",
-}
-BEDROCK_AGENT_METHODS = {
-    "retrieve_and_generate": "bedrock:retrieve_and_generate",
-    "retrieve_and_generate_stream": "bedrock:retrieve_and_generate_stream",
-}
-# The knowledgeBaseConfiguration / externalSourcesConfiguration of a retrieve_and_generate call.
-BEDROCK_AGENT_SOURCES = ("knowledgeBaseConfiguration", "externalSourcesConfiguration")
-PYDANTIC_AI_MODELS = ("pydantic_ai.models.anthropic.AnthropicModel",)
-PYDANTIC_AI_AGENTS = ("pydantic_ai.Agent", "pydantic_ai.agent.Agent")
-DSPY_LMS = ("dspy.LM", "dspy.clients.LM", "dspy.clients.lm.LM")
-# instructor client methods (`client.messages.create`, `client.chat.completions.create`,
-# `client.create`, and their `_with_completion` / `_partial` / `_iterable` forms).
-INSTRUCTOR_METHODS = frozenset(
-    (*prefix, name)
-    for prefix in ((), ("messages",), ("chat", "completions"))
-    for name in ("create", "create_with_completion", "create_partial", "create_iterable")
-)
-OPENAI_COMPAT_METHODS = {("chat", "completions", "create"): "openai-compat:chat.completions.create"}
-HTTP_FUNCTIONS = {
-    "requests.post": "requests",
-    "requests.request": "requests",
-    "requests.api.post": "requests",
-    "httpx.post": "httpx",
-    "httpx.request": "httpx",
-    "httpx.stream": "httpx",
-}
-HTTP_CLIENT_METHODS = ("post", "request", "stream")
-
-# Method or function names a call must end in to be worth resolving at all.
-CALLEE_NAMES = frozenset(
-    {
-        "create",
-        "stream",
-        "completion",
-        "acompletion",
-        "Anthropic",
-        *BEDROCK_METHODS,
-        *LANGCHAIN_CLASSES,
-        *BEDROCK_AGENT_METHODS,
-        *(qual.rsplit(".", 1)[-1] for qual in LLAMAINDEX_BEDROCK_CLASSES),
-        *(qual.rsplit(".", 1)[-1] for qual in (*PYDANTIC_AI_MODELS, *PYDANTIC_AI_AGENTS)),
-        *(qual.rsplit(".", 1)[-1] for qual in (*DSPY_LMS, *INSTRUCTOR_FROM_PROVIDER)),
-        *(path[-1] for path in INSTRUCTOR_METHODS),
-    }
-    | set(HTTP_CLIENT_METHODS)
-)
-
-# Byte strings one of which appears in any file with a call the registry recognises: every
-# target is proven Claude through an import of `anthropic`/`langchain_anthropic`, a Claude model
-# id (`claude-...`, `anthropic.claude-...`, `anthropic/...`), an `anthropic_version` body key or
-# the `api.anthropic.com` URL. The prefilter skips files with none of them without parsing.
-MARKERS: tuple[bytes, ...] = (b"anthropic", b"Anthropic", b"claude")
-
-_CLAUDE_MODEL = re.compile(r"(^|[/.:])(claude)|(^|[/.])anthropic[./]", re.IGNORECASE)
-ANTHROPIC_API = re.compile(r"^(https?://)?api\.anthropic\.com(:\d+)?(/|$)|^\{\}(/|$)")
-
-
-def is_claude_model(model: str) -> bool:
-    """Return whether a model id names a Claude model (API, Bedrock, Vertex, LiteLLM forms)."""
-    return bool(_CLAUDE_MODEL.search(model.strip()))
-
-
-def anthropic_endpoint(url: str) -> str | None:
-    """Return "messages" or "complete" when a URL is the Anthropic API's endpoint for it."""
-    match = re.match(r"^(?:https?://)?api\.anthropic\.com(?::\d+)?(/[^?#]*)", url)
-    if not match:
-        return None
-    path = match.group(1).rstrip("/")
-    if path.endswith("/v1/messages"):
-        return "messages"
-    if path.endswith("/v1/complete"):
-        return "complete"
-    return None
 
 
 @dataclass(frozen=True)
@@ -668,11 +307,13 @@ class CallFinder:
         names: dict[str, list[str]] = {}
         hops: list[tuple[str, str, int]] = []
         families = set()
+        by_model = False
         for param, items in reaches.items():
             for canonical, key, path, line in items:
                 names.setdefault(str(canonical), []).append(param)
                 hops.append((param, str(path), int(line)))  # type: ignore[call-overload]
                 families.add(TARGETS[str(key)].family)
+                by_model = by_model or TARGETS[str(key)].by_model
         if len(families) != 1:
             return None
         # Paths into an argument (`options.model_id`): read where the object passed is made.
@@ -695,8 +336,9 @@ class CallFinder:
             stop=tuple(names.get(STOP, ())),
             stream=tuple(names.get(STREAM, ())),
             model=tuple(names.get(MODEL, ())),
+            by_model=by_model,
         )
-        if target.family in (BEDROCK, LITELLM) and target.model:
+        if target.by_model and target.model:
             # Those calls are Claude's only with a Claude model: the one passed here must be.
             model = args.get(*target.model)
             if model is None or not (
@@ -720,7 +362,7 @@ class CallFinder:
         if symbol.cls == BEDROCK_RUNTIME and len(symbol.path) == 1:
             key = BEDROCK_METHODS.get(symbol.path[0])
             return self._bedrock_site(record, TARGETS[key]) if key else None
-        if symbol.cls == "litellm.Router" and symbol.path in (("completion",), ("acompletion",)):
+        if symbol.cls == LITELLM_ROUTER and symbol.path in ROUTER_METHODS:
             return self._litellm_site(record)
         if symbol.cls == BEDROCK_AGENT_RUNTIME and len(symbol.path) == 1:
             key = BEDROCK_AGENT_METHODS.get(symbol.path[0])
@@ -732,7 +374,7 @@ class CallFinder:
             target = TARGETS[OPENAI_COMPAT_METHODS[symbol.path]]
             return CallSite(record, target, self.kwargs(record), client="openai")
         if (
-            symbol.cls.split(".")[0] in ("requests", "httpx", "aiohttp")
+            symbol.cls.split(".")[0] in HTTP_PACKAGES
             and len(symbol.path) == 1
             and symbol.path[0] in HTTP_CLIENT_METHODS
         ):
@@ -847,14 +489,44 @@ class CallFinder:
         if qualname in INSTRUCTOR_FROM_PROVIDER:
             args = self._positional(record, self.kwargs(record), MODEL, 0)
             model = self._string(args.get(MODEL), record)
-            if not (model and model.strip().startswith("anthropic/") and is_claude_model(model)):
+            if not (model and model.strip().startswith(PROVIDER_PREFIX) and is_claude_model(model)):
                 return None
             return CallSite(record, TARGETS["instructor:from_provider"], args, client="instructor")
         if qualname in PYDANTIC_AI_MODELS:
             return self._pydantic_ai_site(record, TARGETS["pydantic-ai:AnthropicModel"], "settings")
         if qualname in PYDANTIC_AI_AGENTS:
             return self._pydantic_ai_site(record, TARGETS["pydantic-ai:Agent"], "model_settings")
+        made = CONSTRUCTORS.get(qualname)
+        if made is not None:
+            return self._constructor_site(record, made)
         return None
+
+    def _constructor_site(self, record: CallRecord, made: Constructor) -> CallSite | None:
+        """Return the call of a registered constructor (`targets.CONSTRUCTORS`): its keywords
+        are the request's, or its `model_kwargs`'s; with `by_model`, only a Claude model
+        makes it one."""
+        target = TARGETS[made.target]
+        args = self.kwargs(record)
+        if made.positional is not None:
+            args = self._positional(record, args, target.model[0], made.positional)
+        if target.by_model and not self._claude_model(args, target.model, record):
+            return None
+        if target.location == "model-kwargs":
+            return self._model_kwargs_site(record, target, args, target.family)
+        return CallSite(record, target, args, client=target.family)
+
+    def _model_kwargs_site(
+        self, record: CallRecord, target: Target, args: Entries, client: str
+    ) -> CallSite:
+        """Return a site whose parameters are its keywords and its `model_kwargs` dict's."""
+        nested = self.values.nested(args.get("model_kwargs"), record.scope)
+        params = Entries(dict(args.items), args.opaque, set(args.unknown_keys))
+        if nested is not None:
+            params.items.update(nested.items)
+            params.opaque = params.opaque or nested.opaque
+        elif args.get("model_kwargs") is not None:
+            params.opaque = True
+        return CallSite(record, target, params, client=client, call_args=args)
 
     def _pydantic_ai_site(
         self, record: CallRecord, target: Target, settings: str
@@ -947,7 +619,7 @@ class CallFinder:
 
     def _langchain_site(self, record: CallRecord, target: Target) -> CallSite | None:
         args = self.kwargs(record)
-        if target.key in ("langchain:ChatAnthropic", "langchain:legacy"):
+        if target.key in LANGCHAIN_CLAUDE_ONLY:
             return CallSite(record, target, args, client="langchain")
         model = None
         for name in target.model:
@@ -955,14 +627,7 @@ class CallFinder:
         if not (model and is_claude_model(model)):
             return None
         if target.location == "model-kwargs":
-            nested = self.values.nested(args.get("model_kwargs"), record.scope)
-            params = Entries(dict(args.items), args.opaque, set(args.unknown_keys))
-            if nested is not None:
-                params.items.update(nested.items)
-                params.opaque = params.opaque or nested.opaque
-            elif args.get("model_kwargs") is not None:
-                params.opaque = True
-            return CallSite(record, target, params, client="langchain", call_args=args)
+            return self._model_kwargs_site(record, target, args, "langchain")
         return CallSite(record, target, args, client="langchain")
 
     def _litellm_site(self, record: CallRecord) -> CallSite | None:
@@ -1020,7 +685,7 @@ class CallFinder:
             assert value.node is not None
             if (
                 key in site.target.model
-                and site.family in (LITELLM, BEDROCK)
+                and site.target.by_model
                 and not (isinstance(value.value, str) and is_claude_model(value.value))
             ):
                 continue
@@ -1104,17 +769,4 @@ def find_call_sites(
             yield from finder.split_loops(site)
 
 
-def parameter_names(canonical: str) -> frozenset[str]:
-    """Return every name a canonical parameter goes by in any target (for the prefilter)."""
-    return frozenset(name for target in TARGETS.values() for name in target.names(canonical))
-
-
-__all__ = [
-    "CallSite",
-    "MARKERS",
-    "TARGETS",
-    "Target",
-    "find_call_sites",
-    "is_claude_model",
-    "string_value",
-]
+__all__ = ["CallFinder", "CallSite", "Hop", "find_call_sites"]

@@ -50,7 +50,7 @@ def constant_reads(ctx: FileContext, canonical: str) -> list[ConstantRead]:
     project = ctx.project
     if project is None:
         return []
-    table: dict[str, list[list[Any]]] = project.own.get("read_by", {})
+    table: dict[str, list[list[Any]]] = project.modules.get(project.module, {}).get("read_by", {})
     scope = ctx.index.module_scope
     if not table or scope is None:
         return []

@@ -30,9 +30,9 @@ if TYPE_CHECKING:
     from claude_migrate.analysis.scope import ModuleIndex
     from claude_migrate.analysis.symbols import Resolver
     from claude_migrate.checks.base import Check
+    from claude_migrate.core.project_view import ProjectView
     from claude_migrate.core.settings import FileSettings
     from claude_migrate.policy.facts import ProjectFacts
-    from claude_migrate.project.phase import ProjectView
 
 
 class FileContext:

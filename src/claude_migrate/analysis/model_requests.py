@@ -14,12 +14,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from claude_migrate.analysis.calls import BEDROCK, LITELLM, MAX_TOKENS, MODEL, TEMPERATURE, CallSite
+from claude_migrate.analysis.calls import CallSite
 from claude_migrate.analysis.edits import remove_elements, remove_line, string_literal
 from claude_migrate.analysis.rejections import rejection
 from claude_migrate.analysis.values import Entry
 from claude_migrate.core.diagnostics import Applicability, Edit
 from claude_migrate.core.lazy import lazy_import
+from claude_migrate.targets import BEDROCK, LITELLM, MAX_TOKENS, MODEL, TEMPERATURE
 
 if TYPE_CHECKING:
     from claude_migrate.analysis.context import FileContext

@@ -8,7 +8,9 @@ reads another. Beyond the SDK, raw HTTP and Bedrock bodies: LangChain's ChatAnth
 through the SDK (same targets), ChatBedrock's `model_kwargs` are a Bedrock body, and Bedrock
 converse, ChatBedrockConverse, LiteLLM, LlamaIndex, pydantic-ai and DSPy are judged by the
 policy's api-version; instructor like the SDK it calls; Anthropic's OpenAI-compatible endpoint
-and LlamaIndex's Bedrock (whose body carries its own version) are never judged.
+and LlamaIndex's Bedrock (whose body carries its own version) are never judged. A family not
+named here says what it sends in its targets' `sends` (agno: the SDK; CrewAI: a Messages request
+through LiteLLM; LangChain's legacy Bedrock LLM: a Bedrock body).
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from typing import TYPE_CHECKING
 
 from packaging.version import Version
 
-from claude_migrate.analysis.calls import (
+from claude_migrate.analysis.calls import CallSite
+from claude_migrate.policy.facts import SDK_PACKAGE
+from claude_migrate.targets import (
     BEDROCK,
     DSPY,
     HTTP,
@@ -29,9 +33,7 @@ from claude_migrate.analysis.calls import (
     OPENAI_COMPAT,
     PYDANTIC_AI,
     SDK,
-    CallSite,
 )
-from claude_migrate.policy.facts import SDK_PACKAGE
 
 if TYPE_CHECKING:
     from claude_migrate.analysis.context import FileContext
@@ -109,6 +111,8 @@ def rejection(ctx: FileContext, site: CallSite, parameter: str) -> Rejection | N
     target = ctx.facts.api_version or None
     policy = "the policy's api-version"
     key = site.target.key
+    if site.target.sends:
+        return _sent_rejection(ctx, site, parameter)
     if site.family == SDK and key.startswith(("sdk:messages.", "sdk:beta.messages.")):
         return _api_rejection(known, target, parameter, policy) or (
             _sdk_rejection(ctx, known, key.removeprefix("sdk:"), parameter)
@@ -136,5 +140,21 @@ def rejection(ctx: FileContext, site: CallSite, parameter: str) -> Rejection | N
     if site.family in (BEDROCK, LANGCHAIN, LITELLM, LLAMAINDEX, PYDANTIC_AI, DSPY):
         # Bedrock converse's inferenceConfig, ChatBedrockConverse, LiteLLM and LlamaIndex
         # carry the parameter to a Messages request: the target API version decides.
+        return _api_rejection(known, target, parameter, policy)
+    return None
+
+
+def _sent_rejection(ctx: FileContext, site: CallSite, parameter: str) -> Rejection | None:
+    """Return the rejection of a family that says what it sends (`Target.sends`)."""
+    known = ctx.facts.catalogue
+    target = ctx.facts.api_version or None
+    policy = "the policy's api-version"
+    if site.target.sends == "sdk":
+        return _api_rejection(known, target, parameter, policy) or (
+            _sdk_rejection(ctx, known, "messages.create", parameter)
+        )
+    if site.target.sends == "body":
+        return _body_rejection(known, site.params, target, parameter)
+    if site.target.sends == "api":
         return _api_rejection(known, target, parameter, policy)
     return None

@@ -94,7 +94,8 @@ def _lines(ctx: FileContext, removal: SdkRemoval) -> Iterator[int]:
 
 
 def _client_method_lines(ctx: FileContext, removal: SdkRemoval) -> Iterator[int]:
-    from claude_migrate.analysis.symbols import Instance, is_sdk_client_class
+    from claude_migrate.analysis.symbols import Instance
+    from claude_migrate.targets import is_sdk_client_class
 
     for record in ctx.index.calls:
         func = record.node.func
@@ -110,7 +111,7 @@ def _client_method_lines(ctx: FileContext, removal: SdkRemoval) -> Iterator[int]
 
 
 def _argument_lines(ctx: FileContext, removal: SdkRemoval) -> Iterator[int]:
-    from claude_migrate.analysis.calls import SDK
+    from claude_migrate.targets import SDK
 
     for site in ctx.sites:
         path = site.target.key.removeprefix("sdk:")
@@ -121,7 +122,8 @@ def _argument_lines(ctx: FileContext, removal: SdkRemoval) -> Iterator[int]:
 
 
 def _client_attribute_lines(ctx: FileContext, removal: SdkRemoval) -> Iterator[int]:
-    from claude_migrate.analysis.symbols import Instance, is_sdk_client_class
+    from claude_migrate.analysis.symbols import Instance
+    from claude_migrate.targets import is_sdk_client_class
 
     parts = tuple(removal.name.split("."))
     for record in ctx.index.calls:
@@ -135,7 +137,7 @@ def _client_attribute_lines(ctx: FileContext, removal: SdkRemoval) -> Iterator[i
 
 
 def _resource_lines(ctx: FileContext, removal: SdkRemoval) -> Iterator[int]:
-    from claude_migrate.analysis.calls import SDK
+    from claude_migrate.targets import SDK
 
     for site in ctx.sites:
         if site.family == SDK and site.target.key.startswith(f"sdk:{removal.name}."):

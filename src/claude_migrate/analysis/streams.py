@@ -6,7 +6,8 @@ the stream component of a cache key.
 
 from __future__ import annotations
 
-from claude_migrate.analysis.calls import BEDROCK, STREAM, CallSite
+from claude_migrate.analysis.calls import CallSite
+from claude_migrate.targets import BEDROCK, STREAM
 
 
 def call_streams(site: CallSite) -> bool | None:

@@ -7,7 +7,6 @@ question needs. Anything it cannot prove is `UNKNOWN`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -15,11 +14,32 @@ from typing import TYPE_CHECKING, Any
 from claude_migrate.analysis.scope import Binding, ClassInfo, ModuleIndex, Scope
 from claude_migrate.analysis.values import ValueResolver, string_value
 from claude_migrate.core.lazy import lazy_import
+from claude_migrate.targets.anthropic_sdk import CLIENT_COPIES, is_sdk_client_class
+from claude_migrate.targets.bedrock import (
+    BEDROCK_AGENT_RUNTIME,
+    BEDROCK_RUNTIME,
+    BOTO3_CLIENT_FACTORIES,
+    BOTO3_SESSIONS,
+)
+from claude_migrate.targets.http import HTTP_CLIENTS
+from claude_migrate.targets.instructor import (
+    INSTRUCTOR_FROM_ANTHROPIC,
+    INSTRUCTOR_FROM_PROVIDER,
+    INSTRUCTOR_ON_ANTHROPIC,
+    PROVIDER_PREFIX,
+)
+from claude_migrate.targets.litellm import LITELLM_ROUTER, LITELLM_ROUTERS
+from claude_migrate.targets.openai_compat import (
+    ANTHROPIC_OPENAI_URL,
+    CLAUDE_ONLY_ATTRIBUTES,
+    OPENAI_CLIENTS,
+    OPENAI_ON_ANTHROPIC,
+)
 
 if TYPE_CHECKING:
     import libcst as cst
 
-    from claude_migrate.project.phase import ProjectView
+    from claude_migrate.core.project_view import ProjectView
 else:
     cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
 
@@ -131,12 +151,6 @@ Symbol = (
     | _Unknown
 )
 
-# Every client class of the official SDK: Anthropic, AsyncAnthropic, Client, AsyncClient and the
-# platform clients (AnthropicBedrock, AnthropicVertex, AnthropicFoundry, AnthropicAWS, ...), so a
-# client class added by a newer SDK is recognised without a code change here.
-# The last name of an SDK client class (`anthropic.AsyncAnthropicBedrock`...).
-SDK_CLIENT_NAME = _SDK_CLIENT = re.compile(r"^(Async)?(Client|Anthropic(?:[A-Z][A-Za-z]*)?)$")
-
 
 def _getattr_name(node: cst.Call) -> str | None:
     """Return the literal attribute name of `getattr(obj, "name")` (no default), else None."""
@@ -164,47 +178,8 @@ def _restricted(symbol: Symbol, only: frozenset[str] | None) -> Symbol:
     return Instance(symbol.cls, (), symbol.info, restricted)
 
 
-def is_sdk_client_class(qualname: str) -> bool:
-    """Return whether an import path names a client class of the `anthropic` SDK."""
-    if not qualname.startswith("anthropic."):
-        return False
-    last = qualname.rsplit(".", 1)[-1]
-    return bool(_SDK_CLIENT.match(last)) and not last.endswith(("Error", "Exception"))
-
-
-# Constructors whose instances we track, beyond the SDK clients: class path -> kind.
-HTTP_CLIENTS = {
-    "requests.Session": "requests.Session",
-    "requests.sessions.Session": "requests.Session",
-    "httpx.Client": "httpx.Client",
-    "httpx.AsyncClient": "httpx.AsyncClient",
-    "aiohttp.ClientSession": "aiohttp.ClientSession",
-    "aiohttp.client.ClientSession": "aiohttp.ClientSession",
-}
-BOTO3_CLIENT_FACTORIES = ("boto3.client", "boto3.session.Session.client")
+# Calls that bind arguments to a function for later.
 PARTIALS = ("functools.partial",)
-BOTO3_SESSIONS = ("boto3.Session", "boto3.session.Session")
-LITELLM_ROUTERS = ("litellm.Router", "litellm.router.Router")
-BEDROCK_RUNTIME = "boto3:bedrock-runtime"
-BEDROCK_AGENT_RUNTIME = "boto3:bedrock-agent-runtime"
-# Clients of other libraries that are Claude's only when built a certain way: the OpenAI SDK
-# pointed at Anthropic's OpenAI-compatible endpoint (https://docs.claude.com/en/api/openai-sdk),
-# and instructor over an anthropic SDK client (`from_anthropic`) or an "anthropic/..." model
-# (`from_provider`, instructor 1.x `instructor/auto_client.py`).
-OPENAI_CLIENTS = ("openai.OpenAI", "openai.AsyncOpenAI", "openai.Client", "openai.AsyncClient")
-OPENAI_ON_ANTHROPIC = "openai:anthropic"
-INSTRUCTOR_ON_ANTHROPIC = "instructor:anthropic"
-INSTRUCTOR_FROM_ANTHROPIC = ("instructor.from_anthropic",)
-INSTRUCTOR_FROM_PROVIDER = ("instructor.from_provider",)
-# Other vendors' clients, and the attributes of a Claude client they lack: through these, a
-# call on an object that is one or the other can only be the Claude client's. The OpenAI SDK's
-# client has `chat`, `completions`, `models`, `beta`, ... but no `messages` (openai-python 1.x,
-# `src/openai/_client.py`, https://github.com/openai/openai-python/blob/main/src/openai/_client.py).
-CLAUDE_ONLY_ATTRIBUTES: dict[str, frozenset[str]] = {
-    name: frozenset({"messages"})
-    for name in (*OPENAI_CLIENTS, "openai.AzureOpenAI", "openai.AsyncAzureOpenAI")
-}
-_ANTHROPIC_OPENAI_URL = re.compile(r"^https?://api\.anthropic\.com(:\d+)?/v1/?$")
 
 
 class Resolver:
@@ -610,10 +585,10 @@ class Resolver:
             if name in BOTO3_SESSIONS:
                 return Instance("boto3.Session")
             if name in LITELLM_ROUTERS:
-                return Instance("litellm.Router")
+                return Instance(LITELLM_ROUTER)
             return self._library_client(name, node, scope, depth)
         if isinstance(func, Instance):
-            if func.path in (("with_options",), ("copy",)) and is_sdk_client_class(func.cls):
+            if func.path in CLIENT_COPIES and is_sdk_client_class(func.cls):
                 return Instance(func.cls)
             if func.cls == "boto3.Session" and func.path == ("client",):
                 return self._boto3_client(node, scope)
@@ -654,7 +629,7 @@ class Resolver:
         """Return the Claude client another library's constructor makes, when it is proven."""
         if name in OPENAI_CLIENTS:
             base_url = self.argument(node, scope, "base_url", None)
-            if base_url is not None and _ANTHROPIC_OPENAI_URL.match(base_url.strip()):
+            if base_url is not None and ANTHROPIC_OPENAI_URL.match(base_url.strip()):
                 return Instance(OPENAI_ON_ANTHROPIC)
             return UNKNOWN
         if name in INSTRUCTOR_FROM_ANTHROPIC:
@@ -670,7 +645,7 @@ class Resolver:
             return UNKNOWN
         if name in INSTRUCTOR_FROM_PROVIDER:
             model = self.argument(node, scope, "model", 0)
-            if model is not None and model.strip().startswith("anthropic/"):
+            if model is not None and model.strip().startswith(PROVIDER_PREFIX):
                 return Instance(INSTRUCTOR_ON_ANTHROPIC)
         return UNKNOWN
 

@@ -15,11 +15,10 @@ from claude_migrate.analysis.scope import Binding, ClassInfo, Scope, always_befo
 from claude_migrate.core.lazy import lazy_import
 
 if TYPE_CHECKING:
-    from claude_migrate.analysis.scope import CallRecord
-    from claude_migrate.analysis.symbols import Resolver
-
-if TYPE_CHECKING:
     import libcst as cst
+
+    from claude_migrate.analysis.resolving import SymbolResolver
+    from claude_migrate.analysis.scope import CallRecord
 else:
     cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
 
@@ -150,7 +149,7 @@ def literal(node: cst.BaseExpression) -> Value:
 class ValueResolver:
     """Follows names to the literal they are bound to."""
 
-    def __init__(self, module_scope: Scope, symbols: Resolver | None = None) -> None:
+    def __init__(self, module_scope: Scope, symbols: SymbolResolver | None = None) -> None:
         self.module_scope = module_scope
         self.symbols = symbols
         # Helper calls whose returned dict a Claude call's `**` was read from (by node id).

@@ -21,21 +21,17 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from claude_migrate.analysis.calls import HTTP, SDK, CallFinder, CallSite
+from claude_migrate.analysis.calls import CallFinder, CallSite
 from claude_migrate.analysis.edits import append_element
 from claude_migrate.analysis.scope import CallRecord
-from claude_migrate.analysis.symbols import (
-    HTTP_CLIENTS,
-    SDK_CLIENT_NAME,
-    Instance,
-    LocalInstance,
-    Qual,
-    is_sdk_client_class,
-)
+from claude_migrate.analysis.symbols import Instance, LocalInstance, Qual
 from claude_migrate.analysis.values import Entries, Entry
 from claude_migrate.checks.base import Check, Option, call_sites
 from claude_migrate.core.diagnostics import Applicability, Diagnostic, Fix
 from claude_migrate.core.lazy import lazy_import
+from claude_migrate.targets import HTTP, SDK
+from claude_migrate.targets.anthropic_sdk import SDK_CLIENT_NAME, is_sdk_client_class
+from claude_migrate.targets.http import HTTP_CLIENTS
 
 if TYPE_CHECKING:
     from claude_migrate.analysis.context import FileContext

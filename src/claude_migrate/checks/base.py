@@ -135,7 +135,7 @@ def parameter_markers(canonical: str) -> tuple[bytes, ...]:
     A value is only ever proven where it is written under one of those names (a keyword, a dict
     key, `dict(name=...)`, a JSON body's key), so a file holding none of them has no finding.
     """
-    from claude_migrate.analysis.calls import parameter_names
+    from claude_migrate.targets import parameter_names
 
     return tuple(sorted(name.encode() for name in parameter_names(canonical)))
 
@@ -147,15 +147,12 @@ def call_sites(**more: Any) -> Wanted:
     rest before resolving), directly or through a name bound to such a callee. `more` adds
     what a rule reads besides the sites (`Wanted`'s fields).
     """
-    from claude_migrate.analysis.calls import CALLEE_NAMES
     from claude_migrate.project.triage import Wanted
+    from claude_migrate.targets import CALLEE_NAMES, ONLY_WITH
 
-    # `Anthropic(...)` is a site only as LlamaIndex's class (`calls.LLAMAINDEX_CLASSES`) or
-    # LangChain's legacy LLM (`calls.LANGCHAIN_LEGACY`).
-    sites = Wanted(
-        callees=CALLEE_NAMES,
-        only_with=(("Anthropic", "llama_index"), ("Anthropic", "langchain")),
-    )
+    # A callee that is a site only where its library is named (`Anthropic(...)` as LlamaIndex's
+    # class or LangChain's legacy LLM): the families' `ONLY_WITH`.
+    sites = Wanted(callees=CALLEE_NAMES, only_with=ONLY_WITH)
     return sites | Wanted(**more)
 
 
@@ -205,7 +202,7 @@ class Check(Generic[ContextT]):
         The default is the call-site registry's markers: every check that reads Claude calls
         needs one of them, so a new target cannot be forgotten by the prefilter.
         """
-        from claude_migrate.analysis.calls import MARKERS
+        from claude_migrate.targets import MARKERS
 
         return MARKERS
 

@@ -21,7 +21,8 @@ Writes instead (unsafe, invalidates the existing entries): the key rebuilt from
 key's function, there is no fix.
 
 This module is the rule and its policy; what it recognises, how a digest is followed to its
-key and how the key is rebuilt live in `cache_keys` (vocabulary, flow, rendering).
+key and how the key is rebuilt live in `targets/cache_vocabulary.py` and `cache_keys` (flow,
+rendering).
 """
 
 from __future__ import annotations
@@ -33,10 +34,10 @@ from typing import TYPE_CHECKING, Any
 
 from claude_migrate.analysis.cache_keys.flow import Digest, Key, KeyFinder
 from claude_migrate.analysis.cache_keys.rendering import render_key
-from claude_migrate.analysis.cache_keys.vocabulary import FILE_WORDS, PROMPT_WORDS, tokens
-from claude_migrate.analysis.calls import MARKERS
 from claude_migrate.checks.base import Check, Option
 from claude_migrate.core.diagnostics import Applicability, Diagnostic, Fix
+from claude_migrate.targets import MARKERS
+from claude_migrate.targets.cache_vocabulary import FILE_WORDS, PROMPT_WORDS, tokens
 
 if TYPE_CHECKING:
     from claude_migrate.analysis.context import FileContext

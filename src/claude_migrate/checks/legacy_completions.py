@@ -30,15 +30,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from claude_migrate.analysis.calls import BEDROCK, CallSite
+from claude_migrate.analysis.calls import CallSite
 from claude_migrate.analysis.edits import remove_elements, remove_line, string_literal
 from claude_migrate.analysis.retirements import compose, retired_target
 from claude_migrate.analysis.scope import Scope
-from claude_migrate.analysis.symbols import Instance, is_sdk_client_class
+from claude_migrate.analysis.symbols import Instance
 from claude_migrate.analysis.walk import walk
 from claude_migrate.checks.base import Check, call_sites
 from claude_migrate.core.diagnostics import Applicability, Diagnostic, Edit
 from claude_migrate.core.lazy import lazy_import
+from claude_migrate.targets import BEDROCK, is_sdk_client_class
 
 if TYPE_CHECKING:
     from claude_migrate.analysis.context import FileContext
@@ -70,6 +71,26 @@ MESSAGES_API = (
 
 
 LANGCHAIN_MESSAGES = "langchain_anthropic.ChatAnthropic"
+LANGCHAIN_BEDROCK_MESSAGES = "langchain_aws.ChatBedrock"
+
+
+def _langchain_message(site: CallSite) -> str:
+    """Return what to say of a legacy LangChain class's call, and what replaces it."""
+    if site.target.key == "langchain:Bedrock":
+        # langchain_community/llms/bedrock.py sends Claude a Text Completions body and refuses
+        # Claude 3 models; langchain-aws's ChatBedrock sends the Messages format.
+        return (
+            f"{_class_name(site)} is LangChain's legacy Bedrock LLM on the Text Completions "
+            'format (a body with "prompt", which current models do not serve); move to '
+            f"{LANGCHAIN_BEDROCK_MESSAGES} (package langchain-aws), which takes `max_tokens` "
+            "in model_kwargs and a current model"
+        )
+    return (
+        f"{_class_name(site)} is LangChain's legacy class on the Text Completions "
+        "API (completions.create, which current SDKs lack and whose endpoint does "
+        f"not serve current models); move to {LANGCHAIN_MESSAGES} (package "
+        "langchain-anthropic), which takes `max_tokens` and a current model"
+    )
 
 
 def _class_name(site: CallSite) -> str:
@@ -128,15 +149,12 @@ class LegacyCompletionsCheck(Check["FileContext"]):
                     site.record.scope.qualname,
                     fingerprint_of=callee(site),
                 )
-            elif key == "langchain:legacy":
+            elif key in ("langchain:legacy", "langchain:Bedrock"):
                 legacy_spans.append(ctx.span(site.node))
                 yield ctx.diagnostic(
                     self,
                     site.node,
-                    f"{_class_name(site)} is LangChain's legacy class on the Text Completions "
-                    "API (completions.create, which current SDKs lack and whose endpoint does "
-                    f"not serve current models); move to {LANGCHAIN_MESSAGES} (package "
-                    "langchain-anthropic), which takes `max_tokens` and a current model",
+                    _langchain_message(site),
                     None,
                     site.record.scope.qualname,
                     fingerprint_of=callee(site),

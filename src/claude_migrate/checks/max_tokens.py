@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from claude_migrate.analysis.calls import MAX_TOKENS
 from claude_migrate.checks.base import Option
 from claude_migrate.checks.ceiling import CeilingCheck
+from claude_migrate.targets import MAX_TOKENS
 
 # Far above any Claude model's output limit (128k tokens at most in
 # https://docs.anthropic.com/en/docs/about-claude/models/overview), so no real policy meets it;

@@ -20,11 +20,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from claude_migrate.analysis.calls import SDK
-from claude_migrate.analysis.symbols import Instance, Qual, is_sdk_client_class
+from claude_migrate.analysis.symbols import Instance, Qual
 from claude_migrate.checks.base import Check, call_sites
 from claude_migrate.core.diagnostics import Diagnostic
 from claude_migrate.core.lazy import lazy_import
+from claude_migrate.targets import SDK, is_sdk_client_class
 
 if TYPE_CHECKING:
     from claude_migrate.analysis.context import FileContext

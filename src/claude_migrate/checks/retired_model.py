@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from claude_migrate.analysis.calls import TARGETS, CallSite
+from claude_migrate.analysis.calls import CallSite
 from claude_migrate.analysis.edits import string_literal
 from claude_migrate.analysis.retirements import Judged, compose, judge, judge_entry, sdk_note
 from claude_migrate.checks.base import Check, Option, call_sites
@@ -40,6 +40,7 @@ from claude_migrate.core.diagnostics import (
     fingerprint,
 )
 from claude_migrate.policy.model_ids import SDK_SOURCE
+from claude_migrate.targets.registry import TARGETS
 
 if TYPE_CHECKING:
     import libcst as cst

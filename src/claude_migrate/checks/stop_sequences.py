@@ -17,11 +17,11 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from claude_migrate.analysis.calls import STOP
 from claude_migrate.analysis.edits import remove_elements
 from claude_migrate.checks.base import Check, Option, call_sites
 from claude_migrate.core.diagnostics import Applicability, Diagnostic
 from claude_migrate.core.lazy import lazy_import
+from claude_migrate.targets import STOP
 
 if TYPE_CHECKING:
     import libcst as cst

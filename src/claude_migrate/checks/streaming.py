@@ -28,12 +28,13 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from claude_migrate.analysis.calls import LANGCHAIN, SDK, STREAM, CallSite
+from claude_migrate.analysis.calls import CallSite
 from claude_migrate.analysis.edits import append_element, apply_edits, remove_elements
 from claude_migrate.analysis.streams import call_streams
 from claude_migrate.checks.base import Check, Option, call_sites
 from claude_migrate.core.diagnostics import Applicability, Diagnostic, Edit, Fix
 from claude_migrate.core.lazy import lazy_import
+from claude_migrate.targets import LANGCHAIN, SDK, STREAM
 
 if TYPE_CHECKING:
     from claude_migrate.analysis.context import FileContext

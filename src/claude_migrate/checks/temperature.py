@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from claude_migrate.analysis.calls import TEMPERATURE
 from claude_migrate.analysis.rejections import rejection
 from claude_migrate.checks.base import Option
 from claude_migrate.checks.ceiling import CeilingCheck
+from claude_migrate.targets import TEMPERATURE
 
 if TYPE_CHECKING:
     from claude_migrate.analysis.calls import CallSite

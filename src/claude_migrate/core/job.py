@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from claude_migrate.core.settings import FileSettings
 
 if TYPE_CHECKING:
-    from claude_migrate.project.phase import ProjectView
+    from claude_migrate.core.project_view import ProjectView
 
 MIB = 1024 * 1024
 

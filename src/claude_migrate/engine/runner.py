@@ -20,13 +20,13 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from claude_migrate.analysis.calls import MARKERS as CLAUDE_MARKERS
 from claude_migrate.checks import ALL_CHECKS, Check
 from claude_migrate.configs import CONFIG_KIND
 from claude_migrate.core.atomic import WriteRefused, replace_file
 from claude_migrate.core.deadline import OverTime, deadline
 from claude_migrate.core.diagnostics import Diagnostic, FileError, FileResult
 from claude_migrate.core.job import MIB, Job, Limits, Options  # fmt: skip
+from claude_migrate.core.project_view import ProjectView
 from claude_migrate.core.settings import FileSettings
 from claude_migrate.core.source import (
     DecodeError,
@@ -52,7 +52,7 @@ from claude_migrate.engine.pool import (
 )
 from claude_migrate.manifests import MANIFEST_KIND
 from claude_migrate.notebook import CHECKED_AS, NOTEBOOK_KIND
-from claude_migrate.project.phase import ProjectView, attach_project
+from claude_migrate.project.phase import attach_project
 from claude_migrate.project.triage import (
     Sites,
     Wanted,
@@ -61,6 +61,7 @@ from claude_migrate.project.triage import (
     parse_for_triage,
     read_sites,
 )
+from claude_migrate.targets import MARKERS as CLAUDE_MARKERS
 
 if TYPE_CHECKING:
     import libcst as cst  # imported where a file is parsed: most runs never need it
@@ -243,7 +244,7 @@ def _triage(
     """
     if job.kind != "python" or not enabled():
         return False, None
-    if job.project is not None and "read_by" in job.project.own:
+    if job.project is not None and "read_by" in job.project.modules.get(job.project.module, {}):
         return False, None  # its constants are read by Claude calls of other modules
     data = text.encode("utf-8", "surrogatepass") if data is None else as_read(job.kind, data)
     # A file the project phase or a declared call site makes relevant is parsed whatever its

@@ -25,6 +25,7 @@ file, stdin) it is the same resolver, knowing only its module.
 from __future__ import annotations
 
 import ast
+import enum
 import functools
 import gc
 import hashlib
@@ -35,30 +36,44 @@ import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-from claude_migrate.analysis.calls import (
-    BEDROCK_METHODS,
+from claude_migrate.core.deadline import OverTime, deadline
+from claude_migrate.core.source import as_python_reads, python_text, read_regular
+from claude_migrate.project.kinds import (
+    Bound,
+    Class,
+    Client,
+    Const,
+    DictLit,
+    Foreign,
+    Func,
+    Items,
+    Module,
+    Obj,
+    Param,
+    Ref,
+    SelfParam,
+    Super,
+    Sym,
+)
+from claude_migrate.project.summary import summarise_tree
+from claude_migrate.project.triage import Sites, read_sites
+from claude_migrate.targets import (
+    CONSTRUCTORS,
     MARKERS,
     MAX_TOKENS,
     MODEL,
-    SDK_METHODS,
     STOP,
     STREAM,
     TARGETS,
     TEMPERATURE,
     is_claude_model,
+    is_sdk_client_class,
     langchain_target,
 )
-from claude_migrate.analysis.symbols import (
-    BEDROCK_RUNTIME,
-    BOTO3_CLIENT_FACTORIES,
-    is_sdk_client_class,
-)
-from claude_migrate.core.deadline import OverTime, deadline
-from claude_migrate.core.source import as_python_reads, python_text, read_regular
-from claude_migrate.project.summary import summarise_tree
-from claude_migrate.project.triage import Sites, read_sites
+from claude_migrate.targets.anthropic_sdk import SDK_METHODS
+from claude_migrate.targets.bedrock import BEDROCK_METHODS, BEDROCK_RUNTIME, BOTO3_CLIENT_FACTORIES
 
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 CANONICAL = (TEMPERATURE, MAX_TOKENS, STOP, STREAM, MODEL)
@@ -248,23 +263,7 @@ def _real_folder(root: Path) -> str:
 
 # The derived facts ------------------------------------------------------------------------------
 
-# What an expression is during the project phase, as tuples:
-#   ("client", cls, path)      a Claude client (or a boto3 bedrock-runtime client), attributes
-#                              `path`
-#   ("foreign", qualname)      an object a known non-project call made (another vendor's client...)
-#   ("const", value)
-#   ("ref", qualname)          an outside module or object, by its import path
-#   ("module", name)           a project module
-#   ("func", module, qual)     a project function or method (unbound)
-#   ("bound", module, qual)    a method of a project object
-#   ("class", module, name)
-#   ("obj", module, name)      an instance of a project class
-#   ("self", module, name)     the first parameter of a method
-#   ("param", module, qual, name)  `name` may be a path into an options object or a dict
-#                              passed there: "options.model_id", "config[maxTokens]"
-#   ("dict", {key: expr}, scope)
-#   None                       unknown
-Sym = tuple[Any, ...] | None
+# What an expression is during the project phase: `kinds.Sym` (None is unknown).
 
 
 @dataclass
@@ -308,9 +307,16 @@ class _Layout:
     defaulted: tuple[str, ...]
 
 
-# Markers in `Project._memo`: no entry yet, and an expression being evaluated (a cycle).
-_MISSING: Sym = ("missing",)
-_PENDING: Sym = ("pending",)
+class _Memo(enum.Enum):
+    """A marker in `Project._memo`, never a value: no entry yet, and an expression being
+    evaluated (a cycle)."""
+
+    MISSING = "missing"
+    PENDING = "pending"
+
+
+_MISSING: Final = _Memo.MISSING
+_PENDING: Final = _Memo.PENDING
 
 
 class Project:
@@ -319,7 +325,7 @@ class Project:
     def __init__(self, roots: Sequence[Path], cwd: Path, folders: Sequence[Path] = ()) -> None:
         self.roots = list(roots)
         self.folders = list(folders)
-        self._memo: dict[tuple[Any, ...], Sym] = {}
+        self._memo: dict[tuple[Any, ...], Sym | _Memo] = {}
         self._paths: dict[str, Path | None] = {}
         # Pure functions of their keys, kept for the whole run.
         self._prefix_memo: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
@@ -556,7 +562,7 @@ class Project:
         summary = self.summaries.get(module)
         if summary is None:
             if self.module_path(module) is None:
-                return ("ref", f"{module}.{name}")
+                return Ref(f"{module}.{name}")
             summary = self.load(module) if self.loading else None
             if summary is None:
                 return None  # a project module that cannot be read or parsed
@@ -588,42 +594,47 @@ class Project:
         """Return what an absolute import path names: a project thing, or an outside ref."""
         for module, rest in self._prefixes(qualname):
             if module in self.summaries or self.module_path(module) is not None:
-                symbol: Sym = ("module", module)
-                if rest:
-                    # `attribute` of a module is its export: a known one is taken as it is.
-                    symbol = self._exports.get((module, rest[0]), _MISSING)
-                    if symbol is _MISSING:
-                        symbol = self.export(module, rest[0], depth + 2)
-                    for attr in rest[1:]:
-                        symbol = self.attribute(symbol, attr, depth + 1)
+                if not rest:
+                    return Module(module)
+                # `attribute` of a module is its export: a known one is taken as it is.
+                key = (module, rest[0])
+                if key in self._exports:
+                    symbol = self._exports[key]
+                else:
+                    symbol = self.export(module, rest[0], depth + 2)
+                for attr in rest[1:]:
+                    symbol = self.attribute(symbol, attr, depth + 1)
                 return symbol
-        return ("ref", qualname)
+        return Ref(qualname)
 
     def attribute(self, base: Sym, attr: str, depth: int) -> Sym:
+        # `isinstance` chains, not `match`: class patterns cost several times more per call,
+        # and the phase asks this some 10^5 times over a large package.
         if base is None:
             return None
-        kind = base[0]
-        if kind == "module":
-            return self.export(base[1], attr, depth + 1)
-        if kind == "ref":
-            return ("ref", f"{base[1]}.{attr}")
-        if kind == "client":
-            return ("client", base[1], (*base[2], attr))
-        if kind == "param" and base[3].count(".") + base[3].count("[") < MAX_PATH:
+        if isinstance(base, Module):
+            return self.export(base.name, attr, depth + 1)
+        if isinstance(base, Ref):
+            return Ref(f"{base.qualname}.{attr}")
+        if isinstance(base, Client):
+            return Client(base.cls, (*base.path, attr))
+        if isinstance(base, Param):
+            if base.name.count(".") + base.name.count("[") >= MAX_PATH:
+                return None
             # A field of an options object the parameter holds: its own path.
-            return ("param", base[1], base[2], f"{base[3]}.{attr}")
-        if kind in ("self", "obj"):
-            method = self.member(base[1], base[2], attr)
+            return Param(base.module, base.qual, f"{base.name}.{attr}")
+        if isinstance(base, (SelfParam, Obj)):
+            method = self.member(base.module, base.name, attr)
             if method is not None:
-                return ("bound", *method, base[1], base[2])
-            return self._attribute_value(base[1], base[2], attr, depth + 1)
-        if kind == "class":
-            method = self.member(base[1], base[2], attr)
-            return None if method is None else ("func", *method)
-        if kind == "super":
+                return Bound(*method, base.module, base.name)
+            return self._attribute_value(base.module, base.name, attr, depth + 1)
+        if isinstance(base, Class):
+            method = self.member(base.module, base.name, attr)
+            return None if method is None else Func(*method)
+        if isinstance(base, Super):
             # `super().name`: the next class after this one in the method resolution order.
-            method = self.member(base[1], base[2], attr, after=True)
-            return None if method is None else ("bound", *method, base[1], base[2])
+            method = self.member(base.module, base.name, attr, after=True)
+            return None if method is None else Bound(*method, base.module, base.name)
         return None
 
     def mro(self, module: str, cls: str) -> list[tuple[str, str]]:
@@ -642,9 +653,9 @@ class Project:
         info = self.summaries.get(module, {}).get("classes", {}).get(cls)
         for base in (info or {}).get("bases", []):
             symbol = self.evaluate(module, None, base)
-            if symbol is None or symbol[0] != "class" or len(order) > MAX_DEPTH:
+            if not isinstance(symbol, Class) or len(order) > MAX_DEPTH:
                 continue
-            for item in self.mro(symbol[1], symbol[2]):
+            for item in self.mro(symbol.module, symbol.name):
                 if item not in order:
                     order.append(item)
         return order
@@ -696,10 +707,10 @@ class Project:
                 index = self._param_index(module, function, facts).get(name)
                 if index is not None:
                     if index == 0 and facts["method"] and not facts["classmethod"]:
-                        return ("self", module, function.rsplit(".", 1)[0])
+                        return SelfParam(module, function.rsplit(".", 1)[0])
                     if index == 0 and facts["classmethod"]:
-                        return ("class", module, function.rsplit(".", 1)[0])
-                    return ("param", module, function, name)
+                        return Class(module, function.rsplit(".", 1)[0])
+                    return Param(module, function, name)
                 if "parent" in facts:
                     # A nested function reads what it does not bind from the enclosing one.
                     return self._name(module, facts["parent"], name, depth + 1)
@@ -708,15 +719,15 @@ class Project:
         assigns = summary["assigns"].get(name)
         if assigns:
             if len(assigns) == 1 and assigns[0][0][0] == "def":
-                return ("func", module, name)
+                return Func(module, name)
             if len(assigns) == 1 and assigns[0][0][0] == "class":
-                return ("class", module, name)
+                return Class(module, name)
             if any(value[0] in ("def", "class") for value, _ in assigns):
                 return None
             items = [value[1] for value, _ in assigns if value[0] == "item"]
             if items and len(items) == len(assigns) - 1:
                 # A dict of clients (`clients[key] = make()`): an item of it is what they are.
-                return ("items", _union([self.evaluate(module, None, v, depth + 1) for v in items]))
+                return Items(_union([self.evaluate(module, None, v, depth + 1) for v in items]))
             plain = [(value, nested) for value, nested in assigns if value[0] != "item"]
             if len(plain) == 1 and not plain[0][1]:
                 return self.evaluate(module, None, plain[0][0], depth + 1)
@@ -744,11 +755,11 @@ class Project:
         kind = value[0]
         # What needs no other fact is answered without the memo (most expressions are these).
         if kind == "lit":
-            return ("const", value[1])
+            return Const(value[1])
         if kind == "?":
             return None
         if kind == "name" and value[1] == "None":
-            return ("const", None)
+            return Const(None)
         key = (module, function, id(value))
         memo = self._memo
         found = memo.get(key, _MISSING)
@@ -768,10 +779,10 @@ class Project:
     def _evaluate(self, module: str, function: str | None, value: list[Any], depth: int) -> Sym:
         kind = value[0]
         if kind == "lit":
-            return ("const", value[1])
+            return Const(value[1])
         if kind == "name":
             if value[1] == "None":
-                return ("const", None)
+                return Const(None)
             return self._name(module, function, value[1], depth + 1)
         if kind == "attr":
             return self.attribute(
@@ -785,9 +796,9 @@ class Project:
                 [self.evaluate(module, function, v, depth + 1) for v in options], choice=True
             )
         if kind == "dict":
-            return ("dict", value[1], module, function)
+            return DictLit(value[1], module, function)
         if kind == "def":
-            return ("func", module, value[1])
+            return Func(module, value[1])
         if kind == "join":
             return self._joined(module, function, value[1], depth + 1, len(value) > 2)
         if kind == "import":
@@ -802,12 +813,12 @@ class Project:
         text = []
         for part in parts:
             found = self.evaluate(module, function, part, depth + 1)
-            if found is None or found[0] != "const" or isinstance(found[1], bool):
+            if not isinstance(found, Const) or isinstance(found.value, bool):
                 return None
-            if not isinstance(found[1], str if add else (str, int, float)):
+            if not isinstance(found.value, str if add else (str, int, float)):
                 return None
-            text.append(str(found[1]))
-        return ("const", "".join(text))
+            text.append(str(found.value))
+        return Const("".join(text))
 
     def _local_import(self, module: str, value: list[Any]) -> str:
         """Return the absolute name an import inside a function binds (`["import", ...]`)."""
@@ -830,30 +841,28 @@ class Project:
         if call[1] == ["name", "super"] and function is not None and "." in function:
             facts = self.summaries[module]["functions"].get(function)
             if facts is not None and (facts["method"] or facts["classmethod"]):
-                return ("super", module, function.rsplit(".", 1)[0])
+                return Super(module, function.rsplit(".", 1)[0])
         callee = self.evaluate(module, function, call[1], depth + 1)
-        if callee is None:
-            return None
-        kind = callee[0]
-        if kind == "ref":
-            name = callee[1]
-            if is_sdk_client_class(name):
-                return ("client", name, ())
-            if name in BOTO3_CLIENT_FACTORIES or name.endswith("Session.client"):
-                service = call[3].get("service_name") or (call[2][0] if call[2] else None)
-                if service == ["lit", "bedrock-runtime"]:
-                    return ("client", BEDROCK_RUNTIME, ())
-                return None
-            return ("foreign", name)
-        if kind == "client" and callee[2] in (("with_options",), ("copy",)):
-            return ("client", callee[1], ())
-        if kind == "func":
-            return self._returns(callee[1], callee[2], depth + 1)
-        if kind == "bound":
-            return self._returns(callee[1], callee[2], depth + 1)
-        if kind == "class":
-            return ("obj", callee[1], callee[2])
+        if isinstance(callee, Ref):
+            return self._outside_call(callee.qualname, call)
+        if isinstance(callee, Client) and callee.path in (("with_options",), ("copy",)):
+            return Client(callee.cls)
+        if isinstance(callee, (Func, Bound)):
+            return self._returns(callee.module, callee.qual, depth + 1)
+        if isinstance(callee, Class):
+            return Obj(callee.module, callee.name)
         return None
+
+    def _outside_call(self, name: str, call: list[Any]) -> Sym:
+        """Return what a call of an outside name makes: a Claude client, or another object."""
+        if is_sdk_client_class(name):
+            return Client(name)
+        if name in BOTO3_CLIENT_FACTORIES or name.endswith("Session.client"):
+            service = call[3].get("service_name") or (call[2][0] if call[2] else None)
+            if service == ["lit", "bedrock-runtime"]:
+                return Client(BEDROCK_RUNTIME)
+            return None
+        return Foreign(name)
 
     def _returns(self, module: str, qual: str, depth: int = 0) -> Sym:
         key = ("returns", module, qual)
@@ -868,8 +877,8 @@ class Project:
             result = _union(found) if found else None
             if result is None and facts["returns_annotation"] is not None:
                 typed = self.evaluate(module, None, facts["returns_annotation"], depth + 1)
-                if typed is not None and typed[0] == "ref" and is_sdk_client_class(typed[1]):
-                    result = ("client", typed[1], ())
+                if isinstance(typed, Ref) and is_sdk_client_class(typed.qualname):
+                    result = Client(typed.qualname)
         finally:
             self._evaluating.discard(key)
         return result
@@ -880,22 +889,20 @@ class Project:
         return self._typed(symbol)
 
     def _typed(self, symbol: Sym, depth: int = 0) -> Sym:
-        if symbol is None or depth > MAX_DEPTH:
+        if not isinstance(symbol, Param) or depth > MAX_DEPTH:
             return symbol
-        if symbol[0] == "param":
-            _, module, qual, name = symbol
-            facts = self.summaries[module]["functions"][qual]
-            for param in facts["params"]:
-                if param["name"] == name and param["annotation"] is not None:
-                    typed = self.evaluate(module, None, param["annotation"])
-                    if typed is not None and typed[0] == "ref" and is_sdk_client_class(typed[1]):
-                        return ("client", typed[1], ())
-                    return None
-            if name in self.facts.ambiguous.get((module, qual), set()):
+        module, qual, name = symbol.module, symbol.qual, symbol.name
+        facts = self.summaries[module]["functions"][qual]
+        for param in facts["params"]:
+            if param["name"] == name and param["annotation"] is not None:
+                typed = self.evaluate(module, None, param["annotation"])
+                if isinstance(typed, Ref) and is_sdk_client_class(typed.qualname):
+                    return Client(typed.qualname)
                 return None
-            cls = self.facts.param_clients.get((module, qual), {}).get(name)
-            return ("client", cls, ()) if cls else None
-        return symbol
+        if name in self.facts.ambiguous.get((module, qual), set()):
+            return None
+        cls = self.facts.param_clients.get((module, qual), {}).get(name)
+        return Client(cls) if cls else None
 
     # The fixed point ------------------------------------------------------------------------
     def solve(self) -> None:
@@ -1007,20 +1014,25 @@ class Project:
     ) -> None:
         if callee is None:
             return
-        receiver: tuple[str, str] | None
-        if callee[0] == "class":
-            init = self.member(callee[1], callee[2], "__init__")
+        if isinstance(callee, Class):
+            init = self.member(callee.module, callee.name, "__init__")
             if init is not None:
-                receiver = (callee[1], callee[2])
-                self._record_project_call(module, function, call, *init, True, receiver)
-        elif callee[0] == "bound":
-            receiver = (callee[3], callee[4])
-            self._record_project_call(module, function, call, callee[1], callee[2], True, receiver)
-        elif callee[0] == "func":
+                made = (callee.module, callee.name)
+                self._record_project_call(module, function, call, *init, True, made)
+        elif isinstance(callee, Bound):
+            runs_on = (callee.receiver_module, callee.receiver)
+            self._record_project_call(
+                module, function, call, callee.module, callee.qual, True, runs_on
+            )
+        elif isinstance(callee, Func):
             # `Base.__init__(self, ...)`: the instance is the first argument.
             first = self.evaluate(module, function, call[2][0]) if call[2] else None
-            receiver = (first[1], first[2]) if first and first[0] in ("self", "obj") else None
-            self._record_project_call(module, function, call, callee[1], callee[2], False, receiver)
+            receiver = None
+            if isinstance(first, (SelfParam, Obj)):
+                receiver = (first.module, first.name)
+            self._record_project_call(
+                module, function, call, callee.module, callee.qual, False, receiver
+            )
 
     def _target(
         self, module: str, function: str | None, call: list[Any]
@@ -1035,32 +1047,54 @@ class Project:
                 path.insert(0, base[2])
                 base = base[1]
                 receiver = self.receiver(module, function, base)
-                if receiver is not None and receiver[0] == "client":
-                    full = (*receiver[2], *path)
-                    if receiver[1] == BEDROCK_RUNTIME:
-                        key = BEDROCK_METHODS.get(full[0]) if len(full) == 1 else None
-                        if key is None:
-                            return None
-                        model = self.evaluate(module, function, kwargs.get("modelId", ["?"]))
-                        if TARGETS[key].location != "inference-config":
-                            return None
-                        if (
-                            model is not None
-                            and model[0] == "const"
-                            and isinstance(model[1], str)
-                            and not is_claude_model(model[1])
-                        ):
-                            return None
-                        config = kwargs.get("inferenceConfig")
-                        params = dict(config[1]) if config and config[0] == "dict" else {}
-                        params["modelId"] = kwargs.get("modelId", ["?"])
-                        return key, params
+                if isinstance(receiver, Client):
+                    full = (*receiver.path, *path)
+                    if receiver.cls == BEDROCK_RUNTIME:
+                        return self._bedrock_target(module, function, kwargs, full)
                     sdk = SDK_METHODS.get(tuple(full))
                     return (sdk, kwargs) if sdk else None
         callee = self.evaluate(module, function, callee_expr)
-        if callee is None or callee[0] != "ref":
+        if not isinstance(callee, Ref):
             return None
-        name = callee[1]
+        return self._outside_target(module, function, call, callee.qualname)
+
+    def _bedrock_target(
+        self,
+        module: str,
+        function: str | None,
+        kwargs: dict[str, list[Any]],
+        full: tuple[str, ...],
+    ) -> tuple[str, dict[str, list[Any]]] | None:
+        """Return (target key, the Claude parameters) of a bedrock-runtime client's method.
+
+        The parameters are those of `inferenceConfig`, with `modelId` beside them.
+        """
+        key = BEDROCK_METHODS.get(full[0]) if len(full) == 1 else None
+        if key is None:
+            return None
+        model = self.evaluate(module, function, kwargs.get("modelId", ["?"]))
+        if TARGETS[key].location != "inference-config":
+            return None
+        if (
+            isinstance(model, Const)
+            and isinstance(model.value, str)
+            and not is_claude_model(model.value)
+        ):
+            return None
+        config = kwargs.get("inferenceConfig")
+        params = dict(config[1]) if config and config[0] == "dict" else {}
+        params["modelId"] = kwargs.get("modelId", ["?"])
+        return key, params
+
+    def _outside_target(
+        self, module: str, function: str | None, call: list[Any], name: str
+    ) -> tuple[str, dict[str, list[Any]]] | None:
+        """Return (target key, keywords) for a call of an outside name reaching Claude.
+
+        A LangChain class (one not Anthropic's own only with a Claude model), or LiteLLM's
+        `completion` with a Claude model.
+        """
+        kwargs: dict[str, list[Any]] = call[3]
         key = langchain_target(name)
         if key is not None:
             if key not in ("langchain:ChatAnthropic", "langchain:legacy"):
@@ -1068,25 +1102,39 @@ class Project:
                 for model_name in TARGETS[key].model:
                     if model_name in kwargs:
                         model = self.evaluate(module, function, kwargs[model_name])
-                if not (
-                    model
-                    and model[0] == "const"
-                    and isinstance(model[1], str)
-                    and is_claude_model(model[1])
-                ):
+                if not _is_claude_constant(model):
                     return None
             return key, kwargs
         if name in ("litellm.completion", "litellm.acompletion"):
             model_expr = kwargs.get("model") or (call[2][0] if call[2] else None)
             model = self.evaluate(module, function, model_expr) if model_expr else None
-            if (
-                model
-                and model[0] == "const"
-                and isinstance(model[1], str)
-                and is_claude_model(model[1])
-            ):
+            if _is_claude_constant(model):
                 return "litellm:completion", kwargs
+        if name in CONSTRUCTORS:
+            return self._constructor_target(module, function, call, name)
         return None
+
+    def _constructor_target(
+        self, module: str, function: str | None, call: list[Any], name: str
+    ) -> tuple[str, dict[str, list[Any]]] | None:
+        """Return a registered constructor's call (`targets.CONSTRUCTORS`) as a target, its
+        positional model named; a model proven not Claude's makes it none (`by_model`)."""
+        made = CONSTRUCTORS[name]
+        target = TARGETS[made.target]
+        kwargs: dict[str, list[Any]] = dict(call[3])
+        if made.positional is not None and len(call[2]) > made.positional:
+            kwargs.setdefault(target.model[0], call[2][made.positional])
+        nested = kwargs.get("model_kwargs") if target.location == "model-kwargs" else None
+        if nested and nested[0] == "dict":
+            kwargs.update(nested[1])
+        if target.by_model:
+            found = [kwargs[n] for n in target.model if n in kwargs]
+            model = self.evaluate(module, function, found[0]) if found else None
+            if model is None and not found:
+                return None
+            if isinstance(model, Const) and not _is_claude_constant(model):
+                return None
+        return made.target, kwargs
 
     def _record_target(
         self,
@@ -1112,33 +1160,39 @@ class Project:
                 reach = [canonical, key, *where]
                 self._reach_from(module, function, value, reach)
                 self._constant_read(module, function, value, [canonical, key, *where[:2]])
-        for star in call[5]:
-            if function is None:
-                continue
-            owner = self._varkw(module, function, star)
-            if owner is not None:
-                forwards = self.facts.forwards.setdefault((module, function), {})
-                for canonical in CANONICAL:
-                    for name in target.names(canonical):
-                        _add(forwards, name, [canonical, key, *where])
-                continue
-            # `create(**kwargs)` with `kwargs = self.build_kwargs(...)`: the entries of the dict
-            # literal it is made from, read in the function that wrote it.
-            made = self.evaluate(module, function, star)
-            if made is None or made[0] != "dict":
-                continue
-            entries, dict_module, dict_function = made[1], made[2], made[3]
-            if target.location == "inference-config":
-                config = entries.get("inferenceConfig")
-                params = dict(config[1]) if config and config[0] == "dict" else {}
-                if "modelId" in entries:
-                    params["modelId"] = entries["modelId"]
-                entries = params
+        if function is not None:
+            for star in call[5]:
+                self._record_target_star(module, function, star, key, where)
+
+    def _record_target_star(
+        self, module: str, function: str, star: list[Any], key: str, where: list[Any]
+    ) -> None:
+        """Record what a Claude call's `**star` argument passes on (`create(**kwargs)`)."""
+        target = TARGETS[key]
+        owner = self._varkw(module, function, star)
+        if owner is not None:
+            forwards = self.facts.forwards.setdefault((module, function), {})
             for canonical in CANONICAL:
                 for name in target.names(canonical):
-                    if name in entries:
-                        reach = [canonical, key, *where]
-                        self._reach_from(dict_module, dict_function, entries[name], reach)
+                    _add(forwards, name, [canonical, key, *where])
+            return
+        # `create(**kwargs)` with `kwargs = self.build_kwargs(...)`: the entries of the dict
+        # literal it is made from, read in the function that wrote it.
+        made = self.evaluate(module, function, star)
+        if not isinstance(made, DictLit):
+            return
+        entries = made.entries
+        if target.location == "inference-config":
+            config = entries.get("inferenceConfig")
+            params = dict(config[1]) if config and config[0] == "dict" else {}
+            if "modelId" in entries:
+                params["modelId"] = entries["modelId"]
+            entries = params
+        for canonical in CANONICAL:
+            for name in target.names(canonical):
+                if name in entries:
+                    reach = [canonical, key, *where]
+                    self._reach_from(made.module, made.function, entries[name], reach)
 
     def _constant_read(
         self, module: str, function: str | None, value: list[Any], read: list[Any]
@@ -1159,9 +1213,9 @@ class Project:
         literal once, at module level."""
         if value[0] == "attr" and value[1][0] == "name":
             base = self.evaluate(module, function, value[1])
-            if base is None or base[0] != "module" or base[1] == module:
+            if not isinstance(base, Module) or base.name == module:
                 return None
-            return self._module_constant(base[1], value[2])
+            return self._module_constant(base.name, value[2])
         if value[0] != "name":
             return None
         name = value[1]
@@ -1202,14 +1256,14 @@ class Project:
         if function is None:
             return
         for symbol, fallback in self._param_reads(module, function, value, 0):
-            _, owner_module, qual, name = symbol
-            _add(self.facts.reaches.setdefault((owner_module, qual), {}), name, reach)
+            key = (symbol.module, symbol.qual)
+            _add(self.facts.reaches.setdefault(key, {}), symbol.name, reach)
             if fallback is not None:
-                self.facts.fallbacks.setdefault((owner_module, qual), {}).setdefault(name, fallback)
+                self.facts.fallbacks.setdefault(key, {}).setdefault(symbol.name, fallback)
 
     def _param_reads(
         self, module: str, function: str | None, value: list[Any], depth: int
-    ) -> list[tuple[tuple[Any, ...], list[Any] | None]]:
+    ) -> list[tuple[Param, list[Any] | None]]:
         """Return the parameters (or paths into them) whose value an expression may be.
 
         Each with the constant an `or` falls back to when it is falsy (`options.model_id or
@@ -1219,57 +1273,70 @@ class Project:
         if depth > MAX_DEPTH or not value:
             return []
         symbol = self.evaluate(module, function, value)
-        if symbol is not None and symbol[0] == "param":
+        if isinstance(symbol, Param):
             return [(symbol, None)]
         if symbol is not None:
             return []
         kind = value[0]
-        found: list[tuple[tuple[Any, ...], list[Any] | None]] = []
         if kind == "or":
-            last = value[1][-1]
-            constant = self.evaluate(module, function, last)
-            fallback = None
-            if constant is not None and constant[0] == "const" and _jsonable(constant[1]):
-                fallback = [constant[1], last[1] if last[0] == "name" else None]
-            for option in value[1][:-1]:
-                for read, _ in self._param_reads(module, function, option, depth + 1):
-                    found.append((read, fallback))
-            found.extend(self._param_reads(module, function, last, depth + 1))
-        elif kind == "if":
+            return self._or_reads(module, function, value[1], depth)
+        if kind == "if":
+            found: list[tuple[Param, list[Any] | None]] = []
             for option in value[1:]:
                 found.extend(self._param_reads(module, function, option, depth + 1))
-        elif kind == "name" and function is not None:
+            return found
+        if kind == "name" and function is not None:
             facts = self.summaries[module]["functions"].get(function, {})
             local = facts.get("locals", {}).get(value[1])
             if local and len(local) == 1 and not local[0][1]:
-                found.extend(self._param_reads(module, function, local[0][0], depth + 1))
-        elif kind == "attr":
-            base = self.evaluate(module, function, value[1])
-            if base is not None and base[0] == "self":
-                owner, info = self.attribute_owner(base[1], base[2], value[2])
-                for assigned, method in info.get("attributes", {}).get(value[2], []):
-                    found.extend(self._param_reads(owner, method, assigned, depth + 1))
-            elif base is None:
-                for read, _ in self._param_reads(module, function, value[1], depth + 1):
-                    path = self.attribute(read, value[2], depth + 1)
-                    if path is not None and path[0] == "param":
-                        found.append((path, None))
-        elif kind == "sub" or (
-            kind == "call"
-            and value[1][0] == "attr"
-            and value[1][2] == "get"
-            and value[2]
-            and value[2][0][0] == "lit"
-            and isinstance(value[2][0][1], str)
-        ):
-            if kind == "sub":
-                base_expr, key = value[1], value[2]
-            else:
-                base_expr, key = value[1][1], value[2][0][1]
+                return self._param_reads(module, function, local[0][0], depth + 1)
+            return []
+        if kind == "attr":
+            return self._attribute_reads(module, function, value, depth)
+        item = _item_read(value)
+        if item is not None:
+            base_expr, key = item
+            found = []
             for read, _ in self._param_reads(module, function, base_expr, depth + 1):
-                name = read[3]
+                name = read.name
                 if name.count(".") + name.count("[") < MAX_PATH and "]" not in key:
-                    found.append((("param", read[1], read[2], f"{name}[{key}]"), None))
+                    found.append((Param(read.module, read.qual, f"{name}[{key}]"), None))
+            return found
+        return []
+
+    def _or_reads(
+        self, module: str, function: str | None, options: list[list[Any]], depth: int
+    ) -> list[tuple[Param, list[Any] | None]]:
+        """Return the parameters `a or b or DEFAULT` reads, each but the last's with the
+        constant it falls back to."""
+        last = options[-1]
+        constant = self.evaluate(module, function, last)
+        fallback = None
+        if isinstance(constant, Const) and _jsonable(constant.value):
+            fallback = [constant.value, last[1] if last[0] == "name" else None]
+        found: list[tuple[Param, list[Any] | None]] = []
+        for option in options[:-1]:
+            for read, _ in self._param_reads(module, function, option, depth + 1):
+                found.append((read, fallback))
+        found.extend(self._param_reads(module, function, last, depth + 1))
+        return found
+
+    def _attribute_reads(
+        self, module: str, function: str | None, value: list[Any], depth: int
+    ) -> list[tuple[Param, list[Any] | None]]:
+        """Return the parameters `x.attr` reads: what `self.attr` was set from in any method,
+        or the path `.attr` into a parameter `x` reads."""
+        found: list[tuple[Param, list[Any] | None]] = []
+        base = self.evaluate(module, function, value[1])
+        if isinstance(base, SelfParam):
+            owner, info = self.attribute_owner(base.module, base.name, value[2])
+            for assigned, method in info.get("attributes", {}).get(value[2], []):
+                found.extend(self._param_reads(owner, method, assigned, depth + 1))
+        elif base is None:
+            for read, _ in self._param_reads(module, function, value[1], depth + 1):
+                path = self.attribute(read, value[2], depth + 1)
+                if isinstance(path, Param):
+                    found.append((path, None))
         return found
 
     def _varkw(self, module: str, function: str, star: list[Any]) -> str | None:
@@ -1334,32 +1401,16 @@ class Project:
         owner = self.class_of(callee_module, qual)
         reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver or owner)
         forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver or owner)
-        positional = call[2]
         facts = self.summaries[callee_module]["functions"][qual]
-        if not bound and facts["method"] and not facts["classmethod"]:
-            positional = positional[1:]  # `Base.__init__(self, model)`: `self` is passed
-        bound_args: dict[str, list[Any]] = dict(zip(layout.positional, positional, strict=False))
-        extra: dict[str, list[Any]] = {}
-        for name, arg in call[3].items():
-            if name in layout.named:
-                bound_args[name] = arg
-            else:
-                extra[name] = arg
+        # `Base.__init__(self, model)`: `self` is passed.
+        passes_self = not bound and facts["method"] and not facts["classmethod"]
+        bound_args, extra = _bind(call, layout, passes_self)
         # Defaults this call relies on.
         if not call[4] and not call[5]:
             for name in layout.defaulted:
                 if name not in bound_args:
                     self.facts.relied.setdefault(key, set()).add(name)
-        # Clients callers bind parameters to.
-        for name, arg in bound_args.items():
-            symbol = self._typed(self.evaluate(module, function, arg))
-            if symbol is None:
-                continue
-            if symbol[0] == "client" and not symbol[2]:
-                if is_sdk_client_class(symbol[1]):
-                    self.facts.param_clients.setdefault(key, {}).setdefault(name, symbol[1])
-            elif symbol[0] in ("foreign", "obj"):
-                self.facts.ambiguous.setdefault(key, set()).add(name)
+        self._record_bound_clients(module, function, key, bound_args)
         # Wrapper chains: our parameters passed on reach what the callee's reach.
         here = [self.paths.get(module, module), call[6]]
         for name, arg in bound_args.items():
@@ -1370,31 +1421,70 @@ class Project:
             for reach in forwards.get(name, []):
                 self._reach_from(module, function, arg, reach)
                 self._constant_read(module, function, arg, [reach[0], reach[1], *here])
-        # Paths into what a parameter holds (`options.model_id`): the object passed there is an
-        # options object whose fields matter; a parameter of ours passed on reaches the same.
+        self._record_paths(module, function, reaches, bound_args)
+        if function is not None:
+            for star in call[5]:
+                if self._varkw(module, function, star) is not None:
+                    self._record_forwarding(module, function, reaches, forwards, bound_args)
+
+    def _record_bound_clients(
+        self,
+        module: str,
+        function: str | None,
+        key: tuple[str, str],
+        bound_args: dict[str, list[Any]],
+    ) -> None:
+        """Record the Claude clients (or proven other objects) a call binds parameters to."""
+        for name, arg in bound_args.items():
+            symbol = self._typed(self.evaluate(module, function, arg))
+            if isinstance(symbol, Client) and not symbol.path:
+                if is_sdk_client_class(symbol.cls):
+                    self.facts.param_clients.setdefault(key, {}).setdefault(name, symbol.cls)
+            elif isinstance(symbol, (Foreign, Obj)):
+                self.facts.ambiguous.setdefault(key, set()).add(name)
+
+    def _record_paths(
+        self,
+        module: str,
+        function: str | None,
+        reaches: dict[str, list[list[Any]]],
+        bound_args: dict[str, list[Any]],
+    ) -> None:
+        """Record what passing an object where a path into it reaches Claude means.
+
+        Paths into what a parameter holds (`options.model_id`): the object passed there is an
+        options object whose fields matter; a parameter of ours passed on reaches the same.
+        """
         for name, items in reaches.items():
             head, rest = _split_path(name)
             if not rest or head not in bound_args:
                 continue
             passed = self.evaluate(module, function, bound_args[head])
-            if passed is not None and passed[0] == "obj":
-                self.facts.options.add((passed[1], passed[2]))
-            elif passed is not None and passed[0] == "param" and function is not None:
+            if isinstance(passed, Obj):
+                self.facts.options.add((passed.module, passed.name))
+            elif isinstance(passed, Param) and function is not None:
                 for reach in items:
-                    mine = self.facts.reaches.setdefault((passed[1], passed[2]), {})
-                    _add(mine, passed[3] + rest, reach)
-        if function is not None:
-            for star in call[5]:
-                if self._varkw(module, function, star) is None:
-                    continue
-                mine = self.facts.forwards.setdefault((module, function), {})
-                for name, items in reaches.items():
-                    if name not in bound_args:
-                        for reach in items:
-                            _add(mine, name, reach)
-                for name, items in forwards.items():
-                    for reach in items:
-                        _add(mine, name, reach)
+                    mine = self.facts.reaches.setdefault((passed.module, passed.qual), {})
+                    _add(mine, passed.name + rest, reach)
+
+    def _record_forwarding(
+        self,
+        module: str,
+        function: str,
+        reaches: dict[str, list[list[Any]]],
+        forwards: dict[str, list[list[Any]]],
+        bound_args: dict[str, list[Any]],
+    ) -> None:
+        """Record that a function's `**kwargs`, passed on to a call, reach what the callee's
+        parameters it did not bind otherwise reach."""
+        mine = self.facts.forwards.setdefault((module, function), {})
+        for name, items in reaches.items():
+            if name not in bound_args:
+                for reach in items:
+                    _add(mine, name, reach)
+        for name, items in forwards.items():
+            for reach in items:
+                _add(mine, name, reach)
 
     # Views ------------------------------------------------------------------------------------
     def derived(self, module: str) -> dict[str, Any]:
@@ -1480,8 +1570,8 @@ class Project:
         key = (module, qual)
         entry: dict[str, Any] = {}
         returned = self._returns(module, qual)
-        if returned is not None and returned[0] == "client" and not returned[2]:
-            entry["returns"] = returned[1]
+        if isinstance(returned, Client) and not returned.path:
+            entry["returns"] = returned.cls
         owner = self.class_of(module, qual)
         reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver)
         forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver)
@@ -1552,8 +1642,8 @@ class Project:
                 )
             for attr in sorted(names):
                 symbol = self._typed(self._attribute_value(module, name, attr, 0))
-                if symbol is not None and symbol[0] == "client" and not symbol[2]:
-                    attrs[attr] = symbol[1]
+                if isinstance(symbol, Client) and not symbol.path:
+                    attrs[attr] = symbol.cls
             entry: dict[str, Any] = {}
             if attrs:
                 entry["clients"] = attrs
@@ -1581,8 +1671,8 @@ class Project:
             if not (attr.isupper() or attr in CLAUDE_PARAMETERS):
                 continue
             value = self.evaluate(module, None, values[0][0])
-            if value is not None and value[0] == "const" and _jsonable(value[1]):
-                found[attr] = value[1]
+            if isinstance(value, Const) and _jsonable(value.value):
+                found[attr] = value.value
         return found
 
     def _fields(
@@ -1596,23 +1686,10 @@ class Project:
         only), after those of its project base classes of the same kind. A class with an
         `__init__` and a project base class is not read: what `super().__init__` sets is unseen.
         """
-        summary = self.summaries[module]
-        init = summary["functions"].get(f"{name}.__init__")
-        inherited: list[dict[str, Any]] = []
-        for base in info["bases"]:
-            found = self.evaluate(module, None, base)
-            if base == ["name", "object"] or (found is not None and found[0] == "ref"):
-                continue
-            if found is None or found[0] != "class" or init is not None or depth > MAX_DEPTH:
-                return None
-            base_summary = self.summaries.get(found[1], {})
-            base_info = base_summary.get("classes", {}).get(found[2])
-            if base_info is None or f"{found[2]}.__init__" in base_summary.get("functions", {}):
-                return None
-            base_fields = self._fields(found[1], found[2], base_info, depth + 1)
-            if base_fields is None:
-                return None
-            inherited.append(base_fields)
+        init = self.summaries[module]["functions"].get(f"{name}.__init__")
+        inherited = self._inherited_fields(module, info, init is not None, depth)
+        if inherited is None:
+            return None
         params: list[list[str]] = []
         attrs: dict[str, str] = {}
         defaults: dict[str, Any] = {}
@@ -1630,20 +1707,10 @@ class Project:
                 params.append([param["name"], param["kind"]])
                 if param["default"] is not None:
                     defaults[param["name"]] = param["default"]
-            names = {p["name"] for p in init["params"][1:]}
-            for attr, values in info["attributes"].items():
-                if len(values) != 1:
-                    continue
-                value, method = values[0]
-                if method == f"{name}.__init__" and value[0] == "name" and value[1] in names:
-                    attrs[attr] = value[1]
+            attrs.update(_init_fields(name, info, {p["name"] for p in init["params"][1:]}))
         else:
             keyword_only = any(param[1] == "keyword" for param in params)
-            for base in info["bases"]:
-                found = self.evaluate(module, None, base)
-                last = str(found[1]).rsplit(".", 1)[-1] if found is not None else ""
-                if last in ("BaseModel", "BaseSettings"):
-                    keyword_only = True
+            keyword_only = self._pydantic(module, info) or keyword_only
             for field_name, facts in info["fields"].items():
                 if field_name not in attrs:
                     params.append([field_name, "positional"])
@@ -1657,9 +1724,45 @@ class Project:
             value = self.evaluate(module, None, default)
             # An unknown default (`field(default_factory=...)`) is left out: a field not passed
             # then has no value to judge.
-            if value is not None and value[0] == "const" and _jsonable(value[1]):
-                known[param_name] = [value[1]]
+            if isinstance(value, Const) and _jsonable(value.value):
+                known[param_name] = [value.value]
         return {"params": params, "attrs": attrs, "defaults": known, "line": info["line"]}
+
+    def _inherited_fields(
+        self, module: str, info: dict[str, Any], has_init: bool, depth: int
+    ) -> list[dict[str, Any]] | None:
+        """Return the fields of an options class's project base classes (see `_fields`).
+
+        None when a base class is not read: one that is not a project class, has an `__init__`
+        of its own, or is the base of a class with an `__init__`.
+        """
+        inherited: list[dict[str, Any]] = []
+        for base in info["bases"]:
+            found = self.evaluate(module, None, base)
+            if base == ["name", "object"] or isinstance(found, Ref):
+                continue
+            if not isinstance(found, Class) or has_init or depth > MAX_DEPTH:
+                return None
+            base_summary = self.summaries.get(found.module, {})
+            base_info = base_summary.get("classes", {}).get(found.name)
+            if base_info is None or f"{found.name}.__init__" in base_summary.get("functions", {}):
+                return None
+            base_fields = self._fields(found.module, found.name, base_info, depth + 1)
+            if base_fields is None:
+                return None
+            inherited.append(base_fields)
+        return inherited
+
+    def _pydantic(self, module: str, info: dict[str, Any]) -> bool:
+        """Return whether a class derives from pydantic's `BaseModel`/`BaseSettings` directly
+        (its fields are then passed by keyword only)."""
+        found = False
+        for base in info["bases"]:
+            symbol = self.evaluate(module, None, base)
+            last = symbol.qualname.rsplit(".", 1)[-1] if isinstance(symbol, Ref) else ""
+            if last in ("BaseModel", "BaseSettings"):
+                found = True
+        return found
 
     def closure(self, module: str) -> list[str]:
         """Return the modules whose facts a file of `module` may read.
@@ -1782,17 +1885,70 @@ def _plain(symbol: Sym) -> list[Any] | None:
     """Return the part of a symbol a file can use, as JSON-able data."""
     if symbol is None:
         return None
-    kind = symbol[0]
-    if kind == "client" and not symbol[2]:
-        return ["client", symbol[1]]
-    if kind == "const" and _jsonable(symbol[1]):
-        return ["const", symbol[1]]
-    if kind in ("func", "class"):
-        return [kind, symbol[1], symbol[2]]
-    if kind == "obj":
-        return ["obj", symbol[1], symbol[2]]
-    if kind == "items" and symbol[1] is not None and symbol[1][0] == "client" and not symbol[1][2]:
-        return ["items", symbol[1][1]]
+    if isinstance(symbol, Client):
+        return None if symbol.path else ["client", symbol.cls]
+    if isinstance(symbol, Const):
+        return ["const", symbol.value] if _jsonable(symbol.value) else None
+    if isinstance(symbol, Func):
+        return ["func", symbol.module, symbol.qual]
+    if isinstance(symbol, (Class, Obj)):
+        return ["class" if isinstance(symbol, Class) else "obj", symbol.module, symbol.name]
+    if isinstance(symbol, Items) and isinstance(symbol.of, Client) and not symbol.of.path:
+        return ["items", symbol.of.cls]
+    return None
+
+
+def _is_claude_constant(symbol: Sym) -> bool:
+    """Return whether a value is a string naming a Claude model."""
+    return (
+        isinstance(symbol, Const)
+        and isinstance(symbol.value, str)
+        and is_claude_model(symbol.value)
+    )
+
+
+def _bind(
+    call: list[Any], layout: _Layout, passes_self: bool
+) -> tuple[dict[str, list[Any]], dict[str, list[Any]]]:
+    """Return the arguments of a call bound to the callee's parameters, and the keyword
+    arguments left over (for its `**kwargs`)."""
+    positional = call[2][1:] if passes_self else call[2]
+    bound_args: dict[str, list[Any]] = dict(zip(layout.positional, positional, strict=False))
+    extra: dict[str, list[Any]] = {}
+    for name, arg in call[3].items():
+        if name in layout.named:
+            bound_args[name] = arg
+        else:
+            extra[name] = arg
+    return bound_args, extra
+
+
+def _init_fields(name: str, info: dict[str, Any], params: set[str]) -> dict[str, str]:
+    """Return the fields a class's `__init__` sets from its parameters (`self.model = model`),
+    each with the parameter it is set from."""
+    attrs: dict[str, str] = {}
+    for attr, values in info["attributes"].items():
+        if len(values) != 1:
+            continue
+        value, method = values[0]
+        if method == f"{name}.__init__" and value[0] == "name" and value[1] in params:
+            attrs[attr] = value[1]
+    return attrs
+
+
+def _item_read(value: list[Any]) -> tuple[list[Any], str] | None:
+    """Return (the expression, the key) of `x[key]` or `x.get("key")`, else None."""
+    if value[0] == "sub":
+        return value[1], value[2]
+    if (
+        value[0] == "call"
+        and value[1][0] == "attr"
+        and value[1][2] == "get"
+        and value[2]
+        and value[2][0][0] == "lit"
+        and isinstance(value[2][0][1], str)
+    ):
+        return value[1][1], value[2][0][1]
     return None
 
 
@@ -1851,19 +2007,20 @@ def _union(results: list[Sym], choice: bool = False) -> Sym:
     """
     if not results:
         return None
-    if all(r == results[0] for r in results):
-        return results[0]
-    clients = [r for r in results if r is not None and r[0] == "client" and not r[2]]
+    first = results[0]
+    if all(r is first or r == first for r in results):  # `is` first: most unions are of one
+        return first
+    clients = [r for r in results if isinstance(r, Client) and not r.path]
     if not clients:
         return None
     for r in results:
-        if r == ("const", None) or (r is not None and r[0] == "client" and not r[2]):
+        if (isinstance(r, Const) and r.value is None) or (isinstance(r, Client) and not r.path):
             continue
-        if r is not None and r[0] in ("foreign", "obj", "const", "client"):
+        if isinstance(r, (Foreign, Obj, Const, Client)):
             return None  # a proven other object may be the one called
         if not choice:
             return None
-    sdk = [c for c in clients if is_sdk_client_class(c[1])]
+    sdk = [c for c in clients if is_sdk_client_class(c.cls)]
     if len(sdk) == len(clients):
         return clients[0]
     return clients[0] if all(c == clients[0] for c in clients) else None
@@ -1965,9 +2122,27 @@ def build(
     project = Project(import_roots(paths), cwd, project_folders(paths))
     project.cache = cache
     project.seconds = seconds
-    roots = project.roots
     project.given = {str(path): data for path, data in files}
-    pending: list[tuple[Path, bytes, str, bool]] = []
+    pending = _add_naming_files(project, files)
+    project.solve()
+    if len(pending) <= MAX_GROWTH_FILES:
+        growth = _Growth(project, pending, len(files) <= DISK_READ_FILES)
+        for _ in range(MAX_ROUNDS):
+            if not growth.step():
+                break
+    return project
+
+
+# A file of the run that does not name Claude: its path, its bytes as Python reads them, its
+# module name and whether it is a package.
+_Pending = tuple[Path, bytes, str, bool]
+
+
+def _add_naming_files(
+    project: Project, files: Sequence[tuple[Path, bytes | str]]
+) -> list[_Pending]:
+    """Summarise the files that name Claude; return the others that import something."""
+    pending: list[_Pending] = []
     for path, data in files:
         # Scanned as Python reads the file (its cookie, NFKC identifiers), parsed from `data`.
         raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
@@ -1975,85 +2150,98 @@ def build(
         if _mentions(raw, MARKERS):
             _add_file(project, path, data)
             continue
-        named = module_name(path, roots)
+        named = module_name(path, project.roots)
         if named is not None and b"import" in raw:
             pending.append((path, raw, *named))
-    matters: dict[str, bool] = {}
+    return pending
 
-    project.solve()
 
-    def summarised(name: str) -> bool:
+class _Growth:
+    """The files and modules that join the project, round by round (`build`)."""
+
+    def __init__(self, project: Project, pending: list[_Pending], read_disk: bool) -> None:
+        self.project = project
+        self.pending = pending
+        # Whether the modules the run's files import are read from disk (a run over few files).
+        self.read_disk = read_disk
+        self.matters: dict[str, bool] = {}
+        self.imports: dict[int, set[str]] = {}
+
+    def step(self) -> bool:
+        """Grow the project by one round; return whether anything joined."""
+        project = self.project
+        # Modules the remaining files import that name Claude join first (a run over a few
+        # files reads them from disk); then the files importing a module with facts to give.
+        before = len(project.summaries)
+        if self.read_disk:
+            for item in self.pending:
+                for name in self.imported(item):
+                    self.summarised(name)
+        if len(project.summaries) != before:
+            project.solve()
+        # A file can use what a module gives only by spelling one of its names: the bytes
+        # decide most files before their import lines are read.
+        spelled: set[bytes] = set()
+        for name in list(project.summaries):
+            if self.giving(name):
+                spelled.update(given_names(project.derived(name)))
+        if not spelled:
+            return False
+        joined = []
+        left = []
+        for item in self.pending:
+            # A star import re-exports every name without spelling one.
+            uses = _mentions(item[1], spelled) or STAR_IMPORT in item[1]
+            if uses and any(self.giving(name) for name in self.imported(item)):
+                joined.append(item)
+            else:
+                left.append(item)
+        self.pending = left
+        if not joined:
+            return False
+        for path, _read, _module, _package in joined:
+            _add_file(project, path, project.given[str(path)], follow=True)
+        project.solve()
+        return True
+
+    def summarised(self, name: str) -> bool:
         """Return whether a module is summarised, reading it from disk if it names Claude."""
+        project = self.project
         if name in project.summaries:
             return True
-        if name not in matters:
+        if name not in self.matters:
             found = project.module_path(name)
-            matters[name] = False
+            self.matters[name] = False
             if found is not None:
                 try:
                     data = found.read_bytes()
                 except OSError:
                     data = b""
                 seen = as_python_reads(data)
-                if _mentions(seen, MARKERS) or re_exports(name, found, seen):
+                if _mentions(seen, MARKERS) or self.re_exports(name, found, seen):
                     added = _add_file(project, found, data)
                     if added is not None and added != name:
                         added = project._add_as(name, found, data, True)  # see `load`
-                    matters[name] = added is not None
-        return matters[name]
+                    self.matters[name] = added is not None
+        return self.matters[name]
 
-    def re_exports(name: str, path: Path, seen: bytes) -> bool:
+    def re_exports(self, name: str, path: Path, seen: bytes) -> bool:
         """Return whether a module star-imports one that gives something (`from .x import *`)."""
         if STAR_IMPORT not in seen:
             return False
         package = path.name == "__init__.py"
-        return any(summarised(other) and giving(other) for other in imports_of(seen, name, package))
+        return any(
+            self.summarised(other) and self.giving(other)
+            for other in imports_of(seen, name, package)
+        )
 
-    def giving(name: str) -> bool:
-        return name in project.summaries and gives(project.derived(name))
+    def giving(self, name: str) -> bool:
+        return name in self.project.summaries and gives(self.project.derived(name))
 
-    imports: dict[int, set[str]] = {}
-
-    def imported(item: tuple[Path, bytes, str, bool]) -> set[str]:
-        if id(item) not in imports:
-            imports[id(item)] = imports_of(item[1], item[2], item[3])
-        return imports[id(item)]
-
-    if len(pending) <= MAX_GROWTH_FILES:
-        for _ in range(MAX_ROUNDS):
-            # Modules the remaining files import that name Claude join first (a run over a few
-            # files reads them from disk); then the files importing a module with facts to give.
-            before = len(project.summaries)
-            if len(files) <= DISK_READ_FILES:
-                for item in pending:
-                    for name in imported(item):
-                        summarised(name)
-            if len(project.summaries) != before:
-                project.solve()
-            # A file can use what a module gives only by spelling one of its names: the bytes
-            # decide most files before their import lines are read.
-            spelled: set[bytes] = set()
-            for name in list(project.summaries):
-                if giving(name):
-                    spelled.update(given_names(project.derived(name)))
-            if not spelled:
-                break
-            joined = []
-            left = []
-            for item in pending:
-                # A star import re-exports every name without spelling one.
-                uses = _mentions(item[1], spelled) or STAR_IMPORT in item[1]
-                if uses and any(giving(name) for name in imported(item)):
-                    joined.append(item)
-                else:
-                    left.append(item)
-            pending = left
-            if not joined:
-                break
-            for path, _read, _module, _package in joined:
-                _add_file(project, path, project.given[str(path)], follow=True)
-            project.solve()
-    return project
+    def imported(self, item: _Pending) -> set[str]:
+        if id(item) not in self.imports:
+            self.imports[id(item)] = imports_of(item[1], item[2], item[3])
+        return self.imports[id(item)]
 
 
 def _names_nothing(files: Sequence[tuple[Path, bytes | str]]) -> bool:

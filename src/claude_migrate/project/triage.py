@@ -517,7 +517,7 @@ def _may_key_a_cache(tree: ast.Module, scan: _Scan, text: str) -> bool:
     may receive it through returns, a place a key is used (a call of a cache method, a
     subscript, an `in` test, a name or function named as a cache key).
     """
-    from claude_migrate.analysis.cache_keys.vocabulary import PROMPT_WORDS
+    from claude_migrate.targets.cache_vocabulary import PROMPT_WORDS
 
     digest_called = scan.attr_calls & _HASH_METHODS or "hash" in scan.name_calls
     # A hashlib digest needs hashlib imported (the text names it); `hash()` needs nothing.
@@ -558,7 +558,7 @@ class _Owners:
     """
 
     def __init__(self, tree: ast.Module) -> None:
-        from claude_migrate.analysis.cache_keys.vocabulary import KEY_METHODS
+        from claude_migrate.targets.cache_vocabulary import KEY_METHODS
 
         self.digests: list[tuple[ast.AST, ...]] = []
         self.callers: dict[str, set[int]] = {}  # function name -> ids of calling owners

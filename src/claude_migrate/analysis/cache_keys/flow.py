@@ -15,7 +15,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from claude_migrate.analysis.cache_keys.vocabulary import (
+from claude_migrate.analysis.streams import call_streams
+from claude_migrate.analysis.values import string_value
+from claude_migrate.core.lazy import lazy_import
+from claude_migrate.targets.cache_vocabulary import (
     CACHE_CLASSES,
     CACHE_FACTORIES,
     CACHE_OBJECTS,
@@ -26,9 +29,6 @@ from claude_migrate.analysis.cache_keys.vocabulary import (
     KEY_METHODS,
     names_a_cache_key,
 )
-from claude_migrate.analysis.streams import call_streams
-from claude_migrate.analysis.values import string_value
-from claude_migrate.core.lazy import lazy_import
 
 if TYPE_CHECKING:
     import libcst as cst

@@ -2,7 +2,8 @@
 
 What CM106 recognises in code, as data: the methods that yield a digest, the libraries and
 calls that build a cache (redis-py's clients, diskcache, cachetools, Django's cache framework),
-the methods that take a key, and the words that say hashed data is a prompt or a file.
+the methods that take a key, and the words that say hashed data is a prompt or a file. Not a
+target family: it lives here, below the analysis and the project phase, because both read it.
 """
 
 from __future__ import annotations

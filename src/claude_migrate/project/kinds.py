@@ -1,0 +1,149 @@
+"""What a name or an expression is during the project phase: one small value per kind.
+
+The fixed point (`phase.py`) evaluates the expressions of module summaries to these; they never
+leave the run's own process. What crosses to worker processes and the cache is the plain JSON
+data `phase._plain` makes of them (`["client", cls]`, `["func", module, qual]`...), unchanged.
+`None` is an unknown value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+
+@dataclass(frozen=True, slots=True)
+class Client:
+    """A Claude client (or a boto3 bedrock-runtime client) of class `cls`, attributes `path`.
+
+    `Client("anthropic.Anthropic", ("beta",))` is `client.beta`.
+    """
+
+    cls: str
+    path: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Foreign:
+    """An object a known call outside the project made (another vendor's client...)."""
+
+    qualname: str
+
+
+@dataclass(frozen=True, slots=True)
+class Const:
+    """A literal value (a string, a number, `None`, a literal list...)."""
+
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A module or object outside the project, by its import path."""
+
+    qualname: str
+
+
+@dataclass(frozen=True, slots=True)
+class Module:
+    """A project module."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Func:
+    """A project function or method (unbound), by its module and qualified name."""
+
+    module: str
+    qual: str
+
+
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """A method of a project object: the method, and the class of the object it runs on."""
+
+    module: str
+    qual: str
+    receiver_module: str
+    receiver: str
+
+
+@dataclass(frozen=True, slots=True)
+class Class:
+    """A project class."""
+
+    module: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Obj:
+    """An instance of a project class."""
+
+    module: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class SelfParam:
+    """The first parameter of a method of a project class (`self`)."""
+
+    module: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Super:
+    """`super()` in a method of a project class: methods are looked up after the class."""
+
+    module: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """A parameter of a project function, or a path into what it holds.
+
+    `name` may be a path into an options object or a dict passed there: `options.model_id`,
+    `config[maxTokens]`.
+    """
+
+    module: str
+    qual: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class DictLit:
+    """A dict literal (`{key: expression}` of a summary), read in the function that wrote it."""
+
+    entries: dict[str, list[Any]]
+    module: str
+    function: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Items:
+    """A module-level dict filled item by item (`clients[key] = make()`): what an item is."""
+
+    of: Sym
+
+
+Sym: TypeAlias = (
+    Client
+    | Foreign
+    | Const
+    | Ref
+    | Module
+    | Func
+    | Bound
+    | Class
+    | Obj
+    | SelfParam
+    | Super
+    | Param
+    | DictLit
+    | Items
+    | None
+)

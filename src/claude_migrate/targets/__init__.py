@@ -1,0 +1,77 @@
+"""The target registry: every kind of Claude call the rules understand, one module per family.
+
+`base.py` holds the `Target` record, the canonical parameter names and how a model id is told
+to be Claude's; each family module (`anthropic_sdk.py`, `bedrock.py`, `langchain.py`, ...) holds
+that family's classes, methods, parameter names and how it names models; `registry.py` assembles
+`TARGETS`, `CALLEE_NAMES`, `MARKERS` from the families it lists. This package imports nothing of
+the project's but `core/`, so the LibCST analysis and the `ast` project phase both read it.
+"""
+
+from claude_migrate.targets.agno import AGNO
+from claude_migrate.targets.anthropic_sdk import SDK, is_sdk_client_class
+from claude_migrate.targets.base import (
+    CANONICAL,
+    HEADERS,
+    MAX_TOKENS,
+    MODEL,
+    STOP,
+    STREAM,
+    TEMPERATURE,
+    Constructor,
+    Target,
+    is_claude_model,
+)
+from claude_migrate.targets.bedrock import BEDROCK
+from claude_migrate.targets.crewai import CREWAI
+from claude_migrate.targets.dspy import DSPY
+from claude_migrate.targets.http import HTTP, anthropic_endpoint
+from claude_migrate.targets.instructor import INSTRUCTOR
+from claude_migrate.targets.langchain import LANGCHAIN, langchain_target
+from claude_migrate.targets.litellm import LITELLM
+from claude_migrate.targets.llama_index import LLAMAINDEX
+from claude_migrate.targets.openai_compat import OPENAI_COMPAT
+from claude_migrate.targets.pydantic_ai import PYDANTIC_AI
+from claude_migrate.targets.registry import (
+    CALLEE_NAMES,
+    CONSTRUCTORS,
+    FAMILIES,
+    MARKERS,
+    ONLY_WITH,
+    TARGETS,
+    parameter_names,
+)
+
+__all__ = [
+    "AGNO",
+    "BEDROCK",
+    "CALLEE_NAMES",
+    "CANONICAL",
+    "CONSTRUCTORS",
+    "CREWAI",
+    "DSPY",
+    "FAMILIES",
+    "HEADERS",
+    "HTTP",
+    "INSTRUCTOR",
+    "LANGCHAIN",
+    "LITELLM",
+    "LLAMAINDEX",
+    "MARKERS",
+    "MAX_TOKENS",
+    "MODEL",
+    "ONLY_WITH",
+    "OPENAI_COMPAT",
+    "PYDANTIC_AI",
+    "SDK",
+    "STOP",
+    "STREAM",
+    "TARGETS",
+    "TEMPERATURE",
+    "Constructor",
+    "Target",
+    "anthropic_endpoint",
+    "is_claude_model",
+    "is_sdk_client_class",
+    "langchain_target",
+    "parameter_names",
+]

@@ -1,0 +1,61 @@
+"""The official `anthropic` SDK: its client classes, the request methods on them (Messages, the
+legacy Text Completions, the beta and prompt-caching resources) and the client copies
+(`with_options`, `copy`) that keep a client's class."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from claude_migrate.targets.base import Target
+
+SDK = "sdk"
+
+
+def _sdk(path: str, **kw: Any) -> Target:
+    return Target(f"sdk:{path}", SDK, path, **kw)
+
+
+TARGETS = (
+    _sdk("messages.create", streaming_api="client.messages.stream(...)"),
+    _sdk("messages.stream", streams=True),
+    _sdk("beta.messages.create", streaming_api="client.beta.messages.stream(...)"),
+    _sdk("beta.messages.stream", streams=True),
+    _sdk(
+        "completions.create",
+        max_tokens=("max_tokens_to_sample",),
+        legacy=True,
+        streaming_api="completions.create(..., stream=True)",
+    ),
+)
+
+SDK_METHODS = {
+    ("messages", "create"): "sdk:messages.create",
+    ("messages", "stream"): "sdk:messages.stream",
+    ("beta", "messages", "create"): "sdk:beta.messages.create",
+    ("beta", "messages", "stream"): "sdk:beta.messages.stream",
+    # The prompt-caching beta's own resource (anthropic 0.34-0.41,
+    # `resources/beta/prompt_caching/messages.py`): the Messages API's parameters.
+    ("beta", "prompt_caching", "messages", "create"): "sdk:beta.messages.create",
+    ("beta", "prompt_caching", "messages", "stream"): "sdk:beta.messages.stream",
+    ("completions", "create"): "sdk:completions.create",
+}
+# Methods of a client that return a client of the same class.
+CLIENT_COPIES = (("with_options",), ("copy",))
+
+# Every client class of the official SDK: Anthropic, AsyncAnthropic, Client, AsyncClient and the
+# platform clients (AnthropicBedrock, AnthropicVertex, AnthropicFoundry, AnthropicAWS, ...), so a
+# client class added by a newer SDK is recognised without a code change here.
+# The last name of an SDK client class (`anthropic.AsyncAnthropicBedrock`...).
+SDK_CLIENT_NAME = re.compile(r"^(Async)?(Client|Anthropic(?:[A-Z][A-Za-z]*)?)$")
+
+
+def is_sdk_client_class(qualname: str) -> bool:
+    """Return whether an import path names a client class of the `anthropic` SDK."""
+    if not qualname.startswith("anthropic."):
+        return False
+    last = qualname.rsplit(".", 1)[-1]
+    return bool(SDK_CLIENT_NAME.match(last)) and not last.endswith(("Error", "Exception"))
+
+
+CALLEES = frozenset({"create", "stream"})

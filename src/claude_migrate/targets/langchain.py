@@ -1,0 +1,120 @@
+"""LangChain: langchain-anthropic's `ChatAnthropic` (the Messages API), langchain-aws's
+`ChatBedrock` (parameters in `model_kwargs`) and `ChatBedrockConverse`, and the legacy classes of
+`langchain` and `langchain_community` built on the Text Completions API."""
+
+from __future__ import annotations
+
+from claude_migrate.targets.base import MAX_TOKENS, MODEL, STOP, Constructor, Target
+
+LANGCHAIN = "langchain"
+
+TARGETS = (
+    Target(
+        "langchain:ChatAnthropic",
+        LANGCHAIN,
+        "ChatAnthropic",
+        max_tokens=(MAX_TOKENS, "max_tokens_to_sample"),
+        stop=("stop", STOP),
+        stream=("streaming",),
+        model=(MODEL, "model_name"),
+        streaming_api="ChatAnthropic(..., streaming=True)",
+    ),
+    Target(
+        # LangChain's classes before langchain-anthropic (`langchain.chat_models`,
+        # `langchain.llms`, `langchain_community`): built on the Text Completions API.
+        "langchain:legacy",
+        LANGCHAIN,
+        "LangChain's legacy Anthropic class (Text Completions)",
+        max_tokens=("max_tokens_to_sample", MAX_TOKENS),
+        stop=("stop", STOP),
+        stream=("streaming",),
+        model=(MODEL, "model_name"),
+        legacy=True,
+        # Its `streaming` flag works as the current class's does (CM104 sets it).
+        streaming_api="streaming=True",
+        model_facts=False,
+    ),
+    Target(
+        "langchain:ChatBedrock",
+        LANGCHAIN,
+        "ChatBedrock",
+        location="model-kwargs",
+        stream=("streaming",),
+        model=("model_id", MODEL),
+        streaming_api="ChatBedrock(..., streaming=True)",
+    ),
+    Target(
+        "langchain:ChatBedrockConverse",
+        LANGCHAIN,
+        "ChatBedrockConverse",
+        stop=("stop", STOP),
+        stream=(),
+        model=(MODEL, "model_id"),
+    ),
+    Target(
+        # The legacy Bedrock LLM (`langchain.llms.Bedrock`, `langchain_community.llms.Bedrock`):
+        # Claude's Text Completions format on invoke_model, the body's parameters in
+        # `model_kwargs` (`max_tokens_to_sample`, `temperature`, `stop_sequences`); it refuses
+        # Claude 3 models ("Claude v3 models are not supported by this LLM",
+        # langchain_community/llms/bedrock.py), so a Claude model here is a Text Completions one.
+        "langchain:Bedrock",
+        LANGCHAIN,
+        "LangChain's legacy Bedrock LLM (Text Completions)",
+        location="model-kwargs",
+        max_tokens=("max_tokens_to_sample",),
+        stream=("streaming",),
+        model=("model_id",),
+        legacy=True,
+        model_facts=False,
+        by_model=True,
+        sends="body",
+    ),
+)
+
+# LangChain classes by their last name, and the packages they may be imported from.
+LANGCHAIN_CLASSES = {
+    "ChatAnthropic": "langchain:ChatAnthropic",
+    "ChatAnthropicMessages": "langchain:ChatAnthropic",
+    "ChatBedrock": "langchain:ChatBedrock",
+    "BedrockChat": "langchain:ChatBedrock",
+    "ChatBedrockConverse": "langchain:ChatBedrockConverse",
+}
+LANGCHAIN_PACKAGES = ("langchain_anthropic", "langchain_aws", "langchain_community", "langchain")
+# The legacy classes (langchain's own and langchain_community's `ChatAnthropic` and LLM
+# `Anthropic`) call `client.completions.create` (langchain_community/llms/anthropic.py,
+# chat_models/anthropic.py); langchain_anthropic.ChatAnthropic is the Messages API one.
+LANGCHAIN_LEGACY = frozenset(
+    f"{package}.{module}.{name}"
+    for package in ("langchain", "langchain_community")
+    for module, name in (
+        ("chat_models", "ChatAnthropic"),
+        ("chat_models.anthropic", "ChatAnthropic"),
+        ("llms", "Anthropic"),
+        ("llms.anthropic", "Anthropic"),
+    )
+)
+# Targets recognised by the class alone (every model they take is Claude's); the others are
+# Claude's only with a Claude model id.
+LANGCHAIN_CLAUDE_ONLY = ("langchain:ChatAnthropic", "langchain:legacy")
+
+
+def langchain_target(qualname: str) -> str | None:
+    """Return the target key of a LangChain class by its qualified name (None: not one)."""
+    if qualname in LANGCHAIN_LEGACY:
+        return "langchain:legacy"
+    last = qualname.rsplit(".", 1)[-1]
+    if last in LANGCHAIN_CLASSES and qualname.split(".")[0] in LANGCHAIN_PACKAGES:
+        return LANGCHAIN_CLASSES[last]
+    return None
+
+
+# Classes recognised through the registry's constructors.
+CONSTRUCTORS = {
+    f"{package}.{module}.Bedrock": Constructor("langchain:Bedrock")
+    for package in ("langchain", "langchain_community")
+    for module in ("llms", "llms.bedrock")
+}
+
+CALLEES = frozenset({*LANGCHAIN_CLASSES, "Anthropic", "Bedrock"})
+# `Anthropic(...)` is LangChain's legacy LLM only in a file naming `langchain`.
+ONLY_WITH = (("Anthropic", "langchain"),)

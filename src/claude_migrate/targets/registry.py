@@ -1,0 +1,71 @@
+"""The registry: every target family, assembled.
+
+A family is one module of this package holding its `TARGETS` (a tuple of `Target`), its
+`CALLEES` (the last names a call of it ends in: a call ending in none is never resolved) and,
+optionally, `ONLY_WITH` ((callee, text) pairs: the callee counts only in a file holding the text)
+and `CONSTRUCTORS` (import path -> `Constructor`: a class that is a Claude call when made).
+Adding a family is its module plus one line in `FAMILIES`.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import claude_migrate.targets.agno as agno
+import claude_migrate.targets.anthropic_sdk as anthropic_sdk
+import claude_migrate.targets.bedrock as bedrock
+import claude_migrate.targets.crewai as crewai
+import claude_migrate.targets.dspy as dspy
+import claude_migrate.targets.http as http
+import claude_migrate.targets.instructor as instructor
+import claude_migrate.targets.langchain as langchain
+import claude_migrate.targets.litellm as litellm
+import claude_migrate.targets.llama_index as llama_index
+import claude_migrate.targets.openai_compat as openai_compat
+import claude_migrate.targets.pydantic_ai as pydantic_ai
+from claude_migrate.targets.base import Constructor, Target
+
+FAMILIES: tuple[ModuleType, ...] = (
+    anthropic_sdk,
+    bedrock,
+    langchain,
+    llama_index,
+    pydantic_ai,
+    dspy,
+    instructor,
+    openai_compat,
+    litellm,
+    http,
+    agno,
+    crewai,
+)
+
+TARGETS: dict[str, Target] = {
+    target.key: target for family in FAMILIES for target in family.TARGETS
+}
+
+# Method or function names a call must end in to be worth resolving at all.
+CALLEE_NAMES: frozenset[str] = frozenset().union(*(family.CALLEES for family in FAMILIES))
+
+# (callee, text): the callee is a site only in a file holding one of its texts.
+ONLY_WITH: tuple[tuple[str, str], ...] = tuple(
+    pair for family in FAMILIES for pair in getattr(family, "ONLY_WITH", ())
+)
+
+# Classes of other libraries that are Claude calls when made, by import path.
+CONSTRUCTORS: dict[str, Constructor] = {
+    qualname: made
+    for family in FAMILIES
+    for qualname, made in getattr(family, "CONSTRUCTORS", {}).items()
+}
+
+# Byte strings one of which appears in any file with a call the registry recognises: every
+# target is proven Claude through an import of `anthropic`/`langchain_anthropic`, a Claude model
+# id (`claude-...`, `anthropic.claude-...`, `anthropic/...`), an `anthropic_version` body key or
+# the `api.anthropic.com` URL. The prefilter skips files with none of them without parsing.
+MARKERS: tuple[bytes, ...] = (b"anthropic", b"Anthropic", b"claude")
+
+
+def parameter_names(canonical: str) -> frozenset[str]:
+    """Return every name a canonical parameter goes by in any target (for the prefilter)."""
+    return frozenset(name for target in TARGETS.values() for name in target.names(canonical))

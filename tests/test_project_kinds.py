@@ -1,0 +1,100 @@
+"""What a name is during the project phase (`project/kinds.py`), and the plain data it crosses as.
+
+The kinds live in the run's own process only; worker processes and the result cache see the
+JSON lists `_plain` makes of them, whose shape must not change without the cache's version.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+import pytest
+
+from claude_migrate.project.kinds import (
+    Bound,
+    Class,
+    Client,
+    Const,
+    DictLit,
+    Foreign,
+    Func,
+    Items,
+    Module,
+    Obj,
+    Param,
+    Ref,
+    SelfParam,
+    Super,
+    Sym,
+)
+from claude_migrate.project.phase import _plain, _union
+
+SDK = "anthropic.Anthropic"
+
+
+@pytest.mark.parametrize(
+    ("symbol", "plain"),
+    [
+        (Client(SDK), ["client", SDK]),
+        (Const("claude-sonnet-4-5"), ["const", "claude-sonnet-4-5"]),
+        (Const([1, "a", None]), ["const", [1, "a", None]]),
+        (Func("app.llm", "ask"), ["func", "app.llm", "ask"]),
+        (Class("app.llm", "Chat"), ["class", "app.llm", "Chat"]),
+        (Obj("app.llm", "Chat"), ["obj", "app.llm", "Chat"]),
+        (Items(Client(SDK)), ["items", SDK]),
+    ],
+)
+def test_what_a_file_can_use_crosses_as_the_same_json_lists(symbol: Sym, plain: list[Any]) -> None:
+    assert _plain(symbol) == plain
+    assert json.loads(json.dumps(_plain(symbol))) == plain
+
+
+@pytest.mark.parametrize(
+    "symbol",
+    [
+        None,
+        Client(SDK, ("messages",)),  # an attribute of a client is not a client
+        Const({"a": 1}),  # not JSON a view keeps
+        Const(object()),
+        Ref("os.environ"),
+        Foreign("openai.OpenAI"),
+        Module("app.llm"),
+        Bound("app.llm", "Chat.ask", "app.llm", "Chat"),
+        SelfParam("app.llm", "Chat"),
+        Super("app.llm", "Chat"),
+        Param("app.llm", "ask", "model"),
+        DictLit({"model": ["lit", "x"]}, "app.llm", "ask"),
+        Items(Foreign("openai.OpenAI")),
+        Items(None),
+    ],
+)
+def test_what_a_file_cannot_use_does_not_cross(symbol: Sym) -> None:
+    assert _plain(symbol) is None
+
+
+def test_kinds_are_values_compared_by_kind_and_fields() -> None:
+    assert Func("m", "f") == Func("m", "f")
+    assert Func("m", "f") != Class("m", "f")  # same fields, another kind
+    assert Obj("m", "C") != SelfParam("m", "C")
+    assert Client(SDK) == Client(SDK, ())
+    assert hash(Param("m", "f", "x")) == hash(Param("m", "f", "x"))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Func("m", "f").qual = "g"  # type: ignore[misc]
+
+
+def test_a_union_of_clients_and_none_is_a_client() -> None:
+    assert _union([Client(SDK), Const(None)]) == Client(SDK)
+    assert _union([Client(SDK), Client("anthropic.AsyncAnthropic")]) == Client(SDK)
+    assert _union([Const("a"), Const("a")]) == Const("a")
+
+
+def test_a_proven_other_object_beside_a_client_makes_the_union_unknown() -> None:
+    assert _union([Client(SDK), Foreign("openai.OpenAI")]) is None
+    assert _union([Client(SDK), Obj("app", "Fake")]) is None
+    assert _union([Client(SDK), Const("x")]) is None
+    assert _union([Const("a"), Const("b")]) is None
+    # An unknown beside a client: a client only where either value may be the one (`a or b`).
+    assert _union([Client(SDK), None]) is None
+    assert _union([Client(SDK), None], choice=True) == Client(SDK)
