@@ -500,6 +500,15 @@ class Resolver:
         if depth > MAX_DEPTH:
             return None
         if isinstance(node, cst.Call):
+            root = node.func
+            while isinstance(root, cst.Attribute):
+                root = root.value
+            # Only an imported class is another vendor's (`OpenAI()`, `openai.OpenAI()`): a
+            # name's own rebindings (`client = client.with_options(...)`) are not followed.
+            if not isinstance(root, cst.Name) or any(
+                b.kind != "import" for b in scope.lookup(root.value)
+            ):
+                return None
             func = self.resolve(node.func, scope, depth + 1)
             if not isinstance(func, Qual) or func.name not in CLAUDE_ONLY_ATTRIBUTES:
                 return None
