@@ -240,7 +240,13 @@ def test_a_dict_of_clients_filled_in_a_method_holds_claude_clients(tmp_path: Pat
         "max_tokens=9000, messages=[])\n"
     )
     root = write_tree(tmp_path / "repo", {"claude-migrate.toml": POLICY, "pool.py": source})
-    assert _findings(root) == []  # an item may be another vendor's client
+    # An item may be another vendor's client, but only the Claude client has `messages`.
+    assert [(line, code) for _, line, code, _ in _findings(root)] == [(13, "CM102")]
+    shared = source.replace(
+        ".messages.create(model='claude-sonnet-4-6'", ".chat.completions.create(model='gpt-4o'"
+    )
+    write_tree(root, {"pool.py": shared})
+    assert _findings(root) == []  # a method the OpenAI client has: its call, not reported
     write_tree(
         root,
         {

@@ -30,7 +30,7 @@ from claude_migrate.analysis.symbols import (
     Resolver,
     Symbol,
 )
-from claude_migrate.analysis.values import MUTATING_METHODS, Entries, Entry
+from claude_migrate.analysis.values import MUTATING_METHODS, Entries, Entry, Value
 from claude_migrate.core.lazy import lazy_import
 from claude_migrate.targets.anthropic_sdk import (
     NOT_GIVEN,
@@ -136,6 +136,9 @@ class CallSite:
     call_args: Entries | None = None
     extra: dict[str, object] = field(default_factory=dict)
     via: Hop | None = None
+    # The site this one was split from by a value set (`CallFinder.split_loops`): rules that
+    # edit the call itself read that one (`FileContext.sites`), whose edits hold for every value.
+    branch_of: CallSite | None = None
 
     @property
     def node(self) -> cst.Call:
@@ -170,6 +173,10 @@ class CallSite:
 
 
 _MUTATING_METHODS = MUTATING_METHODS
+# Parameters whose value sets (a name assigned in several branches) make one site per value: a
+# value above a ceiling, or a retired model, is a finding where it is written.
+BRANCHED = (MODEL, TEMPERATURE, MAX_TOKENS)
+MAX_SPLIT = 32
 
 
 class CallFinder:
@@ -686,39 +693,53 @@ class CallFinder:
         `for t in [0.2, 0.9]: create(temperature=t)` is two calls as far as a rule goes: each
         element gets its own site, whose entry is written at the element (where a fix edits it).
         For the model of a call recognised by its model (LiteLLM, Bedrock), elements that are not
-        Claude models are not Claude calls.
+        Claude models are not Claude calls. A name assigned in several branches
+        (`value_set`) splits the same way, for the model and the sampling limits; a call with
+        several such parameters gets a site per combination, up to `MAX_SPLIT`.
         """
+        branched = {"top_p", "top_k"}.union(*(site.target.names(c) for c in BRANCHED))
+        sites = [site]
         for key, entry in site.params.items.items():
             if entry.value.known or not isinstance(entry.value_node, cst.Name):
                 continue
             looped = self.values.loop_values(entry.value_node, site.record.scope)
-            if not looped:
+            branches = False
+            if not looped and key in branched:
+                # `if x: t = 0.7 / else: t = 1.0`: one site per value that may be sent.
+                looped = self.values.value_set(entry.value_node, site.record)
+                branches = True
+            if not looped or len(sites) * len(looped) > MAX_SPLIT:
                 continue
-            split = []
-            for value in looped:
-                assert value.node is not None
-                if (
-                    key in site.target.model
-                    and site.target.by_model
-                    and not (isinstance(value.value, str) and is_claude_model(value.value))
-                ):
-                    continue
-                items = dict(site.params.items)
-                items[key] = Entry(key, value.node, entry.value_node, value, None)
-                params = Entries(items, site.params.opaque, set(site.params.unknown_keys))
-                split.append(
-                    CallSite(
-                        site.record,
-                        site.target,
-                        params,
-                        site.client,
-                        site.call_args,
-                        site.extra,
-                        site.via,
-                    )  # fmt: skip
-                )
-            return split
-        return [site]
+            sites = [
+                one for each in sites for one in self._split(each, key, entry, looped, branches)
+            ]
+        return sites
+
+    def _split(
+        self, site: CallSite, key: str, entry: Entry, values: list[Value], branches: bool
+    ) -> Iterator[CallSite]:
+        for value in values:
+            assert value.node is not None
+            if (
+                key in site.target.model
+                and site.target.by_model
+                and not (isinstance(value.value, str) and is_claude_model(value.value))
+            ):
+                continue
+            items = dict(site.params.items)
+            items[key] = Entry(key, value.node, entry.value_node, value, None)
+            params = Entries(items, site.params.opaque, set(site.params.unknown_keys))
+            origin = (site.branch_of or site) if branches else site.branch_of
+            yield CallSite(
+                site.record,
+                site.target,
+                params,
+                site.client,
+                site.call_args,
+                site.extra,
+                site.via,
+                origin,
+            )
 
     def _http_site(self, record: CallRecord, method: str, base_url: str = "") -> CallSite | None:
         call = record.node

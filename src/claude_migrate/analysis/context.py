@@ -100,7 +100,17 @@ class FileContext:
     @cached_property
     def sites(self) -> list[CallSite]:
         """The Claude calls the file makes itself (what call-level rules read)."""
-        return [site for site in self.all_sites if site.via is None]
+        found: list[CallSite] = []
+        seen: set[int] = set()
+        for site in self.all_sites:
+            if site.via is not None:
+                continue
+            # Sites split by a value set count once, as the call (see `CallSite.branch_of`).
+            site = site.branch_of or site
+            if id(site) not in seen:
+                seen.add(id(site))
+                found.append(site)
+        return found
 
     @cached_property
     def _spans(self) -> dict[Any, tuple[int, int]]:

@@ -97,4 +97,8 @@ def call_model_nodes(ctx: FileContext) -> set[int]:
         nodes.add(id(entry.value_node))
         if entry.value.node is not None:
             nodes.add(id(entry.value.node))
+    # Constants the project phase proved other modules' Claude calls read: a call's model too.
+    from claude_migrate.analysis.constant_reads import constant_reads
+
+    nodes.update(id(read.node) for read in constant_reads(ctx, "model"))
     return nodes

@@ -45,13 +45,18 @@ class Judged:
 
 def judge(ctx: FileContext, site: CallSite) -> Judged | None:
     """Return a call's model when it has a retirement date (past or future); None otherwise."""
+    entry = model_entry(ctx, site)
+    return None if entry is None else judge_entry(ctx, entry)
+
+
+def judge_entry(ctx: FileContext, entry: Entry) -> Judged | None:
+    """Return a model entry's retirement, when it has a date (past or future)."""
     from claude_migrate.policy import deprecations
 
     facts = ctx.facts
     known = facts.catalogue
     as_of = facts.as_of
-    entry = model_entry(ctx, site)
-    if entry is None or not entry.value.known or not isinstance(entry.value.value, str):
+    if not entry.value.known or not isinstance(entry.value.value, str):
         return None
     spelling = known.lookup(entry.value.value) or sdk_spelling(entry.value.value)
     if spelling is None or spelling.model.retires is None:
@@ -128,6 +133,11 @@ def compose(
             if (found := model_entry(ctx, other)) is not None and found.value.node is node
         ]
     prefer = ctx.facts.sampling_preference
+    if site.branch_of is not None and facts is not None:
+        for other in sharing:
+            if problems(ctx, other, facts, repr(target), prefer=prefer, yielding=False):
+                # The call's other parameters are shared by every branch's model.
+                return "the call's other parameters would change for every value of the model"
     edits = [written.edit]
     changes: list[str] = []
     for other in sharing:

@@ -39,6 +39,36 @@ class Binding:
     node: cst.CSTNode | None = None  # def/class: the definition; assign: the target
     nested: bool = False  # inside if/for/while/try/with/match within its scope
     default: cst.BaseExpression | None = None  # param: its default value
+    # The branches it sits in (`Branch`es, outermost first), to tell which reads it can reach.
+    path: tuple[Branch, ...] = ()
+
+
+@dataclass(frozen=True)
+class Branch:
+    """One branch of a compound statement: the statement (an `if`/`elif` chain counts as one),
+    which of its branches, and whether its branches exclude each other (`if`, `match`)."""
+
+    statement: int
+    label: str
+    exclusive: bool
+
+
+def may_reach(written: tuple[Branch, ...], read: tuple[Branch, ...]) -> bool:
+    """Return whether code in branch path `written` can run before code in `read` on one path:
+    not when they sit in two branches of one `if` chain or `match`."""
+    for mine, theirs in zip(written, read, strict=False):
+        if mine == theirs:
+            continue
+        return not (
+            mine.statement == theirs.statement and mine.exclusive and mine.label != theirs.label
+        )
+    return True
+
+
+def always_before(written: tuple[Branch, ...], read: tuple[Branch, ...]) -> bool:
+    """Return whether code in branch path `written`, written before `read`, runs on every path
+    to it (its branches are all `read`'s own)."""
+    return len(written) <= len(read) and read[: len(written)] == written
 
 
 @dataclass(eq=False)
@@ -124,6 +154,7 @@ class CallRecord:
     scope: Scope
     order: int
     statement: cst.CSTNode | None  # the innermost simple statement or compound header
+    path: tuple[Branch, ...] = ()  # the branches it sits in
     # The chain of nodes from the statement down to the call (exclusive): what the call is in.
     awaited: bool = False
 
@@ -168,6 +199,9 @@ class ModuleIndex:
         self._nesting: list[int] = []  # control-flow depth per open scope
         self._statement: list[cst.CSTNode] = []
         self._await_targets: set[int] = set()
+        # The branches the walk is in, and the `elif`s that continue an enclosing `if`'s chain.
+        self._path: list[Branch] = []
+        self._elifs: set[int] = set()
 
     @classmethod
     def build(cls, module: cst.Module) -> ModuleIndex:
@@ -207,6 +241,7 @@ class ModuleIndex:
         self._nesting.pop()
 
     def _bind(self, name: str, binding: Binding) -> None:
+        binding.path = tuple(self._path)
         self.scope.add(name, binding)
 
     # Scopes ----------------------------------------------------------------------------------
@@ -282,19 +317,44 @@ class ModuleIndex:
             self._bind(name.value, Binding("unknown", self.scope, self._tick()))
 
     # Control flow nesting ----------------------------------------------------------------------
-    def _enter_compound(self, node: cst.CSTNode) -> None:
+    def _enter_compound(self, node: cst.CSTNode, exclusive: bool = False) -> None:
         self._nesting[-1] += 1
         self._statement.append(node)
+        self._path.append(Branch(id(node), "body", exclusive))
 
     def _leave_compound(self, node: cst.CSTNode) -> None:
         self._nesting[-1] -= 1
         self._statement.pop()
+        self._path.pop()
+
+    def _branch(self, label: str) -> None:
+        if self._path:
+            top = self._path[-1]
+            self._path[-1] = Branch(top.statement, label, top.exclusive)
 
     def visit_If(self, node: cst.If) -> None:
-        self._enter_compound(node)
+        outer = self._statement[-1] if self._statement else None
+        if isinstance(outer, cst.If) and outer.orelse is node and self._path:
+            # `elif`: another branch of the enclosing `if`'s chain.
+            self._elifs.add(id(node))
+            self._nesting[-1] += 1
+            self._statement.append(node)
+            self._branch(f"elif {id(node)}")
+            return
+        self._enter_compound(node, exclusive=True)
 
     def leave_If(self, original_node: cst.If) -> None:
+        if id(original_node) in self._elifs:
+            self._nesting[-1] -= 1
+            self._statement.pop()
+            return
         self._leave_compound(original_node)
+
+    def visit_Else(self, node: cst.Else) -> None:
+        self._branch("else")
+
+    def visit_Finally(self, node: cst.Finally) -> None:
+        self._branch("finally")
 
     def visit_For(self, node: cst.For) -> None:
         self._enter_compound(node)
@@ -332,7 +392,10 @@ class ModuleIndex:
         self._leave_compound(original_node)
 
     def visit_Match(self, node: cst.Match) -> None:
-        self._enter_compound(node)
+        self._enter_compound(node, exclusive=True)
+
+    def visit_MatchCase(self, node: cst.MatchCase) -> None:
+        self._branch(f"case {id(node)}")
 
     def leave_Match(self, original_node: cst.Match) -> None:
         self._leave_compound(original_node)
@@ -342,6 +405,7 @@ class ModuleIndex:
             self._bind(node.name.value, Binding("unknown", self.scope, self._tick(), nested=True))
 
     def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+        self._branch(f"except {id(node)}")
         if node.name is not None:
             for name in _target_names(node.name.name):
                 self._bind(name.value, Binding("unknown", self.scope, self._tick(), nested=True))
@@ -527,7 +591,13 @@ class ModuleIndex:
             scope.add(
                 node.target.value,
                 Binding(
-                    "assign", scope, self._tick(), value=node.value, node=node.target, nested=True
+                    "assign",
+                    scope,
+                    self._tick(),
+                    value=node.value,
+                    node=node.target,
+                    nested=True,
+                    path=tuple(self._path),
                 ),
             )
 
@@ -552,6 +622,7 @@ class ModuleIndex:
                 scope=self.scope,
                 order=self._tick(),
                 statement=self._statement[-1] if self._statement else None,
+                path=tuple(self._path),
                 awaited=id(node) in self._await_targets,
             )
         )

@@ -69,6 +69,9 @@ class Instance:
     cls: str
     path: tuple[str, ...] = ()
     info: str = ""
+    # Set when another vendor's client may be the object instead (`OpenAI() if p else
+    # Anthropic()`): the first attributes through which only the Claude client has methods.
+    only: frozenset[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -169,6 +172,16 @@ def _all_sdk_clients(symbols: Sequence[Symbol]) -> bool:
     )
 
 
+def _restricted(symbol: Symbol, only: frozenset[str] | None) -> Symbol:
+    """Return a Claude client that may be another vendor's instead: Claude's through `only`."""
+    if only is None:
+        return symbol
+    if not isinstance(symbol, Instance) or symbol.path or not is_sdk_client_class(symbol.cls):
+        return UNKNOWN
+    restricted = only if symbol.only is None else only & symbol.only
+    return Instance(symbol.cls, (), symbol.info, restricted)
+
+
 # Calls that bind arguments to a function for later.
 PARTIALS = ("functools.partial",)
 
@@ -236,6 +249,7 @@ class Resolver:
     def _binding_symbols(self, bindings: list[Binding], depth: int) -> Symbol:
         typed: Symbol = UNKNOWN
         results: list[Symbol] = []
+        only: frozenset[str] | None = None
         for binding in bindings:
             if binding.kind == "annotation":
                 if binding.value is not None:
@@ -249,14 +263,24 @@ class Resolver:
                 # `client = None` before a lazy initialisation: calling a method on it means
                 # it holds the other assignment by then.
                 continue
+            if binding.kind == "assign" and binding.value is not None:
+                lacks = self._other_vendor(binding.value, binding.scope, depth + 1)
+                if lacks is not None:
+                    # `client = OpenAI()` in one branch: only a Claude-only method is Claude's.
+                    only = lacks if only is None else only & lacks
+                    continue
             results.append(self._binding_symbol(binding, depth))
         known = [r for r in results if r is not UNKNOWN]
         if results and len(known) == len(results) and all(r == known[0] for r in known):
-            return known[0]
+            return _restricted(known[0], only)
         if results and len(known) == len(results) and _all_sdk_clients(known):
             # A client bound in both branches of an `if` (`AnthropicVertex(...)` or `Anthropic()`).
-            return known[0]
-        return typed
+            return _restricted(known[0], only)
+        if only is not None and known and _all_sdk_clients(known):
+            # A provider switch (`OpenAI()` / `Anthropic()` / a cached one of unknown origin): a
+            # method only the Claude client has is called on the Claude client, as with `or`.
+            return _restricted(known[0], only)
+        return typed if only is None else UNKNOWN
 
     def _binding_symbol(self, binding: Binding, depth: int) -> Symbol:
         """Return what one binding gives its name, computed once; a binding that depends on
@@ -358,6 +382,8 @@ class Resolver:
             if isinstance(base, Qual):
                 return self._qual(f"{base.name}.{attr}")
             if isinstance(base, Instance):
+                if base.only is not None and attr not in base.only:
+                    return UNKNOWN  # the other vendor's client has it too
                 return Instance(base.cls, (*base.path, attr), base.info)
             if isinstance(base, LocalInstance):
                 bindings = base.info.attributes.get(attr)
@@ -452,18 +478,59 @@ class Resolver:
         """Return what `a or b` / `a if c else b` is: a Claude client when the alternatives are
         Claude clients, `None` or unknown; unknown when one is a proven other object."""
         results: list[Symbol] = []
+        only: frozenset[str] | None = None
         for option in options:
             if isinstance(option, cst.Name) and option.value == "None":
                 continue
             if self._proven_other(option, scope, depth + 1):
-                return UNKNOWN
+                lacks = self._other_vendor(option, scope, depth + 1)
+                if lacks is None:
+                    return UNKNOWN
+                only = lacks if only is None else only & lacks
+                continue
             results.append(self.resolve(option, scope, depth + 1))
         clients = [r for r in results if isinstance(r, Instance) and not r.path]
         if not clients or not _all_sdk_clients(clients) and any(r != clients[0] for r in clients):
             return UNKNOWN
         if any(r is not UNKNOWN and not (isinstance(r, Instance) and not r.path) for r in results):
             return UNKNOWN
-        return clients[0]
+        return _restricted(clients[0], only)
+
+    def _other_vendor(
+        self, node: cst.BaseExpression, scope: Scope, depth: int
+    ) -> frozenset[str] | None:
+        """Return the Claude client attributes another vendor's client (`OpenAI()`, or a name
+        bound only to such clients) lacks, or None when `node` is not proven to be one."""
+        if depth > MAX_DEPTH:
+            return None
+        if isinstance(node, cst.Call):
+            root = node.func
+            while isinstance(root, cst.Attribute):
+                root = root.value
+            # Only an imported class is another vendor's (`OpenAI()`, `openai.OpenAI()`): a
+            # name's own rebindings (`client = client.with_options(...)`) are not followed.
+            if not isinstance(root, cst.Name) or any(
+                b.kind != "import" for b in scope.lookup(root.value)
+            ):
+                return None
+            func = self.resolve(node.func, scope, depth + 1)
+            if not isinstance(func, Qual) or func.name not in OTHER_CLIENTS_LACKING:
+                return None
+            if isinstance(self.resolve(node, scope, depth + 1), Instance):
+                return None  # the OpenAI SDK on Anthropic's endpoint is a Claude client
+            return OTHER_CLIENTS_LACKING[func.name]
+        if isinstance(node, cst.Name):
+            bindings = [b for b in scope.lookup(node.value) if b.kind != "annotation"]
+            found: frozenset[str] | None = None
+            for binding in bindings:
+                if binding.kind != "assign" or binding.value is None:
+                    return None
+                lacks = self._other_vendor(binding.value, binding.scope, depth + 1)
+                if lacks is None:
+                    return None
+                found = lacks if found is None else found & lacks
+            return found
+        return None
 
     def _proven_other(self, node: cst.BaseExpression, scope: Scope, depth: int) -> bool:
         """Return whether an expression is proven to be an object other than a Claude client

@@ -11,17 +11,20 @@ import ast
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from claude_migrate.analysis.scope import Binding, ClassInfo, Scope
+from claude_migrate.analysis.scope import Binding, ClassInfo, Scope, always_before, may_reach
 from claude_migrate.core.lazy import lazy_import
 
 if TYPE_CHECKING:
     import libcst as cst
 
     from claude_migrate.analysis.resolving import SymbolResolver
+    from claude_migrate.analysis.scope import CallRecord
 else:
     cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
 
 MAX_DEPTH = 12
+# The most assignments of one name a value set is read from.
+MAX_MEMBERS = 64
 # Methods that change a dict in place: a dict they are called on is not the literal it was.
 MUTATING_METHODS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__"})
 
@@ -38,6 +41,9 @@ class Value:
     # Set when the value is a parameter's default that some in-project call relies on: the
     # finding goes to the default, where the fix edits it.
     default: bool = False
+    # Set when the value is another checked module's constant that the project phase reports
+    # where it is assigned, once for every Claude call reading it: not reported at the call.
+    elsewhere: bool = False
 
 
 UNKNOWN = Value(False)
@@ -310,7 +316,10 @@ class ValueResolver:
         found = project.lookup(bindings[0].qualname)
         if found is None or found[0] != "const":
             return UNKNOWN
-        return Value(True, found[1], None, project.absolute(bindings[0].qualname))
+        qualname = project.absolute(bindings[0].qualname)
+        module, _, constant = qualname.rpartition(".")
+        reported = constant in project.modules.get(module, {}).get("read_by", {})
+        return Value(True, found[1], None, qualname, elsewhere=reported)
 
     def loop_values(self, node: cst.BaseExpression, scope: Scope) -> list[Value] | None:
         """Return the values a `for` loop's name takes, when it iterates over a literal list/tuple.
@@ -339,6 +348,47 @@ class ValueResolver:
                 return None
             values.append(found)
         return values
+
+    def value_set(self, node: cst.BaseExpression, record: CallRecord) -> list[Value] | None:
+        """Return the proven values a name read by a call may hold, one per assignment.
+
+        `if x: t = 0.7 / elif y: t = 0.0 / else: t = cfg.t` then `create(temperature=t)`: the
+        assignments of the call's own function that can run before it and are not written over
+        on every path to it. Each proven value's node is where it is written (a finding and its
+        fix go there); members that cannot be proven (a parameter, `cfg.t`) are left out, so
+        the list says what may be sent, not all that may be. None when the name is not such a
+        set (one unconditional assignment, a loop's name, or no proven member).
+        """
+        if not isinstance(node, cst.Name):
+            return None
+        function = record.scope.function()
+        bindings = [b for b in record.scope.lookup(node.value) if b.kind != "annotation"]
+        if not bindings or len(bindings) > MAX_MEMBERS:
+            return None  # a name assigned in hundreds of places is not followed (quadratic)
+        if any(b.scope is not function for b in bindings):
+            return None
+        reaching = [
+            b for b in bindings if b.order < record.order and may_reach(b.path, record.path)
+        ]
+        reaching = [
+            b
+            for b in reaching
+            if not any(
+                b.order < k.order < record.order and always_before(k.path, record.path)
+                for k in bindings
+            )
+        ]
+        if not reaching or (len(reaching) == 1 and not reaching[0].nested):
+            return None  # one assignment on every path: what `value` answers
+        values = []
+        for binding in reaching:
+            if binding.kind != "assign" or binding.value is None:
+                continue
+            found = self.value(binding.value, binding.scope)
+            if found.known and not found.default:
+                # Written in this branch (a constant's name too): found and fixed there.
+                values.append(Value(True, found.value, binding.value))
+        return values or None
 
     def relied_default(self, name: str, scope: Scope, depth: int = 0) -> Value:
         """Return a parameter's default when an in-project call relies on it and it reaches Claude.

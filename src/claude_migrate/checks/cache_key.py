@@ -171,6 +171,8 @@ class CacheKeyCheck(Check["FileContext"]):
         finder = KeyFinder(ctx)
         require = [c for c in self.settings["require"] if c in COMPONENTS]
         reported: set[int] = set()
+        text = ctx.source.text
+        mentions_claude = any(marker.decode() in text for marker in MARKERS)
         for digest in finder.digests():
             key = finder.key_for(digest)
             if key is None or id(key.node) in reported:
@@ -183,7 +185,9 @@ class CacheKeyCheck(Check["FileContext"]):
             vocabulary = {token for word in words for token in tokens(word)}
             if vocabulary & FILE_WORDS or digest.file:
                 continue
-            if not vocabulary & PROMPT_WORDS:
+            if not vocabulary & PROMPT_WORDS and not (
+                mentions_claude and finder.forwards_request(digest)
+            ):
                 continue
             missing = [c for c in require if not _has_component(words, c)]
             if not missing:

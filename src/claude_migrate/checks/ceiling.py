@@ -10,6 +10,8 @@ from claude_migrate.checks.base import Check, call_sites, parameter_markers
 from claude_migrate.core.diagnostics import Applicability, Diagnostic
 
 if TYPE_CHECKING:
+    import libcst as cst
+
     from claude_migrate.analysis.calls import CallSite
     from claude_migrate.analysis.context import FileContext
     from claude_migrate.analysis.values import Entry
@@ -52,12 +54,48 @@ class CeilingCheck(Check["FileContext"]):
         return call_sites()  # reads ctx.sites only
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
+        reported: set[int] = set()
+        for found in self._calls(ctx):
+            reported.add(id(found[1]))
+            yield found[0]
+        yield from self._constants(ctx, reported)
+
+    def _constants(self, ctx: FileContext, reported: set[int]) -> Iterable[Diagnostic]:
+        """Report this file's constants that other modules' Claude calls read, once each."""
+        from claude_migrate.analysis.constant_reads import constant_reads
+
+        maximum = self.settings["max"]
+        fix_to = format_number(self.settings["fix-to"])
+        for read in constant_reads(ctx, self.parameter):
+            value = read.value
+            if id(read.node) in reported or isinstance(value, bool):
+                continue
+            if not isinstance(value, (int, float)) or value <= maximum:
+                continue
+            fix = ctx.fix(
+                # Every module reading the constant gets the new value, Claude calls or not.
+                Applicability.UNSAFE,
+                f"set {read.name} to {fix_to} (read by every module that imports it)",
+                ctx.replace(read.node, fix_to),
+            )
+            yield ctx.diagnostic(
+                self,
+                read.node,
+                f"{self.label} {format_number(value)} ({read.describe()}) is above the "
+                f"policy maximum {format_number(maximum)}",
+                fix,
+                related=read.related(self.label),
+            )
+
+    def _calls(self, ctx: FileContext) -> Iterable[tuple[Diagnostic, cst.CSTNode]]:
         maximum = self.settings["max"]
         fix_to = self.settings["fix-to"]
         for site in ctx.all_sites:
             entry = site.param(self.parameter)
             if entry is None or not entry.value.known or self.defers(ctx, site):
                 continue
+            if entry.value.elsewhere:
+                continue  # reported where the constant is assigned, in its own module
             value = entry.value.value
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 continue
@@ -85,7 +123,7 @@ class CeilingCheck(Check["FileContext"]):
                     f"set {found.subject} to {format_number(fix_to)}{found.note}{caveat}",
                     found.edit,
                 )
-            yield ctx.diagnostic(
+            diagnostic = ctx.diagnostic(
                 self,
                 entry.holder,
                 f"{name} {format_number(value)}{via} is above the policy maximum "
@@ -94,3 +132,4 @@ class CeilingCheck(Check["FileContext"]):
                 context=site.record.scope.qualname,
                 related=site.via.related(entry.key, self.label) if site.via else (),
             )
+            yield diagnostic, entry.value.node if entry.value.node is not None else entry.holder

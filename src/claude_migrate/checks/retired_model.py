@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from claude_migrate.analysis.calls import CallSite
-from claude_migrate.analysis.retirements import Judged, compose, judge, sdk_note
+from claude_migrate.analysis.edits import string_literal
+from claude_migrate.analysis.retirements import Judged, compose, judge, judge_entry, sdk_note
 from claude_migrate.checks.base import Check, Option, call_sites
 from claude_migrate.core.diagnostics import (
     Applicability,
@@ -39,6 +40,7 @@ from claude_migrate.core.diagnostics import (
     fingerprint,
 )
 from claude_migrate.policy.model_ids import SDK_SOURCE
+from claude_migrate.targets.registry import TARGETS
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -266,14 +268,80 @@ class RetiredModelCheck(Check["CheckContext"]):
     def _calls(self, ctx: FileContext) -> Iterable[Diagnostic]:
         as_of = ctx.facts.as_of
         warn_days = self.settings["warn-days"]
+        reported: set[int] = set()
         for site in ctx.all_sites:
             found = judge(ctx, site)
-            if found is None:
-                continue
+            if found is None or found.entry.value.elsewhere:
+                continue  # elsewhere: reported where the constant is assigned, in its module
+            if found.entry.value.node is not None:
+                reported.add(id(found.entry.value.node))
             if found.retires <= as_of:
                 yield self._retired(ctx, site, found)
             elif (found.retires - as_of).days <= warn_days:
                 yield self._retiring(ctx, site, found, as_of)
+
+        yield from self._constants(ctx, reported)
+
+    def _constants(self, ctx: FileContext, reported: set[int]) -> Iterable[Diagnostic]:
+        """Report this file's model constants that other modules' Claude calls read, once each.
+
+        The fix replaces the constant's text only: what the new model's facts ask of each
+        call's other parameters is not checked from here.
+        """
+        from claude_migrate.analysis.constant_reads import constant_reads
+        from claude_migrate.analysis.values import Entry, Value
+
+        as_of = ctx.facts.as_of
+        for read in constant_reads(ctx, "model"):
+            if id(read.node) in reported:
+                continue
+            entry = Entry("model", read.node, read.node, Value(True, read.value, read.node))
+            found = judge_entry(ctx, entry)
+            if found is None:
+                continue
+            current = read.value
+            related = read.related("model")
+            if found.retires > as_of:
+                if (found.retires - as_of).days > self.settings["warn-days"]:
+                    continue
+                message = (
+                    f"model {current!r} ({read.describe()}) retires on "
+                    f"{found.retires.isoformat()}{sdk_note(found.spelling)}"
+                )
+                yield ctx.diagnostic(
+                    self, read.node, message, None, severity=Severity.WARNING, related=related
+                )
+                continue
+            where = " on the Anthropic API" if found.platform else ""
+            message = (
+                f"model {current!r} ({read.describe()}) was retired{where} on "
+                f"{found.retires.isoformat()}{sdk_note(found.spelling)}"
+            )
+            fix = None
+            legacy = any(TARGETS[key].legacy for key in read.targets if key in TARGETS)
+            if found.target is None:
+                message += self._why_no_fix(found.spelling)
+            elif found.platform:
+                message += f"; {found.platform} sets its own date: check it, and plan the move"
+                message += f" to {found.target!r}"
+                yield ctx.diagnostic(
+                    self, read.node, message, None, severity=Severity.WARNING, related=related
+                )
+                continue
+            elif legacy:
+                message += (
+                    f"; use {found.target!r} once CM301 (legacy-completions) moves the calls to "
+                    "the Messages API"
+                )
+            else:
+                message += f"; use {found.target!r}"
+                fix = ctx.fix(
+                    Applicability.UNSAFE,
+                    f"replace {current!r} with {found.target!r} in {read.name} (read by every "
+                    "module that imports it)",
+                    ctx.replace(read.node, string_literal(read.node, found.target)),
+                )
+            yield ctx.diagnostic(self, read.node, message, fix, related=related)
 
     def _retired(self, ctx: FileContext, site: CallSite, found: Judged) -> Diagnostic:
         entry, spelling, target = found.entry, found.spelling, found.target

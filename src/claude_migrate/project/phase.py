@@ -77,6 +77,8 @@ from claude_migrate.targets.bedrock import BEDROCK_METHODS, BEDROCK_RUNTIME, BOT
 
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 CANONICAL = (TEMPERATURE, MAX_TOKENS, STOP, STREAM, MODEL)
+# Parameters whose imported constants are reported once, where they are assigned.
+READ_AT_DEFINITION = (TEMPERATURE, MAX_TOKENS, MODEL)
 # Every name a Claude parameter goes by in any target (`model`, `modelId`, `max_tokens`...).
 CLAUDE_PARAMETERS = frozenset(
     name for target in TARGETS.values() for c in CANONICAL for name in target.names(c)
@@ -350,6 +352,9 @@ class Facts:
     fallbacks: dict[tuple[str, str], dict[str, list[Any]]] = field(default_factory=dict)
     # Classes whose instances callers pass where a field of them reaches a Claude call.
     options: set[tuple[str, str]] = field(default_factory=set)
+    # A module's constants that Claude calls of other modules read as their parameters:
+    # module -> name -> [canonical, target key, display path, line] per call.
+    constant_reads: dict[str, dict[str, list[list[Any]]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -394,6 +399,7 @@ class Project:
         self._script_folders: dict[str, Path] = {}
         self._imported: dict[str, set[str]] = {}
         self._derived: dict[str, tuple[dict[str, Any], str]] = {}
+        self._given: tuple[int, set[str]] | None = None
         self._closures: dict[str, list[str]] = {}
         # A class's project classes in method resolution order (itself first), per round.
         self._mros: dict[tuple[str, str], list[tuple[str, str]]] = {}
@@ -782,13 +788,10 @@ class Project:
             if facts is not None:
                 local = facts["locals"].get(name)
                 if local:
+                    # One assignment, even under a loop, `try` or `if`, is the only value a read
+                    # can see: before it runs, the read fails (a local is never a global).
                     return _union(
-                        [
-                            None
-                            if nested and len(local) == 1
-                            else self.evaluate(module, function, value, depth + 1)
-                            for value, nested in local
-                        ]
+                        [self.evaluate(module, function, value, depth + 1) for value, _ in local]
                     )
                 index = self._param_index(module, function, facts).get(name)
                 if index is not None:
@@ -1247,6 +1250,7 @@ class Project:
                     continue
                 reach = [canonical, key, *where]
                 self._reach_from(module, function, value, reach)
+                self._constant_read(module, function, value, [canonical, key, *where[:2]])
         if function is not None:
             for star in call[5]:
                 self._record_target_star(module, function, star, key, where)
@@ -1280,6 +1284,61 @@ class Project:
                 if name in entries:
                     reach = [canonical, key, *where]
                     self._reach_from(made.module, made.function, entries[name], reach)
+
+    def _constant_read(
+        self, module: str, function: str | None, value: list[Any], read: list[Any]
+    ) -> None:
+        """Record `read` ([canonical, target key, path, line] of a call) on the constant of
+        another module that `value` names, if it names one."""
+        if read[0] not in READ_AT_DEFINITION:
+            return
+        place = self._constant_place(module, function, value)
+        if place is not None:
+            _add(self.facts.constant_reads.setdefault(place[0], {}), place[1], read)
+
+    def _constant_place(
+        self, module: str, function: str | None, value: list[Any]
+    ) -> tuple[str, str] | None:
+        """Return (module, name) when a parameter is written as a name imported from another
+        project module (or as `settings.NAME` of an imported module), where it is assigned a
+        literal once, at module level."""
+        if value[0] == "attr" and value[1][0] == "name":
+            base = self.evaluate(module, function, value[1])
+            if not isinstance(base, Module) or base.name == module:
+                return None
+            return self._module_constant(base.name, value[2])
+        if value[0] != "name":
+            return None
+        name = value[1]
+        summary = self.summaries[module]
+        if function is not None:
+            facts = summary["functions"].get(function)
+            if (
+                facts is None
+                or name in facts["locals"]
+                or name in self._param_index(module, function, facts)
+                or "parent" in facts
+            ):
+                return None
+        qualname = summary["imports"].get(name)
+        if qualname is None or name in summary["assigns"]:
+            return None
+        for owner, rest in self._prefixes(qualname):
+            if owner not in self.summaries:
+                continue
+            if owner == module or len(rest) != 1:
+                return None
+            return self._module_constant(owner, rest[0])
+        return None
+
+    def _module_constant(self, module: str, name: str) -> tuple[str, str] | None:
+        """Return (module, name) when `name` is assigned a literal once, at module level."""
+        summary = self.summaries.get(module)
+        assigns = summary["assigns"].get(name) if summary is not None else None
+        if not assigns or len(assigns) != 1:
+            return None
+        written, nested = assigns[0]
+        return (module, name) if written[0] == "lit" and not nested else None
 
     def _reach_from(
         self, module: str, function: str | None, value: list[Any], reach: list[Any]
@@ -1444,12 +1503,15 @@ class Project:
                     self.facts.relied.setdefault(key, set()).add(name)
         self._record_bound_clients(module, function, key, bound_args)
         # Wrapper chains: our parameters passed on reach what the callee's reach.
+        here = [self.paths.get(module, module), call[6]]
         for name, arg in bound_args.items():
             for reach in reaches.get(name, []):
                 self._reach_from(module, function, arg, reach)
+                self._constant_read(module, function, arg, [reach[0], reach[1], *here])
         for name, arg in extra.items():
             for reach in forwards.get(name, []):
                 self._reach_from(module, function, arg, reach)
+                self._constant_read(module, function, arg, [reach[0], reach[1], *here])
         self._record_paths(module, function, reaches, bound_args)
         if function is not None:
             for star in call[5]:
@@ -1555,13 +1617,26 @@ class Project:
             plain = _plain(symbol)
             if plain is not None and self._useful(plain):
                 names[name] = plain
-        return {
+        derived = {
             "path": self.paths[module],
             "package": summary["package"],
             "names": names,
             "functions": self._derive_functions(module),
             "classes": self._derive_classes(module),
         }
+        reads = self.facts.constant_reads.get(module)
+        if reads and module in self._given_modules():
+            # Reported at the constant, once, with the calls as related places: only where the
+            # file is checked (a fix never writes outside the given paths).
+            derived["read_by"] = {name: sorted(places) for name, places in reads.items()}
+        return derived
+
+    def _given_modules(self) -> set[str]:
+        """Return the modules of the run's own files (not those read from disk for imports)."""
+        if self._given is None or self._given[0] != len(self.files):
+            modules = {m for path, m in self.files.items() if path in self.given}
+            self._given = (len(self.files), modules)
+        return self._given[1]
 
     def _derive_functions(self, module: str) -> dict[str, Any]:
         key = ("functions", module)
@@ -1820,8 +1895,10 @@ class Project:
         # Only what can put a Claude call where Claude is never named (a client, a factory, a
         # wrapper, a class holding a client) makes a file worth parsing for the project's sake;
         # an imported constant matters only in a file the prefilter already parses.
-        relevant = bool(derived[module]["functions"]) or any(
-            gives(facts) for name, facts in derived.items() if name != module
+        relevant = (
+            bool(derived[module]["functions"])
+            or "read_by" in derived[module]
+            or any(gives(facts) for name, facts in derived.items() if name != module)
         )
         if not relevant and not derived[module]["names"] and not derived[module]["classes"]:
             return None  # nothing the project says changes this file's findings
@@ -2010,6 +2087,7 @@ def _freeze(facts: Facts) -> str:
             sorted((list(k), sorted(v)) for k, v in facts.relied.items()),
             sorted((list(k), v) for k, v in facts.fallbacks.items()),
             sorted(facts.options),
+            sorted(facts.constant_reads.items()),
         ],
         sort_keys=True,
         default=str,

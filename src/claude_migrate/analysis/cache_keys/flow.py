@@ -494,9 +494,11 @@ class KeyFinder:
         if isinstance(node, cst.Name):
             found.add(node.value)
             if depth < MAX_FOLLOW:
-                binding = self.values.single_binding(node.value, scope)
-                if binding is not None and binding.value is not None:
-                    self._words(binding.value, binding.scope, found, depth + 1)
+                # Every value the name may hold: one assigned in a loop or a branch, or
+                # rebound, is still data the key is made of.
+                for binding in scope.lookup(node.value):
+                    if binding.kind == "assign" and binding.value is not None:
+                        self._words(binding.value, binding.scope, found, depth + 1)
             return
         if isinstance(node, cst.Attribute):
             found.add(node.attr.value)
@@ -508,6 +510,32 @@ class KeyFinder:
             found.add(node.value)
         for child in node.children:
             self._words(child, scope, found, depth)
+
+    # Request arguments ---------------------------------------------------------------------------
+    def forwards_request(self, digest: Digest) -> bool:
+        """Return whether the hashed data holds the `**kwargs` its function forwards to a call.
+
+        `hash(frozenset(kwargs.items()))` in `def generate(self, **kwargs)` that later calls
+        `self.api_call(**kwargs)`: the key is made of the request's own arguments.
+        """
+        function = digest.scope.function().node
+        if not isinstance(function, cst.FunctionDef):
+            return False
+        star = function.params.star_kwarg
+        if not isinstance(star, cst.Param):
+            return False
+        name = star.name.value
+        if name not in self.words_of_all(digest.data, digest.scope):
+            return False
+        for use in self.ctx.nodes.names_in(function, name):
+            arg = self.parent(use)
+            if (
+                isinstance(arg, cst.Arg)
+                and arg.star == "**"
+                and isinstance(self.parent(arg), cst.Call)
+            ):
+                return True
+        return False
 
     # The stream flag of the cached call --------------------------------------------------------
     def stream_flag(self, key: Key, digest: Digest) -> tuple[bool | None, str]:

@@ -1,0 +1,54 @@
+"""Value sets: a name assigned in several branches, read by a Claude call's parameters.
+
+The shapes are in fixtures/project-valuesets/; these pin the bounds and the branch rules.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from helpers import Cli, write_tree
+
+POLICY = 'extend = "default"\nselect = ["CM101", "CM102", "CM302"]\n'
+CALL = (
+    "    return client.messages.create(model='claude-sonnet-4-6', max_tokens=100,"
+    " temperature=t, messages=[])\n"
+)
+
+
+def _lines(root: Path) -> list[tuple[int, str]]:
+    data = Cli(root).json("check", "--no-cache", ".")
+    assert not data["errors"], data["errors"]
+    return sorted((d["line"], d["code"]) for d in data["diagnostics"])
+
+
+def test_elif_chains_try_handlers_and_loops(tmp_path: Path) -> None:
+    source = (
+        "import anthropic\n\nclient = anthropic.Anthropic()\n\n\n"
+        "def chain(a, b):\n"
+        "    if a:\n        t = 0.1\n"
+        "    elif b:\n        t = 0.9\n"  # line 10: reaches the call
+        "    else:\n        t = 0.0\n" + CALL + "\n\n"
+        "def handler(x):\n"
+        "    try:\n        t = x.t\n"
+        "    except AttributeError:\n        t = 1.0\n"  # line 20: reaches the call
+         + CALL + "\n\n"
+        "def inner(a):\n"
+        "    if a:\n        t = 1.0\n"  # line 26: the call is in the other branch
+        "    else:\n        t = 0.0\n"
+        "        for _ in range(2):\n        " + CALL
+    )
+    root = write_tree(tmp_path / "repo", {"claude-migrate.toml": POLICY, "m.py": source})
+    assert _lines(root) == [(10, "CM101"), (20, "CM101")]
+
+
+def test_a_name_assigned_thousands_of_times_is_not_followed_and_does_not_hang(
+    tmp_path: Path,
+) -> None:
+    body = "".join(f"    if x == {i}:\n        t = 0.{i % 10}\n" for i in range(3000))
+    source = "import anthropic\n\nclient = anthropic.Anthropic()\n\n\ndef f(x):\n" + body + CALL
+    root = write_tree(tmp_path / "repo", {"claude-migrate.toml": POLICY, "m.py": source})
+    started = time.monotonic()
+    assert _lines(root) == []
+    assert time.monotonic() - started < 60
