@@ -101,11 +101,6 @@ def ask(messages):
     assert ("app/ask.py", 18, "CM104") in _findings(root)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a value that differs by branch (1500 or 1000): one value of the set is above the "
-    "ceiling; only single proven values are reported",
-)
 def test_a_budget_set_in_branches_is_reported_for_the_branch_above_the_ceiling(
     tmp_path: Path,
 ) -> None:

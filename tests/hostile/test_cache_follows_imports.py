@@ -4,7 +4,9 @@ Each test is a real git repository in a tmp folder, checked twice with the resul
 warm run answers every unchanged file from the cache), then changed the way a commit changes
 it: a constant edited in the module a call reads it from, an unrelated module edited, the
 module renamed or deleted. What is parsed again on the next run is exactly the files whose
-inputs changed; the rest come from the cache.
+inputs changed; the rest come from the cache. A constant read by calls in other modules is
+reported once, in its own module (the calls are its related places), so that module is checked
+too.
 """
 
 from __future__ import annotations
@@ -126,12 +128,12 @@ def test_editing_a_constant_rechecks_exactly_the_files_that_read_it(
 ) -> None:
     cache = tmp_path / "cache"
     warm = _warm(cache)
-    assert warm["app/service.py"][1] == warm["app/reports.py"][1] == 1
+    assert warm["app/settings.py"][1] == 1  # the constant, read by both calls
     (repo / "app/settings.py").write_text(SETTINGS.replace("0.9", "0.1"))
     _commit(repo, "cooler")
     after = _check(cache)
-    assert _parsed(after) == {"app/service.py", "app/reports.py"}
-    assert after["app/service.py"] == after["app/reports.py"] == (True, 0)
+    assert _parsed(after) == {"app/settings.py", "app/service.py", "app/reports.py"}
+    assert {after[p] for p in _parsed(after)} == {(True, 0)}
     assert after["app/other.py"] == (False, 1)
 
 
@@ -149,7 +151,8 @@ def test_a_comment_in_a_module_a_file_reads_rechecks_nothing(repo: Path, tmp_pat
     _warm(cache)
     (repo / "app/settings.py").write_text("# tuned for support replies\n" + SETTINGS)
     _commit(repo, "a comment")
-    assert _parsed(_check(cache)) == set()
+    # The module itself changed; what the files reading it were told did not.
+    assert _parsed(_check(cache)) == {"app/settings.py"}
 
 
 @pytest.mark.xfail(
@@ -182,10 +185,11 @@ def test_renaming_or_deleting_the_module_rechecks_the_files_that_read_it(
     after = _check(cache)
     assert _parsed(after) == {"app/service.py", "app/reports.py"}
     assert after["app/service.py"] == after["app/reports.py"] == (True, 0)  # nothing to read
+    assert sum(n for _, n in after.values()) == 1  # app/other.py's own
     # And back: the module returns, the finding with it.
     _git(repo, "revert", "--no-edit", "HEAD")
     again = _check(cache)
-    assert again["app/service.py"][1] == again["app/reports.py"][1] == 1
+    assert again["app/settings.py"][1] == 1
 
 
 def test_a_constant_re_exported_through_another_module_is_followed(

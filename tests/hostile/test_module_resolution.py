@@ -124,6 +124,15 @@ SHAPES: dict[str, tuple[dict[str, str], str, set[tuple[str, int]]]] = {
     ),
 }
 
+# The shapes whose value is a constant of another module: a run that checks that module reports
+# the value once, at the constant, with the calls that read it as related places.
+CONSTANTS: dict[str, tuple[str, int]] = {
+    "two script folders with a module of the same name": ("tools/common.py", 1),
+    "a namespace package's relative import": ("ns/sub/conf.py", 1),
+    "a package beats the module of the same name beside it": ("settings/__init__.py", 1),
+    "a module beats a namespace folder of the same name": ("settings.py", 1),
+}
+
 PADDING = {f"padding/m{i}.py": f"VALUE_{i} = {i}\n" for i in range(600)}
 
 
@@ -135,6 +144,24 @@ def _findings(root: Path, monkeypatch: pytest.MonkeyPatch, *paths: str) -> set[t
     outcome = api.check(request)
     assert outcome.exit_status in (0, 1), outcome.messages
     return {(d.path, d.line) for r in outcome.run.results for d in r.diagnostics}
+
+
+def _tree_findings(root: Path, monkeypatch: pytest.MonkeyPatch, shape: str) -> set[tuple[str, int]]:
+    """The findings of a run over the whole tree, a constant's finding read as the calls its
+    related places name (after checking it is where the constant is written)."""
+    monkeypatch.chdir(root)
+    request = api.Request(paths=(Path("."),), no_cache=True, jobs=1, select=("CM101",))
+    outcome = api.check(request)
+    assert outcome.exit_status in (0, 1), outcome.messages
+    found: set[tuple[str, int]] = set()
+    for result in outcome.run.results:
+        for d in result.diagnostics:
+            if shape in CONSTANTS:
+                assert (d.path, d.line) == CONSTANTS[shape]
+                found.update((Path(path).as_posix(), line) for path, line, _ in d.related)
+            else:
+                found.add((d.path, d.line))
+    return found
 
 
 @pytest.mark.parametrize("shape", list(SHAPES))
@@ -154,7 +181,7 @@ def test_a_run_over_a_large_tree_resolves_imports_as_python_does(
     files, _, expected = SHAPES[shape]
     root = write_tree(tmp_path / "repo", {**files, **PADDING})
     assert len(files) + len(PADDING) > phase.DISK_READ_FILES
-    assert _findings(root, monkeypatch, ".") == expected
+    assert _tree_findings(root, monkeypatch, shape) == expected
 
 
 @pytest.mark.parametrize("shape", list(SHAPES))
@@ -163,7 +190,7 @@ def test_a_run_over_the_project_alone_resolves_imports_as_python_does(
 ) -> None:
     files, _, expected = SHAPES[shape]
     root = write_tree(tmp_path / "repo", files)
-    assert _findings(root, monkeypatch, ".") == expected
+    assert _tree_findings(root, monkeypatch, shape) == expected
 
 
 OUTSIDE = {

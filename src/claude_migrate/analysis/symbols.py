@@ -140,6 +140,8 @@ class _Unknown:
 
 
 UNKNOWN = _Unknown()
+# A binding not yet resolved (`Resolver._bound` holds None for one in progress).
+_NOT_BOUND: Any = object()
 Symbol = (
     Qual
     | Instance
@@ -199,6 +201,8 @@ class Resolver:
         # from itself (`client = client.with_options(...)`) many times would otherwise be
         # followed through every binding at every level, exponentially in the rebindings.
         self._bound: dict[int, Symbol | None] = {}
+        # What another vendor's client a binding holds lacks (`_other_vendor`), once per binding.
+        self._vendor_of: dict[int, frozenset[str] | None] = {}
 
     def scope_of(self, node: cst.CSTNode | None) -> Scope | None:
         """Return the scope a function or class definition of this module opens."""
@@ -263,13 +267,23 @@ class Resolver:
                 # `client = None` before a lazy initialisation: calling a method on it means
                 # it holds the other assignment by then.
                 continue
+            key = id(binding)
             if binding.kind == "assign" and binding.value is not None:
-                lacks = self._other_vendor(binding.value, binding.scope, depth + 1)
+                # The memo is read inline: a name rebound n times is looked up n times per use.
+                lacks = (
+                    self._vendor_of[key]
+                    if key in self._vendor_of
+                    else self._binding_vendor(binding, depth)
+                )
                 if lacks is not None:
                     # `client = OpenAI()` in one branch: only a Claude-only method is Claude's.
                     only = lacks if only is None else only & lacks
                     continue
-            results.append(self._binding_symbol(binding, depth))
+            found = self._bound.get(key, _NOT_BOUND)
+            if found is _NOT_BOUND:
+                results.append(self._binding_symbol(binding, depth))
+            else:
+                results.append(UNKNOWN if found is None else found)
         known = [r for r in results if r is not UNKNOWN]
         if results and len(known) == len(results) and all(r == known[0] for r in known):
             return _restricted(known[0], only)
@@ -281,6 +295,15 @@ class Resolver:
             # method only the Claude client has is called on the Claude client, as with `or`.
             return _restricted(known[0], only)
         return typed if only is None else UNKNOWN
+
+    def _binding_vendor(self, binding: Binding, depth: int) -> frozenset[str] | None:
+        """Return `_other_vendor` of an assignment's value, computed once per binding."""
+        if binding.value is None:
+            return None
+        key = id(binding)
+        if key not in self._vendor_of:
+            self._vendor_of[key] = self._other_vendor(binding.value, binding.scope, depth + 1)
+        return self._vendor_of[key]
 
     def _binding_symbol(self, binding: Binding, depth: int) -> Symbol:
         """Return what one binding gives its name, computed once; a binding that depends on
@@ -525,7 +548,7 @@ class Resolver:
             for binding in bindings:
                 if binding.kind != "assign" or binding.value is None:
                     return None
-                lacks = self._other_vendor(binding.value, binding.scope, depth + 1)
+                lacks = self._binding_vendor(binding, depth)
                 if lacks is None:
                     return None
                 found = lacks if found is None else found & lacks
