@@ -60,12 +60,11 @@ from claude_migrate.project.kinds import (
 from claude_migrate.project.summary import summarise_tree
 from claude_migrate.project.triage import Sites, read_sites
 from claude_migrate.targets import (
+    CANONICAL,
     CONSTRUCTORS,
     MARKERS,
     MAX_TOKENS,
     MODEL,
-    STOP,
-    STREAM,
     TARGETS,
     TEMPERATURE,
     is_claude_model,
@@ -76,7 +75,6 @@ from claude_migrate.targets.anthropic_sdk import SDK_METHODS
 from claude_migrate.targets.bedrock import BEDROCK_METHODS, BEDROCK_RUNTIME, BOTO3_CLIENT_FACTORIES
 
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
-CANONICAL = (TEMPERATURE, MAX_TOKENS, STOP, STREAM, MODEL)
 # Parameters whose imported constants are reported once, where they are assigned.
 READ_AT_DEFINITION = (TEMPERATURE, MAX_TOKENS, MODEL)
 # Every name a Claude parameter goes by in any target (`model`, `modelId`, `max_tokens`...).
