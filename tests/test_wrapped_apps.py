@@ -55,11 +55,6 @@ def test_a_provider_switch_in_the_module_of_the_call_is_a_claude_call(tmp_path: 
     assert _findings(root) == {("app/ask.py", 15, "CM104"), ("app/ask.py", 16, "CM102")}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a factory of another module returning one of two vendors' clients: the project "
-    "phase keeps one client class per function's returns, not a choice",
-)
 def test_a_provider_switch_in_another_module_is_a_claude_call(tmp_path: Path) -> None:
     use = (
         "from app.clients import make_client\n\n\ndef ask(messages):\n"

@@ -218,7 +218,7 @@ class Resolver:
             return Qual(self.project.absolute(qualname))
         kind = found[0]
         if kind == "client":
-            return Instance(found[1])
+            return Instance(found[1], only=frozenset(found[2]) if len(found) > 2 else None)
         if kind == "items":
             return ClientMap(found[1])
         if kind == "func":
@@ -242,9 +242,11 @@ class Resolver:
         facts = self.project.modules.get(module)
         if facts is None:
             return UNKNOWN
-        client = facts["classes"].get(cls, {}).get("clients", {}).get(attr)
+        held = facts["classes"].get(cls, {})
+        client = held.get("clients", {}).get(attr)
         if client:
-            return Instance(client)
+            only = held.get("only", {}).get(attr)
+            return Instance(client, only=None if only is None else frozenset(only))
         if f"{cls}.{attr}" in facts["functions"]:
             return ProjectFunction(module, f"{cls}.{attr}", bound=True)
         return UNKNOWN
@@ -636,7 +638,8 @@ class Resolver:
         if isinstance(func, ProjectFunction) and self.project is not None:
             facts = self.project.function(func.module, func.qualname)
             if facts is not None and facts.get("returns"):
-                return Instance(facts["returns"])
+                only = facts.get("returns_only")
+                return Instance(facts["returns"], only=None if only is None else frozenset(only))
             return UNKNOWN
         if isinstance(func, ProjectClass):
             return ProjectInstance(func.module, func.name)

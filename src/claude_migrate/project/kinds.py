@@ -16,11 +16,15 @@ from typing import Any, TypeAlias
 class Client:
     """A Claude client (or a boto3 bedrock-runtime client) of class `cls`, attributes `path`.
 
-    `Client("anthropic.Anthropic", ("beta",))` is `client.beta`.
+    `Client("anthropic.Anthropic", ("beta",))` is `client.beta`. `only`, on a client that may
+    be another vendor's instead (a provider switch: `OpenAI()` or `Anthropic()`), names the
+    attributes only the Claude client has: through one of them it is Claude's, through any
+    other attribute it is unknown.
     """
 
     cls: str
     path: tuple[str, ...] = ()
+    only: frozenset[str] | None = None
 
 
 @dataclass(frozen=True, slots=True)

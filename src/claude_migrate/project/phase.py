@@ -73,6 +73,7 @@ from claude_migrate.targets import (
 )
 from claude_migrate.targets.anthropic_sdk import SDK_METHODS
 from claude_migrate.targets.bedrock import BEDROCK_METHODS, BEDROCK_RUNTIME, BOTO3_CLIENT_FACTORIES
+from claude_migrate.targets.openai_compat import OTHER_CLIENTS_LACKING
 
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 # Parameters whose imported constants are reported once, where they are assigned.
@@ -704,6 +705,8 @@ class Project:
         if isinstance(base, Ref):
             return Ref(f"{base.qualname}.{attr}")
         if isinstance(base, Client):
+            if base.only is not None and attr not in base.only:
+                return None  # the other vendor's client has it too: either may be called
             return Client(base.cls, (*base.path, attr))
         if isinstance(base, Param):
             if base.name.count(".") + base.name.count("[") >= MAX_PATH:
@@ -1137,6 +1140,8 @@ class Project:
                 base = base[1]
                 receiver = self.receiver(module, function, base)
                 if isinstance(receiver, Client):
+                    if receiver.only is not None and path[0] not in receiver.only:
+                        return None  # another vendor's client may be the one called
                     full = (*receiver.path, *path)
                     if receiver.cls == BEDROCK_RUNTIME:
                         return self._bedrock_target(module, function, kwargs, full)
@@ -1526,10 +1531,10 @@ class Project:
         """Record the Claude clients (or proven other objects) a call binds parameters to."""
         for name, arg in bound_args.items():
             symbol = self._typed(self.evaluate(module, function, arg))
-            if isinstance(symbol, Client) and not symbol.path:
+            if isinstance(symbol, Client) and not symbol.path and symbol.only is None:
                 if is_sdk_client_class(symbol.cls):
                     self.facts.param_clients.setdefault(key, {}).setdefault(name, symbol.cls)
-            elif isinstance(symbol, (Foreign, Obj)):
+            elif isinstance(symbol, (Foreign, Obj, Client)):
                 self.facts.ambiguous.setdefault(key, set()).add(name)
 
     def _record_paths(
@@ -1661,6 +1666,8 @@ class Project:
         returned = self._returns(module, qual)
         if isinstance(returned, Client) and not returned.path:
             entry["returns"] = returned.cls
+            if returned.only is not None:
+                entry["returns_only"] = sorted(returned.only)
         owner = self.class_of(module, qual)
         reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver)
         forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver)
@@ -1724,6 +1731,7 @@ class Project:
             return classes
         for name, info in summary["classes"].items():
             attrs: dict[str, str] = {}
+            only: dict[str, list[str]] = {}
             names: set[str] = set()
             for owner_module, owner in self.mro(module, name):
                 names.update(
@@ -1733,9 +1741,13 @@ class Project:
                 symbol = self._typed(self._attribute_value(module, name, attr, 0))
                 if isinstance(symbol, Client) and not symbol.path:
                     attrs[attr] = symbol.cls
+                    if symbol.only is not None:
+                        only[attr] = sorted(symbol.only)
             entry: dict[str, Any] = {}
             if attrs:
                 entry["clients"] = attrs
+            if only:
+                entry["only"] = only
             constants = self._constants(module, info)
             if constants:
                 entry["constants"] = constants
@@ -1980,14 +1992,25 @@ def _plain(symbol: Sym) -> list[Any] | None:
     if symbol is None:
         return None
     if isinstance(symbol, Client):
-        return None if symbol.path else ["client", symbol.cls]
+        if symbol.path:
+            return None
+        return (
+            ["client", symbol.cls]
+            if symbol.only is None
+            else ["client", symbol.cls, sorted(symbol.only)]
+        )
     if isinstance(symbol, Const):
         return ["const", symbol.value] if _jsonable(symbol.value) else None
     if isinstance(symbol, Func):
         return ["func", symbol.module, symbol.qual]
     if isinstance(symbol, (Class, Obj)):
         return ["class" if isinstance(symbol, Class) else "obj", symbol.module, symbol.name]
-    if isinstance(symbol, Items) and isinstance(symbol.of, Client) and not symbol.of.path:
+    if (
+        isinstance(symbol, Items)
+        and isinstance(symbol.of, Client)
+        and not symbol.of.path
+        and symbol.of.only is None
+    ):
         return ["items", symbol.of.cls]
     return None
 
@@ -2097,7 +2120,9 @@ def _union(results: list[Sym], choice: bool = False) -> Sym:
 
     Equal values are that value. Claude clients of any class, with `None` (a lazy or optional
     client) or, for `a or b` / `x if c else y` (`choice`), unknowns beside them, are a Claude
-    client; a proven other object among them makes the whole unknown.
+    client; a proven other object among them makes the whole unknown, but another vendor's
+    client that lacks some of the Claude client's attributes (`OpenAI()` has no `messages`):
+    the union is the Claude client through those attributes only (`Client.only`).
     """
     if not results:
         return None
@@ -2107,17 +2132,27 @@ def _union(results: list[Sym], choice: bool = False) -> Sym:
     clients = [r for r in results if isinstance(r, Client) and not r.path]
     if not clients:
         return None
+    only: frozenset[str] | None = None
     for r in results:
         if (isinstance(r, Const) and r.value is None) or (isinstance(r, Client) and not r.path):
+            continue
+        if isinstance(r, Foreign) and r.qualname in OTHER_CLIENTS_LACKING:
+            lacks = OTHER_CLIENTS_LACKING[r.qualname]
+            only = lacks if only is None else only & lacks
             continue
         if isinstance(r, (Foreign, Obj, Const, Client)):
             return None  # a proven other object may be the one called
         if not choice:
             return None
+    for c in clients:
+        if c.only is not None:
+            only = c.only if only is None else only & c.only
     sdk = [c for c in clients if is_sdk_client_class(c.cls)]
-    if len(sdk) == len(clients):
-        return clients[0]
-    return clients[0] if all(c == clients[0] for c in clients) else None
+    if len(sdk) != len(clients) and any(c.cls != clients[0].cls for c in clients):
+        return None
+    if only is not None and len(sdk) != len(clients):
+        return None  # another library's client beside another vendor's: not read
+    return Client(clients[0].cls, (), only)
 
 
 def _display(path: Path, cwd: Path) -> str:
