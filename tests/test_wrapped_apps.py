@@ -193,3 +193,36 @@ def create(settings):
     }
     root = _tree(tmp_path, files)
     assert ("app/main.py", 6, "CM101") in _findings(root)
+
+
+def test_settings_read_through_the_module_are_reported_at_the_calls_checked_alone(
+    tmp_path: Path,
+) -> None:
+    # A pre-commit run stages the callers only: the constants' module is not written, so each
+    # call is reported where it reads the constant, without a fix.
+    files = {
+        "app/settings.py": (
+            'MODEL = "claude-3-opus-20240229"\nTEMPERATURE = 0.9\nMAX_TOKENS = 8000\n'
+        ),
+        "app/a.py": (
+            "import anthropic\n\nimport app.settings as s\n\n\ndef ask(m):\n"
+            "    return anthropic.Anthropic().messages.create(\n"
+            "        model=s.MODEL, max_tokens=s.MAX_TOKENS, temperature=s.TEMPERATURE,\n"
+            "        messages=m, stream=True,\n    )\n"
+        ),
+        "app/b.py": (
+            "import anthropic\n\nfrom app import settings\n\n\ndef ask(m):\n"
+            "    return anthropic.Anthropic().messages.create(\n"
+            "        model=settings.MODEL, max_tokens=100, messages=m, stream=True\n    )\n"
+        ),
+    }
+    root = _tree(tmp_path, files)
+    data = Cli(root).json("check", "--no-cache", "app/a.py", "app/b.py")
+    found = {(d["path"], d["line"], d["code"]) for d in data["diagnostics"]}
+    assert found == {
+        ("app/a.py", 8, "CM302"),
+        ("app/a.py", 8, "CM102"),
+        ("app/a.py", 8, "CM101"),
+        ("app/b.py", 8, "CM302"),
+    }
+    assert all(d.get("fix") is None for d in data["diagnostics"])

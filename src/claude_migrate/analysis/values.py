@@ -299,8 +299,23 @@ class ValueResolver:
             return Value(True, inner.value, inner.node, via)
         found = self.symbols.project_constant(base, attr, scope)
         if found is None:
-            return UNKNOWN
+            return self.module_constant(base, attr, scope)
         return Value(True, found[0], None, found[1])
+
+    def module_constant(self, base: cst.BaseExpression, attr: str, scope: Scope) -> Value:
+        """Return `settings.MODEL`: a constant of a project module read through the module
+        (`import app.settings as settings`, `from app import settings`), as the project phase
+        proved it. Reported at the constant when that module is checked too (`imported`)."""
+        project = self.symbols.project if self.symbols is not None else None
+        module = self.symbols.qualname(base, scope) if self.symbols is not None else None
+        if project is None or module is None:
+            return UNKNOWN
+        module = project.absolute(module)
+        found = project.lookup(f"{module}.{attr}")
+        if found is None or found[0] != "const":
+            return UNKNOWN
+        reported = attr in project.modules.get(module, {}).get("read_by", {})
+        return Value(True, found[1], None, f"{module}.{attr}", elsewhere=reported)
 
     def imported(self, name: str, scope: Scope) -> Value:
         """Return the constant an imported name stands for, when the project phase proved it.

@@ -621,7 +621,8 @@ class Project:
             for value, _ in values
             if value[0] == "import"
         ]
-        for qualname in [*summary["imports"].values(), *summary["star_imports"], *local]:
+        imported = [*summary["imports"].values(), *summary["submodules"], *summary["star_imports"]]
+        for qualname in [*imported, *local]:
             for candidate, _ in self._prefixes(qualname):
                 if candidate in self.summaries or self.module_path(candidate) is not None:
                     found.add(candidate)
@@ -701,7 +702,7 @@ class Project:
         if base is None:
             return None
         if isinstance(base, Module):
-            return self.export(base.name, attr, depth + 1)
+            return self._module_attribute(base.name, attr, depth + 1)
         if isinstance(base, Ref):
             return Ref(f"{base.qualname}.{attr}")
         if isinstance(base, Client):
@@ -725,6 +726,23 @@ class Project:
             # `super().name`: the next class after this one in the method resolution order.
             method = self.member(base.module, base.name, attr, after=True)
             return None if method is None else Bound(*method, base.module, base.name)
+        return None
+
+    def _module_attribute(self, module: str, attr: str, depth: int) -> Sym:
+        """Return `module.attr`: a name the module binds, else its submodule of that name.
+
+        After `import app.settings`, `app.settings` is the submodule, unless the package binds
+        `settings` itself.
+        """
+        found = self.export(module, attr, depth)
+        if found is not None:
+            return found
+        summary = self.summaries.get(module)
+        if summary is not None and (attr in summary["assigns"] or attr in summary["imports"]):
+            return None
+        sub = f"{module}.{attr}"
+        if sub in self.summaries or self.module_path(sub) is not None:
+            return Module(sub)
         return None
 
     def mro(self, module: str, cls: str) -> list[tuple[str, str]]:
@@ -1305,7 +1323,7 @@ class Project:
         """Return (module, name) when a parameter is written as a name imported from another
         project module (or as `settings.NAME` of an imported module), where it is assigned a
         literal once, at module level."""
-        if value[0] == "attr" and value[1][0] == "name":
+        if value[0] == "attr" and value[1][0] in ("name", "attr"):
             base = self.evaluate(module, function, value[1])
             if not isinstance(base, Module) or base.name == module:
                 return None
@@ -1910,7 +1928,9 @@ class Project:
             or "read_by" in derived[module]
             or any(gives(facts) for name, facts in derived.items() if name != module)
         )
-        if not relevant and not derived[module]["names"] and not derived[module]["classes"]:
+        # Constants of a module it imports, read through that module (`settings.MODEL`).
+        constants = any(name != module and facts["names"] for name, facts in derived.items())
+        if not (relevant or constants or derived[module]["names"] or derived[module]["classes"]):
             return None  # nothing the project says changes this file's findings
         digest = hashlib.blake2b("\n".join(digests).encode(), digest_size=12).hexdigest()
         return ProjectView(module, derived, digest, relevant)
@@ -2228,6 +2248,7 @@ _SUMMARY_KEYS = frozenset(
         "functions",
         "classes",
         "calls",
+        "submodules",
     }
 )
 

@@ -478,6 +478,7 @@ def summarise_tree(tree: ast.Module, module: str, is_package: bool) -> dict[str,
         "functions": {},  # "f" or "Class.method" -> facts
         "classes": {},  # name -> {"attributes": {attr: [expr]}, "fields": {...}, "bases": [...]}
         "calls": [],  # module-level calls
+        "submodules": [],  # `import a.b` binds `a`, and makes `a.b` readable through it
     }
     try:
         _read_body(tree.body, summary, module, is_package, nested=False)
@@ -497,6 +498,8 @@ def _read_body(
                 else:
                     top = alias.name.split(".")[0]
                     summary["imports"][top] = top
+                    if top != alias.name:
+                        summary["submodules"].append(alias.name)
         elif isinstance(node, ast.ImportFrom):
             base = _absolute(module, is_package, node.level, node.module)
             for alias in node.names:
