@@ -176,7 +176,9 @@ def test_module_level_calls_are_recorded_breadth_first_nested_scopes_included() 
         ("a or 'fallback'", ["or", [["name", "a"], ["lit", "fallback"]]]),
         ("x if c else y", ["if", ["name", "x"], ["name", "y"]]),
         ("config['model']", ["sub", ["name", "config"], "model"]),
-        ("config[0]", UNKNOWN_EXPR),
+        ("config[0]", ["sub", ["name", "config"], None]),
+        ("PROVIDERS[name]", ["sub", ["name", "PROVIDERS"], None]),
+        ("items[1:]", UNKNOWN_EXPR),
         ("{'a': 1, **rest}", ["dict", {"a": ["lit", 1]}, True]),
         (
             "f(*args, key=1, **extra)",

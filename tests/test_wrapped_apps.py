@@ -147,12 +147,6 @@ def test_a_base_class_default_in_another_module_is_reported_where_it_is_written(
     assert ("app/base.py", 2, "CM102") in _findings(root)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a registry of provider classes (PROVIDERS[name](config)) whose base __init__ calls an "
-    "overridden builder with a settings dataclass: dispatch through a dict of classes is not "
-    "followed",
-)
 def test_a_provider_registry_builds_the_claude_model_from_the_settings(tmp_path: Path) -> None:
     files = {
         "app/settings.py": (

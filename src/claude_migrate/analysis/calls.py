@@ -366,15 +366,16 @@ class CallFinder:
             model=tuple(names.get(MODEL, ())),
             by_model=by_model,
         )
-        if target.by_model and target.model:
+        model = args.get(*target.model) if target.model else None
+        passed = model.value.value if model is not None and model.value.known else None
+        claude = isinstance(passed, str) and is_claude_model(passed)
+        if target.by_model and target.model and not claude:
             # Those calls are Claude's only with a Claude model: the one passed here must be.
-            model = args.get(*target.model)
-            if model is None or not (
-                model.value.known
-                and isinstance(model.value.value, str)
-                and is_claude_model(model.value.value)
-            ):
-                return None
+            return None
+        if isinstance(passed, str) and not claude:
+            # Another vendor's model: the wrapper dispatches it elsewhere (a provider registry),
+            # or the call would fail; not a Claude call.
+            return None
         # Only what reaches Claude is read: other parameters of the wrapper are not Claude's.
         wanted = {n for values in names.values() for n in values}
         args.items = {k: v for k, v in args.items.items() if k in wanted}

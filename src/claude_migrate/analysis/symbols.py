@@ -112,6 +112,14 @@ class ProjectInstance:
 
 
 @dataclass(frozen=True)
+class ProjectInstances:
+    """An instance of one of several project classes, chosen at run time (a factory's
+    `{"a": A, "b": B}[kind]()`)."""
+
+    options: tuple[ProjectInstance, ...]
+
+
+@dataclass(frozen=True)
 class Partial:
     """`functools.partial(func, **bound)` of this module: calling it calls `func` with them."""
 
@@ -151,6 +159,7 @@ Symbol = (
     | ProjectFunction
     | ProjectClass
     | ProjectInstance
+    | ProjectInstances
     | ClientMap
     | Super
     | Partial
@@ -250,6 +259,23 @@ class Resolver:
         if f"{cls}.{attr}" in facts["functions"]:
             return ProjectFunction(module, f"{cls}.{attr}", bound=True)
         return UNKNOWN
+
+    def _chosen_member(self, choice: ProjectInstances, attr: str) -> Symbol:
+        """Return the method a call on one of several project classes' instances may run: the
+        one alternative whose method passes its arguments on to a Claude call (the others' reach
+        none), else unknown."""
+        assert self.project is not None
+        reaching: list[Symbol] = []
+        for option in choice.options:
+            member = self._member(option.module, option.name, attr)
+            if member is UNKNOWN:
+                continue  # a method with nothing to tell: it reaches no Claude call we know
+            if not isinstance(member, ProjectFunction):
+                return UNKNOWN
+            facts = self.project.function(member.module, member.qualname) or {}
+            if (facts.get("reaches") or facts.get("forwards")) and member not in reaching:
+                reaching.append(member)
+        return reaching[0] if len(reaching) == 1 else UNKNOWN
 
     # Names ----------------------------------------------------------------------------------
     def _binding_symbols(self, bindings: list[Binding], depth: int) -> Symbol:
@@ -419,6 +445,8 @@ class Resolver:
                     return self._member(self.project.module, qual, attr)
             if isinstance(base, ProjectInstance):
                 return self._member(base.module, base.name, attr)
+            if isinstance(base, ProjectInstances):
+                return self._chosen_member(base, attr)
             if isinstance(base, Super):
                 return self._super_member(base.info, attr, depth)
             if isinstance(base, ProjectClass):
@@ -640,7 +668,10 @@ class Resolver:
             if facts is not None and facts.get("returns"):
                 only = facts.get("returns_only")
                 return Instance(facts["returns"], only=None if only is None else frozenset(only))
-            return UNKNOWN
+            objects = [ProjectInstance(m, c) for m, c in (facts or {}).get("returns_objects", [])]
+            if len(objects) > 1:
+                return ProjectInstances(tuple(objects))
+            return objects[0] if objects else UNKNOWN
         if isinstance(func, ProjectClass):
             return ProjectInstance(func.module, func.name)
         return UNKNOWN

@@ -125,6 +125,8 @@ class DictLit:
     entries: dict[str, list[Any]]
     module: str
     function: str | None
+    # Some keys are not literal strings (`{**base, key: v}`): an item by an unknown key is unknown.
+    opaque: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +134,17 @@ class Items:
     """A module-level dict filled item by item (`clients[key] = make()`): what an item is."""
 
     of: Sym
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One of several project classes, objects or functions, chosen at run time.
+
+    `{"claude": ClaudeBackend, "echo": EchoBackend}[kind]()` is an instance of either class: a
+    method called on it may run either class's method, so each learns from the call.
+    """
+
+    options: tuple[Sym, ...]
 
 
 Sym: TypeAlias = (
@@ -149,5 +162,6 @@ Sym: TypeAlias = (
     | Param
     | DictLit
     | Items
+    | Choice
     | None
 )

@@ -42,6 +42,7 @@ from claude_migrate.core.deadline import OverTime, deadline
 from claude_migrate.core.source import as_python_reads, python_text, read_regular
 from claude_migrate.project.kinds import (
     Bound,
+    Choice,
     Class,
     Client,
     Const,
@@ -86,6 +87,8 @@ MAX_DEPTH = 24
 MAX_ROUNDS = 8
 # How deep a parameter path goes (`options.inference_config[maxTokens]` is two steps).
 MAX_PATH = 3
+# How many classes or functions a value chosen at run time may be one of (`PROVIDERS[name]`).
+MAX_CHOICES = 8
 # A project larger than this is summarised only where it mentions Claude: the phase must stay
 # a small share of a run over a monorepo.
 MAX_GROWTH_FILES = 20000
@@ -722,6 +725,8 @@ class Project:
         if isinstance(base, Class):
             method = self.member(base.module, base.name, attr)
             return None if method is None else Func(*method)
+        if isinstance(base, Choice):
+            return _union([self.attribute(option, attr, depth + 1) for option in base.options])
         if isinstance(base, Super):
             # `super().name`: the next class after this one in the method resolution order.
             method = self.member(base.module, base.name, attr, after=True)
@@ -904,7 +909,9 @@ class Project:
                 [self.evaluate(module, function, v, depth + 1) for v in options], choice=True
             )
         if kind == "dict":
-            return DictLit(value[1], module, function)
+            return DictLit(value[1], module, function, bool(value[2]))
+        if kind == "sub":
+            return self._item(self.evaluate(module, function, value[1], depth + 1), value[2], depth)
         if kind == "def":
             return Func(module, value[1])
         if kind == "join":
@@ -912,6 +919,24 @@ class Project:
         if kind == "import":
             return self.qualified(self._local_import(module, value), depth + 1)
         return None
+
+    def _item(self, base: Sym, key: str | None, depth: int) -> Sym:
+        """Return `base[key]`: an entry of a dict literal (any of them for a key that is not a
+        literal string: `PROVIDERS[name]`), or an item of a dict filled item by item."""
+        if isinstance(base, Items):
+            return base.of
+        if not isinstance(base, DictLit):
+            return None
+        if key is not None:
+            entry = base.entries.get(key)
+            if entry is None:
+                return None
+            return self.evaluate(base.module, base.function, entry, depth + 1)
+        if base.opaque or not base.entries or len(base.entries) > MAX_CHOICES:
+            return None
+        return _union(
+            [self.evaluate(base.module, base.function, v, depth + 1) for v in base.entries.values()]
+        )
 
     def _joined(
         self, module: str, function: str | None, parts: list[list[Any]], depth: int, add: bool
@@ -953,6 +978,12 @@ class Project:
             if facts is not None and (facts["method"] or facts["classmethod"]):
                 return Super(module, function.rsplit(".", 1)[0])
         callee = self.evaluate(module, function, call[1], depth + 1)
+        if isinstance(callee, Choice):
+            return _union([self._called(option, call, depth) for option in callee.options])
+        return self._called(callee, call, depth)
+
+    def _called(self, callee: Sym, call: list[Any], depth: int) -> Sym:
+        """Return what calling `callee` gives."""
         if isinstance(callee, Ref):
             return self._outside_call(callee.qualname, call)
         if isinstance(callee, Client) and callee.path in (("with_options",), ("copy",)):
@@ -1090,6 +1121,8 @@ class Project:
         with these arguments, so each learns from the call.
         """
         callee = self.evaluate(module, function, callee_expr)
+        if isinstance(callee, Choice):
+            return list(callee.options)
         if callee is not None:
             return [callee]
         return [
@@ -1686,6 +1719,9 @@ class Project:
             entry["returns"] = returned.cls
             if returned.only is not None:
                 entry["returns_only"] = sorted(returned.only)
+        objects = self._returned_objects(returned)
+        if objects:
+            entry["returns_objects"] = objects
         owner = self.class_of(module, qual)
         reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver)
         forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver)
@@ -1714,6 +1750,15 @@ class Project:
         if relied and entry.get("reaches"):
             entry["relied"] = sorted(relied & set(entry["reaches"]))
         return entry
+
+    def _returned_objects(self, returned: Sym) -> list[list[str]]:
+        """Return the project classes a function returns an instance of (one, or a choice:
+        `{"a": A, "b": B}[kind]()`), when a method of one of them has facts to give."""
+        options = returned.options if isinstance(returned, Choice) else (returned,)
+        if not all(isinstance(option, Obj) for option in options):
+            return []
+        found = [[option.module, option.name] for option in options if isinstance(option, Obj)]
+        return found if any(self._useful(["obj", *item]) for item in found) else []
 
     def _inherit_functions(
         self, module: str, summary: dict[str, Any], functions: dict[str, Any]
@@ -2076,7 +2121,7 @@ def _init_fields(name: str, info: dict[str, Any], params: set[str]) -> dict[str,
 def _item_read(value: list[Any]) -> tuple[list[Any], str] | None:
     """Return (the expression, the key) of `x[key]` or `x.get("key")`, else None."""
     if value[0] == "sub":
-        return value[1], value[2]
+        return (value[1], value[2]) if value[2] is not None else None
     if (
         value[0] == "call"
         and value[1][0] == "attr"
@@ -2151,7 +2196,7 @@ def _union(results: list[Sym], choice: bool = False) -> Sym:
         return first
     clients = [r for r in results if isinstance(r, Client) and not r.path]
     if not clients:
-        return None
+        return _choice(results)
     only: frozenset[str] | None = None
     for r in results:
         if (isinstance(r, Const) and r.value is None) or (isinstance(r, Client) and not r.path):
@@ -2173,6 +2218,21 @@ def _union(results: list[Sym], choice: bool = False) -> Sym:
     if only is not None and len(sdk) != len(clients):
         return None  # another library's client beside another vendor's: not read
     return Client(clients[0].cls, (), only)
+
+
+def _choice(results: list[Sym]) -> Sym:
+    """Return several project classes, objects or functions as a `Choice` (None when any
+    value is something else or unknown, or when there are too many)."""
+    options: list[Sym] = []
+    for r in results:
+        if not isinstance(r, (Class, Obj, Func, Bound, Choice)):
+            return None
+        for option in r.options if isinstance(r, Choice) else (r,):
+            if option not in options:
+                options.append(option)
+    if len(options) > MAX_CHOICES:
+        return None
+    return options[0] if len(options) == 1 else Choice(tuple(options))
 
 
 def _display(path: Path, cwd: Path) -> str:

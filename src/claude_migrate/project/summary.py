@@ -23,7 +23,8 @@ from typing import Any
 #   ["or", [exprs]]                `a or b or c`
 #   ["if", body, orelse]           `a if test else b`
 #   ["dict", {key: expr}, opaque]  a dict literal with string keys
-#   ["sub", expr, key]             `x["key"]`, a subscript by a string literal
+#   ["sub", expr, key]             `x["key"]`, a subscript by a string literal (key None: by
+#                                  any other expression, `x[name]`)
 #   ["join", [expr]]               an f-string: its parts
 #   ["join", [expr, expr], "+"]    `a + b` (a string only when both are strings)
 #   ["?"]                          anything else
@@ -88,7 +89,9 @@ def expr(node: ast.expr | None, depth: int = 0) -> Expr:
         key = node.slice
         if type(key) is ast.Constant and isinstance(key.value, str):
             return ["sub", expr(node.value, depth + 1), key.value]
-        return UNKNOWN_EXPR
+        if type(key) is ast.Slice:
+            return UNKNOWN_EXPR
+        return ["sub", expr(node.value, depth + 1), None]
     if type(node) is ast.JoinedStr:
         parts: list[Expr] = []
         for value in node.values:
