@@ -66,11 +66,6 @@ def test_a_provider_switch_in_another_module_is_a_claude_call(tmp_path: Path) ->
     assert ("app/ask.py", 6, "CM102") in _findings(root)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a client cached on a thread-local (getattr(local, name, None)) beside the clients "
-    "made on a miss: a name bound more than once with an unknown binding stays unknown",
-)
 def test_a_client_cached_per_thread_is_still_the_client_made(tmp_path: Path) -> None:
     source = """\
 import threading

@@ -739,9 +739,16 @@ class Resolver:
         if results and len(known) == len(results) and all(r == known[0] for r in known):
             return known[0]
         if func.node.returns is not None:
-            return self.type_of(
+            typed = self.type_of(
                 func.node.returns.annotation, func.scope.parent or func.scope, depth + 1
             )
+            if typed is not UNKNOWN:
+                return typed
+        # What the project phase proved it returns (a client cached on a thread-local).
+        facts = self.own_function(func.scope.qualname)
+        if facts is not None and facts.get("returns"):
+            only = facts.get("returns_only")
+            return Instance(facts["returns"], only=None if only is None else frozenset(only))
         return UNKNOWN
 
     def project_constant(

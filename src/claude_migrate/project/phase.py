@@ -89,6 +89,9 @@ MAX_ROUNDS = 8
 MAX_PATH = 3
 # How many classes or functions a value chosen at run time may be one of (`PROVIDERS[name]`).
 MAX_CHOICES = 8
+# Objects whose attributes are only what code stores in them (`_local = threading.local()`, then
+# `_local.client = client`): reading one is reading what the module stored.
+ATTRIBUTE_HOLDERS = frozenset({"threading.local", "types.SimpleNamespace", "argparse.Namespace"})
 # A project larger than this is summarised only where it mentions Claude: the phase must stay
 # a small share of a run over a monorepo.
 MAX_GROWTH_FILES = 20000
@@ -422,6 +425,9 @@ class Project:
         self.facts = Facts()
         self._exports: dict[tuple[str, str], Sym] = {}
         self._evaluating: set[tuple[Any, ...]] = set()
+        # Module -> the names some function stores attributes in (`_local.client = ...`).
+        self._stored_names: dict[str, frozenset[str]] = {}
+        self._open_stores = 0  # how many `_stored` evaluations are under way
         self._unreadable: set[str] = set()
         # Whether a name asked for may summarise its module now: while solving, so what the
         # Claude-naming modules use is read; not while deriving facts for views, which would
@@ -812,11 +818,7 @@ class Project:
             if facts is not None:
                 local = facts["locals"].get(name)
                 if local:
-                    # One assignment, even under a loop, `try` or `if`, is the only value a read
-                    # can see: before it runs, the read fails (a local is never a global).
-                    return _union(
-                        [self.evaluate(module, function, value, depth + 1) for value, _ in local]
-                    )
+                    return self._local(module, function, local, depth)
                 index = self._param_index(module, function, facts).get(name)
                 if index is not None:
                     if index == 0 and facts["method"] and not facts["classmethod"]:
@@ -846,6 +848,19 @@ class Project:
                 return self.evaluate(module, None, plain[0][0], depth + 1)
             return _union([self.evaluate(module, None, value, depth + 1) for value, _ in plain])
         return None
+
+    def _local(self, module: str, function: str, local: list[Any], depth: int) -> Sym:
+        """Return what a local is: what its assignments may give.
+
+        One assignment, even under a loop, `try` or `if`, is the only value a read can see:
+        before it runs, the read fails (a local is never a global).
+        """
+        values = [value for value, _ in local]
+        if self._open_stores:
+            values = [v for v in values if not self._loads_open_store(module, v)]
+        if not values:
+            return None
+        return _union([self.evaluate(module, function, v, depth + 1) for v in values])
 
     def _param_index(self, module: str, function: str, facts: dict[str, Any]) -> dict[str, int]:
         """Return where each parameter of a function is (the first of a name, as a scan finds)."""
@@ -898,6 +913,8 @@ class Project:
                 return Const(None)
             return self._name(module, function, value[1], depth + 1)
         if kind == "attr":
+            if value[1][0] == "name" and self._holder(module, function, value[1][1]):
+                return self._stored(module, value[1][1], value[2], depth + 1)
             return self.attribute(
                 self.evaluate(module, function, value[1], depth + 1), value[2], depth + 1
             )
@@ -919,6 +936,77 @@ class Project:
         if kind == "import":
             return self.qualified(self._local_import(module, value), depth + 1)
         return None
+
+    def _holder(self, module: str, function: str | None, name: str) -> bool:
+        """Return whether `name`, read in `function`, is a module-level attribute holder that
+        functions of the module store attributes in (`_local = threading.local()`)."""
+        stored = self._stored_names.get(module)
+        summary = self.summaries[module]
+        if stored is None:
+            stored = frozenset(
+                holder for facts in summary["functions"].values() for holder in facts["stores"]
+            )
+            self._stored_names[module] = stored
+        if name not in stored:
+            return False
+        facts = summary["functions"].get(function or "")
+        if facts is not None and (
+            name in facts["locals"] or name in self._param_index(module, function or "", facts)
+        ):
+            return False
+        assigns = summary["assigns"].get(name)
+        if not assigns or len(assigns) != 1 or name in summary["imports"]:
+            return False
+        made = self.evaluate(module, None, assigns[0][0])
+        return isinstance(made, Foreign) and made.qualname in ATTRIBUTE_HOLDERS
+
+    def _stored(self, module: str, name: str, attr: str, depth: int) -> Sym:
+        """Return what the functions of a module store in `name.attr` (a holder's attribute).
+
+        A store of the value just read from the same attribute (`client = getattr(_local,
+        "client", None)` ... `_local.client = client`) adds nothing to what it holds: while the
+        stores are evaluated, such a read is left out of the local's values, and what was
+        worked out meanwhile is not kept.
+        """
+        key = ("stores", module, name, attr)
+        if key in self._evaluating or depth > MAX_DEPTH:
+            return None
+        values = [
+            (qual, value)
+            for qual, facts in self.summaries[module]["functions"].items()
+            if not self._holder_shadowed(module, qual, facts, name)
+            for value in facts["stores"].get(name, {}).get(attr, [])
+        ]
+        if not values:
+            return None
+        memo = self._memo
+        before = len(memo)
+        self._evaluating.add(key)
+        self._open_stores += 1
+        try:
+            return _union([self.evaluate(module, qual, v, depth + 1) for qual, v in values])
+        finally:
+            self._open_stores -= 1
+            self._evaluating.discard(key)
+            for stale in list(memo)[before:]:
+                del memo[stale]
+
+    def _holder_shadowed(self, module: str, qual: str, facts: dict[str, Any], name: str) -> bool:
+        """Return whether a function binds `name` itself (its stores are not the holder's)."""
+        return name in facts["locals"] or name in self._param_index(module, qual, facts)
+
+    def _loads_open_store(self, module: str, value: list[Any]) -> bool:
+        """Return whether an expression reads a holder attribute whose stores are being
+        evaluated (`getattr(_local, "client", None)`, `_local.client`)."""
+        if value[0] == "attr" and value[1][0] == "name":
+            name, attr = value[1][1], value[2]
+        elif value[0] == "call" and value[1] == ["name", "getattr"] and len(value[2]) >= 2:
+            if value[2][0][0] != "name" or value[2][1][0] != "lit":
+                return False
+            name, attr = value[2][0][1], value[2][1][1]
+        else:
+            return False
+        return ("stores", module, name, attr) in self._evaluating
 
     def _item(self, base: Sym, key: str | None, depth: int) -> Sym:
         """Return `base[key]`: an entry of a dict literal (any of them for a key that is not a
@@ -962,6 +1050,9 @@ class Project:
         return self.sibling(module, folder, found) if folder is not None and not level else found
 
     def _call(self, module: str, function: str | None, call: list[Any], depth: int) -> Sym:
+        held = self._held_getattr(module, function, call, depth)
+        if held is not _MISSING:
+            return held  # type: ignore[return-value]
         if (
             call[1] == ["name", "getattr"]
             and len(call[2]) == 2
@@ -993,6 +1084,27 @@ class Project:
         if isinstance(callee, Class):
             return Obj(callee.module, callee.name)
         return None
+
+    def _held_getattr(
+        self, module: str, function: str | None, call: list[Any], depth: int
+    ) -> Sym | _Memo:
+        """Return `getattr(holder, "name"[, default])` of an attribute holder: what the module
+        stores there, or the default (`_MISSING` when the call is not one)."""
+        args = call[2]
+        if (
+            call[1] != ["name", "getattr"]
+            or not 2 <= len(args) <= 3
+            or call[3]
+            or args[0][0] != "name"
+            or args[1][0] != "lit"
+            or not isinstance(args[1][1], str)
+            or not self._holder(module, function, args[0][1])
+        ):
+            return _MISSING
+        stored = self._stored(module, args[0][1], args[1][1], depth + 1)
+        if len(args) == 2:
+            return stored
+        return _union([stored, self.evaluate(module, function, args[2], depth + 1)])
 
     def _outside_call(self, name: str, call: list[Any]) -> Sym:
         """Return what a call of an outside name makes: a Claude client, or another object."""

@@ -258,6 +258,7 @@ def _read_function_body(
     cost more than the parse.
     """
     local_names: dict[str, list[Any]] = facts["locals"]
+    stores: dict[str, dict[str, list[Expr]]] = facts["stores"]
     returns: list[Expr] = facts["returns"]
     calls: list[Expr] = facts["calls"]
 
@@ -272,6 +273,10 @@ def _read_function_body(
             and attributes is not None
         ):
             attributes.setdefault(target.attr, []).append([described, qualname])
+        elif type(target) is ast.Attribute and type(target.value) is ast.Name:
+            # `_local.client = client`: what an attribute holder (a thread-local) is given.
+            held = stores.setdefault(target.value.id, {})
+            held.setdefault(target.attr, []).append(described)
         elif type(target) is ast.Tuple or type(target) is ast.List:
             for element in target.elts:
                 assign(element, None, nested)
@@ -448,6 +453,8 @@ def _function(
         "method": is_method and "staticmethod" not in decorators,
         "classmethod": "classmethod" in decorators,
         "locals": {},
+        # `name.attr = value` for a name other than `self`: {name: {attr: [value]}}.
+        "stores": {},
         "returns": [],
         "calls": [],
         "returns_annotation": expr(node.returns) if node.returns is not None else None,
