@@ -127,6 +127,8 @@ class DictLit:
     function: str | None
     # Some keys are not literal strings (`{**base, key: v}`): an item by an unknown key is unknown.
     opaque: bool = False
+    # Names spread into it (`{**kwargs}`, `d.update(kwargs)`): what they hold joins the dict.
+    spreads: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
