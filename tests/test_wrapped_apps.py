@@ -1,15 +1,14 @@
 """Shapes seen in applications that route every Claude call through their own layers.
 
 Each tree is small and written here, in the shape real applications use: a provider switch, a
-settings object, a base class, a registry of providers. The ones the analysis does not follow yet
-are `xfail(strict=True)`: when one starts passing, the marker must go.
+settings object, a base class, a registry of providers. A shape the analysis does not follow yet
+is `xfail(strict=True)`: when it starts passing, the marker must go.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from helpers import Cli, write_tree
 
 POLICY = 'extend = "default"\nselect = ["CM101", "CM102", "CM104", "CM302"]\n'
@@ -113,11 +112,6 @@ def review(kind, text):
     assert ("app/review.py", 8, "CM102") in _findings(root)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a default of a base class's __init__ in another module, kept in self.<attr> and read "
-    "by a subclass's Claude call: nothing in the base class's file is a call site to report at",
-)
 def test_a_base_class_default_in_another_module_is_reported_where_it_is_written(
     tmp_path: Path,
 ) -> None:

@@ -353,6 +353,9 @@ class Facts:
     param_clients: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
     ambiguous: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     relied: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    # Who relies on each default: parameter -> the classes of the objects those calls make or
+    # run on (("", "") for a plain function's call).
+    relied_by: dict[tuple[str, str], dict[str, set[tuple[str, str]]]] = field(default_factory=dict)
     # `options.model_id or DEFAULT_MODEL`: parameter path -> [the constant, its name].
     fallbacks: dict[tuple[str, str], dict[str, list[Any]]] = field(default_factory=dict)
     # Classes whose instances callers pass where a field of them reaches a Claude call.
@@ -1689,6 +1692,8 @@ class Project:
             for name in layout.defaulted:
                 if name not in bound_args:
                     self.facts.relied.setdefault(key, set()).add(name)
+                    by = self.facts.relied_by.setdefault(key, {}).setdefault(name, set())
+                    by.add(receiver or ("", ""))
         self._record_bound_clients(module, function, key, bound_args)
         # Wrapper chains: our parameters passed on reach what the callee's reach.
         here = [self.paths.get(module, module), call[6]]
@@ -1817,7 +1822,36 @@ class Project:
             # Reported at the constant, once, with the calls as related places: only where the
             # file is checked (a fix never writes outside the given paths).
             derived["read_by"] = {name: sorted(places) for name, places in reads.items()}
+        defaults = self._defaults_read(module) if module in self._given_modules() else {}
+        if defaults:
+            derived["defaults_read_by"] = defaults
         return derived
+
+    def _defaults_read(self, module: str) -> dict[str, dict[str, list[list[Any]]]]:
+        """Return the parameter defaults of a module's functions that Claude calls of other
+        modules read: function -> parameter -> [canonical, target key, path, line] per call.
+
+        A default some in-project call relies on, kept by `__init__` in `self.<attr>` and read
+        by a subclass's Claude call in another module, is reported once, at the default (a
+        Claude call of the same module reads it there itself).
+        """
+        found: dict[str, dict[str, list[list[Any]]]] = {}
+        own_path = self.paths.get(module, module)
+        for (owner_module, qual), relied in self.facts.relied_by.items():
+            if owner_module != module:
+                continue
+            owner = self.class_of(module, qual)
+            for param, receivers in relied.items():
+                reads = [
+                    reach[:4]
+                    for reach in self.facts.reaches.get((module, qual), {}).get(param, [])
+                    if reach[0] in READ_AT_DEFINITION
+                    and reach[2] != own_path
+                    and any(self.holds(reach, owner, r if r[0] else None) for r in receivers)
+                ]
+                if reads:
+                    found.setdefault(qual, {})[param] = _places(reads)
+        return found
 
     def _given_modules(self) -> set[str]:
         """Return the modules of the run's own files (not those read from disk for imports)."""
@@ -2105,6 +2139,7 @@ class Project:
         relevant = (
             bool(derived[module]["functions"])
             or "read_by" in derived[module]
+            or "defaults_read_by" in derived[module]
             or any(gives(facts) for name, facts in derived.items() if name != module)
         )
         # Constants of a module it imports, read through that module (`settings.MODEL`).
