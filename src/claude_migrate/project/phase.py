@@ -2142,8 +2142,14 @@ class Project:
             or "defaults_read_by" in derived[module]
             or any(gives(facts) for name, facts in derived.items() if name != module)
         )
-        # Constants of a module it imports, read through that module (`settings.MODEL`).
-        constants = any(name != module and facts["names"] for name, facts in derived.items())
+        # Constants of a module it imports as a module, read through it (`settings.MODEL`).
+        summary = self.summaries[module]
+        as_modules = {*summary["imports"].values(), *summary["submodules"]}
+        constants = any(
+            name in as_modules and any(plain[0] == "const" for plain in facts["names"].values())
+            for name, facts in derived.items()
+            if name != module
+        )
         if not (relevant or constants or derived[module]["names"] or derived[module]["classes"]):
             return None  # nothing the project says changes this file's findings
         digest = hashlib.blake2b("\n".join(digests).encode(), digest_size=12).hexdigest()
