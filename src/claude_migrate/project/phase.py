@@ -1724,7 +1724,10 @@ class Project:
             if isinstance(symbol, Client) and not symbol.path and symbol.only is None:
                 if is_sdk_client_class(symbol.cls):
                     self.facts.param_clients.setdefault(key, {}).setdefault(name, symbol.cls)
-            elif isinstance(symbol, (Foreign, Obj, Client)):
+            elif isinstance(symbol, (Foreign, Obj)) or (
+                isinstance(symbol, Client) and not symbol.path
+            ):
+                # Another object, or a client that may be another vendor's (`Client.only`).
                 self.facts.ambiguous.setdefault(key, set()).add(name)
 
     def _record_paths(
