@@ -196,7 +196,9 @@ def _merge(
     message = first.message
     if name and place is entry.value.node:
         calls = len({id(r.site.node) for r in group})
-        message = _described(message, entry, _count(name, calls, read))
+        # A notebook's code cells are one module.
+        module = "notebook" if ctx.line_labels is not None else "module"
+        message = _described(message, entry, _count(name, calls, read, module))
     diagnostic = ctx.diagnostic(
         check,
         place,
@@ -212,12 +214,13 @@ def _merge(
     return diagnostic
 
 
-def _count(name: str, here: int, read: ConstantRead | None) -> str:
+def _count(name: str, here: int, read: ConstantRead | None, module: str) -> str:
     """Return "MODEL, read by 2 Claude calls of this module" (and of other modules)."""
     if read is None:
-        return f"{name}, read by {here} Claude calls of this module"
+        return f"{name}, read by {here} Claude calls of this {module}"
     there = len(read.places)
-    return f"{name}, read by {here + there} Claude calls ({here} in this module, {there} in others)"
+    total = here + there
+    return f"{name}, read by {total} Claude calls ({here} in this {module}, {there} in others)"
 
 
 def _described(message: str, entry: Entry, count: str) -> str:
