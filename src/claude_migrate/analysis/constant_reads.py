@@ -249,6 +249,11 @@ def _merged_fix(fixes: Sequence[Fix | None]) -> Fix | None:
         if fix.description not in descriptions:
             descriptions.append(fix.description)
     edits.sort()
-    if any(a.end > b.start for a, b in zip(edits, edits[1:])):
+    if any(a.end > b.start for a, b in zip(edits, edits[1:], strict=False)):
         return None
-    return Fix(applicability, "; ".join(descriptions), tuple(edits))
+    description = "; ".join(descriptions)
+    writes = {fix.edits for fix in fixes if fix is not None}
+    if len(writes) > 1:
+        # Each call's own argument is written (other code reads the constant too).
+        description = description.replace(" in this call ", f" in each of the {len(writes)} calls ")
+    return Fix(applicability, description, tuple(edits))
