@@ -1017,6 +1017,10 @@ class Project:
                     for call in summary["calls"]:
                         self._scan_call(module, None, call)
                 _follow_imports(self)
+                # A module read for a name it defines, whose function is handed a Claude client
+                # by a caller (`query(client, model)` in a helper that never names Claude): its
+                # calls through that parameter are Claude calls, read from the next round on.
+                self.scanned.update(m for m, _ in self.facts.param_clients if m in self.summaries)
             finally:
                 self.loading = False
             if _freeze(self.facts) == before and len(self.summaries) == known:
