@@ -165,3 +165,20 @@ def test_migrate_moves_a_shared_model_constant_in_one_finding(tmp_path: Path) ->
     assert _places(found) == [("m.py", 4, "CM304")]
     assert "(MODEL, read by 2 Claude calls of this module)" in found[0]["message"]
     assert len(found[0]["related"]) == 2
+
+
+def test_a_dict_entry_two_calls_spread_is_one_finding_naming_each_spread(tmp_path: Path) -> None:
+    source = (
+        HEAD + "ARGS = {'model': 'claude-sonnet-4-6', 'max_tokens': 9000}\n\n\n"  # line 4
+        "def one():\n    return client.messages.create(\n        messages=[],\n"
+        "        **ARGS,\n    )\n\n\n"  # line 10
+        "def two():\n    return client.messages.create(messages=[], **ARGS)\n"  # line 15
+    )
+    root = write_tree(tmp_path / "repo", {"claude-migrate.toml": POLICY, "m.py": source})
+    (found,) = _check(root)
+    assert (found["line"], found["code"]) == (4, "CM102")
+    assert found["message"] == "max_tokens 9000 is above the policy maximum 1024"
+    assert [(r["line"], r["message"]) for r in found["related"]] == [
+        (10, "a Claude call sends this max_tokens here, through **ARGS"),
+        (15, "a Claude call sends this max_tokens here, through **ARGS"),
+    ]

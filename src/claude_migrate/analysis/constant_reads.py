@@ -182,7 +182,7 @@ def _merge(
     name = entry.value.via if place is entry.value.node else entry.through
     related: list[tuple[str, int, str]] = []
     # Where each call reads the constant by name, or (a spread dict's entry) where the call is.
-    read_at = [r.entry.value_node if place is entry.value.node else r.site.node for r in group]
+    read_at = [r.entry.value_node if place is entry.value.node else _spread(r) for r in group]
     lines = sorted({ctx.range(node).start.line for node in read_at})
     if place is entry.value.node:
         said = f"{name} is read here as the {label} of a Claude call"
@@ -212,6 +212,15 @@ def _merge(
         # A dict entry spread into several calls: the finding stays where each call put it.
         return replace(diagnostic, fingerprint=first.fingerprint)
     return diagnostic
+
+
+def _spread(reading: Reading) -> cst.CSTNode:
+    """Return the `**name` argument a call spreads the entry's dict with, else the call."""
+    through = reading.entry.through
+    for arg in reading.site.node.args:
+        if arg.star == "**" and isinstance(arg.value, cst.Name) and arg.value.value == through:
+            return arg
+    return reading.site.node
 
 
 def _count(name: str, here: int, read: ConstantRead | None, module: str) -> str:
