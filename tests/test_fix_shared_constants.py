@@ -48,7 +48,8 @@ def test_constant_used_only_by_claude_calls_is_edited_where_it_is_defined(cli: C
     )
     fixed, descriptions = _fix(cli, source)
     assert fixed == source.replace("TEMP = 0.8", "TEMP = 0.0")
-    assert descriptions == ["set TEMP (used by 2 Claude calls) to 0.0"] * 2
+    # One finding at the constant, which both calls read: one fix.
+    assert descriptions == ["set TEMP (used by 2 Claude calls) to 0.0"]
 
 
 def test_one_claude_call_reading_the_constant_is_named_in_the_description(cli: Cli) -> None:

@@ -20,7 +20,7 @@ from claude_migrate.core.job import Options
 from claude_migrate.policy.config import PolicyLoader
 
 NOTEBOOKS = FIXTURES / "notebooks"
-CASES = ["cookbook", "crlf", "one_string"]
+CASES = ["cookbook", "crlf", "one_string", "shared_constants"]
 
 # (cell, line within the cell, column, code) of every finding in the fixtures.
 EXPECTED = {
@@ -34,9 +34,16 @@ EXPECTED = {
     },
     "crlf": {(3, 4, 3, "CM101")},
     "one_string": {(3, 3, 32, "CM102"), (3, 3, 49, "CM101")},
+    # A constant (or a spread dict's entry) read by the calls of two cells: one finding at it.
+    "shared_constants": {
+        (3, 1, 9, "CM302"),
+        (3, 2, 14, "CM102"),
+        (3, 4, 43, "CM102"),
+        (5, 4, 5, "CM101"),
+    },
 }
 # The cells a safe `fix` rewrites.
-FIXED_CELLS = {"cookbook": {5, 6, 10}, "crlf": {3}, "one_string": {3}}
+FIXED_CELLS = {"cookbook": {5, 6, 10}, "crlf": {3}, "one_string": {3}, "shared_constants": {3}}
 
 CLIENT = "import anthropic\nclient = anthropic.Anthropic()\n"
 CALL = (
@@ -104,6 +111,28 @@ def test_json_output_adds_the_cell_and_counts_lines_within_it(tmp_path: Path) ->
     (entry,) = data["diagnostics"]
     assert (entry["cell"], entry["line"], entry["column"], entry["code"]) == (3, 4, 3, "CM101")
     assert entry["end_line"] == 4
+
+
+def test_a_constant_read_by_calls_of_two_cells_names_each_call_at_its_cell(
+    tmp_path: Path,
+) -> None:
+    _copy("shared_constants", tmp_path)
+    data = Cli(tmp_path).json("check", "--no-cache", "shared_constants.ipynb")
+    found = {(d["cell"], d["line"], d["code"]): d for d in data["diagnostics"]}
+    model = found[(3, 1, "CM302")]
+    assert "(MODEL, read by 2 Claude calls of this notebook)" in model["message"]
+    assert [(r["line"], r["message"]) for r in model["related"]] == [
+        (2, "MODEL is read here as the model of a Claude call (cell 5)"),
+        (2, "MODEL is read here as the model of a Claude call (cell 6)"),
+    ]
+    assert model["fix"]["description"].endswith("in MODEL (used by 2 Claude calls)")
+    spread = found[(3, 4, "CM102")]
+    assert [(r["line"], r["message"]) for r in spread["related"]] == [
+        (1, "a Claude call sends this max_tokens here, through **DEFAULTS (cell 8)"),
+        (2, "a Claude call sends this max_tokens here, through **DEFAULTS (cell 8)"),
+    ]
+    # Read by one call only: reported at that call, as before.
+    assert "related" not in found[(5, 4, "CM101")]
 
 
 def test_python_files_keep_the_json_contract_without_a_cell(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""This module's constants that Claude calls of other modules read: reported once, here.
+"""One finding per value: a constant read by several Claude calls is reported once, where it is.
 
 The project phase records every Claude call whose model, `temperature` or `max_tokens` is
 written as a name imported from another checked module, where that name is assigned a literal
@@ -10,19 +10,33 @@ finding, and its fix edits the constant once.
 The same holds for a parameter default some in-project call relies on, kept by a base class's
 `__init__` (`self.max_tokens = max_tokens`) and read by a subclass's Claude call in another
 module (`ProjectView.own["defaults_read_by"]`): reported once, at the default.
+
+The calls of the constant's own module are counted the same way (`one_per_value`): a module-level
+or class-level constant (or a dict entry that several calls spread with `**`) read by two Claude
+calls or more, here or in other modules, is one finding at the value, each call a related place,
+and its fix the union of what each call's fix would write. A constant read by exactly one call
+is reported at that call, as before, where the fix may give the call its own literal.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from claude_migrate.analysis.values import literal
+from claude_migrate.core.diagnostics import Applicability, Diagnostic, Fix
+from claude_migrate.core.lazy import lazy_import
 
 if TYPE_CHECKING:
     import libcst as cst
 
+    from claude_migrate.analysis.calls import CallSite
     from claude_migrate.analysis.context import FileContext
+    from claude_migrate.analysis.values import Entry
+    from claude_migrate.checks.base import Check
+else:
+    cst = lazy_import("libcst")
 
 
 @dataclass(frozen=True)
@@ -113,3 +127,178 @@ def constant_reads(ctx: FileContext, canonical: str) -> list[ConstantRead]:
             )
         )
     return found
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a rule found on one call's parameter, before findings on one value are merged."""
+
+    site: CallSite
+    entry: Entry
+    diagnostic: Diagnostic
+
+
+def _module_level(ctx: FileContext, node: cst.CSTNode) -> bool:
+    """Return whether `node` is written in the module's or a class's body, not in a function."""
+    current = ctx.nodes.parent(node)
+    while current is not None:
+        if isinstance(current, (cst.FunctionDef, cst.Lambda)):
+            return False
+        current = ctx.nodes.parent(current)
+    return True
+
+
+def shared_place(ctx: FileContext, entry: Entry) -> cst.CSTNode:
+    """Return where a finding on `entry`'s value goes when several calls read it: a module-level
+    (or class-level) constant's literal, else the place the call passes it (its argument, or the
+    entry of a dict it spreads)."""
+    value = entry.value
+    if (
+        value.via is not None
+        and value.node is not None
+        and not value.default
+        and not value.elsewhere
+        and _module_level(ctx, value.node)
+    ):
+        return value.node
+    return entry.holder
+
+
+def one_per_value(
+    ctx: FileContext,
+    check: Check[Any],
+    readings: Sequence[Reading],
+    label: str,
+    elsewhere: Iterable[ConstantRead] = (),
+) -> tuple[list[Diagnostic], set[int]]:
+    """Return the findings with those on one value merged, and the ids of the merged places.
+
+    Findings are grouped by `shared_place`. A group read by two calls or more (counting the
+    calls of other modules that `elsewhere` lists for a constant) becomes one finding at that
+    place, with each call as a related place. A finding a rule placed elsewhere than the value
+    (a refused part of the request) is kept as it is.
+    """
+    others = {id(read.node): read for read in elsewhere}
+    groups: dict[int, list[Reading]] = {}
+    places: dict[int, cst.CSTNode] = {}
+    kept: list[Diagnostic] = []
+    for reading in readings:
+        holder = ctx.range(reading.entry.holder).start
+        if (reading.diagnostic.line, reading.diagnostic.column) != (holder.line, holder.column + 1):
+            kept.append(reading.diagnostic)
+            continue
+        place = shared_place(ctx, reading.entry)
+        groups.setdefault(id(place), []).append(reading)
+        places[id(place)] = place
+    merged: set[int] = set()
+    for key, group in groups.items():
+        read = others.get(key)
+        calls = {id(r.site.node) for r in group}
+        if len(calls) + (len(read.places) if read is not None else 0) < 2:
+            kept.extend(r.diagnostic for r in group)
+            continue
+        kept.append(_merge(ctx, check, places[key], group, label, read))
+        merged.add(key)
+    return kept, merged
+
+
+def _merge(
+    ctx: FileContext,
+    check: Check[Any],
+    place: cst.CSTNode,
+    group: Sequence[Reading],
+    label: str,
+    read: ConstantRead | None,
+) -> Diagnostic:
+    """Return one finding for the findings of several calls on one value."""
+    fixes = [r.diagnostic.fix for r in group]
+    # A call the value cannot be fixed for (a legacy call, a refused parameter) says why.
+    first = next((r.diagnostic for r in group if r.diagnostic.fix is None), group[0].diagnostic)
+    entry = group[0].entry
+    name = entry.value.via if place is entry.value.node else entry.through
+    related: list[tuple[str, int, str]] = []
+    # Where each call reads the constant by name, or (a spread dict's entry) where the call is.
+    read_at = [r.entry.value_node if place is entry.value.node else _spread(r) for r in group]
+    lines = sorted({ctx.range(node).start.line for node in read_at})
+    if place is entry.value.node:
+        said = f"{name} is read here as the {label} of a Claude call"
+    else:
+        said = f"a Claude call sends this {label} here" + (f", through **{name}" if name else "")
+    related.extend((ctx.path, line, said) for line in lines)
+    if read is not None:
+        related.extend(read.related(label))
+    for reading in group:
+        related.extend(p for p in reading.diagnostic.related if p not in related)
+    message = first.message
+    if name and place is entry.value.node:
+        calls = len({id(r.site.node) for r in group})
+        # A notebook's code cells are one module.
+        module = "notebook" if ctx.line_labels is not None else "module"
+        message = _described(message, entry, _count(name, calls, read, module))
+    diagnostic = ctx.diagnostic(
+        check,
+        place,
+        message,
+        _merged_fix(fixes),
+        first.context if place is entry.holder else "",
+        first.severity,
+        related=tuple(related),
+    )
+    if place is entry.holder:
+        # A dict entry spread into several calls: the finding stays where each call put it.
+        return replace(diagnostic, fingerprint=first.fingerprint)
+    return diagnostic
+
+
+def _spread(reading: Reading) -> cst.CSTNode:
+    """Return the `**name` argument a call spreads the entry's dict with, else the call."""
+    through = reading.entry.through
+    for arg in reading.site.node.args:
+        if arg.star == "**" and isinstance(arg.value, cst.Name) and arg.value.value == through:
+            return arg
+    return reading.site.node
+
+
+def _count(name: str, here: int, read: ConstantRead | None, module: str) -> str:
+    """Return "MODEL, read by 2 Claude calls of this module" (and of other modules)."""
+    if read is None:
+        return f"{name}, read by {here} Claude calls of this {module}"
+    there = len(read.places)
+    total = here + there
+    return f"{name}, read by {total} Claude calls ({here} in this {module}, {there} in others)"
+
+
+def _described(message: str, entry: Entry, count: str) -> str:
+    """Return a call's message saying which constant it is about and how many calls read it."""
+    said = f" (from {entry.value.via})"
+    if said in message:
+        return message.replace(said, f" ({count})", 1)
+    shown = repr(entry.value.value)
+    if shown in message:
+        return message.replace(shown, f"{shown} ({count})", 1)
+    return f"{message} ({count})"
+
+
+def _merged_fix(fixes: Sequence[Fix | None]) -> Fix | None:
+    """Return one fix doing what every call's fix does, or None when one call has none or two
+    fixes write over each other."""
+    edits: list[Any] = []
+    descriptions: list[str] = []
+    applicability = Applicability.SAFE
+    for fix in fixes:
+        if fix is None or fix.applicability is Applicability.DISPLAY_ONLY:
+            return None
+        if fix.applicability is Applicability.UNSAFE:
+            applicability = Applicability.UNSAFE
+        edits.extend(e for e in fix.edits if e not in edits)
+        if fix.description not in descriptions:
+            descriptions.append(fix.description)
+    edits.sort()
+    if any(a.end > b.start for a, b in zip(edits, edits[1:], strict=False)):
+        return None
+    description = "; ".join(descriptions)
+    writes = {fix.edits for fix in fixes if fix is not None}
+    if len(writes) > 1:
+        # Each call's own argument is written (other code reads the constant too).
+        description = description.replace(" in this call ", f" in each of the {len(writes)} calls ")
+    return Fix(applicability, description, tuple(edits))

@@ -8,7 +8,7 @@ question needs. Anything it cannot prove is `UNKNOWN`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from claude_migrate.analysis.scope import Binding, ClassInfo, ModuleIndex, Scope
@@ -72,6 +72,16 @@ class Instance:
     # Set when another vendor's client may be the object instead (`OpenAI() if p else
     # Anthropic()`): the first attributes through which only the Claude client has methods.
     only: frozenset[str] | None = None
+
+
+@dataclass(frozen=True)
+class OtherClient:
+    """Another vendor's client among a choice of objects (`OpenAI() if p else Anthropic()`),
+    reached through `path`: `lacks` names the Claude client's attributes it has not, as
+    `Resolver._other_vendor` decides."""
+
+    lacks: frozenset[str]
+    path: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -782,55 +792,43 @@ class Resolver:
         vendor's client that has no such resource (`client = OpenAI() if ... else Anthropic()`,
         then `client.messages.create(...)`: the OpenAI client has no `messages`, so the call can
         only run on the Claude one). None unless there are several alternatives, one at least a
-        Claude client's, and every other one a known client lacking the resource.
+        Claude client's, and every other one another vendor's client lacking the resource: what
+        another vendor's client is and lacks is `_other_vendor`'s decision, the same one names and
+        choices resolve through (`_binding_symbols`, `_choice`).
         """
         found = self._resources(node, scope, 0)
         if found is None or len(found) < 2:
             return None
-        claude = [f for f in found if is_sdk_client_class(f.cls)]
+        claude = [f for f in found if isinstance(f, Instance) and is_sdk_client_class(f.cls)]
         if not claude or not all(f.path for f in claude):
             return None
         for other in found:
             if other in claude:
                 continue
-            lacking = OTHER_CLIENTS_LACKING.get(other.cls, frozenset())
-            if not other.path or other.path[0] not in lacking:
+            if not (isinstance(other, OtherClient) and other.path and other.path[0] in other.lacks):
                 return None
         return claude
 
     def _resources(
         self, node: cst.BaseExpression, scope: Scope, depth: int
-    ) -> list[Instance] | None:
-        """Return the instances an expression may be (one when it is not a choice), or None."""
+    ) -> list[Instance | OtherClient] | None:
+        """Return the objects an expression may be (one when it is not a choice), or None."""
         if depth > MAX_CHOICE_DEPTH:
             return None
-        options: list[tuple[cst.BaseExpression, Scope]] = []
-        if isinstance(node, cst.IfExp):
-            options = [(node.body, scope), (node.orelse, scope)]
-        elif isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
-            options = [(node.left, scope), (node.right, scope)]
-        elif isinstance(node, cst.Name):
-            bindings = [b for b in scope.lookup(node.value) if b.kind != "annotation"]
-            if 0 < len(bindings) <= 4 and all(
-                b.kind == "assign" and b.value is not None for b in bindings
-            ):
-                options = [(b.value, b.scope) for b in bindings if b.value is not None]
-        elif isinstance(node, cst.Attribute):
+        lacks = self._other_vendor(node, scope, depth + 1)
+        if lacks is not None:
+            return [OtherClient(lacks)]
+        if isinstance(node, cst.Attribute):
             bases = self._resources(node.value, scope, depth + 1)
             if bases is not None and len(bases) > 1:
-                return [Instance(b.cls, (*b.path, node.attr.value), b.info) for b in bases]
-        elif isinstance(node, cst.Call):
-            func = self.resolve(node.func, scope, depth + 1)
-            if isinstance(func, LocalFunction) and func.scope.returns:
-                options = [(value, func.scope) for value in func.scope.returns]
-            elif isinstance(func, Qual) and func.name in OTHER_CLIENTS_LACKING:
-                return [Instance(func.name)]
+                return [replace(b, path=(*b.path, node.attr.value)) for b in bases]
+        options = self._options(node, scope, depth)
         if len(options) == 1:
             return self._resources(options[0][0], options[0][1], depth + 1)
         if not options:
             single = self.resolve(node, scope, depth + 1)
             return [single] if isinstance(single, Instance) else None
-        found: list[Instance] = []
+        found: list[Instance | OtherClient] = []
         for option, where in options:
             if isinstance(option, cst.Name) and option.value == "None":
                 continue  # calling a method on it means it holds another alternative by then
@@ -839,3 +837,24 @@ class Resolver:
                 return None
             found.extend(inner)
         return found if len(found) <= MAX_CHOICES else None
+
+    def _options(
+        self, node: cst.BaseExpression, scope: Scope, depth: int
+    ) -> list[tuple[cst.BaseExpression, Scope]]:
+        """Return the alternatives an expression chooses between: the sides of `a if c else b`
+        and `a or b`, a name's few assignments, what a local function may return."""
+        if isinstance(node, cst.IfExp):
+            return [(node.body, scope), (node.orelse, scope)]
+        if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
+            return [(node.left, scope), (node.right, scope)]
+        if isinstance(node, cst.Name):
+            bindings = [b for b in scope.lookup(node.value) if b.kind != "annotation"]
+            if 0 < len(bindings) <= 4 and all(
+                b.kind == "assign" and b.value is not None for b in bindings
+            ):
+                return [(b.value, b.scope) for b in bindings if b.value is not None]
+        elif isinstance(node, cst.Call):
+            func = self.resolve(node.func, scope, depth + 1)
+            if isinstance(func, LocalFunction) and func.scope.returns:
+                return [(value, func.scope) for value in func.scope.returns]
+        return []

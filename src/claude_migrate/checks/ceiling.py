@@ -10,9 +10,8 @@ from claude_migrate.checks.base import Check, call_sites, parameter_markers
 from claude_migrate.core.diagnostics import Applicability, Diagnostic
 
 if TYPE_CHECKING:
-    import libcst as cst
-
     from claude_migrate.analysis.calls import CallSite
+    from claude_migrate.analysis.constant_reads import Reading
     from claude_migrate.analysis.context import FileContext
     from claude_migrate.analysis.values import Entry
     from claude_migrate.core.settings import FileSettings
@@ -54,10 +53,16 @@ class CeilingCheck(Check["FileContext"]):
         return call_sites()  # reads ctx.sites only
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
-        reported: set[int] = set()
-        for found in self._calls(ctx):
-            reported.add(id(found[1]))
-            yield found[0]
+        from claude_migrate.analysis.constant_reads import constant_reads, one_per_value
+
+        readings = list(self._calls(ctx))
+        found, reported = one_per_value(
+            ctx, self, readings, self.label, constant_reads(ctx, self.parameter)
+        )
+        yield from found
+        for reading in readings:
+            value = reading.entry.value
+            reported.add(id(value.node if value.node is not None else reading.entry.holder))
         yield from self._constants(ctx, reported)
 
     def _constants(self, ctx: FileContext, reported: set[int]) -> Iterable[Diagnostic]:
@@ -87,7 +92,9 @@ class CeilingCheck(Check["FileContext"]):
                 related=read.related(self.label),
             )
 
-    def _calls(self, ctx: FileContext) -> Iterable[tuple[Diagnostic, cst.CSTNode]]:
+    def _calls(self, ctx: FileContext) -> Iterable[Reading]:
+        from claude_migrate.analysis.constant_reads import Reading
+
         maximum = self.settings["max"]
         fix_to = self.settings["fix-to"]
         for site in ctx.all_sites:
@@ -132,4 +139,4 @@ class CeilingCheck(Check["FileContext"]):
                 context=site.record.scope.qualname,
                 related=site.via.related(entry.key, self.label) if site.via else (),
             )
-            yield diagnostic, entry.value.node if entry.value.node is not None else entry.holder
+            yield Reading(site, entry, diagnostic)

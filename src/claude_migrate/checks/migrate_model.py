@@ -140,6 +140,9 @@ class MigrateModelCheck(Check["FileContext"]):
         sources = frozenset(
             m.id for name in self.settings.get("from") or () if (m := target_of(known, name))
         )
+        from claude_migrate.analysis.constant_reads import Reading, one_per_value
+
+        readings: list[Reading] = []
         for site in ctx.all_sites:
             if site.branch_of is not None:
                 continue  # a migration moves the call, whatever branch chose its model
@@ -151,7 +154,9 @@ class MigrateModelCheck(Check["FileContext"]):
                 continue
             found = self._judge(ctx, site, entry, target, facts)
             if found is not None:
-                yield found
+                readings.append(Reading(site, entry, found))
+        # A model constant several calls of the module read moves once, at the constant.
+        yield from one_per_value(ctx, self, readings, "model")[0]
 
     def _judge(
         self, ctx: FileContext, site: CallSite, entry: Entry, target: Model, facts: Facts | None

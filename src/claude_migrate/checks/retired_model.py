@@ -266,9 +266,12 @@ class RetiredModelCheck(Check["CheckContext"]):
 
     # Calls ----------------------------------------------------------------------------------------
     def _calls(self, ctx: FileContext) -> Iterable[Diagnostic]:
+        from claude_migrate.analysis.constant_reads import Reading, constant_reads, one_per_value
+
         as_of = ctx.facts.as_of
         warn_days = self.settings["warn-days"]
         reported: set[int] = set()
+        readings: list[Reading] = []
         for site in ctx.all_sites:
             found = judge(ctx, site)
             if found is None or found.entry.value.elsewhere:
@@ -276,11 +279,13 @@ class RetiredModelCheck(Check["CheckContext"]):
             if found.entry.value.node is not None:
                 reported.add(id(found.entry.value.node))
             if found.retires <= as_of:
-                yield self._retired(ctx, site, found)
+                readings.append(Reading(site, found.entry, self._retired(ctx, site, found)))
             elif (found.retires - as_of).days <= warn_days:
-                yield self._retiring(ctx, site, found, as_of)
-
-        yield from self._constants(ctx, reported)
+                readings.append(Reading(site, found.entry, self._retiring(ctx, site, found, as_of)))
+        # A constant several calls read (here, or here and in other modules): one finding.
+        merged, shared = one_per_value(ctx, self, readings, "model", constant_reads(ctx, "model"))
+        yield from merged
+        yield from self._constants(ctx, reported | shared)
 
     def _constants(self, ctx: FileContext, reported: set[int]) -> Iterable[Diagnostic]:
         """Report this file's model constants that other modules' Claude calls read, once each.

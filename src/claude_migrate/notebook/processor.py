@@ -211,7 +211,21 @@ def _in_cell(d: Diagnostic, module: CellModule, starts: list[int]) -> Diagnostic
         end_line, end_column = line, d.column + 1
     else:
         end_column = d.end_column
-    return replace(d, line=line, end_line=end_line, end_column=end_column, cell=cell)
+    related = tuple(_related_in_cell(r, d.path, module, starts) for r in d.related)
+    return replace(
+        d, line=line, end_line=end_line, end_column=end_column, cell=cell, related=related
+    )
+
+
+def _related_in_cell(
+    place: tuple[str, int, str], path: str, module: CellModule, starts: list[int]
+) -> tuple[str, int, str]:
+    """Return a related place of the same notebook at its line within its cell, the cell named
+    in its message (a related place is a path and a line: it has no cell of its own)."""
+    if place[0] != path:
+        return place
+    cell, line = module.locate(place[1], starts)
+    return (place[0], line, f"{place[2]} (cell {cell})")
 
 
 def _error_in_cell(error: FileError, module: CellModule, starts: list[int]) -> FileError:
