@@ -832,9 +832,11 @@ class Project:
                 if "parent" in facts:
                     # A nested function reads what it does not bind from the enclosing one.
                     return self._name(module, facts["parent"], name, depth + 1)
-        if name in summary["imports"]:
-            return self.qualified(summary["imports"][name], depth + 1)
         assigns = summary["assigns"].get(name)
+        if name in summary["imports"]:
+            if assigns and any(value[0] in ("def", "class") for value, _ in assigns):
+                return None  # a local stand-in defined beside the import: which one is unseen
+            return self.qualified(summary["imports"][name], depth + 1)
         if assigns:
             if len(assigns) == 1 and assigns[0][0][0] == "def":
                 return Func(module, name)
