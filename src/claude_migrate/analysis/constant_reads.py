@@ -178,6 +178,10 @@ def one_per_value(
     place, with each call as a related place. A finding a rule placed elsewhere than the value
     (a refused part of the request) is kept as it is.
     """
+    if ctx.line_labels is not None:
+        # A notebook: its cells run one at a time, often out of order, and each request is made
+        # by the cell that sends it; each call keeps its own finding there.
+        return [r.diagnostic for r in readings], set()
     others = {id(read.node): read for read in elsewhere}
     groups: dict[int, list[Reading]] = {}
     places: dict[int, cst.CSTNode] = {}

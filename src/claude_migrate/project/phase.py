@@ -832,6 +832,10 @@ class Project:
                 if "parent" in facts:
                     # A nested function reads what it does not bind from the enclosing one.
                     return self._name(module, facts["parent"], name, depth + 1)
+        return self._module_name(module, summary, name, depth)
+
+    def _module_name(self, module: str, summary: dict[str, Any], name: str, depth: int) -> Sym:
+        """Return what a module-level name is: an import, a def, a class or its assignments."""
         assigns = summary["assigns"].get(name)
         if name in summary["imports"]:
             if assigns and any(value[0] in ("def", "class") for value, _ in assigns):
