@@ -364,6 +364,15 @@ class _Layout:
     defaulted: tuple[str, ...]
 
 
+@dataclass
+class _Scan:
+    """A call's last reading in the fixed point: when it began (`Project._clock`) and what it
+    read that may change: (kind, key) of a fact (`Project._read`)."""
+
+    stamp: int
+    reads: set[tuple[str, Any]]
+
+
 class _Memo(enum.Enum):
     """A marker in `Project._memo`, never a value: no entry yet, and an expression being
     evaluated (a cycle)."""
@@ -416,6 +425,17 @@ class Project:
         # from here before the disk.
         self.given: dict[str, bytes | str] = {}
         self.facts = Facts()
+        # The fixed point's worklist (`solve`): each call's last reading, a clock, when each
+        # fact last changed, how many changes there were, and the reads of the call being read.
+        # Off (`incremental = False`), every call is read every round: the reference the
+        # worklist must equal.
+        self.incremental = True
+        self._scans: dict[tuple[str, str | None, int], _Scan] = {}
+        self._clock = 0
+        self._changes = 0
+        self._changed: dict[tuple[str, Any], int] = {}
+        self._all_stale = 0
+        self._reads: set[tuple[str, Any]] | None = None
         self._exports: dict[tuple[str, str], Sym] = {}
         self._evaluating: set[tuple[Any, ...]] = set()
         self._unreadable: set[str] = set()
@@ -446,6 +466,7 @@ class Project:
         self.summaries[name] = self._beside(name, path, found)
         self.paths[name] = _display(path, self.cwd)
         self.files[str(path)] = name
+        self._arrived(name)
         return name
 
     def _summary(
@@ -535,6 +556,7 @@ class Project:
             return None
         self.summaries[module] = self._beside(module, path, found)
         self.paths[module] = _display(path, self.cwd)
+        self._arrived(module)
         if scan:
             self.scanned.add(module)
         return module
@@ -988,6 +1010,7 @@ class Project:
                 if isinstance(typed, Ref) and is_sdk_client_class(typed.qualname):
                     return Client(typed.qualname)
                 return None
+        self._read("clients", (module, qual))
         if name in self.facts.ambiguous.get((module, qual), set()):
             return None
         cls = self.facts.param_clients.get((module, qual), {}).get(name)
@@ -995,9 +1018,17 @@ class Project:
 
     # The fixed point ------------------------------------------------------------------------
     def solve(self) -> None:
-        """Derive wrappers, parameter clients and relied-on defaults until nothing changes."""
+        """Derive wrappers, parameter clients and relied-on defaults until nothing changes.
+
+        Round by round, each call of the scanned modules in the same order; a call is read
+        again only when something its last reading read has changed since (`_Scan`): a fact
+        of a function (its parameters' clients, what its parameters reach, what its `**kwargs`
+        passes on), or a module it found missing. Reading it again would record what it
+        recorded already (facts only grow), so the rounds, their number and the facts are those
+        of reading every call every round, at the cost of the calls whose inputs moved.
+        """
         for _ in range(MAX_ROUNDS):
-            before = _freeze(self.facts)
+            before = self._changes if self.incremental else _freeze(self.facts)
             known = len(self.summaries)
             self._exports.clear()
             self._memo.clear()
@@ -1013,9 +1044,9 @@ class Project:
                         continue
                     for qual, facts in summary["functions"].items():
                         for call in facts["calls"]:
-                            self._scan_call(module, qual, call)
+                            self._visit(module, qual, call)
                     for call in summary["calls"]:
-                        self._scan_call(module, None, call)
+                        self._visit(module, None, call)
                 _follow_imports(self)
                 # A module read for a name it defines, whose function is handed a Claude client
                 # by a caller (`query(client, model)` in a helper that never names Claude): its
@@ -1023,8 +1054,59 @@ class Project:
                 self.scanned.update(m for m, _ in self.facts.param_clients if m in self.summaries)
             finally:
                 self.loading = False
-            if _freeze(self.facts) == before and len(self.summaries) == known:
+            after = self._changes if self.incremental else _freeze(self.facts)
+            if after == before and len(self.summaries) == known:
                 break
+
+    def _visit(self, module: str, function: str | None, call: list[Any]) -> None:
+        """Read a call, unless nothing it read when last read has changed since."""
+        key = (module, function, id(call))
+        last = self._scans.get(key)
+        if last is not None and self.incremental and not self._stale(last):
+            return
+        self._clock += 1
+        scan = _Scan(self._clock, set())
+        self._reads = scan.reads
+        try:
+            self._scan_call(module, function, call)
+        finally:
+            self._reads = None
+        self._scans[key] = scan
+
+    def _stale(self, scan: _Scan) -> bool:
+        if scan.stamp <= self._all_stale:
+            return True
+        changed = self._changed
+        return any(changed.get(read, 0) >= scan.stamp for read in scan.reads)
+
+    def _read(self, kind: str, key: Any) -> None:
+        """Note that the call being read depends on a fact (`_Scan`)."""
+        if self._reads is not None:
+            self._reads.add((kind, key))
+
+    def _touch(self, kind: str, key: Any) -> None:
+        """Note that a fact changed: the calls that read it are read again."""
+        self._clock += 1
+        self._changes += 1
+        self._changed[(kind, key)] = self._clock
+
+    def _entry(self, table: dict[Any, Any], key: Any, kind: str, empty: type) -> Any:
+        """Return a fact table's entry for `key`, made empty when missing (a change)."""
+        found = table.get(key)
+        if found is None:
+            found = table[key] = empty()
+            self._touch(kind, key)
+        return found
+
+    def _arrived(self, module: str) -> None:
+        """Note that a module was summarised: calls that found it missing are read again.
+
+        A module looked for and not found where it is (its file unknown, or unreadable)
+        could change anything read since: every call is read again then.
+        """
+        self._touch("module", module)
+        if module in self._unreadable or (module in self._paths and self._paths[module] is None):
+            self._all_stale = self._clock
 
     def _callee_params(self, module: str, qual: str) -> tuple[list[dict[str, Any]], bool] | None:
         facts = self.summaries.get(module, {}).get("functions", {}).get(qual)
@@ -1264,10 +1346,12 @@ class Project:
         target = TARGETS[key]
         owner = self._varkw(module, function, star)
         if owner is not None:
-            forwards = self.facts.forwards.setdefault((module, function), {})
+            mine = (module, function)
+            forwards = self._entry(self.facts.forwards, mine, "forwards", dict)
             for canonical in CANONICAL:
                 for name in target.names(canonical):
-                    _add(forwards, name, [canonical, key, *where])
+                    if _add(forwards, name, [canonical, key, *where]):
+                        self._touch("forwards", mine)
             return
         # `create(**kwargs)` with `kwargs = self.build_kwargs(...)`: the entries of the dict
         # literal it is made from, read in the function that wrote it.
@@ -1296,7 +1380,9 @@ class Project:
             return
         place = self._constant_place(module, function, value)
         if place is not None:
-            _add(self.facts.constant_reads.setdefault(place[0], {}), place[1], read)
+            table = self._entry(self.facts.constant_reads, place[0], "constant_reads", dict)
+            if _add(table, place[1], read):
+                self._touch("constant_reads", place[0])
 
     def _constant_place(
         self, module: str, function: str | None, value: list[Any]
@@ -1327,6 +1413,7 @@ class Project:
             return None
         for owner, rest in self._prefixes(qualname):
             if owner not in self.summaries:
+                self._read("module", owner)  # found if it is summarised later
                 continue
             if owner == module or len(rest) != 1:
                 return None
@@ -1336,6 +1423,8 @@ class Project:
     def _module_constant(self, module: str, name: str) -> tuple[str, str] | None:
         """Return (module, name) when `name` is assigned a literal once, at module level."""
         summary = self.summaries.get(module)
+        if summary is None:
+            self._read("module", module)
         assigns = summary["assigns"].get(name) if summary is not None else None
         if not assigns or len(assigns) != 1:
             return None
@@ -1350,9 +1439,13 @@ class Project:
             return
         for symbol, fallback in self._param_reads(module, function, value, 0):
             key = (symbol.module, symbol.qual)
-            _add(self.facts.reaches.setdefault(key, {}), symbol.name, reach)
+            if _add(self._entry(self.facts.reaches, key, "reaches", dict), symbol.name, reach):
+                self._touch("reaches", key)
             if fallback is not None:
-                self.facts.fallbacks.setdefault(key, {}).setdefault(symbol.name, fallback)
+                fallbacks = self._entry(self.facts.fallbacks, key, "fallbacks", dict)
+                if symbol.name not in fallbacks:
+                    fallbacks[symbol.name] = fallback
+                    self._touch("fallbacks", key)
 
     def _param_reads(
         self, module: str, function: str | None, value: list[Any], depth: int
@@ -1492,6 +1585,8 @@ class Project:
         if layout is None:
             return
         owner = self.class_of(callee_module, qual)
+        self._read("reaches", key)
+        self._read("forwards", key)
         reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver or owner)
         forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver or owner)
         facts = self.summaries[callee_module]["functions"][qual]
@@ -1502,7 +1597,10 @@ class Project:
         if not call[4] and not call[5]:
             for name in layout.defaulted:
                 if name not in bound_args:
-                    self.facts.relied.setdefault(key, set()).add(name)
+                    relied = self._entry(self.facts.relied, key, "relied", set)
+                    if name not in relied:
+                        relied.add(name)
+                        self._touch("relied", key)
         self._record_bound_clients(module, function, key, bound_args)
         # Wrapper chains: our parameters passed on reach what the callee's reach.
         here = [self.paths.get(module, module), call[6]]
@@ -1532,9 +1630,15 @@ class Project:
             symbol = self._typed(self.evaluate(module, function, arg))
             if isinstance(symbol, Client) and not symbol.path:
                 if is_sdk_client_class(symbol.cls):
-                    self.facts.param_clients.setdefault(key, {}).setdefault(name, symbol.cls)
+                    clients = self._entry(self.facts.param_clients, key, "clients", dict)
+                    if name not in clients:
+                        clients[name] = symbol.cls
+                        self._touch("clients", key)
             elif isinstance(symbol, (Foreign, Obj)):
-                self.facts.ambiguous.setdefault(key, set()).add(name)
+                ambiguous = self._entry(self.facts.ambiguous, key, "clients", set)
+                if name not in ambiguous:
+                    ambiguous.add(name)
+                    self._touch("clients", key)
 
     def _record_paths(
         self,
@@ -1554,11 +1658,16 @@ class Project:
                 continue
             passed = self.evaluate(module, function, bound_args[head])
             if isinstance(passed, Obj):
-                self.facts.options.add((passed.module, passed.name))
+                made = (passed.module, passed.name)
+                if made not in self.facts.options:
+                    self.facts.options.add(made)
+                    self._touch("options", made)
             elif isinstance(passed, Param) and function is not None:
+                key = (passed.module, passed.qual)
                 for reach in items:
-                    mine = self.facts.reaches.setdefault((passed.module, passed.qual), {})
-                    _add(mine, passed.name + rest, reach)
+                    mine = self._entry(self.facts.reaches, key, "reaches", dict)
+                    if _add(mine, passed.name + rest, reach):
+                        self._touch("reaches", key)
 
     def _record_forwarding(
         self,
@@ -1570,14 +1679,18 @@ class Project:
     ) -> None:
         """Record that a function's `**kwargs`, passed on to a call, reach what the callee's
         parameters it did not bind otherwise reach."""
-        mine = self.facts.forwards.setdefault((module, function), {})
+        key = (module, function)
+        mine = self._entry(self.facts.forwards, key, "forwards", dict)
+        added = False
         for name, items in reaches.items():
             if name not in bound_args:
                 for reach in items:
-                    _add(mine, name, reach)
+                    added = _add(mine, name, reach) or added
         for name, items in forwards.items():
             for reach in items:
-                _add(mine, name, reach)
+                added = _add(mine, name, reach) or added
+        if added:
+            self._touch("forwards", key)
 
     # Views ------------------------------------------------------------------------------------
     def derived(self, module: str) -> dict[str, Any]:
@@ -2073,10 +2186,13 @@ def _places(reaches: list[list[Any]]) -> list[list[Any]]:
     return sorted(found)
 
 
-def _add(table: dict[str, list[list[Any]]], name: str, reach: list[Any]) -> None:
+def _add(table: dict[str, list[list[Any]]], name: str, reach: list[Any]) -> bool:
+    """Add a reach to a table's entry; return whether it was new."""
     items = table.setdefault(name, [])
-    if reach not in items:
-        items.append(reach)
+    if reach in items:
+        return False
+    items.append(reach)
+    return True
 
 
 def _freeze(facts: Facts) -> str:
