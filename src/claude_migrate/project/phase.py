@@ -388,6 +388,10 @@ _PENDING: Final = _Memo.PENDING
 class Project:
     """Module summaries of one run, and the facts derived from them."""
 
+    # Whether the fixed point reads only the calls whose inputs changed (`solve`). Off, every
+    # call is read every round: the reference the worklist must equal, kept for tests.
+    incremental = True
+
     def __init__(self, roots: Sequence[Path], cwd: Path, folders: Sequence[Path] = ()) -> None:
         self.roots = list(roots)
         self.folders = list(folders)
@@ -427,9 +431,6 @@ class Project:
         self.facts = Facts()
         # The fixed point's worklist (`solve`): each call's last reading, a clock, when each
         # fact last changed, how many changes there were, and the reads of the call being read.
-        # Off (`incremental = False`), every call is read every round: the reference the
-        # worklist must equal.
-        self.incremental = True
         self._scans: dict[tuple[str, str | None, int], _Scan] = {}
         self._clock = 0
         self._changes = 0
