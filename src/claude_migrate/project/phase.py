@@ -364,13 +364,8 @@ class _Layout:
     defaulted: tuple[str, ...]
 
 
-@dataclass
-class _Scan:
-    """A call's last reading in the fixed point: when it began (`Project._clock`) and what it
-    read that may change: (kind, key) of a fact (`Project._read`)."""
-
-    stamp: int
-    reads: set[tuple[str, Any]]
+# A call of a summary: its module, its function's qualname (None: module level), `id` of it.
+_CallKey = tuple[str, str | None, int]
 
 
 class _Memo(enum.Enum):
@@ -429,14 +424,17 @@ class Project:
         # from here before the disk.
         self.given: dict[str, bytes | str] = {}
         self.facts = Facts()
-        # The fixed point's worklist (`solve`): each call's last reading, a clock, when each
-        # fact last changed, how many changes there were, and the reads of the call being read.
-        self._scans: dict[tuple[str, str | None, int], _Scan] = {}
+        # The fixed point's worklist (`solve`): when each call was last read (a clock), the
+        # calls that read each fact since it last changed, those to read again, how many
+        # changes there were, and the call being read. A call read before `_all_stale` is read
+        # again whatever it read.
+        self._scans: dict[_CallKey, int] = {}
         self._clock = 0
         self._changes = 0
-        self._changed: dict[tuple[str, Any], int] = {}
+        self._readers: dict[tuple[str, Any], set[_CallKey]] = {}
+        self._stale: set[_CallKey] = set()
         self._all_stale = 0
-        self._reads: set[tuple[str, Any]] | None = None
+        self._reading: _CallKey | None = None
         self._exports: dict[tuple[str, str], Sym] = {}
         self._evaluating: set[tuple[Any, ...]] = set()
         self._unreadable: set[str] = set()
@@ -1022,7 +1020,7 @@ class Project:
         """Derive wrappers, parameter clients and relied-on defaults until nothing changes.
 
         Round by round, each call of the scanned modules in the same order; a call is read
-        again only when something its last reading read has changed since (`_Scan`): a fact
+        again only when something its last reading read has changed since (`_read`): a fact
         of a function (its parameters' clients, what its parameters reach, what its `**kwargs`
         passes on), or a module it found missing. Reading it again would record what it
         recorded already (facts only grow), so the rounds, their number and the facts are those
@@ -1062,34 +1060,39 @@ class Project:
     def _visit(self, module: str, function: str | None, call: list[Any]) -> None:
         """Read a call, unless nothing it read when last read has changed since."""
         key = (module, function, id(call))
-        last = self._scans.get(key)
-        if last is not None and self.incremental and not self._stale(last):
+        stamp = self._scans.get(key)
+        if (
+            stamp is not None
+            and stamp > self._all_stale
+            and key not in self._stale
+            and self.incremental
+        ):
             return
         self._clock += 1
-        scan = _Scan(self._clock, set())
-        self._reads = scan.reads
+        self._scans[key] = self._clock
+        self._stale.discard(key)
+        self._reading = key
         try:
             self._scan_call(module, function, call)
         finally:
-            self._reads = None
-        self._scans[key] = scan
-
-    def _stale(self, scan: _Scan) -> bool:
-        if scan.stamp <= self._all_stale:
-            return True
-        changed = self._changed
-        return any(changed.get(read, 0) >= scan.stamp for read in scan.reads)
+            self._reading = None
 
     def _read(self, kind: str, key: Any) -> None:
-        """Note that the call being read depends on a fact (`_Scan`)."""
-        if self._reads is not None:
-            self._reads.add((kind, key))
+        """Note that the call being read depends on a fact: when it changes, the call is read
+        again (`_touch`)."""
+        if self._reading is not None:
+            readers = self._readers.get((kind, key))
+            if readers is None:
+                readers = self._readers[(kind, key)] = set()
+            readers.add(self._reading)
 
     def _touch(self, kind: str, key: Any) -> None:
         """Note that a fact changed: the calls that read it are read again."""
         self._clock += 1
         self._changes += 1
-        self._changed[(kind, key)] = self._clock
+        readers = self._readers.pop((kind, key), None)
+        if readers:
+            self._stale.update(readers)
 
     def _entry(self, table: dict[Any, Any], key: Any, kind: str, empty: type) -> Any:
         """Return a fact table's entry for `key`, made empty when missing (a change)."""
