@@ -433,6 +433,9 @@ class Project:
         self._changes = 0
         self._readers: dict[tuple[str, Any], set[_CallKey]] = {}
         self._stale: set[_CallKey] = set()
+        # When each module's calls were last visited, and the modules with a stale call.
+        self._modules_read: dict[str, int] = {}
+        self._stale_modules: set[str] = set()
         self._all_stale = 0
         self._reading: _CallKey | None = None
         self._exports: dict[tuple[str, str], Sym] = {}
@@ -1039,13 +1042,8 @@ class Project:
             self.loading = True
             try:
                 for module, summary in list(self.summaries.items()):
-                    if module not in self.scanned:
-                        continue
-                    for qual, facts in summary["functions"].items():
-                        for call in facts["calls"]:
-                            self._visit(module, qual, call)
-                    for call in summary["calls"]:
-                        self._visit(module, None, call)
+                    if module in self.scanned and not self._settled_module(module):
+                        self._visit_module(module, summary)
                 _follow_imports(self)
                 # A module read for a name it defines, whose function is handed a Claude client
                 # by a caller (`query(client, model)` in a helper that never names Claude): its
@@ -1056,6 +1054,28 @@ class Project:
             after = self._changes if self.incremental else _freeze(self.facts)
             if after == before and len(self.summaries) == known:
                 break
+
+    def _settled_module(self, module: str) -> bool:
+        """Return whether every call of a module was read since what it read last changed."""
+        read = self._modules_read.get(module)
+        return (
+            read is not None
+            and read > self._all_stale
+            and module not in self._stale_modules
+            and self.incremental
+        )
+
+    def _visit_module(self, module: str, summary: dict[str, Any]) -> None:
+        """Visit each call of a module, in order (`_visit`)."""
+        # Before its calls: a fact one of them changes may make another of them stale.
+        self._stale_modules.discard(module)
+        self._clock += 1
+        self._modules_read[module] = self._clock
+        for qual, facts in summary["functions"].items():
+            for call in facts["calls"]:
+                self._visit(module, qual, call)
+        for call in summary["calls"]:
+            self._visit(module, None, call)
 
     def _visit(self, module: str, function: str | None, call: list[Any]) -> None:
         """Read a call, unless nothing it read when last read has changed since."""
@@ -1093,6 +1113,7 @@ class Project:
         readers = self._readers.pop((kind, key), None)
         if readers:
             self._stale.update(readers)
+            self._stale_modules.update(reader[0] for reader in readers)
 
     def _entry(self, table: dict[Any, Any], key: Any, kind: str, empty: type) -> Any:
         """Return a fact table's entry for `key`, made empty when missing (a change)."""
