@@ -7,6 +7,7 @@ shapes whose facts need more than one round or more than one solve.
 
 from __future__ import annotations
 
+import ast
 import json
 from pathlib import Path
 from typing import Any
@@ -107,3 +108,34 @@ def test_facts_found_late_reach_the_calls_read_before_them(
     # A module-level call reads a constant of a module before anything summarised it.
     limits = views[str(tmp_path / "app/limits.py")][1]["app.limits"]
     assert limits["read_by"]["LIMIT"] == [["max_tokens", "sdk:messages.create", "app/script.py", 4]]
+
+
+def test_facts_are_written_only_where_the_worklist_sees_it() -> None:
+    """A fact written behind the worklist's back leaves the calls that read it stale: every
+    write goes through `Project._entry` (a table's entry) and `Project._touch` (a change)."""
+    tree = ast.parse(Path(phase.__file__).read_text(encoding="utf-8"))
+    writes = ("setdefault", "add", "update", "append", "extend", "pop", "clear", "discard")
+
+    def is_fact_table(node: ast.expr) -> bool:
+        return (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "facts"
+            and isinstance(node.value.value, ast.Name)
+            and node.value.value.id == "self"
+        )
+
+    found = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in writes
+            and is_fact_table(node.func.value)
+        ):
+            found.append(node.lineno)
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        for target in targets:
+            if isinstance(target, ast.Subscript) and is_fact_table(target.value):
+                found.append(node.lineno)
+    assert found == []

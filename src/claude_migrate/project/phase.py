@@ -338,7 +338,11 @@ class Reach:
 
 @dataclass
 class Facts:
-    """What the fixed point decided, keyed by (module, function qualname)."""
+    """What the fixed point decided, keyed by (module, function qualname).
+
+    Written only through `Project._entry` and `Project._touch`, which tell the fixed point's
+    worklist what changed (a test holds the code to it).
+    """
 
     reaches: dict[tuple[str, str], dict[str, list[list[Any]]]] = field(default_factory=dict)
     # Keywords a function passes on through `**kwargs`: name -> reaches.
@@ -1123,6 +1127,12 @@ class Project:
             self._touch(kind, key)
         return found
 
+    def _put(self, table: set[Any], item: Any, kind: str, key: Any) -> None:
+        """Add an item to a fact's set, a change when it is new."""
+        if item not in table:
+            table.add(item)
+            self._touch(kind, key)
+
     def _arrived(self, module: str) -> None:
         """Note that a module was summarised: calls that found it missing are read again.
 
@@ -1408,11 +1418,12 @@ class Project:
         if not any(self._varkw(made.module, made.function, ["name", s]) for s in made.spreads):
             return
         target = TARGETS[key]
-        forwards = self.facts.forwards.setdefault((made.module, made.function), {})
+        mine = (made.module, made.function)
+        forwards = self._entry(self.facts.forwards, mine, "forwards", dict)
         for canonical in CANONICAL:
             for name in target.names(canonical):
-                if name not in made.entries:
-                    _add(forwards, name, [canonical, key, *where])
+                if name not in made.entries and _add(forwards, name, [canonical, key, *where]):
+                    self._touch("forwards", mine)
 
     def _constant_read(
         self, module: str, function: str | None, value: list[Any], read: list[Any]
@@ -1641,9 +1652,7 @@ class Project:
             for name in layout.defaulted:
                 if name not in bound_args:
                     relied = self._entry(self.facts.relied, key, "relied", set)
-                    if name not in relied:
-                        relied.add(name)
-                        self._touch("relied", key)
+                    self._put(relied, name, "relied", key)
         self._record_bound_clients(module, function, key, bound_args)
         # Wrapper chains: our parameters passed on reach what the callee's reach.
         here = [self.paths.get(module, module), call[6]]
@@ -1679,9 +1688,7 @@ class Project:
                         self._touch("clients", key)
             elif isinstance(symbol, (Foreign, Obj)):
                 ambiguous = self._entry(self.facts.ambiguous, key, "clients", set)
-                if name not in ambiguous:
-                    ambiguous.add(name)
-                    self._touch("clients", key)
+                self._put(ambiguous, name, "clients", key)
 
     def _record_paths(
         self,
@@ -1702,9 +1709,7 @@ class Project:
             passed = self.evaluate(module, function, bound_args[head])
             if isinstance(passed, Obj):
                 made = (passed.module, passed.name)
-                if made not in self.facts.options:
-                    self.facts.options.add(made)
-                    self._touch("options", made)
+                self._put(self.facts.options, made, "options", made)
             elif isinstance(passed, Param) and function is not None:
                 key = (passed.module, passed.qual)
                 for reach in items:
