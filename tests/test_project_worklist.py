@@ -139,3 +139,47 @@ def test_facts_are_written_only_where_the_worklist_sees_it() -> None:
             if isinstance(target, ast.Subscript) and is_fact_table(target.value):
                 found.append(node.lineno)
     assert found == []
+
+
+# Where facts are read without telling the worklist: after the fixed point (deriving what
+# files are told), or by the fixed point itself between rounds.
+READ_AFTER = {"_function_entry", "_derive", "_derive_classes", "solve"}
+
+
+def test_facts_read_while_calls_are_read_are_told_to_the_worklist() -> None:
+    """A call that reads a fact must say so (`Project._read`): else it is not read again when
+    the fact changes. Each function that looks a fact up must call `_read`, or be one of those
+    that run after the fixed point."""
+    tree = ast.parse(Path(phase.__file__).read_text(encoding="utf-8"))
+    project = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Project")
+    unsaid = []
+    for function in project.body:
+        if not isinstance(function, ast.FunctionDef) or function.name in READ_AFTER:
+            continue
+        looks_up = tells = False
+        for node in ast.walk(function):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "get"
+                and isinstance(node.func.value, ast.Attribute)
+                and isinstance(node.func.value.value, ast.Attribute)
+                and node.func.value.value.attr == "facts"
+            ):
+                looks_up = True
+            if isinstance(node, ast.Compare) and any(
+                isinstance(c, ast.Attribute)
+                and isinstance(c.value, ast.Attribute)
+                and c.value.attr == "facts"
+                for c in node.comparators
+            ):
+                looks_up = True
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "_read"
+            ):
+                tells = True
+        if looks_up and not tells:
+            unsaid.append(function.name)
+    assert unsaid == []
