@@ -137,7 +137,7 @@ def test_facts_are_written_only_where_the_worklist_sees_it() -> None:
         targets = node.targets if isinstance(node, ast.Assign) else []
         for target in targets:
             if isinstance(target, ast.Subscript) and is_fact_table(target.value):
-                found.append(node.lineno)
+                found.append(target.lineno)
     assert found == []
 
 
