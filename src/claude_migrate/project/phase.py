@@ -1396,7 +1396,8 @@ class Project:
             return
         made = self.evaluate(module, function, base)
         if isinstance(made, Obj):
-            self.facts.options.add((made.module, made.name))
+            cls = (made.module, made.name)
+            self._put(self.facts.options, cls, "options", cls)
 
     def _record_target_star(
         self, module: str, function: str, star: list[Any], key: str, where: list[Any]
