@@ -14,6 +14,7 @@ import pytest
 
 from claude_migrate.project.kinds import (
     Bound,
+    Choice,
     Class,
     Client,
     Const,
@@ -44,6 +45,8 @@ SDK = "anthropic.Anthropic"
         (Class("app.llm", "Chat"), ["class", "app.llm", "Chat"]),
         (Obj("app.llm", "Chat"), ["obj", "app.llm", "Chat"]),
         (Items(Client(SDK)), ["items", SDK]),
+        # A provider switch: Claude's through `messages` only.
+        (Client(SDK, (), frozenset({"messages"})), ["client", SDK, ["messages"]]),
     ],
 )
 def test_what_a_file_can_use_crosses_as_the_same_json_lists(symbol: Sym, plain: list[Any]) -> None:
@@ -68,6 +71,8 @@ def test_what_a_file_can_use_crosses_as_the_same_json_lists(symbol: Sym, plain: 
         DictLit({"model": ["lit", "x"]}, "app.llm", "ask"),
         Items(Foreign("openai.OpenAI")),
         Items(None),
+        Items(Client(SDK, (), frozenset({"messages"}))),
+        Choice((Obj("app.llm", "Chat"), Obj("app.llm", "Echo"))),
     ],
 )
 def test_what_a_file_cannot_use_does_not_cross(symbol: Sym) -> None:
@@ -91,10 +96,32 @@ def test_a_union_of_clients_and_none_is_a_client() -> None:
 
 
 def test_a_proven_other_object_beside_a_client_makes_the_union_unknown() -> None:
-    assert _union([Client(SDK), Foreign("openai.OpenAI")]) is None
+    assert _union([Client(SDK), Foreign("app.lib.Session")]) is None
     assert _union([Client(SDK), Obj("app", "Fake")]) is None
     assert _union([Client(SDK), Const("x")]) is None
     assert _union([Const("a"), Const("b")]) is None
     # An unknown beside a client: a client only where either value may be the one (`a or b`).
     assert _union([Client(SDK), None]) is None
     assert _union([Client(SDK), None], choice=True) == Client(SDK)
+
+
+def test_another_vendors_client_beside_a_claude_client_is_claude_only_through_what_it_lacks() -> (
+    None
+):
+    restricted = _union([Foreign("openai.OpenAI"), Client(SDK)])
+    assert restricted == Client(SDK, (), frozenset({"messages"}))
+    assert _union([restricted, Const(None)]) == restricted
+    # Still unknown beside anything else proven: a local class, another library's object.
+    assert _union([Foreign("openai.OpenAI"), Client(SDK), Obj("app", "Fake")]) is None
+    assert _union([Foreign("openai.OpenAI"), Const(None)]) is None
+
+
+def test_project_classes_chosen_at_run_time_are_a_choice_of_them() -> None:
+    a, b = Class("app.backends", "A"), Class("app.backends", "B")
+    assert _union([a, b]) == Choice((a, b))
+    assert _union([a, a]) == a
+    assert _union([Choice((a, b)), b]) == Choice((a, b))
+    # An unknown or another kind of value among them: unknown.
+    assert _union([a, None]) is None
+    assert _union([a, Const("x")]) is None
+    assert _union([a, Foreign("openai.OpenAI")]) is None

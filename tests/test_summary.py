@@ -153,6 +153,27 @@ def test_self_attributes_and_unpacked_targets_are_recorded() -> None:
     assert facts["locals"]["count"] == [[UNKNOWN_EXPR, False]]
 
 
+def test_attributes_stored_on_other_names_are_recorded_per_function() -> None:
+    source = (
+        "import threading\n_local = threading.local()\n\n\n"
+        "class Cache:\n"
+        "    def put(self, client):\n"
+        "        self.client = client\n"
+        "        _local.client = client\n"
+        "def get():\n"
+        "    _local.client = make()\n"
+        "    _local.client.timeout = 3\n"
+    )
+    summary = _summary(source)
+    assert summary["functions"]["Cache.put"]["stores"] == {
+        "_local": {"client": [["name", "client"]]}
+    }
+    assert summary["functions"]["get"]["stores"] == {
+        "_local": {"client": [["call", ["name", "make"], [], {}, False, [], 10, 21]]}
+    }
+    assert "client" in summary["classes"]["Cache"]["attributes"]
+
+
 def test_module_level_calls_are_recorded_breadth_first_nested_scopes_included() -> None:
     source = (
         "x = f(g(h()), k())\n"
@@ -178,7 +199,9 @@ def test_module_level_calls_are_recorded_breadth_first_nested_scopes_included() 
         ("a or 'fallback'", ["or", [["name", "a"], ["lit", "fallback"]]]),
         ("x if c else y", ["if", ["name", "x"], ["name", "y"]]),
         ("config['model']", ["sub", ["name", "config"], "model"]),
-        ("config[0]", UNKNOWN_EXPR),
+        ("config[0]", ["sub", ["name", "config"], None]),
+        ("PROVIDERS[name]", ["sub", ["name", "PROVIDERS"], None]),
+        ("items[1:]", UNKNOWN_EXPR),
         ("{'a': 1, **rest}", ["dict", {"a": ["lit", 1]}, True, ["rest"]]),
         ("{**make(), 'a': 1}", ["dict", {"a": ["lit", 1]}, True, []]),
         (

@@ -6,6 +6,10 @@ once at module level (`ProjectView.own["read_by"]`). A rule reports such a const
 is assigned, with the calls as related places, and the calls themselves are not reported
 (`Value.elsewhere`): a retired model kept in `settings.py` and read by twelve calls is one
 finding, and its fix edits the constant once.
+
+The same holds for a parameter default some in-project call relies on, kept by a base class's
+`__init__` (`self.max_tokens = max_tokens`) and read by a subclass's Claude call in another
+module (`ProjectView.own["defaults_read_by"]`): reported once, at the default.
 """
 
 from __future__ import annotations
@@ -45,16 +49,48 @@ class ConstantRead:
         return f"{self.name}, read by {calls} of other modules"
 
 
+def _defaults_read(
+    ctx: FileContext, canonical: str, table: dict[str, dict[str, list[list[Any]]]]
+) -> list[ConstantRead]:
+    """Return the parameter defaults of the file that other modules' Claude calls read."""
+    found: list[ConstantRead] = []
+    if not table:
+        return found
+    for scope in ctx.index.scopes:
+        params = table.get(scope.qualname) if scope.kind == "function" else None
+        for param, reads in sorted((params or {}).items()):
+            mine = [r for r in reads if r[0] == canonical]
+            bindings = [b for b in scope.bindings.get(param, []) if b.kind == "param"]
+            if not mine or len(bindings) != 1 or bindings[0].default is None:
+                continue
+            value = literal(bindings[0].default)
+            if not value.known or value.node is None:
+                continue
+            owner = scope.qualname.removesuffix(".__init__")
+            found.append(
+                ConstantRead(
+                    f"the {param} default of {owner}()",
+                    canonical,
+                    tuple(sorted({str(r[1]) for r in mine})),
+                    bindings[0].default,
+                    value.value,
+                    tuple(sorted({(str(r[2]), int(r[3])) for r in mine})),
+                )
+            )
+    return found
+
+
 def constant_reads(ctx: FileContext, canonical: str) -> list[ConstantRead]:
     """Return the constants of the file that other modules' Claude calls read as `canonical`."""
     project = ctx.project
     if project is None:
         return []
-    table: dict[str, list[list[Any]]] = project.modules.get(project.module, {}).get("read_by", {})
+    own = project.modules.get(project.module, {})
+    table: dict[str, list[list[Any]]] = own.get("read_by", {})
     scope = ctx.index.module_scope
+    found = _defaults_read(ctx, canonical, own.get("defaults_read_by", {}))
     if not table or scope is None:
-        return []
-    found = []
+        return found
     for name, reads in sorted(table.items()):
         mine = [r for r in reads if r[0] == canonical]
         bindings = [b for b in scope.bindings.get(name, []) if b.kind != "annotation"]

@@ -112,6 +112,14 @@ class ProjectInstance:
 
 
 @dataclass(frozen=True)
+class ProjectInstances:
+    """An instance of one of several project classes, chosen at run time (a factory's
+    `{"a": A, "b": B}[kind]()`)."""
+
+    options: tuple[ProjectInstance, ...]
+
+
+@dataclass(frozen=True)
 class Partial:
     """`functools.partial(func, **bound)` of this module: calling it calls `func` with them."""
 
@@ -151,6 +159,7 @@ Symbol = (
     | ProjectFunction
     | ProjectClass
     | ProjectInstance
+    | ProjectInstances
     | ClientMap
     | Super
     | Partial
@@ -218,7 +227,7 @@ class Resolver:
             return Qual(self.project.absolute(qualname))
         kind = found[0]
         if kind == "client":
-            return Instance(found[1])
+            return Instance(found[1], only=frozenset(found[2]) if len(found) > 2 else None)
         if kind == "items":
             return ClientMap(found[1])
         if kind == "func":
@@ -242,12 +251,31 @@ class Resolver:
         facts = self.project.modules.get(module)
         if facts is None:
             return UNKNOWN
-        client = facts["classes"].get(cls, {}).get("clients", {}).get(attr)
+        held = facts["classes"].get(cls, {})
+        client = held.get("clients", {}).get(attr)
         if client:
-            return Instance(client)
+            only = held.get("only", {}).get(attr)
+            return Instance(client, only=None if only is None else frozenset(only))
         if f"{cls}.{attr}" in facts["functions"]:
             return ProjectFunction(module, f"{cls}.{attr}", bound=True)
         return UNKNOWN
+
+    def _chosen_member(self, choice: ProjectInstances, attr: str) -> Symbol:
+        """Return the method a call on one of several project classes' instances may run: the
+        one alternative whose method passes its arguments on to a Claude call (the others' reach
+        none), else unknown."""
+        assert self.project is not None
+        reaching: list[Symbol] = []
+        for option in choice.options:
+            member = self._member(option.module, option.name, attr)
+            if member is UNKNOWN:
+                continue  # a method with nothing to tell: it reaches no Claude call we know
+            if not isinstance(member, ProjectFunction):
+                return UNKNOWN
+            facts = self.project.function(member.module, member.qualname) or {}
+            if (facts.get("reaches") or facts.get("forwards")) and member not in reaching:
+                reaching.append(member)
+        return reaching[0] if len(reaching) == 1 else UNKNOWN
 
     # Names ----------------------------------------------------------------------------------
     def _binding_symbols(self, bindings: list[Binding], depth: int) -> Symbol:
@@ -417,6 +445,8 @@ class Resolver:
                     return self._member(self.project.module, qual, attr)
             if isinstance(base, ProjectInstance):
                 return self._member(base.module, base.name, attr)
+            if isinstance(base, ProjectInstances):
+                return self._chosen_member(base, attr)
             if isinstance(base, Super):
                 return self._super_member(base.info, attr, depth)
             if isinstance(base, ProjectClass):
@@ -636,8 +666,12 @@ class Resolver:
         if isinstance(func, ProjectFunction) and self.project is not None:
             facts = self.project.function(func.module, func.qualname)
             if facts is not None and facts.get("returns"):
-                return Instance(facts["returns"])
-            return UNKNOWN
+                only = facts.get("returns_only")
+                return Instance(facts["returns"], only=None if only is None else frozenset(only))
+            objects = [ProjectInstance(m, c) for m, c in (facts or {}).get("returns_objects", [])]
+            if len(objects) > 1:
+                return ProjectInstances(tuple(objects))
+            return objects[0] if objects else UNKNOWN
         if isinstance(func, ProjectClass):
             return ProjectInstance(func.module, func.name)
         return UNKNOWN
@@ -705,9 +739,16 @@ class Resolver:
         if results and len(known) == len(results) and all(r == known[0] for r in known):
             return known[0]
         if func.node.returns is not None:
-            return self.type_of(
+            typed = self.type_of(
                 func.node.returns.annotation, func.scope.parent or func.scope, depth + 1
             )
+            if typed is not UNKNOWN:
+                return typed
+        # What the project phase proved it returns (a client cached on a thread-local).
+        facts = self.own_function(func.scope.qualname)
+        if facts is not None and facts.get("returns"):
+            only = facts.get("returns_only")
+            return Instance(facts["returns"], only=None if only is None else frozenset(only))
         return UNKNOWN
 
     def project_constant(

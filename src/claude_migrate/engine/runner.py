@@ -245,8 +245,9 @@ def _triage(
     """
     if job.kind != "python" or not enabled():
         return False, None
-    if job.project is not None and "read_by" in job.project.modules.get(job.project.module, {}):
-        return False, None  # its constants are read by Claude calls of other modules
+    own = job.project.modules.get(job.project.module, {}) if job.project is not None else {}
+    if "read_by" in own or "defaults_read_by" in own:
+        return False, None  # its constants or defaults are read by Claude calls of other modules
     data = text.encode("utf-8", "surrogatepass") if data is None else as_read(job.kind, data)
     # A file the project phase or a declared call site makes relevant is parsed whatever its
     # markers (`_verdict`): every enabled check then counts, not only those whose markers it has.

@@ -16,11 +16,15 @@ from typing import Any, TypeAlias
 class Client:
     """A Claude client (or a boto3 bedrock-runtime client) of class `cls`, attributes `path`.
 
-    `Client("anthropic.Anthropic", ("beta",))` is `client.beta`.
+    `Client("anthropic.Anthropic", ("beta",))` is `client.beta`. `only`, on a client that may
+    be another vendor's instead (a provider switch: `OpenAI()` or `Anthropic()`), names the
+    attributes only the Claude client has: through one of them it is Claude's, through any
+    other attribute it is unknown.
     """
 
     cls: str
     path: tuple[str, ...] = ()
+    only: frozenset[str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +125,8 @@ class DictLit:
     entries: dict[str, list[Any]]
     module: str
     function: str | None
+    # Some keys are not literal strings (`{**base, key: v}`): an item by an unknown key is unknown.
+    opaque: bool = False
     # Names spread into it (`{**kwargs}`, `d.update(kwargs)`): what they hold joins the dict.
     spreads: tuple[str, ...] = ()
 
@@ -130,6 +136,17 @@ class Items:
     """A module-level dict filled item by item (`clients[key] = make()`): what an item is."""
 
     of: Sym
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One of several project classes, objects or functions, chosen at run time.
+
+    `{"claude": ClaudeBackend, "echo": EchoBackend}[kind]()` is an instance of either class: a
+    method called on it may run either class's method, so each learns from the call.
+    """
+
+    options: tuple[Sym, ...]
 
 
 Sym: TypeAlias = (
@@ -147,5 +164,6 @@ Sym: TypeAlias = (
     | Param
     | DictLit
     | Items
+    | Choice
     | None
 )

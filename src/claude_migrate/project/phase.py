@@ -42,6 +42,7 @@ from claude_migrate.core.deadline import OverTime, deadline
 from claude_migrate.core.source import as_python_reads, python_text, read_regular
 from claude_migrate.project.kinds import (
     Bound,
+    Choice,
     Class,
     Client,
     Const,
@@ -73,6 +74,7 @@ from claude_migrate.targets import (
 )
 from claude_migrate.targets.anthropic_sdk import SDK_METHODS
 from claude_migrate.targets.bedrock import BEDROCK_METHODS, BEDROCK_RUNTIME, BOTO3_CLIENT_FACTORIES
+from claude_migrate.targets.openai_compat import OTHER_CLIENTS_LACKING
 
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 # Parameters whose imported constants are reported once, where they are assigned.
@@ -85,6 +87,11 @@ MAX_DEPTH = 24
 MAX_ROUNDS = 8
 # How deep a parameter path goes (`options.inference_config[maxTokens]` is two steps).
 MAX_PATH = 3
+# How many classes or functions a value chosen at run time may be one of (`PROVIDERS[name]`).
+MAX_CHOICES = 8
+# Objects whose attributes are only what code stores in them (`_local = threading.local()`, then
+# `_local.client = client`): reading one is reading what the module stored.
+ATTRIBUTE_HOLDERS = frozenset({"threading.local", "types.SimpleNamespace", "argparse.Namespace"})
 # A project larger than this is summarised only where it mentions Claude: the phase must stay
 # a small share of a run over a monorepo.
 MAX_GROWTH_FILES = 20000
@@ -350,6 +357,9 @@ class Facts:
     param_clients: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
     ambiguous: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     relied: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    # Who relies on each default: parameter -> the classes of the objects those calls make or
+    # run on (("", "") for a plain function's call).
+    relied_by: dict[tuple[str, str], dict[str, set[tuple[str, str]]]] = field(default_factory=dict)
     # `options.model_id or DEFAULT_MODEL`: parameter path -> [the constant, its name].
     fallbacks: dict[tuple[str, str], dict[str, list[Any]]] = field(default_factory=dict)
     # Classes whose instances callers pass where a field of them reaches a Claude call.
@@ -444,6 +454,9 @@ class Project:
         self._reading: _CallKey | None = None
         self._exports: dict[tuple[str, str], Sym] = {}
         self._evaluating: set[tuple[Any, ...]] = set()
+        # Module -> the names some function stores attributes in (`_local.client = ...`).
+        self._stored_names: dict[str, frozenset[str]] = {}
+        self._open_stores = 0  # how many `_stored` evaluations are under way
         self._unreadable: set[str] = set()
         # Whether a name asked for may summarise its module now: while solving, so what the
         # Claude-naming modules use is read; not while deriving facts for views, which would
@@ -648,7 +661,8 @@ class Project:
             for value, _ in values
             if value[0] == "import"
         ]
-        for qualname in [*summary["imports"].values(), *summary["star_imports"], *local]:
+        imported = [*summary["imports"].values(), *summary["submodules"], *summary["star_imports"]]
+        for qualname in [*imported, *local]:
             for candidate, _ in self._prefixes(qualname):
                 if candidate in self.summaries or self.module_path(candidate) is not None:
                     found.add(candidate)
@@ -728,10 +742,12 @@ class Project:
         if base is None:
             return None
         if isinstance(base, Module):
-            return self.export(base.name, attr, depth + 1)
+            return self._module_attribute(base.name, attr, depth + 1)
         if isinstance(base, Ref):
             return Ref(f"{base.qualname}.{attr}")
         if isinstance(base, Client):
+            if base.only is not None and attr not in base.only:
+                return None  # the other vendor's client has it too: either may be called
             return Client(base.cls, (*base.path, attr))
         if isinstance(base, Param):
             if base.name.count(".") + base.name.count("[") >= MAX_PATH:
@@ -746,10 +762,29 @@ class Project:
         if isinstance(base, Class):
             method = self.member(base.module, base.name, attr)
             return None if method is None else Func(*method)
+        if isinstance(base, Choice):
+            return _union([self.attribute(option, attr, depth + 1) for option in base.options])
         if isinstance(base, Super):
             # `super().name`: the next class after this one in the method resolution order.
             method = self.member(base.module, base.name, attr, after=True)
             return None if method is None else Bound(*method, base.module, base.name)
+        return None
+
+    def _module_attribute(self, module: str, attr: str, depth: int) -> Sym:
+        """Return `module.attr`: a name the module binds, else its submodule of that name.
+
+        After `import app.settings`, `app.settings` is the submodule, unless the package binds
+        `settings` itself.
+        """
+        found = self.export(module, attr, depth)
+        if found is not None:
+            return found
+        summary = self.summaries.get(module)
+        if summary is not None and (attr in summary["assigns"] or attr in summary["imports"]):
+            return None
+        sub = f"{module}.{attr}"
+        if sub in self.summaries or self.module_path(sub) is not None:
+            return Module(sub)
         return None
 
     def mro(self, module: str, cls: str) -> list[tuple[str, str]]:
@@ -814,11 +849,7 @@ class Project:
             if facts is not None:
                 local = facts["locals"].get(name)
                 if local:
-                    # One assignment, even under a loop, `try` or `if`, is the only value a read
-                    # can see: before it runs, the read fails (a local is never a global).
-                    return _union(
-                        [self.evaluate(module, function, value, depth + 1) for value, _ in local]
-                    )
+                    return self._local(module, function, local, depth)
                 index = self._param_index(module, function, facts).get(name)
                 if index is not None:
                     if index == 0 and facts["method"] and not facts["classmethod"]:
@@ -848,6 +879,19 @@ class Project:
                 return self.evaluate(module, None, plain[0][0], depth + 1)
             return _union([self.evaluate(module, None, value, depth + 1) for value, _ in plain])
         return None
+
+    def _local(self, module: str, function: str, local: list[Any], depth: int) -> Sym:
+        """Return what a local is: what its assignments may give.
+
+        One assignment, even under a loop, `try` or `if`, is the only value a read can see:
+        before it runs, the read fails (a local is never a global).
+        """
+        values = [value for value, _ in local]
+        if self._open_stores:
+            values = [v for v in values if not self._loads_open_store(module, v)]
+        if not values:
+            return None
+        return _union([self.evaluate(module, function, v, depth + 1) for v in values])
 
     def _param_index(self, module: str, function: str, facts: dict[str, Any]) -> dict[str, int]:
         """Return where each parameter of a function is (the first of a name, as a scan finds)."""
@@ -900,6 +944,8 @@ class Project:
                 return Const(None)
             return self._name(module, function, value[1], depth + 1)
         if kind == "attr":
+            if value[1][0] == "name" and self._holder(module, function, value[1][1]):
+                return self._stored(module, value[1][1], value[2], depth + 1)
             return self.attribute(
                 self.evaluate(module, function, value[1], depth + 1), value[2], depth + 1
             )
@@ -911,7 +957,9 @@ class Project:
                 [self.evaluate(module, function, v, depth + 1) for v in options], choice=True
             )
         if kind == "dict":
-            return DictLit(value[1], module, function, tuple(value[3]))
+            return DictLit(value[1], module, function, bool(value[2]), tuple(value[3]))
+        if kind == "sub":
+            return self._item(self.evaluate(module, function, value[1], depth + 1), value[2], depth)
         if kind == "def":
             return Func(module, value[1])
         if kind == "join":
@@ -919,6 +967,95 @@ class Project:
         if kind == "import":
             return self.qualified(self._local_import(module, value), depth + 1)
         return None
+
+    def _holder(self, module: str, function: str | None, name: str) -> bool:
+        """Return whether `name`, read in `function`, is a module-level attribute holder that
+        functions of the module store attributes in (`_local = threading.local()`)."""
+        stored = self._stored_names.get(module)
+        summary = self.summaries[module]
+        if stored is None:
+            stored = frozenset(
+                holder for facts in summary["functions"].values() for holder in facts["stores"]
+            )
+            self._stored_names[module] = stored
+        if name not in stored:
+            return False
+        facts = summary["functions"].get(function or "")
+        if facts is not None and (
+            name in facts["locals"] or name in self._param_index(module, function or "", facts)
+        ):
+            return False
+        assigns = summary["assigns"].get(name)
+        if not assigns or len(assigns) != 1 or name in summary["imports"]:
+            return False
+        made = self.evaluate(module, None, assigns[0][0])
+        return isinstance(made, Foreign) and made.qualname in ATTRIBUTE_HOLDERS
+
+    def _stored(self, module: str, name: str, attr: str, depth: int) -> Sym:
+        """Return what the functions of a module store in `name.attr` (a holder's attribute).
+
+        A store of the value just read from the same attribute (`client = getattr(_local,
+        "client", None)` ... `_local.client = client`) adds nothing to what it holds: while the
+        stores are evaluated, such a read is left out of the local's values, and what was
+        worked out meanwhile is not kept.
+        """
+        key = ("stores", module, name, attr)
+        if key in self._evaluating or depth > MAX_DEPTH:
+            return None
+        values = [
+            (qual, value)
+            for qual, facts in self.summaries[module]["functions"].items()
+            if not self._holder_shadowed(module, qual, facts, name)
+            for value in facts["stores"].get(name, {}).get(attr, [])
+        ]
+        if not values:
+            return None
+        memo = self._memo
+        before = len(memo)
+        self._evaluating.add(key)
+        self._open_stores += 1
+        try:
+            return _union([self.evaluate(module, qual, v, depth + 1) for qual, v in values])
+        finally:
+            self._open_stores -= 1
+            self._evaluating.discard(key)
+            for stale in list(memo)[before:]:
+                del memo[stale]
+
+    def _holder_shadowed(self, module: str, qual: str, facts: dict[str, Any], name: str) -> bool:
+        """Return whether a function binds `name` itself (its stores are not the holder's)."""
+        return name in facts["locals"] or name in self._param_index(module, qual, facts)
+
+    def _loads_open_store(self, module: str, value: list[Any]) -> bool:
+        """Return whether an expression reads a holder attribute whose stores are being
+        evaluated (`getattr(_local, "client", None)`, `_local.client`)."""
+        if value[0] == "attr" and value[1][0] == "name":
+            name, attr = value[1][1], value[2]
+        elif value[0] == "call" and value[1] == ["name", "getattr"] and len(value[2]) >= 2:
+            if value[2][0][0] != "name" or value[2][1][0] != "lit":
+                return False
+            name, attr = value[2][0][1], value[2][1][1]
+        else:
+            return False
+        return ("stores", module, name, attr) in self._evaluating
+
+    def _item(self, base: Sym, key: str | None, depth: int) -> Sym:
+        """Return `base[key]`: an entry of a dict literal (any of them for a key that is not a
+        literal string: `PROVIDERS[name]`), or an item of a dict filled item by item."""
+        if isinstance(base, Items):
+            return base.of
+        if not isinstance(base, DictLit):
+            return None
+        if key is not None:
+            entry = base.entries.get(key)
+            if entry is None:
+                return None
+            return self.evaluate(base.module, base.function, entry, depth + 1)
+        if base.opaque or not base.entries or len(base.entries) > MAX_CHOICES:
+            return None
+        return _union(
+            [self.evaluate(base.module, base.function, v, depth + 1) for v in base.entries.values()]
+        )
 
     def _joined(
         self, module: str, function: str | None, parts: list[list[Any]], depth: int, add: bool
@@ -944,6 +1081,9 @@ class Project:
         return self.sibling(module, folder, found) if folder is not None and not level else found
 
     def _call(self, module: str, function: str | None, call: list[Any], depth: int) -> Sym:
+        held = self._held_getattr(module, function, call, depth)
+        if held is not _MISSING:
+            return held  # type: ignore[return-value]
         if (
             call[1] == ["name", "getattr"]
             and len(call[2]) == 2
@@ -960,6 +1100,12 @@ class Project:
             if facts is not None and (facts["method"] or facts["classmethod"]):
                 return Super(module, function.rsplit(".", 1)[0])
         callee = self.evaluate(module, function, call[1], depth + 1)
+        if isinstance(callee, Choice):
+            return _union([self._called(option, call, depth) for option in callee.options])
+        return self._called(callee, call, depth)
+
+    def _called(self, callee: Sym, call: list[Any], depth: int) -> Sym:
+        """Return what calling `callee` gives."""
         if isinstance(callee, Ref):
             return self._outside_call(callee.qualname, call)
         if isinstance(callee, Client) and callee.path in (("with_options",), ("copy",)):
@@ -969,6 +1115,27 @@ class Project:
         if isinstance(callee, Class):
             return Obj(callee.module, callee.name)
         return None
+
+    def _held_getattr(
+        self, module: str, function: str | None, call: list[Any], depth: int
+    ) -> Sym | _Memo:
+        """Return `getattr(holder, "name"[, default])` of an attribute holder: what the module
+        stores there, or the default (`_MISSING` when the call is not one)."""
+        args = call[2]
+        if (
+            call[1] != ["name", "getattr"]
+            or not 2 <= len(args) <= 3
+            or call[3]
+            or args[0][0] != "name"
+            or args[1][0] != "lit"
+            or not isinstance(args[1][1], str)
+            or not self._holder(module, function, args[0][1])
+        ):
+            return _MISSING
+        stored = self._stored(module, args[0][1], args[1][1], depth + 1)
+        if len(args) == 2:
+            return stored
+        return _union([stored, self.evaluate(module, function, args[2], depth + 1)])
 
     def _outside_call(self, name: str, call: list[Any]) -> Sym:
         """Return what a call of an outside name makes: a Claude client, or another object."""
@@ -1190,6 +1357,8 @@ class Project:
         with these arguments, so each learns from the call.
         """
         callee = self.evaluate(module, function, callee_expr)
+        if isinstance(callee, Choice):
+            return list(callee.options)
         if callee is not None:
             return [callee]
         return [
@@ -1258,6 +1427,8 @@ class Project:
                 base = base[1]
                 receiver = self.receiver(module, function, base)
                 if isinstance(receiver, Client):
+                    if receiver.only is not None and path[0] not in receiver.only:
+                        return None  # another vendor's client may be the one called
                     full = (*receiver.path, *path)
                     if receiver.cls == BEDROCK_RUNTIME:
                         return self._bedrock_target(module, function, kwargs, full)
@@ -1469,7 +1640,7 @@ class Project:
         """Return (module, name) when a parameter is written as a name imported from another
         project module (or as `settings.NAME` of an imported module), where it is assigned a
         literal once, at module level."""
-        if value[0] == "attr" and value[1][0] == "name":
+        if value[0] == "attr" and value[1][0] in ("name", "attr"):
             base = self.evaluate(module, function, value[1])
             if not isinstance(base, Module) or base.name == module:
                 return None
@@ -1678,6 +1849,9 @@ class Project:
                 if name not in bound_args:
                     relied = self._entry(self.facts.relied, key, "relied", set)
                     self._put(relied, name, "relied", key)
+                    # Not a change the rounds wait for: only the views read it.
+                    by = _quiet_entry(self.facts.relied_by, key, dict)
+                    _quiet_entry(by, name, set).add(receiver or ("", ""))
         self._record_bound_clients(module, function, key, bound_args)
         # Wrapper chains: our parameters passed on reach what the callee's reach.
         here = [self.paths.get(module, module), call[6]]
@@ -1705,13 +1879,16 @@ class Project:
         """Record the Claude clients (or proven other objects) a call binds parameters to."""
         for name, arg in bound_args.items():
             symbol = self._typed(self.evaluate(module, function, arg))
-            if isinstance(symbol, Client) and not symbol.path:
+            if isinstance(symbol, Client) and not symbol.path and symbol.only is None:
                 if is_sdk_client_class(symbol.cls):
                     clients = self._entry(self.facts.param_clients, key, "clients", dict)
                     if name not in clients:
                         clients[name] = symbol.cls
                         self._touch("clients", key)
-            elif isinstance(symbol, (Foreign, Obj)):
+            elif isinstance(symbol, (Foreign, Obj)) or (
+                isinstance(symbol, Client) and not symbol.path
+            ):
+                # Another object, or a client that may be another vendor's (`Client.only`).
                 ambiguous = self._entry(self.facts.ambiguous, key, "clients", set)
                 self._put(ambiguous, name, "clients", key)
 
@@ -1817,7 +1994,36 @@ class Project:
             # Reported at the constant, once, with the calls as related places: only where the
             # file is checked (a fix never writes outside the given paths).
             derived["read_by"] = {name: sorted(places) for name, places in reads.items()}
+        defaults = self._defaults_read(module) if module in self._given_modules() else {}
+        if defaults:
+            derived["defaults_read_by"] = defaults
         return derived
+
+    def _defaults_read(self, module: str) -> dict[str, dict[str, list[list[Any]]]]:
+        """Return the parameter defaults of a module's functions that Claude calls of other
+        modules read: function -> parameter -> [canonical, target key, path, line] per call.
+
+        A default some in-project call relies on, kept by `__init__` in `self.<attr>` and read
+        by a subclass's Claude call in another module, is reported once, at the default (a
+        Claude call of the same module reads it there itself).
+        """
+        found: dict[str, dict[str, list[list[Any]]]] = {}
+        own_path = self.paths.get(module, module)
+        for (owner_module, qual), relied in self.facts.relied_by.items():
+            if owner_module != module:
+                continue
+            owner = self.class_of(module, qual)
+            for param, receivers in relied.items():
+                reads = [
+                    reach[:4]
+                    for reach in self.facts.reaches.get((module, qual), {}).get(param, [])
+                    if reach[0] in READ_AT_DEFINITION
+                    and reach[2] != own_path
+                    and any(self.holds(reach, owner, r if r[0] else None) for r in receivers)
+                ]
+                if reads:
+                    found.setdefault(qual, {})[param] = _places(reads)
+        return found
 
     def _given_modules(self) -> set[str]:
         """Return the modules of the run's own files (not those read from disk for imports)."""
@@ -1851,6 +2057,11 @@ class Project:
         returned = self._returns(module, qual)
         if isinstance(returned, Client) and not returned.path:
             entry["returns"] = returned.cls
+            if returned.only is not None:
+                entry["returns_only"] = sorted(returned.only)
+        objects = self._returned_objects(returned)
+        if objects:
+            entry["returns_objects"] = objects
         owner = self.class_of(module, qual)
         reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver)
         forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver)
@@ -1879,6 +2090,15 @@ class Project:
         if relied and entry.get("reaches"):
             entry["relied"] = sorted(relied & set(entry["reaches"]))
         return entry
+
+    def _returned_objects(self, returned: Sym) -> list[list[str]]:
+        """Return the project classes a function returns an instance of (one, or a choice:
+        `{"a": A, "b": B}[kind]()`), when a method of one of them has facts to give."""
+        options = returned.options if isinstance(returned, Choice) else (returned,)
+        if not all(isinstance(option, Obj) for option in options):
+            return []
+        found = [[option.module, option.name] for option in options if isinstance(option, Obj)]
+        return found if any(self._useful(["obj", *item]) for item in found) else []
 
     def _inherit_functions(
         self, module: str, summary: dict[str, Any], functions: dict[str, Any]
@@ -1914,6 +2134,7 @@ class Project:
             return classes
         for name, info in summary["classes"].items():
             attrs: dict[str, str] = {}
+            only: dict[str, list[str]] = {}
             names: set[str] = set()
             for owner_module, owner in self.mro(module, name):
                 names.update(
@@ -1923,9 +2144,13 @@ class Project:
                 symbol = self._typed(self._attribute_value(module, name, attr, 0))
                 if isinstance(symbol, Client) and not symbol.path:
                     attrs[attr] = symbol.cls
+                    if symbol.only is not None:
+                        only[attr] = sorted(symbol.only)
             entry: dict[str, Any] = {}
             if attrs:
                 entry["clients"] = attrs
+            if only:
+                entry["only"] = only
             constants = self._constants(module, info)
             if constants:
                 entry["constants"] = constants
@@ -2086,9 +2311,18 @@ class Project:
         relevant = (
             bool(derived[module]["functions"])
             or "read_by" in derived[module]
+            or "defaults_read_by" in derived[module]
             or any(gives(facts) for name, facts in derived.items() if name != module)
         )
-        if not relevant and not derived[module]["names"] and not derived[module]["classes"]:
+        # Constants of a module it imports as a module, read through it (`settings.MODEL`).
+        summary = self.summaries[module]
+        as_modules = {*summary["imports"].values(), *summary["submodules"]}
+        constants = any(
+            name in as_modules and any(plain[0] == "const" for plain in facts["names"].values())
+            for name, facts in derived.items()
+            if name != module
+        )
+        if not (relevant or constants or derived[module]["names"] or derived[module]["classes"]):
             return None  # nothing the project says changes this file's findings
         digest = hashlib.blake2b("\n".join(digests).encode(), digest_size=12).hexdigest()
         return ProjectView(module, derived, digest, relevant)
@@ -2170,14 +2404,25 @@ def _plain(symbol: Sym) -> list[Any] | None:
     if symbol is None:
         return None
     if isinstance(symbol, Client):
-        return None if symbol.path else ["client", symbol.cls]
+        if symbol.path:
+            return None
+        return (
+            ["client", symbol.cls]
+            if symbol.only is None
+            else ["client", symbol.cls, sorted(symbol.only)]
+        )
     if isinstance(symbol, Const):
         return ["const", symbol.value] if _jsonable(symbol.value) else None
     if isinstance(symbol, Func):
         return ["func", symbol.module, symbol.qual]
     if isinstance(symbol, (Class, Obj)):
         return ["class" if isinstance(symbol, Class) else "obj", symbol.module, symbol.name]
-    if isinstance(symbol, Items) and isinstance(symbol.of, Client) and not symbol.of.path:
+    if (
+        isinstance(symbol, Items)
+        and isinstance(symbol.of, Client)
+        and not symbol.of.path
+        and symbol.of.only is None
+    ):
         return ["items", symbol.of.cls]
     return None
 
@@ -2223,7 +2468,7 @@ def _init_fields(name: str, info: dict[str, Any], params: set[str]) -> dict[str,
 def _item_read(value: list[Any]) -> tuple[list[Any], str] | None:
     """Return (the expression, the key) of `x[key]` or `x.get("key")`, else None."""
     if value[0] == "sub":
-        return value[1], value[2]
+        return (value[1], value[2]) if value[2] is not None else None
     if (
         value[0] == "call"
         and value[1][0] == "attr"
@@ -2248,6 +2493,14 @@ def _jsonable(value: Any) -> bool:
     if isinstance(value, list):
         return all(_jsonable(v) for v in value)
     return False
+
+
+def _quiet_entry(table: dict[Any, Any], key: Any, empty: type) -> Any:
+    """Return a table's entry for `key`, made empty when missing (no change for the rounds)."""
+    found = table.get(key)
+    if found is None:
+        found = table[key] = empty()
+    return found
 
 
 def _places(reaches: list[list[Any]]) -> list[list[Any]]:
@@ -2290,7 +2543,9 @@ def _union(results: list[Sym], choice: bool = False) -> Sym:
 
     Equal values are that value. Claude clients of any class, with `None` (a lazy or optional
     client) or, for `a or b` / `x if c else y` (`choice`), unknowns beside them, are a Claude
-    client; a proven other object among them makes the whole unknown.
+    client; a proven other object among them makes the whole unknown, but another vendor's
+    client that lacks some of the Claude client's attributes (`OpenAI()` has no `messages`):
+    the union is the Claude client through those attributes only (`Client.only`).
     """
     if not results:
         return None
@@ -2299,18 +2554,43 @@ def _union(results: list[Sym], choice: bool = False) -> Sym:
         return first
     clients = [r for r in results if isinstance(r, Client) and not r.path]
     if not clients:
-        return None
+        return _choice(results)
+    only: frozenset[str] | None = None
     for r in results:
         if (isinstance(r, Const) and r.value is None) or (isinstance(r, Client) and not r.path):
+            continue
+        if isinstance(r, Foreign) and r.qualname in OTHER_CLIENTS_LACKING:
+            lacks = OTHER_CLIENTS_LACKING[r.qualname]
+            only = lacks if only is None else only & lacks
             continue
         if isinstance(r, (Foreign, Obj, Const, Client)):
             return None  # a proven other object may be the one called
         if not choice:
             return None
+    for c in clients:
+        if c.only is not None:
+            only = c.only if only is None else only & c.only
     sdk = [c for c in clients if is_sdk_client_class(c.cls)]
-    if len(sdk) == len(clients):
-        return clients[0]
-    return clients[0] if all(c == clients[0] for c in clients) else None
+    if len(sdk) != len(clients) and any(c.cls != clients[0].cls for c in clients):
+        return None
+    if only is not None and len(sdk) != len(clients):
+        return None  # another library's client beside another vendor's: not read
+    return Client(clients[0].cls, (), only)
+
+
+def _choice(results: list[Sym]) -> Sym:
+    """Return several project classes, objects or functions as a `Choice` (None when any
+    value is something else or unknown, or when there are too many)."""
+    options: list[Sym] = []
+    for r in results:
+        if not isinstance(r, (Class, Obj, Func, Bound, Choice)):
+            return None
+        for option in r.options if isinstance(r, Choice) else (r,):
+            if option not in options:
+                options.append(option)
+    if len(options) > MAX_CHOICES:
+        return None
+    return options[0] if len(options) == 1 else Choice(tuple(options))
 
 
 def _display(path: Path, cwd: Path) -> str:
@@ -2386,6 +2666,7 @@ _SUMMARY_KEYS = frozenset(
         "functions",
         "classes",
         "calls",
+        "submodules",
     }
 )
 

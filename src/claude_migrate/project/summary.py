@@ -24,7 +24,8 @@ from typing import Any
 #   ["if", body, orelse]           `a if test else b`
 #   ["dict", {key: expr}, opaque, [name]]  a dict literal with string keys, and the names
 #                                  spread into it (`{**kwargs}`, `d.update(kwargs)`)
-#   ["sub", expr, key]             `x["key"]`, a subscript by a string literal
+#   ["sub", expr, key]             `x["key"]`, a subscript by a string literal (key None: by
+#                                  any other expression, `x[name]`)
 #   ["join", [expr]]               an f-string: its parts
 #   ["join", [expr, expr], "+"]    `a + b` (a string only when both are strings)
 #   ["?"]                          anything else
@@ -89,7 +90,9 @@ def expr(node: ast.expr | None, depth: int = 0) -> Expr:
         key = node.slice
         if type(key) is ast.Constant and isinstance(key.value, str):
             return ["sub", expr(node.value, depth + 1), key.value]
-        return UNKNOWN_EXPR
+        if type(key) is ast.Slice:
+            return UNKNOWN_EXPR
+        return ["sub", expr(node.value, depth + 1), None]
     if type(node) is ast.JoinedStr:
         parts: list[Expr] = []
         for value in node.values:
@@ -259,6 +262,7 @@ def _read_function_body(
     cost more than the parse.
     """
     local_names: dict[str, list[Any]] = facts["locals"]
+    stores: dict[str, dict[str, list[Expr]]] = facts["stores"]
     returns: list[Expr] = facts["returns"]
     calls: list[Expr] = facts["calls"]
 
@@ -273,6 +277,10 @@ def _read_function_body(
             and attributes is not None
         ):
             attributes.setdefault(target.attr, []).append([described, qualname])
+        elif type(target) is ast.Attribute and type(target.value) is ast.Name:
+            # `_local.client = client`: what an attribute holder (a thread-local) is given.
+            held = stores.setdefault(target.value.id, {})
+            held.setdefault(target.attr, []).append(described)
         elif type(target) is ast.Tuple or type(target) is ast.List:
             for element in target.elts:
                 assign(element, None, nested)
@@ -458,6 +466,8 @@ def _function(
         "method": is_method and "staticmethod" not in decorators,
         "classmethod": "classmethod" in decorators,
         "locals": {},
+        # `name.attr = value` for a name other than `self`: {name: {attr: [value]}}.
+        "stores": {},
         "returns": [],
         "calls": [],
         "returns_annotation": expr(node.returns) if node.returns is not None else None,
@@ -491,6 +501,7 @@ def summarise_tree(tree: ast.Module, module: str, is_package: bool) -> dict[str,
         "functions": {},  # "f" or "Class.method" -> facts
         "classes": {},  # name -> {"attributes": {attr: [expr]}, "fields": {...}, "bases": [...]}
         "calls": [],  # module-level calls
+        "submodules": [],  # `import a.b` binds `a`, and makes `a.b` readable through it
     }
     try:
         _read_body(tree.body, summary, module, is_package, nested=False)
@@ -510,6 +521,8 @@ def _read_body(
                 else:
                     top = alias.name.split(".")[0]
                     summary["imports"][top] = top
+                    if top != alias.name:
+                        summary["submodules"].append(alias.name)
         elif isinstance(node, ast.ImportFrom):
             base = _absolute(module, is_package, node.level, node.module)
             for alias in node.names:
