@@ -345,7 +345,11 @@ class Reach:
 
 @dataclass
 class Facts:
-    """What the fixed point decided, keyed by (module, function qualname)."""
+    """What the fixed point decided, keyed by (module, function qualname).
+
+    Written only through `Project._entry` and `Project._touch`, which tell the fixed point's
+    worklist what changed (a test holds the code to it).
+    """
 
     reaches: dict[tuple[str, str], dict[str, list[list[Any]]]] = field(default_factory=dict)
     # Keywords a function passes on through `**kwargs`: name -> reaches.
@@ -374,6 +378,10 @@ class _Layout:
     defaulted: tuple[str, ...]
 
 
+# A call of a summary: its module, its function's qualname (None: module level), `id` of it.
+_CallKey = tuple[str, str | None, int]
+
+
 class _Memo(enum.Enum):
     """A marker in `Project._memo`, never a value: no entry yet, and an expression being
     evaluated (a cycle)."""
@@ -388,6 +396,10 @@ _PENDING: Final = _Memo.PENDING
 
 class Project:
     """Module summaries of one run, and the facts derived from them."""
+
+    # Whether the fixed point reads only the calls whose inputs changed (`solve`). Off, every
+    # call is read every round: the reference the worklist must equal, kept for tests.
+    incremental = True
 
     def __init__(self, roots: Sequence[Path], cwd: Path, folders: Sequence[Path] = ()) -> None:
         self.roots = list(roots)
@@ -426,6 +438,20 @@ class Project:
         # from here before the disk.
         self.given: dict[str, bytes | str] = {}
         self.facts = Facts()
+        # The fixed point's worklist (`solve`): when each call was last read (a clock), the
+        # calls that read each fact since it last changed, those to read again, how many
+        # changes there were, and the call being read. A call read before `_all_stale` is read
+        # again whatever it read.
+        self._scans: dict[_CallKey, int] = {}
+        self._clock = 0
+        self._changes = 0
+        self._readers: dict[tuple[str, Any], set[_CallKey]] = {}
+        self._stale: set[_CallKey] = set()
+        # When each module's calls were last visited, and the modules with a stale call.
+        self._modules_read: dict[str, int] = {}
+        self._stale_modules: set[str] = set()
+        self._all_stale = 0
+        self._reading: _CallKey | None = None
         self._exports: dict[tuple[str, str], Sym] = {}
         self._evaluating: set[tuple[Any, ...]] = set()
         # Module -> the names some function stores attributes in (`_local.client = ...`).
@@ -459,6 +485,7 @@ class Project:
         self.summaries[name] = self._beside(name, path, found)
         self.paths[name] = _display(path, self.cwd)
         self.files[str(path)] = name
+        self._arrived(name)
         return name
 
     def _summary(
@@ -548,6 +575,7 @@ class Project:
             return None
         self.summaries[module] = self._beside(module, path, found)
         self.paths[module] = _display(path, self.cwd)
+        self._arrived(module)
         if scan:
             self.scanned.add(module)
         return module
@@ -1161,6 +1189,7 @@ class Project:
                 if isinstance(typed, Ref) and is_sdk_client_class(typed.qualname):
                     return Client(typed.qualname)
                 return None
+        self._read("clients", (module, qual))
         if name in self.facts.ambiguous.get((module, qual), set()):
             return None
         cls = self.facts.param_clients.get((module, qual), {}).get(name)
@@ -1168,9 +1197,17 @@ class Project:
 
     # The fixed point ------------------------------------------------------------------------
     def solve(self) -> None:
-        """Derive wrappers, parameter clients and relied-on defaults until nothing changes."""
+        """Derive wrappers, parameter clients and relied-on defaults until nothing changes.
+
+        Round by round, each call of the scanned modules in the same order; a call is read
+        again only when something its last reading read has changed since (`_read`): a fact
+        of a function (its parameters' clients, what its parameters reach, what its `**kwargs`
+        passes on), or a module it found missing. Reading it again would record what it
+        recorded already (facts only grow), so the rounds, their number and the facts are those
+        of reading every call every round, at the cost of the calls whose inputs moved.
+        """
         for _ in range(MAX_ROUNDS):
-            before = _freeze(self.facts)
+            before = self._changes if self.incremental else _freeze(self.facts)
             known = len(self.summaries)
             self._exports.clear()
             self._memo.clear()
@@ -1182,13 +1219,8 @@ class Project:
             self.loading = True
             try:
                 for module, summary in list(self.summaries.items()):
-                    if module not in self.scanned:
-                        continue
-                    for qual, facts in summary["functions"].items():
-                        for call in facts["calls"]:
-                            self._scan_call(module, qual, call)
-                    for call in summary["calls"]:
-                        self._scan_call(module, None, call)
+                    if module in self.scanned and not self._settled_module(module):
+                        self._visit_module(module, summary)
                 _follow_imports(self)
                 # A module read for a name it defines, whose function is handed a Claude client
                 # by a caller (`query(client, model)` in a helper that never names Claude): its
@@ -1196,8 +1228,93 @@ class Project:
                 self.scanned.update(m for m, _ in self.facts.param_clients if m in self.summaries)
             finally:
                 self.loading = False
-            if _freeze(self.facts) == before and len(self.summaries) == known:
+            after = self._changes if self.incremental else _freeze(self.facts)
+            if after == before and len(self.summaries) == known:
                 break
+
+    def _settled_module(self, module: str) -> bool:
+        """Return whether every call of a module was read since what it read last changed."""
+        read = self._modules_read.get(module)
+        return (
+            read is not None
+            and read > self._all_stale
+            and module not in self._stale_modules
+            and self.incremental
+        )
+
+    def _visit_module(self, module: str, summary: dict[str, Any]) -> None:
+        """Visit each call of a module, in order (`_visit`)."""
+        # Before its calls: a fact one of them changes may make another of them stale.
+        self._stale_modules.discard(module)
+        self._clock += 1
+        self._modules_read[module] = self._clock
+        for qual, facts in summary["functions"].items():
+            for call in facts["calls"]:
+                self._visit(module, qual, call)
+        for call in summary["calls"]:
+            self._visit(module, None, call)
+
+    def _visit(self, module: str, function: str | None, call: list[Any]) -> None:
+        """Read a call, unless nothing it read when last read has changed since."""
+        key = (module, function, id(call))
+        stamp = self._scans.get(key)
+        if (
+            stamp is not None
+            and stamp > self._all_stale
+            and key not in self._stale
+            and self.incremental
+        ):
+            return
+        self._clock += 1
+        self._scans[key] = self._clock
+        self._stale.discard(key)
+        self._reading = key
+        try:
+            self._scan_call(module, function, call)
+        finally:
+            self._reading = None
+
+    def _read(self, kind: str, key: Any) -> None:
+        """Note that the call being read depends on a fact: when it changes, the call is read
+        again (`_touch`)."""
+        if self._reading is not None:
+            readers = self._readers.get((kind, key))
+            if readers is None:
+                readers = self._readers[(kind, key)] = set()
+            readers.add(self._reading)
+
+    def _touch(self, kind: str, key: Any) -> None:
+        """Note that a fact changed: the calls that read it are read again."""
+        self._clock += 1
+        self._changes += 1
+        readers = self._readers.pop((kind, key), None)
+        if readers:
+            self._stale.update(readers)
+            self._stale_modules.update(reader[0] for reader in readers)
+
+    def _entry(self, table: dict[Any, Any], key: Any, kind: str, empty: type) -> Any:
+        """Return a fact table's entry for `key`, made empty when missing (a change)."""
+        found = table.get(key)
+        if found is None:
+            found = table[key] = empty()
+            self._touch(kind, key)
+        return found
+
+    def _put(self, table: set[Any], item: Any, kind: str, key: Any) -> None:
+        """Add an item to a fact's set, a change when it is new."""
+        if item not in table:
+            table.add(item)
+            self._touch(kind, key)
+
+    def _arrived(self, module: str) -> None:
+        """Note that a module was summarised: calls that found it missing are read again.
+
+        A module looked for and not found where it is (its file unknown, or unreadable)
+        could change anything read since: every call is read again then.
+        """
+        self._touch("module", module)
+        if module in self._unreadable or (module in self._paths and self._paths[module] is None):
+            self._all_stale = self._clock
 
     def _callee_params(self, module: str, qual: str) -> tuple[list[dict[str, Any]], bool] | None:
         facts = self.summaries.get(module, {}).get("functions", {}).get(qual)
@@ -1456,7 +1573,8 @@ class Project:
             return
         made = self.evaluate(module, function, base)
         if isinstance(made, Obj):
-            self.facts.options.add((made.module, made.name))
+            cls = (made.module, made.name)
+            self._put(self.facts.options, cls, "options", cls)
 
     def _record_target_star(
         self, module: str, function: str, star: list[Any], key: str, where: list[Any]
@@ -1465,10 +1583,12 @@ class Project:
         target = TARGETS[key]
         owner = self._varkw(module, function, star)
         if owner is not None:
-            forwards = self.facts.forwards.setdefault((module, function), {})
+            mine = (module, function)
+            forwards = self._entry(self.facts.forwards, mine, "forwards", dict)
             for canonical in CANONICAL:
                 for name in target.names(canonical):
-                    _add(forwards, name, [canonical, key, *where])
+                    if _add(forwards, name, [canonical, key, *where]):
+                        self._touch("forwards", mine)
             return
         # `create(**kwargs)` with `kwargs = self.build_kwargs(...)`: the entries of the dict
         # literal it is made from, read in the function that wrote it.
@@ -1500,11 +1620,12 @@ class Project:
         if not any(self._varkw(made.module, made.function, ["name", s]) for s in made.spreads):
             return
         target = TARGETS[key]
-        forwards = self.facts.forwards.setdefault((made.module, made.function), {})
+        mine = (made.module, made.function)
+        forwards = self._entry(self.facts.forwards, mine, "forwards", dict)
         for canonical in CANONICAL:
             for name in target.names(canonical):
-                if name not in made.entries:
-                    _add(forwards, name, [canonical, key, *where])
+                if name not in made.entries and _add(forwards, name, [canonical, key, *where]):
+                    self._touch("forwards", mine)
 
     def _constant_read(
         self, module: str, function: str | None, value: list[Any], read: list[Any]
@@ -1515,7 +1636,9 @@ class Project:
             return
         place = self._constant_place(module, function, value)
         if place is not None:
-            _add(self.facts.constant_reads.setdefault(place[0], {}), place[1], read)
+            table = self._entry(self.facts.constant_reads, place[0], "constant_reads", dict)
+            if _add(table, place[1], read):
+                self._touch("constant_reads", place[0])
 
     def _constant_place(
         self, module: str, function: str | None, value: list[Any]
@@ -1546,6 +1669,7 @@ class Project:
             return None
         for owner, rest in self._prefixes(qualname):
             if owner not in self.summaries:
+                self._read("module", owner)  # found if it is summarised later
                 continue
             if owner == module or len(rest) != 1:
                 return None
@@ -1555,6 +1679,8 @@ class Project:
     def _module_constant(self, module: str, name: str) -> tuple[str, str] | None:
         """Return (module, name) when `name` is assigned a literal once, at module level."""
         summary = self.summaries.get(module)
+        if summary is None:
+            self._read("module", module)
         assigns = summary["assigns"].get(name) if summary is not None else None
         if not assigns or len(assigns) != 1:
             return None
@@ -1569,9 +1695,13 @@ class Project:
             return
         for symbol, fallback in self._param_reads(module, function, value, 0):
             key = (symbol.module, symbol.qual)
-            _add(self.facts.reaches.setdefault(key, {}), symbol.name, reach)
+            if _add(self._entry(self.facts.reaches, key, "reaches", dict), symbol.name, reach):
+                self._touch("reaches", key)
             if fallback is not None:
-                self.facts.fallbacks.setdefault(key, {}).setdefault(symbol.name, fallback)
+                fallbacks = self._entry(self.facts.fallbacks, key, "fallbacks", dict)
+                if symbol.name not in fallbacks:
+                    fallbacks[symbol.name] = fallback
+                    self._touch("fallbacks", key)
 
     def _param_reads(
         self, module: str, function: str | None, value: list[Any], depth: int
@@ -1711,6 +1841,8 @@ class Project:
         if layout is None:
             return
         owner = self.class_of(callee_module, qual)
+        self._read("reaches", key)
+        self._read("forwards", key)
         reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver or owner)
         forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver or owner)
         facts = self.summaries[callee_module]["functions"][qual]
@@ -1721,9 +1853,11 @@ class Project:
         if not call[4] and not call[5]:
             for name in layout.defaulted:
                 if name not in bound_args:
-                    self.facts.relied.setdefault(key, set()).add(name)
-                    by = self.facts.relied_by.setdefault(key, {}).setdefault(name, set())
-                    by.add(receiver or ("", ""))
+                    relied = self._entry(self.facts.relied, key, "relied", set)
+                    self._put(relied, name, "relied", key)
+                    # Not a change the rounds wait for: only the views read it.
+                    by = _quiet_entry(self.facts.relied_by, key, dict)
+                    _quiet_entry(by, name, set).add(receiver or ("", ""))
         self._record_bound_clients(module, function, key, bound_args)
         # Wrapper chains: our parameters passed on reach what the callee's reach.
         here = [self.paths.get(module, module), call[6]]
@@ -1753,12 +1887,16 @@ class Project:
             symbol = self._typed(self.evaluate(module, function, arg))
             if isinstance(symbol, Client) and not symbol.path and symbol.only is None:
                 if is_sdk_client_class(symbol.cls):
-                    self.facts.param_clients.setdefault(key, {}).setdefault(name, symbol.cls)
+                    clients = self._entry(self.facts.param_clients, key, "clients", dict)
+                    if name not in clients:
+                        clients[name] = symbol.cls
+                        self._touch("clients", key)
             elif isinstance(symbol, (Foreign, Obj)) or (
                 isinstance(symbol, Client) and not symbol.path
             ):
                 # Another object, or a client that may be another vendor's (`Client.only`).
-                self.facts.ambiguous.setdefault(key, set()).add(name)
+                ambiguous = self._entry(self.facts.ambiguous, key, "clients", set)
+                self._put(ambiguous, name, "clients", key)
 
     def _record_paths(
         self,
@@ -1778,11 +1916,14 @@ class Project:
                 continue
             passed = self.evaluate(module, function, bound_args[head])
             if isinstance(passed, Obj):
-                self.facts.options.add((passed.module, passed.name))
+                made = (passed.module, passed.name)
+                self._put(self.facts.options, made, "options", made)
             elif isinstance(passed, Param) and function is not None:
+                key = (passed.module, passed.qual)
                 for reach in items:
-                    mine = self.facts.reaches.setdefault((passed.module, passed.qual), {})
-                    _add(mine, passed.name + rest, reach)
+                    mine = self._entry(self.facts.reaches, key, "reaches", dict)
+                    if _add(mine, passed.name + rest, reach):
+                        self._touch("reaches", key)
 
     def _record_forwarding(
         self,
@@ -1794,14 +1935,18 @@ class Project:
     ) -> None:
         """Record that a function's `**kwargs`, passed on to a call, reach what the callee's
         parameters it did not bind otherwise reach."""
-        mine = self.facts.forwards.setdefault((module, function), {})
+        key = (module, function)
+        mine = self._entry(self.facts.forwards, key, "forwards", dict)
+        added = False
         for name, items in reaches.items():
             if name not in bound_args:
                 for reach in items:
-                    _add(mine, name, reach)
+                    added = _add(mine, name, reach) or added
         for name, items in forwards.items():
             for reach in items:
-                _add(mine, name, reach)
+                added = _add(mine, name, reach) or added
+        if added:
+            self._touch("forwards", key)
 
     # Views ------------------------------------------------------------------------------------
     def derived(self, module: str) -> dict[str, Any]:
@@ -2356,6 +2501,14 @@ def _jsonable(value: Any) -> bool:
     return False
 
 
+def _quiet_entry(table: dict[Any, Any], key: Any, empty: type) -> Any:
+    """Return a table's entry for `key`, made empty when missing (no change for the rounds)."""
+    found = table.get(key)
+    if found is None:
+        found = table[key] = empty()
+    return found
+
+
 def _places(reaches: list[list[Any]]) -> list[list[Any]]:
     """Return reaches as a file reads them: [canonical, target, path, line], each once."""
     found: list[list[Any]] = []
@@ -2365,10 +2518,13 @@ def _places(reaches: list[list[Any]]) -> list[list[Any]]:
     return sorted(found)
 
 
-def _add(table: dict[str, list[list[Any]]], name: str, reach: list[Any]) -> None:
+def _add(table: dict[str, list[list[Any]]], name: str, reach: list[Any]) -> bool:
+    """Add a reach to a table's entry; return whether it was new."""
     items = table.setdefault(name, [])
-    if reach not in items:
-        items.append(reach)
+    if reach in items:
+        return False
+    items.append(reach)
+    return True
 
 
 def _freeze(facts: Facts) -> str:

@@ -1,0 +1,185 @@
+"""The project phase's fixed point reads again only the calls whose inputs changed.
+
+Reading every call every round is the reference: the worklist must give the same views, byte
+for byte (their facts, in their order, and their digests), on every fixture tree and on the
+shapes whose facts need more than one round or more than one solve.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import FIXTURES, write_tree
+
+from claude_migrate.core.source import read_regular
+from claude_migrate.project import phase
+from claude_migrate.project.phase import Project
+
+TREES = sorted(path for path in FIXTURES.iterdir() if path.is_dir() and any(path.rglob("*.py")))
+
+
+def _views(tree: Path, incremental: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[str, int]:
+    """Return a tree's views as JSON, and how many calls the fixed point read."""
+    monkeypatch.setattr(Project, "incremental", incremental)
+    read = 0
+    scan = Project._scan_call
+
+    def counted(self: Project, module: str, function: str | None, call: list[Any]) -> None:
+        nonlocal read
+        read += 1
+        scan(self, module, function, call)
+
+    monkeypatch.setattr(Project, "_scan_call", counted)
+    paths = sorted(str(path) for path in tree.rglob("*.py"))
+    project = phase.build([(Path(p), read_regular(p)) for p in paths], tree)
+    views = {}
+    for path in paths:
+        view = project.view(path)
+        views[path] = None if view is None else [view.module, view.modules, view.digest]
+    monkeypatch.undo()
+    return json.dumps(views, default=str), read
+
+
+@pytest.mark.parametrize("tree", TREES, ids=[tree.name for tree in TREES])
+def test_the_worklist_gives_the_views_of_reading_every_call(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reference, every = _views(tree, False, monkeypatch)
+    found, read = _views(tree, True, monkeypatch)
+    assert found == reference
+    assert read <= every
+
+
+# A chain of wrappers written so that the first module read calls a wrapper whose facts are
+# found later in the round (read again in the next), a module summarised at the end of a round
+# (a constant found missing by a module-level call, then found), and a module joining in a
+# second solve (it names no Claude, and calls a wrapper of the others).
+CHAIN = {
+    "app/__init__.py": "",
+    "app/a_first.py": (
+        "import anthropic\nfrom app.m_middle import outer\n\n"
+        "client = anthropic.Anthropic()\n\n\ndef go():\n    return outer('hi', 0.9)\n"
+    ),
+    "app/m_middle.py": (
+        "import anthropic\nfrom app.z_last import inner\n\n\n"
+        "def outer(prompt, temperature):\n    return inner(prompt, temperature)\n"
+    ),
+    "app/z_last.py": (
+        "import anthropic\nfrom app.settings import MODEL\n\nclient = anthropic.Anthropic()\n\n\n"
+        "def inner(prompt, temperature):\n"
+        "    return client.messages.create(model=MODEL, max_tokens=64, temperature=temperature,\n"
+        "        messages=[{'role': 'user', 'content': prompt}])\n"
+    ),
+    "app/settings.py": "MODEL = 'claude-3-opus-20240229'\n",
+    "app/limits.py": "LIMIT = 4096\n",
+    "app/script.py": (
+        "import anthropic\nfrom app.limits import LIMIT\n\n"
+        "anthropic.Anthropic().messages.create(model='claude-sonnet-4-6', max_tokens=LIMIT,\n"
+        "    messages=[])\n"
+    ),
+    "app/user.py": (
+        "from app.a_first import go\nfrom app.m_middle import outer\n\nouter('x', 1.0)\n"
+    ),
+}
+
+
+def test_facts_found_late_reach_the_calls_read_before_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_tree(tmp_path, CHAIN)
+    reference, every = _views(tmp_path, False, monkeypatch)
+    found, read = _views(tmp_path, True, monkeypatch)
+    assert found == reference
+    # The calls whose inputs did not move are not read again.
+    assert read < every
+    views = json.loads(found)
+    first = views[str(tmp_path / "app/a_first.py")][1]
+    # `go` passes its 0.9 to `outer`, which reaches the Claude call through `inner`.
+    assert first["app.m_middle"]["functions"]["outer"]["reaches"]["temperature"] == [
+        ["temperature", "sdk:messages.create", "app/z_last.py", 8]
+    ]
+    # The settings constant is known as read by the Claude call of another module.
+    settings = views[str(tmp_path / "app/settings.py")][1]["app.settings"]
+    assert settings["read_by"]["MODEL"] == [["model", "sdk:messages.create", "app/z_last.py", 8]]
+    # A module-level call reads a constant of a module before anything summarised it.
+    limits = views[str(tmp_path / "app/limits.py")][1]["app.limits"]
+    assert limits["read_by"]["LIMIT"] == [["max_tokens", "sdk:messages.create", "app/script.py", 4]]
+
+
+def test_facts_are_written_only_where_the_worklist_sees_it() -> None:
+    """A fact written behind the worklist's back leaves the calls that read it stale: every
+    write goes through `Project._entry` (a table's entry) and `Project._touch` (a change)."""
+    tree = ast.parse(Path(phase.__file__).read_text(encoding="utf-8"))
+    writes = ("setdefault", "add", "update", "append", "extend", "pop", "clear", "discard")
+
+    def is_fact_table(node: ast.expr) -> bool:
+        return (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "facts"
+            and isinstance(node.value.value, ast.Name)
+            and node.value.value.id == "self"
+        )
+
+    found = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in writes
+            and is_fact_table(node.func.value)
+        ):
+            found.append(node.lineno)
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        for target in targets:
+            if isinstance(target, ast.Subscript) and is_fact_table(target.value):
+                found.append(target.lineno)
+    assert found == []
+
+
+# Where facts are read without telling the worklist: after the fixed point (deriving what
+# files are told), or by the fixed point itself between rounds.
+READ_AFTER = {"_function_entry", "_derive", "_derive_classes", "_defaults_read", "solve"}
+
+
+def test_facts_read_while_calls_are_read_are_told_to_the_worklist() -> None:
+    """A call that reads a fact must say so (`Project._read`): else it is not read again when
+    the fact changes. Each function that looks a fact up must call `_read`, or be one of those
+    that run after the fixed point."""
+    tree = ast.parse(Path(phase.__file__).read_text(encoding="utf-8"))
+    project = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Project")
+    unsaid = []
+    for function in project.body:
+        if not isinstance(function, ast.FunctionDef) or function.name in READ_AFTER:
+            continue
+        looks_up = tells = False
+        for node in ast.walk(function):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "get"
+                and isinstance(node.func.value, ast.Attribute)
+                and isinstance(node.func.value.value, ast.Attribute)
+                and node.func.value.value.attr == "facts"
+            ):
+                looks_up = True
+            if isinstance(node, ast.Compare) and any(
+                isinstance(c, ast.Attribute)
+                and isinstance(c.value, ast.Attribute)
+                and c.value.attr == "facts"
+                for c in node.comparators
+            ):
+                looks_up = True
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "_read"
+            ):
+                tells = True
+        if looks_up and not tells:
+            unsaid.append(function.name)
+    assert unsaid == []
