@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from claude_migrate.policy.deprecations import Catalogue, Model, Spelling
     from claude_migrate.policy.facts import ProjectFacts
 
@@ -42,6 +44,28 @@ _WHOLE = re.compile(
 )
 # Every Claude id in every spelling holds this word; a cheap test before any lookup.
 WORD = "claude"
+
+
+def model_shaped(text: str) -> bool:
+    """Return whether `text`, as a whole, has the shape of a Claude model id in some spelling.
+
+    The half of `recognise` no catalogue decides: a text failing it is no model of any policy.
+    """
+    return WORD in text and len(text) <= 200 and _WHOLE.fullmatch(text) is not None
+
+
+def dated_model_test(catalogue: Catalogue) -> Callable[[str], bool]:
+    """Return the test whether a text, as a whole, spells a model with a retirement date.
+
+    The models `catalogue` (or the installed SDK's table) knows; one without a date is active
+    on every day under every policy (`Status.state`), so no finding ever names it.
+    """
+
+    def dated(text: str) -> bool:
+        spelling = recognise(text, catalogue)
+        return spelling is not None and spelling.model.retires is not None
+
+    return dated
 
 
 def recognise(text: str, catalogue: Catalogue) -> Spelling | None:
@@ -146,30 +170,3 @@ def platform_dates(model: Model) -> dict[str, str | None]:
         "bedrock": model.bedrock_retires.isoformat() if model.bedrock_retires else None,
         "vertex": model.vertex_retires.isoformat() if model.vertex_retires else None,
     }
-
-
-def stems(catalogue: Catalogue) -> tuple[str, ...]:
-    """Return substrings one of which every spelling of a dated model holds (the triage's test).
-
-    The API ids, aliases and platform ids of every model with a date, and the fixed start of
-    each family pattern; the installed SDK's table adds its ids.
-    """
-    from claude_migrate.policy import installed_sdk
-
-    found: list[str] = []
-    for model in catalogue.models:
-        if model.retires is None:
-            continue
-        found.extend((model.id, *model.aliases, *model.bedrock))
-        found.extend(v.partition("@")[0] for v in model.vertex)
-        found.extend(re.split(r"[*?\[]", pattern, maxsplit=1)[0] for pattern in model.patterns)
-    sdk = installed_sdk.installed()
-    if sdk is not None:
-        found.extend(sdk.deprecations)
-    # Bedrock ids hold their API stem only after "anthropic."; keep the shortest distinct set.
-    ordered = sorted({s for s in found if s}, key=len)
-    kept: list[str] = []
-    for stem in ordered:
-        if not any(k in stem for k in kept):
-            kept.append(stem)
-    return tuple(sorted(kept))
