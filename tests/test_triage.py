@@ -176,6 +176,25 @@ def test_a_module_that_defines_or_documents_clients_is_not_a_candidate(text: str
     assert not _candidate(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The value is an attribute of the name, not the name: no alias of `post`.
+        ("def f(post):\n    return post.headers\nf(1)\n", False),
+        ("import enum\nclass create(enum.Enum):\n    A = 1\npick = create.A\npick()\n", False),
+        # The name itself, or a dunder that may give it back, or its own sources: an alias.
+        ("def f(post):\n    return post.url or post\nf(1)\n", True),
+        ("from requests import post\nsend = post.__wrapped__\nsend()\n", True),
+        ("import x\nholder = x.messages\nmake = holder.create\nmake()\n", True),
+        ("import x\nimport types\nh = types.SimpleNamespace(f=x.create)\ng = h.f\ng()\n", True),
+    ],
+)
+def test_a_name_read_only_as_a_receiver_is_followed_but_is_no_alias(
+    text: str, expected: bool
+) -> None:
+    assert _candidate(text) is expected
+
+
 def test_a_call_of_a_name_the_project_exports_is_a_candidate() -> None:
     text = "from app.llm import ask as question\nquestion('hi')\n"
     assert not _candidate(text)

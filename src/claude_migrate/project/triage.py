@@ -439,12 +439,12 @@ def _alias_sources(scan: _Scan, called: Collection[str]) -> tuple[set[str], set[
         for value in sources.get(name, ()):
             if isinstance(value, _FUNCTIONS):
                 returned = [r.value for r in _returns(value) if r.value is not None]
-                names, attrs = _mentions(returned)
+                names, receivers, attrs = _mentions(returned)
             else:
-                names, attrs = _mentions([value])
+                names, receivers, attrs = _mentions([value])
             names_found |= names
             attrs_found |= attrs
-            pending.extend(names - seen)
+            pending.extend((names | receivers) - seen)
     return names_found, attrs_found
 
 
@@ -505,18 +505,31 @@ def _names_in(nodes: Iterable[ast.AST]) -> set[str]:
     return found
 
 
-def _mentions(nodes: Iterable[ast.AST]) -> tuple[set[str], set[str]]:
-    """Return the bare names and the attribute names read anywhere in `nodes`."""
-    names: set[str] = set()
+def _mentions(nodes: Iterable[ast.AST]) -> tuple[set[str], set[str], set[str]]:
+    """Return the bare names, the receivers and the attribute names read anywhere in `nodes`.
+
+    A receiver is a name read only to look an attribute up on it (`request` in
+    `request.headers`): the expression's value is the attribute, not the name's, so the name
+    is followed to its own sources but is no alias itself. A dunder attribute (`f.__call__`,
+    `f.__wrapped__`) may give back the object itself: its receiver counts as a name, and so
+    does a receiver also read otherwise (`request.url or request`).
+    """
     attrs: set[str] = set()
+    read: list[ast.Name] = []
+    receiving: set[int] = set()
     for node in nodes:
         for sub in _nodes(node):
             kind = type(sub)
             if kind is ast.Name:
-                names.add(sub.id)  # type: ignore[attr-defined]
+                read.append(sub)  # type: ignore[arg-type]
             elif kind is ast.Attribute:
-                attrs.add(sub.attr)  # type: ignore[attr-defined]
-    return names, attrs
+                attr = sub.attr  # type: ignore[attr-defined]
+                attrs.add(attr)
+                if not (attr.startswith("__") and attr.endswith("__")):
+                    receiving.add(id(sub.value))  # type: ignore[attr-defined]
+    names = {name.id for name in read if id(name) not in receiving}
+    receivers = {name.id for name in read if id(name) in receiving} - names
+    return names, receivers, attrs
 
 
 # CM106: a digest that may key a cache ---------------------------------------------------------
