@@ -123,6 +123,38 @@ class StopSequencesCheck(Check["FileContext"]):
                 yield ctx.diagnostic(self, entry.holder, message, fix, context)
                 continue
             yield from self._formatting(ctx, site, entry, context)
+        yield from self._forwarded(ctx, mode)
+
+    def _forwarded(self, ctx: FileContext, mode: str) -> Iterable[Diagnostic]:
+        """Report stop sequences handed to a wrapper that passes them on through `**kwargs`.
+
+        The wrapper's own call shows no `stop_sequences`, so the value is reported where it is
+        written. No fix: what the request prefills is in the wrapper, out of this call's sight.
+        """
+        for site in ctx.all_sites:
+            if site.via is None:
+                continue
+            entry = site.param(STOP)
+            if entry is None or entry.key not in site.via.forwarded or not entry.value.known:
+                continue
+            stops = _stops(entry.value.value)
+            if mode == "formatting":
+                stops = [s for s in stops if isinstance(s, str) and is_formatting(s)]
+            if not stops:
+                continue
+            listed = ", ".join(repr(s) for s in stops)
+            what = "stop sequences"
+            if mode != "forbid":
+                what = f"formatting-only stop sequences ({listed})"
+            yield ctx.diagnostic(
+                self,
+                entry.holder,
+                f"{entry.key} {site.via.describe(entry.key)}; the policy forbids {what} "
+                f"(no fix: the request it joins is built in {site.via.callee}())",
+                None,
+                site.record.scope.qualname,
+                related=site.via.related(entry.key, entry.key),
+            )
 
     def _formatting(
         self, ctx: FileContext, site: CallSite, entry: Entry, context: str
