@@ -109,11 +109,10 @@ class ProjectFacts:
             except OSError:
                 digest = "missing"
         pins = "|".join(sdk_requirement_files(_real_folder_of(path)))
-        from claude_migrate.policy.installed_sdk import installed
+        from claude_migrate.policy.installed_sdk import installed_version
 
         # CM302 falls back to the installed SDK's deprecation table: its version is a fact too.
-        sdk = installed()
-        version = sdk.version if sdk is not None else "-"
+        version = installed_version() or "-"
         return f"as-of={as_of.isoformat()};catalogue={digest};pins={pins};sdk={version}"
 
 
