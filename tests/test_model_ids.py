@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from claude_migrate.core.model_shape import model_shaped
 from claude_migrate.policy import deprecations
-from claude_migrate.policy.model_ids import WORD, dated_model_test, model_shaped, recognise
+from claude_migrate.policy.model_ids import WORD, dated_model_test, recognise
 
 CATALOGUE = deprecations.load()
 

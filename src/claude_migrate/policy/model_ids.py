@@ -20,38 +20,17 @@ one, a path) is not a model id: the tests hold other vendors' ids that must neve
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from claude_migrate.core.model_shape import WHOLE as _WHOLE
+from claude_migrate.core.model_shape import WORD as WORD  # re-exported: callers read it here
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from claude_migrate.policy.deprecations import Catalogue, Model, Spelling
     from claude_migrate.policy.facts import ProjectFacts
-
-# The prefix a routing client puts before a model id, then the id itself (no `/`, no space).
-_WHOLE = re.compile(
-    r"""
-    (?P<prefix>
-        (?:anthropic|vertex_ai|bedrock(?:/converse|/invoke)?)/
-      | (?:anthropic|bedrock|google-vertex):
-      | arn:aws(?:-[a-z]+)*:bedrock:[a-z0-9-]*:\d*:(?:foundation-model|inference-profile)/
-    )?
-    (?P<id>[A-Za-z0-9][A-Za-z0-9._:@-]*)
-    """,
-    re.VERBOSE,
-)
-# Every Claude id in every spelling holds this word; a cheap test before any lookup.
-WORD = "claude"
-
-
-def model_shaped(text: str) -> bool:
-    """Return whether `text`, as a whole, has the shape of a Claude model id in some spelling.
-
-    The half of `recognise` no catalogue decides: a text failing it is no model of any policy.
-    """
-    return WORD in text and len(text) <= 200 and _WHOLE.fullmatch(text) is not None
 
 
 def dated_model_test(catalogue: Catalogue) -> Callable[[str], bool]:

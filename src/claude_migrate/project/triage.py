@@ -25,8 +25,8 @@ import warnings
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 
-from claude_migrate.policy.model_ids import WORD as MODEL_WORD
-from claude_migrate.policy.model_ids import model_shaped
+from claude_migrate.core.model_shape import WORD as MODEL_WORD
+from claude_migrate.core.model_shape import model_shaped
 
 __all__ = [
     "Sites",
@@ -148,7 +148,7 @@ class Sites:
     # alias closure of that one name, as `alias_names`/`alias_attrs` are for all of them).
     keyword_callee_sources: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # The values of the string constants that may, as a whole, spell a Claude model id
-    # (`policy.model_ids.model_shaped`): what a model-id test of `Wanted.model_ids` is asked about.
+    # (`core.model_shape.model_shaped`): what a model-id test of `Wanted.model_ids` is asked about.
     model_strings: frozenset[str] = frozenset()
 
     def to_json(self) -> list[object]:
