@@ -30,9 +30,10 @@ from claude_migrate.analysis.symbols import (
     Resolver,
     Symbol,
 )
-from claude_migrate.analysis.values import MUTATING_METHODS, Entries, Entry, Value
+from claude_migrate.analysis.values import MUTATING_METHODS, Entries, Entry, Value, string_value
 from claude_migrate.core.lazy import lazy_import
 from claude_migrate.targets.anthropic_sdk import (
+    BATCH_REQUEST_TYPES,
     NOT_GIVEN,
     NOT_GIVEN_CLASSES,
     SDK,
@@ -221,7 +222,42 @@ class CallFinder:
             if self._not_given(entry.value_node, record.scope):
                 # `top_k=NOT_GIVEN`: the SDK leaves the parameter out of the request.
                 del entries.items[key]
+            elif not entry.value.known:
+                field = self._field(entry, record.scope)
+                if field is not None:
+                    entries.items[key] = field
         return entries
+
+    def _field(self, entry: Entry, scope: Scope) -> Entry | None:
+        """Return the entry of `model=settings.model` (`config["limits"]["max_tokens"]`): a
+        field of an options object, or a key of a dict, made in this module and bound once to
+        the name (`settings = Settings(model=...)`), whose fields no code of the module sets.
+
+        The finding stays at the call's argument; the value (and a fix) is where the object
+        is made, or the class's default.
+        """
+        path = _path_of(entry.value_node)
+        if path is None:
+            return None
+        root, text = path
+        first = split_path(text)
+        module = self.index.module_scope
+        if first is None or module is None or root.value == scope.function().self_name:
+            return None
+        if first[1][0][0] != "attr":
+            return None  # a table's entry (`MODELS["opus"]`): `ValueResolver.table_item`
+        if (root.value, first[1][0][1]) in module.attribute_sets:
+            return None  # `settings.model = ...` somewhere: not the value it was made with
+        found = FieldReader(self.resolver).entry(text, root, scope, None)
+        if found is None or not found.value.known:
+            return None
+        if found.value.node is not None:
+            # Passed where the object is made (`Settings(temperature=0.7)`): found there.
+            return Entry(entry.key, found.holder, found.value_node, found.value, found.container)
+        # The class's default: the call reads it, and says from where.
+        return Entry(
+            entry.key, entry.holder, entry.value_node, found.value, entry.container, entry.through
+        )
 
     def _not_given(self, node: cst.BaseExpression, scope: Scope) -> bool:
         """Return whether an argument is the SDK's "not given" sentinel (`NOT_GIVEN`, `omit`,
@@ -399,6 +435,8 @@ class CallFinder:
             key = SDK_METHODS.get(symbol.path)
             if key is None:
                 return None
+            if TARGETS[key].location == "batch-params":
+                return self._batch_site(record, TARGETS[key], symbol.cls)
             return CallSite(record, TARGETS[key], self.kwargs(record), client=symbol.cls)
         if symbol.cls == BEDROCK_RUNTIME and len(symbol.path) == 1:
             key = BEDROCK_METHODS.get(symbol.path[0])
@@ -421,6 +459,70 @@ class CallFinder:
         ):
             return self._http_site(record, symbol.path[0], base_url=symbol.info)
         return None
+
+    def _batch_site(self, record: CallRecord, target: Target, client: str) -> CallSite | None:
+        """Return a Message Batches call as the site of its first request's `params`; the
+        others are in `extra["requests"]` (`requests_of`). None when no request is seen."""
+        args = self._positional(record, self.kwargs(record), "requests", 0)
+        requests = args.get("requests")
+        if requests is None:
+            return None
+        found: list[Entries] = []
+        for element in self._request_elements(requests.value_node, record.scope):
+            request = self._typed_dict(element, record.scope)
+            params = request.items.get("params") if request is not None else None
+            if params is None:
+                continue
+            entries = self._typed_dict(params.value_node, record.scope)
+            if entries is None:
+                entries = self.values.nested(params, record.scope)
+            if entries is not None:
+                found.append(entries)
+        if not found:
+            return None
+        site = CallSite(record, target, found[0], client=client)
+        site.extra["requests"] = found[1:]
+        return site
+
+    def _request_elements(self, node: cst.BaseExpression, scope: Scope) -> list[cst.BaseExpression]:
+        """Return the requests a batch's list is written with (a literal or a comprehension,
+        inline or bound once to a name)."""
+        for _ in range(MAX_SPLIT):
+            if not isinstance(node, cst.Name):
+                break
+            binding = self.values.single_binding(node.value, scope)
+            if binding is None or binding.value is None:
+                return []
+            node, scope = binding.value, binding.scope
+        if isinstance(node, (cst.ListComp, cst.GeneratorExp)):
+            return [node.elt]
+        if isinstance(node, (cst.List, cst.Tuple)):
+            return [e.value for e in node.elements if isinstance(e, cst.Element)]
+        return []
+
+    def _typed_dict(self, node: cst.BaseExpression, scope: Scope) -> Entries | None:
+        """Return the entries of a dict literal, `dict(...)`, or a request type of the SDK
+        called with keywords (`Request(custom_id=..., params=MessageCreateParamsNonStreaming(
+        model=...))`)."""
+        if isinstance(node, cst.Call):
+            symbol = self.resolver.resolve(node.func, scope)
+            named = isinstance(symbol, Qual) and symbol.name.startswith("anthropic.")
+            last = symbol.name.rsplit(".", 1)[-1] if isinstance(symbol, Qual) else ""
+            is_dict = isinstance(node.func, cst.Name) and node.func.value == "dict"
+            if not (is_dict and not scope.lookup("dict")) and not (
+                named and last in BATCH_REQUEST_TYPES
+            ):
+                return None
+        elif not isinstance(node, cst.Dict):
+            return None
+        return self.values.entries_of_dict(node, scope)
+
+    def requests_of(self, site: CallSite) -> list[CallSite]:
+        """Return a site, or one site per request of a Message Batches call."""
+        more = site.extra.get("requests")
+        if not isinstance(more, list) or not more:
+            return [site]
+        return [site] + [CallSite(site.record, site.target, p, client=site.client) for p in more]
 
     def _function_site(self, record: CallRecord, qualname: str) -> CallSite | None:
         last = qualname.rsplit(".", 1)[-1]
@@ -704,9 +806,11 @@ class CallFinder:
         branched = {"top_p", "top_k"}.union(*(site.target.names(c) for c in BRANCHED))
         sites = [site]
         for key, entry in site.params.items.items():
-            if entry.value.known or not isinstance(entry.value_node, cst.Name):
+            if entry.value.known or not isinstance(entry.value_node, (cst.Name, cst.Attribute)):
                 continue
-            looped = self.values.loop_values(entry.value_node, site.record.scope)
+            looped = None
+            if isinstance(entry.value_node, cst.Name):
+                looped = self.values.loop_values(entry.value_node, site.record.scope)
             branches = False
             if not looped and key in branched:
                 # `if x: t = 0.7 / else: t = 1.0`: one site per value that may be sent.
@@ -793,6 +897,24 @@ class CallFinder:
         )
 
 
+def _path_of(node: cst.BaseExpression) -> tuple[cst.Name, str] | None:
+    """Return the root name and the path (`settings.limits[max_tokens]`) an expression reads."""
+    steps: list[str] = []
+    while isinstance(node, (cst.Attribute, cst.Subscript)):
+        if isinstance(node, cst.Attribute):
+            steps.append(f".{node.attr.value}")
+        else:
+            key = node.slice[0].slice if len(node.slice) == 1 else None
+            text = string_value(key.value) if isinstance(key, cst.Index) else None
+            if text is None or not re.fullmatch(r"\w+", text):
+                return None
+            steps.append(f"[{text}]")
+        node = node.value
+    if not isinstance(node, cst.Name) or not steps:
+        return None
+    return node, node.value + "".join(reversed(steps))
+
+
 def find_call_sites(
     index: ModuleIndex,
     resolver: Resolver | None = None,
@@ -807,7 +929,8 @@ def find_call_sites(
     expanded = finder.values.expanded
     for site in sites:
         if site.via is None or site.via.declared or id(site.node) not in expanded:
-            yield from finder.split_loops(site)
+            for request in finder.requests_of(site):
+                yield from finder.split_loops(request)
 
 
 __all__ = ["CallFinder", "CallSite", "Hop", "find_call_sites"]

@@ -1195,13 +1195,19 @@ class Project:
                 for model_name in TARGETS[key].model:
                     if model_name in kwargs:
                         model = self.evaluate(module, function, kwargs[model_name])
-                if not _is_claude_constant(model):
+                # A parameter of a class that is Claude's only with a Claude model
+                # (`by_model`): the wrapper's call site is one only where a caller passes one.
+                by_caller = TARGETS[key].by_model and isinstance(model, Param)
+                if not _is_claude_constant(model) and not by_caller:
                     return None
+            nested = kwargs.get("model_kwargs") if TARGETS[key].location == "model-kwargs" else None
+            if nested and nested[0] == "dict":
+                kwargs = {**kwargs, **nested[1]}  # ChatBedrock's parameters sit in model_kwargs
             return key, kwargs
         if name in ("litellm.completion", "litellm.acompletion"):
             model_expr = kwargs.get("model") or (call[2][0] if call[2] else None)
             model = self.evaluate(module, function, model_expr) if model_expr else None
-            if _is_claude_constant(model):
+            if _is_claude_constant(model) or isinstance(model, Param):
                 return "litellm:completion", kwargs
         if name in CONSTRUCTORS:
             return self._constructor_target(module, function, call, name)
@@ -1253,9 +1259,27 @@ class Project:
                 reach = [canonical, key, *where]
                 self._reach_from(module, function, value, reach)
                 self._constant_read(module, function, value, [canonical, key, *where[:2]])
+                self._record_field_read(module, function, value)
         if function is not None:
             for star in call[5]:
                 self._record_target_star(module, function, star, key, where)
+
+    def _record_field_read(self, module: str, function: str | None, value: list[Any]) -> None:
+        """Record the class of an object a Claude call reads a field of (`model=settings.model`
+        with `settings = Settings()`): an options class, whose fields the file is told."""
+        base = value
+        for _ in range(MAX_PATH):
+            if base[0] == "attr":
+                base = base[1]
+            elif (item := _item_read(base)) is not None:
+                base = item[0]
+            else:
+                break
+        if base is value:
+            return
+        made = self.evaluate(module, function, base)
+        if isinstance(made, Obj):
+            self.facts.options.add((made.module, made.name))
 
     def _record_target_star(
         self, module: str, function: str, star: list[Any], key: str, where: list[Any]

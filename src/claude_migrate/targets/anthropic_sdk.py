@@ -5,6 +5,7 @@ legacy Text Completions, the beta and prompt-caching resources) and the client c
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from claude_migrate.targets.base import Target
@@ -16,17 +17,47 @@ def _sdk(path: str, **kw: Any) -> Target:
     return Target(f"sdk:{path}", SDK, path, **kw)
 
 
-TARGETS = (
+TARGETS: tuple[Target, ...] = (
     _sdk("messages.create", streaming_api="client.messages.stream(...)"),
     _sdk("messages.stream", streams=True),
     _sdk("beta.messages.create", streaming_api="client.beta.messages.stream(...)"),
     _sdk("beta.messages.stream", streams=True),
+    # The Message Batches API (anthropic `resources/messages/batches.py`,
+    # https://docs.claude.com/en/api/creating-message-batches): each request's `params` is a
+    # Messages request, judged as one; a batch does not stream.
+    _sdk("messages.batches.create", location="batch-params", stream=()),
+    _sdk("beta.messages.batches.create", location="batch-params", stream=()),
+    # Token counting (anthropic `resources/messages/messages.py`, `count_tokens`,
+    # https://docs.claude.com/en/api/messages-count-tokens): names a model, sends no sampling
+    # parameters and no max_tokens.
+    _sdk("messages.count_tokens", temperature=(), max_tokens=(), stop=(), stream=()),
+    _sdk("beta.messages.count_tokens", temperature=(), max_tokens=(), stop=(), stream=()),
     _sdk(
         "completions.create",
         max_tokens=("max_tokens_to_sample",),
         legacy=True,
         streaming_api="completions.create(..., stream=True)",
     ),
+)
+
+# `client.messages.with_raw_response.create(...)` (anthropic `_response.py`): the same request,
+# its HTTP response returned as it came. Its targets are the method's own, under their path,
+# with no `stream` rewrite (what the code reads from the response is not a `Message`).
+RESPONSE_WRAPPERS = ("with_raw_response", "with_streaming_response")
+
+
+def _wrapped(target: Target, wrapper: str) -> Target:
+    resource, _, method = target.key.removeprefix("sdk:").rpartition(".")
+    path = f"{resource}.{wrapper}.{method}"
+    streaming_api = "stream=True" if target.streaming_api else ""
+    return replace(target, key=f"sdk:{path}", description=path, streaming_api=streaming_api)
+
+
+TARGETS = TARGETS + tuple(
+    _wrapped(target, wrapper)
+    for target in TARGETS
+    if not target.legacy
+    for wrapper in RESPONSE_WRAPPERS
 )
 
 SDK_METHODS = {
@@ -39,7 +70,29 @@ SDK_METHODS = {
     ("beta", "prompt_caching", "messages", "create"): "sdk:beta.messages.create",
     ("beta", "prompt_caching", "messages", "stream"): "sdk:beta.messages.stream",
     ("completions", "create"): "sdk:completions.create",
+    ("messages", "count_tokens"): "sdk:messages.count_tokens",
+    ("beta", "messages", "count_tokens"): "sdk:beta.messages.count_tokens",
+    ("messages", "batches", "create"): "sdk:messages.batches.create",
+    ("beta", "messages", "batches", "create"): "sdk:beta.messages.batches.create",
 }
+SDK_METHODS.update(
+    {
+        (*path[:-1], wrapper, path[-1]): f"sdk:{'.'.join(path[:-1])}.{wrapper}.{path[-1]}"
+        for path, key in list(SDK_METHODS.items())
+        if key in {t.key for t in TARGETS} and path[0] != "completions"
+        for wrapper in RESPONSE_WRAPPERS
+        if path[1:2] != ("prompt_caching",)
+    }
+)
+# The request types a batch's requests may be written with (`anthropic.types`), read as dicts.
+BATCH_REQUEST_TYPES = frozenset(
+    {
+        "Request",
+        "MessageCreateParamsNonStreaming",
+        "MessageCreateParams",
+        "BatchCreateParams",
+    }
+)
 # Methods of a client that return a client of the same class.
 CLIENT_COPIES = (("with_options",), ("copy",))
 
@@ -72,4 +125,4 @@ def is_sdk_client_class(qualname: str) -> bool:
     return bool(SDK_CLIENT_NAME.match(last)) and not last.endswith(("Error", "Exception"))
 
 
-CALLEES = frozenset({"create", "stream"})
+CALLEES = frozenset({"create", "stream", "count_tokens"})
