@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from claude_migrate.core.model_shape import model_shaped
 from claude_migrate.policy import deprecations
-from claude_migrate.policy.model_ids import WORD, recognise, stems
+from claude_migrate.policy.model_ids import WORD, dated_model_test, recognise
 
 CATALOGUE = deprecations.load()
 
@@ -88,10 +89,14 @@ def test_a_team_catalogue_entry_is_recognised_with_no_code_change(tmp_path: Path
     assert found is not None and found.model.id == "claude-internal-ft-20250101"
 
 
-def test_stems_cover_every_spelling_of_a_dated_model() -> None:
-    words = stems(CATALOGUE)
-    dated = {m.id for m in CATALOGUE.models if m.retires is not None}
+def test_every_spelling_has_a_model_shape_and_a_dated_model_passes_the_test() -> None:
+    # The triage keeps only string literals of this shape: every id recognise reads has it.
+    dated = dated_model_test(CATALOGUE)
+    ids = {m.id for m in CATALOGUE.models if m.retires is not None}
     for text, model in _spellings():
-        if model in dated:
-            assert any(w in text for w in words), text
-    assert all(WORD in w for w in words)
+        assert WORD in text and model_shaped(text), text
+        assert dated(text) == (model in ids), text
+    for text in ("openrouter/anthropic/claude-sonnet-4", "claude sonnet", "data/claude-v1.jsonl"):
+        assert not model_shaped(text) and not dated(text)
+    undated = [m.id for m in CATALOGUE.models if m.retires is None]
+    assert undated and all(model_shaped(m) and not dated(m) for m in undated)

@@ -176,6 +176,25 @@ def test_a_module_that_defines_or_documents_clients_is_not_a_candidate(text: str
     assert not _candidate(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The value is an attribute of the name, not the name: no alias of `post`.
+        ("def f(post):\n    return post.headers\nf(1)\n", False),
+        ("import enum\nclass create(enum.Enum):\n    A = 1\npick = create.A\npick()\n", False),
+        # The name itself, or a dunder that may give it back, or its own sources: an alias.
+        ("def f(post):\n    return post.url or post\nf(1)\n", True),
+        ("from requests import post\nsend = post.__wrapped__\nsend()\n", True),
+        ("import x\nholder = x.messages\nmake = holder.create\nmake()\n", True),
+        ("import x\nimport types\nh = types.SimpleNamespace(f=x.create)\ng = h.f\ng()\n", True),
+    ],
+)
+def test_a_name_read_only_as_a_receiver_is_followed_but_is_no_alias(
+    text: str, expected: bool
+) -> None:
+    assert _candidate(text) is expected
+
+
 def test_a_call_of_a_name_the_project_exports_is_a_candidate() -> None:
     text = "from app.llm import ask as question\nquestion('hi')\n"
     assert not _candidate(text)
@@ -186,6 +205,53 @@ def test_keywords_and_texts_make_candidates() -> None:
     assert _candidate("f(default_headers={})\n", Wanted(keywords=frozenset({"default_headers"})))
     assert _candidate("x = HUMAN_PROMPT\n", Wanted(texts=("HUMAN_PROMPT",)))
     assert not _candidate("f(headers={})\n", Wanted(keywords=frozenset({"default_headers"})))
+
+
+def _models(dated: bool) -> list[str]:
+    from claude_migrate.policy import deprecations
+
+    return [m.id for m in deprecations.load(None).models if (m.retires is not None) == dated]
+
+
+def _model_data(retired: str, current: str) -> list[str]:
+    """Modules whose only Claude text is data: a model id in one shape or another."""
+    return [
+        f"MODELS = {{{retired!r}: 1, 'x': 2}}\n",
+        f"def pick(flag):\n    return {retired!r} if flag else None\n",
+        f"ROUTED = 'bedrock/{retired}'\n",
+        f"NAMES = [{current!r}, 'answers/{retired}.jsonl', 'openrouter/anthropic/{retired}']\n",
+        f"LABEL = f'{retired[:4]}{{1}}{retired[4:]}'\n",
+        f"JOINED = {retired[:4]!r} {retired[4:]!r}\n",
+        f'def doc():\n    """Moved off {retired}."""\n    {retired!r}\n',
+    ]
+
+
+def test_a_literal_is_a_retired_model_candidate_only_if_it_spells_a_dated_model() -> None:
+    wanted = CHECKS_BY_CODE["CM302"].wanted(_settings(REPO / "x.py", ["CM302"]))
+    assert wanted is not None
+    retired, current = _models(dated=True)[0], _models(dated=False)[0]
+    found = [_candidate(text, wanted) for text in _model_data(retired, current)]
+    # A literal holding a dated id as a whole is a candidate (as a key, a value, a platform
+    # spelling, even a statement of its own); a current id, a path, another router's prefix
+    # and an f-string are not. An implicit concatenation is one string to `ast` (a
+    # candidate the rule then reads as no mention: the triage may over-approximate).
+    assert found == [True, True, True, False, False, True, True]
+
+
+def test_model_data_the_triage_rejects_has_no_finding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    retired, current = _models(dated=True)[0], _models(dated=False)[0]
+    rejected = 0
+    for number, text in enumerate(_model_data(retired, current)):
+        path = write_tree(tmp_path, {f"m{number}.py": text}) / f"m{number}.py"
+        for select in (None, ["CM302"]):
+            job = _job(path, select)
+            if _rejected(job):
+                rejected += 1
+                result = _untriaged(job, monkeypatch, fix=True)
+                assert (result.diagnostics, result.errors, result.fixed_text) == ([], [], None)
+    assert rejected >= 2  # the current id, the path and the router's prefix, both selections
 
 
 DIGEST_CACHE = """import hashlib

@@ -124,10 +124,10 @@ class RetiredModelCheck(Check["CheckContext"]):
     @classmethod
     def wanted(cls, settings: FileSettings) -> Wanted:
         from claude_migrate.policy.facts import facts_for
-        from claude_migrate.policy.model_ids import stems
+        from claude_migrate.policy.model_ids import dated_model_test
 
-        # The call sites, and any text a dated model id in any spelling holds (data).
-        return call_sites(texts=stems(facts_for(settings).catalogue))
+        # The call sites, and any string literal spelling a model with a retirement date (data).
+        return call_sites(model_ids=(dated_model_test(facts_for(settings).catalogue),))
 
     def check(self, ctx: CheckContext) -> Iterable[Diagnostic]:
         from claude_migrate.analysis.context import FileContext

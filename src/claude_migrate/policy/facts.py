@@ -108,14 +108,12 @@ class ProjectFacts:
                 digest = hashlib.sha256(Path(self.team_catalogue).read_bytes()).hexdigest()[:16]
             except OSError:
                 digest = "missing"
-        pins = nearest_sdk_pins(_real_folder_of(path))
-        named = "|".join(f"{name}:{pin.name} {pin.spec.strip()}" for name, pin in pins)
-        from claude_migrate.policy.installed_sdk import installed
+        pins = "|".join(sdk_requirement_files(_real_folder_of(path)))
+        from claude_migrate.policy.installed_sdk import installed_version
 
         # CM302 falls back to the installed SDK's deprecation table: its version is a fact too.
-        sdk = installed()
-        version = sdk.version if sdk is not None else "-"
-        return f"as-of={as_of.isoformat()};catalogue={digest};pins={named};sdk={version}"
+        version = installed_version() or "-"
+        return f"as-of={as_of.isoformat()};catalogue={digest};pins={pins};sdk={version}"
 
 
 def _table(settings: FileSettings, name: str) -> dict[str, Any]:
@@ -202,6 +200,37 @@ def nearest_sdk_pins(folder: str) -> tuple[tuple[str, Pin], ...]:
 
 
 @cache
+def sdk_requirement_files(folder: str) -> tuple[str, ...]:
+    """Return a digest of every dependency file in `folder` and above whose text names `anthropic`.
+
+    The cache key's share of the project's pins: whatever `nearest_sdk_pins` would read is among
+    these files, so an edited requirement changes the key. Reading bytes and hashing them needs
+    no requirement or TOML parser, so a run answered from the cache never loads one.
+    """
+    from claude_migrate.manifests import format_of
+
+    found: list[str] = []
+    try:
+        entries = sorted(os.listdir(folder))
+    except OSError:
+        entries = []
+    for name in entries:
+        full = os.path.join(folder, name)
+        if format_of(name) is None or not os.path.isfile(full):
+            continue
+        try:
+            data = Path(full).read_bytes()
+        except OSError:
+            continue
+        if SDK_PACKAGE.encode() in data.lower():
+            found.append(f"{full}:{hashlib.sha256(data).hexdigest()[:16]}")
+    parent = os.path.dirname(folder)
+    if parent and parent != folder:
+        found += sdk_requirement_files(parent)
+    return tuple(found)
+
+
+@cache
 def project_pins_at_least(folder: str, version: str) -> str | None:
     """Return the dependency file (and its constraint) that requires `anthropic>=version`.
 
@@ -228,4 +257,5 @@ def forget_project_files() -> None:
     """Drop what was read from the project's dependency files (they changed on disk)."""
     _real_folder.cache_clear()
     nearest_sdk_pins.cache_clear()
+    sdk_requirement_files.cache_clear()
     project_pins_at_least.cache_clear()

@@ -91,12 +91,8 @@ def _strings(node: ast.AST | None) -> tuple[str, ...]:
 
 
 @cache
-def installed() -> Sdk | None:
-    """Return the installed SDK's model facts, or None when it is missing or unreadable.
-
-    The package's files are read as text and parsed, never imported: importing the SDK costs
-    seconds per worker process, and reading data needs none of its code.
-    """
+def _installed_root() -> tuple[Path, str] | None:
+    """Return the installed SDK's folder and version, or None when it is missing or unreadable."""
     try:
         spec = importlib.util.find_spec("anthropic")
     except (ImportError, ValueError):
@@ -107,6 +103,26 @@ def installed() -> Sdk | None:
     version_node = _assigned(_source(root, "_version.py"), "__version__")
     if not (isinstance(version_node, ast.Constant) and isinstance(version_node.value, str)):
         return None
+    return root, version_node.value
+
+
+def installed_version() -> str | None:
+    """Return the installed SDK's version (what `installed()` would say), reading one file."""
+    found = _installed_root()
+    return found[1] if found is not None else None
+
+
+@cache
+def installed() -> Sdk | None:
+    """Return the installed SDK's model facts, or None when it is missing or unreadable.
+
+    The package's files are read as text and parsed, never imported: importing the SDK costs
+    seconds per worker process, and reading data needs none of its code.
+    """
+    found = _installed_root()
+    if found is None:
+        return None
+    root, version = found
     models = _strings(_assigned(_source(root, "types/model.py"), "Model"))
     deprecations: dict[str, dt.date] = {}
     table = _assigned(_source(root, "_data/deprecated_models.py"), "DEPRECATED_MODELS")
@@ -128,7 +144,7 @@ def installed() -> Sdk | None:
         for item in (warned.elts if isinstance(warned, (ast.List, ast.Tuple)) else [])
         if isinstance(item, ast.Constant) and isinstance(item.value, str)
     )
-    return Sdk(version_node.value, models, deprecations, thinking_warned, str(root))
+    return Sdk(version, models, deprecations, thinking_warned, str(root))
 
 
 @dataclass(frozen=True)

@@ -20,28 +20,31 @@ one, a path) is not a model id: the tests hold other vendors' ids that must neve
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from claude_migrate.core.model_shape import WHOLE as _WHOLE
+from claude_migrate.core.model_shape import WORD as WORD  # re-exported: callers read it here
+
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from claude_migrate.policy.deprecations import Catalogue, Model, Spelling
     from claude_migrate.policy.facts import ProjectFacts
 
-# The prefix a routing client puts before a model id, then the id itself (no `/`, no space).
-_WHOLE = re.compile(
-    r"""
-    (?P<prefix>
-        (?:anthropic|vertex_ai|bedrock(?:/converse|/invoke)?)/
-      | (?:anthropic|bedrock|google-vertex):
-      | arn:aws(?:-[a-z]+)*:bedrock:[a-z0-9-]*:\d*:(?:foundation-model|inference-profile)/
-    )?
-    (?P<id>[A-Za-z0-9][A-Za-z0-9._:@-]*)
-    """,
-    re.VERBOSE,
-)
-# Every Claude id in every spelling holds this word; a cheap test before any lookup.
-WORD = "claude"
+
+def dated_model_test(catalogue: Catalogue) -> Callable[[str], bool]:
+    """Return the test whether a text, as a whole, spells a model with a retirement date.
+
+    The models `catalogue` (or the installed SDK's table) knows; one without a date is active
+    on every day under every policy (`Status.state`), so no finding ever names it.
+    """
+
+    def dated(text: str) -> bool:
+        spelling = recognise(text, catalogue)
+        return spelling is not None and spelling.model.retires is not None
+
+    return dated
 
 
 def recognise(text: str, catalogue: Catalogue) -> Spelling | None:
@@ -146,30 +149,3 @@ def platform_dates(model: Model) -> dict[str, str | None]:
         "bedrock": model.bedrock_retires.isoformat() if model.bedrock_retires else None,
         "vertex": model.vertex_retires.isoformat() if model.vertex_retires else None,
     }
-
-
-def stems(catalogue: Catalogue) -> tuple[str, ...]:
-    """Return substrings one of which every spelling of a dated model holds (the triage's test).
-
-    The API ids, aliases and platform ids of every model with a date, and the fixed start of
-    each family pattern; the installed SDK's table adds its ids.
-    """
-    from claude_migrate.policy import installed_sdk
-
-    found: list[str] = []
-    for model in catalogue.models:
-        if model.retires is None:
-            continue
-        found.extend((model.id, *model.aliases, *model.bedrock))
-        found.extend(v.partition("@")[0] for v in model.vertex)
-        found.extend(re.split(r"[*?\[]", pattern, maxsplit=1)[0] for pattern in model.patterns)
-    sdk = installed_sdk.installed()
-    if sdk is not None:
-        found.extend(sdk.deprecations)
-    # Bedrock ids hold their API stem only after "anthropic."; keep the shortest distinct set.
-    ordered = sorted({s for s in found if s}, key=len)
-    kept: list[str] = []
-    for stem in ordered:
-        if not any(k in stem for k in kept):
-            kept.append(stem)
-    return tuple(sorted(kept))

@@ -25,6 +25,9 @@ import warnings
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 
+from claude_migrate.core.model_shape import WORD as MODEL_WORD
+from claude_migrate.core.model_shape import model_shaped
+
 __all__ = [
     "Sites",
     "Wanted",
@@ -63,6 +66,8 @@ class Wanted:
     counts only on a call whose callee's last name matches the pattern (a full match), also
     through an alias of a bare name; a call whose callee is neither a name nor an attribute
     counts, one of `super().<method>` or of a dunder attribute (`self.__class__`) does not.
+    `model_ids`: tests of a string literal's value (a catalogue's `recognise`): the module
+    counts when one of its literals that may spell a model id (`Sites.model_strings`) passes.
     """
 
     callees: frozenset[str] = frozenset()
@@ -71,6 +76,7 @@ class Wanted:
     cache_digests: bool = False
     only_with: tuple[tuple[str, str], ...] = ()
     keyword_callees: tuple[tuple[str, str], ...] = ()
+    model_ids: tuple[Callable[[str], object], ...] = ()
 
     def __or__(self, other: Wanted) -> Wanted:
         return Wanted(
@@ -85,6 +91,7 @@ class Wanted:
                 )
             ),
             tuple(dict.fromkeys((*self.keyword_callees, *other.keyword_callees))),
+            tuple(dict.fromkeys((*self.model_ids, *other.model_ids))),
         )
 
     def _conditions(self, other: Wanted) -> Iterator[tuple[str, str]]:
@@ -140,6 +147,9 @@ class Sites:
     # For each bare name called so: the names and attributes its value may come from (the
     # alias closure of that one name, as `alias_names`/`alias_attrs` are for all of them).
     keyword_callee_sources: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # The values of the string constants that may, as a whole, spell a Claude model id
+    # (`core.model_shape.model_shaped`): what a model-id test of `Wanted.model_ids` is asked about.
+    model_strings: frozenset[str] = frozenset()
 
     def to_json(self) -> list[object]:
         return [
@@ -148,15 +158,16 @@ class Sites:
             sorted(self.alias_names), sorted(self.alias_attrs), self.keys_a_cache,
             sorted(list(call) for call in self.keyword_calls),
             [[name, list(sources)] for name, sources in self.keyword_callee_sources],
+            sorted(self.model_strings),
         ]  # fmt: skip
 
     @classmethod
     def from_json(cls, data: object) -> Sites | None:
         """Return the sites stored by `to_json`, or None when `data` is not of that shape."""
-        if not isinstance(data, list) or len(data) != 10:
+        if not isinstance(data, list) or len(data) != 11:
             return None
         attr_calls, name_calls, keywords, mentioned, imports, alias_names, alias_attrs = data[:7]
-        keys, keyword_calls, callee_sources = data[7:]
+        keys, keyword_calls, callee_sources, model_strings = data[7:]
         if not isinstance(callee_sources, list) or not all(
             isinstance(e, list)
             and len(e) == 2
@@ -167,6 +178,7 @@ class Sites:
         ):
             return None
         names = [attr_calls, name_calls, keywords, mentioned, alias_names, alias_attrs]
+        names.append(model_strings)
         if not all(isinstance(v, list) and all(isinstance(x, str) for x in v) for v in names):
             return None
         if not isinstance(imports, list) or not all(
@@ -192,6 +204,7 @@ class Sites:
             keys,
             frozenset((c[0], c[1], c[2]) for c in keyword_calls),
             tuple((e[0], tuple(e[1])) for e in callee_sources),
+            frozenset(model_strings),
         )
 
 
@@ -219,6 +232,7 @@ def read_sites(tree: ast.Module, text: str) -> Sites:
         keys,
         frozenset(scan.keyword_calls),
         tuple(callee_sources),
+        frozenset(scan.model_strings),
     )
 
 
@@ -237,6 +251,8 @@ def candidate(sites: Sites, text: str, wanted: Wanted, exported: Collection[str]
     if sites.attr_calls & callees or sites.name_calls & callees:
         return True
     if sites.keywords & wanted.keywords:
+        return True
+    if wanted.model_ids and any(test(s) for s in sites.model_strings for test in wanted.model_ids):
         return True
     for keyword, pattern in wanted.keyword_callees:
         if keyword in sites.keywords and _guarded_call(sites, keyword, pattern):
@@ -277,6 +293,7 @@ class _Scan:
         self.imports: list[ast.alias] = []
         self.bindings: list[tuple[list[ast.AST], list[ast.AST]]] = []
         self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+        self.model_strings: set[str] = set()
         # A plain loop over a list: `ast.walk`'s generators cost as much as the parse here.
         stack: list[ast.AST] = [tree]
         pop, push, mentioned = stack.pop, stack.append, self.mentioned
@@ -287,6 +304,9 @@ class _Scan:
                 mentioned.add(node.id)  # type: ignore[attr-defined]
                 continue
             if kind is ast.Constant:
+                value = node.value  # type: ignore[attr-defined]
+                if type(value) is str and MODEL_WORD in value and model_shaped(value):
+                    self.model_strings.add(value)
                 continue
             if kind is ast.Attribute:
                 mentioned.add(node.attr)  # type: ignore[attr-defined]
@@ -419,12 +439,12 @@ def _alias_sources(scan: _Scan, called: Collection[str]) -> tuple[set[str], set[
         for value in sources.get(name, ()):
             if isinstance(value, _FUNCTIONS):
                 returned = [r.value for r in _returns(value) if r.value is not None]
-                names, attrs = _mentions(returned)
+                names, receivers, attrs = _mentions(returned)
             else:
-                names, attrs = _mentions([value])
+                names, receivers, attrs = _mentions([value])
             names_found |= names
             attrs_found |= attrs
-            pending.extend(names - seen)
+            pending.extend((names | receivers) - seen)
     return names_found, attrs_found
 
 
@@ -485,18 +505,31 @@ def _names_in(nodes: Iterable[ast.AST]) -> set[str]:
     return found
 
 
-def _mentions(nodes: Iterable[ast.AST]) -> tuple[set[str], set[str]]:
-    """Return the bare names and the attribute names read anywhere in `nodes`."""
-    names: set[str] = set()
+def _mentions(nodes: Iterable[ast.AST]) -> tuple[set[str], set[str], set[str]]:
+    """Return the bare names, the receivers and the attribute names read anywhere in `nodes`.
+
+    A receiver is a name read only to look an attribute up on it (`request` in
+    `request.headers`): the expression's value is the attribute, not the name's, so the name
+    is followed to its own sources but is no alias itself. A dunder attribute (`f.__call__`,
+    `f.__wrapped__`) may give back the object itself: its receiver counts as a name, and so
+    does a receiver also read otherwise (`request.url or request`).
+    """
     attrs: set[str] = set()
+    read: list[ast.Name] = []
+    receiving: set[int] = set()
     for node in nodes:
         for sub in _nodes(node):
             kind = type(sub)
             if kind is ast.Name:
-                names.add(sub.id)  # type: ignore[attr-defined]
+                read.append(sub)  # type: ignore[arg-type]
             elif kind is ast.Attribute:
-                attrs.add(sub.attr)  # type: ignore[attr-defined]
-    return names, attrs
+                attr = sub.attr  # type: ignore[attr-defined]
+                attrs.add(attr)
+                if not (attr.startswith("__") and attr.endswith("__")):
+                    receiving.add(id(sub.value))  # type: ignore[attr-defined]
+    names = {name.id for name in read if id(name) not in receiving}
+    receivers = {name.id for name in read if id(name) in receiving} - names
+    return names, receivers, attrs
 
 
 # CM106: a digest that may key a cache ---------------------------------------------------------
