@@ -471,15 +471,21 @@ class CallFinder:
         model = self._string(args.get("modelId"), record)
         if target.location == "json-body":
             body = args.get("body")
-            if body is None:
-                return None
-            params = self.values.json_payload(
-                body.value_node, record.scope, record.order, self.mutators(record)
-            )
+            params = None
+            if body is not None:
+                params = self.values.json_payload(
+                    body.value_node, record.scope, record.order, self.mutators(record)
+                )
+            claude = bool(model and is_claude_model(model))
             if params is None:
-                return None
+                if not claude:
+                    return None
+                # A body built where it cannot be read (a serialised request object, a
+                # parameter): the Claude model id still makes the call Claude's, with every
+                # parameter of its body unknown.
+                params = Entries(opaque=True)
             # A Claude model id, or the Anthropic body's version key, proves it is Claude.
-            if not (model and is_claude_model(model)) and "anthropic_version" not in params.items:
+            if not claude and "anthropic_version" not in params.items:
                 return None
         else:
             if not (model and is_claude_model(model)):

@@ -1156,20 +1156,21 @@ class Project:
     ) -> tuple[str, dict[str, list[Any]]] | None:
         """Return (target key, the Claude parameters) of a bedrock-runtime client's method.
 
-        The parameters are those of `inferenceConfig`, with `modelId` beside them.
+        The parameters are those of `inferenceConfig`, with `modelId` beside them; for
+        `invoke_model`, whose parameters are in a JSON body the files read, `modelId` alone.
         """
         key = BEDROCK_METHODS.get(full[0]) if len(full) == 1 else None
         if key is None:
             return None
         model = self.evaluate(module, function, kwargs.get("modelId", ["?"]))
-        if TARGETS[key].location != "inference-config":
-            return None
         if (
             isinstance(model, Const)
             and isinstance(model.value, str)
             and not is_claude_model(model.value)
         ):
             return None
+        if TARGETS[key].location != "inference-config":
+            return key, {"modelId": kwargs.get("modelId", ["?"])}
         config = kwargs.get("inferenceConfig")
         params = dict(config[1]) if config and config[0] == "dict" else {}
         params["modelId"] = kwargs.get("modelId", ["?"])
