@@ -706,13 +706,18 @@ class CallFinder:
         branched = {"top_p", "top_k"}.union(*(site.target.names(c) for c in BRANCHED))
         sites = [site]
         for key, entry in site.params.items.items():
-            if entry.value.known or not isinstance(entry.value_node, cst.Name):
+            if entry.value.known:
                 continue
-            looped = self.values.loop_values(entry.value_node, site.record.scope)
+            looped = None
+            if isinstance(entry.value_node, cst.Name):
+                looped = self.values.loop_values(entry.value_node, site.record.scope)
             branches = False
             if not looped and key in branched:
-                # `if x: t = 0.7 / else: t = 1.0`: one site per value that may be sent.
-                looped = self.values.value_set(entry.value_node, site.record)
+                # `if x: t = 0.7 / else: t = 1.0`: one site per value that may be sent; so for
+                # `MODELS[phase]` and a helper returning one of several values.
+                looped = self.values.value_set(
+                    entry.value_node, site.record
+                ) or self.values.choices(entry.value_node, site.record.scope)
                 branches = True
             if not looped or len(sites) * len(looped) > MAX_SPLIT:
                 continue
