@@ -713,6 +713,8 @@ class Project:
         if isinstance(base, (SelfParam, Obj)):
             method = self.member(base.module, base.name, attr)
             if method is not None:
+                if self.summaries[method[0]]["functions"][method[1]].get("property"):
+                    return self._property(method, base.module, base.name, depth + 1)
                 return Bound(*method, base.module, base.name)
             return self._attribute_value(base.module, base.name, attr, depth + 1)
         if isinstance(base, Class):
@@ -759,6 +761,31 @@ class Project:
             if qual in self.summaries.get(owner_module, {}).get("functions", {}):
                 return owner_module, qual
         return None
+
+    def _property(self, method: tuple[str, str], module: str, cls: str, depth: int) -> Sym:
+        """Return what a property gives on an instance of `cls`: what its method returns.
+
+        A `return self.<attr>` reads the attribute on that instance's class, so a base class's
+        lazy `client` property returns the client its subclass makes (`self._client = ...` in
+        the subclass's own method).
+        """
+        key = ("property", *method, module, cls)
+        if key in self._evaluating or depth > MAX_DEPTH:
+            return None
+        facts = self.summaries[method[0]]["functions"][method[1]]
+        params = facts["params"]
+        own = params[0]["name"] if params else None
+        self._evaluating.add(key)
+        try:
+            found: list[Sym] = []
+            for value in facts["returns"]:
+                if value[0] == "attr" and value[1] == ["name", own]:
+                    found.append(self._attribute_value(module, cls, value[2], depth + 1))
+                else:
+                    found.append(self.evaluate(method[0], method[1], value, depth + 1))
+        finally:
+            self._evaluating.discard(key)
+        return _union(found) if found else None
 
     def _attribute_value(self, module: str, cls: str, attr: str, depth: int) -> Sym:
         """Return what an instance attribute is: set by the first class in the MRO that sets it."""
@@ -1734,6 +1761,11 @@ class Project:
                 symbol = self._typed(self._attribute_value(module, name, attr, 0))
                 if isinstance(symbol, Client) and not symbol.path:
                     attrs[attr] = symbol.cls
+            for attr in self._properties(module, name):
+                method = self.member(module, name, attr)
+                symbol = self._typed(self._property(method, module, name, 0)) if method else None
+                if isinstance(symbol, Client) and not symbol.path:
+                    attrs[attr] = symbol.cls
             entry: dict[str, Any] = {}
             if attrs:
                 entry["clients"] = attrs
@@ -1747,6 +1779,14 @@ class Project:
             if entry:
                 classes[name] = entry
         return classes
+
+    def _properties(self, module: str, cls: str) -> list[str]:
+        """Return the names of the properties a class has, its own and its bases'."""
+        found: set[str] = set()
+        for owner_module, owner in self.mro(module, cls):
+            info = self.summaries[owner_module]["classes"].get(owner, {})
+            found.update(info.get("properties", ()))
+        return sorted(found)
 
     def _constants(self, module: str, info: dict[str, Any]) -> dict[str, Any]:
         """Return a class's settings read as `Config.MODEL`: class-level constants.
