@@ -954,6 +954,10 @@ class Project:
             # `getattr(obj, "name")` with a literal name is `obj.name`.
             base = self.evaluate(module, function, call[2][0], depth + 1)
             return self.attribute(base, call[2][1][1], depth + 1)
+        if call[1] == ["name", "dict"] and not call[2] and not call[4] and not call[5]:
+            if self._builtin(module, function, "dict"):
+                # `dict(model=m, max_tokens=n)`: the dict literal of its keywords.
+                return DictLit(call[3], module, function)
         if call[1] == ["name", "super"] and function is not None and "." in function:
             facts = self.summaries[module]["functions"].get(function)
             if facts is not None and (facts["method"] or facts["classmethod"]):
@@ -968,6 +972,18 @@ class Project:
         if isinstance(callee, Class):
             return Obj(callee.module, callee.name)
         return None
+
+    def _builtin(self, module: str, function: str | None, name: str) -> bool:
+        """Return whether a name read in a function is the builtin: bound nowhere on the way."""
+        summary = self.summaries[module]
+        while function is not None:
+            facts = summary["functions"].get(function)
+            if facts is None:
+                return False
+            if name in facts["locals"] or any(p["name"] == name for p in facts["params"]):
+                return False
+            function = facts.get("parent")
+        return name not in summary["imports"] and name not in summary["assigns"]
 
     def _outside_call(self, name: str, call: list[Any]) -> Sym:
         """Return what a call of an outside name makes: a Claude client, or another object."""
