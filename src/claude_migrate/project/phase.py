@@ -954,10 +954,13 @@ class Project:
             # `getattr(obj, "name")` with a literal name is `obj.name`.
             base = self.evaluate(module, function, call[2][0], depth + 1)
             return self.attribute(base, call[2][1][1], depth + 1)
-        if call[1] == ["name", "dict"] and not call[2] and not call[4] and not call[5]:
-            if self._builtin(module, function, "dict"):
-                # `dict(model=m, max_tokens=n)`: the dict literal of its keywords.
-                return DictLit(call[3], module, function)
+        if (
+            call[1] == ["name", "dict"]
+            and not (call[2] or call[4] or call[5])
+            and self._builtin(module, function, "dict")
+        ):
+            # `dict(model=m, max_tokens=n)`: the dict literal of its keywords.
+            return DictLit(call[3], module, function)
         if call[1] == ["name", "super"] and function is not None and "." in function:
             facts = self.summaries[module]["functions"].get(function)
             if facts is not None and (facts["method"] or facts["classmethod"]):
