@@ -52,31 +52,6 @@ def test_a_table_read_by_a_known_key_reports_that_entry_only(tmp_path: Path) -> 
     assert _errors(root, "CM302") == {("app.py", 3, "CM302")}
 
 
-def test_a_known_key_reads_its_entry_and_a_missing_one_the_default(tmp_path: Path) -> None:
-    root = write_tree(
-        tmp_path,
-        {
-            "app.py": (
-                "import anthropic\n\n"
-                'MODELS = {"old": "claude-3-opus-20240229", "new": "claude-sonnet-4-6"}\n'
-                "client = anthropic.Anthropic()\n\n\n"
-                "def ask_old():\n"
-                "    return client.messages.create(\n"
-                '        model=MODELS["old"], max_tokens=100, messages=[], stream=True\n'
-                "    )\n\n\n"
-                "def ask_other():\n"
-                "    return client.messages.create(\n"
-                '        model=MODELS.get("other", "claude-3-haiku-20240307"),\n'
-                "        max_tokens=100,\n"
-                "        messages=[],\n"
-                "        stream=True,\n"
-                "    )\n"
-            )
-        },
-    )
-    assert _errors(root, "CM302") == {("app.py", 3, "CM302"), ("app.py", 15, "CM302")}
-
-
 def test_a_table_of_other_vendors_models_on_a_litellm_call_is_not_claude(tmp_path: Path) -> None:
     root = write_tree(
         tmp_path,

@@ -462,27 +462,19 @@ class ValueResolver:
         depth: int,
     ) -> list[Value] | None:
         """Return the values `base[key]` (or `base.get(key, default)`) may read, when `base` is
-        a dict literal of string keys: the entry a known key names, or any entry (and the
-        default) for a key not known here."""
-        if key is None:
-            return None
+        a dict literal of string keys and the key is not a literal it holds."""
+        if key is None or self.value(key, scope, depth + 1).known:
+            return None  # a known key reads one entry: `value` answers for it
         found = self.dict_node(base, scope, depth + 1)
         if found is None or not isinstance(found[0], cst.Dict):
             return None
         table, table_scope = found[0], found[1]
-        values: dict[str, cst.BaseExpression] = {}
+        values: list[cst.BaseExpression] = []
         for element in table.elements:
-            name = string_value(element.key) if isinstance(element, cst.DictElement) else None
-            if name is None:
+            if not isinstance(element, cst.DictElement) or string_value(element.key) is None:
                 return None  # `**other` or a computed key: entries not all seen
-            values[name] = element.value
-        known = self.value(key, scope, depth + 1)
-        if known.known:
-            # A key the table holds reads that entry; one it lacks reads the default.
-            if isinstance(known.value, str) and known.value in values:
-                return self._members([values[known.value]], table_scope, depth)
-            return self._members([default], scope, depth) if default is not None else None
-        members = self._members(list(values.values()), table_scope, depth) or []
+            values.append(element.value)
+        members = self._members(values, table_scope, depth) or []
         if default is not None:
             members.extend(self._members([default], scope, depth) or ())
         return members or None
