@@ -298,6 +298,41 @@ def test_policy_errors_and_policy_changes(tmp_path: Path) -> None:
     _drive(tmp_path, scenario)
 
 
+PINNED = (
+    "from anthropic import Anthropic\n\nclient = Anthropic()\n\n\n"
+    "def ask(q):\n"
+    "    return client.messages.create(\n"
+    '        model="claude-sonnet-4-6", max_tokens=9, messages=[], temperature=0.9\n'
+    "    )\n"
+)
+
+
+def test_a_new_sdk_pin_on_disk_is_read_again(tmp_path: Path) -> None:
+    async def scenario(editor: Editor) -> None:
+        requirements = editor.root / "requirements.txt"
+        requirements.write_text("anthropic>=0.40\n")
+        editor.open("app.py", PINNED)
+        published = await editor.wait_for("app.py", 1)
+        assert _by_code(published, "CM101")
+        assert not [d for d in published.diagnostics if d.code == "CM107"]
+        # The project moves to an SDK that removed temperature=: the watcher announces it, and
+        # the open document is judged on the new pin, as the command line would judge it.
+        requirements.write_text("anthropic>=1.2\n")
+        before = editor.seen("app.py")
+        editor.client.workspace_did_change_watched_files(
+            types.DidChangeWatchedFilesParams(
+                changes=[
+                    types.FileEvent(uri=requirements.as_uri(), type=types.FileChangeType.Changed)
+                ]
+            )
+        )
+        published = await editor.wait_for("app.py", before + 1)
+        assert "requirements.txt (anthropic >=1.2)" in _by_code(published, "CM107").message
+        assert not [d for d in published.diagnostics if d.code == "CM101"]
+
+    _drive(tmp_path, scenario)
+
+
 def test_a_file_the_engine_cannot_parse_is_one_diagnostic_not_a_dead_server(tmp_path: Path) -> None:
     async def scenario(editor: Editor) -> None:
         editor.open("broken.py", "import anthropic\ndef (:\n")

@@ -129,8 +129,10 @@ def test_a_local_dicts_later_item_sets_and_updates_are_its_entries() -> None:
             "top_k": ["lit", 5],
         },
         False,
+        [],
     ]
-    assert functions["opaque"]["locals"]["kwargs"][0][0][2] is True
+    # `kwargs.update(extra)`: the keys are unknown, and what `extra` holds joins the dict.
+    assert functions["opaque"]["locals"]["kwargs"][0][0][2:] == [True, ["extra"]]
 
 
 def test_self_attributes_and_unpacked_targets_are_recorded() -> None:
@@ -177,7 +179,8 @@ def test_module_level_calls_are_recorded_breadth_first_nested_scopes_included() 
         ("x if c else y", ["if", ["name", "x"], ["name", "y"]]),
         ("config['model']", ["sub", ["name", "config"], "model"]),
         ("config[0]", UNKNOWN_EXPR),
-        ("{'a': 1, **rest}", ["dict", {"a": ["lit", 1]}, True]),
+        ("{'a': 1, **rest}", ["dict", {"a": ["lit", 1]}, True, ["rest"]]),
+        ("{**make(), 'a': 1}", ["dict", {"a": ["lit", 1]}, True, []]),
         (
             "f(*args, key=1, **extra)",
             ["call", ["name", "f"], [], {"key": ["lit", 1]}, True, [["name", "extra"]], 1, 1],
@@ -311,6 +314,14 @@ class _Reference(ast.NodeVisitor):
                     made = expr(arg)
                     if made[0] != "dict":
                         self._item(name, None, UNKNOWN_EXPR, nested)
+                        bound = self.locals.get(name)
+                        if (
+                            made[0] == "name"
+                            and bound
+                            and len(bound) == 1
+                            and bound[0][0][0] == "dict"
+                        ):
+                            bound[0][0][3].append(made[1])
                         continue
                     for key, value in made[1].items():
                         self._item(name, key, value, nested)

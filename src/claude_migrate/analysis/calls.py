@@ -95,6 +95,8 @@ class Hop:
     # wrapper parameter (or keyword forwarded through `**kwargs`) -> (path, line) of the call
     reaches: tuple[tuple[str, str, int], ...]
     declared: bool = False  # a `[[call-sites]]` entry of the policy
+    # Keywords the wrapper takes only through `**kwargs` and passes on as they are.
+    forwarded: frozenset[str] = frozenset()
 
     def where(self, key: str) -> tuple[str, int] | None:
         for name, path, line in self.reaches:
@@ -331,6 +333,7 @@ class CallFinder:
         reaches: dict[str, list[list[object]]] = {
             k: v for k, v in facts.get("forwards", {}).items() if k not in named
         }
+        forwarded = frozenset(reaches) - frozenset(facts.get("reaches", {}))
         reaches.update(facts.get("reaches", {}))
         names: dict[str, list[str]] = {}
         hops: list[tuple[str, str, int]] = []
@@ -379,7 +382,8 @@ class CallFinder:
         wanted = {n for values in names.values() for n in values}
         args.items = {k: v for k, v in args.items.items() if k in wanted}
         args.unknown_keys &= wanted
-        return CallSite(record, target, args, client="wrapper", via=Hop(callee, tuple(hops)))
+        hop = Hop(callee, tuple(hops), forwarded=forwarded)
+        return CallSite(record, target, args, client="wrapper", via=hop)
 
     def _resource_choice(self, func: cst.Attribute, scope: Scope) -> Symbol:
         """Return the first of a choice of SDK resources a method is called on, when the method

@@ -103,6 +103,14 @@ def value_edit(
         if not others:
             note = ""
         return ValueEdit(ctx.replace(value.node, text), f"{constant} (used by {calls})", True, note)
+    if isinstance(entry.value_node, cst.Subscript) and not claude_reads:
+        # An entry of a table (`MODELS["opus"]`) that other code may look up too: this call
+        # gets the literal, the table keeps its entry.
+        return ValueEdit(
+            ctx.replace(entry.value_node, text),
+            entry.key,
+            note=f" in this call ({constant} stays in its table)",
+        )
     # Other code reads the constant: give this call the literal and leave the constant alone.
     if not isinstance(entry.value_node, cst.Name) or value.choice:
         return None  # read through another expression: no place of its own to write

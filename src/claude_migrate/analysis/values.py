@@ -114,6 +114,21 @@ def _index(node: cst.Subscript) -> cst.BaseExpression | None:
     return node.slice[0].slice.value
 
 
+def _table_key(node: cst.BaseExpression) -> tuple[str, object] | None:
+    """Return how a table key is written: a literal's value, or a dotted name (`Llm.OPUS`)."""
+    found = literal(node)
+    if found.known and isinstance(found.value, (str, int)):
+        return "literal", repr(found.value)
+    parts: list[str] = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if isinstance(node, cst.Name):
+        parts.append(node.value)
+        return "name", ".".join(reversed(parts))
+    return None
+
+
 def string_value(node: cst.BaseExpression) -> str | None:
     """Return the text of a plain (non-f, non-bytes) string literal."""
     if isinstance(node, cst.SimpleString):
@@ -240,7 +255,61 @@ class ValueResolver:
             return self.class_constant(read[0], read[1], scope, depth)
         if isinstance(node, (cst.FormattedString, cst.BinaryOperation)):
             return self.joined(node, scope, depth)
+        if isinstance(node, cst.Subscript):
+            return self.table_item(node, scope, depth)
         return UNKNOWN
+
+    def table_item(self, node: cst.Subscript, scope: Scope, depth: int = 0) -> Value:
+        """Return the entry of a table a constant holds, read by a key written in the module.
+
+        `MODELS["opus"]`, `MODELS[Llm.OPUS]`: the name is bound once to a dict literal that no
+        code of the module changes (no `MODELS[k] = v`, no `MODELS.update(...)`); the key is a
+        literal or a dotted name written the same way in the table. The entry's value is the
+        value, found where the table writes it.
+        """
+        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+            return UNKNOWN
+        if not isinstance(node.value, cst.Name) or self._changed(node.value.value):
+            return UNKNOWN
+        found = self.dict_node(node.value, scope, depth + 1)
+        wanted = _table_key(node.slice[0].slice.value)
+        if found is None or wanted is None:
+            return UNKNOWN
+        table, table_scope, _ = found
+        if not isinstance(table, cst.Dict):
+            return UNKNOWN
+        entry: cst.BaseExpression | None = None
+        for element in table.elements:
+            if not isinstance(element, cst.DictElement):
+                return UNKNOWN  # `**other`: it may hold the key too
+            if _table_key(element.key) == wanted:
+                entry = element.value  # the last one written wins
+        if entry is None:
+            return UNKNOWN
+        inner = self.value(entry, table_scope, depth + 1)
+        if not inner.known:
+            return UNKNOWN
+        via = inner.via or f"{node.value.value}[{wanted[1]}]"
+        return Value(True, inner.value, inner.node, via)
+
+    def _changed(self, name: str) -> bool:
+        """Return whether any code of the module sets an item of `name` or calls a mutating
+        method on it (what a module-level table holds is then not its literal)."""
+        if self.symbols is None:
+            return True
+        index = self.symbols.index
+        if any(name in scope.subscript_sets for scope in index.scopes):
+            return True
+        for record in index.calls:
+            func = record.node.func
+            if (
+                isinstance(func, cst.Attribute)
+                and isinstance(func.value, cst.Name)
+                and func.value.value == name
+                and func.attr.value in MUTATING_METHODS
+            ):
+                return True
+        return False
 
     def joined(self, node: cst.BaseExpression, scope: Scope, depth: int = 0) -> Value:
         """Return a string built from known parts (`f"anthropic.{MODEL}-v1:0"`, `"bedrock/" + m`).
@@ -465,6 +534,8 @@ class ValueResolver:
         a dict literal of string keys and the key is not a literal it holds."""
         if key is None or self.value(key, scope, depth + 1).known:
             return None  # a known key reads one entry: `value` answers for it
+        if isinstance(base, cst.Name) and self._changed(base.value):
+            return None  # items set or changed elsewhere: not only its literal's values
         found = self.dict_node(base, scope, depth + 1)
         if found is None or not isinstance(found[0], cst.Dict):
             return None

@@ -97,11 +97,11 @@ class StopSequencesCheck(Check["FileContext"]):
 
     @classmethod
     def wanted(cls, settings: FileSettings) -> Wanted:
-        return call_sites()  # reads ctx.all_sites only
+        return call_sites()  # reads ctx.sites only
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         mode = self.settings["mode"]
-        for site in _sites(ctx):
+        for site in ctx.sites:
             entry = site.param(STOP)
             if entry is None:
                 continue
@@ -112,19 +112,51 @@ class StopSequencesCheck(Check["FileContext"]):
             if mode == "forbid":
                 fix = None
                 stops = _stops(value.value) if value.known else []
-                kept = kept_for_prefill(ctx, site, stops) if site.via is None else []
-                message = f"{_subject(site, entry)}; the policy forbids stop sequences"
+                kept = kept_for_prefill(ctx, site, stops)
+                message = f"{entry.key} is set on a Claude call; the policy forbids stop sequences"
                 if kept:
                     message += _kept_reason(kept)
                 elif entry.container is not None:
                     edit = remove_elements(ctx, entry.container, [entry.holder])
                     if edit is not None:
                         fix = ctx.fix(Applicability.UNSAFE, f"remove {entry.key}", edit)
-                yield ctx.diagnostic(
-                    self, entry.holder, message, fix, context, related=_related(site, entry)
-                )
+                yield ctx.diagnostic(self, entry.holder, message, fix, context)
                 continue
             yield from self._formatting(ctx, site, entry, context)
+        yield from self._forwarded(ctx, mode)
+
+    def _forwarded(self, ctx: FileContext, mode: str) -> Iterable[Diagnostic]:
+        """Report stop sequences handed to a wrapper that passes them on to a Claude call,
+        through `**kwargs` or a parameter of its own (`def ask(q, stop=None)` sending
+        `stop_sequences=stop`).
+
+        The wrapper's own call shows no `stop_sequences`, so the value is reported where it is
+        written. No fix: what the request prefills is in the wrapper, out of this call's sight.
+        """
+        for site in ctx.all_sites:
+            if site.via is None or site.via.declared:
+                continue
+            entry = site.param(STOP)
+            if entry is None or not entry.value.known:
+                continue
+            stops = _stops(entry.value.value)
+            if mode == "formatting":
+                stops = [s for s in stops if isinstance(s, str) and is_formatting(s)]
+            if not stops:
+                continue
+            listed = ", ".join(repr(s) for s in stops)
+            what = "stop sequences"
+            if mode != "forbid":
+                what = f"formatting-only stop sequences ({listed})"
+            yield ctx.diagnostic(
+                self,
+                entry.holder,
+                f"{entry.key} {site.via.describe(entry.key)}; the policy forbids {what} "
+                f"(no fix: the request it joins is built in {site.via.callee}())",
+                None,
+                site.record.scope.qualname,
+                related=site.via.related(entry.key, entry.key),
+            )
 
     def _formatting(
         self, ctx: FileContext, site: CallSite, entry: Entry, context: str
@@ -139,13 +171,12 @@ class StopSequencesCheck(Check["FileContext"]):
         if not bad:
             return
         listed = ", ".join(repr(i) for i in bad)
-        via = f" ({site.via.describe(entry.key)})" if site.via is not None else ""
         message = (
-            f"{entry.key}{via} has formatting-only stop sequence{'s' if len(bad) > 1 else ''} "
+            f"{entry.key} has formatting-only stop sequence{'s' if len(bad) > 1 else ''} "
             f"{listed} (whitespace/punctuation)"
         )
         fix = None
-        kept = kept_for_prefill(ctx, site, bad) if site.via is None else []
+        kept = kept_for_prefill(ctx, site, bad)
         if kept:
             message += _kept_reason(kept)
         elif len(bad) == len(items):
@@ -164,33 +195,7 @@ class StopSequencesCheck(Check["FileContext"]):
             edit = remove_elements(ctx, value.node, doomed) if doomed else None
             if edit is not None:
                 fix = ctx.fix(Applicability.UNSAFE, f"remove {listed} from {entry.key}", edit)
-        yield ctx.diagnostic(
-            self, entry.holder, message, fix, context, related=_related(site, entry)
-        )
-
-
-def _sites(ctx: FileContext) -> list[CallSite]:
-    """Return the file's Claude calls and its calls of in-project wrappers that pass stop
-    sequences on to one (`ask(q, stop_sequences=[...])` with `ask` spreading `**kwargs` into
-    `messages.create`), each call once."""
-    found: list[CallSite] = []
-    seen: set[int] = set()
-    for site in ctx.all_sites:
-        site = site.branch_of or site
-        if id(site) not in seen:
-            seen.add(id(site))
-            found.append(site)
-    return found
-
-
-def _subject(site: CallSite, entry: Entry) -> str:
-    if site.via is None:
-        return f"{entry.key} is set on a Claude call"
-    return f"{entry.key} {site.via.describe(entry.key)}"
-
-
-def _related(site: CallSite, entry: Entry) -> tuple[tuple[str, int, str], ...]:
-    return site.via.related(entry.key, "stop sequences") if site.via is not None else ()
+        yield ctx.diagnostic(self, entry.holder, message, fix, context)
 
 
 def _stops(value: object) -> list[object]:

@@ -62,6 +62,17 @@ MIB = 1024 * 1024
 # engine's work on it would cost gigabytes); the CLI checks it with its per-file limits.
 MAX_DOCUMENT_CHARS = 8 * MIB
 POLICY_NAMES = ("claude-migrate.toml", "pyproject.toml")
+# Dependency files whose `anthropic` pin decides findings in Python files (CM107: an argument the
+# pinned SDK removed); a change to one re-checks every open document.
+DEPENDENCY_GLOBS = (
+    "*requirements*.txt",
+    "requirements/*.txt",
+    "constraints*.txt",
+    "*.in",
+    "setup.cfg",
+    "Pipfile",
+    "*.lock",
+)
 _SEVERITY = {
     "error": types.DiagnosticSeverity.Error,
     "warning": types.DiagnosticSeverity.Warning,
@@ -598,7 +609,12 @@ class MigrateServer(LanguageServer):
         task.add_done_callback(_report_task_failure(self, uri))
 
     def recheck_all(self) -> None:
+        # A policy or a dependency file changed on disk (or a module was saved): what was read
+        # from them is read again, so a new `anthropic` pin decides as it would on the CLI.
+        from claude_migrate.policy.facts import forget_project_files
+
         self.reload_policies()
+        forget_project_files()
         in_notebooks: set[str] = set()
         for uri in list(self.workspace.notebook_documents):
             self.schedule_notebook(uri)
@@ -829,7 +845,7 @@ def _register_lifecycle(server: MigrateServer) -> None:
         if watched is not None and watched.dynamic_registration:
             watchers = [
                 types.FileSystemWatcher(glob_pattern=f"**/{name}")
-                for name in (*POLICY_NAMES, "*.toml")
+                for name in (*POLICY_NAMES, "*.toml", *DEPENDENCY_GLOBS)
             ]
             await ls.client_register_capability_async(
                 types.RegistrationParams(

@@ -121,6 +121,8 @@ class DictLit:
     entries: dict[str, list[Any]]
     module: str
     function: str | None
+    # Names spread into it (`{**kwargs}`, `d.update(kwargs)`): what they hold joins the dict.
+    spreads: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

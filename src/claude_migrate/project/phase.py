@@ -910,7 +910,7 @@ class Project:
                 [self.evaluate(module, function, v, depth + 1) for v in options], choice=True
             )
         if kind == "dict":
-            return DictLit(value[1], module, function)
+            return DictLit(value[1], module, function, tuple(value[3]))
         if kind == "def":
             return Func(module, value[1])
         if kind == "join":
@@ -1063,6 +1063,10 @@ class Project:
                     for call in summary["calls"]:
                         self._scan_call(module, None, call)
                 _follow_imports(self)
+                # A module read for a name it defines, whose function is handed a Claude client
+                # by a caller (`query(client, model)` in a helper that never names Claude): its
+                # calls through that parameter are Claude calls, read from the next round on.
+                self.scanned.update(m for m, _ in self.facts.param_clients if m in self.summaries)
             finally:
                 self.loading = False
             if _freeze(self.facts) == before and len(self.summaries) == known:
@@ -1317,6 +1321,7 @@ class Project:
         made = self.evaluate(module, function, star)
         if not isinstance(made, DictLit):
             return
+        self._record_spreads(made, key, where)
         entries = made.entries
         if target.location == "inference-config":
             config = entries.get("inferenceConfig")
@@ -1329,6 +1334,23 @@ class Project:
                 if name in entries:
                     reach = [canonical, key, *where]
                     self._reach_from(made.module, made.function, entries[name], reach)
+
+    def _record_spreads(self, made: DictLit, key: str, where: list[Any]) -> None:
+        """Record a function's `**kwargs` spread into the dict a Claude call sends
+        (`{"model": m, **kwargs}`, `params.update(kwargs)`) as passed on to the call.
+
+        Only the names the dict does not also set: which of the two wins depends on the order.
+        """
+        if made.function is None or made.module not in self.summaries:
+            return
+        if not any(self._varkw(made.module, made.function, ["name", s]) for s in made.spreads):
+            return
+        target = TARGETS[key]
+        forwards = self.facts.forwards.setdefault((made.module, made.function), {})
+        for canonical in CANONICAL:
+            for name in target.names(canonical):
+                if name not in made.entries:
+                    _add(forwards, name, [canonical, key, *where])
 
     def _constant_read(
         self, module: str, function: str | None, value: list[Any], read: list[Any]

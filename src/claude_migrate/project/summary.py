@@ -22,7 +22,8 @@ from typing import Any
 #   ["call", callee, [args], {kw: expr}, star_args, star_kwargs, line, column]
 #   ["or", [exprs]]                `a or b or c`
 #   ["if", body, orelse]           `a if test else b`
-#   ["dict", {key: expr}, opaque]  a dict literal with string keys
+#   ["dict", {key: expr}, opaque, [name]]  a dict literal with string keys, and the names
+#                                  spread into it (`{**kwargs}`, `d.update(kwargs)`)
 #   ["sub", expr, key]             `x["key"]`, a subscript by a string literal
 #   ["join", [expr]]               an f-string: its parts
 #   ["join", [expr, expr], "+"]    `a + b` (a string only when both are strings)
@@ -108,12 +109,15 @@ def expr(node: ast.expr | None, depth: int = 0) -> Expr:
     if type(node) is ast.Dict:
         entries: dict[str, Expr] = {}
         opaque = False
+        spreads: list[str] = []
         for name, value in zip(node.keys, node.values, strict=False):
             if type(name) is ast.Constant and isinstance(name.value, str):
                 entries[name.value] = expr(value, depth + 1)
             else:
                 opaque = True
-        return ["dict", entries, opaque]
+                if name is None and type(value) is ast.Name:
+                    spreads.append(value.id)
+        return ["dict", entries, opaque, spreads]
     return UNKNOWN_EXPR
 
 
@@ -297,6 +301,8 @@ def _read_function_body(
                 described = expr(arg)
                 if described[0] != "dict":
                     _set_item(local_names, name, None, UNKNOWN_EXPR, nested)
+                    if described[0] == "name":
+                        _spread(local_names, name, described[1])
                     continue
                 for key, value in described[1].items():
                     _set_item(local_names, name, key, value, nested)
@@ -375,6 +381,13 @@ def _set_item(
         made[1][key] = ["if", made[1][key], value]
     else:
         made[1][key] = value
+
+
+def _spread(local_names: dict[str, list[Any]], name: str, spread: str) -> None:
+    """Note that `name.update(spread)` put what `spread` holds into the dict `name` holds."""
+    bound = local_names.get(name)
+    if bound and len(bound) == 1 and bound[0][0][0] == "dict":
+        bound[0][0][3].append(spread)
 
 
 def _local_imports(node: ast.Import | ast.ImportFrom) -> list[tuple[str, Expr]]:

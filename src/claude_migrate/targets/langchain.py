@@ -52,7 +52,8 @@ TARGETS = (
         model=(MODEL, "model_id"),
     ),
     Target(
-        # The legacy Bedrock LLM (`langchain.llms.Bedrock`, `langchain_community.llms.Bedrock`):
+        # The legacy Bedrock LLM (`langchain.llms.Bedrock`, `langchain_community.llms.Bedrock`,
+        # langchain-aws's `BedrockLLM`):
         # Claude's Text Completions format on invoke_model, the body's parameters in
         # `model_kwargs` (`max_tokens_to_sample`, `temperature`, `stop_sequences`); it refuses
         # Claude 3 models ("Claude v3 models are not supported by this LLM",
@@ -114,7 +115,15 @@ CONSTRUCTORS = {
     for package in ("langchain", "langchain_community")
     for module in ("llms", "llms.bedrock")
 }
+# langchain-aws's `BedrockLLM` is the same LLM, refusing Claude 3 models as the legacy one does
+# (langchain_aws/llms/bedrock.py, `validate_environment`).
+CONSTRUCTORS.update(
+    {
+        f"langchain_aws.{module}BedrockLLM": Constructor("langchain:Bedrock")
+        for module in ("", "llms.", "llms.bedrock.")
+    }
+)
 
-CALLEES = frozenset({*LANGCHAIN_CLASSES, "Anthropic", "Bedrock"})
+CALLEES = frozenset({*LANGCHAIN_CLASSES, "Anthropic", "Bedrock", "BedrockLLM"})
 # `Anthropic(...)` is LangChain's legacy LLM only in a file naming `langchain`.
 ONLY_WITH = (("Anthropic", "langchain"),)
