@@ -126,18 +126,16 @@ class StopSequencesCheck(Check["FileContext"]):
         yield from self._forwarded(ctx, mode)
 
     def _forwarded(self, ctx: FileContext, mode: str) -> Iterable[Diagnostic]:
-        """Report stop sequences handed to a wrapper that passes them on to a Claude call,
-        through `**kwargs` or a parameter of its own (`def ask(q, stop=None)` sending
-        `stop_sequences=stop`).
+        """Report stop sequences handed to a wrapper that passes them on through `**kwargs`.
 
         The wrapper's own call shows no `stop_sequences`, so the value is reported where it is
         written. No fix: what the request prefills is in the wrapper, out of this call's sight.
         """
         for site in ctx.all_sites:
-            if site.via is None or site.via.declared:
+            if site.via is None:
                 continue
             entry = site.param(STOP)
-            if entry is None or not entry.value.known:
+            if entry is None or entry.key not in site.via.forwarded or not entry.value.known:
                 continue
             stops = _stops(entry.value.value)
             if mode == "formatting":
