@@ -30,7 +30,7 @@ from claude_migrate.analysis.symbols import (
     Resolver,
     Symbol,
 )
-from claude_migrate.analysis.values import MUTATING_METHODS, Entries, Entry, Value
+from claude_migrate.analysis.values import MUTATING_METHODS, Entries, Entry, Value, string_value
 from claude_migrate.core.lazy import lazy_import
 from claude_migrate.targets.anthropic_sdk import (
     NOT_GIVEN,
@@ -221,7 +221,42 @@ class CallFinder:
             if self._not_given(entry.value_node, record.scope):
                 # `top_k=NOT_GIVEN`: the SDK leaves the parameter out of the request.
                 del entries.items[key]
+            elif not entry.value.known:
+                field = self._field(entry, record.scope)
+                if field is not None:
+                    entries.items[key] = field
         return entries
+
+    def _field(self, entry: Entry, scope: Scope) -> Entry | None:
+        """Return the entry of `model=settings.model` (`config["limits"]["max_tokens"]`): a
+        field of an options object, or a key of a dict, made in this module and bound once to
+        the name (`settings = Settings(model=...)`), whose fields no code of the module sets.
+
+        The finding stays at the call's argument; the value (and a fix) is where the object
+        is made, or the class's default.
+        """
+        path = _path_of(entry.value_node)
+        if path is None:
+            return None
+        root, text = path
+        first = split_path(text)
+        module = self.index.module_scope
+        if first is None or module is None or root.value == scope.function().self_name:
+            return None
+        if first[1][0][0] != "attr":
+            return None  # a table's entry (`MODELS["opus"]`): `ValueResolver.table_item`
+        if (root.value, first[1][0][1]) in module.attribute_sets:
+            return None  # `settings.model = ...` somewhere: not the value it was made with
+        found = FieldReader(self.resolver).entry(text, root, scope, None)
+        if found is None or not found.value.known:
+            return None
+        if found.value.node is not None:
+            # Passed where the object is made (`Settings(temperature=0.7)`): found there.
+            return Entry(entry.key, found.holder, found.value_node, found.value, found.container)
+        # The class's default: the call reads it, and says from where.
+        return Entry(
+            entry.key, entry.holder, entry.value_node, found.value, entry.container, entry.through
+        )
 
     def _not_given(self, node: cst.BaseExpression, scope: Scope) -> bool:
         """Return whether an argument is the SDK's "not given" sentinel (`NOT_GIVEN`, `omit`,
@@ -802,6 +837,24 @@ class CallFinder:
         return CallSite(
             record, target, params, client=f"http:{method}", call_args=args, extra={"url": url}
         )
+
+
+def _path_of(node: cst.BaseExpression) -> tuple[cst.Name, str] | None:
+    """Return the root name and the path (`settings.limits[max_tokens]`) an expression reads."""
+    steps: list[str] = []
+    while isinstance(node, (cst.Attribute, cst.Subscript)):
+        if isinstance(node, cst.Attribute):
+            steps.append(f".{node.attr.value}")
+        else:
+            key = node.slice[0].slice if len(node.slice) == 1 else None
+            text = string_value(key.value) if isinstance(key, cst.Index) else None
+            if text is None or not re.fullmatch(r"\w+", text):
+                return None
+            steps.append(f"[{text}]")
+        node = node.value
+    if not isinstance(node, cst.Name) or not steps:
+        return None
+    return node, node.value + "".join(reversed(steps))
 
 
 def find_call_sites(

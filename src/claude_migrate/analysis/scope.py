@@ -103,6 +103,8 @@ class Scope:
     nonlocals: set[str] = field(default_factory=set)
     returns: list[cst.BaseExpression] = field(default_factory=list)
     subscript_sets: dict[str, list[SubscriptSet]] = field(default_factory=dict)
+    # On the module scope: `(name, attr)` of every `name.attr = ...` outside `self`, anywhere.
+    attribute_sets: set[tuple[str, str]] = field(default_factory=set)
     class_info: ClassInfo | None = None  # for class scopes
     method_of: ClassInfo | None = None  # for methods: the class they are defined in
     self_name: str | None = None  # for methods: the first parameter's name
@@ -515,6 +517,8 @@ class ModuleIndex:
             return
         if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
             function = scope.function()
+            if target.value.value != function.self_name:
+                scope.module().attribute_sets.add((target.value.value, target.attr.value))
             if function.method_of is not None and target.value.value == function.self_name:
                 function.method_of.attributes.setdefault(target.attr.value, []).append(
                     Binding(

@@ -114,6 +114,15 @@ def _index(node: cst.Subscript) -> cst.BaseExpression | None:
     return node.slice[0].slice.value
 
 
+def _dotted(node: cst.BaseExpression) -> str | None:
+    """Return `name` or `name.attr` for a table read through a name or one attribute."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
+        return f"{node.value.value}.{node.attr.value}"
+    return None
+
+
 def _table_key(node: cst.BaseExpression) -> tuple[str, object] | None:
     """Return how a table key is written: a literal's value, or a dotted name (`Llm.OPUS`)."""
     found = literal(node)
@@ -269,7 +278,8 @@ class ValueResolver:
         """
         if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
             return UNKNOWN
-        if not isinstance(node.value, cst.Name) or self._changed(node.value.value):
+        table_name = _dotted(node.value)
+        if table_name is None or self._changed(table_name, scope):
             return UNKNOWN
         found = self.dict_node(node.value, scope, depth + 1)
         wanted = _table_key(node.slice[0].slice.value)
@@ -289,24 +299,27 @@ class ValueResolver:
         inner = self.value(entry, table_scope, depth + 1)
         if not inner.known:
             return UNKNOWN
-        via = inner.via or f"{node.value.value}[{wanted[1]}]"
+        via = inner.via or f"{table_name}[{wanted[1]}]"
         return Value(True, inner.value, inner.node, via)
 
-    def _changed(self, name: str) -> bool:
-        """Return whether any code of the module sets an item of `name` or calls a mutating
-        method on it (what a module-level table holds is then not its literal)."""
+    def _changed(self, name: str, scope: Scope) -> bool:
+        """Return whether any code of the module sets an item of the table `name` (`MODELS`,
+        or `self.config` in the methods of the class `scope` is a method of) or calls a
+        mutating method on it: it then holds more than its literal. (`self.config[k] = v`
+        makes `dict_node` refuse the attribute already.)"""
         if self.symbols is None:
             return True
         index = self.symbols.index
-        if any(name in scope.subscript_sets for scope in index.scopes):
+        owner = scope.function().method_of if "." in name else None
+        if owner is None and any(name in s.subscript_sets for s in index.scopes):
             return True
         for record in index.calls:
             func = record.node.func
             if (
                 isinstance(func, cst.Attribute)
-                and isinstance(func.value, cst.Name)
-                and func.value.value == name
                 and func.attr.value in MUTATING_METHODS
+                and _dotted(func.value) == name
+                and (owner is None or record.scope.function().method_of is owner)
             ):
                 return True
         return False
@@ -534,7 +547,8 @@ class ValueResolver:
         a dict literal of string keys and the key is not a literal it holds."""
         if key is None or self.value(key, scope, depth + 1).known:
             return None  # a known key reads one entry: `value` answers for it
-        if isinstance(base, cst.Name) and self._changed(base.value):
+        table_name = _dotted(base)
+        if table_name is None or self._changed(table_name, scope):
             return None  # items set or changed elsewhere: not only its literal's values
         found = self.dict_node(base, scope, depth + 1)
         if found is None or not isinstance(found[0], cst.Dict):

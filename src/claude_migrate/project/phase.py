@@ -1300,9 +1300,27 @@ class Project:
                 reach = [canonical, key, *where]
                 self._reach_from(module, function, value, reach)
                 self._constant_read(module, function, value, [canonical, key, *where[:2]])
+                self._record_field_read(module, function, value)
         if function is not None:
             for star in call[5]:
                 self._record_target_star(module, function, star, key, where)
+
+    def _record_field_read(self, module: str, function: str | None, value: list[Any]) -> None:
+        """Record the class of an object a Claude call reads a field of (`model=settings.model`
+        with `settings = Settings()`): an options class, whose fields the file is told."""
+        base = value
+        for _ in range(MAX_PATH):
+            if base[0] == "attr":
+                base = base[1]
+            elif (item := _item_read(base)) is not None:
+                base = item[0]
+            else:
+                break
+        if base is value:
+            return
+        made = self.evaluate(module, function, base)
+        if isinstance(made, Obj):
+            self.facts.options.add((made.module, made.name))
 
     def _record_target_star(
         self, module: str, function: str, star: list[Any], key: str, where: list[Any]
