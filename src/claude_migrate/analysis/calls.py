@@ -33,6 +33,7 @@ from claude_migrate.analysis.symbols import (
 from claude_migrate.analysis.values import MUTATING_METHODS, Entries, Entry, Value, string_value
 from claude_migrate.core.lazy import lazy_import
 from claude_migrate.targets.anthropic_sdk import (
+    BATCH_REQUEST_TYPES,
     NOT_GIVEN,
     NOT_GIVEN_CLASSES,
     SDK,
@@ -434,6 +435,8 @@ class CallFinder:
             key = SDK_METHODS.get(symbol.path)
             if key is None:
                 return None
+            if TARGETS[key].location == "batch-params":
+                return self._batch_site(record, TARGETS[key], symbol.cls)
             return CallSite(record, TARGETS[key], self.kwargs(record), client=symbol.cls)
         if symbol.cls == BEDROCK_RUNTIME and len(symbol.path) == 1:
             key = BEDROCK_METHODS.get(symbol.path[0])
@@ -456,6 +459,70 @@ class CallFinder:
         ):
             return self._http_site(record, symbol.path[0], base_url=symbol.info)
         return None
+
+    def _batch_site(self, record: CallRecord, target: Target, client: str) -> CallSite | None:
+        """Return a Message Batches call as the site of its first request's `params`; the
+        others are in `extra["requests"]` (`requests_of`). None when no request is seen."""
+        args = self._positional(record, self.kwargs(record), "requests", 0)
+        requests = args.get("requests")
+        if requests is None:
+            return None
+        found: list[Entries] = []
+        for element in self._request_elements(requests.value_node, record.scope):
+            request = self._typed_dict(element, record.scope)
+            params = request.items.get("params") if request is not None else None
+            if params is None:
+                continue
+            entries = self._typed_dict(params.value_node, record.scope)
+            if entries is None:
+                entries = self.values.nested(params, record.scope)
+            if entries is not None:
+                found.append(entries)
+        if not found:
+            return None
+        site = CallSite(record, target, found[0], client=client)
+        site.extra["requests"] = found[1:]
+        return site
+
+    def _request_elements(self, node: cst.BaseExpression, scope: Scope) -> list[cst.BaseExpression]:
+        """Return the requests a batch's list is written with (a literal or a comprehension,
+        inline or bound once to a name)."""
+        for _ in range(MAX_SPLIT):
+            if not isinstance(node, cst.Name):
+                break
+            binding = self.values.single_binding(node.value, scope)
+            if binding is None or binding.value is None:
+                return []
+            node, scope = binding.value, binding.scope
+        if isinstance(node, (cst.ListComp, cst.GeneratorExp)):
+            return [node.elt]
+        if isinstance(node, (cst.List, cst.Tuple)):
+            return [e.value for e in node.elements if isinstance(e, cst.Element)]
+        return []
+
+    def _typed_dict(self, node: cst.BaseExpression, scope: Scope) -> Entries | None:
+        """Return the entries of a dict literal, `dict(...)`, or a request type of the SDK
+        called with keywords (`Request(custom_id=..., params=MessageCreateParamsNonStreaming(
+        model=...))`)."""
+        if isinstance(node, cst.Call):
+            symbol = self.resolver.resolve(node.func, scope)
+            named = isinstance(symbol, Qual) and symbol.name.startswith("anthropic.")
+            last = symbol.name.rsplit(".", 1)[-1] if isinstance(symbol, Qual) else ""
+            is_dict = isinstance(node.func, cst.Name) and node.func.value == "dict"
+            if not (is_dict and not scope.lookup("dict")) and not (
+                named and last in BATCH_REQUEST_TYPES
+            ):
+                return None
+        elif not isinstance(node, cst.Dict):
+            return None
+        return self.values.entries_of_dict(node, scope)
+
+    def requests_of(self, site: CallSite) -> list[CallSite]:
+        """Return a site, or one site per request of a Message Batches call."""
+        more = site.extra.get("requests")
+        if not isinstance(more, list) or not more:
+            return [site]
+        return [site] + [CallSite(site.record, site.target, p, client=site.client) for p in more]
 
     def _function_site(self, record: CallRecord, qualname: str) -> CallSite | None:
         last = qualname.rsplit(".", 1)[-1]
@@ -871,7 +938,8 @@ def find_call_sites(
     expanded = finder.values.expanded
     for site in sites:
         if site.via is None or site.via.declared or id(site.node) not in expanded:
-            yield from finder.split_loops(site)
+            for request in finder.requests_of(site):
+                yield from finder.split_loops(request)
 
 
 __all__ = ["CallFinder", "CallSite", "Hop", "find_call_sites"]

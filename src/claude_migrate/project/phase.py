@@ -1242,13 +1242,19 @@ class Project:
                 for model_name in TARGETS[key].model:
                     if model_name in kwargs:
                         model = self.evaluate(module, function, kwargs[model_name])
-                if not _is_claude_constant(model):
+                # A parameter of a class that is Claude's only with a Claude model
+                # (`by_model`): the wrapper's call site is one only where a caller passes one.
+                by_caller = TARGETS[key].by_model and isinstance(model, Param)
+                if not _is_claude_constant(model) and not by_caller:
                     return None
+            nested = kwargs.get("model_kwargs") if TARGETS[key].location == "model-kwargs" else None
+            if nested and nested[0] == "dict":
+                kwargs = {**kwargs, **nested[1]}  # ChatBedrock's parameters sit in model_kwargs
             return key, kwargs
         if name in ("litellm.completion", "litellm.acompletion"):
             model_expr = kwargs.get("model") or (call[2][0] if call[2] else None)
             model = self.evaluate(module, function, model_expr) if model_expr else None
-            if _is_claude_constant(model):
+            if _is_claude_constant(model) or isinstance(model, Param):
                 return "litellm:completion", kwargs
         if name in CONSTRUCTORS:
             return self._constructor_target(module, function, call, name)

@@ -21,6 +21,16 @@ TARGETS = (
     _sdk("messages.stream", streams=True),
     _sdk("beta.messages.create", streaming_api="client.beta.messages.stream(...)"),
     _sdk("beta.messages.stream", streams=True),
+    # The Message Batches API (anthropic `resources/messages/batches.py`,
+    # https://docs.claude.com/en/api/creating-message-batches): each request's `params` is a
+    # Messages request, judged as one; a batch does not stream.
+    _sdk("messages.batches.create", location="batch-params", stream=()),
+    _sdk("beta.messages.batches.create", location="batch-params", stream=()),
+    # Token counting (anthropic `resources/messages/messages.py`, `count_tokens`,
+    # https://docs.claude.com/en/api/messages-count-tokens): names a model, sends no sampling
+    # parameters and no max_tokens.
+    _sdk("messages.count_tokens", temperature=(), max_tokens=(), stop=(), stream=()),
+    _sdk("beta.messages.count_tokens", temperature=(), max_tokens=(), stop=(), stream=()),
     _sdk(
         "completions.create",
         max_tokens=("max_tokens_to_sample",),
@@ -39,7 +49,20 @@ SDK_METHODS = {
     ("beta", "prompt_caching", "messages", "create"): "sdk:beta.messages.create",
     ("beta", "prompt_caching", "messages", "stream"): "sdk:beta.messages.stream",
     ("completions", "create"): "sdk:completions.create",
+    ("messages", "count_tokens"): "sdk:messages.count_tokens",
+    ("beta", "messages", "count_tokens"): "sdk:beta.messages.count_tokens",
+    ("messages", "batches", "create"): "sdk:messages.batches.create",
+    ("beta", "messages", "batches", "create"): "sdk:beta.messages.batches.create",
 }
+# The request types a batch's requests may be written with (`anthropic.types`), read as dicts.
+BATCH_REQUEST_TYPES = frozenset(
+    {
+        "Request",
+        "MessageCreateParamsNonStreaming",
+        "MessageCreateParams",
+        "BatchCreateParams",
+    }
+)
 # Methods of a client that return a client of the same class.
 CLIENT_COPIES = (("with_options",), ("copy",))
 
@@ -72,4 +95,4 @@ def is_sdk_client_class(qualname: str) -> bool:
     return bool(SDK_CLIENT_NAME.match(last)) and not last.endswith(("Error", "Exception"))
 
 
-CALLEES = frozenset({"create", "stream"})
+CALLEES = frozenset({"create", "stream", "count_tokens"})

@@ -27,7 +27,8 @@ class Target:
     # Where the parameters are: "kwargs", "json-body" (Bedrock invoke_model body),
     # "inference-config" (Bedrock converse), "model-kwargs" (LangChain Bedrock), "json" (HTTP),
     # "text-inference-config" (bedrock-agent-runtime retrieve_and_generate), "settings"
-    # (pydantic-ai's `settings` / `model_settings` dict).
+    # (pydantic-ai's `settings` / `model_settings` dict), "batch-params" (each request's
+    # `params` of a Message Batches `requests` list).
     location: str = "kwargs"
     temperature: tuple[str, ...] = (TEMPERATURE,)
     max_tokens: tuple[str, ...] = (MAX_TOKENS,)

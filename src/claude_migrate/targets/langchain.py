@@ -42,6 +42,7 @@ TARGETS = (
         stream=("streaming",),
         model=("model_id", MODEL),
         streaming_api="ChatBedrock(..., streaming=True)",
+        by_model=True,  # Bedrock serves other vendors' models too
     ),
     Target(
         "langchain:ChatBedrockConverse",
@@ -50,6 +51,7 @@ TARGETS = (
         stop=("stop", STOP),
         stream=(),
         model=(MODEL, "model_id"),
+        by_model=True,
     ),
     Target(
         # The legacy Bedrock LLM (`langchain.llms.Bedrock`, `langchain_community.llms.Bedrock`,
