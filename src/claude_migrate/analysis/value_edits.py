@@ -78,6 +78,8 @@ def value_edit(
         # A literal where it stands, or a wrapper's default that in-project calls rely on (the
         # default is the value those calls send: it is edited where it is written).
         return ValueEdit(ctx.replace(value.node, text), entry.key)
+    if _class_read(entry):
+        return _class_edit(ctx, entry, text, parameter_of, same_fix)
     claude_reads: set[int] = set()
     for site in ctx.sites:
         other = parameter_of(site)
@@ -126,6 +128,71 @@ def value_edit(
         note=f" in this call ({constant} is also read {where}, and stays)",
         caveat=caveat,
     )
+
+
+def _class_read(entry: Entry) -> bool:
+    """Return whether an entry reads a class-body value through `self.<attr>`."""
+    node = entry.value_node
+    via = entry.value.via or ""
+    return (
+        isinstance(node, cst.Attribute)
+        and isinstance(node.value, cst.Name)
+        and via.endswith(f".{node.attr.value}")
+        and not via.startswith(f"{node.value.value}.")  # `self.model = ...` in a method
+    )
+
+
+def _class_edit(
+    ctx: FileContext,
+    entry: Entry,
+    text: str,
+    parameter_of: Callable[[CallSite], Entry | None],
+    same_fix: Callable[[Entry], bool],
+) -> ValueEdit | None:
+    """Return the edit of a value a Claude call reads as `self.model` from a class body.
+
+    The class attribute is edited when every read of the attribute's name in the module is a
+    Claude parameter this fix sets the same way; otherwise this call gets the literal.
+    """
+    assert isinstance(entry.value_node, cst.Attribute) and entry.value.node is not None
+    attr = entry.value_node.attr.value
+    read_by: set[int] = set()
+    for site in ctx.all_sites:  # the sites split by the class the instance is, too
+        other = parameter_of(site)
+        if (
+            other is not None
+            and other.value.node is entry.value.node
+            and isinstance(other.value_node, cst.Attribute)
+            and other.value_node.attr.value == attr
+            and same_fix(other)
+        ):
+            read_by.add(id(other.value_node))
+    reads = len(read_by)
+    if reads and _attribute_reads(ctx, attr) == reads:
+        subject = f"{entry.value.via} (read by {'this call' if reads == 1 else f'{reads} calls'})"
+        return ValueEdit(ctx.replace(entry.value.node, text), subject, True)
+    if entry.holder is entry.value.node:
+        return None  # one of several classes' values: the call's argument serves them all
+    return ValueEdit(
+        ctx.replace(entry.value_node, text),
+        entry.key,
+        note=f" in this call ({entry.value.via} is read elsewhere too, and stays)",
+    )
+
+
+def _attribute_reads(ctx: FileContext, attr: str) -> int:
+    """Return how many `<x>.<attr>` expressions of the module read `attr` (not set it)."""
+    nodes = ctx.nodes
+    count = 0
+    for node in nodes.names_spelled(attr):
+        parent = nodes.parent(node)
+        if not (isinstance(parent, cst.Attribute) and parent.attr is node):
+            continue
+        holder = nodes.parent(parent)
+        if isinstance(holder, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign)):
+            continue
+        count += 1
+    return count
 
 
 _LOG_METHODS = frozenset(

@@ -229,6 +229,9 @@ class ValueResolver:
         found = literal(node)
         if found.known or depth > MAX_DEPTH:
             return found
+        members = self.class_attribute(node, scope, depth)
+        if members is not None and len({id(m.node) for m in members}) == 1:
+            return members[0]  # `model = "..."` in the class body, no subclass overriding it
         held = self.self_attribute(node, scope)
         if held is not None:
             # `self.model` set once from a literal or a constant, or from a parameter whose
@@ -267,6 +270,94 @@ class ValueResolver:
         if isinstance(node, cst.Subscript):
             return self.table_item(node, scope, depth)
         return UNKNOWN
+
+    def class_attribute(
+        self, node: cst.BaseExpression, scope: Scope, depth: int = 0
+    ) -> list[Value] | None:
+        """Return what `self.<attr>` reads from class bodies, one value per class it may be.
+
+        In a method of a class of this module, `self` is an instance of that class or of any
+        subclass of it here; each finds the attribute in the first class body of its own
+        bases (this module's classes) that assigns it once. None when any of them cannot say:
+        a method or field sets it on the instance, a base from elsewhere may hold it, or it is
+        assigned otherwise than once.
+        """
+        if self.symbols is None or depth > MAX_DEPTH:
+            return None
+        if not (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name)):
+            return None
+        function = scope.function()
+        info = function.method_of
+        if info is None or node.value.value != function.self_name:
+            return None
+        attr = node.attr.value
+        module = self.symbols.index.module_scope
+        if module is None or any(a == attr for _, a in module.attribute_sets):
+            return None  # `bot.model = ...` on an instance somewhere in the module
+        found: list[Value] = []
+        for receiver in self._receivers(info):
+            value = self._class_level(receiver, attr, depth)
+            if value is None:
+                return None
+            if all(v.node is not value.node for v in found):
+                found.append(value)
+        return found
+
+    def _receivers(self, info: ClassInfo) -> list[ClassInfo]:
+        """Return a class and this module's subclasses of it (bounded)."""
+        classes = [info]
+        for candidate in classes:
+            for other in self._local_classes():
+                if other not in classes and candidate in self._bases(other):
+                    classes.append(other)
+            if len(classes) > MAX_MEMBERS:
+                break
+        return classes[:MAX_MEMBERS]
+
+    def _local_classes(self) -> list[ClassInfo]:
+        assert self.symbols is not None
+        return self.symbols.index.classes
+
+    def _bases(self, info: ClassInfo) -> list[ClassInfo | None]:
+        """Return a class's bases: this module's classes, None for any other (`object` aside)."""
+        assert self.symbols is not None
+        found: list[ClassInfo | None] = []
+        parent = info.scope.parent or info.scope
+        for base in info.node.bases:
+            if base.keyword is not None:
+                continue
+            if isinstance(base.value, cst.Name) and base.value.value == "object":
+                continue
+            found.append(self.symbols.local_class(base.value, parent))
+        return found
+
+    def _class_level(self, info: ClassInfo, attr: str, depth: int) -> Value | None:
+        """Return the class-body value of `attr` an instance of `info` reads (None: unknown)."""
+        seen: list[ClassInfo] = []
+        order: list[ClassInfo | None] = [info]
+        while order:
+            current = order.pop(0)
+            if current is None:
+                return None  # a base from elsewhere may hold it
+            if current in seen:
+                continue
+            seen.append(current)
+            if current.attributes.get(attr):
+                return None  # set on the instance (a method, or an annotated field)
+            bindings = [b for b in current.scope.bindings.get(attr, []) if b.kind != "annotation"]
+            if bindings:
+                binding = bindings[0]
+                if len(bindings) != 1 or binding.kind != "assign" or binding.value is None:
+                    return None
+                if binding.nested:
+                    return None
+                inner = self.value(binding.value, binding.scope, depth + 1)
+                if not inner.known or inner.default:
+                    return None
+                via = inner.via or f"{current.scope.qualname}.{attr}"
+                return Value(True, inner.value, inner.node, via)
+            order.extend(self._bases(current))
+        return None
 
     def table_item(self, node: cst.Subscript, scope: Scope, depth: int = 0) -> Value:
         """Return the entry of a table a constant holds, read by a key written in the module.
@@ -451,6 +542,9 @@ class ValueResolver:
         the list says what may be sent, not all that may be. None when the name is not such a
         set (one unconditional assignment, a loop's name, or no proven member).
         """
+        members = self.class_attribute(node, record.scope)
+        if members is not None and len(members) > 1:
+            return members  # `self.model`: one value per class the instance may be
         if not isinstance(node, cst.Name):
             return None
         function = record.scope.function()

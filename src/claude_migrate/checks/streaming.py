@@ -84,8 +84,8 @@ class StreamingCheck(Check["FileContext"]):
             reported.add(id(site.node))
             fix: Fix | None = None
             text = message(site)
-            if site.family == SDK and not site.target.legacy:
-                fix = stream_rewrite(ctx, site)
+            if site.family == SDK and not site.target.legacy and site.target.streaming_api:
+                fix = stream_rewrite(ctx, site) if ".with_" not in site.target.key else None
                 if fix is not None and doubles is None:
                     doubles = _doubles(ctx)
                 refusal = _doubles_refusal(site, doubles) if fix is not None and doubles else ""

@@ -5,6 +5,7 @@ legacy Text Completions, the beta and prompt-caching resources) and the client c
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from claude_migrate.targets.base import Target
@@ -16,7 +17,7 @@ def _sdk(path: str, **kw: Any) -> Target:
     return Target(f"sdk:{path}", SDK, path, **kw)
 
 
-TARGETS = (
+TARGETS: tuple[Target, ...] = (
     _sdk("messages.create", streaming_api="client.messages.stream(...)"),
     _sdk("messages.stream", streams=True),
     _sdk("beta.messages.create", streaming_api="client.beta.messages.stream(...)"),
@@ -39,6 +40,26 @@ TARGETS = (
     ),
 )
 
+# `client.messages.with_raw_response.create(...)` (anthropic `_response.py`): the same request,
+# its HTTP response returned as it came. Its targets are the method's own, under their path,
+# with no `stream` rewrite (what the code reads from the response is not a `Message`).
+RESPONSE_WRAPPERS = ("with_raw_response", "with_streaming_response")
+
+
+def _wrapped(target: Target, wrapper: str) -> Target:
+    resource, _, method = target.key.removeprefix("sdk:").rpartition(".")
+    path = f"{resource}.{wrapper}.{method}"
+    streaming_api = "stream=True" if target.streaming_api else ""
+    return replace(target, key=f"sdk:{path}", description=path, streaming_api=streaming_api)
+
+
+TARGETS = TARGETS + tuple(
+    _wrapped(target, wrapper)
+    for target in TARGETS
+    if not target.legacy
+    for wrapper in RESPONSE_WRAPPERS
+)
+
 SDK_METHODS = {
     ("messages", "create"): "sdk:messages.create",
     ("messages", "stream"): "sdk:messages.stream",
@@ -54,6 +75,15 @@ SDK_METHODS = {
     ("messages", "batches", "create"): "sdk:messages.batches.create",
     ("beta", "messages", "batches", "create"): "sdk:beta.messages.batches.create",
 }
+SDK_METHODS.update(
+    {
+        (*path[:-1], wrapper, path[-1]): f"sdk:{'.'.join(path[:-1])}.{wrapper}.{path[-1]}"
+        for path, key in list(SDK_METHODS.items())
+        if key in {t.key for t in TARGETS} and path[0] != "completions"
+        for wrapper in RESPONSE_WRAPPERS
+        if path[1:2] != ("prompt_caching",)
+    }
+)
 # The request types a batch's requests may be written with (`anthropic.types`), read as dicts.
 BATCH_REQUEST_TYPES = frozenset(
     {
