@@ -578,15 +578,21 @@ class CallFinder:
         model = self._string(args.get("modelId"), record)
         if target.location == "json-body":
             body = args.get("body")
-            if body is None:
-                return None
-            params = self.values.json_payload(
-                body.value_node, record.scope, record.order, self.mutators(record)
-            )
+            params = None
+            if body is not None:
+                params = self.values.json_payload(
+                    body.value_node, record.scope, record.order, self.mutators(record)
+                )
+            claude = bool(model and is_claude_model(model))
             if params is None:
-                return None
+                if not claude:
+                    return None
+                # A body built where it cannot be read (a serialised request object, a
+                # parameter): the Claude model id still makes the call Claude's, with every
+                # parameter of its body unknown.
+                params = Entries(opaque=True)
             # A Claude model id, or the Anthropic body's version key, proves it is Claude.
-            if not (model and is_claude_model(model)) and "anthropic_version" not in params.items:
+            if not claude and "anthropic_version" not in params.items:
                 return None
         else:
             if not (model and is_claude_model(model)):
@@ -807,15 +813,18 @@ class CallFinder:
         branched = {"top_p", "top_k"}.union(*(site.target.names(c) for c in BRANCHED))
         sites = [site]
         for key, entry in site.params.items.items():
-            if entry.value.known or not isinstance(entry.value_node, (cst.Name, cst.Attribute)):
+            if entry.value.known:
                 continue
             looped = None
             if isinstance(entry.value_node, cst.Name):
                 looped = self.values.loop_values(entry.value_node, site.record.scope)
             branches = False
             if not looped and key in branched:
-                # `if x: t = 0.7 / else: t = 1.0`: one site per value that may be sent.
-                looped = self.values.value_set(entry.value_node, site.record)
+                # `if x: t = 0.7 / else: t = 1.0`: one site per value that may be sent; so for
+                # `MODELS[phase]` and a helper returning one of several values.
+                looped = self.values.value_set(
+                    entry.value_node, site.record
+                ) or self.values.choices(entry.value_node, site.record.scope)
                 branches = True
             if not looped or len(sites) * len(looped) > MAX_SPLIT:
                 continue

@@ -114,7 +114,7 @@ def value_edit(
             note=f" in this call ({constant} stays in its table)",
         )
     # Other code reads the constant: give this call the literal and leave the constant alone.
-    if not isinstance(entry.value_node, cst.Name):
+    if not isinstance(entry.value_node, cst.Name) or value.choice:
         return None  # read through another expression: no place of its own to write
     lines = sorted({ctx.range(n).start.line for n in others})
     shown = ", ".join(ctx.line_label(line) for line in lines)

@@ -44,6 +44,9 @@ class Value:
     # Set when the value is another checked module's constant that the project phase reports
     # where it is assigned, once for every Claude call reading it: not reported at the call.
     elsewhere: bool = False
+    # Set when the value is one a call may pick among several (`MODELS[key]`, a helper's
+    # returns): the call's argument is not this value alone, so no fix writes there.
+    choice: bool = False
 
 
 UNKNOWN = Value(False)
@@ -102,6 +105,13 @@ def _class_read(node: cst.BaseExpression) -> tuple[cst.BaseExpression, str] | No
         if name is not None and name.isidentifier():
             return node.args[0].value, name
     return None
+
+
+def _index(node: cst.Subscript) -> cst.BaseExpression | None:
+    """Return the key of `x[key]`, when it is one plain index."""
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return None
+    return node.slice[0].slice.value
 
 
 def _dotted(node: cst.BaseExpression) -> str | None:
@@ -580,6 +590,88 @@ class ValueResolver:
                 # Written in this branch (a constant's name too): found and fixed there.
                 values.append(Value(True, found.value, binding.value))
         return values or None
+
+    def choices(self, node: cst.BaseExpression, scope: Scope, depth: int = 0) -> list[Value] | None:
+        """Return the proven values an expression picks one of, each where it is written.
+
+        `MODELS[phase]` or `MODELS.get(phase, DEFAULT)` with a key not known here: one of the
+        dict literal's values (or the default); `self.pick(phase)` or `pick(phase)`, a helper of
+        this module with several `return`s: what each may return; `a if c else b`: either. As
+        for `value_set`, members that cannot be proven are left out: the list says what may be
+        sent, not all that may be. None when the expression is no such choice.
+        """
+        if depth > MAX_DEPTH:
+            return None
+        if isinstance(node, cst.Name):
+            binding = self.single_binding(node.value, scope)
+            if binding is None or binding.value is None:
+                return None
+            return self.choices(binding.value, binding.scope, depth + 1)
+        if isinstance(node, cst.IfExp):
+            return self._members([node.body, node.orelse], scope, depth)
+        if isinstance(node, cst.Subscript):
+            return self._dict_choices(node.value, _index(node), None, scope, depth)
+        if not isinstance(node, cst.Call):
+            return None
+        func = node.func
+        if (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "get"
+            and 1 <= len(node.args) <= 2
+            and not any(arg.star or arg.keyword for arg in node.args)
+        ):
+            default = node.args[1].value if len(node.args) == 2 else None
+            return self._dict_choices(func.value, node.args[0].value, default, scope, depth)
+        helper = self.helper_scope(node, scope)
+        if helper is None or not helper.returns or len(helper.returns) > MAX_MEMBERS:
+            return None
+        return self._members(helper.returns, helper, depth)
+
+    def _members(
+        self, nodes: list[cst.BaseExpression], scope: Scope, depth: int
+    ) -> list[Value] | None:
+        """Return the proven values of several alternatives (each a value or a choice)."""
+        found: list[Value] = []
+        for node in nodes:
+            value = self.value(node, scope, depth + 1)
+            if value.known:
+                if not value.default:
+                    # Written at the literal (a constant's name reads its assignment's).
+                    found.append(
+                        Value(True, value.value, value.node or node, value.via, choice=True)
+                    )
+                continue
+            found.extend(self.choices(node, scope, depth + 1) or ())
+        return found or None
+
+    def _dict_choices(
+        self,
+        base: cst.BaseExpression,
+        key: cst.BaseExpression | None,
+        default: cst.BaseExpression | None,
+        scope: Scope,
+        depth: int,
+    ) -> list[Value] | None:
+        """Return the values `base[key]` (or `base.get(key, default)`) may read, when `base` is
+        a dict literal of string keys and the key is not a literal it holds."""
+        if key is None or self.value(key, scope, depth + 1).known:
+            return None  # a known key reads one entry: `value` answers for it
+        table_name = _dotted(base)
+        if table_name is None or self._changed(table_name, scope):
+            return None  # items set or changed elsewhere: not only its literal's values
+        found = self.dict_node(base, scope, depth + 1)
+        if found is None or not isinstance(found[0], cst.Dict):
+            return None
+        table, table_scope = found[0], found[1]
+        values: list[cst.BaseExpression] = []
+        for element in table.elements:
+            if not isinstance(element, cst.DictElement) or string_value(element.key) is None:
+                return None  # `**other` or a computed key: entries not all seen
+            values.append(element.value)
+        members = self._members(values, table_scope, depth) or []
+        if default is not None:
+            members.extend(self._members([default], scope, depth) or ())
+        return members or None
 
     def relied_default(self, name: str, scope: Scope, depth: int = 0) -> Value:
         """Return a parameter's default when an in-project call relies on it and it reaches Claude.

@@ -135,9 +135,14 @@ class StopSequencesCheck(Check["FileContext"]):
             if site.via is None:
                 continue
             entry = site.param(STOP)
-            if entry is None or entry.key not in site.via.forwarded or not entry.value.known:
+            if entry is None or entry.key not in site.via.forwarded:
                 continue
-            stops = _stops(entry.value.value)
+            if entry.value.known:
+                stops = _stops(entry.value.value)
+            elif mode == "forbid" and _non_empty(entry.value_node):
+                stops = ["..."]  # `[stop]`: some stop sequence, whatever its text
+            else:
+                continue
             if mode == "formatting":
                 stops = [s for s in stops if isinstance(s, str) and is_formatting(s)]
             if not stops:
@@ -194,6 +199,11 @@ class StopSequencesCheck(Check["FileContext"]):
             if edit is not None:
                 fix = ctx.fix(Applicability.UNSAFE, f"remove {listed} from {entry.key}", edit)
         yield ctx.diagnostic(self, entry.holder, message, fix, context)
+
+
+def _non_empty(node: cst.BaseExpression) -> bool:
+    """Return whether an expression is a list or tuple written with elements (`[stop]`)."""
+    return isinstance(node, (cst.List, cst.Tuple)) and bool(node.elements)
 
 
 def _stops(value: object) -> list[object]:

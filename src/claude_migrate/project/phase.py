@@ -757,6 +757,8 @@ class Project:
         if isinstance(base, (SelfParam, Obj)):
             method = self.member(base.module, base.name, attr)
             if method is not None:
+                if self.summaries[method[0]]["functions"][method[1]].get("property"):
+                    return self._property(method, base.module, base.name, depth + 1)
                 return Bound(*method, base.module, base.name)
             return self._attribute_value(base.module, base.name, attr, depth + 1)
         if isinstance(base, Class):
@@ -822,6 +824,31 @@ class Project:
             if qual in self.summaries.get(owner_module, {}).get("functions", {}):
                 return owner_module, qual
         return None
+
+    def _property(self, method: tuple[str, str], module: str, cls: str, depth: int) -> Sym:
+        """Return what a property gives on an instance of `cls`: what its method returns.
+
+        A `return self.<attr>` reads the attribute on that instance's class, so a base class's
+        lazy `client` property returns the client its subclass makes (`self._client = ...` in
+        the subclass's own method).
+        """
+        key = ("property", *method, module, cls)
+        if key in self._evaluating or depth > MAX_DEPTH:
+            return None
+        facts = self.summaries[method[0]]["functions"][method[1]]
+        params = facts["params"]
+        own = params[0]["name"] if params else None
+        self._evaluating.add(key)
+        try:
+            found: list[Sym] = []
+            for value in facts["returns"]:
+                if value[0] == "attr" and value[1] == ["name", own]:
+                    found.append(self._attribute_value(module, cls, value[2], depth + 1))
+                else:
+                    found.append(self.evaluate(method[0], method[1], value, depth + 1))
+        finally:
+            self._evaluating.discard(key)
+        return _union(found) if found else None
 
     def _attribute_value(self, module: str, cls: str, attr: str, depth: int) -> Sym:
         """Return what an instance attribute is: set by the first class in the MRO that sets it."""
@@ -1101,6 +1128,13 @@ class Project:
             # `getattr(obj, "name")` with a literal name is `obj.name`.
             base = self.evaluate(module, function, call[2][0], depth + 1)
             return self.attribute(base, call[2][1][1], depth + 1)
+        if (
+            call[1] == ["name", "dict"]
+            and not (call[2] or call[4] or call[5])
+            and self._builtin(module, function, "dict")
+        ):
+            # `dict(model=m, max_tokens=n)`: the dict literal of its keywords.
+            return DictLit(call[3], module, function)
         if call[1] == ["name", "super"] and function is not None and "." in function:
             facts = self.summaries[module]["functions"].get(function)
             if facts is not None and (facts["method"] or facts["classmethod"]):
@@ -1142,6 +1176,18 @@ class Project:
         if len(args) == 2:
             return stored
         return _union([stored, self.evaluate(module, function, args[2], depth + 1)])
+
+    def _builtin(self, module: str, function: str | None, name: str) -> bool:
+        """Return whether a name read in a function is the builtin: bound nowhere on the way."""
+        summary = self.summaries[module]
+        while function is not None:
+            facts = summary["functions"].get(function)
+            if facts is None:
+                return False
+            if name in facts["locals"] or any(p["name"] == name for p in facts["params"]):
+                return False
+            function = facts.get("parent")
+        return name not in summary["imports"] and name not in summary["assigns"]
 
     def _outside_call(self, name: str, call: list[Any]) -> Sym:
         """Return what a call of an outside name makes: a Claude client, or another object."""
@@ -1454,20 +1500,21 @@ class Project:
     ) -> tuple[str, dict[str, list[Any]]] | None:
         """Return (target key, the Claude parameters) of a bedrock-runtime client's method.
 
-        The parameters are those of `inferenceConfig`, with `modelId` beside them.
+        The parameters are those of `inferenceConfig`, with `modelId` beside them; for
+        `invoke_model`, whose parameters are in a JSON body the files read, `modelId` alone.
         """
         key = BEDROCK_METHODS.get(full[0]) if len(full) == 1 else None
         if key is None:
             return None
         model = self.evaluate(module, function, kwargs.get("modelId", ["?"]))
-        if TARGETS[key].location != "inference-config":
-            return None
         if (
             isinstance(model, Const)
             and isinstance(model.value, str)
             and not is_claude_model(model.value)
         ):
             return None
+        if TARGETS[key].location != "inference-config":
+            return key, {"modelId": kwargs.get("modelId", ["?"])}
         config = kwargs.get("inferenceConfig")
         params = dict(config[1]) if config and config[0] == "dict" else {}
         params["modelId"] = kwargs.get("modelId", ["?"])
@@ -2148,10 +2195,11 @@ class Project:
                 )
             for attr in sorted(names):
                 symbol = self._typed(self._attribute_value(module, name, attr, 0))
-                if isinstance(symbol, Client) and not symbol.path:
-                    attrs[attr] = symbol.cls
-                    if symbol.only is not None:
-                        only[attr] = sorted(symbol.only)
+                _held_client(attrs, only, attr, symbol)
+            for attr in self._properties(module, name):
+                method = self.member(module, name, attr)
+                symbol = self._typed(self._property(method, module, name, 0)) if method else None
+                _held_client(attrs, only, attr, symbol)
             entry: dict[str, Any] = {}
             if attrs:
                 entry["clients"] = attrs
@@ -2167,6 +2215,14 @@ class Project:
             if entry:
                 classes[name] = entry
         return classes
+
+    def _properties(self, module: str, cls: str) -> list[str]:
+        """Return the names of the properties a class has, its own and its bases'."""
+        found: set[str] = set()
+        for owner_module, owner in self.mro(module, cls):
+            info = self.summaries[owner_module]["classes"].get(owner, {})
+            found.update(info.get("properties", ()))
+        return sorted(found)
 
     def _constants(self, module: str, info: dict[str, Any]) -> dict[str, Any]:
         """Return a class's settings read as `Config.MODEL`: class-level constants.
@@ -2456,6 +2512,15 @@ def _bind(
         else:
             extra[name] = arg
     return bound_args, extra
+
+
+def _held_client(attrs: dict[str, str], only: dict[str, list[str]], attr: str, symbol: Sym) -> None:
+    """Note a class attribute (or property) that holds a Claude client, and what it is only
+    through when it may be another vendor's client (`Client.only`)."""
+    if isinstance(symbol, Client) and not symbol.path:
+        attrs[attr] = symbol.cls
+        if symbol.only is not None:
+            only[attr] = sorted(symbol.only)
 
 
 def _init_fields(name: str, info: dict[str, Any], params: set[str]) -> dict[str, str]:

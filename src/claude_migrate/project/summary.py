@@ -474,8 +474,17 @@ def _function(
     }
     if parent is not None:
         facts["parent"] = parent
+    if is_method and any(_is_property(d) for d in node.decorator_list):
+        facts["property"] = True  # `self.name` runs it: its value is what it returns
     _read_function_body(node.body, facts, self_name, attributes, qualname, functions)
     return facts
+
+
+def _is_property(decorator: ast.expr) -> bool:
+    """Return whether a decorator makes a method a property (`property`, `cached_property`)."""
+    if isinstance(decorator, ast.Name):
+        return decorator.id in ("property", "cached_property")
+    return isinstance(decorator, ast.Attribute) and decorator.attr == "cached_property"
 
 
 def summarise(text: str, module: str, is_package: bool) -> dict[str, Any] | None:
@@ -612,3 +621,11 @@ def _read_class(node: ast.ClassDef, summary: dict[str, Any]) -> None:
         "bases": [expr(b) for b in node.bases],
         "decorators": [expr(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list],
     }
+    properties = [
+        statement.name
+        for statement in node.body
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and any(_is_property(d) for d in statement.decorator_list)
+    ]
+    if properties:
+        summary["classes"][node.name]["properties"] = properties
