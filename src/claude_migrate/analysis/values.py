@@ -188,6 +188,11 @@ class ValueResolver:
         self.symbols = symbols
         # Helper calls whose returned dict a Claude call's `**` was read from (by node id).
         self.expanded: set[int] = set()
+        # Per class: its bases and its subclasses here; per table: whether code changes it.
+        self._bases_of: dict[int, list[ClassInfo | None]] = {}
+        self._receivers_of: dict[int, list[ClassInfo]] = {}
+        self._children_of: dict[int, list[ClassInfo]] | None = None
+        self._changed_tables: dict[tuple[str, int], bool] = {}
 
     def single_binding(self, name: str, scope: Scope) -> Binding | None:
         """Return the one assignment of `name` visible from `scope`, or None if not exactly one."""
@@ -305,23 +310,39 @@ class ValueResolver:
 
     def _receivers(self, info: ClassInfo) -> list[ClassInfo]:
         """Return a class and this module's subclasses of it (bounded)."""
+        known = self._receivers_of.get(id(info))
+        if known is not None:
+            return known
+        children = self._children()
         classes = [info]
         for candidate in classes:
-            for other in self._local_classes():
-                if other not in classes and candidate in self._bases(other):
+            for other in children.get(id(candidate), ()):
+                if other not in classes:
                     classes.append(other)
             if len(classes) > MAX_MEMBERS:
                 break
-        return classes[:MAX_MEMBERS]
+        self._receivers_of[id(info)] = classes[:MAX_MEMBERS]
+        return self._receivers_of[id(info)]
 
-    def _local_classes(self) -> list[ClassInfo]:
-        assert self.symbols is not None
-        return self.symbols.index.classes
+    def _children(self) -> dict[int, list[ClassInfo]]:
+        """Return each class's direct subclasses in this module (built once)."""
+        if self._children_of is None:
+            assert self.symbols is not None
+            self._children_of = {}
+            for other in self.symbols.index.classes:
+                for base in self._bases(other):
+                    if base is not None:
+                        self._children_of.setdefault(id(base), []).append(other)
+        return self._children_of
 
     def _bases(self, info: ClassInfo) -> list[ClassInfo | None]:
         """Return a class's bases: this module's classes, None for any other (`object` aside)."""
         assert self.symbols is not None
+        known = self._bases_of.get(id(info))
+        if known is not None:
+            return known
         found: list[ClassInfo | None] = []
+        self._bases_of[id(info)] = found
         parent = info.scope.parent or info.scope
         for base in info.node.bases:
             if base.keyword is not None:
@@ -400,8 +421,15 @@ class ValueResolver:
         makes `dict_node` refuse the attribute already.)"""
         if self.symbols is None:
             return True
-        index = self.symbols.index
         owner = scope.function().method_of if "." in name else None
+        key = (name, id(owner))
+        if key not in self._changed_tables:
+            self._changed_tables[key] = self._changes(name, owner)
+        return self._changed_tables[key]
+
+    def _changes(self, name: str, owner: ClassInfo | None) -> bool:
+        assert self.symbols is not None
+        index = self.symbols.index
         if owner is None and any(name in s.subscript_sets for s in index.scopes):
             return True
         for record in index.calls:
