@@ -30,7 +30,14 @@ from claude_migrate.analysis.symbols import (
     Resolver,
     Symbol,
 )
-from claude_migrate.analysis.values import MUTATING_METHODS, Entries, Entry, Value, string_value
+from claude_migrate.analysis.values import (
+    MUTATING_METHODS,
+    Entries,
+    Entry,
+    Value,
+    literal,
+    string_value,
+)
 from claude_migrate.core.lazy import lazy_import
 from claude_migrate.targets.anthropic_sdk import (
     BATCH_REQUEST_TYPES,
@@ -254,10 +261,29 @@ class CallFinder:
         if found.value.node is not None:
             # Passed where the object is made (`Settings(temperature=0.7)`): found there.
             return Entry(entry.key, found.holder, found.value_node, found.value, found.container)
-        # The class's default: the call reads it, and says from where.
+        # The class's default: the call reads it, and says from where (the default itself, when
+        # the class is this module's: where a fix may edit it, and no longer a data mention).
+        value = found.value
+        written = self._default_node(root, scope, first[1][0][1]) if len(first[1]) == 1 else None
+        if written is not None and literal(written).value == value.value:
+            value = Value(True, value.value, written, value.via)
         return Entry(
-            entry.key, entry.holder, entry.value_node, found.value, entry.container, entry.through
+            entry.key, entry.holder, entry.value_node, value, entry.container, entry.through
         )
+
+    def _default_node(self, root: cst.Name, scope: Scope, attr: str) -> cst.BaseExpression | None:
+        """Return the literal a class of this module writes as a field's default, for the object
+        a name is bound to once (`settings = Settings()`), if it writes one."""
+        binding = self.values.single_binding(root.value, scope)
+        if binding is None or not isinstance(binding.value, cst.Call):
+            return None
+        info = self.resolver.local_class(binding.value.func, binding.scope)
+        if info is None:
+            return None
+        written = [b for b in info.scope.bindings.get(attr, []) if b.kind == "assign"]
+        if len(written) != 1 or written[0].value is None:
+            return None
+        return written[0].value
 
     def _not_given(self, node: cst.BaseExpression, scope: Scope) -> bool:
         """Return whether an argument is the SDK's "not given" sentinel (`NOT_GIVEN`, `omit`,
