@@ -114,6 +114,17 @@ def _index(node: cst.Subscript) -> cst.BaseExpression | None:
     return node.slice[0].slice.value
 
 
+def _self_read(node: cst.BaseExpression, scope: Scope) -> tuple[ClassInfo, str] | None:
+    """Return (the method's class, the attribute) for `self.<attr>` read in a method."""
+    if not (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name)):
+        return None
+    function = scope.function()
+    info = function.method_of
+    if info is None or node.value.value != function.self_name:
+        return None
+    return info, node.attr.value
+
+
 def _dotted(node: cst.BaseExpression) -> str | None:
     """Return `name` or `name.attr` for a table read through a name or one attribute."""
     if isinstance(node, cst.Name):
@@ -214,13 +225,10 @@ class ValueResolver:
 
         Assigned once, at the top level of its method, and never changed item by item.
         """
-        if not (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name)):
+        read = _self_read(node, scope)
+        if read is None:
             return None
-        function = scope.function()
-        info = function.method_of
-        if info is None or node.value.value != function.self_name:
-            return None
-        attr = node.attr.value
+        info, attr = read
         bindings = info.attributes.get(attr, [])
         if len(bindings) != 1 or info.items.get(attr):
             return None
@@ -287,15 +295,10 @@ class ValueResolver:
         a method or field sets it on the instance, a base from elsewhere may hold it, or it is
         assigned otherwise than once.
         """
-        if self.symbols is None or depth > MAX_DEPTH:
+        read = _self_read(node, scope)
+        if self.symbols is None or depth > MAX_DEPTH or read is None:
             return None
-        if not (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name)):
-            return None
-        function = scope.function()
-        info = function.method_of
-        if info is None or node.value.value != function.self_name:
-            return None
-        attr = node.attr.value
+        info, attr = read
         module = self.symbols.index.module_scope
         if module is None or any(a == attr for _, a in module.attribute_sets):
             return None  # `bot.model = ...` on an instance somewhere in the module
