@@ -11,7 +11,15 @@ import ast
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from claude_migrate.analysis.scope import Binding, ClassInfo, Scope, always_before, may_reach
+from claude_migrate.analysis.scope import (
+    Binding,
+    CallRecord,
+    ClassInfo,
+    Scope,
+    SubscriptSet,
+    always_before,
+    may_reach,
+)
 from claude_migrate.core.lazy import lazy_import
 
 if TYPE_CHECKING:
@@ -1003,7 +1011,7 @@ class ValueResolver:
         scope: Scope,
         depth: int = 0,
         before_order: int | None = None,
-        mutators: dict[str, list[int]] | None = None,
+        mutators: dict[str, list[CallRecord]] | None = None,
     ) -> Entries:
         """Return what `**node` passes: the bound dict's entries plus later `name[k] = v` sets."""
         found = self.dict_node(node, scope, depth)
@@ -1022,42 +1030,105 @@ class ValueResolver:
                 for entry in entries.items.values():
                     entry.through = through
         if isinstance(node, cst.Name):
-            function = scope.function()
-            name = node.value
-            # A method call on the dict before the call (update, pop, setdefault...) may change
-            # any key: we cannot see the result.
-            if mutators and any(
-                before_order is None or order < before_order for order in mutators.get(name, [])
-            ):
-                return Entries(opaque=True)
-            for item in function.subscript_sets.get(name, []):
-                if before_order is not None and item.order > before_order:
-                    continue
-                key = string_value(item.key)
-                if key is None:
-                    entries.opaque = True
-                    continue
-                if item.nested:
-                    entries.items.pop(key, None)
-                    entries.unknown_keys.add(key)
-                    continue
-                entries.items[key] = Entry(
-                    key,
-                    item.statement,
-                    item.value,
-                    self.value(item.value, function, depth + 1),
-                    None,
-                    name,
-                )
-                entries.unknown_keys.discard(key)
+            return self._edited(entries, node.value, scope, depth, before_order, mutators)
         return entries
+
+    def _edited(
+        self,
+        entries: Entries,
+        name: str,
+        scope: Scope,
+        depth: int,
+        before_order: int | None,
+        mutators: dict[str, list[CallRecord]] | None,
+    ) -> Entries:
+        """Return a dict's entries after what its function does to it before the call, in
+        order: `name[key] = value`, `name.update(...)`, `name.setdefault(key, value)`,
+        `name.pop(key)`. Any other change (`clear()`, `update(other)` of a dict not seen)
+        makes it opaque."""
+        function = scope.function()
+        edits: list[tuple[int, SubscriptSet | CallRecord]] = [
+            (item.order, item) for item in function.subscript_sets.get(name, [])
+        ]
+        edits.extend((record.order, record) for record in (mutators or {}).get(name, []))
+        for order, edit in sorted(edits, key=lambda pair: pair[0]):
+            if before_order is not None and order > before_order:
+                continue
+            if isinstance(edit, SubscriptSet):
+                self._set_item(entries, name, edit, function, depth)
+            elif not self._apply_method(entries, name, edit, depth):
+                return Entries(opaque=True)
+        return entries
+
+    def _set_item(
+        self, entries: Entries, name: str, item: SubscriptSet, function: Scope, depth: int
+    ) -> None:
+        key = string_value(item.key)
+        if key is None:
+            entries.opaque = True
+            return
+        value = self.value(item.value, function, depth + 1)
+        _put(entries, Entry(key, item.statement, item.value, value, None, name), item.nested)
+
+    def _apply_method(self, entries: Entries, name: str, record: CallRecord, depth: int) -> bool:
+        """Apply `name.update(...)`, `.setdefault(k, v)` or `.pop(k[, d])` to the entries;
+        False when the change cannot be seen."""
+        call, nested = record.node, bool(record.path)
+        method = call.func.attr.value if isinstance(call.func, cst.Attribute) else ""
+        args = call.args
+        if method == "update":
+            if any(arg.star for arg in args) or len([a for a in args if a.keyword is None]) > 1:
+                return False
+            for arg in args:
+                if arg.keyword is None:
+                    more = self.expand(arg.value, record.scope, depth + 1)
+                    if more.opaque:
+                        return False
+                    for entry in more.items.values():
+                        _put(entries, entry, nested)
+                    for unknown in more.unknown_keys:
+                        entries.items.pop(unknown, None)
+                        entries.unknown_keys.add(unknown)
+                    continue
+                assert arg.keyword is not None
+                value = self.value(arg.value, record.scope, depth + 1)
+                entry = Entry(arg.keyword.value, arg, arg.value, value, call, name)
+                _put(entries, entry, nested)
+            return True
+        key = string_value(args[0].value) if args else None
+        if key is None or any(arg.star or arg.keyword for arg in args):
+            return False
+        return self._keyed_method(entries, name, record, method, key, depth)
+
+    def _keyed_method(
+        self, entries: Entries, name: str, record: CallRecord, method: str, key: str, depth: int
+    ) -> bool:
+        args, nested = record.node.args, bool(record.path)
+        if method == "setdefault" and len(args) == 2:
+            if key in entries.items or key in entries.unknown_keys:
+                return True  # already set: left as it is
+            if entries.opaque:
+                entries.unknown_keys.add(key)  # set already, or now: which is not known
+                return True
+            holder = record.statement if record.statement is not None else args[1]
+            value = self.value(args[1].value, record.scope, depth + 1)
+            _put(entries, Entry(key, holder, args[1].value, value, None, name), nested)
+            return True
+        if method == "pop" and len(args) <= 2:
+            entries.items.pop(key, None)
+            if nested or entries.opaque:
+                entries.unknown_keys.add(key)  # removed on some paths only: not known
+            else:
+                entries.unknown_keys.discard(key)
+            return True
+        return False
 
     def entries_of_call(
         self,
         call: cst.Call,
         scope: Scope,
         order: int,
-        mutators: dict[str, list[int]] | None = None,
+        mutators: dict[str, list[CallRecord]] | None = None,
     ) -> Entries:
         """Return the keyword arguments of a call, expanding `**dicts` we can see."""
         entries = Entries()
@@ -1120,7 +1191,7 @@ class ValueResolver:
         node: cst.BaseExpression,
         scope: Scope,
         before_order: int | None = None,
-        mutators: dict[str, list[int]] | None = None,
+        mutators: dict[str, list[CallRecord]] | None = None,
         depth: int = 0,
     ) -> Entries | None:
         """Return the entries of the dict a JSON body is made from (`json.dumps(...)`, a name).
@@ -1192,3 +1263,13 @@ def _or_operands(node: cst.BooleanOperation) -> list[cst.BaseExpression]:
         else:
             found.append(side)
     return found
+
+
+def _put(entries: Entries, entry: Entry, nested: bool) -> None:
+    """Set an entry; one set in a branch or loop leaves its key present with a value unknown."""
+    if nested:
+        entries.items.pop(entry.key, None)
+        entries.unknown_keys.add(entry.key)
+        return
+    entries.items[entry.key] = entry
+    entries.unknown_keys.discard(entry.key)
