@@ -754,11 +754,14 @@ class ValueResolver:
         facts = self.symbols.own_function(binding.scope.qualname)
         if facts is None or name not in facts.get("relied", ()) or binding.default is None:
             return UNKNOWN
-        inner = self.value(binding.default, binding.scope, depth + 1)
+        # A default is evaluated where the function is defined: in the enclosing scope.
+        inner = self.value(binding.default, binding.scope.parent or binding.scope, depth + 1)
         if not inner.known:
             return UNKNOWN
         owner = binding.scope.qualname.removesuffix(".__init__")
-        return Value(True, inner.value, inner.node, f"the default of {owner}()", default=True)
+        # A default read from an enclosing function's default is that one's.
+        via = inner.via if inner.default and inner.via else f"the default of {owner}()"
+        return Value(True, inner.value, inner.node, via, default=True)
 
     def dict_node(
         self, node: cst.BaseExpression, scope: Scope, depth: int = 0
