@@ -391,6 +391,49 @@ class ValueResolver:
             order.extend(self._bases(current))
         return None
 
+    def class_dict(
+        self, node: cst.BaseExpression, scope: Scope
+    ) -> tuple[cst.BaseExpression, Scope] | None:
+        """Return the dict a `self.<attr>` reads from a class body (`default_params = {...}`),
+        when every class the instance may be reads the same one and nothing changes it."""
+        read = _self_read(node, scope)
+        if self.symbols is None or read is None:
+            return None
+        info, attr = read
+        module = self.symbols.index.module_scope
+        if module is None or any(a == attr for _, a in module.attribute_sets):
+            return None
+        found: Binding | None = None
+        for receiver in self._receivers(info):
+            binding = self._class_binding(receiver, attr)
+            if binding is None or (found is not None and binding is not found):
+                return None
+            found = binding
+        if found is None or found.value is None:
+            return None
+        return found.value, found.scope
+
+    def _class_binding(self, info: ClassInfo, attr: str) -> Binding | None:
+        """Return the one class-body assignment of `attr` an instance of `info` reads."""
+        seen: list[ClassInfo] = []
+        order: list[ClassInfo | None] = [info]
+        while order:
+            current = order.pop(0)
+            if current is None:
+                return None
+            if current in seen:
+                continue
+            seen.append(current)
+            if current.attributes.get(attr) or current.items.get(attr):
+                return None
+            bindings = [b for b in current.scope.bindings.get(attr, []) if b.kind != "annotation"]
+            if bindings:
+                one = bindings[0]
+                ok = len(bindings) == 1 and one.kind == "assign" and not one.nested
+                return one if ok else None
+            order.extend(self._bases(current))
+        return None
+
     def table_item(self, node: cst.Subscript, scope: Scope, depth: int = 0) -> Value:
         """Return the entry of a table a constant holds, read by a key written in the module.
 
@@ -787,7 +830,7 @@ class ValueResolver:
             if found is None:
                 return None
             return found[0], found[1], found[2] or node.value
-        held = self.self_attribute(node, scope)
+        held = self.self_attribute(node, scope) or self.class_dict(node, scope)
         if held is not None:
             found = self.dict_node(held[0], held[1], depth + 1)
             return None if found is None else (found[0], found[1], found[2])
@@ -990,10 +1033,10 @@ class ValueResolver:
                     entries.items[key] = Entry(
                         key, arg, arg.value, self.value(arg.value, scope, depth + 1), node
                     )
-                elif arg.star == "**":
+                elif arg.star == "**" or (arg.star == "" and arg is node.args[0]):
+                    # `dict(**other)`, or `dict(other)`: a copy of a dict we may see.
                     self._merge(entries, self.expand(arg.value, scope, depth + 1))
                 else:
-                    # dict(other, ...) or dict(pairs): cannot see the keys.
                     entries.opaque = True
             return entries
         return None
