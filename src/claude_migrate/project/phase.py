@@ -1736,33 +1736,24 @@ class Project:
     def _field_default(
         self, module: str, function: str | None, value: list[Any]
     ) -> tuple[str, str] | None:
-        """Return (module, "Class.field") for `settings.model` read from an object another
-        module makes once at module level (`settings = Settings()`) without passing the field,
-        when its class's body gives the field a literal and no module sets the attribute.
+        """Return (module, "Class.field") for `settings.model` read from an object made once
+        without passing the field, when its class's body gives the field a literal and no file
+        of the run sets the attribute.
 
-        What the object holds is the class's default: reported there, once, with every Claude
-        call reading it as a related place.
+        The object is another module's (`from app.config import settings`) or made by a
+        function returning it (`settings = get_settings()`, `get_settings().model`); one this
+        module makes itself of a class is read by the file's own analysis. What the object
+        holds is the class's default: reported there, once, with every Claude call reading it
+        as a related place.
         """
-        holder, attr = value[1], value[2]
-        if holder[0] != "name" or (
-            function is not None and self._shadowed(module, function, holder[1])
-        ):
+        made = self._made_by(module, function, value[1], 0)
+        if made is None:
             return None
-        qualname = self.summaries[module]["imports"].get(holder[1])
-        if qualname is None:
-            return None
-        owner, _, name = qualname.rpartition(".")
-        summary = self.summaries.get(owner)
-        if summary is None:
-            self._read("module", owner)  # found if it is summarised later
-            return None
-        assigns = summary["assigns"].get(name)
-        if not assigns or len(assigns) != 1 or assigns[0][1] or assigns[0][0][0] != "call":
-            return None
-        made = assigns[0][0]
-        if made[2] or made[4] or made[5] or attr in made[3]:
+        where, call = made
+        attr = value[2]
+        if call[2] or call[4] or call[5] or attr in call[3]:
             return None  # positional fields, `*args`/`**kwargs`, or the field passed
-        cls = self.evaluate(owner, None, made[1])
+        cls = self.evaluate(where, None, call[1])
         if not isinstance(cls, Class) or self._attribute_set(attr):
             return None
         for cls_module, cls_name in self.mro(cls.module, cls.name):
@@ -1770,10 +1761,75 @@ class Project:
             written = info.get("attributes", {}).get(attr)
             if written:
                 ok = len(written) == 1 and written[0][1] is None and written[0][0][0] == "lit"
-                if ok and f"{cls_name}.__init__" not in self.summaries[cls_module]["functions"]:
-                    return cls_module, f"{cls_name}.{attr}"
-                return None
+                init = f"{cls_name}.__init__" in self.summaries[cls_module]["functions"]
+                # A class of the reading module: the file's own analysis reads its default.
+                return (
+                    (cls_module, f"{cls_name}.{attr}")
+                    if ok and not init and cls_module != module
+                    else None
+                )
         return None
+
+    def _made_by(
+        self, module: str, function: str | None, holder: list[Any], depth: int
+    ) -> tuple[str, list[Any]] | None:
+        """Return (module, call) of the class call that makes the one object `holder` names:
+        through a name bound once (here, or imported from another module) and functions
+        returning what they make (`get_settings()`); None for anything else, or for an object
+        this module makes itself of a class (`settings = Settings()`: the file's own analysis
+        reads it)."""
+        if depth > MAX_PATH:
+            return None
+        if holder[0] == "call":
+            return self._made_by_call(module, function, holder, depth)
+        if holder[0] != "name":
+            return None
+        name = holder[1]
+        if function is not None:
+            facts = self.summaries[module]["functions"].get(function, {})
+            local = facts.get("locals", {}).get(name)
+            if local is not None:
+                if len(local) != 1 or local[0][1] or local[0][0][0] != "call":
+                    return None
+                return self._made_by_call(module, function, local[0][0], depth, own=True)
+            if name in self._param_index(module, function, facts) or "parent" in facts:
+                return None
+        summary = self.summaries[module]
+        qualname = summary["imports"].get(name)
+        if qualname is not None and name not in summary["assigns"]:
+            owner, _, name = qualname.rpartition(".")
+            if owner not in self.summaries:
+                self._read("module", owner)  # found if it is summarised later
+                return None
+            made = self._bound_once(self.summaries[owner], name)
+            if made is None or made[0] != "call":
+                return None
+            return self._made_by_call(owner, None, made, depth + 1)
+        made = self._bound_once(summary, name)
+        if made is None or made[0] != "call":
+            return None
+        return self._made_by_call(module, None, made, depth, own=True)
+
+    def _made_by_call(
+        self, module: str, function: str | None, call: list[Any], depth: int, own: bool = False
+    ) -> tuple[str, list[Any]] | None:
+        callee = self.evaluate(module, function, call[1])
+        if isinstance(callee, Class):
+            return None if own else (module, call)
+        if not isinstance(callee, Func) or call[2] or call[3] or call[4] or call[5]:
+            return None
+        facts = self.summaries[callee.module]["functions"].get(callee.qual, {})
+        returns = facts.get("returns", [])
+        if len(returns) != 1 or returns[0][0] != "call":
+            return None
+        return self._made_by_call(callee.module, callee.qual, returns[0], depth + 1)
+
+    @staticmethod
+    def _bound_once(summary: dict[str, Any], name: str) -> list[Any] | None:
+        assigns = summary["assigns"].get(name)
+        if not assigns or len(assigns) != 1 or assigns[0][1]:
+            return None
+        return list(assigns[0][0])
 
     def _shadowed(self, module: str, function: str, name: str) -> bool:
         facts = self.summaries[module]["functions"].get(function, {})
