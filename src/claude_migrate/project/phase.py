@@ -1756,6 +1756,8 @@ class Project:
         cls = self.evaluate(where, None, call[1])
         if not isinstance(cls, Class) or self._attribute_set(attr):
             return None
+        if self._env_settings(cls.module, cls.name):
+            return None  # a pydantic-settings field: the environment may set it (`_fields`)
         for cls_module, cls_name in self.mro(cls.module, cls.name):
             info = self.summaries[cls_module]["classes"].get(cls_name, {})
             written = info.get("attributes", {}).get(attr)
@@ -2463,6 +2465,10 @@ class Project:
                     defaults[field_name] = facts["default"]
             if keyword_only:
                 params = [[param[0], "keyword"] for param in params]
+        if self._env_settings(module, name):
+            # pydantic-settings reads every field left out from the environment first
+            # (https://docs.pydantic.dev/latest/concepts/pydantic_settings/): no default is known.
+            defaults, known = {}, {}
         for param_name, default in defaults.items():
             value = self.evaluate(module, None, default)
             # An unknown default (`field(default_factory=...)`) is left out: a field not passed
@@ -2470,6 +2476,17 @@ class Project:
             if isinstance(value, Const) and _jsonable(value.value):
                 known[param_name] = [value.value]
         return {"params": params, "attrs": attrs, "defaults": known, "line": info["line"]}
+
+    def _env_settings(self, module: str, cls: str) -> bool:
+        """Return whether a class is a pydantic-settings class (`BaseSettings`, directly or
+        through project base classes): its fields come from the environment when set there."""
+        for owner_module, owner in self.mro(module, cls):
+            info = self.summaries[owner_module]["classes"].get(owner, {})
+            for base in info.get("bases", ()):
+                symbol = self.evaluate(owner_module, None, base)
+                if isinstance(symbol, Ref) and symbol.qualname.endswith(".BaseSettings"):
+                    return True
+        return False
 
     def _inherited_fields(
         self, module: str, info: dict[str, Any], has_init: bool, depth: int
