@@ -1746,7 +1746,7 @@ class Project:
         holds is the class's default: reported there, once, with every Claude call reading it
         as a related place.
         """
-        made = self._made_by(module, function, value[1], 0)
+        made = self._made_by(module, function, value[1], 0, module)
         if made is None:
             return None
         where, call = made
@@ -1773,27 +1773,31 @@ class Project:
         return None
 
     def _made_by(
-        self, module: str, function: str | None, holder: list[Any], depth: int
+        self, module: str, function: str | None, holder: list[Any], depth: int, reader: str
     ) -> tuple[str, list[Any]] | None:
         """Return (module, call) of the class call that makes the one object `holder` names:
-        through a name bound once (here, or imported from another module) and functions
-        returning what they make (`get_settings()`); None for anything else, or for an object
-        this module makes itself of a class (`settings = Settings()`: the file's own analysis
-        reads it)."""
+        through names bound once (here, imported, or read through a module object), an
+        attribute `__init__` sets once (`self.settings = get_settings()`), and functions
+        returning what they make or hold (`get_settings()`); None for anything else, or for an
+        object the reading module binds itself to a class call (`settings = Settings()`: the
+        file's own analysis reads it)."""
         if depth > MAX_PATH:
             return None
-        if holder[0] == "call":
-            return self._made_by_call(module, function, holder, depth)
-        if holder[0] != "name":
+        kind = holder[0]
+        if kind == "call":
+            return self._made_by_call(module, function, holder, depth, reader)
+        if kind == "attr":
+            return self._made_by_attribute(module, function, holder, depth, reader)
+        if kind != "name":
             return None
         name = holder[1]
         if function is not None:
             facts = self.summaries[module]["functions"].get(function, {})
             local = facts.get("locals", {}).get(name)
             if local is not None:
-                if len(local) != 1 or local[0][1] or local[0][0][0] != "call":
+                if len(local) != 1 or local[0][1]:
                     return None
-                return self._made_by_call(module, function, local[0][0], depth, own=True)
+                return self._made_by_bound(module, function, local[0][0], depth, reader)
             if name in self._param_index(module, function, facts) or "parent" in facts:
                 return None
         summary = self.summaries[module]
@@ -1804,16 +1808,49 @@ class Project:
                 self._read("module", owner)  # found if it is summarised later
                 return None
             made = self._bound_once(self.summaries[owner], name)
-            if made is None or made[0] != "call":
-                return None
-            return self._made_by_call(owner, None, made, depth + 1)
+            return None if made is None else self._made_by_bound(owner, None, made, depth, reader)
         made = self._bound_once(summary, name)
-        if made is None or made[0] != "call":
-            return None
-        return self._made_by_call(module, None, made, depth, own=True)
+        return None if made is None else self._made_by_bound(module, None, made, depth, reader)
+
+    def _made_by_bound(
+        self, module: str, function: str | None, value: list[Any], depth: int, reader: str
+    ) -> tuple[str, list[Any]] | None:
+        """What a name bound once to `value` holds (see `_made_by`)."""
+        if value[0] == "call":
+            own = module == reader
+            return self._made_by_call(module, function, value, depth + 1, reader, own)
+        return self._made_by(module, function, value, depth + 1, reader)
+
+    def _made_by_attribute(
+        self, module: str, function: str | None, holder: list[Any], depth: int, reader: str
+    ) -> tuple[str, list[Any]] | None:
+        """`config.settings` (a module object's name) and `self.settings` (set once)."""
+        base = self.evaluate(module, function, holder[1])
+        attr = holder[2]
+        if isinstance(base, Module) and base.name in self.summaries:
+            made = self._bound_once(self.summaries[base.name], attr)
+            if made is None:
+                return None
+            return self._made_by_bound(base.name, None, made, depth, reader)
+        if isinstance(base, SelfParam):
+            owner, info = self.attribute_owner(base.module, base.name, attr)
+            values = info.get("attributes", {}).get(attr, [])
+            if len(values) != 1 or values[0][1] is None:
+                return None
+            value, method = values[0]
+            if value[0] == "call":
+                return self._made_by_call(owner, method, value, depth + 1, reader)
+            return self._made_by(owner, method, value, depth + 1, reader)
+        return None
 
     def _made_by_call(
-        self, module: str, function: str | None, call: list[Any], depth: int, own: bool = False
+        self,
+        module: str,
+        function: str | None,
+        call: list[Any],
+        depth: int,
+        reader: str,
+        own: bool = False,
     ) -> tuple[str, list[Any]] | None:
         callee = self.evaluate(module, function, call[1])
         if isinstance(callee, Class):
@@ -1822,9 +1859,11 @@ class Project:
             return None
         facts = self.summaries[callee.module]["functions"].get(callee.qual, {})
         returns = facts.get("returns", [])
-        if len(returns) != 1 or returns[0][0] != "call":
+        if len(returns) != 1 or depth > MAX_PATH:
             return None
-        return self._made_by_call(callee.module, callee.qual, returns[0], depth + 1)
+        if returns[0][0] == "call":
+            return self._made_by_call(callee.module, callee.qual, returns[0], depth + 1, reader)
+        return self._made_by(callee.module, callee.qual, returns[0], depth + 1, reader)
 
     @staticmethod
     def _bound_once(summary: dict[str, Any], name: str) -> list[Any] | None:
