@@ -1968,13 +1968,25 @@ class Project:
         item = _item_read(value)
         if item is not None:
             base_expr, key = item
+            missing = self._get_default(module, function, value)
             found = []
             for read, _ in self._param_reads(module, function, base_expr, depth + 1):
                 name = read.name
                 if name.count(".") + name.count("[") < MAX_PATH and "]" not in key:
-                    found.append((Param(read.module, read.qual, f"{name}[{key}]"), None))
+                    found.append((Param(read.module, read.qual, f"{name}[{key}]"), missing))
             return found
         return []
+
+    def _get_default(self, module: str, function: str | None, value: list[Any]) -> list[Any] | None:
+        """Return [value, name, "missing"] for `x.get("key", DEFAULT)`: what is read when the
+        dict passed has no such key."""
+        if value[0] != "call" or len(value[2]) != 2 or value[3] or value[4] or value[5]:
+            return None
+        default = value[2][1]
+        constant = self.evaluate(module, function, default)
+        if not isinstance(constant, Const) or not _jsonable(constant.value):
+            return None
+        return [constant.value, default[1] if default[0] == "name" else None, "missing"]
 
     def _or_reads(
         self, module: str, function: str | None, options: list[list[Any]], depth: int
