@@ -1663,6 +1663,27 @@ class Project:
                 if name in entries:
                     reach = [canonical, key, *where]
                     self._reach_from(made.module, made.function, entries[name], reach)
+                    self._helper_literal(module, made, name, [canonical, key, *where[:2]])
+
+    def _helper_literal(self, module: str, made: DictLit, name: str, read: list[Any]) -> None:
+        """Record a literal entry of the dict a function of another module returns, that a
+        Claude call sends (`create(**request_kwargs(prompt))`), as read there: reported where
+        it is written, once (`constant_reads`, named `request_kwargs()[max_tokens]`)."""
+        entry = made.entries[name]
+        if (
+            made.module == module
+            or made.function is None
+            or entry[0] != "lit"
+            or read[0] not in READ_AT_DEFINITION
+            or made.module not in self.summaries
+        ):
+            return
+        returns = self.summaries[made.module]["functions"].get(made.function, {}).get("returns")
+        if not returns or len(returns) != 1:
+            return  # one of several dicts: which one is sent is not known
+        table = self._entry(self.facts.constant_reads, made.module, "constant_reads", dict)
+        if _add(table, f"{made.function}()[{name}]", read):
+            self._touch("constant_reads", made.module)
 
     def _record_spreads(self, made: DictLit, key: str, where: list[Any]) -> None:
         """Record a function's `**kwargs` spread into the dict a Claude call sends
