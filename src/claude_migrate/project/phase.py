@@ -1612,6 +1612,46 @@ class Project:
         if function is not None:
             for star in call[5]:
                 self._record_target_star(module, function, star, key, where)
+        if target.location == "json-body" and "body" in call[3]:
+            self._record_body(module, function, call[3]["body"], key, where)
+
+    def _record_body(
+        self, module: str, function: str | None, body: list[Any], key: str, where: list[Any]
+    ) -> None:
+        """Record what an `invoke_model` body built by a helper of another module sends
+        (`body=claude_body(prompt)`, returning `json.dumps({...})`): its entries reach the call
+        as a `**kwargs` dict's do."""
+        made = self._body_dict(module, function, body, 0)
+        if made is None or made.module == module:
+            return  # built here: the file's own analysis reads it
+        target = TARGETS[key]
+        for canonical in CANONICAL:
+            for name in target.names(canonical):
+                if name in made.entries:
+                    reach = [canonical, key, *where]
+                    self._reach_from(made.module, made.function, made.entries[name], reach)
+                    self._helper_literal(module, made, name, [canonical, key, *where[:2]])
+
+    def _body_dict(
+        self, module: str, function: str | None, body: list[Any], depth: int
+    ) -> DictLit | None:
+        """Return the dict literal a JSON body is dumped from, through `json.dumps(...)` and
+        functions returning it."""
+        if depth > MAX_PATH or body[0] != "call":
+            return None
+        callee = self.evaluate(module, function, body[1])
+        if isinstance(callee, Ref) and callee.qualname == "json.dumps" and len(body[2]) >= 1:
+            made = self.evaluate(module, function, body[2][0])
+            return made if isinstance(made, DictLit) else None
+        if not isinstance(callee, Func):
+            return None
+        returns = self.summaries[callee.module]["functions"].get(callee.qual, {}).get("returns")
+        if not returns or len(returns) != 1:
+            return None
+        made = self.evaluate(callee.module, callee.qual, returns[0])
+        if isinstance(made, DictLit):
+            return made
+        return self._body_dict(callee.module, callee.qual, returns[0], depth + 1)
 
     def _record_field_read(self, module: str, function: str | None, value: list[Any]) -> None:
         """Record the class of an object a Claude call reads a field of (`model=settings.model`
