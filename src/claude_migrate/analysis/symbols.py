@@ -439,38 +439,7 @@ class Resolver:
             return self._binding_symbols(scope.lookup(node.value), depth)
         if isinstance(node, cst.Attribute):
             base = self.resolve(node.value, scope, depth + 1)
-            attr = node.attr.value
-            if isinstance(base, Qual):
-                return self._qual(f"{base.name}.{attr}")
-            if isinstance(base, Instance):
-                if base.only is not None and attr not in base.only:
-                    return UNKNOWN  # the other vendor's client has it too
-                return Instance(base.cls, (*base.path, attr), base.info)
-            if isinstance(base, LocalInstance):
-                bindings = base.info.attributes.get(attr)
-                if bindings:
-                    return self._binding_symbols(bindings, depth)
-                if self.project is not None:
-                    qual = base.info.scope.qualname
-                    return self._member(self.project.module, qual, attr)
-            if isinstance(base, ProjectInstance):
-                return self._member(base.module, base.name, attr)
-            if isinstance(base, ProjectInstances):
-                return self._chosen_member(base, attr)
-            if isinstance(base, Super):
-                return self._super_member(base.info, attr, depth)
-            if isinstance(base, ProjectClass):
-                method = (
-                    self.project.function(base.module, f"{base.name}.{attr}")
-                    if self.project
-                    else None
-                )
-                return (
-                    ProjectFunction(base.module, f"{base.name}.{attr}")
-                    if method is not None
-                    else UNKNOWN
-                )
-            return UNKNOWN
+            return self._attribute(base, node.attr.value, depth)
         if isinstance(node, cst.Subscript):
             base = self.resolve(node.value, scope, depth + 1)
             if isinstance(base, ClientMap):
@@ -486,6 +455,43 @@ class Resolver:
             return self.resolve(node.expression, scope, depth + 1)
         return UNKNOWN
 
+    def _attribute(self, base: Symbol, attr: str, depth: int) -> Symbol:
+        """Return what `base.attr` is, for each kind of object `base` may be."""
+        if isinstance(base, Qual):
+            return self._qual(f"{base.name}.{attr}")
+        if isinstance(base, Instance):
+            if base.only is not None and attr not in base.only:
+                return UNKNOWN  # the other vendor's client has it too
+            return Instance(base.cls, (*base.path, attr), base.info)
+        if isinstance(base, LocalInstance):
+            return self._local_member(base.info, attr, depth)
+        if isinstance(base, ProjectInstance):
+            return self._member(base.module, base.name, attr)
+        if isinstance(base, ProjectInstances):
+            return self._chosen_member(base, attr)
+        if isinstance(base, Super):
+            return self._super_member(base.info, attr, depth)
+        if isinstance(base, ProjectClass):
+            return self._class_function(base, attr)
+        return UNKNOWN
+
+    def _local_member(self, info: ClassInfo, attr: str, depth: int) -> Symbol:
+        """Return an attribute of an instance of a class of this module: what its assignments
+        (`self.attr = ...`) give it, else what the project phase knows of the class."""
+        bindings = info.attributes.get(attr)
+        if bindings:
+            return self._binding_symbols(bindings, depth)
+        if self.project is not None:
+            return self._member(self.project.module, info.scope.qualname, attr)
+        return UNKNOWN
+
+    def _class_function(self, cls: ProjectClass, attr: str) -> Symbol:
+        """Return a function read from a project class (`Chat.ask`), unbound."""
+        qualname = f"{cls.name}.{attr}"
+        if self.project is None or self.project.function(cls.module, qualname) is None:
+            return UNKNOWN
+        return ProjectFunction(cls.module, qualname)
+
     def _item_of(self, node: cst.BaseExpression, scope: Scope, depth: int) -> Symbol:
         """Return what every item of a dict of this module is (`clients[key] = make(key)`).
 
@@ -493,42 +499,9 @@ class Resolver:
         every value put in it (by the literal or by `d[key] = value`) is a Claude client of one
         class (or of the SDK's classes): an item is one. Anything else is unknown.
         """
-        bindings: list[Binding] = []
-        items: list[Binding] = []
-        sets: dict[int, tuple[cst.BaseExpression, Scope]] = {}
-        if isinstance(node, cst.Name):
-            bindings = [b for b in scope.lookup(node.value) if b.kind != "annotation"]
-            if not bindings or any(b.kind != "assign" for b in bindings):
-                return UNKNOWN
-            owner = bindings[0].scope.function()
-            for other in self.index.scopes:
-                function = other.function()
-                shared = owner.parent is None and node.value not in function.bindings
-                if function is owner or shared:
-                    for item in function.subscript_sets.get(node.value, []):
-                        sets[id(item)] = (item.value, function)
-        elif isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
-            function = scope.function()
-            info = function.method_of
-            if info is None or node.value.value != function.self_name:
-                return UNKNOWN
-            bindings = info.attributes.get(node.attr.value, [])
-            items = info.items.get(node.attr.value, [])
-        else:
+        values = self._dict_values(node, scope)
+        if values is None:
             return UNKNOWN
-        values: list[tuple[cst.BaseExpression, Scope]] = []
-        for binding in bindings:
-            if binding.kind != "assign" or not isinstance(binding.value, cst.Dict):
-                return UNKNOWN
-            for element in binding.value.elements:
-                if not isinstance(element, cst.DictElement):
-                    return UNKNOWN
-                values.append((element.value, binding.scope))
-        for put in items:
-            if put.value is None:
-                return UNKNOWN
-            values.append((put.value, put.scope))
-        values.extend(sets.values())
         found = [self.resolve(value, where, depth + 1) for value, where in values]
         if not found or not all(isinstance(f, Instance) and not f.path for f in found):
             return UNKNOWN
@@ -536,6 +509,56 @@ class Resolver:
             assert isinstance(found[0], Instance)
             return Instance(found[0].cls)
         return UNKNOWN
+
+    def _dict_values(
+        self, node: cst.BaseExpression, scope: Scope
+    ) -> list[tuple[cst.BaseExpression, Scope]] | None:
+        """Return every value put in a dict a name or `self.<attr>` holds (its literals' and
+        its `d[key] = value` items), or None when one of its assignments is not a dict literal."""
+        items: list[Binding] = []
+        sets: dict[int, tuple[cst.BaseExpression, Scope]] = {}
+        if isinstance(node, cst.Name):
+            bindings = [b for b in scope.lookup(node.value) if b.kind != "annotation"]
+            if not bindings or any(b.kind != "assign" for b in bindings):
+                return None
+            sets = self._subscript_sets(node.value, bindings[0].scope.function())
+        elif isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
+            function = scope.function()
+            info = function.method_of
+            if info is None or node.value.value != function.self_name:
+                return None
+            bindings = info.attributes.get(node.attr.value, [])
+            items = info.items.get(node.attr.value, [])
+        else:
+            return None
+        values: list[tuple[cst.BaseExpression, Scope]] = []
+        for binding in bindings:
+            if binding.kind != "assign" or not isinstance(binding.value, cst.Dict):
+                return None
+            for element in binding.value.elements:
+                if not isinstance(element, cst.DictElement):
+                    return None
+                values.append((element.value, binding.scope))
+        for put in items:
+            if put.value is None:
+                return None
+            values.append((put.value, put.scope))
+        values.extend(sets.values())
+        return values
+
+    def _subscript_sets(
+        self, name: str, owner: Scope
+    ) -> dict[int, tuple[cst.BaseExpression, Scope]]:
+        """Return the values `name[key] = value` puts in a dict bound in `owner`: in `owner`
+        itself, and in every function that does not bind the name when `owner` is the module."""
+        sets: dict[int, tuple[cst.BaseExpression, Scope]] = {}
+        for other in self.index.scopes:
+            function = other.function()
+            shared = owner.parent is None and name not in function.bindings
+            if function is owner or shared:
+                for item in function.subscript_sets.get(name, []):
+                    sets[id(item)] = (item.value, function)
+        return sets
 
     def _choice(self, options: list[cst.BaseExpression], scope: Scope, depth: int) -> Symbol:
         """Return what `a or b` / `a if c else b` is: a Claude client when the alternatives are
@@ -631,6 +654,31 @@ class Resolver:
         return ProjectFunction(module, f"{name}.{attr}", bound=True)
 
     def _call_result(self, node: cst.Call, scope: Scope, depth: int) -> Symbol:
+        builtin = self._builtin_call(node, scope, depth)
+        if builtin is not None:
+            return builtin
+        func = self.resolve(node.func, scope, depth + 1)
+        if isinstance(func, Qual):
+            return self._imported_call(func.name, node, scope, depth)
+        if isinstance(func, Instance):
+            if func.path in CLIENT_COPIES and is_sdk_client_class(func.cls):
+                return Instance(func.cls)
+            if func.cls == "boto3.Session" and func.path == ("client",):
+                return self._boto3_client(node, scope)
+            return UNKNOWN
+        if isinstance(func, LocalFunction):
+            return self._returns_of(func, depth)
+        if isinstance(func, LocalClass):
+            return LocalInstance(func.info)
+        if isinstance(func, ProjectFunction) and self.project is not None:
+            return self._project_returns(func)
+        if isinstance(func, ProjectClass):
+            return ProjectInstance(func.module, func.name)
+        return UNKNOWN
+
+    def _builtin_call(self, node: cst.Call, scope: Scope, depth: int) -> Symbol | None:
+        """Return what `getattr(obj, "name")` or `super()` is (builtins the module does not
+        rebind), or None for any other call."""
         named = _getattr_name(node)
         if named is not None and not scope.lookup("getattr"):
             # `getattr(client, "messages")` with a literal name is `client.messages`.
@@ -646,45 +694,37 @@ class Resolver:
         ):
             method_of = scope.function().method_of
             return Super(method_of) if method_of is not None else UNKNOWN
-        func = self.resolve(node.func, scope, depth + 1)
-        if isinstance(func, Qual):
-            name = func.name
-            if name in PARTIALS:
-                return self._partial(node, scope, depth)
-            if is_sdk_client_class(name):
-                return Instance(name)
-            if name in HTTP_CLIENTS:
-                base_url = self.argument(node, scope, "base_url", None)
-                return Instance(HTTP_CLIENTS[name], (), base_url or "")
-            if name in BOTO3_CLIENT_FACTORIES:
-                return self._boto3_client(node, scope)
-            if name in BOTO3_SESSIONS:
-                return Instance("boto3.Session")
-            if name in LITELLM_ROUTERS:
-                return Instance(LITELLM_ROUTER)
-            return self._library_client(name, node, scope, depth)
-        if isinstance(func, Instance):
-            if func.path in CLIENT_COPIES and is_sdk_client_class(func.cls):
-                return Instance(func.cls)
-            if func.cls == "boto3.Session" and func.path == ("client",):
-                return self._boto3_client(node, scope)
-            return UNKNOWN
-        if isinstance(func, LocalFunction):
-            return self._returns_of(func, depth)
-        if isinstance(func, LocalClass):
-            return LocalInstance(func.info)
-        if isinstance(func, ProjectFunction) and self.project is not None:
-            facts = self.project.function(func.module, func.qualname)
-            if facts is not None and facts.get("returns"):
-                only = facts.get("returns_only")
-                return Instance(facts["returns"], only=None if only is None else frozenset(only))
-            objects = [ProjectInstance(m, c) for m, c in (facts or {}).get("returns_objects", [])]
-            if len(objects) > 1:
-                return ProjectInstances(tuple(objects))
-            return objects[0] if objects else UNKNOWN
-        if isinstance(func, ProjectClass):
-            return ProjectInstance(func.module, func.name)
-        return UNKNOWN
+        return None
+
+    def _imported_call(self, name: str, node: cst.Call, scope: Scope, depth: int) -> Symbol:
+        """Return what calling an imported name makes: a client of a known library, a partial."""
+        if name in PARTIALS:
+            return self._partial(node, scope, depth)
+        if is_sdk_client_class(name):
+            return Instance(name)
+        if name in HTTP_CLIENTS:
+            base_url = self.argument(node, scope, "base_url", None)
+            return Instance(HTTP_CLIENTS[name], (), base_url or "")
+        if name in BOTO3_CLIENT_FACTORIES:
+            return self._boto3_client(node, scope)
+        if name in BOTO3_SESSIONS:
+            return Instance("boto3.Session")
+        if name in LITELLM_ROUTERS:
+            return Instance(LITELLM_ROUTER)
+        return self._library_client(name, node, scope, depth)
+
+    def _project_returns(self, func: ProjectFunction) -> Symbol:
+        """Return what a project function returns, as the project phase proved it: a Claude
+        client, an instance of one project class, or of one of several."""
+        assert self.project is not None
+        facts = self.project.function(func.module, func.qualname)
+        if facts is not None and facts.get("returns"):
+            only = facts.get("returns_only")
+            return Instance(facts["returns"], only=None if only is None else frozenset(only))
+        objects = [ProjectInstance(m, c) for m, c in (facts or {}).get("returns_objects", [])]
+        if len(objects) > 1:
+            return ProjectInstances(tuple(objects))
+        return objects[0] if objects else UNKNOWN
 
     def _partial(self, node: cst.Call, scope: Scope, depth: int) -> Symbol:
         """Return `functools.partial(client.messages.create, model=...)` as what it calls."""
