@@ -7,8 +7,9 @@ question needs. Anything it cannot prove is `UNKNOWN`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from claude_migrate.analysis.scope import Binding, ClassInfo, ModuleIndex, Scope
@@ -203,6 +204,31 @@ def _restricted(symbol: Symbol, only: frozenset[str] | None) -> Symbol:
     return Instance(symbol.cls, (), symbol.info, restricted)
 
 
+def _assigned(bindings: list[Binding]) -> Iterator[Binding]:
+    """Yield the bindings that give a name a value (all but its annotations)."""
+    return (b for b in bindings if b.kind != "annotation")
+
+
+# What a name's assignments leave to its annotation (`_decided`).
+_BY_ANNOTATION: Any = object()
+
+
+def _decided(results: list[Symbol], only: frozenset[str] | None) -> Symbol:
+    """Return what a name's assignments make it, or `_BY_ANNOTATION` when they prove nothing
+    and no other vendor's client is among them (its annotation, if any, says what it is)."""
+    known = [r for r in results if r is not UNKNOWN]
+    if results and len(known) == len(results) and all(r == known[0] for r in known):
+        return _restricted(known[0], only)
+    if results and len(known) == len(results) and _all_sdk_clients(known):
+        # A client bound in both branches of an `if` (`AnthropicVertex(...)` or `Anthropic()`).
+        return _restricted(known[0], only)
+    if only is not None and known and _all_sdk_clients(known):
+        # A provider switch (`OpenAI()` / `Anthropic()` / a cached one of unknown origin): a
+        # method only the Claude client has is called on the Claude client, as with `or`.
+        return _restricted(known[0], only)
+    return _BY_ANNOTATION if only is None else UNKNOWN
+
+
 # Calls that bind arguments to a function for later.
 PARTIALS = ("functools.partial",)
 
@@ -222,6 +248,9 @@ class Resolver:
         self._bound: dict[int, Symbol | None] = {}
         # What another vendor's client a binding holds lacks (`_other_vendor`), once per binding.
         self._vendor_of: dict[int, frozenset[str] | None] = {}
+        # What a list of bindings decides (`_binding_symbols`), once all of them are resolved:
+        # the list itself (keeping its `id` from reuse), its annotations, the decision.
+        self._unions: dict[int, tuple[list[Binding], list[Binding], Symbol]] = {}
 
     def scope_of(self, node: cst.CSTNode | None) -> Scope | None:
         """Return the scope a function or class definition of this module opens."""
@@ -289,11 +318,23 @@ class Resolver:
 
     # Names ----------------------------------------------------------------------------------
     def _binding_symbols(self, bindings: list[Binding], depth: int) -> Symbol:
-        typed: Symbol = UNKNOWN
+        """Return what a name is, from all its bindings (or an attribute's, `self.x = ...`).
+
+        What the bindings other than annotations decide is kept per list of bindings once each
+        of them is resolved: a name rebound n times and read n times is n steps, not n * n.
+        """
+        known = self._unions.get(id(bindings))
+        if known is not None and known[0] is bindings:
+            typed = self._annotated(known[1], depth)
+            return typed if known[2] is _BY_ANNOTATION else known[2]
+        typed = UNKNOWN
         results: list[Symbol] = []
         only: frozenset[str] | None = None
+        annotations: list[Binding] = []
+        settled = True
         for binding in bindings:
             if binding.kind == "annotation":
+                annotations.append(binding)
                 if binding.value is not None:
                     typed = self.type_of(binding.value, binding.scope, depth + 1)
                 continue
@@ -307,7 +348,6 @@ class Resolver:
                 continue
             key = id(binding)
             if binding.kind == "assign" and binding.value is not None:
-                # The memo is read inline: a name rebound n times is looked up n times per use.
                 lacks = (
                     self._vendor_of[key]
                     if key in self._vendor_of
@@ -320,19 +360,25 @@ class Resolver:
             found = self._bound.get(key, _NOT_BOUND)
             if found is _NOT_BOUND:
                 results.append(self._binding_symbol(binding, depth))
+            elif found is None:
+                settled = False  # in progress: what it gives is not known yet
+                results.append(UNKNOWN)
             else:
-                results.append(UNKNOWN if found is None else found)
-        known = [r for r in results if r is not UNKNOWN]
-        if results and len(known) == len(results) and all(r == known[0] for r in known):
-            return _restricted(known[0], only)
-        if results and len(known) == len(results) and _all_sdk_clients(known):
-            # A client bound in both branches of an `if` (`AnthropicVertex(...)` or `Anthropic()`).
-            return _restricted(known[0], only)
-        if only is not None and known and _all_sdk_clients(known):
-            # A provider switch (`OpenAI()` / `Anthropic()` / a cached one of unknown origin): a
-            # method only the Claude client has is called on the Claude client, as with `or`.
-            return _restricted(known[0], only)
-        return typed if only is None else UNKNOWN
+                results.append(found)
+        decided = _decided(results, only)
+        if settled and bindings:
+            # Held with the list, whose `id` is the key: it cannot be reused while kept.
+            self._unions[id(bindings)] = (bindings, annotations, decided)
+        return typed if decided is _BY_ANNOTATION else decided
+
+    def _annotated(self, annotations: list[Binding], depth: int) -> Symbol:
+        """Return the instance the last of a name's annotations describes (each is read, as
+        the walk over all of its bindings reads them)."""
+        typed: Symbol = UNKNOWN
+        for binding in annotations:
+            if binding.value is not None:
+                typed = self.type_of(binding.value, binding.scope, depth + 1)
+        return typed
 
     def _binding_vendor(self, binding: Binding, depth: int) -> frozenset[str] | None:
         """Return `_other_vendor` of an assignment's value, computed once per binding."""
@@ -606,9 +652,10 @@ class Resolver:
                 return None  # the OpenAI SDK on Anthropic's endpoint is a Claude client
             return OTHER_CLIENTS_LACKING[func.name]
         if isinstance(node, cst.Name):
-            bindings = [b for b in scope.lookup(node.value) if b.kind != "annotation"]
             found: frozenset[str] | None = None
-            for binding in bindings:
+            for binding in scope.lookup(node.value):
+                if binding.kind == "annotation":
+                    continue
                 if binding.kind != "assign" or binding.value is None:
                     return None
                 lacks = self._binding_vendor(binding, depth)
@@ -888,7 +935,8 @@ class Resolver:
         if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
             return [(node.left, scope), (node.right, scope)]
         if isinstance(node, cst.Name):
-            bindings = [b for b in scope.lookup(node.value) if b.kind != "annotation"]
+            # A name's first five bindings tell whether it has few: never more are read.
+            bindings = list(islice(_assigned(scope.lookup(node.value)), 5))
             if 0 < len(bindings) <= 4 and all(
                 b.kind == "assign" and b.value is not None for b in bindings
             ):

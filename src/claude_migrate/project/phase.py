@@ -33,7 +33,7 @@ import json
 import os
 import re
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -876,7 +876,7 @@ class Project:
             if facts is not None:
                 local = facts["locals"].get(name)
                 if local:
-                    return self._local(module, function, local, depth)
+                    return self._local(module, function, name, local, depth)
                 index = self._param_index(module, function, facts).get(name)
                 if index is not None:
                     if index == 0 and facts["method"] and not facts["classmethod"]:
@@ -890,7 +890,33 @@ class Project:
         return self._module_name(module, summary, name, depth)
 
     def _module_name(self, module: str, summary: dict[str, Any], name: str, depth: int) -> Sym:
-        """Return what a module-level name is: an import, a def, a class or its assignments."""
+        """Return what a module-level name is: an import, a def, a class or its assignments.
+
+        Memoised for the round as expressions are (`evaluate`): a name rebound n times and read
+        n times is n steps, not n * n; a read inside its own assignments (a cycle) is unknown.
+        """
+        return self._remembered(
+            ("module name", module, name),
+            lambda: self._module_binding(module, summary, name, depth),
+        )
+
+    def _remembered(self, key: tuple[Any, ...], compute: Callable[[], Sym]) -> Sym:
+        """Return `compute()`, memoised for the round under `key` as `evaluate` memoises an
+        expression (a cycle back to it is unknown)."""
+        memo = self._memo
+        found = memo.get(key, _MISSING)
+        if found is not _MISSING:
+            return None if found is _PENDING else found
+        memo[key] = _PENDING
+        try:
+            result = compute()
+        except BaseException:
+            del memo[key]
+            raise
+        memo[key] = result
+        return result
+
+    def _module_binding(self, module: str, summary: dict[str, Any], name: str, depth: int) -> Sym:
         assigns = summary["assigns"].get(name)
         if name in summary["imports"]:
             if assigns and any(value[0] in ("def", "class") for value, _ in assigns):
@@ -913,12 +939,21 @@ class Project:
             return _union([self.evaluate(module, None, value, depth + 1) for value, _ in plain])
         return None
 
-    def _local(self, module: str, function: str, local: list[Any], depth: int) -> Sym:
+    def _local(self, module: str, function: str, name: str, local: list[Any], depth: int) -> Sym:
         """Return what a local is: what its assignments may give.
 
         One assignment, even under a loop, `try` or `if`, is the only value a read can see:
-        before it runs, the read fails (a local is never a global).
+        before it runs, the read fails (a local is never a global). Memoised for the round
+        (`_remembered`) unless a holder's stores are open: those leave some assignments out.
         """
+        if self._open_stores:
+            return self._assigned(module, function, local, depth)
+        return self._remembered(
+            ("local", module, function, name),
+            lambda: self._assigned(module, function, local, depth),
+        )
+
+    def _assigned(self, module: str, function: str, local: list[Any], depth: int) -> Sym:
         values = [value for value, _ in local]
         if self._open_stores:
             values = [v for v in values if not self._loads_open_store(module, v)]
