@@ -789,25 +789,31 @@ class Project:
             return Module(sub)
         return None
 
-    def mro(self, module: str, cls: str) -> list[tuple[str, str]]:
+    def mro(self, module: str, cls: str, depth: int = 0) -> list[tuple[str, str]]:
         """Return a class and its project base classes in method resolution order.
 
         Depth first, left to right, each class once where it is first met: the C3 order for
         the hierarchies single and simple multiple inheritance make. A base that is not a
-        project class (a library's, or unknown) ends that branch.
+        project class (a library's, or unknown) ends that branch. The order is as long as the
+        depth limit at most, and bases are followed that deep at most (a chain of thousands of
+        classes each deriving from the last).
         """
         key = (module, cls)
         found = self._mros.get(key)
         if found is not None:
             return found
         order = [key]
+        if depth > MAX_DEPTH:
+            return order  # its bases are not read here, and this answer is not kept
         self._mros[key] = order  # a cyclic hierarchy (broken code) stops here
         info = self.summaries.get(module, {}).get("classes", {}).get(cls)
         for base in (info or {}).get("bases", []):
             symbol = self.evaluate(module, None, base)
             if not isinstance(symbol, Class) or len(order) > MAX_DEPTH:
                 continue
-            for item in self.mro(symbol.module, symbol.name):
+            for item in self.mro(symbol.module, symbol.name, depth + 1):
+                if len(order) > MAX_DEPTH:
+                    break  # as long as the depth limit: each class's order is copied once
                 if item not in order:
                     order.append(item)
         return order
