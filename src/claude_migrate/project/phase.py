@@ -419,6 +419,8 @@ class Project:
         self._script_folders: dict[str, Path] = {}
         self._imported: dict[str, set[str]] = {}
         self._derived: dict[str, tuple[dict[str, Any], str]] = {}
+        # A module's derived facts but its constants, and each constant's (`_constants_apart`).
+        self._apart: dict[str, tuple[str, dict[str, str]]] = {}
         self._given: tuple[int, set[str]] | None = None
         self._closures: dict[str, list[str]] = {}
         # A class's project classes in method resolution order (itself first), per round.
@@ -1299,6 +1301,7 @@ class Project:
             self._exports.clear()
             self._memo.clear()
             self._derived.clear()
+            self._apart.clear()
             self._closures.clear()
             self._mros.clear()
             self._imported.clear()
@@ -2391,16 +2394,82 @@ class Project:
         self._closures[module] = seen
         return seen
 
-    def view(self, path: str) -> ProjectView | None:
+    def _constants_apart(self, module: str) -> tuple[str, dict[str, str]]:
+        """Return the digest of a module's derived facts but its constants, and each constant's
+        own digest (computed once per round)."""
+        found = self._apart.get(module)
+        if found is None:
+            facts = self.derived(module)
+            constants = {n: p for n, p in facts["names"].items() if p[0] == "const"}
+            rest = {
+                **facts,
+                "names": {n: p for n, p in facts["names"].items() if n not in constants},
+            }
+            payload = json.dumps(rest, sort_keys=True, default=str).encode()
+            each = {n: json.dumps(p, sort_keys=True, default=str) for n, p in constants.items()}
+            found = (hashlib.blake2b(payload, digest_size=12).hexdigest(), each)
+            self._apart[module] = found
+        return found
+
+    def _read_whole(self, module: str) -> set[str]:
+        """Return the modules a file of `module` may read any name of: those it imports as a
+        module or a package (`import app.settings`, `from app import settings`), star-imports,
+        or reaches by a name its folder gives it (a script's sibling module)."""
+        summary = self.summaries[module]
+        local = [
+            self._local_import(module, value)
+            for facts in summary["functions"].values()
+            for values in facts["locals"].values()
+            for value, _ in values
+            if value[0] == "import"
+        ]
+        spelled = [*summary["imports"].values(), *summary["submodules"], *local]
+        whole = set(summary["star_imports"]) | set(self.aliases.get(module, {}).values())
+        for other in self.closure(module):
+            for qualname in spelled:
+                if qualname == other or other.startswith(qualname + "."):
+                    whole.add(other)
+        return whole
+
+    def _part_read(
+        self, module: str, facts: dict[str, Any], words: _Words
+    ) -> tuple[dict[str, Any], str]:
+        """Return an imported module's facts as a file can read them, with their digest: its
+        constants only where the file spells their names.
+
+        The file's analysis reads another module's constant by the name it imports it under
+        (`from app.settings import MODEL`, a re-export's own entry holding the value), never
+        by one it does not spell; so a constant added or changed that the file never names
+        does not change what it is told, nor its cached result.
+        """
+        rest, each = self._constants_apart(module)
+        kept = sorted(name for name in each if words.spelled(name))
+        names = {n: p for n, p in facts["names"].items() if n not in each or n in kept}
+        digest = hashlib.blake2b(digest_size=12)
+        digest.update(rest.encode())
+        for name in kept:
+            digest.update(f"\0{name}={each[name]}".encode("utf-8", "surrogatepass"))
+        return {**facts, "names": names}, digest.hexdigest()
+
+    def view(self, path: str, text: str | bytes | None = None) -> ProjectView | None:
+        """Return what a file may know about the project, with a digest of exactly that.
+
+        With the file's `text`, the constants of the modules it imports names from are only
+        those it spells (`_part_read`); without, every fact of those modules is in the view.
+        """
         module = self.files.get(path)
         if module is None:
             return None
         derived: dict[str, dict[str, Any]] = {}
         digests = [module]
+        words = _Words(text)
+        whole = self._read_whole(module) if text is not None else set()
         for name in self.closure(module):
             facts, digest = self._derived_and_digest(name)
             # Modules with nothing to tell are left out of the view (and of its digest).
             if name == module or facts["names"] or facts["functions"] or facts["classes"]:
+                if text is not None and name != module and name not in whole:
+                    facts, digest = self._part_read(name, facts, words)
                 derived[name] = facts
                 digests.append(f"{name}={digest}")
         # The file's own import names for the modules beside it (`sibling`), as it spells them.
@@ -2429,6 +2498,31 @@ class Project:
             return None  # nothing the project says changes this file's findings
         digest = hashlib.blake2b("\n".join(digests).encode(), digest_size=12).hexdigest()
         return ProjectView(module, derived, digest, relevant)
+
+
+class _Words:
+    """The names a file's text spells (computed on first use): a constant of another module
+    it may read is one of them."""
+
+    def __init__(self, text: str | bytes | None) -> None:
+        self._text = text
+        self._words: set[str] | None = None
+
+    def spelled(self, name: str) -> bool:
+        if self._text is None or not name.isascii():
+            return True  # nothing to tell by: every name may be read
+        if self._words is None:
+            data = (
+                self._text.encode("utf-8", "surrogatepass")
+                if isinstance(self._text, str)
+                else self._text
+            )
+            self._words = {w.decode("ascii") for w in _WORD.findall(data)}
+        return name in self._words
+
+
+# A name as a file may spell it, in ASCII (a non-ASCII constant's name is always kept).
+_WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @dataclass(frozen=True)
@@ -3052,7 +3146,10 @@ def attach_project(
         finally:
             if collecting:
                 gc.enable()
-        views = {path: project.view(path) for path, _ in ((str(p), d) for p, d in files)}
+        views = {
+            str(path): project.view(str(path), data if isinstance(data, (str, bytes)) else None)
+            for path, data in files
+        }
         _store_views(cache, key, files, project, views)
         if read_sites_of is not None:
             for path, data in files:
