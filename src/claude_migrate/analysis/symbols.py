@@ -7,8 +7,9 @@ question needs. Anything it cannot prove is `UNKNOWN`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from claude_migrate.analysis.scope import Binding, ClassInfo, ModuleIndex, Scope
@@ -204,6 +205,31 @@ def _restricted(symbol: Symbol, only: frozenset[str] | None) -> Symbol:
     return Instance(symbol.cls, (), symbol.info, restricted)
 
 
+def _assigned(bindings: list[Binding]) -> Iterator[Binding]:
+    """Yield the bindings that give a name a value (all but its annotations)."""
+    return (b for b in bindings if b.kind != "annotation")
+
+
+# What a name's assignments leave to its annotation (`_decided`).
+_BY_ANNOTATION: Any = object()
+
+
+def _decided(results: list[Symbol], only: frozenset[str] | None) -> Symbol:
+    """Return what a name's assignments make it, or `_BY_ANNOTATION` when they prove nothing
+    and no other vendor's client is among them (its annotation, if any, says what it is)."""
+    known = [r for r in results if r is not UNKNOWN]
+    if results and len(known) == len(results) and all(r == known[0] for r in known):
+        return _restricted(known[0], only)
+    if results and len(known) == len(results) and _all_sdk_clients(known):
+        # A client bound in both branches of an `if` (`AnthropicVertex(...)` or `Anthropic()`).
+        return _restricted(known[0], only)
+    if only is not None and known and _all_sdk_clients(known):
+        # A provider switch (`OpenAI()` / `Anthropic()` / a cached one of unknown origin): a
+        # method only the Claude client has is called on the Claude client, as with `or`.
+        return _restricted(known[0], only)
+    return _BY_ANNOTATION if only is None else UNKNOWN
+
+
 # Calls that bind arguments to a function for later.
 PARTIALS = ("functools.partial",)
 
@@ -223,6 +249,9 @@ class Resolver:
         self._bound: dict[int, Symbol | None] = {}
         # What another vendor's client a binding holds lacks (`_other_vendor`), once per binding.
         self._vendor_of: dict[int, frozenset[str] | None] = {}
+        # What a list of bindings decides (`_binding_symbols`), once all of them are resolved:
+        # the list itself (keeping its `id` from reuse), its annotations, the decision.
+        self._unions: dict[int, tuple[list[Binding], list[Binding], Symbol]] = {}
 
     def scope_of(self, node: cst.CSTNode | None) -> Scope | None:
         """Return the scope a function or class definition of this module opens."""
@@ -290,11 +319,23 @@ class Resolver:
 
     # Names ----------------------------------------------------------------------------------
     def _binding_symbols(self, bindings: list[Binding], depth: int) -> Symbol:
-        typed: Symbol = UNKNOWN
+        """Return what a name is, from all its bindings (or an attribute's, `self.x = ...`).
+
+        What the bindings other than annotations decide is kept per list of bindings once each
+        of them is resolved: a name rebound n times and read n times is n steps, not n * n.
+        """
+        known = self._unions.get(id(bindings))
+        if known is not None and known[0] is bindings:
+            typed = self._annotated(known[1], depth)
+            return typed if known[2] is _BY_ANNOTATION else known[2]
+        typed = UNKNOWN
         results: list[Symbol] = []
         only: frozenset[str] | None = None
+        annotations: list[Binding] = []
+        settled = True
         for binding in bindings:
             if binding.kind == "annotation":
+                annotations.append(binding)
                 if binding.value is not None:
                     typed = self.type_of(binding.value, binding.scope, depth + 1)
                 continue
@@ -308,7 +349,6 @@ class Resolver:
                 continue
             key = id(binding)
             if binding.kind == "assign" and binding.value is not None:
-                # The memo is read inline: a name rebound n times is looked up n times per use.
                 lacks = (
                     self._vendor_of[key]
                     if key in self._vendor_of
@@ -321,19 +361,25 @@ class Resolver:
             found = self._bound.get(key, _NOT_BOUND)
             if found is _NOT_BOUND:
                 results.append(self._binding_symbol(binding, depth))
+            elif found is None:
+                settled = False  # in progress: what it gives is not known yet
+                results.append(UNKNOWN)
             else:
-                results.append(UNKNOWN if found is None else found)
-        known = [r for r in results if r is not UNKNOWN]
-        if results and len(known) == len(results) and all(r == known[0] for r in known):
-            return _restricted(known[0], only)
-        if results and len(known) == len(results) and _all_sdk_clients(known):
-            # A client bound in both branches of an `if` (`AnthropicVertex(...)` or `Anthropic()`).
-            return _restricted(known[0], only)
-        if only is not None and known and _all_sdk_clients(known):
-            # A provider switch (`OpenAI()` / `Anthropic()` / a cached one of unknown origin): a
-            # method only the Claude client has is called on the Claude client, as with `or`.
-            return _restricted(known[0], only)
-        return typed if only is None else UNKNOWN
+                results.append(found)
+        decided = _decided(results, only)
+        if settled and bindings:
+            # Held with the list, whose `id` is the key: it cannot be reused while kept.
+            self._unions[id(bindings)] = (bindings, annotations, decided)
+        return typed if decided is _BY_ANNOTATION else decided
+
+    def _annotated(self, annotations: list[Binding], depth: int) -> Symbol:
+        """Return the instance the last of a name's annotations describes (each is read, as
+        the walk over all of its bindings reads them)."""
+        typed: Symbol = UNKNOWN
+        for binding in annotations:
+            if binding.value is not None:
+                typed = self.type_of(binding.value, binding.scope, depth + 1)
+        return typed
 
     def _binding_vendor(self, binding: Binding, depth: int) -> frozenset[str] | None:
         """Return `_other_vendor` of an assignment's value, computed once per binding."""
@@ -440,38 +486,7 @@ class Resolver:
             return self._binding_symbols(scope.lookup(node.value), depth)
         if isinstance(node, cst.Attribute):
             base = self.resolve(node.value, scope, depth + 1)
-            attr = node.attr.value
-            if isinstance(base, Qual):
-                return self._qual(f"{base.name}.{attr}")
-            if isinstance(base, Instance):
-                if base.only is not None and attr not in base.only:
-                    return UNKNOWN  # the other vendor's client has it too
-                return Instance(base.cls, (*base.path, attr), base.info)
-            if isinstance(base, LocalInstance):
-                bindings = base.info.attributes.get(attr)
-                if bindings:
-                    return self._binding_symbols(bindings, depth)
-                if self.project is not None:
-                    qual = base.info.scope.qualname
-                    return self._member(self.project.module, qual, attr)
-            if isinstance(base, ProjectInstance):
-                return self._member(base.module, base.name, attr)
-            if isinstance(base, ProjectInstances):
-                return self._chosen_member(base, attr)
-            if isinstance(base, Super):
-                return self._super_member(base.info, attr, depth)
-            if isinstance(base, ProjectClass):
-                method = (
-                    self.project.function(base.module, f"{base.name}.{attr}")
-                    if self.project
-                    else None
-                )
-                return (
-                    ProjectFunction(base.module, f"{base.name}.{attr}")
-                    if method is not None
-                    else UNKNOWN
-                )
-            return UNKNOWN
+            return self._attribute(base, node.attr.value, depth)
         if isinstance(node, cst.Subscript):
             base = self.resolve(node.value, scope, depth + 1)
             if isinstance(base, ClientMap):
@@ -487,6 +502,43 @@ class Resolver:
             return self.resolve(node.expression, scope, depth + 1)
         return UNKNOWN
 
+    def _attribute(self, base: Symbol, attr: str, depth: int) -> Symbol:
+        """Return what `base.attr` is, for each kind of object `base` may be."""
+        if isinstance(base, Qual):
+            return self._qual(f"{base.name}.{attr}")
+        if isinstance(base, Instance):
+            if base.only is not None and attr not in base.only:
+                return UNKNOWN  # the other vendor's client has it too
+            return Instance(base.cls, (*base.path, attr), base.info)
+        if isinstance(base, LocalInstance):
+            return self._local_member(base.info, attr, depth)
+        if isinstance(base, ProjectInstance):
+            return self._member(base.module, base.name, attr)
+        if isinstance(base, ProjectInstances):
+            return self._chosen_member(base, attr)
+        if isinstance(base, Super):
+            return self._super_member(base.info, attr, depth)
+        if isinstance(base, ProjectClass):
+            return self._class_function(base, attr)
+        return UNKNOWN
+
+    def _local_member(self, info: ClassInfo, attr: str, depth: int) -> Symbol:
+        """Return an attribute of an instance of a class of this module: what its assignments
+        (`self.attr = ...`) give it, else what the project phase knows of the class."""
+        bindings = info.attributes.get(attr)
+        if bindings:
+            return self._binding_symbols(bindings, depth)
+        if self.project is not None:
+            return self._member(self.project.module, info.scope.qualname, attr)
+        return UNKNOWN
+
+    def _class_function(self, cls: ProjectClass, attr: str) -> Symbol:
+        """Return a function read from a project class (`Chat.ask`), unbound."""
+        qualname = f"{cls.name}.{attr}"
+        if self.project is None or self.project.function(cls.module, qualname) is None:
+            return UNKNOWN
+        return ProjectFunction(cls.module, qualname)
+
     def _item_of(self, node: cst.BaseExpression, scope: Scope, depth: int) -> Symbol:
         """Return what every item of a dict of this module is (`clients[key] = make(key)`).
 
@@ -494,42 +546,9 @@ class Resolver:
         every value put in it (by the literal or by `d[key] = value`) is a Claude client of one
         class (or of the SDK's classes): an item is one. Anything else is unknown.
         """
-        bindings: list[Binding] = []
-        items: list[Binding] = []
-        sets: dict[int, tuple[cst.BaseExpression, Scope]] = {}
-        if isinstance(node, cst.Name):
-            bindings = [b for b in scope.lookup(node.value) if b.kind != "annotation"]
-            if not bindings or any(b.kind != "assign" for b in bindings):
-                return UNKNOWN
-            owner = bindings[0].scope.function()
-            for other in self.index.scopes:
-                function = other.function()
-                shared = owner.parent is None and node.value not in function.bindings
-                if function is owner or shared:
-                    for item in function.subscript_sets.get(node.value, []):
-                        sets[id(item)] = (item.value, function)
-        elif isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
-            function = scope.function()
-            info = function.method_of
-            if info is None or node.value.value != function.self_name:
-                return UNKNOWN
-            bindings = info.attributes.get(node.attr.value, [])
-            items = info.items.get(node.attr.value, [])
-        else:
+        values = self._dict_values(node, scope)
+        if values is None:
             return UNKNOWN
-        values: list[tuple[cst.BaseExpression, Scope]] = []
-        for binding in bindings:
-            if binding.kind != "assign" or not isinstance(binding.value, cst.Dict):
-                return UNKNOWN
-            for element in binding.value.elements:
-                if not isinstance(element, cst.DictElement):
-                    return UNKNOWN
-                values.append((element.value, binding.scope))
-        for put in items:
-            if put.value is None:
-                return UNKNOWN
-            values.append((put.value, put.scope))
-        values.extend(sets.values())
         found = [self.resolve(value, where, depth + 1) for value, where in values]
         if not found or not all(isinstance(f, Instance) and not f.path for f in found):
             return UNKNOWN
@@ -537,6 +556,56 @@ class Resolver:
             assert isinstance(found[0], Instance)
             return Instance(found[0].cls)
         return UNKNOWN
+
+    def _dict_values(
+        self, node: cst.BaseExpression, scope: Scope
+    ) -> list[tuple[cst.BaseExpression, Scope]] | None:
+        """Return every value put in a dict a name or `self.<attr>` holds (its literals' and
+        its `d[key] = value` items), or None when one of its assignments is not a dict literal."""
+        items: list[Binding] = []
+        sets: dict[int, tuple[cst.BaseExpression, Scope]] = {}
+        if isinstance(node, cst.Name):
+            bindings = [b for b in scope.lookup(node.value) if b.kind != "annotation"]
+            if not bindings or any(b.kind != "assign" for b in bindings):
+                return None
+            sets = self._subscript_sets(node.value, bindings[0].scope.function())
+        elif isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
+            function = scope.function()
+            info = function.method_of
+            if info is None or node.value.value != function.self_name:
+                return None
+            bindings = info.attributes.get(node.attr.value, [])
+            items = info.items.get(node.attr.value, [])
+        else:
+            return None
+        values: list[tuple[cst.BaseExpression, Scope]] = []
+        for binding in bindings:
+            if binding.kind != "assign" or not isinstance(binding.value, cst.Dict):
+                return None
+            for element in binding.value.elements:
+                if not isinstance(element, cst.DictElement):
+                    return None
+                values.append((element.value, binding.scope))
+        for put in items:
+            if put.value is None:
+                return None
+            values.append((put.value, put.scope))
+        values.extend(sets.values())
+        return values
+
+    def _subscript_sets(
+        self, name: str, owner: Scope
+    ) -> dict[int, tuple[cst.BaseExpression, Scope]]:
+        """Return the values `name[key] = value` puts in a dict bound in `owner`: in `owner`
+        itself, and in every function that does not bind the name when `owner` is the module."""
+        sets: dict[int, tuple[cst.BaseExpression, Scope]] = {}
+        for other in self.index.scopes:
+            function = other.function()
+            shared = owner.parent is None and name not in function.bindings
+            if function is owner or shared:
+                for item in function.subscript_sets.get(name, []):
+                    sets[id(item)] = (item.value, function)
+        return sets
 
     def _choice(self, options: list[cst.BaseExpression], scope: Scope, depth: int) -> Symbol:
         """Return what `a or b` / `a if c else b` is: a Claude client when the alternatives are
@@ -584,9 +653,10 @@ class Resolver:
                 return None  # the OpenAI SDK on Anthropic's endpoint is a Claude client
             return OTHER_CLIENTS_LACKING[func.name]
         if isinstance(node, cst.Name):
-            bindings = [b for b in scope.lookup(node.value) if b.kind != "annotation"]
             found: frozenset[str] | None = None
-            for binding in bindings:
+            for binding in scope.lookup(node.value):
+                if binding.kind == "annotation":
+                    continue
                 if binding.kind != "assign" or binding.value is None:
                     return None
                 lacks = self._binding_vendor(binding, depth)
@@ -637,6 +707,31 @@ class Resolver:
         return ProjectFunction(module, f"{name}.{attr}", bound=True)
 
     def _call_result(self, node: cst.Call, scope: Scope, depth: int) -> Symbol:
+        builtin = self._builtin_call(node, scope, depth)
+        if builtin is not None:
+            return builtin
+        func = self.resolve(node.func, scope, depth + 1)
+        if isinstance(func, Qual):
+            return self._imported_call(func.name, node, scope, depth)
+        if isinstance(func, Instance):
+            if func.path in CLIENT_COPIES and is_sdk_client_class(func.cls):
+                return Instance(func.cls)
+            if func.cls == "boto3.Session" and func.path == ("client",):
+                return self._boto3_client(node, scope)
+            return UNKNOWN
+        if isinstance(func, LocalFunction):
+            return self._returns_of(func, depth)
+        if isinstance(func, LocalClass):
+            return LocalInstance(func.info)
+        if isinstance(func, ProjectFunction) and self.project is not None:
+            return self._project_returns(func)
+        if isinstance(func, ProjectClass):
+            return ProjectInstance(func.module, func.name)
+        return UNKNOWN
+
+    def _builtin_call(self, node: cst.Call, scope: Scope, depth: int) -> Symbol | None:
+        """Return what `getattr(obj, "name")` or `super()` is (builtins the module does not
+        rebind), or None for any other call."""
         named = _getattr_name(node)
         if named is not None and not scope.lookup("getattr"):
             # `getattr(client, "messages")` with a literal name is `client.messages`.
@@ -652,45 +747,37 @@ class Resolver:
         ):
             method_of = scope.function().method_of
             return Super(method_of) if method_of is not None else UNKNOWN
-        func = self.resolve(node.func, scope, depth + 1)
-        if isinstance(func, Qual):
-            name = func.name
-            if name in PARTIALS:
-                return self._partial(node, scope, depth)
-            if is_sdk_client_class(name):
-                return Instance(name)
-            if name in HTTP_CLIENTS:
-                base_url = self.argument(node, scope, "base_url", None)
-                return Instance(HTTP_CLIENTS[name], (), base_url or "")
-            if name in BOTO3_CLIENT_FACTORIES:
-                return self._boto3_client(node, scope)
-            if name in BOTO3_SESSIONS:
-                return Instance("boto3.Session")
-            if name in LITELLM_ROUTERS:
-                return Instance(LITELLM_ROUTER)
-            return self._library_client(name, node, scope, depth)
-        if isinstance(func, Instance):
-            if func.path in CLIENT_COPIES and is_sdk_client_class(func.cls):
-                return Instance(func.cls)
-            if func.cls == "boto3.Session" and func.path == ("client",):
-                return self._boto3_client(node, scope)
-            return UNKNOWN
-        if isinstance(func, LocalFunction):
-            return self._returns_of(func, depth)
-        if isinstance(func, LocalClass):
-            return LocalInstance(func.info)
-        if isinstance(func, ProjectFunction) and self.project is not None:
-            facts = self.project.function(func.module, func.qualname)
-            if facts is not None and facts.get("returns"):
-                only = facts.get("returns_only")
-                return Instance(facts["returns"], only=None if only is None else frozenset(only))
-            objects = [ProjectInstance(m, c) for m, c in (facts or {}).get("returns_objects", [])]
-            if len(objects) > 1:
-                return ProjectInstances(tuple(objects))
-            return objects[0] if objects else UNKNOWN
-        if isinstance(func, ProjectClass):
-            return ProjectInstance(func.module, func.name)
-        return UNKNOWN
+        return None
+
+    def _imported_call(self, name: str, node: cst.Call, scope: Scope, depth: int) -> Symbol:
+        """Return what calling an imported name makes: a client of a known library, a partial."""
+        if name in PARTIALS:
+            return self._partial(node, scope, depth)
+        if is_sdk_client_class(name):
+            return Instance(name)
+        if name in HTTP_CLIENTS:
+            base_url = self.argument(node, scope, "base_url", None)
+            return Instance(HTTP_CLIENTS[name], (), base_url or "")
+        if name in BOTO3_CLIENT_FACTORIES:
+            return self._boto3_client(node, scope)
+        if name in BOTO3_SESSIONS:
+            return Instance("boto3.Session")
+        if name in LITELLM_ROUTERS:
+            return Instance(LITELLM_ROUTER)
+        return self._library_client(name, node, scope, depth)
+
+    def _project_returns(self, func: ProjectFunction) -> Symbol:
+        """Return what a project function returns, as the project phase proved it: a Claude
+        client, an instance of one project class, or of one of several."""
+        assert self.project is not None
+        facts = self.project.function(func.module, func.qualname)
+        if facts is not None and facts.get("returns"):
+            only = facts.get("returns_only")
+            return Instance(facts["returns"], only=None if only is None else frozenset(only))
+        objects = [ProjectInstance(m, c) for m, c in (facts or {}).get("returns_objects", [])]
+        if len(objects) > 1:
+            return ProjectInstances(tuple(objects))
+        return objects[0] if objects else UNKNOWN
 
     def _partial(self, node: cst.Call, scope: Scope, depth: int) -> Symbol:
         """Return `functools.partial(client.messages.create, model=...)` as what it calls."""
@@ -854,7 +941,8 @@ class Resolver:
         if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
             return [(node.left, scope), (node.right, scope)]
         if isinstance(node, cst.Name):
-            bindings = [b for b in scope.lookup(node.value) if b.kind != "annotation"]
+            # A name's first five bindings tell whether it has few: never more are read.
+            bindings = list(islice(_assigned(scope.lookup(node.value)), 5))
             if 0 < len(bindings) <= 4 and all(
                 b.kind == "assign" and b.value is not None for b in bindings
             ):

@@ -33,7 +33,7 @@ import json
 import os
 import re
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -424,6 +424,8 @@ class Project:
         self._script_folders: dict[str, Path] = {}
         self._imported: dict[str, set[str]] = {}
         self._derived: dict[str, tuple[dict[str, Any], str]] = {}
+        # A module's derived facts but its constants, and each constant's (`_constants_apart`).
+        self._apart: dict[str, tuple[str, dict[str, str]]] = {}
         self._given: tuple[int, set[str]] | None = None
         self._closures: dict[str, list[str]] = {}
         # A class's project classes in method resolution order (itself first), per round.
@@ -797,25 +799,31 @@ class Project:
             return Module(sub)
         return None
 
-    def mro(self, module: str, cls: str) -> list[tuple[str, str]]:
+    def mro(self, module: str, cls: str, depth: int = 0) -> list[tuple[str, str]]:
         """Return a class and its project base classes in method resolution order.
 
         Depth first, left to right, each class once where it is first met: the C3 order for
         the hierarchies single and simple multiple inheritance make. A base that is not a
-        project class (a library's, or unknown) ends that branch.
+        project class (a library's, or unknown) ends that branch. The order is as long as the
+        depth limit at most, and bases are followed that deep at most (a chain of thousands of
+        classes each deriving from the last).
         """
         key = (module, cls)
         found = self._mros.get(key)
         if found is not None:
             return found
         order = [key]
+        if depth > MAX_DEPTH:
+            return order  # its bases are not read here, and this answer is not kept
         self._mros[key] = order  # a cyclic hierarchy (broken code) stops here
         info = self.summaries.get(module, {}).get("classes", {}).get(cls)
         for base in (info or {}).get("bases", []):
             symbol = self.evaluate(module, None, base)
             if not isinstance(symbol, Class) or len(order) > MAX_DEPTH:
                 continue
-            for item in self.mro(symbol.module, symbol.name):
+            for item in self.mro(symbol.module, symbol.name, depth + 1):
+                if len(order) > MAX_DEPTH:
+                    break  # as long as the depth limit: each class's order is copied once
                 if item not in order:
                     order.append(item)
         return order
@@ -884,7 +892,7 @@ class Project:
             if facts is not None:
                 local = facts["locals"].get(name)
                 if local:
-                    return self._local(module, function, local, depth)
+                    return self._local(module, function, name, local, depth)
                 index = self._param_index(module, function, facts).get(name)
                 if index is not None:
                     if index == 0 and facts["method"] and not facts["classmethod"]:
@@ -898,7 +906,33 @@ class Project:
         return self._module_name(module, summary, name, depth)
 
     def _module_name(self, module: str, summary: dict[str, Any], name: str, depth: int) -> Sym:
-        """Return what a module-level name is: an import, a def, a class or its assignments."""
+        """Return what a module-level name is: an import, a def, a class or its assignments.
+
+        Memoised for the round as expressions are (`evaluate`): a name rebound n times and read
+        n times is n steps, not n * n; a read inside its own assignments (a cycle) is unknown.
+        """
+        return self._remembered(
+            ("module name", module, name),
+            lambda: self._module_binding(module, summary, name, depth),
+        )
+
+    def _remembered(self, key: tuple[Any, ...], compute: Callable[[], Sym]) -> Sym:
+        """Return `compute()`, memoised for the round under `key` as `evaluate` memoises an
+        expression (a cycle back to it is unknown)."""
+        memo = self._memo
+        found = memo.get(key, _MISSING)
+        if found is not _MISSING:
+            return None if found is _PENDING else found
+        memo[key] = _PENDING
+        try:
+            result = compute()
+        except BaseException:
+            del memo[key]
+            raise
+        memo[key] = result
+        return result
+
+    def _module_binding(self, module: str, summary: dict[str, Any], name: str, depth: int) -> Sym:
         assigns = summary["assigns"].get(name)
         if name in summary["imports"]:
             if assigns and any(value[0] in ("def", "class") for value, _ in assigns):
@@ -921,12 +955,21 @@ class Project:
             return _union([self.evaluate(module, None, value, depth + 1) for value, _ in plain])
         return None
 
-    def _local(self, module: str, function: str, local: list[Any], depth: int) -> Sym:
+    def _local(self, module: str, function: str, name: str, local: list[Any], depth: int) -> Sym:
         """Return what a local is: what its assignments may give.
 
         One assignment, even under a loop, `try` or `if`, is the only value a read can see:
-        before it runs, the read fails (a local is never a global).
+        before it runs, the read fails (a local is never a global). Memoised for the round
+        (`_remembered`) unless a holder's stores are open: those leave some assignments out.
         """
+        if self._open_stores:
+            return self._assigned(module, function, local, depth)
+        return self._remembered(
+            ("local", module, function, name),
+            lambda: self._assigned(module, function, local, depth),
+        )
+
+    def _assigned(self, module: str, function: str, local: list[Any], depth: int) -> Sym:
         values = [value for value, _ in local]
         if self._open_stores:
             values = [v for v in values if not self._loads_open_store(module, v)]
@@ -1266,6 +1309,7 @@ class Project:
             self._exports.clear()
             self._memo.clear()
             self._derived.clear()
+            self._apart.clear()
             self._closures.clear()
             self._mros.clear()
             self._imported.clear()
@@ -2660,16 +2704,82 @@ class Project:
         self._closures[module] = seen
         return seen
 
-    def view(self, path: str) -> ProjectView | None:
+    def _constants_apart(self, module: str) -> tuple[str, dict[str, str]]:
+        """Return the digest of a module's derived facts but its constants, and each constant's
+        own digest (computed once per round)."""
+        found = self._apart.get(module)
+        if found is None:
+            facts = self.derived(module)
+            constants = {n: p for n, p in facts["names"].items() if p[0] == "const"}
+            rest = {
+                **facts,
+                "names": {n: p for n, p in facts["names"].items() if n not in constants},
+            }
+            payload = json.dumps(rest, sort_keys=True, default=str).encode()
+            each = {n: json.dumps(p, sort_keys=True, default=str) for n, p in constants.items()}
+            found = (hashlib.blake2b(payload, digest_size=12).hexdigest(), each)
+            self._apart[module] = found
+        return found
+
+    def _read_whole(self, module: str) -> set[str]:
+        """Return the modules a file of `module` may read any name of: those it imports as a
+        module or a package (`import app.settings`, `from app import settings`), star-imports,
+        or reaches by a name its folder gives it (a script's sibling module)."""
+        summary = self.summaries[module]
+        local = [
+            self._local_import(module, value)
+            for facts in summary["functions"].values()
+            for values in facts["locals"].values()
+            for value, _ in values
+            if value[0] == "import"
+        ]
+        spelled = [*summary["imports"].values(), *summary["submodules"], *local]
+        whole = set(summary["star_imports"]) | set(self.aliases.get(module, {}).values())
+        for other in self.closure(module):
+            for qualname in spelled:
+                if qualname == other or other.startswith(qualname + "."):
+                    whole.add(other)
+        return whole
+
+    def _part_read(
+        self, module: str, facts: dict[str, Any], words: _Words
+    ) -> tuple[dict[str, Any], str]:
+        """Return an imported module's facts as a file can read them, with their digest: its
+        constants only where the file spells their names.
+
+        The file's analysis reads another module's constant by the name it imports it under
+        (`from app.settings import MODEL`, a re-export's own entry holding the value), never
+        by one it does not spell; so a constant added or changed that the file never names
+        does not change what it is told, nor its cached result.
+        """
+        rest, each = self._constants_apart(module)
+        kept = sorted(name for name in each if words.spelled(name))
+        names = {n: p for n, p in facts["names"].items() if n not in each or n in kept}
+        digest = hashlib.blake2b(digest_size=12)
+        digest.update(rest.encode())
+        for name in kept:
+            digest.update(f"\0{name}={each[name]}".encode("utf-8", "surrogatepass"))
+        return {**facts, "names": names}, digest.hexdigest()
+
+    def view(self, path: str, text: str | bytes | None = None) -> ProjectView | None:
+        """Return what a file may know about the project, with a digest of exactly that.
+
+        With the file's `text`, the constants of the modules it imports names from are only
+        those it spells (`_part_read`); without, every fact of those modules is in the view.
+        """
         module = self.files.get(path)
         if module is None:
             return None
         derived: dict[str, dict[str, Any]] = {}
         digests = [module]
+        words = _Words(text)
+        whole = self._read_whole(module) if text is not None else set()
         for name in self.closure(module):
             facts, digest = self._derived_and_digest(name)
             # Modules with nothing to tell are left out of the view (and of its digest).
             if name == module or facts["names"] or facts["functions"] or facts["classes"]:
+                if text is not None and name != module and name not in whole:
+                    facts, digest = self._part_read(name, facts, words)
                 derived[name] = facts
                 digests.append(f"{name}={digest}")
         # The file's own import names for the modules beside it (`sibling`), as it spells them.
@@ -2698,6 +2808,31 @@ class Project:
             return None  # nothing the project says changes this file's findings
         digest = hashlib.blake2b("\n".join(digests).encode(), digest_size=12).hexdigest()
         return ProjectView(module, derived, digest, relevant)
+
+
+class _Words:
+    """The names a file's text spells (computed on first use): a constant of another module
+    it may read is one of them."""
+
+    def __init__(self, text: str | bytes | None) -> None:
+        self._text = text
+        self._words: set[str] | None = None
+
+    def spelled(self, name: str) -> bool:
+        if self._text is None or not name.isascii():
+            return True  # nothing to tell by: every name may be read
+        if self._words is None:
+            data = (
+                self._text.encode("utf-8", "surrogatepass")
+                if isinstance(self._text, str)
+                else self._text
+            )
+            self._words = {w.decode("ascii") for w in _WORD.findall(data)}
+        return name in self._words
+
+
+# A name as a file may spell it, in ASCII (a non-ASCII constant's name is always kept).
+_WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @dataclass(frozen=True)
@@ -3322,7 +3457,10 @@ def attach_project(
         finally:
             if collecting:
                 gc.enable()
-        views = {path: project.view(path) for path, _ in ((str(p), d) for p, d in files)}
+        views = {
+            str(path): project.view(str(path), data if isinstance(data, (str, bytes)) else None)
+            for path, data in files
+        }
         _store_views(cache, key, files, project, views)
         if read_sites_of is not None:
             for path, data in files:
