@@ -33,7 +33,7 @@ import json
 import os
 import re
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -437,6 +437,8 @@ class Project:
         # The run's own files (path -> bytes or text): a module summarised on demand is read
         # from here before the disk.
         self.given: dict[str, bytes | str] = {}
+        # Whether the triage will read a file of the run (path -> bool; None: every file).
+        self.wants_sites: Callable[[str], bool] | None = None
         self.facts = Facts()
         # The fixed point's worklist (`solve`): when each call was last read (a clock), the
         # calls that read each fact since it last changed, those to read again, how many
@@ -478,8 +480,10 @@ class Project:
         name, is_package = named
         if name in self.summaries:
             return name
-        # What the triage reads is kept for the run's own files only (`attach_project`).
-        found = self._summary(text, name, is_package, str(path) in self.given)
+        # What the triage reads is kept for the run's own files it will triage only.
+        given = str(path) in self.given
+        wanted = given and (self.wants_sites is None or self.wants_sites(str(path)))
+        found = self._summary(text, name, is_package, wanted)
         if found is None:
             return None
         self.summaries[name] = self._beside(name, path, found)
@@ -2747,6 +2751,7 @@ def build(
     cwd: Path,
     cache: Any = None,
     seconds: float | None = None,
+    wants_sites: Callable[[str], bool] | None = None,
 ) -> Project:
     """Summarise the files that can matter (and the project modules they import); solve.
 
@@ -2769,6 +2774,7 @@ def build(
     project.cache = cache
     project.seconds = seconds
     project.given = {str(path): data for path, data in files}
+    project.wants_sites = wants_sites
     pending = _add_naming_files(project, files)
     project.solve()
     if len(pending) <= MAX_GROWTH_FILES:
@@ -2973,6 +2979,7 @@ def attach_project(
     reads: dict[str, bytes] | None = None,
     read_sites_of: dict[str, tuple[str, Sites]] | None = None,
     seconds: float | None = None,
+    wants_sites: Callable[[str], bool] | None = None,
 ) -> list[Any]:
     """Return the jobs with the project phase's view of each Python file attached.
 
@@ -2985,7 +2992,8 @@ def attach_project(
     way back, so a warm run over an unchanged tree neither parses nor solves anything.
     The bytes read for the phase are left in `reads` (path -> bytes) for the file phase, so
     each file is read once; what the triage reads of each file the phase parsed is left in
-    `read_sites_of` (path -> (the text parsed, `triage.Sites`)), so it is parsed once too.
+    `read_sites_of` (path -> (the text parsed, `triage.Sites`)), so it is parsed once too;
+    `wants_sites` (path -> bool) says which files the triage will read, when only some.
     """
     from dataclasses import replace
 
@@ -3007,7 +3015,7 @@ def attach_project(
         collecting = gc.isenabled()
         gc.disable()
         try:
-            project = build(files, cwd(), cache, seconds)
+            project = build(files, cwd(), cache, seconds, wants_sites)
         finally:
             if collecting:
                 gc.enable()
