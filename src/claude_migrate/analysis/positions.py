@@ -118,3 +118,29 @@ def node_spans(module: cst.Module, text: str) -> Spans | None:
         end = state.offset
         spans = {node: (min(a, end), min(b, end)) for node, (a, b) in spans.items()}
     return spans
+
+
+def statement_spans(
+    module: cst.Module, statement: cst.CSTNode, indents: list[str], text: str
+) -> tuple[Spans | None, int]:
+    """Return the offsets of every node of one statement, and how much code that generated.
+
+    `statement` is an element of the module's body or of an indented block, `indents` the
+    indentation of the blocks around it (outermost first): its code generation is then, token
+    for token, the text it was parsed from. When that code occurs exactly once in `text`, that
+    occurrence is the statement (LibCST reproduces its input), and every offset inside it is
+    the whole module's (`node_spans`) moved by where it starts. No offsets when the code occurs
+    anywhere else too, or nowhere (the text LibCST does not reproduce).
+    """
+    global _STATE
+    if _STATE is None:
+        _STATE = _state_class()
+    state = _STATE(module)
+    state.indent_tokens = list(indents)
+    statement._codegen(state)
+    code = "".join(state.tokens)
+    start = text.find(code)
+    if start < 0 or text.find(code, start + 1) >= 0:
+        return None, len(code)
+    spans: Spans = state.spans
+    return {node: (a + start, b + start) for node, (a, b) in spans.items()}, len(code)
