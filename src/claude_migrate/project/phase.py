@@ -472,8 +472,12 @@ class Project:
         self.sites: dict[str, Sites] = {}
 
     # Building -------------------------------------------------------------------------------
-    def add(self, path: Path, text: str) -> str | None:
-        """Summarise one file; return its module name (None when it has none or won't parse)."""
+    def add(self, path: Path, text: str, joined: bool = False) -> str | None:
+        """Summarise one file; return its module name (None when it has none or won't parse).
+
+        `joined`: a file of the run that joined because it uses what a module gives (`_Growth`),
+        which the triage nearly always reads, whatever its bytes.
+        """
         named = module_name(path, self.roots)
         if named is None:
             return None
@@ -482,7 +486,7 @@ class Project:
             return name
         # What the triage reads is kept for the run's own files it will triage only.
         given = str(path) in self.given
-        wanted = given and (self.wants_sites is None or self.wants_sites(str(path)))
+        wanted = given and (joined or self.wants_sites is None or self.wants_sites(str(path)))
         found = self._summary(text, name, is_package, wanted)
         if found is None:
             return None
@@ -2922,7 +2926,7 @@ def _add_file(
         text = decoded
     else:
         text = data
-    name = project.add(path, text)
+    name = project.add(path, text, joined=follow)
     if name is not None and follow:
         project.followed.add(name)
     if name is not None and scan:
