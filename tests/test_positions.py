@@ -98,5 +98,7 @@ def test_a_nodes_span_from_its_statement_is_the_whole_modules(name: str, text: s
     settings = None  # the spans read nothing of the policy
     for start in (0, len(asked) // 2):
         context = FileContext(name, SourceText(text), module, settings)  # type: ignore[arg-type]
+        if start:
+            assert context.nodes is not None  # the parent map built: statements are tried too
         for node in asked[start:] + asked[:start]:
             assert context.span(node) == whole[node]

@@ -162,15 +162,25 @@ class FileContext:
         """Find a node's offsets from the statement around it, else from the whole module.
 
         Most files with a finding need the positions of a few nodes: generating the code of
-        the innermost statement holding one (or of the top-level statement holding that) is
-        enough when its code occurs once in the file (`positions.statement_spans`). Once the
+        the node (written on one line: `positions.expression_spans`), or, when a rule built the
+        parent map, of the innermost statement holding it or of the top-level statement holding
+        that, is enough when that code occurs once in the file (`statement_spans`). Once the
         statements generated this way add up to the file's size, or none fits, the whole
         module's positions are computed once (`_spans`) and answer every later question.
         """
         known = self._known_spans
         text = self.source.text
         if self._generated < len(text) and "\r" not in text:
-            for statement, indents in self._statements_around(node):
+            from claude_migrate.analysis.positions import expression_spans
+
+            found, size = expression_spans(self.module, node, text)
+            self._generated += size
+            if found is not None:
+                known.update(found)
+                return known[node]
+            # The statements around it are found from the parent map, when a rule built it.
+            around = self._statements_around(node) if "nodes" in self.__dict__ else []
+            for statement, indents in around:
                 found = self._statement_spans(statement, indents)
                 if found is not None:
                     known.update(found)

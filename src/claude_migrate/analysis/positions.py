@@ -120,6 +120,38 @@ def node_spans(module: cst.Module, text: str) -> Spans | None:
     return spans
 
 
+def expression_spans(module: cst.Module, node: cst.CSTNode, text: str) -> tuple[Spans | None, int]:
+    """Return the offsets of every node of a part of a statement written on one line.
+
+    Inside a statement, only a new line is followed by indentation the node does not hold
+    itself (the block's, `state.indent_tokens`): the code of such a part generated alone is,
+    when it holds no line end, the text it was parsed from. When it occurs exactly once in
+    `text`, that is where it is (as in `statement_spans`). No offsets otherwise.
+    """
+    if isinstance(node, (cst.Module, cst.BaseStatement, cst.BaseSmallStatement)):
+        return None, 0
+    global _STATE
+    if _STATE is None:
+        _STATE = _state_class()
+    state = _STATE(module)
+    try:
+        node._codegen(state)
+    except SyntaxError:  # LibCST's CSTCodegenError: a part its parent completes (a `=`)
+        return None, 0
+    code = "".join(state.tokens)
+    if "\n" in code or "\r" in code:
+        return None, len(code)
+    return _placed(state.spans, code, text), len(code)
+
+
+def _placed(spans: Spans, code: str, text: str) -> Spans | None:
+    """Return `spans` (offsets into `code`) as offsets into `text`, if `code` occurs there once."""
+    start = text.find(code)
+    if start < 0 or text.find(code, start + 1) >= 0:
+        return None
+    return {node: (a + start, b + start) for node, (a, b) in spans.items()}
+
+
 def statement_spans(
     module: cst.Module, statement: cst.CSTNode, indents: list[str], text: str
 ) -> tuple[Spans | None, int]:
@@ -139,8 +171,4 @@ def statement_spans(
     state.indent_tokens = list(indents)
     statement._codegen(state)
     code = "".join(state.tokens)
-    start = text.find(code)
-    if start < 0 or text.find(code, start + 1) >= 0:
-        return None, len(code)
-    spans: Spans = state.spans
-    return {node: (a + start, b + start) for node, (a, b) in spans.items()}, len(code)
+    return _placed(state.spans, code, text), len(code)
