@@ -481,7 +481,7 @@ def test_default_headers_on_a_client_keep_the_module_for_libcst(
     assert [d.code for d in with_triage.diagnostics] == (["CM105"] if reported else [])
 
 
-_EVERY_SHAPE = '''
+_EVERY_SHAPE = """
 import a.b as c
 from .m import (x as y, z)
 type_ = {**extra, "k": v.attr}
@@ -503,7 +503,7 @@ def f(p, /, q=1, *args, r, s=2, **kw) -> ret.Type:
     class Inner:
         def m(self): return self.x
     return f"{fmt!r:{width.spec}}" if a < b in c else -n + m @ o
-'''
+"""
 
 
 def test_the_scans_lean_walk_reaches_every_name_attribute_and_return() -> None:
