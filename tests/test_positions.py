@@ -75,3 +75,30 @@ def test_a_file_with_lone_cr_line_ends_is_still_reported_and_fixed_in_place(tmp_
         b'import anthropic\rc = anthropic.Anthropic()\rc.messages.create(model="m",\r'
         b"    temperature=0.0, max_tokens=1024)\r"
     )
+
+
+@pytest.mark.parametrize(("name", "text"), SAMPLES, ids=[n for n, _ in SAMPLES])
+def test_a_nodes_span_from_its_statement_is_the_whole_modules(name: str, text: str) -> None:
+    """`FileContext.span` finds each node from its statement, as `node_spans` has it."""
+    from claude_migrate.analysis.context import FileContext
+    from claude_migrate.analysis.walk import child_fields
+
+    module = cst.parse_module(text)
+    whole = node_spans(module, text)
+    assert whole is not None
+    asked: list[cst.CSTNode] = []
+    stack: list[cst.CSTNode] = [module]
+    while stack:  # every node the parent map knows, from two places, in a fresh context each
+        node = stack.pop()
+        asked.append(node)
+        for field in child_fields(type(node)):
+            value = getattr(node, field)
+            items = value if isinstance(value, (list, tuple)) else [value]
+            stack.extend(v for v in items if isinstance(v, cst.CSTNode))
+    settings = None  # the spans read nothing of the policy
+    for start in (0, len(asked) // 2):
+        context = FileContext(name, SourceText(text), module, settings)  # type: ignore[arg-type]
+        if start:
+            assert context.nodes is not None  # the parent map built: statements are tried too
+        for node in asked[start:] + asked[:start]:
+            assert context.span(node) == whole[node]

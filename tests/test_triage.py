@@ -479,3 +479,42 @@ def test_default_headers_on_a_client_keep_the_module_for_libcst(
     with_triage = engine.process(job, Options())
     assert with_triage.diagnostics == _untriaged(job, monkeypatch).diagnostics
     assert [d.code for d in with_triage.diagnostics] == (["CM105"] if reported else [])
+
+
+_EVERY_SHAPE = """
+import a.b as c
+from .m import (x as y, z)
+type_ = {**extra, "k": v.attr}
+def f(p, /, q=1, *args, r, s=2, **kw) -> ret.Type:
+    global g
+    if p: return q.method()
+    for i in range(3):
+        try: return (yield i)
+        except (E, F) as err: return err.args
+        finally: pass
+    else: return lambda t: t.u
+    while w: return [n async for n in m if n.ok]
+    with ctx() as (h, j): return {k: v for k, v in d.items()}
+    match subject:
+        case {"key": K.V, **rest}: return rest
+        case Point(x=0, y=Y.Z) | [1, *others]: return others
+        case None: return not_there
+    async def inner(): return await aw.it
+    class Inner:
+        def m(self): return self.x
+    return f"{fmt!r:{width.spec}}" if a < b in c else -n + m @ o
+"""
+
+
+def test_the_scans_lean_walk_reaches_every_name_attribute_and_return() -> None:
+    """`_nodes` and `_returns` skip identifiers, contexts and operators, nothing the scans read."""
+    from claude_migrate.project.triage import _nodes, _returns
+
+    tree = ast.parse(_EVERY_SHAPE)
+    wanted = (ast.Name, ast.Attribute, ast.Return, ast.Call, ast.Constant, ast.keyword)
+    reached = {id(n) for n in _nodes(tree) if isinstance(n, wanted)}
+    assert reached == {id(n) for n in ast.walk(tree) if isinstance(n, wanted)}
+    function = tree.body[3]
+    returns = {id(n) for n in ast.walk(function) if isinstance(n, ast.Return)}
+    assert len(returns) == 12
+    assert {id(r) for r in _returns(function)} == returns

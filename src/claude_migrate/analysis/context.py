@@ -142,14 +142,89 @@ class FileContext:
 
     # Positions and edits ----------------------------------------------------------------------
     def range(self, node: cst.CSTNode) -> CodeRange:
-        start, end = self._spans[node]
+        start, end = self.span(node)
         return CodeRange(
             CodePosition(*self.source.position(start)), CodePosition(*self.source.position(end))
         )
 
     def span(self, node: cst.CSTNode) -> tuple[int, int]:
         """Return the start and end offsets of a node in the source text."""
-        return self._spans[node]
+        found = self._known_spans.get(node)
+        if found is None:
+            found = self._span_of(node)
+        return found
+
+    @cached_property
+    def _known_spans(self) -> dict[Any, tuple[int, int]]:
+        return {}
+
+    def _span_of(self, node: cst.CSTNode) -> tuple[int, int]:
+        """Find a node's offsets from the statement around it, else from the whole module.
+
+        Most files with a finding need the positions of a few nodes: generating the code of
+        the node (written on one line: `positions.expression_spans`), or, when a rule built the
+        parent map, of the innermost statement holding it or of the top-level statement holding
+        that, is enough when that code occurs once in the file (`statement_spans`). Once the
+        statements generated this way add up to the file's size, or none fits, the whole
+        module's positions are computed once (`_spans`) and answer every later question.
+        """
+        known = self._known_spans
+        text = self.source.text
+        if self._generated < len(text) and "\r" not in text:
+            from claude_migrate.analysis.positions import expression_spans
+
+            found, size = expression_spans(self.module, node, text)
+            self._generated += size
+            if found is not None:
+                known.update(found)
+                return known[node]
+            # The statements around it are found from the parent map, when a rule built it.
+            around = self._statements_around(node) if "nodes" in self.__dict__ else []
+            for statement, indents in around:
+                found = self._statement_spans(statement, indents)
+                if found is not None:
+                    known.update(found)
+                    break
+                if self._generated >= len(text):
+                    break
+            if node in known:
+                return known[node]
+        self._generated = len(text)  # from here on, the whole module's positions
+        known.update(self._spans)
+        return known[node]
+
+    _generated = 0  # characters of code generated for single statements so far
+
+    def _statement_spans(
+        self, statement: cst.CSTNode, indents: list[str]
+    ) -> dict[Any, tuple[int, int]] | None:
+        from claude_migrate.analysis.positions import statement_spans
+
+        spans, size = statement_spans(self.module, statement, indents, self.source.text)
+        self._generated += size
+        return spans
+
+    def _statements_around(self, node: cst.CSTNode) -> list[tuple[cst.CSTNode, list[str]]]:
+        """Return the innermost statement holding `node` and the top-level one, with indents.
+
+        A statement is an element of the module's body or of an indented block; `node` may be
+        one. Empty when the parent map does not reach the module from `node` (a token).
+        """
+        nodes = self.nodes
+        chain: list[cst.CSTNode] = [node]
+        while not isinstance(chain[-1], cst.Module):
+            parent = nodes.parent(chain[-1])
+            if parent is None:
+                return []
+            chain.append(parent)
+        found: list[tuple[cst.CSTNode, list[str]]] = []
+        default = self.module.default_indent
+        for i in range(len(chain) - 1):
+            if isinstance(chain[i + 1], (cst.Module, cst.IndentedBlock)):
+                blocks = [b for b in chain[i + 1 :] if isinstance(b, cst.IndentedBlock)]
+                indents = [default if b.indent is None else b.indent for b in reversed(blocks)]
+                found.append((chain[i], indents))
+        return [found[0], found[-1]] if len(found) > 1 else found
 
     def code(self, node: cst.CSTNode) -> str:
         start, end = self.span(node)

@@ -118,3 +118,57 @@ def node_spans(module: cst.Module, text: str) -> Spans | None:
         end = state.offset
         spans = {node: (min(a, end), min(b, end)) for node, (a, b) in spans.items()}
     return spans
+
+
+def expression_spans(module: cst.Module, node: cst.CSTNode, text: str) -> tuple[Spans | None, int]:
+    """Return the offsets of every node of a part of a statement written on one line.
+
+    Inside a statement, only a new line is followed by indentation the node does not hold
+    itself (the block's, `state.indent_tokens`): the code of such a part generated alone is,
+    when it holds no line end, the text it was parsed from. When it occurs exactly once in
+    `text`, that is where it is (as in `statement_spans`). No offsets otherwise.
+    """
+    if isinstance(node, (cst.Module, cst.BaseStatement, cst.BaseSmallStatement)):
+        return None, 0
+    global _STATE
+    if _STATE is None:
+        _STATE = _state_class()
+    state = _STATE(module)
+    try:
+        node._codegen(state)
+    except SyntaxError:  # LibCST's CSTCodegenError: a part its parent completes (a `=`)
+        return None, 0
+    code = "".join(state.tokens)
+    if "\n" in code or "\r" in code:
+        return None, len(code)
+    return _placed(state.spans, code, text), len(code)
+
+
+def _placed(spans: Spans, code: str, text: str) -> Spans | None:
+    """Return `spans` (offsets into `code`) as offsets into `text`, if `code` occurs there once."""
+    start = text.find(code)
+    if start < 0 or text.find(code, start + 1) >= 0:
+        return None
+    return {node: (a + start, b + start) for node, (a, b) in spans.items()}
+
+
+def statement_spans(
+    module: cst.Module, statement: cst.CSTNode, indents: list[str], text: str
+) -> tuple[Spans | None, int]:
+    """Return the offsets of every node of one statement, and how much code that generated.
+
+    `statement` is an element of the module's body or of an indented block, `indents` the
+    indentation of the blocks around it (outermost first): its code generation is then, token
+    for token, the text it was parsed from. When that code occurs exactly once in `text`, that
+    occurrence is the statement (LibCST reproduces its input), and every offset inside it is
+    the whole module's (`node_spans`) moved by where it starts. No offsets when the code occurs
+    anywhere else too, or nowhere (the text LibCST does not reproduce).
+    """
+    global _STATE
+    if _STATE is None:
+        _STATE = _state_class()
+    state = _STATE(module)
+    state.indent_tokens = list(indents)
+    statement._codegen(state)
+    code = "".join(state.tokens)
+    return _placed(state.spans, code, text), len(code)

@@ -867,7 +867,14 @@ def run(
     gc.disable()
     try:
         attached = list(
-            attach_project(jobs, cache, reads, read_by_phase, seconds=options.limits.seconds)
+            attach_project(
+                jobs,
+                cache,
+                reads,
+                read_by_phase,
+                seconds=options.limits.seconds,
+                wants_sites=_triage_reads(jobs, reads),
+            )
         )
     finally:
         if collecting:
@@ -875,6 +882,29 @@ def run(
             _FROZE = True
             gc.enable()
     return _run_attached(attached, options, workers, on_result, cache, reads, read_by_phase)
+
+
+def _triage_reads(jobs: Sequence[Job], reads: dict[str, bytes]) -> Callable[[str], bool]:
+    """Return whether the triage will read a file, as far as its bytes tell (for the phase).
+
+    The triage reads a Python file the prefilter sends to a parse; one it does not (a file
+    naming Claude that no enabled check confirms) is triaged only if the project phase then
+    finds a use for it, and is parsed by the triage itself in that rare case. Files given as
+    text (stdin) are always read.
+    """
+    by_path = {job.path: job for job in jobs if job.kind == "python" and job.text is None}
+
+    def wants(path: str) -> bool:
+        job = by_path.get(path)
+        data = reads.get(path)
+        if job is None or data is None:
+            return True
+        seen = as_read(job.kind, data)
+        if any(name in seen for name in _declared(job.settings)):
+            return True
+        return prefilter(seen, job.settings, job.kind, job.path) == PARSE
+
+    return wants
 
 
 # Whether the last run froze what its project phase left (see `run`).

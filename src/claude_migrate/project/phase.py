@@ -447,6 +447,8 @@ class Project:
         # The run's own files (path -> bytes or text): a module summarised on demand is read
         # from here before the disk.
         self.given: dict[str, bytes | str] = {}
+        # Whether the triage will read a file of the run (path -> bool; None: every file).
+        self.wants_sites: Callable[[str], bool] | None = None
         self.facts = Facts()
         # The fixed point's worklist (`solve`): when each call was last read (a clock), the
         # calls that read each fact since it last changed, those to read again, how many
@@ -480,16 +482,22 @@ class Project:
         self.sites: dict[str, Sites] = {}
 
     # Building -------------------------------------------------------------------------------
-    def add(self, path: Path, text: str) -> str | None:
-        """Summarise one file; return its module name (None when it has none or won't parse)."""
+    def add(self, path: Path, text: str, joined: bool = False) -> str | None:
+        """Summarise one file; return its module name (None when it has none or won't parse).
+
+        `joined`: a file of the run that joined because it uses what a module gives (`_Growth`),
+        which the triage nearly always reads, whatever its bytes.
+        """
         named = module_name(path, self.roots)
         if named is None:
             return None
         name, is_package = named
         if name in self.summaries:
             return name
-        # What the triage reads is kept for the run's own files only (`attach_project`).
-        found = self._summary(text, name, is_package, str(path) in self.given)
+        # What the triage reads is kept for the run's own files it will triage only.
+        given = str(path) in self.given
+        wanted = given and (joined or self.wants_sites is None or self.wants_sites(str(path)))
+        found = self._summary(text, name, is_package, wanted)
         if found is None:
             return None
         self.summaries[name] = self._beside(name, path, found)
@@ -3193,6 +3201,7 @@ def build(
     cwd: Path,
     cache: Any = None,
     seconds: float | None = None,
+    wants_sites: Callable[[str], bool] | None = None,
 ) -> Project:
     """Summarise the files that can matter (and the project modules they import); solve.
 
@@ -3215,6 +3224,7 @@ def build(
     project.cache = cache
     project.seconds = seconds
     project.given = {str(path): data for path, data in files}
+    project.wants_sites = wants_sites
     pending = _add_naming_files(project, files)
     project.solve()
     if len(pending) <= MAX_GROWTH_FILES:
@@ -3362,7 +3372,7 @@ def _add_file(
         text = decoded
     else:
         text = data
-    name = project.add(path, text)
+    name = project.add(path, text, joined=follow)
     if name is not None and follow:
         project.followed.add(name)
     if name is not None and scan:
@@ -3419,6 +3429,7 @@ def attach_project(
     reads: dict[str, bytes] | None = None,
     read_sites_of: dict[str, tuple[str, Sites]] | None = None,
     seconds: float | None = None,
+    wants_sites: Callable[[str], bool] | None = None,
 ) -> list[Any]:
     """Return the jobs with the project phase's view of each Python file attached.
 
@@ -3431,7 +3442,8 @@ def attach_project(
     way back, so a warm run over an unchanged tree neither parses nor solves anything.
     The bytes read for the phase are left in `reads` (path -> bytes) for the file phase, so
     each file is read once; what the triage reads of each file the phase parsed is left in
-    `read_sites_of` (path -> (the text parsed, `triage.Sites`)), so it is parsed once too.
+    `read_sites_of` (path -> (the text parsed, `triage.Sites`)), so it is parsed once too;
+    `wants_sites` (path -> bool) says which files the triage will read, when only some.
     """
     from dataclasses import replace
 
@@ -3453,7 +3465,7 @@ def attach_project(
         collecting = gc.isenabled()
         gc.disable()
         try:
-            project = build(files, cwd(), cache, seconds)
+            project = build(files, cwd(), cache, seconds, wants_sites)
         finally:
             if collecting:
                 gc.enable()

@@ -323,12 +323,7 @@ class _Scan:
                     self.bindings.append(bound)
             elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
                 self.functions.append(node)  # type: ignore[arg-type]
-            for name in node._fields:
-                value = getattr(node, name, None)
-                if type(value) is list:
-                    stack.extend(item for item in value if isinstance(item, ast.AST))
-                elif isinstance(value, ast.AST):
-                    push(value)
+            _push_children(node, stack)
 
     def _call(self, node: ast.Call) -> None:
         func = node.func
@@ -469,8 +464,27 @@ def _bound_by(node: ast.AST) -> tuple[list[ast.AST], list[ast.AST]] | None:
 
 
 def _returns(function: ast.AST) -> Iterable[ast.Return]:
-    """Return the return statements in a function (nested ones too: a superset)."""
-    return [node for node in _nodes(function) if type(node) is ast.Return]
+    """Return the return statements in a function (nested ones too: a superset).
+
+    A `return` is a statement, so only the statement lists are searched, never an expression.
+    """
+    found: list[ast.Return] = []
+    stack = [function]
+    while stack:
+        node = stack.pop()
+        for name in _STATEMENT_LISTS:
+            value = getattr(node, name, None)
+            if type(value) is list:
+                for child in value:
+                    if type(child) is ast.Return:
+                        found.append(child)
+                    else:
+                        stack.append(child)
+    return found
+
+
+# The fields that hold statements (`match_case` and `ExceptHandler` nodes hold them in turn).
+_STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 def _nodes(top: ast.AST) -> list[ast.AST]:
@@ -483,13 +497,48 @@ def _nodes(top: ast.AST) -> list[ast.AST]:
     while stack:
         node = stack.pop()
         found.append(node)
-        for name in node._fields:
-            value = getattr(node, name, None)
-            if type(value) is list:
-                stack.extend(item for item in value if isinstance(item, ast.AST))
-            elif isinstance(value, ast.AST):
-                stack.append(value)
+        _push_children(node, stack)
     return found
+
+
+# Fields that never hold a node the triage reads: identifiers, numbers, and the contexts and
+# operators (`Load()`, `Add()`, `In()`), which are nodes but tell the scans nothing.
+_SCALAR_FIELDS = frozenset(
+    {
+        "ctx", "op", "ops", "id", "attr", "arg", "module", "level", "kind", "type_comment",
+        "asname", "conversion", "is_async", "kwd_attrs", "tag", "names", "simple", "rest",
+    }
+)  # fmt: skip
+# Lists that may hold None beside nodes (`{**d}`'s key, a keyword-only parameter's default).
+_HOLES = frozenset({"keys", "kw_defaults"})
+# A node type -> (its fields that may hold nodes, those of them that are lists with holes).
+_CHILD_FIELDS: dict[type, tuple[tuple[str, ...], frozenset[str]]] = {}
+
+
+def _child_fields(kind: type) -> tuple[tuple[str, ...], frozenset[str]]:
+    skip = set(_SCALAR_FIELDS)
+    if kind.__name__ in ("Constant", "MatchSingleton"):
+        skip.add("value")  # a Python value, never a node
+    if kind.__name__ != "TypeAlias":
+        skip.add("name")  # an identifier everywhere but in `type X = ...` (a Name)
+    fields = tuple(f for f in getattr(kind, "_fields", ()) if f not in skip)
+    found = _CHILD_FIELDS[kind] = (fields, _HOLES.intersection(fields))
+    return found
+
+
+def _push_children(node: ast.AST, stack: list[ast.AST]) -> None:
+    """Push the child nodes of `node` the scans read (`ast.iter_child_nodes`, leaner)."""
+    kind = type(node)
+    fields, holes = _CHILD_FIELDS.get(kind) or _child_fields(kind)
+    for name in fields:
+        value = getattr(node, name, None)
+        if type(value) is list:
+            if name in holes:
+                stack.extend(item for item in value if item is not None)
+            else:
+                stack.extend(value)
+        elif value is not None:
+            stack.append(value)
 
 
 def _names_in(nodes: Iterable[ast.AST]) -> set[str]:
