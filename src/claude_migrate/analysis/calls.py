@@ -224,7 +224,7 @@ class CallFinder:
 
     def kwargs(self, record: CallRecord) -> Entries:
         entries = self.values.entries_of_call(
-            record.node, record.scope, record.order, self.mutators(record)
+            record.node, record.scope, record.order, self.mutators(record), record.path
         )
         for key, entry in list(entries.items.items()):
             if self._not_given(entry.value_node, record.scope):

@@ -9,9 +9,16 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
-from claude_migrate.analysis.scope import Binding, ClassInfo, Scope, always_before, may_reach
+from claude_migrate.analysis.scope import (
+    Binding,
+    Branch,
+    ClassInfo,
+    Scope,
+    always_before,
+    may_reach,
+)
 from claude_migrate.core.lazy import lazy_import
 
 if TYPE_CHECKING:
@@ -21,6 +28,9 @@ if TYPE_CHECKING:
     from claude_migrate.analysis.scope import CallRecord
 else:
     cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
+
+# Where a name is read: the order of the reading call and the branches it sits in.
+Read: TypeAlias = tuple[int, tuple[Branch, ...]]
 
 MAX_DEPTH = 12
 # The most assignments of one name a value set is read from.
@@ -205,16 +215,22 @@ class ValueResolver:
         self._children_of: dict[int, list[ClassInfo]] | None = None
         self._changed_tables: dict[tuple[str, int], bool] = {}
 
-    def single_binding(self, name: str, scope: Scope) -> Binding | None:
-        """Return the one assignment of `name` visible from `scope`, or None if not exactly one."""
+    def single_binding(self, name: str, scope: Scope, read: Read | None = None) -> Binding | None:
+        """Return the one assignment of `name` visible from `scope`, or None if not exactly one.
+
+        `read`: where the name is read (order, branch path); an assignment inside a compound
+        statement counts when it runs on every path to that read (`try:` / `with` / loop body:
+        `params = {...}` then `create(**params)` in the same block).
+        """
         bindings = [b for b in scope.lookup(name) if b.kind != "annotation"]
         if len(bindings) != 1:
             return None
         binding = bindings[0]
         if binding.kind != "assign" or binding.value is None:
             return None
-        # A function's local constant counts only when assigned at the function's top level.
-        if binding.nested:
+        # A function's local constant counts only when assigned at the function's top level,
+        # or earlier in the block the read sits in.
+        if binding.nested and not _runs_before(binding, read):
             return None
         return binding
 
@@ -726,9 +742,10 @@ class ValueResolver:
         return Value(True, inner.value, inner.node, f"the default of {owner}()", default=True)
 
     def dict_node(
-        self, node: cst.BaseExpression, scope: Scope, depth: int = 0
+        self, node: cst.BaseExpression, scope: Scope, depth: int = 0, read: Read | None = None
     ) -> tuple[cst.BaseExpression, Scope, str | None] | None:
-        """Return the dict literal (or `dict(...)` call) an expression is bound to."""
+        """Return the dict literal (or `dict(...)` call) an expression is bound to (`read`: where
+        the expression is read, for a name assigned earlier in the same block)."""
         if depth > MAX_DEPTH:
             return None
         if isinstance(node, cst.Dict):
@@ -742,7 +759,7 @@ class ValueResolver:
                 return node, scope, None
             return None
         if isinstance(node, cst.Name):
-            binding = self.single_binding(node.value, scope)
+            binding = self.single_binding(node.value, scope, read)
             if binding is None or binding.value is None:
                 return None
             found = self.dict_node(binding.value, binding.scope, depth + 1)
@@ -977,9 +994,14 @@ class ValueResolver:
         depth: int = 0,
         before_order: int | None = None,
         mutators: dict[str, list[int]] | None = None,
+        path: tuple[Branch, ...] | None = None,
     ) -> Entries:
-        """Return what `**node` passes: the bound dict's entries plus later `name[k] = v` sets."""
-        found = self.dict_node(node, scope, depth)
+        """Return what `**node` passes: the bound dict's entries plus later `name[k] = v` sets.
+
+        `path`: the branches the read sits in, with `before_order` where it is.
+        """
+        read = None if path is None or before_order is None else (before_order, path)
+        found = self.dict_node(node, scope, depth, read)
         if found is None:
             helped = self._helper_entries(node, scope, depth)
             if helped is None:
@@ -1031,8 +1053,10 @@ class ValueResolver:
         scope: Scope,
         order: int,
         mutators: dict[str, list[int]] | None = None,
+        path: tuple[Branch, ...] | None = None,
     ) -> Entries:
-        """Return the keyword arguments of a call, expanding `**dicts` we can see."""
+        """Return the keyword arguments of a call, expanding `**dicts` we can see (`path`: the
+        branches the call sits in)."""
         entries = Entries()
         for arg in call.args:
             if arg.keyword is not None:
@@ -1045,7 +1069,7 @@ class ValueResolver:
                     entries.items[key] = Entry(key, arg, arg.value, value, call)
                 entries.unknown_keys.discard(key)
             elif arg.star == "**":
-                self._merge(entries, self.expand(arg.value, scope, 0, order, mutators))
+                self._merge(entries, self.expand(arg.value, scope, 0, order, mutators, path))
         return entries
 
     # Strings built from parts: URLs ------------------------------------------------------------
@@ -1132,3 +1156,11 @@ class ValueResolver:
             return None
         found = self.expand(entry.value_node, scope)
         return None if found.opaque and not found.items else found
+
+
+def _runs_before(binding: Binding, read: Read | None) -> bool:
+    """Return whether a nested assignment runs on every path to `read`, before it."""
+    if read is None:
+        return False
+    order, path = read
+    return binding.order < order and always_before(binding.path, path)
