@@ -610,7 +610,12 @@ class CallFinder:
             params = None
             if body is not None:
                 params = self.values.json_payload(
-                    body.value_node, record.scope, record.order, self.mutators(record)
+                    body.value_node,
+                    record.scope,
+                    record.order,
+                    self.mutators(record),
+                    0,
+                    record.path,
                 )
             claude = bool(model and is_claude_model(model))
             if params is None:
@@ -920,14 +925,15 @@ class CallFinder:
         params: Entries | None = None
         if body is not None:
             params = self.values.json_payload(
-                body.value_node, record.scope, record.order, self.mutators(record)
+                body.value_node, record.scope, record.order, self.mutators(record), 0, record.path
             )
         else:
             for key in ("data", "content"):
                 if (raw := args.get(key)) is not None:
                     params = self.values.json_payload(
-                        raw.value_node, record.scope, record.order, self.mutators(record)
-                    )
+                        raw.value_node, record.scope, record.order, self.mutators(record), 0,
+                        record.path,
+                    )  # fmt: skip
                     break
         if params is None:
             params = Entries(opaque=True)

@@ -1119,35 +1119,40 @@ class ValueResolver:
         before_order: int | None = None,
         mutators: dict[str, list[int]] | None = None,
         depth: int = 0,
+        path: tuple[Branch, ...] | None = None,
     ) -> Entries | None:
         """Return the entries of the dict a JSON body is made from (`json.dumps(...)`, a name).
 
-        None when the expression is not provably such a body.
+        None when the expression is not provably such a body. `path`: the branches the call
+        sending it sits in (with `before_order` where it is).
         """
         if depth > MAX_DEPTH:
             return None
         if isinstance(node, cst.Call) and self.is_call_to(node, scope, "json.dumps"):
             if not node.args or node.args[0].keyword is not None or node.args[0].star:
                 return None
-            return self.expand(node.args[0].value, scope, depth + 1, before_order, mutators)
+            return self.expand(node.args[0].value, scope, depth + 1, before_order, mutators, path)
         if (
             isinstance(node, cst.Call)
             and isinstance(node.func, cst.Attribute)
             and node.func.attr.value == "encode"
         ):
-            return self.json_payload(node.func.value, scope, before_order, mutators, depth + 1)
+            return self.json_payload(
+                node.func.value, scope, before_order, mutators, depth + 1, path
+            )
         if isinstance(node, cst.Name):
-            binding = self.single_binding(node.value, scope)
+            read = None if path is None or before_order is None else (before_order, path)
+            binding = self.single_binding(node.value, scope, read)
             if binding is None or binding.value is None:
                 return None
             if isinstance(binding.value, cst.Call):
                 return self.json_payload(
-                    binding.value, binding.scope, before_order, mutators, depth + 1
+                    binding.value, binding.scope, before_order, mutators, depth + 1, path
                 )
-            if self.dict_node(node, scope) is not None:
-                return self.expand(node, scope, depth + 1, before_order, mutators)
+            if self.dict_node(node, scope, 0, read) is not None:
+                return self.expand(node, scope, depth + 1, before_order, mutators, path)
         if isinstance(node, cst.Dict):
-            return self.expand(node, scope, depth + 1, before_order, mutators)
+            return self.expand(node, scope, depth + 1, before_order, mutators, path)
         return None
 
     def nested(self, entry: Entry | None, scope: Scope) -> Entries | None:
