@@ -1956,6 +1956,7 @@ class Project:
                     # Not a change the rounds wait for: only the views read it.
                     by = _quiet_entry(self.facts.relied_by, key, dict)
                     _quiet_entry(by, name, set).add(receiver or ("", ""))
+                    self._default_reads(callee_module, facts, name, reaches.get(name, []))
         self._record_bound_clients(module, function, key, bound_args)
         # Wrapper chains: our parameters passed on reach what the callee's reach.
         here = [self.paths.get(module, module), call[6]]
@@ -1972,6 +1973,19 @@ class Project:
             for star in call[5]:
                 if self._varkw(module, function, star) is not None:
                     self._record_forwarding(module, function, reaches, forwards, bound_args)
+
+    def _default_reads(
+        self, module: str, facts: dict[str, Any], name: str, reaches: list[list[Any]]
+    ) -> None:
+        """A nested function's default read from the enclosing one (`def call(model=model)`)
+        is evaluated there: what the default reads reaches what the parameter does."""
+        parent = facts.get("parent")
+        if parent is None or not reaches:
+            return
+        for param in facts["params"]:
+            if param["name"] == name and param["default"] is not None:
+                for reach in reaches:
+                    self._reach_from(module, parent, param["default"], reach)
 
     def _record_bound_clients(
         self,
