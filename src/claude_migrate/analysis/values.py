@@ -664,8 +664,11 @@ class ValueResolver:
             return self._dict_choices(node.value, _index(node), None, scope, depth)
         held = self.self_attribute(node, scope)
         if held is not None:
-            # `self.model = model or DEFAULT` in `__init__`, read by the call.
-            return self.fallback(held[0], held[1], depth + 1)
+            # `self.model = model or DEFAULT` or `self.model = MODELS.get(variant, DEFAULT)` in
+            # `__init__`, read by the call.
+            return self.choices(held[0], held[1], depth + 1)
+        if _self_read(node, scope) is not None:
+            return self._attribute_choices(node, scope, depth)
         if not isinstance(node, cst.Call):
             return None
         func = node.func
@@ -681,6 +684,33 @@ class ValueResolver:
         if helper is None or not helper.returns or len(helper.returns) > MAX_MEMBERS:
             return None
         return self._members(helper.returns, helper, depth)
+
+    def _attribute_choices(
+        self, node: cst.BaseExpression, scope: Scope, depth: int
+    ) -> list[Value] | None:
+        """Return what each assignment of `self.<attr>` in its class's methods may set, when
+        there are several (`__init__` sets a default, `switch_model` another entry of a table).
+
+        Each is what the attribute holds from then on, so each may be what a call reads; as for
+        `value_set`, assignments that cannot be proven are left out.
+        """
+        read = _self_read(node, scope)
+        if read is None:
+            return None
+        info, attr = read
+        bindings = info.attributes.get(attr, [])
+        if not 2 <= len(bindings) <= MAX_MEMBERS or info.items.get(attr):
+            return None
+        found: list[Value] = []
+        for binding in bindings:
+            if binding.kind != "assign" or binding.value is None:
+                continue
+            value = self.value(binding.value, binding.scope, depth + 1)
+            if value.known and not value.default:
+                found.append(Value(True, value.value, binding.value))
+            else:
+                found.extend(self.choices(binding.value, binding.scope, depth + 1) or ())
+        return found or None
 
     def fallback(
         self, node: cst.BaseExpression, scope: Scope, depth: int = 0
