@@ -38,6 +38,9 @@ MAX_DEPTH = 12
 # The most assignments of one name a value set is read from.
 MAX_MEMBERS = 64
 # Methods that change a dict in place: a dict they are called on is not the literal it was.
+# The standard library's enum classes (https://docs.python.org/3/library/enum.html): a member's
+# `.value` is what its class body assigns.
+ENUM_CLASSES = frozenset({"enum.Enum", "enum.StrEnum", "enum.IntEnum", "enum.Flag", "enum.IntFlag"})
 MUTATING_METHODS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__"})
 
 
@@ -401,6 +404,49 @@ class ValueResolver:
             order.extend(self._bases(current))
         return None
 
+    def class_dict(
+        self, node: cst.BaseExpression, scope: Scope
+    ) -> tuple[cst.BaseExpression, Scope] | None:
+        """Return the dict a `self.<attr>` reads from a class body (`default_params = {...}`),
+        when every class the instance may be reads the same one and nothing changes it."""
+        read = _self_read(node, scope)
+        if self.symbols is None or read is None:
+            return None
+        info, attr = read
+        module = self.symbols.index.module_scope
+        if module is None or any(a == attr for _, a in module.attribute_sets):
+            return None
+        found: Binding | None = None
+        for receiver in self._receivers(info):
+            binding = self._class_binding(receiver, attr)
+            if binding is None or (found is not None and binding is not found):
+                return None
+            found = binding
+        if found is None or found.value is None:
+            return None
+        return found.value, found.scope
+
+    def _class_binding(self, info: ClassInfo, attr: str) -> Binding | None:
+        """Return the one class-body assignment of `attr` an instance of `info` reads."""
+        seen: list[ClassInfo] = []
+        order: list[ClassInfo | None] = [info]
+        while order:
+            current = order.pop(0)
+            if current is None:
+                return None
+            if current in seen:
+                continue
+            seen.append(current)
+            if current.attributes.get(attr) or current.items.get(attr):
+                return None
+            bindings = [b for b in current.scope.bindings.get(attr, []) if b.kind != "annotation"]
+            if bindings:
+                one = bindings[0]
+                ok = len(bindings) == 1 and one.kind == "assign" and not one.nested
+                return one if ok else None
+            order.extend(self._bases(current))
+        return None
+
     def table_item(self, node: cst.Subscript, scope: Scope, depth: int = 0) -> Value:
         """Return the entry of a table a constant holds, read by a key written in the module.
 
@@ -514,6 +560,11 @@ class ValueResolver:
         """
         if self.symbols is None or depth > MAX_DEPTH:
             return UNKNOWN
+        if attr == "value" and isinstance(base, cst.Attribute):
+            # `Model.OPUS.value`: the value of a member of an enum of this module.
+            owner = self.symbols.local_class(base.value, scope)
+            if owner is not None and self._is_enum(owner):
+                return self.class_constant(base.value, base.attr.value, scope, depth + 1)
         info = self.symbols.local_class(base, scope)
         if info is not None:
             bindings = [b for b in info.scope.bindings.get(attr, []) if b.kind != "annotation"]
@@ -533,6 +584,13 @@ class ValueResolver:
         if found is None:
             return self.module_constant(base, attr, scope)
         return Value(True, found[0], None, found[1])
+
+    def _is_enum(self, info: ClassInfo) -> bool:
+        assert self.symbols is not None
+        outer = info.scope.parent or info.scope
+        return any(
+            self.symbols.qualname(base.value, outer) in ENUM_CLASSES for base in info.node.bases
+        )
 
     def module_constant(self, base: cst.BaseExpression, attr: str, scope: Scope) -> Value:
         """Return `settings.MODEL`: a constant of a project module read through the module
@@ -828,7 +886,7 @@ class ValueResolver:
             if found is None:
                 return None
             return found[0], found[1], found[2] or node.value
-        held = self.self_attribute(node, scope)
+        held = self.self_attribute(node, scope) or self.class_dict(node, scope)
         if held is not None:
             found = self.dict_node(held[0], held[1], depth + 1)
             return None if found is None else (found[0], found[1], found[2])
@@ -1031,10 +1089,10 @@ class ValueResolver:
                     entries.items[key] = Entry(
                         key, arg, arg.value, self.value(arg.value, scope, depth + 1), node
                     )
-                elif arg.star == "**":
+                elif arg.star == "**" or (arg.star == "" and arg is node.args[0]):
+                    # `dict(**other)`, or `dict(other)`: a copy of a dict we may see.
                     self._merge(entries, self.expand(arg.value, scope, depth + 1))
                 else:
-                    # dict(other, ...) or dict(pairs): cannot see the keys.
                     entries.opaque = True
             return entries
         return None
