@@ -722,9 +722,7 @@ class ValueResolver:
             return self._dict_choices(node.value, _index(node), None, scope, depth)
         held = self.self_attribute(node, scope)
         if held is not None:
-            # `self.model = model or DEFAULT` or `self.model = MODELS.get(variant, DEFAULT)` in
-            # `__init__`, read by the call.
-            return self.choices(held[0], held[1], depth + 1)
+            return self._held_choices(held[0], held[1], depth + 1)
         if _self_read(node, scope) is not None:
             return self._attribute_choices(node, scope, depth)
         if not isinstance(node, cst.Call):
@@ -742,6 +740,17 @@ class ValueResolver:
         if helper is None or not helper.returns or len(helper.returns) > MAX_MEMBERS:
             return None
         return self._members(helper.returns, helper, depth)
+
+    def _held_choices(
+        self, node: cst.BaseExpression, scope: Scope, depth: int
+    ) -> list[Value] | None:
+        """Return the values an assignment to `self.<attr>` may give it."""
+        if _fallback_parts(node) is not None:
+            # `self.model = model or DEFAULT`: the fallback is sent only where an in-project
+            # call relies on the empty default it tests.
+            return self.fallback(node, scope, depth)
+        # `self.model = MODELS.get(variant, DEFAULT)`: one of the table's entries.
+        return self.choices(node, scope, depth)
 
     def _attribute_choices(
         self, node: cst.BaseExpression, scope: Scope, depth: int
@@ -767,7 +776,7 @@ class ValueResolver:
             if value.known and not value.default:
                 found.append(Value(True, value.value, binding.value))
             else:
-                found.extend(self.choices(binding.value, binding.scope, depth + 1) or ())
+                found.extend(self._held_choices(binding.value, binding.scope, depth + 1) or ())
         return found or None
 
     def fallback(
