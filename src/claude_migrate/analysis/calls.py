@@ -225,7 +225,7 @@ class CallFinder:
 
     def kwargs(self, record: CallRecord) -> Entries:
         entries = self.values.entries_of_call(
-            record.node, record.scope, record.order, self.mutators(record)
+            record.node, record.scope, record.order, self.mutators(record), record.path
         )
         for key, entry in list(entries.items.items()):
             if self._not_given(entry.value_node, record.scope):
@@ -611,7 +611,12 @@ class CallFinder:
             params = None
             if body is not None:
                 params = self.values.json_payload(
-                    body.value_node, record.scope, record.order, self.mutators(record)
+                    body.value_node,
+                    record.scope,
+                    record.order,
+                    self.mutators(record),
+                    0,
+                    record.path,
                 )
             claude = bool(model and is_claude_model(model))
             if params is None:
@@ -921,14 +926,15 @@ class CallFinder:
         params: Entries | None = None
         if body is not None:
             params = self.values.json_payload(
-                body.value_node, record.scope, record.order, self.mutators(record)
+                body.value_node, record.scope, record.order, self.mutators(record), 0, record.path
             )
         else:
             for key in ("data", "content"):
                 if (raw := args.get(key)) is not None:
                     params = self.values.json_payload(
-                        raw.value_node, record.scope, record.order, self.mutators(record)
-                    )
+                        raw.value_node, record.scope, record.order, self.mutators(record), 0,
+                        record.path,
+                    )  # fmt: skip
                     break
         if params is None:
             params = Entries(opaque=True)

@@ -258,7 +258,8 @@ def _merge(
     read_at = [r.entry.value_node if place is entry.value.node else _spread(r) for r in group]
     lines = sorted({ctx.range(node).start.line for node in read_at})
     if place is entry.value.node:
-        said = f"{name} is read here as the {label} of a Claude call"
+        # A table entry a call picks by a key not known here has no name of its own.
+        said = f"{name or 'this value'} is read here as the {label} of a Claude call"
     else:
         said = f"a Claude call sends this {label} here" + (f", through **{name}" if name else "")
     related.extend((ctx.path, line, said) for line in lines)

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from claude_migrate.analysis.scope import (
     Binding,
+    Branch,
     CallRecord,
     ClassInfo,
     Scope,
@@ -29,6 +30,9 @@ if TYPE_CHECKING:
     from claude_migrate.analysis.scope import CallRecord
 else:
     cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
+
+# Where a name is read: the order of the reading call and the branches it sits in.
+Read: TypeAlias = tuple[int, tuple[Branch, ...]]
 
 MAX_DEPTH = 12
 # The most assignments of one name a value set is read from.
@@ -218,16 +222,22 @@ class ValueResolver:
         self._children_of: dict[int, list[ClassInfo]] | None = None
         self._changed_tables: dict[tuple[str, int], bool] = {}
 
-    def single_binding(self, name: str, scope: Scope) -> Binding | None:
-        """Return the one assignment of `name` visible from `scope`, or None if not exactly one."""
+    def single_binding(self, name: str, scope: Scope, read: Read | None = None) -> Binding | None:
+        """Return the one assignment of `name` visible from `scope`, or None if not exactly one.
+
+        `read`: where the name is read (order, branch path); an assignment inside a compound
+        statement counts when it runs on every path to that read (`try:` / `with` / loop body:
+        `params = {...}` then `create(**params)` in the same block).
+        """
         bindings = [b for b in scope.lookup(name) if b.kind != "annotation"]
         if len(bindings) != 1:
             return None
         binding = bindings[0]
         if binding.kind != "assign" or binding.value is None:
             return None
-        # A function's local constant counts only when assigned at the function's top level.
-        if binding.nested:
+        # A function's local constant counts only when assigned at the function's top level,
+        # or earlier in the block the read sits in.
+        if binding.nested and not _runs_before(binding, read):
             return None
         return binding
 
@@ -745,8 +755,9 @@ class ValueResolver:
             return self._dict_choices(node.value, _index(node), None, scope, depth)
         held = self.self_attribute(node, scope)
         if held is not None:
-            # `self.model = model or DEFAULT` in `__init__`, read by the call.
-            return self.fallback(held[0], held[1], depth + 1)
+            return self._held_choices(held[0], held[1], depth + 1)
+        if _self_read(node, scope) is not None:
+            return self._attribute_choices(node, scope, depth)
         if not isinstance(node, cst.Call):
             return None
         func = node.func
@@ -762,6 +773,44 @@ class ValueResolver:
         if helper is None or not helper.returns or len(helper.returns) > MAX_MEMBERS:
             return None
         return self._members(helper.returns, helper, depth)
+
+    def _held_choices(
+        self, node: cst.BaseExpression, scope: Scope, depth: int
+    ) -> list[Value] | None:
+        """Return the values an assignment to `self.<attr>` may give it."""
+        if _fallback_parts(node) is not None:
+            # `self.model = model or DEFAULT`: the fallback is sent only where an in-project
+            # call relies on the empty default it tests.
+            return self.fallback(node, scope, depth)
+        # `self.model = MODELS.get(variant, DEFAULT)`: one of the table's entries.
+        return self.choices(node, scope, depth)
+
+    def _attribute_choices(
+        self, node: cst.BaseExpression, scope: Scope, depth: int
+    ) -> list[Value] | None:
+        """Return what each assignment of `self.<attr>` in its class's methods may set, when
+        there are several (`__init__` sets a default, `switch_model` another entry of a table).
+
+        Each is what the attribute holds from then on, so each may be what a call reads; as for
+        `value_set`, assignments that cannot be proven are left out.
+        """
+        read = _self_read(node, scope)
+        if read is None:
+            return None
+        info, attr = read
+        bindings = info.attributes.get(attr, [])
+        if not 2 <= len(bindings) <= MAX_MEMBERS or info.items.get(attr):
+            return None
+        found: list[Value] = []
+        for binding in bindings:
+            if binding.kind != "assign" or binding.value is None:
+                continue
+            value = self.value(binding.value, binding.scope, depth + 1)
+            if value.known and not value.default:
+                found.append(Value(True, value.value, binding.value))
+            else:
+                found.extend(self._held_choices(binding.value, binding.scope, depth + 1) or ())
+        return found or None
 
     def fallback(
         self, node: cst.BaseExpression, scope: Scope, depth: int = 0
@@ -855,9 +904,10 @@ class ValueResolver:
         return Value(True, inner.value, inner.node, via, default=True)
 
     def dict_node(
-        self, node: cst.BaseExpression, scope: Scope, depth: int = 0
+        self, node: cst.BaseExpression, scope: Scope, depth: int = 0, read: Read | None = None
     ) -> tuple[cst.BaseExpression, Scope, str | None] | None:
-        """Return the dict literal (or `dict(...)` call) an expression is bound to."""
+        """Return the dict literal (or `dict(...)` call) an expression is bound to (`read`: where
+        the expression is read, for a name assigned earlier in the same block)."""
         if depth > MAX_DEPTH:
             return None
         if isinstance(node, cst.Dict):
@@ -871,7 +921,7 @@ class ValueResolver:
                 return node, scope, None
             return None
         if isinstance(node, cst.Name):
-            binding = self.single_binding(node.value, scope)
+            binding = self.single_binding(node.value, scope, read)
             if binding is None or binding.value is None:
                 return None
             found = self.dict_node(binding.value, binding.scope, depth + 1)
@@ -1106,9 +1156,14 @@ class ValueResolver:
         depth: int = 0,
         before_order: int | None = None,
         mutators: dict[str, list[CallRecord]] | None = None,
+        path: tuple[Branch, ...] | None = None,
     ) -> Entries:
-        """Return what `**node` passes: the bound dict's entries plus later `name[k] = v` sets."""
-        found = self.dict_node(node, scope, depth)
+        """Return what `**node` passes: the bound dict's entries plus later `name[k] = v` sets.
+
+        `path`: the branches the read sits in, with `before_order` where it is.
+        """
+        read = None if path is None or before_order is None else (before_order, path)
+        found = self.dict_node(node, scope, depth, read)
         if found is None:
             helped = self._helper_entries(node, scope, depth)
             if helped is None:
@@ -1223,8 +1278,10 @@ class ValueResolver:
         scope: Scope,
         order: int,
         mutators: dict[str, list[CallRecord]] | None = None,
+        path: tuple[Branch, ...] | None = None,
     ) -> Entries:
-        """Return the keyword arguments of a call, expanding `**dicts` we can see."""
+        """Return the keyword arguments of a call, expanding `**dicts` we can see (`path`: the
+        branches the call sits in)."""
         entries = Entries()
         for arg in call.args:
             if arg.keyword is not None:
@@ -1237,7 +1294,7 @@ class ValueResolver:
                     entries.items[key] = Entry(key, arg, arg.value, value, call)
                 entries.unknown_keys.discard(key)
             elif arg.star == "**":
-                self._merge(entries, self.expand(arg.value, scope, 0, order, mutators))
+                self._merge(entries, self.expand(arg.value, scope, 0, order, mutators, path))
         return entries
 
     # Strings built from parts: URLs ------------------------------------------------------------
@@ -1287,35 +1344,40 @@ class ValueResolver:
         before_order: int | None = None,
         mutators: dict[str, list[CallRecord]] | None = None,
         depth: int = 0,
+        path: tuple[Branch, ...] | None = None,
     ) -> Entries | None:
         """Return the entries of the dict a JSON body is made from (`json.dumps(...)`, a name).
 
-        None when the expression is not provably such a body.
+        None when the expression is not provably such a body. `path`: the branches the call
+        sending it sits in (with `before_order` where it is).
         """
         if depth > MAX_DEPTH:
             return None
         if isinstance(node, cst.Call) and self.is_call_to(node, scope, "json.dumps"):
             if not node.args or node.args[0].keyword is not None or node.args[0].star:
                 return None
-            return self.expand(node.args[0].value, scope, depth + 1, before_order, mutators)
+            return self.expand(node.args[0].value, scope, depth + 1, before_order, mutators, path)
         if (
             isinstance(node, cst.Call)
             and isinstance(node.func, cst.Attribute)
             and node.func.attr.value == "encode"
         ):
-            return self.json_payload(node.func.value, scope, before_order, mutators, depth + 1)
+            return self.json_payload(
+                node.func.value, scope, before_order, mutators, depth + 1, path
+            )
         if isinstance(node, cst.Name):
-            binding = self.single_binding(node.value, scope)
+            read = None if path is None or before_order is None else (before_order, path)
+            binding = self.single_binding(node.value, scope, read)
             if binding is None or binding.value is None:
                 return None
             if isinstance(binding.value, cst.Call):
                 return self.json_payload(
-                    binding.value, binding.scope, before_order, mutators, depth + 1
+                    binding.value, binding.scope, before_order, mutators, depth + 1, path
                 )
-            if self.dict_node(node, scope) is not None:
-                return self.expand(node, scope, depth + 1, before_order, mutators)
+            if self.dict_node(node, scope, 0, read) is not None:
+                return self.expand(node, scope, depth + 1, before_order, mutators, path)
         if isinstance(node, cst.Dict):
-            return self.expand(node, scope, depth + 1, before_order, mutators)
+            return self.expand(node, scope, depth + 1, before_order, mutators, path)
         return None
 
     def nested(self, entry: Entry | None, scope: Scope) -> Entries | None:
@@ -1324,6 +1386,14 @@ class ValueResolver:
             return None
         found = self.expand(entry.value_node, scope)
         return None if found.opaque and not found.items else found
+
+
+def _runs_before(binding: Binding, read: Read | None) -> bool:
+    """Return whether a nested assignment runs on every path to `read`, before it."""
+    if read is None:
+        return False
+    order, path = read
+    return binding.order < order and always_before(binding.path, path)
 
 
 def _fallback_parts(node: cst.BaseExpression) -> list[cst.BaseExpression] | None:

@@ -129,7 +129,7 @@ class _Run:
         None when the value is not a dict the module shows (a function's result, a parameter).
         """
         values = self.ctx.resolver.values
-        found = values.dict_node(value, record.scope)
+        found = values.dict_node(value, record.scope, 0, (record.order, record.path))
         if found is None:
             return None
         dict_node, dict_scope, name = found
@@ -139,7 +139,9 @@ class _Run:
             and self.changed_elsewhere(name, record)
         ):
             return None
-        entries = values.expand(value, record.scope, 0, record.order, self.finder.mutators(record))
+        entries = values.expand(
+            value, record.scope, 0, record.order, self.finder.mutators(record), record.path
+        )
         if entries.opaque and not entries.items:
             return None
         return entries, dict_node

@@ -23,6 +23,7 @@ spelling, in place.
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
     from claude_migrate.core.filekind import CheckContext
     from claude_migrate.core.settings import FileSettings
     from claude_migrate.policy.deprecations import Spelling
+    from claude_migrate.policy.facts import ProjectFacts
     from claude_migrate.policy.model_ids import Status
     from claude_migrate.project.triage import Wanted
 
@@ -147,11 +149,14 @@ class RetiredModelCheck(Check["CheckContext"]):
         if not mentions:
             return
         proven = call_model_nodes(ctx)
+        shared = _shared_targets(
+            (mention.spelling for mention in mentions if mention.key), ctx.facts
+        )
         for mention in mentions:
             if id(mention.node) in proven:
                 continue  # a call's model: reported (or not) as the call's, above
             start, end = ctx.span(mention.node)
-            taken = values if mention.key else set()
+            taken = values | shared if mention.key else set()
             node = mention.node
 
             def edit(target: str, node: cst.SimpleString = node) -> Edit:
@@ -175,10 +180,12 @@ class RetiredModelCheck(Check["CheckContext"]):
             return
         catalogue = ctx.facts.catalogue
         values = {scalar.value for scalar in scalars}
+        keys = (recognise(scalar.value, catalogue) for scalar in scalars if scalar.key)
+        shared = _shared_targets((key for key in keys if key is not None), ctx.facts)
         for scalar in scalars:
             spelling = recognise(scalar.value, catalogue)
             if spelling is not None:
-                taken = values if scalar.key else set()
+                taken = values | shared if scalar.key else set()
 
                 def edit(target: str, at: Scalar = scalar) -> Edit:
                     return Edit(at.start, at.end, target)
@@ -210,10 +217,11 @@ class RetiredModelCheck(Check["CheckContext"]):
             return
         message, fix = self._data_message(status, state, value, facts.as_of, edit, found)
         if fix is not None and status.target in taken:
-            # A table keyed by model id may already have the new model: two entries would merge.
+            # A table keyed by model id may already have the new model, or two of its retired
+            # keys may both become it: two entries would merge.
             message += (
-                f" (no automatic fix: a key, and the file already holds {status.target!r}: "
-                "two entries could merge)"
+                f" (no automatic fix: a key, and the file already holds {status.target!r} or "
+                "another key that becomes it: two entries could merge)"
             )
             fix = None
         line, column = ctx.source.position(start)
@@ -444,3 +452,19 @@ class RetiredModelCheck(Check["CheckContext"]):
             "; no current replacement is known for this spelling: set one in "
             "[retired-models.replace]"
         )
+
+
+def _shared_targets(keys: Iterable[Spelling], facts: ProjectFacts) -> set[str]:
+    """Return the replacements that two or more retired keys of one file would both become.
+
+    `{"claude-3-5-sonnet-20240620": a, "claude-3-5-sonnet-20241022": b}`: both would be
+    rewritten to the same id, and the dict literal would silently keep one entry.
+    """
+    from claude_migrate.policy.model_ids import assess
+
+    counts: Counter[str] = Counter()
+    for spelling in keys:
+        status = assess(spelling, facts)
+        if status is not None and status.target is not None:
+            counts[status.target] += 1
+    return {target for target, count in counts.items() if count > 1}

@@ -76,8 +76,17 @@ from claude_migrate.targets import (
 )
 from claude_migrate.targets.anthropic_sdk import SDK_METHODS
 from claude_migrate.targets.bedrock import BEDROCK_METHODS, BEDROCK_RUNTIME, BOTO3_CLIENT_FACTORIES
+from claude_migrate.targets.instructor import (
+    INSTRUCTOR_FROM_ANTHROPIC,
+    INSTRUCTOR_FROM_PROVIDER,
+    INSTRUCTOR_METHODS,
+    INSTRUCTOR_ON_ANTHROPIC,
+    PROVIDER_PREFIX,
+)
 from claude_migrate.targets.openai_compat import OTHER_CLIENTS_LACKING
 
+# Library functions that make a client over Claude's from an SDK client or a provider name.
+WRAPPING_CLIENTS = frozenset((*INSTRUCTOR_FROM_ANTHROPIC, *INSTRUCTOR_FROM_PROVIDER))
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 # Parameters whose imported constants are reported once, where they are assigned.
 READ_AT_DEFINITION = (TEMPERATURE, MAX_TOKENS, MODEL)
@@ -1199,9 +1208,37 @@ class Project:
             if facts is not None and (facts["method"] or facts["classmethod"]):
                 return Super(module, function.rsplit(".", 1)[0])
         callee = self.evaluate(module, function, call[1], depth + 1)
+        if isinstance(callee, Ref) and callee.qualname in WRAPPING_CLIENTS:
+            return self._wrapping_client(module, function, callee.qualname, call, depth)
         if isinstance(callee, Choice):
             return _union([self._called(option, call, depth) for option in callee.options])
         return self._called(callee, call, depth)
+
+    def _wrapping_client(
+        self, module: str, function: str | None, name: str, call: list[Any], depth: int
+    ) -> Sym:
+        """Return the client a library makes over Claude's: `instructor.from_anthropic(client)`
+        over an SDK client, `instructor.from_provider("anthropic/...")`; another object else."""
+        if name in INSTRUCTOR_FROM_ANTHROPIC:
+            given = call[3].get("client") or (call[2][0] if call[2] else None)
+            client = self.evaluate(module, function, given, depth + 1) if given else None
+            if (
+                isinstance(client, Client)
+                and not client.path
+                and client.only is None
+                and is_sdk_client_class(client.cls)
+            ):
+                return Client(INSTRUCTOR_ON_ANTHROPIC)
+        else:
+            given = call[3].get("model") or (call[2][0] if call[2] else None)
+            model = self.evaluate(module, function, given, depth + 1) if given else None
+            if (
+                isinstance(model, Const)
+                and isinstance(model.value, str)
+                and model.value.strip().startswith(PROVIDER_PREFIX)
+            ):
+                return Client(INSTRUCTOR_ON_ANTHROPIC)
+        return Foreign(name)
 
     def _called(self, callee: Sym, call: list[Any], depth: int) -> Sym:
         """Return what calling `callee` gives."""
@@ -1544,6 +1581,9 @@ class Project:
                     full = (*receiver.path, *path)
                     if receiver.cls == BEDROCK_RUNTIME:
                         return self._bedrock_target(module, function, kwargs, full)
+                    if receiver.cls == INSTRUCTOR_ON_ANTHROPIC:
+                        found = tuple(full) in INSTRUCTOR_METHODS
+                        return ("instructor:create", kwargs) if found else None
                     sdk = SDK_METHODS.get(tuple(full))
                     return (sdk, kwargs) if sdk else None
         callee = self.evaluate(module, function, callee_expr)
