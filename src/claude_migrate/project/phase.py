@@ -83,6 +83,8 @@ READ_AT_DEFINITION = (TEMPERATURE, MAX_TOKENS, MODEL)
 CLAUDE_PARAMETERS = frozenset(
     name for target in TARGETS.values() for c in CANONICAL for name in target.names(c)
 )
+# The methods that change a dict's items in place.
+_DICT_CHANGES = "update|setdefault|pop|popitem|clear|__setitem__|__delitem__"
 MAX_DEPTH = 24
 MAX_ROUNDS = 8
 # How deep a parameter path goes (`options.inference_config[maxTokens]` is two steps).
@@ -2033,6 +2035,8 @@ class Project:
         for name in {*summary["assigns"], *summary["imports"], *starred}:
             symbol = self.export(module, name)
             plain = _plain(symbol)
+            if plain is None and isinstance(symbol, DictLit):
+                plain = self._request_options(symbol, name)
             if plain is not None and self._useful(plain):
                 names[name] = plain
         derived = {
@@ -2051,6 +2055,53 @@ class Project:
         if defaults:
             derived["defaults_read_by"] = defaults
         return derived
+
+    def _request_options(self, made: DictLit, name: str) -> list[Any] | None:
+        """Return `["dict", {key: value}]` for a module-level dict of request options
+        (`PARAMS = {"max_tokens": 4096, "temperature": 1.0}`) that another module may spread into
+        a Claude call (`**settings.PARAMS`), with the entries proven literals; None otherwise.
+
+        Only a dict written once at module level with string keys and nothing spread into it,
+        holding a Claude parameter, and that no code of its module changes (an item set, `del`
+        or a mutating method on its name, read in the module's text): its literal is then what
+        every reader spreads. The reading module checks its own changes to it.
+        """
+        if made.function is not None or made.opaque or made.spreads:
+            return None
+        assigns = self.summaries[made.module]["assigns"].get(name)
+        if not assigns or len(assigns) != 1 or assigns[0][1]:
+            return None
+        known: dict[str, Any] = {}
+        for key, expression in made.entries.items():
+            if key not in CLAUDE_PARAMETERS:
+                continue
+            value = self.evaluate(made.module, None, expression)
+            if isinstance(value, Const) and _jsonable(value.value):
+                known[key] = value.value
+        if not known or self._changes_dict(made.module, name):
+            return None
+        return ["dict", known]
+
+    def _changes_dict(self, module: str, name: str) -> bool:
+        """Return whether a module's text may change the items of its dict `name` (or cannot
+        be read): `name[k] = v`, `del name[k]`, `name.update(...)`, `name.pop(...)`..."""
+        path = self.module_path(module)
+        data: bytes | str | None = None if path is None else self.given.get(str(path))
+        if path is not None and data is None:
+            try:
+                data = read_regular(path)
+            except OSError:
+                return True
+        if data is None:
+            return True
+        text = data if isinstance(data, str) else python_text(data)
+        if text is None:
+            return True
+        changes = re.compile(
+            rf"\b{re.escape(name)}\s*(\[[^\]\n]*\]\s*(=[^=]|[-+*/|&]=)|\.\s*({_DICT_CHANGES})\b)"
+            rf"|\bdel\s+{re.escape(name)}\b|\bglobal\s+[^\n]*\b{re.escape(name)}\b"
+        )
+        return changes.search(text) is not None
 
     def _defaults_read(self, module: str) -> dict[str, dict[str, list[list[Any]]]]:
         """Return the parameter defaults of a module's functions that Claude calls of other
@@ -2442,6 +2493,10 @@ class ProjectView:
         return None if facts is None else facts["functions"].get(qual)
 
 
+# What a module's names may be that only say what a value is (a constant, a dict of options).
+_VALUES_ONLY = ("const", "dict")
+
+
 def gives(facts: dict[str, Any]) -> bool:
     """Return whether a module's derived facts can make a Claude call of another module's code.
 
@@ -2450,12 +2505,14 @@ def gives(facts: dict[str, Any]) -> bool:
     """
     if facts["functions"] or any(set(c) - {"constants"} for c in facts["classes"].values()):
         return True
-    return any(plain[0] != "const" for plain in facts["names"].values())
+    return any(plain[0] not in _VALUES_ONLY for plain in facts["names"].values())
 
 
 def given_names(facts: dict[str, Any]) -> set[bytes]:
     """Return the names an importer must spell to use what a module gives (`gives`)."""
-    found = {name.encode() for name, plain in facts["names"].items() if plain[0] != "const"}
+    found = {
+        name.encode() for name, plain in facts["names"].items() if plain[0] not in _VALUES_ONLY
+    }
     found.update(qual.split(".")[0].encode() for qual in facts["functions"])
     found.update(name.encode() for name, c in facts["classes"].items() if set(c) - {"constants"})
     return found
