@@ -83,6 +83,9 @@ READ_AT_DEFINITION = (TEMPERATURE, MAX_TOKENS, MODEL)
 CLAUDE_PARAMETERS = frozenset(
     name for target in TARGETS.values() for c in CANONICAL for name in target.names(c)
 )
+# Executor methods that call the function they are handed (`pool.submit(fn, *args)`), with the
+# index of that function among their positional arguments.
+_SUBMITTERS: Final = {"submit": 0, "run_in_executor": 1, "to_thread": 0}
 # The methods that change a dict's items in place.
 _DICT_CHANGES = "update|setdefault|pop|popitem|clear|__setitem__|__delitem__"
 MAX_DEPTH = 24
@@ -1403,6 +1406,35 @@ class Project:
             return
         for callee in self._callees(module, function, callee_expr):
             self._record_callee(module, function, call, callee)
+        submitted = self._submitted(module, function, call)
+        if submitted is not None:
+            for callee in self._callees(module, function, submitted[1]):
+                if isinstance(callee, (Func, Bound)):
+                    self._record_callee(module, function, submitted, callee)
+
+    def _submitted(self, module: str, function: str | None, call: list[Any]) -> list[Any] | None:
+        """Return the call an executor makes of the function handed to it, as if written here.
+
+        `pool.submit(fn, *args, **kwargs)` (concurrent.futures, dask) and
+        `loop.run_in_executor(executor, fn, *args)` call `fn` with the arguments that follow it
+        (https://docs.python.org/3/library/concurrent.futures.html#concurrent.futures.Executor.submit,
+        https://docs.python.org/3/library/asyncio-eventloop.html#asyncio.loop.run_in_executor);
+        `asyncio.to_thread(fn, *args, **kwargs)` too. A project object's own method of that
+        name is an ordinary call, read as one.
+        """
+        callee = call[1]
+        if callee[0] != "attr" or callee[2] not in _SUBMITTERS:
+            return None
+        receiver = self.evaluate(module, function, callee[1])
+        if isinstance(receiver, (Obj, SelfParam, Class, Super)) or (
+            isinstance(receiver, Module) and receiver.name in self.summaries
+        ):
+            return None
+        at = _SUBMITTERS[callee[2]]
+        args = call[2]
+        if len(args) <= at or (callee[2] == "run_in_executor" and call[3]):
+            return None
+        return ["call", args[at], args[at + 1 :], call[3], call[4], call[5], call[6], call[7]]
 
     def _callees(self, module: str, function: str | None, callee_expr: list[Any]) -> list[Sym]:
         """Return what a call may run: one value, or each of a local's values.
