@@ -39,6 +39,7 @@ from claude_migrate.analysis.values import (
     string_value,
 )
 from claude_migrate.core.lazy import lazy_import
+from claude_migrate.core.project_view import SUPER
 from claude_migrate.targets.anthropic_sdk import (
     BATCH_REQUEST_TYPES,
     NOT_GIVEN,
@@ -420,6 +421,8 @@ class CallFinder:
                 if found is not None:
                     args.items[param] = found
         callee = function.qualname.removesuffix(".__init__")
+        if f".{SUPER}." in function.qualname:
+            callee = f"{SUPER}.{function.qualname.rsplit('.', 1)[1]}"
         target = Target(
             f"wrapper:{function.module}.{callee}",
             families.pop(),

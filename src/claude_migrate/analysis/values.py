@@ -682,8 +682,14 @@ class ValueResolver:
             return self.choices(binding.value, binding.scope, depth + 1)
         if isinstance(node, cst.IfExp):
             return self._members([node.body, node.orelse], scope, depth)
+        if isinstance(node, cst.BooleanOperation):
+            return self.fallback(node, scope, depth)
         if isinstance(node, cst.Subscript):
             return self._dict_choices(node.value, _index(node), None, scope, depth)
+        held = self.self_attribute(node, scope)
+        if held is not None:
+            # `self.model = model or DEFAULT` in `__init__`, read by the call.
+            return self.fallback(held[0], held[1], depth + 1)
         if not isinstance(node, cst.Call):
             return None
         func = node.func
@@ -699,6 +705,27 @@ class ValueResolver:
         if helper is None or not helper.returns or len(helper.returns) > MAX_MEMBERS:
             return None
         return self._members(helper.returns, helper, depth)
+
+    def fallback(
+        self, node: cst.BaseExpression, scope: Scope, depth: int = 0
+    ) -> list[Value] | None:
+        """Return the fallback an expression sends when what it tests is proven empty.
+
+        `temperature or 0.9`, `model or DEFAULT_MODEL`, `0.9 if t is None else t` and
+        `t if t is not None else 0.9`: the fallback is sent when the tested value is empty, and
+        that is proven only for a parameter whose empty default (`None`) an in-project call
+        relies on (`relied_default`). Whatever else the tested value is (a caller's argument,
+        the environment) it may be anything: None then, as for an unknown value.
+        """
+        parts = _fallback_parts(node)
+        if parts is None or depth > MAX_DEPTH:
+            return None
+        *tested, last = parts
+        for operand in tested:
+            first = self.value(operand, scope, depth + 1)
+            if not first.known or first.value:
+                return None
+        return self._members([last], scope, depth)
 
     def _members(
         self, nodes: list[cst.BaseExpression], scope: Scope, depth: int
@@ -1211,3 +1238,36 @@ class ValueResolver:
             return None
         found = self.expand(entry.value_node, scope)
         return None if found.opaque and not found.items else found
+
+
+def _fallback_parts(node: cst.BaseExpression) -> list[cst.BaseExpression] | None:
+    """Return [tested..., fallback] of `a or b` (`a or b or c`), `b if a is None else a`,
+    `a if a is not None else b` and `a if a else b`; None for any other expression."""
+    if isinstance(node, cst.BooleanOperation):
+        return _or_operands(node) if isinstance(node.operator, cst.Or) else None
+    if not isinstance(node, cst.IfExp):
+        return None
+    test = node.test
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        target = test.comparisons[0]
+        if not (isinstance(target.comparator, cst.Name) and target.comparator.value == "None"):
+            return None
+        if isinstance(target.operator, cst.Is) and node.orelse.deep_equals(test.left):
+            return [test.left, node.body]
+        if isinstance(target.operator, cst.IsNot) and node.body.deep_equals(test.left):
+            return [test.left, node.orelse]
+        return None
+    if node.body.deep_equals(test):
+        return [test, node.orelse]
+    return None
+
+
+def _or_operands(node: cst.BooleanOperation) -> list[cst.BaseExpression]:
+    """Return the operands of `a or b or c`, in order."""
+    found: list[cst.BaseExpression] = []
+    for side in (node.left, node.right):
+        if isinstance(side, cst.BooleanOperation) and isinstance(side.operator, cst.Or):
+            found.extend(_or_operands(side))
+        else:
+            found.append(side)
+    return found

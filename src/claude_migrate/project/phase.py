@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from claude_migrate.core.deadline import OverTime, deadline
+from claude_migrate.core.project_view import SUPER
 from claude_migrate.core.source import as_python_reads, python_text, read_regular
 from claude_migrate.project.kinds import (
     Bound,
@@ -764,7 +765,7 @@ class Project:
             if method is not None:
                 if self.summaries[method[0]]["functions"][method[1]].get("property"):
                     return self._property(method, base.module, base.name, depth + 1)
-                return Bound(*method, base.module, base.name)
+                return Bound(*method, base.module, base.name, isinstance(base, SelfParam))
             return self._attribute_value(base.module, base.name, attr, depth + 1)
         if isinstance(base, Class):
             method = self.member(base.module, base.name, attr)
@@ -774,7 +775,7 @@ class Project:
         if isinstance(base, Super):
             # `super().name`: the next class after this one in the method resolution order.
             method = self.member(base.module, base.name, attr, after=True)
-            return None if method is None else Bound(*method, base.module, base.name)
+            return None if method is None else Bound(*method, base.module, base.name, True)
         return None
 
     def _module_attribute(self, module: str, attr: str, depth: int) -> Sym:
@@ -1487,7 +1488,7 @@ class Project:
         elif isinstance(callee, Bound):
             runs_on = (callee.receiver_module, callee.receiver)
             self._record_project_call(
-                module, function, call, callee.module, callee.qual, True, runs_on
+                module, function, call, callee.module, callee.qual, True, runs_on, callee.below
             )
         elif isinstance(callee, Func):
             # `Base.__init__(self, ...)`: the instance is the first argument.
@@ -1879,30 +1880,39 @@ class Project:
         return (module, head) if head in self.summaries[module]["classes"] else None
 
     def holds(
-        self, reach: list[Any], owner: tuple[str, str] | None, receiver: tuple[str, str] | None
+        self,
+        reach: list[Any],
+        owner: tuple[str, str] | None,
+        receiver: tuple[str, str] | None,
+        below: bool = False,
     ) -> bool:
         """Return whether a reach of a method of `owner` holds when it runs on `receiver`.
 
         A reach found through a subclass's Claude call (`self.temperature`, set by the base
         class, read by `ChatAnthropic._api_call`) holds only on instances of that subclass: a
         sibling subclass (`ChatOpenAI`) runs the same base `__init__` and never the call.
+        `below`: the receiver may also be a subclass of `receiver` (`super().__init__(...)`
+        in a class runs on instances of its subclasses too).
         """
         if len(reach) < 5 or owner is None:
             return True
         home = (reach[4][0], reach[4][1])
         if home == owner or owner not in self.mro(*home):
             return True
-        return receiver is not None and home in self.mro(*receiver)
+        if receiver is None:
+            return False
+        return home in self.mro(*receiver) or (below and receiver in self.mro(*home))
 
     def _held(
         self,
         table: dict[str, list[list[Any]]],
         owner: tuple[str, str] | None,
         receiver: tuple[str, str] | None,
+        below: bool = False,
     ) -> dict[str, list[list[Any]]]:
         found: dict[str, list[list[Any]]] = {}
         for name, items in table.items():
-            kept = [reach for reach in items if self.holds(reach, owner, receiver)]
+            kept = [reach for reach in items if self.holds(reach, owner, receiver, below)]
             if kept:
                 found[name] = kept
         return found
@@ -1916,6 +1926,7 @@ class Project:
         qual: str,
         bound: bool,
         receiver: tuple[str, str] | None = None,
+        below: bool = False,
     ) -> None:
         key = (callee_module, qual)
         layout = self._layout(key)
@@ -1924,8 +1935,8 @@ class Project:
         owner = self.class_of(callee_module, qual)
         self._read("reaches", key)
         self._read("forwards", key)
-        reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver or owner)
-        forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver or owner)
+        reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver or owner, below)
+        forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver or owner, below)
         facts = self.summaries[callee_module]["functions"][qual]
         # `Base.__init__(self, model)`: `self` is passed.
         passes_self = not bound and facts["method"] and not facts["classmethod"]
@@ -2185,9 +2196,10 @@ class Project:
         return functions
 
     def _function_entry(
-        self, module: str, qual: str, receiver: tuple[str, str] | None
+        self, module: str, qual: str, receiver: tuple[str, str] | None, below: bool = False
     ) -> dict[str, Any]:
-        """Return what a file may know of one function, run on an instance of `receiver`."""
+        """Return what a file may know of one function, run on an instance of `receiver` (or,
+        `below`, of a subclass of it)."""
         key = (module, qual)
         entry: dict[str, Any] = {}
         returned = self._returns(module, qual)
@@ -2199,8 +2211,8 @@ class Project:
         if objects:
             entry["returns_objects"] = objects
         owner = self.class_of(module, qual)
-        reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver)
-        forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver)
+        reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver, below)
+        forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver, below)
         if reaches or forwards:
             found = self._callee_params(module, qual)
             params = found[0] if found else []
@@ -2246,11 +2258,21 @@ class Project:
         """
         for name in summary["classes"]:
             seen: set[str] = set()
+            supers: set[str] = set()
             for owner_module, owner in self.mro(module, name):
                 prefix = f"{owner}."
                 for qual in self.summaries[owner_module]["functions"]:
                     method = qual[len(prefix) :]
-                    if not qual.startswith(prefix) or "." in method or method in seen:
+                    if not qual.startswith(prefix) or "." in method or method in supers:
+                        continue
+                    if method in seen:
+                        # What `super().method(...)` in the class runs: the next class's
+                        # method, run on an instance of this class (`self.model` set by the
+                        # base's `__init__` and read by this class's own Claude call).
+                        supers.add(method)
+                        entry = self._function_entry(owner_module, qual, (module, name), True)
+                        if entry:
+                            functions[f"{name}.{SUPER}.{method}"] = entry
                         continue
                     seen.add(method)
                     if owner == name and owner_module == module:
