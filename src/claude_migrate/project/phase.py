@@ -459,6 +459,8 @@ class Project:
         self._all_stale = 0
         self._reading: _CallKey | None = None
         self._exports: dict[tuple[str, str], Sym] = {}
+        # Expressions made from summaries' parts (`_made`), kept while the summaries are.
+        self._synthesised: dict[tuple[Any, ...], list[Any]] = {}
         self._evaluating: set[tuple[Any, ...]] = set()
         # Module -> the names some function stores attributes in (`_local.client = ...`).
         self._stored_names: dict[str, frozenset[str]] = {}
@@ -1413,6 +1415,28 @@ class Project:
                 if isinstance(callee, (Func, Bound)):
                     self._record_callee(module, function, submitted, callee)
 
+    def _annotated_method(self, symbol: Sym) -> Sym:
+        """Return the method a parameter annotated with a project class gives
+        (`def __init__(self, llm: ClaudeBackend)`, `self.llm = llm`, then `self.llm.ask(...)`):
+        the class's own, as the annotation says what the argument is. Anything else is itself."""
+        if not isinstance(symbol, Param):
+            return symbol
+        head, rest = _split_path(symbol.name)
+        if not rest.startswith(".") or "." in rest[1:] or "[" in rest:
+            return None
+        facts = self.summaries[symbol.module]["functions"].get(symbol.qual)
+        params = facts["params"] if facts is not None else []
+        annotation = next((p["annotation"] for p in params if p["name"] == head), None)
+        if annotation is None:
+            return None
+        cls = self.evaluate(symbol.module, None, annotation)
+        if not isinstance(cls, Class):
+            return None
+        found = self.member(cls.module, cls.name, rest[1:])
+        if found is None:
+            return None
+        return Bound(found[0], found[1], cls.module, cls.name, below=True)
+
     def _submitted(self, module: str, function: str | None, call: list[Any]) -> list[Any] | None:
         """Return the call an executor makes of the function handed to it, as if written here.
 
@@ -1435,7 +1459,13 @@ class Project:
         args = call[2]
         if len(args) <= at or (callee[2] == "run_in_executor" and call[3]):
             return None
-        return ["call", args[at], args[at + 1 :], call[3], call[4], call[5], call[6], call[7]]
+        made = ["call", args[at], args[at + 1 :], call[3], call[4], call[5], call[6], call[7]]
+        return self._made(("submitted", id(call)), made)
+
+    def _made(self, key: tuple[Any, ...], expression: list[Any]) -> list[Any]:
+        """Return an expression made here from a summary's parts, the same object every time it
+        is made again: evaluations are memoised by the identity of the expression."""
+        return self._synthesised.setdefault(key, expression)
 
     def _callees(self, module: str, function: str | None, callee_expr: list[Any]) -> list[Sym]:
         """Return what a call may run: one value, or each of a local's values.
@@ -1447,9 +1477,9 @@ class Project:
         if isinstance(callee, Choice):
             return list(callee.options)
         if callee is not None:
-            return [callee]
+            return [self._annotated_method(callee)]
         return [
-            self.evaluate(module, function, value)
+            self._annotated_method(self.evaluate(module, function, value))
             for value in self._alternatives(module, function, callee_expr, 0)
         ]
 
@@ -1459,8 +1489,14 @@ class Project:
         """Return the expressions a value may be: each branch of `or`/`if`, each assignment
         of a local (a bounded number of them)."""
         kind = value[0]
-        if depth > MAX_PATH or kind not in ("name", "if", "or"):
+        if depth > MAX_PATH or kind not in ("name", "if", "or", "attr"):
             return [value]
+        if kind == "attr":
+            # `handler.send(...)` with `handler` chosen in branches: each one's method.
+            bases = self._alternatives(module, function, value[1], depth + 1)
+            if len(bases) < 2:
+                return [value]
+            return [self._made(("attr", id(value), id(b)), ["attr", b, value[2]]) for b in bases]
         if kind == "if":
             options = [value[1], value[2]]
         elif kind == "or":
