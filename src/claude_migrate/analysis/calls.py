@@ -204,12 +204,13 @@ class CallFinder:
         # `[[call-sites]]`: function import path -> {Claude parameter: the function's parameter}
         self.declared = declared or {}
         self.values = resolver.values
-        self._mutators: dict[int, dict[str, list[int]]] | None = None
+        self._mutators: dict[int, dict[str, list[CallRecord]]] | None = None
 
-    def mutators(self, record: CallRecord) -> dict[str, list[int]]:
-        """Return, per name, the orders of mutating method calls on it (`d.update(...)`)."""
+    def mutators(self, record: CallRecord) -> dict[str, list[CallRecord]]:
+        """Return, per name, the mutating method calls on it in the call's function
+        (`d.update(...)`, `d.setdefault(...)`)."""
         if self._mutators is None:
-            table: dict[int, dict[str, list[int]]] = {}
+            table: dict[int, dict[str, list[CallRecord]]] = {}
             for other in self.index.calls:
                 func = other.node.func
                 if (
@@ -218,7 +219,7 @@ class CallFinder:
                     and func.attr.value in _MUTATING_METHODS
                 ):
                     key = id(other.scope.function())
-                    table.setdefault(key, {}).setdefault(func.value.value, []).append(other.order)
+                    table.setdefault(key, {}).setdefault(func.value.value, []).append(other)
             self._mutators = table
         return self._mutators.get(id(record.scope.function()), {})
 

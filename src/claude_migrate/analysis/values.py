@@ -11,7 +11,15 @@ import ast
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from claude_migrate.analysis.scope import Binding, ClassInfo, Scope, always_before, may_reach
+from claude_migrate.analysis.scope import (
+    Binding,
+    CallRecord,
+    ClassInfo,
+    Scope,
+    SubscriptSet,
+    always_before,
+    may_reach,
+)
 from claude_migrate.core.lazy import lazy_import
 
 if TYPE_CHECKING:
@@ -26,6 +34,9 @@ MAX_DEPTH = 12
 # The most assignments of one name a value set is read from.
 MAX_MEMBERS = 64
 # Methods that change a dict in place: a dict they are called on is not the literal it was.
+# The standard library's enum classes (https://docs.python.org/3/library/enum.html): a member's
+# `.value` is what its class body assigns.
+ENUM_CLASSES = frozenset({"enum.Enum", "enum.StrEnum", "enum.IntEnum", "enum.Flag", "enum.IntFlag"})
 MUTATING_METHODS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__"})
 
 
@@ -425,6 +436,49 @@ class ValueResolver:
             order.extend(self._bases(current))
         return None
 
+    def class_dict(
+        self, node: cst.BaseExpression, scope: Scope
+    ) -> tuple[cst.BaseExpression, Scope] | None:
+        """Return the dict a `self.<attr>` reads from a class body (`default_params = {...}`),
+        when every class the instance may be reads the same one and nothing changes it."""
+        read = _self_read(node, scope)
+        if self.symbols is None or read is None:
+            return None
+        info, attr = read
+        module = self.symbols.index.module_scope
+        if module is None or any(a == attr for _, a in module.attribute_sets):
+            return None
+        found: Binding | None = None
+        for receiver in self._receivers(info):
+            binding = self._class_binding(receiver, attr)
+            if binding is None or (found is not None and binding is not found):
+                return None
+            found = binding
+        if found is None or found.value is None:
+            return None
+        return found.value, found.scope
+
+    def _class_binding(self, info: ClassInfo, attr: str) -> Binding | None:
+        """Return the one class-body assignment of `attr` an instance of `info` reads."""
+        seen: list[ClassInfo] = []
+        order: list[ClassInfo | None] = [info]
+        while order:
+            current = order.pop(0)
+            if current is None:
+                return None
+            if current in seen:
+                continue
+            seen.append(current)
+            if current.attributes.get(attr) or current.items.get(attr):
+                return None
+            bindings = [b for b in current.scope.bindings.get(attr, []) if b.kind != "annotation"]
+            if bindings:
+                one = bindings[0]
+                ok = len(bindings) == 1 and one.kind == "assign" and not one.nested
+                return one if ok else None
+            order.extend(self._bases(current))
+        return None
+
     def table_item(self, node: cst.Subscript, scope: Scope, depth: int = 0) -> Value:
         """Return the entry of a table a constant holds, read by a key written in the module.
 
@@ -538,6 +592,11 @@ class ValueResolver:
         """
         if self.symbols is None or depth > MAX_DEPTH:
             return UNKNOWN
+        if attr == "value" and isinstance(base, cst.Attribute):
+            # `Model.OPUS.value`: the value of a member of an enum of this module.
+            owner = self.symbols.local_class(base.value, scope)
+            if owner is not None and self._is_enum(owner):
+                return self.class_constant(base.value, base.attr.value, scope, depth + 1)
         info = self.symbols.local_class(base, scope)
         if info is not None:
             bindings = [b for b in info.scope.bindings.get(attr, []) if b.kind != "annotation"]
@@ -557,6 +616,13 @@ class ValueResolver:
         if found is None:
             return self.module_constant(base, attr, scope)
         return Value(True, found[0], None, found[1])
+
+    def _is_enum(self, info: ClassInfo) -> bool:
+        assert self.symbols is not None
+        outer = info.scope.parent or info.scope
+        return any(
+            self.symbols.qualname(base.value, outer) in ENUM_CLASSES for base in info.node.bases
+        )
 
     def module_constant(self, base: cst.BaseExpression, attr: str, scope: Scope) -> Value:
         """Return `settings.MODEL`: a constant of a project module read through the module
@@ -788,11 +854,14 @@ class ValueResolver:
         facts = self.symbols.own_function(binding.scope.qualname)
         if facts is None or name not in facts.get("relied", ()) or binding.default is None:
             return UNKNOWN
-        inner = self.value(binding.default, binding.scope, depth + 1)
+        # A default is evaluated where the function is defined: in the enclosing scope.
+        inner = self.value(binding.default, binding.scope.parent or binding.scope, depth + 1)
         if not inner.known:
             return UNKNOWN
         owner = binding.scope.qualname.removesuffix(".__init__")
-        return Value(True, inner.value, inner.node, f"the default of {owner}()", default=True)
+        # A default read from an enclosing function's default is that one's.
+        via = inner.via if inner.default and inner.via else f"the default of {owner}()"
+        return Value(True, inner.value, inner.node, via, default=True)
 
     def dict_node(
         self, node: cst.BaseExpression, scope: Scope, depth: int = 0
@@ -818,7 +887,7 @@ class ValueResolver:
             if found is None:
                 return None
             return found[0], found[1], found[2] or node.value
-        held = self.self_attribute(node, scope)
+        held = self.self_attribute(node, scope) or self.class_dict(node, scope)
         if held is not None:
             found = self.dict_node(held[0], held[1], depth + 1)
             return None if found is None else (found[0], found[1], found[2])
@@ -1021,10 +1090,10 @@ class ValueResolver:
                     entries.items[key] = Entry(
                         key, arg, arg.value, self.value(arg.value, scope, depth + 1), node
                     )
-                elif arg.star == "**":
+                elif arg.star == "**" or (arg.star == "" and arg is node.args[0]):
+                    # `dict(**other)`, or `dict(other)`: a copy of a dict we may see.
                     self._merge(entries, self.expand(arg.value, scope, depth + 1))
                 else:
-                    # dict(other, ...) or dict(pairs): cannot see the keys.
                     entries.opaque = True
             return entries
         return None
@@ -1045,7 +1114,7 @@ class ValueResolver:
         scope: Scope,
         depth: int = 0,
         before_order: int | None = None,
-        mutators: dict[str, list[int]] | None = None,
+        mutators: dict[str, list[CallRecord]] | None = None,
     ) -> Entries:
         """Return what `**node` passes: the bound dict's entries plus later `name[k] = v` sets."""
         found = self.dict_node(node, scope, depth)
@@ -1064,34 +1133,7 @@ class ValueResolver:
                 for entry in entries.items.values():
                     entry.through = through
         if isinstance(node, cst.Name):
-            function = scope.function()
-            name = node.value
-            # A method call on the dict before the call (update, pop, setdefault...) may change
-            # any key: we cannot see the result.
-            if mutators and any(
-                before_order is None or order < before_order for order in mutators.get(name, [])
-            ):
-                return Entries(opaque=True)
-            for item in function.subscript_sets.get(name, []):
-                if before_order is not None and item.order > before_order:
-                    continue
-                key = string_value(item.key)
-                if key is None:
-                    entries.opaque = True
-                    continue
-                if item.nested:
-                    entries.items.pop(key, None)
-                    entries.unknown_keys.add(key)
-                    continue
-                entries.items[key] = Entry(
-                    key,
-                    item.statement,
-                    item.value,
-                    self.value(item.value, function, depth + 1),
-                    None,
-                    name,
-                )
-                entries.unknown_keys.discard(key)
+            return self._edited(entries, node.value, scope, depth, before_order, mutators)
         return entries
 
     def project_options(self, node: cst.BaseExpression, scope: Scope) -> Entries:
@@ -1127,12 +1169,102 @@ class ValueResolver:
             )
         return entries
 
+    def _edited(
+        self,
+        entries: Entries,
+        name: str,
+        scope: Scope,
+        depth: int,
+        before_order: int | None,
+        mutators: dict[str, list[CallRecord]] | None,
+    ) -> Entries:
+        """Return a dict's entries after what its function does to it before the call, in
+        order: `name[key] = value`, `name.update(...)`, `name.setdefault(key, value)`,
+        `name.pop(key)`. Any other change (`clear()`, `update(other)` of a dict not seen)
+        makes it opaque."""
+        function = scope.function()
+        edits: list[tuple[int, SubscriptSet | CallRecord]] = [
+            (item.order, item) for item in function.subscript_sets.get(name, [])
+        ]
+        edits.extend((record.order, record) for record in (mutators or {}).get(name, []))
+        for order, edit in sorted(edits, key=lambda pair: pair[0]):
+            if before_order is not None and order > before_order:
+                continue
+            if isinstance(edit, SubscriptSet):
+                self._set_item(entries, name, edit, function, depth)
+            elif not self._apply_method(entries, name, edit, depth):
+                return Entries(opaque=True)
+        return entries
+
+    def _set_item(
+        self, entries: Entries, name: str, item: SubscriptSet, function: Scope, depth: int
+    ) -> None:
+        key = string_value(item.key)
+        if key is None:
+            entries.opaque = True
+            return
+        value = self.value(item.value, function, depth + 1)
+        _put(entries, Entry(key, item.statement, item.value, value, None, name), item.nested)
+
+    def _apply_method(self, entries: Entries, name: str, record: CallRecord, depth: int) -> bool:
+        """Apply `name.update(...)`, `.setdefault(k, v)` or `.pop(k[, d])` to the entries;
+        False when the change cannot be seen."""
+        call, nested = record.node, bool(record.path)
+        method = call.func.attr.value if isinstance(call.func, cst.Attribute) else ""
+        args = call.args
+        if method == "update":
+            if any(arg.star for arg in args) or len([a for a in args if a.keyword is None]) > 1:
+                return False
+            for arg in args:
+                if arg.keyword is None:
+                    more = self.expand(arg.value, record.scope, depth + 1)
+                    if more.opaque:
+                        return False
+                    for entry in more.items.values():
+                        _put(entries, entry, nested)
+                    for unknown in more.unknown_keys:
+                        entries.items.pop(unknown, None)
+                        entries.unknown_keys.add(unknown)
+                    continue
+                assert arg.keyword is not None
+                value = self.value(arg.value, record.scope, depth + 1)
+                entry = Entry(arg.keyword.value, arg, arg.value, value, call, name)
+                _put(entries, entry, nested)
+            return True
+        key = string_value(args[0].value) if args else None
+        if key is None or any(arg.star or arg.keyword for arg in args):
+            return False
+        return self._keyed_method(entries, name, record, method, key, depth)
+
+    def _keyed_method(
+        self, entries: Entries, name: str, record: CallRecord, method: str, key: str, depth: int
+    ) -> bool:
+        args, nested = record.node.args, bool(record.path)
+        if method == "setdefault" and len(args) == 2:
+            if key in entries.items or key in entries.unknown_keys:
+                return True  # already set: left as it is
+            if entries.opaque:
+                entries.unknown_keys.add(key)  # set already, or now: which is not known
+                return True
+            holder = record.statement if record.statement is not None else args[1]
+            value = self.value(args[1].value, record.scope, depth + 1)
+            _put(entries, Entry(key, holder, args[1].value, value, None, name), nested)
+            return True
+        if method == "pop" and len(args) <= 2:
+            entries.items.pop(key, None)
+            if nested or entries.opaque:
+                entries.unknown_keys.add(key)  # removed on some paths only: not known
+            else:
+                entries.unknown_keys.discard(key)
+            return True
+        return False
+
     def entries_of_call(
         self,
         call: cst.Call,
         scope: Scope,
         order: int,
-        mutators: dict[str, list[int]] | None = None,
+        mutators: dict[str, list[CallRecord]] | None = None,
     ) -> Entries:
         """Return the keyword arguments of a call, expanding `**dicts` we can see."""
         entries = Entries()
@@ -1195,7 +1327,7 @@ class ValueResolver:
         node: cst.BaseExpression,
         scope: Scope,
         before_order: int | None = None,
-        mutators: dict[str, list[int]] | None = None,
+        mutators: dict[str, list[CallRecord]] | None = None,
         depth: int = 0,
     ) -> Entries | None:
         """Return the entries of the dict a JSON body is made from (`json.dumps(...)`, a name).
@@ -1271,3 +1403,13 @@ def _or_operands(node: cst.BooleanOperation) -> list[cst.BaseExpression]:
         else:
             found.append(side)
     return found
+
+
+def _put(entries: Entries, entry: Entry, nested: bool) -> None:
+    """Set an entry; one set in a branch or loop leaves its key present with a value unknown."""
+    if nested:
+        entries.items.pop(entry.key, None)
+        entries.unknown_keys.add(entry.key)
+        return
+    entries.items[entry.key] = entry
+    entries.unknown_keys.discard(entry.key)

@@ -67,6 +67,7 @@ from claude_migrate.targets import (
     MARKERS,
     MAX_TOKENS,
     MODEL,
+    ROUTER_MARKERS,
     TARGETS,
     TEMPERATURE,
     is_claude_model,
@@ -80,6 +81,9 @@ from claude_migrate.targets.openai_compat import OTHER_CLIENTS_LACKING
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 # Parameters whose imported constants are reported once, where they are assigned.
 READ_AT_DEFINITION = (TEMPERATURE, MAX_TOKENS, MODEL)
+# A module whose calls the phase reads: one naming Claude, or a library that serves Claude's
+# models among others (its calls reach Claude when a caller passes a Claude model).
+SCAN_MARKERS = (*MARKERS, *ROUTER_MARKERS)
 # Every name a Claude parameter goes by in any target (`model`, `modelId`, `max_tokens`...).
 CLAUDE_PARAMETERS = frozenset(
     name for target in TARGETS.values() for c in CANONICAL for name in target.names(c)
@@ -560,7 +564,7 @@ class Project:
             data.encode("utf-8", "surrogatepass")
             if isinstance(data, str)
             else as_python_reads(data),
-            MARKERS,
+            SCAN_MARKERS,
         )
         name = None if path is None or data is None else _add_file(self, path, data, scan=scan)
         if name is not None and name != module and path is not None and data is not None:
@@ -1986,6 +1990,7 @@ class Project:
                     # Not a change the rounds wait for: only the views read it.
                     by = _quiet_entry(self.facts.relied_by, key, dict)
                     _quiet_entry(by, name, set).add(receiver or ("", ""))
+                    self._default_reads(callee_module, facts, name, reaches.get(name, []))
         self._record_bound_clients(module, function, key, bound_args)
         # Wrapper chains: our parameters passed on reach what the callee's reach.
         here = [self.paths.get(module, module), call[6]]
@@ -2002,6 +2007,19 @@ class Project:
             for star in call[5]:
                 if self._varkw(module, function, star) is not None:
                     self._record_forwarding(module, function, reaches, forwards, bound_args)
+
+    def _default_reads(
+        self, module: str, facts: dict[str, Any], name: str, reaches: list[list[Any]]
+    ) -> None:
+        """A nested function's default read from the enclosing one (`def call(model=model)`)
+        is evaluated there: what the default reads reaches what the parameter does."""
+        parent = facts.get("parent")
+        if parent is None or not reaches:
+            return
+        for param in facts["params"]:
+            if param["name"] == name and param["default"] is not None:
+                for reach in reaches:
+                    self._reach_from(module, parent, param["default"], reach)
 
     def _record_bound_clients(
         self,
@@ -2940,7 +2958,7 @@ def _add_naming_files(
         # Scanned as Python reads the file (its cookie, NFKC identifiers), parsed from `data`.
         raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
         raw = as_python_reads(raw)
-        if _mentions(raw, MARKERS):
+        if _mentions(raw, SCAN_MARKERS):
             _add_file(project, path, data)
             continue
         named = module_name(path, project.roots)
@@ -3011,7 +3029,7 @@ class _Growth:
                 except OSError:
                     data = b""
                 seen = as_python_reads(data)
-                if _mentions(seen, MARKERS) or self.re_exports(name, found, seen):
+                if _mentions(seen, SCAN_MARKERS) or self.re_exports(name, found, seen):
                     added = _add_file(project, found, data)
                     if added is not None and added != name:
                         added = project._add_as(name, found, data, True)  # see `load`
