@@ -147,3 +147,31 @@ def test_a_name_imported_in_each_branch_is_any_of_its_imports(tmp_path: Path) ->
     )
     # The agent relies on the default when the Claude backend is the one imported.
     assert ("svc/claude.py", 4, "CM102") in _found(root, "CM102")
+
+
+def test_a_bedrock_body_keeps_the_version_the_shared_options_give(tmp_path: Path) -> None:
+    # The options name the body's own `anthropic_version`, which takes temperature: CM107 does
+    # not judge the body by the policy's API version, and the other entries are still read.
+    root = write_tree(
+        tmp_path,
+        {
+            "claude-migrate.toml": 'extend = "api-2026-10-21"\n',
+            "config.py": (
+                "PARAMS = {\n"
+                '    "anthropic_version": "bedrock-2023-05-31",\n'
+                '    "max_tokens": 4096,\n'
+                '    "temperature": 1.0,\n'
+                "}\n"
+            ),
+            "llm.py": (
+                "import json\n\nimport boto3\n\nimport config\n\n"
+                "runtime = boto3.client('bedrock-runtime')\n\n\n"
+                "def ask(text):\n"
+                "    body = {'messages': [{'role': 'user', 'content': text}], **config.PARAMS}\n"
+                "    return runtime.invoke_model_with_response_stream(\n"
+                '        modelId="anthropic.claude-sonnet-4-6", body=json.dumps(body)\n'
+                "    )\n"
+            ),
+        },
+    )
+    assert _found(root, "CM102", "CM107") == {("llm.py", 11, "CM102")}

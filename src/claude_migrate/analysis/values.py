@@ -1162,7 +1162,7 @@ class ValueResolver:
         if found is None or found[0] != "dict":
             return Entries(opaque=True)
         qualname = project.absolute(qualname)
-        entries = Entries(opaque=True)
+        entries = Entries(opaque=True, unknown_keys=set(found[2]))
         for key, value in found[1].items():
             entries.items[key] = Entry(
                 key, node, node, Value(True, value, None, f"{qualname}[{key!r}]"), None, dotted

@@ -2154,9 +2154,10 @@ class Project:
         return derived
 
     def _request_options(self, made: DictLit, name: str) -> list[Any] | None:
-        """Return `["dict", {key: value}]` for a module-level dict of request options
+        """Return `["dict", {key: value}, [key]]` for a module-level dict of request options
         (`PARAMS = {"max_tokens": 4096, "temperature": 1.0}`) that another module may spread into
-        a Claude call (`**settings.PARAMS`), with the entries proven literals; None otherwise.
+        a Claude call (`**settings.PARAMS`): the entries proven literals, and the keys of the
+        others (present, with a value not known here); None otherwise.
 
         Only a dict written once at module level with string keys and nothing spread into it,
         holding a Claude parameter, and that no code of its module changes (an item set, `del`
@@ -2169,15 +2170,16 @@ class Project:
         if not assigns or len(assigns) != 1 or assigns[0][1]:
             return None
         known: dict[str, Any] = {}
+        unknown: list[str] = []
         for key, expression in made.entries.items():
-            if key not in CLAUDE_PARAMETERS:
-                continue
             value = self.evaluate(made.module, None, expression)
             if isinstance(value, Const) and _jsonable(value.value):
                 known[key] = value.value
-        if not known or self._changes_dict(made.module, name):
+            else:
+                unknown.append(key)
+        if not CLAUDE_PARAMETERS.intersection(known) or self._changes_dict(made.module, name):
             return None
-        return ["dict", known]
+        return ["dict", known, sorted(unknown)]
 
     def _changes_dict(self, module: str, name: str) -> bool:
         """Return whether a module's text may change the items of its dict `name` (or cannot
