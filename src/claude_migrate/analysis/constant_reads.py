@@ -105,9 +105,15 @@ def constant_reads(ctx: FileContext, canonical: str) -> list[ConstantRead]:
     found = _defaults_read(ctx, canonical, own.get("defaults_read_by", {}))
     if not table or scope is None:
         return found
+    classes = {s.qualname: s for s in ctx.index.scopes if s.kind == "class"}
     for name, reads in sorted(table.items()):
         mine = [r for r in reads if r[0] == canonical]
-        bindings = [b for b in scope.bindings.get(name, []) if b.kind != "annotation"]
+        holder, dot, attr = name.rpartition(".")
+        # `Settings.model`: a field's default, read through an object made of the class.
+        where = (classes.get(holder) if dot else scope) or None
+        bindings = (
+            [b for b in where.bindings.get(attr, []) if b.kind != "annotation"] if where else []
+        )
         if not mine or len(bindings) != 1:
             continue
         binding = bindings[0]

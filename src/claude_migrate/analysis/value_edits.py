@@ -131,15 +131,15 @@ def value_edit(
 
 
 def _class_read(entry: Entry) -> bool:
-    """Return whether an entry reads a class-body value through `self.<attr>`."""
+    """Return whether an entry reads a value through `self.<attr>`: from a class body, or set
+    once in a method (`self.model = "..."`)."""
     node = entry.value_node
     via = entry.value.via or ""
-    return (
-        isinstance(node, cst.Attribute)
-        and isinstance(node.value, cst.Name)
-        and via.endswith(f".{node.attr.value}")
-        and not via.startswith(f"{node.value.value}.")  # `self.model = ...` in a method
-    )
+    if not (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name)):
+        return False
+    attr = node.attr.value
+    read_by_class = via.startswith(f"{node.value.value}.") and via != f"self.{attr}"
+    return via.endswith(f".{attr}") and not read_by_class  # `Local.MODEL`: not this edit
 
 
 def _class_edit(

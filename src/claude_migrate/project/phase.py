@@ -444,6 +444,9 @@ class Project:
         self.followed_through: set[str] = set()
         # Modules whose calls the fixed point reads (`_add_file`).
         self.scanned: set[str] = set()
+        # The attributes modules set on names (`_attribute_set`), and over how many summaries.
+        self._set_attrs: tuple[int, frozenset[str]] | None = None
+        self._set_in_files: dict[str, bool] = {}
         # The run's own files (path -> bytes or text): a module summarised on demand is read
         # from here before the disk.
         self.given: dict[str, bytes | str] = {}
@@ -1770,6 +1773,8 @@ class Project:
         literal once, at module level."""
         if value[0] == "attr" and value[1][0] in ("name", "attr"):
             base = self.evaluate(module, function, value[1])
+            if isinstance(base, Obj):
+                return self._field_default(module, function, value)
             if not isinstance(base, Module) or base.name == module:
                 return None
             return self._module_constant(base.name, value[2])
@@ -1797,6 +1802,82 @@ class Project:
                 return None
             return self._module_constant(owner, rest[0])
         return None
+
+    def _field_default(
+        self, module: str, function: str | None, value: list[Any]
+    ) -> tuple[str, str] | None:
+        """Return (module, "Class.field") for `settings.model` read from an object another
+        module makes once at module level (`settings = Settings()`) without passing the field,
+        when its class's body gives the field a literal and no module sets the attribute.
+
+        What the object holds is the class's default: reported there, once, with every Claude
+        call reading it as a related place.
+        """
+        holder, attr = value[1], value[2]
+        if holder[0] != "name" or (
+            function is not None and self._shadowed(module, function, holder[1])
+        ):
+            return None
+        qualname = self.summaries[module]["imports"].get(holder[1])
+        if qualname is None:
+            return None
+        owner, _, name = qualname.rpartition(".")
+        summary = self.summaries.get(owner)
+        if summary is None:
+            self._read("module", owner)  # found if it is summarised later
+            return None
+        assigns = summary["assigns"].get(name)
+        if not assigns or len(assigns) != 1 or assigns[0][1] or assigns[0][0][0] != "call":
+            return None
+        made = assigns[0][0]
+        if made[2] or made[4] or made[5] or attr in made[3]:
+            return None  # positional fields, `*args`/`**kwargs`, or the field passed
+        cls = self.evaluate(owner, None, made[1])
+        if not isinstance(cls, Class) or self._attribute_set(attr):
+            return None
+        for cls_module, cls_name in self.mro(cls.module, cls.name):
+            info = self.summaries[cls_module]["classes"].get(cls_name, {})
+            written = info.get("attributes", {}).get(attr)
+            if written:
+                ok = len(written) == 1 and written[0][1] is None and written[0][0][0] == "lit"
+                if ok and f"{cls_name}.__init__" not in self.summaries[cls_module]["functions"]:
+                    return cls_module, f"{cls_name}.{attr}"
+                return None
+        return None
+
+    def _shadowed(self, module: str, function: str, name: str) -> bool:
+        facts = self.summaries[module]["functions"].get(function, {})
+        return name in facts.get("locals", {}) or name in self._param_index(module, function, facts)
+
+    def _attribute_set(self, attr: str) -> bool:
+        """Return whether any summarised module sets `<name>.attr` outside a class's own
+        methods (`config.model = args.model`): then no object's field is known by its class."""
+        known = self._set_attrs
+        if known is None or known[0] != len(self.summaries):
+            names: set[str] = set()
+            for summary in self.summaries.values():
+                names.update(summary["set_attrs"])
+                for facts in summary["functions"].values():
+                    for held in facts["stores"].values():
+                        names.update(held)
+            known = self._set_attrs = (len(self.summaries), frozenset(names))
+        return attr in known[1] or self._set_in_run(attr)
+
+    def _set_in_run(self, attr: str) -> bool:
+        """Return whether a file of the run, summarised or not (a command-line entry point
+        that never names Claude), assigns `<x>.attr = ...` or calls `setattr(x, "attr", ...)`."""
+        found = self._set_in_files.get(attr)
+        if found is None:
+            pattern = re.compile(
+                rb"\.[ \t]*" + re.escape(attr.encode()) + rb"[ \t]*(?::[^=\n]*)?=(?!=)|setattr\("
+                rb"[^,\n]*,[ \t]*[\"']" + re.escape(attr.encode()) + rb"[\"']"
+            )
+            found = any(
+                pattern.search(data if isinstance(data, bytes) else data.encode("utf-8", "replace"))
+                for data in self.given.values()
+            )
+            self._set_in_files[attr] = found
+        return found
 
     def _module_constant(self, module: str, name: str) -> tuple[str, str] | None:
         """Return (module, name) when `name` is assigned a literal once, at module level."""
@@ -2895,6 +2976,7 @@ def _absolute_module(module: str, is_package: bool, level: int, name: str | None
 
 _SUMMARY_KEYS = frozenset(
     {
+        "set_attrs",
         "module",
         "package",
         "imports",
