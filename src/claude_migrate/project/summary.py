@@ -265,6 +265,7 @@ def _read_function_body(
     stores: dict[str, dict[str, list[Expr]]] = facts["stores"]
     returns: list[Expr] = facts["returns"]
     calls: list[Expr] = facts["calls"]
+    changed: list[str] = facts["changed"]
 
     def assign(target: ast.expr, value: ast.expr | None, nested: bool) -> None:
         described = expr(value) if value is not None else UNKNOWN_EXPR
@@ -285,6 +286,8 @@ def _read_function_body(
             for element in target.elts:
                 assign(element, None, nested)
         elif type(target) is ast.Subscript and type(target.value) is ast.Name:
+            if target.value.id not in changed:
+                changed.append(target.value.id)
             key = target.slice
             if type(key) is ast.Constant and isinstance(key.value, str):
                 _set_item(local_names, target.value.id, key.value, described, nested)
@@ -297,6 +300,8 @@ def _read_function_body(
         if type(func) is not ast.Attribute or type(func.value) is not ast.Name:
             return
         name = func.value.id
+        if func.attr in _DICT_CHANGES and name not in changed:
+            changed.append(name)
         if func.attr == "setdefault" and call.args:
             key = call.args[0]
             value = expr(call.args[1]) if len(call.args) > 1 else ["lit", None]
@@ -367,6 +372,10 @@ def _read_function_body(
                         push((item, depth))
             elif isinstance(value, ast.AST) and type(value) not in _NOT_WALKED:
                 push((value, depth))
+
+
+# The dict methods that change its items.
+_DICT_CHANGES = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__"})
 
 
 def _set_item(
@@ -471,6 +480,8 @@ def _function(
         "returns": [],
         "calls": [],
         "returns_annotation": expr(node.returns) if node.returns is not None else None,
+        # Locals whose items the function sets or changes (`d["k"] = v`, `d.update(...)`).
+        "changed": [],
     }
     if parent is not None:
         facts["parent"] = parent
