@@ -95,8 +95,15 @@ def call_model_nodes(ctx: FileContext) -> set[int]:
         if entry is None:
             continue
         nodes.add(id(entry.value_node))
-        if entry.value.node is not None:
-            nodes.add(id(entry.value.node))
+        written = entry.value.node
+        if written is not None:
+            nodes.add(id(written))
+        if isinstance(written, (cst.Name, cst.Attribute)):
+            # A branch's assignment reading a constant or an attribute (`if not model: model =
+            # self._default_model`): the literal it reads is the call's model too.
+            through = ctx.resolver.values.value(written, site.record.scope)
+            if through.known and through.node is not None:
+                nodes.add(id(through.node))
     # Constants the project phase proved other modules' Claude calls read: a call's model too.
     from claude_migrate.analysis.constant_reads import constant_reads
 

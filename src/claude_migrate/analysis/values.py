@@ -142,6 +142,48 @@ def _self_read(node: cst.BaseExpression, scope: Scope) -> tuple[ClassInfo, str] 
     return info, node.attr.value
 
 
+def _changes_items(module: cst.CSTNode, name: str) -> bool:
+    """Return whether code of the module changes the items of the dict a dotted name reads
+    (`cfg.PARAMS[k] = v`, `del cfg.PARAMS[k]`, `cfg.PARAMS.update(...)`)."""
+    stack: list[cst.CSTNode] = [module]
+    while stack:
+        node = stack.pop()
+        targets: list[cst.BaseExpression] = []
+        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del)):
+            targets.append(node.target)
+        elif (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value in MUTATING_METHODS
+            and _dotted(node.func.value) == name
+        ):
+            return True
+        while targets:
+            target = targets.pop()
+            if isinstance(target, cst.Subscript) and _dotted(target.value) == name:
+                return True
+            if isinstance(target, (cst.Tuple, cst.List)):
+                targets.extend(element.value for element in target.elements)
+        stack.extend(node.children)
+    return False
+
+
+def _encoded_text(node: cst.BaseExpression, scope: Scope) -> cst.BaseExpression | None:
+    """Return the text `bytes(text, "utf-8")` (or `bytearray(...)`) encodes, when the builtin is
+    the one called (no name of the file's shadows it)."""
+    if (
+        not isinstance(node, cst.Call)
+        or not isinstance(node.func, cst.Name)
+        or node.func.value not in ("bytes", "bytearray")
+        or scope.lookup(node.func.value)
+        or not node.args
+        or node.args[0].keyword is not None
+        or node.args[0].star
+    ):
+        return None
+    return node.args[0].value
+
+
 def _dotted(node: cst.BaseExpression) -> str | None:
     """Return `name` or `name.attr` for a table read through a name or one attribute."""
     if isinstance(node, cst.Name):
@@ -1167,7 +1209,7 @@ class ValueResolver:
         if found is None:
             helped = self._helper_entries(node, scope, depth)
             if helped is None:
-                return Entries(opaque=True)
+                return self.project_options(node, scope)
             entries = helped
         else:
             dict_node, dict_scope, through = found
@@ -1180,6 +1222,39 @@ class ValueResolver:
                     entry.through = through
         if isinstance(node, cst.Name):
             return self._edited(entries, node.value, scope, depth, before_order, mutators)
+        return entries
+
+    def project_options(self, node: cst.BaseExpression, scope: Scope) -> Entries:
+        """Return what `**settings.PARAMS` (or an imported `**PARAMS`) passes when it is another
+        project module's dict of request options, as the project phase proved it.
+
+        Its entries are in another file: a finding is at the spread, without a fix. Keys the
+        phase did not prove may be there too (the entries stay opaque), and a dict this module
+        changes is not read.
+        """
+        project = self.symbols.project if self.symbols is not None else None
+        if project is None or self.symbols is None:
+            return Entries(opaque=True)
+        qualname: str | None = None
+        if isinstance(node, cst.Name):
+            bindings = [b for b in scope.lookup(node.value) if b.kind != "annotation"]
+            if len(bindings) == 1 and bindings[0].kind == "import":
+                qualname = bindings[0].qualname
+        elif isinstance(node, cst.Attribute):
+            module = self.symbols.qualname(node.value, scope)
+            qualname = None if module is None else f"{module}.{node.attr.value}"
+        dotted = _dotted(node)
+        if qualname is None or dotted is None or _changes_items(scope.module().node, dotted):
+            return Entries(opaque=True)
+        found = project.lookup(qualname)
+        if found is None or found[0] != "dict":
+            return Entries(opaque=True)
+        qualname = project.absolute(qualname)
+        entries = Entries(opaque=True, unknown_keys=set(found[2]))
+        for key, value in found[1].items():
+            entries.items[key] = Entry(
+                key, node, node, Value(True, value, None, f"{qualname}[{key!r}]"), None, dotted
+            )
         return entries
 
     def _edited(
@@ -1365,6 +1440,10 @@ class ValueResolver:
             return self.json_payload(
                 node.func.value, scope, before_order, mutators, depth + 1, path
             )
+        encoded = _encoded_text(node, scope)
+        if encoded is not None:
+            # `bytes(json.dumps(body), "utf-8")`: the same text, encoded.
+            return self.json_payload(encoded, scope, before_order, mutators, depth + 1, path)
         if isinstance(node, cst.Name):
             read = None if path is None or before_order is None else (before_order, path)
             binding = self.single_binding(node.value, scope, read)

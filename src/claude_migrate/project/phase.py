@@ -97,6 +97,11 @@ SCAN_MARKERS = (*MARKERS, *ROUTER_MARKERS)
 CLAUDE_PARAMETERS = frozenset(
     name for target in TARGETS.values() for c in CANONICAL for name in target.names(c)
 )
+# Executor methods that call the function they are handed (`pool.submit(fn, *args)`), with the
+# index of that function among their positional arguments.
+_SUBMITTERS: Final = {"submit": 0, "run_in_executor": 1, "to_thread": 0}
+# The methods that change a dict's items in place.
+_DICT_CHANGES = "update|setdefault|pop|popitem|clear|__setitem__|__delitem__"
 MAX_DEPTH = 24
 MAX_ROUNDS = 8
 # How deep a parameter path goes (`options.inference_config[maxTokens]` is two steps).
@@ -474,6 +479,8 @@ class Project:
         self._all_stale = 0
         self._reading: _CallKey | None = None
         self._exports: dict[tuple[str, str], Sym] = {}
+        # Expressions made from summaries' parts (`_made`), kept while the summaries are.
+        self._synthesised: dict[tuple[Any, ...], list[Any]] = {}
         self._evaluating: set[tuple[Any, ...]] = set()
         # Module -> the names some function stores attributes in (`_local.client = ...`).
         self._stored_names: dict[str, frozenset[str]] = {}
@@ -1498,6 +1505,63 @@ class Project:
             return
         for callee in self._callees(module, function, callee_expr):
             self._record_callee(module, function, call, callee)
+        submitted = self._submitted(module, function, call)
+        if submitted is not None:
+            for callee in self._callees(module, function, submitted[1]):
+                if isinstance(callee, (Func, Bound)):
+                    self._record_callee(module, function, submitted, callee)
+
+    def _annotated_method(self, symbol: Sym) -> Sym:
+        """Return the method a parameter annotated with a project class gives
+        (`def __init__(self, llm: ClaudeBackend)`, `self.llm = llm`, then `self.llm.ask(...)`):
+        the class's own, as the annotation says what the argument is. Anything else is itself."""
+        if not isinstance(symbol, Param):
+            return symbol
+        head, rest = _split_path(symbol.name)
+        if not rest.startswith(".") or "." in rest[1:] or "[" in rest:
+            return None
+        facts = self.summaries[symbol.module]["functions"].get(symbol.qual)
+        params = facts["params"] if facts is not None else []
+        annotation = next((p["annotation"] for p in params if p["name"] == head), None)
+        if annotation is None:
+            return None
+        cls = self.evaluate(symbol.module, None, annotation)
+        if not isinstance(cls, Class):
+            return None
+        found = self.member(cls.module, cls.name, rest[1:])
+        if found is None:
+            return None
+        return Bound(found[0], found[1], cls.module, cls.name, below=True)
+
+    def _submitted(self, module: str, function: str | None, call: list[Any]) -> list[Any] | None:
+        """Return the call an executor makes of the function handed to it, as if written here.
+
+        `pool.submit(fn, *args, **kwargs)` (concurrent.futures, dask) and
+        `loop.run_in_executor(executor, fn, *args)` call `fn` with the arguments that follow it
+        (https://docs.python.org/3/library/concurrent.futures.html#concurrent.futures.Executor.submit,
+        https://docs.python.org/3/library/asyncio-eventloop.html#asyncio.loop.run_in_executor);
+        `asyncio.to_thread(fn, *args, **kwargs)` too. A project object's own method of that
+        name is an ordinary call, read as one.
+        """
+        callee = call[1]
+        if callee[0] != "attr" or callee[2] not in _SUBMITTERS:
+            return None
+        receiver = self.evaluate(module, function, callee[1])
+        if isinstance(receiver, (Obj, SelfParam, Class, Super)) or (
+            isinstance(receiver, Module) and receiver.name in self.summaries
+        ):
+            return None
+        at = _SUBMITTERS[callee[2]]
+        args = call[2]
+        if len(args) <= at or (callee[2] == "run_in_executor" and call[3]):
+            return None
+        made = ["call", args[at], args[at + 1 :], call[3], call[4], call[5], call[6], call[7]]
+        return self._made(("submitted", id(call)), made)
+
+    def _made(self, key: tuple[Any, ...], expression: list[Any]) -> list[Any]:
+        """Return an expression made here from a summary's parts, the same object every time it
+        is made again: evaluations are memoised by the identity of the expression."""
+        return self._synthesised.setdefault(key, expression)
 
     def _callees(self, module: str, function: str | None, callee_expr: list[Any]) -> list[Sym]:
         """Return what a call may run: one value, or each of a local's values.
@@ -1509,9 +1573,9 @@ class Project:
         if isinstance(callee, Choice):
             return list(callee.options)
         if callee is not None:
-            return [callee]
+            return [self._annotated_method(callee)]
         return [
-            self.evaluate(module, function, value)
+            self._annotated_method(self.evaluate(module, function, value))
             for value in self._alternatives(module, function, callee_expr, 0)
         ]
 
@@ -1521,8 +1585,14 @@ class Project:
         """Return the expressions a value may be: each branch of `or`/`if`, each assignment
         of a local (a bounded number of them)."""
         kind = value[0]
-        if depth > MAX_PATH or kind not in ("name", "if", "or"):
+        if depth > MAX_PATH or kind not in ("name", "if", "or", "attr"):
             return [value]
+        if kind == "attr":
+            # `handler.send(...)` with `handler` chosen in branches: each one's method.
+            bases = self._alternatives(module, function, value[1], depth + 1)
+            if len(bases) < 2:
+                return [value]
+            return [self._made(("attr", id(value), id(b)), ["attr", b, value[2]]) for b in bases]
         if kind == "if":
             options = [value[1], value[2]]
         elif kind == "or":
@@ -2409,6 +2479,8 @@ class Project:
         for name in {*summary["assigns"], *summary["imports"], *starred}:
             symbol = self.export(module, name)
             plain = _plain(symbol)
+            if plain is None and isinstance(symbol, DictLit):
+                plain = self._request_options(symbol, name)
             if plain is not None and self._useful(plain):
                 names[name] = plain
         derived = {
@@ -2427,6 +2499,55 @@ class Project:
         if defaults:
             derived["defaults_read_by"] = defaults
         return derived
+
+    def _request_options(self, made: DictLit, name: str) -> list[Any] | None:
+        """Return `["dict", {key: value}, [key]]` for a module-level dict of request options
+        (`PARAMS = {"max_tokens": 4096, "temperature": 1.0}`) that another module may spread into
+        a Claude call (`**settings.PARAMS`): the entries proven literals, and the keys of the
+        others (present, with a value not known here); None otherwise.
+
+        Only a dict written once at module level with string keys and nothing spread into it,
+        holding a Claude parameter, and that no code of its module changes (an item set, `del`
+        or a mutating method on its name, read in the module's text): its literal is then what
+        every reader spreads. The reading module checks its own changes to it.
+        """
+        if made.function is not None or made.opaque or made.spreads:
+            return None
+        assigns = self.summaries[made.module]["assigns"].get(name)
+        if not assigns or len(assigns) != 1 or assigns[0][1]:
+            return None
+        known: dict[str, Any] = {}
+        unknown: list[str] = []
+        for key, expression in made.entries.items():
+            value = self.evaluate(made.module, None, expression)
+            if isinstance(value, Const) and _jsonable(value.value):
+                known[key] = value.value
+            else:
+                unknown.append(key)
+        if not CLAUDE_PARAMETERS.intersection(known) or self._changes_dict(made.module, name):
+            return None
+        return ["dict", known, sorted(unknown)]
+
+    def _changes_dict(self, module: str, name: str) -> bool:
+        """Return whether a module's text may change the items of its dict `name` (or cannot
+        be read): `name[k] = v`, `del name[k]`, `name.update(...)`, `name.pop(...)`..."""
+        path = self.module_path(module)
+        data: bytes | str | None = None if path is None else self.given.get(str(path))
+        if path is not None and data is None:
+            try:
+                data = read_regular(path)
+            except OSError:
+                return True
+        if data is None:
+            return True
+        text = data if isinstance(data, str) else python_text(data)
+        if text is None:
+            return True
+        changes = re.compile(
+            rf"\b{re.escape(name)}\s*(\[[^\]\n]*\]\s*(=[^=]|[-+*/|&]=)|\.\s*({_DICT_CHANGES})\b)"
+            rf"|\bdel\s+{re.escape(name)}\b|\bglobal\s+[^\n]*\b{re.escape(name)}\b"
+        )
+        return changes.search(text) is not None
 
     def _defaults_read(self, module: str) -> dict[str, dict[str, list[list[Any]]]]:
         """Return the parameter defaults of a module's functions that Claude calls of other
@@ -2935,6 +3056,10 @@ class ProjectView:
         return None if facts is None else facts["functions"].get(qual)
 
 
+# What a module's names may be that only say what a value is (a constant, a dict of options).
+_VALUES_ONLY = ("const", "dict")
+
+
 def gives(facts: dict[str, Any]) -> bool:
     """Return whether a module's derived facts can make a Claude call of another module's code.
 
@@ -2943,12 +3068,14 @@ def gives(facts: dict[str, Any]) -> bool:
     """
     if facts["functions"] or any(set(c) - {"constants"} for c in facts["classes"].values()):
         return True
-    return any(plain[0] != "const" for plain in facts["names"].values())
+    return any(plain[0] not in _VALUES_ONLY for plain in facts["names"].values())
 
 
 def given_names(facts: dict[str, Any]) -> set[bytes]:
     """Return the names an importer must spell to use what a module gives (`gives`)."""
-    found = {name.encode() for name, plain in facts["names"].items() if plain[0] != "const"}
+    found = {
+        name.encode() for name, plain in facts["names"].items() if plain[0] not in _VALUES_ONLY
+    }
     found.update(qual.split(".")[0].encode() for qual in facts["functions"])
     found.update(name.encode() for name, c in facts["classes"].items() if set(c) - {"constants"})
     return found
