@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from helpers import Cli, write_tree
 
 
@@ -132,11 +131,6 @@ def test_a_property_over_another_vendors_client_is_not_claude(tmp_path: Path) ->
     assert _found(root, "CM104", "CM301") == set()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the pre-0.3 SDK's Client.completion() is reported by CM301 alone: its model is not "
-    "read as a Claude call's, so a retired model it names stays a data warning",
-)
 def test_the_model_of_a_pre_0_3_completion_call_is_the_calls(tmp_path: Path) -> None:
     root = write_tree(
         tmp_path,
