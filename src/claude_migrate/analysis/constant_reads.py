@@ -168,10 +168,13 @@ def one_per_value(
     ctx: FileContext,
     check: Check[Any],
     readings: Sequence[Reading],
-    label: str,
+    label: str | None,
     elsewhere: Iterable[ConstantRead] = (),
 ) -> tuple[list[Diagnostic], set[int]]:
     """Return the findings with those on one value merged, and the ids of the merged places.
+
+    `label` names the value in related places ("temperature"); None names it by the parameter
+    the calls send it as (a rule reporting several parameters).
 
     Findings are grouped by `shared_place`. A group read by two calls or more (counting the
     calls of other modules that `elsewhere` lists for a constant) becomes one finding at that
@@ -211,7 +214,7 @@ def _merge(
     check: Check[Any],
     place: cst.CSTNode,
     group: Sequence[Reading],
-    label: str,
+    label: str | None,
     read: ConstantRead | None,
 ) -> Diagnostic:
     """Return one finding for the findings of several calls on one value."""
@@ -219,6 +222,7 @@ def _merge(
     # A call the value cannot be fixed for (a legacy call, a refused parameter) says why.
     first = next((r.diagnostic for r in group if r.diagnostic.fix is None), group[0].diagnostic)
     entry = group[0].entry
+    label = label or entry.key
     name = entry.value.via if place is entry.value.node else entry.through
     related: list[tuple[str, int, str]] = []
     # Where each call reads the constant by name, or (a spread dict's entry) where the call is.
