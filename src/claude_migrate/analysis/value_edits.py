@@ -78,7 +78,7 @@ def value_edit(
         # A literal where it stands, or a wrapper's default that in-project calls rely on (the
         # default is the value those calls send: it is edited where it is written).
         return ValueEdit(ctx.replace(value.node, text), entry.key)
-    if _class_read(entry):
+    if _class_read(ctx, entry):
         return _class_edit(ctx, entry, text, parameter_of, same_fix)
     claude_reads: set[int] = set()
     for site in ctx.sites:
@@ -130,16 +130,30 @@ def value_edit(
     )
 
 
-def _class_read(entry: Entry) -> bool:
-    """Return whether an entry reads a class-body value through `self.<attr>`."""
+def _class_read(ctx: FileContext, entry: Entry) -> bool:
+    """Return whether an entry reads a class-body value, through `self.<attr>` or through the
+    class's name (`Config.MODEL`)."""
     node = entry.value_node
     via = entry.value.via or ""
-    return (
+    if not (
         isinstance(node, cst.Attribute)
         and isinstance(node.value, cst.Name)
         and via.endswith(f".{node.attr.value}")
-        and not via.startswith(f"{node.value.value}.")  # `self.model = ...` in a method
-    )
+    ):
+        return False
+    if not via.startswith(f"{node.value.value}."):
+        return True  # `self.model` read from the class body
+    # `Config.MODEL`, not `self.model = ...` written in a method.
+    return entry.value.node is not None and not _in_function(ctx, entry.value.node)
+
+
+def _in_function(ctx: FileContext, node: cst.CSTNode) -> bool:
+    current = ctx.nodes.parent(node)
+    while current is not None:
+        if isinstance(current, (cst.FunctionDef, cst.Lambda)):
+            return True
+        current = ctx.nodes.parent(current)
+    return False
 
 
 def _class_edit(
