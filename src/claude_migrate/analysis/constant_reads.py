@@ -56,11 +56,18 @@ class ConstantRead:
             for path, line in self.places
         )
 
-    def describe(self) -> str:
-        """Return "MODEL, read by 2 Claude calls of other modules"."""
+    def describe(self, path: str = "") -> str:
+        """Return "MODEL, read by 2 Claude calls of other modules" (of this module, when every
+        call is in the file at `path`: a class attribute its instances send)."""
         count = len(self.places)
         calls = "a Claude call" if count == 1 else f"{count} Claude calls"
-        return f"{self.name}, read by {calls} of other modules"
+        here = sum(1 for place, _ in self.places if place == path)
+        where = "other modules"
+        if here == count:
+            where = "this module"
+        elif here:
+            where = "this module and others"
+        return f"{self.name}, read by {calls} of {where}"
 
 
 def _defaults_read(
@@ -105,9 +112,15 @@ def constant_reads(ctx: FileContext, canonical: str) -> list[ConstantRead]:
     found = _defaults_read(ctx, canonical, own.get("defaults_read_by", {}))
     if not table or scope is None:
         return found
+    classes = {s.qualname: s for s in ctx.index.scopes if s.kind == "class"}
     for name, reads in sorted(table.items()):
         mine = [r for r in reads if r[0] == canonical]
-        bindings = [b for b in scope.bindings.get(name, []) if b.kind != "annotation"]
+        # `Agent.model`: a class-level constant an instance of the class reads as `self.model`.
+        owner, _, attr = name.rpartition(".")
+        holder = classes.get(owner) if owner else scope
+        if holder is None:
+            continue
+        bindings = [b for b in holder.bindings.get(attr, []) if b.kind != "annotation"]
         if not mine or len(bindings) != 1:
             continue
         binding = bindings[0]

@@ -86,7 +86,7 @@ class CeilingCheck(Check["FileContext"]):
             yield ctx.diagnostic(
                 self,
                 read.node,
-                f"{self.label} {format_number(value)} ({read.describe()}) is above the "
+                f"{self.label} {format_number(value)} ({read.describe(ctx.path)}) is above the "
                 f"policy maximum {format_number(maximum)}",
                 fix,
                 related=read.related(self.label),

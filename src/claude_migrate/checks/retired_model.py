@@ -310,7 +310,7 @@ class RetiredModelCheck(Check["CheckContext"]):
                 if (found.retires - as_of).days > self.settings["warn-days"]:
                     continue
                 message = (
-                    f"model {current!r} ({read.describe()}) retires on "
+                    f"model {current!r} ({read.describe(ctx.path)}) retires on "
                     f"{found.retires.isoformat()}{sdk_note(found.spelling)}"
                 )
                 yield ctx.diagnostic(
@@ -319,7 +319,7 @@ class RetiredModelCheck(Check["CheckContext"]):
                 continue
             where = " on the Anthropic API" if found.platform else ""
             message = (
-                f"model {current!r} ({read.describe()}) was retired{where} on "
+                f"model {current!r} ({read.describe(ctx.path)}) was retired{where} on "
                 f"{found.retires.isoformat()}{sdk_note(found.spelling)}"
             )
             fix = None

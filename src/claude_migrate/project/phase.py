@@ -89,9 +89,14 @@ MAX_ROUNDS = 8
 MAX_PATH = 3
 # How many classes or functions a value chosen at run time may be one of (`PROVIDERS[name]`).
 MAX_CHOICES = 8
+# The most classes whose instances a method reading a class attribute is followed on.
+MAX_SUBCLASSES = 32
 # Objects whose attributes are only what code stores in them (`_local = threading.local()`, then
 # `_local.client = client`): reading one is reading what the module stored.
 ATTRIBUTE_HOLDERS = frozenset({"threading.local", "types.SimpleNamespace", "argparse.Namespace"})
+# Library bases that give a class no attributes of its own: a class-body value of a class with
+# only these (and project classes) as bases is what its instances read.
+PLAIN_BASES = frozenset({"abc.ABC", "typing.Generic", "typing.Protocol"})
 # A project larger than this is summarised only where it mentions Claude: the phase must stay
 # a small share of a run over a monorepo.
 MAX_GROWTH_FILES = 20000
@@ -423,6 +428,9 @@ class Project:
         self._closures: dict[str, list[str]] = {}
         # A class's project classes in method resolution order (itself first), per round.
         self._mros: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        # Attribute names some function of the project sets on an object (`agent.model = m`).
+        self._set_anywhere: frozenset[str] | None = None
+        self._subclasses_of: dict[tuple[str, str], list[tuple[str, str]]] = {}
         self.cwd = cwd
         self.summaries: dict[str, dict[str, Any]] = {}
         self.paths: dict[str, str] = {}  # module -> display path
@@ -1260,6 +1268,8 @@ class Project:
             self._derived.clear()
             self._closures.clear()
             self._mros.clear()
+            self._set_anywhere = None
+            self._subclasses_of.clear()
             self._imported.clear()
             # Modules summarised on demand during a round are scanned in the next.
             self.loading = True
@@ -1600,10 +1610,109 @@ class Project:
                 reach = [canonical, key, *where]
                 self._reach_from(module, function, value, reach)
                 self._constant_read(module, function, value, [canonical, key, *where[:2]])
+                self._class_constant_read(
+                    module, function, value, home, [canonical, key, *where[:2]], module
+                )
                 self._record_field_read(module, function, value)
         if function is not None:
             for star in call[5]:
                 self._record_target_star(module, function, star, key, where)
+
+    def _class_constant_read(
+        self,
+        module: str,
+        function: str | None,
+        value: list[Any],
+        receiver: tuple[str, str] | None,
+        read: list[Any],
+        caller: str,
+    ) -> None:
+        """Record `read` on the class-level constant a Claude parameter reads as `self.<attr>`
+        in a method running on instances of `receiver` (a base class's method building the
+        request from its subclass's class attributes), when the call's module (`caller`) does
+        not hold both the method and the constant: then its own analysis reads them."""
+        if read[0] not in READ_AT_DEFINITION or receiver is None or function is None:
+            return
+        if value[0] != "attr" or value[1][0] != "name":
+            return
+        if not isinstance(self.evaluate(module, function, value[1]), SelfParam):
+            return
+        if value[2] in self._attributes_set_anywhere():
+            return  # `agent.model = m` somewhere: what an instance holds is not its class's
+        for cls in self._subclasses(receiver):
+            # Each class whose instances run the method reads its own (or inherited) value.
+            place = self._class_constant(cls, value[2])
+            if place is not None and (module, place[0]) != (caller, caller):
+                table = self._entry(self.facts.constant_reads, place[0], "constant_reads", dict)
+                if _add(table, place[1], read):
+                    self._touch("constant_reads", place[0])
+
+    def _subclasses(self, cls: tuple[str, str]) -> list[tuple[str, str]]:
+        """Return a class and the summarised project classes deriving from it (bounded)."""
+        found = self._subclasses_of.get(cls)
+        if found is None:
+            found = [cls]
+            for module, summary in self.summaries.items():
+                for name in summary["classes"]:
+                    other = (module, name)
+                    if (
+                        other != cls
+                        and summary["classes"][name]["bases"]
+                        and len(found) < MAX_SUBCLASSES
+                        and cls in self.mro(*other)
+                    ):
+                        found.append(other)
+            self._subclasses_of[cls] = found
+        return found
+
+    def _class_constant(self, receiver: tuple[str, str], attr: str) -> tuple[str, str] | None:
+        """Return (module, "Class.attr") of the literal an instance of `receiver` reads as
+        `self.attr`: the first class body of its method resolution order that writes it, once.
+
+        None when any class on the way sets it on the instance (in a method, or as a dataclass
+        or pydantic field the constructor fills) or has a base the project does not define (it
+        may hold the attribute).
+        """
+        order = self.mro(*receiver)
+        found: tuple[str, str] | None = None
+        for owner_module, owner in order:
+            info = self.summaries.get(owner_module, {}).get("classes", {}).get(owner)
+            if info is None or attr in info["fields"] or not self._plain_bases(owner_module, info):
+                return None
+            values = info["attributes"].get(attr, [])
+            if any(method is not None for _, method in values):
+                return None
+            if values and found is None:
+                if len(values) != 1 or values[0][0][0] != "lit":
+                    return None
+                found = (owner_module, f"{owner}.{attr}")
+        return found
+
+    def _plain_bases(self, module: str, info: dict[str, Any]) -> bool:
+        """Return whether every base of a class is a project class or a plain library base."""
+        for base in info["bases"]:
+            symbol = self.evaluate(module, None, base)
+            if isinstance(symbol, Class):
+                continue
+            if base == ["name", "object"] or (
+                isinstance(symbol, Ref) and symbol.qualname in PLAIN_BASES
+            ):
+                continue
+            return False
+        return True
+
+    def _attributes_set_anywhere(self) -> frozenset[str]:
+        """Return the attribute names a function of a summarised module sets on an object
+        other than its own instance (`agent.model = m`), once per round."""
+        if self._set_anywhere is None:
+            self._set_anywhere = frozenset(
+                attr
+                for summary in self.summaries.values()
+                for facts in summary["functions"].values()
+                for held in facts["stores"].values()
+                for attr in held
+            )
+        return self._set_anywhere
 
     def _record_field_read(self, module: str, function: str | None, value: list[Any]) -> None:
         """Record the class of an object a Claude call reads a field of (`model=settings.model`
@@ -1643,6 +1752,7 @@ class Project:
         if not isinstance(made, DictLit):
             return
         self._record_spreads(made, key, where)
+        receiver = self._spread_receiver(module, function, star)
         entries = made.entries
         if target.location == "inference-config":
             config = entries.get("inferenceConfig")
@@ -1655,6 +1765,28 @@ class Project:
                 if name in entries:
                     reach = [canonical, key, *where]
                     self._reach_from(made.module, made.function, entries[name], reach)
+                    self._class_constant_read(
+                        made.module, made.function, entries[name], receiver, reach[:4], module
+                    )
+
+    def _spread_receiver(
+        self, module: str, function: str, star: list[Any]
+    ) -> tuple[str, str] | None:
+        """Return the class whose instance a method building a spread dict runs on:
+        `**self.build_kwargs(...)` (or a local assigned from it once) in a method of a class,
+        or `**Agent().build_kwargs(...)`."""
+        value = star
+        if value[0] == "name":
+            local = self.summaries[module]["functions"][function]["locals"].get(value[1])
+            if not local or len(local) != 1:
+                return None
+            value = local[0][0]
+        if value[0] != "call" or value[1][0] != "attr":
+            return None
+        base = self.evaluate(module, function, value[1][1])
+        if isinstance(base, (SelfParam, Obj)):
+            return (base.module, base.name)
+        return None
 
     def _record_spreads(self, made: DictLit, key: str, where: list[Any]) -> None:
         """Record a function's `**kwargs` spread into the dict a Claude call sends
