@@ -49,8 +49,13 @@ class ConstantRead:
     node: cst.BaseExpression  # the literal, where a finding and its fix go
     value: Any
     places: tuple[tuple[str, int], ...]  # (display path, line) of each call
+    # Set for a value written in a module this run does not check (`places` is where): the
+    # finding goes to the call (`node`), and no fix writes there.
+    outside: bool = False
 
     def related(self, label: str) -> tuple[tuple[str, int, str], ...]:
+        if self.outside:
+            return tuple((path, line, f"{self.name} is written here") for path, line in self.places)
         return tuple(
             (path, line, f"{self.name} is read here as the {label} of a Claude call")
             for path, line in self.places
@@ -59,6 +64,9 @@ class ConstantRead:
     def describe(self, path: str = "") -> str:
         """Return "MODEL, read by 2 Claude calls of other modules" (of this module, when every
         call is in the file at `path`: a class attribute its instances send)."""
+        if self.outside:
+            (place,) = self.places
+            return f"{self.name} in {place[0]}, which this run does not check"
         count = len(self.places)
         calls = "a Claude call" if count == 1 else f"{count} Claude calls"
         here = sum(1 for place, _ in self.places if place == path)
@@ -101,6 +109,29 @@ def _defaults_read(
     return found
 
 
+def _defaults_outside(
+    ctx: FileContext, canonical: str, table: list[list[Any]]
+) -> list[ConstantRead]:
+    """Return the defaults of modules this run does not check that the file's Claude calls
+    read (`[canonical, target key, call line, value, owner, path, line]`), each at its call."""
+    found: list[ConstantRead] = []
+    for read in table:
+        if read[0] != canonical:
+            continue
+        key, line = str(read[1]), int(read[2])
+        site = next(
+            (s for s in ctx.sites if s.target.key == key and ctx.range(s.node).start.line == line),
+            None,
+        )
+        if site is None:
+            continue
+        place = ((str(read[5]), int(read[6])),)
+        found.append(
+            ConstantRead(str(read[4]), canonical, (key,), site.node, read[3], place, outside=True)
+        )
+    return found
+
+
 def constant_reads(ctx: FileContext, canonical: str) -> list[ConstantRead]:
     """Return the constants of the file that other modules' Claude calls read as `canonical`."""
     project = ctx.project
@@ -110,6 +141,7 @@ def constant_reads(ctx: FileContext, canonical: str) -> list[ConstantRead]:
     table: dict[str, list[list[Any]]] = own.get("read_by", {})
     scope = ctx.index.module_scope
     found = _defaults_read(ctx, canonical, own.get("defaults_read_by", {}))
+    found.extend(_defaults_outside(ctx, canonical, own.get("defaults_outside", [])))
     if not table or scope is None:
         return found
     classes = {s.qualname: s for s in ctx.index.scopes if s.kind == "class"}

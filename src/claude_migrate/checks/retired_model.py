@@ -338,6 +338,8 @@ class RetiredModelCheck(Check["CheckContext"]):
                     f"; use {found.target!r} once CM301 (legacy-completions) moves the calls to "
                     "the Messages API"
                 )
+            elif read.outside:  # a fix never writes outside the given paths
+                message += f"; use {found.target!r}"
             else:
                 message += f"; use {found.target!r}"
                 fix = ctx.fix(

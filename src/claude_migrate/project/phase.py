@@ -2182,7 +2182,53 @@ class Project:
         defaults = self._defaults_read(module) if module in self._given_modules() else {}
         if defaults:
             derived["defaults_read_by"] = defaults
+        outside = self._defaults_outside(module) if module in self._given_modules() else []
+        if outside:
+            derived["defaults_outside"] = outside
         return derived
+
+    def _defaults_outside(self, module: str) -> list[list[Any]]:
+        """Return the parameter defaults of modules this run does not check that Claude calls of
+        `module` read (a base class's `__init__` default, when only the subclass's module is
+        given): [canonical, target key, call line, value, owner, path, line of the default].
+
+        Reported at each call, without a fix: a fix never writes outside the given paths.
+        """
+        given = self._given_modules()
+        own_path = self.paths.get(module, module)
+        found: list[list[Any]] = []
+        for (owner_module, qual), relied in self.facts.relied_by.items():
+            if owner_module in given:
+                continue
+            facts = self.summaries.get(owner_module, {}).get("functions", {}).get(qual)
+            if facts is None:
+                continue
+            owner = self.class_of(owner_module, qual)
+            for param, receivers in relied.items():
+                spec = next((p for p in facts["params"] if p["name"] == param), None)
+                if spec is None or spec["default"] is None or spec["default_at"] is None:
+                    continue
+                value = self.evaluate(owner_module, None, spec["default"])
+                if not isinstance(value, Const) or not _jsonable(value.value):
+                    continue
+                for reach in self.facts.reaches.get((owner_module, qual), {}).get(param, []):
+                    if (
+                        reach[0] in READ_AT_DEFINITION
+                        and reach[2] == own_path
+                        and any(self.holds(reach, owner, r if r[0] else None) for r in receivers)
+                    ):
+                        item = [
+                            reach[0],
+                            reach[1],
+                            reach[3],
+                            value.value,
+                            f"the {param} default of {qual.removesuffix('.__init__')}()",
+                            self.paths.get(owner_module, owner_module),
+                            spec["default_at"][0],
+                        ]
+                        if item not in found:
+                            found.append(item)
+        return sorted(found, key=repr)
 
     def _defaults_read(self, module: str) -> dict[str, dict[str, list[list[Any]]]]:
         """Return the parameter defaults of a module's functions that Claude calls of other
