@@ -1737,6 +1737,15 @@ class Project:
     ) -> None:
         """Record what a Claude call's `**star` argument passes on (`create(**kwargs)`)."""
         target = TARGETS[key]
+        dumped = _dumped_object(star)
+        if dumped is not None:
+            # `create(**request.model_dump())`: the object's fields are the request, read in
+            # the file where the object is made (`Request(model=...)`), as an options class.
+            made_object = self.evaluate(module, function, dumped)
+            if isinstance(made_object, Obj):
+                cls = (made_object.module, made_object.name)
+                self._put(self.facts.options, cls, "options", cls)
+            return
         owner = self._varkw(module, function, star)
         if owner is not None:
             mine = (module, function)
@@ -2470,7 +2479,12 @@ class Project:
             # then has no value to judge.
             if isinstance(value, Const) and _jsonable(value.value):
                 known[param_name] = [value.value]
-        return {"params": params, "attrs": attrs, "defaults": known, "line": info["line"]}
+        found = {"params": params, "attrs": attrs, "defaults": known, "line": info["line"]}
+        if init is None:
+            # Every field of a dataclass or pydantic model: what `asdict(x)` and
+            # `x.model_dump()` give.
+            found["dumps"] = sorted(attrs)
+        return found
 
     def _inherited_fields(
         self, module: str, info: dict[str, Any], has_init: bool, depth: int
@@ -2712,6 +2726,24 @@ def _init_fields(name: str, info: dict[str, Any], params: set[str]) -> dict[str,
         if method == f"{name}.__init__" and value[0] == "name" and value[1] in params:
             attrs[attr] = value[1]
     return attrs
+
+
+# Calls that turn an options object into the dict of its fields: pydantic's `model_dump()`
+# (v2) and `dict()` (v1) without arguments, `dataclasses.asdict(x)`.
+DUMP_METHODS = ("model_dump", "dict")
+DUMP_FUNCTIONS = (["name", "asdict"], ["attr", ["name", "dataclasses"], "asdict"])
+
+
+def _dumped_object(value: list[Any]) -> list[Any] | None:
+    """Return the object `x.model_dump()` or `asdict(x)` dumps, if `value` is such a call."""
+    if value[0] != "call" or value[4] or value[5]:
+        return None
+    callee, args, kwargs = value[1], value[2], value[3]
+    if callee[0] == "attr" and callee[2] in DUMP_METHODS and not args and not kwargs:
+        return list(callee[1])
+    if callee in DUMP_FUNCTIONS and len(args) == 1 and not kwargs:
+        return list(args[0])
+    return None
 
 
 def _item_read(value: list[Any]) -> tuple[list[Any], str] | None:
