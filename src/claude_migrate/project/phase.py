@@ -66,6 +66,7 @@ from claude_migrate.targets import (
     MARKERS,
     MAX_TOKENS,
     MODEL,
+    STREAM,
     TARGETS,
     TEMPERATURE,
     is_claude_model,
@@ -372,6 +373,12 @@ class Facts:
     # A module's constants that Claude calls of other modules read as their parameters:
     # module -> name -> [canonical, target key, display path, line] per call.
     constant_reads: dict[str, dict[str, list[list[Any]]]] = field(default_factory=dict)
+    # A function passing `**kwargs` on to a Claude call's `stream`: the places of the project's
+    # calls of it that pass no `stream` (under "unset"), and of those that do or may ("set").
+    # Only the views read it.
+    stream_callers: dict[tuple[str, str], dict[str, set[tuple[str, int]]]] = field(
+        default_factory=dict
+    )
 
 
 @dataclass(frozen=True)
@@ -2057,6 +2064,12 @@ class Project:
             for reach in forwards.get(name, []):
                 self._reach_from(module, function, arg, reach)
                 self._constant_read(module, function, arg, [reach[0], reach[1], *here])
+        flags = _stream_names(forwards)
+        if flags:
+            # Whether this call of a wrapper passes its Claude call a `stream` flag.
+            passes = bool(call[4] or call[5] or flags & set(extra))
+            callers = _quiet_entry(self.facts.stream_callers, key, dict)
+            _quiet_entry(callers, "set" if passes else "unset", set).add(tuple(here))
         self._record_paths(module, function, reaches, bound_args)
         if function is not None:
             for star in call[5]:
@@ -2329,6 +2342,11 @@ class Project:
         relied = self.facts.relied.get(key)
         if relied and entry.get("reaches"):
             entry["relied"] = sorted(relied & set(entry["reaches"]))
+        callers = self.facts.stream_callers.get(key, {})
+        if callers.get("unset") and not callers.get("set") and _stream_names(forwards):
+            # Every call of it the project makes leaves `stream` out: its Claude call never
+            # streams when the project runs it.
+            entry["unstreamed_by"] = sorted(list(place) for place in callers["unset"])
         return entry
 
     def _returned_objects(self, returned: Sym) -> list[list[str]]:
@@ -2774,6 +2792,11 @@ def _jsonable(value: Any) -> bool:
     if isinstance(value, list):
         return all(_jsonable(v) for v in value)
     return False
+
+
+def _stream_names(forwards: dict[str, list[list[Any]]]) -> set[str]:
+    """Return the keywords a function's `**kwargs` passes on as a Claude call's stream flag."""
+    return {name for name, reaches in forwards.items() if any(r[0] == STREAM for r in reaches)}
 
 
 def _quiet_entry(table: dict[Any, Any], key: Any, empty: type) -> Any:
