@@ -39,6 +39,7 @@ from claude_migrate.analysis.values import (
     string_value,
 )
 from claude_migrate.core.lazy import lazy_import
+from claude_migrate.core.project_view import SUPER
 from claude_migrate.targets.anthropic_sdk import (
     BATCH_REQUEST_TYPES,
     NOT_GIVEN,
@@ -207,12 +208,13 @@ class CallFinder:
         # `[[call-sites]]`: function import path -> {Claude parameter: the function's parameter}
         self.declared = declared or {}
         self.values = resolver.values
-        self._mutators: dict[int, dict[str, list[int]]] | None = None
+        self._mutators: dict[int, dict[str, list[CallRecord]]] | None = None
 
-    def mutators(self, record: CallRecord) -> dict[str, list[int]]:
-        """Return, per name, the orders of mutating method calls on it (`d.update(...)`)."""
+    def mutators(self, record: CallRecord) -> dict[str, list[CallRecord]]:
+        """Return, per name, the mutating method calls on it in the call's function
+        (`d.update(...)`, `d.setdefault(...)`)."""
         if self._mutators is None:
-            table: dict[int, dict[str, list[int]]] = {}
+            table: dict[int, dict[str, list[CallRecord]]] = {}
             for other in self.index.calls:
                 func = other.node.func
                 if (
@@ -221,7 +223,7 @@ class CallFinder:
                     and func.attr.value in _MUTATING_METHODS
                 ):
                     key = id(other.scope.function())
-                    table.setdefault(key, {}).setdefault(func.value.value, []).append(other.order)
+                    table.setdefault(key, {}).setdefault(func.value.value, []).append(other)
             self._mutators = table
         return self._mutators.get(id(record.scope.function()), {})
 
@@ -500,6 +502,8 @@ class CallFinder:
                 if found is not None:
                     args.items[param] = found
         callee = function.qualname.removesuffix(".__init__")
+        if f".{SUPER}." in function.qualname:
+            callee = f"{SUPER}.{function.qualname.rsplit('.', 1)[1]}"
         target = Target(
             f"wrapper:{function.module}.{callee}",
             families.pop(),

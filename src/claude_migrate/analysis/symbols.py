@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from claude_migrate.analysis.scope import Binding, ClassInfo, ModuleIndex, Scope
 from claude_migrate.analysis.values import ValueResolver, string_value
 from claude_migrate.core.lazy import lazy_import
+from claude_migrate.core.project_view import SUPER
 from claude_migrate.targets.anthropic_sdk import CLIENT_COPIES, is_sdk_client_class
 from claude_migrate.targets.bedrock import (
     BEDROCK_AGENT_RUNTIME,
@@ -619,6 +620,11 @@ class Resolver:
         bases = info.node.bases
         if self.project is None or not bases:
             return UNKNOWN
+        own = f"{info.scope.qualname}.{SUPER}.{attr}"
+        if self.project.function(self.project.module, own) is not None:
+            # The phase read it on an instance of this class: what the base's `__init__`
+            # keeps in `self` reaches this class's own Claude calls too.
+            return ProjectFunction(self.project.module, own, bound=True)
         base = self.resolve(bases[0].value, info.scope.parent or info.scope, depth + 1)
         if isinstance(base, LocalClass):
             module, name = self.project.module, base.info.scope.qualname

@@ -11,7 +11,15 @@ import ast
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from claude_migrate.analysis.scope import Binding, ClassInfo, Scope, always_before, may_reach
+from claude_migrate.analysis.scope import (
+    Binding,
+    CallRecord,
+    ClassInfo,
+    Scope,
+    SubscriptSet,
+    always_before,
+    may_reach,
+)
 from claude_migrate.core.lazy import lazy_import
 
 if TYPE_CHECKING:
@@ -383,6 +391,49 @@ class ValueResolver:
             order.extend(self._bases(current))
         return None
 
+    def class_dict(
+        self, node: cst.BaseExpression, scope: Scope
+    ) -> tuple[cst.BaseExpression, Scope] | None:
+        """Return the dict a `self.<attr>` reads from a class body (`default_params = {...}`),
+        when every class the instance may be reads the same one and nothing changes it."""
+        read = _self_read(node, scope)
+        if self.symbols is None or read is None:
+            return None
+        info, attr = read
+        module = self.symbols.index.module_scope
+        if module is None or any(a == attr for _, a in module.attribute_sets):
+            return None
+        found: Binding | None = None
+        for receiver in self._receivers(info):
+            binding = self._class_binding(receiver, attr)
+            if binding is None or (found is not None and binding is not found):
+                return None
+            found = binding
+        if found is None or found.value is None:
+            return None
+        return found.value, found.scope
+
+    def _class_binding(self, info: ClassInfo, attr: str) -> Binding | None:
+        """Return the one class-body assignment of `attr` an instance of `info` reads."""
+        seen: list[ClassInfo] = []
+        order: list[ClassInfo | None] = [info]
+        while order:
+            current = order.pop(0)
+            if current is None:
+                return None
+            if current in seen:
+                continue
+            seen.append(current)
+            if current.attributes.get(attr) or current.items.get(attr):
+                return None
+            bindings = [b for b in current.scope.bindings.get(attr, []) if b.kind != "annotation"]
+            if bindings:
+                one = bindings[0]
+                ok = len(bindings) == 1 and one.kind == "assign" and not one.nested
+                return one if ok else None
+            order.extend(self._bases(current))
+        return None
+
     def table_item(self, node: cst.Subscript, scope: Scope, depth: int = 0) -> Value:
         """Return the entry of a table a constant holds, read by a key written in the module.
 
@@ -640,8 +691,14 @@ class ValueResolver:
             return self.choices(binding.value, binding.scope, depth + 1)
         if isinstance(node, cst.IfExp):
             return self._members([node.body, node.orelse], scope, depth)
+        if isinstance(node, cst.BooleanOperation):
+            return self.fallback(node, scope, depth)
         if isinstance(node, cst.Subscript):
             return self._dict_choices(node.value, _index(node), None, scope, depth)
+        held = self.self_attribute(node, scope)
+        if held is not None:
+            # `self.model = model or DEFAULT` in `__init__`, read by the call.
+            return self.fallback(held[0], held[1], depth + 1)
         if not isinstance(node, cst.Call):
             return None
         func = node.func
@@ -657,6 +714,27 @@ class ValueResolver:
         if helper is None or not helper.returns or len(helper.returns) > MAX_MEMBERS:
             return None
         return self._members(helper.returns, helper, depth)
+
+    def fallback(
+        self, node: cst.BaseExpression, scope: Scope, depth: int = 0
+    ) -> list[Value] | None:
+        """Return the fallback an expression sends when what it tests is proven empty.
+
+        `temperature or 0.9`, `model or DEFAULT_MODEL`, `0.9 if t is None else t` and
+        `t if t is not None else 0.9`: the fallback is sent when the tested value is empty, and
+        that is proven only for a parameter whose empty default (`None`) an in-project call
+        relies on (`relied_default`). Whatever else the tested value is (a caller's argument,
+        the environment) it may be anything: None then, as for an unknown value.
+        """
+        parts = _fallback_parts(node)
+        if parts is None or depth > MAX_DEPTH:
+            return None
+        *tested, last = parts
+        for operand in tested:
+            first = self.value(operand, scope, depth + 1)
+            if not first.known or first.value:
+                return None
+        return self._members([last], scope, depth)
 
     def _members(
         self, nodes: list[cst.BaseExpression], scope: Scope, depth: int
@@ -719,11 +797,14 @@ class ValueResolver:
         facts = self.symbols.own_function(binding.scope.qualname)
         if facts is None or name not in facts.get("relied", ()) or binding.default is None:
             return UNKNOWN
-        inner = self.value(binding.default, binding.scope, depth + 1)
+        # A default is evaluated where the function is defined: in the enclosing scope.
+        inner = self.value(binding.default, binding.scope.parent or binding.scope, depth + 1)
         if not inner.known:
             return UNKNOWN
         owner = binding.scope.qualname.removesuffix(".__init__")
-        return Value(True, inner.value, inner.node, f"the default of {owner}()", default=True)
+        # A default read from an enclosing function's default is that one's.
+        via = inner.via if inner.default and inner.via else f"the default of {owner}()"
+        return Value(True, inner.value, inner.node, via, default=True)
 
     def dict_node(
         self, node: cst.BaseExpression, scope: Scope, depth: int = 0
@@ -749,7 +830,7 @@ class ValueResolver:
             if found is None:
                 return None
             return found[0], found[1], found[2] or node.value
-        held = self.self_attribute(node, scope)
+        held = self.self_attribute(node, scope) or self.class_dict(node, scope)
         if held is not None:
             found = self.dict_node(held[0], held[1], depth + 1)
             return None if found is None else (found[0], found[1], found[2])
@@ -952,10 +1033,10 @@ class ValueResolver:
                     entries.items[key] = Entry(
                         key, arg, arg.value, self.value(arg.value, scope, depth + 1), node
                     )
-                elif arg.star == "**":
+                elif arg.star == "**" or (arg.star == "" and arg is node.args[0]):
+                    # `dict(**other)`, or `dict(other)`: a copy of a dict we may see.
                     self._merge(entries, self.expand(arg.value, scope, depth + 1))
                 else:
-                    # dict(other, ...) or dict(pairs): cannot see the keys.
                     entries.opaque = True
             return entries
         return None
@@ -976,7 +1057,7 @@ class ValueResolver:
         scope: Scope,
         depth: int = 0,
         before_order: int | None = None,
-        mutators: dict[str, list[int]] | None = None,
+        mutators: dict[str, list[CallRecord]] | None = None,
     ) -> Entries:
         """Return what `**node` passes: the bound dict's entries plus later `name[k] = v` sets."""
         found = self.dict_node(node, scope, depth)
@@ -995,42 +1076,105 @@ class ValueResolver:
                 for entry in entries.items.values():
                     entry.through = through
         if isinstance(node, cst.Name):
-            function = scope.function()
-            name = node.value
-            # A method call on the dict before the call (update, pop, setdefault...) may change
-            # any key: we cannot see the result.
-            if mutators and any(
-                before_order is None or order < before_order for order in mutators.get(name, [])
-            ):
-                return Entries(opaque=True)
-            for item in function.subscript_sets.get(name, []):
-                if before_order is not None and item.order > before_order:
-                    continue
-                key = string_value(item.key)
-                if key is None:
-                    entries.opaque = True
-                    continue
-                if item.nested:
-                    entries.items.pop(key, None)
-                    entries.unknown_keys.add(key)
-                    continue
-                entries.items[key] = Entry(
-                    key,
-                    item.statement,
-                    item.value,
-                    self.value(item.value, function, depth + 1),
-                    None,
-                    name,
-                )
-                entries.unknown_keys.discard(key)
+            return self._edited(entries, node.value, scope, depth, before_order, mutators)
         return entries
+
+    def _edited(
+        self,
+        entries: Entries,
+        name: str,
+        scope: Scope,
+        depth: int,
+        before_order: int | None,
+        mutators: dict[str, list[CallRecord]] | None,
+    ) -> Entries:
+        """Return a dict's entries after what its function does to it before the call, in
+        order: `name[key] = value`, `name.update(...)`, `name.setdefault(key, value)`,
+        `name.pop(key)`. Any other change (`clear()`, `update(other)` of a dict not seen)
+        makes it opaque."""
+        function = scope.function()
+        edits: list[tuple[int, SubscriptSet | CallRecord]] = [
+            (item.order, item) for item in function.subscript_sets.get(name, [])
+        ]
+        edits.extend((record.order, record) for record in (mutators or {}).get(name, []))
+        for order, edit in sorted(edits, key=lambda pair: pair[0]):
+            if before_order is not None and order > before_order:
+                continue
+            if isinstance(edit, SubscriptSet):
+                self._set_item(entries, name, edit, function, depth)
+            elif not self._apply_method(entries, name, edit, depth):
+                return Entries(opaque=True)
+        return entries
+
+    def _set_item(
+        self, entries: Entries, name: str, item: SubscriptSet, function: Scope, depth: int
+    ) -> None:
+        key = string_value(item.key)
+        if key is None:
+            entries.opaque = True
+            return
+        value = self.value(item.value, function, depth + 1)
+        _put(entries, Entry(key, item.statement, item.value, value, None, name), item.nested)
+
+    def _apply_method(self, entries: Entries, name: str, record: CallRecord, depth: int) -> bool:
+        """Apply `name.update(...)`, `.setdefault(k, v)` or `.pop(k[, d])` to the entries;
+        False when the change cannot be seen."""
+        call, nested = record.node, bool(record.path)
+        method = call.func.attr.value if isinstance(call.func, cst.Attribute) else ""
+        args = call.args
+        if method == "update":
+            if any(arg.star for arg in args) or len([a for a in args if a.keyword is None]) > 1:
+                return False
+            for arg in args:
+                if arg.keyword is None:
+                    more = self.expand(arg.value, record.scope, depth + 1)
+                    if more.opaque:
+                        return False
+                    for entry in more.items.values():
+                        _put(entries, entry, nested)
+                    for unknown in more.unknown_keys:
+                        entries.items.pop(unknown, None)
+                        entries.unknown_keys.add(unknown)
+                    continue
+                assert arg.keyword is not None
+                value = self.value(arg.value, record.scope, depth + 1)
+                entry = Entry(arg.keyword.value, arg, arg.value, value, call, name)
+                _put(entries, entry, nested)
+            return True
+        key = string_value(args[0].value) if args else None
+        if key is None or any(arg.star or arg.keyword for arg in args):
+            return False
+        return self._keyed_method(entries, name, record, method, key, depth)
+
+    def _keyed_method(
+        self, entries: Entries, name: str, record: CallRecord, method: str, key: str, depth: int
+    ) -> bool:
+        args, nested = record.node.args, bool(record.path)
+        if method == "setdefault" and len(args) == 2:
+            if key in entries.items or key in entries.unknown_keys:
+                return True  # already set: left as it is
+            if entries.opaque:
+                entries.unknown_keys.add(key)  # set already, or now: which is not known
+                return True
+            holder = record.statement if record.statement is not None else args[1]
+            value = self.value(args[1].value, record.scope, depth + 1)
+            _put(entries, Entry(key, holder, args[1].value, value, None, name), nested)
+            return True
+        if method == "pop" and len(args) <= 2:
+            entries.items.pop(key, None)
+            if nested or entries.opaque:
+                entries.unknown_keys.add(key)  # removed on some paths only: not known
+            else:
+                entries.unknown_keys.discard(key)
+            return True
+        return False
 
     def entries_of_call(
         self,
         call: cst.Call,
         scope: Scope,
         order: int,
-        mutators: dict[str, list[int]] | None = None,
+        mutators: dict[str, list[CallRecord]] | None = None,
     ) -> Entries:
         """Return the keyword arguments of a call, expanding `**dicts` we can see."""
         entries = Entries()
@@ -1093,7 +1237,7 @@ class ValueResolver:
         node: cst.BaseExpression,
         scope: Scope,
         before_order: int | None = None,
-        mutators: dict[str, list[int]] | None = None,
+        mutators: dict[str, list[CallRecord]] | None = None,
         depth: int = 0,
     ) -> Entries | None:
         """Return the entries of the dict a JSON body is made from (`json.dumps(...)`, a name).
@@ -1132,3 +1276,46 @@ class ValueResolver:
             return None
         found = self.expand(entry.value_node, scope)
         return None if found.opaque and not found.items else found
+
+
+def _fallback_parts(node: cst.BaseExpression) -> list[cst.BaseExpression] | None:
+    """Return [tested..., fallback] of `a or b` (`a or b or c`), `b if a is None else a`,
+    `a if a is not None else b` and `a if a else b`; None for any other expression."""
+    if isinstance(node, cst.BooleanOperation):
+        return _or_operands(node) if isinstance(node.operator, cst.Or) else None
+    if not isinstance(node, cst.IfExp):
+        return None
+    test = node.test
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        target = test.comparisons[0]
+        if not (isinstance(target.comparator, cst.Name) and target.comparator.value == "None"):
+            return None
+        if isinstance(target.operator, cst.Is) and node.orelse.deep_equals(test.left):
+            return [test.left, node.body]
+        if isinstance(target.operator, cst.IsNot) and node.body.deep_equals(test.left):
+            return [test.left, node.orelse]
+        return None
+    if node.body.deep_equals(test):
+        return [test, node.orelse]
+    return None
+
+
+def _or_operands(node: cst.BooleanOperation) -> list[cst.BaseExpression]:
+    """Return the operands of `a or b or c`, in order."""
+    found: list[cst.BaseExpression] = []
+    for side in (node.left, node.right):
+        if isinstance(side, cst.BooleanOperation) and isinstance(side.operator, cst.Or):
+            found.extend(_or_operands(side))
+        else:
+            found.append(side)
+    return found
+
+
+def _put(entries: Entries, entry: Entry, nested: bool) -> None:
+    """Set an entry; one set in a branch or loop leaves its key present with a value unknown."""
+    if nested:
+        entries.items.pop(entry.key, None)
+        entries.unknown_keys.add(entry.key)
+        return
+    entries.items[entry.key] = entry
+    entries.unknown_keys.discard(entry.key)

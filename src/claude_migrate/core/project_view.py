@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+# A class's derived functions also hold, under `Class.super().method`, what `super().method()`
+# in that class runs: the next class's method, on an instance of this class.
+SUPER = "super()"
+
 
 class ProjectView(Protocol):
     """One file's view of the project: its module and the modules it imports."""

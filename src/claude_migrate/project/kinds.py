@@ -71,6 +71,9 @@ class Bound:
     qual: str
     receiver_module: str
     receiver: str
+    # `self.ask()` and `super().__init__()` in a method run on an instance of the class or of
+    # any subclass of it; `Chat().ask()` on a Chat.
+    below: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from claude_migrate.core.deadline import OverTime, deadline
+from claude_migrate.core.project_view import SUPER
 from claude_migrate.core.source import as_python_reads, python_text, read_regular
 from claude_migrate.project.kinds import (
     Bound,
@@ -774,7 +775,7 @@ class Project:
             if method is not None:
                 if self.summaries[method[0]]["functions"][method[1]].get("property"):
                     return self._property(method, base.module, base.name, depth + 1)
-                return Bound(*method, base.module, base.name)
+                return Bound(*method, base.module, base.name, isinstance(base, SelfParam))
             return self._attribute_value(base.module, base.name, attr, depth + 1)
         if isinstance(base, Class):
             method = self.member(base.module, base.name, attr)
@@ -784,7 +785,7 @@ class Project:
         if isinstance(base, Super):
             # `super().name`: the next class after this one in the method resolution order.
             method = self.member(base.module, base.name, attr, after=True)
-            return None if method is None else Bound(*method, base.module, base.name)
+            return None if method is None else Bound(*method, base.module, base.name, True)
         return None
 
     def _module_attribute(self, module: str, attr: str, depth: int) -> Sym:
@@ -1470,7 +1471,7 @@ class Project:
         elif isinstance(callee, Bound):
             runs_on = (callee.receiver_module, callee.receiver)
             self._record_project_call(
-                module, function, call, callee.module, callee.qual, True, runs_on
+                module, function, call, callee.module, callee.qual, True, runs_on, callee.below
             )
         elif isinstance(callee, Func):
             # `Base.__init__(self, ...)`: the instance is the first argument.
@@ -1993,30 +1994,39 @@ class Project:
         return (module, head) if head in self.summaries[module]["classes"] else None
 
     def holds(
-        self, reach: list[Any], owner: tuple[str, str] | None, receiver: tuple[str, str] | None
+        self,
+        reach: list[Any],
+        owner: tuple[str, str] | None,
+        receiver: tuple[str, str] | None,
+        below: bool = False,
     ) -> bool:
         """Return whether a reach of a method of `owner` holds when it runs on `receiver`.
 
         A reach found through a subclass's Claude call (`self.temperature`, set by the base
         class, read by `ChatAnthropic._api_call`) holds only on instances of that subclass: a
         sibling subclass (`ChatOpenAI`) runs the same base `__init__` and never the call.
+        `below`: the receiver may also be a subclass of `receiver` (`super().__init__(...)`
+        in a class runs on instances of its subclasses too).
         """
         if len(reach) < 5 or owner is None:
             return True
         home = (reach[4][0], reach[4][1])
         if home == owner or owner not in self.mro(*home):
             return True
-        return receiver is not None and home in self.mro(*receiver)
+        if receiver is None:
+            return False
+        return home in self.mro(*receiver) or (below and receiver in self.mro(*home))
 
     def _held(
         self,
         table: dict[str, list[list[Any]]],
         owner: tuple[str, str] | None,
         receiver: tuple[str, str] | None,
+        below: bool = False,
     ) -> dict[str, list[list[Any]]]:
         found: dict[str, list[list[Any]]] = {}
         for name, items in table.items():
-            kept = [reach for reach in items if self.holds(reach, owner, receiver)]
+            kept = [reach for reach in items if self.holds(reach, owner, receiver, below)]
             if kept:
                 found[name] = kept
         return found
@@ -2030,6 +2040,7 @@ class Project:
         qual: str,
         bound: bool,
         receiver: tuple[str, str] | None = None,
+        below: bool = False,
     ) -> None:
         key = (callee_module, qual)
         layout = self._layout(key)
@@ -2038,8 +2049,8 @@ class Project:
         owner = self.class_of(callee_module, qual)
         self._read("reaches", key)
         self._read("forwards", key)
-        reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver or owner)
-        forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver or owner)
+        reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver or owner, below)
+        forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver or owner, below)
         facts = self.summaries[callee_module]["functions"][qual]
         # `Base.__init__(self, model)`: `self` is passed.
         passes_self = not bound and facts["method"] and not facts["classmethod"]
@@ -2053,6 +2064,7 @@ class Project:
                     # Not a change the rounds wait for: only the views read it.
                     by = _quiet_entry(self.facts.relied_by, key, dict)
                     _quiet_entry(by, name, set).add(receiver or ("", ""))
+                    self._default_reads(callee_module, facts, name, reaches.get(name, []))
         self._record_bound_clients(module, function, key, bound_args)
         # Wrapper chains: our parameters passed on reach what the callee's reach.
         here = [self.paths.get(module, module), call[6]]
@@ -2075,6 +2087,19 @@ class Project:
             for star in call[5]:
                 if self._varkw(module, function, star) is not None:
                     self._record_forwarding(module, function, reaches, forwards, bound_args)
+
+    def _default_reads(
+        self, module: str, facts: dict[str, Any], name: str, reaches: list[list[Any]]
+    ) -> None:
+        """A nested function's default read from the enclosing one (`def call(model=model)`)
+        is evaluated there: what the default reads reaches what the parameter does."""
+        parent = facts.get("parent")
+        if parent is None or not reaches:
+            return
+        for param in facts["params"]:
+            if param["name"] == name and param["default"] is not None:
+                for reach in reaches:
+                    self._reach_from(module, parent, param["default"], reach)
 
     def _record_bound_clients(
         self,
@@ -2302,9 +2327,10 @@ class Project:
         return functions
 
     def _function_entry(
-        self, module: str, qual: str, receiver: tuple[str, str] | None
+        self, module: str, qual: str, receiver: tuple[str, str] | None, below: bool = False
     ) -> dict[str, Any]:
-        """Return what a file may know of one function, run on an instance of `receiver`."""
+        """Return what a file may know of one function, run on an instance of `receiver` (or,
+        `below`, of a subclass of it)."""
         key = (module, qual)
         entry: dict[str, Any] = {}
         returned = self._returns(module, qual)
@@ -2316,8 +2342,8 @@ class Project:
         if objects:
             entry["returns_objects"] = objects
         owner = self.class_of(module, qual)
-        reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver)
-        forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver)
+        reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver, below)
+        forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver, below)
         if reaches or forwards:
             found = self._callee_params(module, qual)
             params = found[0] if found else []
@@ -2368,11 +2394,21 @@ class Project:
         """
         for name in summary["classes"]:
             seen: set[str] = set()
+            supers: set[str] = set()
             for owner_module, owner in self.mro(module, name):
                 prefix = f"{owner}."
                 for qual in self.summaries[owner_module]["functions"]:
                     method = qual[len(prefix) :]
-                    if not qual.startswith(prefix) or "." in method or method in seen:
+                    if not qual.startswith(prefix) or "." in method or method in supers:
+                        continue
+                    if method in seen:
+                        # What `super().method(...)` in the class runs: the next class's
+                        # method, run on an instance of this class (`self.model` set by the
+                        # base's `__init__` and read by this class's own Claude call).
+                        supers.add(method)
+                        entry = self._function_entry(owner_module, qual, (module, name), True)
+                        if entry:
+                            functions[f"{name}.{SUPER}.{method}"] = entry
                         continue
                     seen.add(method)
                     if owner == name and owner_module == module:
