@@ -152,6 +152,8 @@ def constant_reads(ctx: FileContext, canonical: str) -> list[ConstantRead]:
         holder = classes.get(owner) if owner else scope
         if holder is None:
             continue
+        if owner:
+            mine = [r for r in mine if _unseen_here(ctx, r)]
         bindings = [b for b in holder.bindings.get(attr, []) if b.kind != "annotation"]
         if not mine or len(bindings) != 1:
             continue
@@ -172,6 +174,21 @@ def constant_reads(ctx: FileContext, canonical: str) -> list[ConstantRead]:
             )
         )
     return found
+
+
+def _unseen_here(ctx: FileContext, read: list[Any]) -> bool:
+    """Return whether a call the project phase saw reading a class attribute is one this file's
+    own analysis does not read a value for: a call of another file, or one of this file whose
+    parameter it cannot see (`create(**self.build_kwargs(...))`). A call of this file that no
+    longer reads the value (a fix gave it its own) is not counted either."""
+    canonical, _, path, line = read[:4]
+    if path != ctx.path:
+        return True
+    for site in ctx.all_sites:
+        if ctx.range(site.node).start.line == line:
+            entry = site.param(str(canonical))
+            return entry is None or not entry.value.known
+    return False
 
 
 @dataclass(frozen=True)
@@ -244,7 +261,7 @@ def one_per_value(
         places[id(place)] = place
     merged: set[int] = set()
     for key, group in groups.items():
-        read = others.get(key)
+        read = _beside(ctx, others.get(key), group)
         calls = {id(r.site.node) for r in group}
         if len(calls) + (len(read.places) if read is not None else 0) < 2:
             kept.extend(r.diagnostic for r in group)
@@ -252,6 +269,20 @@ def one_per_value(
         kept.append(_merge(ctx, check, places[key], group, label, read))
         merged.add(key)
     return kept, merged
+
+
+def _beside(
+    ctx: FileContext, read: ConstantRead | None, group: Sequence[Reading]
+) -> ConstantRead | None:
+    """Return what the project phase found reading a value, less the calls this file's own
+    analysis found too (a class attribute both read): each call is counted once."""
+    if read is None:
+        return None
+    lines = {ctx.range(r.site.node).start.line for r in group}
+    places = tuple(p for p in read.places if not (p[0] == ctx.path and p[1] in lines))
+    if not places:
+        return None
+    return replace(read, places=places) if places != read.places else read
 
 
 def _merge(

@@ -1619,7 +1619,7 @@ class Project:
                 self._reach_from(module, function, value, reach)
                 self._constant_read(module, function, value, [canonical, key, *where[:2]])
                 self._class_constant_read(
-                    module, function, value, home, [canonical, key, *where[:2]], module
+                    module, function, value, home, [canonical, key, *where[:2]]
                 )
                 self._record_field_read(module, function, value)
         if function is not None:
@@ -1633,12 +1633,11 @@ class Project:
         value: list[Any],
         receiver: tuple[str, str] | None,
         read: list[Any],
-        caller: str,
     ) -> None:
         """Record `read` on the class-level constant a Claude parameter reads as `self.<attr>`
-        in a method running on instances of `receiver` (a base class's method building the
-        request from its subclass's class attributes), when the call's module (`caller`) does
-        not hold both the method and the constant: then its own analysis reads them."""
+        in a method running on instances of `receiver` or of its subclasses (a base class's
+        method building the request from its subclass's class attributes). A call the file's
+        own analysis also reads it for is counted once there (`constant_reads._beside`)."""
         if read[0] not in READ_AT_DEFINITION or receiver is None or function is None:
             return
         if value[0] != "attr" or value[1][0] != "name":
@@ -1650,7 +1649,7 @@ class Project:
         for cls in self._subclasses(receiver):
             # Each class whose instances run the method reads its own (or inherited) value.
             place = self._class_constant(cls, value[2])
-            if place is not None and (module, place[0]) != (caller, caller):
+            if place is not None:
                 table = self._entry(self.facts.constant_reads, place[0], "constant_reads", dict)
                 if _add(table, place[1], read):
                     self._touch("constant_reads", place[0])
@@ -1710,8 +1709,9 @@ class Project:
         return True
 
     def _attributes_set_anywhere(self) -> frozenset[str]:
-        """Return the attribute names a function of a summarised module sets on an object
-        other than its own instance (`agent.model = m`), once per round."""
+        """Return the attribute names a summarised module sets on an object other than a
+        method's own instance (`agent.model = m`, in a function or at module level), once per
+        round."""
         if self._set_anywhere is None:
             self._set_anywhere = frozenset(
                 attr
@@ -1719,7 +1719,7 @@ class Project:
                 for facts in summary["functions"].values()
                 for held in facts["stores"].values()
                 for attr in held
-            )
+            ) | frozenset(attr for summary in self.summaries.values() for attr in summary["stores"])
         return self._set_anywhere
 
     def _record_field_read(self, module: str, function: str | None, value: list[Any]) -> None:
@@ -1783,7 +1783,7 @@ class Project:
                     reach = [canonical, key, *where]
                     self._reach_from(made.module, made.function, entries[name], reach)
                     self._class_constant_read(
-                        made.module, made.function, entries[name], receiver, reach[:4], module
+                        made.module, made.function, entries[name], receiver, reach[:4]
                     )
 
     def _spread_receiver(
@@ -2997,6 +2997,7 @@ def _absolute_module(module: str, is_package: bool, level: int, name: str | None
 
 _SUMMARY_KEYS = frozenset(
     {
+        "stores",
         "module",
         "package",
         "imports",

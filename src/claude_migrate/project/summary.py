@@ -511,6 +511,7 @@ def summarise_tree(tree: ast.Module, module: str, is_package: bool) -> dict[str,
         "classes": {},  # name -> {"attributes": {attr: [expr]}, "fields": {...}, "bases": [...]}
         "calls": [],  # module-level calls
         "submodules": [],  # `import a.b` binds `a`, and makes `a.b` readable through it
+        "stores": [],  # attributes module-level code sets on a name (`bot.model = ...`)
     }
     try:
         _read_body(tree.body, summary, module, is_package, nested=False)
@@ -558,6 +559,9 @@ def _read_body(
                     summary["assigns"].setdefault(target.id, []).append([expr(value), nested])
                 elif isinstance(target, ast.Name):
                     continue
+                elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+                    if target.attr not in summary["stores"]:
+                        summary["stores"].append(target.attr)
                 elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
                     # `clients[key] = make()`: the dict holds what the value is.
                     summary["assigns"].setdefault(target.value.id, []).append(
