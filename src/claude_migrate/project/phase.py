@@ -1619,7 +1619,7 @@ class Project:
                 self._reach_from(module, function, value, reach)
                 self._constant_read(module, function, value, [canonical, key, *where[:2]])
                 self._class_constant_read(
-                    module, function, value, home, [canonical, key, *where[:2]]
+                    module, function, value, home, [canonical, key, *where[:2]], (module, function)
                 )
                 self._record_field_read(module, function, value)
         if function is not None:
@@ -1633,6 +1633,7 @@ class Project:
         value: list[Any],
         receiver: tuple[str, str] | None,
         read: list[Any],
+        caller: tuple[str, str | None],
     ) -> None:
         """Record `read` on the class-level constant a Claude parameter reads as `self.<attr>`
         in a method running on instances of `receiver` or of its subclasses (a base class's
@@ -1647,12 +1648,21 @@ class Project:
         if value[2] in self._attributes_set_anywhere():
             return  # `agent.model = m` somewhere: what an instance holds is not its class's
         for cls in self._subclasses(receiver):
-            # Each class whose instances run the method reads its own (or inherited) value.
+            # Each class whose instances run the method reads its own (or inherited) value;
+            # one overriding the method (or the Claude call's) sends something else.
+            if not (self._runs(cls, module, function) and self._runs(cls, *caller)):
+                continue
             place = self._class_constant(cls, value[2])
             if place is not None:
                 table = self._entry(self.facts.constant_reads, place[0], "constant_reads", dict)
                 if _add(table, place[1], read):
                     self._touch("constant_reads", place[0])
+
+    def _runs(self, cls: tuple[str, str], module: str, function: str | None) -> bool:
+        """Return whether an instance of `cls` runs a method as `self.<name>(...)` finds it."""
+        if function is None or function.count(".") != 1:
+            return function is None or "." not in function  # a module function: any instance
+        return self.member(*cls, function.rsplit(".", 1)[1]) == (module, function)
 
     def _subclasses(self, cls: tuple[str, str]) -> list[tuple[str, str]]:
         """Return a class and the summarised project classes deriving from it (bounded)."""
@@ -1783,7 +1793,12 @@ class Project:
                     reach = [canonical, key, *where]
                     self._reach_from(made.module, made.function, entries[name], reach)
                     self._class_constant_read(
-                        made.module, made.function, entries[name], receiver, reach[:4]
+                        made.module,
+                        made.function,
+                        entries[name],
+                        receiver,
+                        reach[:4],
+                        (module, function),
                     )
 
     def _spread_receiver(
