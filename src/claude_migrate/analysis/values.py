@@ -34,6 +34,9 @@ MAX_DEPTH = 12
 # The most assignments of one name a value set is read from.
 MAX_MEMBERS = 64
 # Methods that change a dict in place: a dict they are called on is not the literal it was.
+# The standard library's enum classes (https://docs.python.org/3/library/enum.html): a member's
+# `.value` is what its class body assigns.
+ENUM_CLASSES = frozenset({"enum.Enum", "enum.StrEnum", "enum.IntEnum", "enum.Flag", "enum.IntFlag"})
 MUTATING_METHODS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__"})
 
 
@@ -547,6 +550,11 @@ class ValueResolver:
         """
         if self.symbols is None or depth > MAX_DEPTH:
             return UNKNOWN
+        if attr == "value" and isinstance(base, cst.Attribute):
+            # `Model.OPUS.value`: the value of a member of an enum of this module.
+            owner = self.symbols.local_class(base.value, scope)
+            if owner is not None and self._is_enum(owner):
+                return self.class_constant(base.value, base.attr.value, scope, depth + 1)
         info = self.symbols.local_class(base, scope)
         if info is not None:
             bindings = [b for b in info.scope.bindings.get(attr, []) if b.kind != "annotation"]
@@ -566,6 +574,13 @@ class ValueResolver:
         if found is None:
             return self.module_constant(base, attr, scope)
         return Value(True, found[0], None, found[1])
+
+    def _is_enum(self, info: ClassInfo) -> bool:
+        assert self.symbols is not None
+        outer = info.scope.parent or info.scope
+        return any(
+            self.symbols.qualname(base.value, outer) in ENUM_CLASSES for base in info.node.bases
+        )
 
     def module_constant(self, base: cst.BaseExpression, attr: str, scope: Scope) -> Value:
         """Return `settings.MODEL`: a constant of a project module read through the module

@@ -67,6 +67,7 @@ from claude_migrate.targets import (
     MARKERS,
     MAX_TOKENS,
     MODEL,
+    ROUTER_MARKERS,
     STREAM,
     TARGETS,
     TEMPERATURE,
@@ -81,6 +82,9 @@ from claude_migrate.targets.openai_compat import OTHER_CLIENTS_LACKING
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 # Parameters whose imported constants are reported once, where they are assigned.
 READ_AT_DEFINITION = (TEMPERATURE, MAX_TOKENS, MODEL)
+# A module whose calls the phase reads: one naming Claude, or a library that serves Claude's
+# models among others (its calls reach Claude when a caller passes a Claude model).
+SCAN_MARKERS = (*MARKERS, *ROUTER_MARKERS)
 # Every name a Claude parameter goes by in any target (`model`, `modelId`, `max_tokens`...).
 CLAUDE_PARAMETERS = frozenset(
     name for target in TARGETS.values() for c in CANONICAL for name in target.names(c)
@@ -568,7 +572,7 @@ class Project:
             data.encode("utf-8", "surrogatepass")
             if isinstance(data, str)
             else as_python_reads(data),
-            MARKERS,
+            SCAN_MARKERS,
         )
         name = None if path is None or data is None else _add_file(self, path, data, scan=scan)
         if name is not None and name != module and path is not None and data is not None:
@@ -3078,7 +3082,7 @@ def _add_naming_files(
         # Scanned as Python reads the file (its cookie, NFKC identifiers), parsed from `data`.
         raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
         raw = as_python_reads(raw)
-        if _mentions(raw, MARKERS):
+        if _mentions(raw, SCAN_MARKERS):
             _add_file(project, path, data)
             continue
         named = module_name(path, project.roots)
@@ -3149,7 +3153,7 @@ class _Growth:
                 except OSError:
                     data = b""
                 seen = as_python_reads(data)
-                if _mentions(seen, MARKERS) or self.re_exports(name, found, seen):
+                if _mentions(seen, SCAN_MARKERS) or self.re_exports(name, found, seen):
                     added = _add_file(project, found, data)
                     if added is not None and added != name:
                         added = project._add_as(name, found, data, True)  # see `load`

@@ -37,6 +37,7 @@ from claude_migrate.targets.registry import (
     FAMILIES,
     MARKERS,
     ONLY_WITH,
+    ROUTER_MARKERS,
     TARGETS,
     parameter_names,
 )
@@ -57,6 +58,7 @@ __all__ = [
     "LITELLM",
     "LLAMAINDEX",
     "MARKERS",
+    "ROUTER_MARKERS",
     "MAX_TOKENS",
     "MODEL",
     "ONLY_WITH",

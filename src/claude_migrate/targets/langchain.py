@@ -72,6 +72,33 @@ TARGETS = (
         by_model=True,
         sends="body",
     ),
+    Target(
+        # `init_chat_model(model, *, model_provider=None, **kwargs)` makes the chat model of the
+        # provider its arguments name, and hands it `kwargs` (langchain `chat_models/base.py`,
+        # https://python.langchain.com/api_reference/langchain/chat_models/langchain.chat_models.base.init_chat_model.html):
+        # for "anthropic" (`model_provider="anthropic"`, "anthropic:claude-..." or a model
+        # starting with "claude") a langchain-anthropic `ChatAnthropic`, whose parameter
+        # names the keywords keep. Other providers' models are not Claude calls.
+        "langchain:init_chat_model",
+        LANGCHAIN,
+        "init_chat_model",
+        max_tokens=(MAX_TOKENS, "max_tokens_to_sample"),
+        stop=("stop", STOP),
+        stream=("streaming",),
+        model=(MODEL,),
+        streaming_api="init_chat_model(..., streaming=True)",
+        by_model=True,
+    ),
+    Target(
+        "langchain:ChatLiteLLM",
+        LANGCHAIN,
+        "ChatLiteLLM",
+        stop=(),
+        stream=("streaming",),
+        model=(MODEL, "model_name"),
+        streaming_api="ChatLiteLLM(..., streaming=True)",
+        by_model=True,
+    ),
 )
 
 # LangChain classes by their last name, and the packages they may be imported from.
@@ -126,6 +153,26 @@ CONSTRUCTORS.update(
     }
 )
 
-CALLEES = frozenset({*LANGCHAIN_CLASSES, "Anthropic", "Bedrock", "BedrockLLM"})
+# langchain_community's `ChatLiteLLM(model=..., temperature=..., max_tokens=...,
+# streaming=False)` sends its fields through LiteLLM's completion
+# (langchain_community/chat_models/litellm.py): Claude's with a Claude model.
+CONSTRUCTORS.update(
+    {
+        f"langchain_community.chat_models{module}.ChatLiteLLM": Constructor("langchain:ChatLiteLLM")
+        for module in ("", ".litellm")
+    }
+)
+CONSTRUCTORS.update(
+    {
+        f"langchain.chat_models{module}.init_chat_model": Constructor(
+            "langchain:init_chat_model", positional=0
+        )
+        for module in ("", ".base")
+    }
+)
+
+CALLEES = frozenset(
+    {*LANGCHAIN_CLASSES, "Anthropic", "Bedrock", "BedrockLLM", "init_chat_model", "ChatLiteLLM"}
+)
 # `Anthropic(...)` is LangChain's legacy LLM only in a file naming `langchain`.
 ONLY_WITH = (("Anthropic", "langchain"),)

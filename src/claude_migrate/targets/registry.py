@@ -65,6 +65,20 @@ CONSTRUCTORS: dict[str, Constructor] = {
 # the `api.anthropic.com` URL. The prefilter skips files with none of them without parsing.
 MARKERS: tuple[bytes, ...] = (b"anthropic", b"Anthropic", b"claude")
 
+# Libraries serving many vendors' models, whose calls are Claude's only with a Claude model
+# (`Target.by_model`): a module calling one with a model its callers pass (`def ask(model):
+# return litellm.completion(model=model, ...)`) names no Claude itself, yet its calls are what
+# a caller's Claude model reaches. The project phase reads the calls of modules naming one.
+ROUTER_MARKERS: tuple[bytes, ...] = (
+    b"litellm",
+    b"crewai",
+    b"init_chat_model",
+    b"ChatLiteLLM",
+    b"bedrock",
+    b"Bedrock",
+    b"dspy",
+)
+
 
 def parameter_names(canonical: str) -> frozenset[str]:
     """Return every name a canonical parameter goes by in any target (for the prefilter)."""
