@@ -143,15 +143,24 @@ def _class_read(ctx: FileContext, entry: Entry) -> bool:
         return False
     if not via.startswith(f"{node.value.value}."):
         return True  # `self.model` read from the class body
-    # `Config.MODEL`, not `self.model = ...` written in a method.
-    return entry.value.node is not None and not _in_function(ctx, entry.value.node)
+    # `Config.MODEL`, not `self.model = ...` written in a method nor an enum's member (whose
+    # value other code may look the member up by).
+    return entry.value.node is not None and _plain_class_body(ctx, entry.value.node)
 
 
-def _in_function(ctx: FileContext, node: cst.CSTNode) -> bool:
+def _plain_class_body(ctx: FileContext, node: cst.CSTNode) -> bool:
+    """Return whether `node` is written in a class body, outside any function, of a class that
+    is not an enum."""
     current = ctx.nodes.parent(node)
     while current is not None:
         if isinstance(current, (cst.FunctionDef, cst.Lambda)):
-            return True
+            return False
+        if isinstance(current, cst.ClassDef):
+            scope = ctx.index.module_scope
+            return scope is not None and not any(
+                (ctx.resolver.qualname(base.value, scope) or "").startswith("enum.")
+                for base in current.bases
+            )
         current = ctx.nodes.parent(current)
     return False
 

@@ -441,7 +441,7 @@ class Project:
         # A class's project classes in method resolution order (itself first), per round.
         self._mros: dict[tuple[str, str], list[tuple[str, str]]] = {}
         # Attribute names some function of the project sets on an object (`agent.model = m`).
-        self._set_anywhere: frozenset[str] | None = None
+        self._set_anywhere: tuple[int, frozenset[str]] | None = None
         self._subclasses_of: dict[tuple[str, str], list[tuple[str, str]]] = {}
         self.cwd = cwd
         self.summaries: dict[str, dict[str, Any]] = {}
@@ -1673,7 +1673,7 @@ class Project:
         found = self._subclasses_of.get(cls)
         if found is None:
             found = [cls]
-            for module, summary in self.summaries.items():
+            for module, summary in list(self.summaries.items()):
                 for name in summary["classes"]:
                     other = (module, name)
                     if (
@@ -1726,15 +1726,18 @@ class Project:
         """Return the attribute names a summarised module sets on an object other than a
         method's own instance (`agent.model = m`, in a function or at module level), once per
         round."""
-        if self._set_anywhere is None:
-            self._set_anywhere = frozenset(
+        if self._set_anywhere is None or self._set_anywhere[0] != len(self.summaries):
+            summaries = list(self.summaries.values())
+            found = frozenset(
                 attr
-                for summary in self.summaries.values()
+                for summary in summaries
                 for facts in summary["functions"].values()
                 for held in facts["stores"].values()
                 for attr in held
-            ) | frozenset(attr for summary in self.summaries.values() for attr in summary["stores"])
-        return self._set_anywhere
+            ) | frozenset(attr for summary in summaries for attr in summary["stores"])
+            # Kept with the number of modules it was read from: one summarised since is read.
+            self._set_anywhere = (len(summaries), found)
+        return self._set_anywhere[1]
 
     def _record_field_read(self, module: str, function: str | None, value: list[Any]) -> None:
         """Record the class of an object a Claude call reads a field of (`model=settings.model`
