@@ -214,7 +214,7 @@ class Bot:
 @pytest.mark.parametrize(
     ("value", "expected"),
     [
-        ("0.9", [(11, "CM101", False)]),  # set once from a literal: reported, not fixed here
+        ("0.9", [(11, "CM101", True)]),  # set once from a literal: fixed where it is set
         ("temperature", []),  # from a parameter: what callers pass
         ("0.9 if temperature is None else temperature", []),
     ],
@@ -227,6 +227,10 @@ def test_a_self_attribute_set_once_in_init_is_its_value(
     )
     data = Cli(root).json("check", "--no-cache", ".")
     assert [(d["line"], d["code"], d["fix"] is not None) for d in data["diagnostics"]] == expected
+    if expected:
+        Cli(root)("fix", "--no-cache", ".")
+        fixed = (root / "bot.py").read_text()
+        assert "self.temperature = 0.0" in fixed and "temperature=self.temperature" in fixed
 
 
 def test_a_dict_of_clients_filled_in_a_method_holds_claude_clients(tmp_path: Path) -> None:

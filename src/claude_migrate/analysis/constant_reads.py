@@ -147,14 +147,25 @@ def constant_reads(ctx: FileContext, canonical: str) -> list[ConstantRead]:
     classes = {s.qualname: s for s in ctx.index.scopes if s.kind == "class"}
     for name, reads in sorted(table.items()):
         mine = [r for r in reads if r[0] == canonical]
-        # `Agent.model`: a class-level constant an instance of the class reads as `self.model`.
-        owner, _, attr = name.rpartition(".")
-        holder = classes.get(owner) if owner else scope
-        if holder is None:
+        if name.endswith("]") and "()[" in name:
+            returned = _returned_entry(ctx, name) if mine else None
+            if returned is not None:
+                node, value = returned
+                function, _, key = name[:-1].partition("()[")
+                label = f'the "{key}" entry of {function}()'
+                targets = tuple(sorted({str(r[1]) for r in mine}))
+                places = tuple(sorted({(str(r[2]), int(r[3])) for r in mine}))
+                found.append(ConstantRead(label, canonical, targets, node, value, places))
             continue
-        if owner:
+        holder, dot, attr = name.rpartition(".")
+        # `Settings.model`: a field's default, read through an object made of the class;
+        # `Agent.model`: a class-level constant an instance of the class reads as `self.model`.
+        where = (classes.get(holder) if dot else scope) or None
+        if dot:
             mine = [r for r in mine if _unseen_here(ctx, r)]
-        bindings = [b for b in holder.bindings.get(attr, []) if b.kind != "annotation"]
+        bindings = (
+            [b for b in where.bindings.get(attr, []) if b.kind != "annotation"] if where else []
+        )
         if not mine or len(bindings) != 1:
             continue
         binding = bindings[0]
@@ -189,6 +200,23 @@ def _unseen_here(ctx: FileContext, read: list[Any]) -> bool:
             entry = site.param(str(canonical))
             return entry is None or not entry.value.known
     return False
+
+
+def _returned_entry(ctx: FileContext, name: str) -> tuple[cst.BaseExpression, Any] | None:
+    """Return the literal of `function()[key]`: the entry of the one dict literal a function
+    of the file returns (`return {"max_tokens": 4096, ...}`)."""
+    function, _, key = name[:-1].partition("()[")
+    for scope in ctx.index.scopes:
+        if scope.kind != "function" or scope.qualname != function or len(scope.returns) != 1:
+            continue
+        values = ctx.resolver.values
+        made = values.dict_node(scope.returns[0], scope)
+        entries = values.entries_of_dict(made[0], made[1]) if made is not None else None
+        entry = entries.items.get(key) if entries is not None else None
+        value = literal(entry.value_node) if entry is not None else None
+        if entry is not None and value is not None and value.known:
+            return entry.value_node, value.value
+    return None
 
 
 @dataclass(frozen=True)

@@ -71,6 +71,14 @@ class FieldReader:
         if split is None:
             return None
         found = self._walk(name, node, scope, split[1], 0)
+        if fallback is not None and len(fallback) > 2:
+            # `config.get("model", DEFAULT)`: the default is read when the dict has no such key.
+            if found is not None or not self._lacks(node, scope, split[1]):
+                return found
+            value, label = fallback[0], fallback[1]
+            where = f"{label}, " if label else ""
+            via = f"{where}the default when {name} is absent"
+            return Entry(name, node, node, Value(True, value, None, via), None)
         if found is None or fallback is None or not found.value.known or found.value.value:
             return found
         # `options.model_id or DEFAULT_MODEL` with a falsy field: the constant is what is sent.
@@ -79,6 +87,21 @@ class FieldReader:
         via = f"{where}the fallback when {name} is {found.value.value!r}"
         return Entry(
             name, found.holder, found.value_node, Value(True, value, None, via), found.container
+        )
+
+    def _lacks(self, node: cst.BaseExpression, scope: Scope, steps: list[tuple[str, str]]) -> bool:
+        """Return whether the dict an argument is made from proves a key absent."""
+        if len(steps) != 1 or steps[0][0] != "key":
+            return False
+        node, scope = self._follow(node, scope)
+        made = self.values.dict_node(node, scope)
+        entries = self.values.entries_of_dict(made[0], made[1]) if made is not None else None
+        key = steps[0][1]
+        return (
+            entries is not None
+            and not entries.opaque
+            and key not in entries.items
+            and key not in entries.unknown_keys
         )
 
     def _follow(self, node: cst.BaseExpression, scope: Scope) -> tuple[cst.BaseExpression, Scope]:

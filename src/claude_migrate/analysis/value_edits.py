@@ -131,18 +131,17 @@ def value_edit(
 
 
 def _class_read(ctx: FileContext, entry: Entry) -> bool:
-    """Return whether an entry reads a class-body value, through `self.<attr>` or through the
-    class's name (`Config.MODEL`)."""
+    """Return whether an entry reads a value through `self.<attr>` (from a class body, or set
+    once in a method: `self.model = "..."`) or through the class's name (`Config.MODEL`)."""
     node = entry.value_node
     via = entry.value.via or ""
-    if not (
-        isinstance(node, cst.Attribute)
-        and isinstance(node.value, cst.Name)
-        and via.endswith(f".{node.attr.value}")
-    ):
+    if not (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name)):
         return False
-    if not via.startswith(f"{node.value.value}."):
-        return True  # `self.model` read from the class body
+    attr = node.attr.value
+    if not via.endswith(f".{attr}"):
+        return False
+    if not via.startswith(f"{node.value.value}.") or via == f"self.{attr}":
+        return True
     # `Config.MODEL`, not `self.model = ...` written in a method nor an enum's member (whose
     # value other code may look the member up by).
     return entry.value.node is not None and _plain_class_body(ctx, entry.value.node)

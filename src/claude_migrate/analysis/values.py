@@ -37,6 +37,8 @@ MAX_MEMBERS = 64
 # The standard library's enum classes (https://docs.python.org/3/library/enum.html): a member's
 # `.value` is what its class body assigns.
 ENUM_CLASSES = frozenset({"enum.Enum", "enum.StrEnum", "enum.IntEnum", "enum.Flag", "enum.IntFlag"})
+# Builtin conversions of a known value (`float(TEMPERATURE)`).
+_CONVERSIONS: dict[str, Any] = {"float": float, "int": int, "str": str}
 MUTATING_METHODS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__"})
 
 
@@ -277,15 +279,7 @@ class ValueResolver:
                 return UNKNOWN
             return Value(True, inner.value, inner.node, inner.via or node.value)
         if isinstance(node, (cst.List, cst.Tuple)):
-            items = []
-            for element in node.elements:
-                if isinstance(element, cst.StarredElement):
-                    return UNKNOWN
-                item = self.value(element.value, scope, depth + 1)
-                if not item.known:
-                    return UNKNOWN
-                items.append(item.value)
-            return Value(True, items if isinstance(node, cst.List) else tuple(items), node)
+            return self._sequence(node, scope, depth)
         read = _class_read(node)
         if read is not None:
             return self.class_constant(read[0], read[1], scope, depth)
@@ -293,7 +287,46 @@ class ValueResolver:
             return self.joined(node, scope, depth)
         if isinstance(node, cst.Subscript):
             return self.table_item(node, scope, depth)
+        if isinstance(node, cst.Call):
+            return self._converted(node, scope, depth)
         return UNKNOWN
+
+    def _sequence(self, node: cst.List | cst.Tuple, scope: Scope, depth: int) -> Value:
+        """Return a list or tuple display whose every element is known."""
+        items = []
+        for element in node.elements:
+            if isinstance(element, cst.StarredElement):
+                return UNKNOWN
+            item = self.value(element.value, scope, depth + 1)
+            if not item.known:
+                return UNKNOWN
+            items.append(item.value)
+        return Value(True, items if isinstance(node, cst.List) else tuple(items), node)
+
+    def _converted(self, node: cst.Call, scope: Scope, depth: int) -> Value:
+        """Return `float(TEMPERATURE)`, `int(MAX_TOKENS)`, `str(MODEL)` of a known value."""
+        func = node.func
+        if (
+            not isinstance(func, cst.Name)
+            or func.value not in _CONVERSIONS
+            or len(node.args) != 1
+            or node.args[0].star
+            or node.args[0].keyword is not None
+            or scope.lookup(func.value)
+        ):
+            return UNKNOWN
+        inner = self.value(node.args[0].value, scope, depth + 1)
+        if not inner.known or isinstance(inner.value, (bool, list, tuple)) or inner.value is None:
+            return UNKNOWN
+        try:
+            converted = _CONVERSIONS[func.value](inner.value)
+        except (TypeError, ValueError, OverflowError):
+            return UNKNOWN
+        # Written as the same type, the fix may edit it where it is; else there is no place.
+        same = type(converted) is type(inner.value)
+        return Value(
+            True, converted, inner.node if same else None, inner.via, default=inner.default
+        )
 
     def class_attribute(
         self, node: cst.BaseExpression, scope: Scope, depth: int = 0

@@ -454,6 +454,9 @@ class Project:
         self.followed_through: set[str] = set()
         # Modules whose calls the fixed point reads (`_add_file`).
         self.scanned: set[str] = set()
+        # The attributes modules set on names (`_attribute_set`), and over how many summaries.
+        self._set_attrs: tuple[int, frozenset[str]] | None = None
+        self._set_in_files: dict[str, bool] = {}
         # The run's own files (path -> bytes or text): a module summarised on demand is read
         # from here before the disk.
         self.given: dict[str, bytes | str] = {}
@@ -1629,6 +1632,46 @@ class Project:
         if function is not None:
             for star in call[5]:
                 self._record_target_star(module, function, star, key, where)
+        if target.location == "json-body" and "body" in call[3]:
+            self._record_body(module, function, call[3]["body"], key, where)
+
+    def _record_body(
+        self, module: str, function: str | None, body: list[Any], key: str, where: list[Any]
+    ) -> None:
+        """Record what an `invoke_model` body built by a helper of another module sends
+        (`body=claude_body(prompt)`, returning `json.dumps({...})`): its entries reach the call
+        as a `**kwargs` dict's do."""
+        made = self._body_dict(module, function, body, 0)
+        if made is None or made.module == module:
+            return  # built here: the file's own analysis reads it
+        target = TARGETS[key]
+        for canonical in CANONICAL:
+            for name in target.names(canonical):
+                if name in made.entries:
+                    reach = [canonical, key, *where]
+                    self._reach_from(made.module, made.function, made.entries[name], reach)
+                    self._helper_literal(module, made, name, [canonical, key, *where[:2]])
+
+    def _body_dict(
+        self, module: str, function: str | None, body: list[Any], depth: int
+    ) -> DictLit | None:
+        """Return the dict literal a JSON body is dumped from, through `json.dumps(...)` and
+        functions returning it."""
+        if depth > MAX_PATH or body[0] != "call":
+            return None
+        callee = self.evaluate(module, function, body[1])
+        if isinstance(callee, Ref) and callee.qualname == "json.dumps" and len(body[2]) >= 1:
+            made = self.evaluate(module, function, body[2][0])
+            return made if isinstance(made, DictLit) else None
+        if not isinstance(callee, Func):
+            return None
+        returns = self.summaries[callee.module]["functions"].get(callee.qual, {}).get("returns")
+        if not returns or len(returns) != 1:
+            return None
+        made = self.evaluate(callee.module, callee.qual, returns[0])
+        if isinstance(made, DictLit):
+            return made
+        return self._body_dict(callee.module, callee.qual, returns[0], depth + 1)
 
     def _class_constant_read(
         self,
@@ -1734,7 +1777,7 @@ class Project:
                 for facts in summary["functions"].values()
                 for held in facts["stores"].values()
                 for attr in held
-            ) | frozenset(attr for summary in summaries for attr in summary["stores"])
+            ) | frozenset(attr for summary in summaries for attr in summary["set_attrs"])
             # Kept with the number of modules it was read from: one summarised since is read.
             self._set_anywhere = (len(summaries), found)
         return self._set_anywhere[1]
@@ -1785,6 +1828,10 @@ class Project:
         made = self.evaluate(module, function, star)
         if not isinstance(made, DictLit):
             return
+        changed = self.summaries[module]["functions"][function].get("changed", ())
+        if (made.module, made.function) != (module, function) and star[1:2] and star[1] in changed:
+            # `req = build(); req["temperature"] = 0.1`: what the helper wrote is not all sent.
+            made = DictLit({}, made.module, made.function, True, made.spreads)
         self._record_spreads(made, key, where)
         receiver = self._spread_receiver(module, function, star)
         entries = made.entries
@@ -1799,6 +1846,7 @@ class Project:
                 if name in entries:
                     reach = [canonical, key, *where]
                     self._reach_from(made.module, made.function, entries[name], reach)
+                    self._helper_literal(module, made, name, [canonical, key, *where[:2]])
                     self._class_constant_read(
                         made.module,
                         made.function,
@@ -1826,6 +1874,26 @@ class Project:
         if isinstance(base, (SelfParam, Obj)):
             return (base.module, base.name)
         return None
+
+    def _helper_literal(self, module: str, made: DictLit, name: str, read: list[Any]) -> None:
+        """Record a literal entry of the dict a function of another module returns, that a
+        Claude call sends (`create(**request_kwargs(prompt))`), as read there: reported where
+        it is written, once (`constant_reads`, named `request_kwargs()[max_tokens]`)."""
+        entry = made.entries[name]
+        if (
+            made.module == module
+            or made.function is None
+            or entry[0] != "lit"
+            or read[0] not in READ_AT_DEFINITION
+            or made.module not in self.summaries
+        ):
+            return
+        returns = self.summaries[made.module]["functions"].get(made.function, {}).get("returns")
+        if not returns or len(returns) != 1:
+            return  # one of several dicts: which one is sent is not known
+        table = self._entry(self.facts.constant_reads, made.module, "constant_reads", dict)
+        if _add(table, f"{made.function}()[{name}]", read):
+            self._touch("constant_reads", made.module)
 
     def _record_spreads(self, made: DictLit, key: str, where: list[Any]) -> None:
         """Record a function's `**kwargs` spread into the dict a Claude call sends
@@ -1866,6 +1934,8 @@ class Project:
         literal once, at module level."""
         if value[0] == "attr" and value[1][0] in ("name", "attr"):
             base = self.evaluate(module, function, value[1])
+            if isinstance(base, Obj):
+                return self._field_default(module, function, value)
             if not isinstance(base, Module) or base.name == module:
                 return None
             return self._module_constant(base.name, value[2])
@@ -1893,6 +1963,179 @@ class Project:
                 return None
             return self._module_constant(owner, rest[0])
         return None
+
+    def _field_default(
+        self, module: str, function: str | None, value: list[Any]
+    ) -> tuple[str, str] | None:
+        """Return (module, "Class.field") for `settings.model` read from an object made once
+        without passing the field, when its class's body gives the field a literal and no file
+        of the run sets the attribute.
+
+        The object is another module's (`from app.config import settings`) or made by a
+        function returning it (`settings = get_settings()`, `get_settings().model`); one this
+        module makes itself of a class is read by the file's own analysis. What the object
+        holds is the class's default: reported there, once, with every Claude call reading it
+        as a related place.
+        """
+        made = self._made_by(module, function, value[1], 0, module)
+        if made is None:
+            return None
+        where, call = made
+        attr = value[2]
+        if call[2] or call[4] or call[5] or attr in call[3]:
+            return None  # positional fields, `*args`/`**kwargs`, or the field passed
+        cls = self.evaluate(where, None, call[1])
+        if not isinstance(cls, Class) or self._attribute_set(attr):
+            return None
+        if self._env_settings(cls.module, cls.name):
+            return None  # a pydantic-settings field: the environment may set it (`_fields`)
+        for cls_module, cls_name in self.mro(cls.module, cls.name):
+            info = self.summaries[cls_module]["classes"].get(cls_name, {})
+            written = info.get("attributes", {}).get(attr)
+            if written:
+                ok = len(written) == 1 and written[0][1] is None and written[0][0][0] == "lit"
+                init = f"{cls_name}.__init__" in self.summaries[cls_module]["functions"]
+                # A class of the reading module: the file's own analysis reads its default.
+                return (
+                    (cls_module, f"{cls_name}.{attr}")
+                    if ok and not init and cls_module != module
+                    else None
+                )
+        return None
+
+    def _made_by(
+        self, module: str, function: str | None, holder: list[Any], depth: int, reader: str
+    ) -> tuple[str, list[Any]] | None:
+        """Return (module, call) of the class call that makes the one object `holder` names:
+        through names bound once (here, imported, or read through a module object), an
+        attribute `__init__` sets once (`self.settings = get_settings()`), and functions
+        returning what they make or hold (`get_settings()`); None for anything else, or for an
+        object the reading module binds itself to a class call (`settings = Settings()`: the
+        file's own analysis reads it)."""
+        if depth > MAX_PATH:
+            return None
+        kind = holder[0]
+        if kind == "call":
+            return self._made_by_call(module, function, holder, depth, reader)
+        if kind == "attr":
+            return self._made_by_attribute(module, function, holder, depth, reader)
+        if kind != "name":
+            return None
+        name = holder[1]
+        if function is not None:
+            facts = self.summaries[module]["functions"].get(function, {})
+            local = facts.get("locals", {}).get(name)
+            if local is not None:
+                if len(local) != 1 or local[0][1]:
+                    return None
+                return self._made_by_bound(module, function, local[0][0], depth, reader)
+            if name in self._param_index(module, function, facts) or "parent" in facts:
+                return None
+        summary = self.summaries[module]
+        qualname = summary["imports"].get(name)
+        if qualname is not None and name not in summary["assigns"]:
+            owner, _, name = qualname.rpartition(".")
+            if owner not in self.summaries:
+                self._read("module", owner)  # found if it is summarised later
+                return None
+            made = self._bound_once(self.summaries[owner], name)
+            return None if made is None else self._made_by_bound(owner, None, made, depth, reader)
+        made = self._bound_once(summary, name)
+        return None if made is None else self._made_by_bound(module, None, made, depth, reader)
+
+    def _made_by_bound(
+        self, module: str, function: str | None, value: list[Any], depth: int, reader: str
+    ) -> tuple[str, list[Any]] | None:
+        """What a name bound once to `value` holds (see `_made_by`)."""
+        if value[0] == "call":
+            own = module == reader
+            return self._made_by_call(module, function, value, depth + 1, reader, own)
+        return self._made_by(module, function, value, depth + 1, reader)
+
+    def _made_by_attribute(
+        self, module: str, function: str | None, holder: list[Any], depth: int, reader: str
+    ) -> tuple[str, list[Any]] | None:
+        """`config.settings` (a module object's name) and `self.settings` (set once)."""
+        base = self.evaluate(module, function, holder[1])
+        attr = holder[2]
+        if isinstance(base, Module) and base.name in self.summaries:
+            made = self._bound_once(self.summaries[base.name], attr)
+            if made is None:
+                return None
+            return self._made_by_bound(base.name, None, made, depth, reader)
+        if isinstance(base, SelfParam):
+            owner, info = self.attribute_owner(base.module, base.name, attr)
+            values = info.get("attributes", {}).get(attr, [])
+            if len(values) != 1 or values[0][1] is None:
+                return None
+            value, method = values[0]
+            if value[0] == "call":
+                return self._made_by_call(owner, method, value, depth + 1, reader)
+            return self._made_by(owner, method, value, depth + 1, reader)
+        return None
+
+    def _made_by_call(
+        self,
+        module: str,
+        function: str | None,
+        call: list[Any],
+        depth: int,
+        reader: str,
+        own: bool = False,
+    ) -> tuple[str, list[Any]] | None:
+        callee = self.evaluate(module, function, call[1])
+        if isinstance(callee, Class):
+            return None if own else (module, call)
+        if not isinstance(callee, Func) or call[2] or call[3] or call[4] or call[5]:
+            return None
+        facts = self.summaries[callee.module]["functions"].get(callee.qual, {})
+        returns = facts.get("returns", [])
+        if len(returns) != 1 or depth > MAX_PATH:
+            return None
+        if returns[0][0] == "call":
+            return self._made_by_call(callee.module, callee.qual, returns[0], depth + 1, reader)
+        return self._made_by(callee.module, callee.qual, returns[0], depth + 1, reader)
+
+    @staticmethod
+    def _bound_once(summary: dict[str, Any], name: str) -> list[Any] | None:
+        assigns = summary["assigns"].get(name)
+        if not assigns or len(assigns) != 1 or assigns[0][1]:
+            return None
+        return list(assigns[0][0])
+
+    def _shadowed(self, module: str, function: str, name: str) -> bool:
+        facts = self.summaries[module]["functions"].get(function, {})
+        return name in facts.get("locals", {}) or name in self._param_index(module, function, facts)
+
+    def _attribute_set(self, attr: str) -> bool:
+        """Return whether any summarised module sets `<name>.attr` outside a class's own
+        methods (`config.model = args.model`): then no object's field is known by its class."""
+        known = self._set_attrs
+        if known is None or known[0] != len(self.summaries):
+            names: set[str] = set()
+            for summary in self.summaries.values():
+                names.update(summary["set_attrs"])
+                for facts in summary["functions"].values():
+                    for held in facts["stores"].values():
+                        names.update(held)
+            known = self._set_attrs = (len(self.summaries), frozenset(names))
+        return attr in known[1] or self._set_in_run(attr)
+
+    def _set_in_run(self, attr: str) -> bool:
+        """Return whether a file of the run, summarised or not (a command-line entry point
+        that never names Claude), assigns `<x>.attr = ...` or calls `setattr(x, "attr", ...)`."""
+        found = self._set_in_files.get(attr)
+        if found is None:
+            pattern = re.compile(
+                rb"\.[ \t]*" + re.escape(attr.encode()) + rb"[ \t]*(?::[^=\n]*)?=(?!=)|setattr\("
+                rb"[^,\n]*,[ \t]*[\"']" + re.escape(attr.encode()) + rb"[\"']"
+            )
+            found = any(
+                pattern.search(data if isinstance(data, bytes) else data.encode("utf-8", "replace"))
+                for data in self.given.values()
+            )
+            self._set_in_files[attr] = found
+        return found
 
     def _module_constant(self, module: str, name: str) -> tuple[str, str] | None:
         """Return (module, name) when `name` is assigned a literal once, at module level."""
@@ -1956,13 +2199,25 @@ class Project:
         item = _item_read(value)
         if item is not None:
             base_expr, key = item
+            missing = self._get_default(module, function, value)
             found = []
             for read, _ in self._param_reads(module, function, base_expr, depth + 1):
                 name = read.name
                 if name.count(".") + name.count("[") < MAX_PATH and "]" not in key:
-                    found.append((Param(read.module, read.qual, f"{name}[{key}]"), None))
+                    found.append((Param(read.module, read.qual, f"{name}[{key}]"), missing))
             return found
         return []
+
+    def _get_default(self, module: str, function: str | None, value: list[Any]) -> list[Any] | None:
+        """Return [value, name, "missing"] for `x.get("key", DEFAULT)`: what is read when the
+        dict passed has no such key."""
+        if value[0] != "call" or len(value[2]) != 2 or value[3] or value[4] or value[5]:
+            return None
+        default = value[2][1]
+        constant = self.evaluate(module, function, default)
+        if not isinstance(constant, Const) or not _jsonable(constant.value):
+            return None
+        return [constant.value, default[1] if default[0] == "name" else None, "missing"]
 
     def _or_reads(
         self, module: str, function: str | None, options: list[list[Any]], depth: int
@@ -2474,6 +2729,10 @@ class Project:
             if (module, name) in self.facts.options:
                 fields = self._fields(module, name, info)
                 if fields is not None:
+                    if f"{name}.__init__" not in summary["functions"]:
+                        # Every field of a dataclass or pydantic model: what `asdict(x)` and
+                        # `x.model_dump()` give.
+                        fields["dumps"] = sorted(fields["attrs"])
                     entry["fields"] = fields
             if entry:
                 classes[name] = entry
@@ -2549,18 +2808,28 @@ class Project:
                     defaults[field_name] = facts["default"]
             if keyword_only:
                 params = [[param[0], "keyword"] for param in params]
+        if self._env_settings(module, name):
+            # pydantic-settings reads every field left out from the environment first
+            # (https://docs.pydantic.dev/latest/concepts/pydantic_settings/): no default is known.
+            defaults, known = {}, {}
         for param_name, default in defaults.items():
             value = self.evaluate(module, None, default)
             # An unknown default (`field(default_factory=...)`) is left out: a field not passed
             # then has no value to judge.
             if isinstance(value, Const) and _jsonable(value.value):
                 known[param_name] = [value.value]
-        found = {"params": params, "attrs": attrs, "defaults": known, "line": info["line"]}
-        if init is None:
-            # Every field of a dataclass or pydantic model: what `asdict(x)` and
-            # `x.model_dump()` give.
-            found["dumps"] = sorted(attrs)
-        return found
+        return {"params": params, "attrs": attrs, "defaults": known, "line": info["line"]}
+
+    def _env_settings(self, module: str, cls: str) -> bool:
+        """Return whether a class is a pydantic-settings class (`BaseSettings`, directly or
+        through project base classes): its fields come from the environment when set there."""
+        for owner_module, owner in self.mro(module, cls):
+            info = self.summaries[owner_module]["classes"].get(owner, {})
+            for base in info.get("bases", ()):
+                symbol = self.evaluate(owner_module, None, base)
+                if isinstance(symbol, Ref) and symbol.qualname.endswith(".BaseSettings"):
+                    return True
+        return False
 
     def _inherited_fields(
         self, module: str, info: dict[str, Any], has_init: bool, depth: int
@@ -3019,7 +3288,7 @@ def _absolute_module(module: str, is_package: bool, level: int, name: str | None
 
 _SUMMARY_KEYS = frozenset(
     {
-        "stores",
+        "set_attrs",
         "module",
         "package",
         "imports",

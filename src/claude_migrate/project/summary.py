@@ -265,6 +265,7 @@ def _read_function_body(
     stores: dict[str, dict[str, list[Expr]]] = facts["stores"]
     returns: list[Expr] = facts["returns"]
     calls: list[Expr] = facts["calls"]
+    changed: list[str] = facts["changed"]
 
     def assign(target: ast.expr, value: ast.expr | None, nested: bool) -> None:
         described = expr(value) if value is not None else UNKNOWN_EXPR
@@ -285,6 +286,8 @@ def _read_function_body(
             for element in target.elts:
                 assign(element, None, nested)
         elif type(target) is ast.Subscript and type(target.value) is ast.Name:
+            if target.value.id not in changed:
+                changed.append(target.value.id)
             key = target.slice
             if type(key) is ast.Constant and isinstance(key.value, str):
                 _set_item(local_names, target.value.id, key.value, described, nested)
@@ -297,6 +300,8 @@ def _read_function_body(
         if type(func) is not ast.Attribute or type(func.value) is not ast.Name:
             return
         name = func.value.id
+        if func.attr in _DICT_CHANGES and name not in changed:
+            changed.append(name)
         if func.attr == "setdefault" and call.args:
             key = call.args[0]
             value = expr(call.args[1]) if len(call.args) > 1 else ["lit", None]
@@ -367,6 +372,10 @@ def _read_function_body(
                         push((item, depth))
             elif isinstance(value, ast.AST) and type(value) not in _NOT_WALKED:
                 push((value, depth))
+
+
+# The dict methods that change its items.
+_DICT_CHANGES = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__"})
 
 
 def _set_item(
@@ -471,6 +480,8 @@ def _function(
         "returns": [],
         "calls": [],
         "returns_annotation": expr(node.returns) if node.returns is not None else None,
+        # Locals whose items the function sets or changes (`d["k"] = v`, `d.update(...)`).
+        "changed": [],
     }
     if parent is not None:
         facts["parent"] = parent
@@ -511,7 +522,7 @@ def summarise_tree(tree: ast.Module, module: str, is_package: bool) -> dict[str,
         "classes": {},  # name -> {"attributes": {attr: [expr]}, "fields": {...}, "bases": [...]}
         "calls": [],  # module-level calls
         "submodules": [],  # `import a.b` binds `a`, and makes `a.b` readable through it
-        "stores": [],  # attributes module-level code sets on a name (`bot.model = ...`)
+        "set_attrs": [],  # attributes set on a name at module level (`config.model = ...`)
     }
     try:
         _read_body(tree.body, summary, module, is_package, nested=False)
@@ -560,8 +571,8 @@ def _read_body(
                 elif isinstance(target, ast.Name):
                     continue
                 elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
-                    if target.attr not in summary["stores"]:
-                        summary["stores"].append(target.attr)
+                    if target.attr not in summary["set_attrs"]:
+                        summary["set_attrs"].append(target.attr)
                 elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
                     # `clients[key] = make()`: the dict holds what the value is.
                     summary["assigns"].setdefault(target.value.id, []).append(
