@@ -7,10 +7,10 @@ in `test_project.py`; these trees pin the edges of the same behaviours.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
-import pytest
-from helpers import Cli, write_tree
+from helpers import FIXTURES, Cli, write_tree
 
 
 def _found(root: Path, *select: str) -> set[tuple[str, int, str]]:
@@ -132,11 +132,6 @@ def test_a_property_over_another_vendors_client_is_not_claude(tmp_path: Path) ->
     assert _found(root, "CM104", "CM301") == set()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the pre-0.3 SDK's Client.completion() is reported by CM301 alone: its model is not "
-    "read as a Claude call's, so a retired model it names stays a data warning",
-)
 def test_the_model_of_a_pre_0_3_completion_call_is_the_calls(tmp_path: Path) -> None:
     root = write_tree(
         tmp_path,
@@ -153,3 +148,28 @@ def test_the_model_of_a_pre_0_3_completion_call_is_the_calls(tmp_path: Path) -> 
         },
     )
     assert ("settings.py", 1, "CM302") in _errors(root, "CM302")
+
+
+def test_a_base_class_default_outside_the_given_paths_is_reported_at_the_call(
+    tmp_path: Path,
+) -> None:
+    # `check app/agents/claude.py`: the base class's module is read, not checked; the defaults
+    # the call sends are reported at the call, with the default as related place, and no fix
+    # writes outside the given path.
+    root = tmp_path / "repo"
+    shutil.copytree(
+        FIXTURES / "project-given-subclass", root, ignore=shutil.ignore_patterns("*.fixed.py")
+    )
+    before = (root / "app/agents/base.py").read_bytes()
+    data = Cli(root).json("check", "--no-cache", "app/agents/claude.py")
+    assert not data["errors"], data["errors"]
+    found = {(d["path"], d["line"], d["code"]): d for d in data["diagnostics"]}
+    assert set(found) == {
+        ("app/agents/claude.py", 10, "CM101"),
+        ("app/agents/claude.py", 10, "CM302"),
+    }
+    for finding in found.values():
+        assert finding["fix"] is None
+        assert [(r["path"], r["line"]) for r in finding["related"]] == [("app/agents/base.py", 5)]
+    Cli(root)("fix", "--unsafe-fixes", "--no-cache", "app/agents/claude.py")
+    assert (root / "app/agents/base.py").read_bytes() == before

@@ -184,6 +184,10 @@ class CallSite:
 
 
 _MUTATING_METHODS = MUTATING_METHODS
+# Methods that give an options object's fields as a dict: pydantic's `model_dump()` (v2) and
+# `dict()` (v1).
+DUMP_METHODS = frozenset({"model_dump", "dict"})
+MAX_FOLLOW = 8
 # Parameters whose value sets (a name assigned in several branches) make one site per value: a
 # value above a ceiling, or a retired model, is a finding where it is written.
 BRANCHED = (MODEL, TEMPERATURE, MAX_TOKENS)
@@ -227,6 +231,11 @@ class CallFinder:
         entries = self.values.entries_of_call(
             record.node, record.scope, record.order, self.mutators(record), record.path
         )
+        dumps = [
+            a for a in record.node.args if a.star == "**" and self._dumped(a.value, record.scope)
+        ]
+        if dumps and entries.opaque:
+            entries = self._with_dumps(record, entries, dumps)
         for key, entry in list(entries.items.items()):
             if self._not_given(entry.value_node, record.scope):
                 # `top_k=NOT_GIVEN`: the SDK leaves the parameter out of the request.
@@ -235,6 +244,77 @@ class CallFinder:
                 field = self._field(entry, record.scope)
                 if field is not None:
                     entries.items[key] = field
+        return entries
+
+    def _dumped(self, node: cst.BaseExpression, scope: Scope) -> cst.BaseExpression | None:
+        """Return the object `x.model_dump()` (pydantic v2), `x.dict()` (v1) or
+        `dataclasses.asdict(x)` turns into the dict of its fields, if `node` is such a call."""
+        if not isinstance(node, cst.Call) or any(arg.keyword or arg.star for arg in node.args):
+            return None
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in DUMP_METHODS and not node.args:
+            return func.value
+        if len(node.args) == 1 and self.resolver.qualname(func, scope) == "dataclasses.asdict":
+            return node.args[0].value
+        return None
+
+    def _with_dumps(self, record: CallRecord, entries: Entries, dumps: list[cst.Arg]) -> Entries:
+        """Return a call's parameters with `**request.model_dump()` read: the fields of an
+        options object made in this module (`Request(model=..., max_tokens=...)`), each found
+        where it is passed, or the class's default. Unchanged when another `**` is unseen."""
+        scope = record.scope
+        for arg in record.node.args:
+            if (
+                arg.star == "**"
+                and arg not in dumps
+                and self.values.expand(arg.value, scope).opaque
+            ):
+                return entries
+        found = Entries(dict(entries.items), False, set(entries.unknown_keys))
+        for arg in dumps:
+            fields = self._dumped_fields(arg.value, scope)
+            if fields is None:
+                return entries
+            for key, entry in fields.items.items():
+                found.items[key] = entry
+            found.unknown_keys.update(fields.unknown_keys)
+        return found
+
+    def _dumped_fields(self, node: cst.BaseExpression, scope: Scope) -> Entries | None:
+        """Return the fields `**x.model_dump()` passes, when `x` is made once in this module."""
+        obj = self._dumped(node, scope)
+        made, made_scope = obj, scope
+        for _ in range(MAX_FOLLOW):
+            if not isinstance(made, cst.Name):
+                break
+            binding = self.values.single_binding(made.value, made_scope)
+            if binding is None or binding.value is None:
+                return None
+            made, made_scope = binding.value, binding.scope
+        if obj is None or not isinstance(made, cst.Call):
+            return None
+        reader = FieldReader(self.resolver)
+        fields = reader.fields_of(made, made_scope)
+        module = self.index.module_scope
+        if fields is None or "dumps" not in fields[1] or module is None:
+            return None
+        root = obj.value if isinstance(obj, cst.Name) else "options"
+        entries = Entries()
+        for name in fields[1]["dumps"]:
+            if (root, name) in module.attribute_sets:
+                return None  # `request.model = ...` somewhere: not the value it was made with
+            found = reader.entry(f"{root}.{name}", obj, scope, None)
+            if found is None or not found.value.known:
+                entries.unknown_keys.add(name)
+                continue
+            value = found.value
+            if value.node is None and isinstance(obj, cst.Name):
+                written = self._default_node(obj, scope, name)
+                if written is not None and literal(written).value == value.value:
+                    value = Value(True, value.value, written, value.via)
+            entries.items[name] = Entry(
+                name, found.holder, found.value_node, value, found.container
+            )
         return entries
 
     def _field(self, entry: Entry, scope: Scope) -> Entry | None:

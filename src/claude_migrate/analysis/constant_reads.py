@@ -49,18 +49,33 @@ class ConstantRead:
     node: cst.BaseExpression  # the literal, where a finding and its fix go
     value: Any
     places: tuple[tuple[str, int], ...]  # (display path, line) of each call
+    # Set for a value written in a module this run does not check (`places` is where): the
+    # finding goes to the call (`node`), and no fix writes there.
+    outside: bool = False
 
     def related(self, label: str) -> tuple[tuple[str, int, str], ...]:
+        if self.outside:
+            return tuple((path, line, f"{self.name} is written here") for path, line in self.places)
         return tuple(
             (path, line, f"{self.name} is read here as the {label} of a Claude call")
             for path, line in self.places
         )
 
-    def describe(self) -> str:
-        """Return "MODEL, read by 2 Claude calls of other modules"."""
+    def describe(self, path: str = "") -> str:
+        """Return "MODEL, read by 2 Claude calls of other modules" (of this module, when every
+        call is in the file at `path`: a class attribute its instances send)."""
+        if self.outside:
+            (place,) = self.places
+            return f"{self.name} in {place[0]}, which this run does not check"
         count = len(self.places)
         calls = "a Claude call" if count == 1 else f"{count} Claude calls"
-        return f"{self.name}, read by {calls} of other modules"
+        here = sum(1 for place, _ in self.places if place == path)
+        where = "other modules"
+        if here == count:
+            where = "this module"
+        elif here:
+            where = "this module and others"
+        return f"{self.name}, read by {calls} of {where}"
 
 
 def _defaults_read(
@@ -94,6 +109,29 @@ def _defaults_read(
     return found
 
 
+def _defaults_outside(
+    ctx: FileContext, canonical: str, table: list[list[Any]]
+) -> list[ConstantRead]:
+    """Return the defaults of modules this run does not check that the file's Claude calls
+    read (`[canonical, target key, call line, value, owner, path, line]`), each at its call."""
+    found: list[ConstantRead] = []
+    for read in table:
+        if read[0] != canonical:
+            continue
+        key, line = str(read[1]), int(read[2])
+        site = next(
+            (s for s in ctx.sites if s.target.key == key and ctx.range(s.node).start.line == line),
+            None,
+        )
+        if site is None:
+            continue
+        place = ((str(read[5]), int(read[6])),)
+        found.append(
+            ConstantRead(str(read[4]), canonical, (key,), site.node, read[3], place, outside=True)
+        )
+    return found
+
+
 def constant_reads(ctx: FileContext, canonical: str) -> list[ConstantRead]:
     """Return the constants of the file that other modules' Claude calls read as `canonical`."""
     project = ctx.project
@@ -103,6 +141,7 @@ def constant_reads(ctx: FileContext, canonical: str) -> list[ConstantRead]:
     table: dict[str, list[list[Any]]] = own.get("read_by", {})
     scope = ctx.index.module_scope
     found = _defaults_read(ctx, canonical, own.get("defaults_read_by", {}))
+    found.extend(_defaults_outside(ctx, canonical, own.get("defaults_outside", [])))
     if not table or scope is None:
         return found
     classes = {s.qualname: s for s in ctx.index.scopes if s.kind == "class"}
@@ -119,8 +158,11 @@ def constant_reads(ctx: FileContext, canonical: str) -> list[ConstantRead]:
                 found.append(ConstantRead(label, canonical, targets, node, value, places))
             continue
         holder, dot, attr = name.rpartition(".")
-        # `Settings.model`: a field's default, read through an object made of the class.
+        # `Settings.model`: a field's default, read through an object made of the class;
+        # `Agent.model`: a class-level constant an instance of the class reads as `self.model`.
         where = (classes.get(holder) if dot else scope) or None
+        if dot:
+            mine = [r for r in mine if _unseen_here(ctx, r)]
         bindings = (
             [b for b in where.bindings.get(attr, []) if b.kind != "annotation"] if where else []
         )
@@ -143,6 +185,21 @@ def constant_reads(ctx: FileContext, canonical: str) -> list[ConstantRead]:
             )
         )
     return found
+
+
+def _unseen_here(ctx: FileContext, read: list[Any]) -> bool:
+    """Return whether a call the project phase saw reading a class attribute is one this file's
+    own analysis does not read a value for: a call of another file, or one of this file whose
+    parameter it cannot see (`create(**self.build_kwargs(...))`). A call of this file that no
+    longer reads the value (a fix gave it its own) is not counted either."""
+    canonical, _, path, line = read[:4]
+    if path != ctx.path:
+        return True
+    for site in ctx.all_sites:
+        if ctx.range(site.node).start.line == line:
+            entry = site.param(str(canonical))
+            return entry is None or not entry.value.known
+    return False
 
 
 def _returned_entry(ctx: FileContext, name: str) -> tuple[cst.BaseExpression, Any] | None:
@@ -201,10 +258,13 @@ def one_per_value(
     ctx: FileContext,
     check: Check[Any],
     readings: Sequence[Reading],
-    label: str,
+    label: str | None,
     elsewhere: Iterable[ConstantRead] = (),
 ) -> tuple[list[Diagnostic], set[int]]:
     """Return the findings with those on one value merged, and the ids of the merged places.
+
+    `label` names the value in related places ("temperature"); None names it by the parameter
+    the calls send it as (a rule reporting several parameters).
 
     Findings are grouped by `shared_place`. A group read by two calls or more (counting the
     calls of other modules that `elsewhere` lists for a constant) becomes one finding at that
@@ -229,7 +289,7 @@ def one_per_value(
         places[id(place)] = place
     merged: set[int] = set()
     for key, group in groups.items():
-        read = others.get(key)
+        read = _beside(ctx, others.get(key), group)
         calls = {id(r.site.node) for r in group}
         if len(calls) + (len(read.places) if read is not None else 0) < 2:
             kept.extend(r.diagnostic for r in group)
@@ -239,12 +299,26 @@ def one_per_value(
     return kept, merged
 
 
+def _beside(
+    ctx: FileContext, read: ConstantRead | None, group: Sequence[Reading]
+) -> ConstantRead | None:
+    """Return what the project phase found reading a value, less the calls this file's own
+    analysis found too (a class attribute both read): each call is counted once."""
+    if read is None:
+        return None
+    lines = {ctx.range(r.site.node).start.line for r in group}
+    places = tuple(p for p in read.places if not (p[0] == ctx.path and p[1] in lines))
+    if not places:
+        return None
+    return replace(read, places=places) if places != read.places else read
+
+
 def _merge(
     ctx: FileContext,
     check: Check[Any],
     place: cst.CSTNode,
     group: Sequence[Reading],
-    label: str,
+    label: str | None,
     read: ConstantRead | None,
 ) -> Diagnostic:
     """Return one finding for the findings of several calls on one value."""
@@ -252,6 +326,7 @@ def _merge(
     # A call the value cannot be fixed for (a legacy call, a refused parameter) says why.
     first = next((r.diagnostic for r in group if r.diagnostic.fix is None), group[0].diagnostic)
     entry = group[0].entry
+    label = label or entry.key
     name = entry.value.via if place is entry.value.node else entry.through
     related: list[tuple[str, int, str]] = []
     # Where each call reads the constant by name, or (a spread dict's entry) where the call is.

@@ -163,6 +163,10 @@ class FieldReader:
         value = self.values.value(arg.value, scope)
         return Entry(name, arg, arg.value, value, node)
 
+    def fields_of(self, call: cst.Call, scope: Scope) -> tuple[str, dict[str, Any]] | None:
+        """Return the options class a call makes and its fields, as the project phase read them."""
+        return self._fields(call, scope)
+
     def _fields(self, call: cst.Call, scope: Scope) -> tuple[str, dict[str, Any]] | None:
         """Return the options class a call makes and how its fields are passed."""
         project = self.resolver.project

@@ -78,7 +78,7 @@ def value_edit(
         # A literal where it stands, or a wrapper's default that in-project calls rely on (the
         # default is the value those calls send: it is edited where it is written).
         return ValueEdit(ctx.replace(value.node, text), entry.key)
-    if _class_read(entry):
+    if _class_read(ctx, entry):
         return _class_edit(ctx, entry, text, parameter_of, same_fix)
     claude_reads: set[int] = set()
     for site in ctx.sites:
@@ -130,16 +130,38 @@ def value_edit(
     )
 
 
-def _class_read(entry: Entry) -> bool:
-    """Return whether an entry reads a value through `self.<attr>`: from a class body, or set
-    once in a method (`self.model = "..."`)."""
+def _class_read(ctx: FileContext, entry: Entry) -> bool:
+    """Return whether an entry reads a value through `self.<attr>` (from a class body, or set
+    once in a method: `self.model = "..."`) or through the class's name (`Config.MODEL`)."""
     node = entry.value_node
     via = entry.value.via or ""
     if not (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name)):
         return False
     attr = node.attr.value
-    read_by_class = via.startswith(f"{node.value.value}.") and via != f"self.{attr}"
-    return via.endswith(f".{attr}") and not read_by_class  # `Local.MODEL`: not this edit
+    if not via.endswith(f".{attr}"):
+        return False
+    if not via.startswith(f"{node.value.value}.") or via == f"self.{attr}":
+        return True
+    # `Config.MODEL`, not `self.model = ...` written in a method nor an enum's member (whose
+    # value other code may look the member up by).
+    return entry.value.node is not None and _plain_class_body(ctx, entry.value.node)
+
+
+def _plain_class_body(ctx: FileContext, node: cst.CSTNode) -> bool:
+    """Return whether `node` is written in a class body, outside any function, of a class that
+    is not an enum."""
+    current = ctx.nodes.parent(node)
+    while current is not None:
+        if isinstance(current, (cst.FunctionDef, cst.Lambda)):
+            return False
+        if isinstance(current, cst.ClassDef):
+            scope = ctx.index.module_scope
+            return scope is not None and not any(
+                (ctx.resolver.qualname(base.value, scope) or "").startswith("enum.")
+                for base in current.bases
+            )
+        current = ctx.nodes.parent(current)
+    return False
 
 
 def _class_edit(

@@ -77,16 +77,18 @@ class CeilingCheck(Check["FileContext"]):
                 continue
             if not isinstance(value, (int, float)) or value <= maximum:
                 continue
-            fix = ctx.fix(
-                # Every module reading the constant gets the new value, Claude calls or not.
-                Applicability.UNSAFE,
-                f"set {read.name} to {fix_to} (read by every module that imports it)",
-                ctx.replace(read.node, fix_to),
-            )
+            fix = None
+            if not read.outside:  # a fix never writes outside the given paths
+                fix = ctx.fix(
+                    # Every module reading the constant gets the new value, Claude calls or not.
+                    Applicability.UNSAFE,
+                    f"set {read.name} to {fix_to} (read by every module that imports it)",
+                    ctx.replace(read.node, fix_to),
+                )
             yield ctx.diagnostic(
                 self,
                 read.node,
-                f"{self.label} {format_number(value)} ({read.describe()}) is above the "
+                f"{self.label} {format_number(value)} ({read.describe(ctx.path)}) is above the "
                 f"policy maximum {format_number(maximum)}",
                 fix,
                 related=read.related(self.label),

@@ -34,12 +34,11 @@ from claude_migrate.analysis.calls import CallSite
 from claude_migrate.analysis.edits import remove_elements, remove_line, string_literal
 from claude_migrate.analysis.retirements import compose, retired_target
 from claude_migrate.analysis.scope import Scope
-from claude_migrate.analysis.symbols import Instance
 from claude_migrate.analysis.walk import walk
 from claude_migrate.checks.base import Check, call_sites
 from claude_migrate.core.diagnostics import Applicability, Diagnostic, Edit
 from claude_migrate.core.lazy import lazy_import
-from claude_migrate.targets import BEDROCK, is_sdk_client_class
+from claude_migrate.targets import BEDROCK
 
 if TYPE_CHECKING:
     from claude_migrate.analysis.context import FileContext
@@ -55,6 +54,7 @@ LEGACY_CONSTANTS = ("anthropic.HUMAN_PROMPT", "anthropic.AI_PROMPT")
 HUMAN, AI = LEGACY_CONSTANTS
 # Methods of the pre-0.3 SDK's `anthropic.Client`.
 PRE_03_METHODS = ("completion", "completion_stream", "acompletion", "acompletion_stream")
+PRE_03_TARGETS = ("sdk:completion", "sdk:completion_stream")
 MESSAGES_TARGETS = (
     "sdk:messages.create",
     "sdk:messages.stream",
@@ -137,6 +137,9 @@ class LegacyCompletionsCheck(Check["FileContext"]):
             if key == "sdk:completions.create":
                 legacy_spans.append(ctx.span(site.node))
                 yield self._sdk_completion(ctx, site)
+            elif key in PRE_03_TARGETS:
+                legacy_spans.append(ctx.span(site.node))
+                yield self._pre_03_call(ctx, site)
             elif key == "http:complete":
                 legacy_spans.append(ctx.span(site.node))
                 yield ctx.diagnostic(
@@ -181,7 +184,6 @@ class LegacyCompletionsCheck(Check["FileContext"]):
                 found = self._max_tokens_to_sample(ctx, site)
                 if found is not None:
                     yield found
-        yield from self._pre_03_calls(ctx)
         if "HUMAN_PROMPT" in ctx.source.text or "AI_PROMPT" in ctx.source.text:
             yield from self._constants(ctx, legacy_spans)
 
@@ -467,25 +469,17 @@ class LegacyCompletionsCheck(Check["FileContext"]):
         )
 
     # anthropic.Client(key).completion(...) ----------------------------------------------------
-    def _pre_03_calls(self, ctx: FileContext) -> Iterator[Diagnostic]:
-        for record in ctx.index.calls:
-            func = record.node.func
-            if not isinstance(func, cst.Attribute) or func.attr.value not in PRE_03_METHODS:
-                continue
-            symbol = ctx.resolver.resolve(func, record.scope)
-            if (
-                isinstance(symbol, Instance)
-                and is_sdk_client_class(symbol.cls)
-                and symbol.path == (func.attr.value,)
-            ):
-                yield ctx.diagnostic(
-                    self,
-                    record.node,
-                    f"Client.{func.attr.value}() is the pre-0.3 SDK's Text Completions call; "
-                    f"create anthropic.Anthropic() and use {MESSAGES_API}",
-                    None,
-                    record.scope.qualname,
-                )
+    def _pre_03_call(self, ctx: FileContext, site: CallSite) -> Diagnostic:
+        func = site.node.func
+        method = func.attr.value if isinstance(func, cst.Attribute) else "completion"
+        return ctx.diagnostic(
+            self,
+            site.node,
+            f"Client.{method}() is the pre-0.3 SDK's Text Completions call; "
+            f"create anthropic.Anthropic() and use {MESSAGES_API}",
+            None,
+            site.record.scope.qualname,
+        )
 
     # HUMAN_PROMPT / AI_PROMPT -------------------------------------------------------------------
     def _constants(

@@ -28,6 +28,7 @@ replacement model's facts, so a model fix carries the parameter changes the new 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from claude_migrate.analysis.model_requests import edits_for, facts_of, problems
@@ -35,7 +36,12 @@ from claude_migrate.checks.base import Check, Option, call_sites
 from claude_migrate.core.diagnostics import Applicability, Diagnostic
 
 if TYPE_CHECKING:
+    import libcst as cst
+
+    from claude_migrate.analysis.calls import CallSite
     from claude_migrate.analysis.context import FileContext
+    from claude_migrate.analysis.model_requests import Problem
+    from claude_migrate.analysis.values import Entry
     from claude_migrate.core.settings import FileSettings
     from claude_migrate.project.triage import Wanted
 
@@ -66,7 +72,10 @@ class ModelParamsCheck(Check["FileContext"]):
         return call_sites()  # reads ctx.sites only
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
+        from claude_migrate.analysis.constant_reads import Reading, one_per_value
+
         prefer = self.settings.get("prefer", "temperature")
+        readings: list[Reading] = []
         for site in ctx.sites:
             found = facts_of(ctx, site)
             if found is None:
@@ -77,6 +86,35 @@ class ModelParamsCheck(Check["FileContext"]):
                 edits = edits_for(ctx, [problem]) if problem.fixable else None
                 if edits:
                     fix = ctx.fix(problem.applicability, problem.change, *edits)
-                yield ctx.diagnostic(
-                    self, problem.node, problem.message, fix, site.record.scope.qualname
+                entry = _entry_at(ctx, site, problem)
+                node = problem.node if entry is None else entry.holder
+                diagnostic = ctx.diagnostic(
+                    self, node, problem.message, fix, site.record.scope.qualname
                 )
+                if entry is None:
+                    yield diagnostic  # a tool or a beta inside a parameter: its own place
+                else:
+                    readings.append(Reading(site, entry, diagnostic))
+        # One finding per value: a constant (or a spread dict's entry) several calls send is
+        # reported once, where it is written, each call a related place.
+        yield from one_per_value(ctx, self, readings, None)[0]
+
+
+def _entry_at(ctx: FileContext, site: CallSite, problem: Problem) -> Entry | None:
+    """Return the value a problem is about: the call's parameter written where it is reported,
+    or for a `thinking` dict kept in a constant (`thinking=THINKING`), the constant's `"type"`
+    entry, which every call sending it shares."""
+    entry = next((e for e in site.params.items.values() if e.holder is problem.node), None)
+    if entry is None or problem.kind != "thinking":
+        return entry
+    config = ctx.resolver.values.nested(entry, site.record.scope)
+    kind = config.get("type") if config is not None else None
+    if kind is None or kind.container is None or _inside(ctx, kind.holder, site.node):
+        return entry
+    return replace(kind, key=entry.key, through=None)
+
+
+def _inside(ctx: FileContext, node: cst.CSTNode, outer: cst.CSTNode) -> bool:
+    start, end = ctx.span(node)
+    outer_start, outer_end = ctx.span(outer)
+    return outer_start <= start and end <= outer_end

@@ -318,7 +318,7 @@ class RetiredModelCheck(Check["CheckContext"]):
                 if (found.retires - as_of).days > self.settings["warn-days"]:
                     continue
                 message = (
-                    f"model {current!r} ({read.describe()}) retires on "
+                    f"model {current!r} ({read.describe(ctx.path)}) retires on "
                     f"{found.retires.isoformat()}{sdk_note(found.spelling)}"
                 )
                 yield ctx.diagnostic(
@@ -327,7 +327,7 @@ class RetiredModelCheck(Check["CheckContext"]):
                 continue
             where = " on the Anthropic API" if found.platform else ""
             message = (
-                f"model {current!r} ({read.describe()}) was retired{where} on "
+                f"model {current!r} ({read.describe(ctx.path)}) was retired{where} on "
                 f"{found.retires.isoformat()}{sdk_note(found.spelling)}"
             )
             fix = None
@@ -346,6 +346,8 @@ class RetiredModelCheck(Check["CheckContext"]):
                     f"; use {found.target!r} once CM301 (legacy-completions) moves the calls to "
                     "the Messages API"
                 )
+            elif read.outside:  # a fix never writes outside the given paths
+                message += f"; use {found.target!r}"
             else:
                 message += f"; use {found.target!r}"
                 fix = ctx.fix(

@@ -78,7 +78,14 @@ class StreamingCheck(Check["FileContext"]):
         for site in ctx.sites:
             if site.legacy and site.target.key != "langchain:legacy":
                 continue  # CM301 reports the whole call: its API is gone, streaming or not
-            if call_streams(site) is not False or id(site.node) in reported:
+            streams = call_streams(site)
+            if streams is None and id(site.node) not in reported:
+                found = _unstreamed_wrapper(ctx, site)
+                if found is not None:
+                    reported.add(id(site.node))
+                    yield found_in_wrapper(self, ctx, site, *found)
+                continue
+            if streams is not False or id(site.node) in reported:
                 continue
             # One finding per call, however many values reach it (a loop over models).
             reported.add(id(site.node))
@@ -101,6 +108,79 @@ class StreamingCheck(Check["FileContext"]):
                 context=site.record.scope.qualname,
                 fingerprint_of=identity(ctx, site),
             )
+
+
+def _unstreamed_wrapper(
+    ctx: FileContext, site: CallSite
+) -> tuple[str, list[tuple[str, int]]] | None:
+    """Return the wrapper a Claude call passes its `**kwargs` from, and the project's calls of
+    it, when none of them passes `stream` (the project phase saw every one).
+
+    Only `create(..., **kwargs)` with `kwargs` the function's own `**` parameter, read nowhere
+    else in it (not changed, not read for a key), and no `stream` written at the call.
+    """
+    project = ctx.project
+    call = site.node
+    if project is None or not isinstance(call, cst.Call) or site.param(STREAM) is not None:
+        return None
+    function = site.record.scope.function()
+    definition = function.node
+    if not isinstance(definition, cst.FunctionDef):
+        return None
+    star = definition.params.star_kwarg
+    spread = [arg for arg in call.args if arg.star]
+    if (
+        not isinstance(star, cst.Param)
+        or len(spread) != 1
+        or spread[0].star != "**"
+        or not isinstance(spread[0].value, cst.Name)
+        or spread[0].value.value != star.name.value
+    ):
+        return None
+    name = star.name.value
+    start, end = ctx.span(definition)
+    for node in ctx.nodes.names_spelled(name):
+        inside = start <= ctx.span(node)[0] < end
+        if inside and node is not star.name and node is not spread[0].value:
+            return None  # read or changed elsewhere in the function: it may set `stream`
+    facts = project.function(project.module, function.qualname)
+    callers = (facts or {}).get("unstreamed_by")
+    if not callers:
+        return None
+    return function.qualname, [(str(path), int(line)) for path, line in callers]
+
+
+def found_in_wrapper(
+    check: StreamingCheck,
+    ctx: FileContext,
+    site: CallSite,
+    wrapper: str,
+    callers: list[tuple[str, int]],
+) -> Diagnostic:
+    """Return the finding at a wrapper's Claude call that no call of the wrapper streams.
+
+    Reported once, at the call that makes the request, where streaming is switched on; not at
+    each caller. No fix: what `**kwargs` holds (a `stream_options`) is not seen.
+    """
+    count = "its one call" if len(callers) == 1 else f"all {len(callers)} of its calls"
+    verb = "leaves" if len(callers) == 1 else "leave"
+    text = (
+        f"{site.target.description} does not stream: {wrapper}() passes on what its callers "
+        f"give, and {count} in the project {verb} stream out; use "
+        f"{site.target.streaming_api or 'stream=True'}"
+    )
+    related = tuple(
+        (path, line, f"{wrapper}() is called here without stream") for path, line in callers
+    )
+    return ctx.diagnostic(
+        check,
+        site.node,
+        text,
+        None,
+        context=site.record.scope.qualname,
+        fingerprint_of=identity(ctx, site),
+        related=related,
+    )
 
 
 def _doubles(ctx: FileContext) -> list[Double]:

@@ -68,6 +68,7 @@ from claude_migrate.targets import (
     MAX_TOKENS,
     MODEL,
     ROUTER_MARKERS,
+    STREAM,
     TARGETS,
     TEMPERATURE,
     is_claude_model,
@@ -108,9 +109,14 @@ MAX_ROUNDS = 8
 MAX_PATH = 3
 # How many classes or functions a value chosen at run time may be one of (`PROVIDERS[name]`).
 MAX_CHOICES = 8
+# The most classes whose instances a method reading a class attribute is followed on.
+MAX_SUBCLASSES = 32
 # Objects whose attributes are only what code stores in them (`_local = threading.local()`, then
 # `_local.client = client`): reading one is reading what the module stored.
 ATTRIBUTE_HOLDERS = frozenset({"threading.local", "types.SimpleNamespace", "argparse.Namespace"})
+# Library bases that give a class no attributes of its own: a class-body value of a class with
+# only these (and project classes) as bases is what its instances read.
+PLAIN_BASES = frozenset({"abc.ABC", "typing.Generic", "typing.Protocol"})
 # A project larger than this is summarised only where it mentions Claude: the phase must stay
 # a small share of a run over a monorepo.
 MAX_GROWTH_FILES = 20000
@@ -386,6 +392,12 @@ class Facts:
     # A module's constants that Claude calls of other modules read as their parameters:
     # module -> name -> [canonical, target key, display path, line] per call.
     constant_reads: dict[str, dict[str, list[list[Any]]]] = field(default_factory=dict)
+    # A function passing `**kwargs` on to a Claude call's `stream`: the places of the project's
+    # calls of it that pass no `stream` (under "unset"), and of those that do or may ("set").
+    # Only the views read it.
+    stream_callers: dict[tuple[str, str], dict[str, set[tuple[str, int]]]] = field(
+        default_factory=dict
+    )
 
 
 @dataclass(frozen=True)
@@ -444,6 +456,9 @@ class Project:
         self._closures: dict[str, list[str]] = {}
         # A class's project classes in method resolution order (itself first), per round.
         self._mros: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        # Attribute names some function of the project sets on an object (`agent.model = m`).
+        self._set_anywhere: tuple[int, frozenset[str]] | None = None
+        self._subclasses_of: dict[tuple[str, str], list[tuple[str, str]]] = {}
         self.cwd = cwd
         self.summaries: dict[str, dict[str, Any]] = {}
         self.paths: dict[str, str] = {}  # module -> display path
@@ -1364,6 +1379,8 @@ class Project:
             self._apart.clear()
             self._closures.clear()
             self._mros.clear()
+            self._set_anywhere = None
+            self._subclasses_of.clear()
             self._imported.clear()
             # Modules summarised on demand during a round are scanned in the next.
             self.loading = True
@@ -1770,6 +1787,9 @@ class Project:
                 reach = [canonical, key, *where]
                 self._reach_from(module, function, value, reach)
                 self._constant_read(module, function, value, [canonical, key, *where[:2]])
+                self._class_constant_read(
+                    module, function, value, home, [canonical, key, *where[:2]], (module, function)
+                )
                 self._record_field_read(module, function, value)
         if function is not None:
             for star in call[5]:
@@ -1815,6 +1835,115 @@ class Project:
             return made
         return self._body_dict(callee.module, callee.qual, returns[0], depth + 1)
 
+    def _class_constant_read(
+        self,
+        module: str,
+        function: str | None,
+        value: list[Any],
+        receiver: tuple[str, str] | None,
+        read: list[Any],
+        caller: tuple[str, str | None],
+    ) -> None:
+        """Record `read` on the class-level constant a Claude parameter reads as `self.<attr>`
+        in a method running on instances of `receiver` or of its subclasses (a base class's
+        method building the request from its subclass's class attributes). A call the file's
+        own analysis also reads it for is counted once there (`constant_reads._beside`)."""
+        if read[0] not in READ_AT_DEFINITION or receiver is None or function is None:
+            return
+        if value[0] != "attr" or value[1][0] != "name":
+            return
+        if not isinstance(self.evaluate(module, function, value[1]), SelfParam):
+            return
+        if value[2] in self._attributes_set_anywhere():
+            return  # `agent.model = m` somewhere: what an instance holds is not its class's
+        for cls in self._subclasses(receiver):
+            # Each class whose instances run the method reads its own (or inherited) value;
+            # one overriding the method (or the Claude call's) sends something else.
+            if not (self._runs(cls, module, function) and self._runs(cls, *caller)):
+                continue
+            place = self._class_constant(cls, value[2])
+            if place is not None:
+                table = self._entry(self.facts.constant_reads, place[0], "constant_reads", dict)
+                if _add(table, place[1], read):
+                    self._touch("constant_reads", place[0])
+
+    def _runs(self, cls: tuple[str, str], module: str, function: str | None) -> bool:
+        """Return whether an instance of `cls` runs a method as `self.<name>(...)` finds it."""
+        if function is None or function.count(".") != 1:
+            return function is None or "." not in function  # a module function: any instance
+        return self.member(*cls, function.rsplit(".", 1)[1]) == (module, function)
+
+    def _subclasses(self, cls: tuple[str, str]) -> list[tuple[str, str]]:
+        """Return a class and the summarised project classes deriving from it (bounded)."""
+        found = self._subclasses_of.get(cls)
+        if found is None:
+            found = [cls]
+            for module, summary in list(self.summaries.items()):
+                for name in summary["classes"]:
+                    other = (module, name)
+                    if (
+                        other != cls
+                        and summary["classes"][name]["bases"]
+                        and len(found) < MAX_SUBCLASSES
+                        and cls in self.mro(*other)
+                    ):
+                        found.append(other)
+            self._subclasses_of[cls] = found
+        return found
+
+    def _class_constant(self, receiver: tuple[str, str], attr: str) -> tuple[str, str] | None:
+        """Return (module, "Class.attr") of the literal an instance of `receiver` reads as
+        `self.attr`: the first class body of its method resolution order that writes it, once.
+
+        None when any class on the way sets it on the instance (in a method, or as a dataclass
+        or pydantic field the constructor fills) or has a base the project does not define (it
+        may hold the attribute).
+        """
+        order = self.mro(*receiver)
+        found: tuple[str, str] | None = None
+        for owner_module, owner in order:
+            info = self.summaries.get(owner_module, {}).get("classes", {}).get(owner)
+            if info is None or attr in info["fields"] or not self._plain_bases(owner_module, info):
+                return None
+            values = info["attributes"].get(attr, [])
+            if any(method is not None for _, method in values):
+                return None
+            if values and found is None:
+                if len(values) != 1 or values[0][0][0] != "lit":
+                    return None
+                found = (owner_module, f"{owner}.{attr}")
+        return found
+
+    def _plain_bases(self, module: str, info: dict[str, Any]) -> bool:
+        """Return whether every base of a class is a project class or a plain library base."""
+        for base in info["bases"]:
+            symbol = self.evaluate(module, None, base)
+            if isinstance(symbol, Class):
+                continue
+            if base == ["name", "object"] or (
+                isinstance(symbol, Ref) and symbol.qualname in PLAIN_BASES
+            ):
+                continue
+            return False
+        return True
+
+    def _attributes_set_anywhere(self) -> frozenset[str]:
+        """Return the attribute names a summarised module sets on an object other than a
+        method's own instance (`agent.model = m`, in a function or at module level), once per
+        round."""
+        if self._set_anywhere is None or self._set_anywhere[0] != len(self.summaries):
+            summaries = list(self.summaries.values())
+            found = frozenset(
+                attr
+                for summary in summaries
+                for facts in summary["functions"].values()
+                for held in facts["stores"].values()
+                for attr in held
+            ) | frozenset(attr for summary in summaries for attr in summary["set_attrs"])
+            # Kept with the number of modules it was read from: one summarised since is read.
+            self._set_anywhere = (len(summaries), found)
+        return self._set_anywhere[1]
+
     def _record_field_read(self, module: str, function: str | None, value: list[Any]) -> None:
         """Record the class of an object a Claude call reads a field of (`model=settings.model`
         with `settings = Settings()`): an options class, whose fields the file is told."""
@@ -1838,6 +1967,15 @@ class Project:
     ) -> None:
         """Record what a Claude call's `**star` argument passes on (`create(**kwargs)`)."""
         target = TARGETS[key]
+        dumped = _dumped_object(star)
+        if dumped is not None:
+            # `create(**request.model_dump())`: the object's fields are the request, read in
+            # the file where the object is made (`Request(model=...)`), as an options class.
+            made_object = self.evaluate(module, function, dumped)
+            if isinstance(made_object, Obj):
+                cls = (made_object.module, made_object.name)
+                self._put(self.facts.options, cls, "options", cls)
+            return
         owner = self._varkw(module, function, star)
         if owner is not None:
             mine = (module, function)
@@ -1857,6 +1995,7 @@ class Project:
             # `req = build(); req["temperature"] = 0.1`: what the helper wrote is not all sent.
             made = DictLit({}, made.module, made.function, True, made.spreads)
         self._record_spreads(made, key, where)
+        receiver = self._spread_receiver(module, function, star)
         entries = made.entries
         if target.location == "inference-config":
             config = entries.get("inferenceConfig")
@@ -1870,6 +2009,33 @@ class Project:
                     reach = [canonical, key, *where]
                     self._reach_from(made.module, made.function, entries[name], reach)
                     self._helper_literal(module, made, name, [canonical, key, *where[:2]])
+                    self._class_constant_read(
+                        made.module,
+                        made.function,
+                        entries[name],
+                        receiver,
+                        reach[:4],
+                        (module, function),
+                    )
+
+    def _spread_receiver(
+        self, module: str, function: str, star: list[Any]
+    ) -> tuple[str, str] | None:
+        """Return the class whose instance a method building a spread dict runs on:
+        `**self.build_kwargs(...)` (or a local assigned from it once) in a method of a class,
+        or `**Agent().build_kwargs(...)`."""
+        value = star
+        if value[0] == "name":
+            local = self.summaries[module]["functions"][function]["locals"].get(value[1])
+            if not local or len(local) != 1:
+                return None
+            value = local[0][0]
+        if value[0] != "call" or value[1][0] != "attr":
+            return None
+        base = self.evaluate(module, function, value[1][1])
+        if isinstance(base, (SelfParam, Obj)):
+            return (base.module, base.name)
+        return None
 
     def _helper_literal(self, module: str, made: DictLit, name: str, read: list[Any]) -> None:
         """Record a literal entry of the dict a function of another module returns, that a
@@ -2349,6 +2515,12 @@ class Project:
             for reach in forwards.get(name, []):
                 self._reach_from(module, function, arg, reach)
                 self._constant_read(module, function, arg, [reach[0], reach[1], *here])
+        flags = _stream_names(forwards)
+        if flags:
+            # Whether this call of a wrapper passes its Claude call a `stream` flag.
+            passes = bool(call[4] or call[5] or flags & set(extra))
+            callers = _quiet_entry(self.facts.stream_callers, key, dict)
+            _quiet_entry(callers, "set" if passes else "unset", set).add(tuple(here))
         self._record_paths(module, function, reaches, bound_args)
         if function is not None:
             for star in call[5]:
@@ -2498,6 +2670,9 @@ class Project:
         defaults = self._defaults_read(module) if module in self._given_modules() else {}
         if defaults:
             derived["defaults_read_by"] = defaults
+        outside = self._defaults_outside(module) if module in self._given_modules() else []
+        if outside:
+            derived["defaults_outside"] = outside
         return derived
 
     def _request_options(self, made: DictLit, name: str) -> list[Any] | None:
@@ -2548,6 +2723,49 @@ class Project:
             rf"|\bdel\s+{re.escape(name)}\b|\bglobal\s+[^\n]*\b{re.escape(name)}\b"
         )
         return changes.search(text) is not None
+
+    def _defaults_outside(self, module: str) -> list[list[Any]]:
+        """Return the parameter defaults of modules this run does not check that Claude calls of
+        `module` read (a base class's `__init__` default, when only the subclass's module is
+        given): [canonical, target key, call line, value, owner, path, line of the default].
+
+        Reported at each call, without a fix: a fix never writes outside the given paths.
+        """
+        given = self._given_modules()
+        own_path = self.paths.get(module, module)
+        found: list[list[Any]] = []
+        for (owner_module, qual), relied in self.facts.relied_by.items():
+            if owner_module in given:
+                continue
+            facts = self.summaries.get(owner_module, {}).get("functions", {}).get(qual)
+            if facts is None:
+                continue
+            owner = self.class_of(owner_module, qual)
+            for param, receivers in relied.items():
+                spec = next((p for p in facts["params"] if p["name"] == param), None)
+                if spec is None or spec["default"] is None or spec["default_at"] is None:
+                    continue
+                value = self.evaluate(owner_module, None, spec["default"])
+                if not isinstance(value, Const) or not _jsonable(value.value):
+                    continue
+                for reach in self.facts.reaches.get((owner_module, qual), {}).get(param, []):
+                    if (
+                        reach[0] in READ_AT_DEFINITION
+                        and reach[2] == own_path
+                        and any(self.holds(reach, owner, r if r[0] else None) for r in receivers)
+                    ):
+                        item = [
+                            reach[0],
+                            reach[1],
+                            reach[3],
+                            value.value,
+                            f"the {param} default of {qual.removesuffix('.__init__')}()",
+                            self.paths.get(owner_module, owner_module),
+                            spec["default_at"][0],
+                        ]
+                        if item not in found:
+                            found.append(item)
+        return sorted(found, key=repr)
 
     def _defaults_read(self, module: str) -> dict[str, dict[str, list[list[Any]]]]:
         """Return the parameter defaults of a module's functions that Claude calls of other
@@ -2640,6 +2858,11 @@ class Project:
         relied = self.facts.relied.get(key)
         if relied and entry.get("reaches"):
             entry["relied"] = sorted(relied & set(entry["reaches"]))
+        callers = self.facts.stream_callers.get(key, {})
+        if callers.get("unset") and not callers.get("set") and _stream_names(forwards):
+            # Every call of it the project makes leaves `stream` out: its Claude call never
+            # streams when the project runs it.
+            entry["unstreamed_by"] = sorted(list(place) for place in callers["unset"])
         return entry
 
     def _returned_objects(self, returned: Sym) -> list[list[str]]:
@@ -2719,6 +2942,10 @@ class Project:
             if (module, name) in self.facts.options:
                 fields = self._fields(module, name, info)
                 if fields is not None:
+                    if f"{name}.__init__" not in summary["functions"]:
+                        # Every field of a dataclass or pydantic model: what `asdict(x)` and
+                        # `x.model_dump()` give.
+                        fields["dumps"] = sorted(fields["attrs"])
                     entry["fields"] = fields
             if entry:
                 classes[name] = entry
@@ -3156,6 +3383,24 @@ def _init_fields(name: str, info: dict[str, Any], params: set[str]) -> dict[str,
     return attrs
 
 
+# Calls that turn an options object into the dict of its fields: pydantic's `model_dump()`
+# (v2) and `dict()` (v1) without arguments, `dataclasses.asdict(x)`.
+DUMP_METHODS = ("model_dump", "dict")
+DUMP_FUNCTIONS = (["name", "asdict"], ["attr", ["name", "dataclasses"], "asdict"])
+
+
+def _dumped_object(value: list[Any]) -> list[Any] | None:
+    """Return the object `x.model_dump()` or `asdict(x)` dumps, if `value` is such a call."""
+    if value[0] != "call" or value[4] or value[5]:
+        return None
+    callee, args, kwargs = value[1], value[2], value[3]
+    if callee[0] == "attr" and callee[2] in DUMP_METHODS and not args and not kwargs:
+        return list(callee[1])
+    if callee in DUMP_FUNCTIONS and len(args) == 1 and not kwargs:
+        return list(args[0])
+    return None
+
+
 def _item_read(value: list[Any]) -> tuple[list[Any], str] | None:
     """Return (the expression, the key) of `x[key]` or `x.get("key")`, else None."""
     if value[0] == "sub":
@@ -3184,6 +3429,11 @@ def _jsonable(value: Any) -> bool:
     if isinstance(value, list):
         return all(_jsonable(v) for v in value)
     return False
+
+
+def _stream_names(forwards: dict[str, list[list[Any]]]) -> set[str]:
+    """Return the keywords a function's `**kwargs` passes on as a Claude call's stream flag."""
+    return {name for name, reaches in forwards.items() if any(r[0] == STREAM for r in reaches)}
 
 
 def _quiet_entry(table: dict[Any, Any], key: Any, empty: type) -> Any:

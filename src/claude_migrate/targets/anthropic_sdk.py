@@ -38,6 +38,11 @@ TARGETS: tuple[Target, ...] = (
         legacy=True,
         streaming_api="completions.create(..., stream=True)",
     ),
+    # The pre-0.3 SDK's `anthropic.Client(key).completion(prompt=..., model=...,
+    # max_tokens_to_sample=...)` and its streaming and async forms (anthropic 0.2.x,
+    # `anthropic/api.py`): a Text Completions request, its model the call's.
+    _sdk("completion", max_tokens=("max_tokens_to_sample",), legacy=True),
+    _sdk("completion_stream", max_tokens=("max_tokens_to_sample",), legacy=True, streams=True),
 )
 
 # `client.messages.with_raw_response.create(...)` (anthropic `_response.py`): the same request,
@@ -60,6 +65,7 @@ TARGETS = TARGETS + tuple(
     for wrapper in RESPONSE_WRAPPERS
 )
 
+TARGETS_BY_KEY = {target.key: target for target in TARGETS}
 SDK_METHODS = {
     ("messages", "create"): "sdk:messages.create",
     ("messages", "stream"): "sdk:messages.stream",
@@ -70,6 +76,10 @@ SDK_METHODS = {
     ("beta", "prompt_caching", "messages", "create"): "sdk:beta.messages.create",
     ("beta", "prompt_caching", "messages", "stream"): "sdk:beta.messages.stream",
     ("completions", "create"): "sdk:completions.create",
+    ("completion",): "sdk:completion",
+    ("acompletion",): "sdk:completion",
+    ("completion_stream",): "sdk:completion_stream",
+    ("acompletion_stream",): "sdk:completion_stream",
     ("messages", "count_tokens"): "sdk:messages.count_tokens",
     ("beta", "messages", "count_tokens"): "sdk:beta.messages.count_tokens",
     ("messages", "batches", "create"): "sdk:messages.batches.create",
@@ -79,7 +89,7 @@ SDK_METHODS.update(
     {
         (*path[:-1], wrapper, path[-1]): f"sdk:{'.'.join(path[:-1])}.{wrapper}.{path[-1]}"
         for path, key in list(SDK_METHODS.items())
-        if key in {t.key for t in TARGETS} and path[0] != "completions"
+        if key in {t.key for t in TARGETS} and not TARGETS_BY_KEY[key].legacy
         for wrapper in RESPONSE_WRAPPERS
         if path[1:2] != ("prompt_caching",)
     }
@@ -125,4 +135,6 @@ def is_sdk_client_class(qualname: str) -> bool:
     return bool(SDK_CLIENT_NAME.match(last)) and not last.endswith(("Error", "Exception"))
 
 
-CALLEES = frozenset({"create", "stream", "count_tokens"})
+CALLEES = frozenset({"create", "stream", "count_tokens"}) | frozenset(
+    path[-1] for path in SDK_METHODS if len(path) == 1
+)
