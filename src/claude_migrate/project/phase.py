@@ -588,12 +588,7 @@ class Project:
         if module in self._unreadable:
             return None
         path = self.module_path(module)
-        data: bytes | str | None = None if path is None else self.given.get(str(path))
-        if path is not None and data is None:
-            try:
-                data = read_regular(path)
-            except OSError:
-                data = None
+        data = self._module_data(path)
         # A module read for a name it defines (a base class, a constant) has its calls read
         # only when it names Claude: what it calls cannot reach Claude otherwise, and reading
         # every call of every module a name leads to walks the whole environment.
@@ -2703,16 +2698,23 @@ class Project:
             return None
         return ["dict", known, sorted(unknown)]
 
-    def _changes_dict(self, module: str, name: str) -> bool:
-        """Return whether a module's text may change the items of its dict `name` (or cannot
-        be read): `name[k] = v`, `del name[k]`, `name.update(...)`, `name.pop(...)`..."""
-        path = self.module_path(module)
-        data: bytes | str | None = None if path is None else self.given.get(str(path))
-        if path is not None and data is None:
+    def _module_data(self, path: Path | None) -> bytes | str | None:
+        """Return a module file's text: the run's own copy, else read from disk (None when it
+        cannot be read)."""
+        if path is None:
+            return None
+        data = self.given.get(str(path))
+        if data is None:
             try:
                 data = read_regular(path)
             except OSError:
-                return True
+                return None
+        return data
+
+    def _changes_dict(self, module: str, name: str) -> bool:
+        """Return whether a module's text may change the items of its dict `name` (or cannot
+        be read): `name[k] = v`, `del name[k]`, `name.update(...)`, `name.pop(...)`..."""
+        data = self._module_data(self.module_path(module))
         if data is None:
             return True
         text = data if isinstance(data, str) else python_text(data)
