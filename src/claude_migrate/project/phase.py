@@ -2896,8 +2896,12 @@ class Project:
                     if method in seen:
                         # What `super().method(...)` in the class runs: the next class's
                         # method, run on an instance of this class (`self.model` set by the
-                        # base's `__init__` and read by this class's own Claude call).
+                        # base's `__init__` and read by this class's own Claude call). Only a
+                        # method that passes something on has an entry worth deriving.
                         supers.add(method)
+                        key = (owner_module, qual)
+                        if key not in self.facts.reaches and key not in self.facts.forwards:
+                            continue
                         entry = self._function_entry(owner_module, qual, (module, name), True)
                         if entry:
                             functions[f"{name}.{SUPER}.{method}"] = entry
