@@ -33,6 +33,7 @@ SKIPPED_FOLDERS = frozenset(
 # The kinds of difference, in the order a summary lists them.
 KINDS = (
     "site: records only",
+    "site: records only, model not proven Claude's",
     "site: libcst only",
     "target differs",
     "passed: records only",
@@ -40,6 +41,8 @@ KINDS = (
     "value: records only",
     "value: libcst only",
     "values differ",
+    "complete: records only",
+    "complete: libcst only",
     "place differs",
 )
 
@@ -108,9 +111,9 @@ def python_files(paths: Iterable[Path]) -> list[Path]:
             continue
         for item in sorted(path.rglob("*.py")):
             parts = item.relative_to(path).parts
-            if not any(p in SKIPPED_FOLDERS or p.startswith(".") for p in parts[:-1]):
-                if item.is_file():
-                    found.append(item.resolve())
+            hidden = any(p in SKIPPED_FOLDERS or p.startswith(".") for p in parts[:-1])
+            if not hidden and item.is_file():
+                found.append(item.resolve())
     return found
 
 
@@ -179,9 +182,10 @@ def _compare_file(
     for position in sorted(set(by_position) - set(sites)):
         result.records_only += 1
         record = by_position[position]
-        result.differences.append(
-            Difference("site: records only", path, *position, detail=record.target)
-        )
+        kind = "site: records only"
+        if record.unproven:
+            kind += ", model not proven Claude's"
+        result.differences.append(Difference(kind, path, *position, detail=record.target))
     for position in sorted(set(sites) - set(by_position)):
         result.libcst_only += 1
         result.differences.append(
@@ -215,10 +219,10 @@ def _libcst_side(context: FileContext, branches: list[CallSite], parameter: str)
     passed = False
     complete = True
     for site in branches:
-        if parameter in (*CANONICAL, HEADERS):
-            entry = site.param(parameter)
-        else:
-            entry = site.params.get(parameter)
+        entry = site.params.get(*_names(site, parameter))
+        if entry is None and site.call_args is not None:
+            # Parameters in a JSON body: the model is the call's own keyword (`modelId`).
+            entry = site.call_args.get(*_names(site, parameter))
         if entry is None:
             continue
         passed = True
@@ -232,6 +236,12 @@ def _libcst_side(context: FileContext, branches: list[CallSite], parameter: str)
     if not passed:
         return Side(False)
     return Side(True, tuple(sorted(texts)), complete and bool(texts), tuple(sorted(places)))
+
+
+def _names(site: CallSite, parameter: str) -> tuple[str, ...]:
+    if parameter in (*CANONICAL, HEADERS):
+        return site.target.names(parameter) or (parameter,)
+    return (parameter,)
 
 
 def _compare_parameter(
@@ -261,6 +271,8 @@ def _difference(mine: Side, theirs: Side) -> tuple[str, str]:
             return "place differs", f"records {mine.places}, libcst {theirs.places}"
         return "", ""
     detail = f"records {_show(mine)}, libcst {_show(theirs)}"
+    if mine.values == theirs.values:
+        return ("complete: records only" if mine.complete else "complete: libcst only"), detail
     if not mine.values:
         return "value: libcst only", detail
     if not theirs.values:

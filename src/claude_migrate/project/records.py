@@ -22,8 +22,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from claude_migrate.project.kinds import Const, DictLit
-from claude_migrate.targets.base import CANONICAL, HEADERS
+from claude_migrate.project.kinds import (
+    Const,
+    DictLit,
+    Foreign,
+    Obj,
+    Param,
+    Ref,
+    SelfParam,
+    Super,
+    Sym,
+)
+from claude_migrate.targets.anthropic_sdk import NOT_GIVEN, NOT_GIVEN_CLASSES
+from claude_migrate.targets.base import CANONICAL, HEADERS, is_claude_model
 from claude_migrate.targets.registry import TARGETS
 
 if TYPE_CHECKING:
@@ -35,6 +46,7 @@ BY_NAME = ("top_p", "top_k", "thinking")
 PARAMETERS = (*CANONICAL, HEADERS, *BY_NAME)
 # The most values a parameter's branches are read for; more is unknown.
 MAX_VALUES = 16
+MAX_DEPTH = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +93,11 @@ class CallRecord:
     params: dict[str, Values] = field(default_factory=dict)
     # Whether the call passes `**something` whose keys are not all known.
     opaque: bool = False
+    # A call of a library serving many vendors (`Target.by_model`) whose model is not proven
+    # Claude's here: a parameter (Claude's where its callers pass a Claude model) or unknown.
+    # The phase reads it as a call site for what its parameters reach; the file's own
+    # analysis reads it as a wrapper, or not at all.
+    unproven: bool = False
 
     @property
     def position(self) -> tuple[int, int]:
@@ -120,40 +137,170 @@ def _record(
         return None
     key, kwargs = target
     registered = TARGETS[key]
-    spread = [project.evaluate(module, function, star) for star in call[5]]
-    dicts = [s for s in spread if isinstance(s, DictLit)]
-    opaque = len(dicts) != len(spread) or any(d.opaque or d.spreads for d in dicts)
+    dicts = [_sent(project, module, function, star) for star in call[5]]
+    if registered.location == "json-body" and "body" in call[3]:
+        # Bedrock's `invoke_model(body=json.dumps({...}))`: the body's entries, as the phase
+        # reads them (`Project._body_dict`).
+        dicts.append(project._body_dict(module, function, call[3]["body"], 0))  # noqa: SLF001
+    opaque = any(d is None or d.opaque or d.spreads for d in dicts)
     params: dict[str, Values] = {}
     for parameter in PARAMETERS:
-        for name in _names(key, parameter):
-            if name in kwargs:
-                params[parameter] = _values(project, module, function, kwargs[name])
-                break
-            holder = next((d for d in dicts if name in d.entries), None)
-            if holder is not None:
-                params[parameter] = _values(
-                    project, holder.module, holder.function, holder.entries[name]
-                )
-                break
+        found = _parameter(project, module, function, _names(key, parameter), kwargs, dicts)
+        if found is not None:
+            params[parameter] = found
+    model = next((kwargs[n] for n in registered.model if n in kwargs), None)
+    named = project.evaluate(module, function, model) if model else None
+    unproven = registered.by_model and not (
+        isinstance(named, Const) and isinstance(named.value, str) and is_claude_model(named.value)
+    )
     return CallRecord(
-        path, call[6], call[7] - 1, key, registered.family, function, params, opaque
+        path, call[6], call[7] - 1, key, registered.family, function, params, opaque, unproven
     )
 
 
+def _parameter(
+    project: Project,
+    module: str,
+    function: str | None,
+    names: tuple[str, ...],
+    kwargs: dict[str, list[Any]],
+    dicts: list[DictLit | None],
+) -> Values | None:
+    """Return what a call passes under one of a parameter's names: a keyword of its own, else
+    an entry of a dict it spreads (`**kwargs`); None when it passes none, or passes
+    `anthropic.NOT_GIVEN` (the SDK's "not passed")."""
+    for name in names:
+        if name in kwargs:
+            if _not_given(project.evaluate(module, function, kwargs[name])):
+                return None
+            return _values(project, module, function, kwargs[name])
+        for made in dicts:
+            found = _in_dict(project, made, name, 0) if made is not None else None
+            if found is not None:
+                return found
+    return None
+
+
+def _not_given(found: Sym) -> bool:
+    """Return whether a value is the SDK's "not passed" (`NOT_GIVEN`, `omit`, `NotGiven()`)."""
+    if isinstance(found, Ref):
+        return found.qualname in NOT_GIVEN
+    return isinstance(found, Foreign) and found.qualname in NOT_GIVEN_CLASSES
+
+
+def _in_dict(project: Project, made: DictLit, name: str, depth: int) -> Values | None:
+    """Return what a dict literal holds under a key: its entry (not all it may hold when the
+    dict may have other keys: `{**other, ...}`, `d.update(extra)`), else what a dict spread
+    into it holds there (`{**BASE}`)."""
+    entry = made.entries.get(name)
+    if entry is not None:
+        if _not_given(project.evaluate(made.module, made.function, entry)):
+            return None
+        values = _values(project, made.module, made.function, entry)
+        if made.opaque or made.spreads:
+            return Values(values.known, False, values.written)
+        return values
+    if depth > MAX_DEPTH:
+        return None
+    for spread in made.spreads:
+        inner = project.evaluate(made.module, made.function, ["name", spread])
+        if isinstance(inner, DictLit):
+            found = _in_dict(project, inner, name, depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+def _sent(project: Project, module: str, function: str | None, star: list[Any]) -> DictLit | None:
+    """Return the dict a call's `**star` sends, as the phase reads it (`Project.sent_dict`)."""
+    if function is None:
+        made = project.evaluate(module, function, star)
+        return made if isinstance(made, DictLit) else None
+    return project.sent_dict(module, function, star)
+
+
 def _values(project: Project, module: str, function: str | None, value: list[Any]) -> Values:
-    """Return what an argument may hold: each branch the phase sees, evaluated by the phase."""
-    branches = project._alternatives(module, function, value, 0)  # noqa: SLF001
-    if len(branches) > MAX_VALUES:
-        return Values(written=(_text(value),))
+    """Return what an argument may hold, as the phase evaluates it; the branches of a
+    conditional expression (`a if c else b`, `a or b`) each, when the whole is not one value."""
     known: list[tuple[Any, Place | None]] = []
-    complete = True
-    for branch in branches:
-        found = project.evaluate(module, function, branch)
-        if isinstance(found, Const):
-            known.append((found.value, None))
-        else:
-            complete = False
+    complete = _branches(project, module, function, value, known, 0)
+    if len(known) > MAX_VALUES:
+        return Values(written=(_text(value),))
     return Values(tuple(known), complete and bool(known), (_text(value),))
+
+
+def _branches(
+    project: Project,
+    module: str,
+    function: str | None,
+    value: list[Any],
+    known: list[tuple[Any, Place | None]],
+    depth: int,
+) -> bool:
+    """Add the values an expression may have to `known`; return whether that is all of them."""
+    found = project.evaluate(module, function, value)
+    if isinstance(found, Const):
+        if _on_instance(project, module, function, value):
+            return False
+        known.append((found.value, None))
+        return True
+    if isinstance(found, Param):
+        # A parameter: its default where an in-project call relies on it (`Facts.relied`);
+        # what the other calls pass is not read here.
+        default = _relied_default(project, found)
+        if default is not None:
+            known.append((default.value, None))
+        return False
+    if depth > MAX_DEPTH or value[0] not in ("if", "or"):
+        return False
+    if value[0] == "if":
+        return all([_branches(project, module, function, v, known, depth + 1) for v in value[1:3]])
+    complete = True
+    for index, operand in enumerate(value[1]):
+        # `a or b`: an operand proven truthy is the value and ends it; a falsy value of one
+        # before the last is not sent; an unknown one may be sent, or not.
+        met = project.evaluate(module, function, operand)
+        if isinstance(met, Const) and not met.value and index < len(value[1]) - 1:
+            continue
+        mine: list[tuple[Any, Place | None]] = []
+        complete = _branches(project, module, function, operand, mine, depth + 1) and complete
+        last = index == len(value[1]) - 1
+        known.extend(item for item in mine if last or item[0])
+        if isinstance(met, Const):
+            return complete
+    return False
+
+
+def _relied_default(project: Project, param: Param) -> Const | None:
+    """Return a parameter's literal default, when an in-project call relies on it."""
+    if param.name not in project.facts.relied.get((param.module, param.qual), ()):
+        return None
+    facts = project.summaries[param.module]["functions"].get(param.qual)
+    default = (
+        next((p["default"] for p in facts["params"] if p["name"] == param.name), None)
+        if facts is not None
+        else None
+    )
+    found = project.evaluate(param.module, None, default) if default is not None else None
+    return found if isinstance(found, Const) else None
+
+
+def _on_instance(project: Project, module: str, function: str | None, value: list[Any]) -> bool:
+    """Return whether an expression reads an attribute or item of an instance (`self.model`,
+    `settings.temperature`, `self.request["model"]`).
+
+    The phase's evaluation gives such a read the value its class writes, which the instance
+    need not hold (made with other arguments, changed after): the phase itself trusts it only
+    under guards of its own use (`_attribute_set`, constant reads), so a record leaves it
+    unknown.
+    """
+    kind = value[0] if value else "?"
+    if kind not in ("attr", "sub"):
+        return False
+    base = project.evaluate(module, function, value[1])
+    if isinstance(base, (Obj, SelfParam, Super, Param)) or base is None:
+        return True
+    return _on_instance(project, module, function, value[1])
 
 
 def _text(value: list[Any]) -> str:
@@ -190,7 +337,7 @@ def with_places(found: list[CallRecord], text: str | bytes) -> list[CallRecord]:
         out.append(
             CallRecord(
                 record.path, record.line, record.column, record.target, record.family,
-                record.function, params, record.opaque,
+                record.function, params, record.opaque, record.unproven,
             )
         )  # fmt: skip
     return out
