@@ -238,10 +238,10 @@ def _branches(
     depth: int,
 ) -> bool:
     """Add the values an expression may have to `known`; return whether that is all of them."""
+    if _on_instance(project, module, function, value):
+        return False
     found = project.evaluate(module, function, value)
     if isinstance(found, Const):
-        if _on_instance(project, module, function, value):
-            return False
         known.append((found.value, None))
         return True
     if isinstance(found, Param):
