@@ -115,8 +115,8 @@ def _calls(summary: dict[str, Any]) -> Iterator[tuple[str | None, list[Any]]]:
 def records(project: Project, module: str) -> list[CallRecord]:
     """Return the records of a module's Claude call sites, in source order."""
     summary = project.summaries.get(module)
-    if summary is None:
-        return []
+    if summary is None or module not in project.scanned:
+        return []  # a module whose calls the phase never reads (it names no Claude)
     path = project.paths.get(module, module)
     found: dict[tuple[int, int], CallRecord] = {}
     for function, call in _calls(summary):
@@ -196,10 +196,11 @@ def _in_dict(project: Project, made: DictLit, name: str, depth: int) -> Values |
     if entry is not None:
         if _not_given(project.evaluate(made.module, made.function, entry)):
             return None
-        values = _values(project, made.module, made.function, entry)
         if made.opaque or made.spreads:
-            return Values(values.known, False, values.written)
-        return values
+            # Some keys are not literal (`{**other}`, `d.update(extra)`, `d.pop(k)`): the
+            # entry may be written over or taken out, and the summary keeps no order.
+            return Values(written=(_text(entry),))
+        return _values(project, made.module, made.function, entry)
     if depth > MAX_DEPTH:
         return None
     for spread in made.spreads:
@@ -212,11 +213,25 @@ def _in_dict(project: Project, made: DictLit, name: str, depth: int) -> Values |
 
 
 def _sent(project: Project, module: str, function: str | None, star: list[Any]) -> DictLit | None:
-    """Return the dict a call's `**star` sends, as the phase reads it (`Project.sent_dict`)."""
+    """Return the dict a call's `**star` sends, as the phase reads it (`Project.sent_dict`);
+    None (not known) when what the summary folded into it may not hold where the call is."""
     if function is None:
         made = project.evaluate(module, function, star)
-        return made if isinstance(made, DictLit) else None
-    return project.sent_dict(module, function, star)
+        made = made if isinstance(made, DictLit) else None
+    else:
+        made = project.sent_dict(module, function, star)
+        changed = project.summaries[module]["functions"][function].get("changed", ())
+        if star[0] == "name" and star[1] in changed:
+            # `params["temperature"] = 0.9` under an `if`, after the call, `params.pop(...)`:
+            # the summary folds every change into the literal, in no order and on no path.
+            return None
+    if made is not None and made.function is None and star[0] in ("name", "attr"):
+        # A module-level dict (`**options.CHAT_OPTIONS`): changed by its module or by the
+        # reader's (`options.CHAT_OPTIONS["temperature"] = 0.0`), it is not its literal.
+        name = star[1] if star[0] == "name" else star[2]
+        if project._changes_dict(made.module, name) or project._changes_dict(module, name):  # noqa: SLF001
+            return None
+    return made
 
 
 def _values(project: Project, module: str, function: str | None, value: list[Any]) -> Values:
