@@ -4,9 +4,11 @@ fixed point.
 For every call of a module's summary that the phase recognises as a Claude call (`_target`,
 the same test its fixed point reads calls with), a `CallRecord` gives the call's position, its
 target and, for each parameter that matters, the values it may hold: the literals the phase's
-own evaluation proves (`Project.evaluate`, over the branches `Project._alternatives` gives),
-each with the place it is written where the phase can tell it, or unknown. Nothing here knows a
-shape of its own: what the phase cannot evaluate is unknown.
+own evaluation proves (`Project.evaluate`; each branch of `a if c else b` and `a or b`; the
+default of a parameter an in-project call relies on, `Facts.relied`), each with the place it is
+written where that is known, or unknown. Nothing here knows a shape of its own: what the phase
+cannot evaluate is unknown, and so is what it evaluates without the guards its own uses of the
+value add (reads of an instance, dicts changed after they are written).
 
 Positions are those the summaries keep: the call's line, and its column as CPython's `ast`
 gives it (UTF-8 bytes from the start of the line, from 0); LibCST counts characters, the same
@@ -77,9 +79,6 @@ class Values:
         return found
 
 
-UNKNOWN = Values()
-
-
 @dataclass(frozen=True, slots=True)
 class CallRecord:
     """One Claude call site as the project phase sees it."""
@@ -87,7 +86,7 @@ class CallRecord:
     path: str
     line: int
     column: int  # `ast`'s: UTF-8 bytes from 0
-    target: str  # the registry's key ("anthropic:messages.create")
+    target: str  # the registry's key ("sdk:messages.create")
     family: str
     function: str | None  # the qualname of the function it is in (None: module level)
     params: dict[str, Values] = field(default_factory=dict)
