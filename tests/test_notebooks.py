@@ -406,6 +406,20 @@ def test_a_cell_that_does_not_compile_is_cm001_in_that_cell_and_the_others_are_c
     assert _findings(run) == {(4, 1, 67, "CM101")}
 
 
+def test_a_cell_in_python_3_12_f_string_syntax_is_read_and_fixed(tmp_path: Path) -> None:
+    """`f"{row["name"]}"` is valid from Python 3.12 (PEP 701), whatever Python runs the tool;
+    an unclosed bracket next to it is still a CM001."""
+    newer = 'row = {"name": "x"}\nprint(f"{row["name"]}")\n' + CALL
+    write_tree(tmp_path, {"nb.ipynb": notebook(CLIENT, newer, "x = (\n")})
+    run = _run(tmp_path / "nb.ipynb")
+    assert [(e.cell, e.code) for e in run.errors] == [(4, "CM001")]
+    assert _findings(run) == {(3, 3, 67, "CM101")}
+    fixed = _run(tmp_path / "nb.ipynb", fix=True)
+    assert _findings(fixed) == set()
+    cells = json.loads((tmp_path / "nb.ipynb").read_text())["cells"]
+    assert "".join(cells[2]["source"]) == newer.replace("temperature=0.9", "temperature=0.0")
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
