@@ -1807,7 +1807,9 @@ class Project:
                 if name in made.entries:
                     reach = [canonical, key, *where]
                     self._reach_from(made.module, made.function, made.entries[name], reach)
-                    self._helper_literal(module, made, name, [canonical, key, *where[:2]])
+                    self._helper_literal(
+                        module, made, (name, made.entries[name]), [canonical, key, *where[:2]]
+                    )
 
     def _body_dict(
         self, module: str, function: str | None, body: list[Any], depth: int
@@ -2003,7 +2005,9 @@ class Project:
                 if name in entries:
                     reach = [canonical, key, *where]
                     self._reach_from(made.module, made.function, entries[name], reach)
-                    self._helper_literal(module, made, name, [canonical, key, *where[:2]])
+                    self._helper_literal(
+                        module, made, (name, entries[name]), [canonical, key, *where[:2]]
+                    )
                     self._class_constant_read(
                         made.module,
                         made.function,
@@ -2032,11 +2036,16 @@ class Project:
             return (base.module, base.name)
         return None
 
-    def _helper_literal(self, module: str, made: DictLit, name: str, read: list[Any]) -> None:
+    def _helper_literal(
+        self, module: str, made: DictLit, item: tuple[str, Any], read: list[Any]
+    ) -> None:
         """Record a literal entry of the dict a function of another module returns, that a
         Claude call sends (`create(**request_kwargs(prompt))`), as read there: reported where
-        it is written, once (`constant_reads`, named `request_kwargs()[max_tokens]`)."""
-        entry = made.entries[name]
+        it is written, once (`constant_reads`, named `request_kwargs()[max_tokens]`).
+
+        `item` is the entry's name and value as the call sends it: for Bedrock `converse`, an
+        entry of the dict's `inferenceConfig`, which is not one of the dict's own keys."""
+        name, entry = item
         if (
             made.module == module
             or made.function is None
