@@ -20,7 +20,7 @@ from claude_migrate.core.job import Options
 from claude_migrate.policy.config import PolicyLoader
 
 NOTEBOOKS = FIXTURES / "notebooks"
-CASES = ["cookbook", "crlf", "one_string", "shared_constants"]
+CASES = ["cookbook", "crlf", "one_string", "shared_constants", "helpers"]
 
 # (cell, line within the cell, column, code) of every finding in the fixtures.
 EXPECTED = {
@@ -44,9 +44,24 @@ EXPECTED = {
         (6, 2, 5, "CM302"),
         (6, 3, 5, "CM102"),
     },
+    # Values reaching a call through the helpers and the class of earlier cells: a literal
+    # passed through two functions' parameters, a parameter's literal, a constructor's default.
+    "helpers": {
+        (4, 1, 28, "CM302"),
+        (5, 2, 50, "CM101"),
+        (5, 2, 67, "CM102"),
+        (6, 2, 30, "CM302"),
+        (6, 6, 16, "CM104"),
+    },
 }
 # The cells a safe `fix` rewrites.
-FIXED_CELLS = {"cookbook": {5, 6, 10}, "crlf": {3}, "one_string": {3}, "shared_constants": {3}}
+FIXED_CELLS = {
+    "cookbook": {5, 6, 10},
+    "crlf": {3},
+    "one_string": {3},
+    "shared_constants": {3},
+    "helpers": {5},
+}
 
 CLIENT = "import anthropic\nclient = anthropic.Anthropic()\n"
 CALL = (
@@ -655,3 +670,51 @@ def test_a_kernel_in_another_language_is_still_passed_over(tmp_path: Path) -> No
     result = Cli(tmp_path)("check", "--no-cache", "nb.ipynb")
     assert result.exit_code == 2
     assert "its kernel's language is 'R', not Python" in result.stderr
+
+
+# The project around a notebook --------------------------------------------------------------
+
+
+WRAPPER = (
+    "import anthropic\n\n"
+    "client = anthropic.Anthropic()\n\n\n"
+    "def ask(prompt, temperature=0.0):\n"
+    "    return client.messages.create(\n"
+    '        model="claude-sonnet-4-6", max_tokens=100, temperature=temperature,\n'
+    '        messages=[{"role": "user", "content": prompt}], stream=True,\n'
+    "    )\n"
+)
+
+
+def test_a_notebook_calling_a_wrapper_beside_it_is_checked_through_that_wrapper(
+    tmp_path: Path,
+) -> None:
+    # The notebook never names Claude: the module beside it (the kernel's working folder, first
+    # on `sys.path`) makes the call, with the temperature the notebook passes.
+    write_tree(
+        tmp_path,
+        {
+            "helpers.py": WRAPPER,
+            "nb.ipynb": notebook("from helpers import ask\n", 'ask("hi", temperature=0.9)\n'),
+        },
+    )
+    data = Cli(tmp_path).json("check", "--no-cache", ".")
+    found = {(d["path"], d.get("cell"), d["line"], d["code"]) for d in data["diagnostics"]}
+    assert found == {("nb.ipynb", 3, 1, "CM101")}
+    message = next(d["message"] for d in data["diagnostics"])
+    assert "passed to ask() reaches a Claude call at helpers.py:7" in message
+
+
+def test_a_notebook_with_a_broken_cell_that_never_names_claude_is_not_parsed(
+    tmp_path: Path,
+) -> None:
+    # As a Python file that does not parse: the phase's view does not make it worth a parse.
+    write_tree(
+        tmp_path,
+        {
+            "helpers.py": WRAPPER,
+            "nb.ipynb": notebook("from helpers import ask\n", "def broken(:\n"),
+        },
+    )
+    data = Cli(tmp_path).json("check", "--no-cache", ".")
+    assert data["diagnostics"] == [] and data["errors"] == []

@@ -12,7 +12,7 @@ followed is never one.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -122,12 +122,19 @@ class Hop:
                 found.append(place)
         return tuple(found)
 
-    def describe(self, key: str) -> str:
-        """Return "passed to ask() reaches a Claude call at app/llm.py:20" for a parameter."""
+    def describe(self, key: str, own: tuple[str, Callable[[int], str]] | None = None) -> str:
+        """Return "passed to ask() reaches a Claude call at app/llm.py:20" for a parameter.
+
+        `own` is the reporting file's path and how it names a line: a call in a notebook is
+        named by its cell (`at a.ipynb:3 (cell 2)`), the module line meaning nothing there.
+        """
         if self.declared:
             return f"passed to {self.callee}(), a Claude call site the policy declares,"
         where = self.where(key)
-        at = f" at {where[0]}:{where[1]}" if where else ""
+        line = str(where[1]) if where else ""
+        if where and own is not None and where[0] == own[0]:
+            line = own[1](where[1])
+        at = f" at {where[0]}:{line}" if where else ""
         return f"passed to {self.callee}() reaches a Claude call{at}"
 
 

@@ -41,6 +41,7 @@ from typing import Any, Final
 from claude_migrate.core.deadline import OverTime, deadline
 from claude_migrate.core.project_view import SUPER
 from claude_migrate.core.source import as_python_reads, python_text, read_regular
+from claude_migrate.notebook import NOTEBOOK_KIND, NOTEBOOK_SUFFIX
 from claude_migrate.project.kinds import (
     Bound,
     Choice,
@@ -198,6 +199,10 @@ def import_roots(paths: Iterable[Path]) -> list[Path]:
     return roots
 
 
+# The prefix of a notebook's module name: `-` makes it a name no import statement can spell.
+NOTEBOOK_MODULE = "-notebook-"
+
+
 def module_name(path: Path, roots: Sequence[Path]) -> tuple[str, bool] | None:
     """Return a file's dotted module name, and whether it is a package's `__init__.py`.
 
@@ -209,6 +214,8 @@ def module_name(path: Path, roots: Sequence[Path]) -> tuple[str, bool] | None:
     there, so two script folders' `common.py` stay two modules and a namespace package's
     relative imports resolve. A project folder and its `src/` are always taken.
     """
+    if path.suffix == NOTEBOOK_SUFFIX:
+        return _notebook_name(path), False
     wanted = _root_set(tuple(roots))
     fallback: tuple[str, bool] | None = None
     through_packages = False  # whether a package lies between the file and the root
@@ -227,6 +234,12 @@ def module_name(path: Path, roots: Sequence[Path]) -> tuple[str, bool] | None:
         if fallback is None:
             fallback = named  # a script's or a namespace folder: taken if nothing holds it above
     return fallback
+
+
+def _notebook_name(path: Path) -> str:
+    """Return the module name of a notebook: a script of its folder that nothing can import (no
+    `import` statement spells a name with its prefix), one per notebook of the run."""
+    return NOTEBOOK_MODULE + re.sub(r"\W", "_", str(path))
 
 
 def _name_under(path: Path, root: Path) -> tuple[str, bool] | None:
@@ -3841,6 +3854,31 @@ def read_files(paths: Sequence[str], texts: dict[str, str]) -> list[tuple[Path, 
     return found
 
 
+def notebook_modules(jobs: Sequence[Any], broken: set[str]) -> list[tuple[Path, bytes | str]]:
+    """Return (path, module text) for the notebooks of a run: their code cells as the one module
+    the checks read (`notebook.module.CellModule`), so that the phase's positions are the
+    checks' own. A notebook that does not load, or is not Python, is left to its processor;
+    the path of one with a cell that does not compile is added to `broken`."""
+    from claude_migrate.notebook.document import NotebookError, load, not_python
+    from claude_migrate.notebook.module import CellModule
+
+    found: list[tuple[Path, bytes | str]] = []
+    for job in jobs:
+        try:
+            data = job.text if job.text is not None else read_regular(job.path)
+            notebook = load(data)
+        except (OSError, NotebookError):
+            continue
+        if not_python(notebook) is not None:
+            continue
+        module = CellModule.build(notebook)
+        if any(problem.is_error for problem in module.problems):
+            broken.add(job.path)
+        if module.parts:
+            found.append((Path(job.path), module.text))
+    return found
+
+
 def cwd() -> Path:
     return Path(os.getcwd()).resolve()
 
@@ -3880,10 +3918,13 @@ def attach_project(
     from dataclasses import replace
 
     python = [job for job in jobs if job.kind == "python"]
-    if not python or not enabled():
+    notebooks = [job for job in jobs if job.kind == NOTEBOOK_KIND]
+    if not (python or notebooks) or not enabled():
         return list(jobs)
     texts = {job.path: job.text for job in python if job.text is not None}
     files = read_files([job.path for job in python], texts)
+    broken: set[str] = set()
+    files += notebook_modules(notebooks, broken)
     if reads is not None:
         reads.update((str(path), data) for path, data in files if isinstance(data, bytes))
     if _names_nothing(files):
@@ -3916,7 +3957,11 @@ def attach_project(
                         read_sites_of[str(path)] = (text, sites)
     out = []
     for job in jobs:
-        view = views.get(job.path) if job.kind == "python" else None
+        view = views.get(job.path) if job.kind in ("python", NOTEBOOK_KIND) else None
+        if view is not None and job.path in broken:
+            # A cell that does not compile is left out of the module the phase read; such a
+            # notebook is parsed for its own Claude markers only, as a broken Python file is.
+            view = replace(view, relevant=False)
         out.append(replace(job, project=view) if view is not None else job)
     return out
 
