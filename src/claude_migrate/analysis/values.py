@@ -184,6 +184,13 @@ def _encoded_text(node: cst.BaseExpression, scope: Scope) -> cst.BaseExpression 
     return node.args[0].value
 
 
+def _subscript_root(node: cst.BaseExpression) -> cst.BaseExpression:
+    """Return what a chain of subscripts reads from (`request` for `request["a"]["b"]`)."""
+    while isinstance(node, cst.Subscript):
+        node = node.value
+    return node
+
+
 def _dotted(node: cst.BaseExpression) -> str | None:
     """Return `name` or `name.attr` for a table read through a name or one attribute."""
     if isinstance(node, cst.Name):
@@ -572,14 +579,16 @@ class ValueResolver:
     def _changes(self, name: str, owner: ClassInfo | None) -> bool:
         assert self.symbols is not None
         index = self.symbols.index
-        if owner is None and any(name in s.subscript_sets for s in index.scopes):
+        if owner is None and any(
+            name in s.subscript_sets or name in s.deep_sets for s in index.scopes
+        ):
             return True
         for record in index.calls:
             func = record.node.func
             if (
                 isinstance(func, cst.Attribute)
                 and func.attr.value in MUTATING_METHODS
-                and _dotted(func.value) == name
+                and _dotted(_subscript_root(func.value)) == name
                 and (owner is None or record.scope.function().method_of is owner)
             ):
                 return True
@@ -970,11 +979,45 @@ class ValueResolver:
             if found is None:
                 return None
             return found[0], found[1], found[2] or node.value
+        if isinstance(node, cst.Subscript):
+            return self._entry_dict(node, scope, depth)
         held = self.self_attribute(node, scope) or self.class_dict(node, scope)
         if held is not None:
             found = self.dict_node(held[0], held[1], depth + 1)
             return None if found is None else (found[0], found[1], found[2])
         return None
+
+    def _entry_dict(
+        self, node: cst.Subscript, scope: Scope, depth: int
+    ) -> tuple[cst.BaseExpression, Scope, str | None] | None:
+        """Return the dict literal an entry of a dict literal holds, read by a literal key.
+
+        `inferenceConfig=request["inferenceConfig"]`: the table is bound once, neither it nor
+        its entries are changed anywhere in the module (no `request[k] = v`, no
+        `request["inferenceConfig"]["temperature"] = 1.0`, no mutating method), and every key
+        it writes is a literal (a `**other` spread may hold the key too).
+        """
+        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+            return None
+        wanted = string_value(node.slice[0].slice.value)
+        table_name = _dotted(node.value)
+        if wanted is None or table_name is None or self._changed(table_name, scope):
+            return None
+        found = self.dict_node(node.value, scope, depth + 1)
+        if found is None or not isinstance(found[0], cst.Dict):
+            return None
+        entry: cst.BaseExpression | None = None
+        for element in found[0].elements:
+            if not isinstance(element, cst.DictElement) or string_value(element.key) is None:
+                return None
+            if string_value(element.key) == wanted:
+                entry = element.value  # the last one written wins
+        if entry is None:
+            return None
+        inner = self.dict_node(entry, found[1], depth + 1)
+        if inner is None:
+            return None
+        return inner[0], inner[1], inner[2] or found[2] or table_name
 
     def _helper_entries(self, node: cst.BaseExpression, scope: Scope, depth: int) -> Entries | None:
         """Return the entries of the dict a helper of this module returns, when a call is one.
