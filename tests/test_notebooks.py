@@ -718,3 +718,25 @@ def test_a_notebook_with_a_broken_cell_that_never_names_claude_is_not_parsed(
     )
     data = Cli(tmp_path).json("check", "--no-cache", ".")
     assert data["diagnostics"] == [] and data["errors"] == []
+
+
+def test_a_default_read_by_two_calls_of_one_cell_is_one_finding(tmp_path: Path) -> None:
+    helper = (
+        "def ask(prompt, model='claude-sonnet-4-6', max_tokens=100):\n"
+        "    return client.messages.create(\n"
+        "        model=model, max_tokens=max_tokens, messages=[], stream=True\n"
+        "    )\n"
+    )
+    both = (
+        "def long(text, max_tokens=2000):\n"
+        "    parts = [ask(chunk, max_tokens=max_tokens) for chunk in text]\n"
+        "    return client.messages.create(\n"
+        "        model='claude-sonnet-4-6', max_tokens=max_tokens, messages=[], stream=True\n"
+        "    )\n"
+    )
+    write_tree(tmp_path, {"nb.ipynb": notebook(CLIENT, helper, both, "long('abc')\n")})
+    run = _run(tmp_path / "nb.ipynb")
+    assert _findings(run) == {(4, 1, 27, "CM102")}
+    (finding,) = run.diagnostics
+    assert "passed to ask() reaches a Claude call at " in finding.message
+    assert finding.message.count("nb.ipynb:2 (cell 3)") == 1
