@@ -748,3 +748,32 @@ def test_a_default_read_by_two_calls_of_one_cell_is_one_finding(tmp_path: Path) 
     (finding,) = run.diagnostics
     assert "passed to ask() reaches a Claude call at " in finding.message
     assert finding.message.count("nb.ipynb:2 (cell 3)") == 1
+
+
+def test_a_request_dict_bound_again_in_a_later_cell_is_read_as_written_before_each_call(
+    tmp_path: Path,
+) -> None:
+    bedrock = 'import boto3\nbedrock = boto3.client("bedrock-runtime")\n'
+
+    def request(temperature: str) -> str:
+        return (
+            "request = {\n"
+            '    "messages": [],\n'
+            f'    "inferenceConfig": {{"temperature": {temperature}, "maxTokens": 300}},\n'
+            "}\n"
+        )
+
+    send = (
+        "try:\n"
+        "    reply = bedrock.converse_stream(\n"
+        '        modelId="anthropic.claude-haiku-4-5-20251001-v1:0",\n'
+        '        messages=request["messages"],\n'
+        '        inferenceConfig=request["inferenceConfig"],\n'
+        "    )\n"
+        "except Exception as error:\n"
+        "    print(error)\n"
+    )
+    cells = (bedrock, request("0.6"), send, request("0.1"), send)
+    write_tree(tmp_path, {"nb.ipynb": notebook(*cells)})
+    run = _run(tmp_path / "nb.ipynb")
+    assert _findings(run) == {(3, 3, 25, "CM101")}

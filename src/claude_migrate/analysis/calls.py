@@ -719,7 +719,9 @@ class CallFinder:
         else:
             if not (model and is_claude_model(model)):
                 return None
-            params = self.values.nested(args.get("inferenceConfig"), record.scope) or Entries()
+            config = args.get("inferenceConfig")
+            read = (record.order, record.path)
+            params = self.values.nested(config, record.scope, read) or Entries()
             if "inferenceConfig" in args.unknown_keys or (
                 args.get("inferenceConfig") is not None and not params.items and params.opaque
             ):
