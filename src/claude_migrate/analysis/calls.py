@@ -693,6 +693,10 @@ class CallFinder:
     def _bedrock_site(self, record: CallRecord, target: Target) -> CallSite | None:
         args = self.kwargs(record)
         model = self._string(args.get("modelId"), record)
+        if model is None:
+            # `for model_id in MODEL_IDS: converse(modelId=model_id)`: a Claude call for the
+            # Claude elements (the call is one site: its parameters are the same for each).
+            model = self._looped_model(args.get("modelId"), record)
         if target.location == "json-body":
             body = args.get("body")
             params = None
@@ -912,17 +916,25 @@ class CallFinder:
             if not first.star:
                 value = self.values.value(first.value, record.scope)
                 model = value.value if value.known and isinstance(value.value, str) else None
-        if model is None and args.get(MODEL) is not None:
-            # `for model in ["bedrock/anthropic.claude-...", ...]`: Claude if one element is;
-            # `split_loops` then makes one site per element.
-            looped = self.values.loop_values(args.get(MODEL).value_node, record.scope)  # type: ignore[union-attr]
-            if looped and any(
-                isinstance(v.value, str) and is_claude_model(v.value) for v in looped
-            ):
-                model = "claude"
+        if model is None:
+            model = self._looped_model(args.get(MODEL), record)
         if not (model and is_claude_model(model)):
             return None
         return CallSite(record, TARGETS["litellm:completion"], args, client="litellm")
+
+    def _looped_model(self, entry: Entry | None, record: CallRecord) -> str | None:
+        """Return a Claude model a loop's name gives a call recognised by its model.
+
+        `for model in ["bedrock/anthropic.claude-...", ...]`: Claude if one element is; for
+        LiteLLM `split_loops` then makes one site per element, the others not Claude calls.
+        """
+        if entry is None:
+            return None
+        looped = self.values.loop_values(entry.value_node, record.scope)
+        for value in looped or ():
+            if isinstance(value.value, str) and is_claude_model(value.value):
+                return value.value
+        return None
 
     def split_loops(self, site: CallSite) -> list[CallSite]:
         """Return one site per element when a parameter is a loop's name over a literal list.
