@@ -2568,7 +2568,9 @@ class Project:
         for name, arg in bound_args.items():
             symbol = self._typed(self.evaluate(module, function, arg))
             if isinstance(symbol, Client) and not symbol.path and symbol.only is None:
-                if is_sdk_client_class(symbol.cls):
+                # An Anthropic SDK client, or a boto3 bedrock-runtime client (whose calls are
+                # Claude's by their model id).
+                if is_sdk_client_class(symbol.cls) or symbol.cls == BEDROCK_RUNTIME:
                     clients = self._entry(self.facts.param_clients, key, "clients", dict)
                     if name not in clients:
                         clients[name] = symbol.cls
