@@ -490,12 +490,14 @@ class CallFinder:
         hops: list[tuple[str, str, int]] = []
         families = set()
         by_model = False
+        legacy = False  # the model reaches a Text Completions call: it moves only with it
         for param, items in reaches.items():
             for canonical, key, path, line in items:
                 names.setdefault(str(canonical), []).append(param)
                 hops.append((param, str(path), int(line)))  # type: ignore[call-overload]
                 families.add(TARGETS[str(key)].family)
                 by_model = by_model or TARGETS[str(key)].by_model
+                legacy = legacy or (canonical == MODEL and TARGETS[str(key)].legacy)
         if len(families) != 1:
             return None
         # Paths into an argument (`options.model_id`): read where the object passed is made.
@@ -521,6 +523,7 @@ class CallFinder:
             stream=tuple(names.get(STREAM, ())),
             model=tuple(names.get(MODEL, ())),
             by_model=by_model,
+            legacy=legacy,
         )
         model = args.get(*target.model) if target.model else None
         passed = model.value.value if model is not None and model.value.known else None
