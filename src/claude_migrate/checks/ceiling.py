@@ -123,6 +123,7 @@ class CeilingCheck(Check["FileContext"]):
                 format_number(fix_to),
                 lambda other: None if self.defers(ctx, other) else other.param(self.parameter),
                 lambda other: self._reports(ctx, other, maximum),
+                f"{self.code} {self.parameter}",
             )
             if found is not None:
                 # A recorder of the old value (a cache key, a log line) makes it unsafe.

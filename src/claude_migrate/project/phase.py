@@ -1997,13 +1997,9 @@ class Project:
             return
         # `create(**kwargs)` with `kwargs = self.build_kwargs(...)`: the entries of the dict
         # literal it is made from, read in the function that wrote it.
-        made = self.evaluate(module, function, star)
-        if not isinstance(made, DictLit):
+        made = self.sent_dict(module, function, star)
+        if made is None:
             return
-        changed = self.summaries[module]["functions"][function].get("changed", ())
-        if (made.module, made.function) != (module, function) and star[1:2] and star[1] in changed:
-            # `req = build(); req["temperature"] = 0.1`: what the helper wrote is not all sent.
-            made = DictLit({}, made.module, made.function, True, made.spreads)
         self._record_spreads(made, key, where)
         receiver = self._spread_receiver(module, function, star)
         entries = made.entries
@@ -2029,6 +2025,19 @@ class Project:
                         reach[:4],
                         (module, function),
                     )
+
+    def sent_dict(self, module: str, function: str, star: list[Any]) -> DictLit | None:
+        """Return the dict literal a Claude call's `**star` sends, read in the function that
+        wrote it (`create(**kwargs)` with `kwargs = self.build_kwargs(...)`); opaque when the
+        calling function changes it after (`kwargs["temperature"] = 0.1`)."""
+        made = self.evaluate(module, function, star)
+        if not isinstance(made, DictLit):
+            return None
+        changed = self.summaries[module]["functions"][function].get("changed", ())
+        if (made.module, made.function) != (module, function) and star[1:2] and star[1] in changed:
+            # `req = build(); req["temperature"] = 0.1`: what the helper wrote is not all sent.
+            made = DictLit({}, made.module, made.function, True, made.spreads)
+        return made
 
     def _spread_receiver(
         self, module: str, function: str, star: list[Any]
