@@ -153,6 +153,40 @@ def test_a_key_the_table_already_has_is_not_fixed_into_a_duplicate(tmp_path: Pat
     assert "the file already holds 'claude-sonnet-4-6'" in finding["message"]
 
 
+@pytest.mark.parametrize(
+    ("name", "text", "fixed"),
+    [
+        # A TOML table named after the model, and a value that refers to that table.
+        (
+            "app.toml",
+            '[llm.claude-2]\nmodel = "claude-2"\n[agent]\nllm = "claude-2"\n'
+            '[other]\nmodel = "claude-2.1"\n',
+            '[llm.claude-2]\nmodel = "claude-2"\n[agent]\nllm = "claude-2"\n'
+            '[other]\nmodel = "claude-sonnet-4-6"\n',
+        ),
+        # A YAML key that a value elsewhere names.
+        (
+            "app.yaml",
+            "llms:\n  claude-2: {temperature: 0.2}\nagent: {llm: claude-2}\nm: claude-2.1\n",
+            "llms:\n  claude-2: {temperature: 0.2}\nagent: {llm: claude-2}\nm: claude-sonnet-4-6\n",
+        ),
+    ],
+)
+def test_a_value_that_names_a_key_of_its_file_is_reported_without_a_fix(
+    tmp_path: Path, name: str, text: str, fixed: str
+) -> None:
+    write_tree(tmp_path, {"claude-migrate.toml": POLICY, name: text})
+    data = Cli(tmp_path).json("check")
+    by_line = {d["line"]: d for d in data["diagnostics"]}
+    named = [d for d in data["diagnostics"] if d["fix"] is None]
+    assert named and all(
+        "the file has it both as a key and as a value" in d["message"] for d in named
+    )
+    assert any(d["fix"] is not None for d in by_line.values())
+    Cli(tmp_path)("fix", "--unsafe-fixes", "--no-cache")
+    assert (tmp_path / name).read_text() == fixed
+
+
 def test_retiring_and_platform_ids_are_warnings_without_a_fix(tmp_path: Path) -> None:
     write_tree(
         tmp_path,

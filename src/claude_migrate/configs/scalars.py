@@ -205,6 +205,26 @@ def _toml_keys(text: str) -> list[Scalar]:
     return keys
 
 
+def toml_key_names(text: str) -> set[str]:
+    """Return every key name of a (valid) TOML text, bare and quoted, table headers' segments
+    included (`[llm.claude-opus-4-1]` names `llm` and `claude-opus-4-1`): a string value equal
+    to one may be a reference to that entry, which renaming the value alone would break."""
+    from claude_migrate.manifests.toml_spans import _parser
+
+    raw = text.encode("utf-8")
+    names: set[str] = set()
+    stack = [_parser().parse(raw).root_node]
+    while stack:
+        node = stack.pop()
+        if node.type == "bare_key":
+            names.add(raw[node.start_byte : node.end_byte].decode("utf-8"))
+        elif node.type == "quoted_key":
+            names.add(raw[node.start_byte + 1 : node.end_byte - 1].decode("utf-8"))
+        else:
+            stack.extend(node.named_children)
+    return names
+
+
 def toml_reads(text: str) -> bool:
     import sys
 
