@@ -475,6 +475,10 @@ class Resolver:
                 return Instance(HTTP_CLIENTS[target.name])
         if isinstance(target, LocalClass):
             return LocalInstance(target.info)
+        if isinstance(target, ProjectClass):
+            # A class of another project module (`def ask(provider: Provider)`): an instance
+            # of it, as a local class's annotation is.
+            return ProjectInstance(target.module, target.name)
         return UNKNOWN
 
     # Expressions ----------------------------------------------------------------------------
