@@ -704,6 +704,10 @@ class Resolver:
             module, name = self.project.module, base.info.scope.qualname
         elif isinstance(base, ProjectClass):
             module, name = base.module, base.name
+        elif isinstance(base, Qual) and attr == "__init__":
+            # A library class's constructor (`class ClaudeLLM(ChatAnthropic)`): the class, as
+            # `super().__init__(model=...)` makes one of it.
+            return base
         else:
             return UNKNOWN
         if self.project.function(module, f"{name}.{attr}") is None:

@@ -813,7 +813,27 @@ class Project:
         if isinstance(base, Super):
             # `super().name`: the next class after this one in the method resolution order.
             method = self.member(base.module, base.name, attr, after=True)
+            if method is None and attr == "__init__":
+                return self._library_base(base.module, base.name, depth + 1)
             return None if method is None else Bound(*method, base.module, base.name, True)
+        return None
+
+    def _library_base(self, module: str, cls: str, depth: int) -> Sym:
+        """Return the library class whose constructor `super().__init__(...)` runs in a method
+        of `cls` when no project class on the way defines `__init__`: the first base's, through
+        project classes (`class ClaudeLLM(ChatAnthropic)`: `super().__init__(model=...)` makes a
+        `ChatAnthropic`)."""
+        for _ in range(MAX_DEPTH):
+            info = self.summaries.get(module, {}).get("classes", {}).get(cls)
+            bases = (info or {}).get("bases", [])
+            if not bases:
+                return None
+            symbol = self.evaluate(module, None, bases[0], depth + 1)
+            if isinstance(symbol, Ref):
+                return symbol
+            if not isinstance(symbol, Class):
+                return None
+            module, cls = symbol.module, symbol.name
         return None
 
     def _module_attribute(self, module: str, attr: str, depth: int) -> Sym:
