@@ -427,6 +427,10 @@ class Resolver:
                 for name, bindings in function.bindings.items():
                     if binding in bindings and name in facts.get("param_clients", {}):
                         return Instance(facts["param_clients"][name])
+                    if binding in bindings and name in facts.get("param_objects", {}):
+                        # ... or to an instance of one project class (`call_api(self, ...)`).
+                        module, cls = facts["param_objects"][name]
+                        return ProjectInstance(module, cls)
             return UNKNOWN
         if binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
             scope = self._scopes.get(id(binding.node))
