@@ -194,6 +194,7 @@ class RetiredModelCheck(Check["CheckContext"]):
         shared = _shared_targets((key for key in keys if key is not None), ctx.facts)
         names = _key_names(ctx, scalars)
         plain = {scalar.value for scalar in scalars if not scalar.key}
+        entries = _yaml_entries(ctx)
         for scalar in scalars:
             spelling = recognise(scalar.value, catalogue)
             if spelling is not None:
@@ -203,9 +204,10 @@ class RetiredModelCheck(Check["CheckContext"]):
                     return Edit(at.start, at.end, target)
 
                 named = scalar.value in (plain if scalar.key else names)
+                entry = _entry_of(ctx, entries, scalar.start) if not scalar.key else frozenset()
                 yield from self._data(
                     ctx, scalar.start, scalar.end, scalar.value, spelling, taken, edit,
-                    DATA_IN_CONFIG, NAMES_A_KEY if named else "",
+                    DATA_IN_CONFIG, NAMES_A_KEY if named else "", entry,
                 )  # fmt: skip
 
     def _data(
@@ -219,6 +221,7 @@ class RetiredModelCheck(Check["CheckContext"]):
         edit: Callable[[str], Edit],
         found: str,
         why_not: str = "",
+        entry: frozenset[str] = frozenset(),
     ) -> Iterable[Diagnostic]:
         from claude_migrate.policy.model_ids import assess
 
@@ -229,6 +232,8 @@ class RetiredModelCheck(Check["CheckContext"]):
         state = status.state(facts.as_of, self.settings["warn-days"])
         if state == "active":
             return
+        if not why_not and status.target is not None and entry:
+            why_not = _refused_in_entry(status.target, entry, facts.catalogue)
         message, fix = self._data_message(status, state, value, facts.as_of, edit, found, why_not)
         if fix is not None and status.target in taken:
             # A table keyed by model id may already have the new model, or two of its retired
@@ -498,3 +503,37 @@ def _key_names(ctx: CheckContext, scalars: Iterable[Scalar]) -> set[str]:
 
         names |= toml_key_names(ctx.source.text)
     return names
+
+
+def _yaml_entries(ctx: CheckContext) -> dict[tuple[int, int], frozenset[str]]:
+    """Return the keys of each YAML value's entry (`configs.scalars.yaml_entry_keys`)."""
+    if not str(ctx.path).lower().endswith((".yaml", ".yml")):
+        return {}
+    from claude_migrate.configs.scalars import yaml_entry_keys
+
+    return yaml_entry_keys(ctx.source)
+
+
+def _entry_of(
+    ctx: CheckContext, entries: dict[tuple[int, int], frozenset[str]], start: int
+) -> frozenset[str]:
+    """Return the entry keys of the YAML value whose text starts at `start` (quoted or not)."""
+    line, column = ctx.source.position(start)
+    return entries.get((line - 1, column), entries.get((line - 1, column - 1), frozenset()))
+
+
+def _refused_in_entry(target: str, entry: frozenset[str], catalogue: Any) -> str:
+    """Return why a config entry naming a model cannot take the replacement as it stands: it
+    also sets sampling parameters the replacement refuses (together, or at all); else ""."""
+    from claude_migrate.policy import model_facts
+    from claude_migrate.policy.model_ids import recognise
+
+    spelling = recognise(target, catalogue)
+    if spelling is None:
+        return ""
+    known = model_facts.load().for_model(spelling.model.id)
+    present = entry & set(model_facts.SAMPLING_PARAMS)
+    if known is None or not known.rejects_sampling(set(present)):
+        return ""
+    how = "takes no sampling parameters" if known.sampling == "none" else "takes one, not both"
+    return f"the entry also sets {' and '.join(sorted(present))}, and {target!r} {how}"
