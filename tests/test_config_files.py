@@ -153,6 +153,58 @@ def test_a_key_the_table_already_has_is_not_fixed_into_a_duplicate(tmp_path: Pat
     assert "the file already holds 'claude-sonnet-4-6'" in finding["message"]
 
 
+@pytest.mark.parametrize(
+    ("name", "text", "fixed"),
+    [
+        # A TOML table named after the model, and a value that refers to that table.
+        (
+            "app.toml",
+            '[llm.claude-2]\nmodel = "claude-2"\n[agent]\nllm = "claude-2"\n'
+            '[other]\nmodel = "claude-2.1"\n',
+            '[llm.claude-2]\nmodel = "claude-2"\n[agent]\nllm = "claude-2"\n'
+            '[other]\nmodel = "claude-sonnet-4-6"\n',
+        ),
+        # A YAML key that a value elsewhere names.
+        (
+            "app.yaml",
+            "llms:\n  claude-2: {temperature: 0.2}\nagent: {llm: claude-2}\nm: claude-2.1\n",
+            "llms:\n  claude-2: {temperature: 0.2}\nagent: {llm: claude-2}\nm: claude-sonnet-4-6\n",
+        ),
+    ],
+)
+def test_a_value_that_names_a_key_of_its_file_is_reported_without_a_fix(
+    tmp_path: Path, name: str, text: str, fixed: str
+) -> None:
+    write_tree(tmp_path, {"claude-migrate.toml": POLICY, name: text})
+    data = Cli(tmp_path).json("check")
+    by_line = {d["line"]: d for d in data["diagnostics"]}
+    named = [d for d in data["diagnostics"] if d["fix"] is None]
+    assert named and all(
+        "the file has it both as a key and as a value" in d["message"] for d in named
+    )
+    assert any(d["fix"] is not None for d in by_line.values())
+    Cli(tmp_path)("fix", "--unsafe-fixes", "--no-cache")
+    assert (tmp_path / name).read_text() == fixed
+
+
+def test_a_yaml_entry_with_sampling_the_replacement_refuses_is_not_fixed(tmp_path: Path) -> None:
+    # Claude 3.5 Sonnet becomes Sonnet 4.6, which takes temperature or top_p, not both
+    # (rules/models.toml); an entry setting one of them, or none, is fixed.
+    text = (
+        "ops:\n"
+        "  writer:\n    name: claude-3-5-sonnet-latest\n"
+        "    params: {temperature: 0.7, top_p: 0.9}\n"
+        "  judge:\n    name: 'claude-3-5-sonnet-latest'\n    temperature: 0.0\n"
+        "  other:\n    name: claude-3-5-sonnet-latest\n    top_p: 0.9\n    temperature: 0.1\n"
+    )
+    write_tree(tmp_path, {"claude-migrate.toml": POLICY, "app.yaml": text})
+    data = Cli(tmp_path).json("check")
+    fixed = {d["line"]: d["fix"] is not None for d in data["diagnostics"]}
+    assert fixed == {3: False, 6: True, 9: False}
+    refused = [d["message"] for d in data["diagnostics"] if d["fix"] is None]
+    assert all("the entry also sets temperature and top_p" in m for m in refused)
+
+
 def test_retiring_and_platform_ids_are_warnings_without_a_fix(tmp_path: Path) -> None:
     write_tree(
         tmp_path,

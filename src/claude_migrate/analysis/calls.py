@@ -399,6 +399,9 @@ class CallFinder:
     def site(self, record: CallRecord) -> CallSite | None:
         func = record.node.func
         if isinstance(func, cst.Attribute):
+            library = self._library_init(func, record.scope) if _super_init(func) else None
+            if library is not None:
+                return self._function_site(record, library)
             if func.attr.value not in CALLEE_NAMES and func.attr.value not in self._wrapper_names:
                 return None
         elif not isinstance(func, cst.Name):
@@ -424,6 +427,16 @@ class CallFinder:
         if isinstance(symbol, ProjectFunction):
             return self._wrapper_site(record, symbol)
         return None
+
+    def _library_init(self, func: cst.Attribute, scope: Scope) -> str | None:
+        """Return the library class `super().__init__` constructs in a subclass of a library's
+        Claude class (`class ClaudeLLM(ChatAnthropic)`), whose keywords are then the request's;
+        None for anything else (a project base's `__init__` is an ordinary project call)."""
+        symbol = self.resolver.resolve(func, scope)
+        if not isinstance(symbol, Qual):
+            return None
+        name = symbol.name
+        return name if langchain_target(name) is not None or name in CONSTRUCTORS else None
 
     def _partial_site(self, record: CallRecord, partial: Partial) -> CallSite | None:
         """Return the call of a `functools.partial` of a Claude call: its keywords and the
@@ -1045,6 +1058,18 @@ class CallFinder:
         return CallSite(
             record, target, params, client=f"http:{method}", call_args=args, extra={"url": url}
         )
+
+
+def _super_init(func: cst.Attribute) -> bool:
+    """Return whether a callee is `super().__init__` (the zero-argument form)."""
+    call = func.value
+    return (
+        func.attr.value == "__init__"
+        and isinstance(call, cst.Call)
+        and isinstance(call.func, cst.Name)
+        and call.func.value == "super"
+        and not call.args
+    )
 
 
 def _path_of(node: cst.BaseExpression) -> tuple[cst.Name, str] | None:

@@ -33,6 +33,10 @@ class Mention:
     value: str
     spelling: Spelling
     key: bool = False  # a dict display's key (a table keyed by model id)
+    # An operand of a comparison that excludes it (`model != "claude-2.1"`, `"claude-2.1" not in
+    # CHOICES`, `m not in ("claude-2.1", ...)`): the code checks the id is not used, and the
+    # replacement there would check that the replacement is not used.
+    excluded: bool = False
 
 
 class _Strings:
@@ -41,6 +45,18 @@ class _Strings:
     def __init__(self) -> None:
         self.found: list[cst.SimpleString] = []
         self.keys: set[int] = set()
+        self.excluded: set[int] = set()
+
+    def visit_Comparison(self, node: cst.Comparison) -> bool:
+        left = node.left
+        for target in node.comparisons:
+            if isinstance(target.operator, (cst.NotEqual, cst.NotIn, cst.IsNot)):
+                for operand in (left, target.comparator):
+                    self.excluded.add(id(operand))
+                    if isinstance(operand, (cst.List, cst.Tuple, cst.Set)):
+                        self.excluded.update(id(element.value) for element in operand.elements)
+            left = target.comparator
+        return True
 
     def visit_DictElement(self, node: cst.DictElement) -> bool:
         self.keys.add(id(node.key))
@@ -81,7 +97,11 @@ def python_mentions(ctx: FileContext) -> tuple[list[Mention], set[str]]:
         values.add(value)
         spelling = recognise(value, catalogue) if WORD in value else None
         if spelling is not None:
-            found.append(Mention(node, value, spelling, id(node) in visitor.keys))
+            found.append(
+                Mention(
+                    node, value, spelling, id(node) in visitor.keys, id(node) in visitor.excluded
+                )
+            )
     return found, values
 
 

@@ -427,6 +427,10 @@ class Resolver:
                 for name, bindings in function.bindings.items():
                     if binding in bindings and name in facts.get("param_clients", {}):
                         return Instance(facts["param_clients"][name])
+                    if binding in bindings and name in facts.get("param_objects", {}):
+                        # ... or to an instance of one project class (`call_api(self, ...)`).
+                        module, cls = facts["param_objects"][name]
+                        return ProjectInstance(module, cls)
             return UNKNOWN
         if binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
             scope = self._scopes.get(id(binding.node))
@@ -475,6 +479,10 @@ class Resolver:
                 return Instance(HTTP_CLIENTS[target.name])
         if isinstance(target, LocalClass):
             return LocalInstance(target.info)
+        if isinstance(target, ProjectClass):
+            # A class of another project module (`def ask(provider: Provider)`): an instance
+            # of it, as a local class's annotation is.
+            return ProjectInstance(target.module, target.name)
         return UNKNOWN
 
     # Expressions ----------------------------------------------------------------------------
@@ -700,6 +708,10 @@ class Resolver:
             module, name = self.project.module, base.info.scope.qualname
         elif isinstance(base, ProjectClass):
             module, name = base.module, base.name
+        elif isinstance(base, Qual) and attr == "__init__":
+            # A library class's constructor (`class ClaudeLLM(ChatAnthropic)`): the class, as
+            # `super().__init__(model=...)` makes one of it.
+            return base
         else:
             return UNKNOWN
         if self.project.function(module, f"{name}.{attr}") is None:

@@ -61,6 +61,15 @@ TOML_MANIFESTS = ("pyproject", "pipfile")
 # How a data finding says where the id was found (a Python module, or a configuration file).
 DATA_IN_CODE = "found as data: no Claude call in this module is proven to read it"
 DATA_IN_CONFIG = "found as data in a configuration file"
+# Why a data mention gets no fix: a config value equal to one of the same file's keys
+# (`llm = "claude-opus-4-1"` beside a `[llm.claude-opus-4-1]` table) may name that entry, and
+# renaming one of the two alone would break the reference.
+NAMES_A_KEY = "the file has it both as a key and as a value, which may refer to the key"
+# ... and a Python literal the code excludes (`!=`, `not in`, `is not`): it checks the id is not
+# used, and the replacement there would check that the replacement is not.
+EXCLUDED = (
+    "the code checks that it is not used; the replacement there would check the replacement is not"
+)
 
 
 class RetiredModelCheck(Check["CheckContext"]):
@@ -163,8 +172,9 @@ class RetiredModelCheck(Check["CheckContext"]):
                 return ctx.replace(node, string_literal(node, target))
 
             yield from self._data(
-                ctx, start, end, mention.value, mention.spelling, taken, edit, DATA_IN_CODE
-            )
+                ctx, start, end, mention.value, mention.spelling, taken, edit, DATA_IN_CODE,
+                EXCLUDED if mention.excluded else "",
+            )  # fmt: skip
 
     def _config_data(self, ctx: CheckContext) -> Iterable[Diagnostic]:
         from claude_migrate.policy.model_ids import WORD, recognise
@@ -182,6 +192,9 @@ class RetiredModelCheck(Check["CheckContext"]):
         values = {scalar.value for scalar in scalars}
         keys = (recognise(scalar.value, catalogue) for scalar in scalars if scalar.key)
         shared = _shared_targets((key for key in keys if key is not None), ctx.facts)
+        names = _key_names(ctx, scalars)
+        plain = {scalar.value for scalar in scalars if not scalar.key}
+        entries = _yaml_entries(ctx)
         for scalar in scalars:
             spelling = recognise(scalar.value, catalogue)
             if spelling is not None:
@@ -190,9 +203,11 @@ class RetiredModelCheck(Check["CheckContext"]):
                 def edit(target: str, at: Scalar = scalar) -> Edit:
                     return Edit(at.start, at.end, target)
 
+                named = scalar.value in (plain if scalar.key else names)
+                entry = _entry_of(ctx, entries, scalar.start) if not scalar.key else frozenset()
                 yield from self._data(
                     ctx, scalar.start, scalar.end, scalar.value, spelling, taken, edit,
-                    DATA_IN_CONFIG,
+                    DATA_IN_CONFIG, NAMES_A_KEY if named else "", entry,
                 )  # fmt: skip
 
     def _data(
@@ -205,6 +220,8 @@ class RetiredModelCheck(Check["CheckContext"]):
         taken: set[str],
         edit: Callable[[str], Edit],
         found: str,
+        why_not: str = "",
+        entry: frozenset[str] = frozenset(),
     ) -> Iterable[Diagnostic]:
         from claude_migrate.policy.model_ids import assess
 
@@ -215,7 +232,9 @@ class RetiredModelCheck(Check["CheckContext"]):
         state = status.state(facts.as_of, self.settings["warn-days"])
         if state == "active":
             return
-        message, fix = self._data_message(status, state, value, facts.as_of, edit, found)
+        if not why_not and status.target is not None and entry:
+            why_not = _refused_in_entry(status.target, entry, facts.catalogue)
+        message, fix = self._data_message(status, state, value, facts.as_of, edit, found, why_not)
         if fix is not None and status.target in taken:
             # A table keyed by model id may already have the new model, or two of its retired
             # keys may both become it: two entries would merge.
@@ -240,6 +259,7 @@ class RetiredModelCheck(Check["CheckContext"]):
         as_of: dt.date,
         edit: Callable[[str], Edit],
         found: str,
+        why_not: str = "",
     ) -> tuple[str, Fix | None]:
         assert status.retires is not None
         date = status.retires.isoformat()
@@ -265,6 +285,8 @@ class RetiredModelCheck(Check["CheckContext"]):
                 f"to {status.target!r}",
                 None,
             )
+        if why_not:
+            return message + f"; use {status.target!r} (no automatic fix: {why_not})", None
         fix = Fix(
             Applicability.UNSAFE,
             f"replace {value!r} with {status.target!r}",
@@ -470,3 +492,48 @@ def _shared_targets(keys: Iterable[Spelling], facts: ProjectFacts) -> set[str]:
         if status is not None and status.target is not None:
             counts[status.target] += 1
     return {target for target, count in counts.items() if count > 1}
+
+
+def _key_names(ctx: CheckContext, scalars: Iterable[Scalar]) -> set[str]:
+    """Return the names the config file uses as keys: its key scalars, and for TOML every bare
+    or quoted key (table headers included), which are not scalars."""
+    names = {scalar.value for scalar in scalars if scalar.key}
+    if str(ctx.path).lower().endswith(".toml") or getattr(ctx, "format", "") in TOML_MANIFESTS:
+        from claude_migrate.configs.scalars import toml_key_names
+
+        names |= toml_key_names(ctx.source.text)
+    return names
+
+
+def _yaml_entries(ctx: CheckContext) -> dict[tuple[int, int], frozenset[str]]:
+    """Return the keys of each YAML value's entry (`configs.scalars.yaml_entry_keys`)."""
+    if not str(ctx.path).lower().endswith((".yaml", ".yml")):
+        return {}
+    from claude_migrate.configs.scalars import yaml_entry_keys
+
+    return yaml_entry_keys(ctx.source)
+
+
+def _entry_of(
+    ctx: CheckContext, entries: dict[tuple[int, int], frozenset[str]], start: int
+) -> frozenset[str]:
+    """Return the entry keys of the YAML value whose text starts at `start` (quoted or not)."""
+    line, column = ctx.source.position(start)
+    return entries.get((line - 1, column), entries.get((line - 1, column - 1), frozenset()))
+
+
+def _refused_in_entry(target: str, entry: frozenset[str], catalogue: Any) -> str:
+    """Return why a config entry naming a model cannot take the replacement as it stands: it
+    also sets sampling parameters the replacement refuses (together, or at all); else ""."""
+    from claude_migrate.policy import model_facts
+    from claude_migrate.policy.model_ids import recognise
+
+    spelling = recognise(target, catalogue)
+    if spelling is None:
+        return ""
+    known = model_facts.load().for_model(spelling.model.id)
+    present = entry & set(model_facts.SAMPLING_PARAMS)
+    if known is None or not known.rejects_sampling(set(present)):
+        return ""
+    how = "takes no sampling parameters" if known.sampling == "none" else "takes one, not both"
+    return f"the entry also sets {' and '.join(sorted(present))}, and {target!r} {how}"

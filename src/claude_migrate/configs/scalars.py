@@ -96,6 +96,38 @@ def _yaml(source: SourceText) -> Iterator[Scalar]:
             yield Scalar(start + quote, end - quote, token.value, is_key)
 
 
+def yaml_entry_keys(source: SourceText) -> dict[tuple[int, int], frozenset[str]]:
+    """Return, for each plain value of a YAML mapping, the keys of its entry: the mapping's own
+    and those of the mappings among its values (`name: claude-2.1` beside `params:
+    {temperature: 0.7, top_p: 0.9}`), keyed by the value's (line, column) as the scanner
+    marks it. Empty for a file that does not compose."""
+    import yaml
+
+    found: dict[tuple[int, int], frozenset[str]] = {}
+    try:
+        documents = list(yaml.compose_all(source.text, Loader=_yaml_loader()))
+    except yaml.YAMLError:
+        return found
+    stack = [node for node in documents if node is not None]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+        if not isinstance(node, yaml.MappingNode):
+            continue
+        keys = {str(key.value) for key, _ in node.value if isinstance(key, yaml.ScalarNode)}
+        for _, value in node.value:
+            if isinstance(value, yaml.MappingNode):
+                keys |= {str(k.value) for k, _ in value.value if isinstance(k, yaml.ScalarNode)}
+        entry = frozenset(keys)
+        for _, value in node.value:
+            if isinstance(value, yaml.ScalarNode):
+                found[(value.start_mark.line, value.start_mark.column)] = entry
+            else:
+                stack.append(value)
+    return found
+
+
 def yaml_reads(text: str) -> bool:
     """Return whether `text` is a valid YAML stream (the test a fixed file must pass)."""
     import yaml
@@ -201,6 +233,26 @@ def _toml_keys(text: str) -> list[Scalar]:
             continue
         stack.extend(node.named_children)
     return keys
+
+
+def toml_key_names(text: str) -> set[str]:
+    """Return every key name of a (valid) TOML text, bare and quoted, table headers' segments
+    included (`[llm.claude-opus-4-1]` names `llm` and `claude-opus-4-1`): a string value equal
+    to one may be a reference to that entry, which renaming the value alone would break."""
+    from claude_migrate.manifests.toml_spans import _parser
+
+    raw = text.encode("utf-8")
+    names: set[str] = set()
+    stack = [_parser().parse(raw).root_node]
+    while stack:
+        node = stack.pop()
+        if node.type == "bare_key":
+            names.add(raw[node.start_byte : node.end_byte].decode("utf-8"))
+        elif node.type == "quoted_key":
+            names.add(raw[node.start_byte + 1 : node.end_byte - 1].decode("utf-8"))
+        else:
+            stack.extend(node.named_children)
+    return names
 
 
 def toml_reads(text: str) -> bool:

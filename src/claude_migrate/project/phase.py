@@ -394,6 +394,12 @@ class Facts:
     forwards: dict[tuple[str, str], dict[str, list[list[Any]]]] = field(default_factory=dict)
     param_clients: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
     ambiguous: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    # An un-annotated parameter every in-project caller that proves anything binds to an
+    # instance of one project class (`call_api(self, ...)` from a method of `ChatCog`):
+    # name -> the class, or None once callers disagree.
+    param_objects: dict[tuple[str, str], dict[str, tuple[str, str] | None]] = field(
+        default_factory=dict
+    )
     relied: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     # Who relies on each default: parameter -> the classes of the objects those calls make or
     # run on (("", "") for a plain function's call).
@@ -826,7 +832,27 @@ class Project:
         if isinstance(base, Super):
             # `super().name`: the next class after this one in the method resolution order.
             method = self.member(base.module, base.name, attr, after=True)
+            if method is None and attr == "__init__":
+                return self._library_base(base.module, base.name, depth + 1)
             return None if method is None else Bound(*method, base.module, base.name, True)
+        return None
+
+    def _library_base(self, module: str, cls: str, depth: int) -> Sym:
+        """Return the library class whose constructor `super().__init__(...)` runs in a method
+        of `cls` when no project class on the way defines `__init__`: the first base's, through
+        project classes (`class ClaudeLLM(ChatAnthropic)`: `super().__init__(model=...)` makes a
+        `ChatAnthropic`)."""
+        for _ in range(MAX_DEPTH):
+            info = self.summaries.get(module, {}).get("classes", {}).get(cls)
+            bases = (info or {}).get("bases", [])
+            if not bases:
+                return None
+            symbol = self.evaluate(module, None, bases[0], depth + 1)
+            if isinstance(symbol, Ref):
+                return symbol
+            if not isinstance(symbol, Class):
+                return None
+            module, cls = symbol.module, symbol.name
         return None
 
     def _module_attribute(self, module: str, attr: str, depth: int) -> Sym:
@@ -2575,7 +2601,11 @@ class Project:
     ) -> None:
         """Record the Claude clients (or proven other objects) a call binds parameters to."""
         for name, arg in bound_args.items():
-            symbol = self._typed(self.evaluate(module, function, arg))
+            given = self.evaluate(module, function, arg)
+            symbol = self._typed(given)
+            if isinstance(symbol, Foreign) and symbol.qualname.startswith(TEST_DOUBLES):
+                continue  # a test double stands in for what the code is given: it proves nothing
+            self._record_bound_object(key, name, self._object_of(given, symbol))
             if isinstance(symbol, Client) and not symbol.path and symbol.only is None:
                 # An Anthropic SDK client, or a boto3 bedrock-runtime client (whose calls are
                 # Claude's by their model id).
@@ -2590,6 +2620,31 @@ class Project:
                 # Another object, or a client that may be another vendor's (`Client.only`).
                 ambiguous = self._entry(self.facts.ambiguous, key, "clients", set)
                 self._put(ambiguous, name, "clients", key)
+
+    def _object_of(self, given: Sym, typed: Sym) -> Sym:
+        """Return the project instance a call passes (`self`, `Chat()`, or a parameter every
+        caller binds to one), what else it proves (another object, a client), or None."""
+        if isinstance(given, SelfParam):
+            return Obj(given.module, given.name)
+        if isinstance(given, Param) and "." not in given.name and "[" not in given.name:
+            self._read("clients", (given.module, given.qual))
+            cls = self.facts.param_objects.get((given.module, given.qual), {}).get(given.name)
+            return Obj(*cls) if cls is not None else None
+        return typed
+
+    def _record_bound_object(self, key: tuple[str, str], name: str, symbol: Sym) -> None:
+        """Record the project class of the instance a call binds a parameter to; a call binding
+        another object (or a client) there makes the parameter no one class's."""
+        if symbol is None:
+            return
+        self._read("clients", key)
+        objects = self.facts.param_objects.get(key, {})
+        cls = (symbol.module, symbol.name) if isinstance(symbol, Obj) else None
+        if name in objects and objects[name] in (None, cls):
+            return
+        objects = self._entry(self.facts.param_objects, key, "clients", dict)
+        objects[name] = cls if name not in objects else None
+        self._touch("clients", key)
 
     def _record_paths(
         self,
@@ -2887,6 +2942,12 @@ class Project:
         }  # fmt: skip
         if clients:
             entry["param_clients"] = clients
+        given = {
+            k: list(v) for k, v in self.facts.param_objects.get(key, {}).items()
+            if v is not None and k not in clients and self._useful(["obj", *v])
+        }  # fmt: skip
+        if given:
+            entry["param_objects"] = given
         fallbacks = self.facts.fallbacks.get(key)
         if fallbacks and entry.get("reaches"):
             entry["fallbacks"] = fallbacks
@@ -3136,6 +3197,12 @@ class Project:
             for plain in self.derived(name)["names"].values():
                 if plain[0] in ("func", "class", "obj") and plain[1] not in seen:
                     seen.append(plain[1])
+        # The class of an object its functions are given (`call_api(self, ...)` from a module
+        # this one need not import): what that class holds.
+        for facts in self.derived(module)["functions"].values():
+            for owner, _ in facts.get("param_objects", {}).values():
+                if owner not in seen:
+                    seen.append(owner)
         self._closures[module] = seen
         return seen
 
@@ -3492,6 +3559,11 @@ def _places(reaches: list[list[Any]]) -> list[list[Any]]:
     return sorted(found)
 
 
+# The test doubles of the standard library (`unittest.mock`): an object standing in for what a
+# function is given proves nothing about it.
+TEST_DOUBLES = ("unittest.mock.", "mock.")
+
+
 def _add(table: dict[str, list[list[Any]]], name: str, reach: list[Any]) -> bool:
     """Add a reach to a table's entry; return whether it was new."""
     items = table.setdefault(name, [])
@@ -3507,6 +3579,7 @@ def _freeze(facts: Facts) -> str:
             sorted((list(k), v) for k, v in facts.reaches.items()),
             sorted((list(k), v) for k, v in facts.forwards.items()),
             sorted((list(k), v) for k, v in facts.param_clients.items()),
+            sorted((list(k), sorted(v.items())) for k, v in facts.param_objects.items()),
             sorted((list(k), sorted(v)) for k, v in facts.ambiguous.items()),
             sorted((list(k), sorted(v)) for k, v in facts.relied.items()),
             sorted((list(k), v) for k, v in facts.fallbacks.items()),

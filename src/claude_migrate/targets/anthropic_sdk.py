@@ -22,6 +22,12 @@ TARGETS: tuple[Target, ...] = (
     _sdk("messages.stream", streams=True),
     _sdk("beta.messages.create", streaming_api="client.beta.messages.stream(...)"),
     _sdk("beta.messages.stream", streams=True),
+    # Structured outputs (anthropic `resources/messages/messages.py` and
+    # `resources/beta/messages/messages.py`, `parse`, as of 2.15.0): a Messages request whose
+    # `output_format` type the SDK turns into a JSON schema; it does not stream, and
+    # `messages.stream(...)` takes the same `output_format`.
+    _sdk("messages.parse", streaming_api="client.messages.stream(...)"),
+    _sdk("beta.messages.parse", streaming_api="client.beta.messages.stream(...)"),
     # The Message Batches API (anthropic `resources/messages/batches.py`,
     # https://docs.claude.com/en/api/creating-message-batches): each request's `params` is a
     # Messages request, judged as one; a batch does not stream.
@@ -58,10 +64,11 @@ def _wrapped(target: Target, wrapper: str) -> Target:
     return replace(target, key=f"sdk:{path}", description=path, streaming_api=streaming_api)
 
 
+# `parse` has no raw-response form (the SDK parses the response itself).
 TARGETS = TARGETS + tuple(
     _wrapped(target, wrapper)
     for target in TARGETS
-    if not target.legacy
+    if not target.legacy and not target.key.endswith(".parse")
     for wrapper in RESPONSE_WRAPPERS
 )
 
@@ -71,6 +78,8 @@ SDK_METHODS = {
     ("messages", "stream"): "sdk:messages.stream",
     ("beta", "messages", "create"): "sdk:beta.messages.create",
     ("beta", "messages", "stream"): "sdk:beta.messages.stream",
+    ("messages", "parse"): "sdk:messages.parse",
+    ("beta", "messages", "parse"): "sdk:beta.messages.parse",
     # The prompt-caching beta's own resource (anthropic 0.34-0.41,
     # `resources/beta/prompt_caching/messages.py`): the Messages API's parameters.
     ("beta", "prompt_caching", "messages", "create"): "sdk:beta.messages.create",
@@ -89,7 +98,9 @@ SDK_METHODS.update(
     {
         (*path[:-1], wrapper, path[-1]): f"sdk:{'.'.join(path[:-1])}.{wrapper}.{path[-1]}"
         for path, key in list(SDK_METHODS.items())
-        if key in {t.key for t in TARGETS} and not TARGETS_BY_KEY[key].legacy
+        if key in {t.key for t in TARGETS}
+        and not TARGETS_BY_KEY[key].legacy
+        and not key.endswith(".parse")
         for wrapper in RESPONSE_WRAPPERS
         if path[1:2] != ("prompt_caching",)
     }
@@ -135,6 +146,6 @@ def is_sdk_client_class(qualname: str) -> bool:
     return bool(SDK_CLIENT_NAME.match(last)) and not last.endswith(("Error", "Exception"))
 
 
-CALLEES = frozenset({"create", "stream", "count_tokens"}) | frozenset(
+CALLEES = frozenset({"create", "stream", "count_tokens", "parse"}) | frozenset(
     path[-1] for path in SDK_METHODS if len(path) == 1
 )

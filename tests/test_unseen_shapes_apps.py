@@ -1,0 +1,83 @@
+"""Shapes met in applications that route Claude calls through their own layers, still missed.
+
+The shapes these applications showed that the tool sees are pinned in `fixtures/project-*`
+(`project-annotated-providers`, `project-library-subclass`, `project-object-params`); these
+trees pin the ones it does not see yet, as strict expected failures.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import Cli, write_tree
+
+
+def _found(root: Path, *select: str) -> set[tuple[str, int, str]]:
+    data = Cli(root).json("check", "--no-cache", "--select", ",".join(select), ".")
+    assert not data["errors"], data["errors"]
+    return {(d["path"], d["line"], d["code"]) for d in data["diagnostics"]}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a request dict a builder function of the project returns (a literal, then entries "
+    "set by subscript under conditions) and a caller passes through a parameter to "
+    "`create(**params)` is not read: whether `stream` may be among its keys is unknown",
+)
+def test_a_request_dict_built_by_a_builder_and_passed_through_is_read(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "bot/__init__.py": "",
+            "bot/requests.py": (
+                "def build_params(model, system=None, tools=None):\n"
+                '    params = {"model": model, "max_tokens": 512, "messages": []}\n'
+                "    if system:\n"
+                '        params["system"] = system\n'
+                "    if tools:\n"
+                '        params["tools"] = tools\n'
+                "    return params\n"
+            ),
+            "bot/loop.py": (
+                "import anthropic\n\nfrom bot.requests import build_params\n\n"
+                "client = anthropic.Anthropic()\n\n\n"
+                "def run(params, messages):\n"
+                '    params["messages"] = messages\n'
+                "    return client.messages.create(**params)\n\n\n"
+                "def ask(text):\n"
+                '    return run(build_params("claude-haiku-4-5"), [text])\n'
+            ),
+        },
+    )
+    assert ("bot/loop.py", 10, "CM104") in _found(root, "CM104")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="request options kept in a YAML file the code reads (`yaml.safe_load` into "
+    "dataclasses, then `ChatAnthropic(model=name, **params)`) are not values of the analysis: "
+    "only a model id in the file is reported, as data",
+)
+def test_request_options_read_from_a_yaml_file_reach_the_call(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "config.yaml": ("writer:\n  name: claude-haiku-4-5\n  params:\n    temperature: 0.9\n"),
+            "app.py": (
+                "from dataclasses import dataclass, field\n\n"
+                "import yaml\n"
+                "from langchain_anthropic import ChatAnthropic\n\n\n"
+                "@dataclass\n"
+                "class LLMConfig:\n"
+                "    name: str\n"
+                "    params: dict = field(default_factory=dict)\n\n\n"
+                "def load(path='config.yaml'):\n"
+                "    with open(path) as f:\n"
+                "        return LLMConfig(**yaml.safe_load(f)['writer'])\n\n\n"
+                "config = load()\n"
+                "llm = ChatAnthropic(model=config.name, streaming=True, **config.params)\n"
+            ),
+        },
+    )
+    assert ("config.yaml", 4, "CM101") in _found(root, "CM101")
