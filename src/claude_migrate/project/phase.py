@@ -645,9 +645,17 @@ class Project:
         self._script_folders[module] = folder
         imports = {n: self.sibling(module, folder, q) for n, q in summary["imports"].items()}
         stars = [self.sibling(module, folder, q) for q in summary["star_imports"]]
-        if imports == summary["imports"] and stars == summary["star_imports"]:
+        choices = {
+            n: [self.sibling(module, folder, q) for q in qs]
+            for n, qs in summary["import_choices"].items()
+        }
+        if (
+            imports == summary["imports"]
+            and stars == summary["star_imports"]
+            and choices == summary["import_choices"]
+        ):
             return summary
-        return {**summary, "imports": imports, "star_imports": stars}
+        return {**summary, "imports": imports, "star_imports": stars, "import_choices": choices}
 
     def module_path(self, name: str) -> Path | None:
         """Return the file of a project module (None for an installed or missing one)."""
@@ -706,6 +714,8 @@ class Project:
             if value[0] == "import"
         ]
         imported = [*summary["imports"].values(), *summary["submodules"], *summary["star_imports"]]
+        for choices in summary["import_choices"].values():
+            imported.extend(choices)
         for qualname in [*imported, *local]:
             for candidate, _ in self._prefixes(qualname):
                 if candidate in self.summaries or self.module_path(candidate) is not None:
@@ -971,6 +981,9 @@ class Project:
         if name in summary["imports"]:
             if assigns and any(value[0] in ("def", "class") for value, _ in assigns):
                 return None  # a local stand-in defined beside the import: which one is unseen
+            choices = summary["import_choices"].get(name)
+            if choices:
+                return self._imported_choice(summary["imports"][name], choices, depth)
             return self.qualified(summary["imports"][name], depth + 1)
         if assigns:
             if len(assigns) == 1 and assigns[0][0][0] == "def":
@@ -988,6 +1001,26 @@ class Project:
                 return self.evaluate(module, None, plain[0][0], depth + 1)
             return _union([self.evaluate(module, None, value, depth + 1) for value, _ in plain])
         return None
+
+    def _imported_choice(self, last: str, choices: list[str], depth: int) -> Sym:
+        """Return a name each branch of an `if` chain imports from another place: any of the
+        project's functions, classes or objects it may be (`Choice`), each learning from the
+        calls made through it. What is not a choice of those (installed names, a fallback
+        import under `try`) is read as before, as the import written last."""
+        for qualname in choices:
+            self._load_for(qualname)
+        found = _choice([self.qualified(q, depth + 1) for q in choices])
+        return found if found is not None else self.qualified(last, depth + 1)
+
+    def _load_for(self, qualname: str) -> None:
+        """Summarise the project module an absolute name lies in, if it is not yet: each
+        alternative of an import is read, as the phase reads any name a module asks for."""
+        for module, _ in self._prefixes(qualname):
+            if module in self.summaries:
+                return
+            if self.module_path(module) is not None:
+                self.load(module)
+                return
 
     def _local(self, module: str, function: str, name: str, local: list[Any], depth: int) -> Sym:
         """Return what a local is: what its assignments may give.
@@ -2622,6 +2655,8 @@ class Project:
 
     def _useful(self, plain: list[Any]) -> bool:
         """Return whether a function or class another module names has facts to give."""
+        if plain[0] == "choice":
+            return any(self._useful(option) for option in plain[1])
         if plain[0] not in ("func", "class", "obj"):
             return True
         facts = self._derive_functions(plain[1])
@@ -3100,9 +3135,10 @@ class Project:
             if other in self.summaries and other not in seen:
                 seen.append(other)
         for name in list(seen):
-            for plain in self.derived(name)["names"].values():
-                if plain[0] in ("func", "class", "obj") and plain[1] not in seen:
-                    seen.append(plain[1])
+            for named in self.derived(name)["names"].values():
+                for plain in named[1] if named[0] == "choice" else [named]:
+                    if plain[0] in ("func", "class", "obj") and plain[1] not in seen:
+                        seen.append(plain[1])
         self._closures[module] = seen
         return seen
 
@@ -3136,6 +3172,7 @@ class Project:
             if value[0] == "import"
         ]
         spelled = [*summary["imports"].values(), *summary["submodules"], *local]
+        spelled.extend(q for qs in summary["import_choices"].values() for q in qs)
         whole = set(summary["star_imports"]) | set(self.aliases.get(module, {}).values())
         for other in self.closure(module):
             for qualname in spelled:
@@ -3339,6 +3376,10 @@ def _plain(symbol: Sym) -> list[Any] | None:
         and symbol.of.only is None
     ):
         return ["items", symbol.of.cls]
+    if isinstance(symbol, Choice):
+        options = [_plain(option) for option in symbol.options]
+        if all(options):
+            return ["choice", options]
     return None
 
 
@@ -3615,6 +3656,7 @@ _SUMMARY_KEYS = frozenset(
         "classes",
         "calls",
         "submodules",
+        "import_choices",
     }
 )
 
