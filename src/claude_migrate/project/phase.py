@@ -387,6 +387,9 @@ class Facts:
     relied_by: dict[tuple[str, str], dict[str, set[tuple[str, str]]]] = field(default_factory=dict)
     # `options.model_id or DEFAULT_MODEL`: parameter path -> [the constant, its name].
     fallbacks: dict[tuple[str, str], dict[str, list[Any]]] = field(default_factory=dict)
+    # A parameter a Claude call's model is spelled from (`f"anthropic.{model}-v1:0"`,
+    # `"bedrock/" + model`): parameter -> each [prefix, suffix] the call writes around it.
+    spelled: dict[tuple[str, str], dict[str, list[list[str]]]] = field(default_factory=dict)
     # Classes whose instances callers pass where a field of them reaches a Claude call.
     options: set[tuple[str, str]] = field(default_factory=set)
     # A module's constants that Claude calls of other modules read as their parameters:
@@ -1753,7 +1756,9 @@ class Project:
                         model = self.evaluate(module, function, kwargs[model_name])
                 # A parameter of a class that is Claude's only with a Claude model
                 # (`by_model`): the wrapper's call site is one only where a caller passes one.
-                by_caller = TARGETS[key].by_model and isinstance(model, Param)
+                by_caller = TARGETS[key].by_model and (
+                    isinstance(model, Param) or self._spells_param(module, function, kwargs, key)
+                )
                 if not _is_claude_constant(model) and not by_caller:
                     return None
             nested = kwargs.get("model_kwargs") if TARGETS[key].location == "model-kwargs" else None
@@ -1765,9 +1770,30 @@ class Project:
             model = self.evaluate(module, function, model_expr) if model_expr else None
             if _is_claude_constant(model) or isinstance(model, Param):
                 return "litellm:completion", kwargs
+            if model_expr and self._spelled_param(module, function, model_expr):
+                return "litellm:completion", {**kwargs, "model": model_expr}
         if name in CONSTRUCTORS:
             return self._constructor_target(module, function, call, name)
         return None
+
+    def _spells_param(
+        self, module: str, function: str | None, kwargs: dict[str, list[Any]], key: str
+    ) -> bool:
+        """Return whether a target's model keyword is spelled around a parameter."""
+        return any(
+            self._spelled_param(module, function, kwargs[name])
+            for name in TARGETS[key].model
+            if name in kwargs
+        )
+
+    def _spelled_param(self, module: str, function: str | None, value: list[Any]) -> bool:
+        """Return whether a model is spelled around a parameter (`"anthropic/" + model`): the
+        call is Claude's where a caller passes a Claude model (`by_model`), as for the
+        parameter itself."""
+        if function is None:
+            return False
+        around = self._spelled_around(module, function, value)
+        return around is not None and isinstance(self.evaluate(module, function, around[0]), Param)
 
     def _constructor_target(
         self, module: str, function: str | None, call: list[Any], name: str
@@ -2339,13 +2365,32 @@ class Project:
         return (module, name) if written[0] == "lit" and not nested else None
 
     def _reach_from(
-        self, module: str, function: str | None, value: list[Any], reach: list[Any]
+        self,
+        module: str,
+        function: str | None,
+        value: list[Any],
+        reach: list[Any],
+        spelled: list[list[str]] | None = None,
     ) -> None:
-        """Record that the parameter an expression reads (if it reads one) reaches `reach`."""
+        """Record that the parameter an expression reads (if it reads one) reaches `reach`.
+
+        A model spelled around a parameter (`f"anthropic.{model}-v1:0"`) reaches it too, with
+        the text written around it (`spelled`: what the callee writes around what it is given).
+        """
         if function is None:
             return
+        if reach[0] == MODEL:
+            around = self._spelled_around(module, function, value)
+            if around is not None:
+                value = around[0]
+                spelled = [
+                    [prefix + around[1], around[2] + suffix]
+                    for prefix, suffix in spelled or [["", ""]]
+                ]
         for symbol, fallback in self._param_reads(module, function, value, 0):
             key = (symbol.module, symbol.qual)
+            if spelled:
+                self._record_spelled(key, symbol.name, spelled)
             if _add(self._entry(self.facts.reaches, key, "reaches", dict), symbol.name, reach):
                 self._touch("reaches", key)
             if fallback is not None:
@@ -2353,6 +2398,42 @@ class Project:
                 if symbol.name not in fallbacks:
                     fallbacks[symbol.name] = fallback
                     self._touch("fallbacks", key)
+
+    def _spelled_around(
+        self, module: str, function: str, value: list[Any]
+    ) -> tuple[list[Any], str, str] | None:
+        """Return the one part of a string built from parts (an f-string, `a + b`) that is not
+        known, with the known text before and after it: `f"anthropic.{model}-v1:0"` is
+        (`model`, "anthropic.", "-v1:0"). None when it is not such a string."""
+        if value[0] == "name":
+            facts = self.summaries[module]["functions"].get(function, {})
+            local = facts.get("locals", {}).get(value[1])
+            if local and len(local) == 1 and not local[0][1] and local[0][0][0] == "join":
+                value = local[0][0]
+        if value[0] != "join":
+            return None
+        parts = _flat_join(value)
+        texts: list[str | None] = []
+        for part in parts:
+            found = self.evaluate(module, function, part)
+            known = isinstance(found, Const) and isinstance(found.value, str)
+            texts.append(found.value if known else None)  # type: ignore[union-attr]
+        unknown = [i for i, text in enumerate(texts) if text is None]
+        if len(unknown) != 1:
+            return None
+        at = unknown[0]
+        before = "".join(t for t in texts[:at] if t is not None)
+        after = "".join(t for t in texts[at + 1 :] if t is not None)
+        return (parts[at], before, after) if before or after else None
+
+    def _record_spelled(self, key: tuple[str, str], name: str, spelled: list[list[str]]) -> None:
+        """Note the text a parameter reaching a Claude call's model is written between."""
+        table = self._entry(self.facts.spelled, key, "spelled", dict)
+        known = table.setdefault(name, [])
+        for pair in spelled:
+            if pair not in known:
+                known.append(pair)
+                self._touch("spelled", key)
 
     def _param_reads(
         self, module: str, function: str | None, value: list[Any], depth: int
@@ -2535,9 +2616,10 @@ class Project:
         self._record_bound_clients(module, function, key, bound_args)
         # Wrapper chains: our parameters passed on reach what the callee's reach.
         here = [self.paths.get(module, module), call[6]]
+        spelled = self.facts.spelled.get(key, {})
         for name, arg in bound_args.items():
             for reach in reaches.get(name, []):
-                self._reach_from(module, function, arg, reach)
+                self._reach_from(module, function, arg, reach, spelled.get(name))
                 self._constant_read(module, function, arg, [reach[0], reach[1], *here])
         for name, arg in extra.items():
             for reach in forwards.get(name, []):
@@ -2892,6 +2974,9 @@ class Project:
         fallbacks = self.facts.fallbacks.get(key)
         if fallbacks and entry.get("reaches"):
             entry["fallbacks"] = fallbacks
+        spelled = self.facts.spelled.get(key)
+        if spelled and entry.get("reaches"):
+            entry["spelled"] = spelled
         relied = self.facts.relied.get(key)
         if relied and entry.get("reaches"):
             entry["relied"] = sorted(relied & set(entry["reaches"]))
@@ -3500,6 +3585,15 @@ def _places(reaches: list[list[Any]]) -> list[list[Any]]:
     return sorted(found)
 
 
+def _flat_join(value: list[Any]) -> list[list[Any]]:
+    """Return the parts of a string built from parts, `a + b + c` and f-strings inside it
+    flattened (`"bedrock/" + f"anthropic.{model}"` is three parts)."""
+    found: list[list[Any]] = []
+    for part in value[1]:
+        found.extend(_flat_join(part) if part[0] == "join" else [part])
+    return found
+
+
 def _add(table: dict[str, list[list[Any]]], name: str, reach: list[Any]) -> bool:
     """Add a reach to a table's entry; return whether it was new."""
     items = table.setdefault(name, [])
@@ -3518,6 +3612,7 @@ def _freeze(facts: Facts) -> str:
             sorted((list(k), sorted(v)) for k, v in facts.ambiguous.items()),
             sorted((list(k), sorted(v)) for k, v in facts.relied.items()),
             sorted((list(k), v) for k, v in facts.fallbacks.items()),
+            sorted((list(k), v) for k, v in facts.spelled.items()),
             sorted(facts.options),
             sorted(facts.constant_reads.items()),
         ],
