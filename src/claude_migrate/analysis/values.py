@@ -666,6 +666,8 @@ class ValueResolver:
         """
         if self.symbols is None or depth > MAX_DEPTH:
             return UNKNOWN
+        if attr == "value" and isinstance(base, cst.Name):
+            return self._member_default(base.value, scope, depth)
         if attr == "value" and isinstance(base, cst.Attribute):
             # `Model.OPUS.value`: the value of a member of an enum of this module.
             owner = self.symbols.local_class(base.value, scope)
@@ -690,6 +692,28 @@ class ValueResolver:
         if found is None:
             return self.module_constant(base, attr, scope)
         return Value(True, found[0], None, found[1])
+
+    def _member_default(self, name: str, scope: Scope, depth: int) -> Value:
+        """Return `model.value` for a parameter whose default is an enum's member
+        (`model: Model = Model.OPUS`) that an in-project call relies on: the member's value,
+        found at the default as the parameter itself is (`relied_default`).
+
+        The default must be written as a member of a class (`Model.OPUS`) whose value is a
+        literal: an enum of this module, or a project class whose constant the phase proved
+        (a plain string has no `.value`, so only an enum's member can be read this way)."""
+        assert self.symbols is not None
+        bindings = [b for b in scope.lookup(name) if b.kind != "annotation"]
+        if len(bindings) != 1 or bindings[0].kind != "param":
+            return UNKNOWN
+        default = bindings[0].default
+        if not isinstance(default, cst.Attribute):
+            return UNKNOWN
+        outer = bindings[0].scope.parent or bindings[0].scope
+        owner = self.symbols.local_class(default.value, outer)
+        if owner is not None and not self._is_enum(owner):
+            return UNKNOWN
+        found = self.relied_default(name, scope, depth + 1)
+        return found if isinstance(found.value, str) else UNKNOWN
 
     def _is_enum(self, info: ClassInfo) -> bool:
         assert self.symbols is not None

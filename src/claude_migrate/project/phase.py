@@ -2136,6 +2136,10 @@ class Project:
         another module that `value` names, if it names one."""
         if read[0] not in READ_AT_DEFINITION:
             return
+        if value[0] == "or":
+            # `model or settings.model`: the fallback is what the call sends when the value
+            # before it is empty (a default of None, an unset option).
+            value = value[1][-1]
         place = self._constant_place(module, function, value)
         if place is not None:
             table = self._entry(self.facts.constant_reads, place[0], "constant_reads", dict)
@@ -2979,7 +2983,10 @@ class Project:
             entry["spelled"] = spelled
         relied = self.facts.relied.get(key)
         if relied and entry.get("reaches"):
-            entry["relied"] = sorted(relied & set(entry["reaches"]))
+            # A default relied on whose value, or a path into it (`model.value` of an enum
+            # member), reaches a Claude call.
+            reached = {name.split(".", 1)[0] for name in entry["reaches"]}
+            entry["relied"] = sorted(relied & reached)
         callers = self.facts.stream_callers.get(key, {})
         if callers.get("unset") and not callers.get("set") and _stream_names(forwards):
             # Every call of it the project makes leaves `stream` out: its Claude call never
