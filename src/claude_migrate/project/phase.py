@@ -2305,7 +2305,9 @@ class Project:
     ) -> tuple[str, list[Any]] | None:
         callee = self.evaluate(module, function, call[1])
         if isinstance(callee, Class):
-            return None if own else (module, call)
+            # An object the reading module makes of its own class is read by the file's own
+            # analysis; one of another module's class has its defaults there.
+            return None if own and callee.module == module else (module, call)
         if not isinstance(callee, Func) or call[2] or call[3] or call[4] or call[5]:
             return None
         facts = self.summaries[callee.module]["functions"].get(callee.qual, {})
