@@ -172,9 +172,10 @@ def nearest_sdk_pins(folder: str) -> tuple[tuple[str, Pin], ...]:
 
     The nearest folder, `folder` or one above it, whose dependency files name `anthropic`
     decides; each folder is listed once per run, its answer shared by every folder below it.
-    `setup.py` is not read here.
+    `setup.py` gives its `install_requires` literal, read with `ast` (never run).
     """
     from claude_migrate.manifests import format_of, read_text
+    from claude_migrate.manifests.setup_py_literals import SETUP_PY, read_install_requires
 
     current = Path(folder)
     found: list[tuple[str, Pin]] = []
@@ -184,7 +185,7 @@ def nearest_sdk_pins(folder: str) -> tuple[tuple[str, Pin], ...]:
         entries = []
     for name in entries:
         fmt = format_of(name)
-        if fmt is None or not (current / name).is_file():
+        if (fmt is None and name != SETUP_PY) or not (current / name).is_file():
             continue
         try:
             text = (current / name).read_text(encoding="utf-8")
@@ -192,7 +193,10 @@ def nearest_sdk_pins(folder: str) -> tuple[tuple[str, Pin], ...]:
             continue
         if SDK_PACKAGE not in text.lower():
             continue
-        pins, _problems = read_text(fmt, text, name)
+        if fmt is None:
+            pins = read_install_requires(text)
+        else:
+            pins, _problems = read_text(fmt, text, name)
         found += [(name, pin) for pin in pins if canonical_name(pin.name) == SDK_PACKAGE]
     if found or current.parent == current:
         return tuple(found)
@@ -216,7 +220,7 @@ def sdk_requirement_files(folder: str) -> tuple[str, ...]:
         entries = []
     for name in entries:
         full = os.path.join(folder, name)
-        if format_of(name) is None or not os.path.isfile(full):
+        if (format_of(name) is None and name != "setup.py") or not os.path.isfile(full):
             continue
         try:
             data = Path(full).read_bytes()
