@@ -3470,10 +3470,10 @@ def _plain(symbol: Sym) -> list[Any] | None:
         and symbol.of.only is None
     ):
         return ["items", symbol.of.cls]
-    if isinstance(symbol, Choice):
-        options = [_plain(option) for option in symbol.options]
-        if all(options):
-            return ["choice", options]
+    if isinstance(symbol, Choice) and all(isinstance(o, Func) for o in symbol.options):
+        # A function imported in each branch of an `if` chain: a file reads the one that passes
+        # its arguments on to a Claude call (`symbols.Resolver._chosen_function`).
+        return ["choice", [_plain(option) for option in symbol.options]]
     return None
 
 
