@@ -17,8 +17,6 @@ from packaging.requirements import InvalidRequirement
 from claude_migrate.manifests.pin import PEP440, Pin
 from claude_migrate.manifests.requirement import parse_pep508
 
-SETUP_PY = "setup.py"
-
 
 def read_install_requires(text: str) -> list[Pin]:
     """Return the pins `setup(install_requires=[...])` names at module level ([] when none or

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from claude_migrate.policy.deprecations import Catalogue
 
 SDK_PACKAGE = "anthropic"
+# The one Python file whose requirements decide the SDK floor (read with `ast`, never run).
+SETUP_PY = "setup.py"
 
 
 def today() -> dt.date:
@@ -175,7 +177,6 @@ def nearest_sdk_pins(folder: str) -> tuple[tuple[str, Pin], ...]:
     `setup.py` gives its `install_requires` literal, read with `ast` (never run).
     """
     from claude_migrate.manifests import format_of, read_text
-    from claude_migrate.manifests.setup_py_literals import SETUP_PY, read_install_requires
 
     current = Path(folder)
     found: list[tuple[str, Pin]] = []
@@ -194,6 +195,9 @@ def nearest_sdk_pins(folder: str) -> tuple[tuple[str, Pin], ...]:
         if SDK_PACKAGE not in text.lower():
             continue
         if fmt is None:
+            # Only a setup.py naming the SDK loads the requirement parser.
+            from claude_migrate.manifests.setup_py_literals import read_install_requires
+
             pins = read_install_requires(text)
         else:
             pins, _problems = read_text(fmt, text, name)
@@ -220,7 +224,7 @@ def sdk_requirement_files(folder: str) -> tuple[str, ...]:
         entries = []
     for name in entries:
         full = os.path.join(folder, name)
-        if (format_of(name) is None and name != "setup.py") or not os.path.isfile(full):
+        if (format_of(name) is None and name != SETUP_PY) or not os.path.isfile(full):
             continue
         try:
             data = Path(full).read_bytes()
