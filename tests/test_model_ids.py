@@ -34,6 +34,8 @@ def _spellings() -> list[tuple[str, str]]:
         for vertex in model.vertex:
             if "@" in vertex:
                 found += [(vertex, model.id), (f"vertex_ai/{vertex}", model.id)]
+        for name in model.openrouter:
+            found += [(f"anthropic/{name}", model.id), (f"anthropic/{name}:beta", model.id)]
     return found
 
 
@@ -52,6 +54,23 @@ def test_prefixes_are_kept_for_the_replacement() -> None:
     assert vertex is not None and (vertex.form, vertex.prefix) == ("vertex", "vertex_ai/")
 
 
+def test_an_openrouter_name_is_replaced_by_openrouters_name_of_the_successor() -> None:
+    # https://openrouter.ai/models names the models dotted and undated, after `anthropic/`.
+    found = recognise("anthropic/claude-3.7-sonnet", CATALOGUE)
+    assert found is not None
+    assert (found.model.id, found.form, found.prefix) == (
+        "claude-3-7-sonnet-20250219",
+        "openrouter",
+        "anthropic/",
+    )
+    successor = CATALOGUE.successor(found.model, found.model.retires)  # type: ignore[arg-type]
+    assert successor is not None
+    assert CATALOGUE.spell(successor[0], found) == "anthropic/claude-sonnet-4.6"
+    variant = recognise("anthropic/claude-3.5-sonnet:beta", CATALOGUE)
+    assert variant is not None and variant.model.id == "claude-3-5-sonnet-20241022"
+    assert CATALOGUE.spell(successor[0], variant) is None  # no variant to carry over
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -68,6 +87,10 @@ def test_prefixes_are_kept_for_the_replacement() -> None:
         "the claude-3-opus-20240229 model", "claude-3-opus-20240229,claude-2.1",
         "https://example.com/claude-3-opus-20240229", "models/claude-3-opus-20240229",
         "openai/claude-3-opus-20240229", "openrouter/anthropic/claude-3-opus",
+        # OpenRouter's names only behind `anthropic/`, and only its own variants
+        "claude-3.7-sonnet", "anthropic:claude-3.7-sonnet", "bedrock/claude-3.7-sonnet",
+        "anthropic/claude-3.7-sonnet:free", "anthropic/claude-3.7-sonnet-x",
+        "anthropic/claude-3.7", "anthropic/claude-3.7-sonnet/extra",
         "claude-3-opus-20240229.json", "anthropic/claude-3-opus-20240229/extra",
         "arn:aws:bedrock:us-east-1::custom-model/anthropic.claude-v2",
         "claude-3-opus-20240229" * 20,

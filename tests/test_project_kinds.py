@@ -79,6 +79,15 @@ def test_what_a_file_cannot_use_does_not_cross(symbol: Sym) -> None:
     assert _plain(symbol) is None
 
 
+def test_a_choice_of_functions_crosses_as_each_of_them() -> None:
+    # `if P: from .gpt import get_llm` / `else: from .claude import get_llm`.
+    choice = Choice((Func("app.gpt", "get_llm"), Func("app.claude", "get_llm")))
+    assert _plain(choice) == [
+        "choice",
+        [["func", "app.gpt", "get_llm"], ["func", "app.claude", "get_llm"]],
+    ]
+
+
 def test_kinds_are_values_compared_by_kind_and_fields() -> None:
     assert Func("m", "f") == Func("m", "f")
     assert Func("m", "f") != Class("m", "f")  # same fields, another kind

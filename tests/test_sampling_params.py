@@ -217,11 +217,6 @@ def test_fix_removes_the_argument_and_settles(tmp_path: Path) -> None:
     assert cli("check", "--select", "CM107").exit_code == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the SDK-pin trigger reads requirements/pyproject/setup.cfg/Pipfile/lock files, not "
-    "setup.py (CM201 reads setup.py from its LibCST tree inside the Python pass)",
-)
 def test_a_setup_py_that_requires_sdk_1_0_moves_sdk_calls_to_cm107(tmp_path: Path) -> None:
     write_tree(
         tmp_path,
@@ -229,6 +224,37 @@ def test_a_setup_py_that_requires_sdk_1_0_moves_sdk_calls_to_cm107(tmp_path: Pat
             "svc/app.py": MIXED,
             "setup.py": (
                 "from setuptools import setup\nsetup(install_requires=['anthropic>=1.2'])\n"
+            ),
+        },
+    )
+    assert (SDK_LINE, "CM107") in findings(tmp_path)
+
+
+@pytest.mark.parametrize(
+    "setup",
+    [
+        # a floor below 1.0, a requirement computed at run time, a call not at module level
+        "from setuptools import setup\nsetup(install_requires=['anthropic>=0.40'])\n",
+        "from setuptools import setup\n"
+        "setup(install_requires=open('requirements.txt').read().split())\n",
+        "from setuptools import setup\n\ndef build():\n"
+        "    setup(install_requires=['anthropic>=1.2'])\n",
+    ],
+)
+def test_a_setup_py_that_proves_no_floor_leaves_sdk_calls_alone(tmp_path: Path, setup: str) -> None:
+    write_tree(tmp_path, {"svc/app.py": MIXED, "setup.py": setup})
+    assert (SDK_LINE, "CM107") not in findings(tmp_path)
+
+
+def test_a_setup_py_requirement_bound_to_a_name_is_read(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "svc/app.py": MIXED,
+            "setup.py": (
+                "import setuptools\n\nREQUIRES = ['httpx', 'anthropic>=1.2,<3']\n\n"
+                "if __name__ == '__main__':\n"
+                "    setuptools.setup(name='svc', install_requires=REQUIRES)\n"
             ),
         },
     )

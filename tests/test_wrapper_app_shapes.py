@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from helpers import Cli, write_tree
 
 
@@ -69,14 +68,15 @@ def test_a_request_dict_built_in_the_try_body_and_sent_from_its_handler_is_not_r
     assert _diagnostics(root, "CM102", "CM104") == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="OpenRouter's spellings of Claude models (anthropic/claude-3.5-sonnet, "
-    "claude-3.7-sonnet: dotted versions, no date) are not recognised as model ids",
-)
 def test_an_openrouter_spelling_of_a_retired_model_is_data(tmp_path: Path) -> None:
     root = write_tree(
         tmp_path,
-        {"routes.py": 'ROUTES = {"premium": "anthropic/claude-3.7-sonnet"}\n'},
+        {
+            "routes.py": (
+                'ROUTES = {"premium": "anthropic/claude-3.7-sonnet"}\n'
+                'CURRENT = {"premium": "anthropic/claude-sonnet-4.6", "cheap": "openai/gpt-4o"}\n'
+                'LOOKS = ["claude-3.7-sonnet", "anthropic/claude-3.7-sonnet-x"]\n'
+            )
+        },
     )
     assert [(d["line"], d["code"]) for d in _diagnostics(root, "CM302")] == [(1, "CM302")]

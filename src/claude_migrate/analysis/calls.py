@@ -11,6 +11,7 @@ followed is never one.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -136,6 +137,29 @@ class Hop:
             line = own[1](where[1])
         at = f" at {where[0]}:{line}" if where else ""
         return f"passed to {self.callee}() reaches a Claude call{at}"
+
+
+def _spelled(args: Entries, target: Target, spelled: dict[str, list[list[str]]]) -> Entry | None:
+    """Return a wrapper call's model entry as the Claude call sends it, kept in `args`: a
+    string the caller passes, with the text the wrapper writes around it
+    (`f"anthropic.{model}-v1:0"`). A parameter spelled several ways is one of several ids:
+    judged as passed, with no fix (`choice`)."""
+    entry = args.get(*target.model) if target.model else None
+    pairs = spelled.get(entry.key) if entry is not None else None
+    if entry is None or not pairs:
+        return entry
+    value = entry.value
+    if not value.known or not isinstance(value.value, str):
+        return entry
+    if len(pairs) != 1:
+        changed = dataclasses.replace(value, choice=True)
+    else:
+        prefix, suffix = pairs[0]
+        whole = f"{prefix}{value.value}{suffix}"
+        changed = dataclasses.replace(value, value=whole, spelled=(prefix, suffix))
+    entry = dataclasses.replace(entry, value=changed)
+    args.items[entry.key] = entry
+    return entry
 
 
 @dataclass(eq=False)
@@ -538,7 +562,7 @@ class CallFinder:
             by_model=by_model,
             legacy=legacy,
         )
-        model = args.get(*target.model) if target.model else None
+        model = _spelled(args, target, facts.get("spelled", {}))
         passed = model.value.value if model is not None and model.value.known else None
         claude = isinstance(passed, str) and is_claude_model(passed)
         if target.by_model and target.model and not claude:

@@ -144,7 +144,7 @@ class FieldReader:
         fields = self._fields(node, scope)
         if fields is None:
             return None
-        cls, facts = fields
+        cls, facts, module = fields
         param = facts["attrs"].get(key)
         if param is None:
             return None
@@ -156,7 +156,11 @@ class FieldReader:
             if default is None or rest:
                 return None
             via = f"the default of {cls}.{key}"
-            return Entry(name, node, node, Value(True, default[0], None, via), None)
+            # Another module's class whose default the phase reports there, once, with the
+            # Claude calls reading it as related places (`local = Settings()` made here).
+            reported = self._reported(module, f"{cls}.{key}")
+            value = Value(True, default[0], None, via, elsewhere=reported)
+            return Entry(name, node, node, value, None)
         assert isinstance(arg, cst.Arg)
         if rest:
             return self._walk(name, arg.value, scope, rest, depth + 1)
@@ -165,9 +169,17 @@ class FieldReader:
 
     def fields_of(self, call: cst.Call, scope: Scope) -> tuple[str, dict[str, Any]] | None:
         """Return the options class a call makes and its fields, as the project phase read them."""
-        return self._fields(call, scope)
+        found = self._fields(call, scope)
+        return None if found is None else found[:2]
 
-    def _fields(self, call: cst.Call, scope: Scope) -> tuple[str, dict[str, Any]] | None:
+    def _reported(self, module: str, constant: str) -> bool:
+        """Return whether the phase reports a class default of another module where it is."""
+        project = self.resolver.project
+        if project is None or module == project.module:
+            return False
+        return constant in project.modules.get(module, {}).get("read_by", {})
+
+    def _fields(self, call: cst.Call, scope: Scope) -> tuple[str, dict[str, Any], str] | None:
         """Return the options class a call makes and how its fields are passed."""
         project = self.resolver.project
         if project is None:
@@ -180,7 +192,7 @@ class FieldReader:
         else:
             return None
         facts = project.modules.get(module, {}).get("classes", {}).get(cls, {}).get("fields")
-        return (cls, facts) if facts else None
+        return (cls, facts, module) if facts else None
 
 
 def _argument(call: cst.Call, params: list[list[str]], wanted: str) -> cst.Arg | None | bool:

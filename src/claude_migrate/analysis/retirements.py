@@ -59,6 +59,12 @@ def judge_entry(ctx: FileContext, entry: Entry) -> Judged | None:
     if not entry.value.known or not isinstance(entry.value.value, str):
         return None
     spelling = known.lookup(entry.value.value) or sdk_spelling(entry.value.value)
+    if spelling is None and entry.value.spelled is not None:
+        # A wrapper spells the model around the value passed, into no id the catalogue knows
+        # (`f"bedrock/{model}"` given a bare API id): the value passed is the model named.
+        prefix, suffix = entry.value.spelled
+        passed = entry.value.value[len(prefix) : len(entry.value.value) - len(suffix)]
+        spelling = known.lookup(passed) or sdk_spelling(passed)
     if spelling is None or spelling.model.retires is None:
         return None
     retires = spelling.model.retires
@@ -114,10 +120,16 @@ def compose(
     node = entry.value.node
     assert node is not None
     current = entry.value.value
+    passed = _unspelled(entry, target)
+    if passed is None:
+        return (
+            f"the call spells the model around the value passed here, and {target!r} is not "
+            "spelled that way"
+        )
     written = value_edit(
         ctx,
         entry,
-        string_literal(node, target),
+        string_literal(node, passed),
         lambda other: model_entry(ctx, other),
         lambda other: other.value.value == current,
         "model",
@@ -163,6 +175,20 @@ def compose(
     place = f" in {written.subject}" if written.constant else ""
     caveat = f"; {written.caveat}" if written.caveat else ""
     return edits, changes, place + written.note + caveat
+
+
+def _unspelled(entry: Entry, target: str) -> str | None:
+    """Return what to pass for a call to send `target`: the id itself, or, for a model a
+    wrapper spells around what it is given (`f"anthropic.{model}-v1:0"`), the text between
+    its prefix and suffix (None when `target` does not start and end with them)."""
+    if entry.value.spelled is None:
+        return target
+    prefix, suffix = entry.value.spelled
+    if len(target) <= len(prefix) + len(suffix):
+        return None
+    if not (target.startswith(prefix) and target.endswith(suffix)):
+        return None
+    return target[len(prefix) : len(target) - len(suffix)]
 
 
 def comment_edits(ctx: FileContext, node: cst.CSTNode, old: str, new: str) -> list[Edit]:

@@ -265,6 +265,10 @@ class Resolver:
         found = self.project.lookup(qualname)
         if found is None:
             return Qual(self.project.absolute(qualname))
+        if found[0] == "choice":
+            found = self._chosen_function(found[1])
+            if found is None:
+                return Qual(self.project.absolute(qualname))
         kind = found[0]
         if kind == "client":
             return Instance(found[1], only=frozenset(found[2]) if len(found) > 2 else None)
@@ -277,6 +281,20 @@ class Resolver:
         if kind == "obj":
             return ProjectInstance(found[1], found[2])
         return Qual(self.project.absolute(qualname))
+
+    def _chosen_function(self, options: list[list[Any]]) -> list[Any] | None:
+        """Return the one function of several a name may be (imported in each branch of an
+        `if` chain) that passes its arguments on to a Claude call; None when none or several
+        do, or when one is not a function (as `_chosen_member` decides for methods)."""
+        assert self.project is not None
+        reaching = []
+        for option in options:
+            if option[0] != "func":
+                return None
+            facts = self.project.function(option[1], option[2]) or {}
+            if facts.get("reaches") or facts.get("forwards"):
+                reaching.append(option)
+        return reaching[0] if len(reaching) == 1 else None
 
     def own_function(self, qualname: str) -> dict[str, Any] | None:
         """Return the project facts of a function of this module, by its qualified name."""

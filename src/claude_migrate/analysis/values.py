@@ -8,6 +8,7 @@ computation is `UNKNOWN`, and nothing is reported on it.
 from __future__ import annotations
 
 import ast
+import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
@@ -64,9 +65,25 @@ class Value:
     # Set when the value is one a call may pick among several (`MODELS[key]`, a helper's
     # returns): the call's argument is not this value alone, so no fix writes there.
     choice: bool = False
+    # Set when the value is a model a wrapper spells around what its caller passes
+    # (`f"anthropic.{model}-v1:0"`): the text written before and after it. `value` is the
+    # whole id the call sends; the node holds the caller's part only.
+    spelled: tuple[str, str] | None = None
 
 
 UNKNOWN = Value(False)
+
+
+def _spelled_default(parts: list[str], defaults: list[tuple[int, Value]]) -> Value:
+    """Return a string built around one parameter default some call relies on: the whole
+    text, found (and fixed) at the default, the text around it kept (`Value.spelled`)."""
+    if len(defaults) != 1 or not isinstance(defaults[0][1].value, str):
+        return UNKNOWN
+    at, inner = defaults[0]
+    prefix, suffix = "".join(parts[:at]), "".join(parts[at + 1 :])
+    if inner.spelled is not None:  # `"bedrock/" + f"anthropic.{model}"`: both around it
+        prefix, suffix = prefix + inner.spelled[0], inner.spelled[1] + suffix
+    return dataclasses.replace(inner, value="".join(parts), spelled=(prefix, suffix))
 
 
 @dataclass(eq=False)
@@ -600,39 +617,53 @@ class ValueResolver:
         Every part must be proven (a string, or a number in an f-string). The text is written
         in several places: the finding is at the expression, without a fix.
         """
-        parts: list[str] = []
-        names: list[str] = []
-        if isinstance(node, cst.FormattedString):
-            if "b" in node.prefix.lower():
-                return UNKNOWN
-            for part in node.parts:
-                if isinstance(part, cst.FormattedStringText):
-                    if any(mark in part.value for mark in ("{{", "}}", "\\")):
-                        return UNKNOWN  # escapes: the text is not the value as written
-                    parts.append(part.value)
-                    continue
-                if not isinstance(part, cst.FormattedStringExpression):
-                    return UNKNOWN
-                if part.conversion is not None or part.format_spec is not None:
-                    return UNKNOWN
-                inner = self.value(part.expression, scope, depth + 1)
-                if not inner.known or isinstance(inner.value, bool) or inner.default:
-                    return UNKNOWN
-                if not isinstance(inner.value, (str, int, float)):
-                    return UNKNOWN
-                parts.append(str(inner.value))
-                names.extend([inner.via] if inner.via else [])
-        elif isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
-            for side in (node.left, node.right):
-                inner = self.value(side, scope, depth + 1)
-                if not inner.known or not isinstance(inner.value, str) or inner.default:
-                    return UNKNOWN
-                parts.append(inner.value)
-                names.extend([inner.via] if inner.via else [])
-        else:
+        pieces = self._joined_parts(node, scope, depth)
+        if pieces is None:
             return UNKNOWN
+        parts = [str(piece.value) if isinstance(piece, Value) else piece for piece in pieces]
+        # A part that is a parameter's default some call relies on (`f"anthropic.{model}"`
+        # with `model="claude-..."`): reported at the default, when it is the only one.
+        defaults = [
+            (at, piece)
+            for at, piece in enumerate(pieces)
+            if isinstance(piece, Value) and piece.default
+        ]
+        if defaults:
+            return _spelled_default(parts, defaults)
+        names = [piece.via for piece in pieces if isinstance(piece, Value) and piece.via]
         via = f"a string built from {', '.join(names)}" if names else "a string built from parts"
         return Value(True, "".join(parts), None, via)
+
+    def _joined_parts(
+        self, node: cst.BaseExpression, scope: Scope, depth: int
+    ) -> list[str | Value] | None:
+        """Return the parts of an f-string or `a + b`: text as written, and known values (a
+        string, or a number in an f-string); None when a part is not proven."""
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+            sides = [self.value(side, scope, depth + 1) for side in (node.left, node.right)]
+            if not all(side.known and isinstance(side.value, str) for side in sides):
+                return None
+            return list(sides)
+        if not isinstance(node, cst.FormattedString) or "b" in node.prefix.lower():
+            return None
+        pieces: list[str | Value] = []
+        for part in node.parts:
+            if isinstance(part, cst.FormattedStringText):
+                if any(mark in part.value for mark in ("{{", "}}", "\\")):
+                    return None  # escapes: the text is not the value as written
+                pieces.append(part.value)
+                continue
+            if not isinstance(part, cst.FormattedStringExpression):
+                return None
+            if part.conversion is not None or part.format_spec is not None:
+                return None
+            inner = self.value(part.expression, scope, depth + 1)
+            if not inner.known or isinstance(inner.value, bool):
+                return None
+            if not isinstance(inner.value, (str, int, float)):
+                return None
+            pieces.append(inner)
+        return pieces
 
     def class_constant(
         self, base: cst.BaseExpression, attr: str, scope: Scope, depth: int = 0
@@ -644,6 +675,8 @@ class ValueResolver:
         """
         if self.symbols is None or depth > MAX_DEPTH:
             return UNKNOWN
+        if attr == "value" and isinstance(base, cst.Name):
+            return self._member_default(base.value, scope, depth)
         if attr == "value" and isinstance(base, cst.Attribute):
             # `Model.OPUS.value`: the value of a member of an enum of this module.
             owner = self.symbols.local_class(base.value, scope)
@@ -668,6 +701,28 @@ class ValueResolver:
         if found is None:
             return self.module_constant(base, attr, scope)
         return Value(True, found[0], None, found[1])
+
+    def _member_default(self, name: str, scope: Scope, depth: int) -> Value:
+        """Return `model.value` for a parameter whose default is an enum's member
+        (`model: Model = Model.OPUS`) that an in-project call relies on: the member's value,
+        found at the default as the parameter itself is (`relied_default`).
+
+        The default must be written as a member of a class (`Model.OPUS`) whose value is a
+        literal: an enum of this module, or a project class whose constant the phase proved
+        (a plain string has no `.value`, so only an enum's member can be read this way)."""
+        assert self.symbols is not None
+        bindings = [b for b in scope.lookup(name) if b.kind != "annotation"]
+        if len(bindings) != 1 or bindings[0].kind != "param":
+            return UNKNOWN
+        default = bindings[0].default
+        if not isinstance(default, cst.Attribute):
+            return UNKNOWN
+        outer = bindings[0].scope.parent or bindings[0].scope
+        owner = self.symbols.local_class(default.value, outer)
+        if owner is not None and not self._is_enum(owner):
+            return UNKNOWN
+        found = self.relied_default(name, scope, depth + 1)
+        return found if isinstance(found.value, str) else UNKNOWN
 
     def _is_enum(self, info: ClassInfo) -> bool:
         assert self.symbols is not None

@@ -467,6 +467,11 @@ class RetiredModelCheck(Check["CheckContext"]):
     def _why_no_fix(spelling: Spelling) -> str:
         if spelling.model.source.startswith(SDK_SOURCE):
             return "; the catalogue knows no replacement: set one in [retired-models.replace]"
+        if spelling.suffix and spelling.form == "openrouter":
+            return (
+                f"; OpenRouter's {spelling.suffix} variant has no counterpart to move to: name a "
+                "current model's variant by hand"
+            )
         if spelling.suffix:
             return (
                 f"; the provisioned-throughput id ({spelling.suffix}) has no automatic "

@@ -41,6 +41,10 @@ _API_VERSION = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _BEDROCK = re.compile(r"^(?P<region>(?:[a-z]{2,8}(?:-[a-z]+)?\.)?)(?P<id>anthropic\..+)$")
 # Provisioned-throughput variants of a Bedrock id: `anthropic.claude-v2:1:200k`.
 _CONTEXT_SUFFIX = re.compile(r"^(?P<id>.+?)(?P<suffix>:\d+k)$")
+# What goes before an OpenRouter name (its own `anthropic/`), and the variants OpenRouter lists
+# beside a model (https://openrouter.ai/models: `:beta` self-moderated, `:thinking`).
+OPENROUTER_PREFIXES = ("anthropic/",)
+OPENROUTER_VARIANTS = (":beta", ":thinking")
 # A provider prefix written with a colon (pydantic-ai: "anthropic:claude-...", "bedrock:...").
 _PROVIDER_PREFIX = re.compile(r"^(?:anthropic|bedrock|google-vertex):")
 
@@ -50,6 +54,7 @@ MODEL_KEYS = (
     "patterns",
     "bedrock",
     "vertex",
+    "openrouter",
     "retires",
     "bedrock-retires",
     "vertex-retires",
@@ -82,6 +87,9 @@ class Model:
     patterns: tuple[str, ...] = ()
     bedrock: tuple[str, ...] = ()
     vertex: tuple[str, ...] = ()
+    # OpenRouter's names of the model, written after its `anthropic/` prefix (dotted versions,
+    # no date: `claude-3.7-sonnet`); listed, never derived.
+    openrouter: tuple[str, ...] = ()
     retires: dt.date | None = None
     replacement: str | None = None  # the nearest: the fewest request changes
     source: str = ""
@@ -116,9 +124,13 @@ class Spelling:
     """How a model string in code names a catalogue model, and what around it to keep."""
 
     model: Model
-    form: str  # "api" (a dated id), "alias" (an undated id or family pattern), "bedrock", "vertex"
+    # "api" (a dated id), "alias" (an undated id or family pattern), "bedrock", "vertex",
+    # "openrouter" (OpenRouter's name after `anthropic/`)
+    form: str
     prefix: str = ""  # kept on the replacement: "anthropic/", "us.", "arn:...:foundation-model/"
-    suffix: str = ""  # a Bedrock provisioned-throughput context suffix (":200k")
+    # A Bedrock provisioned-throughput context suffix (":200k"), or an OpenRouter variant
+    # (":beta", ":thinking"): no other model has the same, so no replacement is written.
+    suffix: str = ""
 
 
 @dataclass(frozen=True)
@@ -150,9 +162,10 @@ class Catalogue:
     _api: dict[str, tuple[Model, str]] = field(default_factory=dict, repr=False)
     _bedrock: dict[str, Model] = field(default_factory=dict, repr=False)
     _vertex: dict[str, Model] = field(default_factory=dict, repr=False)
+    _openrouter: dict[str, Model] = field(default_factory=dict, repr=False)
 
     def index(self) -> None:
-        self._api, self._bedrock, self._vertex = {}, {}, {}
+        self._api, self._bedrock, self._vertex, self._openrouter = {}, {}, {}, {}
         for model in self.models:
             self._api[model.id] = (model, "api" if _DATED.match(model.id) else "alias")
             for alias in model.aliases:
@@ -162,6 +175,8 @@ class Catalogue:
             for vertex in model.vertex:
                 if "@" in vertex:
                     self._vertex[vertex] = model
+            for name in model.openrouter:
+                self._openrouter[name] = model
 
     # Questions ----------------------------------------------------------------------------------
     def find(self, model_id: str) -> Model | None:
@@ -199,8 +214,21 @@ class Catalogue:
         found = self._api.get(rest)
         if found is not None:
             return Spelling(found[0], found[1], prefix)
+        if prefix in OPENROUTER_PREFIXES:
+            named = self._openrouter_spelling(prefix, rest)
+            if named is not None:
+                return named
         model = self.find(rest)
         return Spelling(model, "alias", prefix) if model is not None else None
+
+    def _openrouter_spelling(self, prefix: str, rest: str) -> Spelling | None:
+        """Return the model an OpenRouter name (after `anthropic/`) serves, its variant kept."""
+        name, colon, variant = rest.partition(":")
+        suffix = colon + variant
+        if suffix and suffix not in OPENROUTER_VARIANTS:
+            return None
+        model = self._openrouter.get(name)
+        return Spelling(model, "openrouter", prefix, suffix) if model is not None else None
 
     def spell(self, model: Model, like: Spelling, api_id: str | None = None) -> str | None:
         """Return `model` written the way `like` was written (platform, prefix), if it can be.
@@ -213,6 +241,8 @@ class Catalogue:
             return like.prefix + model.bedrock[0] if model.bedrock else None
         if like.form == "vertex":
             return like.prefix + model.vertex[0] if model.vertex else None
+        if like.form == "openrouter":
+            return like.prefix + model.openrouter[0] if model.openrouter else None
         if api_id is not None:
             return like.prefix + api_id
         if like.form == "alias" and model.aliases:
@@ -376,7 +406,7 @@ def _models(reader: _Reader) -> list[Model]:
                 )
         lists = {
             key: _strings(reader, entry, key, raw.get(key, []), at)
-            for key in ("aliases", "patterns", "bedrock", "vertex")
+            for key in ("aliases", "patterns", "bedrock", "vertex", "openrouter")
         }
         for bedrock in lists["bedrock"]:
             if not bedrock.startswith("anthropic."):
@@ -422,6 +452,7 @@ def _models(reader: _Reader) -> list[Model]:
                 patterns=lists["patterns"],
                 bedrock=lists["bedrock"],
                 vertex=lists["vertex"],
+                openrouter=lists["openrouter"],
                 retires=retires,
                 replacement=replacement,
                 recommended=recommended,
@@ -558,6 +589,7 @@ def _check_consistency(catalogue: Catalogue, readers: Sequence[_Reader]) -> None
         names = [("API id", n) for n in (model.id, *model.aliases)]
         names += [("Bedrock id", n) for n in model.bedrock]
         names += [("Vertex id", n) for n in model.vertex if "@" in n]
+        names += [("OpenRouter name", n) for n in model.openrouter]
         for kind, name in names:
             owner = owners.get((kind, name))
             if owner is not None and owner is not model:

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from claude_migrate.policy.deprecations import Catalogue
 
 SDK_PACKAGE = "anthropic"
+# The one Python file whose requirements decide the SDK floor (read with `ast`, never run).
+SETUP_PY = "setup.py"
 
 
 def today() -> dt.date:
@@ -172,7 +174,7 @@ def nearest_sdk_pins(folder: str) -> tuple[tuple[str, Pin], ...]:
 
     The nearest folder, `folder` or one above it, whose dependency files name `anthropic`
     decides; each folder is listed once per run, its answer shared by every folder below it.
-    `setup.py` is not read here.
+    `setup.py` gives its `install_requires` literal, read with `ast` (never run).
     """
     from claude_migrate.manifests import format_of, read_text
 
@@ -184,7 +186,7 @@ def nearest_sdk_pins(folder: str) -> tuple[tuple[str, Pin], ...]:
         entries = []
     for name in entries:
         fmt = format_of(name)
-        if fmt is None or not (current / name).is_file():
+        if (fmt is None and name != SETUP_PY) or not (current / name).is_file():
             continue
         try:
             text = (current / name).read_text(encoding="utf-8")
@@ -192,7 +194,13 @@ def nearest_sdk_pins(folder: str) -> tuple[tuple[str, Pin], ...]:
             continue
         if SDK_PACKAGE not in text.lower():
             continue
-        pins, _problems = read_text(fmt, text, name)
+        if fmt is None:
+            # Only a setup.py naming the SDK loads the requirement parser.
+            from claude_migrate.manifests.setup_py_literals import read_install_requires
+
+            pins = read_install_requires(text)
+        else:
+            pins, _problems = read_text(fmt, text, name)
         found += [(name, pin) for pin in pins if canonical_name(pin.name) == SDK_PACKAGE]
     if found or current.parent == current:
         return tuple(found)
@@ -216,7 +224,7 @@ def sdk_requirement_files(folder: str) -> tuple[str, ...]:
         entries = []
     for name in entries:
         full = os.path.join(folder, name)
-        if format_of(name) is None or not os.path.isfile(full):
+        if (format_of(name) is None and name != SETUP_PY) or not os.path.isfile(full):
             continue
         try:
             data = Path(full).read_bytes()

@@ -10,6 +10,8 @@ Vertex id) behind at most one of the prefixes the clients that route to Claude w
 
 - LiteLLM: `anthropic/`, `bedrock/` (also `bedrock/converse/`, `bedrock/invoke/`),
   `vertex_ai/` (https://docs.litellm.ai/docs/providers/bedrock, .../providers/vertex);
+- OpenRouter: `anthropic/` before its own names of the models, dotted and undated
+  (`anthropic/claude-3.7-sonnet`, https://openrouter.ai/models), which the catalogue lists;
 - LangChain's `init_chat_model` and pydantic-ai: `anthropic:`, `bedrock:`, `google-vertex:`;
 - a Bedrock ARN: `arn:aws:bedrock:REGION:ACCOUNT:foundation-model/` or `.../inference-profile/`.
 

@@ -406,6 +406,9 @@ class Facts:
     relied_by: dict[tuple[str, str], dict[str, set[tuple[str, str]]]] = field(default_factory=dict)
     # `options.model_id or DEFAULT_MODEL`: parameter path -> [the constant, its name].
     fallbacks: dict[tuple[str, str], dict[str, list[Any]]] = field(default_factory=dict)
+    # A parameter a Claude call's model is spelled from (`f"anthropic.{model}-v1:0"`,
+    # `"bedrock/" + model`): parameter -> each [prefix, suffix] the call writes around it.
+    spelled: dict[tuple[str, str], dict[str, list[list[str]]]] = field(default_factory=dict)
     # Classes whose instances callers pass where a field of them reaches a Claude call.
     options: set[tuple[str, str]] = field(default_factory=set)
     # A module's constants that Claude calls of other modules read as their parameters:
@@ -664,9 +667,17 @@ class Project:
         self._script_folders[module] = folder
         imports = {n: self.sibling(module, folder, q) for n, q in summary["imports"].items()}
         stars = [self.sibling(module, folder, q) for q in summary["star_imports"]]
-        if imports == summary["imports"] and stars == summary["star_imports"]:
+        choices = {
+            n: [self.sibling(module, folder, q) for q in qs]
+            for n, qs in summary["import_choices"].items()
+        }
+        if (
+            imports == summary["imports"]
+            and stars == summary["star_imports"]
+            and choices == summary["import_choices"]
+        ):
             return summary
-        return {**summary, "imports": imports, "star_imports": stars}
+        return {**summary, "imports": imports, "star_imports": stars, "import_choices": choices}
 
     def module_path(self, name: str) -> Path | None:
         """Return the file of a project module (None for an installed or missing one)."""
@@ -725,6 +736,8 @@ class Project:
             if value[0] == "import"
         ]
         imported = [*summary["imports"].values(), *summary["submodules"], *summary["star_imports"]]
+        for choices in summary["import_choices"].values():
+            imported.extend(choices)
         for qualname in [*imported, *local]:
             for candidate, _ in self._prefixes(qualname):
                 if candidate in self.summaries or self.module_path(candidate) is not None:
@@ -1010,6 +1023,9 @@ class Project:
         if name in summary["imports"]:
             if assigns and any(value[0] in ("def", "class") for value, _ in assigns):
                 return None  # a local stand-in defined beside the import: which one is unseen
+            choices = summary["import_choices"].get(name)
+            if choices:
+                return self._imported_choice(summary["imports"][name], choices, depth)
             return self.qualified(summary["imports"][name], depth + 1)
         if assigns:
             if len(assigns) == 1 and assigns[0][0][0] == "def":
@@ -1027,6 +1043,26 @@ class Project:
                 return self.evaluate(module, None, plain[0][0], depth + 1)
             return _union([self.evaluate(module, None, value, depth + 1) for value, _ in plain])
         return None
+
+    def _imported_choice(self, last: str, choices: list[str], depth: int) -> Sym:
+        """Return a name each branch of an `if` chain imports from another place: any of the
+        project's functions, classes or objects it may be (`Choice`), each learning from the
+        calls made through it. What is not a choice of those (installed names, a fallback
+        import under `try`) is read as before, as the import written last."""
+        for qualname in choices:
+            self._load_for(qualname)
+        found = _choice([self.qualified(q, depth + 1) for q in choices])
+        return found if found is not None else self.qualified(last, depth + 1)
+
+    def _load_for(self, qualname: str) -> None:
+        """Summarise the project module an absolute name lies in, if it is not yet: each
+        alternative of an import is read, as the phase reads any name a module asks for."""
+        for module, _ in self._prefixes(qualname):
+            if module in self.summaries:
+                return
+            if self.module_path(module) is not None:
+                self.load(module)
+                return
 
     def _local(self, module: str, function: str, name: str, local: list[Any], depth: int) -> Sym:
         """Return what a local is: what its assignments may give.
@@ -1759,7 +1795,9 @@ class Project:
                         model = self.evaluate(module, function, kwargs[model_name])
                 # A parameter of a class that is Claude's only with a Claude model
                 # (`by_model`): the wrapper's call site is one only where a caller passes one.
-                by_caller = TARGETS[key].by_model and isinstance(model, Param)
+                by_caller = TARGETS[key].by_model and (
+                    isinstance(model, Param) or self._spells_param(module, function, kwargs, key)
+                )
                 if not _is_claude_constant(model) and not by_caller:
                     return None
             nested = kwargs.get("model_kwargs") if TARGETS[key].location == "model-kwargs" else None
@@ -1771,9 +1809,30 @@ class Project:
             model = self.evaluate(module, function, model_expr) if model_expr else None
             if _is_claude_constant(model) or isinstance(model, Param):
                 return "litellm:completion", kwargs
+            if model_expr and self._spelled_param(module, function, model_expr):
+                return "litellm:completion", {**kwargs, "model": model_expr}
         if name in CONSTRUCTORS:
             return self._constructor_target(module, function, call, name)
         return None
+
+    def _spells_param(
+        self, module: str, function: str | None, kwargs: dict[str, list[Any]], key: str
+    ) -> bool:
+        """Return whether a target's model keyword is spelled around a parameter."""
+        return any(
+            self._spelled_param(module, function, kwargs[name])
+            for name in TARGETS[key].model
+            if name in kwargs
+        )
+
+    def _spelled_param(self, module: str, function: str | None, value: list[Any]) -> bool:
+        """Return whether a model is spelled around a parameter (`"anthropic/" + model`): the
+        call is Claude's where a caller passes a Claude model (`by_model`), as for the
+        parameter itself."""
+        if function is None:
+            return False
+        around = self._spelled_around(module, function, value)
+        return around is not None and isinstance(self.evaluate(module, function, around[0]), Param)
 
     def _constructor_target(
         self, module: str, function: str | None, call: list[Any], name: str
@@ -2134,6 +2193,10 @@ class Project:
         another module that `value` names, if it names one."""
         if read[0] not in READ_AT_DEFINITION:
             return
+        if value[0] == "or":
+            # `model or settings.model`: the fallback is what the call sends when the value
+            # before it is empty (a default of None, an unset option).
+            value = value[1][-1]
         place = self._constant_place(module, function, value)
         if place is not None:
             table = self._entry(self.facts.constant_reads, place[0], "constant_reads", dict)
@@ -2299,7 +2362,9 @@ class Project:
     ) -> tuple[str, list[Any]] | None:
         callee = self.evaluate(module, function, call[1])
         if isinstance(callee, Class):
-            return None if own else (module, call)
+            # An object the reading module makes of its own class is read by the file's own
+            # analysis; one of another module's class has its defaults there.
+            return None if own and callee.module == module else (module, call)
         if not isinstance(callee, Func) or call[2] or call[3] or call[4] or call[5]:
             return None
         facts = self.summaries[callee.module]["functions"].get(callee.qual, {})
@@ -2363,13 +2428,32 @@ class Project:
         return (module, name) if written[0] == "lit" and not nested else None
 
     def _reach_from(
-        self, module: str, function: str | None, value: list[Any], reach: list[Any]
+        self,
+        module: str,
+        function: str | None,
+        value: list[Any],
+        reach: list[Any],
+        spelled: list[list[str]] | None = None,
     ) -> None:
-        """Record that the parameter an expression reads (if it reads one) reaches `reach`."""
+        """Record that the parameter an expression reads (if it reads one) reaches `reach`.
+
+        A model spelled around a parameter (`f"anthropic.{model}-v1:0"`) reaches it too, with
+        the text written around it (`spelled`: what the callee writes around what it is given).
+        """
         if function is None:
             return
+        if reach[0] == MODEL:
+            around = self._spelled_around(module, function, value)
+            if around is not None:
+                value = around[0]
+                spelled = [
+                    [prefix + around[1], around[2] + suffix]
+                    for prefix, suffix in spelled or [["", ""]]
+                ]
         for symbol, fallback in self._param_reads(module, function, value, 0):
             key = (symbol.module, symbol.qual)
+            if spelled:
+                self._record_spelled(key, symbol.name, spelled)
             if _add(self._entry(self.facts.reaches, key, "reaches", dict), symbol.name, reach):
                 self._touch("reaches", key)
             if fallback is not None:
@@ -2377,6 +2461,42 @@ class Project:
                 if symbol.name not in fallbacks:
                     fallbacks[symbol.name] = fallback
                     self._touch("fallbacks", key)
+
+    def _spelled_around(
+        self, module: str, function: str, value: list[Any]
+    ) -> tuple[list[Any], str, str] | None:
+        """Return the one part of a string built from parts (an f-string, `a + b`) that is not
+        known, with the known text before and after it: `f"anthropic.{model}-v1:0"` is
+        (`model`, "anthropic.", "-v1:0"). None when it is not such a string."""
+        if value[0] == "name":
+            facts = self.summaries[module]["functions"].get(function, {})
+            local = facts.get("locals", {}).get(value[1])
+            if local and len(local) == 1 and not local[0][1] and local[0][0][0] == "join":
+                value = local[0][0]
+        if value[0] != "join":
+            return None
+        parts = _flat_join(value)
+        texts: list[str | None] = []
+        for part in parts:
+            found = self.evaluate(module, function, part)
+            known = isinstance(found, Const) and isinstance(found.value, str)
+            texts.append(found.value if known else None)  # type: ignore[union-attr]
+        unknown = [i for i, text in enumerate(texts) if text is None]
+        if len(unknown) != 1:
+            return None
+        at = unknown[0]
+        before = "".join(t for t in texts[:at] if t is not None)
+        after = "".join(t for t in texts[at + 1 :] if t is not None)
+        return (parts[at], before, after) if before or after else None
+
+    def _record_spelled(self, key: tuple[str, str], name: str, spelled: list[list[str]]) -> None:
+        """Note the text a parameter reaching a Claude call's model is written between."""
+        table = self._entry(self.facts.spelled, key, "spelled", dict)
+        known = table.setdefault(name, [])
+        for pair in spelled:
+            if pair not in known:
+                known.append(pair)
+                self._touch("spelled", key)
 
     def _param_reads(
         self, module: str, function: str | None, value: list[Any], depth: int
@@ -2559,9 +2679,10 @@ class Project:
         self._record_bound_clients(module, function, key, bound_args)
         # Wrapper chains: our parameters passed on reach what the callee's reach.
         here = [self.paths.get(module, module), call[6]]
+        spelled = self.facts.spelled.get(key, {})
         for name, arg in bound_args.items():
             for reach in reaches.get(name, []):
-                self._reach_from(module, function, arg, reach)
+                self._reach_from(module, function, arg, reach, spelled.get(name))
                 self._constant_read(module, function, arg, [reach[0], reach[1], *here])
         for name, arg in extra.items():
             for reach in forwards.get(name, []):
@@ -2710,6 +2831,8 @@ class Project:
 
     def _useful(self, plain: list[Any]) -> bool:
         """Return whether a function or class another module names has facts to give."""
+        if plain[0] == "choice":
+            return any(self._useful(option) for option in plain[1])
         if plain[0] not in ("func", "class", "obj"):
             return True
         facts = self._derive_functions(plain[1])
@@ -2951,9 +3074,15 @@ class Project:
         fallbacks = self.facts.fallbacks.get(key)
         if fallbacks and entry.get("reaches"):
             entry["fallbacks"] = fallbacks
+        spelled = self.facts.spelled.get(key)
+        if spelled and entry.get("reaches"):
+            entry["spelled"] = spelled
         relied = self.facts.relied.get(key)
         if relied and entry.get("reaches"):
-            entry["relied"] = sorted(relied & set(entry["reaches"]))
+            # A default relied on whose value, or a path into it (`model.value` of an enum
+            # member), reaches a Claude call.
+            reached = {name.split(".", 1)[0] for name in entry["reaches"]}
+            entry["relied"] = sorted(relied & reached)
         callers = self.facts.stream_callers.get(key, {})
         if callers.get("unset") and not callers.get("set") and _stream_names(forwards):
             # Every call of it the project makes leaves `stream` out: its Claude call never
@@ -3194,9 +3323,10 @@ class Project:
             if other in self.summaries and other not in seen:
                 seen.append(other)
         for name in list(seen):
-            for plain in self.derived(name)["names"].values():
-                if plain[0] in ("func", "class", "obj") and plain[1] not in seen:
-                    seen.append(plain[1])
+            for named in self.derived(name)["names"].values():
+                for plain in named[1] if named[0] == "choice" else [named]:
+                    if plain[0] in ("func", "class", "obj") and plain[1] not in seen:
+                        seen.append(plain[1])
         # The class of an object its functions are given (`call_api(self, ...)` from a module
         # this one need not import): what that class holds.
         for facts in self.derived(module)["functions"].values():
@@ -3236,6 +3366,7 @@ class Project:
             if value[0] == "import"
         ]
         spelled = [*summary["imports"].values(), *summary["submodules"], *local]
+        spelled.extend(q for qs in summary["import_choices"].values() for q in qs)
         whole = set(summary["star_imports"]) | set(self.aliases.get(module, {}).values())
         for other in self.closure(module):
             for qualname in spelled:
@@ -3439,6 +3570,10 @@ def _plain(symbol: Sym) -> list[Any] | None:
         and symbol.of.only is None
     ):
         return ["items", symbol.of.cls]
+    if isinstance(symbol, Choice) and all(isinstance(o, Func) for o in symbol.options):
+        # A function imported in each branch of an `if` chain: a file reads the one that passes
+        # its arguments on to a Claude call (`symbols.Resolver._chosen_function`).
+        return ["choice", [_plain(option) for option in symbol.options]]
     return None
 
 
@@ -3564,6 +3699,15 @@ def _places(reaches: list[list[Any]]) -> list[list[Any]]:
 TEST_DOUBLES = ("unittest.mock.", "mock.")
 
 
+def _flat_join(value: list[Any]) -> list[list[Any]]:
+    """Return the parts of a string built from parts, `a + b + c` and f-strings inside it
+    flattened (`"bedrock/" + f"anthropic.{model}"` is three parts)."""
+    found: list[list[Any]] = []
+    for part in value[1]:
+        found.extend(_flat_join(part) if part[0] == "join" else [part])
+    return found
+
+
 def _add(table: dict[str, list[list[Any]]], name: str, reach: list[Any]) -> bool:
     """Add a reach to a table's entry; return whether it was new."""
     items = table.setdefault(name, [])
@@ -3583,6 +3727,7 @@ def _freeze(facts: Facts) -> str:
             sorted((list(k), sorted(v)) for k, v in facts.ambiguous.items()),
             sorted((list(k), sorted(v)) for k, v in facts.relied.items()),
             sorted((list(k), v) for k, v in facts.fallbacks.items()),
+            sorted((list(k), v) for k, v in facts.spelled.items()),
             sorted(facts.options),
             sorted(facts.constant_reads.items()),
         ],
@@ -3721,6 +3866,7 @@ _SUMMARY_KEYS = frozenset(
         "classes",
         "calls",
         "submodules",
+        "import_choices",
     }
 )
 

@@ -515,6 +515,9 @@ def summarise_tree(tree: ast.Module, module: str, is_package: bool) -> dict[str,
         "module": module,
         "package": is_package,
         "imports": {},  # local name -> absolute dotted name
+        # local name -> every absolute name it is imported as, where branches import it
+        # differently (`if ...: from .gpt import llm` / `else: from .claude import llm`)
+        "import_choices": {},
         "star_imports": [],
         "all": None,
         "assigns": {},  # name -> [[expr, nested]]
@@ -528,7 +531,20 @@ def summarise_tree(tree: ast.Module, module: str, is_package: bool) -> dict[str,
         _read_body(tree.body, summary, module, is_package, nested=False)
     except RecursionError:
         return None
+    summary["import_choices"] = {
+        name: choices
+        for name, choices in summary["import_choices"].items()
+        if len(choices) > 1 and name in summary["imports"]
+    }
     return summary
+
+
+def _imported(summary: dict[str, Any], name: str, qualname: str) -> None:
+    """Record that a module-level import binds `name` to `qualname` (each distinct one kept)."""
+    summary["imports"][name] = qualname
+    choices = summary["import_choices"].setdefault(name, [])
+    if qualname not in choices:
+        choices.append(qualname)
 
 
 def _read_body(
@@ -538,10 +554,10 @@ def _read_body(
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
-                    summary["imports"][alias.asname] = alias.name
+                    _imported(summary, alias.asname, alias.name)
                 else:
                     top = alias.name.split(".")[0]
-                    summary["imports"][top] = top
+                    _imported(summary, top, top)
                     if top != alias.name:
                         summary["submodules"].append(alias.name)
         elif isinstance(node, ast.ImportFrom):
@@ -550,9 +566,8 @@ def _read_body(
                 if alias.name == "*":
                     summary["star_imports"].append(base)
                     continue
-                summary["imports"][alias.asname or alias.name] = (
-                    f"{base}.{alias.name}" if base else alias.name
-                )
+                qualname = f"{base}.{alias.name}" if base else alias.name
+                _imported(summary, alias.asname or alias.name, qualname)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             value = node.value
