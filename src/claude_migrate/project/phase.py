@@ -3704,23 +3704,14 @@ class _Growth:
                     self.summarised(name)
         if len(project.summaries) != before:
             project.solve()
-        # A file can use what a module gives only by spelling one of its names: the bytes
-        # decide most files before their import lines are read.
-        spelled: set[bytes] = set()
-        for name in list(project.summaries):
-            if self.giving(name):
-                spelled.update(given_names(project.derived(name)))
-        if not spelled:
-            return False
+        # A file joins when a module it imports gives something and it spells a name some
+        # module gives. Only the modules the remaining files import are derived here; the
+        # others only when a file's own imports' names are not in it (`_Spelled`).
+        spelled = _Spelled(self)
         joined = []
         left = []
         for item in self.pending:
-            # A star import re-exports every name without spelling one.
-            uses = _mentions(item[1], spelled) or STAR_IMPORT in item[1]
-            if uses and any(self.giving(name) for name in self.imported(item)):
-                joined.append(item)
-            else:
-                left.append(item)
+            (joined if self.joins(item, spelled) else left).append(item)
         self.pending = left
         if not joined:
             return False
@@ -3761,11 +3752,51 @@ class _Growth:
     def giving(self, name: str) -> bool:
         return name in self.project.summaries and gives(self.project.derived(name))
 
+    def joins(self, item: _Pending, spelled: _Spelled) -> bool:
+        """Return whether a remaining file uses what a module gives: it imports a module that
+        gives something, and spells a name some module gives (or star-imports, which
+        re-exports every name without spelling one)."""
+        giving = [name for name in sorted(self.imported(item)) if self.giving(name)]
+        if not giving:
+            return False
+        return STAR_IMPORT in item[1] or spelled.in_data(item[1], giving)
+
     def imported(self, item: _Pending) -> set[str]:
         if id(item) not in self.imports:
             found = imports_of(item[1], item[2], item[3])
             self.imports[id(item)] = _imports_beside(self.project, item[0], found, item[2])
         return self.imports[id(item)]
+
+
+class _Spelled:
+    """The names an importer must spell to use what the project's modules give (`given_names`),
+    derived module by module only as far as a file's test needs."""
+
+    def __init__(self, growth: _Growth) -> None:
+        self.growth = growth
+        self.names: set[bytes] = set()
+        self.seen: set[str] = set()
+        self.left = iter(list(growth.project.summaries))
+
+    def _add(self, module: str) -> set[bytes]:
+        """Add the names a module gives (once); return them."""
+        if module in self.seen:
+            return set()
+        self.seen.add(module)
+        if not self.growth.giving(module):
+            return set()
+        found = given_names(self.growth.project.derived(module))
+        self.names.update(found)
+        return found
+
+    def in_data(self, data: bytes, first: list[str]) -> bool:
+        """Return whether `data` spells a name any module gives, `first` read first."""
+        for module in first:
+            self._add(module)
+        if _mentions(data, self.names):
+            return True
+        # Every module read so far was tested above: the others' names are tested as read.
+        return any(_mentions(data, self._add(module)) for module in self.left)
 
 
 def _names_nothing(files: Sequence[tuple[Path, bytes | str]]) -> bool:
