@@ -3708,8 +3708,8 @@ class _Growth:
         # module gives. Only the modules the remaining files import are derived here; the
         # others only when a file's own imports' names are not in it (`_Spelled`).
         spelled = _Spelled(self)
-        joined = []
-        left = []
+        joined: list[_Pending] = []
+        left: list[_Pending] = []
         for item in self.pending:
             (joined if self.joins(item, spelled) else left).append(item)
         self.pending = left
