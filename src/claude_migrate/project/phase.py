@@ -673,15 +673,31 @@ class Project:
         checked file imports) must make the views stale.
         """
         found: set[str] = set()
+        exists: dict[str, bool] = {}
+
+        def lexists(path: str) -> bool:
+            if path not in exists:
+                exists[path] = os.path.lexists(path)
+            return exists[path]
+
         for name, path in self._paths.items():
             parts = name.split(".")
             if path is not None or not all(part.isidentifier() for part in parts):
                 continue
             for root in self.roots:
-                base = root.joinpath(*parts)
-                for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-                    if not os.path.lexists(candidate):
-                        found.add(str(candidate))
+                # A folder on the way that does not exist stands for every file under it
+                # (nothing can be created there without creating it): one entry, not two a
+                # name, and one test on the way back.
+                folder = str(root)
+                for part in parts[:-1]:
+                    folder = os.path.join(folder, part)
+                    if not lexists(folder):
+                        found.add(folder)
+                        break
+                else:
+                    base = os.path.join(folder, parts[-1])
+                    package = os.path.join(base, "__init__.py") if lexists(base) else base
+                    found.update(path for path in (base + ".py", package) if not lexists(path))
         return sorted(found)
 
     def imported_modules(self, name: str) -> set[str]:
@@ -3999,7 +4015,7 @@ def _cached_views(cache: Any, key: str) -> dict[str, ProjectView | None] | None:
         return None
     data = cache.load_data(key)
     try:
-        if any(os.path.lexists(path) for path in data["absent"]):
+        if _any_exists(data["absent"]):
             return None  # a module the views were built without exists now
         for path, digest in data["read"].items():
             try:
@@ -4014,6 +4030,28 @@ def _cached_views(cache: Any, key: str) -> dict[str, ProjectView | None] | None:
         }
     except Exception:  # a torn or foreign entry is a miss, whatever is wrong with it
         return None
+
+
+def _any_exists(paths: Iterable[str]) -> bool:
+    """Return whether any of `paths` exists (a dangling link counts): each folder holding them
+    is listed once, rather than each path looked up."""
+    by_folder: dict[str, list[str]] = {}
+    for path in paths:
+        folder, name = os.path.split(path)
+        by_folder.setdefault(folder, []).append(name)
+    for folder, names in by_folder.items():
+        try:
+            listed = set(os.listdir(folder))
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # nothing exists under a folder that does not
+        except OSError:
+            # A folder that cannot be listed may still be searched: look each name up.
+            if any(os.path.lexists(os.path.join(folder, name)) for name in names):
+                return True
+            continue
+        if not listed.isdisjoint(names):
+            return True
+    return False
 
 
 def _store_views(
