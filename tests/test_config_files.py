@@ -327,3 +327,26 @@ def test_pyproject_tool_tables_are_read_and_the_policy_table_is_not(tmp_path: Pa
     assert (tmp_path / "pyproject.toml").read_text() == pyproject.replace(
         '"claude-3-opus-20240229"', '"claude-opus-4-6"'
     )
+
+
+def test_a_folder_named_env_is_walked_and_environments_under_any_name_are_not(
+    tmp_path: Path,
+) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "claude-migrate.toml": POLICY,
+            "env/grid.py": 'MODEL = "claude-2.1"\n',
+            "env/settings.yaml": "m: claude-2.1\n",
+            "myvenv/pyvenv.cfg": "home = /usr/bin\n",
+            "myvenv/share/app.yaml": "m: claude-2.1\n",
+            "conda/conda-meta/history": "",
+            "conda/etc/app.yaml": "m: claude-2.1\n",
+            "venv/app.yaml": "m: claude-2.1\n",
+        },
+    )
+    data = Cli(tmp_path).json("check", "--no-cache")
+    assert sorted({d["path"] for d in data["diagnostics"]}) == ["env/grid.py", "env/settings.yaml"]
+    # A folder given by name is walked even when it is an environment (`virtualenv .`).
+    data = Cli(tmp_path).json("check", "--no-cache", "myvenv")
+    assert [d["path"] for d in data["diagnostics"]] == ["myvenv/share/app.yaml"]

@@ -11,9 +11,12 @@ from helpers import write_tree
 
 from claude_migrate.engine.runner import PARALLEL_MIN_FILES
 
-# LibCST's native parser overflows its stack on a 5,000-deep parenthesised expression: a real
-# segfault (LibCST 1.x). Deep files are parsed in a worker even on a one-process run.
-SEGFAULTS_LIBCST = "x = " + "(" * 5000 + "1" + ")" * 5000 + "\n"
+# LibCST's native parser overflows its stack on 20,000 chained `not`s: a real segfault (LibCST
+# 1.x), in a fraction of a second. CPython answers the same text with a MemoryError, not a
+# SyntaxError, so nothing but the parse can report it. Deep files are parsed in a worker even on
+# a one-process run. (A 5,000-deep parenthesised expression is CPython's "too many nested
+# parentheses", reported in its words before LibCST sees it: tests/hostile/test_bounds.py.)
+SEGFAULTS_LIBCST = "x = " + "not " * 20000 + "a\n"
 
 
 def _crash_tree(tmp_path: Path, extra: str = "# CRASH-THIS-WORKER\n") -> tuple[dict[str, str], str]:

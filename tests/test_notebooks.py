@@ -35,9 +35,11 @@ EXPECTED = {
     "crlf": {(3, 4, 3, "CM101")},
     "one_string": {(3, 3, 32, "CM102"), (3, 3, 49, "CM101")},
     # A constant read by the calls of two cells: a finding at each call (a notebook's cells run
-    # one at a time), whose fix edits the constant once; a spread dict's entry: at the entry.
+    # one at a time), whose fix edits the constant once; a spread dict's entry: at each call's
+    # `**DEFAULTS`, the entry a related place, and the fix edits the entry once.
     "shared_constants": {
-        (3, 4, 43, "CM102"),
+        (8, 1, 32, "CM102"),
+        (8, 2, 33, "CM102"),
         (5, 2, 5, "CM302"),
         (5, 3, 5, "CM102"),
         (5, 4, 5, "CM101"),
@@ -130,6 +132,12 @@ def test_a_constant_read_by_calls_of_two_cells_is_reported_at_each_call(
         assert model["fix"]["description"].endswith("in MODEL (used by 2 Claude calls)")
         assert "related" not in model
     assert "related" not in found[(5, 4, "CM101")]
+    for line in (1, 2):
+        spread = found[(8, line, "CM102")]
+        assert spread["fix"] is not None
+        assert [r["message"] for r in spread["related"]] == [
+            "the max_tokens is written here, in DEFAULTS (cell 3)"
+        ]
 
 
 def test_python_files_keep_the_json_contract_without_a_cell(tmp_path: Path) -> None:

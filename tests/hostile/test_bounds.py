@@ -186,8 +186,8 @@ def test_calls_nested_150_deep_are_followed_to_the_depth_limit_only(
 
 
 def test_calls_nested_1000_deep_are_a_file_error_not_a_crash(tmp_path: Path) -> None:
-    """Deeper than any parser takes: LibCST's native parser aborts on it, in a worker, and the
-    file gets a CM001 entry naming it; the run goes on and ends normally."""
+    """Deeper than any parser takes (LibCST's native parser aborts on it): the file gets a CM001
+    entry in CPython's words, with its line; the run goes on and ends normally."""
     write_tree(tmp_path, {"deep.py": _nested_calls(1000), "ok.py": CALL})
     env = dict(os.environ)
     env["PYTHONPATH"] = str(SRC) + os.pathsep + env.get("PYTHONPATH", "")
@@ -198,6 +198,7 @@ def test_calls_nested_1000_deep_are_a_file_error_not_a_crash(tmp_path: Path) -> 
     )  # fmt: skip
     report = json.loads(proc.stdout)
     assert [(e["path"], e["code"]) for e in report["errors"]] == [("deep.py", "CM001")], report
+    assert "too many nested parentheses" in report["errors"][0]["message"], report["errors"]
     assert {d["path"] for d in report["diagnostics"]} == {"ok.py"}, report["diagnostics"]
     assert b"Traceback" not in proc.stderr, proc.stderr[-2000:]
 

@@ -274,7 +274,7 @@ def one_per_value(
     if ctx.line_labels is not None:
         # A notebook: its cells run one at a time, often out of order, and each request is made
         # by the cell that sends it; each call keeps its own finding there.
-        return [r.diagnostic for r in readings], set()
+        return [_in_sending_cell(ctx, check, r) for r in readings], set()
     others = {id(read.node): read for read in elsewhere}
     groups: dict[int, list[Reading]] = {}
     places: dict[int, cst.CSTNode] = {}
@@ -361,6 +361,31 @@ def _merge(
         # A dict entry spread into several calls: the finding stays where each call put it.
         return replace(diagnostic, fingerprint=first.fingerprint)
     return diagnostic
+
+
+def _in_sending_cell(ctx: FileContext, check: Check[Any], reading: Reading) -> Diagnostic:
+    """Return a notebook call's finding on an entry of a dict it spreads, placed at its `**name`.
+
+    The entry is written once, often in a set-up cell; the request that sends it is made by
+    the call's cell, so the finding is there, with the entry as a related place (the fix still
+    edits the entry: the calls' fixes are one edit).
+    """
+    found, entry = reading.diagnostic, reading.entry
+    holder = ctx.range(entry.holder).start
+    if not entry.through or (found.line, found.column) != (holder.line, holder.column + 1):
+        return found
+    spread = _spread(reading)
+    if spread is reading.site.node:
+        return found
+    said = f"the {entry.key} is written here, in {entry.through}"
+    return ctx.diagnostic(
+        check,
+        spread,
+        found.message,
+        found.fix,
+        severity=found.severity,
+        related=((ctx.path, holder.line, said), *found.related),
+    )
 
 
 def _spread(reading: Reading) -> cst.CSTNode:

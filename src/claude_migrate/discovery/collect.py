@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 PYTHON_SUFFIXES = (".py", ".pyi")
 SKIP_DIRS = frozenset(
     {
-        ".git", ".hg", ".svn", ".bzr", "__pycache__", ".venv", "venv", ".env", "env",
+        ".git", ".hg", ".svn", ".bzr", "__pycache__", ".venv", "venv", ".env",
         "node_modules", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache",
         ".claude-migrate-cache", "site-packages", ".eggs", "__pypackages__", ".ipynb_checkpoints",
     }
@@ -39,6 +39,15 @@ SKIP_DIRS = frozenset(
 
 # A cache folder says so with this file (https://bford.info/cachedir/); the result cache writes it.
 CACHE_TAG = "CACHEDIR.TAG"
+# Folders that are never the project's source, whatever their name: a cache folder, a virtual
+# environment (`pyvenv.cfg` at its root, https://peps.python.org/pep-0405/) and a conda
+# environment (`conda-meta/`, https://docs.conda.io/projects/conda/en/latest/user-guide/concepts/environments.html).
+# A folder named `env` is walked unless it is one of these: research code keeps its RL
+# environments there, and `python -m venv env` writes `env/pyvenv.cfg`. A folder given on the
+# command line is walked even if it is an environment (`virtualenv .` in a project's root):
+# its `site-packages` is skipped by name.
+NOT_SOURCE_MARKERS = frozenset({CACHE_TAG, "pyvenv.cfg", "conda-meta"})
+ROOT_MARKERS = frozenset({CACHE_TAG})
 
 
 def python_kind(path: Path) -> str | None:
@@ -324,13 +333,15 @@ class _Walk:
                 self.notices.overruled.append(path)
         return not self.is_excluded(path)
 
-    def _walk(self, folder: Path, real: str, device: int) -> Iterator[Candidate]:
+    def _walk(
+        self, folder: Path, real: str, device: int, markers: frozenset[str] = ROOT_MARKERS
+    ) -> Iterator[Candidate]:
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:
             return
-        if any(entry.name == CACHE_TAG for entry in entries):
-            return  # a cache folder (ours under any name, or another tool's): never source
+        if any(entry.name in markers for entry in entries):
+            return  # a cache folder or an environment, under any name: never source
         subfolders: list[tuple[Path, str, int]] = []
         for entry in entries:
             path = Path(entry.path)
@@ -360,7 +371,7 @@ class _Walk:
             except OSError:
                 continue
         for sub, sub_real, sub_device in subfolders:
-            yield from self._walk(sub, sub_real, sub_device)
+            yield from self._walk(sub, sub_real, sub_device, NOT_SOURCE_MARKERS)
 
     def _file(self, entry: os.DirEntry[str], path: Path, real: str) -> Candidate | None:
         kind = kind_of(path)

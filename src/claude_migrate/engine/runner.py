@@ -397,6 +397,33 @@ def _parse(text: str) -> cst.Module:
     return cst.parse_module(text)
 
 
+def _python_syntax_error(error: SyntaxError) -> FileError:
+    # Python's message often is, or starts with, "invalid syntax": say it once.
+    detail = error.msg or "invalid syntax"
+    message = detail if detail.startswith("invalid syntax") else f"invalid syntax: {detail}"
+    return FileError("", message, error.lineno, error.offset)
+
+
+def _refused_deep_file(text: str) -> FileError | None:
+    """Return Python's error for a deeply nested file CPython refuses, before LibCST sees it.
+
+    CPython answers pathological nesting with a `SyntaxError` ("too many nested parentheses");
+    LibCST's native parser may abort the process on the same text (engine/hazard.py), which
+    would be reported as a crash instead of the file's real fault.
+    """
+    if not needs_isolation(text.encode("utf-8", "surrogatepass")):
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(text)
+    except SyntaxError as error:
+        return _python_syntax_error(error)
+    except (ValueError, RecursionError, MemoryError):
+        return None
+    return None
+
+
 def _syntax_error(exc: Exception, text: str) -> FileError:
     """Return the CM001 entry for a file LibCST cannot parse, in Python's own words if it can."""
 
@@ -407,10 +434,7 @@ def _syntax_error(exc: Exception, text: str) -> FileError:
             warnings.simplefilter("ignore")
             tree = ast.parse(text)
     except SyntaxError as error:
-        # Python's message often is, or starts with, "invalid syntax": say it once.
-        detail = error.msg or "invalid syntax"
-        message = detail if detail.startswith("invalid syntax") else f"invalid syntax: {detail}"
-        return FileError("", message, error.lineno, error.offset)
+        return _python_syntax_error(error)
     except (ValueError, RecursionError, MemoryError):
         tree = None
     if tree is not None:
@@ -513,6 +537,10 @@ def _process_python(
         if rejected:
             return  # no candidate site for any enabled check: the same, decided by `ast`
     checks = checks_for(job.settings, job.kind, file_role(job.path))
+    refused = None if compiles else _refused_deep_file(source.text)
+    if refused is not None:
+        result.errors.append(replace(refused, path=job.display))
+        return
     try:
         module = _parse(source.text)
     except Exception as exc:
