@@ -405,3 +405,36 @@ def test_the_project_phase_and_the_engine_share_the_in_process_size_bound() -> N
     from claude_migrate.project import phase
 
     assert phase.MAX_IN_PROCESS_BYTES == hazard.MAX_IN_PROCESS_BYTES
+
+
+def _retired_calls(count: int) -> str:
+    """`count` calls each sending a retired model, with a line of comments each."""
+    lines = ["import anthropic", "client = anthropic.Anthropic()"]
+    for i in range(count):
+        lines.append(f"# question {i}: claude-3-opus is the one we tested")
+        lines.append(
+            f"r{i} = client.messages.create(model='claude-3-opus-20240229', max_tokens=9,"
+            " stream=True, messages=[])"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def test_retired_models_in_many_calls_read_the_comments_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each CM302 fix renames the model in the comments beside it: the file is tokenized once
+    for all of them, not once per call (a 14,000-line test module took over a minute)."""
+    from claude_migrate.analysis import context
+
+    tokenized = []
+    original = context.python_comments
+
+    def counted(text: str, lines: Any = None) -> Any:
+        tokenized.append(len(text))
+        return original(text, lines)
+
+    monkeypatch.setattr(context, "python_comments", counted)
+    found, small, large = _linear(tmp_path, monkeypatch, _retired_calls, (20, 80))
+    assert [d["code"] for d in found].count("CM302") == 80, found
+    assert len(tokenized) == 2, tokenized  # one per file checked: the two sizes
+    assert large < 5 * small, (small, large)

@@ -129,9 +129,16 @@ class FileContext:
             }
         return spans
 
+    @cached_property
+    def _comments(self) -> list[Comment]:
+        """The file's comments, tokenized once: rules ask for a few lines' at a time."""
+        return python_comments(self.source.text)
+
     def comments(self, lines: Collection[int] | None = None) -> list[Comment]:
         """Return the file's comments, as Python's tokenizer finds them."""
-        return python_comments(self.source.text, lines)
+        if lines is None:
+            return list(self._comments)
+        return [comment for comment in self._comments if comment.line in lines]
 
     def line_label(self, line: int) -> str:
         """Return how a message names a 1-based line of this file (a notebook names its cell)."""

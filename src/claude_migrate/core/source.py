@@ -16,11 +16,13 @@ import bisect
 import codecs
 import io
 import os
+import re
 import stat
 import tokenize
 from dataclasses import dataclass, field
 
 BOM = codecs.BOM_UTF8
+_LINE_END = re.compile(r"\r\n?|\n")
 # Encoders that keep a state (shift sequences, a BOM written once): the bytes of an unchanged
 # stretch can depend on the text before it, so an edit could change bytes it does not touch.
 STATEFUL_ENCODINGS = frozenset(
@@ -157,19 +159,9 @@ class SourceText:
     @property
     def line_starts(self) -> list[int]:
         if self._line_starts is None:
+            # A line ends at "\r\n", "\r" or "\n", as Python's tokenizer and LibCST end it.
             starts = [0]
-            text = self.text
-            i = 0
-            n = len(text)
-            while i < n:
-                c = text[i]
-                if c == "\n":
-                    starts.append(i + 1)
-                elif c == "\r":
-                    if i + 1 < n and text[i + 1] == "\n":
-                        i += 1
-                    starts.append(i + 1)
-                i += 1
+            starts.extend(end.end() for end in _LINE_END.finditer(self.text))
             self._line_starts = starts
         return self._line_starts
 
