@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from claude_migrate.core.offsets import CharOffsets
 from claude_migrate.core.source import SourceText
 
 if TYPE_CHECKING:
@@ -186,10 +187,7 @@ def _toml_keys(text: str) -> list[Scalar]:
     from claude_migrate.manifests.toml_spans import _parser
 
     raw = text.encode("utf-8")
-    ascii_only = len(raw) == len(text)
-
-    def offset(byte: int) -> int:
-        return byte if ascii_only else len(raw[:byte].decode("utf-8"))
+    offset = CharOffsets(text)
 
     keys: list[Scalar] = []
     stack = [_parser().parse(raw).root_node]

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from claude_migrate.core.offsets import CharOffsets
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10
@@ -83,7 +85,7 @@ class TomlDocument:
             raise TomlError(f"invalid TOML: {message}", _line_of_error(exc)) from None
         self.text = text
         self._raw = text.encode("utf-8")
-        self._ascii = len(self._raw) == len(text)
+        self._offset = CharOffsets(text)
         tree = _parser().parse(self._raw)
         if tree.root_node.has_error:
             raise TomlError("cannot locate values in this TOML file (unsupported layout)")
@@ -92,11 +94,6 @@ class TomlDocument:
         self._walk_document(tree.root_node)
 
     # Offsets ---------------------------------------------------------------------------------
-    def _offset(self, byte: int) -> int:
-        if self._ascii:
-            return byte
-        return len(self._raw[:byte].decode("utf-8"))
-
     def _text(self, node: Any) -> str:
         return self._raw[node.start_byte : node.end_byte].decode("utf-8")
 
