@@ -339,14 +339,19 @@ def test_a_folder_named_env_is_walked_and_environments_under_any_name_are_not(
             "env/grid.py": 'MODEL = "claude-2.1"\n',
             "env/settings.yaml": "m: claude-2.1\n",
             "myvenv/pyvenv.cfg": "home = /usr/bin\n",
+            "myvenv/bin/activate": "",
             "myvenv/share/app.yaml": "m: claude-2.1\n",
+            # A `pyvenv.cfg` committed alone in a source folder: the folder is still source.
+            "app/pyvenv.cfg": "home = /usr/bin\n",
+            "app/settings.yaml": "m: claude-2.1\n",
             "conda/conda-meta/history": "",
             "conda/etc/app.yaml": "m: claude-2.1\n",
             "venv/app.yaml": "m: claude-2.1\n",
         },
     )
     data = Cli(tmp_path).json("check", "--no-cache")
-    assert sorted({d["path"] for d in data["diagnostics"]}) == ["env/grid.py", "env/settings.yaml"]
+    found = sorted({d["path"] for d in data["diagnostics"]})
+    assert found == ["app/settings.yaml", "env/grid.py", "env/settings.yaml"]
     # A folder given by name is walked even when it is an environment (`virtualenv .`).
     data = Cli(tmp_path).json("check", "--no-cache", "myvenv")
     assert [d["path"] for d in data["diagnostics"]] == ["myvenv/share/app.yaml"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import claude_migrate.engine.runner as engine
 from claude_migrate.checks.max_tokens import MaxTokensCheck
 from claude_migrate.checks.temperature import TemperatureCheck
 from claude_migrate.core.diagnostics import Applicability, Diagnostic, Edit, FileError, Fix
-from claude_migrate.engine.fixer import LeftBecause, settle
+from claude_migrate.engine.fixer import LeftBecause, select_fixes, settle
 
 HEAD = "import anthropic\nclient = anthropic.Anthropic()\n"
 CALL = (
@@ -234,3 +235,42 @@ def test_a_refused_fix_is_not_offered_again_in_the_text_report() -> None:
     assert not offers_fix(refused, True)
     assert offers_fix(waiting, False)
     assert Run(results=[]).fixable == 0
+
+
+def _pairwise_selection(fixes: list[list[Edit]]) -> list[bool]:
+    """Which fixes the first-fix-wins rule takes, each edit against every one taken."""
+
+    def overlaps(a: Edit, b: Edit) -> bool:
+        if a.start == a.end == b.start == b.end:
+            return True
+        return a.start < b.end and b.start < a.end
+
+    taken: list[Edit] = []
+    chosen = []
+    for edits in fixes:
+        new = [e for e in edits if e not in taken]
+        clash = any(overlaps(e, t) for e in new for t in taken) or any(
+            overlaps(a, b) for i, a in enumerate(new) for b in new[i + 1 :]
+        )
+        chosen.append(not clash)
+        if not clash:
+            taken.extend(new)
+    return chosen
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_fixes_are_selected_as_each_edit_against_every_edit_taken(seed: int) -> None:
+    rng = random.Random(seed)
+    fixes = []
+    for _ in range(rng.randint(1, 12)):
+        edits = []
+        for _ in range(rng.randint(1, 3)):
+            start = rng.randint(0, 15)
+            edits.append(Edit(start, start + rng.choice([0, 0, 1, 2, 4]), rng.choice("xy")))
+        fixes.append(edits)
+    diagnostics = [
+        Diagnostic("x.py", 1, 1, 1, 2, "CM1", "r", "m", Fix(Applicability.SAFE, "f", tuple(edits)))
+        for edits in fixes
+    ]
+    applied, _ = select_fixes(diagnostics, unsafe=False)
+    assert [d in applied for d in diagnostics] == _pairwise_selection(fixes)

@@ -20,7 +20,7 @@ from claude_migrate.core.job import Options
 from claude_migrate.policy.config import PolicyLoader
 
 NOTEBOOKS = FIXTURES / "notebooks"
-CASES = ["cookbook", "crlf", "one_string", "shared_constants"]
+CASES = ["cookbook", "crlf", "one_string", "shared_constants", "helpers"]
 
 # (cell, line within the cell, column, code) of every finding in the fixtures.
 EXPECTED = {
@@ -46,9 +46,24 @@ EXPECTED = {
         (6, 2, 5, "CM302"),
         (6, 3, 5, "CM102"),
     },
+    # Values reaching a call through the helpers and the class of earlier cells: a literal
+    # passed through two functions' parameters, a parameter's literal, a constructor's default.
+    "helpers": {
+        (4, 1, 28, "CM302"),
+        (5, 2, 50, "CM101"),
+        (5, 2, 67, "CM102"),
+        (6, 2, 30, "CM302"),
+        (6, 6, 16, "CM104"),
+    },
 }
 # The cells a safe `fix` rewrites.
-FIXED_CELLS = {"cookbook": {5, 6, 10}, "crlf": {3}, "one_string": {3}, "shared_constants": {3}}
+FIXED_CELLS = {
+    "cookbook": {5, 6, 10},
+    "crlf": {3},
+    "one_string": {3},
+    "shared_constants": {3},
+    "helpers": {5},
+}
 
 CLIENT = "import anthropic\nclient = anthropic.Anthropic()\n"
 CALL = (
@@ -406,6 +421,20 @@ def test_a_cell_that_does_not_compile_is_cm001_in_that_cell_and_the_others_are_c
     assert _findings(run) == {(4, 1, 67, "CM101")}
 
 
+def test_a_cell_in_python_3_12_f_string_syntax_is_read_and_fixed(tmp_path: Path) -> None:
+    """`f"{row["name"]}"` is valid from Python 3.12 (PEP 701), whatever Python runs the tool;
+    an unclosed bracket next to it is still a CM001."""
+    newer = 'row = {"name": "x"}\nprint(f"{row["name"]}")\n' + CALL
+    write_tree(tmp_path, {"nb.ipynb": notebook(CLIENT, newer, "x = (\n")})
+    run = _run(tmp_path / "nb.ipynb")
+    assert [(e.cell, e.code) for e in run.errors] == [(4, "CM001")]
+    assert _findings(run) == {(3, 3, 67, "CM101")}
+    fixed = _run(tmp_path / "nb.ipynb", fix=True)
+    assert _findings(fixed) == set()
+    cells = json.loads((tmp_path / "nb.ipynb").read_text())["cells"]
+    assert "".join(cells[2]["source"]) == newer.replace("temperature=0.9", "temperature=0.0")
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -663,3 +692,102 @@ def test_a_kernel_in_another_language_is_still_passed_over(tmp_path: Path) -> No
     result = Cli(tmp_path)("check", "--no-cache", "nb.ipynb")
     assert result.exit_code == 2
     assert "its kernel's language is 'R', not Python" in result.stderr
+
+
+# The project around a notebook --------------------------------------------------------------
+
+
+WRAPPER = (
+    "import anthropic\n\n"
+    "client = anthropic.Anthropic()\n\n\n"
+    "def ask(prompt, temperature=0.0):\n"
+    "    return client.messages.create(\n"
+    '        model="claude-sonnet-4-6", max_tokens=100, temperature=temperature,\n'
+    '        messages=[{"role": "user", "content": prompt}], stream=True,\n'
+    "    )\n"
+)
+
+
+def test_a_notebook_calling_a_wrapper_beside_it_is_checked_through_that_wrapper(
+    tmp_path: Path,
+) -> None:
+    # The notebook never names Claude: the module beside it (the kernel's working folder, first
+    # on `sys.path`) makes the call, with the temperature the notebook passes.
+    write_tree(
+        tmp_path,
+        {
+            "helpers.py": WRAPPER,
+            "nb.ipynb": notebook("from helpers import ask\n", 'ask("hi", temperature=0.9)\n'),
+        },
+    )
+    data = Cli(tmp_path).json("check", "--no-cache", ".")
+    found = {(d["path"], d.get("cell"), d["line"], d["code"]) for d in data["diagnostics"]}
+    assert found == {("nb.ipynb", 3, 1, "CM101")}
+    message = next(d["message"] for d in data["diagnostics"])
+    assert "passed to ask() reaches a Claude call at helpers.py:7" in message
+
+
+def test_a_notebook_with_a_broken_cell_that_never_names_claude_is_not_parsed(
+    tmp_path: Path,
+) -> None:
+    # As a Python file that does not parse: the phase's view does not make it worth a parse.
+    write_tree(
+        tmp_path,
+        {
+            "helpers.py": WRAPPER,
+            "nb.ipynb": notebook("from helpers import ask\n", "def broken(:\n"),
+        },
+    )
+    data = Cli(tmp_path).json("check", "--no-cache", ".")
+    assert data["diagnostics"] == [] and data["errors"] == []
+
+
+def test_a_default_read_by_two_calls_of_one_cell_is_one_finding(tmp_path: Path) -> None:
+    helper = (
+        "def ask(prompt, model='claude-sonnet-4-6', max_tokens=100):\n"
+        "    return client.messages.create(\n"
+        "        model=model, max_tokens=max_tokens, messages=[], stream=True\n"
+        "    )\n"
+    )
+    both = (
+        "def long(text, max_tokens=2000):\n"
+        "    parts = [ask(chunk, max_tokens=max_tokens) for chunk in text]\n"
+        "    return client.messages.create(\n"
+        "        model='claude-sonnet-4-6', max_tokens=max_tokens, messages=[], stream=True\n"
+        "    )\n"
+    )
+    write_tree(tmp_path, {"nb.ipynb": notebook(CLIENT, helper, both, "long('abc')\n")})
+    run = _run(tmp_path / "nb.ipynb")
+    assert _findings(run) == {(4, 1, 27, "CM102")}
+    (finding,) = run.diagnostics
+    assert "passed to ask() reaches a Claude call at " in finding.message
+    assert finding.message.count("nb.ipynb:2 (cell 3)") == 1
+
+
+def test_a_request_dict_bound_again_in_a_later_cell_is_read_as_written_before_each_call(
+    tmp_path: Path,
+) -> None:
+    bedrock = 'import boto3\nbedrock = boto3.client("bedrock-runtime")\n'
+
+    def request(temperature: str) -> str:
+        return (
+            "request = {\n"
+            '    "messages": [],\n'
+            f'    "inferenceConfig": {{"temperature": {temperature}, "maxTokens": 300}},\n'
+            "}\n"
+        )
+
+    send = (
+        "try:\n"
+        "    reply = bedrock.converse_stream(\n"
+        '        modelId="anthropic.claude-haiku-4-5-20251001-v1:0",\n'
+        '        messages=request["messages"],\n'
+        '        inferenceConfig=request["inferenceConfig"],\n'
+        "    )\n"
+        "except Exception as error:\n"
+        "    print(error)\n"
+    )
+    cells = (bedrock, request("0.6"), send, request("0.1"), send)
+    write_tree(tmp_path, {"nb.ipynb": notebook(*cells)})
+    run = _run(tmp_path / "nb.ipynb")
+    assert _findings(run) == {(3, 3, 25, "CM101")}

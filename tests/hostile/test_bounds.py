@@ -438,3 +438,49 @@ def test_retired_models_in_many_calls_read_the_comments_once(
     assert [d["code"] for d in found].count("CM302") == 80, found
     assert len(tokenized) == 2, tokenized  # one per file checked: the two sizes
     assert large < 5 * small, (small, large)
+
+
+def _calls_sharing_a_constant(count: int) -> str:
+    """`count` calls each reading a retired MODEL through an expression."""
+    lines = ["import anthropic", "client = anthropic.Anthropic()"]
+    lines.append("MODEL = 'claude-3-opus-20240229'")
+    for i in range(count):
+        lines.append(f"def f{i}(p):")
+        lines.append(
+            f"    return client.messages.create(model=MODEL if p else 'claude-2.1',"
+            f" max_tokens={4096 + i}, temperature=0.9, stream=True, messages=[])"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def test_fixes_of_many_calls_reading_one_constant_are_linear_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each call's fix asks which other calls read the constant: found once per file, not once
+    per call (a file of 1,000 such calls ran past the per-file time limit)."""
+    # A first, small run builds what every run shares (the catalogue, the facts): not counted.
+    _checked_in_process(tmp_path, monkeypatch, "warm", {"app.py": _calls_sharing_a_constant(5)})
+    found, small, large = _linear(tmp_path, monkeypatch, _calls_sharing_a_constant, (40, 160))
+    assert [d["code"] for d in found].count("CM302") == 161, found  # MODEL once, each literal
+    # Four times the calls: 3.9 times the work (6.4 when each fix walked every call).
+    assert large < 5 * small, (small, large)
+
+
+def test_choosing_among_thousands_of_fixes_is_linear_work() -> None:
+    from claude_migrate.core.diagnostics import Applicability, Diagnostic, Edit, Fix
+    from claude_migrate.engine.fixer import select_fixes
+
+    def work(count: int) -> int:
+        diagnostics = [
+            Diagnostic(
+                "x.py", 1, 1, 1, 2, "CM1", "r", "m",
+                Fix(Applicability.SAFE, "f", (Edit(10 * i, 10 * i + 4, "x"),)),
+            )
+            for i in range(count)
+        ]  # fmt: skip
+        (applied, _), calls = python_calls(lambda: select_fixes(diagnostics, unsafe=False))
+        assert len(applied) == count
+        return calls
+
+    small, large = work(500), work(2000)
+    assert large < 5 * small, (small, large)

@@ -12,7 +12,7 @@ followed is never one.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -122,12 +122,19 @@ class Hop:
                 found.append(place)
         return tuple(found)
 
-    def describe(self, key: str) -> str:
-        """Return "passed to ask() reaches a Claude call at app/llm.py:20" for a parameter."""
+    def describe(self, key: str, own: tuple[str, Callable[[int], str]] | None = None) -> str:
+        """Return "passed to ask() reaches a Claude call at app/llm.py:20" for a parameter.
+
+        `own` is the reporting file's path and how it names a line: a call in a notebook is
+        named by its cell (`at a.ipynb:3 (cell 2)`), the module line meaning nothing there.
+        """
         if self.declared:
             return f"passed to {self.callee}(), a Claude call site the policy declares,"
         where = self.where(key)
-        at = f" at {where[0]}:{where[1]}" if where else ""
+        line = str(where[1]) if where else ""
+        if where and own is not None and where[0] == own[0]:
+            line = own[1](where[1])
+        at = f" at {where[0]}:{line}" if where else ""
         return f"passed to {self.callee}() reaches a Claude call{at}"
 
 
@@ -483,12 +490,14 @@ class CallFinder:
         hops: list[tuple[str, str, int]] = []
         families = set()
         by_model = False
+        legacy = False  # the model reaches a Text Completions call: it moves only with it
         for param, items in reaches.items():
             for canonical, key, path, line in items:
                 names.setdefault(str(canonical), []).append(param)
                 hops.append((param, str(path), int(line)))  # type: ignore[call-overload]
                 families.add(TARGETS[str(key)].family)
                 by_model = by_model or TARGETS[str(key)].by_model
+                legacy = legacy or (canonical == MODEL and TARGETS[str(key)].legacy)
         if len(families) != 1:
             return None
         # Paths into an argument (`options.model_id`): read where the object passed is made.
@@ -514,6 +523,7 @@ class CallFinder:
             stream=tuple(names.get(STREAM, ())),
             model=tuple(names.get(MODEL, ())),
             by_model=by_model,
+            legacy=legacy,
         )
         model = args.get(*target.model) if target.model else None
         passed = model.value.value if model is not None and model.value.known else None
@@ -686,6 +696,10 @@ class CallFinder:
     def _bedrock_site(self, record: CallRecord, target: Target) -> CallSite | None:
         args = self.kwargs(record)
         model = self._string(args.get("modelId"), record)
+        if model is None:
+            # `for model_id in MODEL_IDS: converse(modelId=model_id)`: a Claude call for the
+            # Claude elements (the call is one site: its parameters are the same for each).
+            model = self._looped_model(args.get("modelId"), record)
         if target.location == "json-body":
             body = args.get("body")
             params = None
@@ -712,7 +726,9 @@ class CallFinder:
         else:
             if not (model and is_claude_model(model)):
                 return None
-            params = self.values.nested(args.get("inferenceConfig"), record.scope) or Entries()
+            config = args.get("inferenceConfig")
+            read = (record.order, record.path)
+            params = self.values.nested(config, record.scope, read) or Entries()
             if "inferenceConfig" in args.unknown_keys or (
                 args.get("inferenceConfig") is not None and not params.items and params.opaque
             ):
@@ -903,17 +919,25 @@ class CallFinder:
             if not first.star:
                 value = self.values.value(first.value, record.scope)
                 model = value.value if value.known and isinstance(value.value, str) else None
-        if model is None and args.get(MODEL) is not None:
-            # `for model in ["bedrock/anthropic.claude-...", ...]`: Claude if one element is;
-            # `split_loops` then makes one site per element.
-            looped = self.values.loop_values(args.get(MODEL).value_node, record.scope)  # type: ignore[union-attr]
-            if looped and any(
-                isinstance(v.value, str) and is_claude_model(v.value) for v in looped
-            ):
-                model = "claude"
+        if model is None:
+            model = self._looped_model(args.get(MODEL), record)
         if not (model and is_claude_model(model)):
             return None
         return CallSite(record, TARGETS["litellm:completion"], args, client="litellm")
+
+    def _looped_model(self, entry: Entry | None, record: CallRecord) -> str | None:
+        """Return a Claude model a loop's name gives a call recognised by its model.
+
+        `for model in ["bedrock/anthropic.claude-...", ...]`: Claude if one element is; for
+        LiteLLM `split_loops` then makes one site per element, the others not Claude calls.
+        """
+        if entry is None:
+            return None
+        looped = self.values.loop_values(entry.value_node, record.scope)
+        for value in looped or ():
+            if isinstance(value.value, str) and is_claude_model(value.value):
+                return value.value
+        return None
 
     def split_loops(self, site: CallSite) -> list[CallSite]:
         """Return one site per element when a parameter is a loop's name over a literal list.

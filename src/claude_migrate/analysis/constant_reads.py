@@ -254,6 +254,21 @@ def shared_place(ctx: FileContext, entry: Entry) -> cst.CSTNode:
     return entry.holder
 
 
+def _one_per_place(found: Sequence[Diagnostic]) -> list[Diagnostic]:
+    """Return a notebook's findings with those at the same place made one (two calls of one cell
+    reading a function's default): the first, naming the places the others name too."""
+    kept: dict[tuple[int, int, str], Diagnostic] = {}
+    for diagnostic in found:
+        key = (diagnostic.line, diagnostic.column, diagnostic.code)
+        first = kept.get(key)
+        if first is None:
+            kept[key] = diagnostic
+            continue
+        more = tuple(p for p in diagnostic.related if p not in first.related)
+        kept[key] = replace(first, related=first.related + more)
+    return list(kept.values())
+
+
 def one_per_value(
     ctx: FileContext,
     check: Check[Any],
@@ -274,7 +289,7 @@ def one_per_value(
     if ctx.line_labels is not None:
         # A notebook: its cells run one at a time, often out of order, and each request is made
         # by the cell that sends it; each call keeps its own finding there.
-        return [_in_sending_cell(ctx, check, r) for r in readings], set()
+        return _one_per_place([_in_sending_cell(ctx, check, r) for r in readings]), set()
     others = {id(read.node): read for read in elsewhere}
     groups: dict[int, list[Reading]] = {}
     places: dict[int, cst.CSTNode] = {}

@@ -58,6 +58,9 @@ class FileContext:
         self.errors: list[FileError] = []
         # Set for a notebook: names a module line as "cell 7 line 3" in messages.
         self.line_labels: Callable[[int], str] | None = None
+        # Answers the shared analyses compute once per file and every call site asks again
+        # (keyed by the asking module's own tuple keys): a fix per call must not walk the file.
+        self.memo: dict[tuple[str, ...], Any] = {}
 
     # Shared analyses, built on first use ----------------------------------------------------
     @cached_property

@@ -120,6 +120,7 @@ def compose(
         string_literal(node, target),
         lambda other: model_entry(ctx, other),
         lambda other: other.value.value == current,
+        "model",
     )
     if written is None:
         return "the model is read through an expression the fix cannot rewrite"

@@ -103,6 +103,8 @@ class Scope:
     nonlocals: set[str] = field(default_factory=set)
     returns: list[cst.BaseExpression] = field(default_factory=list)
     subscript_sets: dict[str, list[SubscriptSet]] = field(default_factory=dict)
+    # Names whose nested items are set here (`request["config"]["temperature"] = 1.0`).
+    deep_sets: set[str] = field(default_factory=set)
     # On the module scope: `(name, attr)` of every `name.attr = ...` outside `self`, anywhere.
     attribute_sets: set[tuple[str, str]] = field(default_factory=set)
     class_info: ClassInfo | None = None  # for class scopes
@@ -487,6 +489,14 @@ class ModuleIndex:
                 Binding("import", self.scope, self._tick(), qualname=qual, nested=self._nested()),
             )
 
+    def _record_deep_set(self, base: cst.Subscript) -> None:
+        """Note `name["a"]["b"] = v`: the table `name` holds more than its literal."""
+        root: cst.BaseExpression = base
+        while isinstance(root, cst.Subscript):
+            root = root.value
+        if isinstance(root, cst.Name):
+            self.scope.function().deep_sets.add(root.value)
+
     def _record_target(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
         scope = self.scope
         order = self._tick()
@@ -543,15 +553,24 @@ class ModuleIndex:
                     Binding(kind, function, order, value=value)
                 )
             return
-        if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
-            if value is None or len(target.slice) != 1:
-                return
-            element = target.slice[0].slice
-            if isinstance(element, cst.Index):
-                statement = self._statement[-1] if self._statement else target
-                scope.function().subscript_sets.setdefault(target.value.value, []).append(
-                    SubscriptSet(element.value, value, target, statement, order, nested)
-                )
+        if isinstance(target, cst.Subscript):
+            self._record_item_set(target, value, order, nested)
+
+    def _record_item_set(
+        self, target: cst.Subscript, value: cst.BaseExpression | None, order: int, nested: bool
+    ) -> None:
+        """Note `name[key] = value`, or that `name["a"]["b"] = v` changes the table `name`."""
+        if isinstance(target.value, cst.Subscript):
+            self._record_deep_set(target.value)
+            return
+        if not isinstance(target.value, cst.Name) or value is None or len(target.slice) != 1:
+            return
+        element = target.slice[0].slice
+        if isinstance(element, cst.Index):
+            statement = self._statement[-1] if self._statement else target
+            self.scope.function().subscript_sets.setdefault(target.value.value, []).append(
+                SubscriptSet(element.value, value, target, statement, order, nested)
+            )
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:

@@ -64,11 +64,14 @@ def value_edit(
     text: str,
     parameter_of: Callable[[CallSite], Entry | None],
     same_fix: Callable[[Entry], bool],
+    asked_as: str = "",
 ) -> ValueEdit | None:
     """Return the edit that makes `entry`'s value `text`, and where it writes.
 
     `parameter_of` gives a call site's entry for the same parameter; `same_fix` says whether
-    this fix would set that entry to the same text.
+    this fix would set that entry to the same text. `asked_as` names what `parameter_of`
+    answers (a rule and its parameter): the calls reading one constant are then found once
+    per file, not once per call.
     """
     value = entry.value
     if value.node is None:
@@ -80,23 +83,17 @@ def value_edit(
         return ValueEdit(ctx.replace(value.node, text), entry.key)
     if _class_read(ctx, entry):
         return _class_edit(ctx, entry, text, parameter_of, same_fix)
-    claude_reads: set[int] = set()
-    for site in ctx.sites:
-        other = parameter_of(site)
-        if (
-            other is not None
-            and other.value.via == constant
-            and other.value.node is value.node
-            and isinstance(other.value_node, cst.Name)
-            and other.value_node.value == constant
-            and same_fix(other)
-        ):
-            claude_reads.add(id(other.value_node))
+    claude_reads = {
+        id(other.value_node)
+        for other in _calls_reading(ctx, entry, parameter_of, asked_as)
+        if same_fix(other)
+    }
     calls = "this call" if len(claude_reads) <= 1 else f"{len(claude_reads)} Claude calls"
     if claude_reads and _uses(ctx)[constant] == len(claude_reads):
         return ValueEdit(ctx.replace(value.node, text), f"{constant} (used by {calls})", True)
-    others = [n for n in _reads(ctx, constant) if id(n) not in claude_reads]
-    records = [(n, kind) for n in others if (kind := _records(ctx, n)) is not None]
+    reads = _reads_recording(ctx, constant)
+    others = [n for n, _ in reads if id(n) not in claude_reads]
+    records = [(n, kind) for n, kind in reads if id(n) not in claude_reads and kind is not None]
     if claude_reads and len(records) == len(others):
         # Only code that records the value reads it too (a cache key, a log line): changing
         # the constant keeps what they record equal to what is sent.
@@ -221,6 +218,41 @@ _LOG_METHODS = frozenset(
     {"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "print"}
 )
 _KEY_CALLS = frozenset({"sha256", "sha1", "md5", "blake2b", "hash", "dumps", "new"})
+
+
+def _calls_reading(
+    ctx: FileContext,
+    entry: Entry,
+    parameter_of: Callable[[CallSite], Entry | None],
+    asked_as: str,
+) -> list[Entry]:
+    """Return the entries of the calls that send `entry`'s constant by its name."""
+    value, constant = entry.value, entry.value.via
+    assert constant is not None and value.node is not None
+    key = ("value_edits.calls", asked_as, constant, str(id(value.node)))
+    found: list[Entry] | None = ctx.memo.get(key) if asked_as else None
+    if found is None:
+        found = [
+            other
+            for site in ctx.sites
+            if (other := parameter_of(site)) is not None
+            and other.value.via == constant
+            and other.value.node is value.node
+            and isinstance(other.value_node, cst.Name)
+            and other.value_node.value == constant
+        ]
+        if asked_as:
+            ctx.memo[key] = found
+    return found
+
+
+def _reads_recording(ctx: FileContext, name: str) -> list[tuple[cst.Name, str | None]]:
+    """Return each read of `name` with what it records (`_records`), found once per file."""
+    key = ("value_edits.reads", name)
+    found: list[tuple[cst.Name, str | None]] | None = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = [(node, _records(ctx, node)) for node in _reads(ctx, name)]
+    return found
 
 
 def _reads(ctx: FileContext, name: str) -> list[cst.Name]:

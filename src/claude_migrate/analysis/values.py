@@ -184,6 +184,13 @@ def _encoded_text(node: cst.BaseExpression, scope: Scope) -> cst.BaseExpression 
     return node.args[0].value
 
 
+def _subscript_root(node: cst.BaseExpression) -> cst.BaseExpression:
+    """Return what a chain of subscripts reads from (`request` for `request["a"]["b"]`)."""
+    while isinstance(node, cst.Subscript):
+        node = node.value
+    return node
+
+
 def _dotted(node: cst.BaseExpression) -> str | None:
     """Return `name` or `name.attr` for a table read through a name or one attribute."""
     if isinstance(node, cst.Name):
@@ -273,7 +280,7 @@ class ValueResolver:
         """
         bindings = [b for b in scope.lookup(name) if b.kind != "annotation"]
         if len(bindings) != 1:
-            return None
+            return _latest_top_level(bindings, scope, read)
         binding = bindings[0]
         if binding.kind != "assign" or binding.value is None:
             return None
@@ -572,14 +579,16 @@ class ValueResolver:
     def _changes(self, name: str, owner: ClassInfo | None) -> bool:
         assert self.symbols is not None
         index = self.symbols.index
-        if owner is None and any(name in s.subscript_sets for s in index.scopes):
+        if owner is None and any(
+            name in s.subscript_sets or name in s.deep_sets for s in index.scopes
+        ):
             return True
         for record in index.calls:
             func = record.node.func
             if (
                 isinstance(func, cst.Attribute)
                 and func.attr.value in MUTATING_METHODS
-                and _dotted(func.value) == name
+                and _dotted(_subscript_root(func.value)) == name
                 and (owner is None or record.scope.function().method_of is owner)
             ):
                 return True
@@ -970,11 +979,45 @@ class ValueResolver:
             if found is None:
                 return None
             return found[0], found[1], found[2] or node.value
+        if isinstance(node, cst.Subscript):
+            return self._entry_dict(node, scope, depth, read)
         held = self.self_attribute(node, scope) or self.class_dict(node, scope)
         if held is not None:
             found = self.dict_node(held[0], held[1], depth + 1)
             return None if found is None else (found[0], found[1], found[2])
         return None
+
+    def _entry_dict(
+        self, node: cst.Subscript, scope: Scope, depth: int, read: Read | None = None
+    ) -> tuple[cst.BaseExpression, Scope, str | None] | None:
+        """Return the dict literal an entry of a dict literal holds, read by a literal key.
+
+        `inferenceConfig=request["inferenceConfig"]`: the table is bound once, neither it nor
+        its entries are changed anywhere in the module (no `request[k] = v`, no
+        `request["inferenceConfig"]["temperature"] = 1.0`, no mutating method), and every key
+        it writes is a literal (a `**other` spread may hold the key too).
+        """
+        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+            return None
+        wanted = string_value(node.slice[0].slice.value)
+        table_name = _dotted(node.value)
+        if wanted is None or table_name is None or self._changed(table_name, scope):
+            return None
+        found = self.dict_node(node.value, scope, depth + 1, read)
+        if found is None or not isinstance(found[0], cst.Dict):
+            return None
+        entry: cst.BaseExpression | None = None
+        for element in found[0].elements:
+            if not isinstance(element, cst.DictElement) or string_value(element.key) is None:
+                return None
+            if string_value(element.key) == wanted:
+                entry = element.value  # the last one written wins
+        if entry is None:
+            return None
+        inner = self.dict_node(entry, found[1], depth + 1)
+        if inner is None:
+            return None
+        return inner  # the entry is read by its key, not spread as `**table`
 
     def _helper_entries(self, node: cst.BaseExpression, scope: Scope, depth: int) -> Entries | None:
         """Return the entries of the dict a helper of this module returns, when a call is one.
@@ -1459,12 +1502,37 @@ class ValueResolver:
             return self.expand(node, scope, depth + 1, before_order, mutators, path)
         return None
 
-    def nested(self, entry: Entry | None, scope: Scope) -> Entries | None:
-        """Return the entries of a dict-valued parameter (`inferenceConfig`, `model_kwargs`)."""
+    def nested(self, entry: Entry | None, scope: Scope, read: Read | None = None) -> Entries | None:
+        """Return the entries of a dict-valued parameter (`inferenceConfig`, `model_kwargs`);
+        `read`: where the call reads it, for a name bound again later (a notebook's cells)."""
         if entry is None:
             return None
-        found = self.expand(entry.value_node, scope)
+        if read is None:
+            found = self.expand(entry.value_node, scope)
+        else:
+            found = self.expand(entry.value_node, scope, before_order=read[0], path=read[1])
         return None if found.opaque and not found.items else found
+
+
+def _latest_top_level(bindings: list[Binding], scope: Scope, read: Read | None) -> Binding | None:
+    """Return the assignment in effect where a module's top level reads a name it binds again.
+
+    A script, or a notebook's cells run in order, runs its top-level statements one after the
+    other: `request = {...}` in one cell and again in a later one, each read between. Only when
+    the read is in the module's own code (not a function, which may run later) and every
+    assignment is a plain one at the module's top level, outside any `if`, loop or `try`: the
+    last one written before the read is then the one in effect, a compound statement holding
+    the read included.
+    """
+    if read is None or scope.kind != "module":
+        return None
+    for binding in bindings:
+        if binding.kind != "assign" or binding.value is None or binding.nested:
+            return None
+        if binding.scope is not scope:
+            return None  # `global name` in a function: it may run at any time
+    before = [b for b in bindings if b.order < read[0]]
+    return max(before, key=lambda b: b.order) if before else None
 
 
 def _runs_before(binding: Binding, read: Read | None) -> bool:

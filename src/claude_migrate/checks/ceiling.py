@@ -115,7 +115,7 @@ class CeilingCheck(Check["FileContext"]):
             if site.via is not None:
                 # A wrapper's parameter: say what it is for Claude, and where it goes.
                 name = self.label
-                via += f" {site.via.describe(entry.key)} and"
+                via += f" {site.via.describe(entry.key, (ctx.path, ctx.line_label))} and"
             fix = None
             found = value_edit(
                 ctx,
@@ -123,6 +123,7 @@ class CeilingCheck(Check["FileContext"]):
                 format_number(fix_to),
                 lambda other: None if self.defers(ctx, other) else other.param(self.parameter),
                 lambda other: self._reports(ctx, other, maximum),
+                f"{self.code} {self.parameter}",
             )
             if found is not None:
                 # A recorder of the old value (a cache key, a log line) makes it unsafe.

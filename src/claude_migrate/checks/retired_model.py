@@ -363,7 +363,7 @@ class RetiredModelCheck(Check["CheckContext"]):
         current = entry.value.value
         via = f" (from {entry.value.via})" if entry.value.via else ""
         if site.via is not None:
-            via += f" ({site.via.describe(entry.key)})"
+            via += f" ({site.via.describe(entry.key, (ctx.path, ctx.line_label))})"
         related = site.via.related(entry.key, "the model") if site.via else ()
         if found.platform:
             message = (
@@ -423,7 +423,7 @@ class RetiredModelCheck(Check["CheckContext"]):
         current = entry.value.value
         via = f" (from {entry.value.via})" if entry.value.via else ""
         if site.via is not None:
-            via += f" ({site.via.describe(entry.key)})"
+            via += f" ({site.via.describe(entry.key, (ctx.path, ctx.line_label))})"
         days = (found.retires - as_of).days
         where = " on the Anthropic API" if found.platform else ""
         message = (

@@ -151,10 +151,11 @@ class StopSequencesCheck(Check["FileContext"]):
             what = "stop sequences"
             if mode != "forbid":
                 what = f"formatting-only stop sequences ({listed})"
+            passed = site.via.describe(entry.key, (ctx.path, ctx.line_label))
             yield ctx.diagnostic(
                 self,
                 entry.holder,
-                f"{entry.key} {site.via.describe(entry.key)}; the policy forbids {what} "
+                f"{entry.key} {passed}; the policy forbids {what} "
                 f"(no fix: the request it joins is built in {site.via.callee}())",
                 None,
                 site.record.scope.qualname,

@@ -47,7 +47,20 @@ CACHE_TAG = "CACHEDIR.TAG"
 # command line is walked even if it is an environment (`virtualenv .` in a project's root):
 # its `site-packages` is skipped by name.
 NOT_SOURCE_MARKERS = frozenset({CACHE_TAG, "pyvenv.cfg", "conda-meta"})
+# A virtual environment has its scripts folder beside `pyvenv.cfg` (PEP 405: `bin/`, or
+# `Scripts\` on Windows); a `pyvenv.cfg` committed alone in a source folder (`python -m venv .`
+# run there, the environment's own folders ignored by git) does not make the source an
+# environment.
+VENV_SCRIPTS = frozenset({"bin", "Scripts"})
 ROOT_MARKERS = frozenset({CACHE_TAG})
+
+
+def _not_source(names: set[str], markers: frozenset[str]) -> bool:
+    """Return whether a folder holding `names` is one of the `markers` say is never source."""
+    found = names & markers
+    if "pyvenv.cfg" in found and not names & VENV_SCRIPTS:
+        found.discard("pyvenv.cfg")
+    return bool(found)
 
 
 def python_kind(path: Path) -> str | None:
@@ -340,7 +353,7 @@ class _Walk:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:
             return
-        if any(entry.name in markers for entry in entries):
+        if _not_source({entry.name for entry in entries}, markers):
             return  # a cache folder or an environment, under any name: never source
         subfolders: list[tuple[Path, str, int]] = []
         for entry in entries:

@@ -9,6 +9,7 @@ after `MAX_FIX_ROUNDS`. Writing the result is `core.atomic`'s.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
@@ -52,20 +53,46 @@ def select_fixes(
 
     Identical edits (one constant fixed for several calls) are not a conflict.
     """
-    taken: list[Edit] = []
+    taken = _Taken()
     applied: list[Diagnostic] = []
     conflicting: list[Diagnostic] = []
     for diagnostic in diagnostics:
         fix = diagnostic.fix
         if fix is None or not fix.applies(unsafe) or not fix.edits:
             continue
-        new = [e for e in fix.edits if e not in taken]
-        if any(_overlaps(e, other) for e in new for other in taken) or _self_overlap(new):
+        new = [e for e in fix.edits if e not in taken.edits]
+        if any(taken.overlaps(e) for e in new) or _self_overlap(new):
             conflicting.append(diagnostic)
             continue
-        taken.extend(new)
+        for edit in new:
+            taken.add(edit)
         applied.append(diagnostic)
     return applied, conflicting
+
+
+class _Taken:
+    """The edits chosen so far, sorted by position: a new edit's conflict is one search away.
+
+    Chosen edits never overlap, so sorted by (start, end) their ends never decrease: among
+    those that start before a new edit ends, the last one reaches furthest.
+    """
+
+    def __init__(self) -> None:
+        self.edits: set[Edit] = set()
+        self._spans: list[tuple[int, int]] = []
+        self._insertions: set[int] = set()
+
+    def overlaps(self, edit: Edit) -> bool:
+        if edit.start == edit.end and edit.start in self._insertions:
+            return True  # two insertions at one point: order would be arbitrary
+        before = bisect.bisect_left(self._spans, (edit.end, -1))
+        return before > 0 and self._spans[before - 1][1] > edit.start
+
+    def add(self, edit: Edit) -> None:
+        self.edits.add(edit)
+        bisect.insort(self._spans, (edit.start, edit.end))
+        if edit.start == edit.end:
+            self._insertions.add(edit.start)
 
 
 def _overlaps(a: Edit, b: Edit) -> bool:

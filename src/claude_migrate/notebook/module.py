@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import bisect
 import re
+import sys
 import warnings
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -41,6 +42,30 @@ def _compile_error(text: str) -> SyntaxError | None:
 
 def compiles(text: str) -> bool:
     return _compile_error(text) is None
+
+
+def _readable(text: str) -> bool:
+    """Return whether a cell is read: it compiles, or is a newer Python's f-string syntax."""
+    error = _compile_error(text)
+    return error is None or _newer_syntax(error, text)
+
+
+def _newer_syntax(error: SyntaxError, text: str) -> bool:
+    """Return whether a cell CPython refuses is a newer Python's f-string, which LibCST reads.
+
+    Python 3.12 lets an f-string's fields reuse its quotes and span lines (PEP 701,
+    https://peps.python.org/pep-0701/): `f"{row["name"]}"` is valid there and an "f-string:"
+    syntax error before. The notebook's kernel may well be 3.12, so such a cell is read.
+    """
+    if sys.version_info >= (3, 12) or not (error.msg or "").startswith("f-string"):
+        return False
+    import libcst as cst
+
+    try:
+        cst.parse_module(text)
+    except Exception:  # noqa: BLE001 - any failure: LibCST does not read it either
+        return False
+    return True
 
 
 @dataclass
@@ -87,7 +112,7 @@ class CellModule:
                 problems.append(CellProblem(cell.number, masked.skip_reason, is_error=False))
                 continue
             error = _compile_error(masked.text)
-            if error is not None:
+            if error is not None and not _newer_syntax(error, masked.text):
                 problems.append(
                     CellProblem(
                         cell.number, f"invalid syntax: {error.msg}", error.lineno, error.offset
@@ -140,9 +165,9 @@ class CellModule:
         return sources
 
     def parts_compile(self, text: str) -> bool:
-        """Return whether every cell of a fixed module still compiles on its own."""
+        """Return whether every cell of a fixed module is still read on its own (`_readable`)."""
         pieces = self._boundaries.split(text)
-        return len(pieces) == len(self.parts) + 1 and all(compiles(p) for p in pieces[:-1])
+        return len(pieces) == len(self.parts) + 1 and all(_readable(p) for p in pieces[:-1])
 
 
 def _boundary_line(boundary: str, number: int) -> str:

@@ -173,7 +173,9 @@ def _run_checks(
     """Run the checks and the suppression stage over the module, as for a Python file."""
     from claude_migrate.analysis.context import FileContext
 
-    ctx = FileContext(job.display, source, tree, job.settings, file_path=job.path)
+    ctx = FileContext(
+        job.display, source, tree, job.settings, file_path=job.path, project=job.project
+    )
     starts = module.part_starts(source.text)
     if starts is not None:
 

@@ -41,6 +41,7 @@ from typing import Any, Final
 from claude_migrate.core.deadline import OverTime, deadline
 from claude_migrate.core.project_view import SUPER
 from claude_migrate.core.source import as_python_reads, python_text, read_regular
+from claude_migrate.notebook import NOTEBOOK_KIND, NOTEBOOK_SUFFIX
 from claude_migrate.project.kinds import (
     Bound,
     Choice,
@@ -198,6 +199,10 @@ def import_roots(paths: Iterable[Path]) -> list[Path]:
     return roots
 
 
+# The prefix of a notebook's module name: `-` makes it a name no import statement can spell.
+NOTEBOOK_MODULE = "-notebook-"
+
+
 def module_name(path: Path, roots: Sequence[Path]) -> tuple[str, bool] | None:
     """Return a file's dotted module name, and whether it is a package's `__init__.py`.
 
@@ -209,6 +214,8 @@ def module_name(path: Path, roots: Sequence[Path]) -> tuple[str, bool] | None:
     there, so two script folders' `common.py` stay two modules and a namespace package's
     relative imports resolve. A project folder and its `src/` are always taken.
     """
+    if path.suffix == NOTEBOOK_SUFFIX:
+        return _notebook_name(path), False
     wanted = _root_set(tuple(roots))
     fallback: tuple[str, bool] | None = None
     through_packages = False  # whether a package lies between the file and the root
@@ -227,6 +234,12 @@ def module_name(path: Path, roots: Sequence[Path]) -> tuple[str, bool] | None:
         if fallback is None:
             fallback = named  # a script's or a namespace folder: taken if nothing holds it above
     return fallback
+
+
+def _notebook_name(path: Path) -> str:
+    """Return the module name of a notebook: a script of its folder that nothing can import (no
+    `import` statement spells a name with its prefix), one per notebook of the run."""
+    return NOTEBOOK_MODULE + re.sub(r"\W", "_", str(path))
 
 
 def _name_under(path: Path, root: Path) -> tuple[str, bool] | None:
@@ -1823,7 +1836,9 @@ class Project:
                 if name in made.entries:
                     reach = [canonical, key, *where]
                     self._reach_from(made.module, made.function, made.entries[name], reach)
-                    self._helper_literal(module, made, name, [canonical, key, *where[:2]])
+                    self._helper_literal(
+                        module, made, (name, made.entries[name]), [canonical, key, *where[:2]]
+                    )
 
     def _body_dict(
         self, module: str, function: str | None, body: list[Any], depth: int
@@ -1998,13 +2013,9 @@ class Project:
             return
         # `create(**kwargs)` with `kwargs = self.build_kwargs(...)`: the entries of the dict
         # literal it is made from, read in the function that wrote it.
-        made = self.evaluate(module, function, star)
-        if not isinstance(made, DictLit):
+        made = self.sent_dict(module, function, star)
+        if made is None:
             return
-        changed = self.summaries[module]["functions"][function].get("changed", ())
-        if (made.module, made.function) != (module, function) and star[1:2] and star[1] in changed:
-            # `req = build(); req["temperature"] = 0.1`: what the helper wrote is not all sent.
-            made = DictLit({}, made.module, made.function, True, made.spreads)
         self._record_spreads(made, key, where)
         receiver = self._spread_receiver(module, function, star)
         entries = made.entries
@@ -2019,7 +2030,9 @@ class Project:
                 if name in entries:
                     reach = [canonical, key, *where]
                     self._reach_from(made.module, made.function, entries[name], reach)
-                    self._helper_literal(module, made, name, [canonical, key, *where[:2]])
+                    self._helper_literal(
+                        module, made, (name, entries[name]), [canonical, key, *where[:2]]
+                    )
                     self._class_constant_read(
                         made.module,
                         made.function,
@@ -2028,6 +2041,19 @@ class Project:
                         reach[:4],
                         (module, function),
                     )
+
+    def sent_dict(self, module: str, function: str, star: list[Any]) -> DictLit | None:
+        """Return the dict literal a Claude call's `**star` sends, read in the function that
+        wrote it (`create(**kwargs)` with `kwargs = self.build_kwargs(...)`); opaque when the
+        calling function changes it after (`kwargs["temperature"] = 0.1`)."""
+        made = self.evaluate(module, function, star)
+        if not isinstance(made, DictLit):
+            return None
+        changed = self.summaries[module]["functions"][function].get("changed", ())
+        if (made.module, made.function) != (module, function) and star[1:2] and star[1] in changed:
+            # `req = build(); req["temperature"] = 0.1`: what the helper wrote is not all sent.
+            made = DictLit({}, made.module, made.function, True, made.spreads)
+        return made
 
     def _spread_receiver(
         self, module: str, function: str, star: list[Any]
@@ -2048,11 +2074,16 @@ class Project:
             return (base.module, base.name)
         return None
 
-    def _helper_literal(self, module: str, made: DictLit, name: str, read: list[Any]) -> None:
+    def _helper_literal(
+        self, module: str, made: DictLit, item: tuple[str, Any], read: list[Any]
+    ) -> None:
         """Record a literal entry of the dict a function of another module returns, that a
         Claude call sends (`create(**request_kwargs(prompt))`), as read there: reported where
-        it is written, once (`constant_reads`, named `request_kwargs()[max_tokens]`)."""
-        entry = made.entries[name]
+        it is written, once (`constant_reads`, named `request_kwargs()[max_tokens]`).
+
+        `item` is the entry's name and value as the call sends it: for Bedrock `converse`, an
+        entry of the dict's `inferenceConfig`, which is not one of the dict's own keys."""
+        name, entry = item
         if (
             made.module == module
             or made.function is None
@@ -2562,7 +2593,9 @@ class Project:
         for name, arg in bound_args.items():
             symbol = self._typed(self.evaluate(module, function, arg))
             if isinstance(symbol, Client) and not symbol.path and symbol.only is None:
-                if is_sdk_client_class(symbol.cls):
+                # An Anthropic SDK client, or a boto3 bedrock-runtime client (whose calls are
+                # Claude's by their model id).
+                if is_sdk_client_class(symbol.cls) or symbol.cls == BEDROCK_RUNTIME:
                     clients = self._entry(self.facts.param_clients, key, "clients", dict)
                     if name not in clients:
                         clients[name] = symbol.cls
@@ -3879,6 +3912,31 @@ def read_files(paths: Sequence[str], texts: dict[str, str]) -> list[tuple[Path, 
     return found
 
 
+def notebook_modules(jobs: Sequence[Any], broken: set[str]) -> list[tuple[Path, bytes | str]]:
+    """Return (path, module text) for the notebooks of a run: their code cells as the one module
+    the checks read (`notebook.module.CellModule`), so that the phase's positions are the
+    checks' own. A notebook that does not load, or is not Python, is left to its processor;
+    the path of one with a cell that does not compile is added to `broken`."""
+    from claude_migrate.notebook.document import NotebookError, load, not_python
+    from claude_migrate.notebook.module import CellModule
+
+    found: list[tuple[Path, bytes | str]] = []
+    for job in jobs:
+        try:
+            data = job.text if job.text is not None else read_regular(job.path)
+            notebook = load(data)
+        except (OSError, NotebookError):
+            continue
+        if not_python(notebook) is not None:
+            continue
+        module = CellModule.build(notebook)
+        if any(problem.is_error for problem in module.problems):
+            broken.add(job.path)
+        if module.parts:
+            found.append((Path(job.path), module.text))
+    return found
+
+
 def cwd() -> Path:
     return Path(os.getcwd()).resolve()
 
@@ -3918,10 +3976,13 @@ def attach_project(
     from dataclasses import replace
 
     python = [job for job in jobs if job.kind == "python"]
-    if not python or not enabled():
+    notebooks = [job for job in jobs if job.kind == NOTEBOOK_KIND]
+    if not (python or notebooks) or not enabled():
         return list(jobs)
     texts = {job.path: job.text for job in python if job.text is not None}
     files = read_files([job.path for job in python], texts)
+    broken: set[str] = set()
+    files += notebook_modules(notebooks, broken)
     if reads is not None:
         reads.update((str(path), data) for path, data in files if isinstance(data, bytes))
     if _names_nothing(files):
@@ -3954,7 +4015,11 @@ def attach_project(
                         read_sites_of[str(path)] = (text, sites)
     out = []
     for job in jobs:
-        view = views.get(job.path) if job.kind == "python" else None
+        view = views.get(job.path) if job.kind in ("python", NOTEBOOK_KIND) else None
+        if view is not None and job.path in broken:
+            # A cell that does not compile is left out of the module the phase read; such a
+            # notebook is parsed for its own Claude markers only, as a broken Python file is.
+            view = replace(view, relevant=False)
         out.append(replace(job, project=view) if view is not None else job)
     return out
 

@@ -1,0 +1,395 @@
+"""The per-call records: what the project phase knows of each Claude call site, after its
+fixed point.
+
+For every call of a module's summary that the phase recognises as a Claude call (`_target`,
+the same test its fixed point reads calls with), a `CallRecord` gives the call's position, its
+target and, for each parameter that matters, the values it may hold: the literals the phase's
+own evaluation proves (`Project.evaluate`; each branch of `a if c else b` and `a or b`; the
+default of a parameter an in-project call relies on, `Facts.relied`), each with the place it is
+written where that is known, or unknown. Nothing here knows a shape of its own: what the phase
+cannot evaluate is unknown, and so is what it evaluates without the guards its own uses of the
+value add (reads of an instance, dicts changed after they are written).
+
+Positions are those the summaries keep: the call's line, and its column as CPython's `ast`
+gives it (UTF-8 bytes from the start of the line, from 0); LibCST counts characters, the same
+on ASCII lines. Places of values are known only for a literal written in the call's own
+arguments (read from one `ast` parse of the file, only when asked for: `with_places`).
+"""
+
+from __future__ import annotations
+
+import ast
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from claude_migrate.project.kinds import (
+    Const,
+    DictLit,
+    Foreign,
+    Obj,
+    Param,
+    Ref,
+    SelfParam,
+    Super,
+    Sym,
+)
+from claude_migrate.targets.anthropic_sdk import NOT_GIVEN, NOT_GIVEN_CLASSES
+from claude_migrate.targets.base import CANONICAL, HEADERS, is_claude_model
+from claude_migrate.targets.registry import TARGETS
+
+if TYPE_CHECKING:
+    from claude_migrate.project.phase import Project
+
+# The parameters a record reads: the registry's canonical ones (under each target's names),
+# the headers, and those read by their own name.
+BY_NAME = ("top_p", "top_k", "thinking")
+PARAMETERS = (*CANONICAL, HEADERS, *BY_NAME)
+# The most values a parameter's branches are read for; more is unknown.
+MAX_VALUES = 16
+MAX_DEPTH = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a value is written: display path, line (from 1), column (from 0, `ast`'s)."""
+
+    path: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class Values:
+    """What a parameter may hold: literal values (each with its place, None when not known),
+    and whether that is all it may hold (`complete`: no branch is unknown)."""
+
+    known: tuple[tuple[Any, Place | None], ...] = ()
+    complete: bool = False
+    # The argument expression as the summary keeps it (for tracing a disagreement).
+    written: tuple[str, ...] = ()
+
+    @property
+    def values(self) -> list[Any]:
+        found: list[Any] = []
+        for value, _ in self.known:
+            if value not in found:
+                found.append(value)
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class CallRecord:
+    """One Claude call site as the project phase sees it."""
+
+    path: str
+    line: int
+    column: int  # `ast`'s: UTF-8 bytes from 0
+    target: str  # the registry's key ("sdk:messages.create")
+    family: str
+    function: str | None  # the qualname of the function it is in (None: module level)
+    params: dict[str, Values] = field(default_factory=dict)
+    # Whether the call passes `**something` whose keys are not all known.
+    opaque: bool = False
+    # A call of a library serving many vendors (`Target.by_model`) whose model is not proven
+    # Claude's here: a parameter (Claude's where its callers pass a Claude model) or unknown.
+    # The phase reads it as a call site for what its parameters reach; the file's own
+    # analysis reads it as a wrapper, or not at all.
+    unproven: bool = False
+
+    @property
+    def position(self) -> tuple[int, int]:
+        return self.line, self.column
+
+
+def _calls(summary: dict[str, Any]) -> Iterator[tuple[str | None, list[Any]]]:
+    for qual, facts in summary["functions"].items():
+        for call in facts["calls"]:
+            yield qual, call
+    for call in summary["calls"]:
+        yield None, call
+
+
+def records(project: Project, module: str) -> list[CallRecord]:
+    """Return the records of a module's Claude call sites, in source order."""
+    summary = project.summaries.get(module)
+    if summary is None or module not in project.scanned:
+        return []  # a module whose calls the phase never reads (it names no Claude)
+    path = project.paths.get(module, module)
+    found: dict[tuple[int, int], CallRecord] = {}
+    for function, call in _calls(summary):
+        position = (call[6], call[7] - 1)
+        if position in found:
+            continue  # a call summarised twice (a lambda's, read with its function)
+        record = _record(project, module, function, call, path)
+        if record is not None:
+            found[position] = record
+    return [found[key] for key in sorted(found)]
+
+
+def _record(
+    project: Project, module: str, function: str | None, call: list[Any], path: str
+) -> CallRecord | None:
+    target = project._target(module, function, call)  # noqa: SLF001 - the phase's own test
+    if target is None:
+        return None
+    key, kwargs = target
+    registered = TARGETS[key]
+    dicts = [_sent(project, module, function, star) for star in call[5]]
+    if registered.location == "json-body" and "body" in call[3]:
+        # Bedrock's `invoke_model(body=json.dumps({...}))`: the body's entries, as the phase
+        # reads them (`Project._body_dict`).
+        dicts.append(project._body_dict(module, function, call[3]["body"], 0))  # noqa: SLF001
+    opaque = any(d is None or d.opaque or d.spreads for d in dicts)
+    params: dict[str, Values] = {}
+    for parameter in PARAMETERS:
+        found = _parameter(project, module, function, _names(key, parameter), kwargs, dicts)
+        if found is not None:
+            params[parameter] = found
+    model = next((kwargs[n] for n in registered.model if n in kwargs), None)
+    named = project.evaluate(module, function, model) if model else None
+    unproven = registered.by_model and not (
+        isinstance(named, Const) and isinstance(named.value, str) and is_claude_model(named.value)
+    )
+    return CallRecord(
+        path, call[6], call[7] - 1, key, registered.family, function, params, opaque, unproven
+    )
+
+
+def _parameter(
+    project: Project,
+    module: str,
+    function: str | None,
+    names: tuple[str, ...],
+    kwargs: dict[str, list[Any]],
+    dicts: list[DictLit | None],
+) -> Values | None:
+    """Return what a call passes under one of a parameter's names: a keyword of its own, else
+    an entry of a dict it spreads (`**kwargs`); None when it passes none, or passes
+    `anthropic.NOT_GIVEN` (the SDK's "not passed")."""
+    for name in names:
+        if name in kwargs:
+            if _not_given(project.evaluate(module, function, kwargs[name])):
+                return None
+            return _values(project, module, function, kwargs[name])
+        for made in dicts:
+            found = _in_dict(project, made, name, 0) if made is not None else None
+            if found is not None:
+                return found
+    return None
+
+
+def _not_given(found: Sym) -> bool:
+    """Return whether a value is the SDK's "not passed" (`NOT_GIVEN`, `omit`, `NotGiven()`)."""
+    if isinstance(found, Ref):
+        return found.qualname in NOT_GIVEN
+    return isinstance(found, Foreign) and found.qualname in NOT_GIVEN_CLASSES
+
+
+def _in_dict(project: Project, made: DictLit, name: str, depth: int) -> Values | None:
+    """Return what a dict literal holds under a key: its entry (not all it may hold when the
+    dict may have other keys: `{**other, ...}`, `d.update(extra)`), else what a dict spread
+    into it holds there (`{**BASE}`)."""
+    entry = made.entries.get(name)
+    if entry is not None:
+        if _not_given(project.evaluate(made.module, made.function, entry)):
+            return None
+        if made.opaque or made.spreads:
+            # Some keys are not literal (`{**other}`, `d.update(extra)`, `d.pop(k)`): the
+            # entry may be written over or taken out, and the summary keeps no order.
+            return Values(written=(_text(entry),))
+        return _values(project, made.module, made.function, entry)
+    if depth > MAX_DEPTH:
+        return None
+    for spread in made.spreads:
+        inner = project.evaluate(made.module, made.function, ["name", spread])
+        if isinstance(inner, DictLit):
+            found = _in_dict(project, inner, name, depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+def _sent(project: Project, module: str, function: str | None, star: list[Any]) -> DictLit | None:
+    """Return the dict a call's `**star` sends, as the phase reads it (`Project.sent_dict`);
+    None (not known) when what the summary folded into it may not hold where the call is."""
+    if function is None:
+        made = project.evaluate(module, function, star)
+        made = made if isinstance(made, DictLit) else None
+    else:
+        made = project.sent_dict(module, function, star)
+        changed = project.summaries[module]["functions"][function].get("changed", ())
+        if star[0] == "name" and star[1] in changed:
+            # `params["temperature"] = 0.9` under an `if`, after the call, `params.pop(...)`:
+            # the summary folds every change into the literal, in no order and on no path.
+            return None
+    if made is not None and made.function is None and star[0] in ("name", "attr"):
+        # A module-level dict (`**options.CHAT_OPTIONS`): changed by its module or by the
+        # reader's (`options.CHAT_OPTIONS["temperature"] = 0.0`), it is not its literal.
+        name = star[1] if star[0] == "name" else star[2]
+        if project._changes_dict(made.module, name) or project._changes_dict(module, name):  # noqa: SLF001
+            return None
+    return made
+
+
+def _values(project: Project, module: str, function: str | None, value: list[Any]) -> Values:
+    """Return what an argument may hold, as the phase evaluates it; the branches of a
+    conditional expression (`a if c else b`, `a or b`) each, when the whole is not one value."""
+    known: list[tuple[Any, Place | None]] = []
+    complete = _branches(project, module, function, value, known, 0)
+    if len(known) > MAX_VALUES:
+        return Values(written=(_text(value),))
+    return Values(tuple(known), complete and bool(known), (_text(value),))
+
+
+def _branches(
+    project: Project,
+    module: str,
+    function: str | None,
+    value: list[Any],
+    known: list[tuple[Any, Place | None]],
+    depth: int,
+) -> bool:
+    """Add the values an expression may have to `known`; return whether that is all of them."""
+    if _on_instance(project, module, function, value):
+        return False
+    found = project.evaluate(module, function, value)
+    if isinstance(found, Const):
+        known.append((found.value, None))
+        return True
+    if isinstance(found, Param):
+        # A parameter: its default where an in-project call relies on it (`Facts.relied`);
+        # what the other calls pass is not read here.
+        default = _relied_default(project, found)
+        if default is not None:
+            known.append((default.value, None))
+        return False
+    if depth > MAX_DEPTH or value[0] not in ("if", "or"):
+        return False
+    if value[0] == "if":
+        return all([_branches(project, module, function, v, known, depth + 1) for v in value[1:3]])
+    complete = True
+    for index, operand in enumerate(value[1]):
+        # `a or b`: an operand proven truthy is the value and ends it; a falsy value of one
+        # before the last is not sent; an unknown one may be sent, or not.
+        met = project.evaluate(module, function, operand)
+        if isinstance(met, Const) and not met.value and index < len(value[1]) - 1:
+            continue
+        mine: list[tuple[Any, Place | None]] = []
+        complete = _branches(project, module, function, operand, mine, depth + 1) and complete
+        last = index == len(value[1]) - 1
+        known.extend(item for item in mine if last or item[0])
+        if isinstance(met, Const):
+            return complete
+    return False
+
+
+def _relied_default(project: Project, param: Param) -> Const | None:
+    """Return a parameter's literal default, when an in-project call relies on it."""
+    if param.name not in project.facts.relied.get((param.module, param.qual), ()):
+        return None
+    facts = project.summaries[param.module]["functions"].get(param.qual)
+    default = (
+        next((p["default"] for p in facts["params"] if p["name"] == param.name), None)
+        if facts is not None
+        else None
+    )
+    found = project.evaluate(param.module, None, default) if default is not None else None
+    return found if isinstance(found, Const) else None
+
+
+def _on_instance(project: Project, module: str, function: str | None, value: list[Any]) -> bool:
+    """Return whether an expression reads an attribute or item of an instance (`self.model`,
+    `settings.temperature`, `self.request["model"]`).
+
+    The phase's evaluation gives such a read the value its class writes, which the instance
+    need not hold (made with other arguments, changed after): the phase itself trusts it only
+    under guards of its own use (`_attribute_set`, constant reads), so a record leaves it
+    unknown.
+    """
+    kind = value[0] if value else "?"
+    if kind not in ("attr", "sub"):
+        return False
+    base = project.evaluate(module, function, value[1])
+    if isinstance(base, (Obj, SelfParam, Super, Param)) or base is None:
+        return True
+    return _on_instance(project, module, function, value[1])
+
+
+def _text(value: list[Any]) -> str:
+    """Return a short text of a summary expression (for tracing only)."""
+    kind = value[0] if value else "?"
+    if kind == "lit":
+        return repr(value[1])
+    if kind == "name":
+        return str(value[1])
+    if kind == "attr":
+        return f"{_text(value[1])}.{value[2]}"
+    if kind == "call":
+        return f"{_text(value[1])}(...)"
+    if kind == "sub":
+        return f"{_text(value[1])}[{value[2]!r}]"
+    return f"<{kind}>"
+
+
+def with_places(found: list[CallRecord], text: str | bytes) -> list[CallRecord]:
+    """Return records with the places of the literals written in their calls' keywords.
+
+    One `ast` parse of the file; a value read from elsewhere keeps no place.
+    """
+    if not found:
+        return found
+    arguments = _keywords_by_call(text)
+    out = []
+    for record in found:
+        keywords = arguments.get(record.position, {})
+        params = {
+            name: _placed(values, _written(record.target, name, keywords), record.path)
+            for name, values in record.params.items()
+        }
+        out.append(
+            CallRecord(
+                record.path, record.line, record.column, record.target, record.family,
+                record.function, params, record.opaque, record.unproven,
+            )
+        )  # fmt: skip
+    return out
+
+
+def _names(target: str, parameter: str) -> tuple[str, ...]:
+    """Return the keywords a target takes a parameter by."""
+    if parameter in (*CANONICAL, HEADERS):
+        return TARGETS[target].names(parameter) or (parameter,)
+    return (parameter,)
+
+
+def _written(target: str, parameter: str, keywords: dict[str, ast.expr]) -> ast.expr | None:
+    return next((keywords[n] for n in _names(target, parameter) if n in keywords), None)
+
+
+def _placed(values: Values, node: ast.expr | None, path: str) -> Values:
+    if node is None or len(values.known) != 1 or not values.complete:
+        return values
+    if not isinstance(node, (ast.Constant, ast.UnaryOp, ast.List, ast.Tuple)):
+        return values
+    place = Place(path, node.lineno, node.col_offset)
+    return Values(((values.known[0][0], place),), True, values.written)
+
+
+def _keywords_by_call(text: str | bytes) -> dict[tuple[int, int], dict[str, ast.expr]]:
+    """Return each call's keyword arguments, by the call's position."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            return {}
+    return {
+        (node.lineno, node.col_offset): {k.arg: k.value for k in node.keywords if k.arg}
+        for node in ast.walk(tree)
+        if type(node) is ast.Call
+    }
+
+
+__all__ = ["CallRecord", "Place", "Values", "records", "with_places"]
