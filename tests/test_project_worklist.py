@@ -191,3 +191,55 @@ def test_facts_read_while_calls_are_read_are_told_to_the_worklist() -> None:
         if looks_up and not tells:
             unsaid.append(function.name)
     assert unsaid == []
+
+
+GIVING = """\
+import anthropic
+
+client = anthropic.Anthropic()
+
+
+def {name}(prompt, model):
+    return client.messages.create(
+        model=model, max_tokens=64, messages=[{{"role": "user", "content": prompt}}]
+    )
+"""
+
+
+def test_a_file_joins_when_it_imports_a_giving_module_and_spells_a_given_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The growth loop's test, decided with as few modules' facts derived as it needs: a file
+    # importing a module that gives something joins when it spells a name that module gives,
+    # or one any other module gives (the test reads the union), or star-imports; a file that
+    # imports it and spells no given name stays out.
+    tree = write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": "[project]\nname = 'app'\n",
+            "app/__init__.py": "",
+            "app/llm.py": GIVING.format(name="ask"),
+            "app/other.py": GIVING.format(name="summarise"),
+            "app/own.py": "from app.llm import ask\n\nask('hi', input())\n",
+            "app/union.py": "from app import llm\n\nsummarise = print\nllm\n",
+            "app/star.py": "from app.llm import *\n",
+            "app/plain.py": "from app import llm\n\nprint(llm)\n",
+            "app/unrelated.py": "import os\n\nprint(os)\n",
+        },
+    )
+    derived: list[str] = []
+    original = phase.Project._derive
+
+    def counting(self: phase.Project, module: str) -> dict[str, Any]:
+        derived.append(module)
+        return original(self, module)
+
+    monkeypatch.setattr(phase.Project, "_derive", counting)
+    files = [(path, path.read_bytes()) for path in sorted((tree / "app").glob("*.py"))]
+    project = phase.build(files, tree)
+    joined = {module for module in project.summaries if module in project.followed}
+    assert {"app.own", "app.union", "app.star"} <= joined
+    assert "app.plain" not in project.summaries
+    assert "app.unrelated" not in project.summaries
+    # Each module's facts were derived at most once per growth step (two steps here).
+    assert max(derived.count(module) for module in set(derived)) <= 2

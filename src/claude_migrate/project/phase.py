@@ -703,15 +703,31 @@ class Project:
         checked file imports) must make the views stale.
         """
         found: set[str] = set()
+        exists: dict[str, bool] = {}
+
+        def lexists(path: str) -> bool:
+            if path not in exists:
+                exists[path] = os.path.lexists(path)
+            return exists[path]
+
         for name, path in self._paths.items():
             parts = name.split(".")
             if path is not None or not all(part.isidentifier() for part in parts):
                 continue
             for root in self.roots:
-                base = root.joinpath(*parts)
-                for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-                    if not os.path.lexists(candidate):
-                        found.add(str(candidate))
+                # A folder on the way that does not exist stands for every file under it
+                # (nothing can be created there without creating it): one entry, not two a
+                # name, and one test on the way back.
+                folder = str(root)
+                for part in parts[:-1]:
+                    folder = os.path.join(folder, part)
+                    if not lexists(folder):
+                        found.add(folder)
+                        break
+                else:
+                    base = os.path.join(folder, parts[-1])
+                    package = os.path.join(base, "__init__.py") if lexists(base) else base
+                    found.update(path for path in (base + ".py", package) if not lexists(path))
         return sorted(found)
 
     def imported_modules(self, name: str) -> set[str]:
@@ -3956,23 +3972,14 @@ class _Growth:
                     self.summarised(name)
         if len(project.summaries) != before:
             project.solve()
-        # A file can use what a module gives only by spelling one of its names: the bytes
-        # decide most files before their import lines are read.
-        spelled: set[bytes] = set()
-        for name in list(project.summaries):
-            if self.giving(name):
-                spelled.update(given_names(project.derived(name)))
-        if not spelled:
-            return False
-        joined = []
-        left = []
+        # A file joins when a module it imports gives something and it spells a name some
+        # module gives. Only the modules the remaining files import are derived here; the
+        # others only when a file's own imports' names are not in it (`_Spelled`).
+        spelled = _Spelled(self)
+        joined: list[_Pending] = []
+        left: list[_Pending] = []
         for item in self.pending:
-            # A star import re-exports every name without spelling one.
-            uses = _mentions(item[1], spelled) or STAR_IMPORT in item[1]
-            if uses and any(self.giving(name) for name in self.imported(item)):
-                joined.append(item)
-            else:
-                left.append(item)
+            (joined if self.joins(item, spelled) else left).append(item)
         self.pending = left
         if not joined:
             return False
@@ -4013,11 +4020,51 @@ class _Growth:
     def giving(self, name: str) -> bool:
         return name in self.project.summaries and gives(self.project.derived(name))
 
+    def joins(self, item: _Pending, spelled: _Spelled) -> bool:
+        """Return whether a remaining file uses what a module gives: it imports a module that
+        gives something, and spells a name some module gives (or star-imports, which
+        re-exports every name without spelling one)."""
+        giving = [name for name in sorted(self.imported(item)) if self.giving(name)]
+        if not giving:
+            return False
+        return STAR_IMPORT in item[1] or spelled.in_data(item[1], giving)
+
     def imported(self, item: _Pending) -> set[str]:
         if id(item) not in self.imports:
             found = imports_of(item[1], item[2], item[3])
             self.imports[id(item)] = _imports_beside(self.project, item[0], found, item[2])
         return self.imports[id(item)]
+
+
+class _Spelled:
+    """The names an importer must spell to use what the project's modules give (`given_names`),
+    derived module by module only as far as a file's test needs."""
+
+    def __init__(self, growth: _Growth) -> None:
+        self.growth = growth
+        self.names: set[bytes] = set()
+        self.seen: set[str] = set()
+        self.left = iter(list(growth.project.summaries))
+
+    def _add(self, module: str) -> set[bytes]:
+        """Add the names a module gives (once); return them."""
+        if module in self.seen:
+            return set()
+        self.seen.add(module)
+        if not self.growth.giving(module):
+            return set()
+        found = given_names(self.growth.project.derived(module))
+        self.names.update(found)
+        return found
+
+    def in_data(self, data: bytes, first: list[str]) -> bool:
+        """Return whether `data` spells a name any module gives, `first` read first."""
+        for module in first:
+            self._add(module)
+        if _mentions(data, self.names):
+            return True
+        # Every module read so far was tested above: the others' names are tested as read.
+        return any(_mentions(data, self._add(module)) for module in self.left)
 
 
 def _names_nothing(files: Sequence[tuple[Path, bytes | str]]) -> bool:
@@ -4252,7 +4299,7 @@ def _cached_views(cache: Any, key: str) -> dict[str, ProjectView | None] | None:
         return None
     data = cache.load_data(key)
     try:
-        if any(os.path.lexists(path) for path in data["absent"]):
+        if _any_exists(data["absent"]):
             return None  # a module the views were built without exists now
         for path, digest in data["read"].items():
             try:
@@ -4267,6 +4314,28 @@ def _cached_views(cache: Any, key: str) -> dict[str, ProjectView | None] | None:
         }
     except Exception:  # a torn or foreign entry is a miss, whatever is wrong with it
         return None
+
+
+def _any_exists(paths: Iterable[str]) -> bool:
+    """Return whether any of `paths` exists (a dangling link counts): each folder holding them
+    is listed once, rather than each path looked up."""
+    by_folder: dict[str, list[str]] = {}
+    for path in paths:
+        folder, name = os.path.split(path)
+        by_folder.setdefault(folder, []).append(name)
+    for folder, names in by_folder.items():
+        try:
+            listed = set(os.listdir(folder))
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # nothing exists under a folder that does not
+        except OSError:
+            # A folder that cannot be listed may still be searched: look each name up.
+            if any(os.path.lexists(os.path.join(folder, name)) for name in names):
+                return True
+            continue
+        if not listed.isdisjoint(names):
+            return True
+    return False
 
 
 def _store_views(
