@@ -537,7 +537,8 @@ def _process_python(
         if rejected:
             return  # no candidate site for any enabled check: the same, decided by `ast`
     checks = checks_for(job.settings, job.kind, file_role(job.path))
-    refused = None if compiles else _refused_deep_file(source.text)
+    # Only a text CPython already refused is measured again: the measure is not free.
+    refused = _refused_deep_file(source.text) if compiles is False else None
     if refused is not None:
         result.errors.append(replace(refused, path=job.display))
         return
