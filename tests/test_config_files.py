@@ -66,6 +66,19 @@ def test_json_scalars_and_keys() -> None:
     assert not any("\\" in at for _, at, _ in values)
 
 
+def test_a_json_key_is_told_by_the_colon_after_white_space_and_line_breaks() -> None:
+    text = '{\n  "claude-2.1"\r\n\t :\n "claude-2.1",\n "k": "v" ,\n "l": ["last"\n ]}'
+    values = _values("json", text)
+    assert values == [
+        ("claude-2.1", "claude-2.1", True),
+        ("claude-2.1", "claude-2.1", False),
+        ("k", "k", True),
+        ("v", "v", False),
+        ("l", "l", True),
+        ("last", "last", False),
+    ]
+
+
 def test_toml_env_and_ini_scalars() -> None:
     toml = _values("toml", "[a]\nmodel = \"claude-2.1\"  # c\nn = 1\nlit = 'claude-2'\n")
     assert [v for v, _, _ in toml] == ["claude-2.1", "claude-2"]

@@ -143,6 +143,9 @@ def yaml_reads(text: str) -> bool:
 # JSON --------------------------------------------------------------------------------------------
 
 _JSON_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]|\\.)*"')
+# What follows a JSON object's key: white space, then the colon (matched where the string ends,
+# so that telling a key from a value costs the white space between them, not the rest of the file).
+_JSON_COLON = re.compile(r"[ \t\r\n]*:")
 
 
 def _json(source: SourceText) -> Iterator[Scalar]:
@@ -158,7 +161,7 @@ def _json(source: SourceText) -> Iterator[Scalar]:
     for match in _JSON_STRING.finditer(text):
         raw = match.group()
         if "\\" not in raw:
-            is_key = text[match.end() :].lstrip(" \t\r\n").startswith(":")
+            is_key = _JSON_COLON.match(text, match.end()) is not None
             yield Scalar(match.start() + 1, match.end() - 1, raw[1:-1], is_key)
 
 
