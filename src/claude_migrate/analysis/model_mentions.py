@@ -37,6 +37,56 @@ class Mention:
     # CHOICES`, `m not in ("claude-2.1", ...)`): the code checks the id is not used, and the
     # replacement there would check that the replacement is not used.
     excluded: bool = False
+    # The values of the other elements of the list, tuple or set display it is an element of
+    # (None: not an element of one). A list of models (choices, a routing list, a register of
+    # deprecated names) whose entries would collapse into one is no longer the same list.
+    siblings: frozenset[str] | None = None
+    # A response body's model (a dict display that also holds `stop_reason`, `stop_sequence`
+    # or `usage`, or `"type": "message"`): what the API answered, recorded or mocked, not
+    # what a request asks for.
+    answered: bool = False
+
+
+# Keys only a Messages API response carries (https://docs.anthropic.com/en/api/messages,
+# "Response"): a dict display holding one with "model" is an answer, not a request.
+RESPONSE_KEYS = frozenset({"stop_reason", "stop_sequence", "usage"})
+
+
+def _string_value(node: cst.BaseExpression | None) -> str | None:
+    if not isinstance(node, cst.SimpleString) or "b" in node.prefix.lower():
+        return None
+    try:
+        value: Any = node.evaluated_value
+    except Exception:  # an escape LibCST cannot evaluate
+        return None
+    return value if isinstance(value, str) else None
+
+
+def _reads_a_response_model(node: cst.BaseExpression) -> bool:
+    """Return whether `node` reads the model of a value named as a response
+    (`response["model"]`, `resp.model`, `response_dict["model"]`)."""
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1:
+        index = node.slice[0].slice
+        if not isinstance(index, cst.Index) or _string_value(index.value) != "model":
+            return False
+        base = node.value
+    elif isinstance(node, cst.Attribute) and node.attr.value == "model":
+        base = node.value
+    else:
+        return False
+    while isinstance(base, cst.Attribute):
+        base = base.attr
+    return isinstance(base, cst.Name) and "resp" in base.value.lower()
+
+
+def _strings_in(node: cst.BaseExpression) -> list[int]:
+    """Return the ids of the string literal `node` is, or that a call wrapping it passes
+    (`snapshot("...")`, `str("...")`)."""
+    if isinstance(node, cst.SimpleString):
+        return [id(node)]
+    if isinstance(node, cst.Call):
+        return [id(arg.value) for arg in node.args if isinstance(arg.value, cst.SimpleString)]
+    return []
 
 
 class _Strings:
@@ -46,16 +96,59 @@ class _Strings:
         self.found: list[cst.SimpleString] = []
         self.keys: set[int] = set()
         self.excluded: set[int] = set()
+        self.siblings: dict[int, frozenset[str]] = {}
+        self.answered: set[int] = set()
+
+    def _elements(self, node: cst.List | cst.Tuple | cst.Set) -> bool:
+        values = [_string_value(element.value) for element in node.elements]
+        for index, element in enumerate(node.elements):
+            if isinstance(element.value, cst.SimpleString):
+                others = values[:index] + values[index + 1 :]
+                self.siblings[id(element.value)] = frozenset(v for v in others if v is not None)
+        return True
+
+    def visit_List(self, node: cst.List) -> bool:
+        return self._elements(node)
+
+    def visit_Tuple(self, node: cst.Tuple) -> bool:
+        return self._elements(node)
+
+    def visit_Set(self, node: cst.Set) -> bool:
+        return self._elements(node)
+
+    def visit_Dict(self, node: cst.Dict) -> bool:
+        items = {
+            _string_value(element.key): element.value
+            for element in node.elements
+            if isinstance(element, cst.DictElement)
+        }
+        answer = bool(RESPONSE_KEYS & items.keys()) or _string_value(items.get("type")) == "message"
+        model = items.get("model")
+        if answer and model is not None:
+            self.answered.add(id(model))
+        return True
 
     def visit_Comparison(self, node: cst.Comparison) -> bool:
         left = node.left
         for target in node.comparisons:
+            if isinstance(target.operator, cst.Equal):
+                # `response["model"] == "..."`, `response.model == snapshot("...")`: the
+                # expected answer, compared with what the API answered.
+                for read, other in ((left, target.comparator), (target.comparator, left)):
+                    if _reads_a_response_model(read):
+                        self.answered.update(_strings_in(other))
             if isinstance(target.operator, (cst.NotEqual, cst.NotIn, cst.IsNot)):
                 for operand in (left, target.comparator):
                     self.excluded.add(id(operand))
                     if isinstance(operand, (cst.List, cst.Tuple, cst.Set)):
                         self.excluded.update(id(element.value) for element in operand.elements)
             left = target.comparator
+        return True
+
+    def visit_Assign(self, node: cst.Assign) -> bool:
+        # `response.model = "..."`: a test double's answer.
+        if any(_reads_a_response_model(target.target) for target in node.targets):
+            self.answered.update(_strings_in(node.value))
         return True
 
     def visit_DictElement(self, node: cst.DictElement) -> bool:
@@ -99,8 +192,14 @@ def python_mentions(ctx: FileContext) -> tuple[list[Mention], set[str]]:
         if spelling is not None:
             found.append(
                 Mention(
-                    node, value, spelling, id(node) in visitor.keys, id(node) in visitor.excluded
-                )
+                    node,
+                    value,
+                    spelling,
+                    id(node) in visitor.keys,
+                    id(node) in visitor.excluded,
+                    visitor.siblings.get(id(node)),
+                    id(node) in visitor.answered,
+                )  # fmt: skip
             )
     return found, values
 

@@ -17,7 +17,10 @@ SDK's deprecation table knows is reported too, naming the SDK.
 A model id written as data (any string literal outside docstrings, in notebooks too, and every
 scalar of a YAML, JSON, TOML, `.env` or `.ini` configuration file) that no analysis proves to
 reach a call is reported as a warning saying so, fixed (unsafe) by the replacement in the same
-spelling, in place.
+spelling, in place; except where the rewrite would change what the code means: a comparison
+that excludes it, a response body's model (what the API answered, which a test compares with
+its recording), an element of a list that holds the replacement or another element becoming
+it, a table key another key becomes.
 """
 
 from __future__ import annotations
@@ -70,6 +73,12 @@ NAMES_A_KEY = "the file has it both as a key and as a value, which may refer to 
 EXCLUDED = (
     "the code checks that it is not used; the replacement there would check the replacement is not"
 )
+# ... a response body's model: the API's answer (a test's recording or double), which the
+# project's tests compare with what was recorded; the fix would not change the recording.
+ANSWERED = "it is a response's model (what the API answered, recorded or mocked), not a request's"
+# ... an element of a list of models that holds the replacement already, or another element
+# becoming it: the list would name one model twice and no longer the ones it named.
+COLLAPSES = "an element of a list that already holds it or another entry that becomes it"
 
 
 class RetiredModelCheck(Check["CheckContext"]):
@@ -161,6 +170,9 @@ class RetiredModelCheck(Check["CheckContext"]):
         shared = _shared_targets(
             (mention.spelling for mention in mentions if mention.key), ctx.facts
         )
+        # What each id's fix would write, once per file (a list's elements are checked against
+        # each other's replacements).
+        targets = {mention.value: _target(mention.spelling, ctx.facts) for mention in mentions}
         for mention in mentions:
             if id(mention.node) in proven:
                 continue  # a call's model: reported (or not) as the call's, above
@@ -171,9 +183,16 @@ class RetiredModelCheck(Check["CheckContext"]):
             def edit(target: str, node: cst.SimpleString = node) -> Edit:
                 return ctx.replace(node, string_literal(node, target))
 
+            why_not = EXCLUDED if mention.excluded else ANSWERED if mention.answered else ""
+            if not why_not and mention.siblings is not None:
+                # The other elements as they are, and as their own fixes would write them.
+                becoming = {targets.get(value) for value in mention.siblings}
+                target = targets.get(mention.value)
+                if target is not None and target in mention.siblings | becoming:
+                    why_not = COLLAPSES
             yield from self._data(
                 ctx, start, end, mention.value, mention.spelling, taken, edit, DATA_IN_CODE,
-                EXCLUDED if mention.excluded else "",
+                why_not,
             )  # fmt: skip
 
     def _config_data(self, ctx: CheckContext) -> Iterable[Diagnostic]:
@@ -497,6 +516,14 @@ def _shared_targets(keys: Iterable[Spelling], facts: ProjectFacts) -> set[str]:
         if status is not None and status.target is not None:
             counts[status.target] += 1
     return {target for target, count in counts.items() if count > 1}
+
+
+def _target(spelling: Spelling, facts: ProjectFacts) -> str | None:
+    """Return the id a retired spelling's fix would write, if any."""
+    from claude_migrate.policy.model_ids import assess
+
+    status = assess(spelling, facts)
+    return None if status is None else status.target
 
 
 def _key_names(ctx: CheckContext, scalars: Iterable[Scalar]) -> set[str]:
