@@ -10,7 +10,8 @@ a mention: no one literal holds the id.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from claude_migrate.analysis.walk import walk
@@ -37,10 +38,12 @@ class Mention:
     # CHOICES`, `m not in ("claude-2.1", ...)`): the code checks the id is not used, and the
     # replacement there would check that the replacement is not used.
     excluded: bool = False
-    # The values of the other elements of the list, tuple or set display it is an element of
-    # (None: not an element of one). A list of models (choices, a routing list, a register of
-    # deprecated names) whose entries would collapse into one is no longer the same list.
-    siblings: frozenset[str] | None = None
+    # The values of the elements of the list, tuple or set display it is an element of, its
+    # own included, with their counts; or of the literals registered through the same class
+    # (`register(ClaudeMessages("..."))`); None: neither. A list of models (choices, a routing
+    # list, names kept as deprecated, a plugin's register) whose entries would collapse into
+    # one is no longer the same list. Shared by the group's mentions (built once per group).
+    group: Counter[str] | None = field(default=None, compare=False, hash=False)
     # A response body's model (a dict display that also holds `stop_reason`, `stop_sequence`
     # or `usage`, or `"type": "message"`): what the API answered, recorded or mocked, not
     # what a request asks for.
@@ -96,15 +99,47 @@ class _Strings:
         self.found: list[cst.SimpleString] = []
         self.keys: set[int] = set()
         self.excluded: set[int] = set()
-        self.siblings: dict[int, frozenset[str]] = {}
+        self.groups: dict[int, Counter[str]] = {}
         self.answered: set[int] = set()
+        # Registers of model objects, by the class called: `register(ClaudeMessages("..."))`,
+        # `[Model("..."), ...]`; each entry its first argument's literal.
+        self.registers: dict[str, list[cst.SimpleString]] = {}
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        if isinstance(node.value, cst.Call):
+            self._register(node.value)
+        return True
+
+    def visit_Element(self, node: cst.Element) -> bool:
+        if isinstance(node.value, cst.Call):
+            self._register(node.value)
+        return True
+
+    def _register(self, node: cst.Call) -> None:
+        func = node.func
+        name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+        if not node.args or not isinstance(name, str) or not name[:1].isupper():
+            return  # a class: its objects are what is registered
+        first = node.args[0]
+        if first.keyword is None and isinstance(first.value, cst.SimpleString):
+            self.registers.setdefault(name, []).append(first.value)
+
+    def _group(self, strings: list[cst.SimpleString]) -> None:
+        values = (_string_value(string) for string in strings)
+        group = Counter(value for value in values if value is not None)
+        for string in strings:
+            self.groups.setdefault(id(string), group)
+
+    def register_groups(self) -> None:
+        """Group the literals registered through each class (two or more of them)."""
+        for entries in self.registers.values():
+            if len(entries) > 1:
+                self._group(entries)
 
     def _elements(self, node: cst.List | cst.Tuple | cst.Set) -> bool:
-        values = [_string_value(element.value) for element in node.elements]
-        for index, element in enumerate(node.elements):
-            if isinstance(element.value, cst.SimpleString):
-                others = values[:index] + values[index + 1 :]
-                self.siblings[id(element.value)] = frozenset(v for v in others if v is not None)
+        strings = [e.value for e in node.elements if isinstance(e.value, cst.SimpleString)]
+        if len(strings) > 1:
+            self._group(strings)
         return True
 
     def visit_List(self, node: cst.List) -> bool:
@@ -175,6 +210,7 @@ def python_mentions(ctx: FileContext) -> tuple[list[Mention], set[str]]:
         return [], set()
     visitor = _Strings()
     walk(ctx.module, visitor)
+    visitor.register_groups()
     catalogue = ctx.facts.catalogue
     found = []
     values: set[str] = set()
@@ -197,7 +233,7 @@ def python_mentions(ctx: FileContext) -> tuple[list[Mention], set[str]]:
                     spelling,
                     id(node) in visitor.keys,
                     id(node) in visitor.excluded,
-                    visitor.siblings.get(id(node)),
+                    visitor.groups.get(id(node)),
                     id(node) in visitor.answered,
                 )  # fmt: skip
             )

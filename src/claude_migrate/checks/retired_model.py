@@ -78,7 +78,10 @@ EXCLUDED = (
 ANSWERED = "it is a response's model (what the API answered, recorded or mocked), not a request's"
 # ... an element of a list of models that holds the replacement already, or another element
 # becoming it: the list would name one model twice and no longer the ones it named.
-COLLAPSES = "an element of a list that already holds it or another entry that becomes it"
+COLLAPSES = (
+    "an element of a list (or a register of models built through one class) that already holds "
+    "it or another entry that becomes it"
+)
 
 
 class RetiredModelCheck(Check["CheckContext"]):
@@ -173,6 +176,7 @@ class RetiredModelCheck(Check["CheckContext"]):
         # What each id's fix would write, once per file (a list's elements are checked against
         # each other's replacements).
         targets = {mention.value: _target(mention.spelling, ctx.facts) for mention in mentions}
+        group_targets: dict[int, Counter[str | None]] = {}
         for mention in mentions:
             if id(mention.node) in proven:
                 continue  # a call's model: reported (or not) as the call's, above
@@ -184,11 +188,14 @@ class RetiredModelCheck(Check["CheckContext"]):
                 return ctx.replace(node, string_literal(node, target))
 
             why_not = EXCLUDED if mention.excluded else ANSWERED if mention.answered else ""
-            if not why_not and mention.siblings is not None:
+            target = targets.get(mention.value)
+            if not why_not and mention.group is not None and target is not None:
                 # The other elements as they are, and as their own fixes would write them.
-                becoming = {targets.get(value) for value in mention.siblings}
-                target = targets.get(mention.value)
-                if target is not None and target in mention.siblings | becoming:
+                becoming = group_targets.get(id(mention.group))
+                if becoming is None:
+                    becoming = Counter(targets.get(value) for value in mention.group.elements())
+                    group_targets[id(mention.group)] = becoming
+                if mention.group[target] or becoming[target] > 1:
                     why_not = COLLAPSES
             yield from self._data(
                 ctx, start, end, mention.value, mention.spelling, taken, edit, DATA_IN_CODE,
