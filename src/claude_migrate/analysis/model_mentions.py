@@ -264,3 +264,19 @@ def call_model_nodes(ctx: FileContext) -> set[int]:
 
     nodes.update(id(read.node) for read in constant_reads(ctx, "model"))
     return nodes
+
+
+def register_of(ctx: FileContext, call: cst.Call, node: cst.CSTNode | None) -> str | None:
+    """Return the class whose register `call` adds to, when `node` (a call's model) is its first
+    argument: a call of a class (`ChatModel("claude-...")`) passed to another call or listed,
+    as `_Strings` groups data mentions. None otherwise."""
+    func = call.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+    if not isinstance(name, str) or not name[:1].isupper() or not call.args:
+        return None
+    first = call.args[0]
+    if first.keyword is not None or first.value is not node:
+        return None
+    if not isinstance(ctx.nodes.parent(call), (cst.Arg, cst.Element)):
+        return None
+    return name
