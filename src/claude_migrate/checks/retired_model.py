@@ -328,14 +328,17 @@ class RetiredModelCheck(Check["CheckContext"]):
         warn_days = self.settings["warn-days"]
         reported: set[int] = set()
         readings: list[Reading] = []
-        for site in ctx.all_sites:
-            found = judge(ctx, site)
+        judged = [(site, judge(ctx, site)) for site in ctx.all_sites]
+        registered = _merged_registers(ctx, [(s, f) for s, f in judged if f is not None])
+        for site, found in judged:
             if found is None or found.entry.value.elsewhere:
                 continue  # elsewhere: reported where the constant is assigned, in its module
             if found.entry.value.node is not None:
                 reported.add(id(found.entry.value.node))
             if found.retires <= as_of:
-                readings.append(Reading(site, found.entry, self._retired(ctx, site, found)))
+                why_not = COLLAPSES if id(site) in registered else ""
+                diagnostic = self._retired(ctx, site, found, why_not)
+                readings.append(Reading(site, found.entry, diagnostic))
             elif (found.retires - as_of).days <= warn_days:
                 readings.append(Reading(site, found.entry, self._retiring(ctx, site, found, as_of)))
         # A constant several calls read (here, or here and in other modules): one finding.
@@ -406,7 +409,9 @@ class RetiredModelCheck(Check["CheckContext"]):
                 )
             yield ctx.diagnostic(self, read.node, message, fix, related=related)
 
-    def _retired(self, ctx: FileContext, site: CallSite, found: Judged) -> Diagnostic:
+    def _retired(
+        self, ctx: FileContext, site: CallSite, found: Judged, why_not: str = ""
+    ) -> Diagnostic:
         entry, spelling, target = found.entry, found.spelling, found.target
         current = entry.value.value
         via = f" (from {entry.value.via})" if entry.value.via else ""
@@ -445,6 +450,8 @@ class RetiredModelCheck(Check["CheckContext"]):
                 f"; use {target!r} once CM301 (legacy-completions) moves this call to the "
                 "Messages API: the Text Completions endpoint never served it"
             )
+        elif why_not:
+            message += f"; use {target!r} (no automatic fix: {why_not})"
         else:
             message += f"; use {target!r}"
             if entry.value.node is not None:
@@ -523,6 +530,27 @@ def _shared_targets(keys: Iterable[Spelling], facts: ProjectFacts) -> set[str]:
         if status is not None and status.target is not None:
             counts[status.target] += 1
     return {target for target, count in counts.items() if count > 1}
+
+
+def _merged_registers(ctx: FileContext, judged: list[tuple[CallSite, Judged]]) -> set[int]:
+    """Return the ids of the calls registering a model object (`register(ChatModel("..."))`,
+    `model_mentions.register_of`) whose replacement another entry of the same class's register
+    names or becomes: renamed, two entries would share one id."""
+    from claude_migrate.analysis.model_mentions import register_of
+
+    groups: dict[str, list[tuple[CallSite, Judged]]] = {}
+    for site, found in judged:
+        name = register_of(ctx, site.node, found.entry.value_node)
+        if name is not None and found.entry.value.node is found.entry.value_node:
+            groups.setdefault(name, []).append((site, found))
+    merged: set[int] = set()
+    for members in groups.values():
+        current = Counter(str(found.entry.value.value) for _, found in members)
+        becoming = Counter(found.target for _, found in members if found.target is not None)
+        for site, found in members:
+            if found.target is not None and (current[found.target] or becoming[found.target] > 1):
+                merged.add(id(site))
+    return merged
 
 
 def _target(spelling: Spelling, facts: ProjectFacts) -> str | None:
