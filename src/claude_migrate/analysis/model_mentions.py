@@ -10,7 +10,8 @@ a mention: no one literal holds the id.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from claude_migrate.analysis.walk import walk
@@ -37,6 +38,58 @@ class Mention:
     # CHOICES`, `m not in ("claude-2.1", ...)`): the code checks the id is not used, and the
     # replacement there would check that the replacement is not used.
     excluded: bool = False
+    # The values of the elements of the list, tuple or set display it is an element of, its
+    # own included, with their counts; or of the literals registered through the same class
+    # (`register(ClaudeMessages("..."))`); None: neither. A list of models (choices, a routing
+    # list, names kept as deprecated, a plugin's register) whose entries would collapse into
+    # one is no longer the same list. Shared by the group's mentions (built once per group).
+    group: Counter[str] | None = field(default=None, compare=False, hash=False)
+    # A response body's model (a dict display that also holds `stop_reason`, `stop_sequence`
+    # or `usage`, or `"type": "message"`): what the API answered, recorded or mocked, not
+    # what a request asks for.
+    answered: bool = False
+
+
+# Keys only a Messages API response carries (https://docs.anthropic.com/en/api/messages,
+# "Response"): a dict display holding one with "model" is an answer, not a request.
+RESPONSE_KEYS = frozenset({"stop_reason", "stop_sequence", "usage"})
+
+
+def _string_value(node: cst.BaseExpression | None) -> str | None:
+    if not isinstance(node, cst.SimpleString) or "b" in node.prefix.lower():
+        return None
+    try:
+        value: Any = node.evaluated_value
+    except Exception:  # an escape LibCST cannot evaluate
+        return None
+    return value if isinstance(value, str) else None
+
+
+def _reads_a_response_model(node: cst.BaseExpression) -> bool:
+    """Return whether `node` reads the model of a value named as a response
+    (`response["model"]`, `resp.model`, `response_dict["model"]`)."""
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1:
+        index = node.slice[0].slice
+        if not isinstance(index, cst.Index) or _string_value(index.value) != "model":
+            return False
+        base = node.value
+    elif isinstance(node, cst.Attribute) and node.attr.value == "model":
+        base = node.value
+    else:
+        return False
+    while isinstance(base, cst.Attribute):
+        base = base.attr
+    return isinstance(base, cst.Name) and "resp" in base.value.lower()
+
+
+def _strings_in(node: cst.BaseExpression) -> list[int]:
+    """Return the ids of the string literal `node` is, or that a call wrapping it passes
+    (`snapshot("...")`, `str("...")`)."""
+    if isinstance(node, cst.SimpleString):
+        return [id(node)]
+    if isinstance(node, cst.Call):
+        return [id(arg.value) for arg in node.args if isinstance(arg.value, cst.SimpleString)]
+    return []
 
 
 class _Strings:
@@ -46,16 +99,91 @@ class _Strings:
         self.found: list[cst.SimpleString] = []
         self.keys: set[int] = set()
         self.excluded: set[int] = set()
+        self.groups: dict[int, Counter[str]] = {}
+        self.answered: set[int] = set()
+        # Registers of model objects, by the class called: `register(ClaudeMessages("..."))`,
+        # `[Model("..."), ...]`; each entry its first argument's literal.
+        self.registers: dict[str, list[cst.SimpleString]] = {}
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        if isinstance(node.value, cst.Call):
+            self._register(node.value)
+        return True
+
+    def visit_Element(self, node: cst.Element) -> bool:
+        if isinstance(node.value, cst.Call):
+            self._register(node.value)
+        return True
+
+    def _register(self, node: cst.Call) -> None:
+        func = node.func
+        name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+        if not node.args or not isinstance(name, str) or not name[:1].isupper():
+            return  # a class: its objects are what is registered
+        first = node.args[0]
+        if first.keyword is None and isinstance(first.value, cst.SimpleString):
+            self.registers.setdefault(name, []).append(first.value)
+
+    def _group(self, strings: list[cst.SimpleString]) -> None:
+        values = (_string_value(string) for string in strings)
+        group = Counter(value for value in values if value is not None)
+        for string in strings:
+            self.groups.setdefault(id(string), group)
+
+    def register_groups(self) -> None:
+        """Group the literals registered through each class (two or more of them)."""
+        for entries in self.registers.values():
+            if len(entries) > 1:
+                self._group(entries)
+
+    def _elements(self, node: cst.List | cst.Tuple | cst.Set) -> bool:
+        strings = [e.value for e in node.elements if isinstance(e.value, cst.SimpleString)]
+        if len(strings) > 1:
+            self._group(strings)
+        return True
+
+    def visit_List(self, node: cst.List) -> bool:
+        return self._elements(node)
+
+    def visit_Tuple(self, node: cst.Tuple) -> bool:
+        return self._elements(node)
+
+    def visit_Set(self, node: cst.Set) -> bool:
+        return self._elements(node)
+
+    def visit_Dict(self, node: cst.Dict) -> bool:
+        items = {
+            _string_value(element.key): element.value
+            for element in node.elements
+            if isinstance(element, cst.DictElement)
+        }
+        answer = bool(RESPONSE_KEYS & items.keys()) or _string_value(items.get("type")) == "message"
+        model = items.get("model")
+        if answer and model is not None:
+            self.answered.add(id(model))
+        return True
 
     def visit_Comparison(self, node: cst.Comparison) -> bool:
         left = node.left
         for target in node.comparisons:
+            if isinstance(target.operator, cst.Equal):
+                # `response["model"] == "..."`, `response.model == snapshot("...")`: the
+                # expected answer, compared with what the API answered.
+                for read, other in ((left, target.comparator), (target.comparator, left)):
+                    if _reads_a_response_model(read):
+                        self.answered.update(_strings_in(other))
             if isinstance(target.operator, (cst.NotEqual, cst.NotIn, cst.IsNot)):
                 for operand in (left, target.comparator):
                     self.excluded.add(id(operand))
                     if isinstance(operand, (cst.List, cst.Tuple, cst.Set)):
                         self.excluded.update(id(element.value) for element in operand.elements)
             left = target.comparator
+        return True
+
+    def visit_Assign(self, node: cst.Assign) -> bool:
+        # `response.model = "..."`: a test double's answer.
+        if any(_reads_a_response_model(target.target) for target in node.targets):
+            self.answered.update(_strings_in(node.value))
         return True
 
     def visit_DictElement(self, node: cst.DictElement) -> bool:
@@ -82,6 +210,7 @@ def python_mentions(ctx: FileContext) -> tuple[list[Mention], set[str]]:
         return [], set()
     visitor = _Strings()
     walk(ctx.module, visitor)
+    visitor.register_groups()
     catalogue = ctx.facts.catalogue
     found = []
     values: set[str] = set()
@@ -99,8 +228,14 @@ def python_mentions(ctx: FileContext) -> tuple[list[Mention], set[str]]:
         if spelling is not None:
             found.append(
                 Mention(
-                    node, value, spelling, id(node) in visitor.keys, id(node) in visitor.excluded
-                )
+                    node,
+                    value,
+                    spelling,
+                    id(node) in visitor.keys,
+                    id(node) in visitor.excluded,
+                    visitor.groups.get(id(node)),
+                    id(node) in visitor.answered,
+                )  # fmt: skip
             )
     return found, values
 
@@ -129,3 +264,19 @@ def call_model_nodes(ctx: FileContext) -> set[int]:
 
     nodes.update(id(read.node) for read in constant_reads(ctx, "model"))
     return nodes
+
+
+def register_of(ctx: FileContext, call: cst.Call, node: cst.CSTNode | None) -> str | None:
+    """Return the class whose register `call` adds to, when `node` (a call's model) is its first
+    argument: a call of a class (`ChatModel("claude-...")`) passed to another call or listed,
+    as `_Strings` groups data mentions. None otherwise."""
+    func = call.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+    if not isinstance(name, str) or not name[:1].isupper() or not call.args:
+        return None
+    first = call.args[0]
+    if first.keyword is not None or first.value is not node:
+        return None
+    if not isinstance(ctx.nodes.parent(call), (cst.Arg, cst.Element)):
+        return None
+    return name

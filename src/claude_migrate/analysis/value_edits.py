@@ -77,6 +77,18 @@ def value_edit(
     if value.node is None:
         return None
     constant = value.via
+    if (
+        constant is None
+        and not value.default
+        and isinstance(entry.value_node, cst.Name)
+        and value.node is not entry.value_node
+    ):
+        # One branch's value of a local the call reads (`else: temperature = 0.7`): other code
+        # may read the local too (another vendor's call), and the call's argument cannot take
+        # one literal for every branch. Edited only when the call is the name's one reader.
+        if _uses(ctx)[entry.value_node.value] != 1:
+            return None
+        return ValueEdit(ctx.replace(value.node, text), entry.key)
     if constant is None or value.default:
         # A literal where it stands, or a wrapper's default that in-project calls rely on (the
         # default is the value those calls send: it is edited where it is written).

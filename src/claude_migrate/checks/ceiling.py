@@ -38,6 +38,10 @@ class CeilingCheck(Check["FileContext"]):
         """Return whether another rule owns this call's parameter (no finding here)."""
         return False
 
+    def withholds(self, ctx: FileContext, site: CallSite) -> str:
+        """Return why the fix would make this call's request one the API refuses ("" if not)."""
+        return ""
+
     def _reports(self, ctx: FileContext, entry: Entry, maximum: float) -> bool:
         """Return whether this rule reports (and so fixes) an entry's value."""
         value = entry.value.value
@@ -117,13 +121,18 @@ class CeilingCheck(Check["FileContext"]):
                 name = self.label
                 via += f" {site.via.describe(entry.key, (ctx.path, ctx.line_label))} and"
             fix = None
-            found = value_edit(
-                ctx,
-                entry,
-                format_number(fix_to),
-                lambda other: None if self.defers(ctx, other) else other.param(self.parameter),
-                lambda other: self._reports(ctx, other, maximum),
-                f"{self.code} {self.parameter}",
+            why_not = self.withholds(ctx, site)
+            found = (
+                None
+                if why_not
+                else value_edit(
+                    ctx,
+                    entry,
+                    format_number(fix_to),
+                    lambda other: None if self.defers(ctx, other) else other.param(self.parameter),
+                    lambda other: self._reports(ctx, other, maximum),
+                    f"{self.code} {self.parameter}",
+                )
             )
             if found is not None:
                 # A recorder of the old value (a cache key, a log line) makes it unsafe.
@@ -133,11 +142,12 @@ class CeilingCheck(Check["FileContext"]):
                     f"set {found.subject} to {format_number(fix_to)}{found.note}{caveat}",
                     found.edit,
                 )
+            no_fix = f" (no automatic fix: {why_not})" if why_not else ""
             diagnostic = ctx.diagnostic(
                 self,
                 entry.holder,
                 f"{name} {format_number(value)}{via} is above the policy maximum "
-                f"{format_number(maximum)}",
+                f"{format_number(maximum)}{no_fix}",
                 fix,
                 context=site.record.scope.qualname,
                 related=site.via.related(entry.key, self.label) if site.via else (),

@@ -2,16 +2,24 @@
 
 Finds: `max_tokens` (and the legacy `max_tokens_to_sample`) proven above `max-tokens.max`.
 Writes instead: `max-tokens.fix-to`, which defaults to the maximum itself.
+No fix where the call may turn extended thinking on with a `budget_tokens` the new budget would
+not stay above (or one this analysis cannot read): the API answers 400 when `max_tokens` is not
+greater than it
+(https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size-with-extended-thinking).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from claude_migrate.checks.base import Option
 from claude_migrate.checks.ceiling import CeilingCheck
 from claude_migrate.targets import MAX_TOKENS
+
+if TYPE_CHECKING:
+    from claude_migrate.analysis.calls import CallSite
+    from claude_migrate.analysis.context import FileContext
 
 # Far above any Claude model's output limit (128k tokens at most in
 # https://docs.anthropic.com/en/docs/about-claude/models/overview), so no real policy meets it;
@@ -49,3 +57,24 @@ class MaxTokensCheck(CeilingCheck):
                 )
             ]
         return []
+
+    def withholds(self, ctx: FileContext, site: CallSite) -> str:
+        from claude_migrate.analysis.thinking import thinking
+
+        found = thinking(ctx, site)
+        if not found.may_be_on:
+            return ""
+        fix_to = self.settings["fix-to"]
+        if found.budget is not None and found.budget < fix_to:
+            return ""
+        if found.budget is not None:
+            return (
+                f"the call's thinking budget_tokens {found.budget} must stay below max_tokens, "
+                f"and {fix_to} is not above it"
+            )
+        if found.budget_unknown:
+            return (
+                "the call may turn extended thinking on with a budget_tokens this analysis cannot "
+                f"read, which must stay below max_tokens ({fix_to} may not be above it)"
+            )
+        return ""

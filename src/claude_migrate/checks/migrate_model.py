@@ -143,6 +143,7 @@ class MigrateModelCheck(Check["FileContext"]):
         from claude_migrate.analysis.constant_reads import Reading, one_per_value
 
         readings: list[Reading] = []
+        moving = []
         for site in ctx.all_sites:
             if site.branch_of is not None:
                 continue  # a migration moves the call, whatever branch chose its model
@@ -152,14 +153,23 @@ class MigrateModelCheck(Check["FileContext"]):
             spelling = known.lookup(entry.value.value)
             if spelling is None or not moves(spelling.model, target, sources):
                 continue
-            found = self._judge(ctx, site, entry, target, facts)
+            moving.append((site, entry))
+        merged = _merged_registers(ctx, moving)
+        for site, entry in moving:
+            found = self._judge(ctx, site, entry, target, facts, merged.get(id(site), ""))
             if found is not None:
                 readings.append(Reading(site, entry, found))
         # A model constant several calls of the module read moves once, at the constant.
         yield from one_per_value(ctx, self, readings, "model")[0]
 
     def _judge(
-        self, ctx: FileContext, site: CallSite, entry: Entry, target: Model, facts: Facts | None
+        self,
+        ctx: FileContext,
+        site: CallSite,
+        entry: Entry,
+        target: Model,
+        facts: Facts | None,
+        merged: str = "",
     ) -> Diagnostic | None:
         from claude_migrate.analysis.retirements import compose
 
@@ -200,6 +210,8 @@ class MigrateModelCheck(Check["FileContext"]):
         composed: tuple[list[Edit], list[str], str] | str
         if entry.value.node is None:
             composed = "the model is not written where a fix can reach it"
+        elif merged:
+            composed = merged
         else:
             composed = compose(ctx, site, entry, written)
         if isinstance(composed, str):
@@ -257,3 +269,26 @@ class MigrateModelCheck(Check["FileContext"]):
         message = f"{entry.value.value!r} refuses part of this request: {changes}"
         fix = ctx.fix(applicability, changes, *edits)
         return ctx.diagnostic(self, entry.holder, message, fix, scope, related=related)
+
+
+def _merged_registers(ctx: FileContext, moving: list[tuple[CallSite, Entry]]) -> dict[int, str]:
+    """Return why each moving call that registers a model object keeps its model, by site id.
+
+    `register(ChatModel("claude-3-5-sonnet-20240620"))` beside another `ChatModel(...)` of the
+    file: the ids are the register's names, and moving two of them to the target (or one onto
+    an entry that is already it) would give two entries one id.
+    """
+    from claude_migrate.analysis.model_mentions import register_of
+
+    groups: dict[str, list[int]] = {}
+    for site, entry in moving:
+        name = register_of(ctx, site.node, entry.value_node)
+        if name is not None:
+            groups.setdefault(name, []).append(id(site))
+    return {
+        member: f"a register of models built through {name}, whose other entries move too: "
+        "two entries would share one id"
+        for name, members in groups.items()
+        if len(members) > 1
+        for member in members
+    }

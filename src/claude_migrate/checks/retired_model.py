@@ -17,7 +17,10 @@ SDK's deprecation table knows is reported too, naming the SDK.
 A model id written as data (any string literal outside docstrings, in notebooks too, and every
 scalar of a YAML, JSON, TOML, `.env` or `.ini` configuration file) that no analysis proves to
 reach a call is reported as a warning saying so, fixed (unsafe) by the replacement in the same
-spelling, in place.
+spelling, in place; except where the rewrite would change what the code means: a comparison
+that excludes it, a response body's model (what the API answered, which a test compares with
+its recording), an element of a list that holds the replacement or another element becoming
+it, a table key another key becomes.
 """
 
 from __future__ import annotations
@@ -69,6 +72,15 @@ NAMES_A_KEY = "the file has it both as a key and as a value, which may refer to 
 # used, and the replacement there would check that the replacement is not.
 EXCLUDED = (
     "the code checks that it is not used; the replacement there would check the replacement is not"
+)
+# ... a response body's model: the API's answer (a test's recording or double), which the
+# project's tests compare with what was recorded; the fix would not change the recording.
+ANSWERED = "it is a response's model (what the API answered, recorded or mocked), not a request's"
+# ... an element of a list of models that holds the replacement already, or another element
+# becoming it: the list would name one model twice and no longer the ones it named.
+COLLAPSES = (
+    "an element of a list (or a register of models built through one class) that already holds "
+    "it or another entry that becomes it"
 )
 
 
@@ -161,6 +173,10 @@ class RetiredModelCheck(Check["CheckContext"]):
         shared = _shared_targets(
             (mention.spelling for mention in mentions if mention.key), ctx.facts
         )
+        # What each id's fix would write, once per file (a list's elements are checked against
+        # each other's replacements).
+        targets = {mention.value: _target(mention.spelling, ctx.facts) for mention in mentions}
+        group_targets: dict[int, Counter[str | None]] = {}
         for mention in mentions:
             if id(mention.node) in proven:
                 continue  # a call's model: reported (or not) as the call's, above
@@ -171,9 +187,19 @@ class RetiredModelCheck(Check["CheckContext"]):
             def edit(target: str, node: cst.SimpleString = node) -> Edit:
                 return ctx.replace(node, string_literal(node, target))
 
+            why_not = EXCLUDED if mention.excluded else ANSWERED if mention.answered else ""
+            target = targets.get(mention.value)
+            if not why_not and mention.group is not None and target is not None:
+                # The other elements as they are, and as their own fixes would write them.
+                becoming = group_targets.get(id(mention.group))
+                if becoming is None:
+                    becoming = Counter(targets.get(value) for value in mention.group.elements())
+                    group_targets[id(mention.group)] = becoming
+                if mention.group[target] or becoming[target] > 1:
+                    why_not = COLLAPSES
             yield from self._data(
                 ctx, start, end, mention.value, mention.spelling, taken, edit, DATA_IN_CODE,
-                EXCLUDED if mention.excluded else "",
+                why_not,
             )  # fmt: skip
 
     def _config_data(self, ctx: CheckContext) -> Iterable[Diagnostic]:
@@ -302,14 +328,17 @@ class RetiredModelCheck(Check["CheckContext"]):
         warn_days = self.settings["warn-days"]
         reported: set[int] = set()
         readings: list[Reading] = []
-        for site in ctx.all_sites:
-            found = judge(ctx, site)
+        judged = [(site, judge(ctx, site)) for site in ctx.all_sites]
+        registered = _merged_registers(ctx, [(s, f) for s, f in judged if f is not None])
+        for site, found in judged:
             if found is None or found.entry.value.elsewhere:
                 continue  # elsewhere: reported where the constant is assigned, in its module
             if found.entry.value.node is not None:
                 reported.add(id(found.entry.value.node))
             if found.retires <= as_of:
-                readings.append(Reading(site, found.entry, self._retired(ctx, site, found)))
+                why_not = COLLAPSES if id(site) in registered else ""
+                diagnostic = self._retired(ctx, site, found, why_not)
+                readings.append(Reading(site, found.entry, diagnostic))
             elif (found.retires - as_of).days <= warn_days:
                 readings.append(Reading(site, found.entry, self._retiring(ctx, site, found, as_of)))
         # A constant several calls read (here, or here and in other modules): one finding.
@@ -380,7 +409,9 @@ class RetiredModelCheck(Check["CheckContext"]):
                 )
             yield ctx.diagnostic(self, read.node, message, fix, related=related)
 
-    def _retired(self, ctx: FileContext, site: CallSite, found: Judged) -> Diagnostic:
+    def _retired(
+        self, ctx: FileContext, site: CallSite, found: Judged, why_not: str = ""
+    ) -> Diagnostic:
         entry, spelling, target = found.entry, found.spelling, found.target
         current = entry.value.value
         via = f" (from {entry.value.via})" if entry.value.via else ""
@@ -419,6 +450,8 @@ class RetiredModelCheck(Check["CheckContext"]):
                 f"; use {target!r} once CM301 (legacy-completions) moves this call to the "
                 "Messages API: the Text Completions endpoint never served it"
             )
+        elif why_not:
+            message += f"; use {target!r} (no automatic fix: {why_not})"
         else:
             message += f"; use {target!r}"
             if entry.value.node is not None:
@@ -497,6 +530,35 @@ def _shared_targets(keys: Iterable[Spelling], facts: ProjectFacts) -> set[str]:
         if status is not None and status.target is not None:
             counts[status.target] += 1
     return {target for target, count in counts.items() if count > 1}
+
+
+def _merged_registers(ctx: FileContext, judged: list[tuple[CallSite, Judged]]) -> set[int]:
+    """Return the ids of the calls registering a model object (`register(ChatModel("..."))`,
+    `model_mentions.register_of`) whose replacement another entry of the same class's register
+    names or becomes: renamed, two entries would share one id."""
+    from claude_migrate.analysis.model_mentions import register_of
+
+    groups: dict[str, list[tuple[CallSite, Judged]]] = {}
+    for site, found in judged:
+        name = register_of(ctx, site.node, found.entry.value_node)
+        if name is not None and found.entry.value.node is found.entry.value_node:
+            groups.setdefault(name, []).append((site, found))
+    merged: set[int] = set()
+    for members in groups.values():
+        current = Counter(str(found.entry.value.value) for _, found in members)
+        becoming = Counter(found.target for _, found in members if found.target is not None)
+        for site, found in members:
+            if found.target is not None and (current[found.target] or becoming[found.target] > 1):
+                merged.add(id(site))
+    return merged
+
+
+def _target(spelling: Spelling, facts: ProjectFacts) -> str | None:
+    """Return the id a retired spelling's fix would write, if any."""
+    from claude_migrate.policy.model_ids import assess
+
+    status = assess(spelling, facts)
+    return None if status is None else status.target
 
 
 def _key_names(ctx: CheckContext, scalars: Iterable[Scalar]) -> set[str]:

@@ -4,6 +4,9 @@ Finds: `temperature=` on any recognised Claude call (keyword, `**params` dict en
 when its value is proven above `temperature.max`. Writes instead: `temperature.fix-to`.
 Where the target API or SDK rejects temperature altogether, CM107 (sampling-params) reports it
 instead: a ceiling on a parameter that cannot be sent means nothing.
+No fix where the call may turn extended thinking on (`thinking` not proven off): with it the API
+answers 400 to any temperature but 1
+(https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#feature-compatibility).
 """
 
 from __future__ import annotations
@@ -34,6 +37,16 @@ class TemperatureCheck(CeilingCheck):
 
     def defers(self, ctx: FileContext, site: CallSite) -> bool:
         return rejection(ctx, site, TEMPERATURE) is not None
+
+    def withholds(self, ctx: FileContext, site: CallSite) -> str:
+        from claude_migrate.analysis.thinking import thinking
+
+        if thinking(ctx, site).may_be_on:
+            return (
+                "the call may turn extended thinking on, and with it the API takes "
+                "temperature 1 only"
+            )
+        return ""
 
     @classmethod
     def validate(cls, table: Mapping[str, Any]) -> list[tuple[str, str]]:

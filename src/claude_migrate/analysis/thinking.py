@@ -1,0 +1,79 @@
+"""What a call's `thinking` parameter may turn on, for fixes that must keep the request valid.
+
+With extended thinking on, the Messages API answers 400 to a temperature other than 1 and to a
+`max_tokens` not above `thinking.budget_tokens`
+(https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking, "Feature
+compatibility" and "Max tokens and context window size with extended thinking"). A fix that
+lowers either (CM101, CM102) is right only on a call whose thinking is proven off, or whose
+budget it stays above.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from claude_migrate.core.lazy import lazy_import
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from claude_migrate.analysis.calls import CallSite
+    from claude_migrate.analysis.context import FileContext
+else:
+    cst = lazy_import("libcst")
+
+# The SDK's sentinels for a parameter left out (anthropic `_types.py`: `NOT_GIVEN`, `omit`).
+_LEFT_OUT = frozenset({"NOT_GIVEN", "NotGiven", "omit", "Omit"})
+
+
+@dataclass(frozen=True)
+class Thinking:
+    """What a call's `thinking` may be: off for sure, or possibly on with a known budget."""
+
+    may_be_on: bool
+    # `budget_tokens` when the call's thinking config proves it; None when absent or unknown.
+    budget: int | None = None
+    # True when the config may set a budget this analysis cannot read.
+    budget_unknown: bool = False
+
+
+OFF = Thinking(False)
+
+
+def _left_out(node: cst.BaseExpression) -> bool:
+    """Return whether `node` is `None` or one of the SDK's left-out sentinels."""
+    if isinstance(node, cst.Name):
+        return node.value == "None" or node.value in _LEFT_OUT
+    if isinstance(node, cst.Attribute):
+        return node.attr.value in _LEFT_OUT
+    if isinstance(node, cst.Call):
+        return _left_out(node.func)  # `NotGiven()`, `Omit()`
+    return False
+
+
+def thinking(ctx: FileContext, site: CallSite) -> Thinking:
+    """Return what the call's `thinking` parameter may turn on.
+
+    Off only when the call sends none, sends `None` or a left-out sentinel, or a config whose
+    `type` is proven `"disabled"`; anything else (a conditional, a config built elsewhere) may
+    be on.
+    """
+    entry = site.params.get("thinking")
+    if entry is None or _left_out(entry.value_node):
+        return OFF
+    if entry.value.known and entry.value.value is None:
+        return OFF
+    config = ctx.resolver.values.nested(entry, site.record.scope)
+    if config is None:
+        return Thinking(True, budget_unknown=True)
+    kind = config.get("type")
+    if kind is not None and kind.value.known and kind.value.value == "disabled":
+        return OFF
+    budget = config.get("budget_tokens")
+    if budget is None:
+        return Thinking(True, budget_unknown=bool(config.opaque or config.unknown_keys))
+    value = budget.value.value
+    if budget.value.known and isinstance(value, int) and not isinstance(value, bool):
+        return Thinking(True, budget=value)
+    return Thinking(True, budget_unknown=True)
