@@ -28,7 +28,6 @@ AGREEING = (
     "project-params-pervalue",
     "project-properties",
     "project-scripts",
-    "project-shared-settings",
     "project-switch",
     "targets-langchain-bedrock",
     "targets-langchain-init",
@@ -140,8 +139,9 @@ def test_unknowns_stay_unknown(tmp_path: Path) -> None:
     [record] = _records(tree, "chat.py")
     # A caller relies on `model=None`, falsy: the environment's value is sent.
     assert _values(record, "model") == ([], False)
-    # What an instance holds is not read from its class here.
-    assert _values(record, "temperature") == ([], False)
+    # `self.temperature` is set once, in `__init__`, from a parameter: its default the caller
+    # relies on, beside what other callers pass.
+    assert _values(record, "temperature") == ([0.9], False)
     # The SDK's sentinel leaves the parameter out.
     assert "stop_sequences" not in record.params
     # A dict the function changes (`update(extra)`) is not read: the summary folds its
@@ -196,6 +196,116 @@ def test_a_by_model_call_without_a_proven_claude_model_is_marked(tmp_path: Path)
     )
     [record] = _records(tree, "routes.py")
     assert record.target == "litellm:completion" and record.unproven
+
+
+def test_an_object_attribute_is_what_its_constructor_was_given(tmp_path: Path) -> None:
+    tree = _tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/config.py": """\
+                from dataclasses import dataclass
+
+
+                @dataclass
+                class Settings:
+                    model: str = "claude-3-opus-20240229"
+                    temperature: float = 0.9
+                    max_tokens: int = 1024
+                    top_k: int = 5
+
+
+                class Options:
+                    def __init__(self, top_p=0.5, stop=None):
+                        self.top_p = top_p
+                        self.stop = stop
+
+                    def loosen(self):
+                        self.stop = None
+
+
+                settings = Settings(temperature=0.7)
+                options = Options(0.8, stop=["END"])
+                other = Settings()
+                other.top_k = 50
+            """,
+            "app/chat.py": """\
+                import anthropic
+                from app.config import options, settings
+
+                client = anthropic.Anthropic()
+
+
+                def ask(text):
+                    return client.messages.create(
+                        model=settings.model,
+                        temperature=settings.temperature,
+                        max_tokens=settings.max_tokens,
+                        top_k=settings.top_k,
+                        top_p=options.top_p,
+                        stop_sequences=options.stop,
+                        messages=[],
+                    )
+            """,
+        },
+    )
+    [record] = _records(tree, "app/chat.py")
+    # Given to the constructor, not the class's default.
+    assert _values(record, "temperature") == ([0.7], True)
+    assert _values(record, "top_p") == ([0.8], True)
+    # Not given: the field's default.
+    assert _values(record, "model") == (["claude-3-opus-20240229"], True)
+    assert _values(record, "max_tokens") == ([1024], True)
+    # Set on another object of the class (`other.top_k = 50`), or by another method.
+    assert _values(record, "top_k") == ([], False)
+    assert _values(record, "stop_sequences") == ([], False)
+
+
+def test_self_attributes_are_what_the_class_writes_once(tmp_path: Path) -> None:
+    tree = _tree(
+        tmp_path,
+        {
+            "chat.py": """\
+                import anthropic
+
+
+                class Agent:
+                    model = "claude-sonnet-4-6"
+
+                    def __init__(self, max_tokens=4096, top_k=None):
+                        self.client = anthropic.Anthropic()
+                        self.max_tokens = max_tokens
+                        self.temperature = 0.3
+                        self.top_k = top_k or 10
+
+                    def ask(self):
+                        return self.client.messages.create(
+                            model=self.model,
+                            max_tokens=self.max_tokens,
+                            temperature=self.temperature,
+                            top_k=self.top_k,
+                            messages=[],
+                        )
+
+
+                class Cold(Agent):
+                    def __init__(self):
+                        super().__init__()
+                        self.temperature = 0.0
+
+
+                def main():
+                    return Agent().ask()
+            """,
+        },
+    )
+    [record] = _records(tree, "chat.py")
+    assert _values(record, "model") == (["claude-sonnet-4-6"], True)
+    # A parameter: its relied-on default, beside what other callers pass.
+    assert _values(record, "max_tokens") == ([4096], False)
+    # A subclass writes it too: which class the instance is, is not known.
+    assert _values(record, "temperature") == ([], False)
+    assert _values(record, "top_k") == ([10], False)
 
 
 # Known disagreements: each names a fixture call where the records and the LibCST resolver
@@ -254,8 +364,8 @@ KNOWN = [
         27,
         marks=pytest.mark.xfail(
             strict=True,
-            reason="reads of instance attributes are unknown in the records (the phase's "
-            "class-level value need not be the instance's)",
+            reason="`self.model` is set in `__init__` and again by another method: unknown "
+            "in the records; the resolver reads the table's values on both paths",
         ),
     ),
     pytest.param(
@@ -275,7 +385,8 @@ KNOWN = [
         marks=pytest.mark.xfail(
             strict=True,
             reason="`self.max_tokens` set from a parameter whose default a caller relies on: "
-            "the resolver reads it, the records leave reads of instances unknown",
+            "the resolver takes the default as all it holds, the records as one value beside "
+            "what other callers may pass",
         ),
     ),
 ]

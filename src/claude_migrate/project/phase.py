@@ -495,6 +495,7 @@ class Project:
         # The attributes modules set on names (`_attribute_set`), and over how many summaries.
         self._set_attrs: tuple[int, frozenset[str]] | None = None
         self._set_in_files: dict[str, bool] = {}
+        self._set_outside_files: dict[str, bool] = {}
         # The run's own files (path -> bytes or text): a module summarised on demand is read
         # from here before the disk.
         self.given: dict[str, bytes | str] = {}
@@ -2430,6 +2431,27 @@ class Project:
                 for data in self.given.values()
             )
             self._set_in_files[attr] = found
+        return found
+
+    def set_from_outside(self, attr: str) -> bool:
+        """Return whether a file of the run may set `<x>.attr` other than on a method's own
+        instance (`self.attr = ...`): a summarised module outside its methods (`config.model
+        = m`), any file by `setattr(x, "attr", ...)` or on another object (`self.config.model
+        = m`, `settings.model = m`)."""
+        if attr in self._attributes_set_anywhere():
+            return True
+        found = self._set_outside_files.get(attr)
+        if found is None:
+            name = re.escape(attr.encode())
+            assigned = re.compile(rb"(\w*)[ \t]*\.[ \t]*" + name + rb"[ \t]*(?::[^=\n]*)?=(?!=)")
+            named = re.compile(rb"setattr\([^,\n]*,[ \t]*[\"']" + name + rb"[\"']")
+            found = False
+            for data in self.given.values():
+                raw = data if isinstance(data, bytes) else data.encode("utf-8", "replace")
+                if named.search(raw) or any(m.group(1) != b"self" for m in assigned.finditer(raw)):
+                    found = True
+                    break
+            self._set_outside_files[attr] = found
         return found
 
     def _module_constant(self, module: str, name: str) -> tuple[str, str] | None:

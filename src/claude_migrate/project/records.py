@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from claude_migrate.project.kinds import (
+    Class,
     Const,
     DictLit,
     Foreign,
@@ -49,6 +50,8 @@ PARAMETERS = (*CANONICAL, HEADERS, *BY_NAME)
 # The most values a parameter's branches are read for; more is unknown.
 MAX_VALUES = 16
 MAX_DEPTH = 8
+# The most subclasses a class's `self` reads are followed through (the phase's own bound).
+MAX_SUBCLASSES = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,7 +256,11 @@ def _branches(
 ) -> bool:
     """Add the values an expression may have to `known`; return whether that is all of them."""
     if _on_instance(project, module, function, value):
-        return False
+        read = _instance_read(project, module, function, value, depth)
+        if read is None:
+            return False
+        where, at, written = read
+        return _branches(project, where, at, written, known, depth + 1)
     found = project.evaluate(module, function, value)
     if isinstance(found, Const):
         known.append((found.value, None))
@@ -297,6 +304,138 @@ def _relied_default(project: Project, param: Param) -> Const | None:
     )
     found = project.evaluate(param.module, None, default) if default is not None else None
     return found if isinstance(found, Const) else None
+
+
+def _instance_read(
+    project: Project, module: str, function: str | None, value: list[Any], depth: int
+) -> tuple[str, str | None, list[Any]] | None:
+    """Return where the value an instance's attribute holds is written (module, function,
+    expression), when that is proven: None else (the read stays unknown).
+
+    Only an attribute no file of the run sets from outside the class (`obj.model = m`,
+    `setattr`), that no method but `__init__` sets:
+
+    - on an object made once by a call of a project class (`settings = Settings(t=0.7)`, a
+      name bound once here or imported, or the call itself): the argument the call gives the
+      field (a dataclass's or pydantic model's, or an `__init__` parameter it is set from,
+      `self.model = model`), else the field's default;
+    - on `self` in a method: the one value the class (or a base) writes for it, in its body
+      or in `__init__` (a parameter there is read as any parameter is: its relied-on
+      default), when no subclass the phase summarised writes it too.
+    """
+    if depth > MAX_DEPTH or value[0] != "attr":
+        return None
+    attr = value[2]
+    if project.set_from_outside(attr):
+        return None
+    base = project.evaluate(module, function, value[1])
+    if isinstance(base, SelfParam):
+        return _self_attribute(project, base, attr)
+    if not isinstance(base, Obj):
+        return None
+    made = _construction(project, module, function, value[1])
+    if made is None:
+        return None
+    where, at, call = made
+    cls = project.evaluate(where, at, call[1])
+    if not isinstance(cls, Class) or (cls.module, cls.name) != (base.module, base.name):
+        return None
+    info = project.summaries[cls.module]["classes"].get(cls.name)
+    if info is None or not _set_at_construction(project, cls, attr):
+        return None
+    fields = project._fields(cls.module, cls.name, info)  # noqa: SLF001
+    if fields is None or attr not in fields["attrs"] or call[4] or call[5]:
+        return None
+    param = fields["attrs"][attr]
+    given = call[3].get(param)
+    order = [name for name, kind in fields["params"] if kind == "positional"]
+    if given is None and param in order and order.index(param) < len(call[2]):
+        given = call[2][order.index(param)]
+    if len(call[2]) > len(order):
+        return None  # more positional arguments than fields: not read
+    if given is not None:
+        return where, at, given
+    default = fields["defaults"].get(param)
+    if default is None or len(default) != 1:
+        return None
+    return cls.module, None, ["lit", default[0]]
+
+
+def _construction(
+    project: Project, module: str, function: str | None, holder: list[Any]
+) -> tuple[str, str | None, list[Any]] | None:
+    """Return (module, function, call) of the one call that makes the object `holder` names:
+    the call itself, a local bound once, or a module-level name bound once (here, or in the
+    project module it is imported from)."""
+    if holder[0] == "call":
+        return module, function, holder
+    if holder[0] != "name":
+        return None
+    name = holder[1]
+    summary = project.summaries[module]
+    if function is not None:
+        facts = summary["functions"].get(function, {})
+        local = facts.get("locals", {}).get(name)
+        if local is not None:
+            if len(local) != 1 or local[0][0][0] != "call":
+                return None
+            return module, function, local[0][0]
+        if any(p["name"] == name for p in facts.get("params", ())) or "parent" in facts:
+            return None
+    owner = module
+    qualname = summary["imports"].get(name)
+    if qualname is not None:
+        if name in summary["assigns"]:
+            return None
+        owner, _, name = qualname.rpartition(".")
+        if owner not in project.summaries:
+            return None
+    assigns = project.summaries[owner]["assigns"].get(name)
+    if not assigns or len(assigns) != 1 or assigns[0][1] or assigns[0][0][0] != "call":
+        return None
+    return owner, None, assigns[0][0]
+
+
+def _set_at_construction(project: Project, cls: Class, attr: str) -> bool:
+    """Return whether every class of an object's method resolution order sets `attr` only in
+    its body or its `__init__` (no other method changes it after)."""
+    for owner_module, owner in project.mro(cls.module, cls.name):
+        info = project.summaries[owner_module]["classes"].get(owner)
+        if info is None:
+            return False
+        for _, method in info["attributes"].get(attr, ()):
+            if method is not None and method != f"{owner}.__init__":
+                return False
+    return True
+
+
+def _self_attribute(
+    project: Project, base: SelfParam, attr: str
+) -> tuple[str, str | None, list[Any]] | None:
+    """`self.attr` in a method of a class (see `_instance_read`)."""
+    subclasses = project._subclasses((base.module, base.name))  # noqa: SLF001
+    if len(subclasses) >= MAX_SUBCLASSES:
+        return None
+    for sub_module, sub in subclasses[1:]:
+        info = project.summaries[sub_module]["classes"].get(sub)
+        if info is None or attr in info["attributes"] or attr in info["fields"]:
+            return None  # a subclass writes it: which one the instance is, is not known
+    for owner_module, owner in project.mro(base.module, base.name):
+        info = project.summaries[owner_module]["classes"].get(owner)
+        if info is None or not project._plain_bases(owner_module, info):  # noqa: SLF001
+            return None  # a library base class may set it
+        values = info["attributes"].get(attr)
+        if not values:
+            if attr in info["fields"]:
+                return None  # a field without a default: the constructor's argument
+            continue
+        if len(values) != 1 or attr in info["fields"]:
+            return None  # several writes, or a field the constructor may be given
+        written, method = values[0]
+        if method is not None and method != f"{owner}.__init__":
+            return None
+        return owner_module, method, written
+    return None
 
 
 def _on_instance(project: Project, module: str, function: str | None, value: list[Any]) -> bool:
