@@ -308,6 +308,42 @@ def test_self_attributes_are_what_the_class_writes_once(tmp_path: Path) -> None:
     assert _values(record, "top_k") == ([10], False)
 
 
+def test_an_item_given_under_a_condition_may_be_unset(tmp_path: Path) -> None:
+    tree = _tree(
+        tmp_path,
+        {
+            "chat.py": """\
+                import anthropic
+
+                client = anthropic.Anthropic()
+
+
+                def request(creative, budget):
+                    kwargs = {"model": "claude-sonnet-4-6", "max_tokens": 512}
+                    if creative:
+                        kwargs["temperature"] = 1.0
+                        kwargs["max_tokens"] = 2048
+                    if budget:
+                        kwargs.update(top_k=5)
+                    kwargs["top_p"] = 0.9
+                    return kwargs
+
+
+                def ask(creative, budget):
+                    return client.messages.create(messages=[], **request(creative, budget))
+            """,
+        },
+    )
+    [record] = _records(tree, "chat.py")
+    # Set on one path only: the value, or not passed at all.
+    assert _values(record, "temperature") == ([1.0], False)
+    assert _values(record, "top_k") == ([5], False)
+    # Written over on one path: either value; set on every path: that value.
+    assert _values(record, "max_tokens") == ([512, 2048], True)
+    assert _values(record, "top_p") == ([0.9], True)
+    assert _values(record, "model") == (["claude-sonnet-4-6"], True)
+
+
 # Known disagreements: each names a fixture call where the records and the LibCST resolver
 # differ today, and why. Strict: when one is resolved, the test says so.
 KNOWN = [

@@ -131,6 +131,13 @@ def test_a_local_dicts_later_item_sets_and_updates_are_its_entries() -> None:
         False,
         [],
     ]
+    # A key put in under control flow only may be absent.
+    [[maybe, _]] = _summary(
+        "def build(flag):\n    kwargs = {}\n    if flag:\n        kwargs['top_p'] = 0.5\n"
+        "        kwargs.setdefault('top_k', 5)\n    kwargs.setdefault('stop', None)\n"
+        "    return kwargs\n"
+    )["functions"]["build"]["locals"]["kwargs"]
+    assert maybe[4] == ["top_p", "top_k"] and "stop" in maybe[1]
     # `kwargs.update(extra)`: the keys are unknown, and what `extra` holds joins the dict.
     assert functions["opaque"]["locals"]["kwargs"][0][0][2:] == [True, ["extra"]]
 
@@ -276,8 +283,16 @@ class _Reference(ast.NodeVisitor):
             made = ["import", node.level, node.module or "", alias.name]
             self.locals.setdefault(alias.asname or alias.name, []).append([made, self.depth > 0])
 
-    def _item(self, name: str, key: str | None, value: list[Any], nested: bool) -> None:
-        """`name[key] = value` into the dict literal a local holds alone, as summaries read it."""
+    def _item(
+        self,
+        name: str,
+        key: str | None,
+        value: list[Any],
+        nested: bool,
+        added: bool | None = None,
+    ) -> None:
+        """`name[key] = value` into the dict literal a local holds alone, as summaries read it:
+        a key new to it, put in under control flow, is listed as maybe absent."""
         bound = self.locals.get(name)
         if not bound or len(bound) != 1 or bound[0][0][0] != "dict":
             return
@@ -287,6 +302,10 @@ class _Reference(ast.NodeVisitor):
         elif key in entries and nested:
             entries[key] = ["if", entries[key], value]
         else:
+            if key not in entries and (nested if added is None else added):
+                if len(bound[0][0]) < 5:
+                    bound[0][0].append([])
+                bound[0][0][4].append(key)
             entries[key] = value
 
     def _assign(self, target: ast.expr, value: ast.expr | None) -> None:
@@ -354,7 +373,7 @@ class _Reference(ast.NodeVisitor):
                 key = node.args[0]
                 value = expr(node.args[1]) if len(node.args) > 1 else ["lit", None]
                 text = key.value if isinstance(key, ast.Constant) else None
-                self._item(name, text if isinstance(text, str) else None, value, True)
+                self._item(name, text if isinstance(text, str) else None, value, True, nested)
             elif func.attr in ("pop", "clear", "popitem"):
                 self._item(name, None, UNKNOWN_EXPR, True)
         self.generic_visit(node)

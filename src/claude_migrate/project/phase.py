@@ -1167,7 +1167,8 @@ class Project:
                 [self.evaluate(module, function, v, depth + 1) for v in options], choice=True
             )
         if kind == "dict":
-            return DictLit(value[1], module, function, bool(value[2]), tuple(value[3]))
+            maybe = tuple(value[4]) if len(value) > 4 else ()
+            return DictLit(value[1], module, function, bool(value[2]), tuple(value[3]), maybe)
         if kind == "sub":
             return self._item(self.evaluate(module, function, value[1], depth + 1), value[2], depth)
         if kind == "def":

@@ -202,7 +202,11 @@ def _in_dict(project: Project, made: DictLit, name: str, depth: int) -> Values |
             # Some keys are not literal (`{**other}`, `d.update(extra)`, `d.pop(k)`): the
             # entry may be written over or taken out, and the summary keeps no order.
             return Values(written=(_text(entry),))
-        return _values(project, made.module, made.function, entry)
+        found = _values(project, made.module, made.function, entry)
+        if name in made.maybe:
+            # Given under a condition: on the other paths the call is not passed it.
+            return Values(found.known, False, found.written)
+        return found
     if depth > MAX_DEPTH:
         return None
     for spread in made.spreads:

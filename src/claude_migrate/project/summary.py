@@ -23,7 +23,9 @@ from typing import Any
 #   ["or", [exprs]]                `a or b or c`
 #   ["if", body, orelse]           `a if test else b`
 #   ["dict", {key: expr}, opaque, [name]]  a dict literal with string keys, and the names
-#                                  spread into it (`{**kwargs}`, `d.update(kwargs)`)
+#                                  spread into it (`{**kwargs}`, `d.update(kwargs)`); a local's
+#                                  may end with the keys it is given only under control flow
+#                                  (`if x: d["temperature"] = t`): `[.., [name], [key]]`
 #   ["sub", expr, key]             `x["key"]`, a subscript by a string literal (key None: by
 #                                  any other expression, `x[name]`)
 #   ["join", [expr]]               an f-string: its parts
@@ -306,7 +308,8 @@ def _read_function_body(
             key = call.args[0]
             value = expr(call.args[1]) if len(call.args) > 1 else ["lit", None]
             text = key.value if type(key) is ast.Constant else None
-            _set_item(local_names, name, text if isinstance(text, str) else None, value, True)
+            key_name = text if isinstance(text, str) else None
+            _set_item(local_names, name, key_name, value, True, nested)
         elif func.attr == "update":
             for keyword in call.keywords:
                 _set_item(local_names, name, keyword.arg, expr(keyword.value), nested)
@@ -379,7 +382,12 @@ _DICT_CHANGES = frozenset({"update", "setdefault", "pop", "popitem", "clear", "_
 
 
 def _set_item(
-    local_names: dict[str, list[Any]], name: str, key: str | None, value: Expr, nested: bool
+    local_names: dict[str, list[Any]],
+    name: str,
+    key: str | None,
+    value: Expr,
+    nested: bool,
+    added: bool | None = None,
 ) -> None:
     """Put `name[key] = value` into the dict literal a local holds, when it holds one.
 
@@ -397,6 +405,12 @@ def _set_item(
     elif key in made[1] and nested:
         made[1][key] = ["if", made[1][key], value]
     else:
+        if (nested if added is None else added) and key not in made[1]:
+            # Given on one path only: on the others the key is not in the dict (`added`: a
+            # new key is put in on that path only; `setdefault` puts one in on every path).
+            if len(made) < 5:
+                made.append([])
+            made[4].append(key)
         made[1][key] = value
 
 
