@@ -202,11 +202,11 @@ def _in_dict(project: Project, made: DictLit, name: str, depth: int) -> Values |
             # Some keys are not literal (`{**other}`, `d.update(extra)`, `d.pop(k)`): the
             # entry may be written over or taken out, and the summary keeps no order.
             return Values(written=(_text(entry),))
-        found = _values(project, made.module, made.function, entry)
+        read = _values(project, made.module, made.function, entry)
         if name in made.maybe:
             # Given under a condition: on the other paths the call is not passed it.
-            return Values(found.known, False, found.written)
-        return found
+            return Values(read.known, False, read.written)
+        return read
     if depth > MAX_DEPTH:
         return None
     for spread in made.spreads:
