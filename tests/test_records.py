@@ -344,6 +344,44 @@ def test_an_item_given_under_a_condition_may_be_unset(tmp_path: Path) -> None:
     assert _values(record, "model") == (["claude-sonnet-4-6"], True)
 
 
+def test_clients_bound_by_with_are_read(tmp_path: Path) -> None:
+    tree = _tree(
+        tmp_path,
+        {
+            "chat.py": """\
+                import anthropic
+                import httpx
+
+                client = anthropic.Anthropic()
+
+
+                def ask():
+                    with anthropic.Anthropic() as claude:
+                        return claude.messages.create(model="claude-haiku-4-5", max_tokens=10)
+
+
+                async def ask_later():
+                    async with anthropic.AsyncAnthropic() as claude:
+                        return await claude.messages.create(
+                            model="claude-sonnet-4-6", max_tokens=20, messages=[]
+                        )
+
+
+                def other():
+                    # The name is bound to another object here, not the module's client.
+                    with httpx.Client() as client:
+                        return client.messages.create(model="claude-sonnet-4-6", max_tokens=30)
+            """,
+        },
+    )
+    found = _records(tree, "chat.py")
+    assert [(r.line, r.target) for r in found] == [
+        (9, "sdk:messages.create"),
+        (14, "sdk:messages.create"),
+    ]
+    assert [_values(r, "max_tokens") for r in found] == [([10], True), ([20], True)]
+
+
 # Known disagreements: each names a fixture call where the records and the LibCST resolver
 # differ today, and why. Strict: when one is resolved, the test says so.
 KNOWN = [

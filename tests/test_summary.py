@@ -252,8 +252,19 @@ class _Reference(ast.NodeVisitor):
         self.generic_visit(node)
         self.depth -= 1
 
-    visit_If = visit_For = visit_AsyncFor = visit_While = visit_Try = visit_With = _nested
-    visit_AsyncWith = visit_Match = _nested
+    visit_If = visit_For = visit_AsyncFor = visit_While = visit_Try = _nested
+    visit_Match = _nested
+
+    def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
+        for item in node.items:
+            if isinstance(item.optional_vars, ast.Name):
+                entered = ["enter", expr(item.context_expr)]
+                self.locals.setdefault(item.optional_vars.id, []).append([entered, self.depth > 0])
+            elif item.optional_vars is not None:
+                self._assign(item.optional_vars, None)
+        self._nested(node)
+
+    visit_AsyncWith = visit_With
 
     def _scope(self, node: ast.AST) -> None:
         return

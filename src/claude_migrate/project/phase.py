@@ -1177,6 +1177,12 @@ class Project:
             return self._joined(module, function, value[1], depth + 1, len(value) > 2)
         if kind == "import":
             return self.qualified(self._local_import(module, value), depth + 1)
+        if kind == "enter":
+            # `with Anthropic() as client`: the SDK's clients give themselves (anthropic-sdk-python
+            # `_base_client.py`, `SyncAPIClient.__enter__` / `AsyncAPIClient.__aenter__` return
+            # `self`); what anything else gives is not known.
+            made = self.evaluate(module, function, value[1], depth + 1)
+            return made if isinstance(made, Client) and not made.path else None
         return None
 
     def _holder(self, module: str, function: str | None, name: str) -> bool:

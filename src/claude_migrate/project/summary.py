@@ -30,6 +30,7 @@ from typing import Any
 #                                  any other expression, `x[name]`)
 #   ["join", [expr]]               an f-string: its parts
 #   ["join", [expr, expr], "+"]    `a + b` (a string only when both are strings)
+#   ["enter", expr]                what `with expr as name` binds (`__enter__`'s value)
 #   ["?"]                          anything else
 Expr = list[Any]
 UNKNOWN_EXPR: Expr = ["?"]
@@ -365,6 +366,16 @@ def _read_function_body(
         elif type(node) is ast.Return:
             if node.value is not None:
                 returns.append(expr(node.value))
+        elif type(node) is ast.With or type(node) is ast.AsyncWith:
+            for item in node.items:
+                bound = item.optional_vars
+                if type(bound) is ast.Name:
+                    # `with Anthropic() as client`: what `__enter__` gives (`["enter", expr]`).
+                    entered = ["enter", expr(item.context_expr)]
+                    local_names.setdefault(bound.id, []).append([entered, depth > 0])
+                elif bound is not None:
+                    assign(bound, None, depth > 0)
+            depth += 1
         elif kind in _CONTROL_FLOW:
             depth += 1
         for name in reversed(_child_fields(kind)):
