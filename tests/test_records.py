@@ -382,6 +382,51 @@ def test_clients_bound_by_with_are_read(tmp_path: Path) -> None:
     assert [_values(r, "max_tokens") for r in found] == [([10], True), ([20], True)]
 
 
+def test_clients_typed_by_optional_and_string_annotations_are_read(tmp_path: Path) -> None:
+    tree = _tree(
+        tmp_path,
+        {
+            "chat.py": """\
+                from typing import Optional, Union
+
+                import anthropic
+                from anthropic import Anthropic
+                from openai import OpenAI
+
+
+                def optional(client: Optional[Anthropic], text):
+                    return client.messages.create(model="claude-haiku-4-5", max_tokens=1)
+
+
+                def union(client: Union[None, anthropic.Anthropic], text):
+                    return client.messages.create(model="claude-haiku-4-5", max_tokens=2)
+
+
+                def pipe(client: Anthropic | None = None):
+                    return client.messages.create(model="claude-haiku-4-5", max_tokens=3)
+
+
+                def forward(client: "anthropic.Anthropic"):
+                    return client.messages.create(model="claude-haiku-4-5", max_tokens=4)
+
+
+                def quoted_optional(client: "Optional[Anthropic]"):
+                    return client.messages.create(model="claude-haiku-4-5", max_tokens=5)
+
+
+                def either(client: Union[OpenAI, Anthropic]):
+                    return client.messages.create(model="claude-haiku-4-5", max_tokens=6)
+
+
+                def broken(client: "Anthropic["):
+                    return client.messages.create(model="claude-haiku-4-5", max_tokens=7)
+            """,
+        },
+    )
+    found = _records(tree, "chat.py")
+    assert [_values(r, "max_tokens")[0] for r in found] == [[1], [2], [3], [4], [5]]
+
+
 # Known disagreements: each names a fixture call where the records and the LibCST resolver
 # differ today, and why. Strict: when one is resolved, the test says so.
 KNOWN = [

@@ -449,3 +449,28 @@ def test_summaries_read_real_code_as_a_visitor_and_ast_walk_would() -> None:
                 assert facts["locals"] == reference.locals, (path, node.name)
                 compared += 1
     assert compared > 100  # the project's own functions were read, not skipped
+
+
+@pytest.mark.parametrize(
+    ("written", "named"),
+    [
+        ("Anthropic", ["name", "Anthropic"]),
+        ("Optional[anthropic.Anthropic]", ["attr", ["name", "anthropic"], "Anthropic"]),
+        ("typing.Union[None, Anthropic]", ["name", "Anthropic"]),
+        ("Anthropic | None", ["name", "Anthropic"]),
+        ("None | Anthropic", ["name", "Anthropic"]),
+        ("'Anthropic'", ["name", "Anthropic"]),
+        ("'Optional[\"Anthropic\"]'", ["name", "Anthropic"]),
+        ("Union[OpenAI, Anthropic]", ["?"]),
+        ("OpenAI | Anthropic", ["?"]),
+        ("'Anthropic['", ["?"]),
+        ("'" + "A" * 300 + "'", ["?"]),
+    ],
+)
+def test_an_annotation_names_the_one_type_an_optional_or_a_string_names(
+    written: str, named: list[Any]
+) -> None:
+    [[param]] = [
+        facts["params"] for facts in _summary(f"def f(x: {written}): pass\n")["functions"].values()
+    ]
+    assert param["annotation"] == named

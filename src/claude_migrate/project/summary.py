@@ -165,6 +165,51 @@ def _absolute(module: str, is_package: bool, level: int, name: str | None) -> st
     return ".".join(parts)
 
 
+# The longest string annotation read (`"Anthropic"`, `"Optional[anthropic.Anthropic]"`).
+MAX_ANNOTATION_TEXT = 200
+
+
+def annotation(node: ast.expr, depth: int = 0) -> Expr:
+    """Return the type an annotation names, as an expression: itself, or the one type an
+    optional names (`Optional[X]`, `Union[X, None]`, `X | None`), or what a string annotation
+    names (`"X"`, PEP 563/484 forward references), read the same way."""
+    if depth > MAX_EXPR_DEPTH:
+        return UNKNOWN_EXPR
+    if type(node) is ast.Constant and isinstance(node.value, str):
+        text = node.value.strip()
+        if len(text) > MAX_ANNOTATION_TEXT:
+            return UNKNOWN_EXPR
+        try:
+            parsed = ast.parse(text, mode="eval").body
+        except (SyntaxError, ValueError):
+            return UNKNOWN_EXPR
+        return annotation(parsed, depth + 1)
+    if type(node) is ast.BinOp and type(node.op) is ast.BitOr:
+        others = [side for side in (node.left, node.right) if not _is_none(side)]
+        return annotation(others[0], depth + 1) if len(others) == 1 else UNKNOWN_EXPR
+    if type(node) is ast.Subscript:
+        name = _last_name(node.value)
+        if name == "Optional":
+            return annotation(node.slice, depth + 1)
+        if name == "Union":
+            items = node.slice.elts if type(node.slice) is ast.Tuple else [node.slice]
+            others = [item for item in items if not _is_none(item)]
+            return annotation(others[0], depth + 1) if len(others) == 1 else UNKNOWN_EXPR
+    return expr(node)
+
+
+def _is_none(node: ast.expr) -> bool:
+    return type(node) is ast.Constant and node.value is None
+
+
+def _last_name(node: ast.expr) -> str | None:
+    if type(node) is ast.Name:
+        return node.id
+    if type(node) is ast.Attribute:
+        return node.attr
+    return None
+
+
 def _params(args: ast.arguments) -> list[dict[str, Any]]:
     """Return a function's parameters in order: name, kind, default, annotation."""
     found: list[dict[str, Any]] = []
@@ -188,7 +233,7 @@ def _param(arg: ast.arg, kind: str, default: ast.expr | None) -> dict[str, Any]:
         "kind": kind,
         "default": expr(default) if default is not None else None,
         "default_at": [default.lineno, default.col_offset + 1] if default is not None else None,
-        "annotation": expr(arg.annotation) if arg.annotation is not None else None,
+        "annotation": annotation(arg.annotation) if arg.annotation is not None else None,
     }
 
 
@@ -504,7 +549,7 @@ def _function(
         "stores": {},
         "returns": [],
         "calls": [],
-        "returns_annotation": expr(node.returns) if node.returns is not None else None,
+        "returns_annotation": annotation(node.returns) if node.returns is not None else None,
         # Locals whose items the function sets or changes (`d["k"] = v`, `d.update(...)`).
         "changed": [],
     }
