@@ -17,9 +17,11 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 
 # Fixture trees where both sides find the same call sites with the same values, today.
+# (`project-branch-attributes` and `project-shared-settings` left it: the records read a
+# parameter assigned on one path as what callers pass too, and a settings object's field the
+# resolver reads at its definition.)
 AGREEING = (
     "cache-key",
-    "project-branch-attributes",
     "project-caches",
     "project-dispatch",
     "project-imports",
@@ -427,19 +429,110 @@ def test_clients_typed_by_optional_and_string_annotations_are_read(tmp_path: Pat
     assert [_values(r, "max_tokens")[0] for r in found] == [[1], [2], [3], [4], [5]]
 
 
+FLOWS = """\
+    import anthropic
+
+    client = anthropic.Anthropic()
+
+
+    def branches(flag):
+        if flag:
+            t = 1.5
+            print(t)
+        else:
+            t = 0.0
+            client.messages.create(model="m", max_tokens=1, temperature=t, messages=[])
+        client.messages.create(model="m", max_tokens=2, temperature=t, messages=[])
+        t = 0.7
+        client.messages.create(model="m", max_tokens=3, temperature=t, messages=[])
+
+
+    def loop(items):
+        t = 0.1
+        for item in items:
+            client.messages.create(model="m", max_tokens=4, temperature=t, messages=[])
+            t = 0.2
+            if item:
+                t = 0.3
+                break
+            t = 0.4
+        client.messages.create(model="m", max_tokens=5, temperature=t, messages=[])
+
+
+    def guarded(risky):
+        t = 0.1
+        try:
+            if risky:
+                t = 0.2
+                risky()
+                t = 0.3
+        except ValueError:
+            client.messages.create(model="m", max_tokens=6, temperature=t, messages=[])
+            return None
+        return client.messages.create(model="m", max_tokens=7, temperature=t, messages=[])
+
+
+    def parameter(t=None, kind=""):
+        if t is None:
+            t = 0.5
+        match kind:
+            case "cold":
+                k = 1
+            case _:
+                k = 40
+        return client.messages.create(model="m", max_tokens=8, temperature=t, top_k=k, messages=[])
+
+
+    def shared(flag):
+        global t
+        t = 0.1
+        if flag:
+            t = 0.2
+        return client.messages.create(model="m", max_tokens=9, temperature=t, messages=[])
+
+
+    def walrus(flag):
+        t = 0.1
+        if flag and (t := 0.9):
+            pass
+        t2 = 1
+        t2 = 2
+        return client.messages.create(model="m", max_tokens=10, temperature=t, top_k=t2)
+"""
+
+
+def test_a_local_holds_what_the_assignments_reaching_the_call_give(tmp_path: Path) -> None:
+    tree = _tree(tmp_path, {"chat.py": textwrap.dedent(FLOWS)})
+    by_tokens = {r.params["max_tokens"].values[0]: r for r in _records(tree, "chat.py")}
+
+    def temperature(tokens: int) -> tuple[list[object], bool]:
+        return _values(by_tokens[tokens], "temperature")
+
+    # The branch the call is in; both branches after the `if`; written over on every path.
+    assert temperature(1) == ([0.0], True)
+    assert temperature(2) == ([1.5, 0.0], True)
+    assert temperature(3) == ([0.7], True)
+    # A loop's body runs again with what the last pass left; `break` leads out of it.
+    assert sorted(temperature(4)[0]) == [0.1, 0.4] and temperature(4)[1]
+    assert sorted(temperature(5)[0]) == [0.1, 0.3, 0.4] and temperature(5)[1]
+    # A handler sees every state its `try` body passed; the rest, its end.
+    assert sorted(temperature(6)[0]) == [0.1, 0.2, 0.3] and temperature(6)[1]
+    assert sorted(temperature(7)[0]) == [0.1, 0.3] and temperature(7)[1]
+    # A parameter not assigned on a path holds what callers pass: not known here.
+    assert temperature(8) == ([0.5], False)
+    assert sorted(_values(by_tokens[8], "top_k")[0]) == [1, 40]
+    # A global is not followed: any function may set it.
+    assert temperature(9) == ([], False)
+    # A walrus may run or not; a name assigned twice in a row is its last value.
+    assert sorted(temperature(10)[0]) == [0.1, 0.9] and temperature(10)[1]
+    assert _values(by_tokens[10], "top_k") == ([2], True)
+
+
 # Known disagreements: each names a fixture call where the records and the LibCST resolver
 # differ today, and why. Strict: when one is resolved, the test says so.
 KNOWN = [
-    pytest.param(
-        "project-valuesets",
-        "app/answers.py",
-        56,
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="flow-sensitive locals: the phase joins every assignment of a local, so a "
-            "value written in the other branch makes the record unknown",
-        ),
-    ),
+    # Flow-sensitive locals, once a disagreement: a value written in the other branch.
+    pytest.param("project-valuesets", "app/answers.py", 56),
     pytest.param(
         "project-batches",
         "app/grading.py",

@@ -146,8 +146,11 @@ def _record(
         dicts.append(project._body_dict(module, function, call[3]["body"], 0))  # noqa: SLF001
     opaque = any(d is None or d.opaque or d.spreads for d in dicts)
     params: dict[str, Values] = {}
+    facts = project.summaries[module]["functions"].get(function or "", {})
+    reached = facts.get("reaching", {}).get(f"{call[6]}:{call[7]}", {})
     for parameter in PARAMETERS:
-        found = _parameter(project, module, function, _names(key, parameter), kwargs, dicts)
+        names = _names(key, parameter)
+        found = _parameter(project, module, function, names, kwargs, dicts, reached)
         if found is not None:
             params[parameter] = found
     model = next((kwargs[n] for n in registered.model if n in kwargs), None)
@@ -167,15 +170,22 @@ def _parameter(
     names: tuple[str, ...],
     kwargs: dict[str, list[Any]],
     dicts: list[DictLit | None],
+    reached: dict[str, list[list[Any]]],
 ) -> Values | None:
     """Return what a call passes under one of a parameter's names: a keyword of its own, else
     an entry of a dict it spreads (`**kwargs`); None when it passes none, or passes
-    `anthropic.NOT_GIVEN` (the SDK's "not passed")."""
+    `anthropic.NOT_GIVEN` (the SDK's "not passed").
+
+    A keyword that is a local assigned more than once is what the assignments reaching the
+    call give (`reached`, the summary's `reaching`), each read as an expression of its own."""
     for name in names:
         if name in kwargs:
-            if _not_given(project.evaluate(module, function, kwargs[name])):
+            written = kwargs[name]
+            if _not_given(project.evaluate(module, function, written)):
                 return None
-            return _values(project, module, function, kwargs[name])
+            if written[0] == "name" and written[1] in reached:
+                return _reaching_values(project, module, function, written, reached[written[1]])
+            return _values(project, module, function, written)
         for made in dicts:
             found = _in_dict(project, made, name, 0) if made is not None else None
             if found is not None:
@@ -248,6 +258,26 @@ def _values(project: Project, module: str, function: str | None, value: list[Any
     if len(known) > MAX_VALUES:
         return Values(written=(_text(value),))
     return Values(tuple(known), complete and bool(known), (_text(value),))
+
+
+def _reaching_values(
+    project: Project,
+    module: str,
+    function: str | None,
+    written: list[Any],
+    assigned: list[list[Any]],
+) -> Values:
+    """Return what a local may hold at a call: the values of the assignments reaching it."""
+    known: list[tuple[Any, Place | None]] = []
+    complete = True
+    for value in assigned[:MAX_VALUES]:
+        if _not_given(project.evaluate(module, function, value)):
+            complete = False  # the SDK's "not passed" on one path: not a value sent
+            continue
+        complete = _branches(project, module, function, value, known, 0) and complete
+    if len(assigned) > MAX_VALUES or len(known) > MAX_VALUES:
+        return Values(written=(_text(written),))
+    return Values(tuple(known), complete and bool(known), (_text(written),))
 
 
 def _branches(
