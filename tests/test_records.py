@@ -429,6 +429,40 @@ def test_clients_typed_by_optional_and_string_annotations_are_read(tmp_path: Pat
     assert [_values(r, "max_tokens")[0] for r in found] == [[1], [2], [3], [4], [5]]
 
 
+def test_a_conditional_on_a_parameter_is_not_read(tmp_path: Path) -> None:
+    tree = _tree(
+        tmp_path,
+        {
+            "chat.py": """\
+                import anthropic
+
+
+                class Tuned:
+                    def __init__(self, temperature=None, max_tokens=None):
+                        self.temperature = 0.95 if temperature is None else temperature
+                        self.max_tokens = max_tokens if max_tokens is not None else 4096
+
+                    def run(self):
+                        return anthropic.Anthropic().messages.create(
+                            model="claude-sonnet-4-6",
+                            temperature=self.temperature,
+                            max_tokens=self.max_tokens,
+                            messages=[],
+                        )
+
+
+                def main():
+                    Tuned(max_tokens=None, temperature=0.2).run()
+            """,
+        },
+    )
+    [record] = _records(tree, "chat.py")
+    # Which branch a caller's value takes depends on the test, which is not kept: a
+    # fallback every caller skips is never sent, and a default of None is not a value sent.
+    assert _values(record, "temperature") == ([], False)
+    assert _values(record, "max_tokens") == ([], False)
+
+
 FLOWS = """\
     import anthropic
 

@@ -309,6 +309,10 @@ def _branches(
     if depth > MAX_DEPTH or value[0] not in ("if", "or"):
         return False
     if value[0] == "if":
+        if any(isinstance(project.evaluate(module, function, v), Param) for v in value[1:3]):
+            # `t if t is not None else 0.9`: the test (not kept) is most likely on the
+            # parameter, and decides which branch a caller's value takes: neither is known.
+            return False
         return all([_branches(project, module, function, v, known, depth + 1) for v in value[1:3]])
     complete = True
     for index, operand in enumerate(value[1]):
