@@ -342,6 +342,28 @@ class _Reference(ast.NodeVisitor):
             self._assign(node.target, node.value)
         self.generic_visit(node)
 
+    def visit_Delete(self, node: ast.Delete) -> None:
+        for target in node.targets:
+            if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                bound = self.locals.get(target.value.id)
+                if not bound or len(bound) != 1 or bound[0][0][0] != "dict":
+                    continue
+                made = bound[0][0]
+                key = target.slice
+                text = key.value if isinstance(key, ast.Constant) else None
+                if not isinstance(text, str):
+                    made[2] = True
+                elif self.depth > 0:
+                    if text in made[1] and (len(made) < 5 or text not in made[4]):
+                        if len(made) < 5:
+                            made.append([])
+                        made[4].append(text)
+                else:
+                    made[1].pop(text, None)
+                    if len(made) > 4 and text in made[4]:
+                        made[4].remove(text)
+        self.generic_visit(node)
+
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         self._assign(node.target, None)
         self.generic_visit(node)

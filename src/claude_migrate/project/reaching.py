@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from claude_migrate.project.summary import UNKNOWN_EXPR, Expr, expr
+from claude_migrate.project.summary import DICT_CHANGES, UNKNOWN_EXPR, Expr, expr
 
 # name -> the expressions of the assignments that may have run last; None: no path gets here.
 State = dict[str, list[Expr]]
@@ -43,9 +43,10 @@ def _join(*states: State | None) -> State | None:
 
 
 class _Pass:
-    def __init__(self, names: set[str], excluded: set[str]) -> None:
+    def __init__(self, names: set[str], excluded: set[str], dicts: set[str]) -> None:
         self.names = names  # the locals worth following (assigned more than once)
         self.excluded = excluded
+        self.dicts = dicts  # the local dicts a call spreads (`**params`) that the function changes
         self.found: dict[str, dict[str, list[Expr]]] = {}
         self.breaks: list[State] = []
         self.continues: list[State] = []
@@ -109,8 +110,16 @@ class _Pass:
             for target in node.targets:
                 if isinstance(target, ast.Name):
                     state = {k: v for k, v in state.items() if k != target.id}
-            return state
         self.expressions(node, state)
+        targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else []
+        if isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        for target in targets:
+            changed = _changed_dict(target)
+            if changed in self.dicts:
+                state = self.change(changed, target, state)
+        if isinstance(node, ast.Delete):
+            return state
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 state = self.assign(target, node.value, state)
@@ -201,6 +210,14 @@ class _Pass:
         changed[name] = [value]
         return changed
 
+    def change(self, name: str, node: ast.AST, state: State) -> State:
+        """Note a change of a spread dict (`params["k"] = v`, `params.update(...)`)."""
+        changed = dict(state)
+        event = ["change", _place(node)]
+        held = changed.get(f"**{name}", [])
+        changed[f"**{name}"] = held if event in held else [*held, event]
+        return changed
+
     def expressions(self, node: ast.stmt, state: State) -> None:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
@@ -212,6 +229,9 @@ class _Pass:
         for sub in ast.walk(node):
             if isinstance(sub, ast.Call):
                 self.call(sub, state)
+                method = _dict_change(sub)
+                if method in self.dicts:
+                    state.update(self.change(method, sub, state))
             elif isinstance(sub, ast.NamedExpr) and sub.target.id in self.names:
                 held = state.get(sub.target.id, [])
                 described = expr(sub.value)
@@ -223,6 +243,12 @@ class _Pass:
     def call(self, node: ast.Call, state: State) -> None:
         for keyword in node.keywords:
             value = keyword.value
+            if keyword.arg is None and isinstance(value, ast.Name) and value.id in self.dicts:
+                # `**params`: the changes of the dict that may have run before the call.
+                key = f"{node.lineno}:{node.col_offset + 1}"
+                held = self.found.setdefault(key, {}).setdefault(f"**{value.id}", [])
+                held.extend(v for v in state.get(f"**{value.id}", []) if v not in held)
+                continue
             if not isinstance(value, ast.Name) or value.id not in self.names:
                 continue
             if value.id in self.excluded or value.id not in state:
@@ -230,6 +256,44 @@ class _Pass:
             key = f"{node.lineno}:{node.col_offset + 1}"
             held = self.found.setdefault(key, {}).setdefault(value.id, [])
             held.extend(v for v in state[value.id] if v not in held)
+
+
+def _place(node: ast.AST) -> str:
+    return f"{getattr(node, 'lineno', 0)}:{getattr(node, 'col_offset', 0) + 1}"
+
+
+def _changed_dict(target: ast.expr) -> str | None:
+    """Return the local whose item an assignment target sets (`params["k"]`)."""
+    if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+        return target.value.id
+    return None
+
+
+def _dict_change(node: ast.Call) -> str | None:
+    """Return the local a call of a dict method changes (`params.update(...)`)."""
+    func = node.func
+    if (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Name)
+        and func.attr in DICT_CHANGES
+    ):
+        return func.value.id
+    return None
+
+
+def _changes(node: ast.AST, name: str) -> list[str]:
+    """Return where a function changes a local dict (every change, on any path)."""
+    found: list[str] = []
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call) and _dict_change(sub) == name:
+            found.append(_place(sub))
+        targets: list[ast.expr] = []
+        if isinstance(sub, (ast.Assign, ast.Delete)):
+            targets = sub.targets
+        elif isinstance(sub, (ast.AugAssign, ast.AnnAssign)):
+            targets = [sub.target]
+        found.extend(_place(t) for t in targets if _changed_dict(t) == name)
+    return found
 
 
 def _captured(pattern: ast.AST) -> list[str]:
@@ -241,7 +305,9 @@ def _captured(pattern: ast.AST) -> list[str]:
 
 
 def reaching(
-    node: ast.FunctionDef | ast.AsyncFunctionDef, local_names: dict[str, list[Any]]
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    local_names: dict[str, list[Any]],
+    spread: set[str] = frozenset(),  # type: ignore[assignment]
 ) -> dict[str, dict[str, list[Expr]]]:
     """Return, for the calls of a function whose keyword arguments are locals it assigns more
     than once (or parameters it assigns), the values of each such local that reach the call
@@ -250,19 +316,33 @@ def reaching(
     params = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
     given = {a.arg for a in params if a is not None}
     names = {name for name, bound in local_names.items() if len(bound) > 1 or name in given}
-    if not names:
+    if not names and not spread:
         return {}
     excluded: set[str] = set()
+    inner: set[str] = set()  # names a nested function or lambda reads (it may change them)
     for sub in ast.walk(node):
         if isinstance(sub, (ast.Global, ast.Nonlocal)):
             excluded.update(sub.names)
-    walker = _Pass(names, excluded)
+        elif sub is not node and isinstance(
+            sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+        ):
+            inner.update(n.id for n in ast.walk(sub) if isinstance(n, ast.Name))
+    dicts = {name for name in spread if name not in excluded and name not in inner}
+    walker = _Pass(names, excluded, dicts)
     # A parameter holds what its callers pass until it is assigned: not known here.
     start: State = {a.arg: [UNKNOWN_EXPR] for a in params if a is not None and a.arg in names}
     try:
         walker.body(node.body, start)
     except RecursionError:
         return {}
+    for name in dicts:
+        # Each call spreading the dict: ["changes", how many of its changes may run before
+        # it, how many the function makes]. All of them: the summary's folded literal holds.
+        every = len(set(_changes(node, name)))
+        for held in walker.found.values():
+            reached = held.get(f"**{name}")
+            if reached is not None:
+                held[f"**{name}"] = [["changes", len(reached), every]]
     return walker.found
 
 

@@ -139,15 +139,15 @@ def _record(
         return None
     key, kwargs = target
     registered = TARGETS[key]
-    dicts = [_sent(project, module, function, star) for star in call[5]]
+    facts = project.summaries[module]["functions"].get(function or "", {})
+    reached = facts.get("reaching", {}).get(f"{call[6]}:{call[7]}", {})
+    dicts = [_sent(project, module, function, star, reached) for star in call[5]]
     if registered.location == "json-body" and "body" in call[3]:
         # Bedrock's `invoke_model(body=json.dumps({...}))`: the body's entries, as the phase
         # reads them (`Project._body_dict`).
         dicts.append(project._body_dict(module, function, call[3]["body"], 0))  # noqa: SLF001
     opaque = any(d is None or d.opaque or d.spreads for d in dicts)
     params: dict[str, Values] = {}
-    facts = project.summaries[module]["functions"].get(function or "", {})
-    reached = facts.get("reaching", {}).get(f"{call[6]}:{call[7]}", {})
     for parameter in PARAMETERS:
         names = _names(key, parameter)
         found = _parameter(project, module, function, names, kwargs, dicts, reached)
@@ -219,16 +219,32 @@ def _in_dict(project: Project, made: DictLit, name: str, depth: int) -> Values |
         return read
     if depth > MAX_DEPTH:
         return None
+    found: Values | None = None
+    unsure = made.opaque  # a key that is not literal may be this one
     for spread in made.spreads:
         inner = project.evaluate(made.module, made.function, ["name", spread])
-        if isinstance(inner, DictLit):
-            found = _in_dict(project, inner, name, depth + 1)
-            if found is not None:
-                return found
-    return None
+        if not isinstance(inner, DictLit):
+            unsure = True  # what it holds is not known: the key among it, maybe
+            continue
+        here = _in_dict(project, inner, name, depth + 1)
+        if here is not None and found is not None:
+            unsure = True  # two of them hold it: which one is sent depends on the order
+        elif here is not None:
+            found = here
+        if inner.opaque or inner.spreads:
+            unsure = True
+    if found is not None and unsure:
+        return Values(found.known, False, found.written)
+    return found
 
 
-def _sent(project: Project, module: str, function: str | None, star: list[Any]) -> DictLit | None:
+def _sent(
+    project: Project,
+    module: str,
+    function: str | None,
+    star: list[Any],
+    reached: dict[str, list[list[Any]]],
+) -> DictLit | None:
     """Return the dict a call's `**star` sends, as the phase reads it (`Project.sent_dict`);
     None (not known) when what the summary folded into it may not hold where the call is."""
     if function is None:
@@ -237,9 +253,9 @@ def _sent(project: Project, module: str, function: str | None, star: list[Any]) 
     else:
         made = project.sent_dict(module, function, star)
         changed = project.summaries[module]["functions"][function].get("changed", ())
-        if star[0] == "name" and star[1] in changed:
-            # `params["temperature"] = 0.9` under an `if`, after the call, `params.pop(...)`:
-            # the summary folds every change into the literal, in no order and on no path.
+        if star[0] == "name" and star[1] in changed and not _changed_before(reached, star[1]):
+            # `params["temperature"] = 0.9` after the call, or in a nested function: the
+            # summary folds every change into the literal, in no order and on no path.
             return None
     if made is not None and made.function is None and star[0] in ("name", "attr"):
         # A module-level dict (`**options.CHAT_OPTIONS`): changed by its module or by the
@@ -248,6 +264,17 @@ def _sent(project: Project, module: str, function: str | None, star: list[Any]) 
         if project._changes_dict(made.module, name) or project._changes_dict(module, name):  # noqa: SLF001
             return None
     return made
+
+
+def _changed_before(reached: dict[str, list[list[Any]]], name: str) -> bool:
+    """Return whether every change the function makes to a dict it spreads into a call may
+    run before the call (the summary's `reaching`): the literal, with its changes folded in
+    (a key set under a condition as either value, or as maybe absent), is what it sends."""
+    found = reached.get(f"**{name}")
+    if not found or found[0][0] != "changes":
+        return False
+    _, before, every = found[0]
+    return bool(before == every > 0)
 
 
 def _values(project: Project, module: str, function: str | None, value: list[Any]) -> Values:

@@ -348,7 +348,7 @@ def _read_function_body(
         if type(func) is not ast.Attribute or type(func.value) is not ast.Name:
             return
         name = func.value.id
-        if func.attr in _DICT_CHANGES and name not in changed:
+        if func.attr in DICT_CHANGES and name not in changed:
             changed.append(name)
         if func.attr == "setdefault" and call.args:
             key = call.args[0]
@@ -406,6 +406,15 @@ def _read_function_body(
                 assign(node.target, node.value, depth > 0)
         elif type(node) is ast.AugAssign:
             assign(node.target, None, depth > 0)
+        elif type(node) is ast.Delete:
+            for target in node.targets:
+                if type(target) is ast.Subscript and type(target.value) is ast.Name:
+                    name = target.value.id
+                    if name not in changed:
+                        changed.append(name)
+                    key = target.slice
+                    text = key.value if type(key) is ast.Constant else None
+                    _del_item(local_names, name, text if isinstance(text, str) else None, depth > 0)
         elif type(node) is ast.NamedExpr:
             local_names.setdefault(node.target.id, []).append([expr(node.value), True])
         elif type(node) is ast.Return:
@@ -434,7 +443,7 @@ def _read_function_body(
 
 
 # The dict methods that change its items.
-_DICT_CHANGES = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__"})
+DICT_CHANGES = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__"})
 
 
 def _set_item(
@@ -468,6 +477,26 @@ def _set_item(
                 made.append([])
             made[4].append(key)
         made[1][key] = value
+
+
+def _del_item(local_names: dict[str, list[Any]], name: str, key: str | None, nested: bool) -> None:
+    """Take `del name[key]` out of the dict literal a local holds, when it holds one: on every
+    path the entry goes; under control flow it may be absent; an unknown key makes it opaque."""
+    bound = local_names.get(name)
+    if not bound or len(bound) != 1 or bound[0][0][0] != "dict":
+        return
+    made = bound[0][0]
+    if key is None:
+        made[2] = True
+    elif nested:
+        if key in made[1] and (len(made) < 5 or key not in made[4]):
+            if len(made) < 5:
+                made.append([])
+            made[4].append(key)
+    else:
+        made[1].pop(key, None)
+        if len(made) > 4 and key in made[4]:
+            made[4].remove(key)
 
 
 def _spread(local_names: dict[str, list[Any]], name: str, spread: str) -> None:
@@ -528,6 +557,19 @@ def _masked(described: Any, names: set[str]) -> Any:
     ]
 
 
+def _spread_changed(facts: dict[str, Any]) -> set[str]:
+    """Return the local dicts the function changes that a call of it spreads (`**params`)."""
+    changed = facts["changed"]
+    if not changed:
+        return set()
+    return {
+        star[1]
+        for call in facts["calls"]
+        for star in call[5]
+        if star[0] == "name" and star[1] in changed
+    }
+
+
 def _passes_reassigned(facts: dict[str, Any]) -> bool:
     """Return whether a call of the function passes a local assigned more than once, or a
     parameter it assigns, as a keyword argument (`temperature=temperature`)."""
@@ -572,10 +614,11 @@ def _function(
     if is_method and any(_is_property(d) for d in node.decorator_list):
         facts["property"] = True  # `self.name` runs it: its value is what it returns
     _read_function_body(node.body, facts, self_name, attributes, qualname, functions)
-    if _passes_reassigned(facts):
+    spread = _spread_changed(facts)
+    if spread or _passes_reassigned(facts):
         from claude_migrate.project.reaching import reaching  # it reads this module's `expr`
 
-        found = reaching(node, facts["locals"])
+        found = reaching(node, facts["locals"], spread)
         if found:
             # `{"line:column": {name: [expr]}}`: the assignments of a local reaching a call.
             facts["reaching"] = found
