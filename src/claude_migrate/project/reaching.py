@@ -1,11 +1,14 @@
 """Which assignments of a local reach a call: the values a name argument may hold there.
 
 A summary joins every assignment of a local (`summary.py`): what a read may see anywhere in
-the function. For a call whose keyword argument is a local assigned more than once
-(`temperature = 1.5` in one branch, `0.0` in the other, the call in the second), this pass
-follows the function's statements in order and keeps, at the call, only the assignments a
-path through the function reaches it with: `{"line:column": {name: [expr, ...]}}`, the call
-keyed as summaries key it (line from 1, column from 1).
+the function. For a Claude call whose keyword argument is a local assigned more than once
+(`temperature = 1.5` in one branch, `0.0` in the other, the call in the second), or a
+parameter the function assigns, this pass follows the function's statements in order and
+keeps, at the call, only the assignments a path through the function reaches it with:
+`{"line:column": {name: [expr, ...]}}`, the call keyed as summaries key it (line from 1,
+column from 1). For a dict the function changes and the call spreads (`**params`), it counts
+the changes that may run before the call. The records read it (`Flows`), for the functions
+that make a Claude call only: one `ast` parse of such a module, never on a run's path.
 
 Conservative where the order is not followed: a loop's body may run any number of times
 (its `break` and `continue` lead out and back), a `try` or `with` body may stop after any
@@ -18,9 +21,15 @@ path to the call is left out (the summary's join stands).
 from __future__ import annotations
 
 import ast
-from typing import Any
+import warnings
+from typing import TYPE_CHECKING, Any
 
 from claude_migrate.project.summary import DICT_CHANGES, UNKNOWN_EXPR, Expr, expr
+
+if TYPE_CHECKING:
+    from claude_migrate.project.phase import Project
+
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
 # name -> the expressions of the assignments that may have run last; None: no path gets here.
 State = dict[str, list[Expr]]
@@ -305,19 +314,14 @@ def _captured(pattern: ast.AST) -> list[str]:
 
 
 def reaching(
-    node: ast.FunctionDef | ast.AsyncFunctionDef,
-    local_names: dict[str, list[Any]],
-    spread: set[str] = frozenset(),  # type: ignore[assignment]
+    node: ast.FunctionDef | ast.AsyncFunctionDef, names: set[str], spread: set[str]
 ) -> dict[str, dict[str, list[Expr]]]:
-    """Return, for the calls of a function whose keyword arguments are locals it assigns more
-    than once (or parameters it assigns), the values of each such local that reach the call
+    """Return, for the calls of a function passing `names` (locals it assigns more than once,
+    or parameters it assigns) as keyword arguments, the values of each that reach the call;
+    for those spreading `spread` (dicts it changes), how many changes may run before them
     (see the module's text)."""
     args = node.args
     params = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
-    given = {a.arg for a in params if a is not None}
-    names = {name for name, bound in local_names.items() if len(bound) > 1 or name in given}
-    if not names and not spread:
-        return {}
     excluded: set[str] = set()
     inner: set[str] = set()  # names a nested function or lambda reads (it may change them)
     for sub in ast.walk(node):
@@ -346,4 +350,96 @@ def reaching(
     return walker.found
 
 
-__all__ = ["reaching"]
+class Flows:
+    """The reaching pass over one module's functions, read when a record asks (one parse)."""
+
+    def __init__(self, project: Project, module: str) -> None:
+        self.project = project
+        self.module = module
+        self._nodes: dict[str, FunctionNode] | None = None
+        self._found: dict[str, dict[str, dict[str, list[Expr]]]] = {}
+
+    def at(self, function: str | None, call: list[Any]) -> dict[str, list[Expr]]:
+        """Return what reaches a call of a function: `{name: [expr]}`, `{"**dict": ...}`."""
+        if function is None:
+            return {}
+        found = self._found.get(function)
+        if found is None:
+            found = self._found[function] = self._function(function)
+        return found.get(f"{call[6]}:{call[7]}", {})
+
+    def _function(self, function: str) -> dict[str, dict[str, list[Expr]]]:
+        facts = self.project.summaries[self.module]["functions"].get(function)
+        if facts is None:
+            return {}
+        names = _reassigned(facts)
+        spread = _spread_changed(facts)
+        if not names and not spread:
+            return {}
+        node = self._nodes_by_name().get(function)
+        if node is None or node.lineno != facts["line"]:
+            return {}  # not the function the summary read
+        return reaching(node, names, spread)
+
+    def _nodes_by_name(self) -> dict[str, FunctionNode]:
+        if self._nodes is None:
+            self._nodes = {}
+            project = self.project
+            data = project._module_data(project.module_path(self.module))  # noqa: SLF001
+            if data is not None:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    try:
+                        tree = ast.parse(data)
+                    except (SyntaxError, ValueError, RecursionError, MemoryError):
+                        return self._nodes
+                _functions(tree.body, "", self._nodes)
+        return self._nodes
+
+
+def _functions(body: list[ast.stmt], prefix: str, found: dict[str, FunctionNode]) -> None:
+    """Collect a body's functions by the qualified names summaries give them: `f`, `C.m`,
+    `f.inner` (under `if`/`try` too, as summaries read them)."""
+    for node in body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            qual = f"{prefix}{node.name}"
+            found.setdefault(qual, node)
+            _functions(node.body, f"{qual}.", found)
+        elif isinstance(node, ast.ClassDef) and not prefix:
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    qual = f"{node.name}.{item.name}"
+                    found.setdefault(qual, item)
+                    _functions(item.body, f"{qual}.", found)
+        elif isinstance(node, (ast.If, ast.Try)) and not prefix:
+            for part in ("body", "orelse", "finalbody"):
+                _functions(getattr(node, part, []), prefix, found)
+
+
+def _reassigned(facts: dict[str, Any]) -> set[str]:
+    """Return the locals assigned more than once, or parameters the function assigns, that a
+    call of it passes as a keyword argument (`temperature=temperature`)."""
+    local_names = facts["locals"]
+    params = {param["name"] for param in facts["params"]}
+    found: set[str] = set()
+    for call in facts["calls"]:
+        for value in call[3].values():
+            if value[0] != "name" or value[1] not in local_names:
+                continue
+            if len(local_names[value[1]]) > 1 or value[1] in params:
+                found.add(value[1])
+    return found
+
+
+def _spread_changed(facts: dict[str, Any]) -> set[str]:
+    """Return the local dicts the function changes that a call of it spreads (`**params`)."""
+    changed = facts["changed"]
+    return {
+        star[1]
+        for call in facts["calls"]
+        for star in call[5]
+        if star[0] == "name" and star[1] in changed
+    }
+
+
+__all__ = ["Flows", "reaching"]

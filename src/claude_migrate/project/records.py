@@ -36,6 +36,7 @@ from claude_migrate.project.kinds import (
     Super,
     Sym,
 )
+from claude_migrate.project.reaching import Flows
 from claude_migrate.targets.anthropic_sdk import NOT_GIVEN, NOT_GIVEN_CLASSES
 from claude_migrate.targets.base import CANONICAL, HEADERS, is_claude_model
 from claude_migrate.targets.registry import TARGETS
@@ -121,26 +122,27 @@ def records(project: Project, module: str) -> list[CallRecord]:
         return []  # a module whose calls the phase never reads (it names no Claude)
     path = project.paths.get(module, module)
     found: dict[tuple[int, int], CallRecord] = {}
+    flows = Flows(project, module)
     for function, call in _calls(summary):
         position = (call[6], call[7] - 1)
         if position in found:
             continue  # a call summarised twice (a lambda's, read with its function)
-        record = _record(project, module, function, call, path)
+        record = _record(project, module, function, call, path, flows)
         if record is not None:
             found[position] = record
     return [found[key] for key in sorted(found)]
 
 
 def _record(
-    project: Project, module: str, function: str | None, call: list[Any], path: str
+    project: Project, module: str, function: str | None, call: list[Any], path: str, flows: Flows
 ) -> CallRecord | None:
     target = project._target(module, function, call)  # noqa: SLF001 - the phase's own test
     if target is None:
         return None
     key, kwargs = target
     registered = TARGETS[key]
-    facts = project.summaries[module]["functions"].get(function or "", {})
-    reached = facts.get("reaching", {}).get(f"{call[6]}:{call[7]}", {})
+    # What reaches the call of the locals it passes and the dicts it spreads (one parse).
+    reached = flows.at(function, call)
     dicts = [_sent(project, module, function, star, reached) for star in call[5]]
     if registered.location == "json-body" and "body" in call[3]:
         # Bedrock's `invoke_model(body=json.dumps({...}))`: the body's entries, as the phase
@@ -177,7 +179,7 @@ def _parameter(
     `anthropic.NOT_GIVEN` (the SDK's "not passed").
 
     A keyword that is a local assigned more than once is what the assignments reaching the
-    call give (`reached`, the summary's `reaching`), each read as an expression of its own."""
+    call give (`reached`, `project/reaching.py`), each read as an expression of its own."""
     for name in names:
         if name in kwargs:
             written = kwargs[name]
@@ -268,7 +270,7 @@ def _sent(
 
 def _changed_before(reached: dict[str, list[list[Any]]], name: str) -> bool:
     """Return whether every change the function makes to a dict it spreads into a call may
-    run before the call (the summary's `reaching`): the literal, with its changes folded in
+    run before the call (`project/reaching.py`): the literal, with its changes folded in
     (a key set under a condition as either value, or as maybe absent), is what it sends."""
     found = reached.get(f"**{name}")
     if not found or found[0][0] != "changes":

@@ -557,33 +557,6 @@ def _masked(described: Any, names: set[str]) -> Any:
     ]
 
 
-def _spread_changed(facts: dict[str, Any]) -> set[str]:
-    """Return the local dicts the function changes that a call of it spreads (`**params`)."""
-    changed = facts["changed"]
-    if not changed:
-        return set()
-    return {
-        star[1]
-        for call in facts["calls"]
-        for star in call[5]
-        if star[0] == "name" and star[1] in changed
-    }
-
-
-def _passes_reassigned(facts: dict[str, Any]) -> bool:
-    """Return whether a call of the function passes a local assigned more than once, or a
-    parameter it assigns, as a keyword argument (`temperature=temperature`)."""
-    local_names = facts["locals"]
-    params = {param["name"] for param in facts["params"]}
-    for call in facts["calls"]:
-        for value in call[3].values():
-            if value[0] != "name" or value[1] not in local_names:
-                continue
-            if len(local_names[value[1]]) > 1 or value[1] in params:
-                return True
-    return False
-
-
 def _function(
     node: ast.FunctionDef | ast.AsyncFunctionDef,
     self_name: str | None,
@@ -614,14 +587,6 @@ def _function(
     if is_method and any(_is_property(d) for d in node.decorator_list):
         facts["property"] = True  # `self.name` runs it: its value is what it returns
     _read_function_body(node.body, facts, self_name, attributes, qualname, functions)
-    spread = _spread_changed(facts)
-    if spread or _passes_reassigned(facts):
-        from claude_migrate.project.reaching import reaching  # it reads this module's `expr`
-
-        found = reaching(node, facts["locals"], spread)
-        if found:
-            # `{"line:column": {name: [expr]}}`: the assignments of a local reaching a call.
-            facts["reaching"] = found
     return facts
 
 
