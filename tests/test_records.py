@@ -523,6 +523,42 @@ def test_a_dict_the_function_changes_before_the_call_is_read(tmp_path: Path) -> 
     assert "temperature" not in deleted.params and _values(deleted, "max_tokens") == ([5], True)
 
 
+def test_a_dict_of_clients_is_claude_only_through_what_the_other_vendor_lacks(
+    tmp_path: Path,
+) -> None:
+    tree = _tree(
+        tmp_path,
+        {
+            "chat.py": """\
+                import anthropic
+                from openai import OpenAI
+
+
+                class Echo:
+                    class messages:
+                        @staticmethod
+                        def create(**request):
+                            return request
+
+
+                def pick(name):
+                    clients = {"claude": anthropic.Anthropic(), "gpt": OpenAI()}
+                    clients[name].messages.create(model="claude-haiku-4-5", max_tokens=1)
+                    clients[name].chat.completions.create(model="gpt-4o", max_tokens=2)
+
+
+                def stand_in(name):
+                    clients = {"claude": anthropic.Anthropic(), "echo": Echo()}
+                    clients[name].messages.create(model="claude-haiku-4-5", max_tokens=3)
+            """,
+        },
+    )
+    # The OpenAI client has no `messages` (openai-python `src/openai/_client.py`): a call
+    # through it runs on the Claude client; through `chat`, on the other; a local class with
+    # the same shape may be the one called.
+    assert [_values(r, "max_tokens")[0] for r in _records(tree, "chat.py")] == [[1]]
+
+
 FLOWS = """\
     import anthropic
 
@@ -680,8 +716,9 @@ KNOWN = [
         40,
         marks=pytest.mark.xfail(
             strict=True,
-            reason="a dict of a Claude and another vendor's client: the phase's `_target` "
-            "takes the item as Claude's through `messages`",
+            reason="a dict of a Claude and an OpenAI client called through `messages`: the "
+            "phase applies the provider-switch rule (the OpenAI client has no `messages`), the "
+            "resolver reads another vendor's client only from a constructor call",
         ),
     ),
     pytest.param(
