@@ -131,6 +131,13 @@ def test_a_local_dicts_later_item_sets_and_updates_are_its_entries() -> None:
         False,
         [],
     ]
+    # A key put in under control flow only may be absent.
+    [[maybe, _]] = _summary(
+        "def build(flag):\n    kwargs = {}\n    if flag:\n        kwargs['top_p'] = 0.5\n"
+        "        kwargs.setdefault('top_k', 5)\n    kwargs.setdefault('stop', None)\n"
+        "    return kwargs\n"
+    )["functions"]["build"]["locals"]["kwargs"]
+    assert maybe[4] == ["top_p", "top_k"] and "stop" in maybe[1]
     # `kwargs.update(extra)`: the keys are unknown, and what `extra` holds joins the dict.
     assert functions["opaque"]["locals"]["kwargs"][0][0][2:] == [True, ["extra"]]
 
@@ -245,8 +252,19 @@ class _Reference(ast.NodeVisitor):
         self.generic_visit(node)
         self.depth -= 1
 
-    visit_If = visit_For = visit_AsyncFor = visit_While = visit_Try = visit_With = _nested
-    visit_AsyncWith = visit_Match = _nested
+    visit_If = visit_For = visit_AsyncFor = visit_While = visit_Try = _nested
+    visit_Match = _nested
+
+    def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
+        for item in node.items:
+            if isinstance(item.optional_vars, ast.Name):
+                entered = ["enter", expr(item.context_expr)]
+                self.locals.setdefault(item.optional_vars.id, []).append([entered, self.depth > 0])
+            elif item.optional_vars is not None:
+                self._assign(item.optional_vars, None)
+        self._nested(node)
+
+    visit_AsyncWith = visit_With
 
     def _scope(self, node: ast.AST) -> None:
         return
@@ -276,8 +294,16 @@ class _Reference(ast.NodeVisitor):
             made = ["import", node.level, node.module or "", alias.name]
             self.locals.setdefault(alias.asname or alias.name, []).append([made, self.depth > 0])
 
-    def _item(self, name: str, key: str | None, value: list[Any], nested: bool) -> None:
-        """`name[key] = value` into the dict literal a local holds alone, as summaries read it."""
+    def _item(
+        self,
+        name: str,
+        key: str | None,
+        value: list[Any],
+        nested: bool,
+        added: bool | None = None,
+    ) -> None:
+        """`name[key] = value` into the dict literal a local holds alone, as summaries read it:
+        a key new to it, put in under control flow, is listed as maybe absent."""
         bound = self.locals.get(name)
         if not bound or len(bound) != 1 or bound[0][0][0] != "dict":
             return
@@ -287,6 +313,10 @@ class _Reference(ast.NodeVisitor):
         elif key in entries and nested:
             entries[key] = ["if", entries[key], value]
         else:
+            if key not in entries and (nested if added is None else added):
+                if len(bound[0][0]) < 5:
+                    bound[0][0].append([])
+                bound[0][0][4].append(key)
             entries[key] = value
 
     def _assign(self, target: ast.expr, value: ast.expr | None) -> None:
@@ -310,6 +340,28 @@ class _Reference(ast.NodeVisitor):
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
         if node.value is not None:
             self._assign(node.target, node.value)
+        self.generic_visit(node)
+
+    def visit_Delete(self, node: ast.Delete) -> None:
+        for target in node.targets:
+            if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                bound = self.locals.get(target.value.id)
+                if not bound or len(bound) != 1 or bound[0][0][0] != "dict":
+                    continue
+                made = bound[0][0]
+                key = target.slice
+                text = key.value if isinstance(key, ast.Constant) else None
+                if not isinstance(text, str):
+                    made[2] = True
+                elif self.depth > 0:
+                    if text in made[1] and (len(made) < 5 or text not in made[4]):
+                        if len(made) < 5:
+                            made.append([])
+                        made[4].append(text)
+                else:
+                    made[1].pop(text, None)
+                    if len(made) > 4 and text in made[4]:
+                        made[4].remove(text)
         self.generic_visit(node)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
@@ -354,7 +406,7 @@ class _Reference(ast.NodeVisitor):
                 key = node.args[0]
                 value = expr(node.args[1]) if len(node.args) > 1 else ["lit", None]
                 text = key.value if isinstance(key, ast.Constant) else None
-                self._item(name, text if isinstance(text, str) else None, value, True)
+                self._item(name, text if isinstance(text, str) else None, value, True, nested)
             elif func.attr in ("pop", "clear", "popitem"):
                 self._item(name, None, UNKNOWN_EXPR, True)
         self.generic_visit(node)
@@ -419,3 +471,28 @@ def test_summaries_read_real_code_as_a_visitor_and_ast_walk_would() -> None:
                 assert facts["locals"] == reference.locals, (path, node.name)
                 compared += 1
     assert compared > 100  # the project's own functions were read, not skipped
+
+
+@pytest.mark.parametrize(
+    ("written", "named"),
+    [
+        ("Anthropic", ["name", "Anthropic"]),
+        ("Optional[anthropic.Anthropic]", ["attr", ["name", "anthropic"], "Anthropic"]),
+        ("typing.Union[None, Anthropic]", ["name", "Anthropic"]),
+        ("Anthropic | None", ["name", "Anthropic"]),
+        ("None | Anthropic", ["name", "Anthropic"]),
+        ("'Anthropic'", ["name", "Anthropic"]),
+        ("'Optional[\"Anthropic\"]'", ["name", "Anthropic"]),
+        ("Union[OpenAI, Anthropic]", ["?"]),
+        ("OpenAI | Anthropic", ["?"]),
+        ("'Anthropic['", ["?"]),
+        ("'" + "A" * 300 + "'", ["?"]),
+    ],
+)
+def test_an_annotation_names_the_one_type_an_optional_or_a_string_names(
+    written: str, named: list[Any]
+) -> None:
+    [[param]] = [
+        facts["params"] for facts in _summary(f"def f(x: {written}): pass\n")["functions"].values()
+    ]
+    assert param["annotation"] == named

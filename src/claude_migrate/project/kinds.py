@@ -132,6 +132,9 @@ class DictLit:
     opaque: bool = False
     # Names spread into it (`{**kwargs}`, `d.update(kwargs)`): what they hold joins the dict.
     spreads: tuple[str, ...] = ()
+    # Keys given only under control flow (`if x: d["temperature"] = t`): on the other paths
+    # the dict has no such key.
+    maybe: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -495,6 +495,7 @@ class Project:
         # The attributes modules set on names (`_attribute_set`), and over how many summaries.
         self._set_attrs: tuple[int, frozenset[str]] | None = None
         self._set_in_files: dict[str, bool] = {}
+        self._set_outside_files: dict[str, bool] = {}
         # The run's own files (path -> bytes or text): a module summarised on demand is read
         # from here before the disk.
         self.given: dict[str, bytes | str] = {}
@@ -1166,7 +1167,8 @@ class Project:
                 [self.evaluate(module, function, v, depth + 1) for v in options], choice=True
             )
         if kind == "dict":
-            return DictLit(value[1], module, function, bool(value[2]), tuple(value[3]))
+            maybe = tuple(value[4]) if len(value) > 4 else ()
+            return DictLit(value[1], module, function, bool(value[2]), tuple(value[3]), maybe)
         if kind == "sub":
             return self._item(self.evaluate(module, function, value[1], depth + 1), value[2], depth)
         if kind == "def":
@@ -1175,6 +1177,12 @@ class Project:
             return self._joined(module, function, value[1], depth + 1, len(value) > 2)
         if kind == "import":
             return self.qualified(self._local_import(module, value), depth + 1)
+        if kind == "enter":
+            # `with Anthropic() as client`: the SDK's clients give themselves (anthropic-sdk-python
+            # `_base_client.py`, `SyncAPIClient.__enter__` / `AsyncAPIClient.__aenter__` return
+            # `self`); what anything else gives is not known.
+            made = self.evaluate(module, function, value[1], depth + 1)
+            return made if isinstance(made, Client) and not made.path else None
         return None
 
     def _holder(self, module: str, function: str | None, name: str) -> bool:
@@ -2430,6 +2438,27 @@ class Project:
                 for data in self.given.values()
             )
             self._set_in_files[attr] = found
+        return found
+
+    def set_from_outside(self, attr: str) -> bool:
+        """Return whether a file of the run may set `<x>.attr` other than on a method's own
+        instance (`self.attr = ...`): a summarised module outside its methods (`config.model
+        = m`), any file by `setattr(x, "attr", ...)` or on another object (`self.config.model
+        = m`, `settings.model = m`)."""
+        if attr in self._attributes_set_anywhere():
+            return True
+        found = self._set_outside_files.get(attr)
+        if found is None:
+            name = re.escape(attr.encode())
+            assigned = re.compile(rb"(\w*)[ \t]*\.[ \t]*" + name + rb"[ \t]*(?::[^=\n]*)?=(?!=)")
+            named = re.compile(rb"setattr\([^,\n]*,[ \t]*[\"']" + name + rb"[\"']")
+            found = False
+            for data in self.given.values():
+                raw = data if isinstance(data, bytes) else data.encode("utf-8", "replace")
+                if named.search(raw) or any(m.group(1) != b"self" for m in assigned.finditer(raw)):
+                    found = True
+                    break
+            self._set_outside_files[attr] = found
         return found
 
     def _module_constant(self, module: str, name: str) -> tuple[str, str] | None:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from claude_migrate.project.kinds import (
+    Class,
     Const,
     DictLit,
     Foreign,
@@ -35,6 +36,7 @@ from claude_migrate.project.kinds import (
     Super,
     Sym,
 )
+from claude_migrate.project.reaching import Flows
 from claude_migrate.targets.anthropic_sdk import NOT_GIVEN, NOT_GIVEN_CLASSES
 from claude_migrate.targets.base import CANONICAL, HEADERS, is_claude_model
 from claude_migrate.targets.registry import TARGETS
@@ -49,6 +51,8 @@ PARAMETERS = (*CANONICAL, HEADERS, *BY_NAME)
 # The most values a parameter's branches are read for; more is unknown.
 MAX_VALUES = 16
 MAX_DEPTH = 8
+# The most subclasses a class's `self` reads are followed through (the phase's own bound).
+MAX_SUBCLASSES = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,25 +122,28 @@ def records(project: Project, module: str) -> list[CallRecord]:
         return []  # a module whose calls the phase never reads (it names no Claude)
     path = project.paths.get(module, module)
     found: dict[tuple[int, int], CallRecord] = {}
+    flows = Flows(project, module)
     for function, call in _calls(summary):
         position = (call[6], call[7] - 1)
         if position in found:
             continue  # a call summarised twice (a lambda's, read with its function)
-        record = _record(project, module, function, call, path)
+        record = _record(project, module, function, call, path, flows)
         if record is not None:
             found[position] = record
     return [found[key] for key in sorted(found)]
 
 
 def _record(
-    project: Project, module: str, function: str | None, call: list[Any], path: str
+    project: Project, module: str, function: str | None, call: list[Any], path: str, flows: Flows
 ) -> CallRecord | None:
     target = project._target(module, function, call)  # noqa: SLF001 - the phase's own test
     if target is None:
         return None
     key, kwargs = target
     registered = TARGETS[key]
-    dicts = [_sent(project, module, function, star) for star in call[5]]
+    # What reaches the call of the locals it passes and the dicts it spreads (one parse).
+    reached = flows.at(function, call)
+    dicts = [_sent(project, module, function, star, reached) for star in call[5]]
     if registered.location == "json-body" and "body" in call[3]:
         # Bedrock's `invoke_model(body=json.dumps({...}))`: the body's entries, as the phase
         # reads them (`Project._body_dict`).
@@ -144,7 +151,8 @@ def _record(
     opaque = any(d is None or d.opaque or d.spreads for d in dicts)
     params: dict[str, Values] = {}
     for parameter in PARAMETERS:
-        found = _parameter(project, module, function, _names(key, parameter), kwargs, dicts)
+        names = _names(key, parameter)
+        found = _parameter(project, module, function, names, kwargs, dicts, reached)
         if found is not None:
             params[parameter] = found
     model = next((kwargs[n] for n in registered.model if n in kwargs), None)
@@ -164,15 +172,22 @@ def _parameter(
     names: tuple[str, ...],
     kwargs: dict[str, list[Any]],
     dicts: list[DictLit | None],
+    reached: dict[str, list[list[Any]]],
 ) -> Values | None:
     """Return what a call passes under one of a parameter's names: a keyword of its own, else
     an entry of a dict it spreads (`**kwargs`); None when it passes none, or passes
-    `anthropic.NOT_GIVEN` (the SDK's "not passed")."""
+    `anthropic.NOT_GIVEN` (the SDK's "not passed").
+
+    A keyword that is a local assigned more than once is what the assignments reaching the
+    call give (`reached`, `project/reaching.py`), each read as an expression of its own."""
     for name in names:
         if name in kwargs:
-            if _not_given(project.evaluate(module, function, kwargs[name])):
+            written = kwargs[name]
+            if _not_given(project.evaluate(module, function, written)):
                 return None
-            return _values(project, module, function, kwargs[name])
+            if written[0] == "name" and written[1] in reached:
+                return _reaching_values(project, module, function, written, reached[written[1]])
+            return _values(project, module, function, written)
         for made in dicts:
             found = _in_dict(project, made, name, 0) if made is not None else None
             if found is not None:
@@ -199,19 +214,39 @@ def _in_dict(project: Project, made: DictLit, name: str, depth: int) -> Values |
             # Some keys are not literal (`{**other}`, `d.update(extra)`, `d.pop(k)`): the
             # entry may be written over or taken out, and the summary keeps no order.
             return Values(written=(_text(entry),))
-        return _values(project, made.module, made.function, entry)
+        read = _values(project, made.module, made.function, entry)
+        if name in made.maybe:
+            # Given under a condition: on the other paths the call is not passed it.
+            return Values(read.known, False, read.written)
+        return read
     if depth > MAX_DEPTH:
         return None
+    found: Values | None = None
+    unsure = made.opaque  # a key that is not literal may be this one
     for spread in made.spreads:
         inner = project.evaluate(made.module, made.function, ["name", spread])
-        if isinstance(inner, DictLit):
-            found = _in_dict(project, inner, name, depth + 1)
-            if found is not None:
-                return found
-    return None
+        if not isinstance(inner, DictLit):
+            unsure = True  # what it holds is not known: the key among it, maybe
+            continue
+        here = _in_dict(project, inner, name, depth + 1)
+        if here is not None and found is not None:
+            unsure = True  # two of them hold it: which one is sent depends on the order
+        elif here is not None:
+            found = here
+        if inner.opaque or inner.spreads:
+            unsure = True
+    if found is not None and unsure:
+        return Values(found.known, False, found.written)
+    return found
 
 
-def _sent(project: Project, module: str, function: str | None, star: list[Any]) -> DictLit | None:
+def _sent(
+    project: Project,
+    module: str,
+    function: str | None,
+    star: list[Any],
+    reached: dict[str, list[list[Any]]],
+) -> DictLit | None:
     """Return the dict a call's `**star` sends, as the phase reads it (`Project.sent_dict`);
     None (not known) when what the summary folded into it may not hold where the call is."""
     if function is None:
@@ -220,9 +255,9 @@ def _sent(project: Project, module: str, function: str | None, star: list[Any]) 
     else:
         made = project.sent_dict(module, function, star)
         changed = project.summaries[module]["functions"][function].get("changed", ())
-        if star[0] == "name" and star[1] in changed:
-            # `params["temperature"] = 0.9` under an `if`, after the call, `params.pop(...)`:
-            # the summary folds every change into the literal, in no order and on no path.
+        if star[0] == "name" and star[1] in changed and not _changed_before(reached, star[1]):
+            # `params["temperature"] = 0.9` after the call, or in a nested function: the
+            # summary folds every change into the literal, in no order and on no path.
             return None
     if made is not None and made.function is None and star[0] in ("name", "attr"):
         # A module-level dict (`**options.CHAT_OPTIONS`): changed by its module or by the
@@ -231,6 +266,17 @@ def _sent(project: Project, module: str, function: str | None, star: list[Any]) 
         if project._changes_dict(made.module, name) or project._changes_dict(module, name):  # noqa: SLF001
             return None
     return made
+
+
+def _changed_before(reached: dict[str, list[list[Any]]], name: str) -> bool:
+    """Return whether every change the function makes to a dict it spreads into a call may
+    run before the call (`project/reaching.py`): the literal, with its changes folded in
+    (a key set under a condition as either value, or as maybe absent), is what it sends."""
+    found = reached.get(f"**{name}")
+    if not found or found[0][0] != "changes":
+        return False
+    _, before, every = found[0]
+    return bool(before == every > 0)
 
 
 def _values(project: Project, module: str, function: str | None, value: list[Any]) -> Values:
@@ -243,6 +289,26 @@ def _values(project: Project, module: str, function: str | None, value: list[Any
     return Values(tuple(known), complete and bool(known), (_text(value),))
 
 
+def _reaching_values(
+    project: Project,
+    module: str,
+    function: str | None,
+    written: list[Any],
+    assigned: list[list[Any]],
+) -> Values:
+    """Return what a local may hold at a call: the values of the assignments reaching it."""
+    known: list[tuple[Any, Place | None]] = []
+    complete = True
+    for value in assigned[:MAX_VALUES]:
+        if _not_given(project.evaluate(module, function, value)):
+            complete = False  # the SDK's "not passed" on one path: not a value sent
+            continue
+        complete = _branches(project, module, function, value, known, 0) and complete
+    if len(assigned) > MAX_VALUES or len(known) > MAX_VALUES:
+        return Values(written=(_text(written),))
+    return Values(tuple(known), complete and bool(known), (_text(written),))
+
+
 def _branches(
     project: Project,
     module: str,
@@ -253,7 +319,11 @@ def _branches(
 ) -> bool:
     """Add the values an expression may have to `known`; return whether that is all of them."""
     if _on_instance(project, module, function, value):
-        return False
+        read = _instance_read(project, module, function, value, depth)
+        if read is None:
+            return False
+        where, at, written = read
+        return _branches(project, where, at, written, known, depth + 1)
     found = project.evaluate(module, function, value)
     if isinstance(found, Const):
         known.append((found.value, None))
@@ -268,6 +338,10 @@ def _branches(
     if depth > MAX_DEPTH or value[0] not in ("if", "or"):
         return False
     if value[0] == "if":
+        if any(isinstance(project.evaluate(module, function, v), Param) for v in value[1:3]):
+            # `t if t is not None else 0.9`: the test (not kept) is most likely on the
+            # parameter, and decides which branch a caller's value takes: neither is known.
+            return False
         return all([_branches(project, module, function, v, known, depth + 1) for v in value[1:3]])
     complete = True
     for index, operand in enumerate(value[1]):
@@ -297,6 +371,138 @@ def _relied_default(project: Project, param: Param) -> Const | None:
     )
     found = project.evaluate(param.module, None, default) if default is not None else None
     return found if isinstance(found, Const) else None
+
+
+def _instance_read(
+    project: Project, module: str, function: str | None, value: list[Any], depth: int
+) -> tuple[str, str | None, list[Any]] | None:
+    """Return where the value an instance's attribute holds is written (module, function,
+    expression), when that is proven: None else (the read stays unknown).
+
+    Only an attribute no file of the run sets from outside the class (`obj.model = m`,
+    `setattr`), that no method but `__init__` sets:
+
+    - on an object made once by a call of a project class (`settings = Settings(t=0.7)`, a
+      name bound once here or imported, or the call itself): the argument the call gives the
+      field (a dataclass's or pydantic model's, or an `__init__` parameter it is set from,
+      `self.model = model`), else the field's default;
+    - on `self` in a method: the one value the class (or a base) writes for it, in its body
+      or in `__init__` (a parameter there is read as any parameter is: its relied-on
+      default), when no subclass the phase summarised writes it too.
+    """
+    if depth > MAX_DEPTH or value[0] != "attr":
+        return None
+    attr = value[2]
+    if project.set_from_outside(attr):
+        return None
+    base = project.evaluate(module, function, value[1])
+    if isinstance(base, SelfParam):
+        return _self_attribute(project, base, attr)
+    if not isinstance(base, Obj):
+        return None
+    made = _construction(project, module, function, value[1])
+    if made is None:
+        return None
+    where, at, call = made
+    cls = project.evaluate(where, at, call[1])
+    if not isinstance(cls, Class) or (cls.module, cls.name) != (base.module, base.name):
+        return None
+    info = project.summaries[cls.module]["classes"].get(cls.name)
+    if info is None or not _set_at_construction(project, cls, attr):
+        return None
+    fields = project._fields(cls.module, cls.name, info)  # noqa: SLF001
+    if fields is None or attr not in fields["attrs"] or call[4] or call[5]:
+        return None
+    param = fields["attrs"][attr]
+    given = call[3].get(param)
+    order = [name for name, kind in fields["params"] if kind == "positional"]
+    if given is None and param in order and order.index(param) < len(call[2]):
+        given = call[2][order.index(param)]
+    if len(call[2]) > len(order):
+        return None  # more positional arguments than fields: not read
+    if given is not None:
+        return where, at, given
+    default = fields["defaults"].get(param)
+    if default is None or len(default) != 1:
+        return None
+    return cls.module, None, ["lit", default[0]]
+
+
+def _construction(
+    project: Project, module: str, function: str | None, holder: list[Any]
+) -> tuple[str, str | None, list[Any]] | None:
+    """Return (module, function, call) of the one call that makes the object `holder` names:
+    the call itself, a local bound once, or a module-level name bound once (here, or in the
+    project module it is imported from)."""
+    if holder[0] == "call":
+        return module, function, holder
+    if holder[0] != "name":
+        return None
+    name = holder[1]
+    summary = project.summaries[module]
+    if function is not None:
+        facts = summary["functions"].get(function, {})
+        local = facts.get("locals", {}).get(name)
+        if local is not None:
+            if len(local) != 1 or local[0][0][0] != "call":
+                return None
+            return module, function, local[0][0]
+        if any(p["name"] == name for p in facts.get("params", ())) or "parent" in facts:
+            return None
+    owner = module
+    qualname = summary["imports"].get(name)
+    if qualname is not None:
+        if name in summary["assigns"]:
+            return None
+        owner, _, name = qualname.rpartition(".")
+        if owner not in project.summaries:
+            return None
+    assigns = project.summaries[owner]["assigns"].get(name)
+    if not assigns or len(assigns) != 1 or assigns[0][1] or assigns[0][0][0] != "call":
+        return None
+    return owner, None, assigns[0][0]
+
+
+def _set_at_construction(project: Project, cls: Class, attr: str) -> bool:
+    """Return whether every class of an object's method resolution order sets `attr` only in
+    its body or its `__init__` (no other method changes it after)."""
+    for owner_module, owner in project.mro(cls.module, cls.name):
+        info = project.summaries[owner_module]["classes"].get(owner)
+        if info is None:
+            return False
+        for _, method in info["attributes"].get(attr, ()):
+            if method is not None and method != f"{owner}.__init__":
+                return False
+    return True
+
+
+def _self_attribute(
+    project: Project, base: SelfParam, attr: str
+) -> tuple[str, str | None, list[Any]] | None:
+    """`self.attr` in a method of a class (see `_instance_read`)."""
+    subclasses = project._subclasses((base.module, base.name))  # noqa: SLF001
+    if len(subclasses) >= MAX_SUBCLASSES:
+        return None
+    for sub_module, sub in subclasses[1:]:
+        info = project.summaries[sub_module]["classes"].get(sub)
+        if info is None or attr in info["attributes"] or attr in info["fields"]:
+            return None  # a subclass writes it: which one the instance is, is not known
+    for owner_module, owner in project.mro(base.module, base.name):
+        info = project.summaries[owner_module]["classes"].get(owner)
+        if info is None or not project._plain_bases(owner_module, info):  # noqa: SLF001
+            return None  # a library base class may set it
+        values = info["attributes"].get(attr)
+        if not values:
+            if attr in info["fields"]:
+                return None  # a field without a default: the constructor's argument
+            continue
+        if len(values) != 1 or attr in info["fields"]:
+            return None  # several writes, or a field the constructor may be given
+        written, method = values[0]
+        if method is not None and method != f"{owner}.__init__":
+            return None
+        return owner_module, method, written
+    return None
 
 
 def _on_instance(project: Project, module: str, function: str | None, value: list[Any]) -> bool:

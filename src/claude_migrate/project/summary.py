@@ -23,11 +23,14 @@ from typing import Any
 #   ["or", [exprs]]                `a or b or c`
 #   ["if", body, orelse]           `a if test else b`
 #   ["dict", {key: expr}, opaque, [name]]  a dict literal with string keys, and the names
-#                                  spread into it (`{**kwargs}`, `d.update(kwargs)`)
+#                                  spread into it (`{**kwargs}`, `d.update(kwargs)`); a local's
+#                                  may end with the keys it is given only under control flow
+#                                  (`if x: d["temperature"] = t`): `[.., [name], [key]]`
 #   ["sub", expr, key]             `x["key"]`, a subscript by a string literal (key None: by
 #                                  any other expression, `x[name]`)
 #   ["join", [expr]]               an f-string: its parts
 #   ["join", [expr, expr], "+"]    `a + b` (a string only when both are strings)
+#   ["enter", expr]                what `with expr as name` binds (`__enter__`'s value)
 #   ["?"]                          anything else
 Expr = list[Any]
 UNKNOWN_EXPR: Expr = ["?"]
@@ -162,6 +165,51 @@ def _absolute(module: str, is_package: bool, level: int, name: str | None) -> st
     return ".".join(parts)
 
 
+# The longest string annotation read (`"Anthropic"`, `"Optional[anthropic.Anthropic]"`).
+MAX_ANNOTATION_TEXT = 200
+
+
+def annotation(node: ast.expr, depth: int = 0) -> Expr:
+    """Return the type an annotation names, as an expression: itself, or the one type an
+    optional names (`Optional[X]`, `Union[X, None]`, `X | None`), or what a string annotation
+    names (`"X"`, PEP 563/484 forward references), read the same way."""
+    if depth > MAX_EXPR_DEPTH:
+        return UNKNOWN_EXPR
+    if type(node) is ast.Constant and isinstance(node.value, str):
+        text = node.value.strip()
+        if len(text) > MAX_ANNOTATION_TEXT:
+            return UNKNOWN_EXPR
+        try:
+            parsed = ast.parse(text, mode="eval").body
+        except (SyntaxError, ValueError):
+            return UNKNOWN_EXPR
+        return annotation(parsed, depth + 1)
+    if type(node) is ast.BinOp and type(node.op) is ast.BitOr:
+        others = [side for side in (node.left, node.right) if not _is_none(side)]
+        return annotation(others[0], depth + 1) if len(others) == 1 else UNKNOWN_EXPR
+    if type(node) is ast.Subscript:
+        name = _last_name(node.value)
+        if name == "Optional":
+            return annotation(node.slice, depth + 1)
+        if name == "Union":
+            items = node.slice.elts if type(node.slice) is ast.Tuple else [node.slice]
+            others = [item for item in items if not _is_none(item)]
+            return annotation(others[0], depth + 1) if len(others) == 1 else UNKNOWN_EXPR
+    return expr(node)
+
+
+def _is_none(node: ast.expr) -> bool:
+    return type(node) is ast.Constant and node.value is None
+
+
+def _last_name(node: ast.expr) -> str | None:
+    if type(node) is ast.Name:
+        return node.id
+    if type(node) is ast.Attribute:
+        return node.attr
+    return None
+
+
 def _params(args: ast.arguments) -> list[dict[str, Any]]:
     """Return a function's parameters in order: name, kind, default, annotation."""
     found: list[dict[str, Any]] = []
@@ -185,7 +233,7 @@ def _param(arg: ast.arg, kind: str, default: ast.expr | None) -> dict[str, Any]:
         "kind": kind,
         "default": expr(default) if default is not None else None,
         "default_at": [default.lineno, default.col_offset + 1] if default is not None else None,
-        "annotation": expr(arg.annotation) if arg.annotation is not None else None,
+        "annotation": annotation(arg.annotation) if arg.annotation is not None else None,
     }
 
 
@@ -300,13 +348,14 @@ def _read_function_body(
         if type(func) is not ast.Attribute or type(func.value) is not ast.Name:
             return
         name = func.value.id
-        if func.attr in _DICT_CHANGES and name not in changed:
+        if func.attr in DICT_CHANGES and name not in changed:
             changed.append(name)
         if func.attr == "setdefault" and call.args:
             key = call.args[0]
             value = expr(call.args[1]) if len(call.args) > 1 else ["lit", None]
             text = key.value if type(key) is ast.Constant else None
-            _set_item(local_names, name, text if isinstance(text, str) else None, value, True)
+            key_name = text if isinstance(text, str) else None
+            _set_item(local_names, name, key_name, value, True, nested)
         elif func.attr == "update":
             for keyword in call.keywords:
                 _set_item(local_names, name, keyword.arg, expr(keyword.value), nested)
@@ -357,11 +406,30 @@ def _read_function_body(
                 assign(node.target, node.value, depth > 0)
         elif type(node) is ast.AugAssign:
             assign(node.target, None, depth > 0)
+        elif type(node) is ast.Delete:
+            for target in node.targets:
+                if type(target) is ast.Subscript and type(target.value) is ast.Name:
+                    name = target.value.id
+                    if name not in changed:
+                        changed.append(name)
+                    key = target.slice
+                    text = key.value if type(key) is ast.Constant else None
+                    _del_item(local_names, name, text if isinstance(text, str) else None, depth > 0)
         elif type(node) is ast.NamedExpr:
             local_names.setdefault(node.target.id, []).append([expr(node.value), True])
         elif type(node) is ast.Return:
             if node.value is not None:
                 returns.append(expr(node.value))
+        elif type(node) is ast.With or type(node) is ast.AsyncWith:
+            for item in node.items:
+                bound = item.optional_vars
+                if type(bound) is ast.Name:
+                    # `with Anthropic() as client`: what `__enter__` gives (`["enter", expr]`).
+                    entered = ["enter", expr(item.context_expr)]
+                    local_names.setdefault(bound.id, []).append([entered, depth > 0])
+                elif bound is not None:
+                    assign(bound, None, depth > 0)
+            depth += 1
         elif kind in _CONTROL_FLOW:
             depth += 1
         for name in reversed(_child_fields(kind)):
@@ -375,11 +443,16 @@ def _read_function_body(
 
 
 # The dict methods that change its items.
-_DICT_CHANGES = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__"})
+DICT_CHANGES = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__"})
 
 
 def _set_item(
-    local_names: dict[str, list[Any]], name: str, key: str | None, value: Expr, nested: bool
+    local_names: dict[str, list[Any]],
+    name: str,
+    key: str | None,
+    value: Expr,
+    nested: bool,
+    added: bool | None = None,
 ) -> None:
     """Put `name[key] = value` into the dict literal a local holds, when it holds one.
 
@@ -397,7 +470,33 @@ def _set_item(
     elif key in made[1] and nested:
         made[1][key] = ["if", made[1][key], value]
     else:
+        if (nested if added is None else added) and key not in made[1]:
+            # Given on one path only: on the others the key is not in the dict (`added`: a
+            # new key is put in on that path only; `setdefault` puts one in on every path).
+            if len(made) < 5:
+                made.append([])
+            made[4].append(key)
         made[1][key] = value
+
+
+def _del_item(local_names: dict[str, list[Any]], name: str, key: str | None, nested: bool) -> None:
+    """Take `del name[key]` out of the dict literal a local holds, when it holds one: on every
+    path the entry goes; under control flow it may be absent; an unknown key makes it opaque."""
+    bound = local_names.get(name)
+    if not bound or len(bound) != 1 or bound[0][0][0] != "dict":
+        return
+    made = bound[0][0]
+    if key is None:
+        made[2] = True
+    elif nested:
+        if key in made[1] and (len(made) < 5 or key not in made[4]):
+            if len(made) < 5:
+                made.append([])
+            made[4].append(key)
+    else:
+        made[1].pop(key, None)
+        if len(made) > 4 and key in made[4]:
+            made[4].remove(key)
 
 
 def _spread(local_names: dict[str, list[Any]], name: str, spread: str) -> None:
@@ -479,7 +578,7 @@ def _function(
         "stores": {},
         "returns": [],
         "calls": [],
-        "returns_annotation": expr(node.returns) if node.returns is not None else None,
+        "returns_annotation": annotation(node.returns) if node.returns is not None else None,
         # Locals whose items the function sets or changes (`d["k"] = v`, `d.update(...)`).
         "changed": [],
     }
