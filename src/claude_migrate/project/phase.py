@@ -85,7 +85,7 @@ from claude_migrate.targets.instructor import (
     INSTRUCTOR_ON_ANTHROPIC,
     PROVIDER_PREFIX,
 )
-from claude_migrate.targets.openai_compat import OTHER_CLIENTS_LACKING
+from claude_migrate.targets.openai_compat import OTHER_CLIENTS_LACKING, PLAIN_DATA_LACKING
 
 # Library functions that make a client over Claude's from an SDK client or a provider name.
 WRAPPING_CLIENTS = frozenset((*INSTRUCTOR_FROM_ANTHROPIC, *INSTRUCTOR_FROM_PROVIDER))
@@ -420,6 +420,10 @@ class Facts:
     stream_callers: dict[tuple[str, str], dict[str, set[tuple[str, int]]]] = field(
         default_factory=dict
     )
+    # Parameters with a default that some call of the project gives a value other than an
+    # empty one (`None`, `[]`, `{}`, `""`), or may (through `*args`/`**kwargs`): the others
+    # send nothing more than their default from any call. Only the views read it.
+    passed: dict[tuple[str, str], set[str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -2683,6 +2687,11 @@ class Project:
         passes_self = not bound and facts["method"] and not facts["classmethod"]
         bound_args, extra = _bind(call, layout, passes_self)
         # Defaults this call relies on.
+        passed = _quiet_entry(self.facts.passed, key, set)
+        if call[4] or call[5]:
+            passed.update(layout.defaulted)
+        else:
+            passed.update(name for name, arg in bound_args.items() if not _empty_literal(arg))
         if not call[4] and not call[5]:
             for name in layout.defaulted:
                 if name not in bound_args:
@@ -3099,6 +3108,11 @@ class Project:
             # member), reaches a Claude call.
             reached = {name.split(".", 1)[0] for name in entry["reaches"]}
             entry["relied"] = sorted(relied & reached)
+        left = self.facts.relied.get(key, set()) - self.facts.passed.get(key, set())
+        if left:
+            # Defaults no call of the project gives more than an empty value in place of
+            # (`extra=None`, merged into a request only when a caller gives one).
+            entry["unpassed"] = sorted(left)
         callers = self.facts.stream_callers.get(key, {})
         if callers.get("unset") and not callers.get("set") and _stream_names(forwards):
             # Every call of it the project makes leaves `stream` out: its Claude call never
@@ -3693,6 +3707,13 @@ def _stream_names(forwards: dict[str, list[list[Any]]]) -> set[str]:
     return {name for name, reaches in forwards.items() if any(r[0] == STREAM for r in reaches)}
 
 
+def _empty_literal(value: list[Any]) -> bool:
+    """Return whether an argument is an empty literal: `None`, `[]`, `()`, `""` or `{}`."""
+    if value[0] == "lit":
+        return value[1] is None or value[1] in ([], (), "")
+    return value[0] == "dict" and not value[1] and not value[2] and not value[3]
+
+
 def _quiet_entry(table: dict[Any, Any], key: Any, empty: type) -> Any:
     """Return a table's entry for `key`, made empty when missing (no change for the rounds)."""
     found = table.get(key)
@@ -3776,6 +3797,11 @@ def _union(results: list[Sym], choice: bool = False) -> Sym:
         if isinstance(r, Foreign) and r.qualname in OTHER_CLIENTS_LACKING:
             lacks = OTHER_CLIENTS_LACKING[r.qualname]
             only = lacks if only is None else only & lacks
+            continue
+        if isinstance(r, (DictLit, Const)):
+            # A dict or a literal kept in the client's place (`{"api_key": ...}` for a
+            # provider reached over HTTP) has no `messages`.
+            only = PLAIN_DATA_LACKING if only is None else only & PLAIN_DATA_LACKING
             continue
         if isinstance(r, (Foreign, Obj, Const, Client)):
             return None  # a proven other object may be the one called
