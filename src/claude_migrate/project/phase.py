@@ -978,10 +978,26 @@ class Project:
             info = self.summaries[owner_module]["classes"].get(owner)
             values = (info or {}).get("attributes", {}).get(attr)
             if values:
-                return _union(
-                    [self.evaluate(owner_module, method, v, depth + 1) for v, method in values]
-                )
+                values = [
+                    (self._class_body_value(owner_module, v) if method is None else v, method)
+                    for v, method in values
+                ]
+                found = [self.evaluate(owner_module, m, v, depth + 1) for v, m in values if v]
+                return _union(found) if found else None
         return None
+
+    def _class_body_value(self, module: str, value: list[Any]) -> list[Any] | None:
+        """Return what a class body's `name: T = value` gives instances: the `default` of a
+        `dataclasses.field(...)`, nothing for one without a default (`field(init=False)`,
+        set in `__post_init__`: the dataclass puts no value in the class), else `value`."""
+        if value[0] != "call" or value[4] or value[5]:
+            return value
+        callee = self.evaluate(module, None, value[1])
+        if not isinstance(callee, Ref) or callee.qualname != "dataclasses.field":
+            return value
+        if "default_factory" in value[3]:
+            return value
+        return value[3].get("default")
 
     def attribute_owner(self, module: str, cls: str, attr: str) -> tuple[str, dict[str, Any]]:
         """Return the module and class facts of the first class in the MRO that sets `attr`."""
