@@ -997,7 +997,8 @@ class Project:
             return value
         if "default_factory" in value[3]:
             return value
-        return value[3].get("default")
+        default: list[Any] | None = value[3].get("default")
+        return default
 
     def attribute_owner(self, module: str, cls: str, attr: str) -> tuple[str, dict[str, Any]]:
         """Return the module and class facts of the first class in the MRO that sets `attr`."""
