@@ -3033,15 +3033,21 @@ class Project:
         found: dict[str, dict[str, list[list[Any]]]] = {}
         own_path = self.paths.get(module, module)
         for (owner_module, qual), relied in self.facts.relied_by.items():
-            if owner_module != module:
+            # The file imported under another name (see `load`): what calls through that name
+            # rely on is not in this module's own view, so even its own Claude calls read the
+            # default here.
+            alias = owner_module != module and self.paths.get(owner_module) == own_path
+            if owner_module != module and not alias:
                 continue
-            owner = self.class_of(module, qual)
+            owner = self.class_of(owner_module, qual)
             for param, receivers in relied.items():
+                if alias and param in self.facts.relied.get((module, qual), set()):
+                    continue  # the module's own view reads it (`relied_default`)
                 reads = [
                     reach[:4]
-                    for reach in self.facts.reaches.get((module, qual), {}).get(param, [])
+                    for reach in self.facts.reaches.get((owner_module, qual), {}).get(param, [])
                     if reach[0] in READ_AT_DEFINITION
-                    and reach[2] != own_path
+                    and (alias or reach[2] != own_path)
                     and any(self.holds(reach, owner, r if r[0] else None) for r in receivers)
                 ]
                 if reads:
@@ -3050,9 +3056,13 @@ class Project:
 
     def _given_modules(self) -> set[str]:
         """Return the modules of the run's own files (not those read from disk for imports)."""
-        if self._given is None or self._given[0] != len(self.files):
+        if self._given is None or self._given[0] != len(self.summaries):
             modules = {m for path, m in self.files.items() if path in self.given}
-            self._given = (len(self.files), modules)
+            # The same file imported under another name (`utils.llm` where the run knows it
+            # as `llm`, see `load`) is a file of the run too.
+            shown = {self.paths.get(m) for m in modules}
+            modules |= {m for m, shown_as in self.paths.items() if shown_as in shown}
+            self._given = (len(self.summaries), modules)
         return self._given[1]
 
     def _derive_functions(self, module: str) -> dict[str, Any]:
