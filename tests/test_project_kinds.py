@@ -104,10 +104,19 @@ def test_a_union_of_clients_and_none_is_a_client() -> None:
     assert _union([Const("a"), Const("a")]) == Const("a")
 
 
+def test_plain_data_beside_a_client_leaves_the_client_through_messages() -> None:
+    # A string or dict kept in the client's place has no `messages`: a call through it is the
+    # client's; anything else the client has (`completions`) may be the data's own method.
+    only = frozenset({"messages"})
+    assert _union([Client(SDK), Const("disabled")]) == Client(SDK, (), only)
+    assert _union([Client(SDK), DictLit({"url": ["lit", "u"]}, "app", None)]) == Client(
+        SDK, (), only
+    )
+
+
 def test_a_proven_other_object_beside_a_client_makes_the_union_unknown() -> None:
     assert _union([Client(SDK), Foreign("app.lib.Session")]) is None
     assert _union([Client(SDK), Obj("app", "Fake")]) is None
-    assert _union([Client(SDK), Const("x")]) is None
     assert _union([Const("a"), Const("b")]) is None
     # An unknown beside a client: a client only where either value may be the one (`a or b`).
     assert _union([Client(SDK), None]) is None

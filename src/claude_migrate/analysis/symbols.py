@@ -36,6 +36,7 @@ from claude_migrate.targets.openai_compat import (
     OPENAI_CLIENTS,
     OPENAI_ON_ANTHROPIC,
     OTHER_CLIENTS_LACKING,
+    PLAIN_DATA_LACKING,
 )
 
 if TYPE_CHECKING:
@@ -203,6 +204,30 @@ def _restricted(symbol: Symbol, only: frozenset[str] | None) -> Symbol:
         return UNKNOWN
     restricted = only if symbol.only is None else only & symbol.only
     return Instance(symbol.cls, (), symbol.info, restricted)
+
+
+def _plain_data(node: cst.BaseExpression) -> bool:
+    """Return whether an expression is a literal of a built-in type (dict, list, string...)."""
+    return isinstance(
+        node,
+        (
+            cst.Dict,
+            cst.List,
+            cst.Tuple,
+            cst.Set,
+            cst.SimpleString,
+            cst.ConcatenatedString,
+            cst.FormattedString,
+            cst.Integer,
+            cst.Float,
+        ),
+    )
+
+
+def _none_binding(binding: Binding) -> bool:
+    """Return whether a binding assigns `None` (`client = None`, `OpenAI = None`)."""
+    value = binding.value
+    return binding.kind == "assign" and isinstance(value, cst.Name) and value.value == "None"
 
 
 def _assigned(bindings: list[Binding]) -> Iterator[Binding]:
@@ -662,14 +687,21 @@ class Resolver:
         bound only to such clients) lacks, or None when `node` is not proven to be one."""
         if depth > MAX_DEPTH:
             return None
+        if _plain_data(node):
+            # Settings kept in the client's place for a provider the SDKs do not serve
+            # (`client = {"api_key": key, "base_url": url}`): a dict, a list or a string has
+            # no `messages`, so a call through it runs on the Claude client.
+            return PLAIN_DATA_LACKING
         if isinstance(node, cst.Call):
             root = node.func
             while isinstance(root, cst.Attribute):
                 root = root.value
             # Only an imported class is another vendor's (`OpenAI()`, `openai.OpenAI()`): a
-            # name's own rebindings (`client = client.with_options(...)`) are not followed.
+            # name's own rebindings (`client = client.with_options(...)`) are not followed. A
+            # `None` bound where the import may fail (`except ImportError: OpenAI = None`)
+            # makes no object: calling it raises, so what the call returns is the import's.
             if not isinstance(root, cst.Name) or any(
-                b.kind != "import" for b in scope.lookup(root.value)
+                b.kind != "import" and not _none_binding(b) for b in scope.lookup(root.value)
             ):
                 return None
             func = self.resolve(node.func, scope, depth + 1)

@@ -69,6 +69,9 @@ class Value:
     # (`f"anthropic.{model}-v1:0"`): the text written before and after it. `value` is the
     # whole id the call sends; the node holds the caller's part only.
     spelled: tuple[str, str] | None = None
+    # Set on a relied-on default when some in-project call also passes the parameter: the
+    # default is one of the values the call sends, not the only one.
+    given_too: bool = False
 
 
 UNKNOWN = Value(False)
@@ -985,6 +988,21 @@ class ValueResolver:
             members.extend(self._members([default], scope, depth) or ())
         return members or None
 
+    def _never_given(self, node: cst.BaseExpression, scope: Scope) -> bool:
+        """Return whether an expression is a parameter whose default is `None` and that every
+        call of the project leaves at it (the project phase decides; with no call seen, or no
+        project, it is not)."""
+        if not isinstance(node, cst.Name) or self.symbols is None:
+            return False
+        bindings = [b for b in scope.lookup(node.value) if b.kind != "annotation"]
+        if len(bindings) != 1 or bindings[0].kind != "param":
+            return False
+        default = bindings[0].default
+        if not isinstance(default, cst.Name) or default.value != "None":
+            return False
+        facts = self.symbols.own_function(bindings[0].scope.qualname)
+        return facts is not None and node.value in facts.get("unpassed", ())
+
     def relied_default(self, name: str, scope: Scope, depth: int = 0) -> Value:
         """Return a parameter's default when an in-project call relies on it and it reaches Claude.
 
@@ -1007,7 +1025,8 @@ class ValueResolver:
         owner = binding.scope.qualname.removesuffix(".__init__")
         # A default read from an enclosing function's default is that one's.
         via = inner.via if inner.default and inner.via else f"the default of {owner}()"
-        return Value(True, inner.value, inner.node, via, default=True)
+        given_too = name not in facts.get("unpassed", ())
+        return Value(True, inner.value, inner.node, via, default=True, given_too=given_too)
 
     def dict_node(
         self, node: cst.BaseExpression, scope: Scope, depth: int = 0, read: Read | None = None
@@ -1402,6 +1421,8 @@ class ValueResolver:
             if any(arg.star for arg in args) or len([a for a in args if a.keyword is None]) > 1:
                 return False
             for arg in args:
+                if arg.keyword is None and self._never_given(arg.value, record.scope):
+                    continue  # `update(extra)` of a `None` default no call replaces: no change
                 if arg.keyword is None:
                     more = self.expand(arg.value, record.scope, depth + 1)
                     if more.opaque:

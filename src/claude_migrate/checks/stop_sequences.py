@@ -106,8 +106,8 @@ class StopSequencesCheck(Check["FileContext"]):
             if entry is None:
                 continue
             value = entry.value
-            if value.known and value.value in (None, [], (), ""):
-                continue
+            if value.known and value.value in (None, [], (), "") and not value.given_too:
+                continue  # none sent (an empty default some call passes a list for is not)
             context = site.record.scope.qualname
             if mode == "forbid":
                 fix = None

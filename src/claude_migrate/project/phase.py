@@ -85,7 +85,7 @@ from claude_migrate.targets.instructor import (
     INSTRUCTOR_ON_ANTHROPIC,
     PROVIDER_PREFIX,
 )
-from claude_migrate.targets.openai_compat import OTHER_CLIENTS_LACKING
+from claude_migrate.targets.openai_compat import OTHER_CLIENTS_LACKING, PLAIN_DATA_LACKING
 
 # Library functions that make a client over Claude's from an SDK client or a provider name.
 WRAPPING_CLIENTS = frozenset((*INSTRUCTOR_FROM_ANTHROPIC, *INSTRUCTOR_FROM_PROVIDER))
@@ -420,6 +420,10 @@ class Facts:
     stream_callers: dict[tuple[str, str], dict[str, set[tuple[str, int]]]] = field(
         default_factory=dict
     )
+    # Parameters with a default that some call of the project gives a value other than an
+    # empty one (`None`, `[]`, `{}`, `""`), or may (through `*args`/`**kwargs`): the others
+    # send nothing more than their default from any call. Only the views read it.
+    passed: dict[tuple[str, str], set[str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -975,10 +979,27 @@ class Project:
             info = self.summaries[owner_module]["classes"].get(owner)
             values = (info or {}).get("attributes", {}).get(attr)
             if values:
-                return _union(
-                    [self.evaluate(owner_module, method, v, depth + 1) for v, method in values]
-                )
+                values = [
+                    (self._class_body_value(owner_module, v) if method is None else v, method)
+                    for v, method in values
+                ]
+                found = [self.evaluate(owner_module, m, v, depth + 1) for v, m in values if v]
+                return _union(found) if found else None
         return None
+
+    def _class_body_value(self, module: str, value: list[Any]) -> list[Any] | None:
+        """Return what a class body's `name: T = value` gives instances: the `default` of a
+        `dataclasses.field(...)`, nothing for one without a default (`field(init=False)`,
+        set in `__post_init__`: the dataclass puts no value in the class), else `value`."""
+        if value[0] != "call" or value[4] or value[5]:
+            return value
+        callee = self.evaluate(module, None, value[1])
+        if not isinstance(callee, Ref) or callee.qualname != "dataclasses.field":
+            return value
+        if "default_factory" in value[3]:
+            return value
+        default: list[Any] | None = value[3].get("default")
+        return default
 
     def attribute_owner(self, module: str, cls: str, attr: str) -> tuple[str, dict[str, Any]]:
         """Return the module and class facts of the first class in the MRO that sets `attr`."""
@@ -2712,6 +2733,11 @@ class Project:
         passes_self = not bound and facts["method"] and not facts["classmethod"]
         bound_args, extra = _bind(call, layout, passes_self)
         # Defaults this call relies on.
+        passed = _quiet_entry(self.facts.passed, key, set)
+        if call[4] or call[5]:
+            passed.update(layout.defaulted)
+        else:
+            passed.update(name for name, arg in bound_args.items() if not _empty_literal(arg))
         if not call[4] and not call[5]:
             for name in layout.defaulted:
                 if name not in bound_args:
@@ -3036,15 +3062,21 @@ class Project:
         found: dict[str, dict[str, list[list[Any]]]] = {}
         own_path = self.paths.get(module, module)
         for (owner_module, qual), relied in self.facts.relied_by.items():
-            if owner_module != module:
+            # The file imported under another name (see `load`): what calls through that name
+            # rely on is not in this module's own view, so even its own Claude calls read the
+            # default here.
+            alias = owner_module != module and self.paths.get(owner_module) == own_path
+            if owner_module != module and not alias:
                 continue
-            owner = self.class_of(module, qual)
+            owner = self.class_of(owner_module, qual)
             for param, receivers in relied.items():
+                if alias and param in self.facts.relied.get((module, qual), set()):
+                    continue  # the module's own view reads it (`relied_default`)
                 reads = [
                     reach[:4]
-                    for reach in self.facts.reaches.get((module, qual), {}).get(param, [])
+                    for reach in self.facts.reaches.get((owner_module, qual), {}).get(param, [])
                     if reach[0] in READ_AT_DEFINITION
-                    and reach[2] != own_path
+                    and (alias or reach[2] != own_path)
                     and any(self.holds(reach, owner, r if r[0] else None) for r in receivers)
                 ]
                 if reads:
@@ -3053,9 +3085,13 @@ class Project:
 
     def _given_modules(self) -> set[str]:
         """Return the modules of the run's own files (not those read from disk for imports)."""
-        if self._given is None or self._given[0] != len(self.files):
+        if self._given is None or self._given[0] != len(self.summaries):
             modules = {m for path, m in self.files.items() if path in self.given}
-            self._given = (len(self.files), modules)
+            # The same file imported under another name (`utils.llm` where the run knows it
+            # as `llm`, see `load`) is a file of the run too.
+            shown = {self.paths.get(m) for m in modules}
+            modules |= {m for m, shown_as in self.paths.items() if shown_as in shown}
+            self._given = (len(self.summaries), modules)
         return self._given[1]
 
     def _derive_functions(self, module: str) -> dict[str, Any]:
@@ -3128,6 +3164,11 @@ class Project:
             # member), reaches a Claude call.
             reached = {name.split(".", 1)[0] for name in entry["reaches"]}
             entry["relied"] = sorted(relied & reached)
+        left = self.facts.relied.get(key, set()) - self.facts.passed.get(key, set())
+        if left:
+            # Defaults no call of the project gives more than an empty value in place of
+            # (`extra=None`, merged into a request only when a caller gives one).
+            entry["unpassed"] = sorted(left)
         callers = self.facts.stream_callers.get(key, {})
         if callers.get("unset") and not callers.get("set") and _stream_names(forwards):
             # Every call of it the project makes leaves `stream` out: its Claude call never
@@ -3722,6 +3763,13 @@ def _stream_names(forwards: dict[str, list[list[Any]]]) -> set[str]:
     return {name for name, reaches in forwards.items() if any(r[0] == STREAM for r in reaches)}
 
 
+def _empty_literal(value: list[Any]) -> bool:
+    """Return whether an argument is an empty literal: `None`, `[]`, `()`, `""` or `{}`."""
+    if value[0] == "lit":
+        return value[1] is None or value[1] in ([], (), "")
+    return value[0] == "dict" and not value[1] and not value[2] and not value[3]
+
+
 def _quiet_entry(table: dict[Any, Any], key: Any, empty: type) -> Any:
     """Return a table's entry for `key`, made empty when missing (no change for the rounds)."""
     found = table.get(key)
@@ -3805,6 +3853,11 @@ def _union(results: list[Sym], choice: bool = False) -> Sym:
         if isinstance(r, Foreign) and r.qualname in OTHER_CLIENTS_LACKING:
             lacks = OTHER_CLIENTS_LACKING[r.qualname]
             only = lacks if only is None else only & lacks
+            continue
+        if isinstance(r, (DictLit, Const)):
+            # A dict or a literal kept in the client's place (`{"api_key": ...}` for a
+            # provider reached over HTTP) has no `messages`.
+            only = PLAIN_DATA_LACKING if only is None else only & PLAIN_DATA_LACKING
             continue
         if isinstance(r, (Foreign, Obj, Const, Client)):
             return None  # a proven other object may be the one called

@@ -35,6 +35,9 @@ OTHER_CLIENTS_LACKING: dict[str, frozenset[str]] = {
     name: frozenset({"messages"})
     for name in (*OPENAI_CLIENTS, "openai.AzureOpenAI", "openai.AsyncAzureOpenAI")
 }
+# What a built-in value (a dict, list or string literal kept in a client's place: the settings of a
+# provider reached over HTTP) lacks of Claude's SDK client: it has no `messages` attribute.
+PLAIN_DATA_LACKING: frozenset[str] = frozenset({"messages"})
 # The synthetic class of an OpenAI client whose base_url is Anthropic's endpoint.
 OPENAI_ON_ANTHROPIC = "openai:anthropic"
 ANTHROPIC_OPENAI_URL = re.compile(r"^https?://api\.anthropic\.com(:\d+)?/v1/?$")
