@@ -57,7 +57,7 @@ def main(corpus: Path, options: list[str]) -> None:
     timed(phase, "build", "  build (summaries, fixed point, growth)")
     timed(phase, "_add_naming_files", "    summaries of the files naming Claude")
     timed(phase, "_parse_module", "      parse, summary and triage sites")
-    timed(phase.ast, "parse", "        ast.parse")
+    timed(phase.ast, "parse", "        ast.parse (any caller: literal_eval too)")
     timed(phase, "summarise_tree", "        summarise_tree")
     timed(phase, "read_sites", "        read_sites")
     timed(phase.Project, "solve", "    fixed point (every solve)")
