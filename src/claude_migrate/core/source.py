@@ -289,6 +289,10 @@ def nfkc(text: str) -> str:
     return unicodedata.normalize("NFKC", text)
 
 
+# A word character outside ASCII: the only kind an identifier NFKC can change may hold.
+_NON_ASCII_WORD = re.compile(r"[^\W\x00-\x7f]")
+
+
 def python_identifiers(text: str) -> str:
     """Return `text` with every identifier in the NFKC form Python reads it as.
 
@@ -296,7 +300,10 @@ def python_identifiers(text: str) -> str:
     when nothing changes; `text` itself when the tokenizer cannot read it (the parse then words
     the error).
     """
-    if text.isascii() or nfkc(text) is text:
+    if text.isascii() or nfkc(text) is text or not _NON_ASCII_WORD.search(text):
+        # A NAME token is a run of word characters (`tokenize.Name`): with no word character
+        # outside ASCII, every identifier is ASCII already (`…` or `™` in a docstring are not
+        # word characters, and strings and comments are left as written anyway).
         return text
     import unicodedata
 

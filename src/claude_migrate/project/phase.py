@@ -216,24 +216,38 @@ def module_name(path: Path, roots: Sequence[Path]) -> tuple[str, bool] | None:
     """
     if path.suffix == NOTEBOOK_SUFFIX:
         return _notebook_name(path), False
-    wanted = _root_set(tuple(roots))
     fallback: tuple[str, bool] | None = None
-    through_packages = False  # whether a package lies between the file and the root
+    for root, taken in _roots_above(path.parent, tuple(roots)):
+        named = _name_under(path, root)
+        if named is None:
+            return fallback
+        if taken:
+            return named
+        if fallback is None:
+            fallback = named  # a script's or a namespace folder: taken if nothing holds it above
+    return fallback
+
+
+@functools.lru_cache(maxsize=65536)
+def _roots_above(folder: Path, roots: tuple[Path, ...]) -> tuple[tuple[Path, bool], ...]:
+    """Return the roots holding a file of `folder`, deepest first, each with whether a file
+    under it is named from it whatever lies above (`module_name`); none after the first that
+    is. Once per folder: every file of a folder asks the same."""
+    wanted = _root_set(roots)
+    found: list[tuple[Path, bool]] = []
+    through_packages = False  # whether a package lies between the folder's files and the root
     below: Path | None = None
-    for root in path.parents:
+    for root in (folder, *folder.parents):
         if below is not None and _is_package(below):
             through_packages = True
         below = root
         if root not in wanted:
             continue
-        named = _name_under(path, root)
-        if named is None:
-            return fallback
-        if through_packages or _is_import_root(root):
-            return named
-        if fallback is None:
-            fallback = named  # a script's or a namespace folder: taken if nothing holds it above
-    return fallback
+        taken = through_packages or _is_import_root(root)
+        found.append((root, taken))
+        if taken:
+            break
+    return tuple(found)
 
 
 def _notebook_name(path: Path) -> str:
@@ -3451,13 +3465,15 @@ class Project:
             for value, _ in values
             if value[0] == "import"
         ]
-        spelled = [*summary["imports"].values(), *summary["submodules"], *local]
-        spelled.extend(q for qs in summary["import_choices"].values() for q in qs)
+        spelled = {*summary["imports"].values(), *summary["submodules"], *local}
+        spelled.update(q for qs in summary["import_choices"].values() for q in qs)
         whole = set(summary["star_imports"]) | set(self.aliases.get(module, {}).values())
         for other in self.closure(module):
-            for qualname in spelled:
-                if qualname == other or other.startswith(qualname + "."):
-                    whole.add(other)
+            # `other` is read whole when a name spelled is it or a package holding it: one of
+            # its dotted prefixes (`a`, `a.b` of `a.b.c`), looked up rather than each name
+            # spelled compared with it.
+            if not spelled.isdisjoint(_dotted_prefixes(other)):
+                whole.add(other)
         return whole
 
     def _part_read(
@@ -3527,6 +3543,13 @@ class Project:
             return None  # nothing the project says changes this file's findings
         digest = hashlib.blake2b("\n".join(digests).encode(), digest_size=12).hexdigest()
         return ProjectView(module, derived, digest, relevant)
+
+
+def _dotted_prefixes(name: str) -> list[str]:
+    """Return `name` and every prefix of it that a dot follows (`a`, `a.b`, `a.b.c`)."""
+    found = [name[:i] for i, char in enumerate(name) if char == "."]
+    found.append(name)
+    return found
 
 
 class _Words:
@@ -3985,7 +4008,7 @@ def build(
     """
     # Listings are memoised within a run only: a long-lived process (the language server, a
     # test) sees the modules created since its last run.
-    for memo in (_has_project_file, _is_package, _top_names, _real_folder):
+    for memo in (_has_project_file, _is_package, _top_names, _real_folder, _roots_above):
         memo.cache_clear()
     _MODULE_FILES.clear()
     if _names_nothing(files):
