@@ -37,6 +37,11 @@ class Mention:
     # CHOICES`, `m not in ("claude-2.1", ...)`): the code checks the id is not used, and the
     # replacement there would check that the replacement is not used.
     excluded: bool = False
+    # An operand of a comparison that matches it (`model == "claude-2.1"`, `model in
+    # ("claude-2.1", ...)`, a `case "claude-2.1":` pattern): the code tests which model a value
+    # holds, and sends nothing here; the replacement there would take the new model for the
+    # retired one wherever the value comes from.
+    compared: bool = False
 
 
 class _Strings:
@@ -46,16 +51,27 @@ class _Strings:
         self.found: list[cst.SimpleString] = []
         self.keys: set[int] = set()
         self.excluded: set[int] = set()
+        self.compared: set[int] = set()
 
     def visit_Comparison(self, node: cst.Comparison) -> bool:
         left = node.left
         for target in node.comparisons:
             if isinstance(target.operator, (cst.NotEqual, cst.NotIn, cst.IsNot)):
-                for operand in (left, target.comparator):
-                    self.excluded.add(id(operand))
-                    if isinstance(operand, (cst.List, cst.Tuple, cst.Set)):
-                        self.excluded.update(id(element.value) for element in operand.elements)
+                into = self.excluded
+            elif isinstance(target.operator, (cst.Equal, cst.In, cst.Is)):
+                into = self.compared
+            else:
+                left = target.comparator
+                continue
+            for operand in (left, target.comparator):
+                into.add(id(operand))
+                if isinstance(operand, (cst.List, cst.Tuple, cst.Set)):
+                    into.update(id(element.value) for element in operand.elements)
             left = target.comparator
+        return True
+
+    def visit_MatchValue(self, node: cst.MatchValue) -> bool:
+        self.compared.add(id(node.value))
         return True
 
     def visit_DictElement(self, node: cst.DictElement) -> bool:
@@ -99,7 +115,12 @@ def python_mentions(ctx: FileContext) -> tuple[list[Mention], set[str]]:
         if spelling is not None:
             found.append(
                 Mention(
-                    node, value, spelling, id(node) in visitor.keys, id(node) in visitor.excluded
+                    node,
+                    value,
+                    spelling,
+                    id(node) in visitor.keys,
+                    id(node) in visitor.excluded,
+                    id(node) in visitor.compared,
                 )
             )
     return found, values

@@ -70,6 +70,12 @@ NAMES_A_KEY = "the file has it both as a key and as a value, which may refer to 
 EXCLUDED = (
     "the code checks that it is not used; the replacement there would check the replacement is not"
 )
+# ... and one the code compares a value with (`==`, `in`, `is`, a `case` pattern): the test
+# sends nothing, and the replacement there would take the new model for the retired one.
+COMPARED = (
+    "the code only compares a value with it, which sends nothing; the replacement there would "
+    "change which model the comparison matches"
+)
 
 
 class RetiredModelCheck(Check["CheckContext"]):
@@ -173,7 +179,7 @@ class RetiredModelCheck(Check["CheckContext"]):
 
             yield from self._data(
                 ctx, start, end, mention.value, mention.spelling, taken, edit, DATA_IN_CODE,
-                EXCLUDED if mention.excluded else "",
+                EXCLUDED if mention.excluded else COMPARED if mention.compared else "",
             )  # fmt: skip
 
     def _config_data(self, ctx: CheckContext) -> Iterable[Diagnostic]:
