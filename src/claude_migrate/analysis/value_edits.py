@@ -306,3 +306,59 @@ def _places(ctx: FileContext, records: list[tuple[cst.Name, str]]) -> str:
     return "; ".join(
         f"{kind} on line {ctx.line_label(ctx.range(n).start.line)}" for n, kind in records
     )
+
+
+def shared_dict(ctx: FileContext, entry: Entry) -> str | None:
+    """Return why an edit of a dict's entry would change another call's request too, else None.
+
+    A dict of options bound to a name (`opts = {"temperature": 1.2}`) and also spread into a
+    call that is not one of the file's Claude calls (`openai_client.chat.completions.create(
+    **opts)`) is that call's request too: setting or removing its entry for Claude changes the
+    other vendor's. Reads are matched by spelling over the module, so a name spelled alike
+    elsewhere only ever keeps an entry unedited.
+    """
+    name = _dict_name(ctx, entry)
+    if name is None:
+        return None
+    key = ("value_edits.shared", name)
+    if key in ctx.memo:
+        found: str | None = ctx.memo[key]
+        return found
+    claude_calls = {id(site.record.node) for site in ctx.all_sites}
+    found = None
+    for node in _reads(ctx, name):
+        arg = ctx.nodes.parent(node)
+        if not (isinstance(arg, cst.Arg) and arg.star == "**" and arg.value is node):
+            continue
+        call = ctx.nodes.parent(arg)
+        if isinstance(call, cst.Call) and id(call) not in claude_calls:
+            line = ctx.line_label(ctx.range(call).start.line)
+            found = (
+                f"{name} is also passed to {ctx.code(call.func)}() on line {line}, which is not "
+                "a Claude call: the edit would change its request too"
+            )
+            break
+    ctx.memo[key] = found
+    return found
+
+
+def _dict_name(ctx: FileContext, entry: Entry) -> str | None:
+    """Return the name of the dict an entry is written in (`opts = {...}`, `opts[key] = v`)."""
+    holder = entry.holder
+    if isinstance(holder, cst.DictElement):
+        display = ctx.nodes.parent(holder)
+        bound = ctx.nodes.parent(display) if isinstance(display, cst.Dict) else None
+        if isinstance(bound, cst.Assign) and len(bound.targets) == 1:
+            target: cst.CSTNode = bound.targets[0].target
+        elif isinstance(bound, cst.AnnAssign):
+            target = bound.target
+        else:
+            return None  # written in the call, or held where no name reads it
+        return target.value if isinstance(target, cst.Name) else None
+    if isinstance(holder, cst.SimpleStatementLine):
+        holder = holder.body[0] if len(holder.body) == 1 else holder
+    if isinstance(holder, cst.Assign) and len(holder.targets) == 1:
+        target = holder.targets[0].target
+        if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
+            return target.value.value
+    return None

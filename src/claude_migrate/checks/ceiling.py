@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from claude_migrate.analysis.value_edits import value_edit
+from claude_migrate.analysis.value_edits import shared_dict, value_edit
 from claude_migrate.checks.base import Check, call_sites, parameter_markers
 from claude_migrate.core.diagnostics import Applicability, Diagnostic
 
@@ -117,14 +117,17 @@ class CeilingCheck(Check["FileContext"]):
                 name = self.label
                 via += f" {site.via.describe(entry.key, (ctx.path, ctx.line_label))} and"
             fix = None
-            found = value_edit(
-                ctx,
-                entry,
-                format_number(fix_to),
-                lambda other: None if self.defers(ctx, other) else other.param(self.parameter),
-                lambda other: self._reports(ctx, other, maximum),
-                f"{self.code} {self.parameter}",
-            )
+            shared = shared_dict(ctx, entry)
+            found = None
+            if shared is None:
+                found = value_edit(
+                    ctx,
+                    entry,
+                    format_number(fix_to),
+                    lambda other: None if self.defers(ctx, other) else other.param(self.parameter),
+                    lambda other: self._reports(ctx, other, maximum),
+                    f"{self.code} {self.parameter}",
+                )
             if found is not None:
                 # A recorder of the old value (a cache key, a log line) makes it unsafe.
                 caveat = f"; unsafe: {found.caveat}" if found.caveat else ""
@@ -137,7 +140,7 @@ class CeilingCheck(Check["FileContext"]):
                 self,
                 entry.holder,
                 f"{name} {format_number(value)}{via} is above the policy maximum "
-                f"{format_number(maximum)}",
+                f"{format_number(maximum)}" + (f" (no automatic fix: {shared})" if shared else ""),
                 fix,
                 context=site.record.scope.qualname,
                 related=site.via.related(entry.key, self.label) if site.via else (),
