@@ -115,7 +115,7 @@ class CeilingCheck(Check["FileContext"]):
             if site.via is not None:
                 # A wrapper's parameter: say what it is for Claude, and where it goes.
                 name = self.label
-                via += f" {site.via.describe(entry.key, (ctx.path, ctx.line_label))} and"
+                via += f" {site.via.describe(entry.key, (ctx.path, ctx.place_label))} and"
             fix = None
             shared = shared_dict(ctx, entry)
             found = None

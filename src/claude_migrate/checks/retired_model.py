@@ -391,7 +391,7 @@ class RetiredModelCheck(Check["CheckContext"]):
         current = entry.value.value
         via = f" (from {entry.value.via})" if entry.value.via else ""
         if site.via is not None:
-            via += f" ({site.via.describe(entry.key, (ctx.path, ctx.line_label))})"
+            via += f" ({site.via.describe(entry.key, (ctx.path, ctx.place_label))})"
         related = site.via.related(entry.key, "the model") if site.via else ()
         if found.platform:
             message = (
@@ -451,7 +451,7 @@ class RetiredModelCheck(Check["CheckContext"]):
         current = entry.value.value
         via = f" (from {entry.value.via})" if entry.value.via else ""
         if site.via is not None:
-            via += f" ({site.via.describe(entry.key, (ctx.path, ctx.line_label))})"
+            via += f" ({site.via.describe(entry.key, (ctx.path, ctx.place_label))})"
         days = (found.retires - as_of).days
         where = " on the Anthropic API" if found.platform else ""
         message = (

@@ -155,7 +155,7 @@ class StopSequencesCheck(Check["FileContext"]):
             what = "stop sequences"
             if mode != "forbid":
                 what = f"formatting-only stop sequences ({listed})"
-            passed = site.via.describe(entry.key, (ctx.path, ctx.line_label))
+            passed = site.via.describe(entry.key, (ctx.path, ctx.place_label))
             yield ctx.diagnostic(
                 self,
                 entry.holder,
