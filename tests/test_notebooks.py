@@ -761,7 +761,7 @@ def test_a_default_read_by_two_calls_of_one_cell_is_one_finding(tmp_path: Path) 
     assert _findings(run) == {(4, 1, 27, "CM102")}
     (finding,) = run.diagnostics
     assert "passed to ask() reaches a Claude call at " in finding.message
-    assert finding.message.count("nb.ipynb:2 (cell 3)") == 1
+    assert finding.message.count("nb.ipynb:cell 3:2") == 1
 
 
 def test_a_request_dict_bound_again_in_a_later_cell_is_read_as_written_before_each_call(

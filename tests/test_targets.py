@@ -23,6 +23,7 @@ from claude_migrate.api import collect_jobs, execute
 from claude_migrate.core.job import Options
 from claude_migrate.policy.config import PolicyLoader
 from claude_migrate.policy.deprecations import load as load_catalogue
+from claude_migrate.targets import described
 
 CASES = sorted(
     case
@@ -504,3 +505,52 @@ def test_a_wrapper_passing_model_kwargs_or_a_positional_model_is_followed(tmp_pa
     write_tree(tmp_path, {"app.py": source, "claude-migrate.toml": "select = ['CM101']\n"})
     report = Cli(tmp_path).json("check", "app.py")
     assert {(d["line"], d["code"]) for d in report["diagnostics"]} == {(7, "CM101"), (8, "CM101")}
+
+
+@pytest.mark.parametrize(
+    "qualname",
+    [
+        "anthropic.Anthropic",
+        "anthropic.AsyncAnthropicBedrock",
+        "anthropic.lib.vertex.AnthropicVertex",
+        "anthropic.NOT_GIVEN",
+        "boto3.client",
+        "langchain_aws.ChatBedrockConverse",
+        "langchain_aws.chat_models.bedrock.ChatBedrock",
+        "langchain_aws.BedrockLLM",
+        "langchain_anthropic.ChatAnthropic",
+        "langchain.chat_models.init_chat_model",
+        "llama_index.llms.anthropic.Anthropic",
+        "llama_index.llms.bedrock_converse.BedrockConverse",
+        "pydantic_ai.Agent",
+        "pydantic_ai.models.anthropic.AnthropicModel",
+        "dspy.LM",
+        "instructor.from_anthropic",
+        "openai.OpenAI",
+        "litellm.completion",
+        "litellm.Router",
+        "requests.post",
+        "httpx.AsyncClient",
+        "agno.models.anthropic.Claude",
+        "crewai.LLM",
+    ],
+)
+def test_the_registry_describes_every_familys_import_paths(qualname: str) -> None:
+    # These keep their meaning where the project defines them (a library's own repository).
+    assert described(qualname)
+
+
+@pytest.mark.parametrize(
+    "qualname",
+    [
+        "langchain_aws.utils.enforce_stop_tokens",
+        "langchain_aws.chat_models.bedrock_converse.ChatBedrockConverse.invoke",
+        "anthropic.resources.messages.Messages",
+        "anthropic._base_client.SyncAPIClient",
+        "anthropic.AnthropicError",
+        "pydantic_ai.models.test.TestModel",
+        "app.llm.ChatBedrock",
+    ],
+)
+def test_a_librarys_other_names_are_not_described(qualname: str) -> None:
+    assert not described(qualname)

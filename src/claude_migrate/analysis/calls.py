@@ -126,8 +126,9 @@ class Hop:
     def describe(self, key: str, own: tuple[str, Callable[[int], str]] | None = None) -> str:
         """Return "passed to ask() reaches a Claude call at app/llm.py:20" for a parameter.
 
-        `own` is the reporting file's path and how it names a line: a call in a notebook is
-        named by its cell (`at a.ipynb:3 (cell 2)`), the module line meaning nothing there.
+        `own` is the reporting file's path and how it names a line after it: a call in a
+        notebook is named by its cell and the line within it (`at a.ipynb:cell 2:3`), as the
+        notebook's findings are, the module line meaning nothing there.
         """
         if self.declared:
             return f"passed to {self.callee}(), a Claude call site the policy declares,"

@@ -58,6 +58,8 @@ class FileContext:
         self.errors: list[FileError] = []
         # Set for a notebook: names a module line as "cell 7 line 3" in messages.
         self.line_labels: Callable[[int], str] | None = None
+        # ... and names it after the notebook's path as its findings are named ("cell 7:3").
+        self.place_labels: Callable[[int], str] | None = None
         # Answers the shared analyses compute once per file and every call site asks again
         # (keyed by the asking module's own tuple keys): a fix per call must not walk the file.
         self.memo: dict[tuple[str, ...], Any] = {}
@@ -146,6 +148,11 @@ class FileContext:
     def line_label(self, line: int) -> str:
         """Return how a message names a 1-based line of this file (a notebook names its cell)."""
         return self.line_labels(line) if self.line_labels is not None else str(line)
+
+    def place_label(self, line: int) -> str:
+        """Return how a message names a 1-based line after this file's path (`path:20`; a
+        notebook's `path:cell 7:3`, as its findings are named)."""
+        return self.place_labels(line) if self.place_labels is not None else str(line)
 
     def table(self, rule_name: str) -> dict[str, Any]:
         return self.settings.table(rule_name)

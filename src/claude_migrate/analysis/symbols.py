@@ -38,6 +38,7 @@ from claude_migrate.targets.openai_compat import (
     OTHER_CLIENTS_LACKING,
     PLAIN_DATA_LACKING,
 )
+from claude_migrate.targets.registry import described
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -284,9 +285,15 @@ class Resolver:
 
     # The project ----------------------------------------------------------------------------
     def _qual(self, qualname: str) -> Symbol:
-        """Return what an import path names: a project module's export, or the path itself."""
+        """Return what an import path names: a project module's export, or the path itself.
+
+        A path the target registry describes is the registry's (`registry.described`), even
+        where the project defines it: a library's own repository calling its Claude class."""
         if self.project is None:
             return Qual(qualname)
+        absolute = self.project.absolute(qualname)
+        if described(absolute):
+            return Qual(absolute)
         found = self.project.lookup(qualname)
         if found is None:
             return Qual(self.project.absolute(qualname))

@@ -318,3 +318,84 @@ def _places(ctx: FileContext, records: list[tuple[cst.Name, str]]) -> str:
     return "; ".join(
         f"{kind} on line {ctx.line_label(ctx.range(n).start.line)}" for n, kind in records
     )
+
+
+def shared_dict(ctx: FileContext, entry: Entry) -> str | None:
+    """Return why an edit of a dict's entry would change another call's request too, else None.
+
+    A dict of options bound to a name (`opts = {"temperature": 1.2}`) and also spread into a
+    call that is not one of the file's Claude calls (`openai_client.chat.completions.create(
+    **opts)`) is that call's request too: setting or removing its entry for Claude changes the
+    other vendor's. Reads are matched by spelling in the function that binds the dict (the
+    module for a module-level one), so a name spelled alike there only ever keeps an entry
+    unedited.
+    """
+    named = _dict_name(ctx, entry)
+    if named is None:
+        return None
+    name, owner = named
+    key = ("value_edits.shared", name, str(id(owner)))
+    if key in ctx.memo:
+        found: str | None = ctx.memo[key]
+        return found
+    claude_calls = {id(site.record.node) for site in ctx.all_sites}
+    found = None
+    for node in _reads(ctx, name):
+        if not _within(ctx, node, owner):
+            continue
+        arg = ctx.nodes.parent(node)
+        if not (isinstance(arg, cst.Arg) and arg.star == "**" and arg.value is node):
+            continue
+        call = ctx.nodes.parent(arg)
+        if isinstance(call, cst.Call) and id(call) not in claude_calls:
+            line = ctx.line_label(ctx.range(call).start.line)
+            found = (
+                f"{name} is also passed to {ctx.code(call.func)}() on line {line}, which is not "
+                "a Claude call: the edit would change its request too"
+            )
+            break
+    ctx.memo[key] = found
+    return found
+
+
+def _dict_name(ctx: FileContext, entry: Entry) -> tuple[str, cst.CSTNode | None] | None:
+    """Return the name of the dict an entry is written in (`opts = {...}`, `opts[key] = v`)
+    and the function binding it (None: the module)."""
+    holder = entry.holder
+    name = None
+    if isinstance(holder, cst.DictElement):
+        display = ctx.nodes.parent(holder)
+        bound = ctx.nodes.parent(display) if isinstance(display, cst.Dict) else None
+        if isinstance(bound, cst.Assign) and len(bound.targets) == 1:
+            target: cst.CSTNode = bound.targets[0].target
+        elif isinstance(bound, cst.AnnAssign):
+            target = bound.target
+        else:
+            return None  # written in the call, or held where no name reads it
+        name = target.value if isinstance(target, cst.Name) else None
+    else:
+        statement = holder
+        if isinstance(holder, cst.SimpleStatementLine) and len(holder.body) == 1:
+            statement = holder.body[0]
+        if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0].target
+            if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
+                name = target.value.value
+    if name is None:
+        return None
+    owner = ctx.nodes.parent(holder)
+    while owner is not None and not isinstance(owner, cst.FunctionDef):
+        owner = ctx.nodes.parent(owner)
+    return name, owner
+
+
+def _within(ctx: FileContext, node: cst.CSTNode, owner: cst.CSTNode | None) -> bool:
+    """Return whether a node lies inside `owner` (None: the module, which holds every node)."""
+    if owner is None:
+        return True
+    current = ctx.nodes.parent(node)
+    while current is not None:
+        if current is owner:
+            return True
+        current = ctx.nodes.parent(current)
+    return False

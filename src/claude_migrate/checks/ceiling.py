@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from claude_migrate.analysis.value_edits import value_edit
+from claude_migrate.analysis.value_edits import shared_dict, value_edit
 from claude_migrate.checks.base import Check, call_sites, parameter_markers
 from claude_migrate.core.diagnostics import Applicability, Diagnostic
 
@@ -119,13 +119,13 @@ class CeilingCheck(Check["FileContext"]):
             if site.via is not None:
                 # A wrapper's parameter: say what it is for Claude, and where it goes.
                 name = self.label
-                via += f" {site.via.describe(entry.key, (ctx.path, ctx.line_label))} and"
+                via += f" {site.via.describe(entry.key, (ctx.path, ctx.place_label))} and"
             fix = None
             why_not = self.withholds(ctx, site)
-            found = (
-                None
-                if why_not
-                else value_edit(
+            shared = None if why_not else shared_dict(ctx, entry)
+            found = None
+            if not why_not and shared is None:
+                found = value_edit(
                     ctx,
                     entry,
                     format_number(fix_to),
@@ -133,7 +133,6 @@ class CeilingCheck(Check["FileContext"]):
                     lambda other: self._reports(ctx, other, maximum),
                     f"{self.code} {self.parameter}",
                 )
-            )
             if found is not None:
                 # A recorder of the old value (a cache key, a log line) makes it unsafe.
                 caveat = f"; unsafe: {found.caveat}" if found.caveat else ""
@@ -142,7 +141,8 @@ class CeilingCheck(Check["FileContext"]):
                     f"set {found.subject} to {format_number(fix_to)}{found.note}{caveat}",
                     found.edit,
                 )
-            no_fix = f" (no automatic fix: {why_not})" if why_not else ""
+            reason = why_not or shared
+            no_fix = f" (no automatic fix: {reason})" if reason else ""
             diagnostic = ctx.diagnostic(
                 self,
                 entry.holder,

@@ -82,6 +82,12 @@ COLLAPSES = (
     "an element of a list (or a register of models built through one class) that already holds "
     "it or another entry that becomes it"
 )
+# ... and one the code compares a value with (`==`, `in`, `is`, a `case` pattern): the test
+# sends nothing, and the replacement there would take the new model for the retired one.
+COMPARED = (
+    "the code only compares a value with it, which sends nothing; the replacement there would "
+    "change which model the comparison matches"
+)
 
 
 class RetiredModelCheck(Check["CheckContext"]):
@@ -187,7 +193,15 @@ class RetiredModelCheck(Check["CheckContext"]):
             def edit(target: str, node: cst.SimpleString = node) -> Edit:
                 return ctx.replace(node, string_literal(node, target))
 
-            why_not = EXCLUDED if mention.excluded else ANSWERED if mention.answered else ""
+            why_not = (
+                EXCLUDED
+                if mention.excluded
+                else ANSWERED
+                if mention.answered
+                else COMPARED
+                if mention.compared
+                else ""
+            )
             target = targets.get(mention.value)
             if not why_not and mention.group is not None and target is not None:
                 # The other elements as they are, and as their own fixes would write them.
@@ -416,7 +430,7 @@ class RetiredModelCheck(Check["CheckContext"]):
         current = entry.value.value
         via = f" (from {entry.value.via})" if entry.value.via else ""
         if site.via is not None:
-            via += f" ({site.via.describe(entry.key, (ctx.path, ctx.line_label))})"
+            via += f" ({site.via.describe(entry.key, (ctx.path, ctx.place_label))})"
         related = site.via.related(entry.key, "the model") if site.via else ()
         if found.platform:
             message = (
@@ -478,7 +492,7 @@ class RetiredModelCheck(Check["CheckContext"]):
         current = entry.value.value
         via = f" (from {entry.value.via})" if entry.value.via else ""
         if site.via is not None:
-            via += f" ({site.via.describe(entry.key, (ctx.path, ctx.line_label))})"
+            via += f" ({site.via.describe(entry.key, (ctx.path, ctx.place_label))})"
         days = (found.retires - as_of).days
         where = " on the Anthropic API" if found.platform else ""
         message = (

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from claude_migrate.analysis.edits import remove_elements, remove_line
 from claude_migrate.analysis.rejections import SAMPLING, SPELLINGS, rejection
+from claude_migrate.analysis.value_edits import shared_dict
 from claude_migrate.checks.base import Check, call_sites
 from claude_migrate.core.diagnostics import Applicability, Diagnostic
 
@@ -57,7 +58,10 @@ class SamplingParamsCheck(Check["FileContext"]):
                 why = rejection(ctx, site, parameter)
                 if why is None:
                     continue
-                if entry.container is not None:
+                shared = shared_dict(ctx, entry)
+                if shared:
+                    edit = None
+                elif entry.container is not None:
                     edit = remove_elements(ctx, entry.container, [entry.holder])
                 else:  # `params["temperature"] = ...`: the statement goes
                     edit = remove_line(ctx, entry.holder)
@@ -67,7 +71,8 @@ class SamplingParamsCheck(Check["FileContext"]):
                 yield ctx.diagnostic(
                     self,
                     entry.holder,
-                    f"{entry.key} cannot be sent from this call: {why.reason}; remove it",
+                    f"{entry.key} cannot be sent from this call: {why.reason}; remove it"
+                    + (f" (no automatic fix: {shared})" if shared else ""),
                     fix,
                     site.record.scope.qualname,
                 )

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from claude_migrate.analysis.edits import remove_elements
+from claude_migrate.analysis.value_edits import shared_dict
 from claude_migrate.checks.base import Check, Option, call_sites
 from claude_migrate.core.diagnostics import Applicability, Diagnostic
 from claude_migrate.core.lazy import lazy_import
@@ -114,8 +115,11 @@ class StopSequencesCheck(Check["FileContext"]):
                 stops = _stops(value.value) if value.known else []
                 kept = kept_for_prefill(ctx, site, stops)
                 message = f"{entry.key} is set on a Claude call; the policy forbids stop sequences"
+                shared = shared_dict(ctx, entry)
                 if kept:
                     message += _kept_reason(kept)
+                elif shared:
+                    message += f" (no automatic fix: {shared})"
                 elif entry.container is not None:
                     edit = remove_elements(ctx, entry.container, [entry.holder])
                     if edit is not None:
@@ -151,7 +155,7 @@ class StopSequencesCheck(Check["FileContext"]):
             what = "stop sequences"
             if mode != "forbid":
                 what = f"formatting-only stop sequences ({listed})"
-            passed = site.via.describe(entry.key, (ctx.path, ctx.line_label))
+            passed = site.via.describe(entry.key, (ctx.path, ctx.place_label))
             yield ctx.diagnostic(
                 self,
                 entry.holder,
@@ -181,8 +185,11 @@ class StopSequencesCheck(Check["FileContext"]):
         )
         fix = None
         kept = kept_for_prefill(ctx, site, bad)
+        shared = shared_dict(ctx, entry)
         if kept:
             message += _kept_reason(kept)
+        elif shared:
+            message += f" (no automatic fix: {shared})"
         elif len(bad) == len(items):
             if entry.container is not None:
                 edit = remove_elements(ctx, entry.container, [entry.holder])

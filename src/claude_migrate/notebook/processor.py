@@ -183,7 +183,12 @@ def _run_checks(
             cell, within = module.locate(line, starts)
             return f"{within} (cell {cell})"
 
+        def place(line: int) -> str:
+            cell, within = module.locate(line, starts)
+            return f"cell {cell}:{within}"
+
         ctx.line_labels = label
+        ctx.place_labels = place
     return analyse(ctx, checks, job.display)
 
 

@@ -72,6 +72,7 @@ from claude_migrate.targets import (
     STREAM,
     TARGETS,
     TEMPERATURE,
+    described,
     is_claude_model,
     is_sdk_client_class,
     langchain_target,
@@ -793,9 +794,15 @@ class Project:
 
     # Evaluation -----------------------------------------------------------------------------
     def export(self, module: str, name: str, depth: int = 0) -> Sym:
-        """Return what `module.name` is, following re-exports and star imports."""
+        """Return what `module.name` is, following re-exports and star imports.
+
+        A path the target registry describes is the registry's (`registry.described`), even
+        where the project defines it: a library's own repository calling its Claude class."""
         key = (module, name)
         if key in self._exports:
+            return self._exports[key]
+        if described(f"{module}.{name}"):
+            self._exports[key] = Ref(f"{module}.{name}")
             return self._exports[key]
         if depth > MAX_DEPTH or ("export", module, name) in self._evaluating:
             return None

@@ -39,6 +39,7 @@ from claude_migrate.targets.registry import (
     ONLY_WITH,
     ROUTER_MARKERS,
     TARGETS,
+    described,
     parameter_names,
 )
 
@@ -72,6 +73,7 @@ __all__ = [
     "Constructor",
     "Target",
     "anthropic_endpoint",
+    "described",
     "is_claude_model",
     "is_sdk_client_class",
     "langchain_target",

@@ -146,6 +146,11 @@ def is_sdk_client_class(qualname: str) -> bool:
     return bool(SDK_CLIENT_NAME.match(last)) and not last.endswith(("Error", "Exception"))
 
 
+# What the family describes by import path (`registry.described`): every client class
+# (`describes`) and the "not given" sentinels.
+DESCRIBED = NOT_GIVEN | NOT_GIVEN_CLASSES
+describes = is_sdk_client_class
+
 CALLEES = frozenset({"create", "stream", "count_tokens", "parse"}) | frozenset(
     path[-1] for path in SDK_METHODS if len(path) == 1
 )

@@ -98,4 +98,8 @@ BEDROCK_AGENT_METHODS = {
 # The knowledgeBaseConfiguration / externalSourcesConfiguration of a retrieve_and_generate call.
 BEDROCK_AGENT_SOURCES = ("knowledgeBaseConfiguration", "externalSourcesConfiguration")
 
+# What the family describes by import path (`registry.described`): boto3's client factories
+# and sessions.
+DESCRIBED = frozenset((*BOTO3_CLIENT_FACTORIES, *BOTO3_SESSIONS))
+
 CALLEES = frozenset({*BEDROCK_METHODS, *BEDROCK_AGENT_METHODS})

@@ -12,4 +12,7 @@ TARGETS = (Target("dspy:LM", DSPY, "dspy.LM", stop=("stop",), stream=()),)
 
 DSPY_LMS = ("dspy.LM", "dspy.clients.LM", "dspy.clients.lm.LM")
 
+# What the family describes by import path (`registry.described`).
+DESCRIBED = frozenset(DSPY_LMS)
+
 CALLEES = last_names(DSPY_LMS)

@@ -62,4 +62,7 @@ def anthropic_endpoint(url: str) -> str | None:
     return None
 
 
+# What the family describes by import path (`registry.described`).
+DESCRIBED = frozenset((*HTTP_FUNCTIONS, *HTTP_CLIENTS))
+
 CALLEES = frozenset(HTTP_CLIENT_METHODS)

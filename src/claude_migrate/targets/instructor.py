@@ -32,4 +32,7 @@ INSTRUCTOR_METHODS = frozenset(
     for name in ("create", "create_with_completion", "create_partial", "create_iterable")
 )
 
+# What the family describes by import path (`registry.described`).
+DESCRIBED = frozenset((*INSTRUCTOR_FROM_ANTHROPIC, *INSTRUCTOR_FROM_PROVIDER))
+
 CALLEES = last_names(INSTRUCTOR_FROM_PROVIDER) | {path[-1] for path in INSTRUCTOR_METHODS}

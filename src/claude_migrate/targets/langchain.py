@@ -171,6 +171,13 @@ CONSTRUCTORS.update(
     }
 )
 
+
+def describes(qualname: str) -> bool:
+    """Return whether an import path names one of LangChain's Claude classes (what the family
+    describes beside `CONSTRUCTORS`, for `registry.described`)."""
+    return langchain_target(qualname) is not None
+
+
 CALLEES = frozenset(
     {*LANGCHAIN_CLASSES, "Anthropic", "Bedrock", "BedrockLLM", "init_chat_model", "ChatLiteLLM"}
 )

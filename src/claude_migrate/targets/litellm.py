@@ -25,4 +25,7 @@ LITELLM_ROUTERS = ("litellm.Router", "litellm.router.Router")
 LITELLM_ROUTER = "litellm.Router"
 ROUTER_METHODS = (("completion",), ("acompletion",))
 
+# What the family describes by import path (`registry.described`).
+DESCRIBED = frozenset((*LITELLM_FUNCTIONS, *LITELLM_ROUTERS))
+
 CALLEES = frozenset({"completion", "acompletion"})

@@ -36,6 +36,9 @@ LLAMAINDEX_BEDROCK_CLASSES = {
     "llama_index.llms.bedrock.base.Bedrock": "llamaindex:Bedrock",
 }
 
+# What the family describes by import path (`registry.described`).
+DESCRIBED = frozenset((*LLAMAINDEX_CLASSES, *LLAMAINDEX_BEDROCK_CLASSES))
+
 CALLEES = frozenset({"Anthropic"}) | last_names(LLAMAINDEX_BEDROCK_CLASSES)
 # `Anthropic(...)` is LlamaIndex's LLM only in a file naming `llama_index`.
 ONLY_WITH = (("Anthropic", "llama_index"),)

@@ -43,4 +43,8 @@ OPENAI_ON_ANTHROPIC = "openai:anthropic"
 ANTHROPIC_OPENAI_URL = re.compile(r"^https?://api\.anthropic\.com(:\d+)?/v1/?$")
 OPENAI_COMPAT_METHODS = {("chat", "completions", "create"): "openai-compat:chat.completions.create"}
 
+# What the family describes by import path (`registry.described`): the OpenAI clients, and
+# the other vendors' clients a choice of clients is told apart by.
+DESCRIBED = frozenset((*OPENAI_CLIENTS, *OTHER_CLIENTS_LACKING))
+
 CALLEES = frozenset({"create"})

@@ -36,4 +36,7 @@ TARGETS = (
 PYDANTIC_AI_MODELS = ("pydantic_ai.models.anthropic.AnthropicModel",)
 PYDANTIC_AI_AGENTS = ("pydantic_ai.Agent", "pydantic_ai.agent.Agent")
 
+# What the family describes by import path (`registry.described`).
+DESCRIBED = frozenset((*PYDANTIC_AI_MODELS, *PYDANTIC_AI_AGENTS))
+
 CALLEES = last_names((*PYDANTIC_AI_MODELS, *PYDANTIC_AI_AGENTS))

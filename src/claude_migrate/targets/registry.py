@@ -2,13 +2,16 @@
 
 A family is one module of this package holding its `TARGETS` (a tuple of `Target`), its
 `CALLEES` (the last names a call of it ends in: a call ending in none is never resolved) and,
-optionally, `ONLY_WITH` ((callee, text) pairs: the callee counts only in a file holding the text)
-and `CONSTRUCTORS` (import path -> `Constructor`: a class that is a Claude call when made).
+optionally, `ONLY_WITH` ((callee, text) pairs: the callee counts only in a file holding the text),
+`CONSTRUCTORS` (import path -> `Constructor`: a class that is a Claude call when made), and what
+else it recognises by import path: `DESCRIBED` (the paths) and `describes` (a predicate, for
+paths that follow a pattern).
 Adding a family is its module plus one line in `FAMILIES`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import ModuleType
 
 import claude_migrate.targets.agno as agno
@@ -58,6 +61,26 @@ CONSTRUCTORS: dict[str, Constructor] = {
     for family in FAMILIES
     for qualname, made in getattr(family, "CONSTRUCTORS", {}).items()
 }
+
+# Import paths a family recognises: its constructors, client classes, functions and sentinels.
+DESCRIBED: frozenset[str] = frozenset(CONSTRUCTORS).union(
+    *(getattr(family, "DESCRIBED", ()) for family in FAMILIES)
+)
+_DESCRIBES: tuple[Callable[[str], bool], ...] = tuple(
+    family.describes for family in FAMILIES if hasattr(family, "describes")
+)
+
+
+def described(qualname: str) -> bool:
+    """Return whether an absolute import path names something the registry describes (a Claude
+    class or client class, a family's function, a client factory, a sentinel).
+
+    That meaning wins over the project's own definition of the name: inside a library's own
+    repository (its examples, tests and docs scripts), `from langchain_aws import
+    ChatBedrockConverse` names the class the registry knows, not just one more project class.
+    """
+    return qualname in DESCRIBED or any(test(qualname) for test in _DESCRIBES)
+
 
 # Byte strings one of which appears in any file with a call the registry recognises: every
 # target is proven Claude through an import of `anthropic`/`langchain_anthropic`, a Claude model
