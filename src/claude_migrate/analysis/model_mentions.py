@@ -48,11 +48,6 @@ class Mention:
     # or `usage`, or `"type": "message"`): what the API answered, recorded or mocked, not
     # what a request asks for.
     answered: bool = False
-    # An operand of a comparison that matches it (`model == "claude-2.1"`, `model in
-    # ("claude-2.1", ...)`, a `case "claude-2.1":` pattern): the code tests which model a value
-    # holds, and sends nothing here; the replacement there would take the new model for the
-    # retired one wherever the value comes from.
-    compared: bool = False
 
 
 # Keys only a Messages API response carries (https://docs.anthropic.com/en/api/messages,
@@ -104,7 +99,6 @@ class _Strings:
         self.found: list[cst.SimpleString] = []
         self.keys: set[int] = set()
         self.excluded: set[int] = set()
-        self.compared: set[int] = set()
         self.groups: dict[int, Counter[str]] = {}
         self.answered: set[int] = set()
         # Registers of model objects, by the class called: `register(ClaudeMessages("..."))`,
@@ -179,21 +173,11 @@ class _Strings:
                     if _reads_a_response_model(read):
                         self.answered.update(_strings_in(other))
             if isinstance(target.operator, (cst.NotEqual, cst.NotIn, cst.IsNot)):
-                into = self.excluded
-            elif isinstance(target.operator, (cst.Equal, cst.In, cst.Is)):
-                into = self.compared
-            else:
-                left = target.comparator
-                continue
-            for operand in (left, target.comparator):
-                into.add(id(operand))
-                if isinstance(operand, (cst.List, cst.Tuple, cst.Set)):
-                    into.update(id(element.value) for element in operand.elements)
+                for operand in (left, target.comparator):
+                    self.excluded.add(id(operand))
+                    if isinstance(operand, (cst.List, cst.Tuple, cst.Set)):
+                        self.excluded.update(id(element.value) for element in operand.elements)
             left = target.comparator
-        return True
-
-    def visit_MatchValue(self, node: cst.MatchValue) -> bool:
-        self.compared.add(id(node.value))
         return True
 
     def visit_Assign(self, node: cst.Assign) -> bool:
@@ -251,7 +235,6 @@ def python_mentions(ctx: FileContext) -> tuple[list[Mention], set[str]]:
                     id(node) in visitor.excluded,
                     visitor.groups.get(id(node)),
                     id(node) in visitor.answered,
-                    id(node) in visitor.compared,
                 )  # fmt: skip
             )
     return found, values

@@ -82,12 +82,6 @@ COLLAPSES = (
     "an element of a list (or a register of models built through one class) that already holds "
     "it or another entry that becomes it"
 )
-# ... and one the code compares a value with (`==`, `in`, `is`, a `case` pattern): the test
-# sends nothing, and the replacement there would take the new model for the retired one.
-COMPARED = (
-    "the code only compares a value with it, which sends nothing; the replacement there would "
-    "change which model the comparison matches"
-)
 
 
 class RetiredModelCheck(Check["CheckContext"]):
@@ -193,15 +187,7 @@ class RetiredModelCheck(Check["CheckContext"]):
             def edit(target: str, node: cst.SimpleString = node) -> Edit:
                 return ctx.replace(node, string_literal(node, target))
 
-            why_not = (
-                EXCLUDED
-                if mention.excluded
-                else ANSWERED
-                if mention.answered
-                else COMPARED
-                if mention.compared
-                else ""
-            )
+            why_not = EXCLUDED if mention.excluded else ANSWERED if mention.answered else ""
             target = targets.get(mention.value)
             if not why_not and mention.group is not None and target is not None:
                 # The other elements as they are, and as their own fixes would write them.
