@@ -153,6 +153,22 @@ def test_a_constant_read_by_calls_of_two_cells_is_reported_at_each_call(
         assert [r["message"] for r in spread["related"]] == [
             "the max_tokens is written here, in DEFAULTS (cell 3)"
         ]
+        assert [(r["cell"], r["line"]) for r in spread["related"]] == [(3, 4)]
+
+
+def test_sarif_places_a_related_cell_line_at_its_notebook_file_line(tmp_path: Path) -> None:
+    # A related place inside the notebook is a line of a cell: code scanning shows it at the
+    # line of the .ipynb file that holds it, with that line's code, like the finding itself.
+    _copy("shared_constants", tmp_path)
+    result = Cli(tmp_path)("check", "--no-cache", "--format", "sarif", "shared_constants.ipynb")
+    results = json.loads(result.stdout)["runs"][0]["results"]
+    related = [r for found in results for r in found.get("relatedLocations", [])]
+    assert related
+    lines = (tmp_path / "shared_constants.ipynb").read_text(encoding="utf-8").splitlines()
+    for place in related:
+        region = place["physicalLocation"]["region"]
+        assert region["snippet"]["text"].startswith("DEFAULTS = {")
+        assert "DEFAULTS = {" in lines[region["startLine"] - 1]
 
 
 def test_python_files_keep_the_json_contract_without_a_cell(tmp_path: Path) -> None:

@@ -98,6 +98,9 @@ class Diagnostic:
     # Other places the finding goes through, as (path, line, message): the Claude call a
     # wrapper's parameter reaches.
     related: tuple[tuple[str, int, str], ...] = ()
+    # In a notebook: for each related place, the cell its line counts within (0 where the
+    # place is not a line of this notebook's cells); empty outside notebooks.
+    related_cells: tuple[int, ...] = ()
     # In a trusted gate's run: the comment in the file that silences this finding, as written
     # (a noqa comment naming CM101, a skip-file line); such a finding is listed, not counted.
     suppressed_by: str = ""

@@ -218,21 +218,27 @@ def _in_cell(d: Diagnostic, module: CellModule, starts: list[int]) -> Diagnostic
         end_line, end_column = line, d.column + 1
     else:
         end_column = d.end_column
-    related = tuple(_related_in_cell(r, d.path, module, starts) for r in d.related)
+    placed = [_related_in_cell(r, d.path, module, starts) for r in d.related]
     return replace(
-        d, line=line, end_line=end_line, end_column=end_column, cell=cell, related=related
+        d,
+        line=line,
+        end_line=end_line,
+        end_column=end_column,
+        cell=cell,
+        related=tuple(place for place, _ in placed),
+        related_cells=tuple(n for _, n in placed) if placed else (),
     )
 
 
 def _related_in_cell(
     place: tuple[str, int, str], path: str, module: CellModule, starts: list[int]
-) -> tuple[str, int, str]:
+) -> tuple[tuple[str, int, str], int]:
     """Return a related place of the same notebook at its line within its cell, the cell named
-    in its message (a related place is a path and a line: it has no cell of its own)."""
+    in its message, and that cell (0 for a place in another file)."""
     if place[0] != path:
-        return place
+        return place, 0
     cell, line = module.locate(place[1], starts)
-    return (place[0], line, f"{place[2]} (cell {cell})")
+    return (place[0], line, f"{place[2]} (cell {cell})"), cell
 
 
 def _error_in_cell(error: FileError, module: CellModule, starts: list[int]) -> FileError:

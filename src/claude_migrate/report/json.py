@@ -31,6 +31,9 @@ def diagnostic_to_dict(d: Diagnostic) -> dict[str, Any]:
         data["left_because"] = d.left_because
     if d.related:
         data["related"] = [{"path": p, "line": n, "message": m} for p, n, m in d.related]
+        for place, cell in zip(data["related"], d.related_cells):  # noqa: B905
+            if cell:
+                place["cell"] = cell  # a line of this notebook: `line` counts within the cell
     return data
 
 

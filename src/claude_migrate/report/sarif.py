@@ -111,6 +111,13 @@ class _Builder:
         code, file_line = found
         return {"startLine": file_line, "snippet": {"text": code}}
 
+    def _related_region(self, path: str, line: int, d: Diagnostic, i: int) -> dict[str, Any] | None:
+        """Return a related place's region: in a notebook, the file line its cell line is on."""
+        cell = d.related_cells[i] if i < len(d.related_cells) else 0
+        if cell:
+            return self._cell_region(path, cell, line)
+        return {"startLine": line}
+
     def diagnostic(self, d: Diagnostic, state: str | None) -> dict[str, Any]:
         region: dict[str, Any] | None = {
             "startLine": d.line,
@@ -131,17 +138,15 @@ class _Builder:
             d.severity,
         )
         if d.related:
-            result["relatedLocations"] = [
-                {"id": i, **self._location(p, {"startLine": n}), "message": {"text": m}}
+            places = [
+                {**self._location(p, self._related_region(p, n, d, i)), "message": {"text": m}}
                 for i, (p, n, m) in enumerate(d.related)
             ]
+            result["relatedLocations"] = [{"id": i, **place} for i, place in enumerate(places)]
             # The same chain as a path code scanning can step through: the value where it is
             # written, then each hop to the Claude call (a SARIF 2.1.0 result's `codeFlows`).
             steps = [{"location": {**self._location(d.path, region), "message": {"text": message}}}]
-            steps.extend(
-                {"location": {**self._location(p, {"startLine": n}), "message": {"text": m}}}
-                for p, n, m in d.related
-            )
+            steps.extend({"location": place} for place in places)
             result["codeFlows"] = [{"threadFlows": [{"locations": steps}]}]
         if d.fix is not None:
             result["properties"] = {
