@@ -398,6 +398,85 @@ def test_crewai_llm_without_a_claude_model_is_not_a_claude_call(call: str) -> No
     assert sites(f"from crewai import LLM\n{call}\n") == []
 
 
+HAYSTACK_ANTHROPIC = "from haystack_integrations.components.generators.anthropic import "
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "AnthropicChatGenerator(model='claude-sonnet-4-6',"
+        " generation_kwargs={'temperature': 0.5, 'max_tokens': 300})",
+        "AnthropicChatGenerator(key, 'claude-sonnet-4-6',"
+        " generation_kwargs={'temperature': 0.5, 'max_tokens': 300})",
+        "AnthropicGenerator(model='claude-sonnet-4-6',"
+        " generation_kwargs=dict(temperature=0.5, max_tokens=300))",
+        "AnthropicVertexChatGenerator('us-east5', 'p', 'claude-sonnet-4-6',"
+        " generation_kwargs={'temperature': 0.5, 'max_tokens': 300})",
+        "AnthropicFoundryChatGenerator(resource='r', model='claude-sonnet-4-6',"
+        " generation_kwargs={'temperature': 0.5, 'max_tokens': 300})",
+    ],
+)
+def test_haystack_anthropic_generators_read_generation_kwargs(call: str) -> None:
+    name = call.split("(", 1)[0]
+    site = only(f"{HAYSTACK_ANTHROPIC}{name}\n{call}\n")
+    assert site.target.key == "haystack:AnthropicChatGenerator"
+    assert value(site, "model") == "claude-sonnet-4-6"
+    assert (value(site, "temperature"), value(site, "max_tokens")) == (0.5, 300)
+
+
+def test_haystack_bedrock_chat_generator_is_claude_only_with_a_claude_model() -> None:
+    head = (
+        "from haystack_integrations.components.generators.amazon_bedrock"
+        " import AmazonBedrockChatGenerator\n"
+    )
+    site = only(
+        head + "AmazonBedrockChatGenerator('anthropic.claude-sonnet-4-6',"
+        " generation_kwargs={'maxTokens': 300, 'temperature': 0.5})\n"
+    )
+    assert site.target.key == "haystack:AmazonBedrockChatGenerator"
+    assert (value(site, "temperature"), value(site, "max_tokens")) == (0.5, 300)
+    assert sites(head + "AmazonBedrockChatGenerator('amazon.nova-pro-v1:0')\n") == []
+    assert sites(head + "AmazonBedrockChatGenerator(model=name)\n") == []
+
+
+def test_a_class_named_like_a_haystack_generator_is_not_one_without_haystack() -> None:
+    source = (
+        "class AnthropicChatGenerator:\n"
+        "    def __init__(self, model, generation_kwargs=None): ...\n"
+        "AnthropicChatGenerator(model='claude-3-opus-20240229',"
+        " generation_kwargs={'temperature': 0.9})\n"
+    )
+    assert sites(source) == []
+
+
+def test_a_wrapper_across_modules_around_a_haystack_generator_is_followed(
+    tmp_path: Path,
+) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/llm.py": (
+                f"{HAYSTACK_ANTHROPIC}AnthropicChatGenerator\n"
+                "def generator(model, temperature=0.0):\n"
+                "    return AnthropicChatGenerator(\n"
+                "        model=model, generation_kwargs={'temperature': temperature}\n"
+                "    )\n"
+            ),
+            "app/run.py": (
+                "from app.llm import generator\n"
+                "a = generator('claude-sonnet-4-6', temperature=0.9)\n"
+                "b = generator('claude-3-opus-20240229')\n"
+            ),
+            "claude-migrate.toml": "select = ['CM101', 'CM302']\n"
+            "[retired-models]\nas-of = 2026-04-01\n",
+        },
+    )
+    report = Cli(tmp_path).json("check", ".")
+    found = {(d["path"], d["line"], d["code"]) for d in report["diagnostics"]}
+    assert found == {("app/run.py", 2, "CM101"), ("app/run.py", 3, "CM302")}
+
+
 def test_langchain_legacy_bedrock_reads_model_kwargs_and_is_text_completions() -> None:
     site = only(
         "from langchain_community.llms import Bedrock\n"

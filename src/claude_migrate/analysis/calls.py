@@ -837,13 +837,14 @@ class CallFinder:
     def _model_kwargs_site(
         self, record: CallRecord, target: Target, args: Entries, client: str
     ) -> CallSite:
-        """Return a site whose parameters are its keywords and its `model_kwargs` dict's."""
-        nested = self.values.nested(args.get("model_kwargs"), record.scope)
+        """Return a site whose parameters are its keywords and its nested dict's (`model_kwargs`,
+        `generation_kwargs`: `Target.nested`)."""
+        nested = self.values.nested(args.get(target.nested), record.scope)
         params = Entries(dict(args.items), args.opaque, set(args.unknown_keys))
         if nested is not None:
             params.items.update(nested.items)
             params.opaque = params.opaque or nested.opaque
-        elif args.get("model_kwargs") is not None:
+        elif args.get(target.nested) is not None:
             params.opaque = True
         return CallSite(record, target, params, client=client, call_args=args)
 

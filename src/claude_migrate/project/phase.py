@@ -1866,7 +1866,8 @@ class Project:
                 )
                 if not _is_claude_constant(model) and not by_caller:
                     return None
-            nested = kwargs.get("model_kwargs") if TARGETS[key].location == "model-kwargs" else None
+            target = TARGETS[key]
+            nested = kwargs.get(target.nested) if target.location == "model-kwargs" else None
             if nested and nested[0] == "dict":
                 kwargs = {**kwargs, **nested[1]}  # ChatBedrock's parameters sit in model_kwargs
             return key, kwargs
@@ -1910,7 +1911,7 @@ class Project:
         kwargs: dict[str, list[Any]] = dict(call[3])
         if made.positional is not None and len(call[2]) > made.positional:
             kwargs.setdefault(target.model[0], call[2][made.positional])
-        nested = kwargs.get("model_kwargs") if target.location == "model-kwargs" else None
+        nested = kwargs.get(target.nested) if target.location == "model-kwargs" else None
         if nested and nested[0] == "dict":
             kwargs.update(nested[1])
         if target.by_model:

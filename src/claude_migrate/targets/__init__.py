@@ -24,6 +24,7 @@ from claude_migrate.targets.base import (
 from claude_migrate.targets.bedrock import BEDROCK
 from claude_migrate.targets.crewai import CREWAI
 from claude_migrate.targets.dspy import DSPY
+from claude_migrate.targets.haystack import HAYSTACK
 from claude_migrate.targets.http import HTTP, anthropic_endpoint
 from claude_migrate.targets.instructor import INSTRUCTOR
 from claude_migrate.targets.langchain import LANGCHAIN, langchain_target
@@ -52,6 +53,7 @@ __all__ = [
     "CREWAI",
     "DSPY",
     "FAMILIES",
+    "HAYSTACK",
     "HEADERS",
     "HTTP",
     "INSTRUCTOR",

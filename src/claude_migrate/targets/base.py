@@ -25,11 +25,15 @@ class Target:
     family: str
     description: str
     # Where the parameters are: "kwargs", "json-body" (Bedrock invoke_model body),
-    # "inference-config" (Bedrock converse), "model-kwargs" (LangChain Bedrock), "json" (HTTP),
+    # "inference-config" (Bedrock converse), "model-kwargs" (the keywords and the dict of the
+    # keyword `nested`: LangChain Bedrock's `model_kwargs`, Haystack's `generation_kwargs`),
+    # "json" (HTTP),
     # "text-inference-config" (bedrock-agent-runtime retrieve_and_generate), "settings"
     # (pydantic-ai's `settings` / `model_settings` dict), "batch-params" (each request's
     # `params` of a Message Batches `requests` list).
     location: str = "kwargs"
+    # With location "model-kwargs": the keyword whose dict holds more of the parameters.
+    nested: str = "model_kwargs"
     temperature: tuple[str, ...] = (TEMPERATURE,)
     max_tokens: tuple[str, ...] = (MAX_TOKENS,)
     stop: tuple[str, ...] = (STOP,)

@@ -19,6 +19,7 @@ import claude_migrate.targets.anthropic_sdk as anthropic_sdk
 import claude_migrate.targets.bedrock as bedrock
 import claude_migrate.targets.crewai as crewai
 import claude_migrate.targets.dspy as dspy
+import claude_migrate.targets.haystack as haystack
 import claude_migrate.targets.http as http
 import claude_migrate.targets.instructor as instructor
 import claude_migrate.targets.langchain as langchain
@@ -41,6 +42,7 @@ FAMILIES: tuple[ModuleType, ...] = (
     http,
     agno,
     crewai,
+    haystack,
 )
 
 TARGETS: dict[str, Target] = {
