@@ -477,6 +477,86 @@ def test_a_wrapper_across_modules_around_a_haystack_generator_is_followed(
     assert found == {("app/run.py", 2, "CM101"), ("app/run.py", 3, "CM302")}
 
 
+def test_langchain_cloud_chat_models_are_claude_calls() -> None:
+    vertex = only(
+        "from langchain_google_vertexai.model_garden import ChatAnthropicVertex\n"
+        "ChatAnthropicVertex(model_name='claude-sonnet-4-6', max_output_tokens=300,"
+        " model_kwargs={'temperature': 0.5})\n"
+    )
+    assert vertex.target.key == "langchain:ChatAnthropicVertex"
+    assert (value(vertex, "temperature"), value(vertex, "max_tokens")) == (0.5, 300)
+    bedrock = only(
+        "from langchain_aws import ChatAnthropicBedrock\n"
+        "ChatAnthropicBedrock(model='us.anthropic.claude-sonnet-4-6', temperature=0.5)\n"
+    )
+    assert bedrock.target.key == "langchain:ChatAnthropic"
+    assert value(bedrock, "model") == "us.anthropic.claude-sonnet-4-6"
+
+
+def test_autogen_anthropic_clients_are_claude_calls_whatever_the_model() -> None:
+    for name in ("AnthropicChatCompletionClient", "AnthropicBedrockChatCompletionClient"):
+        site = only(
+            f"from autogen_ext.models.anthropic import {name}\n"
+            f"{name}(model=settings.model, temperature=0.5, max_tokens=300)\n"
+        )
+        assert site.target.key == "autogen:AnthropicChatCompletionClient"
+        assert (value(site, "temperature"), value(site, "max_tokens")) == (0.5, 300)
+
+
+@pytest.mark.parametrize(
+    ("call", "claude"),
+    [
+        ("LiteLLMModel('anthropic/claude-sonnet-4-6', temperature=0.5)", True),
+        ("LiteLLMModel(model_id='claude-sonnet-4-6', temperature=0.5)", True),
+        ("LiteLLMModel(model_id='gpt-4o', temperature=0.5)", False),
+        ("LiteLLMModel(model_id=name, temperature=0.5)", False),
+        (
+            "AmazonBedrockModel(model_id='anthropic.claude-sonnet-4-6',"
+            " inferenceConfig={'temperature': 0.5})",
+            True,
+        ),
+        ("AmazonBedrockModel('meta.llama3-70b-instruct-v1:0', inferenceConfig={})", False),
+    ],
+)
+def test_smolagents_models_are_claude_calls_only_with_a_claude_model(
+    call: str, claude: bool
+) -> None:
+    found = sites(f"from smolagents import LiteLLMModel, AmazonBedrockModel\n{call}\n")
+    if not claude:
+        assert found == []
+        return
+    (site,) = found
+    assert site.target.key.startswith("smolagents:")
+    assert value(site, "temperature") == 0.5
+
+
+def test_a_wrapper_passing_its_model_to_smolagents_is_read_at_its_callers(
+    tmp_path: Path,
+) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/models.py": (
+                "from smolagents import LiteLLMModel\n"
+                "def model(model_id, temperature=0.0):\n"
+                "    return LiteLLMModel(model_id=model_id, temperature=temperature)\n"
+            ),
+            "app/run.py": (
+                "from app.models import model\n"
+                "a = model('anthropic/claude-sonnet-4-6', temperature=0.9)\n"
+                "b = model('openai/gpt-4o', temperature=0.9)\n"
+                "c = model('anthropic/claude-3-opus-20240229')\n"
+            ),
+            "claude-migrate.toml": "select = ['CM101', 'CM302']\n"
+            "[retired-models]\nas-of = 2026-04-01\n",
+        },
+    )
+    report = Cli(tmp_path).json("check", ".")
+    found = {(d["path"], d["line"], d["code"]) for d in report["diagnostics"]}
+    assert found == {("app/run.py", 2, "CM101"), ("app/run.py", 4, "CM302")}
+
+
 def test_langchain_legacy_bedrock_reads_model_kwargs_and_is_text_completions() -> None:
     site = only(
         "from langchain_community.llms import Bedrock\n"

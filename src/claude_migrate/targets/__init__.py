@@ -9,6 +9,7 @@ the project's but `core/`, so the LibCST analysis and the `ast` project phase bo
 
 from claude_migrate.targets.agno import AGNO
 from claude_migrate.targets.anthropic_sdk import SDK, is_sdk_client_class
+from claude_migrate.targets.autogen import AUTOGEN
 from claude_migrate.targets.base import (
     CANONICAL,
     HEADERS,
@@ -43,9 +44,11 @@ from claude_migrate.targets.registry import (
     described,
     parameter_names,
 )
+from claude_migrate.targets.smolagents import SMOLAGENTS
 
 __all__ = [
     "AGNO",
+    "AUTOGEN",
     "BEDROCK",
     "CALLEE_NAMES",
     "CANONICAL",
@@ -68,6 +71,7 @@ __all__ = [
     "OPENAI_COMPAT",
     "PYDANTIC_AI",
     "SDK",
+    "SMOLAGENTS",
     "STOP",
     "STREAM",
     "TARGETS",

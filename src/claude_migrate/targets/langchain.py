@@ -90,6 +90,23 @@ TARGETS = (
         by_model=True,
     ),
     Target(
+        # langchain-google-vertexai's `ChatAnthropicVertex` (`model_garden.py`, 3.2.4): its
+        # fields `model_name` (alias `model`), `max_output_tokens` (alias `max_tokens`),
+        # `temperature`, `top_p`, `top_k` and `model_kwargs` make the anthropic SDK's
+        # `AnthropicVertex` request; `stop` is taken per invocation, never from the field;
+        # `streaming=True` streams and gathers the same message.
+        "langchain:ChatAnthropicVertex",
+        LANGCHAIN,
+        "ChatAnthropicVertex",
+        location="model-kwargs",
+        max_tokens=(MAX_TOKENS, "max_output_tokens"),
+        stop=(),
+        stream=("streaming",),
+        model=(MODEL, "model_name"),
+        streaming_api="ChatAnthropicVertex(..., streaming=True)",
+        sends="sdk",
+    ),
+    Target(
         "langchain:ChatLiteLLM",
         LANGCHAIN,
         "ChatLiteLLM",
@@ -105,6 +122,11 @@ TARGETS = (
 LANGCHAIN_CLASSES = {
     "ChatAnthropic": "langchain:ChatAnthropic",
     "ChatAnthropicMessages": "langchain:ChatAnthropic",
+    # langchain-aws 1.7's subclasses of ChatAnthropic over the SDK's `AnthropicBedrock` and
+    # `AnthropicBedrockMantle` clients (langchain_aws/chat_models/anthropic.py): the same
+    # fields, the model a Bedrock id.
+    "ChatAnthropicBedrock": "langchain:ChatAnthropic",
+    "ChatAnthropicMantle": "langchain:ChatAnthropic",
     "ChatBedrock": "langchain:ChatBedrock",
     "BedrockChat": "langchain:ChatBedrock",
     "ChatBedrockConverse": "langchain:ChatBedrockConverse",
@@ -170,6 +192,9 @@ CONSTRUCTORS.update(
         for module in ("", ".base")
     }
 )
+CONSTRUCTORS["langchain_google_vertexai.model_garden.ChatAnthropicVertex"] = Constructor(
+    "langchain:ChatAnthropicVertex"
+)
 
 
 def describes(qualname: str) -> bool:
@@ -179,7 +204,15 @@ def describes(qualname: str) -> bool:
 
 
 CALLEES = frozenset(
-    {*LANGCHAIN_CLASSES, "Anthropic", "Bedrock", "BedrockLLM", "init_chat_model", "ChatLiteLLM"}
+    {
+        *LANGCHAIN_CLASSES,
+        "Anthropic",
+        "Bedrock",
+        "BedrockLLM",
+        "init_chat_model",
+        "ChatLiteLLM",
+        "ChatAnthropicVertex",
+    }
 )
 # `Anthropic(...)` is LangChain's legacy LLM only in a file naming `langchain`.
 ONLY_WITH = (("Anthropic", "langchain"),)

@@ -16,6 +16,7 @@ from types import ModuleType
 
 import claude_migrate.targets.agno as agno
 import claude_migrate.targets.anthropic_sdk as anthropic_sdk
+import claude_migrate.targets.autogen as autogen
 import claude_migrate.targets.bedrock as bedrock
 import claude_migrate.targets.crewai as crewai
 import claude_migrate.targets.dspy as dspy
@@ -27,6 +28,7 @@ import claude_migrate.targets.litellm as litellm
 import claude_migrate.targets.llama_index as llama_index
 import claude_migrate.targets.openai_compat as openai_compat
 import claude_migrate.targets.pydantic_ai as pydantic_ai
+import claude_migrate.targets.smolagents as smolagents
 from claude_migrate.targets.base import Constructor, Target
 
 FAMILIES: tuple[ModuleType, ...] = (
@@ -43,6 +45,8 @@ FAMILIES: tuple[ModuleType, ...] = (
     agno,
     crewai,
     haystack,
+    autogen,
+    smolagents,
 )
 
 TARGETS: dict[str, Target] = {
@@ -99,6 +103,7 @@ ROUTER_MARKERS: tuple[bytes, ...] = (
     b"crewai",
     b"init_chat_model",
     b"ChatLiteLLM",
+    b"LiteLLMModel",
     b"bedrock",
     b"Bedrock",
     b"dspy",
