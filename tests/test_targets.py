@@ -19,6 +19,7 @@ from helpers import FIXTURES, Cli, marked_lines, write_tree
 
 from claude_migrate.analysis.calls import CallSite, find_call_sites
 from claude_migrate.analysis.scope import ModuleIndex
+from claude_migrate.analysis.streams import call_streams
 from claude_migrate.api import collect_jobs, execute
 from claude_migrate.core.job import Options
 from claude_migrate.policy.config import PolicyLoader
@@ -528,6 +529,29 @@ def test_smolagents_models_are_claude_calls_only_with_a_claude_model(
     (site,) = found
     assert site.target.key.startswith("smolagents:")
     assert value(site, "temperature") == 0.5
+
+
+@pytest.mark.parametrize(
+    ("flag", "streams"),
+    [("", True), (", streaming=True", True), (", streaming=False", False), (", streaming=s", None)],
+)
+def test_a_strands_bedrock_model_streams_unless_told_not_to(flag: str, streams: object) -> None:
+    site = only(
+        "from strands.models import BedrockModel\n"
+        f"BedrockModel(model_id='us.anthropic.claude-sonnet-4-6', temperature=0.5{flag})\n"
+    )
+    assert site.target.key == "strands:BedrockModel"
+    assert call_streams(site) is streams
+
+
+def test_a_strands_anthropic_model_reads_params_and_always_streams() -> None:
+    site = only(
+        "from strands.models.anthropic import AnthropicModel\n"
+        "AnthropicModel(model_id='claude-sonnet-4-6', max_tokens=300,"
+        " params={'temperature': 0.5})\n"
+    )
+    assert (value(site, "temperature"), value(site, "max_tokens")) == (0.5, 300)
+    assert call_streams(site) is True
 
 
 def test_a_wrapper_passing_its_model_to_smolagents_is_read_at_its_callers(

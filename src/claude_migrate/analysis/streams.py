@@ -22,6 +22,8 @@ def call_streams(site: CallSite) -> bool | None:
         return None  # no streaming switch on this kind of call
     entry = site.param(STREAM)
     if entry is None:
+        if target.streams_unless_told:
+            return True
         return None if site.may_have(STREAM) else False
     value = entry.value
     if value.known and isinstance(value.value, bool):

@@ -45,6 +45,7 @@ from claude_migrate.targets.registry import (
     parameter_names,
 )
 from claude_migrate.targets.smolagents import SMOLAGENTS
+from claude_migrate.targets.strands import STRANDS
 
 __all__ = [
     "AGNO",
@@ -74,6 +75,7 @@ __all__ = [
     "SMOLAGENTS",
     "STOP",
     "STREAM",
+    "STRANDS",
     "TARGETS",
     "TEMPERATURE",
     "Constructor",

@@ -41,6 +41,8 @@ class Target:
     model: tuple[str, ...] = (MODEL,)
     # True when the call streams by itself (messages.stream); None when a flag decides.
     streams: bool | None = None
+    # Whether the call streams when its flag is left out (a flag that defaults to True).
+    streams_unless_told: bool = False
     legacy: bool = False
     # What a non-streaming call should use instead (for messages).
     streaming_api: str = ""

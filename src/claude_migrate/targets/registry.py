@@ -29,6 +29,7 @@ import claude_migrate.targets.llama_index as llama_index
 import claude_migrate.targets.openai_compat as openai_compat
 import claude_migrate.targets.pydantic_ai as pydantic_ai
 import claude_migrate.targets.smolagents as smolagents
+import claude_migrate.targets.strands as strands
 from claude_migrate.targets.base import Constructor, Target
 
 FAMILIES: tuple[ModuleType, ...] = (
@@ -47,6 +48,7 @@ FAMILIES: tuple[ModuleType, ...] = (
     haystack,
     autogen,
     smolagents,
+    strands,
 )
 
 TARGETS: dict[str, Target] = {
