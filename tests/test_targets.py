@@ -554,6 +554,27 @@ def test_a_strands_anthropic_model_reads_params_and_always_streams() -> None:
     assert call_streams(site) is True
 
 
+@pytest.mark.parametrize(
+    ("head", "decorator"),
+    [
+        ("from mirascope.core import anthropic", "anthropic.call"),
+        ("from mirascope.core.anthropic import anthropic_call", "anthropic_call"),
+    ],
+)
+def test_a_mirascope_anthropic_decorator_is_a_claude_call(head: str, decorator: str) -> None:
+    site = only(
+        f"{head}\n"
+        f"@{decorator}('claude-sonnet-4-6',"
+        " call_params={'temperature': 0.5, 'max_tokens': 300})\n"
+        "def ask(question: str) -> str:\n"
+        "    return question\n"
+    )
+    assert site.target.key == "mirascope:call"
+    assert value(site, "model") == "claude-sonnet-4-6"
+    assert (value(site, "temperature"), value(site, "max_tokens")) == (0.5, 300)
+    assert call_streams(site) is False
+
+
 def test_a_wrapper_passing_its_model_to_smolagents_is_read_at_its_callers(
     tmp_path: Path,
 ) -> None:

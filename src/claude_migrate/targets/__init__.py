@@ -31,6 +31,7 @@ from claude_migrate.targets.instructor import INSTRUCTOR
 from claude_migrate.targets.langchain import LANGCHAIN, langchain_target
 from claude_migrate.targets.litellm import LITELLM
 from claude_migrate.targets.llama_index import LLAMAINDEX
+from claude_migrate.targets.mirascope import MIRASCOPE
 from claude_migrate.targets.openai_compat import OPENAI_COMPAT
 from claude_migrate.targets.pydantic_ai import PYDANTIC_AI
 from claude_migrate.targets.registry import (
@@ -67,6 +68,7 @@ __all__ = [
     "MARKERS",
     "ROUTER_MARKERS",
     "MAX_TOKENS",
+    "MIRASCOPE",
     "MODEL",
     "ONLY_WITH",
     "OPENAI_COMPAT",

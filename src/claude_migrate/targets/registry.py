@@ -26,6 +26,7 @@ import claude_migrate.targets.instructor as instructor
 import claude_migrate.targets.langchain as langchain
 import claude_migrate.targets.litellm as litellm
 import claude_migrate.targets.llama_index as llama_index
+import claude_migrate.targets.mirascope as mirascope
 import claude_migrate.targets.openai_compat as openai_compat
 import claude_migrate.targets.pydantic_ai as pydantic_ai
 import claude_migrate.targets.smolagents as smolagents
@@ -49,6 +50,7 @@ FAMILIES: tuple[ModuleType, ...] = (
     autogen,
     smolagents,
     strands,
+    mirascope,
 )
 
 TARGETS: dict[str, Target] = {
