@@ -103,6 +103,9 @@ CLAUDE_PARAMETERS = frozenset(
 # Executor methods that call the function they are handed (`pool.submit(fn, *args)`), with the
 # index of that function among their positional arguments.
 _SUBMITTERS: Final = {"submit": 0, "run_in_executor": 1, "to_thread": 0}
+# Of those, the ones that pass on keywords too and are known by their import path: an SDK
+# request method handed to one is a Claude call made there (`calls.HANDOFFS`, the file's side).
+_HANDOFFS: Final = {"asyncio.to_thread": 0}
 # The methods that change a dict's items in place.
 _DICT_CHANGES = "update|setdefault|pop|popitem|clear|__setitem__|__delitem__"
 MAX_DEPTH = 24
@@ -1652,6 +1655,10 @@ class Project:
         callee_expr = call[1]
         # A Claude call: `<client>.messages.create(...)`, a LangChain class, `litellm.completion`.
         target = self._target(module, function, call)
+        if target is None:
+            handed = self._handed(module, function, call)
+            if handed is not None:
+                call, target = handed
         if target is not None:
             key, params = target
             self._record_target(module, function, call, key, params)
@@ -1710,6 +1717,30 @@ class Project:
             return None
         made = ["call", args[at], args[at + 1 :], call[3], call[4], call[5], call[6], call[7]]
         return self._made(("submitted", id(call)), made)
+
+    def _handed(
+        self, module: str, function: str | None, call: list[Any]
+    ) -> tuple[list[Any], tuple[str, dict[str, list[Any]]]] | None:
+        """Return the SDK request `asyncio.to_thread(client.messages.create, model=...)` makes
+        (https://docs.python.org/3/library/asyncio-task.html#asyncio.to_thread), as if written
+        here, with its target; None for anything else. The SDK's request methods take keywords
+        only: another positional argument, or a `*` one, is not such a call."""
+        callee = call[1]
+        if callee[0] not in ("attr", "name") or callee[-1] not in ("to_thread",):
+            return None
+        found = self.evaluate(module, function, callee)
+        if not isinstance(found, Ref) or found.qualname not in _HANDOFFS:
+            return None
+        at = _HANDOFFS[found.qualname]
+        if len(call[2]) != at + 1 or call[4]:
+            return None
+        made = self._made(
+            ("handed", id(call)), ["call", call[2][at], [], *call[3:]]
+        )
+        target = self._target(module, function, made)
+        if target is None or not target[0].startswith("sdk:"):
+            return None
+        return made, target
 
     def _made(self, key: tuple[Any, ...], expression: list[Any]) -> list[Any]:
         """Return an expression made here from a summary's parts, the same object every time it
