@@ -2780,6 +2780,8 @@ class Project:
         self._read("forwards", key)
         reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver or owner, below)
         forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver or owner, below)
+        if not reaches and not forwards:
+            reaches = self._overrides_reach(callee_module, qual, owner)
         facts = self.summaries[callee_module]["functions"][qual]
         # `Base.__init__(self, model)`: `self` is passed.
         passes_self = not bound and facts["method"] and not facts["classmethod"]
@@ -3180,6 +3182,12 @@ class Project:
         owner = self.class_of(module, qual)
         reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver, below)
         forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver, below)
+        # An abstract method's callers run an override: what it passes on, and nothing of the
+        # abstract method's own defaults (each override has its own).
+        overridden = not reaches and not forwards
+        if overridden:
+            reaches = self._overrides_reach(module, qual, owner)
+        overridden = overridden and bool(reaches)
         if reaches or forwards:
             found = self._callee_params(module, qual)
             params = found[0] if found else []
@@ -3205,13 +3213,13 @@ class Project:
         if given:
             entry["param_objects"] = given
         fallbacks = self.facts.fallbacks.get(key)
-        if fallbacks and entry.get("reaches"):
+        if fallbacks and entry.get("reaches") and not overridden:
             entry["fallbacks"] = fallbacks
         spelled = self.facts.spelled.get(key)
-        if spelled and entry.get("reaches"):
+        if spelled and entry.get("reaches") and not overridden:
             entry["spelled"] = spelled
         relied = self.facts.relied.get(key)
-        if relied and entry.get("reaches"):
+        if relied and entry.get("reaches") and not overridden:
             # A default relied on whose value, or a path into it (`model.value` of an enum
             # member), reaches a Claude call.
             reached = {name.split(".", 1)[0] for name in entry["reaches"]}
@@ -3227,6 +3235,44 @@ class Project:
             # streams when the project runs it.
             entry["unstreamed_by"] = sorted(list(place) for place in callers["unset"])
         return entry
+
+    def _overrides_reach(
+        self, module: str, qual: str, owner: tuple[str, str] | None
+    ) -> dict[str, list[list[Any]]]:
+        """Return what the overrides of an abstract method (`@abstractmethod`) pass on to
+        Claude calls: a call of the abstract method runs one of them
+        (https://docs.python.org/3/library/abc.html#abc.abstractmethod). A parameter counts
+        when the override takes it under the same name, at the same place, of the same kind
+        (a caller binds its arguments as the abstract method lays them out). Empty for any
+        other method."""
+        facts = self.summaries[module]["functions"][qual]
+        if owner is None or not facts.get("abstract"):
+            return {}
+        name = qual.rsplit(".", 1)[-1]
+        if qual != f"{owner[1]}.{name}":
+            return {}
+        layout = [(p["name"], p["kind"]) for p in facts["params"]]
+        found: dict[str, list[list[Any]]] = {}
+        seen = {(module, qual)}
+        for cls in self._subclasses(owner)[1:]:
+            override = self.member(*cls, name)
+            if override is None or override in seen:
+                continue
+            seen.add(override)
+            self._read("reaches", override)
+            params = self.summaries[override[0]]["functions"][override[1]]["params"]
+            theirs = [(p["name"], p["kind"]) for p in params]
+            held = self._held(
+                self.facts.reaches.get(override, {}), self.class_of(*override), cls, True
+            )
+            for param, items in held.items():
+                head = param.split(".", 1)[0]  # a path into an argument (`options.model`)
+                at = next((i for i, (n, _) in enumerate(theirs) if n == head), None)
+                if at is None or at >= len(layout) or layout[at] != theirs[at]:
+                    continue
+                kept = found.setdefault(param, [])
+                kept.extend(item for item in items if item not in kept)
+        return found
 
     def _returned_objects(self, returned: Sym) -> list[list[str]]:
         """Return the project classes a function returns an instance of (one, or a choice:
