@@ -106,6 +106,7 @@ _SUBMITTERS: Final = {"submit": 0, "run_in_executor": 1, "to_thread": 0}
 # Of those, the ones that pass on keywords too and are known by their import path: an SDK
 # request method handed to one is a Claude call made there (`calls.HANDOFFS`, the file's side).
 _HANDOFFS: Final = {"asyncio.to_thread": 0}
+_HANDOFF_NAMES: Final = frozenset(name.rsplit(".", 1)[1] for name in _HANDOFFS)
 # The methods that change a dict's items in place.
 _DICT_CHANGES = "update|setdefault|pop|popitem|clear|__setitem__|__delitem__"
 MAX_DEPTH = 24
@@ -1726,7 +1727,7 @@ class Project:
         here, with its target; None for anything else. The SDK's request methods take keywords
         only: another positional argument, or a `*` one, is not such a call."""
         callee = call[1]
-        if callee[0] not in ("attr", "name") or callee[-1] not in ("to_thread",):
+        if callee[0] not in ("attr", "name") or callee[-1] not in _HANDOFF_NAMES:
             return None
         found = self.evaluate(module, function, callee)
         if not isinstance(found, Ref) or found.qualname not in _HANDOFFS:
@@ -1734,9 +1735,7 @@ class Project:
         at = _HANDOFFS[found.qualname]
         if len(call[2]) != at + 1 or call[4]:
             return None
-        made = self._made(
-            ("handed", id(call)), ["call", call[2][at], [], *call[3:]]
-        )
+        made = self._made(("handed", id(call)), ["call", call[2][at], [], *call[3:]])
         target = self._target(module, function, made)
         if target is None or not target[0].startswith("sdk:"):
             return None
