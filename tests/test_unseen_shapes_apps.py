@@ -121,6 +121,12 @@ def test_an_instructor_client_chosen_by_provider_over_a_pooled_client_is_read(
                 '                model="gpt-4o", response_model=schema, messages=messages\n'
                 "            )\n"
             ),
+            # A caller relying on the default: `None or 0.8` is sent.
+            "svc/run.py": (
+                "from svc.structured import Structured\n\n\n"
+                "async def main(pool, schema):\n"
+                '    return await Structured(pool, "anthropic").ask([], schema)\n'
+            ),
         },
     )
     assert ("svc/structured.py", 19, "CM101") in _found(root, "CM101")
