@@ -81,3 +81,52 @@ def test_request_options_read_from_a_yaml_file_reach_the_call(tmp_path: Path) ->
         },
     )
     assert ("config.yaml", 4, "CM101") in _found(root, "CM101")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="an instructor client made in one branch of an `if` on the provider "
+    "(`instructor.from_anthropic(pooled.client)` over a client taken from a pool object) and "
+    "called under the same test later is not read: the other branches' clients reach the call "
+    "too, and the pooled client itself is not proven",
+)
+def test_an_instructor_client_chosen_by_provider_over_a_pooled_client_is_read(
+    tmp_path: Path,
+) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "svc/__init__.py": "",
+            "svc/structured.py": (
+                "import instructor\n\n\n"
+                "class Structured:\n"
+                "    def __init__(self, pool, provider):\n"
+                "        self.pool = pool\n"
+                "        self.provider = provider\n\n"
+                "    async def ask(self, messages, schema, temperature=None):\n"
+                "        async with self.pool.lease() as pooled:\n"
+                '            if self.provider == "anthropic":\n'
+                "                patched = instructor.from_anthropic(pooled.client)\n"
+                "            else:\n"
+                "                patched = instructor.from_openai(pooled.client)\n"
+                '            if self.provider == "anthropic":\n'
+                "                return await patched.messages.create(\n"
+                '                    model="claude-sonnet-4-6",\n'
+                "                    max_tokens=512,\n"
+                "                    temperature=temperature or 0.8,\n"
+                "                    response_model=schema,\n"
+                "                    messages=messages,\n"
+                "                )\n"
+                "            return await patched.chat.completions.create(\n"
+                '                model="gpt-4o", response_model=schema, messages=messages\n'
+                "            )\n"
+            ),
+            # A caller relying on the default: `None or 0.8` is sent.
+            "svc/run.py": (
+                "from svc.structured import Structured\n\n\n"
+                "async def main(pool, schema):\n"
+                '    return await Structured(pool, "anthropic").ask([], schema)\n'
+            ),
+        },
+    )
+    assert ("svc/structured.py", 19, "CM101") in _found(root, "CM101")

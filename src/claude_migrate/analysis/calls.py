@@ -96,6 +96,12 @@ if TYPE_CHECKING:
 else:
     cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
 
+# Functions that call the function handed to them with the keywords that follow it, and the
+# position it is handed at: `asyncio.to_thread(fn, /, *args, **kwargs)`
+# (https://docs.python.org/3/library/asyncio-task.html#asyncio.to_thread).
+HANDOFFS: dict[str, int] = {"asyncio.to_thread": 0}
+_HANDOFF_NAMES = frozenset(name.rsplit(".", 1)[1] for name in HANDOFFS)
+
 
 @dataclass(frozen=True)
 class Hop:
@@ -427,7 +433,12 @@ class CallFinder:
             library = self._library_init(func, record.scope) if _super_init(func) else None
             if library is not None:
                 return self._function_site(record, library)
-            if func.attr.value not in CALLEE_NAMES and func.attr.value not in self._wrapper_names:
+            name = func.attr.value
+            if (
+                name not in CALLEE_NAMES
+                and name not in _HANDOFF_NAMES
+                and name not in self._wrapper_names
+            ):
                 return None
         elif not isinstance(func, cst.Name):
             return None
@@ -439,6 +450,8 @@ class CallFinder:
         if isinstance(symbol, Instance):
             return self._method_site(record, symbol)
         if isinstance(symbol, Qual):
+            if symbol.name in HANDOFFS:
+                return self._handed_site(record, HANDOFFS[symbol.name])
             return self._function_site(record, symbol.name)
         project = self.resolver.project
         if project is None:
@@ -479,6 +492,21 @@ class CallFinder:
         site.params.opaque = site.params.opaque or bound.opaque
         site.params.unknown_keys |= bound.unknown_keys - set(site.params.items)
         return site
+
+    def _handed_site(self, record: CallRecord, at: int) -> CallSite | None:
+        """Return `asyncio.to_thread(client.messages.create, model=..., ...)` as the call of the
+        SDK method handed to it, its keywords the handing call's. The SDK's request methods take
+        keywords only: another positional argument, or a `*` one, is not such a call."""
+        args = record.node.args
+        if any(arg.star == "*" for arg in args):
+            return None
+        positional = [arg for arg in args if arg.keyword is None and not arg.star]
+        if len(positional) != at + 1:
+            return None
+        handed = self.resolver.resolve(positional[at].value, record.scope)
+        if not isinstance(handed, Instance) or not is_sdk_client_class(handed.cls):
+            return None
+        return self._method_site(record, handed)
 
     @property
     def _wrapper_names(self) -> frozenset[str]:

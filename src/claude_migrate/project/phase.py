@@ -103,6 +103,10 @@ CLAUDE_PARAMETERS = frozenset(
 # Executor methods that call the function they are handed (`pool.submit(fn, *args)`), with the
 # index of that function among their positional arguments.
 _SUBMITTERS: Final = {"submit": 0, "run_in_executor": 1, "to_thread": 0}
+# Of those, the ones that pass on keywords too and are known by their import path: an SDK
+# request method handed to one is a Claude call made there (`calls.HANDOFFS`, the file's side).
+_HANDOFFS: Final = {"asyncio.to_thread": 0}
+_HANDOFF_NAMES: Final = frozenset(name.rsplit(".", 1)[1] for name in _HANDOFFS)
 # The methods that change a dict's items in place.
 _DICT_CHANGES = "update|setdefault|pop|popitem|clear|__setitem__|__delitem__"
 MAX_DEPTH = 24
@@ -1652,6 +1656,10 @@ class Project:
         callee_expr = call[1]
         # A Claude call: `<client>.messages.create(...)`, a LangChain class, `litellm.completion`.
         target = self._target(module, function, call)
+        if target is None:
+            handed = self._handed(module, function, call)
+            if handed is not None:
+                call, target = handed
         if target is not None:
             key, params = target
             self._record_target(module, function, call, key, params)
@@ -1710,6 +1718,28 @@ class Project:
             return None
         made = ["call", args[at], args[at + 1 :], call[3], call[4], call[5], call[6], call[7]]
         return self._made(("submitted", id(call)), made)
+
+    def _handed(
+        self, module: str, function: str | None, call: list[Any]
+    ) -> tuple[list[Any], tuple[str, dict[str, list[Any]]]] | None:
+        """Return the SDK request `asyncio.to_thread(client.messages.create, model=...)` makes
+        (https://docs.python.org/3/library/asyncio-task.html#asyncio.to_thread), as if written
+        here, with its target; None for anything else. The SDK's request methods take keywords
+        only: another positional argument, or a `*` one, is not such a call."""
+        callee = call[1]
+        if callee[0] not in ("attr", "name") or callee[-1] not in _HANDOFF_NAMES:
+            return None
+        found = self.evaluate(module, function, callee)
+        if not isinstance(found, Ref) or found.qualname not in _HANDOFFS:
+            return None
+        at = _HANDOFFS[found.qualname]
+        if len(call[2]) != at + 1 or call[4]:
+            return None
+        made = self._made(("handed", id(call)), ["call", call[2][at], [], *call[3:]])
+        target = self._target(module, function, made)
+        if target is None or not target[0].startswith("sdk:"):
+            return None
+        return made, target
 
     def _made(self, key: tuple[Any, ...], expression: list[Any]) -> list[Any]:
         """Return an expression made here from a summary's parts, the same object every time it
@@ -2750,6 +2780,8 @@ class Project:
         self._read("forwards", key)
         reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver or owner, below)
         forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver or owner, below)
+        if not reaches and not forwards:
+            reaches = self._overrides_reach(callee_module, qual, owner)
         facts = self.summaries[callee_module]["functions"][qual]
         # `Base.__init__(self, model)`: `self` is passed.
         passes_self = not bound and facts["method"] and not facts["classmethod"]
@@ -3150,6 +3182,12 @@ class Project:
         owner = self.class_of(module, qual)
         reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver, below)
         forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver, below)
+        # An abstract method's callers run an override: what it passes on, and nothing of the
+        # abstract method's own defaults (each override has its own).
+        overridden = not reaches and not forwards
+        if overridden:
+            reaches = self._overrides_reach(module, qual, owner)
+        overridden = overridden and bool(reaches)
         if reaches or forwards:
             found = self._callee_params(module, qual)
             params = found[0] if found else []
@@ -3175,13 +3213,13 @@ class Project:
         if given:
             entry["param_objects"] = given
         fallbacks = self.facts.fallbacks.get(key)
-        if fallbacks and entry.get("reaches"):
+        if fallbacks and entry.get("reaches") and not overridden:
             entry["fallbacks"] = fallbacks
         spelled = self.facts.spelled.get(key)
-        if spelled and entry.get("reaches"):
+        if spelled and entry.get("reaches") and not overridden:
             entry["spelled"] = spelled
         relied = self.facts.relied.get(key)
-        if relied and entry.get("reaches"):
+        if relied and entry.get("reaches") and not overridden:
             # A default relied on whose value, or a path into it (`model.value` of an enum
             # member), reaches a Claude call.
             reached = {name.split(".", 1)[0] for name in entry["reaches"]}
@@ -3197,6 +3235,44 @@ class Project:
             # streams when the project runs it.
             entry["unstreamed_by"] = sorted(list(place) for place in callers["unset"])
         return entry
+
+    def _overrides_reach(
+        self, module: str, qual: str, owner: tuple[str, str] | None
+    ) -> dict[str, list[list[Any]]]:
+        """Return what the overrides of an abstract method (`@abstractmethod`) pass on to
+        Claude calls: a call of the abstract method runs one of them
+        (https://docs.python.org/3/library/abc.html#abc.abstractmethod). A parameter counts
+        when the override takes it under the same name, at the same place, of the same kind
+        (a caller binds its arguments as the abstract method lays them out). Empty for any
+        other method."""
+        facts = self.summaries[module]["functions"][qual]
+        if owner is None or not facts.get("abstract"):
+            return {}
+        name = qual.rsplit(".", 1)[-1]
+        if qual != f"{owner[1]}.{name}":
+            return {}
+        layout = [(p["name"], p["kind"]) for p in facts["params"]]
+        found: dict[str, list[list[Any]]] = {}
+        seen = {(module, qual)}
+        for cls in self._subclasses(owner)[1:]:
+            override = self.member(*cls, name)
+            if override is None or override in seen:
+                continue
+            seen.add(override)
+            self._read("reaches", override)
+            params = self.summaries[override[0]]["functions"][override[1]]["params"]
+            theirs = [(p["name"], p["kind"]) for p in params]
+            held = self._held(
+                self.facts.reaches.get(override, {}), self.class_of(*override), cls, True
+            )
+            for param, items in held.items():
+                head = param.split(".", 1)[0]  # a path into an argument (`options.model`)
+                at = next((i for i, (n, _) in enumerate(theirs) if n == head), None)
+                if at is None or at >= len(layout) or layout[at] != theirs[at]:
+                    continue
+                kept = found.setdefault(param, [])
+                kept.extend(item for item in items if item not in kept)
+        return found
 
     def _returned_objects(self, returned: Sym) -> list[list[str]]:
         """Return the project classes a function returns an instance of (one, or a choice:

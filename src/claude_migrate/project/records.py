@@ -2,8 +2,9 @@
 fixed point.
 
 For every call of a module's summary that the phase recognises as a Claude call (`_target`,
-the same test its fixed point reads calls with), a `CallRecord` gives the call's position, its
-target and, for each parameter that matters, the values it may hold: the literals the phase's
+and `_handed` for a request handed to `asyncio.to_thread`: the tests its fixed point reads calls
+with), a `CallRecord` gives the call's position, its target and, for each parameter that
+matters, the values it may hold: the literals the phase's
 own evaluation proves (`Project.evaluate`; each branch of `a if c else b` and `a or b`; the
 default of a parameter an in-project call relies on, `Facts.relied`), each with the place it is
 written where that is known, or unknown. Nothing here knows a shape of its own: what the phase
@@ -138,7 +139,11 @@ def _record(
 ) -> CallRecord | None:
     target = project._target(module, function, call)  # noqa: SLF001 - the phase's own test
     if target is None:
-        return None
+        # `asyncio.to_thread(client.messages.create, ...)`: the request it makes.
+        handed = project._handed(module, function, call)  # noqa: SLF001
+        if handed is None:
+            return None
+        call, target = handed
     key, kwargs = target
     registered = TARGETS[key]
     # What reaches the call of the locals it passes and the dicts it spreads (one parse).

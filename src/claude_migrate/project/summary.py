@@ -586,8 +586,17 @@ def _function(
         facts["parent"] = parent
     if is_method and any(_is_property(d) for d in node.decorator_list):
         facts["property"] = True  # `self.name` runs it: its value is what it returns
+    if is_method and any(_is_abstract(d) for d in node.decorator_list):
+        facts["abstract"] = True  # never runs itself: a subclass's override does
     _read_function_body(node.body, facts, self_name, attributes, qualname, functions)
     return facts
+
+
+def _is_abstract(decorator: ast.expr) -> bool:
+    """Return whether a decorator is `abc.abstractmethod`, by its name."""
+    if isinstance(decorator, ast.Name):
+        return decorator.id == "abstractmethod"
+    return isinstance(decorator, ast.Attribute) and decorator.attr == "abstractmethod"
 
 
 def _is_property(decorator: ast.expr) -> bool:

@@ -24,6 +24,7 @@ import re
 import warnings
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Final
 
 from claude_migrate.core.model_shape import WORD as MODEL_WORD
 from claude_migrate.core.model_shape import model_shaped
@@ -331,11 +332,21 @@ class _Scan:
             self.attr_calls.add(func.attr)
         elif isinstance(func, ast.Name):
             self.name_calls.add(func.id)
+        if _HANDS_ON.get(_callee_shape(func)[1]) == len(node.args) - 1:
+            # `asyncio.to_thread(client.messages.create, ...)` calls the method handed to it.
+            handed = node.args[-1]
+            if isinstance(handed, ast.Attribute):
+                self.attr_calls.add(handed.attr)
         for keyword in node.keywords:
             if keyword.arg is not None:
                 self.keywords.add(keyword.arg)
                 if keyword.arg in GUARDED_KEYWORDS:
                     self.keyword_calls.add((keyword.arg, *_callee_shape(func)))
+
+
+# The last names of the functions that call the function handed to them at this position
+# (`analysis.calls.HANDOFFS`).
+_HANDS_ON: Final = {"to_thread": 0}
 
 
 def _callee_shape(func: ast.expr) -> tuple[str, str]:
