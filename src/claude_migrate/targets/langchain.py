@@ -1,6 +1,7 @@
 """LangChain: langchain-anthropic's `ChatAnthropic` (the Messages API), langchain-aws's
-`ChatBedrock` (parameters in `model_kwargs`) and `ChatBedrockConverse`, and the legacy classes of
-`langchain` and `langchain_community` built on the Text Completions API."""
+`ChatBedrock` (parameters in `model_kwargs`) and `ChatBedrockConverse`, langchain-google-vertexai's
+`ChatAnthropicVertex`, and the legacy classes of `langchain` and `langchain_community` built on
+the Text Completions API."""
 
 from __future__ import annotations
 
@@ -90,6 +91,24 @@ TARGETS = (
         by_model=True,
     ),
     Target(
+        # langchain-google-vertexai's `ChatAnthropicVertex` (`langchain_google_vertexai.
+        # model_garden`) sends its fields through the anthropic SDK's `AnthropicVertex` client,
+        # `messages.create`: `model_name` (alias `model`), `max_output_tokens` (alias
+        # `max_tokens`), `temperature`, `top_p`, `top_k`, `stop` (alias `stop_sequences`) and
+        # `streaming` (`model_garden.py` and `_base.py`'s `_VertexAICommon`,
+        # https://github.com/langchain-ai/langchain-google/tree/main/libs/vertexai). Every model
+        # it takes is Claude's, in its Vertex spelling.
+        "langchain:ChatAnthropicVertex",
+        LANGCHAIN,
+        "ChatAnthropicVertex",
+        max_tokens=("max_output_tokens", MAX_TOKENS),
+        stop=("stop", STOP),
+        stream=("streaming",),
+        model=("model_name", MODEL),
+        streaming_api="ChatAnthropicVertex(..., streaming=True)",
+        sends="sdk",
+    ),
+    Target(
         "langchain:ChatLiteLLM",
         LANGCHAIN,
         "ChatLiteLLM",
@@ -162,6 +181,9 @@ CONSTRUCTORS.update(
         for module in ("", ".litellm")
     }
 )
+CONSTRUCTORS["langchain_google_vertexai.model_garden.ChatAnthropicVertex"] = Constructor(
+    "langchain:ChatAnthropicVertex"
+)
 CONSTRUCTORS.update(
     {
         f"langchain.chat_models{module}.init_chat_model": Constructor(
@@ -179,7 +201,15 @@ def describes(qualname: str) -> bool:
 
 
 CALLEES = frozenset(
-    {*LANGCHAIN_CLASSES, "Anthropic", "Bedrock", "BedrockLLM", "init_chat_model", "ChatLiteLLM"}
+    {
+        *LANGCHAIN_CLASSES,
+        "Anthropic",
+        "Bedrock",
+        "BedrockLLM",
+        "init_chat_model",
+        "ChatLiteLLM",
+        "ChatAnthropicVertex",
+    }
 )
 # `Anthropic(...)` is LangChain's legacy LLM only in a file naming `langchain`.
 ONLY_WITH = (("Anthropic", "langchain"),)
