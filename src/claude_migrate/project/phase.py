@@ -202,6 +202,9 @@ def import_roots(paths: Iterable[Path]) -> list[Path]:
 
 # The prefix of a notebook's module name: `-` makes it a name no import statement can spell.
 NOTEBOOK_MODULE = "-notebook-"
+# The prefix of the module name of a script whose file name no import statement can spell
+# (`02_setup.py`, `run-demo.py`): run as `python 02_setup.py`, imported by nothing.
+SCRIPT_MODULE = "-script-"
 
 
 def module_name(path: Path, roots: Sequence[Path]) -> tuple[str, bool] | None:
@@ -217,6 +220,8 @@ def module_name(path: Path, roots: Sequence[Path]) -> tuple[str, bool] | None:
     """
     if path.suffix == NOTEBOOK_SUFFIX:
         return _notebook_name(path), False
+    if not path.stem.isidentifier() and path.stem != "__init__":
+        return SCRIPT_MODULE + re.sub(r"\W", "_", str(path)), False
     fallback: tuple[str, bool] | None = None
     for root, taken in _roots_above(path.parent, tuple(roots)):
         named = _name_under(path, root)
