@@ -1180,7 +1180,7 @@ class ValueResolver:
         (`*args`/`**kwargs` at the call, no default).
         """
         definition = helper.node
-        if not isinstance(definition, cst.FunctionDef):
+        if not isinstance(definition, (cst.FunctionDef, cst.Lambda)):
             return None
         params = definition.params
         positional = [*params.posonly_params, *params.params]
@@ -1206,7 +1206,8 @@ class ValueResolver:
     def helper_scope(self, call: cst.Call, scope: Scope) -> Scope | None:
         """Return the scope of the function or method of this module a call runs, if proven.
 
-        A module function by its name, or a method of the caller's own class called on `self`
+        A module function by its name (a `def`, or a name bound once to a `lambda`: `body =
+        lambda msgs: {...}`), or a method of the caller's own class called on `self`
         (`self.build_kwargs(...)`).
         """
         if self.symbols is None:
@@ -1215,7 +1216,12 @@ class ValueResolver:
         if isinstance(func, cst.Name):
             found = self.symbols.resolve(func, scope)
             node = getattr(found, "node", None)
-            return getattr(found, "scope", None) if isinstance(node, cst.FunctionDef) else None
+            if isinstance(node, cst.FunctionDef):
+                return getattr(found, "scope", None)
+            binding = self.single_binding(func.value, scope)
+            if binding is not None and isinstance(binding.value, cst.Lambda):
+                return self.symbols.scope_of(binding.value)
+            return None
         if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
             return None
         function = scope.function()
@@ -1481,6 +1487,8 @@ class ValueResolver:
             if arg.keyword is not None:
                 key = arg.keyword.value
                 value = self.value(arg.value, scope)
+                if not value.known and isinstance(arg.value, cst.Name) and path is not None:
+                    value = self._top_level_value(arg.value, scope, (order, path))
                 if value.default and value.node is not None:
                     # The finding and its fix are at the default the call relies on.
                     entries.items[key] = Entry(key, value.node, arg.value, value, None)
@@ -1490,6 +1498,20 @@ class ValueResolver:
             elif arg.star == "**":
                 self._merge(entries, self.expand(arg.value, scope, 0, order, mutators, path))
         return entries
+
+    def _top_level_value(self, node: cst.Name, scope: Scope, read: Read) -> Value:
+        """Return the value of a name a script's (or a notebook's) top level binds more than once,
+        read by a call there: the assignment written last before the call (`model_id = ...` in
+        each cell, each cell's call reading its own)."""
+        binding = _latest_top_level(
+            [b for b in scope.lookup(node.value) if b.kind != "annotation"], scope, read
+        )
+        if binding is None or binding.value is None:
+            return UNKNOWN
+        inner = self.value(binding.value, binding.scope)
+        if not inner.known:
+            return UNKNOWN
+        return Value(True, inner.value, inner.node, inner.via or node.value)
 
     # Strings built from parts: URLs ------------------------------------------------------------
     def template(self, node: cst.BaseExpression, scope: Scope, depth: int = 0) -> str | None:
