@@ -56,8 +56,8 @@ EXPECTED = {
         (6, 6, 16, "CM104"),
     },
     # Names every cell binds again (`payload`, `model_id`): each call reads the assignment of
-    # its own cell or the one before; the other vendor's cell is no Claude call. A body a
-    # `lambda` returns is read as a helper's.
+    # its own cell or the one before (a `model_kwargs` dict too); the other vendor's cell is no
+    # Claude call. A body a `lambda` returns is read as a helper's.
     "bedrock_cells": {
         (3, 4, 9, "CM102"),
         (3, 5, 9, "CM101"),
@@ -65,6 +65,7 @@ EXPECTED = {
         (4, 2, 44, "CM302"),
         (6, 4, 5, "CM101"),
         (7, 2, 9, "CM104"),
+        (8, 4, 8, "CM104"),
     },
 }
 # The cells a safe `fix` rewrites.

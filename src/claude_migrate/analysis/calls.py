@@ -838,7 +838,8 @@ class CallFinder:
         self, record: CallRecord, target: Target, args: Entries, client: str
     ) -> CallSite:
         """Return a site whose parameters are its keywords and its `model_kwargs` dict's."""
-        nested = self.values.nested(args.get("model_kwargs"), record.scope)
+        read = (record.order, record.path)
+        nested = self.values.nested(args.get("model_kwargs"), record.scope, read)
         params = Entries(dict(args.items), args.opaque, set(args.unknown_keys))
         if nested is not None:
             params.items.update(nested.items)
