@@ -515,7 +515,8 @@ class CallFinder:
                 continue
             if 0 <= index < len(positional):
                 name = positional[index]
-                value = self.values.value(arg.value, record.scope)
+                read = (record.order, record.path)
+                value = self.values.value_read(arg.value, record.scope, read)
                 args.items.setdefault(name, Entry(name, arg, arg.value, value, record.node))
             index += 1
         named = {name for name, kind in params if kind in ("positional", "keyword")}

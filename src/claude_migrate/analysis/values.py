@@ -1486,9 +1486,7 @@ class ValueResolver:
         for arg in call.args:
             if arg.keyword is not None:
                 key = arg.keyword.value
-                value = self.value(arg.value, scope)
-                if not value.known and isinstance(arg.value, cst.Name) and path is not None:
-                    value = self._top_level_value(arg.value, scope, (order, path))
+                value = self.value_read(arg.value, scope, None if path is None else (order, path))
                 if value.default and value.node is not None:
                     # The finding and its fix are at the default the call relies on.
                     entries.items[key] = Entry(key, value.node, arg.value, value, None)
@@ -1499,13 +1497,19 @@ class ValueResolver:
                 self._merge(entries, self.expand(arg.value, scope, 0, order, mutators, path))
         return entries
 
-    def _top_level_value(self, node: cst.Name, scope: Scope, read: Read) -> Value:
-        """Return the value of a name a script's (or a notebook's) top level binds more than once,
-        read by a call there: the assignment written last before the call (`model_id = ...` in
-        each cell, each cell's call reading its own)."""
-        binding = _latest_top_level(
-            [b for b in scope.lookup(node.value) if b.kind != "annotation"], scope, read
-        )
+    def value_read(self, node: cst.BaseExpression, scope: Scope, read: Read | None) -> Value:
+        """Return the proven value of an argument, a name read where the call is (`read`)."""
+        found = self.value(node, scope)
+        if found.known or read is None or not isinstance(node, cst.Name):
+            return found
+        return self._read_value(node, scope, read)
+
+    def _read_value(self, node: cst.Name, scope: Scope, read: Read) -> Value:
+        """Return the value of a name where a call reads it: the assignment written last before
+        the call at a script's (or a notebook's) top level, which binds it again and again
+        (`model_id = ...` in each cell, each cell's call reading its own), or the one assignment
+        of the block that holds the call (`if __name__ == "__main__":`)."""
+        binding = self.single_binding(node.value, scope, read)
         if binding is None or binding.value is None:
             return UNKNOWN
         inner = self.value(binding.value, binding.scope)
