@@ -54,6 +54,18 @@ def test_prefixes_are_kept_for_the_replacement() -> None:
     assert vertex is not None and (vertex.form, vertex.prefix) == ("vertex", "vertex_ai/")
 
 
+@pytest.mark.parametrize("text", ["bedrock/claude-instant-v1", "bedrock:claude-3-haiku-20240307"])
+def test_an_api_id_behind_a_bedrock_route_has_no_replacement_to_write(text: str) -> None:
+    # Bedrock knows its own ids only (`anthropic.claude-...`): the API id behind its route names
+    # a retired model, but no spelling of the successor would be one Bedrock serves.
+    found = recognise(text, CATALOGUE)
+    assert found is not None and found.form != "bedrock"
+    successor = CATALOGUE.successor(found.model, found.model.retires)  # type: ignore[arg-type]
+    assert successor is not None
+    assert CATALOGUE.spell(successor[0], found) is None
+    assert CATALOGUE.spell(successor[0], recognise("anthropic/claude-instant-v1", CATALOGUE))  # type: ignore[arg-type]
+
+
 def test_an_openrouter_name_is_replaced_by_openrouters_name_of_the_successor() -> None:
     # https://openrouter.ai/models names the models dotted and undated, after `anthropic/`.
     found = recognise("anthropic/claude-3.7-sonnet", CATALOGUE)

@@ -20,7 +20,7 @@ from claude_migrate.core.job import Options
 from claude_migrate.policy.config import PolicyLoader
 
 NOTEBOOKS = FIXTURES / "notebooks"
-CASES = ["cookbook", "crlf", "one_string", "shared_constants", "helpers"]
+CASES = ["cookbook", "crlf", "one_string", "shared_constants", "helpers", "bedrock_cells"]
 
 # (cell, line within the cell, column, code) of every finding in the fixtures.
 EXPECTED = {
@@ -55,6 +55,18 @@ EXPECTED = {
         (6, 2, 30, "CM302"),
         (6, 6, 16, "CM104"),
     },
+    # Names every cell binds again (`payload`, `model_id`): each call reads the assignment of
+    # its own cell or the one before (a `model_kwargs` dict too); the other vendor's cell is no
+    # Claude call. A body a `lambda` returns is read as a helper's.
+    "bedrock_cells": {
+        (3, 4, 9, "CM102"),
+        (3, 5, 9, "CM101"),
+        (4, 2, 9, "CM301"),
+        (4, 2, 44, "CM302"),
+        (6, 4, 5, "CM101"),
+        (7, 2, 9, "CM104"),
+        (8, 4, 8, "CM104"),
+    },
 }
 # The cells a safe `fix` rewrites.
 FIXED_CELLS = {
@@ -63,6 +75,7 @@ FIXED_CELLS = {
     "one_string": {3},
     "shared_constants": {3},
     "helpers": {5},
+    "bedrock_cells": {3, 6},
 }
 
 CLIENT = "import anthropic\nclient = anthropic.Anthropic()\n"

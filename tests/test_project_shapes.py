@@ -370,3 +370,29 @@ def test_sarif_gives_the_hop_as_a_code_flow_that_validates(tmp_path: Path) -> No
         for step in flow["threadFlows"][0]["locations"]
     ]
     assert steps == [("app/main.py", 4), ("app/agent.py", 12)]
+
+
+LITELLM_HELPER = """\
+from litellm import completion
+
+
+def ask(question, model):
+    return completion(model=model, messages=[{"role": "user", "content": question}])
+
+
+ask("Which rivers cross Lyon?", "anthropic/claude-sonnet-4-6")
+ask("And Turin?", "claude-sonnet-4-6")
+"""
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a LiteLLM call whose model is a parameter is a Claude call only through its "
+    "callers' models: CM104 reads the call sites, and the call itself is none",
+)
+def test_a_litellm_helper_every_caller_gives_a_claude_model_is_reported_unstreamed(
+    tmp_path: Path,
+) -> None:
+    write_tree(tmp_path, {"app.py": LITELLM_HELPER})
+    data = Cli(tmp_path).json("check", "--select", "CM104")
+    assert {(d["line"], d["code"]) for d in data["diagnostics"]} == {(5, "CM104")}

@@ -277,3 +277,25 @@ def test_a_legacy_langchain_class_reports_both_its_move_and_the_temperature(
     )
     data = Cli(tmp_path).json("check", "--select", "CM107,CM301")
     assert {(d["line"], d["code"]) for d in data["diagnostics"]} == {(3, "CM107"), (3, "CM301")}
+
+
+LEGACY_BEDROCK_BODY = """\
+import json
+
+import boto3
+
+runtime = boto3.client("bedrock-runtime")
+body = {"prompt": "\\n\\nHuman: Hi\\n\\nAssistant:", "max_tokens_to_sample": 99, "temperature": 0.4}
+runtime.invoke_model(modelId="anthropic.claude-v2", body=json.dumps(body))
+"""
+
+
+def test_a_legacy_bedrock_body_is_not_judged_by_the_policys_api_version(tmp_path: Path) -> None:
+    """A "prompt" body reaches Bedrock with no API version; CM301 moves it to a Messages body
+    sent with "bedrock-2023-05-31", which takes the temperature."""
+    write_tree(
+        tmp_path,
+        {"app.py": LEGACY_BEDROCK_BODY, "claude-migrate.toml": 'extend = "api-2026-10-21"\n'},
+    )
+    data = Cli(tmp_path).json("check", "--select", "CM107,CM301")
+    assert {(d["line"], d["code"]) for d in data["diagnostics"]} == {(7, "CM301")}

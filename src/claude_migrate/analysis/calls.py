@@ -543,7 +543,8 @@ class CallFinder:
                 continue
             if 0 <= index < len(positional):
                 name = positional[index]
-                value = self.values.value(arg.value, record.scope)
+                read = (record.order, record.path)
+                value = self.values.value_read(arg.value, record.scope, read)
                 args.items.setdefault(name, Entry(name, arg, arg.value, value, record.node))
             index += 1
         named = {name for name, kind in params if kind in ("positional", "keyword")}
@@ -867,7 +868,8 @@ class CallFinder:
     ) -> CallSite:
         """Return a site whose parameters are its keywords and its nested dict's (`model_kwargs`,
         `generation_kwargs`: `Target.nested`)."""
-        nested = self.values.nested(args.get(target.nested), record.scope)
+        read = (record.order, record.path)
+        nested = self.values.nested(args.get(target.nested), record.scope, read)
         params = Entries(dict(args.items), args.opaque, set(args.unknown_keys))
         if nested is not None:
             params.items.update(nested.items)

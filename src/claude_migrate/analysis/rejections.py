@@ -120,6 +120,11 @@ def rejection(ctx: FileContext, site: CallSite, parameter: str) -> Rejection | N
     if site.family == HTTP and key == "http:messages":
         return _api_rejection(known, target, parameter, policy)
     if site.family == BEDROCK and site.target.location == "json-body":
+        if site.legacy:
+            # A Text Completions body ("prompt") carries no API version, and none reaches
+            # Bedrock with it; CM301 moves it to a Messages body with "anthropic_version":
+            # "bedrock-2023-05-31", which takes sampling parameters.
+            return None
         return _body_rejection(known, site.params, target, parameter)
     if key == "langchain:ChatAnthropic":
         # ChatAnthropic sends through the anthropic SDK's messages.create.

@@ -303,6 +303,7 @@ class ModuleIndex:
         scope = self._push("lambda", node)
         for param in [*node.params.posonly_params, *node.params.params, *node.params.kwonly_params]:
             scope.add(param.name.value, Binding("param", scope, self._tick()))
+        scope.returns.append(node.body)  # what a call of it returns, as a `def`'s `return`
 
     def leave_Lambda(self, original_node: cst.Lambda) -> None:
         self._pop()

@@ -1180,7 +1180,7 @@ class ValueResolver:
         (`*args`/`**kwargs` at the call, no default).
         """
         definition = helper.node
-        if not isinstance(definition, cst.FunctionDef):
+        if not isinstance(definition, (cst.FunctionDef, cst.Lambda)):
             return None
         params = definition.params
         positional = [*params.posonly_params, *params.params]
@@ -1206,7 +1206,8 @@ class ValueResolver:
     def helper_scope(self, call: cst.Call, scope: Scope) -> Scope | None:
         """Return the scope of the function or method of this module a call runs, if proven.
 
-        A module function by its name, or a method of the caller's own class called on `self`
+        A module function by its name (a `def`, or a name bound once to a `lambda`: `body =
+        lambda msgs: {...}`), or a method of the caller's own class called on `self`
         (`self.build_kwargs(...)`).
         """
         if self.symbols is None:
@@ -1215,7 +1216,12 @@ class ValueResolver:
         if isinstance(func, cst.Name):
             found = self.symbols.resolve(func, scope)
             node = getattr(found, "node", None)
-            return getattr(found, "scope", None) if isinstance(node, cst.FunctionDef) else None
+            if isinstance(node, cst.FunctionDef):
+                return getattr(found, "scope", None)
+            binding = self.single_binding(func.value, scope)
+            if binding is not None and isinstance(binding.value, cst.Lambda):
+                return self.symbols.scope_of(binding.value)
+            return None
         if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
             return None
         function = scope.function()
@@ -1480,7 +1486,7 @@ class ValueResolver:
         for arg in call.args:
             if arg.keyword is not None:
                 key = arg.keyword.value
-                value = self.value(arg.value, scope)
+                value = self.value_read(arg.value, scope, None if path is None else (order, path))
                 if value.default and value.node is not None:
                     # The finding and its fix are at the default the call relies on.
                     entries.items[key] = Entry(key, value.node, arg.value, value, None)
@@ -1490,6 +1496,26 @@ class ValueResolver:
             elif arg.star == "**":
                 self._merge(entries, self.expand(arg.value, scope, 0, order, mutators, path))
         return entries
+
+    def value_read(self, node: cst.BaseExpression, scope: Scope, read: Read | None) -> Value:
+        """Return the proven value of an argument, a name read where the call is (`read`)."""
+        found = self.value(node, scope)
+        if found.known or read is None or not isinstance(node, cst.Name):
+            return found
+        return self._read_value(node, scope, read)
+
+    def _read_value(self, node: cst.Name, scope: Scope, read: Read) -> Value:
+        """Return the value of a name where a call reads it: the assignment written last before
+        the call at a script's (or a notebook's) top level, which binds it again and again
+        (`model_id = ...` in each cell, each cell's call reading its own), or the one assignment
+        of the block that holds the call (`if __name__ == "__main__":`)."""
+        binding = self.single_binding(node.value, scope, read)
+        if binding is None or binding.value is None:
+            return UNKNOWN
+        inner = self.value(binding.value, binding.scope)
+        if not inner.known:
+            return UNKNOWN
+        return Value(True, inner.value, inner.node, inner.via or node.value)
 
     # Strings built from parts: URLs ------------------------------------------------------------
     def template(self, node: cst.BaseExpression, scope: Scope, depth: int = 0) -> str | None:

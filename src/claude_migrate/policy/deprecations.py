@@ -243,6 +243,10 @@ class Catalogue:
             return like.prefix + model.vertex[0] if model.vertex else None
         if like.form == "openrouter":
             return like.prefix + model.openrouter[0] if model.openrouter else None
+        if like.prefix.startswith("bedrock"):
+            # An API id behind a Bedrock route (`bedrock/claude-instant-v1`): Bedrock knows no
+            # such id, so there is no spelling of the replacement to write in its place.
+            return None
         if api_id is not None:
             return like.prefix + api_id
         if like.form == "alias" and model.aliases:

@@ -206,6 +206,9 @@ def import_roots(paths: Iterable[Path]) -> list[Path]:
 
 # The prefix of a notebook's module name: `-` makes it a name no import statement can spell.
 NOTEBOOK_MODULE = "-notebook-"
+# The prefix of the module name of a script whose file name no import statement can spell
+# (`02_setup.py`, `run-demo.py`): run as `python 02_setup.py`, imported by nothing.
+SCRIPT_MODULE = "-script-"
 
 
 def module_name(path: Path, roots: Sequence[Path]) -> tuple[str, bool] | None:
@@ -221,6 +224,8 @@ def module_name(path: Path, roots: Sequence[Path]) -> tuple[str, bool] | None:
     """
     if path.suffix == NOTEBOOK_SUFFIX:
         return _notebook_name(path), False
+    if not path.stem.isidentifier() and path.stem != "__init__":
+        return SCRIPT_MODULE + re.sub(r"\W", "_", str(path)), False
     fallback: tuple[str, bool] | None = None
     for root, taken in _roots_above(path.parent, tuple(roots)):
         named = _name_under(path, root)
@@ -1994,24 +1999,35 @@ class Project:
         (`body=claude_body(prompt)`, returning `json.dumps({...})`): its entries reach the call
         as a `**kwargs` dict's do."""
         made = self._body_dict(module, function, body, 0)
-        if made is None or made.module == module:
-            return  # built here: the file's own analysis reads it
+        if made is None:
+            return
         target = TARGETS[key]
         for canonical in CANONICAL:
             for name in target.names(canonical):
                 if name in made.entries:
                     reach = [canonical, key, *where]
+                    # A parameter an entry reads reaches the call, wherever the body is built
+                    # (`"max_tokens": max_tokens` in the calling function: what its callers pass).
                     self._reach_from(made.module, made.function, made.entries[name], reach)
-                    self._helper_literal(
-                        module, made, (name, made.entries[name]), [canonical, key, *where[:2]]
-                    )
+                    if made.module != module:  # built here: the file's own analysis reads it
+                        self._helper_literal(
+                            module, made, (name, made.entries[name]), [canonical, key, *where[:2]]
+                        )
 
     def _body_dict(
         self, module: str, function: str | None, body: list[Any], depth: int
     ) -> DictLit | None:
         """Return the dict literal a JSON body is dumped from, through `json.dumps(...)` and
         functions returning it."""
-        if depth > MAX_PATH or body[0] != "call":
+        if depth > MAX_PATH:
+            return None
+        if body[0] == "name" and function is not None:
+            # `body = json.dumps({...})` then `invoke_model(body=body)`: its one assignment.
+            local = self.summaries[module]["functions"][function]["locals"].get(body[1])
+            if not local or len(local) != 1:
+                return None
+            return self._body_dict(module, function, local[0][0], depth + 1)
+        if body[0] != "call":
             return None
         callee = self.evaluate(module, function, body[1])
         if isinstance(callee, Ref) and callee.qualname == "json.dumps" and len(body[2]) >= 1:

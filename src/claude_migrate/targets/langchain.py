@@ -1,6 +1,7 @@
 """LangChain: langchain-anthropic's `ChatAnthropic` (the Messages API), langchain-aws's
-`ChatBedrock` (parameters in `model_kwargs`) and `ChatBedrockConverse`, and the legacy classes of
-`langchain` and `langchain_community` built on the Text Completions API."""
+`ChatBedrock` (parameters in `model_kwargs`) and `ChatBedrockConverse`, langchain-google-vertexai's
+`ChatAnthropicVertex`, and the legacy classes of `langchain` and `langchain_community` built on
+the Text Completions API."""
 
 from __future__ import annotations
 
@@ -90,11 +91,14 @@ TARGETS = (
         by_model=True,
     ),
     Target(
-        # langchain-google-vertexai's `ChatAnthropicVertex` (`model_garden.py`, 3.2.4): its
-        # fields `model_name` (alias `model`), `max_output_tokens` (alias `max_tokens`),
+        # langchain-google-vertexai's `ChatAnthropicVertex` (`model_garden.py` and `_base.py`'s
+        # `_VertexAICommon`, 3.2.4,
+        # https://github.com/langchain-ai/langchain-google/tree/main/libs/vertexai): its fields
+        # `model_name` (alias `model`), `max_output_tokens` (alias `max_tokens`),
         # `temperature`, `top_p`, `top_k` and `model_kwargs` make the anthropic SDK's
-        # `AnthropicVertex` request; `stop` is taken per invocation, never from the field;
-        # `streaming=True` streams and gathers the same message.
+        # `AnthropicVertex` request; its `stop` field (alias `stop_sequences`) is never sent,
+        # only the stop an invocation passes; `streaming=True` streams and gathers the same
+        # message. Every model it takes is Claude's, in its Vertex spelling.
         "langchain:ChatAnthropicVertex",
         LANGCHAIN,
         "ChatAnthropicVertex",
@@ -184,6 +188,9 @@ CONSTRUCTORS.update(
         for module in ("", ".litellm")
     }
 )
+CONSTRUCTORS["langchain_google_vertexai.model_garden.ChatAnthropicVertex"] = Constructor(
+    "langchain:ChatAnthropicVertex"
+)
 CONSTRUCTORS.update(
     {
         f"langchain.chat_models{module}.init_chat_model": Constructor(
@@ -191,9 +198,6 @@ CONSTRUCTORS.update(
         )
         for module in ("", ".base")
     }
-)
-CONSTRUCTORS["langchain_google_vertexai.model_garden.ChatAnthropicVertex"] = Constructor(
-    "langchain:ChatAnthropicVertex"
 )
 
 
