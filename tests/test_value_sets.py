@@ -52,3 +52,29 @@ def test_a_name_assigned_thousands_of_times_is_not_followed_and_does_not_hang(
     started = time.monotonic()
     assert _lines(root) == []
     assert time.monotonic() - started < 60
+
+
+def test_a_branch_model_another_vendor_also_reads_is_reported_with_why_no_fix(
+    tmp_path: Path,
+) -> None:
+    source = (
+        "import anthropic\nimport openai\n\n\n"
+        "def pick(tier, prompt):\n"
+        "    if tier == 'large':\n        model = 'claude-3-opus-20240229'\n"
+        "    else:\n        model = 'claude-haiku-4-5'\n"
+        "    anthropic.Anthropic().messages.create(model=model, max_tokens=100, messages=[])\n"
+        "    openai.OpenAI().chat.completions.create(model=model, messages=[])\n\n\n"
+        "def only(tier):\n"
+        "    if tier == 'large':\n        model = 'claude-3-opus-20240229'\n"
+        "    else:\n        model = 'claude-haiku-4-5'\n"
+        "    print('asking', model)\n"
+        "    return anthropic.Anthropic().messages.create(\n"
+        "        model=model, max_tokens=100, messages=[]\n    )\n"
+    )
+    root = write_tree(tmp_path / "repo", {"claude-migrate.toml": POLICY, "m.py": source})
+    data = Cli(root).json("check", "--no-cache", ".")
+    found = {d["line"]: d for d in data["diagnostics"]}
+    assert sorted(found) == [7, 16]
+    assert found[7]["fix"] is None
+    assert "model is also read on line 11" in found[7]["message"]
+    assert found[16]["fix"] is not None
