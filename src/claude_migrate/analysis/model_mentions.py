@@ -38,15 +38,15 @@ class Mention:
     # CHOICES`, `m not in ("claude-2.1", ...)`): the code checks the id is not used, and the
     # replacement there would check that the replacement is not used.
     excluded: bool = False
-    # The values of the elements of the list, tuple or set display it is an element of, its
+    # The values of the elements of the list, tuple, set or `Literal[...]` it is an element of, its
     # own included, with their counts; or of the literals registered through the same class
     # (`register(ClaudeMessages("..."))`); None: neither. A list of models (choices, a routing
     # list, names kept as deprecated, a plugin's register) whose entries would collapse into
     # one is no longer the same list. Shared by the group's mentions (built once per group).
     group: Counter[str] | None = field(default=None, compare=False, hash=False)
     # A response body's model (a dict display that also holds `stop_reason`, `stop_sequence`
-    # or `usage`, or `"type": "message"`): what the API answered, recorded or mocked, not
-    # what a request asks for.
+    # or `usage`, or `"type": "message"`; any id in a body a test double gives back): what the
+    # API answered, recorded or mocked, not what a request asks for.
     answered: bool = False
 
 
@@ -82,6 +82,30 @@ def _reads_a_response_model(node: cst.BaseExpression) -> bool:
     return isinstance(base, cst.Name) and "resp" in base.value.lower()
 
 
+# What a test double is told to give back (`mock.json.return_value = {...}`, `Mock(side_effect=
+# [...])`, `patch(..., return_value={...})`): a body it answers with, not a request.
+DOUBLE_ANSWERS = frozenset({"return_value", "side_effect"})
+
+
+def _nested_strings(node: cst.CSTNode) -> list[int]:
+    """Return the ids of every string literal under `node`."""
+    found: list[int] = []
+    stack: list[cst.CSTNode] = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.SimpleString):
+            found.append(id(current))
+        else:
+            stack.extend(current.children)
+    return found
+
+
+def _double_answer(value: cst.BaseExpression) -> bool:
+    """Return whether a value a test double is told to give back is a body (a dict, a list of
+    them, an object built with them), not a bare value the code may send on."""
+    return isinstance(value, (cst.Dict, cst.List, cst.Tuple, cst.Call))
+
+
 def _strings_in(node: cst.BaseExpression) -> list[int]:
     """Return the ids of the string literal `node` is, or that a call wrapping it passes
     (`snapshot("...")`, `str("...")`)."""
@@ -108,6 +132,9 @@ class _Strings:
     def visit_Arg(self, node: cst.Arg) -> bool:
         if isinstance(node.value, cst.Call):
             self._register(node.value)
+        keyword = node.keyword.value if node.keyword is not None else ""
+        if keyword in DOUBLE_ANSWERS and _double_answer(node.value):
+            self.answered.update(_nested_strings(node.value))
         return True
 
     def visit_Element(self, node: cst.Element) -> bool:
@@ -151,6 +178,18 @@ class _Strings:
     def visit_Set(self, node: cst.Set) -> bool:
         return self._elements(node)
 
+    def visit_Subscript(self, node: cst.Subscript) -> bool:
+        # `Literal["claude-...", "claude-..."]`: a type's set of names, a list all the same.
+        strings = [
+            element.slice.value
+            for element in node.slice
+            if isinstance(element.slice, cst.Index)
+            and isinstance(element.slice.value, cst.SimpleString)
+        ]
+        if len(strings) > 1:
+            self._group(strings)
+        return True
+
     def visit_Dict(self, node: cst.Dict) -> bool:
         items = {
             _string_value(element.key): element.value
@@ -184,6 +223,12 @@ class _Strings:
         # `response.model = "..."`: a test double's answer.
         if any(_reads_a_response_model(target.target) for target in node.targets):
             self.answered.update(_strings_in(node.value))
+        # `mock_response.json.return_value = {"data": [{"id": "..."}]}`: the body it answers.
+        if _double_answer(node.value) and any(
+            isinstance(target.target, cst.Attribute) and target.target.attr.value in DOUBLE_ANSWERS
+            for target in node.targets
+        ):
+            self.answered.update(_nested_strings(node.value))
         return True
 
     def visit_DictElement(self, node: cst.DictElement) -> bool:

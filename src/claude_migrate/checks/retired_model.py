@@ -19,8 +19,8 @@ scalar of a YAML, JSON, TOML, `.env` or `.ini` configuration file) that no analy
 reach a call is reported as a warning saying so, fixed (unsafe) by the replacement in the same
 spelling, in place; except where the rewrite would change what the code means: a comparison
 that excludes it, a response body's model (what the API answered, which a test compares with
-its recording), an element of a list that holds the replacement or another element becoming
-it, a table key another key becomes.
+its recording; a body a test double gives back), an element of a list (or `Literal[...]`) that
+holds the replacement or another element becoming it, a table key another key becomes.
 """
 
 from __future__ import annotations
