@@ -48,6 +48,10 @@ class Mention:
     # or `usage`, or `"type": "message"`; any id in a body a test double gives back): what the
     # API answered, recorded or mocked, not what a request asks for.
     answered: bool = False
+    # The same id as one a test double of the module gives back (`answered`): a test compares
+    # the two (`fetchall.return_value = [(2, "claude-2")]`, then `assert rows == [{"model":
+    # "claude-2"}]`), and the double's keeps its id.
+    paired: bool = False
 
 
 # Keys only a Messages API response carries (https://docs.anthropic.com/en/api/messages,
@@ -125,6 +129,7 @@ class _Strings:
         self.excluded: set[int] = set()
         self.groups: dict[int, Counter[str]] = {}
         self.answered: set[int] = set()
+        self.doubled: set[int] = set()  # the strings of the bodies test doubles give back
         # Registers of model objects, by the class called: `register(ClaudeMessages("..."))`,
         # `[Model("..."), ...]`; each entry its first argument's literal.
         self.registers: dict[str, list[cst.SimpleString]] = {}
@@ -134,7 +139,7 @@ class _Strings:
             self._register(node.value)
         keyword = node.keyword.value if node.keyword is not None else ""
         if keyword in DOUBLE_ANSWERS and _double_answer(node.value):
-            self.answered.update(_nested_strings(node.value))
+            self.doubled.update(_nested_strings(node.value))
         return True
 
     def visit_Element(self, node: cst.Element) -> bool:
@@ -228,7 +233,7 @@ class _Strings:
             isinstance(target.target, cst.Attribute) and target.target.attr.value in DOUBLE_ANSWERS
             for target in node.targets
         ):
-            self.answered.update(_nested_strings(node.value))
+            self.doubled.update(_nested_strings(node.value))
         return True
 
     def visit_DictElement(self, node: cst.DictElement) -> bool:
@@ -259,6 +264,7 @@ def python_mentions(ctx: FileContext) -> tuple[list[Mention], set[str]]:
     catalogue = ctx.facts.catalogue
     found = []
     values: set[str] = set()
+    doubled = {_string_value(node) for node in visitor.found if id(node) in visitor.doubled}
     for node in visitor.found:
         if "b" in node.prefix.lower():
             continue
@@ -279,7 +285,8 @@ def python_mentions(ctx: FileContext) -> tuple[list[Mention], set[str]]:
                     id(node) in visitor.keys,
                     id(node) in visitor.excluded,
                     visitor.groups.get(id(node)),
-                    id(node) in visitor.answered,
+                    id(node) in visitor.answered or id(node) in visitor.doubled,
+                    id(node) not in visitor.doubled and value in doubled,
                 )  # fmt: skip
             )
     return found, values
