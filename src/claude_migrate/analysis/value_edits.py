@@ -146,7 +146,12 @@ def local_reader(
     same_fix: Callable[[Entry], bool],
     asked_as: str = "",
 ) -> str | None:
-    """Return why one branch's value of a local cannot be edited for this call, else None.
+    """Return why one branch's value of a local (or a function's return) cannot be edited for
+    this call, else None.
+
+    A value a function of the module returns (`return 0.9` in `def temperature_for(...)`) is
+    every caller's: when the function is called more than once in the module, the edit would
+    change what the other calls get (another vendor's request among them).
 
     The local (`temperature` in `else: temperature = 0.7`, `model` in `for model in [...]`)
     is read by spelling in the function that binds it (the module for a module-level one).
@@ -158,10 +163,13 @@ def local_reader(
     """
     node = entry.value_node
     written = entry.value.node
-    if not isinstance(node, cst.Name) or written is None or written is node:
+    if node is None or written is None or written is node:
         return None
     if entry.value.via is not None or entry.value.default:
         return None  # a constant or a wrapper's default: `value_edit` judges its readers
+    returned = _shared_return(ctx, node, written)
+    if returned is not None or not isinstance(node, cst.Name):
+        return returned
     name = node.value
     owner = _owner(ctx, node)
     if _declared_outside(ctx, name, owner):
@@ -182,6 +190,24 @@ def local_reader(
             "edit would change what that code sees"
         )
     return None
+
+
+def _shared_return(ctx: FileContext, node: cst.CSTNode, written: cst.CSTNode) -> str | None:
+    """Return why a value written in another function than the one reading it (its return)
+    is not this call's alone: the function is called more than once in the module."""
+    source = _owner(ctx, written)
+    if not isinstance(source, cst.FunctionDef) or source is _owner(ctx, node):
+        return None
+    name = source.name.value
+    calls = _attribute_reads(ctx, name) + sum(
+        1 for read in _reads(ctx, name) if ctx.nodes.parent(read) is not source
+    )
+    if calls <= 1:
+        return None
+    return (
+        f"{name}() gives the value back and is called {calls} times in the module: the edit "
+        "would change what the other calls get"
+    )
 
 
 def _owner(ctx: FileContext, node: cst.CSTNode) -> cst.CSTNode | None:
