@@ -198,9 +198,16 @@ def _shared_return(ctx: FileContext, node: cst.CSTNode, written: cst.CSTNode) ->
     source = _owner(ctx, written)
     if not isinstance(source, cst.FunctionDef) or source is _owner(ctx, node):
         return None
+    current = ctx.nodes.parent(written)
+    while current is not None and current is not source and not isinstance(current, cst.Return):
+        current = ctx.nodes.parent(current)
+    if not isinstance(current, cst.Return):
+        return None  # kept on the instance or in a table, not given back: judged elsewhere
     name = source.name.value
     calls = _attribute_reads(ctx, name) + sum(
-        1 for read in _reads(ctx, name) if ctx.nodes.parent(read) is not source
+        1
+        for read in _reads(ctx, name)
+        if not isinstance(ctx.nodes.parent(read), (cst.FunctionDef, cst.ClassDef))
     )
     if calls <= 1:
         return None
