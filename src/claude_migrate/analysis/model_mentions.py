@@ -38,16 +38,20 @@ class Mention:
     # CHOICES`, `m not in ("claude-2.1", ...)`): the code checks the id is not used, and the
     # replacement there would check that the replacement is not used.
     excluded: bool = False
-    # The values of the elements of the list, tuple or set display it is an element of, its
+    # The values of the elements of the list, tuple, set or `Literal[...]` it is an element of, its
     # own included, with their counts; or of the literals registered through the same class
     # (`register(ClaudeMessages("..."))`); None: neither. A list of models (choices, a routing
     # list, names kept as deprecated, a plugin's register) whose entries would collapse into
     # one is no longer the same list. Shared by the group's mentions (built once per group).
     group: Counter[str] | None = field(default=None, compare=False, hash=False)
     # A response body's model (a dict display that also holds `stop_reason`, `stop_sequence`
-    # or `usage`, or `"type": "message"`): what the API answered, recorded or mocked, not
-    # what a request asks for.
+    # or `usage`, or `"type": "message"`; any id in a body a test double gives back): what the
+    # API answered, recorded or mocked, not what a request asks for.
     answered: bool = False
+    # The same id as one a test double of the module gives back (`answered`): a test compares
+    # the two (`fetchall.return_value = [(2, "claude-2")]`, then `assert rows == [{"model":
+    # "claude-2"}]`), and the double's keeps its id.
+    paired: bool = False
 
 
 # Keys only a Messages API response carries (https://docs.anthropic.com/en/api/messages,
@@ -82,6 +86,30 @@ def _reads_a_response_model(node: cst.BaseExpression) -> bool:
     return isinstance(base, cst.Name) and "resp" in base.value.lower()
 
 
+# What a test double is told to give back (`mock.json.return_value = {...}`, `Mock(side_effect=
+# [...])`, `patch(..., return_value={...})`): a body it answers with, not a request.
+DOUBLE_ANSWERS = frozenset({"return_value", "side_effect"})
+
+
+def _nested_strings(node: cst.CSTNode) -> list[int]:
+    """Return the ids of every string literal under `node`."""
+    found: list[int] = []
+    stack: list[cst.CSTNode] = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.SimpleString):
+            found.append(id(current))
+        else:
+            stack.extend(current.children)
+    return found
+
+
+def _double_answer(value: cst.BaseExpression) -> bool:
+    """Return whether a value a test double is told to give back is a body (a dict, a list of
+    them, an object built with them), not a bare value the code may send on."""
+    return isinstance(value, (cst.Dict, cst.List, cst.Tuple, cst.Call))
+
+
 def _strings_in(node: cst.BaseExpression) -> list[int]:
     """Return the ids of the string literal `node` is, or that a call wrapping it passes
     (`snapshot("...")`, `str("...")`)."""
@@ -101,6 +129,7 @@ class _Strings:
         self.excluded: set[int] = set()
         self.groups: dict[int, Counter[str]] = {}
         self.answered: set[int] = set()
+        self.doubled: set[int] = set()  # the strings of the bodies test doubles give back
         # Registers of model objects, by the class called: `register(ClaudeMessages("..."))`,
         # `[Model("..."), ...]`; each entry its first argument's literal.
         self.registers: dict[str, list[cst.SimpleString]] = {}
@@ -108,6 +137,9 @@ class _Strings:
     def visit_Arg(self, node: cst.Arg) -> bool:
         if isinstance(node.value, cst.Call):
             self._register(node.value)
+        keyword = node.keyword.value if node.keyword is not None else ""
+        if keyword in DOUBLE_ANSWERS and _double_answer(node.value):
+            self.doubled.update(_nested_strings(node.value))
         return True
 
     def visit_Element(self, node: cst.Element) -> bool:
@@ -151,6 +183,18 @@ class _Strings:
     def visit_Set(self, node: cst.Set) -> bool:
         return self._elements(node)
 
+    def visit_Subscript(self, node: cst.Subscript) -> bool:
+        # `Literal["claude-...", "claude-..."]`: a type's set of names, a list all the same.
+        strings = [
+            element.slice.value
+            for element in node.slice
+            if isinstance(element.slice, cst.Index)
+            and isinstance(element.slice.value, cst.SimpleString)
+        ]
+        if len(strings) > 1:
+            self._group(strings)
+        return True
+
     def visit_Dict(self, node: cst.Dict) -> bool:
         items = {
             _string_value(element.key): element.value
@@ -184,6 +228,12 @@ class _Strings:
         # `response.model = "..."`: a test double's answer.
         if any(_reads_a_response_model(target.target) for target in node.targets):
             self.answered.update(_strings_in(node.value))
+        # `mock_response.json.return_value = {"data": [{"id": "..."}]}`: the body it answers.
+        if _double_answer(node.value) and any(
+            isinstance(target.target, cst.Attribute) and target.target.attr.value in DOUBLE_ANSWERS
+            for target in node.targets
+        ):
+            self.doubled.update(_nested_strings(node.value))
         return True
 
     def visit_DictElement(self, node: cst.DictElement) -> bool:
@@ -214,6 +264,7 @@ def python_mentions(ctx: FileContext) -> tuple[list[Mention], set[str]]:
     catalogue = ctx.facts.catalogue
     found = []
     values: set[str] = set()
+    doubled = {_string_value(node) for node in visitor.found if id(node) in visitor.doubled}
     for node in visitor.found:
         if "b" in node.prefix.lower():
             continue
@@ -234,7 +285,8 @@ def python_mentions(ctx: FileContext) -> tuple[list[Mention], set[str]]:
                     id(node) in visitor.keys,
                     id(node) in visitor.excluded,
                     visitor.groups.get(id(node)),
-                    id(node) in visitor.answered,
+                    id(node) in visitor.answered or id(node) in visitor.doubled,
+                    id(node) not in visitor.doubled and value in doubled,
                 )  # fmt: skip
             )
     return found, values

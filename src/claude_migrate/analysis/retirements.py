@@ -22,6 +22,7 @@ from claude_migrate.policy.model_ids import SDK_SOURCE, sdk_spelling
 
 if TYPE_CHECKING:
     from claude_migrate.analysis.context import FileContext
+    from claude_migrate.analysis.value_edits import ValueEdit
     from claude_migrate.policy.deprecations import Spelling
 
 if TYPE_CHECKING:
@@ -98,6 +99,28 @@ def retired_target(ctx: FileContext, site: CallSite) -> tuple[Entry, str] | None
     return found.entry, found.target
 
 
+def _model_edit(ctx: FileContext, entry: Entry, text: str) -> ValueEdit | str:
+    """Return where the model `text` is written for this call (`value_edits.value_edit`), or
+    why it cannot be."""
+    from claude_migrate.analysis.value_edits import local_reader, value_edit
+
+    current = entry.value.value
+
+    def parameter_of(other: CallSite) -> Entry | None:
+        return model_entry(ctx, other)
+
+    def same_fix(other: Entry) -> bool:
+        return bool(other.value.value == current)
+
+    shared = local_reader(ctx, entry, parameter_of, same_fix, "model")
+    if shared is not None:
+        return shared
+    written = value_edit(ctx, entry, text, parameter_of, same_fix, "model")
+    if written is None:
+        return "the model is read through an expression the fix cannot rewrite"
+    return written
+
+
 def compose(
     ctx: FileContext,
     site: CallSite,
@@ -114,7 +137,6 @@ def compose(
     the same fix read (then every one of them must take the new model, and the fix carries all
     their changes, the same for each call's finding), else this call's own argument.
     """
-    from claude_migrate.analysis.value_edits import value_edit
     from claude_migrate.policy import model_facts
 
     node = entry.value.node
@@ -126,16 +148,9 @@ def compose(
             f"the call spells the model around the value passed here, and {target!r} is not "
             "spelled that way"
         )
-    written = value_edit(
-        ctx,
-        entry,
-        string_literal(node, passed),
-        lambda other: model_entry(ctx, other),
-        lambda other: other.value.value == current,
-        "model",
-    )
-    if written is None:
-        return "the model is read through an expression the fix cannot rewrite"
+    written = _model_edit(ctx, entry, string_literal(node, passed))
+    if isinstance(written, str):
+        return written
     spelling = ctx.facts.catalogue.lookup(target)
     facts = model_facts.load().for_model(spelling.model.id) if spelling is not None else None
     sharing = [site]

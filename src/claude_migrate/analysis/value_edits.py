@@ -83,10 +83,10 @@ def value_edit(
         and isinstance(entry.value_node, cst.Name)
         and value.node is not entry.value_node
     ):
-        # One branch's value of a local the call reads (`else: temperature = 0.7`): other code
-        # may read the local too (another vendor's call), and the call's argument cannot take
-        # one literal for every branch. Edited only when the call is the name's one reader.
-        if _uses(ctx)[entry.value_node.value] != 1:
+        # One branch's value of a local the call reads (`else: temperature = 0.7`, a loop's
+        # element): the call's argument cannot take one literal for every branch, so the value
+        # is edited where it is written, unless other code would see the new value too.
+        if local_reader(ctx, entry, parameter_of, same_fix, asked_as) is not None:
             return None
         return ValueEdit(ctx.replace(value.node, text), entry.key)
     if constant is None or value.default:
@@ -137,6 +137,156 @@ def value_edit(
         note=f" in this call ({constant} is also read {where}, and stays)",
         caveat=caveat,
     )
+
+
+def local_reader(
+    ctx: FileContext,
+    entry: Entry,
+    parameter_of: Callable[[CallSite], Entry | None],
+    same_fix: Callable[[Entry], bool],
+    asked_as: str = "",
+) -> str | None:
+    """Return why one branch's value of a local (or a function's return) cannot be edited for
+    this call, else None.
+
+    A value a function of the module returns (`return 0.9` in `def temperature_for(...)`) is
+    every caller's: when the function is called more than once in the module, the edit would
+    change what the other calls get (another vendor's request among them).
+
+    The local (`temperature` in `else: temperature = 0.7`, `model` in `for model in [...]`)
+    is read by spelling in the function that binds it (the module for a module-level one).
+    The edit is withheld when another read would see the new value: another vendor's call,
+    code the value is handed to or returned to, a Claude call this fix does not set the same
+    way. Reads that leave the request's meaning alone do not count: a Claude call of the same
+    fix, a log line or cache key that records the value sent, and a test of the parameter
+    written before the branch (`if temperature is None:`) outside any loop.
+    """
+    node = entry.value_node
+    written = entry.value.node
+    if node is None or written is None or written is node:
+        return None
+    if entry.value.via is not None or entry.value.default:
+        return None  # a constant or a wrapper's default: `value_edit` judges its readers
+    returned = _shared_return(ctx, node, written)
+    if returned is not None or not isinstance(node, cst.Name):
+        return returned
+    name = node.value
+    owner = _owner(ctx, node)
+    if _declared_outside(ctx, name, owner):
+        return f"{name} is declared global or nonlocal: code elsewhere reads it too"
+    claude = _claude_reads(ctx, parameter_of, same_fix, asked_as)
+    at = ctx.span(written)[0]
+    looped = _in_loop(ctx, written, owner)
+    for read in _reads(ctx, name):
+        if read is node or id(read) in claude or not _within(ctx, read, owner):
+            continue
+        if _is_target(ctx, read) or _records(ctx, read) is not None:
+            continue
+        if not looped and ctx.span(read)[0] < at and _is_test(ctx, read):
+            continue
+        line = ctx.line_label(ctx.range(read).start.line)
+        return (
+            f"{name} is also read on line {line}, by code other than the Claude call: the "
+            "edit would change what that code sees"
+        )
+    return None
+
+
+def _shared_return(ctx: FileContext, node: cst.CSTNode, written: cst.CSTNode) -> str | None:
+    """Return why a value written in another function than the one reading it (its return)
+    is not this call's alone: the function is called more than once in the module."""
+    source = _owner(ctx, written)
+    if not isinstance(source, cst.FunctionDef) or source is _owner(ctx, node):
+        return None
+    current = ctx.nodes.parent(written)
+    while current is not None and current is not source and not isinstance(current, cst.Return):
+        current = ctx.nodes.parent(current)
+    if not isinstance(current, cst.Return):
+        return None  # kept on the instance or in a table, not given back: judged elsewhere
+    name = source.name.value
+    calls = _attribute_reads(ctx, name) + sum(
+        1
+        for read in _reads(ctx, name)
+        if not isinstance(ctx.nodes.parent(read), (cst.FunctionDef, cst.ClassDef))
+    )
+    if calls <= 1:
+        return None
+    return (
+        f"{name}() gives the value back and is called {calls} times in the module: the edit "
+        "would change what the other calls get"
+    )
+
+
+def _owner(ctx: FileContext, node: cst.CSTNode) -> cst.CSTNode | None:
+    """Return the function (or lambda) that holds a node; None: the module."""
+    current = ctx.nodes.parent(node)
+    while current is not None and not isinstance(current, (cst.FunctionDef, cst.Lambda)):
+        current = ctx.nodes.parent(current)
+    return current
+
+
+def _declared_outside(ctx: FileContext, name: str, owner: cst.CSTNode | None) -> bool:
+    """Return whether `owner` declares `name` global or nonlocal."""
+    if owner is None:
+        return False
+    for node in ctx.nodes.names_spelled(name):
+        if isinstance(ctx.nodes.parent(node), cst.NameItem) and _within(ctx, node, owner):
+            return True
+    return False
+
+
+def _claude_reads(
+    ctx: FileContext,
+    parameter_of: Callable[[CallSite], Entry | None],
+    same_fix: Callable[[Entry], bool],
+    asked_as: str,
+) -> set[int]:
+    """Return the ids of the expressions that Claude calls of the same fix read a value by."""
+    key = ("value_edits.claude_reads", asked_as)
+    found: set[int] | None = ctx.memo.get(key) if asked_as else None
+    if found is None:
+        found = {
+            id(other.value_node)
+            for site in ctx.all_sites
+            if (other := parameter_of(site)) is not None and same_fix(other)
+        }
+        if asked_as:
+            ctx.memo[key] = found
+    return found
+
+
+def _is_target(ctx: FileContext, node: cst.Name) -> bool:
+    """Return whether a name is bound here rather than read (a loop's or `with`'s target)."""
+    parent = ctx.nodes.parent(node)
+    if isinstance(parent, (cst.For, cst.CompFor)) and parent.target is node:
+        return True
+    if isinstance(parent, cst.AsName) and parent.name is node:
+        return True
+    return isinstance(parent, cst.Param) and parent.name is node
+
+
+def _is_test(ctx: FileContext, node: cst.Name) -> bool:
+    """Return whether a name is read only to test it: the condition of an `if` or `while`,
+    alone, under `not`, or compared with `is` / `is not` (`if temperature is None:`)."""
+    current: cst.CSTNode = node
+    parent = ctx.nodes.parent(node)
+    if isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not):
+        current, parent = parent, ctx.nodes.parent(parent)
+    elif isinstance(parent, cst.Comparison) and parent.left is node:
+        if not all(isinstance(c.operator, (cst.Is, cst.IsNot)) for c in parent.comparisons):
+            return False
+        current, parent = parent, ctx.nodes.parent(parent)
+    return isinstance(parent, (cst.If, cst.While)) and parent.test is current
+
+
+def _in_loop(ctx: FileContext, node: cst.CSTNode, owner: cst.CSTNode | None) -> bool:
+    """Return whether a node is written in a loop inside `owner`."""
+    current = ctx.nodes.parent(node)
+    while current is not None and current is not owner:
+        if isinstance(current, (cst.For, cst.While)):
+            return True
+        current = ctx.nodes.parent(current)
+    return False
 
 
 def _class_read(ctx: FileContext, entry: Entry) -> bool:

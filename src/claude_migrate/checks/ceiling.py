@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from claude_migrate.analysis.value_edits import shared_dict, value_edit
+from claude_migrate.analysis.value_edits import local_reader, shared_dict, value_edit
 from claude_migrate.checks.base import Check, call_sites, parameter_markers
 from claude_migrate.core.diagnostics import Applicability, Diagnostic
 
@@ -124,14 +124,19 @@ class CeilingCheck(Check["FileContext"]):
             why_not = self.withholds(ctx, site)
             shared = None if why_not else shared_dict(ctx, entry)
             found = None
+
+            def parameter_of(other: CallSite) -> Entry | None:
+                return None if self.defers(ctx, other) else other.param(self.parameter)
+
+            def same_fix(other: Entry) -> bool:
+                return self._reports(ctx, other, maximum)
+
+            asked_as = f"{self.code} {self.parameter}"
+            if not why_not and shared is None:
+                shared = local_reader(ctx, entry, parameter_of, same_fix, asked_as)
             if not why_not and shared is None:
                 found = value_edit(
-                    ctx,
-                    entry,
-                    format_number(fix_to),
-                    lambda other: None if self.defers(ctx, other) else other.param(self.parameter),
-                    lambda other: self._reports(ctx, other, maximum),
-                    f"{self.code} {self.parameter}",
+                    ctx, entry, format_number(fix_to), parameter_of, same_fix, asked_as
                 )
             if found is not None:
                 # A recorder of the old value (a cache key, a log line) makes it unsafe.

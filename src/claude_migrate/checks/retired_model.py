@@ -19,8 +19,8 @@ scalar of a YAML, JSON, TOML, `.env` or `.ini` configuration file) that no analy
 reach a call is reported as a warning saying so, fixed (unsafe) by the replacement in the same
 spelling, in place; except where the rewrite would change what the code means: a comparison
 that excludes it, a response body's model (what the API answered, which a test compares with
-its recording), an element of a list that holds the replacement or another element becoming
-it, a table key another key becomes.
+its recording; a body a test double gives back), an element of a list (or `Literal[...]`) that
+holds the replacement or another element becoming it, a table key another key becomes.
 """
 
 from __future__ import annotations
@@ -76,6 +76,11 @@ EXCLUDED = (
 # ... a response body's model: the API's answer (a test's recording or double), which the
 # project's tests compare with what was recorded; the fix would not change the recording.
 ANSWERED = "it is a response's model (what the API answered, recorded or mocked), not a request's"
+# ... the same id as a body a test double gives back: the test compares the two.
+PAIRED = (
+    "a test double in this file gives the same id back, which keeps it (its body is an answer), "
+    "and a test compares the two"
+)
 # ... an element of a list of models that holds the replacement already, or another element
 # becoming it: the list would name one model twice and no longer the ones it named.
 COLLAPSES = (
@@ -188,6 +193,7 @@ class RetiredModelCheck(Check["CheckContext"]):
                 return ctx.replace(node, string_literal(node, target))
 
             why_not = EXCLUDED if mention.excluded else ANSWERED if mention.answered else ""
+            why_not = why_not or (PAIRED if mention.paired else "")
             target = targets.get(mention.value)
             if not why_not and mention.group is not None and target is not None:
                 # The other elements as they are, and as their own fixes would write them.
