@@ -93,6 +93,24 @@ def value(site: CallSite, canonical: str) -> object:
     return entry.value.value
 
 
+def wrapper_findings(root: Path, wrappers: str, calls: str) -> set[tuple[int, str]]:
+    """Return the (line, code) findings in `app/run.py` of a project whose `app/models.py`
+    wraps a library's Claude class and whose `app/run.py` calls the wrappers."""
+    write_tree(
+        root,
+        {
+            "app/__init__.py": "",
+            "app/models.py": wrappers,
+            "app/run.py": calls,
+            "claude-migrate.toml": "select = ['CM101', 'CM302']\n"
+            "[retired-models]\nas-of = 2026-04-01\n",
+        },
+    )
+    report = Cli(root).json("check", ".")
+    assert {d["path"] for d in report["diagnostics"]} <= {"app/run.py"}
+    return {(d["line"], d["code"]) for d in report["diagnostics"]}
+
+
 def test_bedrock_converse_reads_positional_model_and_its_two_parameters() -> None:
     site = only(
         "from llama_index.llms.bedrock_converse import BedrockConverse\n"
@@ -453,29 +471,18 @@ def test_a_class_named_like_a_haystack_generator_is_not_one_without_haystack() -
 def test_a_wrapper_across_modules_around_a_haystack_generator_is_followed(
     tmp_path: Path,
 ) -> None:
-    write_tree(
+    found = wrapper_findings(
         tmp_path,
-        {
-            "app/__init__.py": "",
-            "app/llm.py": (
-                f"{HAYSTACK_ANTHROPIC}AnthropicChatGenerator\n"
-                "def generator(model, temperature=0.0):\n"
-                "    return AnthropicChatGenerator(\n"
-                "        model=model, generation_kwargs={'temperature': temperature}\n"
-                "    )\n"
-            ),
-            "app/run.py": (
-                "from app.llm import generator\n"
-                "a = generator('claude-sonnet-4-6', temperature=0.9)\n"
-                "b = generator('claude-3-opus-20240229')\n"
-            ),
-            "claude-migrate.toml": "select = ['CM101', 'CM302']\n"
-            "[retired-models]\nas-of = 2026-04-01\n",
-        },
+        f"{HAYSTACK_ANTHROPIC}AnthropicChatGenerator\n"
+        "def generator(model, temperature=0.0):\n"
+        "    return AnthropicChatGenerator(\n"
+        "        model=model, generation_kwargs={'temperature': temperature}\n"
+        "    )\n",
+        "from app.models import generator\n"
+        "a = generator('claude-sonnet-4-6', temperature=0.9)\n"
+        "b = generator('claude-3-opus-20240229')\n",
     )
-    report = Cli(tmp_path).json("check", ".")
-    found = {(d["path"], d["line"], d["code"]) for d in report["diagnostics"]}
-    assert found == {("app/run.py", 2, "CM101"), ("app/run.py", 3, "CM302")}
+    assert found == {(2, "CM101"), (3, "CM302")}
 
 
 def test_langchain_cloud_chat_models_are_claude_calls() -> None:
@@ -578,28 +585,17 @@ def test_a_mirascope_anthropic_decorator_is_a_claude_call(head: str, decorator: 
 def test_a_wrapper_passing_its_model_to_smolagents_is_read_at_its_callers(
     tmp_path: Path,
 ) -> None:
-    write_tree(
+    found = wrapper_findings(
         tmp_path,
-        {
-            "app/__init__.py": "",
-            "app/models.py": (
-                "from smolagents import LiteLLMModel\n"
-                "def model(model_id, temperature=0.0):\n"
-                "    return LiteLLMModel(model_id=model_id, temperature=temperature)\n"
-            ),
-            "app/run.py": (
-                "from app.models import model\n"
-                "a = model('anthropic/claude-sonnet-4-6', temperature=0.9)\n"
-                "b = model('openai/gpt-4o', temperature=0.9)\n"
-                "c = model('anthropic/claude-3-opus-20240229')\n"
-            ),
-            "claude-migrate.toml": "select = ['CM101', 'CM302']\n"
-            "[retired-models]\nas-of = 2026-04-01\n",
-        },
+        "from smolagents import LiteLLMModel\n"
+        "def model(model_id, temperature=0.0):\n"
+        "    return LiteLLMModel(model_id=model_id, temperature=temperature)\n",
+        "from app.models import model\n"
+        "a = model('anthropic/claude-sonnet-4-6', temperature=0.9)\n"
+        "b = model('openai/gpt-4o', temperature=0.9)\n"
+        "c = model('anthropic/claude-3-opus-20240229')\n",
     )
-    report = Cli(tmp_path).json("check", ".")
-    found = {(d["path"], d["line"], d["code"]) for d in report["diagnostics"]}
-    assert found == {("app/run.py", 2, "CM101"), ("app/run.py", 4, "CM302")}
+    assert found == {(2, "CM101"), (4, "CM302")}
 
 
 def test_langchain_legacy_bedrock_reads_model_kwargs_and_is_text_completions() -> None:
@@ -623,36 +619,21 @@ def test_langchain_legacy_bedrock_with_another_vendors_model_is_not_a_claude_cal
 
 
 def test_a_wrapper_across_modules_around_agno_and_crewai_is_followed(tmp_path: Path) -> None:
-    write_tree(
+    found = wrapper_findings(
         tmp_path,
-        {
-            "app/__init__.py": "",
-            "app/models.py": (
-                "from agno.models.anthropic import Claude\n"
-                "from crewai import LLM\n"
-                "def claude(model_id, temperature=0.0):\n"
-                "    return Claude(id=model_id, temperature=temperature)\n"
-                "def crew(model, temperature=0.0):\n"
-                "    return LLM(model=model, temperature=temperature, stream=True)\n"
-            ),
-            "app/run.py": (
-                "from app.models import claude, crew\n"
-                "a = claude('claude-sonnet-4-6', temperature=0.9)\n"
-                "b = crew('anthropic/claude-sonnet-4-6', temperature=0.9)\n"
-                "c = crew('openai/gpt-4o', temperature=0.9)\n"
-                "d = claude('claude-3-opus-20240229')\n"
-            ),
-            "claude-migrate.toml": "select = ['CM101', 'CM302']\n"
-            "[retired-models]\nas-of = 2026-04-01\n",
-        },
+        "from agno.models.anthropic import Claude\n"
+        "from crewai import LLM\n"
+        "def claude(model_id, temperature=0.0):\n"
+        "    return Claude(id=model_id, temperature=temperature)\n"
+        "def crew(model, temperature=0.0):\n"
+        "    return LLM(model=model, temperature=temperature, stream=True)\n",
+        "from app.models import claude, crew\n"
+        "a = claude('claude-sonnet-4-6', temperature=0.9)\n"
+        "b = crew('anthropic/claude-sonnet-4-6', temperature=0.9)\n"
+        "c = crew('openai/gpt-4o', temperature=0.9)\n"
+        "d = claude('claude-3-opus-20240229')\n",
     )
-    report = Cli(tmp_path).json("check", ".")
-    found = {(d["path"], d["line"], d["code"]) for d in report["diagnostics"]}
-    assert found == {
-        ("app/run.py", 2, "CM101"),
-        ("app/run.py", 3, "CM101"),
-        ("app/run.py", 5, "CM302"),
-    }
+    assert found == {(2, "CM101"), (3, "CM101"), (5, "CM302")}
 
 
 def test_sampling_rejection_follows_what_the_new_families_send(tmp_path: Path) -> None:
