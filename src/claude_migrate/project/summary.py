@@ -461,10 +461,9 @@ def _set_item(
     otherwise. An unknown key (`key` None) makes the dict opaque. A local bound to anything
     else is left as it is: what it holds is not a dict we read.
     """
-    bound = local_names.get(name)
-    if not bound or len(bound) != 1 or bound[0][0][0] != "dict":
+    made = _bound_dict(local_names, name)
+    if made is None:
         return
-    made = bound[0][0]
     if key is None:
         made[2] = True
     elif key in made[1] and nested:
@@ -473,26 +472,37 @@ def _set_item(
         if (nested if added is None else added) and key not in made[1]:
             # Given on one path only: on the others the key is not in the dict (`added`: a
             # new key is put in on that path only; `setdefault` puts one in on every path).
-            if len(made) < 5:
-                made.append([])
-            made[4].append(key)
+            _maybe_absent(made, key)
         made[1][key] = value
+
+
+def _bound_dict(local_names: dict[str, list[Any]], name: str) -> list[Any] | None:
+    """Return the dict literal a local holds when it is bound once, to one (else None)."""
+    bound = local_names.get(name)
+    if not bound or len(bound) != 1 or bound[0][0][0] != "dict":
+        return None
+    made: list[Any] = bound[0][0]
+    return made
+
+
+def _maybe_absent(made: list[Any], key: str) -> None:
+    """Mark a key of a dict literal as one that may be absent (its fifth item lists them)."""
+    if len(made) < 5:
+        made.append([])
+    made[4].append(key)
 
 
 def _del_item(local_names: dict[str, list[Any]], name: str, key: str | None, nested: bool) -> None:
     """Take `del name[key]` out of the dict literal a local holds, when it holds one: on every
     path the entry goes; under control flow it may be absent; an unknown key makes it opaque."""
-    bound = local_names.get(name)
-    if not bound or len(bound) != 1 or bound[0][0][0] != "dict":
+    made = _bound_dict(local_names, name)
+    if made is None:
         return
-    made = bound[0][0]
     if key is None:
         made[2] = True
     elif nested:
         if key in made[1] and (len(made) < 5 or key not in made[4]):
-            if len(made) < 5:
-                made.append([])
-            made[4].append(key)
+            _maybe_absent(made, key)
     else:
         made[1].pop(key, None)
         if len(made) > 4 and key in made[4]:
