@@ -5,12 +5,13 @@ and API version `2026-10-21` answers 400 to a request that carries any of them
 (rules/deprecations.toml names the sources). CM107 reports such arguments; CM101 yields to it
 for temperature, and CM108 (model-params) for every sampling parameter. They ask here, so none
 reads another. Beyond the SDK, raw HTTP and Bedrock bodies: LangChain's ChatAnthropic sends
-through the SDK (same targets), ChatBedrock's `model_kwargs` are a Bedrock body, and Bedrock
-converse, ChatBedrockConverse, LiteLLM, LlamaIndex, pydantic-ai and DSPy are judged by the
-policy's api-version; instructor like the SDK it calls; Anthropic's OpenAI-compatible endpoint
-and LlamaIndex's Bedrock (whose body carries its own version) are never judged. A family not
-named here says what it sends in its targets' `sends` (agno: the SDK; CrewAI: a Messages request
-through LiteLLM; LangChain's legacy Bedrock LLM: a Bedrock body).
+through the SDK (same targets), and Bedrock converse, ChatBedrockConverse, LiteLLM, LlamaIndex,
+pydantic-ai and DSPy are judged by the policy's api-version; instructor like the SDK it calls.
+Never judged: Anthropic's OpenAI-compatible endpoint; LlamaIndex's Bedrock and LangChain's
+ChatBedrock, whose bodies carry the version the library writes; Text Completions bodies, which
+carry none. A family not named here says what it sends in its targets' `sends` (agno: the SDK;
+CrewAI: a Messages request through LiteLLM; LangChain's legacy Bedrock LLM: a Text Completions
+body).
 """
 
 from __future__ import annotations
@@ -132,7 +133,11 @@ def rejection(ctx: FileContext, site: CallSite, parameter: str) -> Rejection | N
             _sdk_rejection(ctx, known, "messages.create", parameter)
         )
     if key == "langchain:ChatBedrock":
-        return _body_rejection(known, site.params, target, parameter)
+        # ChatBedrock spreads `model_kwargs` into the body and then writes its own
+        # "anthropic_version": "bedrock-2023-05-31" over it (langchain-aws 1.7.3,
+        # langchain_aws/llms/bedrock.py, LLMInputOutputAdapter.prepare_input), whatever the
+        # policy or the kwargs say: that version takes sampling parameters.
+        return None
     if site.family == INSTRUCTOR:
         # instructor passes its keywords to the project's anthropic SDK's messages.create.
         return _api_rejection(known, target, parameter, policy) or (
@@ -158,7 +163,7 @@ def _sent_rejection(ctx: FileContext, site: CallSite, parameter: str) -> Rejecti
         return _api_rejection(known, target, parameter, policy) or (
             _sdk_rejection(ctx, known, "messages.create", parameter)
         )
-    if site.target.sends == "body":
+    if site.target.sends == "body" and not site.legacy:
         return _body_rejection(known, site.params, target, parameter)
     if site.target.sends == "api":
         return _api_rejection(known, target, parameter, policy)

@@ -8,8 +8,9 @@ Finds: any of the three on a Claude call that will be sent where they are reject
   or the policy's `sdk-pins.minimums.anthropic` or the project's dependency files require an SDK
   at or above the release that removed them;
 - a raw HTTP POST to /v1/messages, when the policy's `api-version.version` rejects them;
-- a Bedrock `invoke_model` Messages body (and LangChain `ChatBedrock`'s `model_kwargs`), when its
-  own `anthropic_version` rejects them (or, without one, the policy's `api-version.version` does);
+- a Bedrock `invoke_model` Messages body, when its own `anthropic_version` rejects them (or,
+  without one, the policy's `api-version.version` does); never LangChain `ChatBedrock`'s
+  `model_kwargs`, whose body the library sends with "anthropic_version": "bedrock-2023-05-31";
 - LangChain `ChatAnthropic` (which sends through the SDK's `messages.create`: the policy's
   api-version, sdk-pins minimum or the project's pins, as for an SDK call);
 - Bedrock `converse` / `converse_stream` (`inferenceConfig`: `temperature`, `topP`),
