@@ -12,7 +12,7 @@ import pytest
 from anthropic.resources.beta.messages import AsyncMessages as AsyncBetaMessages
 from anthropic.resources.beta.messages import Messages as BetaMessages
 from anthropic.resources.messages import AsyncMessages, Messages
-from helpers import FIXTURES
+from helpers import FIXTURES, Cli, write_tree
 
 from claude_migrate.api import collect_jobs, execute
 from claude_migrate.checks.streaming import CREATE_ONLY
@@ -180,3 +180,25 @@ def test_rewrites_type_check_against_the_installed_sdk(
         if m
     }
     assert located == {("wrong_rewrites.py", n) for n in wrong_lines}, result.stdout
+
+
+def test_a_langchain_class_read_as_another_is_named_as_written(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "app.py": (
+                "from langchain_aws import BedrockChat, ChatAnthropicBedrock\n"
+                "from langchain_anthropic import ChatAnthropic\n"
+                "a = ChatAnthropicBedrock(model='anthropic.claude-sonnet-4-6', max_tokens=9)\n"
+                "b = BedrockChat(model_id='anthropic.claude-sonnet-4-6')\n"
+                "c = ChatAnthropic(model='claude-sonnet-4-6')\n"
+            ),
+        },
+    )
+    report = Cli(tmp_path).json("check", "--select", "CM104", "app.py")
+    messages = {d["line"]: d["message"] for d in report["diagnostics"]}
+    assert messages == {
+        3: "ChatAnthropicBedrock does not stream; use ChatAnthropicBedrock(..., streaming=True)",
+        4: "BedrockChat does not stream; use BedrockChat(..., streaming=True)",
+        5: "ChatAnthropic does not stream; use ChatAnthropic(..., streaming=True)",
+    }

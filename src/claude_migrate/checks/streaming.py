@@ -214,7 +214,30 @@ def message(site: CallSite) -> str:
     """Return what is wrong with a non-streaming call and what to use instead."""
     entry = site.param(STREAM)
     flag = f" ({entry.key} is False)" if entry is not None else ""
-    return f"{site.target.description} does not stream{flag}; use {site.target.streaming_api}"
+    description, api = _as_written(site)
+    return f"{description} does not stream{flag}; use {api}"
+
+
+def _as_written(site: CallSite) -> tuple[str, str]:
+    """Return the target's description and streaming spelling, named as the call names it.
+
+    A LangChain class read as another (`ChatAnthropicBedrock` and `ChatAnthropicMantle` as
+    `ChatAnthropic`, `BedrockChat` as `ChatBedrock`) is named by the class the code constructs.
+    """
+    from claude_migrate.targets.langchain import LANGCHAIN_CLASSES
+
+    description, api = site.target.description, site.target.streaming_api
+    func = site.node.func if isinstance(site.node, cst.Call) else None
+    name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+    if (
+        site.family == LANGCHAIN
+        and isinstance(name, str)
+        and name != description
+        and LANGCHAIN_CLASSES.get(name) == site.target.key
+        and api.startswith(description + "(")
+    ):
+        return name, name + api[len(description) :]
+    return description, api
 
 
 # LangChain ------------------------------------------------------------------------------------
