@@ -196,16 +196,24 @@ def _common(func: Command) -> Command:
     return func
 
 
+_STARTED = False
+
+
 def _freeze_start_up() -> None:
     """Put what start-up allocated (modules, classes, tables) out of the collector's reach.
 
     None of it is ever freed, yet each full collection of the run (LibCST's import alone
     triggers several) would walk all of it again: `gc.freeze` spares that walk
     (https://docs.python.org/3/library/gc.html#gc.freeze). Once per process, so a program
-    that calls the command line several times pins only what existed at the first call.
+    that calls the command line several times pins only what existed at the first call. A
+    flag says so, not `gc.get_freeze_count()`, which walks every frozen object: in a process
+    that calls the command line many times, that walk cost more than a small run.
     """
-    if gc.get_freeze_count() == 0:
-        gc.freeze()
+    global _STARTED
+    if not _STARTED:
+        _STARTED = True
+        if gc.get_freeze_count() == 0:
+            gc.freeze()
 
 
 class _Commands(click.Group):
