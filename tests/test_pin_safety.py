@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from helpers import Cli, write_tree
 
 LEGACY_APP = """import anthropic
@@ -84,3 +85,50 @@ def test_a_changed_python_file_is_seen_through_the_cache(tmp_path: Path) -> None
     (tmp_path / "app" / "main.py").write_text(CURRENT_APP, encoding="utf-8")
     second = cli.json("check", "--select", "CM201", "requirements.txt")["diagnostics"]
     assert second[0]["fix"]["applicability"] == "safe"
+
+
+def test_the_search_for_uses_parses_only_files_that_spell_a_removed_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import libcst
+
+    from claude_migrate.analysis import sdk_uses
+    from claude_migrate.policy.deprecations import SdkRemoval
+
+    removals = (
+        SdkRemoval("count_tokens", "client-method", "0.39.0", "", "CM201"),
+        SdkRemoval("beta.prompt_caching", "client-attribute", "0.41.0", "", "CM303"),
+        SdkRemoval(
+            "MessageParam", "constructor", "2.0.0", "", "CM303", ("anthropic.types.MessageParam",)
+        ),
+    )
+    write_tree(
+        tmp_path,
+        {
+            # Names the SDK, spells no removed name: nothing to parse.
+            "plain.py": "import anthropic\n\nclient = anthropic.Anthropic()\n",
+            "method.py": "import anthropic\n\nc = anthropic.Anthropic()\nc.count_tokens('x')\n",
+            "attribute.py": (
+                "import anthropic\n\nc = anthropic.Anthropic()\n"
+                "c.beta.prompt_caching.messages.create()\n"
+            ),
+            "aliased.py": "from anthropic.types import MessageParam as M\n\nM(role='user')\n",
+        },
+    )
+    parsed: list[str] = []
+    real = libcst.parse_module
+
+    def counting(text: str, *args: object, **kwargs: object) -> libcst.Module:
+        parsed.append(text)
+        return real(text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(libcst, "parse_module", counting)
+    sdk_uses._file_uses.cache_clear()
+    found = sdk_uses.uses(str(tmp_path), removals)
+    assert found == {
+        "count_tokens": ["method.py:4"],
+        "beta.prompt_caching": ["attribute.py:4"],
+        "MessageParam": ["aliased.py:3"],
+    }
+    assert len(parsed) == 3
+    assert not any("client = anthropic.Anthropic()" in text for text in parsed)

@@ -94,7 +94,9 @@ def state(folder: str) -> str:
     return digest.hexdigest()[:16]
 
 
-def _context(path: Path) -> FileContext | None:
+def _context(path: Path, words: tuple[bytes, ...]) -> FileContext | None:
+    """Return the file parsed by LibCST, or None when it cannot use any removal: it does not
+    mention `anthropic`, or spells none of `words` (`_spelled_by_a_use`), in any case."""
     from claude_migrate.analysis.context import FileContext
     from claude_migrate.core.settings import FileSettings
     from claude_migrate.core.source import SourceText
@@ -106,6 +108,9 @@ def _context(path: Path) -> FileContext | None:
     except OSError:
         return None
     if b"anthropic" not in data:
+        return None
+    lowered = data.lower()
+    if not any(word in lowered for word in words):
         return None
     try:
         text = data.decode("utf-8")
@@ -200,8 +205,22 @@ _FINDERS: dict[str, Callable[[FileContext, SdkRemoval], Iterator[int]]] = {
 
 
 @cache
+def _spelled_by_a_use(removals: tuple[SdkRemoval, ...]) -> tuple[bytes, ...]:
+    """Return words, lowercased, one of which every use of one of `removals` spells.
+
+    A use of a client method, argument, resource or constant spells the removal's name (a
+    dotted one, its first part: `beta` of `beta.prompt_caching`); a constructor call spells the
+    last part of one of its qualified names (`MessageParam`, also when imported under an alias
+    or through its module). A file spelling none of them, in any case, has no use to find.
+    """
+    words = {r.name.split(".")[0] for r in removals}
+    words.update(call.rsplit(".", 1)[-1] for r in removals for call in r.calls)
+    return tuple(sorted(w.lower().encode("utf-8", "surrogatepass") for w in words if w))
+
+
+@cache
 def _file_uses(path: str, mtime: int, removals: tuple[SdkRemoval, ...]) -> dict[str, list[int]]:
-    ctx = _context(Path(path))
+    ctx = _context(Path(path), _spelled_by_a_use(removals))
     if ctx is None:
         return {}
     return {r.name: sorted(set(_lines(ctx, r))) for r in removals}

@@ -130,9 +130,14 @@ class RemovedSdkApiCheck(Check["FileContext"]):
 
     def _attributes(self, ctx: FileContext) -> Iterable[Diagnostic]:
         """Yield a finding per call reached through a client namespace the SDK removed."""
+        # A client's path is made of the attribute names this file spells (`client.beta.x`)
+        # or passes to `getattr`: a file spelling neither the namespace's last name nor
+        # `getattr` cannot reach it, and its calls are not resolved for it.
+        text = ctx.source.text
         removed = [
             (tuple(removal.name.split(".")), removal)
             for removal in ctx.facts.catalogue.removals("client-attribute", RULE)
+            if removal.name.rsplit(".", 1)[-1] in text or "getattr" in text
         ]
         if not removed:
             return
