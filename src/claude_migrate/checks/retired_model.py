@@ -19,8 +19,9 @@ scalar of a YAML, JSON, TOML, `.env` or `.ini` configuration file) that no analy
 reach a call is reported as a warning saying so, fixed (unsafe) by the replacement in the same
 spelling, in place; except where the rewrite would change what the code means: a comparison
 that excludes it, a response body's model (what the API answered, which a test compares with
-its recording; a body a test double gives back), an element of a list (or `Literal[...]`) that
-holds the replacement or another element becoming it, a table key another key becomes.
+its recording; a body a test double gives back), what a test expects where another literal of
+the file with that id keeps it, an element of a list (or `Literal[...]`) that holds the
+replacement or another element becoming it, a table key another key becomes.
 """
 
 from __future__ import annotations
@@ -80,6 +81,12 @@ ANSWERED = "it is a response's model (what the API answered, recorded or mocked)
 PAIRED = (
     "a test double in this file gives the same id back, which keeps it (its body is an answer), "
     "and a test compares the two"
+)
+# ... what a test expects, where the id it compares with keeps it: the test would expect the
+# replacement from code that still sends (or answers) the old id.
+EXPECTED = (
+    "a test in this file expects it, and another literal of the file with this id keeps it "
+    "(its finding has no fix): the test would compare the replacement with the old id"
 )
 # ... an element of a list of models that holds the replacement already, or another element
 # becoming it: the list would name one model twice and no longer the ones it named.
@@ -161,19 +168,27 @@ class RetiredModelCheck(Check["CheckContext"]):
         from claude_migrate.analysis.context import FileContext
 
         if isinstance(ctx, FileContext):
-            yield from self._calls(ctx)
-            yield from self._python_data(ctx)
+            # The ids a call of the file keeps (its finding has no fix): a test's expectation
+            # of one keeps it too.
+            kept: set[str] = set()
+            yield from self._calls(ctx, kept)
+            yield from self._python_data(ctx, kept)
         else:
             yield from self._config_data(ctx)
 
     # Data: ids no call is proven to use ---------------------------------------------------------
-    def _python_data(self, ctx: FileContext) -> Iterable[Diagnostic]:
+    def _python_data(self, ctx: FileContext, kept: set[str]) -> Iterable[Diagnostic]:
         from claude_migrate.analysis.edits import string_literal
         from claude_migrate.analysis.model_mentions import call_model_nodes, python_mentions
 
         mentions, values = python_mentions(ctx)
         if not mentions:
             return
+        # A test's expectations last: each keeps its id when another literal of the file with
+        # that id keeps it (`kept`), the call's or the data's, or the test compares a renamed
+        # expectation with an id still sent.
+        found: dict[int, list[Diagnostic]] = {}
+        order = sorted(range(len(mentions)), key=lambda index: mentions[index].expected)
         proven = call_model_nodes(ctx)
         shared = _shared_targets(
             (mention.spelling for mention in mentions if mention.key), ctx.facts
@@ -182,7 +197,8 @@ class RetiredModelCheck(Check["CheckContext"]):
         # each other's replacements).
         targets = {mention.value: _target(mention.spelling, ctx.facts) for mention in mentions}
         group_targets: dict[int, Counter[str | None]] = {}
-        for mention in mentions:
+        for index in order:
+            mention = mentions[index]
             if id(mention.node) in proven:
                 continue  # a call's model: reported (or not) as the call's, above
             start, end = ctx.span(mention.node)
@@ -194,6 +210,8 @@ class RetiredModelCheck(Check["CheckContext"]):
 
             why_not = EXCLUDED if mention.excluded else ANSWERED if mention.answered else ""
             why_not = why_not or (PAIRED if mention.paired else "")
+            if not why_not and mention.expected and mention.value in kept:
+                why_not = EXPECTED
             target = targets.get(mention.value)
             if not why_not and mention.group is not None and target is not None:
                 # The other elements as they are, and as their own fixes would write them.
@@ -203,10 +221,13 @@ class RetiredModelCheck(Check["CheckContext"]):
                     group_targets[id(mention.group)] = becoming
                 if mention.group[target] or becoming[target] > 1:
                     why_not = COLLAPSES
-            yield from self._data(
+            reported = found[index] = list(self._data(
                 ctx, start, end, mention.value, mention.spelling, taken, edit, DATA_IN_CODE,
                 why_not,
-            )  # fmt: skip
+            ))  # fmt: skip
+            kept.update(mention.value for diagnostic in reported if diagnostic.fix is None)
+        for index in sorted(found):
+            yield from found[index]
 
     def _config_data(self, ctx: CheckContext) -> Iterable[Diagnostic]:
         from claude_migrate.policy.model_ids import WORD, recognise
@@ -327,7 +348,8 @@ class RetiredModelCheck(Check["CheckContext"]):
         return message + f"; use {status.target!r}", fix
 
     # Calls ----------------------------------------------------------------------------------------
-    def _calls(self, ctx: FileContext) -> Iterable[Diagnostic]:
+    def _calls(self, ctx: FileContext, kept: set[str]) -> Iterable[Diagnostic]:
+        """Report the calls' models; add to `kept` the retired ids a call keeps (no fix)."""
         from claude_migrate.analysis.constant_reads import Reading, constant_reads, one_per_value
 
         as_of = ctx.facts.as_of
@@ -344,16 +366,21 @@ class RetiredModelCheck(Check["CheckContext"]):
             if found.retires <= as_of:
                 why_not = COLLAPSES if id(site) in registered else ""
                 diagnostic = self._retired(ctx, site, found, why_not)
+                if diagnostic.fix is None:
+                    kept.add(str(found.entry.value.value))
                 readings.append(Reading(site, found.entry, diagnostic))
             elif (found.retires - as_of).days <= warn_days:
                 readings.append(Reading(site, found.entry, self._retiring(ctx, site, found, as_of)))
         # A constant several calls read (here, or here and in other modules): one finding.
         merged, shared = one_per_value(ctx, self, readings, "model", constant_reads(ctx, "model"))
         yield from merged
-        yield from self._constants(ctx, reported | shared)
+        yield from self._constants(ctx, reported | shared, kept)
 
-    def _constants(self, ctx: FileContext, reported: set[int]) -> Iterable[Diagnostic]:
-        """Report this file's model constants that other modules' Claude calls read, once each.
+    def _constants(
+        self, ctx: FileContext, reported: set[int], kept: set[str]
+    ) -> Iterable[Diagnostic]:
+        """Report this file's model constants that other modules' Claude calls read, once each;
+        add to `kept` the ids reported with no fix.
 
         The fix replaces the constant's text only: what the new model's facts ask of each
         call's other parameters is not checked from here.
@@ -370,6 +397,7 @@ class RetiredModelCheck(Check["CheckContext"]):
             if found is None:
                 continue
             current = read.value
+            kept.add(current)  # taken back below where the constant gets its fix
             related = read.related("model")
             if found.retires > as_of:
                 if (found.retires - as_of).days > self.settings["warn-days"]:
@@ -413,6 +441,8 @@ class RetiredModelCheck(Check["CheckContext"]):
                     "module that imports it)",
                     ctx.replace(read.node, string_literal(read.node, found.target)),
                 )
+            if fix is not None:
+                kept.discard(current)
             yield ctx.diagnostic(self, read.node, message, fix, related=related)
 
     def _retired(
