@@ -21,7 +21,8 @@ spelling, in place; except where the rewrite would change what the code means: a
 that excludes it, a response body's model (what the API answered, which a test compares with
 its recording; a body a test double gives back), what a test expects where another literal of
 the file with that id keeps it, an element of a list (or `Literal[...]`) that holds the
-replacement or another element becoming it, a table key another key becomes.
+replacement or another element becoming it, a table key another key becomes. An id (a call's
+or data) that a test of the module sends to a recorded exchange it replays keeps it too.
 """
 
 from __future__ import annotations
@@ -87,6 +88,11 @@ PAIRED = (
 EXPECTED = (
     "a test in this file expects it, and another literal of the file with this id keeps it "
     "(its finding has no fix): the test would compare the replacement with the old id"
+)
+# ... an id a test of this module sends to a replayed recording (`analysis.recordings`).
+RECORDED = (
+    "a test of this module replays a recorded request with it ({}), matched on what it sends: "
+    "a new id would find no recording; record it again with the new model"
 )
 # ... an element of a list of models that holds the replacement already, or another element
 # becoming it: the list would name one model twice and no longer the ones it named.
@@ -212,6 +218,7 @@ class RetiredModelCheck(Check["CheckContext"]):
             why_not = why_not or (PAIRED if mention.paired else "")
             if not why_not and mention.expected and mention.value in kept:
                 why_not = EXPECTED
+            why_not = why_not or _recorded(ctx, mention.value)
             target = targets.get(mention.value)
             if not why_not and mention.group is not None and target is not None:
                 # The other elements as they are, and as their own fixes would write them.
@@ -365,6 +372,7 @@ class RetiredModelCheck(Check["CheckContext"]):
                 reported.add(id(found.entry.value.node))
             if found.retires <= as_of:
                 why_not = COLLAPSES if id(site) in registered else ""
+                why_not = why_not or _recorded(ctx, str(found.entry.value.value))
                 diagnostic = self._retired(ctx, site, found, why_not)
                 if diagnostic.fix is None:
                     kept.add(str(found.entry.value.value))
@@ -550,6 +558,15 @@ class RetiredModelCheck(Check["CheckContext"]):
             "; no current replacement is known for this spelling: set one in "
             "[retired-models.replace]"
         )
+
+
+def _recorded(ctx: CheckContext, value: str) -> str:
+    """Return why a model id keeps its spelling in a module whose tests replay a recorded
+    request with it (`analysis.recordings`); "" otherwise."""
+    from claude_migrate.analysis.recordings import recorded
+
+    where = recorded(str(ctx.path), value)
+    return RECORDED.format(where) if where else ""
 
 
 def _shared_targets(keys: Iterable[Spelling], facts: ProjectFacts) -> set[str]:
