@@ -18,11 +18,7 @@ APP = (
     '        messages=[{"role": "user", "content": text}],\n'
     "    )\n"
 )
-TEST = (
-    "from app import reply\n\n\n"
-    "def test_reply():\n"
-    '    reply("hi", "claude-3-haiku-20240307")\n'
-)
+TEST = 'from app import reply\n\n\ndef test_reply():\n    reply("hi", "claude-3-haiku-20240307")\n'
 CASSETTE = (
     "interactions:\n- request:\n"
     '    body: \'{"model": "claude-3-haiku-20240307", "max_tokens": 100}\'\n'
