@@ -6,6 +6,8 @@ request it was made with; vcrpy may match on the body, so a renamed request find
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from helpers import Cli, write_tree
 
@@ -102,3 +104,16 @@ def test_a_default_in_another_module_that_a_recording_holds_keeps_it(cli: Cli) -
     )
     cli("fix", "--unsafe-fixes", "--select", "CM302", ".")
     assert "claude-3-haiku-20240307" in (cli.cwd / "app.py").read_text()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_a_fifo_named_like_a_cassette_is_skipped_not_waited_on(cli: Cli) -> None:
+    write_tree(
+        cli.cwd,
+        {"claude-migrate.toml": POLICY, "app.py": APP, "tests/test_app.py": TEST},
+    )
+    folder = cli.cwd / "tests/cassettes/test_app"
+    folder.mkdir(parents=True)
+    os.mkfifo(folder / "test_reply.yaml")
+    cli("fix", "--unsafe-fixes", "--select", "CM302", ".")
+    assert "claude-haiku-4-5-20251001" in (cli.cwd / "tests/test_app.py").read_text()

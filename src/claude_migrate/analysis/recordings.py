@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
 from functools import cache
 
 from claude_migrate.analysis.sdk_uses import MAX_BYTES
@@ -72,8 +73,11 @@ def _texts(folder: str, digest: str) -> tuple[tuple[str, str], ...]:
     total = 0
     for name in _files(folder):
         try:
-            size = os.path.getsize(name)
-            if size > MAX_BYTES or total + size > MAX_TOTAL:
+            info = os.stat(name)
+            size = info.st_size
+            # Only regular files: a FIFO or a device named like a cassette would block or
+            # never end.
+            if not stat.S_ISREG(info.st_mode) or size > MAX_BYTES or total + size > MAX_TOTAL:
                 continue
             with open(name, encoding="utf-8", errors="replace") as handle:
                 texts.append((name, handle.read()))
