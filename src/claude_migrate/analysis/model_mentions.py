@@ -56,6 +56,10 @@ class Mention:
     # expectation, `create.assert_called_with(model="...")`, or of a unittest assertion,
     # `self.assertEqual(..., "...")`): it is compared with what the code sends or gives back.
     expected: bool = False
+    # An argument of a double's expectation of a Text Completions call
+    # (`client.completions.create.assert_called_with(model="...")`): the call it describes keeps
+    # its model until CM301 moves it to the Messages API, wherever that call is written.
+    legacy_expected: bool = False
 
 
 # Keys only a Messages API response carries (https://docs.anthropic.com/en/api/messages,
@@ -128,6 +132,18 @@ EXPECTATIONS = frozenset(
 )  # fmt: skip
 
 
+def _expects_text_completions(double: cst.BaseExpression) -> bool:
+    """Return whether a double's expectation is set on a Text Completions call
+    (`client.completions.create`, not OpenAI's `client.chat.completions.create`)."""
+    if not (isinstance(double, cst.Attribute) and double.attr.value == "create"):
+        return False
+    resource = double.value
+    if not (isinstance(resource, cst.Attribute) and resource.attr.value == "completions"):
+        return False
+    owner = resource.value
+    return not (isinstance(owner, cst.Attribute) and owner.attr.value == "chat")
+
+
 def _strings_in(node: cst.BaseExpression) -> list[int]:
     """Return the ids of the string literal `node` is, or that a call wrapping it passes
     (`snapshot("...")`, `str("...")`)."""
@@ -149,6 +165,7 @@ class _Strings:
         self.answered: set[int] = set()
         self.doubled: set[int] = set()  # the strings of the bodies test doubles give back
         self.expected: set[int] = set()  # the strings a test expects (`EXPECTATIONS`, `assert`)
+        self.legacy_expected: set[int] = set()  # ... of a Text Completions call's double
         # Registers of model objects, by the class called: `register(ClaudeMessages("..."))`,
         # `[Model("..."), ...]`; each entry its first argument's literal.
         self.registers: dict[str, list[cst.SimpleString]] = {}
@@ -168,8 +185,12 @@ class _Strings:
     def visit_Call(self, node: cst.Call) -> bool:
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in EXPECTATIONS:
+            legacy = _expects_text_completions(func.value)
             for arg in node.args:
-                self.expected.update(_nested_strings(arg.value))
+                strings = _nested_strings(arg.value)
+                self.expected.update(strings)
+                if legacy:
+                    self.legacy_expected.update(strings)
         return True
 
     def visit_Element(self, node: cst.Element) -> bool:
@@ -318,6 +339,7 @@ def python_mentions(ctx: FileContext) -> tuple[list[Mention], set[str]]:
                     id(node) in visitor.answered or id(node) in visitor.doubled,
                     id(node) not in visitor.doubled and value in doubled,
                     id(node) in visitor.expected,
+                    id(node) in visitor.legacy_expected,
                 )  # fmt: skip
             )
     return found, values

@@ -89,6 +89,12 @@ EXPECTED = (
     "a test in this file expects it, and another literal of the file with this id keeps it "
     "(its finding has no fix): the test would compare the replacement with the old id"
 )
+# ... what a double of a Text Completions call is expected to be called with: that call keeps
+# its model until CM301 moves it, wherever it is written.
+LEGACY_EXPECTED = (
+    "a test expects a Text Completions call with it, and that call keeps its model until CM301 "
+    "(legacy-completions) moves it to the Messages API"
+)
 # ... an id a test of this module sends to a replayed recording (`analysis.recordings`).
 RECORDED = (
     "a test of this module replays a recorded request with it ({}), matched on what it sends: "
@@ -218,6 +224,7 @@ class RetiredModelCheck(Check["CheckContext"]):
             why_not = why_not or (PAIRED if mention.paired else "")
             if not why_not and mention.expected and mention.value in kept:
                 why_not = EXPECTED
+            why_not = why_not or (LEGACY_EXPECTED if mention.legacy_expected else "")
             why_not = why_not or _recorded(ctx, mention.value)
             target = targets.get(mention.value)
             if not why_not and mention.group is not None and target is not None:
