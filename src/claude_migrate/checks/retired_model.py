@@ -239,7 +239,10 @@ class RetiredModelCheck(Check["CheckContext"]):
                 ctx, start, end, mention.value, mention.spelling, taken, edit, DATA_IN_CODE,
                 why_not,
             ))  # fmt: skip
-            kept.update(mention.value for diagnostic in reported if diagnostic.fix is None)
+            if why_not not in (EXCLUDED, ANSWERED):
+                # A literal the code may send that keeps its id (a comparison that excludes it
+                # or a response's model is not what a request sends).
+                kept.update(mention.value for diagnostic in reported if diagnostic.fix is None)
         for index in sorted(found):
             yield from found[index]
 
