@@ -52,6 +52,14 @@ class Mention:
     # the two (`fetchall.return_value = [(2, "claude-2")]`, then `assert rows == [{"model":
     # "claude-2"}]`), and the double's keeps its id.
     paired: bool = False
+    # What a test expects (under an `assert` statement, or an argument of a test double's
+    # expectation, `create.assert_called_with(model="...")`, or of a unittest assertion,
+    # `self.assertEqual(..., "...")`): it is compared with what the code sends or gives back.
+    expected: bool = False
+    # An argument of a double's expectation of a Text Completions call
+    # (`client.completions.create.assert_called_with(model="...")`): the call it describes keeps
+    # its model until CM301 moves it to the Messages API, wherever that call is written.
+    legacy_expected: bool = False
 
 
 # Keys only a Messages API response carries (https://docs.anthropic.com/en/api/messages,
@@ -110,6 +118,32 @@ def _double_answer(value: cst.BaseExpression) -> bool:
     return isinstance(value, (cst.Dict, cst.List, cst.Tuple, cst.Call))
 
 
+# The calls that state what a test expects: a double's expectations (`unittest.mock`,
+# https://docs.python.org/3/library/unittest.mock.html#unittest.mock.Mock.assert_called_with)
+# and unittest's assertions; their arguments are compared with what the code did.
+EXPECTATIONS = frozenset(
+    {
+        "assert_called_with", "assert_called_once_with", "assert_any_call", "assert_has_calls",
+        "assert_awaited_with", "assert_awaited_once_with", "assert_any_await",
+        "assert_has_awaits", "assertEqual", "assertEquals", "assertIn", "assertDictEqual",
+        "assertDictContainsSubset", "assertListEqual", "assertTupleEqual", "assertSequenceEqual",
+        "assertCountEqual", "assertSetEqual",
+    }
+)  # fmt: skip
+
+
+def _expects_text_completions(double: cst.BaseExpression) -> bool:
+    """Return whether a double's expectation is set on a Text Completions call
+    (`client.completions.create`, not OpenAI's `client.chat.completions.create`)."""
+    if not (isinstance(double, cst.Attribute) and double.attr.value == "create"):
+        return False
+    resource = double.value
+    if not (isinstance(resource, cst.Attribute) and resource.attr.value == "completions"):
+        return False
+    owner = resource.value
+    return not (isinstance(owner, cst.Attribute) and owner.attr.value == "chat")
+
+
 def _strings_in(node: cst.BaseExpression) -> list[int]:
     """Return the ids of the string literal `node` is, or that a call wrapping it passes
     (`snapshot("...")`, `str("...")`)."""
@@ -130,6 +164,8 @@ class _Strings:
         self.groups: dict[int, Counter[str]] = {}
         self.answered: set[int] = set()
         self.doubled: set[int] = set()  # the strings of the bodies test doubles give back
+        self.expected: set[int] = set()  # the strings a test expects (`EXPECTATIONS`, `assert`)
+        self.legacy_expected: set[int] = set()  # ... of a Text Completions call's double
         # Registers of model objects, by the class called: `register(ClaudeMessages("..."))`,
         # `[Model("..."), ...]`; each entry its first argument's literal.
         self.registers: dict[str, list[cst.SimpleString]] = {}
@@ -140,6 +176,21 @@ class _Strings:
         keyword = node.keyword.value if node.keyword is not None else ""
         if keyword in DOUBLE_ANSWERS and _double_answer(node.value):
             self.doubled.update(_nested_strings(node.value))
+        return True
+
+    def visit_Assert(self, node: cst.Assert) -> bool:
+        self.expected.update(_nested_strings(node.test))
+        return True
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in EXPECTATIONS:
+            legacy = _expects_text_completions(func.value)
+            for arg in node.args:
+                strings = _nested_strings(arg.value)
+                self.expected.update(strings)
+                if legacy:
+                    self.legacy_expected.update(strings)
         return True
 
     def visit_Element(self, node: cst.Element) -> bool:
@@ -287,6 +338,8 @@ def python_mentions(ctx: FileContext) -> tuple[list[Mention], set[str]]:
                     visitor.groups.get(id(node)),
                     id(node) in visitor.answered or id(node) in visitor.doubled,
                     id(node) not in visitor.doubled and value in doubled,
+                    id(node) in visitor.expected,
+                    id(node) in visitor.legacy_expected,
                 )  # fmt: skip
             )
     return found, values

@@ -171,6 +171,7 @@ class MigrateModelCheck(Check["FileContext"]):
         facts: Facts | None,
         merged: str = "",
     ) -> Diagnostic | None:
+        from claude_migrate.analysis.recordings import recorded
         from claude_migrate.analysis.retirements import compose
 
         known = ctx.facts.catalogue
@@ -212,6 +213,12 @@ class MigrateModelCheck(Check["FileContext"]):
             composed = "the model is not written where a fix can reach it"
         elif merged:
             composed = merged
+        elif where := recorded(str(ctx.path), str(current)):
+            composed = (
+                f"a test of this module replays a recorded request with it ({where}), matched on "
+                "what it sends: a new id would find no recording; record it again with the new "
+                "model"
+            )
         else:
             composed = compose(ctx, site, entry, written)
         if isinstance(composed, str):

@@ -19,8 +19,10 @@ scalar of a YAML, JSON, TOML, `.env` or `.ini` configuration file) that no analy
 reach a call is reported as a warning saying so, fixed (unsafe) by the replacement in the same
 spelling, in place; except where the rewrite would change what the code means: a comparison
 that excludes it, a response body's model (what the API answered, which a test compares with
-its recording; a body a test double gives back), an element of a list (or `Literal[...]`) that
-holds the replacement or another element becoming it, a table key another key becomes.
+its recording; a body a test double gives back), what a test expects where another literal of
+the file with that id keeps it, an element of a list (or `Literal[...]`) that holds the
+replacement or another element becoming it, a table key another key becomes. An id (a call's
+or data) that a test of the module sends to a recorded exchange it replays keeps it too.
 """
 
 from __future__ import annotations
@@ -80,6 +82,23 @@ ANSWERED = "it is a response's model (what the API answered, recorded or mocked)
 PAIRED = (
     "a test double in this file gives the same id back, which keeps it (its body is an answer), "
     "and a test compares the two"
+)
+# ... what a test expects, where the id it compares with keeps it: the test would expect the
+# replacement from code that still sends (or answers) the old id.
+EXPECTED = (
+    "a test in this file expects it, and another literal of the file with this id keeps it "
+    "(its finding has no fix): the test would compare the replacement with the old id"
+)
+# ... what a double of a Text Completions call is expected to be called with: that call keeps
+# its model until CM301 moves it, wherever it is written.
+LEGACY_EXPECTED = (
+    "a test expects a Text Completions call with it, and that call keeps its model until CM301 "
+    "(legacy-completions) moves it to the Messages API"
+)
+# ... an id a test of this module sends to a replayed recording (`analysis.recordings`).
+RECORDED = (
+    "a test of this module replays a recorded request with it ({}), matched on what it sends: "
+    "a new id would find no recording; record it again with the new model"
 )
 # ... an element of a list of models that holds the replacement already, or another element
 # becoming it: the list would name one model twice and no longer the ones it named.
@@ -161,19 +180,27 @@ class RetiredModelCheck(Check["CheckContext"]):
         from claude_migrate.analysis.context import FileContext
 
         if isinstance(ctx, FileContext):
-            yield from self._calls(ctx)
-            yield from self._python_data(ctx)
+            # The ids a call of the file keeps (its finding has no fix): a test's expectation
+            # of one keeps it too.
+            kept: set[str] = set()
+            yield from self._calls(ctx, kept)
+            yield from self._python_data(ctx, kept)
         else:
             yield from self._config_data(ctx)
 
     # Data: ids no call is proven to use ---------------------------------------------------------
-    def _python_data(self, ctx: FileContext) -> Iterable[Diagnostic]:
+    def _python_data(self, ctx: FileContext, kept: set[str]) -> Iterable[Diagnostic]:
         from claude_migrate.analysis.edits import string_literal
         from claude_migrate.analysis.model_mentions import call_model_nodes, python_mentions
 
         mentions, values = python_mentions(ctx)
         if not mentions:
             return
+        # A test's expectations last: each keeps its id when another literal of the file with
+        # that id keeps it (`kept`), the call's or the data's, or the test compares a renamed
+        # expectation with an id still sent.
+        found: dict[int, list[Diagnostic]] = {}
+        order = sorted(range(len(mentions)), key=lambda index: mentions[index].expected)
         proven = call_model_nodes(ctx)
         shared = _shared_targets(
             (mention.spelling for mention in mentions if mention.key), ctx.facts
@@ -182,7 +209,8 @@ class RetiredModelCheck(Check["CheckContext"]):
         # each other's replacements).
         targets = {mention.value: _target(mention.spelling, ctx.facts) for mention in mentions}
         group_targets: dict[int, Counter[str | None]] = {}
-        for mention in mentions:
+        for index in order:
+            mention = mentions[index]
             if id(mention.node) in proven:
                 continue  # a call's model: reported (or not) as the call's, above
             start, end = ctx.span(mention.node)
@@ -194,6 +222,10 @@ class RetiredModelCheck(Check["CheckContext"]):
 
             why_not = EXCLUDED if mention.excluded else ANSWERED if mention.answered else ""
             why_not = why_not or (PAIRED if mention.paired else "")
+            if not why_not and mention.expected and mention.value in kept:
+                why_not = EXPECTED
+            why_not = why_not or (LEGACY_EXPECTED if mention.legacy_expected else "")
+            why_not = why_not or _recorded(ctx, mention.value)
             target = targets.get(mention.value)
             if not why_not and mention.group is not None and target is not None:
                 # The other elements as they are, and as their own fixes would write them.
@@ -203,10 +235,16 @@ class RetiredModelCheck(Check["CheckContext"]):
                     group_targets[id(mention.group)] = becoming
                 if mention.group[target] or becoming[target] > 1:
                     why_not = COLLAPSES
-            yield from self._data(
+            reported = found[index] = list(self._data(
                 ctx, start, end, mention.value, mention.spelling, taken, edit, DATA_IN_CODE,
                 why_not,
-            )  # fmt: skip
+            ))  # fmt: skip
+            if why_not not in (EXCLUDED, ANSWERED):
+                # A literal the code may send that keeps its id (a comparison that excludes it
+                # or a response's model is not what a request sends).
+                kept.update(mention.value for diagnostic in reported if diagnostic.fix is None)
+        for index in sorted(found):
+            yield from found[index]
 
     def _config_data(self, ctx: CheckContext) -> Iterable[Diagnostic]:
         from claude_migrate.policy.model_ids import WORD, recognise
@@ -327,7 +365,8 @@ class RetiredModelCheck(Check["CheckContext"]):
         return message + f"; use {status.target!r}", fix
 
     # Calls ----------------------------------------------------------------------------------------
-    def _calls(self, ctx: FileContext) -> Iterable[Diagnostic]:
+    def _calls(self, ctx: FileContext, kept: set[str]) -> Iterable[Diagnostic]:
+        """Report the calls' models; add to `kept` the retired ids a call keeps (no fix)."""
         from claude_migrate.analysis.constant_reads import Reading, constant_reads, one_per_value
 
         as_of = ctx.facts.as_of
@@ -343,17 +382,23 @@ class RetiredModelCheck(Check["CheckContext"]):
                 reported.add(id(found.entry.value.node))
             if found.retires <= as_of:
                 why_not = COLLAPSES if id(site) in registered else ""
+                why_not = why_not or _recorded(ctx, str(found.entry.value.value))
                 diagnostic = self._retired(ctx, site, found, why_not)
+                if diagnostic.fix is None:
+                    kept.add(str(found.entry.value.value))
                 readings.append(Reading(site, found.entry, diagnostic))
             elif (found.retires - as_of).days <= warn_days:
                 readings.append(Reading(site, found.entry, self._retiring(ctx, site, found, as_of)))
         # A constant several calls read (here, or here and in other modules): one finding.
         merged, shared = one_per_value(ctx, self, readings, "model", constant_reads(ctx, "model"))
         yield from merged
-        yield from self._constants(ctx, reported | shared)
+        yield from self._constants(ctx, reported | shared, kept)
 
-    def _constants(self, ctx: FileContext, reported: set[int]) -> Iterable[Diagnostic]:
-        """Report this file's model constants that other modules' Claude calls read, once each.
+    def _constants(
+        self, ctx: FileContext, reported: set[int], kept: set[str]
+    ) -> Iterable[Diagnostic]:
+        """Report this file's model constants that other modules' Claude calls read, once each;
+        add to `kept` the ids reported with no fix.
 
         The fix replaces the constant's text only: what the new model's facts ask of each
         call's other parameters is not checked from here.
@@ -370,6 +415,7 @@ class RetiredModelCheck(Check["CheckContext"]):
             if found is None:
                 continue
             current = read.value
+            kept.add(current)  # taken back below where the constant gets its fix
             related = read.related("model")
             if found.retires > as_of:
                 if (found.retires - as_of).days > self.settings["warn-days"]:
@@ -413,6 +459,8 @@ class RetiredModelCheck(Check["CheckContext"]):
                     "module that imports it)",
                     ctx.replace(read.node, string_literal(read.node, found.target)),
                 )
+            if fix is not None:
+                kept.discard(current)
             yield ctx.diagnostic(self, read.node, message, fix, related=related)
 
     def _retired(
@@ -520,6 +568,15 @@ class RetiredModelCheck(Check["CheckContext"]):
             "; no current replacement is known for this spelling: set one in "
             "[retired-models.replace]"
         )
+
+
+def _recorded(ctx: CheckContext, value: str) -> str:
+    """Return why a model id keeps its spelling in a module whose tests replay a recorded
+    request with it (`analysis.recordings`); "" otherwise."""
+    from claude_migrate.analysis.recordings import recorded
+
+    where = recorded(str(ctx.path), value)
+    return RECORDED.format(where) if where else ""
 
 
 def _shared_targets(keys: Iterable[Spelling], facts: ProjectFacts) -> set[str]:

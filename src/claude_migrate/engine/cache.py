@@ -708,6 +708,10 @@ def external_state(settings: FileSettings, kind: str, path: str) -> str:
         from claude_migrate.analysis import doubles
 
         key += ";tests=" + doubles.state(doubles.project_root(path))
+        # ... and CM302 / CM304 keep a model its tests replay a recording of.
+        from claude_migrate.analysis import recordings
+
+        key += ";recorded=" + recordings.state(path)
     return key
 
 
