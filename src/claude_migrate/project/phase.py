@@ -1013,9 +1013,42 @@ class Project:
                     (self._class_body_value(owner_module, v) if method is None else v, method)
                     for v, method in values
                 ]
-                found = [self.evaluate(owner_module, m, v, depth + 1) for v, m in values if v]
+                inherited = (owner_module, owner) != (module, cls)
+                found = [
+                    self._hook_value(owner_module, m, v, module, cls, depth + 1)
+                    if inherited and m is not None
+                    else self.evaluate(owner_module, m, v, depth + 1)
+                    for v, m in values
+                    if v
+                ]
                 return _union(found) if found else None
         return None
+
+    def _hook_value(
+        self, owner_module: str, method: str, value: list[Any], module: str, cls: str, depth: int
+    ) -> Sym:
+        """Return what a base class's method stores in an attribute of an instance of `cls`.
+
+        `self.client = self._build_client()` in the base's `__init__` runs the hook of the
+        instance's class (a template method): the subclass's override, found through the MRO of
+        `cls`, gives the value. Anything else the base stores is read in the base's method.
+        """
+        facts = self.summaries[owner_module]["functions"].get(method)
+        params = (facts or {}).get("params") or []
+        if (
+            facts is None
+            or not params
+            or not facts["method"]
+            or facts["classmethod"]
+            or value[0] != "call"
+            or value[1][0] != "attr"
+            or value[1][1] != ["name", params[0]["name"]]
+        ):
+            return self.evaluate(owner_module, method, value, depth)
+        hook = self.member(module, cls, value[1][2])
+        if hook is None or self.summaries[hook[0]]["functions"][hook[1]].get("property"):
+            return self.evaluate(owner_module, method, value, depth)
+        return self._returns(*hook, depth + 1)
 
     def _class_body_value(self, module: str, value: list[Any]) -> list[Any] | None:
         """Return what a class body's `name: T = value` gives instances: the `default` of a
