@@ -107,6 +107,9 @@ _SUBMITTERS: Final = {"submit": 0, "run_in_executor": 1, "to_thread": 0}
 # request method handed to one is a Claude call made there (`calls.HANDOFFS`, the file's side).
 _HANDOFFS: Final = {"asyncio.to_thread": 0}
 _HANDOFF_NAMES: Final = frozenset(name.rsplit(".", 1)[1] for name in _HANDOFFS)
+# Executor methods that call the function handed to them: `submit` with the keywords that follow
+# it, `run_in_executor` with none (its request is then a `functools.partial`).
+_EXECUTOR_METHODS: Final = {"submit": 0, "run_in_executor": 1}
 # The methods that change a dict's items in place.
 _DICT_CHANGES = "update|setdefault|pop|popitem|clear|__setitem__|__delitem__"
 MAX_DEPTH = 24
@@ -1760,24 +1763,73 @@ class Project:
     def _handed(
         self, module: str, function: str | None, call: list[Any]
     ) -> tuple[list[Any], tuple[str, dict[str, list[Any]]]] | None:
-        """Return the SDK request `asyncio.to_thread(client.messages.create, model=...)` makes
-        (https://docs.python.org/3/library/asyncio-task.html#asyncio.to_thread), as if written
-        here, with its target; None for anything else. The SDK's request methods take keywords
-        only: another positional argument, or a `*` one, is not such a call."""
-        callee = call[1]
-        if callee[0] not in ("attr", "name") or callee[-1] not in _HANDOFF_NAMES:
+        """Return the SDK request a call hands to a function that makes it, as if written here,
+        with its target; None for anything else.
+
+        `asyncio.to_thread(fn, *args, **kwargs)` and an executor's `submit(fn, *args, **kwargs)`
+        call `fn` with the keywords that follow it
+        (https://docs.python.org/3/library/asyncio-task.html#asyncio.to_thread,
+        https://docs.python.org/3/library/concurrent.futures.html#concurrent.futures.Executor.submit);
+        `loop.run_in_executor(executor, fn)` calls `fn` with nothing
+        (https://docs.python.org/3/library/asyncio-eventloop.html#asyncio.loop.run_in_executor),
+        so its request is a `functools.partial` of the method with the keywords bound there. The
+        SDK's request methods take keywords only: another positional argument, or a `*` one, is
+        not such a call.
+        """
+        at = self._hands_at(module, function, call)
+        if at is None or len(call[2]) != at + 1 or call[4]:
             return None
-        found = self.evaluate(module, function, callee)
-        if not isinstance(found, Ref) or found.qualname not in _HANDOFFS:
-            return None
-        at = _HANDOFFS[found.qualname]
-        if len(call[2]) != at + 1 or call[4]:
-            return None
-        made = self._made(("handed", id(call)), ["call", call[2][at], [], *call[3:]])
+        handed = self._bound_partial(module, function, call[2][at])
+        if handed is not None:
+            # `functools.partial(client.messages.create, model=...)`: its keywords are the
+            # request's, with the handing call's (which win).
+            keywords = {**handed[3], **call[3]}
+            made = ["call", handed[2][0], [], keywords, False, handed[5] + call[5], *call[6:]]
+        else:
+            made = ["call", call[2][at], [], *call[3:]]
+        made = self._made(("handed", id(call)), made)
         target = self._target(module, function, made)
         if target is None or not target[0].startswith("sdk:"):
             return None
         return made, target
+
+    def _bound_partial(
+        self, module: str, function: str | None, handed: list[Any]
+    ) -> list[Any] | None:
+        """Return the `functools.partial(fn, **keywords)` call a handed expression is, written
+        there or held by a local bound once (`request = functools.partial(...)` then
+        `run_in_executor(None, request)`); None for anything else."""
+        if handed[0] == "name" and function is not None:
+            facts = self.summaries[module]["functions"].get(function)
+            local = (facts or {}).get("locals", {}).get(handed[1])
+            if local and len(local) == 1:
+                handed = local[0][0]
+        if handed[0] != "call" or len(handed[2]) != 1 or handed[4]:
+            return None
+        partial = self.evaluate(module, function, handed[1])
+        if not isinstance(partial, Ref) or partial.qualname != "functools.partial":
+            return None
+        return handed
+
+    def _hands_at(self, module: str, function: str | None, call: list[Any]) -> int | None:
+        """Return the position of the function a call hands on to be called (`to_thread`, an
+        executor's `submit` or `run_in_executor`); None for any other call. A project object's
+        own method of that name is an ordinary call."""
+        callee = call[1]
+        if callee[0] not in ("attr", "name"):
+            return None
+        if callee[-1] in _HANDOFF_NAMES:
+            found = self.evaluate(module, function, callee)
+            if isinstance(found, Ref) and found.qualname in _HANDOFFS:
+                return _HANDOFFS[found.qualname]
+        if callee[0] != "attr" or callee[2] not in _EXECUTOR_METHODS:
+            return None
+        receiver = self.evaluate(module, function, callee[1])
+        if isinstance(receiver, (Obj, SelfParam, Class, Super, Client)) or (
+            isinstance(receiver, Module) and receiver.name in self.summaries
+        ):
+            return None
+        return _EXECUTOR_METHODS[callee[2]]
 
     def _made(self, key: tuple[Any, ...], expression: list[Any]) -> list[Any]:
         """Return an expression made here from a summary's parts, the same object every time it
