@@ -1001,7 +1001,9 @@ class Project:
                 if value[0] == "attr" and value[1] == ["name", own]:
                     found.append(self._attribute_value(module, cls, value[2], depth + 1))
                 else:
-                    found.append(self.evaluate(method[0], method[1], value, depth + 1))
+                    found.append(
+                        self._hook_value(method[0], method[1], value, module, cls, depth + 1)
+                    )
         finally:
             self._evaluating.discard(key)
         return _union(found) if found else None
@@ -1449,11 +1451,29 @@ class Project:
             return self._outside_call(callee.qualname, call)
         if isinstance(callee, Client) and callee.path in (("with_options",), ("copy",)):
             return Client(callee.cls)
-        if isinstance(callee, (Func, Bound)):
+        if isinstance(callee, Bound):
+            receiver = (callee.receiver_module, callee.receiver)
+            return self._returns_on(callee.module, callee.qual, receiver, depth + 1)
+        if isinstance(callee, Func):
             return self._returns(callee.module, callee.qual, depth + 1)
         if isinstance(callee, Class):
             return Obj(callee.module, callee.name)
         return None
+
+    def _returns_on(
+        self, module: str, qual: str, receiver: tuple[str, str] | None, depth: int = 0
+    ) -> Sym:
+        """Return what a method returns run on an instance of `receiver`.
+
+        A base class's method run on a subclass's instance (`self.conn()` returning
+        `self._conn`, which the base sets from a hook the subclass overrides) is read on that
+        instance, as a property's is; any other function as it is written.
+        """
+        if receiver is not None and (module, qual.rsplit(".", 1)[0]) != receiver:
+            found = self._property((module, qual), *receiver, depth + 1)
+            if found is not None:
+                return found
+        return self._returns(module, qual, depth)
 
     def _held_getattr(
         self, module: str, function: str | None, call: list[Any], depth: int
@@ -3272,7 +3292,7 @@ class Project:
         `below`, of a subclass of it)."""
         key = (module, qual)
         entry: dict[str, Any] = {}
-        returned = self._returns(module, qual)
+        returned = self._returns_on(module, qual, receiver)
         if isinstance(returned, Client) and not returned.path:
             entry["returns"] = returned.cls
             if returned.only is not None:
