@@ -2489,14 +2489,33 @@ class Project:
             written = info.get("attributes", {}).get(attr)
             if written:
                 ok = len(written) == 1 and written[0][1] is None and written[0][0][0] == "lit"
-                init = f"{cls_name}.__init__" in self.summaries[cls_module]["functions"]
                 # A class of the reading module: the file's own analysis reads its default.
                 return (
                     (cls_module, f"{cls_name}.{attr}")
-                    if ok and not init and cls_module != module
+                    if ok and cls_module != module and not self._sets_by_name(cls)
                     else None
                 )
         return None
+
+    def _sets_by_name(self, cls: Class) -> bool:
+        """Return whether an instance of `cls` may get attributes its methods do not name: a
+        class of its method resolution order has an `__init__` and its module sets attributes
+        by a computed name (`setattr(self, key, value)`, `self.__dict__.update(...)`,
+        `vars(self)`), or its text cannot be read.
+
+        An `__init__` that names the attribute (`self.temperature = ...`) is seen by the
+        caller already (the instance's own attribute, found first).
+        """
+        for owner_module, owner in self.mro(cls.module, cls.name):
+            if f"{owner}.__init__" not in self.summaries[owner_module]["functions"]:
+                continue
+            data = self._module_data(self.module_path(owner_module))
+            if data is None:
+                return True
+            raw = data if isinstance(data, bytes) else data.encode("utf-8", "replace")
+            if any(word in raw for word in (b"setattr", b"__dict__", b"vars(", b"__setattr__")):
+                return True
+        return False
 
     def _made_by(
         self, module: str, function: str | None, holder: list[Any], depth: int, reader: str
