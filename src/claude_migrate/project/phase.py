@@ -2429,7 +2429,7 @@ class Project:
         literal once, at module level."""
         if value[0] == "attr" and value[1][0] in ("name", "attr"):
             base = self.evaluate(module, function, value[1])
-            if isinstance(base, Obj):
+            if isinstance(base, Obj) or self._falls_back(module, function, value[1]):
                 return self._field_default(module, function, value)
             if not isinstance(base, Module) or base.name == module:
                 return None
@@ -2540,6 +2540,9 @@ class Project:
             facts = self.summaries[module]["functions"].get(function, {})
             local = facts.get("locals", {}).get(name)
             if local is not None:
+                made = self._none_fallback(module, function, facts, name, local)
+                if made is not None:
+                    return self._made_by_bound(module, function, made, depth, reader)
                 if len(local) != 1 or local[0][1]:
                     return None
                 return self._made_by_bound(module, function, local[0][0], depth, reader)
@@ -2556,6 +2559,51 @@ class Project:
             return None if made is None else self._made_by_bound(owner, None, made, depth, reader)
         made = self._bound_once(summary, name)
         return None if made is None else self._made_by_bound(module, None, made, depth, reader)
+
+    def _falls_back(self, module: str, function: str | None, holder: list[Any]) -> bool:
+        """Return whether a name read in a function is a parameter replaced by an object when
+        a call leaves it out (`_none_fallback`)."""
+        if holder[0] != "name" or function is None:
+            return False
+        facts = self.summaries[module]["functions"].get(function)
+        local = (facts or {}).get("locals", {}).get(holder[1])
+        if facts is None or local is None:
+            return False
+        return self._none_fallback(module, function, facts, holder[1], local) is not None
+
+    def _none_fallback(
+        self,
+        module: str,
+        function: str,
+        facts: dict[str, Any],
+        name: str,
+        local: list[Any],
+    ) -> list[Any] | None:
+        """Return the class call a parameter defaulting to None is replaced with when an
+        in-project call leaves it out: `options = options or Options()`, or `options =
+        Options()` under a condition (`if options is None:`), the parameter's one binding.
+
+        Such a call sends that object: with None in place, no attribute of it can be read. What
+        other callers pass is theirs; the object made here is what the omitting call sends.
+        """
+        if len(local) != 1:
+            return None
+        value = local[0][0]
+        if value[0] == "or" and len(value[1]) == 2 and value[1][0] == ["name", name]:
+            value = value[1][1]
+        elif not local[0][1]:
+            return None  # bound unconditionally to something else: not a fallback
+        if value[0] != "call":
+            return None
+        param = next((p for p in facts["params"] if p["name"] == name), None)
+        if param is None or param["default"] is None:
+            return None
+        default = self.evaluate(module, None, param["default"])
+        if not isinstance(default, Const) or default.value is not None:
+            return None
+        key = (module, function)
+        self._read("relied", key)
+        return value if name in self.facts.relied.get(key, set()) else None
 
     def _made_by_bound(
         self, module: str, function: str | None, value: list[Any], depth: int, reader: str
