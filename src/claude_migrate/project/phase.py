@@ -2561,15 +2561,42 @@ class Project:
         return None if made is None else self._made_by_bound(module, None, made, depth, reader)
 
     def _falls_back(self, module: str, function: str | None, holder: list[Any]) -> bool:
-        """Return whether a name read in a function is a parameter replaced by an object when
-        a call leaves it out (`_none_fallback`)."""
-        if holder[0] != "name" or function is None:
+        """Return whether a name read in a function, or an attribute of its instance, holds a
+        parameter replaced by an object when a call leaves it out (`_none_fallback`):
+        `options = options or Options()`, `self.options = options or Options()`."""
+        if function is None:
+            return False
+        if holder[0] == "attr" and holder[1][0] == "name":
+            base = self.evaluate(module, function, holder[1])
+            if not isinstance(base, SelfParam):
+                return False
+            return self._attribute_fallback(base.module, base.name, holder[2]) is not None
+        if holder[0] != "name":
             return False
         facts = self.summaries[module]["functions"].get(function)
         local = (facts or {}).get("locals", {}).get(holder[1])
         if facts is None or local is None:
             return False
         return self._none_fallback(module, function, facts, holder[1], local) is not None
+
+    def _attribute_fallback(
+        self, module: str, cls: str, attr: str
+    ) -> tuple[str, str, list[Any]] | None:
+        """Return (module, method, class call) when the one value a method sets `self.attr` to
+        is a parameter's fallback (`self.options = options or Options()`, `_none_fallback`)."""
+        owner, info = self.attribute_owner(module, cls, attr)
+        values = info.get("attributes", {}).get(attr, [])
+        if len(values) != 1 or values[0][1] is None:
+            return None
+        value, method = values[0]
+        facts = self.summaries[owner]["functions"].get(method)
+        if facts is None or value[0] != "or" or value[1][0][0] != "name":
+            return None
+        name = value[1][0][1]
+        if name in facts["locals"]:
+            return None  # rebound in the method: not the parameter as given
+        made = self._none_fallback(owner, method, facts, name, [[value, False]])
+        return None if made is None else (owner, method, made)
 
     def _none_fallback(
         self,
@@ -2626,6 +2653,9 @@ class Project:
                 return None
             return self._made_by_bound(base.name, None, made, depth, reader)
         if isinstance(base, SelfParam):
+            fallback = self._attribute_fallback(base.module, base.name, attr)
+            if fallback is not None:
+                return self._made_by_call(fallback[0], fallback[1], fallback[2], depth + 1, reader)
             owner, info = self.attribute_owner(base.module, base.name, attr)
             values = info.get("attributes", {}).get(attr, [])
             if len(values) != 1 or values[0][1] is None:
