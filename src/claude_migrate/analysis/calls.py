@@ -101,6 +101,12 @@ else:
 # (https://docs.python.org/3/library/asyncio-task.html#asyncio.to_thread).
 HANDOFFS: dict[str, int] = {"asyncio.to_thread": 0}
 _HANDOFF_NAMES = frozenset(name.rsplit(".", 1)[1] for name in HANDOFFS)
+# Executor methods that call the function handed to them: `submit(fn, /, *args, **kwargs)`
+# (https://docs.python.org/3/library/concurrent.futures.html#concurrent.futures.Executor.submit)
+# and `loop.run_in_executor(executor, func, *args)`, which passes no keywords
+# (https://docs.python.org/3/library/asyncio-eventloop.html#asyncio.loop.run_in_executor): its
+# request is a `functools.partial` of the SDK's method.
+EXECUTOR_METHODS: dict[str, int] = {"submit": 0, "run_in_executor": 1}
 
 
 @dataclass(frozen=True)
@@ -430,9 +436,9 @@ class CallFinder:
     def site(self, record: CallRecord) -> CallSite | None:
         func = record.node.func
         if isinstance(func, cst.Attribute):
-            library = self._library_init(func, record.scope) if _super_init(func) else None
-            if library is not None:
-                return self._function_site(record, library)
+            made_elsewhere = self._made_by_other_call(record, func)
+            if made_elsewhere is not None:
+                return made_elsewhere
             name = func.attr.value
             if (
                 name not in CALLEE_NAMES
@@ -493,6 +499,27 @@ class CallFinder:
         site.params.unknown_keys |= bound.unknown_keys - set(site.params.items)
         return site
 
+    def _made_by_other_call(self, record: CallRecord, func: cst.Attribute) -> CallSite | None:
+        """Return the Claude request a method call makes on another's behalf: a library class's
+        constructor run by `super().__init__(...)`, or the SDK request an executor is handed."""
+        library = self._library_init(func, record.scope) if _super_init(func) else None
+        if library is not None:
+            return self._function_site(record, library)
+        return self._executed_site(record, func)
+
+    def _executed_site(self, record: CallRecord, func: cst.Attribute) -> CallSite | None:
+        """Return an executor's `pool.submit(client.messages.create, model=...)` or
+        `loop.run_in_executor(None, functools.partial(client.messages.create, model=...))` as
+        the SDK request it makes; None for anything else, and for a method of that name of the
+        project's own objects (an ordinary call)."""
+        at = EXECUTOR_METHODS.get(func.attr.value)
+        if at is None:
+            return None
+        receiver = self.resolver.resolve(func.value, record.scope)
+        if receiver is not UNKNOWN and not isinstance(receiver, Qual):
+            return None
+        return self._handed_site(record, at)
+
     def _handed_site(self, record: CallRecord, at: int) -> CallSite | None:
         """Return `asyncio.to_thread(client.messages.create, model=..., ...)` as the call of the
         SDK method handed to it, its keywords the handing call's. The SDK's request methods take
@@ -504,6 +531,14 @@ class CallFinder:
         if len(positional) != at + 1:
             return None
         handed = self.resolver.resolve(positional[at].value, record.scope)
+        if (
+            isinstance(handed, Partial)
+            and isinstance(handed.func, Instance)
+            and is_sdk_client_class(handed.func.cls)
+        ):
+            # `run_in_executor(None, functools.partial(client.messages.create, model=...))`:
+            # the partial's keywords are the request's, with the handing call's.
+            return self._partial_site(record, handed)
         if not isinstance(handed, Instance) or not is_sdk_client_class(handed.cls):
             return None
         return self._method_site(record, handed)

@@ -107,6 +107,9 @@ _SUBMITTERS: Final = {"submit": 0, "run_in_executor": 1, "to_thread": 0}
 # request method handed to one is a Claude call made there (`calls.HANDOFFS`, the file's side).
 _HANDOFFS: Final = {"asyncio.to_thread": 0}
 _HANDOFF_NAMES: Final = frozenset(name.rsplit(".", 1)[1] for name in _HANDOFFS)
+# Executor methods that call the function handed to them: `submit` with the keywords that follow
+# it, `run_in_executor` with none (its request is then a `functools.partial`).
+_EXECUTOR_METHODS: Final = {"submit": 0, "run_in_executor": 1}
 # The methods that change a dict's items in place.
 _DICT_CHANGES = "update|setdefault|pop|popitem|clear|__setitem__|__delitem__"
 MAX_DEPTH = 24
@@ -998,7 +1001,9 @@ class Project:
                 if value[0] == "attr" and value[1] == ["name", own]:
                     found.append(self._attribute_value(module, cls, value[2], depth + 1))
                 else:
-                    found.append(self.evaluate(method[0], method[1], value, depth + 1))
+                    found.append(
+                        self._hook_value(method[0], method[1], value, module, cls, depth + 1)
+                    )
         finally:
             self._evaluating.discard(key)
         return _union(found) if found else None
@@ -1013,9 +1018,42 @@ class Project:
                     (self._class_body_value(owner_module, v) if method is None else v, method)
                     for v, method in values
                 ]
-                found = [self.evaluate(owner_module, m, v, depth + 1) for v, m in values if v]
+                inherited = (owner_module, owner) != (module, cls)
+                found = [
+                    self._hook_value(owner_module, m, v, module, cls, depth + 1)
+                    if inherited and m is not None
+                    else self.evaluate(owner_module, m, v, depth + 1)
+                    for v, m in values
+                    if v
+                ]
                 return _union(found) if found else None
         return None
+
+    def _hook_value(
+        self, owner_module: str, method: str, value: list[Any], module: str, cls: str, depth: int
+    ) -> Sym:
+        """Return what a base class's method stores in an attribute of an instance of `cls`.
+
+        `self.client = self._build_client()` in the base's `__init__` runs the hook of the
+        instance's class (a template method): the subclass's override, found through the MRO of
+        `cls`, gives the value. Anything else the base stores is read in the base's method.
+        """
+        facts = self.summaries[owner_module]["functions"].get(method)
+        params = (facts or {}).get("params") or []
+        if (
+            facts is None
+            or not params
+            or not facts["method"]
+            or facts["classmethod"]
+            or value[0] != "call"
+            or value[1][0] != "attr"
+            or value[1][1] != ["name", params[0]["name"]]
+        ):
+            return self.evaluate(owner_module, method, value, depth)
+        hook = self.member(module, cls, value[1][2])
+        if hook is None or self.summaries[hook[0]]["functions"][hook[1]].get("property"):
+            return self.evaluate(owner_module, method, value, depth)
+        return self._returns(*hook, depth + 1)
 
     def _class_body_value(self, module: str, value: list[Any]) -> list[Any] | None:
         """Return what a class body's `name: T = value` gives instances: the `default` of a
@@ -1413,11 +1451,29 @@ class Project:
             return self._outside_call(callee.qualname, call)
         if isinstance(callee, Client) and callee.path in (("with_options",), ("copy",)):
             return Client(callee.cls)
-        if isinstance(callee, (Func, Bound)):
+        if isinstance(callee, Bound):
+            receiver = (callee.receiver_module, callee.receiver)
+            return self._returns_on(callee.module, callee.qual, receiver, depth + 1)
+        if isinstance(callee, Func):
             return self._returns(callee.module, callee.qual, depth + 1)
         if isinstance(callee, Class):
             return Obj(callee.module, callee.name)
         return None
+
+    def _returns_on(
+        self, module: str, qual: str, receiver: tuple[str, str] | None, depth: int = 0
+    ) -> Sym:
+        """Return what a method returns run on an instance of `receiver`.
+
+        A base class's method run on a subclass's instance (`self.conn()` returning
+        `self._conn`, which the base sets from a hook the subclass overrides) is read on that
+        instance, as a property's is; any other function as it is written.
+        """
+        if receiver is not None and (module, qual.rsplit(".", 1)[0]) != receiver:
+            found = self._property((module, qual), *receiver, depth + 1)
+            if found is not None:
+                return found
+        return self._returns(module, qual, depth)
 
     def _held_getattr(
         self, module: str, function: str | None, call: list[Any], depth: int
@@ -1727,24 +1783,73 @@ class Project:
     def _handed(
         self, module: str, function: str | None, call: list[Any]
     ) -> tuple[list[Any], tuple[str, dict[str, list[Any]]]] | None:
-        """Return the SDK request `asyncio.to_thread(client.messages.create, model=...)` makes
-        (https://docs.python.org/3/library/asyncio-task.html#asyncio.to_thread), as if written
-        here, with its target; None for anything else. The SDK's request methods take keywords
-        only: another positional argument, or a `*` one, is not such a call."""
-        callee = call[1]
-        if callee[0] not in ("attr", "name") or callee[-1] not in _HANDOFF_NAMES:
+        """Return the SDK request a call hands to a function that makes it, as if written here,
+        with its target; None for anything else.
+
+        `asyncio.to_thread(fn, *args, **kwargs)` and an executor's `submit(fn, *args, **kwargs)`
+        call `fn` with the keywords that follow it
+        (https://docs.python.org/3/library/asyncio-task.html#asyncio.to_thread,
+        https://docs.python.org/3/library/concurrent.futures.html#concurrent.futures.Executor.submit);
+        `loop.run_in_executor(executor, fn)` calls `fn` with nothing
+        (https://docs.python.org/3/library/asyncio-eventloop.html#asyncio.loop.run_in_executor),
+        so its request is a `functools.partial` of the method with the keywords bound there. The
+        SDK's request methods take keywords only: another positional argument, or a `*` one, is
+        not such a call.
+        """
+        at = self._hands_at(module, function, call)
+        if at is None or len(call[2]) != at + 1 or call[4]:
             return None
-        found = self.evaluate(module, function, callee)
-        if not isinstance(found, Ref) or found.qualname not in _HANDOFFS:
-            return None
-        at = _HANDOFFS[found.qualname]
-        if len(call[2]) != at + 1 or call[4]:
-            return None
-        made = self._made(("handed", id(call)), ["call", call[2][at], [], *call[3:]])
+        handed = self._bound_partial(module, function, call[2][at])
+        if handed is not None:
+            # `functools.partial(client.messages.create, model=...)`: its keywords are the
+            # request's, with the handing call's (which win).
+            keywords = {**handed[3], **call[3]}
+            made = ["call", handed[2][0], [], keywords, False, handed[5] + call[5], *call[6:]]
+        else:
+            made = ["call", call[2][at], [], *call[3:]]
+        made = self._made(("handed", id(call)), made)
         target = self._target(module, function, made)
         if target is None or not target[0].startswith("sdk:"):
             return None
         return made, target
+
+    def _bound_partial(
+        self, module: str, function: str | None, handed: list[Any]
+    ) -> list[Any] | None:
+        """Return the `functools.partial(fn, **keywords)` call a handed expression is, written
+        there or held by a local bound once (`request = functools.partial(...)` then
+        `run_in_executor(None, request)`); None for anything else."""
+        if handed[0] == "name" and function is not None:
+            facts = self.summaries[module]["functions"].get(function)
+            local = (facts or {}).get("locals", {}).get(handed[1])
+            if local and len(local) == 1:
+                handed = local[0][0]
+        if handed[0] != "call" or len(handed[2]) != 1 or handed[4]:
+            return None
+        partial = self.evaluate(module, function, handed[1])
+        if not isinstance(partial, Ref) or partial.qualname != "functools.partial":
+            return None
+        return handed
+
+    def _hands_at(self, module: str, function: str | None, call: list[Any]) -> int | None:
+        """Return the position of the function a call hands on to be called (`to_thread`, an
+        executor's `submit` or `run_in_executor`); None for any other call. A project object's
+        own method of that name is an ordinary call."""
+        callee = call[1]
+        if callee[0] not in ("attr", "name"):
+            return None
+        if callee[-1] in _HANDOFF_NAMES:
+            found = self.evaluate(module, function, callee)
+            if isinstance(found, Ref) and found.qualname in _HANDOFFS:
+                return _HANDOFFS[found.qualname]
+        if callee[0] != "attr" or callee[2] not in _EXECUTOR_METHODS:
+            return None
+        receiver = self.evaluate(module, function, callee[1])
+        if isinstance(receiver, (Obj, SelfParam, Class, Super, Client)) or (
+            isinstance(receiver, Module) and receiver.name in self.summaries
+        ):
+            return None
+        return _EXECUTOR_METHODS[callee[2]]
 
     def _made(self, key: tuple[Any, ...], expression: list[Any]) -> list[Any]:
         """Return an expression made here from a summary's parts, the same object every time it
@@ -2324,7 +2429,7 @@ class Project:
         literal once, at module level."""
         if value[0] == "attr" and value[1][0] in ("name", "attr"):
             base = self.evaluate(module, function, value[1])
-            if isinstance(base, Obj):
+            if isinstance(base, Obj) or self._falls_back(module, function, value[1]):
                 return self._field_default(module, function, value)
             if not isinstance(base, Module) or base.name == module:
                 return None
@@ -2384,14 +2489,33 @@ class Project:
             written = info.get("attributes", {}).get(attr)
             if written:
                 ok = len(written) == 1 and written[0][1] is None and written[0][0][0] == "lit"
-                init = f"{cls_name}.__init__" in self.summaries[cls_module]["functions"]
                 # A class of the reading module: the file's own analysis reads its default.
                 return (
                     (cls_module, f"{cls_name}.{attr}")
-                    if ok and not init and cls_module != module
+                    if ok and cls_module != module and not self._sets_by_name(cls)
                     else None
                 )
         return None
+
+    def _sets_by_name(self, cls: Class) -> bool:
+        """Return whether an instance of `cls` may get attributes its methods do not name: a
+        class of its method resolution order has an `__init__` and its module sets attributes
+        by a computed name (`setattr(self, key, value)`, `self.__dict__.update(...)`,
+        `vars(self)`), or its text cannot be read.
+
+        An `__init__` that names the attribute (`self.temperature = ...`) is seen by the
+        caller already (the instance's own attribute, found first).
+        """
+        for owner_module, owner in self.mro(cls.module, cls.name):
+            if f"{owner}.__init__" not in self.summaries[owner_module]["functions"]:
+                continue
+            data = self._module_data(self.module_path(owner_module))
+            if data is None:
+                return True
+            raw = data if isinstance(data, bytes) else data.encode("utf-8", "replace")
+            if any(word in raw for word in (b"setattr", b"__dict__", b"vars(", b"__setattr__")):
+                return True
+        return False
 
     def _made_by(
         self, module: str, function: str | None, holder: list[Any], depth: int, reader: str
@@ -2416,6 +2540,9 @@ class Project:
             facts = self.summaries[module]["functions"].get(function, {})
             local = facts.get("locals", {}).get(name)
             if local is not None:
+                made = self._none_fallback(module, function, facts, name, local)
+                if made is not None:
+                    return self._made_by_bound(module, function, made, depth, reader)
                 if len(local) != 1 or local[0][1]:
                     return None
                 return self._made_by_bound(module, function, local[0][0], depth, reader)
@@ -2432,6 +2559,78 @@ class Project:
             return None if made is None else self._made_by_bound(owner, None, made, depth, reader)
         made = self._bound_once(summary, name)
         return None if made is None else self._made_by_bound(module, None, made, depth, reader)
+
+    def _falls_back(self, module: str, function: str | None, holder: list[Any]) -> bool:
+        """Return whether a name read in a function, or an attribute of its instance, holds a
+        parameter replaced by an object when a call leaves it out (`_none_fallback`):
+        `options = options or Options()`, `self.options = options or Options()`."""
+        if function is None:
+            return False
+        if holder[0] == "attr" and holder[1][0] == "name":
+            base = self.evaluate(module, function, holder[1])
+            if not isinstance(base, SelfParam):
+                return False
+            return self._attribute_fallback(base.module, base.name, holder[2]) is not None
+        if holder[0] != "name":
+            return False
+        facts = self.summaries[module]["functions"].get(function)
+        local = (facts or {}).get("locals", {}).get(holder[1])
+        if facts is None or local is None:
+            return False
+        return self._none_fallback(module, function, facts, holder[1], local) is not None
+
+    def _attribute_fallback(
+        self, module: str, cls: str, attr: str
+    ) -> tuple[str, str, list[Any]] | None:
+        """Return (module, method, class call) when the one value a method sets `self.attr` to
+        is a parameter's fallback (`self.options = options or Options()`, `_none_fallback`)."""
+        owner, info = self.attribute_owner(module, cls, attr)
+        values = info.get("attributes", {}).get(attr, [])
+        if len(values) != 1 or values[0][1] is None:
+            return None
+        value, method = values[0]
+        facts = self.summaries[owner]["functions"].get(method)
+        if facts is None or value[0] != "or" or value[1][0][0] != "name":
+            return None
+        name = value[1][0][1]
+        if name in facts["locals"]:
+            return None  # rebound in the method: not the parameter as given
+        made = self._none_fallback(owner, method, facts, name, [[value, False]])
+        return None if made is None else (owner, method, made)
+
+    def _none_fallback(
+        self,
+        module: str,
+        function: str,
+        facts: dict[str, Any],
+        name: str,
+        local: list[Any],
+    ) -> list[Any] | None:
+        """Return the class call a parameter defaulting to None is replaced with when an
+        in-project call leaves it out: `options = options or Options()`, or `options =
+        Options()` under a condition (`if options is None:`), the parameter's one binding.
+
+        Such a call sends that object: with None in place, no attribute of it can be read. What
+        other callers pass is theirs; the object made here is what the omitting call sends.
+        """
+        if len(local) != 1:
+            return None
+        value = local[0][0]
+        if value[0] == "or" and len(value[1]) == 2 and value[1][0] == ["name", name]:
+            value = value[1][1]
+        elif not local[0][1]:
+            return None  # bound unconditionally to something else: not a fallback
+        if value[0] != "call":
+            return None
+        param = next((p for p in facts["params"] if p["name"] == name), None)
+        if param is None or param["default"] is None:
+            return None
+        default = self.evaluate(module, None, param["default"])
+        if not isinstance(default, Const) or default.value is not None:
+            return None
+        key = (module, function)
+        self._read("relied", key)
+        return value if name in self.facts.relied.get(key, set()) else None
 
     def _made_by_bound(
         self, module: str, function: str | None, value: list[Any], depth: int, reader: str
@@ -2454,6 +2653,9 @@ class Project:
                 return None
             return self._made_by_bound(base.name, None, made, depth, reader)
         if isinstance(base, SelfParam):
+            fallback = self._attribute_fallback(base.module, base.name, attr)
+            if fallback is not None:
+                return self._made_by_call(fallback[0], fallback[1], fallback[2], depth + 1, reader)
             owner, info = self.attribute_owner(base.module, base.name, attr)
             values = info.get("attributes", {}).get(attr, [])
             if len(values) != 1 or values[0][1] is None:
@@ -3187,7 +3389,7 @@ class Project:
         `below`, of a subclass of it)."""
         key = (module, qual)
         entry: dict[str, Any] = {}
-        returned = self._returns(module, qual)
+        returned = self._returns_on(module, qual, receiver)
         if isinstance(returned, Client) and not returned.path:
             entry["returns"] = returned.cls
             if returned.only is not None:

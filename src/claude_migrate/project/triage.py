@@ -333,8 +333,11 @@ class _Scan:
         elif isinstance(func, ast.Name):
             self.name_calls.add(func.id)
         if _HANDS_ON.get(_callee_shape(func)[1]) == len(node.args) - 1:
-            # `asyncio.to_thread(client.messages.create, ...)` calls the method handed to it.
+            # `asyncio.to_thread(client.messages.create, ...)` calls the method handed to it;
+            # `loop.run_in_executor(None, functools.partial(client.messages.create, ...))` too.
             handed = node.args[-1]
+            if isinstance(handed, ast.Call) and handed.args:
+                handed = handed.args[0]
             if isinstance(handed, ast.Attribute):
                 self.attr_calls.add(handed.attr)
         for keyword in node.keywords:
@@ -345,8 +348,8 @@ class _Scan:
 
 
 # The last names of the functions that call the function handed to them at this position
-# (`analysis.calls.HANDOFFS`).
-_HANDS_ON: Final = {"to_thread": 0}
+# (`analysis.calls.HANDOFFS` and `EXECUTOR_METHODS`).
+_HANDS_ON: Final = {"to_thread": 0, "submit": 0, "run_in_executor": 1}
 
 
 def _callee_shape(func: ast.expr) -> tuple[str, str]:
