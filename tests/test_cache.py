@@ -34,38 +34,13 @@ from claude_migrate.engine.cache import (
 BROKEN = "import anthropic\nclient = anthropic.Anthropic()\ndef f(:\n    temperature=1\n"
 
 
-# Each rule's fixtures, the notebooks and three projects whose results read other modules: every
-# kind of result the cache stores (findings with fixes of each applicability, CM001, notebook
-# cells, dependency files, cross-module facts). The whole fixture tree is the slow variant.
-SAMPLE = (
-    "api-version", "cache-key", "legacy-completions", "max-tokens", "model-mentions",
-    "model-params", "notebooks", "removed-sdk-api", "retired-models", "sampling-params",
-    "sdk-pins", "stop-sequences", "streaming", "temperature", "project-params",
-    "project-inheritance", "project-wrappers", "requirements.txt",
-)  # fmt: skip
-TREES = [pytest.param("sample"), pytest.param("every fixture", marks=pytest.mark.slow)]
-
-
-@pytest.fixture(params=TREES)
-def tree(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
-    """Fixtures (the sample, or all), a broken file and a plain one, in a tree of their own."""
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    """Every fixture, a broken file and a plain one, in a tree of their own."""
     root = tmp_path / "tree"
-    skip = shutil.ignore_patterns("*.fixed.py")
-    if request.param == "sample":
-        for name in SAMPLE:
-            if (FIXTURES / name).is_dir():
-                shutil.copytree(FIXTURES / name, root / name, ignore=skip)
-            else:
-                root.mkdir(parents=True, exist_ok=True)
-                shutil.copy(FIXTURES / name, root / name)
-    else:
-        shutil.copytree(FIXTURES, root, ignore=skip)
+    shutil.copytree(FIXTURES, root, ignore=shutil.ignore_patterns("*.fixed.py"))
     write_tree(root, {"extra/broken.py": BROKEN, "extra/plain.py": "x = 1\n"})
     return root
-
-
-def test_the_sample_tree_names_fixtures_that_exist() -> None:
-    assert [name for name in SAMPLE if not (FIXTURES / name).exists()] == []
 
 
 @pytest.fixture
