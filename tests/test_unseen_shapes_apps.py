@@ -178,13 +178,6 @@ def test_a_base_class_call_with_a_body_from_a_subclass_hook_is_read(tmp_path: Pa
     assert ("ai/base.py", 17, "CM104") in found
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an options object a subclass's constructor makes when it is given none (`if not "
-    "config: config = OpusOptions()`) and hands to its base's constructor (`super().__init__"
-    "(config)`, which keeps it in `self.config`) is not followed: the base's parameter is "
-    "read without the subclass's call that binds it",
-)
 def test_options_made_for_a_base_constructor_reach_the_subclass_call(tmp_path: Path) -> None:
     root = write_tree(
         tmp_path,
