@@ -117,6 +117,33 @@ def _chained_classes(count: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _hook_siblings(count: int) -> str:
+    """A base class's Bedrock call whose body an abstract hook builds, overridden by `count`
+    sibling subclasses, each by a chain of constructors handing the model id up."""
+    lines = [
+        "import json, boto3",
+        "class Base:",
+        "    def __init__(self, model_id):",
+        "        self.model_id = model_id",
+        "    def _body(self, turns): ...",
+        "    def ask(self, turns):",
+        "        return boto3.client('bedrock-runtime').invoke_model(",
+        "            modelId=self.model_id, body=json.dumps(self._body(turns)))",
+    ]
+    for i in range(count):
+        lines += [
+            f"class S{i}({'Base' if i == 0 else f'S{i - 1}'}):",
+            "    def __init__(self, model_id=None):",
+            "        if not model_id:",
+            f"            model_id = 'anthropic.claude-v{i}'",
+            "        super().__init__(model_id)",
+            "    def _body(self, turns):",
+            f"        return {{'anthropic_version': 'bedrock-2023-05-31', 'max_tokens': {i}}}",
+        ]
+    lines.append(f"S{count - 1}().ask([])")
+    return "\n".join(lines) + "\n"
+
+
 def _big_dict(count: int) -> str:
     entries = "".join(f"    'k{i}': 'claude-sonnet-4-{i % 2 + 5}',\n" for i in range(count))
     return (
@@ -160,6 +187,18 @@ def test_2000_chained_classes_end_at_the_depth_limit_without_a_recursion_error(
     calls for 500 and 2,000 classes."""
     found, small, large = _linear(tmp_path, monkeypatch, _chained_classes, (500, 2000))
     assert found, "the module's own Claude call is still read"
+    assert large < 5 * small, (small, large)
+
+
+def test_hundreds_of_subclasses_overriding_a_base_class_hook_are_read_in_bounded_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A base class's call reading an abstract hook, overridden by a chain of 300 subclasses
+    whose constructors each hand a value up: the overrides looked at are as many as the member
+    bound, the constructors followed as many as the path bound; several overrides leave the
+    body unknown, nothing is reported as certain and the work stays linear."""
+    found, small, large = _linear(tmp_path, monkeypatch, _hook_siblings, (100, 300))
+    assert all(d["code"] != "CM102" for d in found), found
     assert large < 5 * small, (small, large)
 
 

@@ -1228,7 +1228,25 @@ class ValueResolver:
         info = function.method_of
         if info is None or func.value.value != function.self_name:
             return None
-        return self._method_scope(info, func.attr.value, 0)
+        found = self._method_scope(info, func.attr.value, 0)
+        if found is None or found.returns:
+            return found
+        return self._override_scope(info, func.attr.value)
+
+    def _override_scope(self, info: ClassInfo, name: str) -> Scope | None:
+        """Return the one override of a hook that returns nothing where it is read (an abstract
+        method: `def _body(self, turns): ...`) among this module's subclasses of the class.
+
+        Only a subclass's instance can give the hook a value: with one such override here,
+        what the base class's method sends is what it returns, for that subclass. Two
+        overrides (siblings returning different requests) leave it unknown.
+        """
+        found: list[Scope] = []
+        for receiver in self._receivers(info)[1:]:
+            method = self._method_scope(receiver, name, 0)
+            if method is not None and method.returns and all(m is not method for m in found):
+                found.append(method)
+        return found[0] if len(found) == 1 else None
 
     def _method_scope(self, info: ClassInfo, name: str, depth: int) -> Scope | None:
         """Return the scope of the method `name` of a class of this module or of its bases.

@@ -2429,7 +2429,11 @@ class Project:
         literal once, at module level."""
         if value[0] == "attr" and value[1][0] in ("name", "attr"):
             base = self.evaluate(module, function, value[1])
-            if isinstance(base, Obj) or self._falls_back(module, function, value[1]):
+            if (
+                isinstance(base, Obj)
+                or self._falls_back(module, function, value[1])
+                or self._handed_object(module, function, value[1])
+            ):
                 return self._field_default(module, function, value)
             if not isinstance(base, Module) or base.name == module:
                 return None
@@ -2579,6 +2583,24 @@ class Project:
             return False
         return self._none_fallback(module, function, facts, holder[1], local) is not None
 
+    def _handed_object(self, module: str, function: str | None, holder: list[Any]) -> bool:
+        """Return whether `self.attr`, kept by a base's `__init__` from its parameter, holds
+        what a subclass's `__init__` hands up for it: an object it makes, or a parameter it
+        replaces by one (`_handed_up`, `_none_fallback`)."""
+        if function is None or holder[0] != "attr" or holder[1][0] != "name":
+            return False
+        base = self.evaluate(module, function, holder[1])
+        if not isinstance(base, SelfParam):
+            return False
+        owner, info = self.attribute_owner(base.module, base.name, holder[2])
+        values = info.get("attributes", {}).get(holder[2], [])
+        if len(values) != 1 or values[0][1] is None:
+            return False
+        handed = self._handed_up(base.module, base.name, owner, values[0][1], values[0][0])
+        if handed is None:
+            return False
+        return handed[2][0] == "call" or self._falls_back(*handed)
+
     def _attribute_fallback(
         self, module: str, cls: str, attr: str
     ) -> tuple[str, str, list[Any]] | None:
@@ -2661,9 +2683,75 @@ class Project:
             if len(values) != 1 or values[0][1] is None:
                 return None
             value, method = values[0]
+            handed = self._handed_up(base.module, base.name, owner, method, value)
+            if handed is not None:
+                owner, method, value = handed
             if value[0] == "call":
                 return self._made_by_call(owner, method, value, depth + 1, reader)
             return self._made_by(owner, method, value, depth + 1, reader)
+        return None
+
+    def _handed_up(
+        self, module: str, cls: str, owner: str, method: str, value: list[Any]
+    ) -> tuple[str, str, list[Any]] | None:
+        """Return (module, method, argument) a subclass's `__init__` hands to the base's
+        `__init__` parameter the base keeps in `self` (`self.config = config`), on an instance
+        of `cls`: `super().__init__(config)` after `if not config: config = Options()`.
+
+        The constructor that runs first on such an instance is the first `__init__` in the
+        method resolution order of `cls`; each one before the base's must hand the parameter on
+        through one `super().__init__(...)` call, by position or by name. None when the base's
+        own `__init__` runs first, when a class on the way passes anything else (`*args`,
+        two calls, none), or when a summarised subclass of `cls` has an `__init__` of its own.
+        """
+        if not method.endswith(".__init__") or value[0] != "name":
+            return None
+        if any(
+            f"{c}.__init__" in self.summaries[m]["functions"]
+            for m, c in self._subclasses((module, cls))[1:]
+        ):
+            return None  # a subclass's instance may be handed something else
+        order = self.mro(module, cls)
+        home = (owner, method.rsplit(".", 1)[0])
+        if home not in order:
+            return None
+        inits = [
+            (m, f"{c}.__init__")
+            for m, c in order[: order.index(home)][:MAX_PATH]
+            if f"{c}.__init__" in self.summaries[m]["functions"]
+        ]
+        found: tuple[str, str, list[Any]] = (owner, method, value)
+        for sub_module, sub_init in reversed(inits):
+            name = found[2][1] if found[2][0] == "name" else None
+            facts = self.summaries[found[0]]["functions"][found[1]]
+            if name is None or name in facts["locals"]:
+                return None if found[1] == method else found
+            arg = self._super_init_argument(sub_module, sub_init, facts["params"], name)
+            if arg is None:
+                return None
+            found = (sub_module, sub_init, arg)
+        return None if found[1] == method else found
+
+    def _super_init_argument(
+        self, module: str, init: str, params: list[dict[str, Any]], name: str
+    ) -> list[Any] | None:
+        """Return what the one `super().__init__(...)` call of `init` passes for `name`."""
+        calls = [
+            call
+            for call in self.summaries[module]["functions"][init]["calls"]
+            if call[1][0] == "attr"
+            and call[1][2] == "__init__"
+            and call[1][1][0] == "call"
+            and call[1][1][1] == ["name", "super"]
+        ]
+        if len(calls) != 1 or calls[0][4] or calls[0][5]:
+            return None
+        call = calls[0]
+        if name in call[3]:
+            return list(call[3][name])
+        positional = [p["name"] for p in params[1:] if p["kind"] == "positional"]
+        if name in positional and positional.index(name) < len(call[2]):
+            return list(call[2][positional.index(name)])
         return None
 
     def _made_by_call(
