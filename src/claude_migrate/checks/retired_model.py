@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from claude_migrate.analysis.calls import CallSite
 from claude_migrate.analysis.edits import string_literal
+from claude_migrate.analysis.model_tables import missed_lookup
 from claude_migrate.analysis.retirements import Judged, compose, judge, judge_entry, sdk_note
 from claude_migrate.checks.base import Check, Option, call_sites
 from claude_migrate.core.diagnostics import (
@@ -396,6 +397,8 @@ class RetiredModelCheck(Check["CheckContext"]):
             if found.retires <= as_of:
                 why_not = COLLAPSES if id(site) in registered else ""
                 why_not = why_not or _recorded(ctx, str(found.entry.value.value))
+                if not why_not and found.target is not None:
+                    why_not = missed_lookup(ctx, site, found.entry, found.target)
                 diagnostic = self._retired(ctx, site, found, why_not)
                 if diagnostic.fix is None:
                     kept.add(str(found.entry.value.value))
