@@ -230,9 +230,8 @@ def caller_parameter(site: CallSite, entry: Entry) -> str:
         node = stack.pop()
         if isinstance(node, cst.Name):
             names.append(node)
-        elif isinstance(node, cst.Attribute):
-            stack.append(node.value)  # `stop.copy()` reads `stop`; `.copy` is no name
-        elif not isinstance(node, cst.Lambda):
+        elif not isinstance(node, (cst.Attribute, cst.Lambda)):
+            # An attribute (`self.stops`) is the object's, not a parameter passed on as it is.
             stack.extend(node.children)
     for name in names:
         bindings = scope.lookup(name.value)
