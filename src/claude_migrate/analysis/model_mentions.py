@@ -60,6 +60,10 @@ class Mention:
     # (`client.completions.create.assert_called_with(model="...")`): the call it describes keeps
     # its model until CM301 moves it to the Messages API, wherever that call is written.
     legacy_expected: bool = False
+    # The key of a table of facts about the model (`{"claude-3-opus-20240229": 4096}`, a dict of
+    # prices, a set of features, a flag) or the id of a pair that states one (`("claude-2.1",
+    # 200_000)` in a list of context sizes by prefix): the figures are the old model's.
+    facts: bool = False
 
 
 # Keys only a Messages API response carries (https://docs.anthropic.com/en/api/messages,
@@ -110,6 +114,35 @@ def _nested_strings(node: cst.CSTNode) -> list[int]:
         else:
             stack.extend(current.children)
     return found
+
+
+def states_facts(node: cst.BaseExpression) -> bool:
+    """Return whether a value states facts about a model: a number or a flag, a set (of
+    features), or a dict, list, tuple or call holding one (`{"context": 200_000}`, `(3.0,
+    15.0)`, `Limits(output=4096)`). Strings alone (a route, a label) do not."""
+    stack: list[cst.CSTNode] = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, (cst.Integer, cst.Float, cst.Imaginary, cst.Set)):
+            return True
+        if isinstance(current, cst.Name):
+            if current.value in ("True", "False"):
+                return True
+            continue
+        if isinstance(current, cst.Call):
+            func = current.func
+            if isinstance(func, cst.Name) and func.value in ("set", "frozenset"):
+                return True
+            stack.extend(arg.value for arg in current.args)
+        elif isinstance(current, cst.Dict):
+            stack.extend(e.value for e in current.elements if isinstance(e, cst.DictElement))
+        elif isinstance(current, (cst.List, cst.Tuple)):
+            stack.extend(e.value for e in current.elements if isinstance(e, cst.Element))
+        elif isinstance(current, cst.UnaryOperation):
+            stack.append(current.expression)
+        elif isinstance(current, cst.BinaryOperation):
+            stack.extend((current.left, current.right))
+    return False
 
 
 def _double_answer(value: cst.BaseExpression) -> bool:
@@ -166,6 +199,7 @@ class _Strings:
         self.doubled: set[int] = set()  # the strings of the bodies test doubles give back
         self.expected: set[int] = set()  # the strings a test expects (`EXPECTATIONS`, `assert`)
         self.legacy_expected: set[int] = set()  # ... of a Text Completions call's double
+        self.facts: set[int] = set()  # keys of tables of model facts, ids of pairs stating one
         # Registers of model objects, by the class called: `register(ClaudeMessages("..."))`,
         # `[Model("..."), ...]`; each entry its first argument's literal.
         self.registers: dict[str, list[cst.SimpleString]] = {}
@@ -185,6 +219,8 @@ class _Strings:
     def visit_Call(self, node: cst.Call) -> bool:
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in EXPECTATIONS:
+            # `self.assertEqual(limit("claude-2.1"), 4096)`: a figure of the model, as above.
+            self._looked_up([arg.value for arg in node.args])
             legacy = _expects_text_completions(func.value)
             for arg in node.args:
                 strings = _nested_strings(arg.value)
@@ -223,6 +259,11 @@ class _Strings:
         strings = [e.value for e in node.elements if isinstance(e.value, cst.SimpleString)]
         if len(strings) > 1:
             self._group(strings)
+        elif len(strings) == 1 and not isinstance(node, cst.Set):
+            # `("claude-2.1", 200_000)`: an id paired with its figures (a row of a table).
+            others = [e.value for e in node.elements if e.value is not strings[0]]
+            if any(states_facts(other) for other in others):
+                self.facts.add(id(strings[0]))
         return True
 
     def visit_List(self, node: cst.List) -> bool:
@@ -252,13 +293,31 @@ class _Strings:
             for element in node.elements
             if isinstance(element, cst.DictElement)
         }
+        for element in node.elements:
+            if isinstance(element, cst.DictElement) and states_facts(element.value):
+                self.facts.add(id(element.key))
         answer = bool(RESPONSE_KEYS & items.keys()) or _string_value(items.get("type")) == "message"
         model = items.get("model")
         if answer and model is not None:
             self.answered.add(id(model))
         return True
 
+    def _looked_up(self, operands: list[cst.BaseExpression]) -> None:
+        """Mark the ids looked up to compare a figure (`price("claude-3-opus-20240229") ==
+        15.0`, `LIMITS["claude-2.1"] >= 4096`): the figure is the old model's."""
+        if not any(states_facts(operand) for operand in operands):
+            return
+        for operand in operands:
+            if isinstance(operand, cst.Call):
+                keys = [arg.value for arg in operand.args if arg.keyword is None and not arg.star]
+            elif isinstance(operand, cst.Subscript):
+                keys = [e.slice.value for e in operand.slice if isinstance(e.slice, cst.Index)]
+            else:
+                continue
+            self.facts.update(id(key) for key in keys if isinstance(key, cst.SimpleString))
+
     def visit_Comparison(self, node: cst.Comparison) -> bool:
+        self._looked_up([node.left, *(target.comparator for target in node.comparisons)])
         left = node.left
         for target in node.comparisons:
             if isinstance(target.operator, cst.Equal):
@@ -340,6 +399,7 @@ def python_mentions(ctx: FileContext) -> tuple[list[Mention], set[str]]:
                     id(node) not in visitor.doubled and value in doubled,
                     id(node) in visitor.expected,
                     id(node) in visitor.legacy_expected,
+                    id(node) in visitor.facts,
                 )  # fmt: skip
             )
     return found, values

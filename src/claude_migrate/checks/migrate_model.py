@@ -14,7 +14,8 @@ replacement): sampling parameters removed, a thinking budget turned into adaptiv
 dropped tool versions and betas, `max_tokens` within the output limit. Forcing `tool_choice`
 becomes `{"type": "auto"}` only as an unsafe fix. A request no rewrite keeps working (a prefilled
 assistant turn, `thinking` the target refuses with no equivalent, a platform id no public source
-gives) keeps its model and is reported with the reason, for `migrate --checklist`.
+gives, a table keyed by model id the call's function looks its model up in that has no entry
+for the target) keeps its model and is reported with the reason, for `migrate --checklist`.
 """
 
 from __future__ import annotations
@@ -171,6 +172,7 @@ class MigrateModelCheck(Check["FileContext"]):
         facts: Facts | None,
         merged: str = "",
     ) -> Diagnostic | None:
+        from claude_migrate.analysis.model_tables import missed_lookup
         from claude_migrate.analysis.recordings import recorded
         from claude_migrate.analysis.retirements import compose
 
@@ -219,6 +221,8 @@ class MigrateModelCheck(Check["FileContext"]):
                 "what it sends: a new id would find no recording; record it again with the new "
                 "model"
             )
+        elif missed := missed_lookup(ctx, site, entry, written):
+            composed = missed
         else:
             composed = compose(ctx, site, entry, written)
         if isinstance(composed, str):

@@ -21,7 +21,9 @@ spelling, in place; except where the rewrite would change what the code means: a
 that excludes it, a response body's model (what the API answered, which a test compares with
 its recording; a body a test double gives back), what a test expects where another literal of
 the file with that id keeps it, an element of a list (or `Literal[...]`) that holds the
-replacement or another element becoming it, a table key another key becomes. An id (a call's
+replacement or another element becoming it, a table key another key becomes, an id that keys
+facts about the model (a table's numbers, flags or sets; a figure paired with it or a test
+checks): the figures would describe the replacement. An id (a call's
 or data) that a test of the module sends to a recorded exchange it replays keeps it too.
 """
 
@@ -35,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from claude_migrate.analysis.calls import CallSite
 from claude_migrate.analysis.edits import string_literal
+from claude_migrate.analysis.model_tables import missed_lookup
 from claude_migrate.analysis.retirements import Judged, compose, judge, judge_entry, sdk_note
 from claude_migrate.checks.base import Check, Option, call_sites
 from claude_migrate.core.diagnostics import (
@@ -99,6 +102,16 @@ LEGACY_EXPECTED = (
 RECORDED = (
     "a test of this module replays a recorded request with it ({}), matched on what it sends: "
     "a new id would find no recording; record it again with the new model"
+)
+# ... the key of a table of facts about the model (a token limit, a context size, prices, a set
+# of features, a flag), the id of a pair stating one, or one a test looks a figure up by:
+# renamed, the old model's figures would describe the replacement (a limit it may not allow, a
+# wrong price or window).
+FACTS = (
+    "it names the model in facts about it (a table's key, an id paired with a figure, a figure a "
+    "test checks: numbers, flags or a set, such as a token limit, a context size, a price); "
+    "renamed, the old model's figures would describe the replacement: add the replacement's own "
+    "entry beside it"
 )
 # ... an element of a list of models that holds the replacement already, or another element
 # becoming it: the list would name one model twice and no longer the ones it named.
@@ -222,6 +235,7 @@ class RetiredModelCheck(Check["CheckContext"]):
 
             why_not = EXCLUDED if mention.excluded else ANSWERED if mention.answered else ""
             why_not = why_not or (PAIRED if mention.paired else "")
+            why_not = why_not or (FACTS if mention.facts else "")
             if not why_not and mention.expected and mention.value in kept:
                 why_not = EXPECTED
             why_not = why_not or (LEGACY_EXPECTED if mention.legacy_expected else "")
@@ -383,6 +397,8 @@ class RetiredModelCheck(Check["CheckContext"]):
             if found.retires <= as_of:
                 why_not = COLLAPSES if id(site) in registered else ""
                 why_not = why_not or _recorded(ctx, str(found.entry.value.value))
+                if not why_not and found.target is not None:
+                    why_not = missed_lookup(ctx, site, found.entry, found.target)
                 diagnostic = self._retired(ctx, site, found, why_not)
                 if diagnostic.fix is None:
                     kept.add(str(found.entry.value.value))

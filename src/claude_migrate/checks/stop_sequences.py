@@ -7,7 +7,8 @@ Writes instead (unsafe: the model's output changes): no argument, or the list wi
 formatting-only entries. A stop sequence that closes what the request prefills (`</category>`
 after an assistant turn `<category>`, also one added by `messages.append`; a code fence after a
 prefilled opening fence) is what ends the answer where the code expects it: it is reported
-without a fix, and the message says why.
+without a fix, and the message says why; so are stop sequences a public function passes on from
+its own caller's parameter (`stop_sequences=stop`): removed, what a caller asks for is dropped.
 """
 
 from __future__ import annotations
@@ -116,10 +117,13 @@ class StopSequencesCheck(Check["FileContext"]):
                 kept = kept_for_prefill(ctx, site, stops)
                 message = f"{entry.key} is set on a Claude call; the policy forbids stop sequences"
                 shared = shared_dict(ctx, entry)
+                passed = caller_parameter(site, entry)
                 if kept:
                     message += _kept_reason(kept)
                 elif shared:
                     message += f" (no automatic fix: {shared})"
+                elif passed:
+                    message += f" (no automatic fix: {passed})"
                 elif entry.container is not None:
                     edit = remove_elements(ctx, entry.container, [entry.holder])
                     if edit is not None:
@@ -207,6 +211,44 @@ class StopSequencesCheck(Check["FileContext"]):
             if edit is not None:
                 fix = ctx.fix(Applicability.UNSAFE, f"remove {listed} from {entry.key}", edit)
         yield ctx.diagnostic(self, entry.holder, message, fix, context)
+
+
+def caller_parameter(site: CallSite, entry: Entry) -> str:
+    """Return why the stop sequences a public function passes on from its own caller keep the
+    argument (`def complete(prompt, stop=None)` sending `stop_sequences=_given(stop)`); else "".
+
+    The value is the caller's: removing the argument would silently drop what a caller of the
+    function (outside the project too, for a library) asks for, while its signature still takes
+    it. A private function (`_helper`) is the module's own business, and keeps the fix.
+    """
+    scope = site.record.scope.function()
+    if scope.kind != "function" or not _public(scope.qualname):
+        return ""
+    names: list[cst.Name] = []
+    stack: list[cst.CSTNode] = [entry.value_node]
+    while stack:  # the names the value reads (`stop`, `_given(stop)`, `stop or []`)
+        node = stack.pop()
+        if isinstance(node, cst.Name):
+            names.append(node)
+        elif not isinstance(node, (cst.Attribute, cst.Lambda)):
+            # An attribute (`self.stops`) is the object's, not a parameter passed on as it is.
+            stack.extend(node.children)
+    for name in names:
+        bindings = scope.lookup(name.value)
+        if bindings and all(b.kind == "param" and b.scope is scope for b in bindings):
+            return (
+                f"it passes on the caller's {name.value!r} parameter of {scope.qualname}(), "
+                "and removing it would silently drop what a caller asks for; deprecate or "
+                "remove the parameter itself"
+            )
+    return ""
+
+
+def _public(qualname: str) -> bool:
+    """Return whether a function's dotted name is public: no part of it starts with `_`
+    (dunder methods such as `__call__` count as public)."""
+    parts = qualname.split(".")
+    return all(not p.startswith("_") or (p.startswith("__") and p.endswith("__")) for p in parts)
 
 
 def _non_empty(node: cst.BaseExpression) -> bool:
