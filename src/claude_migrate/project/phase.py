@@ -527,6 +527,9 @@ class Project:
         self._set_attrs: tuple[int, frozenset[str]] | None = None
         self._set_in_files: dict[str, bool] = {}
         self._set_outside_files: dict[str, bool] = {}
+        # Per display path, the lines of its Claude calls that may turn extended thinking on
+        # (`_may_think`), read from the calls' records once the fixed point is reached.
+        self._thinking_lines: dict[str, frozenset[int]] = {}
         # The run's own files (path -> bytes or text): a module summarised on demand is read
         # from here before the disk.
         self.given: dict[str, bytes | str] = {}
@@ -3382,6 +3385,41 @@ class Project:
         self._inherit_functions(module, summary, functions)
         return functions
 
+    def _thinking_reached(self, *tables: dict[str, list[list[Any]]]) -> list[list[Any]]:
+        """Return the Claude calls a wrapper's temperature or max_tokens reaches that may turn
+        extended thinking on, as [path, line]: a fix lowering either at a caller of the wrapper
+        must keep the request valid there (`analysis/thinking.py`)."""
+        found: list[list[Any]] = []
+        for table in tables:
+            for places in table.values():
+                for canonical, _key, path, line in places:
+                    if canonical not in (TEMPERATURE, MAX_TOKENS) or [path, line] in found:
+                        continue
+                    if self._may_think(str(path), int(line)):
+                        found.append([path, line])
+        return sorted(found)
+
+    def _may_think(self, path: str, line: int) -> bool:
+        """Return whether the Claude call at a display path's line sends a `thinking` that is
+        not proven `None`: its own keyword, or an entry of a dict it spreads, wherever the dict
+        is built (a helper's returned request). Unknown is on."""
+        lines = self._thinking_lines.get(path)
+        if lines is None:
+            from claude_migrate.project.records import records
+
+            on: set[int] = set()
+            for module, shown in self.paths.items():
+                if shown != path:
+                    continue
+                for record in records(self, module):
+                    sent = record.params.get("thinking")
+                    if sent is not None and not (
+                        sent.complete and all(value is None for value in sent.values)
+                    ):
+                        on.add(record.line)
+            lines = self._thinking_lines[path] = frozenset(on)
+        return line in lines
+
     def _function_entry(
         self, module: str, qual: str, receiver: tuple[str, str] | None, below: bool = False
     ) -> dict[str, Any]:
@@ -3415,6 +3453,9 @@ class Project:
             entry["reaches"] = {k: _places(v) for k, v in reaches.items()}
             entry["forwards"] = {k: _places(v) for k, v in forwards.items()}
             entry["bound"] = bool(found and found[1])
+            thinking = self._thinking_reached(entry["reaches"], entry["forwards"])
+            if thinking:
+                entry["thinking"] = thinking
             facts = self.summaries[module]["functions"][qual]
             if facts["method"] and not facts["classmethod"]:
                 entry["instance"] = True  # called on its class, it is given `self` first
