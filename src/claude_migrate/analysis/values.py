@@ -1119,7 +1119,9 @@ class ValueResolver:
             return None
         return inner  # the entry is read by its key, not spread as `**table`
 
-    def _helper_entries(self, node: cst.BaseExpression, scope: Scope, depth: int) -> Entries | None:
+    def _helper_entries(
+        self, node: cst.BaseExpression, scope: Scope, depth: int, read: Read | None = None
+    ) -> Entries | None:
         """Return the entries of the dict a helper of this module returns, when a call is one.
 
         `kwargs = self.build_kwargs(prompt)` or `create(**request_args(prompt))`: the helper's
@@ -1130,7 +1132,9 @@ class ValueResolver:
         if depth > MAX_DEPTH:
             return None
         if isinstance(node, cst.Name):
-            binding = self.single_binding(node.value, scope)
+            # `read`: where the name is read; an assignment in the same `try:` / `with` block
+            # before it counts (`single_binding`).
+            binding = self.single_binding(node.value, scope, read)
             if binding is None or binding.value is None:
                 return None
             node, scope = binding.value, binding.scope
@@ -1356,7 +1360,7 @@ class ValueResolver:
         read = None if path is None or before_order is None else (before_order, path)
         found = self.dict_node(node, scope, depth, read)
         if found is None:
-            helped = self._helper_entries(node, scope, depth)
+            helped = self._helper_entries(node, scope, depth, read)
             if helped is None:
                 return self.project_options(node, scope)
             entries = helped
