@@ -93,6 +93,9 @@ WRAPPING_CLIENTS = frozenset((*INSTRUCTOR_FROM_ANTHROPIC, *INSTRUCTOR_FROM_PROVI
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 # Parameters whose imported constants are reported once, where they are assigned.
 READ_AT_DEFINITION = (TEMPERATURE, MAX_TOKENS, MODEL)
+# What reads a module's Claude calls after the fixed point (`project/records.py`'s `records`):
+# given by the run, since that module reads this one.
+RecordsOf = Callable[["Project", str], Sequence[Any]]
 # A module whose calls the phase reads: one naming Claude, or a library that serves Claude's
 # models among others (its calls reach Claude when a caller passes a Claude model).
 SCAN_MARKERS = (*MARKERS, *ROUTER_MARKERS)
@@ -528,8 +531,10 @@ class Project:
         self._set_in_files: dict[str, bool] = {}
         self._set_outside_files: dict[str, bool] = {}
         # Per display path, the lines of its Claude calls that may turn extended thinking on
-        # (`_may_think`), read from the calls' records once the fixed point is reached.
+        # (`_may_think`), read from the calls' records once the fixed point is reached, by the
+        # reader the run gives (`project/records.py`'s `records`, which imports this module).
         self._thinking_lines: dict[str, frozenset[int]] = {}
+        self.records_of: RecordsOf | None = None
         # The run's own files (path -> bytes or text): a module summarised on demand is read
         # from here before the disk.
         self.given: dict[str, bytes | str] = {}
@@ -3403,15 +3408,15 @@ class Project:
         """Return whether the Claude call at a display path's line sends a `thinking` that is
         not proven `None`: its own keyword, or an entry of a dict it spreads, wherever the dict
         is built (a helper's returned request). Unknown is on."""
+        if self.records_of is None:
+            return False
         lines = self._thinking_lines.get(path)
         if lines is None:
-            from claude_migrate.project.records import records
-
             on: set[int] = set()
             for module, shown in self.paths.items():
                 if shown != path:
                     continue
-                for record in records(self, module):
+                for record in self.records_of(self, module):
                     sent = record.params.get("thinking")
                     if sent is not None and not (
                         sent.complete and all(value is None for value in sent.values)
@@ -4341,6 +4346,7 @@ def build(
     cache: Any = None,
     seconds: float | None = None,
     wants_sites: Callable[[str], bool] | None = None,
+    records_of: RecordsOf | None = None,
 ) -> Project:
     """Summarise the files that can matter (and the project modules they import); solve.
 
@@ -4360,6 +4366,7 @@ def build(
         return Project([], cwd)
     paths = [path for path, _ in files]
     project = Project(import_roots(paths), cwd, project_folders(paths))
+    project.records_of = records_of
     project.cache = cache
     project.seconds = seconds
     project.given = {str(path): data for path, data in files}
@@ -4625,6 +4632,7 @@ def attach_project(
     read_sites_of: dict[str, tuple[str, Sites]] | None = None,
     seconds: float | None = None,
     wants_sites: Callable[[str], bool] | None = None,
+    records_of: RecordsOf | None = None,
 ) -> list[Any]:
     """Return the jobs with the project phase's view of each Python file attached.
 
@@ -4663,7 +4671,7 @@ def attach_project(
         collecting = gc.isenabled()
         gc.disable()
         try:
-            project = build(files, cwd(), cache, seconds, wants_sites)
+            project = build(files, cwd(), cache, seconds, wants_sites, records_of)
         finally:
             if collecting:
                 gc.enable()
