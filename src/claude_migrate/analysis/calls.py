@@ -119,6 +119,9 @@ class Hop:
     declared: bool = False  # a `[[call-sites]]` entry of the policy
     # Keywords the wrapper takes only through `**kwargs` and passes on as they are.
     forwarded: frozenset[str] = frozenset()
+    # Whether a Claude call its temperature or max_tokens reaches may turn extended thinking on
+    # (a `thinking` not proven off, in the wrapper's request): the project phase's `thinking`.
+    thinking: bool = False
 
     def where(self, key: str) -> tuple[str, int] | None:
         for name, path, line in self.reaches:
@@ -641,7 +644,7 @@ class CallFinder:
         wanted = {n for values in names.values() for n in values}
         args.items = {k: v for k, v in args.items.items() if k in wanted}
         args.unknown_keys &= wanted
-        hop = Hop(callee, tuple(hops), forwarded=forwarded)
+        hop = Hop(callee, tuple(hops), forwarded=forwarded, thinking=bool(facts.get("thinking")))
         return CallSite(record, target, args, client="wrapper", via=hop)
 
     def _resource_choice(self, func: cst.Attribute, scope: Scope) -> Symbol:

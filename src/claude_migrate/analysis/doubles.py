@@ -34,6 +34,9 @@ MOCK_ATTRIBUTES = frozenset(
     {"return_value", "side_effect", "call_args", "call_args_list", "call_count", "called"}
 )
 SHOWN = 2  # doubles named in a message
+# How many package levels a module's re-export (`pkg/__init__.py`: `from .client import X`) is
+# followed up, for tests that import the package.
+MAX_PACKAGES = 4
 # How long a root's test-file digest is reused within one process (a run's workers ask once per
 # file; a long-lived server sees edited tests after this many seconds).
 STATE_SECONDS = 5.0
@@ -131,8 +134,62 @@ def doubles_for(path: str, resource: str) -> list[Double]:
     relative = Path(os.path.abspath(path)).relative_to(root).as_posix()
     if is_test_file(relative):
         return []
-    names = _module_names(relative)
+    names = _module_names(relative) | _reexported_names(root, relative)
     return [d for d in _doubles(root, state(root)) if d.resource == resource and d.modules & names]
+
+
+def _reexported_names(root: str, relative: str) -> frozenset[str]:
+    """Return the names a test may use for a module through the packages that re-export it:
+    `from shop import Assistant` when `shop/__init__.py` says `from .assistant import Assistant`
+    (or `from . import assistant`, `from shop.assistant import ...`), up to MAX_PACKAGES levels."""
+    parts = relative.removesuffix(".py").split("/")
+    if parts[-1] == "__init__":
+        return frozenset()
+    names: set[str] = set()
+    child = parts[-1]
+    for depth in range(len(parts) - 1, max(0, len(parts) - 1 - MAX_PACKAGES), -1):
+        package = parts[:depth]
+        if not _imports_child(Path(root, *package, "__init__.py"), ".".join(package), child):
+            break
+        names |= _module_names("/".join(package) + "/__init__.py")
+        child = package[-1]
+    return frozenset(names)
+
+
+def _imports_child(init: Path, package: str, child: str) -> bool:
+    """Return whether a package's `__init__.py` imports from one of its modules at top level."""
+    try:
+        if init.stat().st_size > MAX_BYTES:
+            return False
+        tree = ast.parse(init.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    for node in tree.body:
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level == 1 and node.module == child:
+            return True
+        if node.level == 1 and node.module is None and any(a.name == child for a in node.names):
+            return True
+        if node.level == 0 and node.module == f"{package}.{child}":
+            return True
+    return False
+
+
+def packages_state(path: str) -> str:
+    """Return the sizes and times of the `__init__.py` files above a module (the result cache's
+    key part: a re-export they add or drop changes which tests stand in for its calls)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    found: list[str] = []
+    for _ in range(MAX_PACKAGES):
+        init = os.path.join(folder, "__init__.py")
+        try:
+            info = os.stat(init)
+        except OSError:
+            break
+        found.append(f"{info.st_size}.{info.st_mtime_ns}")
+        folder = os.path.dirname(folder)
+    return ",".join(found)
 
 
 def describe(found: list[Double], call: str) -> str:

@@ -59,7 +59,15 @@ def thinking(ctx: FileContext, site: CallSite) -> Thinking:
     `type` is proven `"disabled"`; anything else (a conditional, a config built elsewhere) may
     be on.
     """
+    if site.via is not None and site.via.thinking:
+        # A wrapper's caller: the request the wrapper makes may turn thinking on, with a
+        # budget read where the wrapper builds it, not here.
+        return Thinking(True, budget_unknown=True)
     entry = site.params.get("thinking")
+    if entry is None and "thinking" in site.params.unknown_keys:
+        # Sent with a value this analysis cannot read (`params["thinking"] = ...` under a
+        # condition, after the dict is written).
+        return Thinking(True, budget_unknown=True)
     if entry is None or _left_out(entry.value_node):
         return OFF
     if entry.value.known and entry.value.value is None:

@@ -489,7 +489,7 @@ class ValueResolver:
             if current in seen:
                 continue
             seen.append(current)
-            if current.attributes.get(attr):
+            if self._instance_set(current, attr):
                 return None  # set on the instance (a method, or an annotated field)
             bindings = [b for b in current.scope.bindings.get(attr, []) if b.kind != "annotation"]
             if bindings:
@@ -505,6 +505,32 @@ class ValueResolver:
                 return Value(True, inner.value, inner.node, via)
             order.extend(self._bases(current))
         return None
+
+    def _instance_set(self, info: ClassInfo, attr: str) -> bool:
+        """Return whether an instance of `info` may hold its own `attr`: a method sets it, or
+        the class body annotates it in a class whose constructor may take it as a field
+        (a dataclass, a pydantic model, a `NamedTuple`: any decorator or base from elsewhere).
+
+        An annotated assignment in the body of a plain class (`MAX_TOKENS: int = 4096`, no
+        decorator, no base but this module's plain classes) is a class attribute, as an
+        unannotated one is (https://docs.python.org/3/reference/simple_stmts.html#annotated-assignment-statements).
+        """
+        bindings = info.attributes.get(attr, [])
+        if not bindings:
+            return False
+        if any(b.kind != "annotation" or b.scope is not info.scope for b in bindings):
+            return True
+        return not self._plain(info, [])
+
+    def _plain(self, info: ClassInfo, seen: list[ClassInfo]) -> bool:
+        """Return whether a class makes no fields of its annotations: no decorator, no keyword
+        in its bases (`metaclass=`), and no base but this module's plain classes."""
+        if info in seen or len(seen) > MAX_DEPTH:
+            return False
+        seen.append(info)
+        if info.node.decorators or any(base.keyword is not None for base in info.node.bases):
+            return False
+        return all(base is not None and self._plain(base, seen) for base in self._bases(info))
 
     def class_dict(
         self, node: cst.BaseExpression, scope: Scope
@@ -539,7 +565,7 @@ class ValueResolver:
             if current in seen:
                 continue
             seen.append(current)
-            if current.attributes.get(attr) or current.items.get(attr):
+            if self._instance_set(current, attr) or current.items.get(attr):
                 return None
             bindings = [b for b in current.scope.bindings.get(attr, []) if b.kind != "annotation"]
             if bindings:
@@ -1093,7 +1119,9 @@ class ValueResolver:
             return None
         return inner  # the entry is read by its key, not spread as `**table`
 
-    def _helper_entries(self, node: cst.BaseExpression, scope: Scope, depth: int) -> Entries | None:
+    def _helper_entries(
+        self, node: cst.BaseExpression, scope: Scope, depth: int, read: Read | None = None
+    ) -> Entries | None:
         """Return the entries of the dict a helper of this module returns, when a call is one.
 
         `kwargs = self.build_kwargs(prompt)` or `create(**request_args(prompt))`: the helper's
@@ -1104,7 +1132,9 @@ class ValueResolver:
         if depth > MAX_DEPTH:
             return None
         if isinstance(node, cst.Name):
-            binding = self.single_binding(node.value, scope)
+            # `read`: where the name is read; an assignment in the same `try:` / `with` block
+            # before it counts (`single_binding`).
+            binding = self.single_binding(node.value, scope, read)
             if binding is None or binding.value is None:
                 return None
             node, scope = binding.value, binding.scope
@@ -1348,7 +1378,7 @@ class ValueResolver:
         read = None if path is None or before_order is None else (before_order, path)
         found = self.dict_node(node, scope, depth, read)
         if found is None:
-            helped = self._helper_entries(node, scope, depth)
+            helped = self._helper_entries(node, scope, depth, read)
             if helped is None:
                 return self.project_options(node, scope)
             entries = helped

@@ -708,6 +708,7 @@ def external_state(settings: FileSettings, kind: str, path: str) -> str:
         from claude_migrate.analysis import doubles
 
         key += ";tests=" + doubles.state(doubles.project_root(path))
+        key += ";packages=" + doubles.packages_state(path)
         # ... and CM302 / CM304 keep a model its tests replay a recording of.
         from claude_migrate.analysis import recordings
 

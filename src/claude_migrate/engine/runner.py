@@ -54,6 +54,7 @@ from claude_migrate.engine.pool import (
 from claude_migrate.manifests import MANIFEST_KIND
 from claude_migrate.notebook import CHECKED_AS, NOTEBOOK_KIND
 from claude_migrate.project.phase import attach_project
+from claude_migrate.project.records import records
 from claude_migrate.project.triage import (
     Sites,
     Wanted,
@@ -903,6 +904,7 @@ def run(
                 read_by_phase,
                 seconds=options.limits.seconds,
                 wants_sites=_triage_reads(jobs, reads),
+                records_of=records,
             )
         )
     finally:

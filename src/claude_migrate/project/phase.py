@@ -93,6 +93,9 @@ WRAPPING_CLIENTS = frozenset((*INSTRUCTOR_FROM_ANTHROPIC, *INSTRUCTOR_FROM_PROVI
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 # Parameters whose imported constants are reported once, where they are assigned.
 READ_AT_DEFINITION = (TEMPERATURE, MAX_TOKENS, MODEL)
+# What reads a module's Claude calls after the fixed point (`project/records.py`'s `records`):
+# given by the run, since that module reads this one.
+RecordsOf = Callable[["Project", str], Sequence[Any]]
 # A module whose calls the phase reads: one naming Claude, or a library that serves Claude's
 # models among others (its calls reach Claude when a caller passes a Claude model).
 SCAN_MARKERS = (*MARKERS, *ROUTER_MARKERS)
@@ -527,6 +530,11 @@ class Project:
         self._set_attrs: tuple[int, frozenset[str]] | None = None
         self._set_in_files: dict[str, bool] = {}
         self._set_outside_files: dict[str, bool] = {}
+        # Per display path, the lines of its Claude calls that may turn extended thinking on
+        # (`_may_think`), read from the calls' records once the fixed point is reached, by the
+        # reader the run gives (`project/records.py`'s `records`, which imports this module).
+        self._thinking_lines: dict[str, frozenset[int]] = {}
+        self.records_of: RecordsOf | None = None
         # The run's own files (path -> bytes or text): a module summarised on demand is read
         # from here before the disk.
         self.given: dict[str, bytes | str] = {}
@@ -3470,6 +3478,41 @@ class Project:
         self._inherit_functions(module, summary, functions)
         return functions
 
+    def _thinking_reached(self, *tables: dict[str, list[list[Any]]]) -> list[list[Any]]:
+        """Return the Claude calls a wrapper's temperature or max_tokens reaches that may turn
+        extended thinking on, as [path, line]: a fix lowering either at a caller of the wrapper
+        must keep the request valid there (`analysis/thinking.py`)."""
+        found: list[list[Any]] = []
+        for table in tables:
+            for places in table.values():
+                for canonical, _key, path, line in places:
+                    if canonical not in (TEMPERATURE, MAX_TOKENS) or [path, line] in found:
+                        continue
+                    if self._may_think(str(path), int(line)):
+                        found.append([path, line])
+        return sorted(found)
+
+    def _may_think(self, path: str, line: int) -> bool:
+        """Return whether the Claude call at a display path's line sends a `thinking` that is
+        not proven `None`: its own keyword, or an entry of a dict it spreads, wherever the dict
+        is built (a helper's returned request). Unknown is on."""
+        if self.records_of is None:
+            return False
+        lines = self._thinking_lines.get(path)
+        if lines is None:
+            on: set[int] = set()
+            for module, shown in self.paths.items():
+                if shown != path:
+                    continue
+                for record in self.records_of(self, module):
+                    sent = record.params.get("thinking")
+                    if sent is not None and not (
+                        sent.complete and all(value is None for value in sent.values)
+                    ):
+                        on.add(record.line)
+            lines = self._thinking_lines[path] = frozenset(on)
+        return line in lines
+
     def _function_entry(
         self, module: str, qual: str, receiver: tuple[str, str] | None, below: bool = False
     ) -> dict[str, Any]:
@@ -3503,6 +3546,9 @@ class Project:
             entry["reaches"] = {k: _places(v) for k, v in reaches.items()}
             entry["forwards"] = {k: _places(v) for k, v in forwards.items()}
             entry["bound"] = bool(found and found[1])
+            thinking = self._thinking_reached(entry["reaches"], entry["forwards"])
+            if thinking:
+                entry["thinking"] = thinking
             facts = self.summaries[module]["functions"][qual]
             if facts["method"] and not facts["classmethod"]:
                 entry["instance"] = True  # called on its class, it is given `self` first
@@ -4388,6 +4434,7 @@ def build(
     cache: Any = None,
     seconds: float | None = None,
     wants_sites: Callable[[str], bool] | None = None,
+    records_of: RecordsOf | None = None,
 ) -> Project:
     """Summarise the files that can matter (and the project modules they import); solve.
 
@@ -4407,6 +4454,7 @@ def build(
         return Project([], cwd)
     paths = [path for path, _ in files]
     project = Project(import_roots(paths), cwd, project_folders(paths))
+    project.records_of = records_of
     project.cache = cache
     project.seconds = seconds
     project.given = {str(path): data for path, data in files}
@@ -4672,6 +4720,7 @@ def attach_project(
     read_sites_of: dict[str, tuple[str, Sites]] | None = None,
     seconds: float | None = None,
     wants_sites: Callable[[str], bool] | None = None,
+    records_of: RecordsOf | None = None,
 ) -> list[Any]:
     """Return the jobs with the project phase's view of each Python file attached.
 
@@ -4710,7 +4759,7 @@ def attach_project(
         collecting = gc.isenabled()
         gc.disable()
         try:
-            project = build(files, cwd(), cache, seconds, wants_sites)
+            project = build(files, cwd(), cache, seconds, wants_sites, records_of)
         finally:
             if collecting:
                 gc.enable()
