@@ -243,3 +243,31 @@ def test_a_file_joins_when_it_imports_a_giving_module_and_spells_a_given_name(
     assert "app.unrelated" not in project.summaries
     # Each module's facts were derived at most once per growth step (two steps here).
     assert max(derived.count(module) for module in set(derived)) <= 2
+
+
+def test_defaults_no_call_replaces_are_kept_only_where_a_dict_takes_them(tmp_path: Path) -> None:
+    # `extra=None` that no call replaces matters to a function that merges it into a request
+    # (`params.update(extra)`): in any other function's view the fact only made its callers'
+    # files look like Claude callers, and doubled a cold run on the anthropic SDK's source.
+    write_tree(
+        tmp_path,
+        {
+            "util.py": "def fmt(text, extra=None):\n    return text + (extra or '')\n",
+            "app.py": (
+                "import anthropic\nfrom util import fmt\nclient = anthropic.Anthropic()\n"
+                "def ask(prompt, extra=None):\n"
+                "    params = {'model': 'claude-sonnet-4-6', 'max_tokens': 64,"
+                " 'messages': [{'role': 'user', 'content': fmt(prompt)}]}\n"
+                "    if extra:\n        params.update(extra)\n"
+                "    return client.messages.create(**params)\n"
+                "ask('hi')\n"
+            ),
+        },
+    )
+    paths = sorted(str(path) for path in tmp_path.rglob("*.py"))
+    project = phase.build([(Path(p), read_regular(p)) for p in paths], tmp_path)
+    app = project.view(str(tmp_path / "app.py"))
+    assert app is not None
+    assert app.modules["app"]["functions"]["ask"] == {"unpassed": ["extra"]}
+    assert "util" not in app.modules
+    assert project.view(str(tmp_path / "util.py")) is None

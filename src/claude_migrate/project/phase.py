@@ -3577,9 +3577,14 @@ class Project:
             reached = {name.split(".", 1)[0] for name in entry["reaches"]}
             entry["relied"] = sorted(relied & reached)
         left = self.facts.relied.get(key, set()) - self.facts.passed.get(key, set())
+        reached = {name.split(".", 1)[0] for name in entry.get("reaches", ())}
+        left &= reached | _spread_into_dicts(self.summaries[key[0]]["functions"][key[1]])
         if left:
             # Defaults no call of the project gives more than an empty value in place of
-            # (`extra=None`, merged into a request only when a caller gives one).
+            # (`extra=None`, merged into a request only when a caller gives one). Only those
+            # that reach a Claude call or that the function spreads into a dict are read: in
+            # every other function's view the fact made its callers' files look like Claude
+            # callers, for nothing.
             entry["unpassed"] = sorted(left)
         callers = self.facts.stream_callers.get(key, {})
         if callers.get("unset") and not callers.get("set") and _stream_names(forwards):
@@ -4227,6 +4232,18 @@ def _empty_literal(value: list[Any]) -> bool:
     if value[0] == "lit":
         return value[1] is None or value[1] in ([], (), "")
     return value[0] == "dict" and not value[1] and not value[2] and not value[3]
+
+
+def _spread_into_dicts(facts: dict[str, Any]) -> set[str]:
+    """Return the names a function spreads into a dict of its locals (`d.update(extra)`,
+    `{**extra}`: the last field of a `["dict", ...]` value)."""
+    found: set[str] = set()
+    for bindings in facts.get("locals", {}).values():
+        for binding in bindings:
+            value = binding[0] if isinstance(binding, list) and binding else None
+            if isinstance(value, list) and len(value) >= 4 and value[0] == "dict":
+                found.update(name for name in value[3] if isinstance(name, str))
+    return found
 
 
 def _quiet_entry(table: dict[Any, Any], key: Any, empty: type) -> Any:
