@@ -245,6 +245,34 @@ def test_a_file_joins_when_it_imports_a_giving_module_and_spells_a_given_name(
     assert max(derived.count(module) for module in set(derived)) <= 2
 
 
+def test_a_settings_class_or_a_longer_name_does_not_make_a_file_join(tmp_path: Path) -> None:
+    # A class holding only constants (`Usage.model` read as a value) says what a value is at a
+    # call that is already a Claude call, as a module constant does: a file importing it only
+    # to use it elsewhere does not join, nor is it parsed for the project's sake. A given name
+    # is spelled as a whole word: `AskUsage` does not spell `Ask`.
+    tree = write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": "[project]\nname = 'app'\n",
+            "app/__init__.py": "",
+            "app/llm.py": (
+                "import anthropic\nfrom pydantic import BaseModel\n\n\n"
+                "class Usage(BaseModel):\n    model: str | None = None\n    tokens: int = 0\n\n\n"
+                "class Ask:\n    def __init__(self):\n        self.client = anthropic.Anthropic()\n"
+            ),
+            "app/report.py": "from app.llm import Usage\n\nprint(Usage(model='x').tokens)\n",
+            "app/longer.py": "from app import llm\n\nAskUsage = llm\n",
+            "app/uses.py": "from app.llm import Ask\n\nAsk().client\n",
+        },
+    )
+    files = [(path, path.read_bytes()) for path in sorted((tree / "app").glob("*.py"))]
+    project = phase.build(files, tree)
+    assert project.derived("app.llm")["classes"]["Usage"] == {"constants": {"model": None}}
+    assert "app.uses" in project.summaries
+    assert "app.report" not in project.summaries
+    assert "app.longer" not in project.summaries
+
+
 def test_defaults_no_call_replaces_are_kept_only_where_a_dict_takes_them(tmp_path: Path) -> None:
     # `extra=None` that no call replaces matters to a function that merges it into a request
     # (`params.update(extra)`): in any other function's view the fact only made its callers'

@@ -3282,6 +3282,43 @@ class Project:
             self._derive_classes(plain[1]).get(plain[2])
         )
 
+    def gives(self, facts: dict[str, Any]) -> bool:
+        """Return whether a module's derived facts can make a Claude call of another module's
+        code.
+
+        Wrappers, factories, clients and classes holding one can; constants, literal lists and
+        classes holding only constants (a settings class read as `Config.MODEL`) only say what
+        a value is at a call that is already a Claude call.
+        """
+        if facts["functions"] or any(set(c) - {"constants"} for c in facts["classes"].values()):
+            return True
+        return any(self._gives_by_name(plain) for plain in facts["names"].values())
+
+    def given_names(self, facts: dict[str, Any]) -> set[bytes]:
+        """Return the names an importer must spell to use what a module gives (`gives`)."""
+        found = {
+            name.encode() for name, plain in facts["names"].items() if self._gives_by_name(plain)
+        }
+        found.update(qual.split(".")[0].encode() for qual in facts["functions"])
+        found.update(
+            name.encode() for name, c in facts["classes"].items() if set(c) - {"constants"}
+        )
+        return found
+
+    def _gives_by_name(self, plain: list[Any]) -> bool:
+        """Return whether a name's plain symbol can make a Claude call elsewhere (`gives`): not
+        a value, nor a class (or an instance of one) whose only facts are its constants."""
+        if plain[0] == "choice":
+            return any(self._gives_by_name(option) for option in plain[1])
+        if plain[0] in _VALUES_ONLY:
+            return False
+        if plain[0] not in ("class", "obj"):
+            return True
+        prefix = f"{plain[2]}."
+        if any(qual.startswith(prefix) for qual in self._derive_functions(plain[1])):
+            return True
+        return bool(set(self._derive_classes(plain[1]).get(plain[2], {})) - {"constants"})
+
     def _derive(self, module: str) -> dict[str, Any]:
         summary = self.summaries[module]
         names: dict[str, Any] = {}
@@ -3970,7 +4007,7 @@ class Project:
             bool(derived[module]["functions"])
             or "read_by" in derived[module]
             or "defaults_read_by" in derived[module]
-            or any(gives(facts) for name, facts in derived.items() if name != module)
+            or any(self.gives(facts) for name, facts in derived.items() if name != module)
         )
         # Constants of a module it imports as a module, read through it (`settings.MODEL`).
         summary = self.summaries[module]
@@ -4072,27 +4109,6 @@ class ProjectView:
 
 # What a module's names may be that only say what a value is (a constant, a dict of options).
 _VALUES_ONLY = ("const", "dict")
-
-
-def gives(facts: dict[str, Any]) -> bool:
-    """Return whether a module's derived facts can make a Claude call of another module's code.
-
-    Wrappers, factories, clients and classes holding one can; constants and literal lists only
-    say what a value is at a call that is already a Claude call.
-    """
-    if facts["functions"] or any(set(c) - {"constants"} for c in facts["classes"].values()):
-        return True
-    return any(plain[0] not in _VALUES_ONLY for plain in facts["names"].values())
-
-
-def given_names(facts: dict[str, Any]) -> set[bytes]:
-    """Return the names an importer must spell to use what a module gives (`gives`)."""
-    found = {
-        name.encode() for name, plain in facts["names"].items() if plain[0] not in _VALUES_ONLY
-    }
-    found.update(qual.split(".")[0].encode() for qual in facts["functions"])
-    found.update(name.encode() for name, c in facts["classes"].items() if set(c) - {"constants"})
-    return found
 
 
 def _plain(symbol: Sym) -> list[Any] | None:
@@ -4519,6 +4535,7 @@ class _Growth:
         self.read_disk = read_disk
         self.matters: dict[str, bool] = {}
         self.imports: dict[int, set[str]] = {}
+        self.spellings: dict[int, _Spelling] = {}
 
     def step(self) -> bool:
         """Grow the project by one round; return whether anything joined."""
@@ -4578,7 +4595,7 @@ class _Growth:
         return any(self.summarised(other) and self.giving(other) for other in found)
 
     def giving(self, name: str) -> bool:
-        return name in self.project.summaries and gives(self.project.derived(name))
+        return name in self.project.summaries and self.project.gives(self.project.derived(name))
 
     def joins(self, item: _Pending, spelled: _Spelled) -> bool:
         """Return whether a remaining file uses what a module gives: it imports a module that
@@ -4587,7 +4604,13 @@ class _Growth:
         giving = [name for name in sorted(self.imported(item)) if self.giving(name)]
         if not giving:
             return False
-        return STAR_IMPORT in item[1] or spelled.in_data(item[1], giving)
+        return STAR_IMPORT in item[1] or spelled.in_data(self.words(item), giving)
+
+    def words(self, item: _Pending) -> _Spelling:
+        """Return the names a remaining file spells (read once, kept across rounds)."""
+        if id(item) not in self.spellings:
+            self.spellings[id(item)] = _Spelling(item[1])
+        return self.spellings[id(item)]
 
     def imported(self, item: _Pending) -> set[str]:
         if id(item) not in self.imports:
@@ -4613,18 +4636,33 @@ class _Spelled:
         self.seen.add(module)
         if not self.growth.giving(module):
             return set()
-        found = given_names(self.growth.project.derived(module))
+        found = self.growth.project.given_names(self.growth.project.derived(module))
         self.names.update(found)
         return found
 
-    def in_data(self, data: bytes, first: list[str]) -> bool:
-        """Return whether `data` spells a name any module gives, `first` read first."""
+    def in_data(self, spelling: _Spelling, first: list[str]) -> bool:
+        """Return whether a file spells a name any module gives, `first` read first."""
         for module in first:
             self._add(module)
-        if _mentions(data, self.names):
+        if spelling.any_of(self.names):
             return True
         # Every module read so far was tested above: the others' names are tested as read.
-        return any(_mentions(data, self._add(module)) for module in self.left)
+        return any(spelling.any_of(self._add(module)) for module in self.left)
+
+
+class _Spelling:
+    """The names a file's bytes spell: an ASCII name as a whole word (`Beta` is not spelled by
+    `BetaUsage`), any other as a substring (as Python reads the file; a word test in bytes
+    cannot tell where a non-ASCII identifier ends)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.words = set(_WORD.findall(data))
+
+    def any_of(self, names: set[bytes]) -> bool:
+        if not names.isdisjoint(self.words):
+            return True
+        return any(not name.isascii() and name in self.data for name in names)
 
 
 def _names_nothing(files: Sequence[tuple[Path, bytes | str]]) -> bool:
