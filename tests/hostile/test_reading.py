@@ -151,3 +151,45 @@ def test_a_tracked_file_its_gitignore_names_is_checked_with_a_warning(tmp_path: 
     for name in ("app.py", "gen/tracked.py"):
         assert f"{name}: checked though an ignore file names it" in err, err
     assert "untracked.py" not in err
+
+
+def _utf7(text: str) -> str:
+    return "+" + base64.b64encode(text.encode("utf-16-be")).decode().rstrip("=") + "-"
+
+
+def test_a_skip_file_line_python_reads_inside_a_string_skips_nothing(tmp_path: Path) -> None:
+    # The bytes spell `# claude-migrate: skip-file` as a leading comment; Python, decoding the
+    # file by its UTF-7 cookie, reads that line inside a string (the comment above it holds a
+    # newline and the string's opening quotes in UTF-7's base64 form).
+    data = (
+        "# -*- coding: utf-7 -*-\n"
+        f"#{_utf7(chr(10) + 'x = ' + chr(34) * 3)}\n"
+        "# claude-migrate: skip-file\n"
+        f"{_utf7(chr(34) * 3)}\n"
+    ).encode("ascii") + _utf7_everywhere(BODY).split(b"\n", 1)[1]
+    text = data.decode("utf-7")
+    assert "\n# claude-migrate: skip-file\n" in data.decode("ascii")
+    assert "x = " + '"' * 3 + "\n# claude-migrate: skip-file\n" in text
+    write_tree(tmp_path, {"app.py": data})
+    subprocess.run(["git", "init", "-q", "."], cwd=tmp_path, check=True)
+    subprocess.run(["git", "add", "app.py"], cwd=tmp_path, check=True)
+    assert _codes(tmp_path, ".")[:2] == (1, CODES)
+    proc = run_cm(
+        "check", "--no-cache", "--format", "json", "--stdin-filename", "app.py",
+        cwd=tmp_path, input=data,
+    )  # fmt: skip
+    assert sorted(d["code"] for d in json.loads(proc.stdout)["diagnostics"]) == CODES
+
+
+def test_a_skip_file_line_after_a_bom_or_decoded_by_its_cookie_skips_the_file(
+    tmp_path: Path,
+) -> None:
+    skip = "# claude-migrate: skip-file\n"
+    write_tree(
+        tmp_path,
+        {
+            "bom.py": b"\xef\xbb\xbf" + (skip + BODY).encode("utf-8"),
+            "utf7.py": _utf7_everywhere(skip + BODY),
+        },
+    )
+    assert _codes(tmp_path, ".")[:2] == (0, [])
