@@ -13,6 +13,7 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
 from helpers import write_tree
 from test_inputs import run_cm
 
@@ -193,3 +194,17 @@ def test_a_skip_file_line_after_a_bom_or_decoded_by_its_cookie_skips_the_file(
         },
     )
     assert _codes(tmp_path, ".")[:2] == (0, [])
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="files are chosen by suffix: a script with a Python shebang and no suffix (bin/run),"
+    " which the interpreter runs, is not checked",
+)
+def test_a_script_python_runs_by_its_shebang_is_checked(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"bin/run": "#!/usr/bin/env python3\n" + BODY})
+    (tmp_path / "bin/run").chmod(0o755)
+    subprocess.run(["git", "init", "-q", "."], cwd=tmp_path, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=tmp_path, check=True)
+    status, codes, _ = _codes(tmp_path, ".")
+    assert (status, codes) == (1, CODES)
