@@ -208,3 +208,39 @@ def test_a_script_python_runs_by_its_shebang_is_checked(tmp_path: Path) -> None:
     subprocess.run(["git", "add", "-A"], cwd=tmp_path, check=True)
     status, codes, _ = _codes(tmp_path, ".")
     assert (status, codes) == (1, CODES)
+
+
+PYPROJECT = '[project]\nname = "app"\nversion = "1"\ndependencies = [{}]\n'
+
+
+def test_a_noqa_inside_a_toml_string_silences_nothing(tmp_path: Path) -> None:
+    # A `#` inside a TOML string is text (https://toml.io/en/v1.0.0#comment): a requirement
+    # whose marker compares with a string holding a noqa comment, on the pinned line, hides nothing.
+    marker = "\"foo; platform_release == '# noqa: CM201'\""
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": PYPROJECT.format(f'"anthropic==0.20.0", {marker}'),
+            "app.toml": 'm = { model = "claude-2.1", note = "# noqa: CM302" }\n',
+            "lock/pyproject.toml": PYPROJECT.format(
+                '\n  """anthropic==0.20.0""", """# noqa: CM201""",\n'
+            ),
+        },
+    )
+    subprocess.run(["git", "init", "-q", "."], cwd=tmp_path, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=tmp_path, check=True)
+    status, codes, _ = _codes(tmp_path, ".")
+    assert (status, codes) == (1, ["CM201", "CM201", "CM302"])
+
+
+def test_a_toml_comment_after_strings_still_silences(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": PYPROJECT.replace(
+                "dependencies", 'description = """a # b\n"""\ndependencies'
+            ).format('\n  "anthropic==0.20.0",  # noqa: CM201\n'),
+            "app.toml": "note = '''\n# '''\nmodel = \"claude-2.1\" # noqa: CM302\n",
+        },
+    )
+    assert _codes(tmp_path, ".")[:2] == (0, [])

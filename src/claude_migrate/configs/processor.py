@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from claude_migrate.configs import format_of
 from claude_migrate.configs.scalars import READS, Scalar, Unreadable, read
 from claude_migrate.core.diagnostics import Diagnostic, FileError
-from claude_migrate.core.filekind import Comment, hash_comments
+from claude_migrate.core.filekind import Comment, hash_comments, toml_comments
 from claude_migrate.core.settings import FileSettings
 from claude_migrate.core.source import SourceText
 from claude_migrate.engine.checking import analyse
@@ -102,7 +102,9 @@ class ConfigContext:
 
     def comments(self, lines: Collection[int] | None = None) -> list[Comment]:
         """Return the file's comments (a JSON file has none)."""
-        if self.format in ("toml", "env"):
+        if self.format == "toml":
+            return toml_comments(self.source, lines)
+        if self.format == "env":
             return hash_comments(self.source, lines)
         if self.format == "yaml":
             return self._outside_scalars(_HASH, lines)
