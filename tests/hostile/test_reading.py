@@ -244,3 +244,20 @@ def test_a_toml_comment_after_strings_still_silences(tmp_path: Path) -> None:
         },
     )
     assert _codes(tmp_path, ".")[:2] == (0, [])
+
+
+def test_a_noqa_in_a_requirements_marker_string_silences_nothing(tmp_path: Path) -> None:
+    # pip and setuptools keep a `#` with no white space before it, or inside the marker's
+    # quotes, as part of the requirement: it is no comment, and what it spells is no directive.
+    hidden = "anthropic==0.20.0; platform_release != '#noqa: CM201'\n"
+    spaced = 'anthropic==0.20.0; platform_release != " # noqa: CM201"\n'
+    write_tree(
+        tmp_path,
+        {
+            "requirements.txt": hidden,
+            "setup.cfg": "[metadata]\nname = app\n\n[options]\ninstall_requires =\n    " + spaced,
+            "requirements-dev.txt": "anthropic==0.20.0  # noqa: CM201\n",
+        },
+    )
+    status, codes, _ = _codes(tmp_path, ".")
+    assert (status, codes) == (1, ["CM201", "CM201"])

@@ -62,7 +62,11 @@ def python_comments(text: str, lines: Collection[int] | None = None) -> list[Com
     ]
 
 
-_HASH_COMMENT = re.compile(r"#.*")
+# In a line-based file a comment is a `#` at the line's start or after white space (pip's rule,
+# https://pip.pypa.io/en/stable/reference/requirements-file-format/#comments; python-dotenv's
+# for a value), outside a quoted string (a requirement's marker, a quoted .env value): the
+# quoted spans are matched first and skipped.
+_HASH_COMMENT = re.compile(r"\"[^\"]*\"?|'[^']*'?|(?:^|(?<=\s))#.*")
 # TOML (https://toml.io/en/v1.0.0#string): what opens a comment or a string, and for each
 # string delimiter the rest of the string, its closing delimiter included (with the one or two
 # quotes a multi-line string may end with). A string left open runs to its line's end, or a
@@ -106,7 +110,8 @@ def hash_comments(source: SourceText, lines: Collection[int] | None = None) -> l
     numbers = sorted(lines) if lines is not None else range(1, len(source.line_starts) + 1)
     found = []
     for number in numbers:
-        match = _HASH_COMMENT.search(source.line_text(number))
-        if match is not None:
-            found.append(Comment(number, match.start(), match.group()))
+        for match in _HASH_COMMENT.finditer(source.line_text(number)):
+            if match.group().startswith("#"):
+                found.append(Comment(number, match.start(), match.group()))
+                break
     return found
