@@ -144,3 +144,22 @@ def test_campaign_commit_messages_escape_names_and_messages() -> None:
     assert "\\<script>" in message and "&lt;" not in message
     assert "[click](javascript:" not in message
     assert "\\[click\\](javascript:alert(2))" in message
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the text formats print a file name as it is: its terminal control characters"
+    " (ESC, CR) reach the terminal or CI log and can rewrite what the findings show",
+)
+def test_a_file_name_with_terminal_controls_is_printed_escaped(tmp_path: Path) -> None:
+    name = "\x1b[2K\rquiet.py"
+    (tmp_path / name).write_text(
+        "import anthropic\nanthropic.Anthropic().messages.create(model='claude-sonnet-4-6',"
+        " max_tokens=1, temperature=0.9, messages=[], stream=True)\n",
+        encoding="utf-8",
+    )
+    for output_format in ("text", "concise"):
+        proc = run_cm("check", "--no-cache", "--format", output_format, ".", cwd=tmp_path)
+        assert proc.returncode == 1
+        assert b"CM101" in proc.stdout
+        assert b"\x1b" not in proc.stdout and b"\r" not in proc.stdout
