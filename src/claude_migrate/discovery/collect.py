@@ -389,8 +389,10 @@ class _Walk:
     def _file(self, entry: os.DirEntry[str], path: Path, real: str) -> Candidate | None:
         kind = kind_of(path)
         if kind is None:
-            if is_temp_name(entry.name) and is_stale_temp(
-                entry.name, entry.stat(follow_symlinks=False)
+            if (
+                is_temp_name(entry.name)
+                and is_stale_temp(entry.name, entry.stat(follow_symlinks=False))
+                and not self.ignores.tracked(path, False)  # a file git tracks is nobody's leftover
             ):
                 self.notices.stale_temps.append(path)
             return None
