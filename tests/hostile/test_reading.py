@@ -13,7 +13,6 @@ import json
 import subprocess
 from pathlib import Path
 
-import pytest
 from helpers import write_tree
 from test_inputs import run_cm
 
@@ -196,11 +195,6 @@ def test_a_skip_file_line_after_a_bom_or_decoded_by_its_cookie_skips_the_file(
     assert _codes(tmp_path, ".")[:2] == (0, [])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="files are chosen by suffix: a script with a Python shebang and no suffix (bin/run),"
-    " which the interpreter runs, is not checked",
-)
 def test_a_script_python_runs_by_its_shebang_is_checked(tmp_path: Path) -> None:
     write_tree(tmp_path, {"bin/run": "#!/usr/bin/env python3\n" + BODY})
     (tmp_path / "bin/run").chmod(0o755)
@@ -208,6 +202,16 @@ def test_a_script_python_runs_by_its_shebang_is_checked(tmp_path: Path) -> None:
     subprocess.run(["git", "add", "-A"], cwd=tmp_path, check=True)
     status, codes, _ = _codes(tmp_path, ".")
     assert (status, codes) == (1, CODES)
+    assert _codes(tmp_path, "bin/run")[:2] == (1, CODES)
+    # Not a script: another interpreter's, a suffix, a link (never read through).
+    write_tree(tmp_path, {"bin/run": "#!/bin/sh\n" + BODY, "bin/run.sh": "#!/usr/bin/python3\n"})
+    (tmp_path / "bin/link").symlink_to("run.sh")
+    assert _codes(tmp_path, ".")[:2] == (0, [])
+    write_tree(tmp_path, {"bin/run": "#!/usr/bin/python3.12 -u\n" + BODY})
+    fixed = run_cm("fix", "--no-cache", ".", cwd=tmp_path)
+    assert fixed.returncode == 1, fixed.stderr
+    assert "temperature=0.0" in (tmp_path / "bin/run").read_text()
+    assert (tmp_path / "bin/run").stat().st_mode & 0o777 == 0o755
 
 
 PYPROJECT = '[project]\nname = "app"\nversion = "1"\ndependencies = [{}]\n'
