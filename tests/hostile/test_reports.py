@@ -146,11 +146,6 @@ def test_campaign_commit_messages_escape_names_and_messages() -> None:
     assert "\\[click\\](javascript:alert(2))" in message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the text formats print a file name as it is: its terminal control characters"
-    " (ESC, CR) reach the terminal or CI log and can rewrite what the findings show",
-)
 def test_a_file_name_with_terminal_controls_is_printed_escaped(tmp_path: Path) -> None:
     name = "\x1b[2K\rquiet.py"
     (tmp_path / name).write_text(
@@ -163,3 +158,4 @@ def test_a_file_name_with_terminal_controls_is_printed_escaped(tmp_path: Path) -
         assert proc.returncode == 1
         assert b"CM101" in proc.stdout
         assert b"\x1b" not in proc.stdout and b"\r" not in proc.stdout
+        assert b"\\x1b[2K\\x0dquiet.py:2:" in proc.stdout
