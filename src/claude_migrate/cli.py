@@ -22,6 +22,7 @@ from claude_migrate.engine.progress import file_sizes, progress_bar
 from claude_migrate.engine.progress import wanted as progress_wanted
 from claude_migrate.policy.config import PolicyLoader, preset_names
 from claude_migrate.report import FORMATS
+from claude_migrate.report.text import shown
 
 
 def _codes(value: str | None, option: str) -> list[str] | None:
@@ -431,7 +432,8 @@ def _print(outcome: api.Outcome) -> NoReturn:
     if outcome.diff:
         click.echo(api.encode_report(outcome.diff), nl=False)
     for line in outcome.messages:
-        click.echo(line, err=True)
+        # A warning may name a file of the tree: its terminal controls are written as `\xNN`.
+        click.echo("\n".join(shown(part) for part in line.split("\n")), err=True)
     if outcome.fixed_source is not None:
         sys.stdout.flush()
         sys.stdout.buffer.write(outcome.fixed_source)

@@ -159,3 +159,6 @@ def test_a_file_name_with_terminal_controls_is_printed_escaped(tmp_path: Path) -
         assert b"CM101" in proc.stdout
         assert b"\x1b" not in proc.stdout and b"\r" not in proc.stdout
         assert b"\\x1b[2K\\x0dquiet.py:2:" in proc.stdout
+    (tmp_path / "\x1b[2Kgone.py").symlink_to("/nonexistent/target.py")
+    warned = run_cm("check", "--no-cache", ".", cwd=tmp_path)
+    assert b"\x1b" not in warned.stderr and b"\\x1b[2Kgone.py" in warned.stderr, warned.stderr
