@@ -22,6 +22,7 @@ from claude_migrate.engine.progress import file_sizes, progress_bar
 from claude_migrate.engine.progress import wanted as progress_wanted
 from claude_migrate.policy.config import PolicyLoader, preset_names
 from claude_migrate.report import FORMATS
+from claude_migrate.report.text import shown
 
 
 def _codes(value: str | None, option: str) -> list[str] | None:
@@ -216,8 +217,34 @@ def _freeze_start_up() -> None:
             gc.freeze()
 
 
+def _file_named_like_an_option(args: Sequence[str]) -> str | None:
+    """Return the first argument that reads as an option yet names a file in the working folder.
+
+    pre-commit appends the staged files' names to the hook's command line as they are, so a
+    file a pull request names `--config=lax.toml` (or `-osetup.py`) would be read as an option
+    and choose the policy, the baseline or a file to overwrite. Such a name is refused: the
+    person who means the file writes `./--config=lax.toml`. Arguments after `--` are names.
+    """
+    for arg in args:
+        if arg == "--":
+            return None
+        if arg.startswith("-") and arg != "-" and os.path.lexists(arg):
+            return arg
+    return None
+
+
 class _Commands(click.Group):
     """The command group; Ctrl-C exits 130 (the shell's code for SIGINT), not click's 1."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        clash = _file_named_like_an_option(args)
+        if clash is not None:
+            raise click.UsageError(
+                f"{clash!r} reads as an option but is the name of a file here; to check the"
+                f" file, name it ./{clash}; otherwise rename the file",
+                ctx,
+            )
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> object:
         _freeze_start_up()
@@ -405,7 +432,8 @@ def _print(outcome: api.Outcome) -> NoReturn:
     if outcome.diff:
         click.echo(api.encode_report(outcome.diff), nl=False)
     for line in outcome.messages:
-        click.echo(line, err=True)
+        # A warning may name a file of the tree: its terminal controls are written as `\xNN`.
+        click.echo("\n".join(shown(part) for part in line.split("\n")), err=True)
     if outcome.fixed_source is not None:
         sys.stdout.flush()
         sys.stdout.buffer.write(outcome.fixed_source)

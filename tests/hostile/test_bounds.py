@@ -523,3 +523,37 @@ def test_choosing_among_thousands_of_fixes_is_linear_work() -> None:
 
     small, large = work(500), work(2000)
     assert large < 5 * small, (small, large)
+
+
+LONG = 400_000
+# A long line in each kind of file whose reader once matched it with a pattern that retried a
+# run from each of its characters (quadratic: minutes for this line, past the per-file time
+# limit, which then replaced the file's findings with a CM001). Each must be read in moments.
+LONG_LINES = {
+    "blank run in requirements.txt": ("requirements.txt", "anthropic==0.20.0\n" + "\t" * LONG),
+    "key without a value in an .ini file": ("app.ini", "[a]\nmodel = claude-2.1\nk" + " " * LONG),
+    "unreadable JSON naming a model": ("app.json", '{"model": "claude-2.1", "x": "' + "a" * LONG),
+    "unreadable YAML naming a model": ("app.yaml", "model: claude-2.1\nx: " + "a:" * LONG),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LONG_LINES))
+def test_a_long_line_is_read_in_linear_time_and_keeps_the_findings(
+    tmp_path: Path, name: str
+) -> None:
+    from test_inputs import run_cm
+
+    file, text = LONG_LINES[name]
+    write_tree(tmp_path, {file: text + "\n"})
+    proc = run_cm("check", "--no-cache", "--format", "json", "--file-timeout", "20", file,
+                  cwd=tmp_path)  # fmt: skip
+    report = json.loads(proc.stdout)
+    errors = [e["message"] for e in report["errors"]]
+    assert not any("time limit" in m for m in errors), errors
+    if file.endswith((".json", ".yaml")):
+        assert [m.split(":")[0] for m in errors] == [f"invalid {file[4:].upper()}"], errors
+    else:
+        assert (errors, [d["code"] for d in report["diagnostics"]]) == (
+            [],
+            ["CM201" if file == "requirements.txt" else "CM302"],
+        )

@@ -507,6 +507,22 @@ def test_a_later_fix_removes_temporary_files_a_killed_run_left(tmp_path: Path, c
     assert (tmp_path / "a.py").read_text() == FIXED_SOURCE
 
 
+def test_a_file_git_tracks_is_never_removed_as_a_leftover_temporary(
+    tmp_path: Path, cli: Cli
+) -> None:
+    # A pull request can commit a file of our temporary files' name shape: it is the
+    # repository's, however old, and a fix never deletes it.
+    write_tree(tmp_path, {"a.py": SOURCE})
+    committed = tmp_path / atomic.temp_name("a.py")
+    committed.write_text("kept\n")
+    subprocess.run(["git", "init", "-q", "."], cwd=tmp_path, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=tmp_path, check=True)
+    os.utime(committed, (OLD, OLD))
+    fixed = cli("fix", ".")
+    assert committed.read_text() == "kept\n", fixed.stderr
+    assert (tmp_path / "a.py").read_text() == FIXED_SOURCE
+
+
 # The cache deletes only what it created ------------------------------------------------------
 
 

@@ -151,3 +151,117 @@ def test_a_tracked_file_its_gitignore_names_is_checked_with_a_warning(tmp_path: 
     for name in ("app.py", "gen/tracked.py"):
         assert f"{name}: checked though an ignore file names it" in err, err
     assert "untracked.py" not in err
+
+
+def _utf7(text: str) -> str:
+    return "+" + base64.b64encode(text.encode("utf-16-be")).decode().rstrip("=") + "-"
+
+
+def test_a_skip_file_line_python_reads_inside_a_string_skips_nothing(tmp_path: Path) -> None:
+    # The bytes spell `# claude-migrate: skip-file` as a leading comment; Python, decoding the
+    # file by its UTF-7 cookie, reads that line inside a string (the comment above it holds a
+    # newline and the string's opening quotes in UTF-7's base64 form).
+    data = (
+        "# -*- coding: utf-7 -*-\n"
+        f"#{_utf7(chr(10) + 'x = ' + chr(34) * 3)}\n"
+        "# claude-migrate: skip-file\n"
+        f"{_utf7(chr(34) * 3)}\n"
+    ).encode("ascii") + _utf7_everywhere(BODY).split(b"\n", 1)[1]
+    text = data.decode("utf-7")
+    assert "\n# claude-migrate: skip-file\n" in data.decode("ascii")
+    assert "x = " + '"' * 3 + "\n# claude-migrate: skip-file\n" in text
+    write_tree(tmp_path, {"app.py": data})
+    subprocess.run(["git", "init", "-q", "."], cwd=tmp_path, check=True)
+    subprocess.run(["git", "add", "app.py"], cwd=tmp_path, check=True)
+    assert _codes(tmp_path, ".")[:2] == (1, CODES)
+    proc = run_cm(
+        "check", "--no-cache", "--format", "json", "--stdin-filename", "app.py",
+        cwd=tmp_path, input=data,
+    )  # fmt: skip
+    assert sorted(d["code"] for d in json.loads(proc.stdout)["diagnostics"]) == CODES
+
+
+def test_a_skip_file_line_after_a_bom_or_decoded_by_its_cookie_skips_the_file(
+    tmp_path: Path,
+) -> None:
+    skip = "# claude-migrate: skip-file\n"
+    write_tree(
+        tmp_path,
+        {
+            "bom.py": b"\xef\xbb\xbf" + (skip + BODY).encode("utf-8"),
+            "utf7.py": _utf7_everywhere(skip + BODY),
+        },
+    )
+    assert _codes(tmp_path, ".")[:2] == (0, [])
+
+
+def test_a_script_python_runs_by_its_shebang_is_checked(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"bin/run": "#!/usr/bin/env python3\n" + BODY})
+    (tmp_path / "bin/run").chmod(0o755)
+    subprocess.run(["git", "init", "-q", "."], cwd=tmp_path, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=tmp_path, check=True)
+    status, codes, _ = _codes(tmp_path, ".")
+    assert (status, codes) == (1, CODES)
+    assert _codes(tmp_path, "bin/run")[:2] == (1, CODES)
+    # Not a script: another interpreter's, a suffix, a link (never read through).
+    write_tree(tmp_path, {"bin/run": "#!/bin/sh\n" + BODY, "bin/run.sh": "#!/usr/bin/python3\n"})
+    (tmp_path / "bin/link").symlink_to("run.sh")
+    assert _codes(tmp_path, ".")[:2] == (0, [])
+    write_tree(tmp_path, {"bin/run": "#!/usr/bin/python3.12 -u\n" + BODY})
+    fixed = run_cm("fix", "--no-cache", ".", cwd=tmp_path)
+    assert fixed.returncode == 1, fixed.stderr
+    assert "temperature=0.0" in (tmp_path / "bin/run").read_text()
+    assert (tmp_path / "bin/run").stat().st_mode & 0o777 == 0o755
+
+
+PYPROJECT = '[project]\nname = "app"\nversion = "1"\ndependencies = [{}]\n'
+
+
+def test_a_noqa_inside_a_toml_string_silences_nothing(tmp_path: Path) -> None:
+    # A `#` inside a TOML string is text (https://toml.io/en/v1.0.0#comment): a requirement
+    # whose marker compares with a string holding a noqa comment, on the pinned line, hides nothing.
+    marker = "\"foo; platform_release == '# noqa: CM201'\""
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": PYPROJECT.format(f'"anthropic==0.20.0", {marker}'),
+            "app.toml": 'm = { model = "claude-2.1", note = "# noqa: CM302" }\n',
+            "lock/pyproject.toml": PYPROJECT.format(
+                '\n  """anthropic==0.20.0""", """# noqa: CM201""",\n'
+            ),
+        },
+    )
+    subprocess.run(["git", "init", "-q", "."], cwd=tmp_path, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=tmp_path, check=True)
+    status, codes, _ = _codes(tmp_path, ".")
+    assert (status, codes) == (1, ["CM201", "CM201", "CM302"])
+
+
+def test_a_toml_comment_after_strings_still_silences(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": PYPROJECT.replace(
+                "dependencies", 'description = """a # b\n"""\ndependencies'
+            ).format('\n  "anthropic==0.20.0",  # noqa: CM201\n'),
+            "app.toml": "note = '''\n# '''\nmodel = \"claude-2.1\" # noqa: CM302\n",
+        },
+    )
+    assert _codes(tmp_path, ".")[:2] == (0, [])
+
+
+def test_a_noqa_in_a_requirements_marker_string_silences_nothing(tmp_path: Path) -> None:
+    # pip and setuptools keep a `#` with no white space before it, or inside the marker's
+    # quotes, as part of the requirement: it is no comment, and what it spells is no directive.
+    hidden = "anthropic==0.20.0; platform_release != '#noqa: CM201'\n"
+    spaced = 'anthropic==0.20.0; platform_release != " # noqa: CM201"\n'
+    write_tree(
+        tmp_path,
+        {
+            "requirements.txt": hidden,
+            "setup.cfg": "[metadata]\nname = app\n\n[options]\ninstall_requires =\n    " + spaced,
+            "requirements-dev.txt": "anthropic==0.20.0  # noqa: CM201\n",
+        },
+    )
+    status, codes, _ = _codes(tmp_path, ".")
+    assert (status, codes) == (1, ["CM201", "CM201"])

@@ -144,3 +144,21 @@ def test_campaign_commit_messages_escape_names_and_messages() -> None:
     assert "\\<script>" in message and "&lt;" not in message
     assert "[click](javascript:" not in message
     assert "\\[click\\](javascript:alert(2))" in message
+
+
+def test_a_file_name_with_terminal_controls_is_printed_escaped(tmp_path: Path) -> None:
+    name = "\x1b[2K\rquiet.py"
+    (tmp_path / name).write_text(
+        "import anthropic\nanthropic.Anthropic().messages.create(model='claude-sonnet-4-6',"
+        " max_tokens=1, temperature=0.9, messages=[], stream=True)\n",
+        encoding="utf-8",
+    )
+    for output_format in ("text", "concise"):
+        proc = run_cm("check", "--no-cache", "--format", output_format, ".", cwd=tmp_path)
+        assert proc.returncode == 1
+        assert b"CM101" in proc.stdout
+        assert b"\x1b" not in proc.stdout and b"\r" not in proc.stdout
+        assert b"\\x1b[2K\\x0dquiet.py:2:" in proc.stdout
+    (tmp_path / "\x1b[2Kgone.py").symlink_to("/nonexistent/target.py")
+    warned = run_cm("check", "--no-cache", ".", cwd=tmp_path)
+    assert b"\x1b" not in warned.stderr and b"\\x1b[2Kgone.py" in warned.stderr, warned.stderr

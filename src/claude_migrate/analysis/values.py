@@ -22,6 +22,7 @@ from claude_migrate.analysis.scope import (
     always_before,
     may_reach,
 )
+from claude_migrate.core.arithmetic import fold
 from claude_migrate.core.lazy import lazy_import
 
 if TYPE_CHECKING:
@@ -271,10 +272,36 @@ def literal(node: cst.BaseExpression) -> Value:
         return UNKNOWN
     if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
         return Value(True, {"True": True, "False": False, "None": None}[node.value], node)
+    if isinstance(node, cst.BinaryOperation):
+        return _arithmetic(node)
     text = string_value(node)
     if text is not None:
         return Value(True, text, node)
     return UNKNOWN
+
+
+def _arithmetic(node: cst.BinaryOperation) -> Value:
+    """Return the value of arithmetic on number literals (`8 * 1024`), as Python computes it."""
+    symbol = _OPERATOR_SYMBOLS.get(type(node.operator).__name__)
+    if symbol is None:
+        return UNKNOWN
+    left, right = literal(node.left), literal(node.right)
+    if not (left.known and right.known):
+        return UNKNOWN
+    result = fold(symbol, left.value, right.value)
+    return UNKNOWN if result is None else Value(True, result, node)
+
+
+_OPERATOR_SYMBOLS = {
+    "Add": "+",
+    "Subtract": "-",
+    "Multiply": "*",
+    "Divide": "/",
+    "FloorDivide": "//",
+    "Modulo": "%",
+    "Power": "**",
+    "LeftShift": "<<",
+}
 
 
 class ValueResolver:

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from claude_migrate.configs import format_of
 from claude_migrate.configs.scalars import READS, Scalar, Unreadable, read
 from claude_migrate.core.diagnostics import Diagnostic, FileError
-from claude_migrate.core.filekind import Comment, hash_comments
+from claude_migrate.core.filekind import Comment, hash_comments, toml_comments
 from claude_migrate.core.settings import FileSettings
 from claude_migrate.core.source import SourceText
 from claude_migrate.engine.checking import analyse
@@ -30,7 +30,26 @@ if TYPE_CHECKING:
 # A comment starts at `#` (and in `.ini` files `;`) at a line's start or after white space.
 _HASH = re.compile(r"(?:^|(?<=[ \t]))#.*")
 _INI_COMMENT = re.compile(r"(?:^|(?<=[ \t]))[#;].*")
-_RAW_WORD = re.compile(r"[A-Za-z0-9._:@/-]*claude[A-Za-z0-9._:@/-]*")
+# The characters of a word that may spell a model id (`claude-...`, `anthropic.claude-...:0`).
+_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:@/-")
+
+
+def raw_words(text: str) -> Iterator[str]:
+    """Yield each whole word (of `_WORD_CHARS`) of `text` that holds `claude`.
+
+    From each `claude` outwards, each character read once: the pattern
+    `[...]*claude[...]*` retried its leading run from every character of a long word without
+    `claude`, quadratic on a long line.
+    """
+    end = 0
+    while (at := text.find("claude", end)) != -1:
+        start = at
+        while start > end and text[start - 1] in _WORD_CHARS:
+            start -= 1
+        end = at + len("claude")
+        while end < len(text) and text[end] in _WORD_CHARS:
+            end += 1
+        yield text[start:end]
 
 
 class ConfigContext:
@@ -78,12 +97,14 @@ class ConfigContext:
         catalogue = self.facts.catalogue
         return any(
             recognise(word.strip(".:"), catalogue) is not None
-            for word in _RAW_WORD.findall(self.source.text)
+            for word in raw_words(self.source.text)
         )
 
     def comments(self, lines: Collection[int] | None = None) -> list[Comment]:
         """Return the file's comments (a JSON file has none)."""
-        if self.format in ("toml", "env"):
+        if self.format == "toml":
+            return toml_comments(self.source, lines)
+        if self.format == "env":
             return hash_comments(self.source, lines)
         if self.format == "yaml":
             return self._outside_scalars(_HASH, lines)

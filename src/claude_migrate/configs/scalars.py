@@ -300,7 +300,9 @@ def _env(source: SourceText) -> Iterator[Scalar]:
 
 # .ini / .cfg -------------------------------------------------------------------------------------
 
-_INI_PAIR = re.compile(r"^(?P<key>[^=:\s][^=:]*?)[ \t]*[=:][ \t]*(?P<value>.*)$")
+# The key runs to the first `=` or `:` (greedy: a lazy key followed by `[ \t]*` retries the
+# blanks at each character, quadratic on a long line without a separator).
+_INI_PAIR = re.compile(r"^(?P<key>[^=:\s][^=:]*)[=:][ \t]*(?P<value>.*)$")
 _WORD = re.compile(r"[^\s,]+")
 
 

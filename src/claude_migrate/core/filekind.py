@@ -62,15 +62,56 @@ def python_comments(text: str, lines: Collection[int] | None = None) -> list[Com
     ]
 
 
-_HASH_COMMENT = re.compile(r"#.*")
+# In a line-based file a comment is a `#` at the line's start or after white space (pip's rule,
+# https://pip.pypa.io/en/stable/reference/requirements-file-format/#comments; python-dotenv's
+# for a value), outside a quoted string (a requirement's marker, a quoted .env value): the
+# quoted spans are matched first and skipped.
+_HASH_COMMENT = re.compile(r"\"[^\"]*\"?|'[^']*'?|(?:^|(?<=\s))#.*")
+# TOML (https://toml.io/en/v1.0.0#string): what opens a comment or a string, and for each
+# string delimiter the rest of the string, its closing delimiter included (with the one or two
+# quotes a multi-line string may end with). A string left open runs to its line's end, or a
+# multi-line one to the text's end: the document is invalid then.
+_TOML_OPENER = re.compile(r"#|\"\"\"|'''|\"|'")
+_TOML_REST = {
+    '"""': re.compile(r'(?:\\.|[^\\"]|"(?!""))*(?:"{3,5}|\\?\Z)', re.S),
+    "'''": re.compile(r"(?:[^']|'(?!''))*(?:'{3,5}|\Z)"),
+    '"': re.compile(r'(?:\\.|[^\\"\r\n])*"?'),
+    "'": re.compile(r"[^'\r\n]*'?"),
+}
+_LINE_END = re.compile(r"[^\r\n]*")
+
+
+def toml_comments(source: SourceText, lines: Collection[int] | None = None) -> list[Comment]:
+    """Return the comments of a TOML document: a `#` outside its strings, to the line's end.
+
+    A `#` inside a string is text (https://toml.io/en/v1.0.0#comment): `note = "# noqa"` on
+    the line of a model id silences nothing. One pass over the text.
+    """
+    text = source.text
+    found: list[Comment] = []
+    at = 0
+    while (opener := _TOML_OPENER.search(text, at)) is not None:
+        delimiter = opener.group()
+        if delimiter == "#":
+            rest = _LINE_END.match(text, opener.start())
+            assert rest is not None
+            line, column = source.position(opener.start())
+            if lines is None or line in lines:
+                found.append(Comment(line, column, rest.group()))
+        else:
+            rest = _TOML_REST[delimiter].match(text, opener.end())
+            assert rest is not None
+        at = max(rest.end(), opener.end())
+    return found
 
 
 def hash_comments(source: SourceText, lines: Collection[int] | None = None) -> list[Comment]:
-    """Return the `#` comments of a line-based file (requirements, TOML, setup.cfg)."""
+    """Return the `#` comments of a line-based file (requirements, setup.cfg, .env)."""
     numbers = sorted(lines) if lines is not None else range(1, len(source.line_starts) + 1)
     found = []
     for number in numbers:
-        match = _HASH_COMMENT.search(source.line_text(number))
-        if match is not None:
-            found.append(Comment(number, match.start(), match.group()))
+        for match in _HASH_COMMENT.finditer(source.line_text(number)):
+            if match.group().startswith("#"):
+                found.append(Comment(number, match.start(), match.group()))
+                break
     return found

@@ -256,6 +256,20 @@ def python_text(data: bytes) -> str | None:
         return None
 
 
+def leading_bytes(data: bytes) -> bytes:
+    """Return a Python file's bytes as UTF-8 text as Python decodes them, its BOM dropped.
+
+    The file's own bytes when they are UTF-8 (the cost of one look at its first lines); the
+    text its PEP 263 cookie gives, in UTF-8, otherwise ("" when it cannot be decoded). A test
+    of the raw bytes would read a `# -*- coding: utf-7 -*-` file's comments where Python reads
+    a string, and the other way round.
+    """
+    if _declared_encoding(data) is None:
+        return data[len(BOM) :] if data.startswith(BOM) else data
+    text = python_text(data)
+    return b"" if text is None else text.encode("utf-8", "surrogatepass")
+
+
 def as_python_reads(data: bytes) -> bytes:
     """Return the bytes a byte search over a Python file should read: what Python reads.
 

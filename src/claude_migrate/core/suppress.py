@@ -32,7 +32,16 @@ UNUSED_NAME = "unused-suppression"
 
 
 def skips_file(data: bytes) -> bool:
-    """Return whether `# claude-migrate: skip-file` stands in the file's leading comments."""
+    """Return whether `# claude-migrate: skip-file` stands in the leading comments of a file's
+    bytes, read as Python reads them (BOM, coding cookie)."""
+    from claude_migrate.core.source import leading_bytes
+
+    return skips_text(leading_bytes(data))
+
+
+def skips_text(data: bytes) -> bool:
+    """Return whether `# claude-migrate: skip-file` stands in the leading comments of a
+    decoded text, given in UTF-8 (an editor's buffer, a notebook's cells)."""
     if SKIP_FILE not in data:
         return False
     for raw in data.splitlines():
@@ -131,7 +140,7 @@ def apply_suppressions(
     """
     report_unused = ctx.settings.enabled(UNUSED_CODE)
     listing = ctx.settings.list_suppressed
-    if listing and found and skips_file(ctx.source.text.encode("utf-8", "surrogatepass")):
+    if listing and found and skips_text(ctx.source.text.encode("utf-8", "surrogatepass")):
         # A trusted gate checks a skip-file file anyway and lists everything the comment hides.
         return [replace(d, suppressed_by="# claude-migrate: skip-file") for d in found]
     if not found and not report_unused:

@@ -10,6 +10,7 @@ each once, and no folder is entered twice (see `discover`).
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -67,12 +68,45 @@ def python_kind(path: Path) -> str | None:
     return "python" if path.suffix in PYTHON_SUFFIXES else None
 
 
+# A script Python runs by its first line, with no suffix (`bin/serve` starting
+# `#!/usr/bin/env python3`, `#!/usr/bin/python3.12 -u`, `#!/usr/bin/env -S python3 -u`).
+_PYTHON_SHEBANG = re.compile(
+    rb"#![ \t]*\S*/(?:env[ \t]+(?:-\S+[ \t]+)*)?python[0-9.]*(?:[ \t\r\n]|\Z)"
+)
+_SHEBANG_BYTES = 256
+
+
+def script_kind(path: Path) -> str | None:
+    """Return "python" for a file with no suffix whose first line runs Python (a shebang).
+
+    Only a regular file met by its own name is read (never through a symlink, never a FIFO or
+    a device: opened without following links and without blocking), and only its first bytes.
+    """
+    if path.suffix or not path.name:
+        return None
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        handle = os.open(path, flags)
+    except (OSError, ValueError):
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(handle).st_mode):
+            return None
+        head = os.read(handle, _SHEBANG_BYTES)
+    except OSError:
+        return None
+    finally:
+        os.close(handle)
+    return "python" if _PYTHON_SHEBANG.match(head) else None
+
+
 # Classifiers in order; the first that names a kind wins.
 CLASSIFIERS: list[Callable[[Path], str | None]] = [
     python_kind,
     notebook_kind,
     manifest_kind,
     config_kind,
+    script_kind,
 ]
 
 
@@ -389,8 +423,10 @@ class _Walk:
     def _file(self, entry: os.DirEntry[str], path: Path, real: str) -> Candidate | None:
         kind = kind_of(path)
         if kind is None:
-            if is_temp_name(entry.name) and is_stale_temp(
-                entry.name, entry.stat(follow_symlinks=False)
+            if (
+                is_temp_name(entry.name)
+                and is_stale_temp(entry.name, entry.stat(follow_symlinks=False))
+                and not self.ignores.tracked(path, False)  # a file git tracks is nobody's leftover
             ):
                 self.notices.stale_temps.append(path)
             return None

@@ -45,7 +45,7 @@ from claude_migrate.api import display_path
 from claude_migrate.core.diagnostics import Applicability, Diagnostic, FileError, FileResult
 from claude_migrate.core.errors import ConfigError
 from claude_migrate.core.job import Job, Options
-from claude_migrate.core.suppress import skips_file
+from claude_migrate.core.suppress import skips_text
 from claude_migrate.discovery.collect import kind_of
 from claude_migrate.engine.runner import run
 from claude_migrate.lsp.framing import FramedInput
@@ -156,7 +156,7 @@ def document_job(path: Path, text: str, loader: PolicyLoader, notebook: bool = F
     policy = loader.for_path(path)
     if policy.is_excluded(path):
         return None
-    if kind == "python" and skips_file(text.encode("utf-8", "surrogatepass")):
+    if kind == "python" and skips_text(text.encode("utf-8", "surrogatepass")):
         return None
     display = display_path(path, Path(os.getcwd()).resolve())
     return Job(

@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from claude_migrate.core.diagnostics import Diagnostic, FileError
-from claude_migrate.core.filekind import Comment, hash_comments
+from claude_migrate.core.filekind import Comment, hash_comments, toml_comments
 from claude_migrate.core.settings import FileSettings
 from claude_migrate.core.source import SourceText
 from claude_migrate.engine.checking import analyse
@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 # Formats whose comments start with `#` (JSON has none).
 COMMENTED = frozenset({"requirements", "pyproject", "pipfile", "setup-cfg", "toml-lock"})
+# Formats that are TOML documents: a `#` inside a string is no comment there.
+TOML_FORMATS = frozenset({"pyproject", "pipfile", "toml-lock"})
 
 
 class ManifestContext:
@@ -64,6 +66,8 @@ class ManifestContext:
         """Return the file's `#` comments (none in a format without comments, such as JSON)."""
         if self.format not in COMMENTED:
             return []
+        if self.format in TOML_FORMATS:
+            return toml_comments(self.source, lines)
         return hash_comments(self.source, lines)
 
 

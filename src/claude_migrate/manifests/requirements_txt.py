@@ -20,7 +20,9 @@ from packaging.requirements import InvalidRequirement
 from claude_migrate.manifests.requirement import PEP440, Pin, Problem, parse_pep508
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\n|\r|$)")
-_COMMENT = re.compile(r"(^|\s+)#.*$")
+# A comment: `#` at the line's start or after white space (a lookbehind, not `\s+#`, which
+# retries the white space from each of its characters: quadratic on a long blank run).
+_COMMENT = re.compile(r"(?:^|(?<=\s))#.*$")
 _PATH_OR_URL = re.compile(r"^(?:[./~\\]|[A-Za-z]:[\\/]|\w[\w+.-]*://)|\.(?:whl|zip|tar\.gz|tgz)$")
 
 
@@ -89,7 +91,8 @@ def read(text: str) -> tuple[list[Pin], list[Problem]]:
     problems: list[Problem] = []
     generated, hashed = generator(text)
     for line, offsets in _logical_lines(text):
-        stripped = _COMMENT.sub("", line)
+        comment = _COMMENT.search(line)
+        stripped = line if comment is None else line[: comment.start()].rstrip()
         content = stripped.lstrip()
         if not content.strip() or content.startswith("-"):
             continue

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from claude_migrate.core.atomic import WriteRefused, replace_file
 from claude_migrate.core.diagnostics import Diagnostic, FileError, FileResult
 from claude_migrate.core.source import SourceText, python_identifiers
-from claude_migrate.core.suppress import skips_file
+from claude_migrate.core.suppress import skips_text
 from claude_migrate.engine.checking import analyse
 from claude_migrate.engine.fixer import not_written, settle
 from claude_migrate.notebook.document import (
@@ -67,7 +67,7 @@ def process_notebook(
             )
     if not module.parts:
         return
-    skipped = skips_file(module.text.encode("utf-8", "surrogatepass"))
+    skipped = skips_text(module.text.encode("utf-8", "surrogatepass"))
     if skipped and not job.settings.list_suppressed:
         return
     _check(job, notebook, module, options, result, python)

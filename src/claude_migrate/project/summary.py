@@ -15,6 +15,8 @@ import ast
 import warnings
 from typing import Any
 
+from claude_migrate.core.arithmetic import fold
+
 # Expressions, as JSON-able lists:
 #   ["lit", value]                 a literal (number, string, bool, None, list/tuple of literals)
 #   ["name", id]
@@ -110,6 +112,10 @@ def expr(node: ast.expr | None, depth: int = 0) -> Expr:
             else:
                 return UNKNOWN_EXPR
         return ["join", parts]
+    if type(node) is ast.BinOp:
+        number = _arithmetic(node, depth)
+        if number is not None:
+            return ["lit", number]
     if type(node) is ast.BinOp and type(node.op) is ast.Add:
         return ["join", [expr(node.left, depth + 1), expr(node.right, depth + 1)], "+"]
     if type(node) is ast.Dict:
@@ -128,6 +134,35 @@ def expr(node: ast.expr | None, depth: int = 0) -> Expr:
 
 
 _LITERAL_NODES = frozenset({ast.Constant, ast.UnaryOp, ast.List, ast.Tuple})
+_OPERATOR_SYMBOLS: dict[type[ast.operator], str] = {
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.Div: "/",
+    ast.FloorDiv: "//",
+    ast.Mod: "%",
+    ast.Pow: "**",
+    ast.LShift: "<<",
+}
+
+
+def _arithmetic(node: ast.BinOp, depth: int) -> int | float | None:
+    """Return arithmetic on number literals (`8 * 1024`) as Python computes it, else None."""
+    symbol = _OPERATOR_SYMBOLS.get(type(node.op))
+    if symbol is None or depth > MAX_EXPR_DEPTH:
+        return None
+    sides = []
+    for side in (node.left, node.right):
+        if type(side) is ast.BinOp:
+            value = _arithmetic(side, depth + 1)
+            if value is None:
+                return None
+        else:
+            ok, value = _literal(side) if type(side) in _LITERAL_NODES else (False, None)
+            if not ok:
+                return None
+        sides.append(value)
+    return fold(symbol, sides[0], sides[1])
 
 
 def _call(node: ast.Call, depth: int) -> Expr:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from collections.abc import Iterator
 from itertools import groupby
 from pathlib import Path
@@ -28,6 +29,19 @@ if TYPE_CHECKING:
 
 TAB_SIZE = 8
 STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow", Severity.INFO: "bold blue"}
+
+
+# Terminal control characters (C0, DEL, C1) in text from the checked tree (a file name, a message
+# quoting the code, a source line): written as `\xNN`, so that none moves the cursor, erases a
+# line or retitles the terminal where the report is read (a terminal, a CI log).
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def shown(text: str) -> str:
+    """Return `text` with its terminal control characters written as `\\xNN`."""
+    if _CONTROLS.search(text) is None:
+        return text
+    return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def _label(d: Diagnostic) -> str:
@@ -83,13 +97,16 @@ def plain_lines(run: Run) -> list[str]:
     """Return one `path:line:col: CODE message` line per error, finding and stale entry."""
     lines = []
     for error in run.errors:
-        lines.append(f"{_error_where(error)}: {error.code} {error.message}")
+        lines.append(shown(f"{_error_where(error)}: {error.code} {error.message}"))
     for d in run.diagnostics:
         marker = " [*]" if _fixable_marker(run, d) else ""
         lines.append(
-            f"{d.path}:{where(d.line, d.column, d.cell)}: {d.code}{marker} {_label(d)}{d.message}"
+            shown(
+                f"{d.path}:{where(d.line, d.column, d.cell)}: {d.code}{marker} {_label(d)}"
+                f"{d.message}"
+            )
         )
-        lines.extend(f"    {path}:{line}: {message}" for path, line, message in d.related)
+        lines.extend(shown(f"    {path}:{line}: {message}") for path, line, message in d.related)
     lines.extend(_stale_lines(run))
     return lines
 
@@ -104,9 +121,11 @@ def _stale_lines(run: Run) -> list[str]:
     lines = []
     for entry in run.stale:
         if (entry.display, entry.key.code, entry.key.context) in reported:
-            lines.append(entry.describe() + ": its code changed, and it is reported again above")
+            lines.append(
+                shown(entry.describe()) + ": its code changed, and it is reported again above"
+            )
         else:
-            lines.append(entry.describe() + ": no longer found (fixed or removed)")
+            lines.append(shown(entry.describe()) + ": no longer found (fixed or removed)")
     if len(run.stale) == 1:
         lines.append(
             f"1 stale baseline entry in {run.baseline}; run with --prune-baseline to remove it."
@@ -141,8 +160,10 @@ def suppressed_section(run: Run) -> str:
     ]
     for d in run.suppressed:
         lines.append(
-            f"  {d.path}:{where(d.line, d.column, d.cell)}: {d.code} {d.message} "
-            f"[{d.suppressed_by}]"
+            shown(
+                f"  {d.path}:{where(d.line, d.column, d.cell)}: {d.code} {d.message} "
+                f"[{d.suppressed_by}]"
+            )
         )
     return "\n".join(lines) + "\n"
 
@@ -226,13 +247,13 @@ def _snippet(
     start = max(column - 1, 0)
     end = end_column - 1 if end_line == line else len(raw)
     end = max(min(end, len(raw)), start + 1)
-    shown = raw.expandtabs(TAB_SIZE)
+    visible = shown(raw.expandtabs(TAB_SIZE))
     pad = cell_len(raw[:start].expandtabs(TAB_SIZE))
     width = max(cell_len(raw[:end].expandtabs(TAB_SIZE)) - pad, 1)
     gutter = f"{line:>6} | "
     source_line = Text()
     source_line.append(gutter, style="blue")
-    source_line.append(shown)
+    source_line.append(visible)
     caret = Text()
     caret.append(" " * 7 + "| ", style="blue")
     caret.append(" " * pad + "^" * width, style="bold red")
@@ -249,18 +270,18 @@ def render_rich(run: Run) -> str:
         if not first:
             console.print()
         first = False
-        console.print(Text(path, style="bold underline"), soft_wrap=True)
+        console.print(Text(shown(path), style="bold underline"), soft_wrap=True)
         source = _source(run, path)
         for error in errors:
             place = where(error.line or 1, error.column or 1, error.cell)
             line = Text(f"  {place:<8} ")
             line.append(error.code, style="bold red")
-            line.append(f" {error.message}")
+            line.append(f" {shown(error.message)}")
             console.print(line, soft_wrap=True)
-            shown = _cell_source(run, path, error.cell) if error.cell else source
-            if shown is not None and error.line:
+            lines = _cell_source(run, path, error.cell) if error.cell else source
+            if lines is not None and error.line:
                 col = error.column or 1
-                for part in _snippet(shown, error.line, col, error.line, col + 1):
+                for part in _snippet(lines, error.line, col, error.line, col + 1):
                     console.print(part, soft_wrap=True)
         for d in found:
             place = where(d.line, d.column, d.cell)
@@ -270,15 +291,15 @@ def render_rich(run: Run) -> str:
                 line.append(" [*]", style="cyan")
             if d.severity is not Severity.ERROR:
                 line.append(f" {d.severity.value}:", style=STYLES[d.severity])
-            line.append(f" {d.message}")
+            line.append(f" {shown(d.message)}")
             console.print(line, soft_wrap=True)
             for related, number, message in d.related:
                 console.print(
-                    Text(f"    {related}:{number}: {message}", style="dim"), soft_wrap=True
+                    Text(shown(f"    {related}:{number}: {message}"), style="dim"), soft_wrap=True
                 )
-            shown = _cell_source(run, path, d.cell) if d.cell else source
-            if shown is not None:
-                for part in _snippet(shown, d.line, d.column, d.end_line, d.end_column):
+            lines = _cell_source(run, path, d.cell) if d.cell else source
+            if lines is not None:
+                for part in _snippet(lines, d.line, d.column, d.end_line, d.end_column):
                     console.print(part, soft_wrap=True)
     stale = _stale_lines(run)
     if stale:
