@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -585,6 +585,7 @@ class CallFinder:
                 value = self.values.value_read(arg.value, record.scope, read)
                 args.items.setdefault(name, Entry(name, arg, arg.value, value, record.node))
             index += 1
+        self._spread_args(args, facts.get("spread", ()), record)
         named = {name for name, kind in params if kind in ("positional", "keyword")}
         reaches: dict[str, list[list[object]]] = {
             k: v for k, v in facts.get("forwards", {}).items() if k not in named
@@ -646,6 +647,21 @@ class CallFinder:
         args.unknown_keys &= wanted
         hop = Hop(callee, tuple(hops), forwarded=forwarded, thinking=bool(facts.get("thinking")))
         return CallSite(record, target, args, client="wrapper", via=hop)
+
+    def _spread_args(self, args: Entries, spread: Iterable[str], record: CallRecord) -> None:
+        """Put in a wrapper call's arguments the entries of the dict it gives a parameter the
+        wrapper spreads into its Claude call (`send(request)` over `create(**request)`), as
+        keywords: the parameter itself is not one of the call's."""
+        for param in spread:
+            given = args.items.pop(param, None)
+            if given is None:
+                continue
+            node, scope = given.value_node, record.scope
+            entries = self.values.expand(node, scope, 0, record.order, None, record.path)
+            for key, entry in entries.items.items():
+                args.items.setdefault(key, entry)
+            args.unknown_keys.update(k for k in entries.unknown_keys if k not in args.items)
+            args.opaque = args.opaque or entries.opaque
 
     def _resource_choice(self, func: cst.Attribute, scope: Scope) -> Symbol:
         """Return the first of a choice of SDK resources a method is called on, when the method

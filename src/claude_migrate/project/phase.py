@@ -422,6 +422,9 @@ class Facts:
     reaches: dict[tuple[str, str], dict[str, list[list[Any]]]] = field(default_factory=dict)
     # Keywords a function passes on through `**kwargs`: name -> reaches.
     forwards: dict[tuple[str, str], dict[str, list[list[Any]]]] = field(default_factory=dict)
+    # Parameters a function spreads into a Claude call (`create(**request)`): the keys of the
+    # dict a caller passes there are passed on, as `forwards` names them.
+    spread: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     param_clients: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
     ambiguous: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     # An un-annotated parameter every in-project caller that proves anything binds to an
@@ -2306,6 +2309,10 @@ class Project:
                     if _add(forwards, name, [canonical, key, *where]):
                         self._touch("forwards", mine)
             return
+        spread = self._spread_param(module, function, star)
+        if spread is not None:
+            self._record_spread_param(module, function, spread, key, where)
+            return
         # `create(**kwargs)` with `kwargs = self.build_kwargs(...)`: the entries of the dict
         # literal it is made from, read in the function that wrote it.
         made = self.sent_dict(module, function, star)
@@ -2336,6 +2343,87 @@ class Project:
                         reach[:4],
                         (module, function),
                     )
+
+    def _spread_param(
+        self, module: str, function: str, star: list[Any]
+    ) -> tuple[str, set[str]] | None:
+        """Return a parameter a Claude call spreads (`create(**request)`, `request` a plain
+        parameter the function never binds again) and the keys the function itself sets in it
+        (`request["messages"] = turns`); None when it sets one it does not name."""
+        if star[0] != "name":
+            return None
+        facts = self.summaries[module]["functions"][function]
+        if facts["locals"].get(star[1]):
+            return None
+        if not any(
+            p["name"] == star[1] and p["kind"] in ("positional", "keyword") for p in facts["params"]
+        ):
+            return None
+        own = facts.get("keyed", {}).get(star[1], [])
+        if None in own:
+            return None
+        return str(star[1]), set(own)
+
+    def _record_spread_param(
+        self, module: str, function: str, spread: tuple[str, set[str]], key: str, where: list[Any]
+    ) -> None:
+        """Record the keys a parameter spread into a Claude call passes on as `forwards` (what
+        the function sets itself is its own), and the parameter as `spread`."""
+        param, own = spread
+        target = TARGETS[key]
+        mine = (module, function)
+        forwards = self._entry(self.facts.forwards, mine, "forwards", dict)
+        for canonical in CANONICAL:
+            for name in target.names(canonical):
+                if name not in own and _add(forwards, name, [canonical, key, *where]):
+                    self._touch("forwards", mine)
+        self._put(self._entry(self.facts.spread, mine, "forwards", set), param, "forwards", mine)
+
+    def _pass_spread(
+        self,
+        module: str,
+        function: str | None,
+        key: tuple[str, str],
+        bound: dict[str, Any],
+        forwards: dict[str, list[list[Any]]],
+        here: list[Any],
+    ) -> bool:
+        """Record what the dicts a call gives the parameters a function spreads into a Claude
+        call pass on (`send({"max_tokens": 6000, ...})`); return whether they may hold
+        `stream`."""
+        given, may_stream = self._spread_given(module, function, key, bound)
+        for made, name, entry in given:
+            for reach in forwards.get(name, []):
+                self._reach_from(made.module, made.function, entry, reach)
+                self._constant_read(made.module, made.function, entry, [*reach[:2], *here])
+        return may_stream
+
+    def _spread_given(
+        self, module: str, function: str | None, key: tuple[str, str], bound: dict[str, Any]
+    ) -> tuple[list[tuple[DictLit, str, list[Any]]], bool]:
+        """Return the entries of the dicts a call of a function gives the parameters it spreads
+        into a Claude call (each with the dict it is read in), and whether `stream` may be
+        among them: a dict not proven, or one holding `stream` or a spread, may."""
+        entries: list[tuple[DictLit, str, list[Any]]] = []
+        may_stream = False
+        self._read("forwards", key)  # `spread` changes with `forwards`
+        for param in sorted(self.facts.spread.get(key, ())):
+            arg = bound.get(param)
+            made = self.evaluate(module, function, arg) if arg is not None else None
+            if not isinstance(made, DictLit) or (
+                function is not None
+                and (made.module, made.function) != (module, function)
+                and arg is not None
+                and arg[0] == "name"
+                and arg[1] in self.summaries[module]["functions"][function]["changed"]
+            ):
+                # Not a dict proven, or one another function wrote that this one changes.
+                may_stream = True
+                continue
+            if made.opaque or made.spreads or "stream" in made.entries:
+                may_stream = True
+            entries.extend((made, name, value) for name, value in made.entries.items())
+        return entries, may_stream
 
     def sent_dict(self, module: str, function: str, star: list[Any]) -> DictLit | None:
         """Return the dict literal a Claude call's `**star` sends, read in the function that
@@ -3127,10 +3215,11 @@ class Project:
             for reach in forwards.get(name, []):
                 self._reach_from(module, function, arg, reach)
                 self._constant_read(module, function, arg, [reach[0], reach[1], *here])
+        may_stream = self._pass_spread(module, function, key, bound_args, forwards, here)
         flags = _stream_names(forwards)
         if flags:
             # Whether this call of a wrapper passes its Claude call a `stream` flag.
-            passes = bool(call[4] or call[5] or flags & set(extra))
+            passes = bool(call[4] or call[5] or flags & set(extra) or may_stream)
             callers = _quiet_entry(self.facts.stream_callers, key, dict)
             _quiet_entry(callers, "set" if passes else "unset", set).add(tuple(here))
         self._record_paths(module, function, reaches, bound_args)
@@ -3546,6 +3635,10 @@ class Project:
             entry["reaches"] = {k: _places(v) for k, v in reaches.items()}
             entry["forwards"] = {k: _places(v) for k, v in forwards.items()}
             entry["bound"] = bool(found and found[1])
+            # Parameters spread into a Claude call: a call gives their dicts' entries as keywords.
+            entry.update(
+                {"spread": sorted(self.facts.spread[key])} if key in self.facts.spread else {}
+            )
             thinking = self._thinking_reached(entry["reaches"], entry["forwards"])
             if thinking:
                 entry["thinking"] = thinking
@@ -4291,6 +4384,7 @@ def _freeze(facts: Facts) -> str:
         [
             sorted((list(k), v) for k, v in facts.reaches.items()),
             sorted((list(k), v) for k, v in facts.forwards.items()),
+            sorted((list(k), sorted(v)) for k, v in facts.spread.items()),
             sorted((list(k), v) for k, v in facts.param_clients.items()),
             sorted((list(k), sorted(v.items())) for k, v in facts.param_objects.items()),
             sorted((list(k), sorted(v)) for k, v in facts.ambiguous.items()),

@@ -167,6 +167,8 @@ def _absolute(module: str, is_package: bool, level: int, name: str | None) -> st
 
 # The longest string annotation read (`"Anthropic"`, `"Optional[anthropic.Anthropic]"`).
 MAX_ANNOTATION_TEXT = 200
+# Keys a function may name as set in one name's items (`keyed`): past it, one unnamed key.
+MAX_KEYED = 16
 
 
 def annotation(node: ast.expr, depth: int = 0) -> Expr:
@@ -337,6 +339,7 @@ def _read_function_body(
             if target.value.id not in changed:
                 changed.append(target.value.id)
             key = target.slice
+            _keyed(facts, target.value.id, key)
             if type(key) is ast.Constant and isinstance(key.value, str):
                 _set_item(local_names, target.value.id, key.value, described, nested)
             else:
@@ -350,6 +353,8 @@ def _read_function_body(
         name = func.value.id
         if func.attr in DICT_CHANGES and name not in changed:
             changed.append(name)
+        if func.attr in DICT_CHANGES:
+            _keyed(facts, name, call.args[0] if func.attr == "setdefault" and call.args else None)
         if func.attr == "setdefault" and call.args:
             key = call.args[0]
             value = expr(call.args[1]) if len(call.args) > 1 else ["lit", None]
@@ -413,6 +418,7 @@ def _read_function_body(
                     if name not in changed:
                         changed.append(name)
                     key = target.slice
+                    _keyed(facts, name, key)
                     text = key.value if type(key) is ast.Constant else None
                     _del_item(local_names, name, text if isinstance(text, str) else None, depth > 0)
         elif type(node) is ast.NamedExpr:
@@ -474,6 +480,18 @@ def _set_item(
             # new key is put in on that path only; `setdefault` puts one in on every path).
             _maybe_absent(made, key)
         made[1][key] = value
+
+
+def _keyed(facts: dict[str, Any], name: str, key: ast.expr | None) -> None:
+    """Note a key a function sets, changes or deletes in a name's items (`params["k"] = v`),
+    None for one it cannot name (`params[k] = v`, `params.update(...)`): `keyed` holds them per
+    name, for a parameter the function spreads into a call (`create(**params)`)."""
+    text = key.value if type(key) is ast.Constant and isinstance(key.value, str) else None
+    keys: list[str | None] = facts.setdefault("keyed", {}).setdefault(name, [])
+    if text not in keys and len(keys) < MAX_KEYED:
+        keys.append(text)
+    elif text not in keys:
+        keys[-1] = None  # past the bound: a key not named
 
 
 def _bound_dict(local_names: dict[str, list[Any]], name: str) -> list[Any] | None:
