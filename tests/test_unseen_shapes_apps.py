@@ -126,14 +126,6 @@ def test_an_instructor_client_chosen_by_provider_over_a_pooled_client_is_read(
     assert ("svc/structured.py", 19, "CM101") in _found(root, "CM101")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a Bedrock `invoke_model` a base class's method makes, whose body comes from an "
-    "abstract hook (`self._body(messages)`) only a subclass of another module implements, is "
-    "not read as the subclass's Claude call: the file's analysis follows the hook to the one "
-    "override its own module holds (`fixtures/project-subclass-hooks/bedrock/providers.py`), "
-    "and the project view does not carry a hook's returned dict from one module to another",
-)
 def test_a_base_class_call_with_a_body_from_a_subclass_hook_is_read(tmp_path: Path) -> None:
     root = write_tree(
         tmp_path,

@@ -1141,7 +1141,9 @@ class ValueResolver:
         if not isinstance(node, cst.Call):
             return None
         helper = self.helper_scope(node, scope)
-        if helper is None or not helper.returns or self._mutated(helper):
+        if helper is None:
+            return self._hook_entries(node, scope)
+        if not helper.returns or self._mutated(helper):
             return None
         if len(helper.returns) > 1 or isinstance(helper.returns[0], cst.IfExp):
             return self._helper_keys(helper, depth)
@@ -1152,8 +1154,14 @@ class ValueResolver:
         if entries.opaque and not entries.items:
             return None
         self.expanded.add(id(node))
-        # An entry that is one of the helper's parameters is what this call passes for it, or
-        # the default when it passes nothing (found where the default is written).
+        self._bind_params(entries, node, helper, scope, depth)
+        return entries
+
+    def _bind_params(
+        self, entries: Entries, node: cst.Call, helper: Scope, scope: Scope, depth: int
+    ) -> None:
+        """An entry that is one of the helper's parameters is what this call passes for it, or
+        the default when it passes nothing (found where the default is written)."""
         for key, entry in list(entries.items.items()):
             if not isinstance(entry.value_node, cst.Name):
                 continue
@@ -1176,6 +1184,34 @@ class ValueResolver:
                 else:
                     entries.items.pop(key)
                     entries.unknown_keys.add(key)
+
+    def _hook_entries(self, call: cst.Call, scope: Scope) -> Entries | None:
+        """Return the entries of the dict a hook's one override in another module returns
+        (`self._body(turns)` on an abstract `_body`), as the project phase read them: literal
+        values are reported where they are written (`elsewhere`), other keys are present with
+        values not known here."""
+        project = self.symbols.project if self.symbols is not None else None
+        func = call.func
+        if project is None or not isinstance(func, cst.Attribute):
+            return None
+        if not isinstance(func.value, cst.Name):
+            return None
+        function = scope.function()
+        info = function.method_of
+        if info is None or func.value.value != function.self_name:
+            return None
+        hook = self._method_scope(info, func.attr.value, 0)
+        if hook is None or hook.returns:
+            return None
+        found = (project.function(project.module, hook.qualname) or {}).get("hook_returns")
+        if not found:
+            return None
+        literal, others, unsure = found
+        entries = Entries(opaque=bool(unsure), unknown_keys=set(others))
+        via = f"{hook.qualname}() of a subclass"
+        for key, value in literal.items():
+            known = Value(True, value, None, via, elsewhere=True)
+            entries.items[key] = Entry(key, call, call, known, None)
         return entries
 
     def _helper_keys(self, helper: Scope, depth: int) -> Entries | None:

@@ -2116,7 +2116,12 @@ class Project:
         as a `**kwargs` dict's do."""
         made = self._body_dict(module, function, body, 0)
         if made is None:
+            for made in self._hook_bodies(module, function, body, 0):
+                self._record_body_dict(module, made, key, where)
             return
+        self._record_body_dict(module, made, key, where)
+
+    def _record_body_dict(self, module: str, made: DictLit, key: str, where: list[Any]) -> None:
         target = TARGETS[key]
         for canonical in CANONICAL:
             for name in target.names(canonical):
@@ -2158,6 +2163,84 @@ class Project:
         if isinstance(made, DictLit):
             return made
         return self._body_dict(callee.module, callee.qual, returns[0], depth + 1)
+
+    def _hook_bodies(
+        self, module: str, function: str | None, body: list[Any], depth: int
+    ) -> list[DictLit]:
+        """Return the Anthropic Messages bodies the overrides of a hook return, when a JSON body
+        is what a method of the instance returns that its own class leaves to subclasses
+        (`json.dumps(self._body(turns))` on an abstract `_body`): each override returning one
+        dict literal with `anthropic_version` (a key only Claude's body has) is a Claude
+        request, sent when the instance is of its class. Others (another vendor's body) are
+        not read."""
+        if depth > MAX_PATH or function is None:
+            return []
+        if body[0] == "name":
+            local = self.summaries[module]["functions"][function]["locals"].get(body[1])
+            if not local or len(local) != 1:
+                return []
+            return self._hook_bodies(module, function, local[0][0], depth + 1)
+        if body[0] != "call":
+            return []
+        callee = self.evaluate(module, function, body[1])
+        if isinstance(callee, Ref) and callee.qualname == "json.dumps" and len(body[2]) >= 1:
+            return self._hook_bodies(module, function, body[2][0], depth + 1)
+        if not isinstance(callee, Bound) or not callee.below:
+            return []
+        facts = self.summaries[callee.module]["functions"].get(callee.qual)
+        if facts is None or facts["returns"]:
+            return []
+        cls, _, name = callee.qual.rpartition(".")
+        found: list[DictLit] = []
+        for sub in self._subclasses((callee.module, cls))[1:]:
+            method = self.member(*sub, name)
+            returns = self.summaries[method[0]]["functions"][method[1]]["returns"] if method else []
+            made = self.evaluate(method[0], method[1], returns[0]) if method and returns else None
+            if (
+                len(returns) == 1
+                and isinstance(made, DictLit)
+                and "anthropic_version" in made.entries
+                and made not in found
+            ):
+                found.append(made)
+        return found
+
+    def _hook_returns(self, module: str, qual: str) -> dict[str, Any]:
+        """Return what a hook's one override of another module returns, when it returns one
+        dict literal: `{"hook_returns": [literal entries, other keys, whether some keys may be
+        absent or unknown]}`, for the base class's file to read a body it sends
+        (`invoke_model(body=json.dumps(self._body(turns)))`)."""
+        override = self.one_override(module, qual)
+        if override is None or override[0] == module:
+            return {}  # none, or one the file reads itself
+        returns = self.summaries[override[0]]["functions"][override[1]]["returns"]
+        made = self.evaluate(*override, returns[0]) if len(returns) == 1 else None
+        if not isinstance(made, DictLit):
+            return {}
+        literal = {
+            k: v[1] for k, v in made.entries.items() if v[0] == "lit" and k not in made.maybe
+        }
+        others = sorted(k for k in made.entries if k not in literal and k not in made.maybe)
+        unsure = bool(made.opaque or made.spreads or made.maybe)
+        return {"hook_returns": [literal, others, unsure]}
+
+    def one_override(self, module: str, qual: str) -> tuple[str, str] | None:
+        """Return the one method of the project's subclasses that overrides a method returning
+        nothing (an abstract hook: `def _body(self, turns): ...`) and returns something: with
+        one, what the base class's method sends is what it returns, as a file reads one
+        override of its own module (`values._override_scope`). Two leave it unknown."""
+        cls, dot, name = qual.rpartition(".")
+        facts = self.summaries.get(module, {}).get("functions", {}).get(qual)
+        if not dot or facts is None or not facts["method"] or facts["returns"]:
+            return None
+        found: set[tuple[str, str]] = set()
+        for sub in self._subclasses((module, cls))[1:]:
+            method = self.member(*sub, name)
+            if method is None or method == (module, qual):
+                continue
+            if self.summaries[method[0]]["functions"].get(method[1], {}).get("returns"):
+                found.add(method)
+        return found.pop() if len(found) == 1 else None
 
     def _class_constant_read(
         self,
@@ -3645,6 +3728,7 @@ class Project:
             facts = self.summaries[module]["functions"][qual]
             if facts["method"] and not facts["classmethod"]:
                 entry["instance"] = True  # called on its class, it is given `self` first
+        entry.update(self._hook_returns(module, qual))
         clients = {
             k: v for k, v in self.facts.param_clients.get(key, {}).items()
             if k not in self.facts.ambiguous.get(key, set())
