@@ -33,9 +33,6 @@ def test_a_bedrock_wrapper_called_with_a_claude_id_does_not_stream(tmp_path: Pat
     assert ("app.py", 7, "CM104") in _found(tmp_path)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="a loop over a dict's .items() of model ids is not split per value"
-)
 def test_a_loop_over_a_table_of_model_ids_reaches_claude(tmp_path: Path) -> None:
     source = (
         BEDROCK + f'MODELS = {{"haiku": "{HAIKU}", "nova": "amazon.nova-pro-v1:0"}}\n'

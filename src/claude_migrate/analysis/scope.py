@@ -372,8 +372,13 @@ class ModuleIndex:
                 ),
             )
             return
+        pair = isinstance(node.target, cst.Tuple) and len(node.target.elements) == 2
         for name in _target_names(node.target):
-            self._bind(name.value, Binding("unknown", self.scope, self._tick(), nested=True))
+            # `for key, model in MODELS.items()`: a pair of names, read by position.
+            kind: BindingKind = "loop" if pair else "unknown"
+            value = node.iter if pair else None
+            binding = Binding(kind, self.scope, self._tick(), value, node=node.target, nested=True)
+            self._bind(name.value, binding)
 
     def leave_For(self, original_node: cst.For) -> None:
         self._leave_compound(original_node)

@@ -804,8 +804,15 @@ class ValueResolver:
         bindings = [b for b in scope.lookup(node.value) if b.kind != "annotation"]
         if len(bindings) != 1 or bindings[0].kind != "loop" or bindings[0].value is None:
             return None
-        iterable = bindings[0].value
-        if isinstance(iterable, cst.Name):
+        iterable: cst.BaseExpression | None = bindings[0].value
+        target = bindings[0].node
+        if isinstance(target, cst.Tuple) and iterable is not None:
+            # `for key, model in MODELS.items()`: the keys or the values of a dict literal.
+            names = [e.value for e in target.elements]
+            spelled = [isinstance(n, cst.Name) and n.value == node.value for n in names]
+            position = spelled.index(True) if spelled.count(True) == 1 else None
+            iterable = self._dict_items(iterable, bindings[0].scope, position)
+        elif isinstance(iterable, cst.Name):
             binding = self.single_binding(iterable.value, bindings[0].scope)
             iterable = (
                 binding.value if binding is not None and binding.value is not None else iterable
@@ -821,6 +828,33 @@ class ValueResolver:
                 return None
             values.append(found)
         return values
+
+    def _dict_items(
+        self, iterable: cst.BaseExpression, scope: Scope, position: int | None
+    ) -> cst.Tuple | None:
+        """Return, as a tuple, the keys (`position` 0) or the values (1) of the dict literal a
+        loop iterates over with `.items()` (bound once, never changed, every key a literal)."""
+        if (
+            position is None
+            or not isinstance(iterable, cst.Call)
+            or iterable.args
+            or not isinstance(iterable.func, cst.Attribute)
+            or iterable.func.attr.value != "items"
+        ):
+            return None
+        table = iterable.func.value
+        dotted = _dotted(table)
+        if dotted is None or self._changed(dotted, scope):
+            return None
+        found = self.dict_node(table, scope)
+        if found is None or not isinstance(found[0], cst.Dict):
+            return None
+        elements: list[cst.Element] = []
+        for element in found[0].elements:
+            if not isinstance(element, cst.DictElement) or string_value(element.key) is None:
+                return None
+            elements.append(cst.Element(element.key if position == 0 else element.value))
+        return cst.Tuple(elements)
 
     def value_set(self, node: cst.BaseExpression, record: CallRecord) -> list[Value] | None:
         """Return the proven values a name read by a call may hold, one per assignment.
