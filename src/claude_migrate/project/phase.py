@@ -3396,8 +3396,14 @@ class Project:
                 continue
             passed = self.evaluate(module, function, bound_args[head])
             if isinstance(passed, Obj):
-                made = (passed.module, passed.name)
-                self._put(self.facts.options, made, "options", made)
+                made: tuple[str, str] | None = (passed.module, passed.name)
+                # `ctx.params.temperature` with `Context()`: the class of a field the object
+                # makes with `field(default_factory=Params)` is an options class too.
+                for step in rest.split(".")[1:MAX_PATH]:
+                    if made is None:
+                        break
+                    self._put(self.facts.options, made, "options", made)
+                    made = self.field_factory(*made, step)
             elif isinstance(passed, Param) and function is not None:
                 key = (passed.module, passed.qual)
                 for reach in items:
@@ -3978,7 +3984,40 @@ class Project:
             # then has no value to judge.
             if isinstance(value, Const) and _jsonable(value.value):
                 known[param_name] = [value.value]
-        return {"params": params, "attrs": attrs, "defaults": known, "line": info["line"]}
+        made = {"params": params, "attrs": attrs, "defaults": known, "line": info["line"]}
+        made.update(self._factories(module, name, attrs, known))
+        return made
+
+    def _factories(
+        self, module: str, name: str, attrs: dict[str, str], known: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Return the fields of an options class made by `field(default_factory=Class)`."""
+        factories = {
+            attr: list(found)
+            for attr, param in attrs.items()
+            if param not in known and (found := self.field_factory(module, name, attr))
+        }
+        return {"factories": factories} if factories else {}
+
+    def field_factory(self, module: str, cls: str, name: str) -> tuple[str, str] | None:
+        """Return the project class a dataclass field's `default_factory` names
+        (`params: Params = field(default_factory=Params)`), in the first class of the MRO that
+        declares the field."""
+        for owner_module, owner in self.mro(module, cls):
+            info = self.summaries[owner_module]["classes"].get(owner, {})
+            facts = info.get("fields", {}).get(name)
+            if facts is None:
+                continue
+            value = facts["default"]
+            if not value or value[0] != "call" or value[2] or value[4] or value[5]:
+                return None
+            callee = self.evaluate(owner_module, None, value[1])
+            factory = value[3].get("default_factory")
+            if not isinstance(callee, Ref) or callee.qualname != "dataclasses.field" or not factory:
+                return None
+            made = self.evaluate(owner_module, None, factory)
+            return (made.module, made.name) if isinstance(made, Class) else None
+        return None
 
     def _env_settings(self, module: str, cls: str) -> bool:
         """Return whether a class is a pydantic-settings class (`BaseSettings`, directly or
