@@ -55,9 +55,6 @@ def test_a_cross_region_id_built_by_slicing_is_claude(tmp_path: Path) -> None:
     assert ("app.py", 5, "CM104") in _found(tmp_path)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="an equality test on the model does not narrow it in the branch"
-)
 def test_a_model_narrowed_by_an_equality_test_is_that_model(tmp_path: Path) -> None:
     source = (
         "import anthropic\n\nclient = anthropic.Anthropic()\n\n\n"

@@ -283,6 +283,7 @@ class CallFinder:
         ]
         if dumps and entries.opaque:
             entries = self._with_dumps(record, entries, dumps)
+        self._narrowed(record, entries)
         for key, entry in list(entries.items.items()):
             if self._not_given(entry.value_node, record.scope):
                 # `top_k=NOT_GIVEN`: the SDK leaves the parameter out of the request.
@@ -292,6 +293,34 @@ class CallFinder:
                 if field is not None:
                     entries.items[key] = field
         return entries
+
+    def _narrowed(self, record: CallRecord, entries: Entries) -> None:
+        """Give a name the call passes the literal an enclosing `if name == "literal":` (or
+        `elif`) tests it against, when nothing else is known of it and the branch does not bind
+        it again: in that branch it holds that value. No fix edits it there (the literal is the
+        test's, not the call's)."""
+        for key, entry in entries.items.items():
+            node = entry.value_node
+            if entry.value.known or not isinstance(node, cst.Name):
+                continue
+            for branch in reversed(record.path):
+                label = branch.label
+                statement = int(label[5:]) if label.startswith("elif ") else branch.statement
+                if label != "body" and not label.startswith("elif "):
+                    continue
+                found = _equal_to(self.index.tests.get(statement), node.value)
+                if found is None:
+                    continue
+                value, written = found
+                bindings = record.scope.lookup(node.value)
+                if any(branch in b.path for b in bindings if b.scope is record.scope.function()):
+                    break  # bound again in the branch: what it holds there is unseen
+                # Written in the test: reported there, with no fix (`choice`: callers pass the
+                # value the test compares, which a new literal there would no longer match).
+                via = f"{node.value} == {value!r}"
+                narrowed = Value(True, value, written, via, choice=True)
+                entries.items[key] = dataclasses.replace(entry, value=narrowed)
+                break
 
     def _dumped(self, node: cst.BaseExpression, scope: Scope) -> cst.BaseExpression | None:
         """Return the object `x.model_dump()` (pydantic v2), `x.dict()` (v1) or
@@ -1168,6 +1197,21 @@ class CallFinder:
         return CallSite(
             record, target, params, client=f"http:{method}", call_args=args, extra={"url": url}
         )
+
+
+def _equal_to(test: cst.BaseExpression | None, name: str) -> tuple[str, cst.SimpleString] | None:
+    """Return the string a test compares a name equal to (`name == "x"`, `"x" == name`), and
+    the literal."""
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return None
+    target = test.comparisons[0]
+    if not isinstance(target.operator, cst.Equal):
+        return None
+    for one, other in ((test.left, target.comparator), (target.comparator, test.left)):
+        if isinstance(one, cst.Name) and one.value == name:
+            text = string_value(other)
+            return (text, other) if isinstance(other, cst.SimpleString) and text else None
+    return None
 
 
 def _super_init(func: cst.Attribute) -> bool:
