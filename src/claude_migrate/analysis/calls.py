@@ -122,6 +122,8 @@ class Hop:
     # Whether a Claude call its temperature or max_tokens reaches may turn extended thinking on
     # (a `thinking` not proven off, in the wrapper's request): the project phase's `thinking`.
     thinking: bool = False
+    # Tables keyed by model id the wrapper looks a parameter up in: (parameter, table, keys).
+    tables: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
 
     def where(self, key: str) -> tuple[str, int] | None:
         for name, path, line in self.reaches:
@@ -674,7 +676,13 @@ class CallFinder:
         wanted = {n for values in names.values() for n in values}
         args.items = {k: v for k, v in args.items.items() if k in wanted}
         args.unknown_keys &= wanted
-        hop = Hop(callee, tuple(hops), forwarded=forwarded, thinking=bool(facts.get("thinking")))
+        tables = tuple(
+            (str(param), str(table), tuple(keys))
+            for param, found in facts.get("model_tables", {}).items()
+            for table, keys in found
+        )
+        thinking = bool(facts.get("thinking"))
+        hop = Hop(callee, tuple(hops), forwarded=forwarded, thinking=thinking, tables=tables)
         return CallSite(record, target, args, client="wrapper", via=hop)
 
     def _spread_args(self, args: Entries, spread: Iterable[str], record: CallRecord) -> None:

@@ -119,6 +119,9 @@ MAX_DEPTH = 24
 MAX_ROUNDS = 8
 # How deep a parameter path goes (`options.inference_config[maxTokens]` is two steps).
 MAX_PATH = 3
+# Expressions a function's summary is walked through for model tables, and keys a table holds.
+MAX_TABLE_WALK = 2000
+MAX_TABLE_KEYS = 64
 # How many classes or functions a value chosen at run time may be one of (`PROVIDERS[name]`).
 MAX_CHOICES = 8
 # The most classes whose instances a method reading a class attribute is followed on.
@@ -2205,6 +2208,45 @@ class Project:
                 found.append(made)
         return found
 
+    def _model_tables(
+        self, module: str, qual: str, reaches: dict[str, list[list[Any]]]
+    ) -> dict[str, Any]:
+        """Return the tables keyed by model id a function looks the model its callers pass up
+        in (`OUTPUT_LIMIT[model]`, `CONFIGS.get(model)`): `{"model_tables": {param: [[table,
+        keys]]}}`, for a caller's file to keep an id the table has and its replacement lacks.
+
+        A `.get` names its key; a subscript by anything but a literal counts when every key of
+        the table is a Claude model id (a table of model ids)."""
+        params = [p for p, items in reaches.items() if any(r[0] == MODEL for r in items)]
+        if not params:
+            return {}
+        facts = self.summaries[module]["functions"][qual]
+        found: dict[str, list[list[Any]]] = {}
+        stack: list[Any] = [*facts["calls"], *(v[0] for vs in facts["locals"].values() for v in vs)]
+        for _ in range(MAX_TABLE_WALK):
+            if not stack:
+                break
+            value = stack.pop()
+            if not isinstance(value, list) or not value:
+                continue
+            for part in value[1:]:
+                parts = part.values() if isinstance(part, dict) else [part]
+                stack.extend(v for v in parts if isinstance(v, list))
+            table, keyed = _table_read(value)
+            if table is None:
+                continue
+            made = self.evaluate(module, None, ["name", table])
+            if not isinstance(made, DictLit) or made.opaque or made.spreads or made.function:
+                continue
+            keys = sorted(made.entries)
+            every = all(is_claude_model(k) for k in keys)
+            for param in params:
+                if (keyed == param or (keyed is None and every)) and len(keys) <= MAX_TABLE_KEYS:
+                    tables = found.setdefault(param, [])
+                    if [table, keys] not in tables:
+                        tables.append([table, keys])
+        return {"model_tables": found} if found else {}
+
     def _hook_returns(self, module: str, qual: str) -> dict[str, Any]:
         """Return what a hook's one override of another module returns, when it returns one
         dict literal: `{"hook_returns": [literal entries, other keys, whether some keys may be
@@ -3735,6 +3777,7 @@ class Project:
             if facts["method"] and not facts["classmethod"]:
                 entry["instance"] = True  # called on its class, it is given `self` first
         entry.update(self._hook_returns(module, qual))
+        entry.update(self._model_tables(module, qual, entry.get("reaches", {})))
         clients = {
             k: v for k, v in self.facts.param_clients.get(key, {}).items()
             if k not in self.facts.ambiguous.get(key, set())
@@ -4422,6 +4465,23 @@ def _item_read(value: list[Any]) -> tuple[list[Any], str] | None:
     ):
         return value[1][1], value[2][0][1]
     return None
+
+
+def _table_read(value: list[Any]) -> tuple[str | None, str | None]:
+    """Return the module table an expression reads an item of, and the parameter it reads it
+    by when it names one: `TABLE.get(name, ...)` gives both, `TABLE[x]` the table alone."""
+    if value[0] == "sub" and value[1][0] == "name" and value[2] is None:
+        return str(value[1][1]), None
+    if (
+        value[0] == "call"
+        and value[1][0] == "attr"
+        and value[1][2] == "get"
+        and value[1][1][0] == "name"
+        and value[2]
+        and value[2][0][0] == "name"
+    ):
+        return str(value[1][1][1]), str(value[2][0][1])
+    return None, None
 
 
 def _split_path(name: str) -> tuple[str, str]:
