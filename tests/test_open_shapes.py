@@ -99,10 +99,6 @@ def test_a_constant_written_alike_in_two_cells_is_read_by_a_function(tmp_path: P
     assert ("CM302", "error") in found
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a client unpacked from the tuple a factory returns is not followed to the wrapper",
-)
 def test_a_client_from_a_factory_tuple_reaches_the_wrapper(tmp_path: Path) -> None:
     utils = (
         "import boto3\n\n\n"

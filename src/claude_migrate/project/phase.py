@@ -1276,6 +1276,8 @@ class Project:
             return self._item(self.evaluate(module, function, value[1], depth + 1), value[2], depth)
         if kind == "def":
             return Func(module, value[1])
+        if kind == "part":
+            return self._part(module, function, value, depth + 1)
         if kind == "join":
             return self._joined(module, function, value[1], depth + 1, len(value) > 2)
         if kind == "import":
@@ -1287,6 +1289,22 @@ class Project:
             made = self.evaluate(module, function, value[1], depth + 1)
             return made if isinstance(made, Client) and not made.path else None
         return None
+
+    def _part(self, module: str, function: str | None, value: list[Any], depth: int) -> Sym:
+        """Return what `a, b = make()` gives one name: that element of the tuple every `return`
+        of the project function `make` writes (`return control, runtime`)."""
+        made, index = value[1], value[2]
+        if made[0] != "call" or depth > MAX_DEPTH:
+            return None
+        callee = self.evaluate(module, function, made[1], depth + 1)
+        if not isinstance(callee, (Func, Bound)):
+            return None
+        facts = self.summaries.get(callee.module, {}).get("functions", {}).get(callee.qual)
+        returns = facts["returns"] if facts else []
+        if not returns or any(r[0] != "tuple" or len(r[1]) <= index for r in returns):
+            return None
+        parts = [self.evaluate(callee.module, callee.qual, r[1][index], depth + 1) for r in returns]
+        return _union(parts)
 
     def _holder(self, module: str, function: str | None, name: str) -> bool:
         """Return whether `name`, read in `function`, is a module-level attribute holder that
