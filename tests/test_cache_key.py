@@ -158,14 +158,31 @@ def test_an_empty_require_turns_the_rule_off(tmp_path: Path) -> None:
     assert "CM106" not in policy.settings_for(tmp_path / "a.py").codes
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="CM106 cannot tell what a cache stores: a cache of compiled prompt templates keyed "
-    "by the template's hash looks like a cache of answers keyed by the prompt",
-)
 def test_a_cache_of_compiled_templates_is_not_reported(tmp_path: Path) -> None:
+    # A module that names no Claude and uses no shared store: its dict holds nothing shown to
+    # be a model's answers.
     source = (
         "import hashlib\n\nimport jinja2\n\n_template_cache = {}\n\n\n"
+        "def compiled(prompt_template: str) -> jinja2.Template:\n"
+        "    key = hashlib.sha256(prompt_template.encode()).hexdigest()\n"
+        "    if key not in _template_cache:\n"
+        "        _template_cache[key] = jinja2.Template(prompt_template)\n"
+        "    return _template_cache[key]\n"
+    )
+    write_tree(tmp_path, {"templates.py": source})
+    assert Cli(tmp_path).json("check", "--select", "CM106")["diagnostics"] == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="CM106 cannot tell what a cache stores: in a module that calls Claude, a cache of "
+    "compiled prompt templates keyed by the template's hash looks like a cache of answers",
+)
+def test_a_cache_of_compiled_templates_beside_a_claude_call_is_not_reported(
+    tmp_path: Path,
+) -> None:
+    source = (
+        "import hashlib\n\nimport anthropic\nimport jinja2\n\n_template_cache = {}\n\n\n"
         "def compiled(prompt_template: str) -> jinja2.Template:\n"
         "    key = hashlib.sha256(prompt_template.encode()).hexdigest()\n"
         "    if key not in _template_cache:\n"

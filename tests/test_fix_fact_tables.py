@@ -5,7 +5,6 @@ within one module."""
 
 from __future__ import annotations
 
-import pytest
 from helpers import Cli, write_tree
 
 POLICY = "[retired-models]\nas-of = 2026-12-01\n"
@@ -41,11 +40,6 @@ def test_a_wrapper_of_the_module_looking_the_model_up_keeps_the_callers_id(cli: 
     assert "looks the model up in OUTPUT_LIMIT" in finding["message"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a wrapper of another module looking its model up in a table is not read: the "
-    "caller's id gets the fix, and the wrapper's lookup misses the replacement",
-)
 def test_a_wrapper_of_another_module_looking_the_model_up_keeps_the_callers_id(cli: Cli) -> None:
     write_tree(
         cli.cwd,

@@ -33,9 +33,6 @@ def test_a_bedrock_wrapper_called_with_a_claude_id_does_not_stream(tmp_path: Pat
     assert ("app.py", 7, "CM104") in _found(tmp_path)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="a loop over a dict's .items() of model ids is not split per value"
-)
 def test_a_loop_over_a_table_of_model_ids_reaches_claude(tmp_path: Path) -> None:
     source = (
         BEDROCK + f'MODELS = {{"haiku": "{HAIKU}", "nova": "amazon.nova-pro-v1:0"}}\n'
@@ -58,9 +55,6 @@ def test_a_cross_region_id_built_by_slicing_is_claude(tmp_path: Path) -> None:
     assert ("app.py", 5, "CM104") in _found(tmp_path)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="an equality test on the model does not narrow it in the branch"
-)
 def test_a_model_narrowed_by_an_equality_test_is_that_model(tmp_path: Path) -> None:
     source = (
         "import anthropic\n\nclient = anthropic.Anthropic()\n\n\n"
@@ -105,10 +99,6 @@ def test_a_constant_written_alike_in_two_cells_is_read_by_a_function(tmp_path: P
     assert ("CM302", "error") in found
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a client unpacked from the tuple a factory returns is not followed to the wrapper",
-)
 def test_a_client_from_a_factory_tuple_reaches_the_wrapper(tmp_path: Path) -> None:
     utils = (
         "import boto3\n\n\n"

@@ -16,7 +16,14 @@ from typing import Any
 import pytest
 from helpers import FIXTURES, SRC
 
-from claude_migrate.project.summary import MAX_EXPR_DEPTH, UNKNOWN_EXPR, expr, summarise
+from claude_migrate.project.summary import (
+    MAX_EXPR_DEPTH,
+    UNKNOWN_EXPR,
+    _returned,
+    _unpacked,
+    expr,
+    summarise,
+)
 
 
 def _summary(text: str, module: str = "app", is_package: bool = False) -> dict[str, Any]:
@@ -155,7 +162,8 @@ def test_self_attributes_and_unpacked_targets_are_recorded() -> None:
     assert summary["classes"]["Service"]["attributes"]["client"] == [
         [["name", "client"], "Service.__init__"]
     ]
-    assert facts["locals"]["first"] == [[UNKNOWN_EXPR, False]]
+    # `first` is the first part of what `pair()` returns; a nested target's names are unknown.
+    assert facts["locals"]["first"][0][0][::2] == ["part", 0]
     assert facts["locals"]["third"] == [[UNKNOWN_EXPR, False]]
     assert facts["locals"]["count"] == [[UNKNOWN_EXPR, False]]
 
@@ -319,13 +327,17 @@ class _Reference(ast.NodeVisitor):
                 bound[0][0][4].append(key)
             entries[key] = value
 
-    def _assign(self, target: ast.expr, value: ast.expr | None) -> None:
-        described = expr(value) if value is not None else UNKNOWN_EXPR
+    def _assign(
+        self, target: ast.expr, value: ast.expr | None, given: list[Any] | None = None
+    ) -> None:
+        described = given or (expr(value) if value is not None else UNKNOWN_EXPR)
         if isinstance(target, ast.Name):
             self.locals.setdefault(target.id, []).append([described, self.depth > 0])
         elif isinstance(target, (ast.Tuple, ast.List)):
-            for element in target.elts:
-                self._assign(element, None)
+            # `a, b = x, y` gives each its element, `a, b = make()` each its part.
+            parts = _unpacked(target, value) if given is None else None
+            for index, element in enumerate(target.elts):
+                self._assign(element, None, parts[index] if parts else None)
         elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
             key = target.slice
             text = key.value if isinstance(key, ast.Constant) else None
@@ -374,7 +386,7 @@ class _Reference(ast.NodeVisitor):
 
     def visit_Return(self, node: ast.Return) -> None:
         if node.value is not None:
-            self.returns.append(expr(node.value))
+            self.returns.append(_returned(node.value))
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:

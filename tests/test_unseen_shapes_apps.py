@@ -19,12 +19,6 @@ def _found(root: Path, *select: str) -> set[tuple[str, int, str]]:
     return {(d["path"], d["line"], d["code"]) for d in data["diagnostics"]}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a request dict a builder function of the project returns (a literal, then entries "
-    "set by subscript under conditions) and a caller passes through a parameter to "
-    "`create(**params)` is not read: whether `stream` may be among its keys is unknown",
-)
 def test_a_request_dict_built_by_a_builder_and_passed_through_is_read(tmp_path: Path) -> None:
     root = write_tree(
         tmp_path,
@@ -132,14 +126,6 @@ def test_an_instructor_client_chosen_by_provider_over_a_pooled_client_is_read(
     assert ("svc/structured.py", 19, "CM101") in _found(root, "CM101")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a Bedrock `invoke_model` a base class's method makes, whose body comes from an "
-    "abstract hook (`self._body(messages)`) only a subclass of another module implements, is "
-    "not read as the subclass's Claude call: the file's analysis follows the hook to the one "
-    "override its own module holds (`fixtures/project-subclass-hooks/bedrock/providers.py`), "
-    "and the project view does not carry a hook's returned dict from one module to another",
-)
 def test_a_base_class_call_with_a_body_from_a_subclass_hook_is_read(tmp_path: Path) -> None:
     root = write_tree(
         tmp_path,
@@ -222,12 +208,6 @@ def test_options_made_for_a_base_constructor_reach_the_subclass_call(tmp_path: P
     assert {(path, line) for path, line, _ in found} & places
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a request dict literal a method writes and hands to a sender method of its class "
-    "(`self._send(request)`, whose only statement is `create(**request)`) is not read through "
-    "the sender's parameter: its max_tokens and the absence of `stream` are not seen",
-)
 def test_a_request_dict_handed_to_a_sender_method_is_read(tmp_path: Path) -> None:
     root = write_tree(
         tmp_path,

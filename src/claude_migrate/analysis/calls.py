@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -122,6 +122,8 @@ class Hop:
     # Whether a Claude call its temperature or max_tokens reaches may turn extended thinking on
     # (a `thinking` not proven off, in the wrapper's request): the project phase's `thinking`.
     thinking: bool = False
+    # Tables keyed by model id the wrapper looks a parameter up in: (parameter, table, keys).
+    tables: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
 
     def where(self, key: str) -> tuple[str, int] | None:
         for name, path, line in self.reaches:
@@ -283,6 +285,7 @@ class CallFinder:
         ]
         if dumps and entries.opaque:
             entries = self._with_dumps(record, entries, dumps)
+        self._narrowed(record, entries)
         for key, entry in list(entries.items.items()):
             if self._not_given(entry.value_node, record.scope):
                 # `top_k=NOT_GIVEN`: the SDK leaves the parameter out of the request.
@@ -292,6 +295,34 @@ class CallFinder:
                 if field is not None:
                     entries.items[key] = field
         return entries
+
+    def _narrowed(self, record: CallRecord, entries: Entries) -> None:
+        """Give a name the call passes the literal an enclosing `if name == "literal":` (or
+        `elif`) tests it against, when nothing else is known of it and the branch does not bind
+        it again: in that branch it holds that value. No fix edits it there (the literal is the
+        test's, not the call's)."""
+        for key, entry in entries.items.items():
+            node = entry.value_node
+            if entry.value.known or not isinstance(node, cst.Name):
+                continue
+            for branch in reversed(record.path):
+                label = branch.label
+                statement = int(label[5:]) if label.startswith("elif ") else branch.statement
+                if label != "body" and not label.startswith("elif "):
+                    continue
+                found = _equal_to(self.index.tests.get(statement), node.value)
+                if found is None:
+                    continue
+                value, written = found
+                bindings = record.scope.lookup(node.value)
+                if any(branch in b.path for b in bindings if b.scope is record.scope.function()):
+                    break  # bound again in the branch: what it holds there is unseen
+                # Written in the test: reported there, with no fix (`choice`: callers pass the
+                # value the test compares, which a new literal there would no longer match).
+                via = f"{node.value} == {value!r}"
+                narrowed = Value(True, value, written, via, choice=True)
+                entries.items[key] = dataclasses.replace(entry, value=narrowed)
+                break
 
     def _dumped(self, node: cst.BaseExpression, scope: Scope) -> cst.BaseExpression | None:
         """Return the object `x.model_dump()` (pydantic v2), `x.dict()` (v1) or
@@ -585,6 +616,7 @@ class CallFinder:
                 value = self.values.value_read(arg.value, record.scope, read)
                 args.items.setdefault(name, Entry(name, arg, arg.value, value, record.node))
             index += 1
+        self._spread_args(args, facts.get("spread", ()), record)
         named = {name for name, kind in params if kind in ("positional", "keyword")}
         reaches: dict[str, list[list[object]]] = {
             k: v for k, v in facts.get("forwards", {}).items() if k not in named
@@ -644,8 +676,29 @@ class CallFinder:
         wanted = {n for values in names.values() for n in values}
         args.items = {k: v for k, v in args.items.items() if k in wanted}
         args.unknown_keys &= wanted
-        hop = Hop(callee, tuple(hops), forwarded=forwarded, thinking=bool(facts.get("thinking")))
+        tables = tuple(
+            (str(param), str(table), tuple(keys))
+            for param, found in facts.get("model_tables", {}).items()
+            for table, keys in found
+        )
+        thinking = bool(facts.get("thinking"))
+        hop = Hop(callee, tuple(hops), forwarded=forwarded, thinking=thinking, tables=tables)
         return CallSite(record, target, args, client="wrapper", via=hop)
+
+    def _spread_args(self, args: Entries, spread: Iterable[str], record: CallRecord) -> None:
+        """Put in a wrapper call's arguments the entries of the dict it gives a parameter the
+        wrapper spreads into its Claude call (`send(request)` over `create(**request)`), as
+        keywords: the parameter itself is not one of the call's."""
+        for param in spread:
+            given = args.items.pop(param, None)
+            if given is None:
+                continue
+            node, scope = given.value_node, record.scope
+            entries = self.values.expand(node, scope, 0, record.order, None, record.path)
+            for key, entry in entries.items.items():
+                args.items.setdefault(key, entry)
+            args.unknown_keys.update(k for k in entries.unknown_keys if k not in args.items)
+            args.opaque = args.opaque or entries.opaque
 
     def _resource_choice(self, func: cst.Attribute, scope: Scope) -> Symbol:
         """Return the first of a choice of SDK resources a method is called on, when the method
@@ -1152,6 +1205,21 @@ class CallFinder:
         return CallSite(
             record, target, params, client=f"http:{method}", call_args=args, extra={"url": url}
         )
+
+
+def _equal_to(test: cst.BaseExpression | None, name: str) -> tuple[str, cst.SimpleString] | None:
+    """Return the string a test compares a name equal to (`name == "x"`, `"x" == name`), and
+    the literal."""
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return None
+    target = test.comparisons[0]
+    if not isinstance(target.operator, cst.Equal):
+        return None
+    for one, other in ((test.left, target.comparator), (target.comparator, test.left)):
+        if isinstance(one, cst.Name) and one.value == name:
+            text = string_value(other)
+            return (text, other) if isinstance(other, cst.SimpleString) and text else None
+    return None
 
 
 def _super_init(func: cst.Attribute) -> bool:

@@ -40,6 +40,16 @@ def missed_lookup(ctx: FileContext, site: CallSite, entry: Entry, target: str) -
                     f"which has an entry for {current!r} and none for {target!r}: the lookup "
                     "would miss; add the new model's own entry to the table first"
                 )
+    # A wrapper of another module: the project phase read its lookups.
+    for param, table, table_keys in site.via.tables if site.via is not None else ():
+        if param == entry.key and current in table_keys and target not in table_keys:
+            where = site.via.where(param) if site.via is not None else None
+            at = f" ({where[0]})" if where else ""
+            return (
+                f"{site.via.callee if site.via else ''}() looks the model up in {table}{at}, "
+                f"which has an entry for {current!r} and none for {target!r}: the lookup "
+                "would miss; add the new model's own entry to the table first"
+            )
     return ""
 
 

@@ -152,20 +152,49 @@ class FieldReader:
         if arg is False:
             return None  # `*args` / `**kwargs` may pass it: unseen
         if arg is None:
-            default = facts["defaults"].get(param)
-            if default is None or rest:
-                return None
-            via = f"the default of {cls}.{key}"
-            # Another module's class whose default the phase reports there, once, with the
-            # Claude calls reading it as related places (`local = Settings()` made here).
-            reported = self._reported(module, f"{cls}.{key}")
-            value = Value(True, default[0], None, via, elsewhere=reported)
-            return Entry(name, node, node, value, None)
+            return self._default(name, node, (module, cls), steps, depth)
         assert isinstance(arg, cst.Arg)
         if rest:
             return self._walk(name, arg.value, scope, rest, depth + 1)
         value = self.values.value(arg.value, scope)
         return Entry(name, arg, arg.value, value, node)
+
+    def _default(
+        self,
+        name: str,
+        node: cst.BaseExpression,
+        made: tuple[str, str],
+        steps: list[tuple[str, str]],
+        depth: int,
+    ) -> Entry | None:
+        """Return the entry a path reads from the defaults of an object made with no argument
+        for its field: the field's default, or, further down the path, the defaults of the
+        object its `field(default_factory=Class)` makes (`Context()` read as
+        `ctx.params.temperature`)."""
+        module, cls = made
+        project = self.resolver.project
+        classes = project.modules.get(module, {}).get("classes", {}) if project else {}
+        facts = classes.get(cls, {}).get("fields")
+        kind, key = steps[0]
+        if not facts or kind != "attr" or depth > MAX_FOLLOW:
+            return None
+        param = facts["attrs"].get(key)
+        if param is None:
+            return None
+        if steps[1:]:
+            factory = facts.get("factories", {}).get(key)
+            if not factory:
+                return None
+            return self._default(name, node, (factory[0], factory[1]), steps[1:], depth + 1)
+        default = facts["defaults"].get(param)
+        if default is None:
+            return None
+        via = f"the default of {cls}.{key}"
+        # Another module's class whose default the phase reports there, once, with the
+        # Claude calls reading it as related places (`local = Settings()` made here).
+        reported = self._reported(module, f"{cls}.{key}")
+        value = Value(True, default[0], None, via, elsewhere=reported)
+        return Entry(name, node, node, value, None)
 
     def fields_of(self, call: cst.Call, scope: Scope) -> tuple[str, dict[str, Any]] | None:
         """Return the options class a call makes and its fields, as the project phase read them."""

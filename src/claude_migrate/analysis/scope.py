@@ -206,6 +206,9 @@ class ModuleIndex:
         # The branches the walk is in, and the `elif`s that continue an enclosing `if`'s chain.
         self._path: list[Branch] = []
         self._elifs: set[int] = set()
+        # Each `if` (and `elif`) statement's test, by the statement's id (`Branch.statement`, or
+        # the id an `elif` branch's label names).
+        self.tests: dict[int, cst.BaseExpression] = {}
 
     @classmethod
     def build(cls, module: cst.Module) -> ModuleIndex:
@@ -338,6 +341,7 @@ class ModuleIndex:
             self._path[-1] = Branch(top.statement, label, top.exclusive)
 
     def visit_If(self, node: cst.If) -> None:
+        self.tests[id(node)] = node.test
         outer = self._statement[-1] if self._statement else None
         if isinstance(outer, cst.If) and outer.orelse is node and self._path:
             # `elif`: another branch of the enclosing `if`'s chain.
@@ -372,8 +376,13 @@ class ModuleIndex:
                 ),
             )
             return
+        pair = isinstance(node.target, cst.Tuple) and len(node.target.elements) == 2
         for name in _target_names(node.target):
-            self._bind(name.value, Binding("unknown", self.scope, self._tick(), nested=True))
+            # `for key, model in MODELS.items()`: a pair of names, read by position.
+            kind: BindingKind = "loop" if pair else "unknown"
+            value = node.iter if pair else None
+            binding = Binding(kind, self.scope, self._tick(), value, node=node.target, nested=True)
+            self._bind(name.value, binding)
 
     def leave_For(self, original_node: cst.For) -> None:
         self._leave_compound(original_node)

@@ -831,8 +831,15 @@ class ValueResolver:
         bindings = [b for b in scope.lookup(node.value) if b.kind != "annotation"]
         if len(bindings) != 1 or bindings[0].kind != "loop" or bindings[0].value is None:
             return None
-        iterable = bindings[0].value
-        if isinstance(iterable, cst.Name):
+        iterable: cst.BaseExpression | None = bindings[0].value
+        target = bindings[0].node
+        if isinstance(target, cst.Tuple) and iterable is not None:
+            # `for key, model in MODELS.items()`: the keys or the values of a dict literal.
+            names = [e.value for e in target.elements]
+            spelled = [isinstance(n, cst.Name) and n.value == node.value for n in names]
+            position = spelled.index(True) if spelled.count(True) == 1 else None
+            iterable = self._dict_items(iterable, bindings[0].scope, position)
+        elif isinstance(iterable, cst.Name):
             binding = self.single_binding(iterable.value, bindings[0].scope)
             iterable = (
                 binding.value if binding is not None and binding.value is not None else iterable
@@ -848,6 +855,33 @@ class ValueResolver:
                 return None
             values.append(found)
         return values
+
+    def _dict_items(
+        self, iterable: cst.BaseExpression, scope: Scope, position: int | None
+    ) -> cst.Tuple | None:
+        """Return, as a tuple, the keys (`position` 0) or the values (1) of the dict literal a
+        loop iterates over with `.items()` (bound once, never changed, every key a literal)."""
+        if (
+            position is None
+            or not isinstance(iterable, cst.Call)
+            or iterable.args
+            or not isinstance(iterable.func, cst.Attribute)
+            or iterable.func.attr.value != "items"
+        ):
+            return None
+        table = iterable.func.value
+        dotted = _dotted(table)
+        if dotted is None or self._changed(dotted, scope):
+            return None
+        found = self.dict_node(table, scope)
+        if found is None or not isinstance(found[0], cst.Dict):
+            return None
+        elements: list[cst.Element] = []
+        for element in found[0].elements:
+            if not isinstance(element, cst.DictElement) or string_value(element.key) is None:
+                return None
+            elements.append(cst.Element(element.key if position == 0 else element.value))
+        return cst.Tuple(elements)
 
     def value_set(self, node: cst.BaseExpression, record: CallRecord) -> list[Value] | None:
         """Return the proven values a name read by a call may hold, one per assignment.
@@ -1168,7 +1202,9 @@ class ValueResolver:
         if not isinstance(node, cst.Call):
             return None
         helper = self.helper_scope(node, scope)
-        if helper is None or not helper.returns or self._mutated(helper):
+        if helper is None:
+            return self._hook_entries(node, scope)
+        if not helper.returns or self._mutated(helper):
             return None
         if len(helper.returns) > 1 or isinstance(helper.returns[0], cst.IfExp):
             return self._helper_keys(helper, depth)
@@ -1179,8 +1215,14 @@ class ValueResolver:
         if entries.opaque and not entries.items:
             return None
         self.expanded.add(id(node))
-        # An entry that is one of the helper's parameters is what this call passes for it, or
-        # the default when it passes nothing (found where the default is written).
+        self._bind_params(entries, node, helper, scope, depth)
+        return entries
+
+    def _bind_params(
+        self, entries: Entries, node: cst.Call, helper: Scope, scope: Scope, depth: int
+    ) -> None:
+        """An entry that is one of the helper's parameters is what this call passes for it, or
+        the default when it passes nothing (found where the default is written)."""
         for key, entry in list(entries.items.items()):
             if not isinstance(entry.value_node, cst.Name):
                 continue
@@ -1203,6 +1245,34 @@ class ValueResolver:
                 else:
                     entries.items.pop(key)
                     entries.unknown_keys.add(key)
+
+    def _hook_entries(self, call: cst.Call, scope: Scope) -> Entries | None:
+        """Return the entries of the dict a hook's one override in another module returns
+        (`self._body(turns)` on an abstract `_body`), as the project phase read them: literal
+        values are reported where they are written (`elsewhere`), other keys are present with
+        values not known here."""
+        project = self.symbols.project if self.symbols is not None else None
+        func = call.func
+        if project is None or not isinstance(func, cst.Attribute):
+            return None
+        if not isinstance(func.value, cst.Name):
+            return None
+        function = scope.function()
+        info = function.method_of
+        if info is None or func.value.value != function.self_name:
+            return None
+        hook = self._method_scope(info, func.attr.value, 0)
+        if hook is None or hook.returns:
+            return None
+        found = (project.function(project.module, hook.qualname) or {}).get("hook_returns")
+        if not found:
+            return None
+        literal, others, unsure = found
+        entries = Entries(opaque=bool(unsure), unknown_keys=set(others))
+        via = f"{hook.qualname}() of a subclass"
+        for key, value in literal.items():
+            known = Value(True, value, None, via, elsewhere=True)
+            entries.items[key] = Entry(key, call, call, known, None)
         return entries
 
     def _helper_keys(self, helper: Scope, depth: int) -> Entries | None:

@@ -127,27 +127,57 @@ def _unstreamed_wrapper(
     definition = function.node
     if not isinstance(definition, cst.FunctionDef):
         return None
-    star = definition.params.star_kwarg
     spread = [arg for arg in call.args if arg.star]
-    if (
-        not isinstance(star, cst.Param)
-        or len(spread) != 1
-        or spread[0].star != "**"
-        or not isinstance(spread[0].value, cst.Name)
-        or spread[0].value.value != star.name.value
-    ):
+    if len(spread) != 1 or spread[0].star != "**" or not isinstance(spread[0].value, cst.Name):
         return None
-    name = star.name.value
+    name = spread[0].value.value
+    facts = project.function(project.module, function.qualname) or {}
+    star = definition.params.star_kwarg
+    varkw = isinstance(star, cst.Param) and star.name.value == name
+    if not varkw and name not in facts.get("spread", ()):
+        return None
+    # A plain parameter the caller gives a dict for (`send(request)`): the function may set
+    # keys other than `stream` in it (`request["messages"] = turns`).
+    params = (
+        *definition.params.posonly_params,
+        *definition.params.params,
+        *definition.params.kwonly_params,
+        star,
+    )
+    param = next(
+        (p.name for p in params if isinstance(p, cst.Param) and p.name.value == name), None
+    )
+    if param is None:
+        return None
     start, end = ctx.span(definition)
     for node in ctx.nodes.names_spelled(name):
         inside = start <= ctx.span(node)[0] < end
-        if inside and node is not star.name and node is not spread[0].value:
+        if (
+            inside
+            and node is not param
+            and node is not spread[0].value
+            and (varkw or not _sets_other_key(ctx, node))
+        ):
             return None  # read or changed elsewhere in the function: it may set `stream`
-    facts = project.function(project.module, function.qualname)
-    callers = (facts or {}).get("unstreamed_by")
+    callers = facts.get("unstreamed_by")
     if not callers:
         return None
     return function.qualname, [(str(path), int(line)) for path, line in callers]
+
+
+def _sets_other_key(ctx: FileContext, node: cst.Name) -> bool:
+    """Return whether a name is read only to set an item other than `stream` in it
+    (`request["messages"] = turns`)."""
+    subscript = ctx.nodes.parent(node)
+    if not isinstance(subscript, cst.Subscript) or subscript.value is not node:
+        return False
+    target = ctx.nodes.parent(subscript)
+    if not isinstance(target, cst.AssignTarget) or target.target is not subscript:
+        return False
+    if len(subscript.slice) != 1 or not isinstance(subscript.slice[0].slice, cst.Index):
+        return False
+    key = subscript.slice[0].slice.value
+    return isinstance(key, cst.SimpleString) and key.evaluated_value not in ("stream", b"stream")
 
 
 def found_in_wrapper(

@@ -119,6 +119,9 @@ MAX_DEPTH = 24
 MAX_ROUNDS = 8
 # How deep a parameter path goes (`options.inference_config[maxTokens]` is two steps).
 MAX_PATH = 3
+# Expressions a function's summary is walked through for model tables, and keys a table holds.
+MAX_TABLE_WALK = 2000
+MAX_TABLE_KEYS = 64
 # How many classes or functions a value chosen at run time may be one of (`PROVIDERS[name]`).
 MAX_CHOICES = 8
 # The most classes whose instances a method reading a class attribute is followed on.
@@ -422,6 +425,9 @@ class Facts:
     reaches: dict[tuple[str, str], dict[str, list[list[Any]]]] = field(default_factory=dict)
     # Keywords a function passes on through `**kwargs`: name -> reaches.
     forwards: dict[tuple[str, str], dict[str, list[list[Any]]]] = field(default_factory=dict)
+    # Parameters a function spreads into a Claude call (`create(**request)`): the keys of the
+    # dict a caller passes there are passed on, as `forwards` names them.
+    spread: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     param_clients: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
     ambiguous: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     # An un-annotated parameter every in-project caller that proves anything binds to an
@@ -1270,6 +1276,8 @@ class Project:
             return self._item(self.evaluate(module, function, value[1], depth + 1), value[2], depth)
         if kind == "def":
             return Func(module, value[1])
+        if kind == "part":
+            return self._part(module, function, value, depth + 1)
         if kind == "join":
             return self._joined(module, function, value[1], depth + 1, len(value) > 2)
         if kind == "import":
@@ -1281,6 +1289,22 @@ class Project:
             made = self.evaluate(module, function, value[1], depth + 1)
             return made if isinstance(made, Client) and not made.path else None
         return None
+
+    def _part(self, module: str, function: str | None, value: list[Any], depth: int) -> Sym:
+        """Return what `a, b = make()` gives one name: that element of the tuple every `return`
+        of the project function `make` writes (`return control, runtime`)."""
+        made, index = value[1], value[2]
+        if made[0] != "call" or depth > MAX_DEPTH:
+            return None
+        callee = self.evaluate(module, function, made[1], depth + 1)
+        if not isinstance(callee, (Func, Bound)):
+            return None
+        facts = self.summaries.get(callee.module, {}).get("functions", {}).get(callee.qual)
+        returns = facts["returns"] if facts else []
+        if not returns or any(r[0] != "tuple" or len(r[1]) <= index for r in returns):
+            return None
+        parts = [self.evaluate(callee.module, callee.qual, r[1][index], depth + 1) for r in returns]
+        return _union(parts)
 
     def _holder(self, module: str, function: str | None, name: str) -> bool:
         """Return whether `name`, read in `function`, is a module-level attribute holder that
@@ -2113,7 +2137,12 @@ class Project:
         as a `**kwargs` dict's do."""
         made = self._body_dict(module, function, body, 0)
         if made is None:
+            for made in self._hook_bodies(module, function, body, 0):
+                self._record_body_dict(module, made, key, where)
             return
+        self._record_body_dict(module, made, key, where)
+
+    def _record_body_dict(self, module: str, made: DictLit, key: str, where: list[Any]) -> None:
         target = TARGETS[key]
         for canonical in CANONICAL:
             for name in target.names(canonical):
@@ -2155,6 +2184,123 @@ class Project:
         if isinstance(made, DictLit):
             return made
         return self._body_dict(callee.module, callee.qual, returns[0], depth + 1)
+
+    def _hook_bodies(
+        self, module: str, function: str | None, body: list[Any], depth: int
+    ) -> list[DictLit]:
+        """Return the Anthropic Messages bodies the overrides of a hook return, when a JSON body
+        is what a method of the instance returns that its own class leaves to subclasses
+        (`json.dumps(self._body(turns))` on an abstract `_body`): each override returning one
+        dict literal with `anthropic_version` (a key only Claude's body has) is a Claude
+        request, sent when the instance is of its class. Others (another vendor's body) are
+        not read."""
+        if depth > MAX_PATH or function is None:
+            return []
+        if body[0] == "name":
+            local = self.summaries[module]["functions"][function]["locals"].get(body[1])
+            if not local or len(local) != 1:
+                return []
+            return self._hook_bodies(module, function, local[0][0], depth + 1)
+        if body[0] != "call":
+            return []
+        callee = self.evaluate(module, function, body[1])
+        if isinstance(callee, Ref) and callee.qualname == "json.dumps" and len(body[2]) >= 1:
+            return self._hook_bodies(module, function, body[2][0], depth + 1)
+        if not isinstance(callee, Bound) or not callee.below:
+            return []
+        facts = self.summaries[callee.module]["functions"].get(callee.qual)
+        if facts is None or facts["returns"]:
+            return []
+        cls, _, name = callee.qual.rpartition(".")
+        found: list[DictLit] = []
+        for sub in self._subclasses((callee.module, cls))[1:]:
+            method = self.member(*sub, name)
+            returns = self.summaries[method[0]]["functions"][method[1]]["returns"] if method else []
+            made = self.evaluate(method[0], method[1], returns[0]) if method and returns else None
+            if (
+                len(returns) == 1
+                and isinstance(made, DictLit)
+                and "anthropic_version" in made.entries
+                and made not in found
+            ):
+                found.append(made)
+        return found
+
+    def _model_tables(
+        self, module: str, qual: str, reaches: dict[str, list[list[Any]]]
+    ) -> dict[str, Any]:
+        """Return the tables keyed by model id a function looks the model its callers pass up
+        in (`OUTPUT_LIMIT[model]`, `CONFIGS.get(model)`): `{"model_tables": {param: [[table,
+        keys]]}}`, for a caller's file to keep an id the table has and its replacement lacks.
+
+        A `.get` names its key; a subscript by anything but a literal counts when every key of
+        the table is a Claude model id (a table of model ids)."""
+        params = [p for p, items in reaches.items() if any(r[0] == MODEL for r in items)]
+        if not params:
+            return {}
+        facts = self.summaries[module]["functions"][qual]
+        found: dict[str, list[list[Any]]] = {}
+        stack: list[Any] = [*facts["calls"], *(v[0] for vs in facts["locals"].values() for v in vs)]
+        for _ in range(MAX_TABLE_WALK):
+            if not stack:
+                break
+            value = stack.pop()
+            if not isinstance(value, list) or not value:
+                continue
+            for part in value[1:]:
+                parts = part.values() if isinstance(part, dict) else [part]
+                stack.extend(v for v in parts if isinstance(v, list))
+            table, keyed = _table_read(value)
+            if table is None:
+                continue
+            made = self.evaluate(module, None, ["name", table])
+            if not isinstance(made, DictLit) or made.opaque or made.spreads or made.function:
+                continue
+            keys = sorted(made.entries)
+            every = all(is_claude_model(k) for k in keys)
+            for param in params:
+                if (keyed == param or (keyed is None and every)) and len(keys) <= MAX_TABLE_KEYS:
+                    tables = found.setdefault(param, [])
+                    if [table, keys] not in tables:
+                        tables.append([table, keys])
+        return {"model_tables": found} if found else {}
+
+    def _hook_returns(self, module: str, qual: str) -> dict[str, Any]:
+        """Return what a hook's one override of another module returns, when it returns one
+        dict literal: `{"hook_returns": [literal entries, other keys, whether some keys may be
+        absent or unknown]}`, for the base class's file to read a body it sends
+        (`invoke_model(body=json.dumps(self._body(turns)))`)."""
+        override = self.one_override(module, qual)
+        if override is None or override[0] == module:
+            return {}  # none, or one the file reads itself
+        returns = self.summaries[override[0]]["functions"][override[1]]["returns"]
+        made = self.evaluate(*override, returns[0]) if len(returns) == 1 else None
+        if not isinstance(made, DictLit):
+            return {}
+        literal = {
+            k: v[1] for k, v in made.entries.items() if v[0] == "lit" and k not in made.maybe
+        }
+        others = sorted(k for k in made.entries if k not in literal and k not in made.maybe)
+        unsure = bool(made.opaque or made.spreads or made.maybe)
+        return {"hook_returns": [literal, others, unsure]}
+
+    def one_override(self, module: str, qual: str) -> tuple[str, str] | None:
+        """Return the one method of the project's subclasses that overrides a method returning
+        nothing (an abstract hook: `def _body(self, turns): ...`) and returns something: with
+        one, what the base class's method sends is what it returns, as a file reads one
+        override of its own module (`values._override_scope`). Two leave it unknown."""
+        cls, dot, name = qual.rpartition(".")
+        facts = self.summaries.get(module, {}).get("functions", {}).get(qual)
+        if not dot or facts is None or not facts["method"] or facts["returns"]:
+            return None
+        found: set[tuple[str, str]] = set()
+        for sub in self._subclasses((module, cls))[1:]:
+            method = self.member(*sub, name)
+            if method is None or method == (module, qual):
+                continue
+            if self.summaries[method[0]]["functions"].get(method[1], {}).get("returns"):
+                found.add(method)
+        return found.pop() if len(found) == 1 else None
 
     def _class_constant_read(
         self,
@@ -2306,6 +2452,10 @@ class Project:
                     if _add(forwards, name, [canonical, key, *where]):
                         self._touch("forwards", mine)
             return
+        spread = self._spread_param(module, function, star)
+        if spread is not None:
+            self._record_spread_param(module, function, spread, key, where)
+            return
         # `create(**kwargs)` with `kwargs = self.build_kwargs(...)`: the entries of the dict
         # literal it is made from, read in the function that wrote it.
         made = self.sent_dict(module, function, star)
@@ -2336,6 +2486,87 @@ class Project:
                         reach[:4],
                         (module, function),
                     )
+
+    def _spread_param(
+        self, module: str, function: str, star: list[Any]
+    ) -> tuple[str, set[str]] | None:
+        """Return a parameter a Claude call spreads (`create(**request)`, `request` a plain
+        parameter the function never binds again) and the keys the function itself sets in it
+        (`request["messages"] = turns`); None when it sets one it does not name."""
+        if star[0] != "name":
+            return None
+        facts = self.summaries[module]["functions"][function]
+        if facts["locals"].get(star[1]):
+            return None
+        if not any(
+            p["name"] == star[1] and p["kind"] in ("positional", "keyword") for p in facts["params"]
+        ):
+            return None
+        own = facts.get("keyed", {}).get(star[1], [])
+        if None in own:
+            return None
+        return str(star[1]), set(own)
+
+    def _record_spread_param(
+        self, module: str, function: str, spread: tuple[str, set[str]], key: str, where: list[Any]
+    ) -> None:
+        """Record the keys a parameter spread into a Claude call passes on as `forwards` (what
+        the function sets itself is its own), and the parameter as `spread`."""
+        param, own = spread
+        target = TARGETS[key]
+        mine = (module, function)
+        forwards = self._entry(self.facts.forwards, mine, "forwards", dict)
+        for canonical in CANONICAL:
+            for name in target.names(canonical):
+                if name not in own and _add(forwards, name, [canonical, key, *where]):
+                    self._touch("forwards", mine)
+        self._put(self._entry(self.facts.spread, mine, "forwards", set), param, "forwards", mine)
+
+    def _pass_spread(
+        self,
+        module: str,
+        function: str | None,
+        key: tuple[str, str],
+        bound: dict[str, Any],
+        forwards: dict[str, list[list[Any]]],
+        here: list[Any],
+    ) -> bool:
+        """Record what the dicts a call gives the parameters a function spreads into a Claude
+        call pass on (`send({"max_tokens": 6000, ...})`); return whether they may hold
+        `stream`."""
+        given, may_stream = self._spread_given(module, function, key, bound)
+        for made, name, entry in given:
+            for reach in forwards.get(name, []):
+                self._reach_from(made.module, made.function, entry, reach)
+                self._constant_read(made.module, made.function, entry, [*reach[:2], *here])
+        return may_stream
+
+    def _spread_given(
+        self, module: str, function: str | None, key: tuple[str, str], bound: dict[str, Any]
+    ) -> tuple[list[tuple[DictLit, str, list[Any]]], bool]:
+        """Return the entries of the dicts a call of a function gives the parameters it spreads
+        into a Claude call (each with the dict it is read in), and whether `stream` may be
+        among them: a dict not proven, or one holding `stream` or a spread, may."""
+        entries: list[tuple[DictLit, str, list[Any]]] = []
+        may_stream = False
+        self._read("forwards", key)  # `spread` changes with `forwards`
+        for param in sorted(self.facts.spread.get(key, ())):
+            arg = bound.get(param)
+            made = self.evaluate(module, function, arg) if arg is not None else None
+            if not isinstance(made, DictLit) or (
+                function is not None
+                and (made.module, made.function) != (module, function)
+                and arg is not None
+                and arg[0] == "name"
+                and arg[1] in self.summaries[module]["functions"][function]["changed"]
+            ):
+                # Not a dict proven, or one another function wrote that this one changes.
+                may_stream = True
+                continue
+            if made.opaque or made.spreads or "stream" in made.entries:
+                may_stream = True
+            entries.extend((made, name, value) for name, value in made.entries.items())
+        return entries, may_stream
 
     def sent_dict(self, module: str, function: str, star: list[Any]) -> DictLit | None:
         """Return the dict literal a Claude call's `**star` sends, read in the function that
@@ -3127,10 +3358,11 @@ class Project:
             for reach in forwards.get(name, []):
                 self._reach_from(module, function, arg, reach)
                 self._constant_read(module, function, arg, [reach[0], reach[1], *here])
+        may_stream = self._pass_spread(module, function, key, bound_args, forwards, here)
         flags = _stream_names(forwards)
         if flags:
             # Whether this call of a wrapper passes its Claude call a `stream` flag.
-            passes = bool(call[4] or call[5] or flags & set(extra))
+            passes = bool(call[4] or call[5] or flags & set(extra) or may_stream)
             callers = _quiet_entry(self.facts.stream_callers, key, dict)
             _quiet_entry(callers, "set" if passes else "unset", set).add(tuple(here))
         self._record_paths(module, function, reaches, bound_args)
@@ -3224,8 +3456,14 @@ class Project:
                 continue
             passed = self.evaluate(module, function, bound_args[head])
             if isinstance(passed, Obj):
-                made = (passed.module, passed.name)
-                self._put(self.facts.options, made, "options", made)
+                made: tuple[str, str] | None = (passed.module, passed.name)
+                # `ctx.params.temperature` with `Context()`: the class of a field the object
+                # makes with `field(default_factory=Params)` is an options class too.
+                for step in rest.split(".")[1:MAX_PATH]:
+                    if made is None:
+                        break
+                    self._put(self.facts.options, made, "options", made)
+                    made = self.field_factory(*made, step)
             elif isinstance(passed, Param) and function is not None:
                 key = (passed.module, passed.qual)
                 for reach in items:
@@ -3583,12 +3821,18 @@ class Project:
             entry["reaches"] = {k: _places(v) for k, v in reaches.items()}
             entry["forwards"] = {k: _places(v) for k, v in forwards.items()}
             entry["bound"] = bool(found and found[1])
+            # Parameters spread into a Claude call: a call gives their dicts' entries as keywords.
+            entry.update(
+                {"spread": sorted(self.facts.spread[key])} if key in self.facts.spread else {}
+            )
             thinking = self._thinking_reached(entry["reaches"], entry["forwards"])
             if thinking:
                 entry["thinking"] = thinking
             facts = self.summaries[module]["functions"][qual]
             if facts["method"] and not facts["classmethod"]:
                 entry["instance"] = True  # called on its class, it is given `self` first
+        entry.update(self._hook_returns(module, qual))
+        entry.update(self._model_tables(module, qual, entry.get("reaches", {})))
         clients = {
             k: v for k, v in self.facts.param_clients.get(key, {}).items()
             if k not in self.facts.ambiguous.get(key, set())
@@ -3838,7 +4082,40 @@ class Project:
             # then has no value to judge.
             if isinstance(value, Const) and _jsonable(value.value):
                 known[param_name] = [value.value]
-        return {"params": params, "attrs": attrs, "defaults": known, "line": info["line"]}
+        made = {"params": params, "attrs": attrs, "defaults": known, "line": info["line"]}
+        made.update(self._factories(module, name, attrs, known))
+        return made
+
+    def _factories(
+        self, module: str, name: str, attrs: dict[str, str], known: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Return the fields of an options class made by `field(default_factory=Class)`."""
+        factories = {
+            attr: list(found)
+            for attr, param in attrs.items()
+            if param not in known and (found := self.field_factory(module, name, attr))
+        }
+        return {"factories": factories} if factories else {}
+
+    def field_factory(self, module: str, cls: str, name: str) -> tuple[str, str] | None:
+        """Return the project class a dataclass field's `default_factory` names
+        (`params: Params = field(default_factory=Params)`), in the first class of the MRO that
+        declares the field."""
+        for owner_module, owner in self.mro(module, cls):
+            info = self.summaries[owner_module]["classes"].get(owner, {})
+            facts = info.get("fields", {}).get(name)
+            if facts is None:
+                continue
+            value = facts["default"]
+            if not value or value[0] != "call" or value[2] or value[4] or value[5]:
+                return None
+            callee = self.evaluate(owner_module, None, value[1])
+            factory = value[3].get("default_factory")
+            if not isinstance(callee, Ref) or callee.qualname != "dataclasses.field" or not factory:
+                return None
+            made = self.evaluate(owner_module, None, factory)
+            return (made.module, made.name) if isinstance(made, Class) else None
+        return None
 
     def _env_settings(self, module: str, cls: str) -> bool:
         """Return whether a class is a pydantic-settings class (`BaseSettings`, directly or
@@ -4224,6 +4501,23 @@ def _item_read(value: list[Any]) -> tuple[list[Any], str] | None:
     return None
 
 
+def _table_read(value: list[Any]) -> tuple[str | None, str | None]:
+    """Return the module table an expression reads an item of, and the parameter it reads it
+    by when it names one: `TABLE.get(name, ...)` gives both, `TABLE[x]` the table alone."""
+    if value[0] == "sub" and value[1][0] == "name" and value[2] is None:
+        return str(value[1][1]), None
+    if (
+        value[0] == "call"
+        and value[1][0] == "attr"
+        and value[1][2] == "get"
+        and value[1][1][0] == "name"
+        and value[2]
+        and value[2][0][0] == "name"
+    ):
+        return str(value[1][1][1]), str(value[2][0][1])
+    return None, None
+
+
 def _split_path(name: str) -> tuple[str, str]:
     """Return a parameter path's parameter and the rest (`options`, `.model_id`)."""
     match = re.match(r"^(\w+)(.*)$", name)
@@ -4307,6 +4601,7 @@ def _freeze(facts: Facts) -> str:
         [
             sorted((list(k), v) for k, v in facts.reaches.items()),
             sorted((list(k), v) for k, v in facts.forwards.items()),
+            sorted((list(k), sorted(v)) for k, v in facts.spread.items()),
             sorted((list(k), v) for k, v in facts.param_clients.items()),
             sorted((list(k), sorted(v.items())) for k, v in facts.param_objects.items()),
             sorted((list(k), sorted(v)) for k, v in facts.ambiguous.items()),

@@ -33,6 +33,8 @@ from claude_migrate.core.arithmetic import fold
 #   ["join", [expr]]               an f-string: its parts
 #   ["join", [expr, expr], "+"]    `a + b` (a string only when both are strings)
 #   ["enter", expr]                what `with expr as name` binds (`__enter__`'s value)
+#   ["tuple", [expr]]              what `return a, b` gives (a function's returns only)
+#   ["part", expr, index]          what `a, b = expr` gives `a` (0) or `b` (1)
 #   ["?"]                          anything else
 Expr = list[Any]
 UNKNOWN_EXPR: Expr = ["?"]
@@ -202,6 +204,10 @@ def _absolute(module: str, is_package: bool, level: int, name: str | None) -> st
 
 # The longest string annotation read (`"Anthropic"`, `"Optional[anthropic.Anthropic]"`).
 MAX_ANNOTATION_TEXT = 200
+# Keys a function may name as set in one name's items (`keyed`): past it, one unnamed key.
+MAX_KEYED = 16
+# The most names an unpacked tuple is read for (`a, b = make()`, `return a, b`).
+MAX_TUPLE = 8
 
 
 def annotation(node: ast.expr, depth: int = 0) -> Expr:
@@ -350,8 +356,10 @@ def _read_function_body(
     calls: list[Expr] = facts["calls"]
     changed: list[str] = facts["changed"]
 
-    def assign(target: ast.expr, value: ast.expr | None, nested: bool) -> None:
-        described = expr(value) if value is not None else UNKNOWN_EXPR
+    def assign(
+        target: ast.expr, value: ast.expr | None, nested: bool, given: Expr | None = None
+    ) -> None:
+        described = given or (expr(value) if value is not None else UNKNOWN_EXPR)
         if type(target) is ast.Name:
             local_names.setdefault(target.id, []).append([described, nested])
         elif (
@@ -366,12 +374,14 @@ def _read_function_body(
             held = stores.setdefault(target.value.id, {})
             held.setdefault(target.attr, []).append(described)
         elif type(target) is ast.Tuple or type(target) is ast.List:
-            for element in target.elts:
-                assign(element, None, nested)
+            parts = _unpacked(target, value) if given is None else None
+            for index, element in enumerate(target.elts):
+                assign(element, None, nested, parts[index] if parts else None)
         elif type(target) is ast.Subscript and type(target.value) is ast.Name:
             if target.value.id not in changed:
                 changed.append(target.value.id)
             key = target.slice
+            _keyed(facts, target.value.id, key)
             if type(key) is ast.Constant and isinstance(key.value, str):
                 _set_item(local_names, target.value.id, key.value, described, nested)
             else:
@@ -385,6 +395,8 @@ def _read_function_body(
         name = func.value.id
         if func.attr in DICT_CHANGES and name not in changed:
             changed.append(name)
+        if func.attr in DICT_CHANGES:
+            _keyed(facts, name, call.args[0] if func.attr == "setdefault" and call.args else None)
         if func.attr == "setdefault" and call.args:
             key = call.args[0]
             value = expr(call.args[1]) if len(call.args) > 1 else ["lit", None]
@@ -448,13 +460,14 @@ def _read_function_body(
                     if name not in changed:
                         changed.append(name)
                     key = target.slice
+                    _keyed(facts, name, key)
                     text = key.value if type(key) is ast.Constant else None
                     _del_item(local_names, name, text if isinstance(text, str) else None, depth > 0)
         elif type(node) is ast.NamedExpr:
             local_names.setdefault(node.target.id, []).append([expr(node.value), True])
         elif type(node) is ast.Return:
             if node.value is not None:
-                returns.append(expr(node.value))
+                returns.append(_returned(node.value))
         elif type(node) is ast.With or type(node) is ast.AsyncWith:
             for item in node.items:
                 bound = item.optional_vars
@@ -509,6 +522,47 @@ def _set_item(
             # new key is put in on that path only; `setdefault` puts one in on every path).
             _maybe_absent(made, key)
         made[1][key] = value
+
+
+def _unpacked(target: ast.Tuple | ast.List, value: ast.expr | None) -> list[Expr] | None:
+    """Return what each name of an unpacking assignment is given (`a, b = x, y`: `x` and
+    `y`; `a, b = make()`: `["part", make(), 0]` and `["part", make(), 1]`); None when a
+    starred name or the sizes make the positions unknown."""
+    if value is None or any(type(e) is ast.Starred for e in target.elts):
+        return None
+    if type(value) is ast.Tuple or type(value) is ast.List:
+        if len(value.elts) != len(target.elts) or any(type(e) is ast.Starred for e in value.elts):
+            return None
+        return [expr(e) for e in value.elts]
+    if type(value) is not ast.Call or len(target.elts) > MAX_TUPLE:
+        return None
+    made = expr(value)
+    return [["part", made, index] for index in range(len(target.elts))]
+
+
+def _returned(value: ast.expr) -> Expr:
+    """Return what a `return` gives: a tuple of expressions (`return a, b`) as
+    `["tuple", [exprs]]` (what `x, y = f()` unpacks), anything else as its expression."""
+    if (
+        type(value) is ast.Tuple
+        and 1 < len(value.elts) <= MAX_TUPLE
+        and not any(type(e) is ast.Starred for e in value.elts)
+        and not _literal(value)[0]
+    ):
+        return ["tuple", [expr(e) for e in value.elts]]
+    return expr(value)
+
+
+def _keyed(facts: dict[str, Any], name: str, key: ast.expr | None) -> None:
+    """Note a key a function sets, changes or deletes in a name's items (`params["k"] = v`),
+    None for one it cannot name (`params[k] = v`, `params.update(...)`): `keyed` holds them per
+    name, for a parameter the function spreads into a call (`create(**params)`)."""
+    text = key.value if type(key) is ast.Constant and isinstance(key.value, str) else None
+    keys: list[str | None] = facts.setdefault("keyed", {}).setdefault(name, [])
+    if text not in keys and len(keys) < MAX_KEYED:
+        keys.append(text)
+    elif text not in keys:
+        keys[-1] = None  # past the bound: a key not named
 
 
 def _bound_dict(local_names: dict[str, list[Any]], name: str) -> list[Any] | None:
@@ -738,6 +792,13 @@ def _read_body(
                     summary["assigns"].setdefault(target.id, []).append([expr(value), nested])
                 elif isinstance(target, ast.Name):
                     continue
+                elif isinstance(target, (ast.Tuple, ast.List)):
+                    # `control, runtime = make_clients()`: each name is its part of the value.
+                    for element, piece in zip(
+                        target.elts, _unpacked(target, value) or [], strict=False
+                    ):
+                        if isinstance(element, ast.Name):
+                            summary["assigns"].setdefault(element.id, []).append([piece, nested])
                 elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
                     if target.attr not in summary["set_attrs"]:
                         summary["set_attrs"].append(target.attr)

@@ -410,6 +410,21 @@ class KeyFinder:
                 return False
         return self.is_cache(func.value, scope)
 
+    def uses_a_store(self) -> bool:
+        """Return whether the module imports a shared cache store: redis, Django's cache,
+        diskcache or cachetools (`CACHE_FACTORIES`, `CACHE_OBJECTS`, `CACHE_REGISTRIES`)."""
+        stores = CACHE_FACTORIES | CACHE_OBJECTS | CACHE_REGISTRIES
+        roots = {name.split(".")[0] for name in stores} - {"django"} | {"django.core.cache"}
+        for scope in self.ctx.index.scopes:
+            for bindings in scope.bindings.values():
+                for binding in bindings:
+                    qualname = binding.qualname
+                    if binding.kind == "import" and any(
+                        qualname == root or qualname.startswith(f"{root}.") for root in roots
+                    ):
+                        return True
+        return False
+
     # What is a cache ----------------------------------------------------------------------------
     def is_cache(self, node: cst.BaseExpression, scope: Scope, depth: int = 0) -> bool:
         if depth > MAX_FOLLOW:
