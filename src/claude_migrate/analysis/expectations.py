@@ -1,0 +1,132 @@
+"""Where a test states again the value of a parameter a fix would change in the call it makes.
+
+A unit test often passes a parameter to the call it makes and states the same value in what it
+expects: `assert payload["temperature"] == 0.7`, an expected request body
+`{"max_tokens": 4096, ...}` compared with what its mocked client received, or
+`create.assert_called_with(max_tokens=4096)`. A fix that sets the call's value alone leaves the
+test comparing the new value with the old one, and it fails; the fix is withheld there, naming
+the line, so both are changed together.
+
+Only test files count (`doubles.is_test_file`), and only the function the call is in: a number
+equal to the call's value stated under the parameter's name (a dict entry keyed by it, a
+keyword argument of an assertion call, or a comparison with a subscript or attribute of that name).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from claude_migrate.core.lazy import lazy_import
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from claude_migrate.analysis.calls import CallSite
+    from claude_migrate.analysis.context import FileContext
+    from claude_migrate.analysis.values import Entry
+else:
+    cst = lazy_import("libcst")
+
+# The names a request may give a parameter (the Messages API, Bedrock's Converse, OpenAI-style
+# routers), so an expected body in another spelling is found too.
+SPELLINGS = {
+    "max_tokens": ("max_tokens", "maxTokens", "max_tokens_to_sample", "max_completion_tokens"),
+    "temperature": ("temperature",),
+}
+MAX_NODES = 20_000  # a test function larger than this is not searched
+
+
+def restated(ctx: FileContext, site: CallSite, entry: Entry, parameter: str) -> int:
+    """Return the line where the test function making `site` states `entry`'s value again
+    under the parameter's name, or 0 when it does not (or the file is no test file)."""
+    from claude_migrate.analysis.doubles import is_test_file, project_root
+
+    value = entry.value.value
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return 0
+    path = os.path.abspath(ctx.file_path)
+    relative = os.path.relpath(path, project_root(path)).replace(os.sep, "/")
+    scope = site.record.scope
+    if not is_test_file(relative) or not isinstance(
+        scope.node, cst.FunctionDef
+    ):  # a module-level call has no test around it to compare
+        return 0
+    names = set(SPELLINGS.get(parameter, (parameter,))) | {entry.key}
+    own = {id(entry.holder), id(entry.value.node)}
+    finder = _Finder(names, value, own)
+    scope.node.visit(finder)
+    if not finder.found:
+        return 0
+    return ctx.range(finder.found).start.line
+
+
+def _number(node: cst.CSTNode) -> float | int | None:
+    if isinstance(node, cst.Integer | cst.Float):
+        try:
+            return node.evaluated_value
+        except (ValueError, SyntaxError):
+            return None
+    return None
+
+
+def _key(node: cst.CSTNode) -> str | None:
+    """Return the name a subscript, attribute or string literal states."""
+    if isinstance(node, cst.SimpleString):
+        try:
+            evaluated = node.evaluated_value
+        except (ValueError, SyntaxError):
+            return None
+        return evaluated if isinstance(evaluated, str) else None
+    if isinstance(node, cst.Attribute):
+        return node.attr.value
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1:
+        index = node.slice[0].slice
+        if isinstance(index, cst.Index):
+            return _key(index.value)
+    if isinstance(node, cst.Call):  # `payload.get("max_tokens")`
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "get" and node.args:
+            return _key(node.args[0].value)
+    return None
+
+
+def _callee(call: cst.Call) -> str:
+    func = call.func
+    if isinstance(func, cst.Attribute):
+        return func.attr.value
+    return func.value if isinstance(func, cst.Name) else ""
+
+
+class _Finder(cst.CSTVisitor):
+    def __init__(self, names: set[str], value: float | int, own: set[int]) -> None:
+        super().__init__()
+        self.names = names
+        self.value = value
+        self.own = own
+        self.found: cst.CSTNode | None = None
+        self.seen = 0
+
+    def _same(self, node: cst.CSTNode) -> bool:
+        return id(node) not in self.own and _number(node) == self.value
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.seen += 1
+        if self.found is not None or self.seen > MAX_NODES or id(node) in self.own:
+            return False
+        if isinstance(node, cst.DictElement):
+            if _key(node.key) in self.names and self._same(node.value):
+                self.found = node
+        elif isinstance(node, cst.Call) and _callee(node).startswith("assert"):
+            # `create.assert_called_with(max_tokens=4096)`: what the mock was called with.
+            for arg in node.args:
+                keyword = arg.keyword
+                if keyword is not None and keyword.value in self.names and self._same(arg.value):
+                    self.found = arg
+        elif isinstance(node, cst.Comparison):
+            sides = [node.left, *(target.comparator for target in node.comparisons)]
+            if any(_key(side) in self.names for side in sides) and any(
+                self._same(side) for side in sides
+            ):
+                self.found = node
+        return self.found is None
