@@ -1,4 +1,5 @@
-"""CM104 and CM301 refuse to change a call's shape where a test replays a recorded exchange of it.
+"""CM104 and CM301 refuse to change a call's shape where a test replays a recorded exchange of it
+(or, for LangChain's `streaming=True`, configures a mock of the method it would stop calling).
 
 A recording (pytest-recording's `cassettes/<module>/` beside the test module, replayed by vcrpy)
 answers the request as it was sent: one made of a non-streaming `messages.create` holds a JSON
@@ -139,3 +140,31 @@ def test_a_recording_added_after_a_warm_run_withdraws_the_rewrite(cli: Cli) -> N
     doubles._states.clear()  # the digest is reused for a few seconds within a process
     second = cli.json("check", "--select", "CM104")["diagnostics"]
     assert [d["fix"] is None for d in second] == [True]
+
+
+BEDROCK_DOUBLE = (
+    "from unittest.mock import MagicMock\n\n"
+    "from langchain_aws import ChatBedrock\n\n\n"
+    "def test_invoke():\n"
+    "    client = MagicMock()\n"
+    "    client.invoke_model.return_value = {'body': None}\n"
+    "    llm = ChatBedrock(\n"
+    "        client=client,\n"
+    '        model_id="anthropic.claude-haiku-4-5-20251001-v1:0",\n'
+    "    )\n"
+    '    llm.invoke("hi")\n'
+)
+
+
+def test_a_langchain_model_whose_test_mocks_the_unstreamed_method_gets_no_flag(cli: Cli) -> None:
+    write_tree(cli.cwd, {"pyproject.toml": "", "tests/test_chat.py": BEDROCK_DOUBLE})
+    finding = _streaming(cli, "tests/test_chat.py")
+    assert finding["fix"] is None
+    assert "mock of the client's invoke_model (line 8)" in finding["message"]
+    assert "invoke_model_with_response_stream" in finding["message"]
+
+
+def test_the_same_model_without_the_mock_gets_the_flag(cli: Cli) -> None:
+    text = BEDROCK_DOUBLE.replace("    client.invoke_model.return_value = {'body': None}\n", "")
+    write_tree(cli.cwd, {"pyproject.toml": "", "tests/test_chat.py": text})
+    assert _streaming(cli, "tests/test_chat.py")["fix"] is not None

@@ -130,3 +130,56 @@ class _Finder(cst.CSTVisitor):
             ):
                 self.found = node
         return self.found is None
+
+
+# The non-streaming client methods a LangChain model calls under `invoke` when `streaming` is
+# off, and what it calls once `streaming=True`: a test double configured on the first is no
+# longer called (`langchain_aws` ChatBedrock: `invoke_model` / `invoke_model_with_response_stream`,
+# `converse` / `converse_stream`; `langchain_anthropic`: `messages.create` / `messages.stream`).
+UNSTREAMED = {
+    "invoke_model": "invoke_model_with_response_stream",
+    "converse": "converse_stream",
+    "create": "create with stream=True, which answers with events",
+}
+# What a test reads or sets on a configured mock (`unittest.mock`).
+MOCK_ATTRIBUTES = frozenset(
+    {"return_value", "side_effect", "call_args", "call_args_list", "call_count", "called"}
+)
+
+
+def unstreamed_double(ctx: FileContext, site: CallSite) -> tuple[int, str]:
+    """Return the line and method of a mock the test function making `site` configures on a
+    client's non-streaming method (`client.invoke_model.return_value = ...`,
+    `client.converse.call_args`), or (0, "") when there is none or the file is no test file."""
+    from claude_migrate.analysis.doubles import is_test_file, project_root
+
+    path = os.path.abspath(ctx.file_path)
+    relative = os.path.relpath(path, project_root(path)).replace(os.sep, "/")
+    scope = site.record.scope
+    if not is_test_file(relative) or not isinstance(scope.node, cst.FunctionDef):
+        return 0, ""
+    finder = _MockFinder()
+    scope.node.visit(finder)
+    if finder.found is None:
+        return 0, ""
+    node, method = finder.found
+    return ctx.range(node).start.line, method
+
+
+class _MockFinder(cst.CSTVisitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: tuple[cst.CSTNode, str] | None = None
+        self.seen = 0
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.seen += 1
+        if self.found is not None or self.seen > MAX_NODES:
+            return False
+        if isinstance(node, cst.Attribute) and (
+            node.attr.value in MOCK_ATTRIBUTES or node.attr.value.startswith("assert_")
+        ):
+            inner = node.value
+            if isinstance(inner, cst.Attribute) and inner.attr.value in UNSTREAMED:
+                self.found = (node, inner.attr.value)
+        return self.found is None
