@@ -183,3 +183,58 @@ class _MockFinder(cst.CSTVisitor):
             if isinstance(inner, cst.Attribute) and inner.attr.value in UNSTREAMED:
                 self.found = (node, inner.attr.value)
         return self.found is None
+
+
+def expected_id(ctx: FileContext, site: CallSite, entry: Entry) -> int:
+    """Return the line where the test function making `site` expects the model id the call
+    sends (the same id, or one spelling of it inside the other: `anthropic.claude-x` for
+    `us.anthropic.claude-x`), in an `assert`, a comparison or an assertion call's arguments;
+    0 when it does not, or the file is no test file.
+
+    `assert llm._get_base_model() == "anthropic.claude-3-sonnet-20240229-v1:0"` after
+    `ChatBedrockConverse(model="anthropic.claude-3-sonnet-20240229-v1:0")`: the expectation is
+    kept (it states what the code under test gives back), so moving the call alone fails it.
+    """
+    from claude_migrate.analysis.doubles import is_test_file, project_root
+
+    current = entry.value.value
+    if not isinstance(current, str) or "claude" not in current:
+        return 0
+    path = os.path.abspath(ctx.file_path)
+    relative = os.path.relpath(path, project_root(path)).replace(os.sep, "/")
+    scope = site.record.scope
+    if not is_test_file(relative) or not isinstance(scope.node, cst.FunctionDef):
+        return 0
+    finder = _IdFinder(current, {id(entry.value.node), id(entry.holder)})
+    scope.node.visit(finder)
+    return ctx.range(finder.found).start.line if finder.found is not None else 0
+
+
+class _IdFinder(cst.CSTVisitor):
+    def __init__(self, current: str, own: set[int]) -> None:
+        super().__init__()
+        self.current = current
+        self.own = own
+        self.found: cst.CSTNode | None = None
+        self.seen = 0
+        self.depth = 0  # inside an assert, a comparison or an assertion call
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.seen += 1
+        if self.found is not None or self.seen > MAX_NODES or id(node) in self.own:
+            return False
+        if isinstance(node, cst.Assert | cst.Comparison) or (
+            isinstance(node, cst.Call) and _callee(node).startswith("assert")
+        ):
+            self.depth += 1
+        elif self.depth and isinstance(node, cst.SimpleString):
+            text = _key(node)
+            if text and "claude" in text and (text in self.current or self.current in text):
+                self.found = node
+        return self.found is None
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        if isinstance(original_node, cst.Assert | cst.Comparison) or (
+            isinstance(original_node, cst.Call) and _callee(original_node).startswith("assert")
+        ):
+            self.depth -= 1
