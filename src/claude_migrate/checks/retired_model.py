@@ -115,7 +115,8 @@ EXPECTED = (
 # wrong price or window).
 FACTS = (
     "it names the model in facts about it (a table's key, an id paired with a figure, a figure a "
-    "test checks: numbers, flags or a set, such as a token limit, a context size, a price); "
+    "test checks: numbers, flags or a set, such as a token limit, a context size, a price; an "
+    "entry of a list named for what its models can or cannot do); "
     "renamed, the old model's figures would describe the replacement: add the replacement's own "
     "entry beside it"
 )
