@@ -53,3 +53,16 @@ def test_an_id_no_assertion_states_moves(cli: Cli) -> None:
     )
     cli("fix", "--unsafe-fixes", "--select", "CM302", ".")
     assert "claude-3-haiku-20240307" not in (cli.cwd / "tests/test_b.py").read_text()
+
+
+def test_an_id_read_through_a_constant_the_test_also_asserts_keeps_it(cli: Cli) -> None:
+    text = (
+        "from langchain_anthropic import ChatAnthropic\n\n"
+        'MODEL_NAME = "claude-sonnet-4-5"\n\n\n'
+        "def test_init():\n"
+        "    llm = ChatAnthropic(model=MODEL_NAME, max_tokens=100)\n"
+        "    assert llm.model == MODEL_NAME\n"
+    )
+    write_tree(cli.cwd, {"pyproject.toml": "", "tests/test_b.py": text})
+    cli("migrate", "--to", "claude-sonnet-4-6", ".")
+    assert (cli.cwd / "tests/test_b.py").read_text() == text

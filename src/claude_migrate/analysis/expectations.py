@@ -205,16 +205,21 @@ def expected_id(ctx: FileContext, site: CallSite, entry: Entry) -> int:
     scope = site.record.scope
     if not is_test_file(relative) or not isinstance(scope.node, cst.FunctionDef):
         return 0
-    finder = _IdFinder(current, {id(entry.value.node), id(entry.holder)})
+    # The name the call reads the id through (`model=MODEL_NAME`): a test that asserts
+    # `llm.model == MODEL_NAME` expects it too, and the constant stays when the call moves.
+    argument = entry.holder.value if isinstance(entry.holder, cst.Arg) else None
+    read = argument.value if isinstance(argument, cst.Name) else ""
+    finder = _IdFinder(current, {id(entry.value.node), id(entry.holder)}, read)
     scope.node.visit(finder)
     return ctx.range(finder.found).start.line if finder.found is not None else 0
 
 
 class _IdFinder(cst.CSTVisitor):
-    def __init__(self, current: str, own: set[int]) -> None:
+    def __init__(self, current: str, own: set[int], read: str = "") -> None:
         super().__init__()
         self.current = current
         self.own = own
+        self.read = read
         self.found: cst.CSTNode | None = None
         self.seen = 0
         self.depth = 0  # inside an assert, a comparison or an assertion call
@@ -227,6 +232,9 @@ class _IdFinder(cst.CSTVisitor):
             isinstance(node, cst.Call) and _callee(node).startswith("assert")
         ):
             self.depth += 1
+        elif self.depth and self.read and isinstance(node, cst.Name):
+            if node.value == self.read:
+                self.found = node
         elif self.depth and isinstance(node, cst.SimpleString):
             text = _key(node)
             if text and "claude" in text and (text in self.current or self.current in text):
