@@ -66,3 +66,19 @@ def test_an_id_read_through_a_constant_the_test_also_asserts_keeps_it(cli: Cli) 
     write_tree(cli.cwd, {"pyproject.toml": "", "tests/test_b.py": text})
     cli("migrate", "--to", "claude-sonnet-4-6", ".")
     assert (cli.cwd / "tests/test_b.py").read_text() == text
+
+
+def test_a_sampling_parameter_the_test_asserts_on_keeps_the_model(cli: Cli) -> None:
+    text = (
+        "import anthropic\n\n\n"
+        "def test_request():\n"
+        "    params = dict(model='claude-sonnet-4-5', temperature=0)\n"
+        "    anthropic.Anthropic().messages.create(\n"
+        '        model="claude-sonnet-4-5", max_tokens=100, temperature=0, messages=[],\n'
+        "    )\n"
+        '    assert params["temperature"] == 0\n'
+    )
+    write_tree(cli.cwd, {"pyproject.toml": "", "tests/test_r.py": text})
+    result = cli("migrate", "--to", "claude-sonnet-5-5", ".")
+    assert (cli.cwd / "tests/test_r.py").read_text() == text
+    assert "the move removes temperature, and the test asserts on it (line 9)" in result.output

@@ -246,3 +246,38 @@ class _IdFinder(cst.CSTVisitor):
             isinstance(original_node, cst.Call) and _callee(original_node).startswith("assert")
         ):
             self.depth -= 1
+
+
+def asserted_parameter(ctx: FileContext, site: CallSite, name: str) -> int:
+    """Return the line where the test function making `site` asserts on the parameter `name`
+    of what the code builds (`assert params["inferenceConfig"]["temperature"] == 0`,
+    `payload.get("temperature")` in a comparison), or 0: removing the parameter from the call
+    would fail that test (a `KeyError`, or a value no longer there)."""
+    from claude_migrate.analysis.doubles import is_test_file, project_root
+
+    path = os.path.abspath(ctx.file_path)
+    relative = os.path.relpath(path, project_root(path)).replace(os.sep, "/")
+    scope = site.record.scope
+    if not is_test_file(relative) or not isinstance(scope.node, cst.FunctionDef):
+        return 0
+    finder = _ParameterFinder(name)
+    scope.node.visit(finder)
+    return ctx.range(finder.found).start.line if finder.found is not None else 0
+
+
+class _ParameterFinder(cst.CSTVisitor):
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+        self.found: cst.CSTNode | None = None
+        self.seen = 0
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.seen += 1
+        if self.found is not None or self.seen > MAX_NODES:
+            return False
+        if isinstance(node, cst.Comparison):
+            sides = [node.left, *(target.comparator for target in node.comparisons)]
+            if any(_key(side) == self.name for side in sides):
+                self.found = node
+        return self.found is None

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from claude_migrate.analysis.calls import CallSite
 from claude_migrate.analysis.edits import string_literal
-from claude_migrate.analysis.model_requests import edits_for, model_entry, problems
+from claude_migrate.analysis.model_requests import Problem, edits_for, model_entry, problems
 from claude_migrate.analysis.values import Entry
 from claude_migrate.core.diagnostics import Edit
 from claude_migrate.core.lazy import lazy_import
@@ -190,9 +190,9 @@ def compose(
             legacy=migrating,
             unseen=True,
         )
-        for problem in needed:
-            if not problem.fixable:
-                return problem.message + where
+        refusal = _refused(ctx, other, needed)
+        if refusal:
+            return refusal + where
         repaired = edits_for(ctx, needed)
         if repaired is None:
             return "the parameters the new model needs changed cannot be rewritten" + where
@@ -296,6 +296,32 @@ def _wrapped_refusal(
                 "that call's parameters by hand"
             )
     return ""
+
+
+def _refused(ctx: FileContext, site: CallSite, needed: list[Problem]) -> str:
+    """Return why the changes a move needs cannot be made ("" when all can)."""
+    for problem in needed:
+        if not problem.fixable:
+            return problem.message
+        if asserted := _asserted(ctx, site, problem):
+            return asserted
+    return ""
+
+
+def _asserted(ctx: FileContext, site: CallSite, problem: Problem) -> str:
+    """Return why a parameter the move removes stays: the test making the call asserts on it."""
+    from claude_migrate.analysis.expectations import asserted_parameter
+
+    words = problem.change.split()
+    if problem.kind != "sampling" or len(words) < 2 or words[0] != "remove":
+        return ""
+    line = asserted_parameter(ctx, site, words[1])
+    if not line:
+        return ""
+    return (
+        f"the move removes {words[1]}, and the test asserts on it (line {line}): change both "
+        "by hand"
+    )
 
 
 def _unspelled(entry: Entry, target: str) -> str | None:
