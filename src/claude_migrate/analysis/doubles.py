@@ -5,8 +5,12 @@ and CM301 rewrites `completions.create` into `messages.create`. Tests that repla
 had (a `unittest.mock` configured on `messages.create`, `patch("app.llm.client.messages.create")`,
 `monkeypatch.setattr(client.messages, "create", fake)`, a hand-written fake client whose
 `messages` has `create` and no `stream`) no longer see the call after the rewrite: the test
-calls the real client, or gets a bare `MagicMock` where it configured a reply. Such a fix is
-refused, naming the test and its line, so the migration never ships a red test suite.
+calls the real client, or gets a bare `MagicMock` where it configured a reply. A test module
+that replays recorded Claude exchanges (`analysis.recordings`) stands in for the call too: the
+recording answers the request as it is sent now (a JSON message where a stream reads events,
+`/v1/complete` where the rewrite posts to `/v1/messages`), so it stands in for the calls of the
+modules it imports and for those in its own body. Such a fix is refused, naming the test and
+its line, so the migration never ships a red test suite.
 
 The project's test files (`test_*.py`, `*_test.py`, `conftest.py`, files under `tests/` or
 `test/`) are read with CPython's `ast`, never run; a test counts for a module when it imports it
@@ -117,13 +121,16 @@ def state(root: str) -> str:
 
 
 def _digest(root: str) -> str:
+    from claude_migrate.analysis import recordings
+
     digest = hashlib.sha256()
     for path in _test_file_names(root):
         try:
             info = os.stat(path)
         except OSError:
             continue
-        digest.update(f"{path}|{info.st_size}|{info.st_mtime_ns}\n".encode())
+        recorded = recordings.state(path)  # "" (one stat) for a module with no recordings
+        digest.update(f"{path}|{info.st_size}|{info.st_mtime_ns}|{recorded}\n".encode())
     return digest.hexdigest()[:16]
 
 
@@ -133,7 +140,7 @@ def doubles_for(path: str, resource: str) -> list[Double]:
     root = project_root(path)
     relative = Path(os.path.abspath(path)).relative_to(root).as_posix()
     if is_test_file(relative):
-        return []
+        return _replayed(path, relative, resource, frozenset())
     names = _module_names(relative) | _reexported_names(root, relative)
     return [d for d in _doubles(root, state(root)) if d.resource == resource and d.modules & names]
 
@@ -202,6 +209,17 @@ def describe(found: list[Double], call: str) -> str:
     )
 
 
+def _replayed(path: str, relative: str, resource: str, modules: frozenset[str]) -> list[Double]:
+    """Return the stand-in a test module's recorded Claude exchanges are, if it has any."""
+    from claude_migrate.analysis.recordings import replays_claude
+
+    folder = replays_claude(path)
+    if not folder:
+        return []
+    what = f"replays the exchanges recorded in {folder} (record them again with the new call)"
+    return [Double(relative, 1, resource, what, modules)]
+
+
 def _module_names(relative: str) -> frozenset[str]:
     """Return the names a test may use for a module: its dotted path's tails and its stem."""
     parts = relative.removesuffix(".py").split("/")
@@ -222,18 +240,24 @@ def _doubles(root: str, digest: str) -> tuple[Double, ...]:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue
-        if "create" not in text:
+        relative = path.relative_to(root).as_posix()
+        replayed = _replayed(str(path), relative, "messages", frozenset())
+        if "create" not in text and not replayed:
             continue
         try:
             scan = _Scan(ast.parse(text))
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue  # a test file we cannot read shows no double
-        relative = path.relative_to(root).as_posix()
         modules = frozenset(scan.modules)
         found.extend(
             Double(relative, line, resource, what, modules)
             for line, resource, what in dict.fromkeys(scan.found)
         )
+        for double in replayed:
+            found.extend(
+                Double(relative, double.line, resource, double.what, modules)
+                for resource in ("messages", "completions")
+            )
     return tuple(found)
 
 

@@ -116,6 +116,41 @@ def _nested_strings(node: cst.CSTNode) -> list[int]:
     return found
 
 
+# Words of a name that says what the models it lists can or cannot do (`text_only_models`,
+# `VISION_MODELS`, `models_without_tools`, `SUPPORTS_THINKING`): each entry states a fact about
+# its own model, and the replacement's may differ (Claude 3.5 Haiku reads text only, Claude
+# Haiku 4.5 reads images: https://platform.claude.com/docs/en/about-claude/models/overview).
+CAPABILITY_WORDS = frozenset(
+    {
+        "only", "no", "without", "support", "supports", "supported", "unsupported", "capable",
+        "can", "cannot", "vision", "image", "images", "multimodal", "pdf", "thinking",
+        "reasoning", "tool", "tools", "cache", "caching", "computer", "effort", "prefill",
+    }
+)  # fmt: skip
+
+
+def _names_a_capability(target: cst.BaseExpression) -> bool:
+    """Return whether an assignment's target is named for what its models can or cannot do."""
+    if isinstance(target, cst.Attribute):
+        target = target.attr
+    if not isinstance(target, cst.Name):
+        return False
+    words = set(target.value.lower().split("_"))
+    return bool(words & CAPABILITY_WORDS) and bool(words & {"model", "models"})
+
+
+def _collected(value: cst.BaseExpression) -> list[int]:
+    """Return the ids of the string elements of a list, tuple or set display (or one given to
+    `set(...)` / `frozenset(...)`)."""
+    if isinstance(value, cst.Call) and len(value.args) == 1:
+        func = value.func
+        if isinstance(func, cst.Name) and func.value in ("set", "frozenset", "tuple", "list"):
+            value = value.args[0].value
+    if not isinstance(value, (cst.List, cst.Tuple, cst.Set)):
+        return []
+    return [id(e.value) for e in value.elements if isinstance(e.value, cst.SimpleString)]
+
+
 def states_facts(node: cst.BaseExpression) -> bool:
     """Return whether a value states facts about a model: a number or a flag, a set (of
     features), or a dict, list, tuple or call holding one (`{"context": 200_000}`, `(3.0,
@@ -335,6 +370,8 @@ class _Strings:
         return True
 
     def visit_Assign(self, node: cst.Assign) -> bool:
+        if any(_names_a_capability(target.target) for target in node.targets):
+            self.facts.update(_collected(node.value))
         # `response.model = "..."`: a test double's answer.
         if any(_reads_a_response_model(target.target) for target in node.targets):
             self.answered.update(_strings_in(node.value))
@@ -344,6 +381,11 @@ class _Strings:
             for target in node.targets
         ):
             self.doubled.update(_nested_strings(node.value))
+        return True
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> bool:
+        if node.value is not None and _names_a_capability(node.target):
+            self.facts.update(_collected(node.value))
         return True
 
     def visit_DictElement(self, node: cst.DictElement) -> bool:

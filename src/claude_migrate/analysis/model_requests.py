@@ -100,14 +100,23 @@ def _cite(facts: Facts, fact: str) -> str:
 
 
 def _sampling(
-    ctx: FileContext, site: CallSite, facts: Facts, label: str, prefer: str, yielding: bool
+    ctx: FileContext,
+    site: CallSite,
+    facts: Facts,
+    label: str,
+    prefer: str,
+    yielding: bool,
+    unseen: bool = False,
 ) -> Iterable[Problem]:
     if facts.sampling is None or facts.sampling == "any":
         return
     present: dict[str, Entry] = {}
+    hidden: list[str] = []  # may be sent from where the analysis cannot read
     for canonical, names in sampling_names(site).items():
         entry = site.params.get(*names)
         if entry is None:
+            if site.params.may_have(*names):
+                hidden.append(canonical)
             continue
         if yielding and rejection(ctx, site, canonical) is not None:
             continue  # CM107 reports (and removes) it
@@ -120,6 +129,17 @@ def _sampling(
                 entry,
                 f"{label} takes no sampling parameters: {entry.key} answers 400{cite}",
                 f"remove {entry.key}",
+            )
+        if unseen and hidden:
+            # A model moving here from one that took them: the request may carry them from a
+            # dict built where the analysis cannot read, and no fix can vouch it does not.
+            yield Problem(
+                "sampling",
+                site.node,
+                f"{label} takes no sampling parameters, and the call's request may carry "
+                f"{' or '.join(hidden)} from a value this analysis cannot read (a dict built "
+                f"elsewhere, options passed through){cite}: check the request, then move it by "
+                "hand",
             )
         return
     if "temperature" in present and "top_p" in present:
@@ -394,19 +414,22 @@ def problems(
     prefer: str = "temperature",
     yielding: bool = True,
     legacy: bool = False,
+    unseen: bool = False,
 ) -> list[Problem]:
     """Return what this call carries that a model with `facts` refuses.
 
     `yielding` leaves sampling parameters CM107 already reports to CM107 (a CM302 fix that must
     stand on its own passes False). A legacy completions call is CM301's, unless `legacy` says
-    it is being rewritten into a Messages call (CM301 asking about its own rewrite).
+    it is being rewritten into a Messages call (CM301 asking about its own rewrite). `unseen`
+    (a model moving to `facts`' model) also reports what the request may carry from a value the
+    analysis cannot read, where the new model refuses it: no fix can vouch for that request.
     """
     if site.legacy and not legacy:
         return []  # CM301 migrates the whole call
     if not site.target.model_facts:
         return []  # a layer in between adapts the request to the model
     found: list[Problem] = []
-    found.extend(_sampling(ctx, site, facts, label, prefer, yielding))
+    found.extend(_sampling(ctx, site, facts, label, prefer, yielding, unseen))
     found.extend(_thinking(ctx, site, facts, label))
     found.extend(_prefill(ctx, site, facts, label))
     found.extend(_max_tokens(ctx, site, facts, label))

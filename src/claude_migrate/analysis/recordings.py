@@ -114,3 +114,25 @@ def recorded(path: str, value: str) -> str:
             base = os.path.dirname(os.path.dirname(folder))
             return os.path.relpath(name, base).replace(os.sep, "/")
     return ""
+
+
+def replays_claude(path: str) -> str:
+    """Return the folder of the recordings (relative to the test module's folder, forward
+    slashes) when the test module at `path` replays recorded Claude exchanges; "" otherwise.
+
+    A recording answers the request as it was sent: one made of a non-streaming call holds a
+    JSON message, where `messages.stream()` reads server-sent events, and one made of
+    `completions.create` answers `/v1/complete`, not `/v1/messages`. A rewrite of the call's
+    shape leaves the test with no recording that answers it. A recording counts when its text
+    names Anthropic's API or a Claude model (`api.anthropic.com`, `anthropic_version`, `claude`).
+    """
+    folder = folder_of(path)
+    digest = state(path)
+    if not digest:
+        return ""
+    for _, text in _texts(folder, digest):
+        lowered = text.lower()
+        if "anthropic" in lowered or "claude" in lowered:
+            base = os.path.dirname(os.path.dirname(folder))
+            return os.path.relpath(folder, base).replace(os.sep, "/") + "/"
+    return ""

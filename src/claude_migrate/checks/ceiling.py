@@ -121,7 +121,7 @@ class CeilingCheck(Check["FileContext"]):
                 name = self.label
                 via += f" {site.via.describe(entry.key, (ctx.path, ctx.place_label))} and"
             fix = None
-            why_not = self.withholds(ctx, site)
+            why_not = self.withholds(ctx, site) or _restated(ctx, site, entry, self.parameter)
             shared = None if why_not else shared_dict(ctx, entry)
             found = None
 
@@ -158,3 +158,16 @@ class CeilingCheck(Check["FileContext"]):
                 related=site.via.related(entry.key, self.label) if site.via else (),
             )
             yield Reading(site, entry, diagnostic)
+
+
+def _restated(ctx: FileContext, site: CallSite, entry: Entry, parameter: str) -> str:
+    """Return why a test that states the value again in what it expects keeps it ("" if not)."""
+    from claude_migrate.analysis.expectations import restated
+
+    line = restated(ctx, site, entry, parameter)
+    if not line:
+        return ""
+    return (
+        f"the test states {format_number(entry.value.value)} again in what it expects (line "
+        f"{line}): change both together"
+    )

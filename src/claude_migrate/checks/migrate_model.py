@@ -172,9 +172,11 @@ class MigrateModelCheck(Check["FileContext"]):
         facts: Facts | None,
         merged: str = "",
     ) -> Diagnostic | None:
+        from claude_migrate.analysis.expectations import expected_id
         from claude_migrate.analysis.model_tables import missed_lookup
         from claude_migrate.analysis.recordings import recorded
         from claude_migrate.analysis.retirements import compose
+        from claude_migrate.checks.retired_model import EXPECTED
 
         known = ctx.facts.catalogue
         current = entry.value.value
@@ -221,6 +223,8 @@ class MigrateModelCheck(Check["FileContext"]):
                 "what it sends: a new id would find no recording; record it again with the new "
                 "model"
             )
+        elif line := expected_id(ctx, site, entry):
+            composed = EXPECTED.format(line)
         elif missed := missed_lookup(ctx, site, entry, written):
             composed = missed
         else:

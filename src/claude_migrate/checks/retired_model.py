@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     import libcst as cst
 
     from claude_migrate.analysis.context import FileContext
+    from claude_migrate.analysis.values import Entry
     from claude_migrate.configs.scalars import Scalar
     from claude_migrate.core.filekind import CheckContext
     from claude_migrate.core.settings import FileSettings
@@ -103,13 +104,19 @@ RECORDED = (
     "a test of this module replays a recorded request with it ({}), matched on what it sends: "
     "a new id would find no recording; record it again with the new model"
 )
+# ... or one the test making the call expects again (`assert llm.base_model == "<the id>"`).
+EXPECTED = (
+    "the test expects this id again (line {}), as what the code under test gives back: "
+    "moving the call alone fails it; change both by hand"
+)
 # ... the key of a table of facts about the model (a token limit, a context size, prices, a set
 # of features, a flag), the id of a pair stating one, or one a test looks a figure up by:
 # renamed, the old model's figures would describe the replacement (a limit it may not allow, a
 # wrong price or window).
 FACTS = (
     "it names the model in facts about it (a table's key, an id paired with a figure, a figure a "
-    "test checks: numbers, flags or a set, such as a token limit, a context size, a price); "
+    "test checks: numbers, flags or a set, such as a token limit, a context size, a price; an "
+    "entry of a list named for what its models can or cannot do); "
     "renamed, the old model's figures would describe the replacement: add the replacement's own "
     "entry beside it"
 )
@@ -397,6 +404,7 @@ class RetiredModelCheck(Check["CheckContext"]):
             if found.retires <= as_of:
                 why_not = COLLAPSES if id(site) in registered else ""
                 why_not = why_not or _recorded(ctx, str(found.entry.value.value))
+                why_not = why_not or _expected(ctx, site, found.entry)
                 if not why_not and found.target is not None:
                     why_not = missed_lookup(ctx, site, found.entry, found.target)
                 diagnostic = self._retired(ctx, site, found, why_not)
@@ -593,6 +601,14 @@ def _recorded(ctx: CheckContext, value: str) -> str:
 
     where = recorded(str(ctx.path), value)
     return RECORDED.format(where) if where else ""
+
+
+def _expected(ctx: FileContext, site: CallSite, entry: Entry) -> str:
+    """Return why a call keeps the model id its test expects again ("" if it does not)."""
+    from claude_migrate.analysis.expectations import expected_id
+
+    line = expected_id(ctx, site, entry)
+    return EXPECTED.format(line) if line else ""
 
 
 def _shared_targets(keys: Iterable[Spelling], facts: ProjectFacts) -> set[str]:

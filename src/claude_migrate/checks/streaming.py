@@ -100,6 +100,9 @@ class StreamingCheck(Check["FileContext"]):
                     fix, text = None, f"{text}; {refusal}"
             elif site.family == LANGCHAIN:
                 fix = streaming_flag(ctx, site)
+                refusal = _mocked_refusal(ctx, site) if fix is not None else ""
+                if refusal:
+                    fix, text = None, f"{text}; {refusal}"
             yield ctx.diagnostic(
                 self,
                 site.node,
@@ -218,6 +221,21 @@ def _doubles(ctx: FileContext) -> list[Double]:
     from claude_migrate.analysis.doubles import doubles_for
 
     return doubles_for(ctx.file_path, "messages")
+
+
+def _mocked_refusal(ctx: FileContext, site: CallSite) -> str:
+    """Return why `streaming=True` is not set where the test configures a mock of the client
+    method the model calls without it ("" if it does not)."""
+    from claude_migrate.analysis.expectations import UNSTREAMED, unstreamed_double
+
+    line, method = unstreamed_double(ctx, site)
+    if not line:
+        return ""
+    return (
+        f"no fix: the test configures a mock of the client's {method} (line {line}), which "
+        f"the model no longer calls with streaming=True (it calls {UNSTREAMED[method]}): "
+        "change the test with it"
+    )
 
 
 def _doubles_refusal(site: CallSite, found: list[Double]) -> str:

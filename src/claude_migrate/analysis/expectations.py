@@ -1,0 +1,283 @@
+"""Where a test states again the value of a parameter a fix would change in the call it makes.
+
+A unit test often passes a parameter to the call it makes and states the same value in what it
+expects: `assert payload["temperature"] == 0.7`, an expected request body
+`{"max_tokens": 4096, ...}` compared with what its mocked client received, or
+`create.assert_called_with(max_tokens=4096)`. A fix that sets the call's value alone leaves the
+test comparing the new value with the old one, and it fails; the fix is withheld there, naming
+the line, so both are changed together.
+
+Only test files count (`doubles.is_test_file`), and only the function the call is in: a number
+equal to the call's value stated under the parameter's name (a dict entry keyed by it, a
+keyword argument of an assertion call, or a comparison with a subscript or attribute of that name).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from claude_migrate.core.lazy import lazy_import
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from claude_migrate.analysis.calls import CallSite
+    from claude_migrate.analysis.context import FileContext
+    from claude_migrate.analysis.values import Entry
+else:
+    cst = lazy_import("libcst")
+
+# The names a request may give a parameter (the Messages API, Bedrock's Converse, OpenAI-style
+# routers), so an expected body in another spelling is found too.
+SPELLINGS = {
+    "max_tokens": ("max_tokens", "maxTokens", "max_tokens_to_sample", "max_completion_tokens"),
+    "temperature": ("temperature",),
+}
+MAX_NODES = 20_000  # a test function larger than this is not searched
+
+
+def restated(ctx: FileContext, site: CallSite, entry: Entry, parameter: str) -> int:
+    """Return the line where the test function making `site` states `entry`'s value again
+    under the parameter's name, or 0 when it does not (or the file is no test file)."""
+    from claude_migrate.analysis.doubles import is_test_file, project_root
+
+    value = entry.value.value
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return 0
+    path = os.path.abspath(ctx.file_path)
+    relative = os.path.relpath(path, project_root(path)).replace(os.sep, "/")
+    scope = site.record.scope
+    if not is_test_file(relative) or not isinstance(
+        scope.node, cst.FunctionDef
+    ):  # a module-level call has no test around it to compare
+        return 0
+    names = set(SPELLINGS.get(parameter, (parameter,))) | {entry.key}
+    own = {id(entry.holder), id(entry.value.node)}
+    finder = _Finder(names, value, own)
+    scope.node.visit(finder)
+    if not finder.found:
+        return 0
+    return ctx.range(finder.found).start.line
+
+
+def _number(node: cst.CSTNode) -> float | int | None:
+    if isinstance(node, cst.Integer | cst.Float):
+        try:
+            return node.evaluated_value
+        except (ValueError, SyntaxError):
+            return None
+    return None
+
+
+def _key(node: cst.CSTNode) -> str | None:
+    """Return the name a subscript, attribute or string literal states."""
+    if isinstance(node, cst.SimpleString):
+        try:
+            evaluated = node.evaluated_value
+        except (ValueError, SyntaxError):
+            return None
+        return evaluated if isinstance(evaluated, str) else None
+    if isinstance(node, cst.Attribute):
+        return node.attr.value
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1:
+        index = node.slice[0].slice
+        if isinstance(index, cst.Index):
+            return _key(index.value)
+    if isinstance(node, cst.Call):  # `payload.get("max_tokens")`
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "get" and node.args:
+            return _key(node.args[0].value)
+    return None
+
+
+def _callee(call: cst.Call) -> str:
+    func = call.func
+    if isinstance(func, cst.Attribute):
+        return func.attr.value
+    return func.value if isinstance(func, cst.Name) else ""
+
+
+class _Finder(cst.CSTVisitor):
+    def __init__(self, names: set[str], value: float | int, own: set[int]) -> None:
+        super().__init__()
+        self.names = names
+        self.value = value
+        self.own = own
+        self.found: cst.CSTNode | None = None
+        self.seen = 0
+
+    def _same(self, node: cst.CSTNode) -> bool:
+        return id(node) not in self.own and _number(node) == self.value
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.seen += 1
+        if self.found is not None or self.seen > MAX_NODES or id(node) in self.own:
+            return False
+        if isinstance(node, cst.DictElement):
+            if _key(node.key) in self.names and self._same(node.value):
+                self.found = node
+        elif isinstance(node, cst.Call) and _callee(node).startswith("assert"):
+            # `create.assert_called_with(max_tokens=4096)`: what the mock was called with.
+            for arg in node.args:
+                keyword = arg.keyword
+                if keyword is not None and keyword.value in self.names and self._same(arg.value):
+                    self.found = arg
+        elif isinstance(node, cst.Comparison):
+            sides = [node.left, *(target.comparator for target in node.comparisons)]
+            if any(_key(side) in self.names for side in sides) and any(
+                self._same(side) for side in sides
+            ):
+                self.found = node
+        return self.found is None
+
+
+# The non-streaming client methods a LangChain model calls under `invoke` when `streaming` is
+# off, and what it calls once `streaming=True`: a test double configured on the first is no
+# longer called (`langchain_aws` ChatBedrock: `invoke_model` / `invoke_model_with_response_stream`,
+# `converse` / `converse_stream`; `langchain_anthropic`: `messages.create` / `messages.stream`).
+UNSTREAMED = {
+    "invoke_model": "invoke_model_with_response_stream",
+    "converse": "converse_stream",
+    "create": "create with stream=True, which answers with events",
+}
+# What a test reads or sets on a configured mock (`unittest.mock`).
+MOCK_ATTRIBUTES = frozenset(
+    {"return_value", "side_effect", "call_args", "call_args_list", "call_count", "called"}
+)
+
+
+def unstreamed_double(ctx: FileContext, site: CallSite) -> tuple[int, str]:
+    """Return the line and method of a mock the test function making `site` configures on a
+    client's non-streaming method (`client.invoke_model.return_value = ...`,
+    `client.converse.call_args`), or (0, "") when there is none or the file is no test file."""
+    from claude_migrate.analysis.doubles import is_test_file, project_root
+
+    path = os.path.abspath(ctx.file_path)
+    relative = os.path.relpath(path, project_root(path)).replace(os.sep, "/")
+    scope = site.record.scope
+    if not is_test_file(relative) or not isinstance(scope.node, cst.FunctionDef):
+        return 0, ""
+    finder = _MockFinder()
+    scope.node.visit(finder)
+    if finder.found is None:
+        return 0, ""
+    node, method = finder.found
+    return ctx.range(node).start.line, method
+
+
+class _MockFinder(cst.CSTVisitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: tuple[cst.CSTNode, str] | None = None
+        self.seen = 0
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.seen += 1
+        if self.found is not None or self.seen > MAX_NODES:
+            return False
+        if isinstance(node, cst.Attribute) and (
+            node.attr.value in MOCK_ATTRIBUTES or node.attr.value.startswith("assert_")
+        ):
+            inner = node.value
+            if isinstance(inner, cst.Attribute) and inner.attr.value in UNSTREAMED:
+                self.found = (node, inner.attr.value)
+        return self.found is None
+
+
+def expected_id(ctx: FileContext, site: CallSite, entry: Entry) -> int:
+    """Return the line where the test function making `site` expects the model id the call
+    sends (the same id, or one spelling of it inside the other: `anthropic.claude-x` for
+    `us.anthropic.claude-x`), in an `assert`, a comparison or an assertion call's arguments;
+    0 when it does not, or the file is no test file.
+
+    `assert llm._get_base_model() == "anthropic.claude-3-sonnet-20240229-v1:0"` after
+    `ChatBedrockConverse(model="anthropic.claude-3-sonnet-20240229-v1:0")`: the expectation is
+    kept (it states what the code under test gives back), so moving the call alone fails it.
+    """
+    from claude_migrate.analysis.doubles import is_test_file, project_root
+
+    current = entry.value.value
+    if not isinstance(current, str) or "claude" not in current:
+        return 0
+    path = os.path.abspath(ctx.file_path)
+    relative = os.path.relpath(path, project_root(path)).replace(os.sep, "/")
+    scope = site.record.scope
+    if not is_test_file(relative) or not isinstance(scope.node, cst.FunctionDef):
+        return 0
+    # The name the call reads the id through (`model=MODEL_NAME`): a test that asserts
+    # `llm.model == MODEL_NAME` expects it too, and the constant stays when the call moves.
+    argument = entry.holder.value if isinstance(entry.holder, cst.Arg) else None
+    read = argument.value if isinstance(argument, cst.Name) else ""
+    finder = _IdFinder(current, {id(entry.value.node), id(entry.holder)}, read)
+    scope.node.visit(finder)
+    return ctx.range(finder.found).start.line if finder.found is not None else 0
+
+
+class _IdFinder(cst.CSTVisitor):
+    def __init__(self, current: str, own: set[int], read: str = "") -> None:
+        super().__init__()
+        self.current = current
+        self.own = own
+        self.read = read
+        self.found: cst.CSTNode | None = None
+        self.seen = 0
+        self.depth = 0  # inside an assert, a comparison or an assertion call
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.seen += 1
+        if self.found is not None or self.seen > MAX_NODES or id(node) in self.own:
+            return False
+        if isinstance(node, cst.Assert | cst.Comparison) or (
+            isinstance(node, cst.Call) and _callee(node).startswith("assert")
+        ):
+            self.depth += 1
+        elif self.depth and self.read and isinstance(node, cst.Name):
+            if node.value == self.read:
+                self.found = node
+        elif self.depth and isinstance(node, cst.SimpleString):
+            text = _key(node)
+            if text and "claude" in text and (text in self.current or self.current in text):
+                self.found = node
+        return self.found is None
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        if isinstance(original_node, cst.Assert | cst.Comparison) or (
+            isinstance(original_node, cst.Call) and _callee(original_node).startswith("assert")
+        ):
+            self.depth -= 1
+
+
+def asserted_parameter(ctx: FileContext, site: CallSite, name: str) -> int:
+    """Return the line where the test function making `site` asserts on the parameter `name`
+    of what the code builds (`assert params["inferenceConfig"]["temperature"] == 0`,
+    `payload.get("temperature")` in a comparison), or 0: removing the parameter from the call
+    would fail that test (a `KeyError`, or a value no longer there)."""
+    from claude_migrate.analysis.doubles import is_test_file, project_root
+
+    path = os.path.abspath(ctx.file_path)
+    relative = os.path.relpath(path, project_root(path)).replace(os.sep, "/")
+    scope = site.record.scope
+    if not is_test_file(relative) or not isinstance(scope.node, cst.FunctionDef):
+        return 0
+    finder = _ParameterFinder(name)
+    scope.node.visit(finder)
+    return ctx.range(finder.found).start.line if finder.found is not None else 0
+
+
+class _ParameterFinder(cst.CSTVisitor):
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+        self.found: cst.CSTNode | None = None
+        self.seen = 0
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.seen += 1
+        if self.found is not None or self.seen > MAX_NODES:
+            return False
+        if isinstance(node, cst.Comparison):
+            sides = [node.left, *(target.comparator for target in node.comparisons)]
+            if any(_key(side) == self.name for side in sides):
+                self.found = node
+        return self.found is None

@@ -1,0 +1,97 @@
+"""CM101 and CM102 keep a value a test states again in what it expects of the call it makes.
+
+`assert payload["temperature"] == 0.7` after `ChatAnthropic(temperature=0.7)`, or an expected
+request body `{"max_tokens": 4096}` compared with what a mocked client received: setting the
+call's value alone would make the test compare the new value with the old one.
+"""
+
+from __future__ import annotations
+
+from helpers import Cli, write_tree
+
+PAYLOAD = (
+    "from langchain_anthropic import ChatAnthropic\n\n\n"
+    "def test_payload():\n"
+    "    model = ChatAnthropic(\n"
+    '        model="claude-sonnet-4-6",\n'
+    "        temperature=0.7,\n"
+    "        max_tokens=1000,\n"
+    "    )\n"
+    '    payload = model._get_request_payload(["hi"])\n'
+    '    assert payload["temperature"] == 0.7\n'
+)
+BODY = (
+    "import json\nfrom unittest.mock import MagicMock\n\nimport anthropic\n\n\n"
+    "def test_body():\n"
+    "    client = anthropic.Anthropic()\n"
+    "    client.messages.create(\n"
+    '        model="claude-sonnet-4-6", max_tokens=4096,\n'
+    '        messages=[{"role": "user", "content": "hi"}],\n'
+    "    )\n"
+    "    expected = {\n"
+    '        "max_tokens": 4096,\n'
+    '        "messages": [{"role": "user", "content": "hi"}],\n'
+    "    }\n"
+    "    assert sent() == expected\n"
+)
+MOCKED = (
+    "import anthropic\n\n\n"
+    "def test_called():\n"
+    "    client = anthropic.Anthropic()\n"
+    "    client.messages.create(\n"
+    '        model="claude-sonnet-4-6", max_tokens=4096, messages=[],\n'
+    "    )\n"
+    "    client.messages.create.assert_called_once_with(\n"
+    '        model="claude-sonnet-4-6", max_tokens=4096, messages=[],\n'
+    "    )\n"
+)
+UNRELATED = (
+    "import anthropic\n\n\n"
+    "def test_other_numbers():\n"
+    "    client = anthropic.Anthropic()\n"
+    "    client.messages.create(\n"
+    '        model="claude-sonnet-4-6", max_tokens=4096, messages=[],\n'
+    "    )\n"
+    '    assert len("x" * 4096) == 4096\n'
+    '    assert {"max_tokens": 100}["max_tokens"] == 100\n'
+)
+
+
+def _run(cli: Cli, text: str, path: str = "tests/test_x.py") -> tuple[list[dict], str]:
+    write_tree(cli.cwd, {"pyproject.toml": "", path: text})
+    found = cli.json("check", "--no-cache", "--select", "CM101,CM102")["diagnostics"]
+    cli("fix", "--select", "CM101,CM102", ".")
+    return found, (cli.cwd / path).read_text()
+
+
+def test_an_asserted_temperature_keeps_its_value_and_the_other_parameter_moves(cli: Cli) -> None:
+    found, after = _run(cli, PAYLOAD)
+    (temperature,) = [d for d in found if d["code"] == "CM101"]
+    assert temperature["fix"] is None
+    assert "again in what it expects (line 11)" in temperature["message"]
+    assert "temperature=0.7," in after
+
+
+def test_an_expected_request_body_keeps_max_tokens(cli: Cli) -> None:
+    found, after = _run(cli, BODY)
+    assert [d["fix"] for d in found] == [None]
+    assert "line 14" in found[0]["message"]
+    assert after == BODY
+
+
+def test_a_mock_expectation_keeps_max_tokens(cli: Cli) -> None:
+    found, after = _run(cli, MOCKED)
+    assert [d["fix"] for d in found] == [None]
+    assert after == MOCKED
+
+
+def test_other_numbers_and_other_names_leave_the_fix(cli: Cli) -> None:
+    found, after = _run(cli, UNRELATED)
+    assert [d["fix"] is not None for d in found] == [True]
+    assert "max_tokens=1024" in after
+
+
+def test_the_same_code_outside_the_tests_keeps_the_fix(cli: Cli) -> None:
+    found, after = _run(cli, BODY.replace("def test_body", "def body"), path="app/body.py")
+    assert [d["fix"] is not None for d in found] == [True]
+    assert "max_tokens=1024" in after
