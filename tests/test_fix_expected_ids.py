@@ -82,3 +82,31 @@ def test_a_sampling_parameter_the_test_asserts_on_keeps_the_model(cli: Cli) -> N
     result = cli("migrate", "--to", "claude-sonnet-5-5", ".")
     assert (cli.cwd / "tests/test_r.py").read_text() == text
     assert "the move removes temperature, and the test asserts on it (line 9)" in result.output
+
+
+def test_an_expectation_kept_beside_a_legacy_call_says_why_without_placeholders(cli: Cli) -> None:
+    # Two reasons name what a test expects: the expectation kept because another literal of
+    # the file keeps the id (a Text Completions call waiting for CM301), and a call whose test
+    # expects its id again (with that line). Each message is written out, never a template.
+    write_tree(
+        cli.cwd,
+        {
+            "pyproject.toml": "",
+            "claude-migrate.toml": POLICY,
+            "tests/test_legacy.py": (
+                "from unittest import mock\n\nimport anthropic\n\n\n"
+                '@mock.patch("anthropic.Anthropic")\n'
+                "def test_ask(client):\n"
+                "    anthropic.Anthropic().completions.create(\n"
+                '        model="claude-2.1", max_tokens_to_sample=300, prompt="hi"\n'
+                "    )\n"
+                "    sent = client.return_value.completions.create.call_args\n"
+                '    assert sent.kwargs["model"] == "claude-2.1"\n'
+            ),
+        },
+    )
+    found = cli.json("check", "--no-cache", "--select", "CM302")["diagnostics"]
+    expected = [d for d in found if d["line"] == 12]
+    assert expected and expected[0]["fix"] is None
+    assert "{" not in expected[0]["message"]
+    assert "a test in this file expects it" in expected[0]["message"]

@@ -176,7 +176,7 @@ class MigrateModelCheck(Check["FileContext"]):
         from claude_migrate.analysis.model_tables import missed_lookup
         from claude_migrate.analysis.recordings import recorded
         from claude_migrate.analysis.retirements import compose
-        from claude_migrate.checks.retired_model import EXPECTED
+        from claude_migrate.checks.retired_model import EXPECTED_AGAIN
 
         known = ctx.facts.catalogue
         current = entry.value.value
@@ -224,7 +224,7 @@ class MigrateModelCheck(Check["FileContext"]):
                 "model"
             )
         elif line := expected_id(ctx, site, entry):
-            composed = EXPECTED.format(line)
+            composed = EXPECTED_AGAIN.format(line)
         elif missed := missed_lookup(ctx, site, entry, written):
             composed = missed
         else:

@@ -105,7 +105,7 @@ RECORDED = (
     "a new id would find no recording; record it again with the new model"
 )
 # ... or one the test making the call expects again (`assert llm.base_model == "<the id>"`).
-EXPECTED = (
+EXPECTED_AGAIN = (
     "the test expects this id again (line {}), as what the code under test gives back: "
     "moving the call alone fails it; change both by hand"
 )
@@ -608,7 +608,7 @@ def _expected(ctx: FileContext, site: CallSite, entry: Entry) -> str:
     from claude_migrate.analysis.expectations import expected_id
 
     line = expected_id(ctx, site, entry)
-    return EXPECTED.format(line) if line else ""
+    return EXPECTED_AGAIN.format(line) if line else ""
 
 
 def _shared_targets(keys: Iterable[Spelling], facts: ProjectFacts) -> set[str]:
