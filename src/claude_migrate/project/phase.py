@@ -521,6 +521,10 @@ class Project:
         # Attribute names some function of the project sets on an object (`agent.model = m`).
         self._set_anywhere: tuple[int, frozenset[str]] | None = None
         self._subclasses_of: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        self._subclass_index_of: tuple[int, dict[tuple[str, str], list[tuple[str, str]]]] = (
+            -1,
+            {},
+        )
         self.cwd = cwd
         self.summaries: dict[str, dict[str, Any]] = {}
         self.paths: dict[str, str] = {}  # module -> display path
@@ -1614,6 +1618,7 @@ class Project:
             self._mros.clear()
             self._set_anywhere = None
             self._subclasses_of.clear()
+            self._subclass_index_of = (-1, {})
             self._imported.clear()
             # Modules summarised on demand during a round are scanned in the next.
             self.loading = True
@@ -2344,19 +2349,28 @@ class Project:
         """Return a class and the summarised project classes deriving from it (bounded)."""
         found = self._subclasses_of.get(cls)
         if found is None:
-            found = [cls]
-            for module, summary in list(self.summaries.items()):
-                for name in summary["classes"]:
-                    other = (module, name)
-                    if (
-                        other != cls
-                        and summary["classes"][name]["bases"]
-                        and len(found) < MAX_SUBCLASSES
-                        and cls in self.mro(*other)
-                    ):
-                        found.append(other)
+            found = [cls, *self._subclass_index().get(cls, ())]
             self._subclasses_of[cls] = found
         return found
+
+    def _subclass_index(self) -> dict[tuple[str, str], list[tuple[str, str]]]:
+        """Return each class's deriving project classes, in the summaries' order, as many as
+        `_subclasses` keeps: one pass over every class's bases, made again only when modules
+        were summarised since (a hook's overrides are asked for every method of a project)."""
+        known = len(self.summaries)
+        if self._subclass_index_of[0] != known:
+            index: dict[tuple[str, str], list[tuple[str, str]]] = {}
+            for module, summary in list(self.summaries.items()):
+                for name, info in summary["classes"].items():
+                    if not info["bases"]:
+                        continue
+                    other = (module, name)
+                    for ancestor in self.mro(*other):
+                        below = index.setdefault(ancestor, [])
+                        if ancestor != other and len(below) < MAX_SUBCLASSES - 1:
+                            below.append(other)
+            self._subclass_index_of = (known, index)
+        return self._subclass_index_of[1]
 
     def _class_constant(self, receiver: tuple[str, str], attr: str) -> tuple[str, str] | None:
         """Return (module, "Class.attr") of the literal an instance of `receiver` reads as
