@@ -95,7 +95,7 @@ PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 READ_AT_DEFINITION = (TEMPERATURE, MAX_TOKENS, MODEL)
 # What reads a module's Claude calls after the fixed point (`project/records.py`'s `records`):
 # given by the run, since that module reads this one.
-RecordsOf = Callable[["Project", str], Sequence[Any]]
+RecordsOf = Callable[["Project", str, int | None], Sequence[Any]]
 # A module whose calls the phase reads: one naming Claude, or a library that serves Claude's
 # models among others (its calls reach Claude when a caller passes a Claude model).
 SCAN_MARKERS = (*MARKERS, *ROUTER_MARKERS)
@@ -543,7 +543,7 @@ class Project:
         # Per display path, the lines of its Claude calls that may turn extended thinking on
         # (`_may_think`), read from the calls' records once the fixed point is reached, by the
         # reader the run gives (`project/records.py`'s `records`, which imports this module).
-        self._thinking_lines: dict[str, frozenset[int]] = {}
+        self._thinking_lines: dict[tuple[str, int], bool] = {}
         self.records_of: RecordsOf | None = None
         # The run's own files (path -> bytes or text): a module summarised on demand is read
         # from here before the disk.
@@ -3787,20 +3787,22 @@ class Project:
         is built (a helper's returned request). Unknown is on."""
         if self.records_of is None:
             return False
-        lines = self._thinking_lines.get(path)
-        if lines is None:
-            on: set[int] = set()
+        found = self._thinking_lines.get((path, line))
+        if found is None:
+            found = False
             for module, shown in self.paths.items():
                 if shown != path:
                     continue
-                for record in self.records_of(self, module):
+                for record in self.records_of(self, module, line):
                     sent = record.params.get("thinking")
-                    if sent is not None and not (
-                        sent.complete and all(value is None for value in sent.values)
+                    if (
+                        record.line == line
+                        and sent is not None
+                        and not (sent.complete and all(value is None for value in sent.values))
                     ):
-                        on.add(record.line)
-            lines = self._thinking_lines[path] = frozenset(on)
-        return line in lines
+                        found = True
+            self._thinking_lines[(path, line)] = found
+        return found
 
     def _function_entry(
         self, module: str, qual: str, receiver: tuple[str, str] | None, below: bool = False

@@ -116,8 +116,9 @@ def _calls(summary: dict[str, Any]) -> Iterator[tuple[str | None, list[Any]]]:
         yield None, call
 
 
-def records(project: Project, module: str) -> list[CallRecord]:
-    """Return the records of a module's Claude call sites, in source order."""
+def records(project: Project, module: str, line: int | None = None) -> list[CallRecord]:
+    """Return the records of a module's Claude call sites, in source order (those on `line`
+    only, when given: their values are read for no other call)."""
     summary = project.summaries.get(module)
     if summary is None or module not in project.scanned:
         return []  # a module whose calls the phase never reads (it names no Claude)
@@ -128,14 +129,20 @@ def records(project: Project, module: str) -> list[CallRecord]:
         position = (call[6], call[7] - 1)
         if position in found:
             continue  # a call summarised twice (a lambda's, read with its function)
-        record = _record(project, module, function, call, path, flows)
+        record = _record(project, module, function, call, path, flows, line)
         if record is not None:
             found[position] = record
     return [found[key] for key in sorted(found)]
 
 
 def _record(
-    project: Project, module: str, function: str | None, call: list[Any], path: str, flows: Flows
+    project: Project,
+    module: str,
+    function: str | None,
+    call: list[Any],
+    path: str,
+    flows: Flows,
+    line: int | None = None,
 ) -> CallRecord | None:
     target = project._target(module, function, call)  # noqa: SLF001 - the phase's own test
     if target is None:
@@ -144,6 +151,8 @@ def _record(
         if handed is None:
             return None
         call, target = handed
+    if line is not None and call[6] != line:
+        return None
     key, kwargs = target
     registered = TARGETS[key]
     # What reaches the call of the locals it passes and the dicts it spreads (one parse).
