@@ -88,7 +88,7 @@ class _Pass:
             self.collecting.pop()
         return end, _join(*seen) or {}
 
-    def statement(self, node: ast.stmt, state: State) -> State | None:  # noqa: C901
+    def statement(self, node: ast.stmt, state: State) -> State | None:
         if isinstance(node, (ast.Return, ast.Raise)):
             self.expressions(node, state)
             return None
@@ -115,6 +115,10 @@ class _Pass:
             for alias in node.names:
                 state = self.bind((alias.asname or alias.name).split(".")[0], UNKNOWN_EXPR, state)
             return state
+        return self.simple(node, state)
+
+    def simple(self, node: ast.stmt, state: State) -> State:
+        """A statement without control flow: its reads, then what it binds or deletes."""
         if isinstance(node, ast.Delete):
             for target in node.targets:
                 if isinstance(target, ast.Name):

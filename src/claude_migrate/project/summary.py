@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 from claude_migrate.core.arithmetic import fold
@@ -75,7 +76,7 @@ def expr(node: ast.expr | None, depth: int = 0) -> Expr:
     if node is None or depth > MAX_EXPR_DEPTH:
         return UNKNOWN_EXPR
     # Dispatched on the exact node type, the most frequent first: summaries describe every
-    # call, assignment and return of the modules they read.
+    # call, assignment and return of the modules they read. The rarer kinds are one lookup.
     if type(node) is ast.Name:
         return ["name", node.id]
     if type(node) is ast.Attribute:
@@ -85,54 +86,87 @@ def expr(node: ast.expr | None, depth: int = 0) -> Expr:
     if type(node) in _LITERAL_NODES:
         ok, value = _literal(node)
         return ["lit", value] if ok else UNKNOWN_EXPR
-    if type(node) is ast.Await:
-        return expr(node.value, depth + 1)
-    if type(node) is ast.BoolOp:
-        if type(node.op) is not ast.Or:
+    described = _DESCRIBED.get(type(node))
+    return UNKNOWN_EXPR if described is None else described(node, depth)
+
+
+def _await(node: ast.Await, depth: int) -> Expr:
+    return expr(node.value, depth + 1)
+
+
+def _either(node: ast.BoolOp, depth: int) -> Expr:
+    """`a or b`: either value (an `and` is not described)."""
+    if type(node.op) is not ast.Or:
+        return UNKNOWN_EXPR
+    return ["or", [expr(v, depth + 1) for v in node.values]]
+
+
+def _chosen(node: ast.IfExp, depth: int) -> Expr:
+    return ["if", expr(node.body, depth + 1), expr(node.orelse, depth + 1)]
+
+
+def _subscript(node: ast.Subscript, depth: int) -> Expr:
+    key = node.slice
+    if type(key) is ast.Constant and isinstance(key.value, str):
+        return ["sub", expr(node.value, depth + 1), key.value]
+    if type(key) is ast.Slice:
+        return UNKNOWN_EXPR
+    return ["sub", expr(node.value, depth + 1), None]
+
+
+def _formatted(node: ast.JoinedStr, depth: int) -> Expr:
+    """An f-string: its literal parts and the expressions it formats (a conversion or a
+    format spec makes it unknown)."""
+    parts: list[Expr] = []
+    for value in node.values:
+        if type(value) is ast.Constant:
+            parts.append(["lit", value.value])
+        elif (
+            type(value) is ast.FormattedValue
+            and value.conversion == -1
+            and value.format_spec is None
+        ):
+            parts.append(expr(value.value, depth + 1))
+        else:
             return UNKNOWN_EXPR
-        return ["or", [expr(v, depth + 1) for v in node.values]]
-    if type(node) is ast.IfExp:
-        return ["if", expr(node.body, depth + 1), expr(node.orelse, depth + 1)]
-    if type(node) is ast.Subscript:
-        key = node.slice
-        if type(key) is ast.Constant and isinstance(key.value, str):
-            return ["sub", expr(node.value, depth + 1), key.value]
-        if type(key) is ast.Slice:
-            return UNKNOWN_EXPR
-        return ["sub", expr(node.value, depth + 1), None]
-    if type(node) is ast.JoinedStr:
-        parts: list[Expr] = []
-        for value in node.values:
-            if type(value) is ast.Constant:
-                parts.append(["lit", value.value])
-            elif (
-                type(value) is ast.FormattedValue
-                and value.conversion == -1
-                and value.format_spec is None
-            ):
-                parts.append(expr(value.value, depth + 1))
-            else:
-                return UNKNOWN_EXPR
-        return ["join", parts]
-    if type(node) is ast.BinOp:
-        number = _arithmetic(node, depth)
-        if number is not None:
-            return ["lit", number]
-    if type(node) is ast.BinOp and type(node.op) is ast.Add:
+    return ["join", parts]
+
+
+def _binary(node: ast.BinOp, depth: int) -> Expr:
+    """Arithmetic on number literals, or `a + b` (a string only when both are strings)."""
+    number = _arithmetic(node, depth)
+    if number is not None:
+        return ["lit", number]
+    if type(node.op) is ast.Add:
         return ["join", [expr(node.left, depth + 1), expr(node.right, depth + 1)], "+"]
-    if type(node) is ast.Dict:
-        entries: dict[str, Expr] = {}
-        opaque = False
-        spreads: list[str] = []
-        for name, value in zip(node.keys, node.values, strict=False):
-            if type(name) is ast.Constant and isinstance(name.value, str):
-                entries[name.value] = expr(value, depth + 1)
-            else:
-                opaque = True
-                if name is None and type(value) is ast.Name:
-                    spreads.append(value.id)
-        return ["dict", entries, opaque, spreads]
     return UNKNOWN_EXPR
+
+
+def _dict(node: ast.Dict, depth: int) -> Expr:
+    """A dict literal: its string-keyed entries, whether any other key makes it opaque, and
+    the names spread into it (`{**kwargs}`)."""
+    entries: dict[str, Expr] = {}
+    opaque = False
+    spreads: list[str] = []
+    for name, value in zip(node.keys, node.values, strict=False):
+        if type(name) is ast.Constant and isinstance(name.value, str):
+            entries[name.value] = expr(value, depth + 1)
+        else:
+            opaque = True
+            if name is None and type(value) is ast.Name:
+                spreads.append(value.id)
+    return ["dict", entries, opaque, spreads]
+
+
+_DESCRIBED: dict[type[ast.expr], Callable[[Any, int], Expr]] = {
+    ast.Await: _await,
+    ast.BoolOp: _either,
+    ast.IfExp: _chosen,
+    ast.Subscript: _subscript,
+    ast.JoinedStr: _formatted,
+    ast.BinOp: _binary,
+    ast.Dict: _dict,
+}
 
 
 _LITERAL_NODES = frozenset({ast.Constant, ast.UnaryOp, ast.List, ast.Tuple})
@@ -343,151 +377,215 @@ def _read_function_body(
     qualname: str,
     functions: dict[str, Any],
 ) -> None:
-    """Collect one function body's assignments, returns and calls (not nested defs' ones).
+    """Collect one function body's assignments, returns and calls (not nested defs' ones)."""
+    _BodyReader(facts, self_name, attributes, qualname, functions).read(body)
 
-    In source order (a depth-first walk, each node before what it holds), each assignment
-    marked with whether it sits under control flow. A loop over an explicit stack: summaries
-    read every function of the modules they cover, and `ast.NodeVisitor`'s dispatch per node
-    cost more than the parse.
+
+class _BodyReader:
+    """One function body's walk: in source order (depth first, each node before what it holds),
+    each assignment marked with whether it sits under control flow.
+
+    A loop over an explicit stack with one table lookup per node: summaries read every function
+    of the modules they cover, and `ast.NodeVisitor`'s dispatch per node cost more than the
+    parse. A handler takes a node and its depth under control flow and returns the depth its
+    children are read at, or -1 when they are not read here (a nested scope: its own facts).
     """
-    local_names: dict[str, list[Any]] = facts["locals"]
-    stores: dict[str, dict[str, list[Expr]]] = facts["stores"]
-    returns: list[Expr] = facts["returns"]
-    calls: list[Expr] = facts["calls"]
-    changed: list[str] = facts["changed"]
 
-    def assign(
-        target: ast.expr, value: ast.expr | None, nested: bool, given: Expr | None = None
+    def __init__(
+        self,
+        facts: dict[str, Any],
+        self_name: str | None,
+        attributes: dict[str, list[Any]] | None,
+        qualname: str,
+        functions: dict[str, Any],
     ) -> None:
+        self.facts = facts
+        self.local_names: dict[str, list[Any]] = facts["locals"]
+        self.stores: dict[str, dict[str, list[Expr]]] = facts["stores"]
+        self.changed: list[str] = facts["changed"]
+        self.self_name = self_name
+        self.attributes = attributes
+        self.qualname = qualname
+        self.functions = functions
+        self.handlers: dict[type[ast.AST], Callable[[Any, int], int]] = {
+            ast.Call: self._call,
+            ast.Assign: self._assign,
+            ast.AnnAssign: self._annotated,
+            ast.AugAssign: self._augmented,
+            ast.Return: self._return,
+            ast.FunctionDef: self._nested_function,
+            ast.AsyncFunctionDef: self._nested_function,
+            ast.Lambda: self._lambda,
+            ast.Import: self._import,
+            ast.ImportFrom: self._import,
+            ast.Delete: self._delete,
+            ast.NamedExpr: self._named,
+            ast.With: self._with,
+            ast.AsyncWith: self._with,
+        }
+
+    def read(self, body: list[ast.stmt]) -> None:
+        handlers = self.handlers
+        stack: list[tuple[ast.AST, int]] = [(statement, 0) for statement in reversed(body)]
+        pop, push = stack.pop, stack.append
+        while stack:
+            node, depth = pop()
+            kind = type(node)
+            handler = handlers.get(kind)
+            if handler is not None:
+                depth = handler(node, depth)
+                if depth < 0:
+                    continue
+            elif kind in _SKIPPED:
+                continue
+            elif kind in _CONTROL_FLOW:
+                depth += 1
+            for name in reversed(_child_fields(kind)):
+                value = getattr(node, name, None)
+                if type(value) is list:
+                    for item in reversed(value):
+                        if isinstance(item, ast.AST) and type(item) not in _NOT_WALKED:
+                            push((item, depth))
+                elif isinstance(value, ast.AST) and type(value) not in _NOT_WALKED:
+                    push((value, depth))
+
+    def _call(self, node: ast.Call, depth: int) -> int:
+        self.facts["calls"].append(expr(node))
+        func = node.func
+        if type(func) is ast.Attribute and type(func.value) is ast.Name:
+            self._dict_change(node, func.value.id, func.attr, depth > 0)
+        return depth
+
+    def _assign(self, node: ast.Assign, depth: int) -> int:
+        for target in node.targets:
+            self.bind(target, node.value, depth > 0)
+        return depth
+
+    def _annotated(self, node: ast.AnnAssign, depth: int) -> int:
+        if node.value is not None:
+            self.bind(node.target, node.value, depth > 0)
+        return depth
+
+    def _augmented(self, node: ast.AugAssign, depth: int) -> int:
+        self.bind(node.target, None, depth > 0)
+        return depth
+
+    def _return(self, node: ast.Return, depth: int) -> int:
+        if node.value is not None:
+            self.facts["returns"].append(_returned(node.value))
+        return depth
+
+    def _nested_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, depth: int) -> int:
+        """A nested function: its own facts, names it does not bind read from this one."""
+        inner = f"{self.qualname}.{node.name}"
+        self.functions[inner] = _function(node, None, None, inner, self.functions, self.qualname)
+        self.local_names.setdefault(node.name, []).append([["def", inner], depth > 0])
+        return -1
+
+    def _lambda(self, node: ast.Lambda, depth: int) -> int:
+        self.facts["calls"].extend(_lambda_calls(node))
+        return -1
+
+    def _import(self, node: ast.Import | ast.ImportFrom, depth: int) -> int:
+        """An import inside a function binds a local name (resolved by `project.py`)."""
+        for name, imported in _local_imports(node):
+            self.local_names.setdefault(name, []).append([imported, depth > 0])
+        return -1
+
+    def _delete(self, node: ast.Delete, depth: int) -> int:
+        for target in node.targets:
+            if type(target) is ast.Subscript and type(target.value) is ast.Name:
+                name = target.value.id
+                self._changes(name, target.slice)
+                key = target.slice
+                text = key.value if type(key) is ast.Constant else None
+                _del_item(
+                    self.local_names, name, text if isinstance(text, str) else None, depth > 0
+                )
+        return depth
+
+    def _named(self, node: ast.NamedExpr, depth: int) -> int:
+        self.local_names.setdefault(node.target.id, []).append([expr(node.value), True])
+        return depth
+
+    def _with(self, node: ast.With | ast.AsyncWith, depth: int) -> int:
+        for item in node.items:
+            bound = item.optional_vars
+            if type(bound) is ast.Name:
+                # `with Anthropic() as client`: what `__enter__` gives (`["enter", expr]`).
+                entered = ["enter", expr(item.context_expr)]
+                self.local_names.setdefault(bound.id, []).append([entered, depth > 0])
+            elif bound is not None:
+                self.bind(bound, None, depth > 0)
+        return depth + 1
+
+    def _changes(self, name: str, key: ast.expr | None) -> None:
+        """Note that the function sets, changes or deletes `name[key]`."""
+        if name not in self.changed:
+            self.changed.append(name)
+        _keyed(self.facts, name, key)
+
+    def bind(
+        self, target: ast.expr, value: ast.expr | None, nested: bool, given: Expr | None = None
+    ) -> None:
+        """Record what an assignment gives its target (`given`: already described)."""
         described = given or (expr(value) if value is not None else UNKNOWN_EXPR)
         if type(target) is ast.Name:
-            local_names.setdefault(target.id, []).append([described, nested])
-        elif (
-            type(target) is ast.Attribute
-            and type(target.value) is ast.Name
-            and target.value.id == self_name
-            and attributes is not None
-        ):
-            attributes.setdefault(target.attr, []).append([described, qualname])
+            self.local_names.setdefault(target.id, []).append([described, nested])
         elif type(target) is ast.Attribute and type(target.value) is ast.Name:
-            # `_local.client = client`: what an attribute holder (a thread-local) is given.
-            held = stores.setdefault(target.value.id, {})
-            held.setdefault(target.attr, []).append(described)
+            self._bind_attribute(target.value.id, target.attr, described)
         elif type(target) is ast.Tuple or type(target) is ast.List:
             parts = _unpacked(target, value) if given is None else None
             for index, element in enumerate(target.elts):
-                assign(element, None, nested, parts[index] if parts else None)
+                self.bind(element, None, nested, parts[index] if parts else None)
         elif type(target) is ast.Subscript and type(target.value) is ast.Name:
-            if target.value.id not in changed:
-                changed.append(target.value.id)
+            self._changes(target.value.id, target.slice)
             key = target.slice
-            _keyed(facts, target.value.id, key)
-            if type(key) is ast.Constant and isinstance(key.value, str):
-                _set_item(local_names, target.value.id, key.value, described, nested)
-            else:
-                _set_item(local_names, target.value.id, None, described, nested)
+            text = key.value if type(key) is ast.Constant else None
+            key_name = text if isinstance(text, str) else None
+            _set_item(self.local_names, target.value.id, key_name, described, nested)
 
-    def update(call: ast.Call, nested: bool) -> None:
+    def _bind_attribute(self, owner: str, attr: str, described: Expr) -> None:
+        if owner == self.self_name and self.attributes is not None:
+            self.attributes.setdefault(attr, []).append([described, self.qualname])
+        else:
+            # `_local.client = client`: what an attribute holder (a thread-local) is given.
+            held = self.stores.setdefault(owner, {})
+            held.setdefault(attr, []).append(described)
+
+    def _dict_change(self, call: ast.Call, name: str, method: str, nested: bool) -> None:
         """`d.update(k=v)`, `d.update({...})`, `d.setdefault("k", v)` on a local dict."""
-        func = call.func
-        if type(func) is not ast.Attribute or type(func.value) is not ast.Name:
-            return
-        name = func.value.id
-        if func.attr in DICT_CHANGES and name not in changed:
-            changed.append(name)
-        if func.attr in DICT_CHANGES:
-            _keyed(facts, name, call.args[0] if func.attr == "setdefault" and call.args else None)
-        if func.attr == "setdefault" and call.args:
+        local_names = self.local_names
+        if method in DICT_CHANGES:
+            self._changes(name, call.args[0] if method == "setdefault" and call.args else None)
+        if method == "setdefault" and call.args:
             key = call.args[0]
             value = expr(call.args[1]) if len(call.args) > 1 else ["lit", None]
             text = key.value if type(key) is ast.Constant else None
             key_name = text if isinstance(text, str) else None
             _set_item(local_names, name, key_name, value, True, nested)
-        elif func.attr == "update":
+        elif method == "update":
             for keyword in call.keywords:
                 _set_item(local_names, name, keyword.arg, expr(keyword.value), nested)
             for arg in call.args:
-                described = expr(arg)
-                if described[0] != "dict":
-                    _set_item(local_names, name, None, UNKNOWN_EXPR, nested)
-                    if described[0] == "name":
-                        _spread(local_names, name, described[1])
-                    continue
-                for key, value in described[1].items():
-                    _set_item(local_names, name, key, value, nested)
-                if described[2]:
-                    _set_item(local_names, name, None, UNKNOWN_EXPR, nested)
-        elif func.attr in ("pop", "clear", "popitem"):
+                _update_from(local_names, name, expr(arg), nested)
+        elif method in ("pop", "clear", "popitem"):
             _set_item(local_names, name, None, UNKNOWN_EXPR, True)
 
-    stack: list[tuple[ast.AST, int]] = [(statement, 0) for statement in reversed(body)]
-    pop, push = stack.pop, stack.append
-    while stack:
-        node, depth = pop()
-        kind = type(node)
-        if type(node) is ast.FunctionDef or type(node) is ast.AsyncFunctionDef:
-            # A nested function: its own facts, names it does not bind read from this one.
-            inner = f"{qualname}.{node.name}"
-            functions[inner] = _function(node, None, None, inner, functions, qualname)
-            local_names.setdefault(node.name, []).append([["def", inner], depth > 0])
-            continue
-        if type(node) is ast.Lambda:
-            calls.extend(_lambda_calls(node))
-            continue
-        if type(node) is ast.Import or type(node) is ast.ImportFrom:
-            # An import inside a function binds a local name (resolved by `project.py`).
-            for name, imported in _local_imports(node):
-                local_names.setdefault(name, []).append([imported, depth > 0])
-            continue
-        if kind in _SKIPPED:
-            continue
-        # `type(node) is ...` (not `kind is ...`) so the type checker knows the node's fields.
-        if type(node) is ast.Call:
-            calls.append(expr(node))
-            update(node, depth > 0)
-        elif type(node) is ast.Assign:
-            for target in node.targets:
-                assign(target, node.value, depth > 0)
-        elif type(node) is ast.AnnAssign:
-            if node.value is not None:
-                assign(node.target, node.value, depth > 0)
-        elif type(node) is ast.AugAssign:
-            assign(node.target, None, depth > 0)
-        elif type(node) is ast.Delete:
-            for target in node.targets:
-                if type(target) is ast.Subscript and type(target.value) is ast.Name:
-                    name = target.value.id
-                    if name not in changed:
-                        changed.append(name)
-                    key = target.slice
-                    _keyed(facts, name, key)
-                    text = key.value if type(key) is ast.Constant else None
-                    _del_item(local_names, name, text if isinstance(text, str) else None, depth > 0)
-        elif type(node) is ast.NamedExpr:
-            local_names.setdefault(node.target.id, []).append([expr(node.value), True])
-        elif type(node) is ast.Return:
-            if node.value is not None:
-                returns.append(_returned(node.value))
-        elif type(node) is ast.With or type(node) is ast.AsyncWith:
-            for item in node.items:
-                bound = item.optional_vars
-                if type(bound) is ast.Name:
-                    # `with Anthropic() as client`: what `__enter__` gives (`["enter", expr]`).
-                    entered = ["enter", expr(item.context_expr)]
-                    local_names.setdefault(bound.id, []).append([entered, depth > 0])
-                elif bound is not None:
-                    assign(bound, None, depth > 0)
-            depth += 1
-        elif kind in _CONTROL_FLOW:
-            depth += 1
-        for name in reversed(_child_fields(kind)):
-            value = getattr(node, name, None)
-            if type(value) is list:
-                for item in reversed(value):
-                    if isinstance(item, ast.AST) and type(item) not in _NOT_WALKED:
-                        push((item, depth))
-            elif isinstance(value, ast.AST) and type(value) not in _NOT_WALKED:
-                push((value, depth))
+
+def _update_from(
+    local_names: dict[str, list[Any]], name: str, described: Expr, nested: bool
+) -> None:
+    """`name.update(arg)`: a dict literal's entries go in; anything else makes it opaque."""
+    if described[0] != "dict":
+        _set_item(local_names, name, None, UNKNOWN_EXPR, nested)
+        if described[0] == "name":
+            _spread(local_names, name, described[1])
+        return
+    for key, value in described[1].items():
+        _set_item(local_names, name, key, value, nested)
+    if described[2]:
+        _set_item(local_names, name, None, UNKNOWN_EXPR, nested)
 
 
 # The dict methods that change its items.
@@ -757,58 +855,16 @@ def _imported(summary: dict[str, Any], name: str, qualname: str) -> None:
 def _read_body(
     body: list[ast.stmt], summary: dict[str, Any], module: str, is_package: bool, nested: bool
 ) -> None:
+    """Read a module's statements (`nested`: under a module-level `if` or `try`)."""
     for node in body:
         if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.asname:
-                    _imported(summary, alias.asname, alias.name)
-                else:
-                    top = alias.name.split(".")[0]
-                    _imported(summary, top, top)
-                    if top != alias.name:
-                        summary["submodules"].append(alias.name)
+            _module_import(node, summary)
         elif isinstance(node, ast.ImportFrom):
-            base = _absolute(module, is_package, node.level, node.module)
-            for alias in node.names:
-                if alias.name == "*":
-                    summary["star_imports"].append(base)
-                    continue
-                qualname = f"{base}.{alias.name}" if base else alias.name
-                _imported(summary, alias.asname or alias.name, qualname)
+            _module_import_from(
+                node, summary, _absolute(module, is_package, node.level, node.module)
+            )
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            value = node.value
-            for target in targets:
-                if isinstance(target, ast.Name) and value is not None:
-                    if target.id == "__all__":
-                        ok, names = _literal(value)
-                        if (
-                            ok
-                            and isinstance(names, list)
-                            and all(isinstance(n, str) for n in names)
-                        ):
-                            summary["all"] = names
-                        continue
-                    summary["assigns"].setdefault(target.id, []).append([expr(value), nested])
-                elif isinstance(target, ast.Name):
-                    continue
-                elif isinstance(target, (ast.Tuple, ast.List)):
-                    # `control, runtime = make_clients()`: each name is its part of the value.
-                    for element, piece in zip(
-                        target.elts, _unpacked(target, value) or [], strict=False
-                    ):
-                        if isinstance(element, ast.Name):
-                            summary["assigns"].setdefault(element.id, []).append([piece, nested])
-                elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
-                    if target.attr not in summary["set_attrs"]:
-                        summary["set_attrs"].append(target.attr)
-                elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
-                    # `clients[key] = make()`: the dict holds what the value is.
-                    summary["assigns"].setdefault(target.value.id, []).append(
-                        [["item", expr(value)] if value is not None else UNKNOWN_EXPR, True]
-                    )
-            if value is not None:
-                summary["calls"].extend(expr(call) for call in _calls_in(value))
+            _module_assign(node, summary, nested)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             summary["functions"][node.name] = _function(
                 node, None, None, node.name, summary["functions"]
@@ -824,6 +880,60 @@ def _read_body(
                 _read_body(handler.body, summary, module, is_package, True)
         else:
             summary["calls"].extend(expr(call) for call in _calls_in(node))
+
+
+def _module_import(node: ast.Import, summary: dict[str, Any]) -> None:
+    for alias in node.names:
+        if alias.asname:
+            _imported(summary, alias.asname, alias.name)
+        else:
+            top = alias.name.split(".")[0]
+            _imported(summary, top, top)
+            if top != alias.name:
+                summary["submodules"].append(alias.name)
+
+
+def _module_import_from(node: ast.ImportFrom, summary: dict[str, Any], base: str) -> None:
+    for alias in node.names:
+        if alias.name == "*":
+            summary["star_imports"].append(base)
+            continue
+        qualname = f"{base}.{alias.name}" if base else alias.name
+        _imported(summary, alias.asname or alias.name, qualname)
+
+
+def _module_assign(node: ast.Assign | ast.AnnAssign, summary: dict[str, Any], nested: bool) -> None:
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    value = node.value
+    assigns = summary["assigns"]
+    for target in targets:
+        if isinstance(target, ast.Name) and value is not None:
+            if target.id == "__all__":
+                _declared_all(value, summary)
+            else:
+                assigns.setdefault(target.id, []).append([expr(value), nested])
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            # `control, runtime = make_clients()`: each name is its part of the value.
+            for element, piece in zip(target.elts, _unpacked(target, value) or [], strict=False):
+                if isinstance(element, ast.Name):
+                    assigns.setdefault(element.id, []).append([piece, nested])
+        elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+            if target.attr not in summary["set_attrs"]:
+                summary["set_attrs"].append(target.attr)
+        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+            # `clients[key] = make()`: the dict holds what the value is.
+            assigns.setdefault(target.value.id, []).append(
+                [["item", expr(value)] if value is not None else UNKNOWN_EXPR, True]
+            )
+    if value is not None:
+        summary["calls"].extend(expr(call) for call in _calls_in(value))
+
+
+def _declared_all(value: ast.expr, summary: dict[str, Any]) -> None:
+    """`__all__ = [...]`: the names a star import takes, when they are a literal list."""
+    ok, names = _literal(value)
+    if ok and isinstance(names, list) and all(isinstance(n, str) for n in names):
+        summary["all"] = names
 
 
 def _read_class(node: ast.ClassDef, summary: dict[str, Any]) -> None:
