@@ -102,9 +102,25 @@ def test_fix_raises_to_the_minimum_keeping_the_style(spec: str, syntax: str, rai
     assert raise_constraint(spec, syntax, MIN) == raised
 
 
-def test_poetry_union_is_reported_without_a_fix() -> None:
-    assert constraint_admits_below("^0.20 || ^0.40", POETRY, Version(MIN))
-    assert raise_constraint("^0.20 || ^0.40", POETRY, MIN) is None
+@pytest.mark.parametrize(
+    ("spec", "raised"),
+    [
+        ("^0.20 || ^0.40", "^0.32.1 || ^0.40"),
+        ("^0.20||^0.40", "^0.32.1||^0.40"),
+        (">=0.10 || ^0.40", ">=0.32.1 || ^0.40"),
+        ("0.20.0 | 0.40.0", "0.32.1 | 0.40.0"),
+        ("^0.20 || >=0.10,<0.25", "^0.32.1 || >=0.32.1"),
+    ],
+)
+def test_poetry_union_is_raised_alternative_by_alternative(spec: str, raised: str) -> None:
+    assert constraint_admits_below(spec, POETRY, Version(MIN))
+    assert raise_constraint(spec, POETRY, MIN) == raised
+    assert not constraint_admits_below(raised, POETRY, Version(MIN))
+
+
+def test_poetry_union_with_an_alternative_admitting_anything_gets_no_fix() -> None:
+    assert constraint_admits_below("* || ^0.20", POETRY, Version(MIN))
+    assert raise_constraint("* || ^0.20", POETRY, MIN) is None
 
 
 # Properties over generated constraints --------------------------------------------------------
@@ -344,11 +360,6 @@ def test_unlisted_package_and_disabled_rule_report_nothing(tmp_path: Path) -> No
 
 
 # Known gaps -----------------------------------------------------------------------------------
-
-
-@pytest.mark.xfail(strict=True, reason="a poetry `||` union is reported but gets no fix yet")
-def test_poetry_union_is_raised_alternative_by_alternative() -> None:
-    assert raise_constraint("^0.20 || ^0.40", POETRY, MIN) == "^0.32.1 || ^0.40"
 
 
 @pytest.mark.xfail(strict=True, reason="a TOML string written with escapes is not edited in place")

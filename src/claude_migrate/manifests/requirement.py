@@ -228,8 +228,10 @@ def raise_constraint(
     exclude that version goes and one that admits it stays; with no lower bound, `>=minimum` is
     put first. Every other character stays.
     """
-    if syntax == LOCKED or (syntax == POETRY and "|" in spec):
+    if syntax == LOCKED:
         return None
+    if syntax == POETRY and "|" in spec:
+        return _raise_union(spec, minimum, release)
     floor = Version(minimum)
     release = release or minimum
     wanted = Version(release)
@@ -266,6 +268,37 @@ def raise_constraint(
     except ConstraintError:
         return None
     if any(admits_below(g, floor) for g in groups) or not all(
+        g.contains(wanted, prereleases=True) for g in groups
+    ):
+        return None
+    return result
+
+
+def _raise_union(spec: str, minimum: str, release: str | None) -> str | None:
+    """Return a poetry `||` union raised alternative by alternative (`^0.20 || ^0.40` to
+    `^0.32.1 || ^0.40`): each one that admits a version below `minimum` is raised as a
+    constraint of its own, the others and every separator stay as written."""
+    pieces = re.split(r"(\|\|?)", spec)  # alternatives at even indexes, separators between
+    floor = Version(minimum)
+    out: list[str] = []
+    for index, piece in enumerate(pieces):
+        if index % 2:
+            out.append(piece)
+            continue
+        if piece.strip() in ("", "*"):
+            return None  # an alternative that admits every version: not one to raise
+        groups = alternatives(piece, POETRY)
+        if not any(admits_below(group, floor) for group in groups):
+            out.append(piece)
+            continue
+        raised = raise_constraint(piece, POETRY, minimum, release)
+        if raised is None:
+            return None
+        out.append(raised)
+    result = "".join(out)
+    wanted = Version(release or minimum)
+    groups = alternatives(result, POETRY)
+    if any(admits_below(g, floor) for g in groups) or not any(
         g.contains(wanted, prereleases=True) for g in groups
     ):
         return None
