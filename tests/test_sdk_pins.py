@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
+from claude_migrate.analysis.edits import apply_edits
 from claude_migrate.api import collect_jobs, execute
 from claude_migrate.core.job import Job, Options
 from claude_migrate.discovery.collect import kind_of
@@ -369,11 +370,29 @@ def test_escaped_toml_string_gets_a_fix(tmp_path: Path) -> None:
     assert [d.fix is not None for d in result.diagnostics] == [True]
 
 
-@pytest.mark.xfail(strict=True, reason="a specifier split by a `\\` continuation is not edited")
-def test_specifier_split_by_a_continuation_gets_a_fix(tmp_path: Path) -> None:
-    write_tree(tmp_path, {"requirements.txt": "anthropic>=0.20,\\\n<0.30\n"})
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
+        ("anthropic>=0.20,\\\n<0.30\n", "anthropic>=0.33.0\n"),
+        ("anthropic>=0.20,\\\n<1.0  # floor\n", "anthropic>=0.33.0,<1.0  # floor\n"),
+        (
+            "anthropic==\\\n0.28.0 ; python_version>'3.8'\n",
+            "anthropic==0.33.0 ; python_version>'3.8'\n",
+        ),
+        ("anthropic>=0.20,<1.0 \\\n  --hash=sha256:00\n", None),
+    ],
+)
+def test_specifier_split_by_a_continuation_is_raised_on_one_line(
+    tmp_path: Path, text: str, fixed: str | None
+) -> None:
+    write_tree(tmp_path, {"requirements.txt": text})
     result = process(_job(tmp_path, "requirements.txt"), Options())
-    assert [d.fix is not None for d in result.diagnostics] == [True]
+    [diagnostic] = result.diagnostics
+    if fixed is None:
+        assert diagnostic.fix is None  # a hash-pinned file is regenerated, never edited
+        return
+    assert diagnostic.fix is not None
+    assert apply_edits(text, diagnostic.fix.edits) == fixed
 
 
 def test_empty_minimums_table_turns_the_rule_off(tmp_path: Path) -> None:

@@ -143,13 +143,14 @@ class SdkPinsCheck(Check["CheckContext"]):
             release = str(releases.target(pin.key, Version(minimum)))
             generated = _generated(pin, label)
             message += generated
+            span = pin.spec_span
             raised = (
                 raise_constraint(pin.spec, pin.syntax, minimum, release)
-                if pin.spec_start is not None and not generated
+                if span is not None and not generated
                 else None
             )
-            if raised is not None and pin.spec_start is not None:
-                edit = Edit(pin.spec_start, pin.spec_start + len(pin.spec), raised)
+            if raised is not None and span is not None:
+                edit = Edit(span[0], span[1], raised)
                 why = "" if release == minimum else f" ({minimum} was never published)"
                 fix = Fix(Applicability.SAFE, f"raise {pin.name} to {raised.strip()}{why}", (edit,))
         blocking = self._blocking_uses(ctx, pin, minimum)

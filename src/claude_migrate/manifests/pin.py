@@ -30,6 +30,17 @@ class Pin:
     # requirement is then raised in that command's input, never edited here.
     generated: str | None = None
     hashed: bool = False  # the file pins hashes (`--hash=`): an edited version would not install
+    # Where `spec` ends in the file's text, when its text there is not `spec` verbatim (a
+    # requirement continued on the next line with `\`); None: at `spec_start + len(spec)`.
+    spec_end: int | None = None
+
+    @property
+    def spec_span(self) -> tuple[int, int] | None:
+        """Return the offsets of the constraint in the file's text (None: not editable)."""
+        if self.spec_start is None:
+            return None
+        end = self.spec_end if self.spec_end is not None else self.spec_start + len(self.spec)
+        return self.spec_start, end
 
     @property
     def key(self) -> str:

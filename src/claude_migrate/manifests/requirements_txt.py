@@ -109,11 +109,15 @@ def read(text: str) -> tuple[list[Pin], list[Problem]]:
             )
             continue
         spec_start: int | None = None
+        spec_end: int | None = None
         if parsed.spec_start is not None and parsed.spec:
             first = lead + parsed.spec_start
             last = first + len(parsed.spec) - 1
-            if offsets[last] - offsets[first] == last - first:  # not broken by a continuation
-                spec_start = offsets[first]
+            spec_start = offsets[first]
+            if offsets[last] - offsets[first] != last - first:
+                # Continued on the next line (`>=0.20,\` then `<0.30`): the fix replaces the
+                # whole span, continuations included, with the constraint on one line.
+                spec_end = offsets[last] + 1
         pins.append(
             Pin(
                 name=parsed.requirement.name,
@@ -125,6 +129,7 @@ def read(text: str) -> tuple[list[Pin], list[Problem]]:
                 where="requirements",
                 generated=generated,
                 hashed=hashed,
+                spec_end=spec_end,
             )
         )
     return pins, problems
