@@ -540,6 +540,7 @@ class Project:
         self._set_attrs: tuple[int, frozenset[str]] | None = None
         self._set_in_files: dict[str, bool] = {}
         self._set_outside_files: dict[str, bool] = {}
+        self._writes: tuple[frozenset[bytes], frozenset[bytes]] | None = None
         # Per display path, the lines of its Claude calls that may turn extended thinking on
         # (`_may_think`), read from the calls' records once the fixed point is reached, by the
         # reader the run gives (`project/records.py`'s `records`, which imports this module).
@@ -3059,18 +3060,9 @@ class Project:
     def _set_in_run(self, attr: str) -> bool:
         """Return whether a file of the run, summarised or not (a command-line entry point
         that never names Claude), assigns `<x>.attr = ...` or calls `setattr(x, "attr", ...)`."""
-        found = self._set_in_files.get(attr)
-        if found is None:
-            pattern = re.compile(
-                rb"\.[ \t]*" + re.escape(attr.encode()) + rb"[ \t]*(?::[^=\n]*)?=(?!=)|setattr\("
-                rb"[^,\n]*,[ \t]*[\"']" + re.escape(attr.encode()) + rb"[\"']"
-            )
-            found = any(
-                pattern.search(data if isinstance(data, bytes) else data.encode("utf-8", "replace"))
-                for data in self.given.values()
-            )
-            self._set_in_files[attr] = found
-        return found
+        if not attr.isascii():
+            return self._written(attr, outside=False)
+        return attr.encode() in self._attribute_writes()[0]
 
     def set_from_outside(self, attr: str) -> bool:
         """Return whether a file of the run may set `<x>.attr` other than on a method's own
@@ -3079,7 +3071,33 @@ class Project:
         = m`, `settings.model = m`)."""
         if attr in self._attributes_set_anywhere():
             return True
-        found = self._set_outside_files.get(attr)
+        if not attr.isascii():
+            return self._written(attr, outside=True)
+        return attr.encode() in self._attribute_writes()[1]
+
+    def _attribute_writes(self) -> tuple[frozenset[bytes], frozenset[bytes]]:
+        """Return the attribute names the run's files write, on any object and on an object
+        other than `self`, each file read once (`_ATTRIBUTE_WRITE`, `_SETATTR`)."""
+        if self._writes is None:
+            anywhere: set[bytes] = set()
+            outside: set[bytes] = set()
+            for data in self.given.values():
+                raw = data if isinstance(data, bytes) else data.encode("utf-8", "replace")
+                for match in _ATTRIBUTE_WRITE.finditer(raw):
+                    owner, attr = match.groups()
+                    anywhere.add(attr)
+                    if owner != b"self":
+                        outside.add(attr)
+                for match in _SETATTR.finditer(raw):
+                    anywhere.add(match.group(1))
+                    outside.add(match.group(1))
+            self._writes = (frozenset(anywhere), frozenset(outside))
+        return self._writes
+
+    def _written(self, attr: str, outside: bool) -> bool:
+        """`_attribute_writes` for one name outside ASCII (a byte pattern's `\\w` is ASCII)."""
+        cache = self._set_outside_files if outside else self._set_in_files
+        found = cache.get(attr)
         if found is None:
             name = re.escape(attr.encode())
             assigned = re.compile(rb"(\w*)[ \t]*\.[ \t]*" + name + rb"[ \t]*(?::[^=\n]*)?=(?!=)")
@@ -3087,10 +3105,11 @@ class Project:
             found = False
             for data in self.given.values():
                 raw = data if isinstance(data, bytes) else data.encode("utf-8", "replace")
-                if named.search(raw) or any(m.group(1) != b"self" for m in assigned.finditer(raw)):
+                written = (m.group(1) != b"self" or not outside for m in assigned.finditer(raw))
+                if named.search(raw) or any(written):
                     found = True
                     break
-            self._set_outside_files[attr] = found
+            cache[attr] = found
         return found
 
     def _module_constant(self, module: str, name: str) -> tuple[str, str] | None:
@@ -4704,6 +4723,12 @@ STAR_IMPORT = b"import *"
 
 def _mentions(data: bytes, names: Iterable[bytes]) -> bool:
     return any(name in data for name in names)
+
+
+# `<owner>.<attr> = ...` (an annotation allowed, `==` not), tried at every word's start so
+# that one write does not hide another it overlaps; and `setattr(x, "attr", ...)`.
+_ATTRIBUTE_WRITE = re.compile(rb"(?<!\w)(?=(\w*)[ \t]*\.[ \t]*(\w+)[ \t]*(?::[^=\n]*)?=(?!=))")
+_SETATTR = re.compile(rb"setattr\([^,\n]*,[ \t]*[\"'](\w+)[\"']")
 
 
 _IMPORT = re.compile(
