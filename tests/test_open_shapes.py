@@ -18,11 +18,6 @@ def _found(root: Path) -> set[tuple[str, int, str]]:
     return {(d["path"], d["line"], d["code"]) for d in data["diagnostics"]}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a Bedrock call whose modelId is a parameter every in-project caller gives a Claude id "
-    "is not known as Claude's at the call (only the caller's value is reported)",
-)
 def test_a_bedrock_wrapper_called_with_a_claude_id_does_not_stream(tmp_path: Path) -> None:
     source = (
         BEDROCK + "\n\ndef ask(model_id, prompt):\n"

@@ -385,14 +385,50 @@ ask("And Turin?", "claude-sonnet-4-6")
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a LiteLLM call whose model is a parameter is a Claude call only through its "
-    "callers' models: CM104 reads the call sites, and the call itself is none",
-)
 def test_a_litellm_helper_every_caller_gives_a_claude_model_is_reported_unstreamed(
     tmp_path: Path,
 ) -> None:
     write_tree(tmp_path, {"app.py": LITELLM_HELPER})
     data = Cli(tmp_path).json("check", "--select", "CM104")
     assert {(d["line"], d["code"]) for d in data["diagnostics"]} == {(5, "CM104")}
+
+
+@pytest.mark.parametrize(
+    "callers",
+    [
+        # One caller gives another vendor's model: the helper is not Claude's alone.
+        'ask("Lyon?", "anthropic/claude-sonnet-4-6")\nask("Turin?", "gpt-4o")\n',
+        # A model read from the environment: not known.
+        'import os\n\nask("Lyon?", os.environ["MODEL"])\n',
+        # Passed through `**kwargs`: what it gives is not seen.
+        'options = {"model": "claude-sonnet-4-6"}\nask("Lyon?", **options)\n',
+        # No call in the project: nothing proves the model.
+        "",
+    ],
+)
+def test_a_litellm_helper_not_every_caller_proves_a_claude_model_is_not_reported(
+    tmp_path: Path, callers: str
+) -> None:
+    helper = LITELLM_HELPER.split("\n\nask(", 1)[0] + "\n\n"
+    write_tree(tmp_path, {"app.py": helper + callers})
+    data = Cli(tmp_path).json("check", "--select", "CM104")
+    assert [d for d in data["diagnostics"] if d["line"] == 5] == []
+
+
+def test_a_bedrock_helper_spelling_the_id_around_its_parameter_is_claude_by_its_callers(
+    tmp_path: Path,
+) -> None:
+    helpers = (
+        "import boto3\n\n"
+        'runtime = boto3.client("bedrock-runtime")\n\n\n'
+        "def ask(name, prompt):\n"
+        '    return runtime.converse(modelId=f"us.{name}", messages=[])\n'
+    )
+    callers = 'from helpers import ask\n\nask("anthropic.claude-3-5-haiku-20241022-v1:0", "hi")\n'
+    write_tree(tmp_path, {"helpers.py": helpers, "main.py": callers})
+    data = Cli(tmp_path).json("check", "--no-cache", "--select", "CM104", ".")
+    assert {(d["path"], d["line"]) for d in data["diagnostics"]} == {("helpers.py", 7)}
+    other = callers.replace("anthropic.claude-3-5-haiku-20241022-v1:0", "amazon.nova-pro-v1:0")
+    write_tree(tmp_path, {"main.py": other})
+    data = Cli(tmp_path).json("check", "--no-cache", "--select", "CM104", ".")
+    assert data["diagnostics"] == []

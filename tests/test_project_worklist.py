@@ -145,6 +145,7 @@ def test_facts_are_written_only_where_the_worklist_sees_it() -> None:
 # files are told), or by the fixed point itself between rounds.
 READ_AFTER = {
     "_function_entry",
+    "_callers_agree",
     "_inherit_functions",
     "_derive",
     "_derive_classes",

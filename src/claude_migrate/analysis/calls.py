@@ -237,6 +237,10 @@ _MUTATING_METHODS = MUTATING_METHODS
 # `dict()` (v1).
 DUMP_METHODS = frozenset({"model_dump", "dict"})
 MAX_FOLLOW = 8
+# The model of a call that is Claude's only by its model (Bedrock, LiteLLM) when it is a
+# parameter every call of the project gives a Claude model: the call is Claude's, its model
+# unknown here (each caller's is reported at the caller).
+BY_CALLERS = "claude"
 # Parameters whose value sets (a name assigned in several branches) make one site per value: a
 # value above a ceiling, or a retired model, is a finding where it is written.
 BRANCHED = (MODEL, TEMPERATURE, MAX_TOKENS)
@@ -851,6 +855,13 @@ class CallFinder:
         args.items = {k: v for k, v in args.items.items() if k in wanted}
         return CallSite(record, target, args, client="declared", via=Hop(last, (), declared=True))
 
+    def _by_callers(self, entry: Entry | None, record: CallRecord) -> str | None:
+        """Return `BY_CALLERS` when a call's model is a parameter every call of the project
+        gives a Claude model (`Values.claude_by_callers`), else None."""
+        if entry is None:
+            return None
+        return BY_CALLERS if self.values.claude_by_callers(entry.value_node, record.scope) else None
+
     def _bedrock_site(self, record: CallRecord, target: Target) -> CallSite | None:
         args = self.kwargs(record)
         model = self._string(args.get("modelId"), record)
@@ -858,6 +869,7 @@ class CallFinder:
             # `for model_id in MODEL_IDS: converse(modelId=model_id)`: a Claude call for the
             # Claude elements (the call is one site: its parameters are the same for each).
             model = self._looped_model(args.get("modelId"), record)
+        model = model or self._by_callers(args.get("modelId"), record)
         if target.location == "json-body":
             body = args.get("body")
             params = None
@@ -1065,6 +1077,8 @@ class CallFinder:
         model = None
         for name in target.model:
             model = model or self._string(args.get(name), record)
+        for name in target.model:
+            model = model or self._by_callers(args.get(name), record)
         if not (model and is_claude_model(model)):
             return None
         if target.location == "model-kwargs":
@@ -1081,6 +1095,7 @@ class CallFinder:
                 model = value.value if value.known and isinstance(value.value, str) else None
         if model is None:
             model = self._looped_model(args.get(MODEL), record)
+        model = model or self._by_callers(args.get(MODEL), record)
         if not (model and is_claude_model(model)):
             return None
         return CallSite(record, TARGETS["litellm:completion"], args, client="litellm")

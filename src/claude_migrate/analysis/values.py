@@ -1075,6 +1075,20 @@ class ValueResolver:
             members.extend(self._members([default], scope, depth) or ())
         return members or None
 
+    def claude_by_callers(self, node: cst.BaseExpression, scope: Scope) -> bool:
+        """Return whether an expression is a parameter (or a string spelled around one:
+        `f"anthropic.{model}-v1:0"`, `"bedrock/" + model`) that every call of the project gives
+        a Claude model (the project phase decides, spelling included; with no call seen, or no
+        project, it is not)."""
+        name = _spelled_name(node)
+        if name is None or self.symbols is None:
+            return False
+        bindings = [b for b in scope.lookup(name.value) if b.kind != "annotation"]
+        if len(bindings) != 1 or bindings[0].kind != "param":
+            return False
+        facts = self.symbols.own_function(bindings[0].scope.qualname)
+        return facts is not None and name.value in facts.get("claude_models", ())
+
     def _never_given(self, node: cst.BaseExpression, scope: Scope) -> bool:
         """Return whether an expression is a parameter whose default is `None` and that every
         call of the project leaves at it (the project phase decides; with no call seen, or no
@@ -1831,3 +1845,36 @@ def _put(entries: Entries, entry: Entry, nested: bool) -> None:
         return
     entries.items[entry.key] = entry
     entries.unknown_keys.discard(entry.key)
+
+
+def _spelled_name(node: cst.BaseExpression) -> cst.Name | None:
+    """Return the one name an expression spells a string around (itself, for a name): an
+    f-string of literal text and that name, or `+` of it and string literals; else None."""
+    if isinstance(node, cst.Name):
+        return node
+    if isinstance(node, cst.FormattedString):
+        names = [
+            part.expression
+            for part in node.parts
+            if isinstance(part, cst.FormattedStringExpression)
+        ]
+        plain = all(
+            isinstance(part, cst.FormattedStringText)
+            or (
+                isinstance(part, cst.FormattedStringExpression)
+                and part.conversion is None
+                and part.format_spec is None
+            )
+            for part in node.parts
+        )
+        if plain and len(names) == 1 and isinstance(names[0], cst.Name):
+            return names[0]
+        return None
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+        sides = [node.left, node.right]
+        texts = [side for side in sides if isinstance(side, cst.SimpleString)]
+        if len(texts) != 1:
+            return None
+        other = node.right if texts[0] is node.left else node.left
+        return _spelled_name(other)
+    return None

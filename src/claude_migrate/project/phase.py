@@ -460,6 +460,13 @@ class Facts:
     # empty one (`None`, `[]`, `{}`, `""`), or may (through `*args`/`**kwargs`): the others
     # send nothing more than their default from any call. Only the views read it.
     passed: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    # A parameter reaching the model of a call that is Claude's only with a Claude model
+    # (Bedrock, LiteLLM, LangChain's Bedrock classes): the places of the project's calls of the
+    # function that give it a Claude model (under "claude") and of those that give anything
+    # else or may (under "other"). Only the views read it.
+    model_callers: dict[tuple[str, str], dict[str, dict[str, set[tuple[str, int]]]]] = field(
+        default_factory=dict
+    )
 
 
 @dataclass(frozen=True)
@@ -3391,6 +3398,7 @@ class Project:
             for reach in forwards.get(name, []):
                 self._reach_from(module, function, arg, reach)
                 self._constant_read(module, function, arg, [reach[0], reach[1], *here])
+        self._record_models_given(module, function, call, key, reaches, bound_args, spelled, here)
         may_stream = self._pass_spread(module, function, key, bound_args, forwards, here)
         flags = _stream_names(forwards)
         if flags:
@@ -3403,6 +3411,45 @@ class Project:
             for star in call[5]:
                 if self._varkw(module, function, star) is not None:
                     self._record_forwarding(module, function, reaches, forwards, bound_args)
+
+    def _record_models_given(
+        self,
+        module: str,
+        function: str | None,
+        call: list[Any],
+        key: tuple[str, str],
+        reaches: dict[str, list[list[Any]]],
+        bound_args: dict[str, list[Any]],
+        spelled: dict[str, list[list[str]]],
+        here: list[Any],
+    ) -> None:
+        """Note whether this call of a function gives a Claude model to each parameter that is
+        the model of a call Claude's only by its model (`Facts.model_callers`); `spelled`: the
+        text the function writes around each parameter it spells a model from."""
+        for name, items in reaches.items():
+            if not any(r[0] == MODEL and r[1] in TARGETS and TARGETS[r[1]].by_model for r in items):
+                continue
+            arg = bound_args.get(name)
+            claude = (
+                arg is not None
+                and not (call[4] or call[5])
+                and self._gives_claude(module, function, arg, spelled.get(name))
+            )
+            seen = _quiet_entry(_quiet_entry(self.facts.model_callers, key, dict), name, dict)
+            _quiet_entry(seen, "claude" if claude else "other", set).add(tuple(here))
+
+    def _gives_claude(
+        self, module: str, function: str | None, arg: list[Any], spelled: list[list[str]] | None
+    ) -> bool:
+        """Return whether an argument is a Claude model as the callee sends it (spelled with
+        the text the callee writes around it, when it does)."""
+        found = self.evaluate(module, function, arg)
+        if not isinstance(found, Const) or not isinstance(found.value, str):
+            return False
+        return all(
+            is_claude_model(prefix + found.value + suffix)
+            for prefix, suffix in spelled or [["", ""]]
+        )
 
     def _default_reads(
         self, module: str, facts: dict[str, Any], name: str, reaches: list[list[Any]]
@@ -3902,12 +3949,26 @@ class Project:
             # every other function's view the fact made its callers' files look like Claude
             # callers, for nothing.
             entry["unpassed"] = sorted(left)
+        entry.update(self._callers_agree(key, forwards, overridden))
+        return entry
+
+    def _callers_agree(
+        self, key: tuple[str, str], forwards: dict[str, list[list[Any]]], overridden: bool
+    ) -> dict[str, Any]:
+        """Return what every call of a function the project makes has in common, for its view."""
+        found: dict[str, Any] = {}
+        given = self.facts.model_callers.get(key, {})
+        claude = sorted(name for name, seen in given.items() if "other" not in seen)
+        if claude and not overridden:
+            # Every call of it the project makes gives the parameter a Claude model: the call
+            # it reaches is Claude's, though its own model is only the parameter.
+            found["claude_models"] = claude
         callers = self.facts.stream_callers.get(key, {})
         if callers.get("unset") and not callers.get("set") and _stream_names(forwards):
             # Every call of it the project makes leaves `stream` out: its Claude call never
             # streams when the project runs it.
-            entry["unstreamed_by"] = sorted(list(place) for place in callers["unset"])
-        return entry
+            found["unstreamed_by"] = sorted(list(place) for place in callers["unset"])
+        return found
 
     def _overrides_reach(
         self, module: str, qual: str, owner: tuple[str, str] | None
