@@ -432,3 +432,18 @@ def test_a_bedrock_helper_spelling_the_id_around_its_parameter_is_claude_by_its_
     write_tree(tmp_path, {"main.py": other})
     data = Cli(tmp_path).json("check", "--no-cache", "--select", "CM104", ".")
     assert data["diagnostics"] == []
+
+
+def test_a_chatbedrock_factory_every_caller_gives_a_claude_id_is_claude(tmp_path: Path) -> None:
+    source = (
+        "from langchain_aws import ChatBedrock\n\n\n"
+        "def make(model_id):\n"
+        '    return ChatBedrock(model_id=model_id, model_kwargs={"temperature": 0.9})\n\n\n'
+        'llm = make("anthropic.claude-3-haiku-20240307-v1:0")\n'
+    )
+    write_tree(tmp_path, {"app.py": source})
+    data = Cli(tmp_path).json("check", "--no-cache", "--select", "CM101,CM104", ".")
+    assert {(d["line"], d["code"]) for d in data["diagnostics"]} == {(5, "CM101"), (5, "CM104")}
+    write_tree(tmp_path, {"app.py": source.replace("anthropic.claude-3-haiku", "meta.llama3")})
+    data = Cli(tmp_path).json("check", "--no-cache", "--select", "CM101,CM104", ".")
+    assert data["diagnostics"] == []
