@@ -447,3 +447,28 @@ def test_a_chatbedrock_factory_every_caller_gives_a_claude_id_is_claude(tmp_path
     write_tree(tmp_path, {"app.py": source.replace("anthropic.claude-3-haiku", "meta.llama3")})
     data = Cli(tmp_path).json("check", "--no-cache", "--select", "CM101,CM104", ".")
     assert data["diagnostics"] == []
+
+
+def test_a_model_passed_on_through_two_helpers_is_claude_by_the_outer_callers(
+    tmp_path: Path,
+) -> None:
+    runtime = (
+        "import boto3\n\n"
+        'runtime = boto3.client("bedrock-runtime")\n\n\n'
+        "def invoke(model_id, prompt):\n"
+        "    return runtime.converse(modelId=model_id, messages=[])\n"
+    )
+    agent = (
+        "from runtime import invoke\n\n\n"
+        "class Agent:\n"
+        "    def ask(self, prompt, model):\n"
+        "        return invoke(model, prompt)\n\n\n"
+        'Agent().ask("hi", "anthropic.claude-3-5-haiku-20241022-v1:0")\n'
+    )
+    write_tree(tmp_path, {"runtime.py": runtime, "agent.py": agent})
+    data = Cli(tmp_path).json("check", "--no-cache", "--select", "CM104", ".")
+    assert {(d["path"], d["line"]) for d in data["diagnostics"]} == {("runtime.py", 7)}
+    # Another caller of the outer helper with another vendor's model: not Claude's alone.
+    write_tree(tmp_path, {"agent.py": agent + 'Agent().ask("hi", "amazon.nova-pro-v1:0")\n'})
+    data = Cli(tmp_path).json("check", "--no-cache", "--select", "CM104", ".")
+    assert data["diagnostics"] == []

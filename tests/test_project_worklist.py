@@ -146,6 +146,7 @@ def test_facts_are_written_only_where_the_worklist_sees_it() -> None:
 READ_AFTER = {
     "_function_entry",
     "_callers_agree",
+    "_claude_by_callers",
     "_inherit_functions",
     "_derive",
     "_derive_classes",

@@ -116,6 +116,9 @@ _EXECUTOR_METHODS: Final = {"submit": 0, "run_in_executor": 1}
 # The methods that change a dict's items in place.
 _DICT_CHANGES = "update|setdefault|pop|popitem|clear|__setitem__|__delitem__"
 MAX_DEPTH = 24
+# How many functions up a model passed on from parameter to parameter is followed to the
+# callers that give it (`Project._claude_by_callers`).
+MAX_PASSED_ON = 4
 MAX_ROUNDS = 8
 # How deep a parameter path goes (`options.inference_config[maxTokens]` is two steps).
 MAX_PATH = 3
@@ -463,8 +466,10 @@ class Facts:
     # A parameter reaching the model of a call that is Claude's only with a Claude model
     # (Bedrock, LiteLLM, LangChain's Bedrock classes): the places of the project's calls of the
     # function that give it a Claude model (under "claude") and of those that give anything
-    # else or may (under "other"). Only the views read it.
-    model_callers: dict[tuple[str, str], dict[str, dict[str, set[tuple[str, int]]]]] = field(
+    # else or may (under "other"); those passing on a parameter of their own, unspelled (under
+    # "passed"), and that parameter, (module, function, name) (under "via"). Only the views
+    # read it.
+    model_callers: dict[tuple[str, str], dict[str, dict[str, set[tuple[Any, ...]]]]] = field(
         default_factory=dict
     )
 
@@ -3430,20 +3435,28 @@ class Project:
             if not any(r[0] == MODEL and r[1] in TARGETS and TARGETS[r[1]].by_model for r in items):
                 continue
             arg = bound_args.get(name)
-            claude = (
-                arg is not None
-                and not (call[4] or call[5])
-                and self._gives_claude(module, function, arg, spelled.get(name))
+            given = (
+                self._gives_claude(module, function, arg, spelled.get(name))
+                if arg is not None and not (call[4] or call[5])
+                else None
             )
             seen = _quiet_entry(_quiet_entry(self.facts.model_callers, key, dict), name, dict)
-            _quiet_entry(seen, "claude" if claude else "other", set).add(tuple(here))
+            if isinstance(given, Param):
+                # The caller's own parameter, passed on as it is: Claude's where that one is.
+                _quiet_entry(seen, "via", set).add((given.module, given.qual, given.name))
+                _quiet_entry(seen, "passed", set).add(tuple(here))
+            else:
+                _quiet_entry(seen, "claude" if given else "other", set).add(tuple(here))
 
     def _gives_claude(
         self, module: str, function: str | None, arg: list[Any], spelled: list[list[str]] | None
-    ) -> bool:
+    ) -> bool | Param:
         """Return whether an argument is a Claude model as the callee sends it (spelled with
-        the text the callee writes around it, when it does)."""
+        the text the callee writes around it, when it does); the caller's parameter when it
+        passes one on unspelled (`Facts.model_callers` follows it to that one's callers)."""
         found = self.evaluate(module, function, arg)
+        if isinstance(found, Param) and not spelled and "." not in found.name:
+            return found
         if not isinstance(found, Const) or not isinstance(found.value, str):
             return False
         return all(
@@ -3952,13 +3965,28 @@ class Project:
         entry.update(self._callers_agree(key, forwards, overridden))
         return entry
 
+    def _claude_by_callers(
+        self, key: tuple[str, str], name: str, depth: int = 0, on: frozenset[Any] = frozenset()
+    ) -> bool:
+        """Return whether every call of the project gives a function's parameter a Claude
+        model: a literal one, or a parameter of the caller's passed on that is, in its turn
+        (up to `MAX_PASSED_ON` functions up; a cycle is not)."""
+        seen = self.facts.model_callers.get(key, {}).get(name, {})
+        if "other" in seen or not seen or depth > MAX_PASSED_ON or (key, name) in on:
+            return False
+        on = on | {(key, name)}
+        return all(
+            self._claude_by_callers((module, qual), param, depth + 1, on)
+            for module, qual, param in seen.get("via", ())
+        )
+
     def _callers_agree(
         self, key: tuple[str, str], forwards: dict[str, list[list[Any]]], overridden: bool
     ) -> dict[str, Any]:
         """Return what every call of a function the project makes has in common, for its view."""
         found: dict[str, Any] = {}
         given = self.facts.model_callers.get(key, {})
-        claude = sorted(name for name, seen in given.items() if "other" not in seen)
+        claude = sorted(name for name in given if self._claude_by_callers(key, name, 0))
         if claude and not overridden:
             # Every call of it the project makes gives the parameter a Claude model: the call
             # it reaches is Claude's, though its own model is only the parameter.
