@@ -69,9 +69,20 @@ def test_a_retired_id_keeps_its_place_when_the_wrapper_sends_both_sampling_param
     assert "takes temperature or top_p, not both" in found[0]["message"]
 
 
-def test_a_wrapped_bedrock_call_the_analysis_cannot_read_keeps_the_id(cli: Cli) -> None:
+def test_a_wrapped_bedrock_call_every_caller_gives_a_claude_id_is_read_and_keeps_the_id(
+    cli: Cli,
+) -> None:
     after, output = _migrate(cli, BEDROCK)
     assert after == BEDROCK
+    assert "the Claude call it reaches (line 13) sends what" in output
+    assert "temperature answers 400" in output
+
+
+def test_a_wrapped_bedrock_call_the_analysis_cannot_read_keeps_the_id(cli: Cli) -> None:
+    # Another caller gives another vendor's model: the wrapped call is not Claude's alone.
+    text = BEDROCK + '\n\ndef other():\n    return ask("amazon.nova-pro-v1:0", "hi", {})\n'
+    after, output = _migrate(cli, text)
+    assert after == text
     assert "is not checked by this fix" in output and "sampling parameters" in output
 
 
