@@ -10,7 +10,6 @@ parameter), a move to a model that takes no sampling parameters keeps the id.
 
 from __future__ import annotations
 
-import pytest
 from helpers import Cli, write_tree
 
 SDK = (
@@ -86,11 +85,6 @@ def test_a_wrapped_bedrock_call_the_analysis_cannot_read_keeps_the_id(cli: Cli) 
     assert "is not checked by this fix" in output and "sampling parameters" in output
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a wrapper in another module whose request ends with an assistant turn is not read: "
-    "a move to a model that refuses a prefill is offered",
-)
 def test_a_prefill_in_another_modules_wrapper_keeps_the_id(cli: Cli) -> None:
     llm = (
         "import anthropic\n\nclient = anthropic.Anthropic()\n\n\n"
@@ -103,5 +97,14 @@ def test_a_prefill_in_another_modules_wrapper_keeps_the_id(cli: Cli) -> None:
     )
     main = 'from llm import ask\n\n\ndef main():\n    return ask("claude-sonnet-4-5", "hi")\n'
     write_tree(cli.cwd, {"pyproject.toml": "", "llm.py": llm, "main.py": main})
-    cli("migrate", "--to", "claude-sonnet-4-6", ".")
+    result = cli("migrate", "--to", "claude-sonnet-4-6", ".")
     assert (cli.cwd / "main.py").read_text() == main
+    assert "the Claude call it reaches (llm.py:7) is not checked by this fix" in result.output
+    assert "a prefilled assistant turn" in result.output
+    # The same wrapper whose request ends with the user's turn: the move is made.
+    write_tree(
+        cli.cwd,
+        {"llm.py": llm.replace(',\n                  {"role": "assistant", "content": "{"}', "")},
+    )
+    cli("migrate", "--to", "claude-sonnet-4-6", ".")
+    assert '"claude-sonnet-4-6"' in (cli.cwd / "main.py").read_text()

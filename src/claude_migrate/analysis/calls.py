@@ -124,6 +124,9 @@ class Hop:
     thinking: bool = False
     # Tables keyed by model id the wrapper looks a parameter up in: (parameter, table, keys).
     tables: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+    # The Claude calls its model reaches whose request ends with a prefilled assistant turn,
+    # as (path, line): the project phase's `prefill`.
+    prefills: tuple[tuple[str, int], ...] = ()
 
     def where(self, key: str) -> tuple[str, int] | None:
         for name, path, line in self.reaches:
@@ -686,7 +689,15 @@ class CallFinder:
             for table, keys in found
         )
         thinking = bool(facts.get("thinking"))
-        hop = Hop(callee, tuple(hops), forwarded=forwarded, thinking=thinking, tables=tables)
+        prefills = tuple((str(path), int(line)) for path, line in facts.get("prefill", ()))
+        hop = Hop(
+            callee,
+            tuple(hops),
+            forwarded=forwarded,
+            thinking=thinking,
+            tables=tables,
+            prefills=prefills,
+        )
         return CallSite(record, target, args, client="wrapper", via=hop)
 
     def _spread_args(self, args: Entries, spread: Iterable[str], record: CallRecord) -> None:

@@ -206,9 +206,11 @@ def compose(
 
 # What a wrapper's request this fix cannot read is taken to carry: sampling parameters (almost
 # every wrapper sends a temperature, often a default). A move to a model that refuses them keeps
-# the id there. The other facts (a prefill, a thinking type, a forced tool) are rarer in such a
-# request and are not assumed: a known gap (tests/test_fix_wrapped_requests.py).
+# the id there. A prefilled assistant turn counts where the project phase saw one written in
+# the call (`Hop.prefills`); the other facts (a thinking type, a forced tool) are rarer in such
+# a request and are not assumed.
 UNSEEN_REFUSALS = frozenset({"sampling parameters"})
+PREFILL = "a prefilled assistant turn"
 # How strict each `sampling` fact is (rules/models.toml): a move to a stricter one may refuse a
 # request the current model took.
 _SAMPLING_RANK = {None: 0, "any": 0, "one-of": 1, "none": 2}
@@ -224,7 +226,7 @@ def narrowed(old: Facts | None, new: Facts) -> list[str]:
     if _SAMPLING_RANK.get(new.sampling, 0) > _SAMPLING_RANK.get(before.sampling, 0):
         found.append("sampling parameters" if new.sampling == "none" else "temperature with top_p")
     if new.prefill is False and before.prefill is not False:
-        found.append("a prefilled assistant turn")
+        found.append(PREFILL)
     # A model that took no thinking (`()`): its requests send none.
     if (
         new.thinking is not None
@@ -286,7 +288,8 @@ def _wrapped_refusal(
                     f"the Claude call it reaches (line {line}) sends what {target} refuses: "
                     f"{needed[0].message}; move both by hand"
                 )
-        refused = [] if wrapped else [r for r in narrowed(old, facts) if r in UNSEEN_REFUSALS]
+        unseen = UNSEEN_REFUSALS | ({PREFILL} if (path, line) in via.prefills else set())
+        refused = [] if wrapped else [r for r in narrowed(old, facts) if r in unseen]
         if refused:
             # In another module, or a call this module's analysis does not read as Claude's
             # on its own (a Bedrock call whose model is only the wrapper's parameter).

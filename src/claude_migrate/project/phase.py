@@ -3860,6 +3860,27 @@ class Project:
                         found.append([path, line])
         return sorted(found)
 
+    def _prefill_reached(self, reaches: dict[str, list[list[Any]]]) -> list[list[Any]]:
+        """Return the Claude calls a wrapper's model reaches whose request ends with a prefilled
+        assistant turn written in the call (`messages=[..., {"role": "assistant", ...}]`), as
+        [path, line]: a move of the model at a caller must keep the request valid there."""
+        found: list[list[Any]] = []
+        for canonical, _key, path, line in (p for places in reaches.values() for p in places):
+            if canonical == MODEL and [path, line] not in found and self._prefills(path, line):
+                found.append([path, line])
+        return sorted(found)
+
+    def _prefills(self, path: str, line: int) -> bool:
+        """Return whether a call at a display path's line is one its module's summary marks
+        as sending a prefill (`summary.py`'s `prefills`)."""
+        for module, shown in self.paths.items():
+            summary = self.summaries.get(module) if shown == path else None
+            if summary is not None and any(
+                line in facts.get("prefills", ()) for facts in summary["functions"].values()
+            ):
+                return True
+        return False
+
     def _may_think(self, path: str, line: int) -> bool:
         """Return whether the Claude call at a display path's line sends a `thinking` that is
         not proven `None`: its own keyword, or an entry of a dict it spreads, wherever the dict
@@ -3923,6 +3944,9 @@ class Project:
             thinking = self._thinking_reached(entry["reaches"], entry["forwards"])
             if thinking:
                 entry["thinking"] = thinking
+            prefills = self._prefill_reached(entry["reaches"])
+            if prefills:
+                entry["prefill"] = prefills
             facts = self.summaries[module]["functions"][qual]
             if facts["method"] and not facts["classmethod"]:
                 entry["instance"] = True  # called on its class, it is given `self` first

@@ -451,6 +451,10 @@ class _BodyReader:
 
     def _call(self, node: ast.Call, depth: int) -> int:
         self.facts["calls"].append(expr(node))
+        for keyword in node.keywords:
+            if keyword.arg == "messages" and _ends_with_assistant(keyword.value):
+                # A request ending in a prefilled assistant turn: some models answer 400.
+                self.facts.setdefault("prefills", []).append(node.lineno)
         func = node.func
         if type(func) is ast.Attribute and type(func.value) is ast.Name:
             self._dict_change(node, func.value.id, func.attr, depth > 0)
@@ -571,6 +575,20 @@ class _BodyReader:
                 _update_from(local_names, name, expr(arg), nested)
         elif method in ("pop", "clear", "popitem"):
             _set_item(local_names, name, None, UNKNOWN_EXPR, True)
+
+
+def _ends_with_assistant(messages: ast.expr) -> bool:
+    """Return whether a list literal of turns ends with a dict literal whose role is the string
+    "assistant" (a prefill)."""
+    if type(messages) is not ast.List or not messages.elts:
+        return False
+    last = messages.elts[-1]
+    if type(last) is not ast.Dict:
+        return False
+    for key, value in zip(last.keys, last.values, strict=False):
+        if type(key) is ast.Constant and key.value == "role":
+            return type(value) is ast.Constant and value.value == "assistant"
+    return False
 
 
 def _update_from(
