@@ -8,6 +8,7 @@ or its own `.gitignore` naming a file git tracks. Each case is checked against t
 
 from __future__ import annotations
 
+import ast
 import base64
 import json
 import subprocess
@@ -46,6 +47,40 @@ def test_a_file_saved_as_utf7_by_its_cookie_is_checked_as_python_decodes_it(
 ) -> None:
     data = _utf7_everywhere(BODY)
     assert b"anthropic" not in data and b"claude" not in data
+    write_tree(tmp_path, {"app.py": data})
+    status, codes, _ = _codes(tmp_path, ".")
+    assert (status, codes) == (1, CODES)
+
+
+def test_a_cookie_after_a_long_first_line_is_honoured(tmp_path: Path) -> None:
+    # PEP 263 puts no length on lines 1 and 2: a first comment line of any length, or a cookie
+    # line padded out, still declares the encoding Python decodes the file with.
+    data = _utf7_everywhere(BODY)
+    write_tree(
+        tmp_path,
+        {
+            "padded_first.py": b"#" + b"x" * 2000 + b"\n" + data,
+            "padded_cookie.py": data.replace(b"# -*-", b"#" + b" " * 2000 + b"-*-", 1),
+        },
+    )
+    for name in ("padded_first.py", "padded_cookie.py"):
+        assert compile((tmp_path / name).read_bytes(), name, "exec")
+        status, codes, _ = _codes(tmp_path, name)
+        assert (status, codes) == (1, CODES), name
+
+
+def test_a_carriage_return_ends_a_line_before_the_cookie_as_python_ends_it(
+    tmp_path: Path,
+) -> None:
+    # CPython's tokenizer ends a line at a lone CR as well as at LF, so a cookie after
+    # `#x\n#y\r` is on line 3 and the file is UTF-8; `tokenize.detect_encoding` splits at LF only
+    # and would read it as UTF-7, where `+AAo-` is a newline that opens a string around the call.
+    data = (
+        b"#x\n#y\r# coding: utf-7\n"
+        b'# +AAo-_ = """\n' + BODY.encode() + b'# +AAo-"""\n'
+    )
+    tree = ast.parse(data)
+    assert [type(node).__name__ for node in tree.body] == ["Import", "Assign", "Assign"]
     write_tree(tmp_path, {"app.py": data})
     status, codes, _ = _codes(tmp_path, ".")
     assert (status, codes) == (1, CODES)

@@ -35,6 +35,36 @@ def _stateful(encoding: str) -> bool:
     return name in STATEFUL_ENCODINGS or name.startswith("iso2022")
 
 
+_PHYSICAL_LINE = re.compile(rb"[^\r\n]*(?:\r\n?|\n)?")
+
+
+def python_encoding(data: bytes) -> str:
+    """Return the encoding Python decodes `data` with: a BOM, else a PEP 263 cookie, else UTF-8.
+
+    `tokenize.detect_encoding` splits lines at `\n` only; CPython's own tokenizer (the one that
+    compiles and imports the file) first turns `\r\n` and a lone `\r` into `\n`, so a cookie
+    after a `\r` is on line 3 for Python and on line 2 for `tokenize`. The lines are handed
+    over split the way CPython splits them. Raises SyntaxError where Python does.
+    """
+    lines = iter(_PHYSICAL_LINE.findall(data, 0, _two_lines_end(data)))
+    encoding, _ = tokenize.detect_encoding(lambda: next(lines, b""))
+    return encoding
+
+
+def _two_lines_end(data: bytes) -> int:
+    """Return where line 2 ends, a line ending at `\r\n`, `\r` or `\n` as CPython ends it."""
+    end = 0
+    for _ in range(2):
+        match = _LINE_END_BYTES.search(data, end)
+        if match is None:
+            return len(data)
+        end = match.end()
+    return end
+
+
+_LINE_END_BYTES = re.compile(rb"\r\n?|\n")
+
+
 class NotRegularFile(OSError):
     """The path is a FIFO, a device, a socket or a folder: reading it could block or never end."""
 
@@ -134,7 +164,7 @@ class SourceText:
         encoding = "utf-8"
         if is_python:
             try:
-                encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+                encoding = python_encoding(data)
             except SyntaxError as exc:
                 raise DecodeError(str(exc), getattr(exc, "lineno", None)) from None
             if encoding == "utf-8-sig":
@@ -232,17 +262,14 @@ def _round_trip_problem(text: str, body: bytes, encoding: str) -> str | None:
 # Python: a coding cookie that is not UTF-8 (UTF-7 spells `a` as `+AGE-`), or an identifier
 # written in a compatibility form (`ａnthropic`, fullwidth: Python normalises identifiers with
 # NFKC, https://docs.python.org/3/reference/lexical_analysis.html#identifiers).
-_COOKIE_WINDOW = 1024  # the cookie is on line 1 or 2; no line of a real header is longer
-
-
 def _declared_encoding(data: bytes) -> str | None:
     """Return the encoding a BOM or a PEP 263 cookie gives `data` when it is not UTF-8."""
     if data.startswith(BOM):
         return None
-    if b"coding" not in data[:_COOKIE_WINDOW]:
+    if b"coding" not in data[: _two_lines_end(data)]:
         return None
     try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        encoding = python_encoding(data)
     except SyntaxError:
         return None
     return None if codecs.lookup(encoding).name in ("utf-8", "ascii") else encoding
