@@ -75,10 +75,7 @@ def test_a_carriage_return_ends_a_line_before_the_cookie_as_python_ends_it(
     # CPython's tokenizer ends a line at a lone CR as well as at LF, so a cookie after
     # `#x\n#y\r` is on line 3 and the file is UTF-8; `tokenize.detect_encoding` splits at LF only
     # and would read it as UTF-7, where `+AAo-` is a newline that opens a string around the call.
-    data = (
-        b"#x\n#y\r# coding: utf-7\n"
-        b'# +AAo-_ = """\n' + BODY.encode() + b'# +AAo-"""\n'
-    )
+    data = b'#x\n#y\r# coding: utf-7\n# +AAo-_ = """\n' + BODY.encode() + b'# +AAo-"""\n'
     tree = ast.parse(data)
     assert [type(node).__name__ for node in tree.body] == ["Import", "Assign", "Assign"]
     write_tree(tmp_path, {"app.py": data})
