@@ -83,6 +83,24 @@ def test_a_carriage_return_ends_a_line_before_the_cookie_as_python_ends_it(
     assert (status, codes) == (1, CODES)
 
 
+def test_a_noqa_python_reads_on_the_line_after_the_call_silences_nothing(
+    tmp_path: Path,
+) -> None:
+    # A lone CR ends a line for Python and for the findings' line numbers; a comment read with
+    # lines split at LF only would be one line higher for every CR above it, so a `# noqa` on
+    # its own line below the call would sit on the call's line.
+    lines = BODY.splitlines()
+    data = f"{lines[0]}  # a\r# b\n{lines[1]}\n{lines[2]}\n# noqa\n".encode()
+    tree = ast.parse(data)
+    assert tree.body[-1].lineno == 4
+    write_tree(tmp_path, {"app.py": data})
+    status, codes, _ = _codes(tmp_path, ".")
+    assert (status, codes) == (1, CODES)
+    # The same noqa on the call's own line, after a CR above it, still silences it.
+    write_tree(tmp_path, {"app.py": data.replace(b"[])\n# noqa", b"[])  # noqa")})
+    assert _codes(tmp_path, ".")[:2] == (0, [])
+
+
 def test_a_fullwidth_identifier_is_the_name_python_binds(tmp_path: Path) -> None:
     source = BODY.replace("anthropic", "\uff41nthropic").replace("client", "\uff43lient")
     write_tree(tmp_path, {"app.py": source})

@@ -348,10 +348,11 @@ def python_identifiers(text: str) -> str:
         return text
     import unicodedata
 
-    lines = io.StringIO(text).readlines()  # as the tokenizer splits them: at "\n" only
+    # Lines end at "\r\n", "\r" or "\n", as CPython's tokenizer ends them.
+    lines = io.StringIO(text, newline="").readlines()
     edits: list[tuple[int, int, int, str]] = []
     try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        for token in tokenize.generate_tokens(io.StringIO(text, newline="").readline):
             if token.type == tokenize.NAME and not token.string.isascii():
                 normal = unicodedata.normalize("NFKC", token.string)
                 if normal != token.string:
