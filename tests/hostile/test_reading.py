@@ -87,8 +87,8 @@ def test_a_noqa_python_reads_on_the_line_after_the_call_silences_nothing(
     tmp_path: Path,
 ) -> None:
     # A lone CR ends a line for Python and for the findings' line numbers; a comment read with
-    # lines split at LF only would be one line higher for every CR above it, so a bare noqa comment on
-    # its own line below the call would sit on the call's line.
+    # lines split at LF only would be one line higher for every CR above it, so a bare noqa
+    # comment on its own line below the call would sit on the call's line.
     lines = BODY.splitlines()
     data = f"{lines[0]}  # a\r# b\n{lines[1]}\n{lines[2]}\n# noqa\n".encode()
     tree = ast.parse(data)
