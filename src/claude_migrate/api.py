@@ -635,7 +635,12 @@ def _run_work(
     """Run the jobs (through the cache unless it is off) and return the run."""
     cache = None
     folder = request.cache_dir or default_dir()
-    if trusted is not None and trusted.cache is None and folder is not None:
+    if (
+        trusted is not None
+        and trusted.cache is None
+        and folder is not None
+        and not request.no_cache
+    ):
         messages.append(
             f"claude-migrate: note: the cache folder {folder} is inside the checked tree: "
             "a trusted gate does not use it"
@@ -882,6 +887,12 @@ def _notices(notices: Notices, options: Options) -> list[str]:
         lines.append(
             f"claude-migrate: warning: {display_path(path, cwd)}: checked though an ignore file"
             " names it: git tracks it, and ignore files apply only to untracked files"
+        )
+    for path in notices.unskipped:
+        lines.append(
+            f"claude-migrate: warning: {display_path(path, cwd)}: checked though its folder's"
+            " name or a marker file (CACHEDIR.TAG, pyvenv.cfg, conda-meta) says it is a cache or"
+            " an environment: git tracks it"
         )
     if options.fix and options.write:
         for path in remove_stale_temps(notices.stale_temps):

@@ -203,6 +203,59 @@ def test_a_tracked_file_its_gitignore_names_is_checked_with_a_warning(tmp_path: 
     assert "untracked.py" not in err
 
 
+def test_a_tracked_file_in_a_folder_marked_as_a_cache_or_environment_is_checked(
+    tmp_path: Path,
+) -> None:
+    # Python imports `app` and `node_modules.helper` whatever marker files sit beside them: a
+    # committed `CACHEDIR.TAG`, `pyvenv.cfg` with a `bin/`, `conda-meta` or a folder name the walk
+    # skips must not hide the files git tracks there.
+    tag = "Signature: 8a477f597d28d172789f06886806bc55\n"
+    write_tree(
+        tmp_path,
+        {
+            "main.py": "import app.agent\n",
+            "app/agent.py": BODY,
+            "app/CACHEDIR.TAG": tag,
+            "node_modules/helper.py": BODY,
+            "venv/pkg/tool.py": BODY,
+            "lib/pyvenv.cfg": "home = /usr/bin\n",
+            "lib/bin/x": "",
+            "lib/run.py": BODY,
+            "env2/conda-meta/history": "",
+            "env2/run.py": BODY,
+        },
+    )
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "-qm", "start")
+    # Untracked files there are still left alone, as are the tool's own untracked caches.
+    write_tree(
+        tmp_path,
+        {
+            "app/untracked.py": BODY,
+            "node_modules/untracked.py": BODY,
+            "cache/CACHEDIR.TAG": tag,
+            "cache/entry.py": BODY,
+            ".venv/lib/site.py": BODY,
+        },
+    )
+    proc = run_cm("check", "--no-cache", "--format", "json", ".", cwd=tmp_path)
+    report = json.loads(proc.stdout)
+    paths = sorted({d["path"] for d in report["diagnostics"]})
+    tracked = [
+        "app/agent.py",
+        "env2/run.py",
+        "lib/run.py",
+        "node_modules/helper.py",
+        "venv/pkg/tool.py",
+    ]
+    assert paths == tracked, paths
+    err = proc.stderr.decode()
+    for name in tracked:
+        assert f"{name}: checked though its folder's name or a marker file" in err, err
+    assert "untracked" not in err and "entry.py" not in err
+
+
 def _utf7(text: str) -> str:
     return "+" + base64.b64encode(text.encode("utf-16-be")).decode().rstrip("=") + "-"
 

@@ -195,6 +195,8 @@ class _GitIgnores:
             self._tracked[root] = (names, holding)
         files, folders = self._tracked[root]
         rel = path.relative_to(root).as_posix()
+        if rel == ".":
+            return bool(files)
         return rel in (folders if is_dir else files)
 
     def ignored(self, path: Path, is_dir: bool) -> bool:
@@ -243,6 +245,8 @@ class Notices:
     stale_temps: list[Path] = field(default_factory=list)
     # Files an ignore file names that git tracks: checked, and the ignore file overruled.
     overruled: list[Path] = field(default_factory=list)
+    # Files git tracks in a folder the walk skips by its name or a marker file: checked.
+    unskipped: list[Path] = field(default_factory=list)
 
 
 def _inside(real: str, roots: Sequence[str]) -> bool:
@@ -344,6 +348,10 @@ class _Walk:
         self.links: list[tuple[Candidate, tuple[int, int]]] = []
         # Folders an ignore file names that are entered for the files git tracks in them.
         self.ignored_folders: set[Path] = set()
+        # Folders skipped by their name or a marker file (a cache, an environment) that are
+        # entered for the files git tracks in them: a pull request could otherwise hide a
+        # package it imports by committing a `CACHEDIR.TAG` into it or naming it `node_modules`.
+        self.tracked_only: set[Path] = set()
 
     def folder(self, path: Path) -> Iterator[Candidate]:
         try:
@@ -366,6 +374,13 @@ class _Walk:
         self.notices.skipped.append((path, why))
 
     def _wanted(self, path: Path, is_dir: bool) -> bool:
+        if path.parent in self.tracked_only:
+            if not self.ignores.tracked(path, is_dir):
+                return False
+            if is_dir:
+                self.tracked_only.add(path)
+            else:
+                self.notices.unskipped.append(path)
         if self.respect_gitignore and (
             path.parent in self.ignored_folders or self.ignores.ignored(path, is_dir)
         ):
@@ -380,6 +395,19 @@ class _Walk:
                 self.notices.overruled.append(path)
         return not self.is_excluded(path)
 
+    def _enter_by_name(self, name: str, path: Path) -> bool:
+        """Return whether a folder's name lets the walk enter it.
+
+        A folder skipped by name whose name Python can import (`node_modules`, `venv`) is
+        entered for the files git tracks in it.
+        """
+        if name not in SKIP_DIRS and not name.endswith(".egg-info"):
+            return True
+        if not (name.isidentifier() and self.ignores.tracked(path, True)):
+            return False
+        self.tracked_only.add(path)
+        return True
+
     def _walk(
         self, folder: Path, real: str, device: int, markers: frozenset[str] = ROOT_MARKERS
     ) -> Iterator[Candidate]:
@@ -388,7 +416,11 @@ class _Walk:
         except OSError:
             return
         if _not_source({entry.name for entry in entries}, markers):
-            return  # a cache folder or an environment, under any name: never source
+            # A cache folder or an environment, under any name: never source, except the files
+            # git tracks in it (nobody commits a cache; a committed marker hides nothing).
+            if not self.ignores.tracked(folder, True):
+                return
+            self.tracked_only.add(folder)
         subfolders: list[tuple[Path, str, int]] = []
         for entry in entries:
             path = Path(entry.path)
@@ -396,9 +428,7 @@ class _Walk:
                 if entry.is_symlink():
                     self._link(entry, path)
                 elif entry.is_dir(follow_symlinks=False):
-                    if entry.name in SKIP_DIRS or entry.name.endswith(".egg-info"):
-                        continue
-                    if not self._wanted(path, True):
+                    if not self._enter_by_name(entry.name, path) or not self._wanted(path, True):
                         continue
                     info = entry.stat(follow_symlinks=False)
                     key = (info.st_dev, info.st_ino)
