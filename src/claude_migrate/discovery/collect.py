@@ -305,6 +305,7 @@ def discover(
             yield candidate
         if not found and len(walk.links) == linked:
             skip(path, NOTHING_UNDER)
+    yield from walk.linked_folders()
     yield from walk.linked_files()
 
 
@@ -352,6 +353,11 @@ class _Walk:
         # entered for the files git tracks in them: a pull request could otherwise hide a
         # package it imports by committing a `CACHEDIR.TAG` into it or naming it `node_modules`.
         self.tracked_only: set[Path] = set()
+        # The real paths of the folders walked, and the symlinks to folders inside the roots:
+        # a linked folder the walk did not enter at its own name (`pkg -> .venv/pkg`, which
+        # Python imports as `pkg`) is walked at the link's name.
+        self.entered: set[str] = set()
+        self.folder_links: list[tuple[Path, str]] = []
 
     def folder(self, path: Path) -> Iterator[Candidate]:
         try:
@@ -363,6 +369,20 @@ class _Walk:
             return
         self.folders.add(key)
         yield from self._walk(path, os.path.realpath(path), info.st_dev)
+
+    def linked_folders(self) -> Iterator[Candidate]:
+        index = 0
+        while index < len(self.folder_links):  # a linked folder may hold links of its own
+            path, real = self.folder_links[index]
+            index += 1
+            if real in self.entered:
+                continue
+            try:
+                info = os.stat(real)
+            except OSError:
+                continue
+            self.folders.add((info.st_dev, info.st_ino))
+            yield from self._walk(path, real, info.st_dev, NOT_SOURCE_MARKERS)
 
     def linked_files(self) -> Iterator[Candidate]:
         for candidate, key in self.links:
@@ -408,19 +428,31 @@ class _Walk:
         self.tracked_only.add(path)
         return True
 
-    def _walk(
-        self, folder: Path, real: str, device: int, markers: frozenset[str] = ROOT_MARKERS
-    ) -> Iterator[Candidate]:
+    def _enter(
+        self, folder: Path, real: str, markers: frozenset[str]
+    ) -> list[os.DirEntry[str]] | None:
+        """Return a folder's entries, or None when it is not walked (again)."""
+        if real in self.entered:
+            return None
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:
-            return
+            return None
         if _not_source({entry.name for entry in entries}, markers):
             # A cache folder or an environment, under any name: never source, except the files
             # git tracks in it (nobody commits a cache; a committed marker hides nothing).
             if not self.ignores.tracked(folder, True):
-                return
+                return None
             self.tracked_only.add(folder)
+        self.entered.add(real)
+        return entries
+
+    def _walk(
+        self, folder: Path, real: str, device: int, markers: frozenset[str] = ROOT_MARKERS
+    ) -> Iterator[Candidate]:
+        entries = self._enter(folder, real, markers)
+        if entries is None:
+            return
         subfolders: list[tuple[Path, str, int]] = []
         for entry in entries:
             path = Path(entry.path)
@@ -481,6 +513,8 @@ class _Walk:
             # outside is not ours to read.
             if not _inside(real, self.roots):
                 self._skip(path, f"a symlink to a folder outside the paths given ({real})")
+            else:
+                self.folder_links.append((path, real))
             return
         if kind is None:
             return
