@@ -489,6 +489,7 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
     if request.stdin is not None:
         options = replace(options, write=False, keep_text=True)
     trusted = _trusted_setup(request, stop)
+    _output_guard(request, stop)
     work = _collect_work(request, options, stop)
     messages.extend(_skip_warnings(work.skipped, request))
     messages.extend(_notices(work.notices, options))
@@ -587,6 +588,36 @@ def _baseline_root(request: Request) -> Path | None:
     if not folder.is_dir():
         folder = folder.parent
     return work_tree_root(folder) or Path.cwd()
+
+
+def _output_guard(request: Request, stop: Stop) -> None:
+    """Refuse an output file named inside the checked tree that a symlink there leads out of.
+
+    The checked tree may come from a stranger: a committed `claude-migrate.sarif ->
+    ~/.bashrc` (or a folder link on the way) would have the report written outside the paths
+    given. A path outside the tree (`/dev/stdout`, `$RUNNER_TEMP/report.sarif`) is the user's.
+    """
+    named = [
+        ("--output", request.output),
+        ("--report", request.report_file),
+        ("--write-baseline", request.write_baseline),
+        ("--prune-baseline", request.baseline if request.prune_baseline else None),
+    ]
+    if not any(path is not None for _, path in named):
+        return
+    trees = _checked_trees(request)
+    lexical = [Path(os.path.abspath(path)) for path in list(request.paths) or [Path(".")]]
+    for flag, path in named:
+        if path is None:
+            continue
+        given = Path(os.path.abspath(path))
+        within = any(given == tree or tree in given.parents for tree in lexical + trees)
+        if within and not _inside(given, trees):
+            raise stop(
+                f"{flag} {path}: a symbolic link inside the tree being checked leads out of it"
+                f" (to {os.path.realpath(given)}); name a file outside the tree, or remove the"
+                " link"
+            )
 
 
 def _trusted_setup(request: Request, stop: Stop) -> Trusted | None:
