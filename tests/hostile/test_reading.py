@@ -217,12 +217,15 @@ def test_a_tracked_file_in_a_folder_marked_as_a_cache_or_environment_is_checked(
             "app/agent.py": BODY,
             "app/CACHEDIR.TAG": tag,
             "node_modules/helper.py": BODY,
+            # Other languages' packages a project commits: only Python files are read there.
+            "node_modules/pkg/models.json": '{"model": "claude-2.1"}\n',
             "venv/pkg/tool.py": BODY,
             "lib/pyvenv.cfg": "home = /usr/bin\n",
             "lib/bin/x": "",
             "lib/run.py": BODY,
             "env2/conda-meta/history": "",
             "env2/run.py": BODY,
+            "env2/settings.yaml": "model: claude-2.1\n",
         },
     )
     _git(tmp_path, "init", "-q")
@@ -245,6 +248,7 @@ def test_a_tracked_file_in_a_folder_marked_as_a_cache_or_environment_is_checked(
     tracked = [
         "app/agent.py",
         "env2/run.py",
+        "env2/settings.yaml",
         "lib/run.py",
         "node_modules/helper.py",
         "venv/pkg/tool.py",

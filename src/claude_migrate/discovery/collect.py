@@ -352,7 +352,9 @@ class _Walk:
         # Folders skipped by their name or a marker file (a cache, an environment) that are
         # entered for the files git tracks in them: a pull request could otherwise hide a
         # package it imports by committing a `CACHEDIR.TAG` into it or naming it `node_modules`.
-        self.tracked_only: set[Path] = set()
+        # True: Python files only (a folder skipped by name: a committed `node_modules` holds
+        # JSON of other languages' packages, not the project's data).
+        self.tracked_only: dict[Path, bool] = {}
         # The real paths of the folders walked, and the symlinks to folders inside the roots:
         # a linked folder the walk did not enter at its own name (`pkg -> .venv/pkg`, which
         # Python imports as `pkg`) is walked at the link's name.
@@ -394,11 +396,14 @@ class _Walk:
         self.notices.skipped.append((path, why))
 
     def _wanted(self, path: Path, is_dir: bool) -> bool:
-        if path.parent in self.tracked_only:
+        python_only = self.tracked_only.get(path.parent)
+        if python_only is not None:
             if not self.ignores.tracked(path, is_dir):
                 return False
             if is_dir:
-                self.tracked_only.add(path)
+                self.tracked_only[path] = python_only
+            elif python_only and kind_of(path) != "python":
+                return False
             else:
                 self.notices.unskipped.append(path)
         if self.respect_gitignore and (
@@ -425,7 +430,7 @@ class _Walk:
             return True
         if not (name.isidentifier() and self.ignores.tracked(path, True)):
             return False
-        self.tracked_only.add(path)
+        self.tracked_only[path] = True
         return True
 
     def _enter(
@@ -443,7 +448,7 @@ class _Walk:
             # git tracks in it (nobody commits a cache; a committed marker hides nothing).
             if not self.ignores.tracked(folder, True):
                 return None
-            self.tracked_only.add(folder)
+            self.tracked_only.setdefault(folder, False)
         self.entered.add(real)
         return entries
 
