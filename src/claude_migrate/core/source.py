@@ -51,6 +51,22 @@ def python_encoding(data: bytes) -> str:
     return encoding
 
 
+def refused_cookie(text: str) -> DecodeError | None:
+    """Return why Python refuses the coding cookie of `text` saved as UTF-8, or None.
+
+    An editor's buffer has no bytes yet; the cookie on its first two lines still decides
+    whether Python can read the file (`# coding: klingon` is a SyntaxError).
+    """
+    head = text[: text.find("\n", text.find("\n") + 1) + 1 or len(text)]
+    if "coding" not in head:
+        return None
+    try:
+        python_encoding(head.encode("utf-8", "surrogatepass"))
+    except SyntaxError as exc:
+        return DecodeError(str(exc), getattr(exc, "lineno", None) or 1)
+    return None
+
+
 def _two_lines_end(data: bytes) -> int:
     """Return where line 2 ends, a line ending at `\r\n`, `\r` or `\n` as CPython ends it."""
     end = 0
