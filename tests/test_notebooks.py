@@ -402,6 +402,7 @@ def test_a_cell_magic_that_is_not_python_skips_the_cell(tmp_path: Path) -> None:
                 "%%writefile x.py\n" + CALL,
                 "%%script bash\n" + CALL,
                 "%%script --out python bash\n" + CALL,
+                "%%script python2\n" + CALL,
             )
         },
     )

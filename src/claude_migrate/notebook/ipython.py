@@ -143,7 +143,8 @@ def cell_magic(text: str) -> str | None:
 
 # `%%script [options] COMMAND`: the options IPython's script magic takes a value after.
 _SCRIPT_VALUE_OPTIONS = frozenset({"--out", "--err", "--proc"})
-_PYTHON_COMMAND = re.compile(r"(?:.*/)?python(?:[23](?:\.\d+)?)?(?:\.exe)?")
+# Python 3 only: a `python2` body, as `%%python2`'s, need not parse as Python 3.
+_PYTHON_COMMAND = re.compile(r"(?:.*/)?python(?:3(?:\.\d+)?)?(?:\.exe)?")
 
 
 def _runs_python(text: str) -> bool:
