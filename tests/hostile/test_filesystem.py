@@ -466,6 +466,8 @@ def test_a_folder_linked_from_one_the_walk_skips_is_walked_at_the_links_name(
     (tmp_path / "also").symlink_to(".venv/pkg")
     (tmp_path / "app").symlink_to("src")
     (tmp_path / "tools").symlink_to("env")
+    write_tree(tmp_path, {".git/hooks/pre-commit.py": SOURCE})
+    (tmp_path / "hooks").symlink_to(".git/hooks")
     paths = sorted({d["path"] for d in cli.json("check", ".")["diagnostics"]})
     assert paths == ["also/agent.py", "src/app.py"], paths
     cli("fix", ".")

@@ -38,6 +38,7 @@ SKIP_DIRS = frozenset(
 )  # fmt: skip
 
 
+_VCS_FOLDERS = frozenset({".git", ".hg", ".svn", ".bzr"})
 # A cache folder says so with this file (https://bford.info/cachedir/); the result cache writes it.
 CACHE_TAG = "CACHEDIR.TAG"
 # Folders that are never the project's source, whatever their name: a cache folder, a virtual
@@ -518,7 +519,8 @@ class _Walk:
             # outside is not ours to read.
             if not _inside(real, self.roots):
                 self._skip(path, f"a symlink to a folder outside the paths given ({real})")
-            else:
+            elif not _VCS_FOLDERS.intersection(Path(real).parts):
+                # (A version control folder holds no file of the tree's own: never walked.)
                 self.folder_links.append((path, real))
             return
         if kind is None:
