@@ -519,7 +519,11 @@ class _Walk:
             # outside is not ours to read.
             if not _inside(real, self.roots):
                 self._skip(path, f"a symlink to a folder outside the paths given ({real})")
-            elif not _VCS_FOLDERS.intersection(Path(real).parts):
+            elif not any(
+                _VCS_FOLDERS.intersection(Path(os.path.relpath(real, root)).parts)
+                for root in self.roots
+                if _inside(real, [root])
+            ):
                 # (A version control folder holds no file of the tree's own: never walked.)
                 self.folder_links.append((path, real))
             return
