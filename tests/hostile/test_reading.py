@@ -14,6 +14,7 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
 from helpers import write_tree
 from test_inputs import run_cm
 
@@ -319,6 +320,22 @@ def test_a_script_python_runs_by_its_shebang_is_checked(tmp_path: Path) -> None:
     assert fixed.returncode == 1, fixed.stderr
     assert "temperature=0.0" in (tmp_path / "bin/run").read_text()
     assert (tmp_path / "bin/run").stat().st_mode & 0o777 == 0o755
+
+
+@pytest.mark.parametrize(
+    "shebang",
+    [
+        "#!/usr/bin/env -S uv run --script",
+        "#!/usr/bin/env -S uv run --quiet --script",
+        "#!/usr/bin/env -S PYTHONUTF8=1 python3 -u",
+    ],
+)
+def test_a_script_uv_or_env_with_variables_runs_as_python_is_checked(
+    tmp_path: Path, shebang: str
+) -> None:
+    write_tree(tmp_path, {"tools/agent": f"{shebang}\n" + BODY})
+    status, codes, _ = _codes(tmp_path, ".")
+    assert (status, codes) == (1, CODES)
 
 
 PYPROJECT = '[project]\nname = "app"\nversion = "1"\ndependencies = [{}]\n'

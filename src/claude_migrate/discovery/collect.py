@@ -70,9 +70,13 @@ def python_kind(path: Path) -> str | None:
 
 
 # A script Python runs by its first line, with no suffix (`bin/serve` starting
-# `#!/usr/bin/env python3`, `#!/usr/bin/python3.12 -u`, `#!/usr/bin/env -S python3 -u`).
+# `#!/usr/bin/env python3`, `#!/usr/bin/python3.12 -u`, `#!/usr/bin/env -S python3 -u`,
+# `#!/usr/bin/env -S PYTHONUTF8=1 python3`: env's options and variables before the command),
+# and a script uv runs (`#!/usr/bin/env -S uv run --script`, inline metadata per PEP 723:
+# https://docs.astral.sh/uv/guides/scripts/#using-a-shebang-to-create-an-executable-file).
 _PYTHON_SHEBANG = re.compile(
-    rb"#![ \t]*\S*/(?:env[ \t]+(?:-\S+[ \t]+)*)?python[0-9.]*(?:[ \t\r\n]|\Z)"
+    rb"#![ \t]*\S*/(?:env[ \t]+(?:(?:-\S+|[A-Za-z_]\w*=\S*)[ \t]+)*)?"
+    rb"(?:python[0-9.]*|uv[ \t]+run(?:[ \t]+[^\s]+)*?[ \t]+--script)(?:[ \t\r\n]|\Z)"
 )
 _SHEBANG_BYTES = 256
 
