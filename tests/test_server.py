@@ -333,6 +333,20 @@ def test_a_new_sdk_pin_on_disk_is_read_again(tmp_path: Path) -> None:
     _drive(tmp_path, scenario)
 
 
+def test_a_document_whose_coding_cookie_python_refuses_is_one_cm001(tmp_path: Path) -> None:
+    # Python cannot read the saved file (`SyntaxError: encoding problem: klingon`), as `check`
+    # says of it on disk; a cookie Python accepts changes nothing for an ASCII document.
+    async def scenario(editor: Editor) -> None:
+        editor.open("refused.py", "# -*- coding: klingon -*-\n" + SOURCE)
+        published = await editor.wait_for("refused.py", 1)
+        assert [d.code for d in published.diagnostics] == ["CM001"]
+        assert "klingon" in published.diagnostics[0].message
+        editor.open("latin.py", "#!/usr/bin/env python3\n# coding: latin-1\n" + HEAD + BODY)
+        assert _by_code(await editor.wait_for("latin.py", 1), "CM101")
+
+    _drive(tmp_path, scenario)
+
+
 def test_a_file_the_engine_cannot_parse_is_one_diagnostic_not_a_dead_server(tmp_path: Path) -> None:
     async def scenario(editor: Editor) -> None:
         editor.open("broken.py", "import anthropic\ndef (:\n")

@@ -489,6 +489,7 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
     if request.stdin is not None:
         options = replace(options, write=False, keep_text=True)
     trusted = _trusted_setup(request, stop)
+    _output_guard(request, stop)
     work = _collect_work(request, options, stop)
     messages.extend(_skip_warnings(work.skipped, request))
     messages.extend(_notices(work.notices, options))
@@ -589,6 +590,36 @@ def _baseline_root(request: Request) -> Path | None:
     return work_tree_root(folder) or Path.cwd()
 
 
+def _output_guard(request: Request, stop: Stop) -> None:
+    """Refuse an output file named inside the checked tree that a symlink there leads out of.
+
+    The checked tree may come from a stranger: a committed `claude-migrate.sarif ->
+    ~/.bashrc` (or a folder link on the way) would have the report written outside the paths
+    given. A path outside the tree (`/dev/stdout`, `$RUNNER_TEMP/report.sarif`) is the user's.
+    """
+    named = [
+        ("--output", request.output),
+        ("--report", request.report_file),
+        ("--write-baseline", request.write_baseline),
+        ("--prune-baseline", request.baseline if request.prune_baseline else None),
+    ]
+    if not any(path is not None for _, path in named):
+        return
+    trees = _checked_trees(request)
+    lexical = [Path(os.path.abspath(path)) for path in list(request.paths) or [Path(".")]]
+    for flag, path in named:
+        if path is None:
+            continue
+        given = Path(os.path.abspath(path))
+        within = any(given == tree or tree in given.parents for tree in lexical + trees)
+        if within and not _inside(given, trees):
+            raise stop(
+                f"{flag} {path}: a symbolic link inside the tree being checked leads out of it"
+                f" (to {os.path.realpath(given)}); name a file outside the tree, or remove the"
+                " link"
+            )
+
+
 def _trusted_setup(request: Request, stop: Stop) -> Trusted | None:
     """Return a trusted gate's setup; refuse a policy or baseline the checked tree holds."""
     if request.trusted_config is None:
@@ -635,7 +666,12 @@ def _run_work(
     """Run the jobs (through the cache unless it is off) and return the run."""
     cache = None
     folder = request.cache_dir or default_dir()
-    if trusted is not None and trusted.cache is None and folder is not None:
+    if (
+        trusted is not None
+        and trusted.cache is None
+        and folder is not None
+        and not request.no_cache
+    ):
         messages.append(
             f"claude-migrate: note: the cache folder {folder} is inside the checked tree: "
             "a trusted gate does not use it"
@@ -882,6 +918,12 @@ def _notices(notices: Notices, options: Options) -> list[str]:
         lines.append(
             f"claude-migrate: warning: {display_path(path, cwd)}: checked though an ignore file"
             " names it: git tracks it, and ignore files apply only to untracked files"
+        )
+    for path in notices.unskipped:
+        lines.append(
+            f"claude-migrate: warning: {display_path(path, cwd)}: checked though its folder's"
+            " name or a marker file (CACHEDIR.TAG, pyvenv.cfg, conda-meta) says it is a cache or"
+            " an environment: git tracks it"
         )
     if options.fix and options.write:
         for path in remove_stale_temps(notices.stale_temps):

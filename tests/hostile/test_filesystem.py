@@ -445,6 +445,36 @@ def test_symlink_loops_finish_quickly_and_report_each_file_once(tmp_path: Path) 
     assert "sub/loop.py: skipped: a symlink that leads nowhere" in result.stderr.decode()
 
 
+def test_a_folder_linked_from_one_the_walk_skips_is_walked_at_the_links_name(
+    tmp_path: Path, cli: Cli
+) -> None:
+    # `pkg -> .venv/pkg`: Python imports `pkg` through the link, and the walk never enters the
+    # real folder at its own name (an environment's name), so it is walked at the link's name;
+    # once, and fixed through the link. A linked folder the walk enters anyway is not walked
+    # again, and a link into a real environment (`pyvenv.cfg` beside `bin/`) stays skipped.
+    write_tree(
+        tmp_path,
+        {
+            ".venv/pkg/agent.py": SOURCE,
+            "src/app.py": SOURCE,
+            "env/pyvenv.cfg": "home = /usr/bin\n",
+            "env/bin/python": "",
+            "env/tool.py": SOURCE,
+        },
+    )
+    (tmp_path / "pkg").symlink_to(".venv/pkg")
+    (tmp_path / "also").symlink_to(".venv/pkg")
+    (tmp_path / "app").symlink_to("src")
+    (tmp_path / "tools").symlink_to("env")
+    write_tree(tmp_path, {".git/hooks/pre-commit.py": SOURCE})
+    (tmp_path / "hooks").symlink_to(".git/hooks")
+    paths = sorted({d["path"] for d in cli.json("check", ".")["diagnostics"]})
+    assert paths == ["also/agent.py", "src/app.py"], paths
+    cli("fix", ".")
+    assert (tmp_path / "pkg").is_symlink() and (tmp_path / "also").is_symlink()
+    assert (tmp_path / ".venv" / "pkg" / "agent.py").read_text() == FIXED_SOURCE
+
+
 def test_the_same_folder_given_twice_or_nested_is_walked_once(tmp_path: Path, cli: Cli) -> None:
     write_tree(tmp_path, {"src/a.py": SOURCE, "src/pkg/b.py": SOURCE})
     paths = [d["path"] for d in cli.json("check", "src", "src/pkg", "src")["diagnostics"]]

@@ -565,6 +565,44 @@ def test_output_on_a_full_disk_exits_2_and_keeps_the_old_file(
     assert not list(tmp_path.glob("*.cm-tmp"))
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["check", "--output", "report.sarif"],
+        ["check", "--write-baseline", "report.sarif"],
+        ["fix", "--diff", "--report", "report.sarif"],
+        ["check", "--output", "out/report.sarif"],
+    ],
+)
+def test_output_through_a_link_the_tree_holds_to_outside_it_exits_2(
+    tmp_path: Path, args: list[str]
+) -> None:
+    # A pull request commits the name a CI step writes its report to as a link out of the
+    # checkout (or a folder on its way): the report would overwrite a file of the runner's.
+    tree, outside = tmp_path / "tree", tmp_path / "outside"
+    write_tree(tree, {"a.py": CALL})
+    write_tree(outside, {"victim": "precious\n"})
+    (tree / "report.sarif").symlink_to("../outside/victim")
+    (tree / "out").symlink_to("../outside")
+    proc = run_cm(*args, ".", cwd=tree)
+    assert_config_error(proc, args[-1], "a symbolic link inside the tree being checked leads out")
+    assert sorted(p.name for p in outside.iterdir()) == ["victim"]
+    assert (outside / "victim").read_text() == "precious\n"
+
+
+def test_output_through_a_link_inside_the_tree_or_named_outside_it_is_written(
+    tmp_path: Path,
+) -> None:
+    tree = tmp_path / "tree"
+    write_tree(tree, {"a.py": CALL, "reports/.keep": ""})
+    (tree / "report.txt").symlink_to("reports/latest.txt")
+    assert run_cm("check", "--output", "report.txt", ".", cwd=tree).returncode == 1
+    assert (tree / "report.txt").is_symlink()
+    assert "CM101" in (tree / "reports" / "latest.txt").read_text()
+    proc = run_cm("check", "--output", str(tmp_path / "elsewhere.txt"), ".", cwd=tree)
+    assert proc.returncode == 1 and "CM101" in (tmp_path / "elsewhere.txt").read_text()
+
+
 @pytest.mark.parametrize("option", ["--write-baseline", "--output"])
 def test_output_under_a_file_instead_of_a_folder_exits_2(tmp_path: Path, option: str) -> None:
     write_tree(tmp_path, {"a.py": CALL, "plain": "a file\n"})

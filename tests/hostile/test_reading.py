@@ -8,11 +8,13 @@ or its own `.gitignore` naming a file git tracks. Each case is checked against t
 
 from __future__ import annotations
 
+import ast
 import base64
 import json
 import subprocess
 from pathlib import Path
 
+import pytest
 from helpers import write_tree
 from test_inputs import run_cm
 
@@ -49,6 +51,55 @@ def test_a_file_saved_as_utf7_by_its_cookie_is_checked_as_python_decodes_it(
     write_tree(tmp_path, {"app.py": data})
     status, codes, _ = _codes(tmp_path, ".")
     assert (status, codes) == (1, CODES)
+
+
+def test_a_cookie_after_a_long_first_line_is_honoured(tmp_path: Path) -> None:
+    # PEP 263 puts no length on lines 1 and 2: a first comment line of any length, or a cookie
+    # line padded out, still declares the encoding Python decodes the file with.
+    data = _utf7_everywhere(BODY)
+    write_tree(
+        tmp_path,
+        {
+            "padded_first.py": b"#" + b"x" * 2000 + b"\n" + data,
+            "padded_cookie.py": data.replace(b"# -*-", b"#" + b" " * 2000 + b"-*-", 1),
+        },
+    )
+    for name in ("padded_first.py", "padded_cookie.py"):
+        assert compile((tmp_path / name).read_bytes(), name, "exec")
+        status, codes, _ = _codes(tmp_path, name)
+        assert (status, codes) == (1, CODES), name
+
+
+def test_a_carriage_return_ends_a_line_before_the_cookie_as_python_ends_it(
+    tmp_path: Path,
+) -> None:
+    # CPython's tokenizer ends a line at a lone CR as well as at LF, so a cookie after
+    # `#x\n#y\r` is on line 3 and the file is UTF-8; `tokenize.detect_encoding` splits at LF only
+    # and would read it as UTF-7, where `+AAo-` is a newline that opens a string around the call.
+    data = b'#x\n#y\r# coding: utf-7\n# +AAo-_ = """\n' + BODY.encode() + b'# +AAo-"""\n'
+    tree = ast.parse(data)
+    assert [type(node).__name__ for node in tree.body] == ["Import", "Assign", "Assign"]
+    write_tree(tmp_path, {"app.py": data})
+    status, codes, _ = _codes(tmp_path, ".")
+    assert (status, codes) == (1, CODES)
+
+
+def test_a_noqa_python_reads_on_the_line_after_the_call_silences_nothing(
+    tmp_path: Path,
+) -> None:
+    # A lone CR ends a line for Python and for the findings' line numbers; a comment read with
+    # lines split at LF only would be one line higher for every CR above it, so a bare noqa
+    # comment on its own line below the call would sit on the call's line.
+    lines = BODY.splitlines()
+    data = f"{lines[0]}  # a\r# b\n{lines[1]}\n{lines[2]}\n# noqa\n".encode()
+    tree = ast.parse(data)
+    assert tree.body[-1].lineno == 4
+    write_tree(tmp_path, {"app.py": data})
+    status, codes, _ = _codes(tmp_path, ".")
+    assert (status, codes) == (1, CODES)
+    # The same noqa on the call's own line, after a CR above it, still silences it.
+    write_tree(tmp_path, {"app.py": data.replace(b"[])\n# noqa", b"[])  # noqa")})
+    assert _codes(tmp_path, ".")[:2] == (0, [])
 
 
 def test_a_fullwidth_identifier_is_the_name_python_binds(tmp_path: Path) -> None:
@@ -153,6 +204,63 @@ def test_a_tracked_file_its_gitignore_names_is_checked_with_a_warning(tmp_path: 
     assert "untracked.py" not in err
 
 
+def test_a_tracked_file_in_a_folder_marked_as_a_cache_or_environment_is_checked(
+    tmp_path: Path,
+) -> None:
+    # Python imports `app` and `node_modules.helper` whatever marker files sit beside them: a
+    # committed `CACHEDIR.TAG`, `pyvenv.cfg` with a `bin/`, `conda-meta` or a folder name the walk
+    # skips must not hide the files git tracks there.
+    tag = "Signature: 8a477f597d28d172789f06886806bc55\n"
+    write_tree(
+        tmp_path,
+        {
+            "main.py": "import app.agent\n",
+            "app/agent.py": BODY,
+            "app/CACHEDIR.TAG": tag,
+            "node_modules/helper.py": BODY,
+            # Other languages' packages a project commits: only Python files are read there.
+            "node_modules/pkg/models.json": '{"model": "claude-2.1"}\n',
+            "venv/pkg/tool.py": BODY,
+            "lib/pyvenv.cfg": "home = /usr/bin\n",
+            "lib/bin/x": "",
+            "lib/run.py": BODY,
+            "env2/conda-meta/history": "",
+            "env2/run.py": BODY,
+            "env2/settings.yaml": "model: claude-2.1\n",
+        },
+    )
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "-qm", "start")
+    # Untracked files there are still left alone, as are the tool's own untracked caches.
+    write_tree(
+        tmp_path,
+        {
+            "app/untracked.py": BODY,
+            "node_modules/untracked.py": BODY,
+            "cache/CACHEDIR.TAG": tag,
+            "cache/entry.py": BODY,
+            ".venv/lib/site.py": BODY,
+        },
+    )
+    proc = run_cm("check", "--no-cache", "--format", "json", ".", cwd=tmp_path)
+    report = json.loads(proc.stdout)
+    paths = sorted({d["path"] for d in report["diagnostics"]})
+    tracked = [
+        "app/agent.py",
+        "env2/run.py",
+        "env2/settings.yaml",
+        "lib/run.py",
+        "node_modules/helper.py",
+        "venv/pkg/tool.py",
+    ]
+    assert paths == tracked, paths
+    err = proc.stderr.decode()
+    for name in tracked:
+        assert f"{name}: checked though its folder's name or a marker file" in err, err
+    assert "untracked" not in err and "entry.py" not in err
+
+
 def _utf7(text: str) -> str:
     return "+" + base64.b64encode(text.encode("utf-16-be")).decode().rstrip("=") + "-"
 
@@ -212,6 +320,22 @@ def test_a_script_python_runs_by_its_shebang_is_checked(tmp_path: Path) -> None:
     assert fixed.returncode == 1, fixed.stderr
     assert "temperature=0.0" in (tmp_path / "bin/run").read_text()
     assert (tmp_path / "bin/run").stat().st_mode & 0o777 == 0o755
+
+
+@pytest.mark.parametrize(
+    "shebang",
+    [
+        "#!/usr/bin/env -S uv run --script",
+        "#!/usr/bin/env -S uv run --quiet --script",
+        "#!/usr/bin/env -S PYTHONUTF8=1 python3 -u",
+    ],
+)
+def test_a_script_uv_or_env_with_variables_runs_as_python_is_checked(
+    tmp_path: Path, shebang: str
+) -> None:
+    write_tree(tmp_path, {"tools/agent": f"{shebang}\n" + BODY})
+    status, codes, _ = _codes(tmp_path, ".")
+    assert (status, codes) == (1, CODES)
 
 
 PYPROJECT = '[project]\nname = "app"\nversion = "1"\ndependencies = [{}]\n'

@@ -214,6 +214,8 @@ def test_the_trusted_gate_ignores_every_policy_file_in_the_tree(
     assert "pkg/app.py:4:" in gate.stdout and "CM101" in gate.stdout
     assert "Trusted gate: policy " in gate.stdout
     assert "the tree's own policy files, baselines and caches were not read" in gate.stdout
+    # With `--no-cache` no cache folder is in question, so none is said to be inside the tree.
+    assert "cache folder" not in gate.stderr, gate.stderr
 
 
 def test_the_trusted_gate_reads_its_baseline_only_from_outside_the_tree(tmp_path: Path) -> None:

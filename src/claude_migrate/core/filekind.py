@@ -52,7 +52,9 @@ class CheckContext(Protocol):
 def python_comments(text: str, lines: Collection[int] | None = None) -> list[Comment]:
     """Return the comments of Python source, as its tokenizer sees them (never inside strings)."""
     try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+        # Lines end at "\r\n", "\r" or "\n", as CPython's tokenizer ends them and as the
+        # findings count them (`newline=""` splits there without translating).
+        tokens = list(tokenize.generate_tokens(io.StringIO(text, newline="").readline))
     except (tokenize.TokenError, SyntaxError, IndentationError):
         return []
     return [

@@ -35,6 +35,52 @@ def _stateful(encoding: str) -> bool:
     return name in STATEFUL_ENCODINGS or name.startswith("iso2022")
 
 
+_PHYSICAL_LINE = re.compile(rb"[^\r\n]*(?:\r\n?|\n)?")
+
+
+def python_encoding(data: bytes) -> str:
+    """Return the encoding Python decodes `data` with: a BOM, else a PEP 263 cookie, else UTF-8.
+
+    `tokenize.detect_encoding` splits lines at `\n` only; CPython's own tokenizer (the one that
+    compiles and imports the file) first turns `\r\n` and a lone `\r` into `\n`, so a cookie
+    after a `\r` is on line 3 for Python and on line 2 for `tokenize`. The lines are handed
+    over split the way CPython splits them. Raises SyntaxError where Python does.
+    """
+    lines = iter(_PHYSICAL_LINE.findall(data, 0, _two_lines_end(data)))
+    encoding, _ = tokenize.detect_encoding(lambda: next(lines, b""))
+    return encoding
+
+
+def refused_cookie(text: str) -> DecodeError | None:
+    """Return why Python refuses the coding cookie of `text` saved as UTF-8, or None.
+
+    An editor's buffer has no bytes yet; the cookie on its first two lines still decides
+    whether Python can read the file (`# coding: klingon` is a SyntaxError).
+    """
+    head = text[: text.find("\n", text.find("\n") + 1) + 1 or len(text)]
+    if "coding" not in head:
+        return None
+    try:
+        python_encoding(head.encode("utf-8", "surrogatepass"))
+    except SyntaxError as exc:
+        return DecodeError(str(exc), getattr(exc, "lineno", None) or 1)
+    return None
+
+
+def _two_lines_end(data: bytes) -> int:
+    """Return where line 2 ends, a line ending at `\r\n`, `\r` or `\n` as CPython ends it."""
+    end = 0
+    for _ in range(2):
+        match = _LINE_END_BYTES.search(data, end)
+        if match is None:
+            return len(data)
+        end = match.end()
+    return end
+
+
+_LINE_END_BYTES = re.compile(rb"\r\n?|\n")
+
+
 class NotRegularFile(OSError):
     """The path is a FIFO, a device, a socket or a folder: reading it could block or never end."""
 
@@ -134,7 +180,7 @@ class SourceText:
         encoding = "utf-8"
         if is_python:
             try:
-                encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+                encoding = python_encoding(data)
             except SyntaxError as exc:
                 raise DecodeError(str(exc), getattr(exc, "lineno", None)) from None
             if encoding == "utf-8-sig":
@@ -232,17 +278,14 @@ def _round_trip_problem(text: str, body: bytes, encoding: str) -> str | None:
 # Python: a coding cookie that is not UTF-8 (UTF-7 spells `a` as `+AGE-`), or an identifier
 # written in a compatibility form (`ａnthropic`, fullwidth: Python normalises identifiers with
 # NFKC, https://docs.python.org/3/reference/lexical_analysis.html#identifiers).
-_COOKIE_WINDOW = 1024  # the cookie is on line 1 or 2; no line of a real header is longer
-
-
 def _declared_encoding(data: bytes) -> str | None:
     """Return the encoding a BOM or a PEP 263 cookie gives `data` when it is not UTF-8."""
     if data.startswith(BOM):
         return None
-    if b"coding" not in data[:_COOKIE_WINDOW]:
+    if b"coding" not in data[: _two_lines_end(data)]:
         return None
     try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        encoding = python_encoding(data)
     except SyntaxError:
         return None
     return None if codecs.lookup(encoding).name in ("utf-8", "ascii") else encoding
@@ -321,10 +364,11 @@ def python_identifiers(text: str) -> str:
         return text
     import unicodedata
 
-    lines = io.StringIO(text).readlines()  # as the tokenizer splits them: at "\n" only
+    # Lines end at "\r\n", "\r" or "\n", as CPython's tokenizer ends them.
+    lines = io.StringIO(text, newline="").readlines()
     edits: list[tuple[int, int, int, str]] = []
     try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        for token in tokenize.generate_tokens(io.StringIO(text, newline="").readline):
             if token.type == tokenize.NAME and not token.string.isascii():
                 normal = unicodedata.normalize("NFKC", token.string)
                 if normal != token.string:

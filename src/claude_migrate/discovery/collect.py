@@ -38,6 +38,7 @@ SKIP_DIRS = frozenset(
 )  # fmt: skip
 
 
+_VCS_FOLDERS = frozenset({".git", ".hg", ".svn", ".bzr"})
 # A cache folder says so with this file (https://bford.info/cachedir/); the result cache writes it.
 CACHE_TAG = "CACHEDIR.TAG"
 # Folders that are never the project's source, whatever their name: a cache folder, a virtual
@@ -69,9 +70,13 @@ def python_kind(path: Path) -> str | None:
 
 
 # A script Python runs by its first line, with no suffix (`bin/serve` starting
-# `#!/usr/bin/env python3`, `#!/usr/bin/python3.12 -u`, `#!/usr/bin/env -S python3 -u`).
+# `#!/usr/bin/env python3`, `#!/usr/bin/python3.12 -u`, `#!/usr/bin/env -S python3 -u`,
+# `#!/usr/bin/env -S PYTHONUTF8=1 python3`: env's options and variables before the command),
+# and a script uv runs (`#!/usr/bin/env -S uv run --script`, inline metadata per PEP 723:
+# https://docs.astral.sh/uv/guides/scripts/#using-a-shebang-to-create-an-executable-file).
 _PYTHON_SHEBANG = re.compile(
-    rb"#![ \t]*\S*/(?:env[ \t]+(?:-\S+[ \t]+)*)?python[0-9.]*(?:[ \t\r\n]|\Z)"
+    rb"#![ \t]*\S*/(?:env[ \t]+(?:(?:-\S+|[A-Za-z_]\w*=\S*)[ \t]+)*)?"
+    rb"(?:python[0-9.]*|uv[ \t]+run(?:[ \t]+[^\s]+)*?[ \t]+--script)(?:[ \t\r\n]|\Z)"
 )
 _SHEBANG_BYTES = 256
 
@@ -195,6 +200,8 @@ class _GitIgnores:
             self._tracked[root] = (names, holding)
         files, folders = self._tracked[root]
         rel = path.relative_to(root).as_posix()
+        if rel == ".":
+            return bool(files)
         return rel in (folders if is_dir else files)
 
     def ignored(self, path: Path, is_dir: bool) -> bool:
@@ -243,6 +250,8 @@ class Notices:
     stale_temps: list[Path] = field(default_factory=list)
     # Files an ignore file names that git tracks: checked, and the ignore file overruled.
     overruled: list[Path] = field(default_factory=list)
+    # Files git tracks in a folder the walk skips by its name or a marker file: checked.
+    unskipped: list[Path] = field(default_factory=list)
 
 
 def _inside(real: str, roots: Sequence[str]) -> bool:
@@ -301,6 +310,7 @@ def discover(
             yield candidate
         if not found and len(walk.links) == linked:
             skip(path, NOTHING_UNDER)
+    yield from walk.linked_folders()
     yield from walk.linked_files()
 
 
@@ -344,6 +354,17 @@ class _Walk:
         self.links: list[tuple[Candidate, tuple[int, int]]] = []
         # Folders an ignore file names that are entered for the files git tracks in them.
         self.ignored_folders: set[Path] = set()
+        # Folders skipped by their name or a marker file (a cache, an environment) that are
+        # entered for the files git tracks in them: a pull request could otherwise hide a
+        # package it imports by committing a `CACHEDIR.TAG` into it or naming it `node_modules`.
+        # True: Python files only (a folder skipped by name: a committed `node_modules` holds
+        # JSON of other languages' packages, not the project's data).
+        self.tracked_only: dict[Path, bool] = {}
+        # The real paths of the folders walked, and the symlinks to folders inside the roots:
+        # a linked folder the walk did not enter at its own name (`pkg -> .venv/pkg`, which
+        # Python imports as `pkg`) is walked at the link's name.
+        self.entered: set[str] = set()
+        self.folder_links: list[tuple[Path, str]] = []
 
     def folder(self, path: Path) -> Iterator[Candidate]:
         try:
@@ -356,6 +377,20 @@ class _Walk:
         self.folders.add(key)
         yield from self._walk(path, os.path.realpath(path), info.st_dev)
 
+    def linked_folders(self) -> Iterator[Candidate]:
+        index = 0
+        while index < len(self.folder_links):  # a linked folder may hold links of its own
+            path, real = self.folder_links[index]
+            index += 1
+            if real in self.entered:
+                continue
+            try:
+                info = os.stat(real)
+            except OSError:
+                continue
+            self.folders.add((info.st_dev, info.st_ino))
+            yield from self._walk(path, real, info.st_dev, NOT_SOURCE_MARKERS)
+
     def linked_files(self) -> Iterator[Candidate]:
         for candidate, key in self.links:
             if key not in self.files:
@@ -366,6 +401,16 @@ class _Walk:
         self.notices.skipped.append((path, why))
 
     def _wanted(self, path: Path, is_dir: bool) -> bool:
+        python_only = self.tracked_only.get(path.parent)
+        if python_only is not None:
+            if not self.ignores.tracked(path, is_dir):
+                return False
+            if is_dir:
+                self.tracked_only[path] = python_only
+            elif python_only and kind_of(path) != "python":
+                return False
+            else:
+                self.notices.unskipped.append(path)
         if self.respect_gitignore and (
             path.parent in self.ignored_folders or self.ignores.ignored(path, is_dir)
         ):
@@ -380,15 +425,44 @@ class _Walk:
                 self.notices.overruled.append(path)
         return not self.is_excluded(path)
 
-    def _walk(
-        self, folder: Path, real: str, device: int, markers: frozenset[str] = ROOT_MARKERS
-    ) -> Iterator[Candidate]:
+    def _enter_by_name(self, name: str, path: Path) -> bool:
+        """Return whether a folder's name lets the walk enter it.
+
+        A folder skipped by name whose name Python can import (`node_modules`, `venv`) is
+        entered for the files git tracks in it.
+        """
+        if name not in SKIP_DIRS and not name.endswith(".egg-info"):
+            return True
+        if not (name.isidentifier() and self.ignores.tracked(path, True)):
+            return False
+        self.tracked_only[path] = True
+        return True
+
+    def _enter(
+        self, folder: Path, real: str, markers: frozenset[str]
+    ) -> list[os.DirEntry[str]] | None:
+        """Return a folder's entries, or None when it is not walked (again)."""
+        if real in self.entered:
+            return None
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:
-            return
+            return None
         if _not_source({entry.name for entry in entries}, markers):
-            return  # a cache folder or an environment, under any name: never source
+            # A cache folder or an environment, under any name: never source, except the files
+            # git tracks in it (nobody commits a cache; a committed marker hides nothing).
+            if not self.ignores.tracked(folder, True):
+                return None
+            self.tracked_only.setdefault(folder, False)
+        self.entered.add(real)
+        return entries
+
+    def _walk(
+        self, folder: Path, real: str, device: int, markers: frozenset[str] = ROOT_MARKERS
+    ) -> Iterator[Candidate]:
+        entries = self._enter(folder, real, markers)
+        if entries is None:
+            return
         subfolders: list[tuple[Path, str, int]] = []
         for entry in entries:
             path = Path(entry.path)
@@ -396,9 +470,7 @@ class _Walk:
                 if entry.is_symlink():
                     self._link(entry, path)
                 elif entry.is_dir(follow_symlinks=False):
-                    if entry.name in SKIP_DIRS or entry.name.endswith(".egg-info"):
-                        continue
-                    if not self._wanted(path, True):
+                    if not self._enter_by_name(entry.name, path) or not self._wanted(path, True):
                         continue
                     info = entry.stat(follow_symlinks=False)
                     key = (info.st_dev, info.st_ino)
@@ -451,6 +523,13 @@ class _Walk:
             # outside is not ours to read.
             if not _inside(real, self.roots):
                 self._skip(path, f"a symlink to a folder outside the paths given ({real})")
+            elif not any(
+                _VCS_FOLDERS.intersection(Path(os.path.relpath(real, root)).parts)
+                for root in self.roots
+                if _inside(real, [root])
+            ):
+                # (A version control folder holds no file of the tree's own: never walked.)
+                self.folder_links.append((path, real))
             return
         if kind is None:
             return

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from claude_migrate.core.atomic import write_atomic
 from claude_migrate.core.diagnostics import Diagnostic
+from claude_migrate.core.source import python_encoding
 
 _NOQA_CODES = re.compile(r"#\s*noqa:\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*)", re.I)
 _STRING_TOKENS = {tokenize.STRING}
@@ -121,7 +122,7 @@ def add_to_file(path: Path, display: str, findings: Iterable[Diagnostic]) -> Fil
         if d.code not in by_line[d.line]:
             by_line[d.line].append(d.code)
     data = path.read_bytes()
-    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    encoding = python_encoding(data)
     text = data.decode(encoding)
     try:
         lines_info = _scan(text)

@@ -36,6 +36,7 @@ from claude_migrate.core.source import (
     as_python_reads,
     python_identifiers,
     read_regular,
+    refused_cookie,
 )
 from claude_migrate.core.suppress import skips_file
 from claude_migrate.engine.cache import ResultCache, lookup, storable, unchanged
@@ -495,6 +496,12 @@ def read_source(
 ) -> SourceText | None:
     """Return a job's decoded text, or None when the file is skipped or undecodable (CM001)."""
     if job.text is not None:
+        # An editor's text: Python reads the file it saves by its coding cookie, and one
+        # Python refuses (`# coding: klingon`) makes the file one Python cannot run.
+        refused = refused_cookie(job.text) if is_python else None
+        if refused is not None:
+            result.errors.append(FileError(job.display, str(refused), refused.line))
+            return None
         source = SourceText(job.text)
     else:
         assert data is not None

@@ -10,9 +10,9 @@ a line a magic continues onto with a trailing backslash becomes a comment too. T
 lines are kept to be put back when the cell is written.
 
 Cell magics (`%%name` on the cell's first line): a few run their body as Python (`%%time`,
-`%%timeit`, `%%capture`, `%%prun`, `%%debug`, `%%python`, ...): the magic line is masked and the
-body checked. Every other one (`%%bash`, `%%writefile`, `%%html`, `%%sql`, ...) makes the cell
-something other than Python, and the cell is skipped.
+`%%timeit`, `%%capture`, `%%prun`, `%%debug`, `%%python`, `%%script python3`, ...): the magic
+line is masked and the body checked. Every other one (`%%bash`, `%%writefile`, `%%html`,
+`%%sql`, ...) makes the cell something other than Python, and the cell is skipped.
 
 IPython's own rules: https://ipython.readthedocs.io/en/stable/interactive/magics.html and
 https://ipython.readthedocs.io/en/stable/interactive/reference.html#automagic
@@ -141,6 +141,31 @@ def cell_magic(text: str) -> str | None:
     return None
 
 
+# `%%script [options] COMMAND`: the options IPython's script magic takes a value after.
+_SCRIPT_VALUE_OPTIONS = frozenset({"--out", "--err", "--proc"})
+# Python 3 only: a `python2` body, as `%%python2`'s, need not parse as Python 3.
+_PYTHON_COMMAND = re.compile(r"(?:.*/)?python(?:3(?:\.\d+)?)?(?:\.exe)?")
+
+
+def _runs_python(text: str) -> bool:
+    """Return whether the cell's first line is `%%script` running a Python interpreter.
+
+    `%%script python3` runs its body as `%%python3` does (IPython defines `%%python` as
+    `%%script python`): https://ipython.readthedocs.io/en/stable/interactive/magics.html#cellmagic-script
+    """
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    words = first.split()
+    if not words or words[0] != "%%script":
+        return False
+    rest = iter(words[1:])
+    for word in rest:
+        if word in _SCRIPT_VALUE_OPTIONS:
+            next(rest, None)
+        elif not word.startswith("-"):
+            return _PYTHON_COMMAND.fullmatch(word) is not None
+    return False
+
+
 def mask_cell(text: str, marker: str) -> MaskedCell:
     """Return `text` with its IPython lines replaced by `<indent>0#<marker><n>` comments.
 
@@ -148,7 +173,7 @@ def mask_cell(text: str, marker: str) -> MaskedCell:
     this cell from 0, so they can be put back exactly.
     """
     magic = cell_magic(text)
-    if magic is not None and magic not in PYTHON_CELL_MAGICS:
+    if magic is not None and magic not in PYTHON_CELL_MAGICS and not _runs_python(text):
         return MaskedCell(text, skip_reason=f"cell magic %%{magic}")
     lines = _LINE.findall(text)
     masked: list[tuple[int, str]] = []
