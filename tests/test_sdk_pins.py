@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 from helpers import write_tree
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from packaging.specifiers import SpecifierSet
@@ -360,14 +366,41 @@ def test_unlisted_package_and_disabled_rule_report_nothing(tmp_path: Path) -> No
     assert run.diagnostics == [] and run.errors == []
 
 
-# Known gaps -----------------------------------------------------------------------------------
-
-
-@pytest.mark.xfail(strict=True, reason="a TOML string written with escapes is not edited in place")
-def test_escaped_toml_string_gets_a_fix(tmp_path: Path) -> None:
-    write_tree(tmp_path, {"Pipfile": '[packages]\nanthropic = "\\u003d=0.28.0"\n'})
-    result = process(_job(tmp_path, "Pipfile"), Options())
-    assert [d.fix is not None for d in result.diagnostics] == [True]
+@pytest.mark.parametrize(
+    ("name", "text", "path", "value"),
+    [
+        (
+            "Pipfile",
+            '[packages]\nanthropic = "\\u003d=0.28.0"\n',
+            ("packages", "anthropic"),
+            "==0.33.0",
+        ),
+        (
+            "pyproject.toml",
+            '[project]\nname = "x"\n'
+            'dependencies = ["anthropic\\u003e=0.20 ; python_version>\\"3.8\\""]\n',
+            ("project", "dependencies", 0),
+            'anthropic>=0.33.0 ; python_version>"3.8"',
+        ),
+        (
+            "pyproject.toml",
+            '[tool.poetry.dependencies]\nanthropic = { version = "\\u005e0.20" }\n',
+            ("tool", "poetry", "dependencies", "anthropic", "version"),
+            "^0.33.0",
+        ),
+    ],
+)
+def test_escaped_toml_string_is_written_anew_with_the_raised_constraint(
+    tmp_path: Path, name: str, text: str, path: tuple[str | int, ...], value: str
+) -> None:
+    write_tree(tmp_path, {name: text})
+    result = process(_job(tmp_path, name), Options())
+    [diagnostic] = result.diagnostics
+    assert diagnostic.fix is not None
+    fixed: object = tomllib.loads(apply_edits(text, diagnostic.fix.edits))
+    for part in path:
+        fixed = fixed[part]  # type: ignore[index]
+    assert fixed == value
 
 
 @pytest.mark.parametrize(

@@ -22,6 +22,7 @@ from packaging.version import InvalidVersion, Version
 from claude_migrate.checks.base import Check, Option
 from claude_migrate.core.diagnostics import Applicability, Diagnostic, Edit, FileError, Fix
 from claude_migrate.manifests import MANIFEST_KIND, canonical_name
+from claude_migrate.manifests.pin import toml_string
 
 if TYPE_CHECKING:
     from claude_migrate.analysis.context import FileContext
@@ -150,7 +151,10 @@ class SdkPinsCheck(Check["CheckContext"]):
                 else None
             )
             if raised is not None and span is not None:
-                edit = Edit(span[0], span[1], raised)
+                text = raised
+                if pin.rewrite is not None:  # a TOML string with escapes, written anew
+                    text = toml_string(pin.rewrite[0] + raised + pin.rewrite[1])
+                edit = Edit(span[0], span[1], text)
                 why = "" if release == minimum else f" ({minimum} was never published)"
                 fix = Fix(Applicability.SAFE, f"raise {pin.name} to {raised.strip()}{why}", (edit,))
         blocking = self._blocking_uses(ctx, pin, minimum)

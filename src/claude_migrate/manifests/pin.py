@@ -33,6 +33,10 @@ class Pin:
     # Where `spec` ends in the file's text, when its text there is not `spec` verbatim (a
     # requirement continued on the next line with `\`); None: at `spec_start + len(spec)`.
     spec_end: int | None = None
+    # For a TOML string not written verbatim (escapes: `"anthropic\u003e=0.20"`), the value's
+    # text before and after `spec`: the span from `spec_start` to `spec_end` is the whole
+    # string, and a fix writes it anew (`toml_string`) with the raised constraint in it.
+    rewrite: tuple[str, str] | None = None
 
     @property
     def spec_span(self) -> tuple[int, int] | None:
@@ -54,3 +58,17 @@ class Problem:
     offset: int | None  # where it starts in the text, when known
     message: str
     line: int | None = None  # 1-based, when only the line is known
+
+
+def toml_string(text: str) -> str:
+    """Return `text` as a TOML basic string: `"` and `\\` escaped, and every control character
+    but tab as `\\uXXXX` (https://toml.io/en/v1.0.0#string)."""
+    out = []
+    for char in text:
+        if char in ('"', "\\"):
+            out.append("\\" + char)
+        elif (ord(char) < 0x20 and char != "\t") or ord(char) == 0x7F:
+            out.append(f"\\u{ord(char):04X}")
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'

@@ -36,9 +36,15 @@ def _pep508(doc: TomlDocument, path: Path, pins: list[Pin], problems: list[Probl
             )
         )
         return
-    spec_start = None
-    if parsed.spec_start is not None and located.inner_start is not None and parsed.spec:
-        spec_start = located.inner_start + parsed.spec_start
+    spec_start = spec_end = None
+    rewrite = None
+    if parsed.spec_start is not None and parsed.spec:
+        if located.inner_start is not None:
+            spec_start = located.inner_start + parsed.spec_start
+        else:  # written with escapes: the fix writes the whole string anew
+            spec_start, spec_end = located.start, located.end
+            after = parsed.spec_start + len(parsed.spec)
+            rewrite = (text[: parsed.spec_start], text[after:])
     pins.append(
         Pin(
             parsed.requirement.name,
@@ -48,6 +54,8 @@ def _pep508(doc: TomlDocument, path: Path, pins: list[Pin], problems: list[Probl
             PEP440,
             spec_start,
             dotted(path[:-1]),
+            spec_end=spec_end,
+            rewrite=rewrite,
         )
     )
 
@@ -89,12 +97,7 @@ def _versioned(
         spec = located.value
         if syntax == PEP440 and spec.strip() == "*":
             spec = ""
-        start = holder.key_start
-        pins.append(
-            Pin(
-                name, start, located.end, spec, syntax, located.inner_start if spec else None, where
-            )
-        )
+        pins.append(_string_pin(name, holder.key_start, located, spec, syntax, where))
     elif isinstance(located.value, dict):
         version = doc.values.get((*path, "version"))
         if version is None or not isinstance(version.value, str):
@@ -103,16 +106,25 @@ def _versioned(
         spec = version.value
         if syntax == PEP440 and spec.strip() == "*":
             spec = ""
-        pins.append(
-            Pin(
-                name, start, version.end, spec, syntax, version.inner_start if spec else None, where
-            )
-        )
+        pins.append(_string_pin(name, start, version, spec, syntax, where))
     elif isinstance(located.value, list):
         for index in range(len(located.value)):
             item = doc.values.get((*path, index))
             if item is not None:
                 _versioned(doc, name, (*path, index), item, syntax, pins)
+
+
+def _string_pin(name: str, start: int, located: Located, spec: str, syntax: str, where: str) -> Pin:
+    """Return the pin of a constraint that is a whole TOML string (`anthropic = "^0.20"`)."""
+    if not spec:
+        return Pin(name, start, located.end, spec, syntax, None, where)
+    if located.inner_start is not None:
+        return Pin(name, start, located.end, spec, syntax, located.inner_start, where)
+    # Written with escapes (`"\u003e=0.20"`): the fix writes the whole string anew.
+    return Pin(
+        name, start, located.end, spec, syntax, located.start, where,
+        spec_end=located.end, rewrite=("", ""),
+    )  # fmt: skip
 
 
 def _table_of_constraints(doc: TomlDocument, path: Path, syntax: str, pins: list[Pin]) -> None:
