@@ -469,6 +469,7 @@ class _Layout:
     positional: tuple[str, ...]  # in order, after `self`/`cls`
     named: frozenset[str]  # what a keyword argument may bind
     defaulted: tuple[str, ...]
+    varkw: str | None = None  # the `**kwargs` parameter's name
 
 
 # A call of a summary: its module, its function's qualname (None: module level), `id` of it.
@@ -1746,6 +1747,7 @@ class Project:
                     p["name"] for p in params if p["kind"] in ("positional", "keyword")
                 ),
                 defaulted=tuple(p["name"] for p in params if p["default"] is not None),
+                varkw=next((p["name"] for p in params if p["kind"] == "varkw"), None),
             )
             self._layouts[key] = layout
         return layout
@@ -3133,11 +3135,38 @@ class Project:
                 self._record_spelled(key, symbol.name, spelled)
             if _add(self._entry(self.facts.reaches, key, "reaches", dict), symbol.name, reach):
                 self._touch("reaches", key)
+            keyword = self._star_key(symbol)
+            if keyword is not None:
+                # `kwargs.get("max_tokens", 1024)`: a caller's keyword of that name is read.
+                forwards = self._entry(self.facts.forwards, key, "forwards", dict)
+                if _add(forwards, keyword, reach):
+                    self._touch("forwards", key)
             if fallback is not None:
                 fallbacks = self._entry(self.facts.fallbacks, key, "fallbacks", dict)
                 if symbol.name not in fallbacks:
                     fallbacks[symbol.name] = fallback
                     self._touch("fallbacks", key)
+
+    def _star_key(self, symbol: Param) -> str | None:
+        """Return the keyword a read of a function's `**kwargs` by a literal key stands for.
+
+        `kwargs.get("max_tokens", 1024)` or `kwargs["model"]` reads what a caller passes as
+        `max_tokens=` or `model=` (https://docs.python.org/3/reference/compound_stmts.html#function-definitions:
+        the keywords no other parameter takes). None for any other parameter, and when the
+        function binds the name again or sets, changes or deletes a key of it (`kwargs.pop`,
+        `kwargs["model"] = m`): then the value read is not only the caller's.
+        """
+        name = symbol.name
+        if not name.endswith("]") or name.count("[") != 1 or name.count("]") != 1:
+            return None
+        base, key = name[:-1].split("[", 1)
+        facts = self.summaries.get(symbol.module, {}).get("functions", {}).get(symbol.qual)
+        if facts is None or "." in base or facts["locals"].get(base):
+            return None
+        if not any(p["kind"] == "varkw" and p["name"] == base for p in facts["params"]):
+            return None
+        keyed = facts.get("keyed", {}).get(base, [])
+        return None if None in keyed or key in keyed else key
 
     def _spelled_around(
         self, module: str, function: str, value: list[Any]
@@ -3360,6 +3389,7 @@ class Project:
                     by = _quiet_entry(self.facts.relied_by, key, dict)
                     _quiet_entry(by, name, set).add(receiver or ("", ""))
                     self._default_reads(callee_module, facts, name, reaches.get(name, []))
+        self._star_defaults(key, call, layout.varkw, reaches, extra, passed)
         self._record_bound_clients(module, function, key, bound_args)
         # Wrapper chains: our parameters passed on reach what the callee's reach.
         here = [self.paths.get(module, module), call[6]]
@@ -3384,6 +3414,36 @@ class Project:
             for star in call[5]:
                 if self._varkw(module, function, star) is not None:
                     self._record_forwarding(module, function, reaches, forwards, bound_args)
+
+    def _star_defaults(
+        self,
+        key: tuple[str, str],
+        call: list[Any],
+        varkw: str | None,
+        reaches: dict[str, list[list[Any]]],
+        extra: dict[str, list[Any]],
+        passed: set[str],
+    ) -> None:
+        """Note the defaults of `kwargs.get("key", DEFAULT)` a call relies on: it passes no
+        such keyword and spreads nothing (`**options` may hold it), so the default is sent."""
+        if varkw is None:
+            return
+        prefix = f"{varkw}["
+        read = [name for name in reaches if name.startswith(prefix)]
+        if not read:
+            return
+        self._read("fallbacks", key)
+        fallbacks = self.facts.fallbacks.get(key, {})
+        for name in read:
+            keyword = self._star_key(Param(key[0], key[1], name))
+            if keyword is None:
+                continue
+            if call[4] or call[5] or (keyword in extra and not _empty_literal(extra[keyword])):
+                passed.add(name)
+            missing = fallbacks.get(name)
+            if call[4] or call[5] or keyword in extra or not missing or missing[-1] != "missing":
+                continue
+            self._put(self._entry(self.facts.relied, key, "relied", set), name, "relied", key)
 
     def _default_reads(
         self, module: str, facts: dict[str, Any], name: str, reaches: list[list[Any]]
