@@ -383,7 +383,17 @@ class ValueResolver:
             inner = self.value(binding.value, binding.scope, depth + 1)
             if not inner.known:
                 return UNKNOWN
-            return Value(True, inner.value, inner.node, inner.via or node.value)
+            # A local bound to a relied-on default (`max_tokens = kwargs.pop("max_tokens",
+            # 4096)`, `x = param`) is that default: found and fixed there, not at the call,
+            # where a value would replace what the other callers pass.
+            return Value(
+                True,
+                inner.value,
+                inner.node,
+                inner.via or node.value,
+                default=inner.default,
+                given_too=inner.given_too,
+            )
         if isinstance(node, (cst.List, cst.Tuple)):
             return self._sequence(node, scope, depth)
         read = _class_read(node)
@@ -399,14 +409,14 @@ class ValueResolver:
         return UNKNOWN
 
     def star_default(self, node: cst.Call, scope: Scope, depth: int = 0) -> Value:
-        """Return the default of `kwargs.get("key", DEFAULT)` read from a function's `**kwargs`
-        when an in-project call of the function relies on it: it passes no such keyword and
-        spreads no dict. The project phase decides (`relied`, as `kwargs[key]`)."""
+        """Return the default of `kwargs.get("key", DEFAULT)` (or `.pop`) on a function's
+        `**kwargs` when an in-project call of the function relies on it: it passes no such
+        keyword and spreads no dict. The project phase decides (`relied`, as `kwargs[key]`)."""
         func = node.func
         if (
             self.symbols is None
             or not isinstance(func, cst.Attribute)
-            or func.attr.value != "get"
+            or func.attr.value not in ("get", "pop")
             or not isinstance(func.value, cst.Name)
             or len(node.args) != 2
             or any(arg.star or arg.keyword is not None for arg in node.args)
@@ -429,7 +439,7 @@ class ValueResolver:
         if not inner.known:
             return UNKNOWN
         owner = scope.qualname.removesuffix(".__init__")
-        via = f'the default of {name}.get("{key.value}") in {owner}()'
+        via = f'the default of {name}.{func.attr.value}("{key.value}") in {owner}()'
         given_too = read not in facts.get("unpassed", ())
         return Value(True, inner.value, inner.node, via, default=True, given_too=given_too)
 

@@ -2519,7 +2519,7 @@ class Project:
         ):
             return None
         own = facts.get("keyed", {}).get(star[1], [])
-        if None in own:
+        if None in own or facts.get("popped", {}).get(star[1]):
             return None
         return str(star[1]), set(own)
 
@@ -3150,11 +3150,12 @@ class Project:
     def _star_key(self, symbol: Param) -> str | None:
         """Return the keyword a read of a function's `**kwargs` by a literal key stands for.
 
-        `kwargs.get("max_tokens", 1024)` or `kwargs["model"]` reads what a caller passes as
-        `max_tokens=` or `model=` (https://docs.python.org/3/reference/compound_stmts.html#function-definitions:
-        the keywords no other parameter takes). None for any other parameter, and when the
-        function binds the name again or sets, changes or deletes a key of it (`kwargs.pop`,
-        `kwargs["model"] = m`): then the value read is not only the caller's.
+        `kwargs.get("max_tokens", 1024)`, `kwargs["model"]` or `kwargs.pop("max_tokens", 1024)`
+        reads what a caller passes as `max_tokens=` or `model=` (the keywords no other
+        parameter takes: https://docs.python.org/3/reference/compound_stmts.html#function-definitions).
+        None for any other parameter, and when the function binds the name again, sets,
+        changes or deletes a key of it (`kwargs["model"] = m`, `kwargs.update(...)`), or takes
+        the key out and reads it again: then the value read is not only the caller's.
         """
         name = symbol.name
         if not name.endswith("]") or name.count("[") != 1 or name.count("]") != 1:
@@ -3166,7 +3167,16 @@ class Project:
         if not any(p["kind"] == "varkw" and p["name"] == base for p in facts["params"]):
             return None
         keyed = facts.get("keyed", {}).get(base, [])
-        return None if None in keyed or key in keyed else key
+        if None in keyed or key in keyed:
+            return None
+        popped = facts.get("popped", {}).get(base, [])
+        if key not in popped:
+            return key
+        # Taken out once, by the read itself (`kwargs.pop("max_tokens", 4096)`): no other read
+        # of the key (`kwargs.get("max_tokens")`, after it is gone) stands for the caller's.
+        if popped.count(key) != 1 or any(_reads_key(call, base, key) for call in facts["calls"]):
+            return None
+        return key
 
     def _spelled_around(
         self, module: str, function: str, value: list[Any]
@@ -3237,6 +3247,11 @@ class Project:
         if kind == "attr":
             return self._attribute_reads(module, function, value, depth)
         item = _item_read(value)
+        if item is None and function is not None:
+            # `kwargs.pop("max_tokens", 4096)` on the function's own `**kwargs` only.
+            popped = _pop_read(value)
+            if popped is not None and self._varkw(module, function, popped[0]) is not None:
+                item = popped
         if item is not None:
             base_expr, key = item
             missing = self._get_default(module, function, value)
@@ -4575,6 +4590,37 @@ def _item_read(value: list[Any]) -> tuple[list[Any], str] | None:
     ):
         return value[1][1], value[2][0][1]
     return None
+
+
+def _pop_read(value: list[Any]) -> tuple[list[Any], str] | None:
+    """Return (the name, the key) of `name.pop("key", ...)`: what the key held, taken out (read
+    as `name["key"]` only where the name is a function's `**kwargs`, `Project._star_key`)."""
+    if (
+        value[0] == "call"
+        and value[1][0] == "attr"
+        and value[1][2] == "pop"
+        and value[1][1][0] == "name"
+        and 1 <= len(value[2]) <= 2
+        and not value[3]
+        and not value[4]
+        and not value[5]
+        and value[2][0][0] == "lit"
+        and isinstance(value[2][0][1], str)
+    ):
+        return value[1][1], value[2][0][1]
+    return None
+
+
+def _reads_key(call: list[Any], name: str, key: str) -> bool:
+    """Return whether a call is `name.get("key", ...)`."""
+    return (
+        call[0] == "call"
+        and call[1][0] == "attr"
+        and call[1][2] == "get"
+        and call[1][1] == ["name", name]
+        and bool(call[2])
+        and call[2][0] == ["lit", key]
+    )
 
 
 def _table_read(value: list[Any]) -> tuple[str | None, str | None]:

@@ -395,7 +395,11 @@ def _read_function_body(
         name = func.value.id
         if func.attr in DICT_CHANGES and name not in changed:
             changed.append(name)
-        if func.attr in DICT_CHANGES:
+        popped = _popped_key(call)
+        if popped is not None:
+            # `kwargs.pop("max_tokens", 4096)`: that key alone leaves the dict, read as it goes.
+            facts.setdefault("popped", {}).setdefault(name, []).append(popped)
+        elif func.attr in DICT_CHANGES:
             _keyed(facts, name, call.args[0] if func.attr == "setdefault" and call.args else None)
         if func.attr == "setdefault" and call.args:
             key = call.args[0]
@@ -551,6 +555,17 @@ def _returned(value: ast.expr) -> Expr:
     ):
         return ["tuple", [expr(e) for e in value.elts]]
     return expr(value)
+
+
+def _popped_key(call: ast.Call) -> str | None:
+    """Return the key `d.pop("key")` or `d.pop("key", default)` takes out of a dict."""
+    func = call.func
+    if type(func) is not ast.Attribute or func.attr != "pop" or call.keywords:
+        return None
+    if not 1 <= len(call.args) <= 2 or any(type(a) is ast.Starred for a in call.args):
+        return None
+    key = call.args[0]
+    return key.value if type(key) is ast.Constant and isinstance(key.value, str) else None
 
 
 def _keyed(facts: dict[str, Any], name: str, key: ast.expr | None) -> None:
