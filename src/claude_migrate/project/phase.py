@@ -3225,9 +3225,17 @@ class Project:
         """
         if depth > MAX_DEPTH or not value:
             return []
+        if value[0] == "name" and function is not None:
+            facts = self.summaries[module]["functions"].get(function, {})
+            if value[1] in facts.get("guarded", {}):
+                return self._guarded_reads(module, function, facts, value[1], depth)
         symbol = self.evaluate(module, function, value)
         if isinstance(symbol, Param):
             return [(symbol, None)]
+        if isinstance(symbol, Const) and value[0] == "attr":
+            # `self.model` set from a parameter given a value only when empty (`if not model:
+            # model = DEFAULT`) evaluates to that value; what callers pass reaches it too.
+            return self._attribute_reads(module, function, value, depth)
         if symbol is not None:
             return []
         kind = value[0]
@@ -3246,22 +3254,28 @@ class Project:
             return []
         if kind == "attr":
             return self._attribute_reads(module, function, value, depth)
+        return self._item_reads(module, function, value, depth)
+
+    def _item_reads(
+        self, module: str, function: str | None, value: list[Any], depth: int
+    ) -> list[tuple[Param, list[Any] | None]]:
+        """Return the paths into parameters `x[key]`, `x.get(key)` and, on the function's own
+        `**kwargs` only, `kwargs.pop(key)` read (see `_param_reads`)."""
         item = _item_read(value)
         if item is None and function is not None:
-            # `kwargs.pop("max_tokens", 4096)` on the function's own `**kwargs` only.
             popped = _pop_read(value)
             if popped is not None and self._varkw(module, function, popped[0]) is not None:
                 item = popped
-        if item is not None:
-            base_expr, key = item
-            missing = self._get_default(module, function, value)
-            found = []
-            for read, _ in self._param_reads(module, function, base_expr, depth + 1):
-                name = read.name
-                if name.count(".") + name.count("[") < MAX_PATH and "]" not in key:
-                    found.append((Param(read.module, read.qual, f"{name}[{key}]"), missing))
-            return found
-        return []
+        if item is None:
+            return []
+        base_expr, key = item
+        missing = self._get_default(module, function, value)
+        found = []
+        for read, _ in self._param_reads(module, function, base_expr, depth + 1):
+            name = read.name
+            if name.count(".") + name.count("[") < MAX_PATH and "]" not in key:
+                found.append((Param(read.module, read.qual, f"{name}[{key}]"), missing))
+        return found
 
     def _get_default(self, module: str, function: str | None, value: list[Any]) -> list[Any] | None:
         """Return [value, name, "missing"] for `x.get("key", DEFAULT)`: what is read when the
@@ -3273,6 +3287,26 @@ class Project:
         if not isinstance(constant, Const) or not _jsonable(constant.value):
             return None
         return [constant.value, default[1] if default[0] == "name" else None, "missing"]
+
+    def _guarded_reads(
+        self, module: str, function: str, facts: dict[str, Any], name: str, depth: int
+    ) -> list[tuple[Param, list[Any] | None]]:
+        """Return what a parameter given a value only when empty reads (`if not model: model =
+        DEFAULT_MODEL`, its one assignment): the parameter, falling back to that value, as
+        `model or DEFAULT_MODEL` does."""
+        local = facts.get("locals", {}).get(name)
+        guarded = facts.get("guarded", {}).get(name)
+        if not local or len(local) != 1 or not local[0][1] or guarded != local[0][0]:
+            return []
+        param = next((p for p in facts["params"] if p["name"] == name), None)
+        if param is None or param["kind"] not in ("positional", "keyword"):
+            return []
+        constant = self.evaluate(module, function, guarded)
+        fallback = None
+        if isinstance(constant, Const) and _jsonable(constant.value):
+            fallback = [constant.value, guarded[1] if guarded[0] == "name" else None]
+        found = self._param_reads(module, function, guarded, depth + 1)
+        return [(Param(module, function, name), fallback), *found]
 
     def _or_reads(
         self, module: str, function: str | None, options: list[list[Any]], depth: int

@@ -483,6 +483,8 @@ def _read_function_body(
                     assign(bound, None, depth > 0)
             depth += 1
         elif kind in _CONTROL_FLOW:
+            if type(node) is ast.If:
+                _guard(facts, node)
             depth += 1
         for name in reversed(_child_fields(kind)):
             value = getattr(node, name, None)
@@ -555,6 +557,36 @@ def _returned(value: ast.expr) -> Expr:
     ):
         return ["tuple", [expr(e) for e in value.elts]]
     return expr(value)
+
+
+def _guard(facts: dict[str, Any], node: ast.If) -> None:
+    """Note `if not name: name = value` (or `if name is None:`, no `else`): the name keeps what
+    it held unless that was empty, when it becomes `value` (`guarded`, as `name or value` reads;
+    a name guarded twice is not read)."""
+    test = node.test
+    if type(test) is ast.UnaryOp and type(test.op) is ast.Not and type(test.operand) is ast.Name:
+        tested = test.operand.id
+    elif (
+        type(test) is ast.Compare
+        and type(test.left) is ast.Name
+        and len(test.ops) == 1
+        and type(test.ops[0]) is ast.Is
+        and type(test.comparators[0]) is ast.Constant
+        and test.comparators[0].value is None
+    ):
+        tested = test.left.id
+    else:
+        return
+    if node.orelse or len(node.body) != 1:
+        return
+    body = node.body[0]
+    if type(body) is not ast.Assign or len(body.targets) != 1:
+        return
+    target = body.targets[0]
+    if type(target) is not ast.Name or target.id != tested:
+        return
+    guarded = facts.setdefault("guarded", {})
+    guarded[tested] = None if tested in guarded else expr(body.value)
 
 
 def _popped_key(call: ast.Call) -> str | None:
