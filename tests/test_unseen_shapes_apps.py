@@ -233,3 +233,46 @@ def test_a_request_dict_handed_to_a_sender_method_is_read(tmp_path: Path) -> Non
     found = _found(root, "CM102", "CM104")
     assert ("svc/chat.py", 14, "CM102") in found
     assert ("svc/chat.py", 9, "CM104") in found
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a parameter given a default in an `if`/`elif` chain on another setting too "
+    "(`if provider and not model: model = DEFAULTS.get(provider, ...)` / `elif not model: "
+    "model = ...`) and kept in `self` is not followed: only a lone `if not model:` or "
+    "`if model is None:` guard is read as `model or DEFAULT`",
+)
+def test_a_model_defaulted_per_provider_in_init_reaches_the_call(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "agent/__init__.py": "",
+            "agent/llm.py": (
+                "import anthropic\n\n\n"
+                "class LLM:\n"
+                '    DEFAULTS = {"anthropic": "claude-haiku-4-5", "other": "local-model"}\n\n'
+                "    def __init__(self, model=None, provider=None):\n"
+                "        if provider and not model:\n"
+                '            model = self.DEFAULTS.get(provider, "claude-haiku-4-5")\n'
+                "        elif not model:\n"
+                '            model = "claude-haiku-4-5"\n'
+                "        self.model = model\n"
+                "        self.client = anthropic.Anthropic()\n\n"
+                "    def chat(self, messages):\n"
+                "        return self.client.messages.create(\n"
+                "            model=self.model, max_tokens=256, messages=messages\n"
+                "        )\n"
+            ),
+            "agent/run.py": (
+                "from agent.llm import LLM\n\n\n"
+                'def main(model="claude-3-5-haiku-20241022"):\n'
+                '    return LLM(model=model).chat([{"role": "user", "content": "hi"}])\n\n\n'
+                "main()\n"
+            ),
+        },
+    )
+    data = Cli(root).json("check", "--no-cache", "--select", "CM302", ".")
+    proven = {
+        (d["path"], d["line"]) for d in data["diagnostics"] if "found as data" not in d["message"]
+    }
+    assert ("agent/run.py", 4) in proven

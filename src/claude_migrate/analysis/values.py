@@ -383,7 +383,17 @@ class ValueResolver:
             inner = self.value(binding.value, binding.scope, depth + 1)
             if not inner.known:
                 return UNKNOWN
-            return Value(True, inner.value, inner.node, inner.via or node.value)
+            # A local bound to a relied-on default (`max_tokens = kwargs.pop("max_tokens",
+            # 4096)`, `x = param`) is that default: found and fixed there, not at the call,
+            # where a value would replace what the other callers pass.
+            return Value(
+                True,
+                inner.value,
+                inner.node,
+                inner.via or node.value,
+                default=inner.default,
+                given_too=inner.given_too,
+            )
         if isinstance(node, (cst.List, cst.Tuple)):
             return self._sequence(node, scope, depth)
         read = _class_read(node)
@@ -394,8 +404,44 @@ class ValueResolver:
         if isinstance(node, cst.Subscript):
             return self.table_item(node, scope, depth)
         if isinstance(node, cst.Call):
-            return self._converted(node, scope, depth)
+            found = self.star_default(node, scope, depth)
+            return found if found.known else self._converted(node, scope, depth)
         return UNKNOWN
+
+    def star_default(self, node: cst.Call, scope: Scope, depth: int = 0) -> Value:
+        """Return the default of `kwargs.get("key", DEFAULT)` (or `.pop`) on a function's
+        `**kwargs` when an in-project call of the function relies on it: it passes no such
+        keyword and spreads no dict. The project phase decides (`relied`, as `kwargs[key]`)."""
+        func = node.func
+        if (
+            self.symbols is None
+            or not isinstance(func, cst.Attribute)
+            or func.attr.value not in ("get", "pop")
+            or not isinstance(func.value, cst.Name)
+            or len(node.args) != 2
+            or any(arg.star or arg.keyword is not None for arg in node.args)
+        ):
+            return UNKNOWN
+        key = literal(node.args[0].value)
+        if not key.known or not isinstance(key.value, str):
+            return UNKNOWN
+        name = func.value.value
+        bindings = [b for b in scope.lookup(name) if b.kind != "annotation"]
+        if len(bindings) != 1 or bindings[0].kind != "param" or bindings[0].scope is not scope:
+            return UNKNOWN
+        facts = self.symbols.own_function(scope.qualname)
+        read = f"{name}[{key.value}]"
+        if facts is None or read not in facts.get("relied", ()):
+            return UNKNOWN
+        if [name, "varkw"] not in [list(param) for param in facts.get("params", ())]:
+            return UNKNOWN
+        inner = self.value(node.args[1].value, scope, depth + 1)
+        if not inner.known:
+            return UNKNOWN
+        owner = scope.qualname.removesuffix(".__init__")
+        via = f'the default of {name}.{func.attr.value}("{key.value}") in {owner}()'
+        given_too = read not in facts.get("unpassed", ())
+        return Value(True, inner.value, inner.node, via, default=True, given_too=given_too)
 
     def _sequence(self, node: cst.List | cst.Tuple, scope: Scope, depth: int) -> Value:
         """Return a list or tuple display whose every element is known."""

@@ -481,6 +481,7 @@ class _Layout:
     positional: tuple[str, ...]  # in order, after `self`/`cls`
     named: frozenset[str]  # what a keyword argument may bind
     defaulted: tuple[str, ...]
+    varkw: str | None = None  # the `**kwargs` parameter's name
 
 
 # A call of a summary: its module, its function's qualname (None: module level), `id` of it.
@@ -1759,6 +1760,7 @@ class Project:
                     p["name"] for p in params if p["kind"] in ("positional", "keyword")
                 ),
                 defaulted=tuple(p["name"] for p in params if p["default"] is not None),
+                varkw=next((p["name"] for p in params if p["kind"] == "varkw"), None),
             )
             self._layouts[key] = layout
         return layout
@@ -2530,7 +2532,7 @@ class Project:
         ):
             return None
         own = facts.get("keyed", {}).get(star[1], [])
-        if None in own:
+        if None in own or facts.get("popped", {}).get(star[1]):
             return None
         return str(star[1]), set(own)
 
@@ -3164,11 +3166,48 @@ class Project:
                 self._record_spelled(key, symbol.name, spelled)
             if _add(self._entry(self.facts.reaches, key, "reaches", dict), symbol.name, reach):
                 self._touch("reaches", key)
+            keyword = self._star_key(symbol)
+            if keyword is not None:
+                # `kwargs.get("max_tokens", 1024)`: a caller's keyword of that name is read.
+                forwards = self._entry(self.facts.forwards, key, "forwards", dict)
+                if _add(forwards, keyword, reach):
+                    self._touch("forwards", key)
             if fallback is not None:
                 fallbacks = self._entry(self.facts.fallbacks, key, "fallbacks", dict)
                 if symbol.name not in fallbacks:
                     fallbacks[symbol.name] = fallback
                     self._touch("fallbacks", key)
+
+    def _star_key(self, symbol: Param) -> str | None:
+        """Return the keyword a read of a function's `**kwargs` by a literal key stands for.
+
+        `kwargs.get("max_tokens", 1024)`, `kwargs["model"]` or `kwargs.pop("max_tokens", 1024)`
+        reads what a caller passes as `max_tokens=` or `model=` (the keywords no other
+        parameter takes: https://docs.python.org/3/reference/compound_stmts.html#function-definitions).
+        None for any other parameter, and when the function binds the name again, sets,
+        changes or deletes a key of it (`kwargs["model"] = m`, `kwargs.update(...)`), or takes
+        the key out and reads it again: then the value read is not only the caller's.
+        """
+        name = symbol.name
+        if not name.endswith("]") or name.count("[") != 1 or name.count("]") != 1:
+            return None
+        base, key = name[:-1].split("[", 1)
+        facts = self.summaries.get(symbol.module, {}).get("functions", {}).get(symbol.qual)
+        if facts is None or "." in base or facts["locals"].get(base):
+            return None
+        if not any(p["kind"] == "varkw" and p["name"] == base for p in facts["params"]):
+            return None
+        keyed = facts.get("keyed", {}).get(base, [])
+        if None in keyed or key in keyed:
+            return None
+        popped = facts.get("popped", {}).get(base, [])
+        if key not in popped:
+            return key
+        # Taken out once, by the read itself (`kwargs.pop("max_tokens", 4096)`): no other read
+        # of the key (`kwargs.get("max_tokens")`, after it is gone) stands for the caller's.
+        if popped.count(key) != 1 or any(_reads_key(call, base, key) for call in facts["calls"]):
+            return None
+        return key
 
     def _spelled_around(
         self, module: str, function: str, value: list[Any]
@@ -3217,9 +3256,17 @@ class Project:
         """
         if depth > MAX_DEPTH or not value:
             return []
+        if value[0] == "name" and function is not None:
+            facts = self.summaries[module]["functions"].get(function, {})
+            if value[1] in facts.get("guarded", {}):
+                return self._guarded_reads(module, function, facts, value[1], depth)
         symbol = self.evaluate(module, function, value)
         if isinstance(symbol, Param):
             return [(symbol, None)]
+        if isinstance(symbol, Const) and value[0] == "attr":
+            # `self.model` set from a parameter given a value only when empty (`if not model:
+            # model = DEFAULT`) evaluates to that value; what callers pass reaches it too.
+            return self._attribute_reads(module, function, value, depth)
         if symbol is not None:
             return []
         kind = value[0]
@@ -3238,17 +3285,28 @@ class Project:
             return []
         if kind == "attr":
             return self._attribute_reads(module, function, value, depth)
+        return self._item_reads(module, function, value, depth)
+
+    def _item_reads(
+        self, module: str, function: str | None, value: list[Any], depth: int
+    ) -> list[tuple[Param, list[Any] | None]]:
+        """Return the paths into parameters `x[key]`, `x.get(key)` and, on the function's own
+        `**kwargs` only, `kwargs.pop(key)` read (see `_param_reads`)."""
         item = _item_read(value)
-        if item is not None:
-            base_expr, key = item
-            missing = self._get_default(module, function, value)
-            found = []
-            for read, _ in self._param_reads(module, function, base_expr, depth + 1):
-                name = read.name
-                if name.count(".") + name.count("[") < MAX_PATH and "]" not in key:
-                    found.append((Param(read.module, read.qual, f"{name}[{key}]"), missing))
-            return found
-        return []
+        if item is None and function is not None:
+            popped = _pop_read(value)
+            if popped is not None and self._varkw(module, function, popped[0]) is not None:
+                item = popped
+        if item is None:
+            return []
+        base_expr, key = item
+        missing = self._get_default(module, function, value)
+        found = []
+        for read, _ in self._param_reads(module, function, base_expr, depth + 1):
+            name = read.name
+            if name.count(".") + name.count("[") < MAX_PATH and "]" not in key:
+                found.append((Param(read.module, read.qual, f"{name}[{key}]"), missing))
+        return found
 
     def _get_default(self, module: str, function: str | None, value: list[Any]) -> list[Any] | None:
         """Return [value, name, "missing"] for `x.get("key", DEFAULT)`: what is read when the
@@ -3260,6 +3318,26 @@ class Project:
         if not isinstance(constant, Const) or not _jsonable(constant.value):
             return None
         return [constant.value, default[1] if default[0] == "name" else None, "missing"]
+
+    def _guarded_reads(
+        self, module: str, function: str, facts: dict[str, Any], name: str, depth: int
+    ) -> list[tuple[Param, list[Any] | None]]:
+        """Return what a parameter given a value only when empty reads (`if not model: model =
+        DEFAULT_MODEL`, its one assignment): the parameter, falling back to that value, as
+        `model or DEFAULT_MODEL` does."""
+        local = facts.get("locals", {}).get(name)
+        guarded = facts.get("guarded", {}).get(name)
+        if not local or len(local) != 1 or not local[0][1] or guarded != local[0][0]:
+            return []
+        param = next((p for p in facts["params"] if p["name"] == name), None)
+        if param is None or param["kind"] not in ("positional", "keyword"):
+            return []
+        constant = self.evaluate(module, function, guarded)
+        fallback = None
+        if isinstance(constant, Const) and _jsonable(constant.value):
+            fallback = [constant.value, guarded[1] if guarded[0] == "name" else None]
+        found = self._param_reads(module, function, guarded, depth + 1)
+        return [(Param(module, function, name), fallback), *found]
 
     def _or_reads(
         self, module: str, function: str | None, options: list[list[Any]], depth: int
@@ -3391,6 +3469,7 @@ class Project:
                     by = _quiet_entry(self.facts.relied_by, key, dict)
                     _quiet_entry(by, name, set).add(receiver or ("", ""))
                     self._default_reads(callee_module, facts, name, reaches.get(name, []))
+        self._star_defaults(key, call, layout.varkw, reaches, extra, passed)
         self._record_bound_clients(module, function, key, bound_args)
         # Wrapper chains: our parameters passed on reach what the callee's reach.
         here = [self.paths.get(module, module), call[6]]
@@ -3463,6 +3542,36 @@ class Project:
             is_claude_model(prefix + found.value + suffix)
             for prefix, suffix in spelled or [["", ""]]
         )
+
+    def _star_defaults(
+        self,
+        key: tuple[str, str],
+        call: list[Any],
+        varkw: str | None,
+        reaches: dict[str, list[list[Any]]],
+        extra: dict[str, list[Any]],
+        passed: set[str],
+    ) -> None:
+        """Note the defaults of `kwargs.get("key", DEFAULT)` a call relies on: it passes no
+        such keyword and spreads nothing (`**options` may hold it), so the default is sent."""
+        if varkw is None:
+            return
+        prefix = f"{varkw}["
+        read = [name for name in reaches if name.startswith(prefix)]
+        if not read:
+            return
+        self._read("fallbacks", key)
+        fallbacks = self.facts.fallbacks.get(key, {})
+        for name in read:
+            keyword = self._star_key(Param(key[0], key[1], name))
+            if keyword is None:
+                continue
+            if call[4] or call[5] or (keyword in extra and not _empty_literal(extra[keyword])):
+                passed.add(name)
+            missing = fallbacks.get(name)
+            if call[4] or call[5] or keyword in extra or not missing or missing[-1] != "missing":
+                continue
+            self._put(self._entry(self.facts.relied, key, "relied", set), name, "relied", key)
 
     def _default_reads(
         self, module: str, facts: dict[str, Any], name: str, reaches: list[list[Any]]
@@ -4647,6 +4756,37 @@ def _item_read(value: list[Any]) -> tuple[list[Any], str] | None:
     ):
         return value[1][1], value[2][0][1]
     return None
+
+
+def _pop_read(value: list[Any]) -> tuple[list[Any], str] | None:
+    """Return (the name, the key) of `name.pop("key", ...)`: what the key held, taken out (read
+    as `name["key"]` only where the name is a function's `**kwargs`, `Project._star_key`)."""
+    if (
+        value[0] == "call"
+        and value[1][0] == "attr"
+        and value[1][2] == "pop"
+        and value[1][1][0] == "name"
+        and 1 <= len(value[2]) <= 2
+        and not value[3]
+        and not value[4]
+        and not value[5]
+        and value[2][0][0] == "lit"
+        and isinstance(value[2][0][1], str)
+    ):
+        return value[1][1], value[2][0][1]
+    return None
+
+
+def _reads_key(call: list[Any], name: str, key: str) -> bool:
+    """Return whether a call is `name.get("key", ...)`."""
+    return (
+        call[0] == "call"
+        and call[1][0] == "attr"
+        and call[1][2] == "get"
+        and call[1][1] == ["name", name]
+        and bool(call[2])
+        and call[2][0] == ["lit", key]
+    )
 
 
 def _table_read(value: list[Any]) -> tuple[str | None, str | None]:

@@ -422,6 +422,7 @@ class _BodyReader:
             ast.NamedExpr: self._named,
             ast.With: self._with,
             ast.AsyncWith: self._with,
+            ast.If: self._if,
         }
 
     def read(self, body: list[ast.stmt]) -> None:
@@ -523,6 +524,10 @@ class _BodyReader:
                 self.bind(bound, None, depth > 0)
         return depth + 1
 
+    def _if(self, node: ast.If, depth: int) -> int:
+        _guard(self.facts, node)
+        return depth + 1
+
     def _changes(self, name: str, key: ast.expr | None) -> None:
         """Note that the function sets, changes or deletes `name[key]`."""
         if name not in self.changed:
@@ -560,7 +565,13 @@ class _BodyReader:
     def _dict_change(self, call: ast.Call, name: str, method: str, nested: bool) -> None:
         """`d.update(k=v)`, `d.update({...})`, `d.setdefault("k", v)` on a local dict."""
         local_names = self.local_names
-        if method in DICT_CHANGES:
+        popped = _popped_key(call)
+        if popped is not None:
+            # `kwargs.pop("max_tokens", 4096)`: that key alone leaves the dict, read as it goes.
+            if name not in self.changed:
+                self.changed.append(name)
+            self.facts.setdefault("popped", {}).setdefault(name, []).append(popped)
+        elif method in DICT_CHANGES:
             self._changes(name, call.args[0] if method == "setdefault" and call.args else None)
         if method == "setdefault" and call.args:
             key = call.args[0]
@@ -667,6 +678,47 @@ def _returned(value: ast.expr) -> Expr:
     ):
         return ["tuple", [expr(e) for e in value.elts]]
     return expr(value)
+
+
+def _guard(facts: dict[str, Any], node: ast.If) -> None:
+    """Note `if not name: name = value` (or `if name is None:`, no `else`): the name keeps what
+    it held unless that was empty, when it becomes `value` (`guarded`, as `name or value` reads;
+    a name guarded twice is not read)."""
+    test = node.test
+    if type(test) is ast.UnaryOp and type(test.op) is ast.Not and type(test.operand) is ast.Name:
+        tested = test.operand.id
+    elif (
+        type(test) is ast.Compare
+        and type(test.left) is ast.Name
+        and len(test.ops) == 1
+        and type(test.ops[0]) is ast.Is
+        and type(test.comparators[0]) is ast.Constant
+        and test.comparators[0].value is None
+    ):
+        tested = test.left.id
+    else:
+        return
+    if node.orelse or len(node.body) != 1:
+        return
+    body = node.body[0]
+    if type(body) is not ast.Assign or len(body.targets) != 1:
+        return
+    target = body.targets[0]
+    if type(target) is not ast.Name or target.id != tested:
+        return
+    guarded = facts.setdefault("guarded", {})
+    guarded[tested] = None if tested in guarded else expr(body.value)
+
+
+def _popped_key(call: ast.Call) -> str | None:
+    """Return the key `d.pop("key")` or `d.pop("key", default)` takes out of a dict."""
+    func = call.func
+    if type(func) is not ast.Attribute or func.attr != "pop" or call.keywords:
+        return None
+    if not 1 <= len(call.args) <= 2 or any(type(a) is ast.Starred for a in call.args):
+        return None
+    key = call.args[0]
+    return key.value if type(key) is ast.Constant and isinstance(key.value, str) else None
 
 
 def _keyed(facts: dict[str, Any], name: str, key: ast.expr | None) -> None:

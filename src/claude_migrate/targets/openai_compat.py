@@ -31,9 +31,31 @@ OPENAI_CLIENTS = ("openai.OpenAI", "openai.AsyncOpenAI", "openai.Client", "opena
 # chat, embeddings, files, images, audio, moderations, models, fine_tuning, vector_stores,
 # webhooks, beta, batches, uploads, responses, realtime, conversations, evals, containers,
 # skills, videos) have no `messages`.
+# The same holds of other vendors' SDK clients apps switch between: Groq's (groq-python 1.6.0
+# `src/groq/_client.py`: chat, embeddings, audio, models, batches, files; `Client` and
+# `AsyncClient` are aliases), Mistral's (client-python 1.12.0 `src/mistralai/sdk.py` and 2.5.1
+# `src/mistralai/client/sdk.py`: models, beta, files, fine_tuning, batch, chat, fim, agents,
+# embeddings, classifiers, ocr, audio, workflows, events) and Ollama's (ollama-python
+# `ollama/_client.py`: methods such as chat, generate, embed, pull; `messages` is only a
+# parameter of them).
+OTHER_VENDOR_CLIENTS = (
+    "groq.Groq",
+    "groq.AsyncGroq",
+    "groq.Client",
+    "groq.AsyncClient",
+    "mistralai.Mistral",
+    "mistralai.client.Mistral",
+    "ollama.Client",
+    "ollama.AsyncClient",
+)
 OTHER_CLIENTS_LACKING: dict[str, frozenset[str]] = {
     name: frozenset({"messages"})
-    for name in (*OPENAI_CLIENTS, "openai.AzureOpenAI", "openai.AsyncAzureOpenAI")
+    for name in (
+        *OPENAI_CLIENTS,
+        "openai.AzureOpenAI",
+        "openai.AsyncAzureOpenAI",
+        *OTHER_VENDOR_CLIENTS,
+    )
 }
 # What a built-in value (a dict, list or string literal kept in a client's place: the settings of a
 # provider reached over HTTP) lacks of Claude's SDK client: it has no `messages` attribute.
