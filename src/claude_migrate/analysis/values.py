@@ -1829,17 +1829,37 @@ def _latest_top_level(bindings: list[Binding], scope: Scope, read: Read | None) 
     the read is in the module's own code (not a function, which may run later) and every
     assignment is a plain one at the module's top level, outside any `if`, loop or `try`: the
     last one written before the read is then the one in effect, a compound statement holding
-    the read included.
+    the read included. A function's read of such a name, which may run after any of them, is
+    given one only when every assignment writes the same literal (`_alike`).
     """
-    if read is None or scope.kind != "module":
+    if not bindings:
         return None
+    home = bindings[0].scope
     for binding in bindings:
         if binding.kind != "assign" or binding.value is None or binding.nested:
             return None
-        if binding.scope is not scope:
+        if binding.scope is not home or home.kind != "module":
             return None  # `global name` in a function: it may run at any time
+    if scope is not home:
+        # A function's read, which may run after any of them: the same literal in each (a
+        # notebook's `MODEL = "..."` written again in a later cell) is that literal.
+        return _alike(bindings)
+    if read is None:
+        return None
     before = [b for b in bindings if b.order < read[0]]
     return max(before, key=lambda b: b.order) if before else None
+
+
+def _alike(bindings: list[Binding]) -> Binding | None:
+    """Return the last of a name's assignments when each gives the same literal (of the same
+    type: `1` and `1.0` differ), else None."""
+    values = [literal(b.value) for b in bindings if b.value is not None]
+    if len(values) != len(bindings) or not all(v.known for v in values):
+        return None
+    first = values[0].value
+    if any(type(v.value) is not type(first) or v.value != first for v in values[1:]):
+        return None
+    return max(bindings, key=lambda b: b.order)
 
 
 def _runs_before(binding: Binding, read: Read | None) -> bool:
