@@ -376,6 +376,7 @@ def _betas(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> Iterab
 
 
 FORCING_TOOL_CHOICES = ("any", "tool")
+BEDROCK_CHAT_MODELS = ("langchain:ChatBedrock", "langchain:ChatBedrockConverse")
 
 
 def _tool_choice(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> Iterable[Problem]:
@@ -403,6 +404,45 @@ def _tool_choice(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> 
         'tool_choice={"type": "auto"} (the model may answer without the tool)',
         edits,
     )
+
+
+def _bound_tool_choice(
+    ctx: FileContext, site: CallSite, facts: Facts, label: str
+) -> Iterable[Problem]:
+    """A forcing `tool_choice` a LangChain chat model is given by `.bind_tools()`.
+
+    langchain-anthropic's `bind_tools` drops a forced choice when the model is built with
+    `thinking` (and warns): such a request is not read here. langchain-aws's `ChatBedrock` and
+    `ChatBedrockConverse` keep it (`ChatBedrock` refuses the pair only for the models its
+    `thinking_forced_tool_use_unsupported` lists, langchain_aws/utils.py 1.7).
+    """
+    from claude_migrate.analysis.bound_tools import forced_bindings
+    from claude_migrate.analysis.expectations import asserted_parameter
+    from claude_migrate.targets.langchain import LANGCHAIN
+
+    if facts.forced_tool_choice is not False or site.family != LANGCHAIN:
+        return
+    thinks = site.params.get("thinking") is not None or site.params.may_have("thinking")
+    if thinks and site.target.key not in BEDROCK_CHAT_MODELS:
+        return
+    for binding in forced_bindings(ctx, site):
+        line = ctx.range(binding.call).start.line
+        message = (
+            f"{label} answers 400 to a forced tool_choice ({binding.text}, bound by "
+            f".bind_tools() on line {line}){_cite(facts, 'forced-tool-choice')}; "
+        )
+        asserted = asserted_parameter(ctx, site, "tool_choice")
+        if asserted:
+            message += f"the test asserts on tool_choice (line {asserted}): change both by hand"
+            yield Problem("tool-choice", binding.value, message)
+            continue
+        yield Problem(
+            "tool-choice",
+            binding.value,
+            message + 'use tool_choice="auto" and ask for the tool in the prompt',
+            'tool_choice="auto" in .bind_tools() (the model may answer without the tool)',
+            [ctx.replace(binding.value, '"auto"')],
+        )
 
 
 def problems(
@@ -436,6 +476,7 @@ def problems(
     found.extend(_tools(ctx, site, facts, label))
     found.extend(_betas(ctx, site, facts, label))
     found.extend(_tool_choice(ctx, site, facts, label))
+    found.extend(_bound_tool_choice(ctx, site, facts, label))
     return found
 
 

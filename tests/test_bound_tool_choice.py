@@ -1,0 +1,40 @@
+"""A forcing `tool_choice` given to a LangChain chat model by `.bind_tools()` on a model that
+answers 400 to it (Claude Sonnet 5.5): the move also asks for "auto", unless the test making the
+call asserts on the tool choice, where the model is kept and the reason given."""
+
+from __future__ import annotations
+
+from helpers import Cli, write_tree
+
+ASSERTED = (
+    "from langchain_aws import ChatBedrock\n\n\n"
+    "def test_forced_tool():\n"
+    '    chat = ChatBedrock(model_id="anthropic.claude-sonnet-4-6", streaming=True)\n'
+    '    bound = chat.bind_tools([lookup], tool_choice="any")\n'
+    '    assert bound.kwargs["tool_choice"] == {"type": "any"}\n'
+)
+APP = (
+    "from langchain_anthropic import ChatAnthropic\n\n\n"
+    "def agent(tools):\n"
+    '    llm = ChatAnthropic(model="claude-sonnet-4-6", max_tokens=256, streaming=True)\n'
+    '    return llm.bind_tools(tools, tool_choice="lookup")\n'
+)
+
+
+def test_migrate_keeps_the_model_of_a_test_asserting_on_the_forced_choice(cli: Cli) -> None:
+    write_tree(cli.cwd, {"pyproject.toml": "", "tests/test_tools.py": ASSERTED})
+    result = cli("migrate", "--to", "claude-sonnet-5-5", "--unsafe-fixes", ".")
+    assert result.exit_code == 1, result.output
+    assert (cli.cwd / "tests/test_tools.py").read_text() == ASSERTED
+    assert "forced tool_choice" in result.output
+    assert "the test asserts on tool_choice (line 7)" in result.output
+
+
+def test_migrate_asks_for_auto_only_with_unsafe_fixes(cli: Cli) -> None:
+    write_tree(cli.cwd, {"pyproject.toml": "", "app.py": APP})
+    assert cli("migrate", "--to", "claude-sonnet-5-5", ".").exit_code == 1
+    assert (cli.cwd / "app.py").read_text() == APP
+    assert cli("migrate", "--to", "claude-sonnet-5-5", "--unsafe-fixes", ".").exit_code == 0
+    moved = (cli.cwd / "app.py").read_text()
+    assert 'model="claude-sonnet-5-5"' in moved
+    assert 'tool_choice="auto"' in moved
