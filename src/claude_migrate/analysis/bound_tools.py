@@ -1,4 +1,5 @@
-"""The tool choice a LangChain chat model is given by `.bind_tools()`, away from its constructor.
+"""What is done with a LangChain chat model away from its constructor: the tool choice
+`.bind_tools()` gives it, and reads of its `.profile`.
 
 `llm = ChatAnthropic(model=...)` then `llm.bind_tools(tools, tool_choice="any")`: the request
 the model sends carries the `tool_choice` the binding sets, which the constructor's own keywords
@@ -30,6 +31,7 @@ else:
     cst = lazy_import("libcst")
 
 BIND = "bind_tools"
+PROFILE = "profile"
 # String tool choices that force nothing; any other string names a tool (or is OpenAI's
 # "required"), which forces one.
 FREE = ("auto", "none")
@@ -51,20 +53,49 @@ class Binding:
 def forced_bindings(ctx: FileContext, site: CallSite) -> list[Binding]:
     """Return the `.bind_tools()` calls on the object `site` builds that force a tool."""
     found = []
-    for call in _bind_calls(ctx, site.node):
+    for use in _uses(ctx, site.node, BIND):
+        call = ctx.nodes.parent(use)
+        if not isinstance(call, cst.Call) or call.func is not use:
+            continue
         value = _tool_choice(call)
         if value is not None and _forces(value):
             found.append(Binding(call, value, ctx.code(value)))
     return found
 
 
-def _bind_calls(ctx: FileContext, built: cst.Call) -> list[cst.Call]:
+def profile_read(ctx: FileContext, site: CallSite) -> int:
+    """Return the line where the object `site` builds has its `.profile` read, or 0.
+
+    A LangChain chat model's `profile` (langchain-core `BaseChatModel.profile`) comes from its
+    integration's table of model profiles, keyed by model id (langchain-aws
+    `langchain_aws/data/_profiles.py`, langchain-anthropic `data/_profiles.py`): for a model the
+    table has no entry for it is empty, so moving the call to another model changes what is read
+    there, or makes it fail.
+    """
+    uses = _uses(ctx, site.node, PROFILE)
+    return ctx.range(uses[0]).start.line if uses else 0
+
+
+def profile_reason(ctx: FileContext, site: CallSite, target: str) -> str:
+    """Return why a LangChain chat model whose `.profile` is read keeps its model ("" if it
+    is not read, or the call is no LangChain one)."""
+    from claude_migrate.targets.langchain import LANGCHAIN
+
+    line = profile_read(ctx, site) if site.family == LANGCHAIN else 0
+    if not line:
+        return ""
+    return (
+        f"its profile is read on line {line}, which LangChain looks up by model id in the "
+        f"integration's table of model profiles: without an entry for {target!r} it is empty; "
+        "check the table, then move the model by hand"
+    )
+
+
+def _uses(ctx: FileContext, built: cst.Call, attribute: str) -> list[cst.Attribute]:
+    """Return the `.attribute` reads of the object the call `built` makes, in its scope."""
     parent = ctx.nodes.parent(built)
     if isinstance(parent, cst.Attribute) and parent.value is built:
-        outer = ctx.nodes.parent(parent)
-        if parent.attr.value == BIND and isinstance(outer, cst.Call) and outer.func is parent:
-            return [outer]
-        return []
+        return [parent] if parent.attr.value == attribute else []
     target: cst.BaseExpression | None = None
     if isinstance(parent, cst.Assign) and len(parent.targets) == 1:
         target = parent.targets[0].target
@@ -75,18 +106,18 @@ def _bind_calls(ctx: FileContext, built: cst.Call) -> list[cst.Call]:
         owner = _owner(ctx, parent)
         if not isinstance(owner, cst.FunctionDef | cst.Module):
             return []  # a class attribute
-        return _calls_on(owner, lambda node: _is_name(node, name))
+        return _reads(owner, attribute, lambda node: _is_name(node, name))
     if (
         isinstance(target, cst.Attribute)
         and isinstance(target.value, cst.Name)
         and target.value.value == "self"
     ):
-        attribute = target.attr.value
+        field = target.attr.value
         method = _owner(ctx, parent)
         owner = _owner(ctx, method) if isinstance(method, cst.FunctionDef) else None
         if not isinstance(owner, cst.ClassDef):
             return []
-        return _calls_on(owner, lambda node: _is_self(node, attribute))
+        return _reads(owner, attribute, lambda node: _is_self(node, field))
     return []
 
 
@@ -114,10 +145,12 @@ def _is_self(node: cst.BaseExpression, attribute: str) -> bool:
     )
 
 
-def _calls_on(owner: cst.CSTNode, matches: Callable[[cst.BaseExpression], bool]) -> list[cst.Call]:
-    """Return the `.bind_tools()` calls under `owner` on the expression `matches` accepts,
-    none when that expression is assigned more than once there (another object may be bound)."""
-    calls: list[cst.Call] = []
+def _reads(
+    owner: cst.CSTNode, attribute: str, matches: Callable[[cst.BaseExpression], bool]
+) -> list[cst.Attribute]:
+    """Return the `.attribute` reads under `owner` of the expression `matches` accepts, none
+    when that expression is assigned more than once there (another object may be read)."""
+    reads: list[cst.Attribute] = []
     assigned = 0
     for node in _walk(owner):
         if isinstance(node, cst.AssignTarget | cst.AnnAssign) and matches(node.target):
@@ -125,13 +158,10 @@ def _calls_on(owner: cst.CSTNode, matches: Callable[[cst.BaseExpression], bool])
         elif isinstance(node, cst.AugAssign) and matches(node.target):
             assigned += 2
         elif (
-            isinstance(node, cst.Call)
-            and isinstance(node.func, cst.Attribute)
-            and node.func.attr.value == BIND
-            and matches(node.func.value)
+            isinstance(node, cst.Attribute) and node.attr.value == attribute and matches(node.value)
         ):
-            calls.append(node)
-    return calls if assigned == 1 else []
+            reads.append(node)
+    return reads if assigned == 1 else []
 
 
 def _walk(owner: cst.CSTNode) -> Iterator[cst.CSTNode]:

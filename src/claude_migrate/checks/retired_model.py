@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from claude_migrate.analysis.bound_tools import profile_reason
 from claude_migrate.analysis.calls import CallSite
 from claude_migrate.analysis.edits import string_literal
 from claude_migrate.analysis.model_tables import missed_lookup
@@ -407,6 +408,7 @@ class RetiredModelCheck(Check["CheckContext"]):
                 why_not = why_not or _expected(ctx, site, found.entry)
                 if not why_not and found.target is not None:
                     why_not = missed_lookup(ctx, site, found.entry, found.target)
+                    why_not = why_not or profile_reason(ctx, site, found.target)
                 diagnostic = self._retired(ctx, site, found, why_not)
                 if diagnostic.fix is None:
                     kept.add(str(found.entry.value.value))

@@ -1,6 +1,9 @@
-"""A forcing `tool_choice` given to a LangChain chat model by `.bind_tools()` on a model that
-answers 400 to it (Claude Sonnet 5.5): the move also asks for "auto", unless the test making the
-call asserts on the tool choice, where the model is kept and the reason given."""
+"""What is done with a LangChain chat model away from its constructor.
+
+A forcing `tool_choice` given by `.bind_tools()` on a model that answers 400 to it (Claude Sonnet
+5.5): the move also asks for "auto", unless the test making the call asserts on the tool choice,
+where the model is kept and the reason given. A model whose `.profile` is read keeps its id: the
+profile comes from a table keyed by model id that may not list the new one."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ ASSERTED = (
     '    bound = chat.bind_tools([lookup], tool_choice="any")\n'
     '    assert bound.kwargs["tool_choice"] == {"type": "any"}\n'
 )
+POLICY = "[retired-models]\nas-of = 2026-12-01\n"
 APP = (
     "from langchain_anthropic import ChatAnthropic\n\n\n"
     "def agent(tools):\n"
@@ -38,3 +42,24 @@ def test_migrate_asks_for_auto_only_with_unsafe_fixes(cli: Cli) -> None:
     moved = (cli.cwd / "app.py").read_text()
     assert 'model="claude-sonnet-5-5"' in moved
     assert 'tool_choice="auto"' in moved
+
+
+PROFILED = (
+    "from langchain_anthropic import ChatAnthropic\n\n\n"
+    "def window():\n"
+    '    llm = ChatAnthropic(model="claude-3-5-sonnet-20241022", max_tokens=256, streaming=True)\n'
+    '    return llm.profile["max_input_tokens"]\n'
+)
+
+
+def test_a_retired_model_whose_profile_is_read_is_reported_without_a_fix(cli: Cli) -> None:
+    write_tree(
+        cli.cwd,
+        {"pyproject.toml": "", "claude-migrate.toml": POLICY, "app.py": PROFILED},
+    )
+    found = cli.json("check", "--no-cache", "--select", "CM302")["diagnostics"]
+    assert [d["line"] for d in found] == [5]
+    assert found[0]["fix"] is None
+    assert "its profile is read on line 6" in found[0]["message"]
+    cli("fix", "--unsafe-fixes", "--select", "CM302", ".")
+    assert (cli.cwd / "app.py").read_text() == PROFILED
