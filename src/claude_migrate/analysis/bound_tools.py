@@ -72,7 +72,8 @@ def profile_read(ctx: FileContext, site: CallSite) -> int:
     table has no entry for it is empty, so moving the call to another model changes what is read
     there, or makes it fail.
     """
-    uses = _uses(ctx, site.node, PROFILE)
+    # Reads up to the name's next assignment count: keeping a model is never wrong.
+    uses = _uses(ctx, site.node, PROFILE, until_rebound=True)
     return ctx.range(uses[0]).start.line if uses else 0
 
 
@@ -91,8 +92,12 @@ def profile_reason(ctx: FileContext, site: CallSite, target: str) -> str:
     )
 
 
-def _uses(ctx: FileContext, built: cst.Call, attribute: str) -> list[cst.Attribute]:
-    """Return the `.attribute` reads of the object the call `built` makes, in its scope."""
+def _uses(
+    ctx: FileContext, built: cst.Call, attribute: str, *, until_rebound: bool = False
+) -> list[cst.Attribute]:
+    """Return the `.attribute` reads of the object the call `built` makes, in its scope: none
+    when the name it is assigned to is assigned again there, or, `until_rebound`, the reads
+    written after this assignment and before the next."""
     parent = ctx.nodes.parent(built)
     if isinstance(parent, cst.Attribute) and parent.value is built:
         return [parent] if parent.attr.value == attribute else []
@@ -106,7 +111,7 @@ def _uses(ctx: FileContext, built: cst.Call, attribute: str) -> list[cst.Attribu
         owner = _owner(ctx, parent)
         if not isinstance(owner, cst.FunctionDef | cst.Module):
             return []  # a class attribute
-        return _reads(owner, attribute, lambda node: _is_name(node, name))
+        return _reads(owner, attribute, lambda node: _is_name(node, name), target, until_rebound)
     if (
         isinstance(target, cst.Attribute)
         and isinstance(target.value, cst.Name)
@@ -117,7 +122,7 @@ def _uses(ctx: FileContext, built: cst.Call, attribute: str) -> list[cst.Attribu
         owner = _owner(ctx, method) if isinstance(method, cst.FunctionDef) else None
         if not isinstance(owner, cst.ClassDef):
             return []
-        return _reads(owner, attribute, lambda node: _is_self(node, field))
+        return _reads(owner, attribute, lambda node: _is_self(node, field), target, until_rebound)
     return []
 
 
@@ -146,22 +151,37 @@ def _is_self(node: cst.BaseExpression, attribute: str) -> bool:
 
 
 def _reads(
-    owner: cst.CSTNode, attribute: str, matches: Callable[[cst.BaseExpression], bool]
+    owner: cst.CSTNode,
+    attribute: str,
+    matches: Callable[[cst.BaseExpression], bool],
+    assigned_at: cst.BaseExpression,
+    until_rebound: bool,
 ) -> list[cst.Attribute]:
-    """Return the `.attribute` reads under `owner` of the expression `matches` accepts, none
-    when that expression is assigned more than once there (another object may be read)."""
+    """Return the `.attribute` reads under `owner` of the expression `matches` accepts. When
+    that expression is assigned more than once there (another object may be read): none, or,
+    `until_rebound`, those written between its assignment at `assigned_at` and the next one."""
     reads: list[cst.Attribute] = []
+    between: list[cst.Attribute] = []
     assigned = 0
+    state = "before"  # then "after" the assignment at `assigned_at`, then "rebound"
     for node in _walk(owner):
-        if isinstance(node, cst.AssignTarget | cst.AnnAssign) and matches(node.target):
-            assigned += 1
-        elif isinstance(node, cst.AugAssign) and matches(node.target):
-            assigned += 2
+        if isinstance(node, cst.AssignTarget | cst.AnnAssign | cst.AugAssign) and matches(
+            node.target
+        ):
+            assigned += 1 if isinstance(node, cst.AssignTarget | cst.AnnAssign) else 2
+            if node.target is assigned_at:
+                state = "after"
+            elif state == "after":
+                state = "rebound"
         elif (
             isinstance(node, cst.Attribute) and node.attr.value == attribute and matches(node.value)
         ):
             reads.append(node)
-    return reads if assigned == 1 else []
+            if state == "after":
+                between.append(node)
+    if assigned == 1:
+        return reads
+    return between if until_rebound else []
 
 
 def _walk(owner: cst.CSTNode) -> Iterator[cst.CSTNode]:
