@@ -155,13 +155,28 @@ def _sampling(
         )
 
 
-def _thinking(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> Iterable[Problem]:
+def _thinking(
+    ctx: FileContext, site: CallSite, facts: Facts, label: str, unseen: bool = False
+) -> Iterable[Problem]:
+    from claude_migrate.analysis.thinking import extra_body_thinking, thinking
+
     if facts.thinking is None:
         return
-    entry = site.params.get("thinking")
-    if entry is None:
-        return
+    entry = site.params.get("thinking") or extra_body_thinking(ctx, site)
     cite = _cite(facts, "thinking")
+    if entry is None:
+        may_think = site.via is None and thinking(ctx, site).budget_unknown
+        if unseen and "enabled" not in facts.thinking and may_think:
+            # A model moving here: the request may turn thinking on with a budget, from a
+            # value the analysis cannot read (`extra_body` built in branches), which it refuses.
+            yield Problem(
+                "thinking",
+                site.node,
+                f"{label} refuses a thinking budget, and the call's request may carry one from "
+                f"a value this analysis cannot read{cite}: check the request, then move it by "
+                "hand",
+            )
+        return
     if not facts.thinking:
         yield Problem("thinking", entry.holder, f"{label} takes no thinking parameter{cite}")
         return
@@ -179,7 +194,11 @@ def _thinking(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> Ite
         return
     budget = config.get("budget_tokens") if config is not None else None
     edits: list[Edit] = []
-    in_place = isinstance(entry.value_node, cst.Dict) and kind.container is entry.value_node
+    in_place = (
+        isinstance(entry.value_node, cst.Dict)
+        and kind.container is entry.value_node
+        and _within(ctx, entry.value_node, site.node)
+    )
     if in_place and kind.value.node is not None:
         edits.append(ctx.replace(kind.value.node, string_literal(kind.value.node, "adaptive")))
         if budget is not None:
@@ -470,7 +489,7 @@ def problems(
         return []  # a layer in between adapts the request to the model
     found: list[Problem] = []
     found.extend(_sampling(ctx, site, facts, label, prefer, yielding, unseen))
-    found.extend(_thinking(ctx, site, facts, label))
+    found.extend(_thinking(ctx, site, facts, label, unseen))
     found.extend(_prefill(ctx, site, facts, label))
     found.extend(_max_tokens(ctx, site, facts, label))
     found.extend(_tools(ctx, site, facts, label))
