@@ -158,14 +158,9 @@ def table_without(ctx: FileContext, current: str, target: str) -> str:
     dict keyed by model ids) has an entry for `current` and none for `target`, so code that
     looks the renamed value up there would miss it (or take a fallback meant for other models);
     "" when no such table is in the module."""
-    scope = ctx.index.module_scope
-    if scope is None:
-        return ""
-    for name in sorted(scope.bindings):
-        keys = _table_keys(ctx, name)
-        if keys is None or current not in keys or target in keys:
+    for name, keys, node in _module_tables(ctx):
+        if current not in keys or target in keys:
             continue
-        node = next((b.node for b in scope.bindings[name] if b.kind == "assign"), None)
         at = f" (line {ctx.range(node).start.line})" if node is not None else ""
         return (
             f"the module's table {name}{at} has an entry for {current!r} and none for "
@@ -173,3 +168,21 @@ def table_without(ctx: FileContext, current: str, target: str) -> str:
             "entry to the table first"
         )
     return ""
+
+
+def _module_tables(ctx: FileContext) -> list[tuple[str, set[str], cst.CSTNode | None]]:
+    """Return the module's constant dicts keyed by strings, with their keys and where each is
+    assigned; read once per file."""
+    key = ("model_tables.tables",)
+    found: list[tuple[str, set[str], cst.CSTNode | None]] | None = ctx.memo.get(key)
+    if found is None:
+        found = []
+        scope = ctx.index.module_scope
+        bindings = scope.bindings if scope is not None else {}
+        for name in sorted(bindings):
+            keys = _table_keys(ctx, name)
+            if keys is not None:
+                node = next((b.node for b in bindings[name] if b.kind == "assign"), None)
+                found.append((name, keys, node))
+        ctx.memo[key] = found
+    return found
