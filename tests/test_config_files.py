@@ -420,3 +420,48 @@ def test_a_folder_named_env_is_walked_and_environments_under_any_name_are_not(
     # A folder given by name is walked even when it is an environment (`virtualenv .`).
     data = Cli(tmp_path).json("check", "--no-cache", "myvenv")
     assert [d["path"] for d in data["diagnostics"]] == ["myvenv/share/app.yaml"]
+
+
+CASSETTE_YAML = (
+    "interactions:\n"
+    "- request:\n"
+    "    body:\n"
+    "      model: claude-3-haiku-20240307\n"
+    "      max_tokens: 64\n"
+    "    method: POST\n"
+    "    uri: https://api.anthropic.com/v1/messages\n"
+    "  response:\n"
+    "    status:\n"
+    "      code: 200\n"
+)
+CASSETTE_JSON = (
+    '{"interactions": [{"request": {"body": {"model": "claude-3-haiku-20240307"}},\n'
+    ' "response": {"body": {"model": "claude-3-haiku-20240307"}}}]}\n'
+)
+SETTINGS = "model: claude-3-haiku-20240307\n"
+
+
+def test_a_recorded_exchange_is_reported_without_a_fix(cli: Cli) -> None:
+    # Renaming the model in a cassette fakes what was sent and answered: it is recorded again.
+    tree = {
+        "claude-migrate.toml": POLICY,
+        "tests/cassettes/test_chat/test_ask.yaml": SETTINGS,
+        "tests/recorded/ask.yaml": CASSETTE_YAML,
+        "tests/recorded/ask.json": CASSETTE_JSON,
+        "config/settings.yaml": SETTINGS,
+    }
+    write_tree(cli.cwd, tree)
+    found = cli.json("check", "--no-cache", "--select", "CM302")["diagnostics"]
+    by_file: dict[str, list[dict]] = {}
+    for diagnostic in found:
+        by_file.setdefault(diagnostic["path"].replace("\\", "/"), []).append(diagnostic)
+    recorded = [p for p in by_file if p != "config/settings.yaml"]
+    assert sorted(recorded) == sorted(p for p in tree if p.startswith("tests/"))
+    for path in recorded:
+        for diagnostic in by_file[path]:
+            assert diagnostic["fix"] is None
+            assert "recorded HTTP exchange" in diagnostic["message"]
+    assert by_file["config/settings.yaml"][0]["fix"] is not None
+    cli("fix", "--unsafe-fixes", "--select", "CM302", ".")
+    for path in recorded:
+        assert (cli.cwd / path).read_text() == tree[path]

@@ -151,6 +151,28 @@ def _collected(value: cst.BaseExpression) -> list[int]:
     return [id(e.value) for e in value.elements if isinstance(e.value, cst.SimpleString)]
 
 
+def _module_constants(module: cst.Module) -> dict[str, cst.BaseExpression]:
+    """Return the module's names assigned exactly once at its top level, with their values."""
+    values: dict[str, cst.BaseExpression] = {}
+    seen: Counter[str] = Counter()
+    for statement in module.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            targets: list[cst.BaseExpression] = []
+            value: cst.BaseExpression | None = None
+            if isinstance(small, cst.Assign):
+                targets, value = [t.target for t in small.targets], small.value
+            elif isinstance(small, cst.AnnAssign | cst.AugAssign):
+                targets, value = [small.target], small.value
+            for target in targets:
+                if isinstance(target, cst.Name):
+                    seen[target.value] += 1
+                    if value is not None:
+                        values[target.value] = value
+    return {name: value for name, value in values.items() if seen[name] == 1}
+
+
 def states_facts(node: cst.BaseExpression) -> bool:
     """Return whether a value states facts about a model: a number or a flag, a set (of
     features), or a dict, list, tuple or call holding one (`{"context": 200_000}`, `(3.0,
@@ -225,7 +247,10 @@ def _strings_in(node: cst.BaseExpression) -> list[int]:
 class _Strings:
     """Collects the module's string literals, skipping strings that stand as statements."""
 
-    def __init__(self) -> None:
+    def __init__(self, module: cst.Module | None = None) -> None:
+        # Module constants assigned once (`CLAUDE_4 = ModelConfig(max_output_tokens=...)`): a
+        # table entry naming one states what its value states.
+        self.constants = _module_constants(module) if module is not None else {}
         self.found: list[cst.SimpleString] = []
         self.keys: set[int] = set()
         self.excluded: set[int] = set()
@@ -329,7 +354,12 @@ class _Strings:
             if isinstance(element, cst.DictElement)
         }
         for element in node.elements:
-            if isinstance(element, cst.DictElement) and states_facts(element.value):
+            if not isinstance(element, cst.DictElement):
+                continue
+            value = element.value
+            if isinstance(value, cst.Name):
+                value = self.constants.get(value.value, value)
+            if states_facts(value):
                 self.facts.add(id(element.key))
         answer = bool(RESPONSE_KEYS & items.keys()) or _string_value(items.get("type")) == "message"
         model = items.get("model")
@@ -410,7 +440,7 @@ def python_mentions(ctx: FileContext) -> tuple[list[Mention], set[str]]:
 
     if WORD not in ctx.source.text:
         return [], set()
-    visitor = _Strings()
+    visitor = _Strings(ctx.module)
     walk(ctx.module, visitor)
     visitor.register_groups()
     catalogue = ctx.facts.catalogue

@@ -155,13 +155,28 @@ def _sampling(
         )
 
 
-def _thinking(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> Iterable[Problem]:
+def _thinking(
+    ctx: FileContext, site: CallSite, facts: Facts, label: str, unseen: bool = False
+) -> Iterable[Problem]:
+    from claude_migrate.analysis.thinking import extra_body_thinking, thinking
+
     if facts.thinking is None:
         return
-    entry = site.params.get("thinking")
-    if entry is None:
-        return
+    entry = site.params.get("thinking") or extra_body_thinking(ctx, site)
     cite = _cite(facts, "thinking")
+    if entry is None:
+        may_think = site.via is None and thinking(ctx, site).budget_unknown
+        if unseen and "enabled" not in facts.thinking and may_think:
+            # A model moving here: the request may turn thinking on with a budget, from a
+            # value the analysis cannot read (`extra_body` built in branches), which it refuses.
+            yield Problem(
+                "thinking",
+                site.node,
+                f"{label} refuses a thinking budget, and the call's request may carry one from "
+                f"a value this analysis cannot read{cite}: check the request, then move it by "
+                "hand",
+            )
+        return
     if not facts.thinking:
         yield Problem("thinking", entry.holder, f"{label} takes no thinking parameter{cite}")
         return
@@ -179,7 +194,11 @@ def _thinking(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> Ite
         return
     budget = config.get("budget_tokens") if config is not None else None
     edits: list[Edit] = []
-    in_place = isinstance(entry.value_node, cst.Dict) and kind.container is entry.value_node
+    in_place = (
+        isinstance(entry.value_node, cst.Dict)
+        and kind.container is entry.value_node
+        and _within(ctx, entry.value_node, site.node)
+    )
     if in_place and kind.value.node is not None:
         edits.append(ctx.replace(kind.value.node, string_literal(kind.value.node, "adaptive")))
         if budget is not None:
@@ -376,6 +395,7 @@ def _betas(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> Iterab
 
 
 FORCING_TOOL_CHOICES = ("any", "tool")
+BEDROCK_CHAT_MODELS = ("langchain:ChatBedrock", "langchain:ChatBedrockConverse")
 
 
 def _tool_choice(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> Iterable[Problem]:
@@ -405,6 +425,45 @@ def _tool_choice(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> 
     )
 
 
+def _bound_tool_choice(
+    ctx: FileContext, site: CallSite, facts: Facts, label: str
+) -> Iterable[Problem]:
+    """A forcing `tool_choice` a LangChain chat model is given by `.bind_tools()`.
+
+    langchain-anthropic's `bind_tools` drops a forced choice when the model is built with
+    `thinking` (and warns): such a request is not read here. langchain-aws's `ChatBedrock` and
+    `ChatBedrockConverse` keep it (`ChatBedrock` refuses the pair only for the models its
+    `thinking_forced_tool_use_unsupported` lists, langchain_aws/utils.py 1.7).
+    """
+    from claude_migrate.analysis.bound_tools import forced_bindings
+    from claude_migrate.analysis.expectations import asserted_parameter
+    from claude_migrate.targets.langchain import LANGCHAIN
+
+    if facts.forced_tool_choice is not False or site.family != LANGCHAIN:
+        return
+    thinks = site.params.get("thinking") is not None or site.params.may_have("thinking")
+    if thinks and site.target.key not in BEDROCK_CHAT_MODELS:
+        return
+    for binding in forced_bindings(ctx, site):
+        line = ctx.range(binding.call).start.line
+        message = (
+            f"{label} answers 400 to a forced tool_choice ({binding.text}, bound by "
+            f".bind_tools() on line {line}){_cite(facts, 'forced-tool-choice')}; "
+        )
+        asserted = asserted_parameter(ctx, site, "tool_choice")
+        if asserted:
+            message += f"the test asserts on tool_choice (line {asserted}): change both by hand"
+            yield Problem("tool-choice", binding.value, message)
+            continue
+        yield Problem(
+            "tool-choice",
+            binding.value,
+            message + 'use tool_choice="auto" and ask for the tool in the prompt',
+            'tool_choice="auto" in .bind_tools() (the model may answer without the tool)',
+            [ctx.replace(binding.value, '"auto"')],
+        )
+
+
 def problems(
     ctx: FileContext,
     site: CallSite,
@@ -430,12 +489,13 @@ def problems(
         return []  # a layer in between adapts the request to the model
     found: list[Problem] = []
     found.extend(_sampling(ctx, site, facts, label, prefer, yielding, unseen))
-    found.extend(_thinking(ctx, site, facts, label))
+    found.extend(_thinking(ctx, site, facts, label, unseen))
     found.extend(_prefill(ctx, site, facts, label))
     found.extend(_max_tokens(ctx, site, facts, label))
     found.extend(_tools(ctx, site, facts, label))
     found.extend(_betas(ctx, site, facts, label))
     found.extend(_tool_choice(ctx, site, facts, label))
+    found.extend(_bound_tool_choice(ctx, site, facts, label))
     return found
 
 

@@ -130,7 +130,8 @@ def _table_keys(ctx: FileContext, table: str) -> set[str] | None:
     scope = ctx.index.module_scope
     if scope is None or table in scope.subscript_sets or table in scope.deep_sets:
         return None
-    bindings = scope.bindings.get(table, [])
+    # `TABLE: dict[str, X] = {...}` binds the name twice: its annotation and its value.
+    bindings = [b for b in scope.bindings.get(table, []) if b.kind != "annotation"]
     if len(bindings) != 1 or bindings[0].kind != "assign":
         return None
     value = bindings[0].value
@@ -150,3 +151,38 @@ def _table_keys(ctx: FileContext, table: str) -> set[str] | None:
             return None
         keys.add(text)
     return keys
+
+
+def table_without(ctx: FileContext, current: str, target: str) -> str:
+    """Return why an id written as data keeps its value: a table of the module (a constant
+    dict keyed by model ids) has an entry for `current` and none for `target`, so code that
+    looks the renamed value up there would miss it (or take a fallback meant for other models);
+    "" when no such table is in the module."""
+    for name, keys, node in _module_tables(ctx):
+        if current not in keys or target in keys:
+            continue
+        at = f" (line {ctx.range(node).start.line})" if node is not None else ""
+        return (
+            f"the module's table {name}{at} has an entry for {current!r} and none for "
+            f"{target!r}: a lookup of the new value there would miss; add the new model's own "
+            "entry to the table first"
+        )
+    return ""
+
+
+def _module_tables(ctx: FileContext) -> list[tuple[str, set[str], cst.CSTNode | None]]:
+    """Return the module's constant dicts keyed by strings, with their keys and where each is
+    assigned; read once per file."""
+    key = ("model_tables.tables",)
+    found: list[tuple[str, set[str], cst.CSTNode | None]] | None = ctx.memo.get(key)
+    if found is None:
+        found = []
+        scope = ctx.index.module_scope
+        bindings = scope.bindings if scope is not None else {}
+        for name in sorted(bindings):
+            keys = _table_keys(ctx, name)
+            if keys is not None:
+                node = next((b.node for b in bindings[name] if b.kind == "assign"), None)
+                found.append((name, keys, node))
+        ctx.memo[key] = found
+    return found

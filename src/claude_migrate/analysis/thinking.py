@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
     from claude_migrate.analysis.calls import CallSite
     from claude_migrate.analysis.context import FileContext
+    from claude_migrate.analysis.values import Entry
 else:
     cst = lazy_import("libcst")
 
@@ -52,6 +53,30 @@ def _left_out(node: cst.BaseExpression) -> bool:
     return False
 
 
+def _in_extra_body(ctx: FileContext, site: CallSite) -> Entry | Thinking | None:
+    """Return the `thinking` entry of the call's `extra_body` (the SDKs merge it into the JSON
+    body they send: anthropic `_base_client.py` and openai alike), a Thinking that may be on
+    when that body cannot be read, or None when it sends no `thinking`."""
+    extra = site.params.get("extra_body")
+    if extra is None or _left_out(extra.value_node):
+        return None
+    if extra.value.known and extra.value.value is None:
+        return None
+    body = ctx.resolver.values.nested(extra, site.record.scope)
+    if body is None:
+        return Thinking(True, budget_unknown=True)
+    entry = body.get("thinking")
+    if entry is None and (body.opaque or "thinking" in body.unknown_keys):
+        return Thinking(True, budget_unknown=True)
+    return entry
+
+
+def extra_body_thinking(ctx: FileContext, site: CallSite) -> Entry | None:
+    """Return the `thinking` entry the call sends through `extra_body`, when it can be read."""
+    found = _in_extra_body(ctx, site)
+    return None if isinstance(found, Thinking) else found
+
+
 def thinking(ctx: FileContext, site: CallSite) -> Thinking:
     """Return what the call's `thinking` parameter may turn on.
 
@@ -64,6 +89,11 @@ def thinking(ctx: FileContext, site: CallSite) -> Thinking:
         # budget read where the wrapper builds it, not here.
         return Thinking(True, budget_unknown=True)
     entry = site.params.get("thinking")
+    if entry is None:
+        extra = _in_extra_body(ctx, site)
+        if isinstance(extra, Thinking):
+            return extra
+        entry = extra
     if entry is None and "thinking" in site.params.unknown_keys:
         # Sent with a value this analysis cannot read (`params["thinking"] = ...` under a
         # condition, after the dict is written).

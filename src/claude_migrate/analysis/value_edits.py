@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
     from claude_migrate.analysis.calls import CallSite
     from claude_migrate.analysis.context import FileContext
+    from claude_migrate.analysis.node_map import NodeMap
     from claude_migrate.analysis.values import Entry
 else:
     cst = lazy_import("libcst")
@@ -101,9 +102,14 @@ def value_edit(
         if same_fix(other)
     }
     calls = "this call" if len(claude_reads) <= 1 else f"{len(claude_reads)} Claude calls"
-    if claude_reads and _uses(ctx)[constant] == len(claude_reads):
+    local = _local_function(ctx, value.node, constant)
+    uses = _uses(ctx)[constant] if local is None else len(_reads_in(ctx, constant, local))
+    if claude_reads and uses == len(claude_reads):
         return ValueEdit(ctx.replace(value.node, text), f"{constant} (used by {calls})", True)
     reads = _reads_recording(ctx, constant)
+    if local is not None:
+        within = {id(n) for n in _reads_in(ctx, constant, local)}
+        reads = [(n, kind) for n, kind in reads if id(n) in within]
     others = [n for n, _ in reads if id(n) not in claude_reads]
     records = [(n, kind) for n, kind in reads if id(n) not in claude_reads and kind is not None]
     if claude_reads and len(records) == len(others):
@@ -406,6 +412,46 @@ def _calls_reading(
         if asked_as:
             ctx.memo[key] = found
     return found
+
+
+def _local_function(ctx: FileContext, literal: cst.CSTNode, name: str) -> cst.FunctionDef | None:
+    """Return the function whose local `name` the literal is assigned to (`name = "..."` in its
+    body), None for a module constant or a name a `global` or `nonlocal` statement shares:
+    the reads of a local are the function's own (a same-named local or parameter of another
+    function is another variable)."""
+    nodes = ctx.nodes
+    assign = nodes.parent(literal)
+    if not (
+        isinstance(assign, cst.Assign)
+        and assign.value is literal
+        and len(assign.targets) == 1
+        and isinstance(assign.targets[0].target, cst.Name)
+        and assign.targets[0].target.value == name
+    ):
+        return None
+    node: cst.CSTNode | None = assign
+    while node is not None and not isinstance(node, cst.FunctionDef | cst.ClassDef):
+        node = nodes.parent(node)
+    if not isinstance(node, cst.FunctionDef):
+        return None
+    for spelled in nodes.names_spelled(name):
+        if isinstance(nodes.parent(spelled), cst.NameItem) and _inside(nodes, spelled, node):
+            return None  # `global name` / `nonlocal name`
+    return node
+
+
+def _reads_in(ctx: FileContext, name: str, function: cst.FunctionDef) -> list[cst.Name]:
+    """Return the reads of `name` inside `function`, nested functions included."""
+    return [node for node in _reads(ctx, name) if _inside(ctx.nodes, node, function)]
+
+
+def _inside(nodes: NodeMap, node: cst.CSTNode, outer: cst.CSTNode) -> bool:
+    current: cst.CSTNode | None = node
+    while current is not None:
+        if current is outer:
+            return True
+        current = nodes.parent(current)
+    return False
 
 
 def _reads_recording(ctx: FileContext, name: str) -> list[tuple[cst.Name, str | None]]:

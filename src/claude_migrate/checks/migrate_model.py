@@ -172,6 +172,7 @@ class MigrateModelCheck(Check["FileContext"]):
         facts: Facts | None,
         merged: str = "",
     ) -> Diagnostic | None:
+        from claude_migrate.analysis.bound_tools import profile_reason
         from claude_migrate.analysis.expectations import expected_id
         from claude_migrate.analysis.model_tables import missed_lookup
         from claude_migrate.analysis.recordings import recorded
@@ -225,6 +226,8 @@ class MigrateModelCheck(Check["FileContext"]):
             )
         elif line := expected_id(ctx, site, entry):
             composed = EXPECTED_AGAIN.format(line)
+        elif profiled := profile_reason(ctx, site, written):
+            composed = profiled
         elif missed := missed_lookup(ctx, site, entry, written):
             composed = missed
         else:

@@ -30,14 +30,16 @@ or data) that a test of the module sends to a recorded exchange it replays keeps
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from claude_migrate.analysis.bound_tools import profile_reason
 from claude_migrate.analysis.calls import CallSite
 from claude_migrate.analysis.edits import string_literal
-from claude_migrate.analysis.model_tables import missed_lookup
+from claude_migrate.analysis.model_tables import missed_lookup, table_without
 from claude_migrate.analysis.retirements import Judged, compose, judge, judge_entry, sdk_note
 from claude_migrate.checks.base import Check, Option, call_sites
 from claude_migrate.core.diagnostics import (
@@ -100,6 +102,12 @@ LEGACY_EXPECTED = (
     "(legacy-completions) moves it to the Messages API"
 )
 # ... an id a test of this module sends to a replayed recording (`analysis.recordings`).
+# ... or it is in a recording itself: a cassette file (pytest-recording's `cassettes/` folders,
+# vcrpy's `interactions` of a request and a response).
+IN_RECORDING = (
+    "it is part of a recorded HTTP exchange (a test's cassette), what was sent and answered then: "
+    "renaming it fakes the recording; record it again with the new model"
+)
 RECORDED = (
     "a test of this module replays a recorded request with it ({}), matched on what it sends: "
     "a new id would find no recording; record it again with the new model"
@@ -248,6 +256,8 @@ class RetiredModelCheck(Check["CheckContext"]):
             why_not = why_not or (LEGACY_EXPECTED if mention.legacy_expected else "")
             why_not = why_not or _recorded(ctx, mention.value)
             target = targets.get(mention.value)
+            if not why_not and not mention.key and target is not None:
+                why_not = table_without(ctx, mention.value, target)
             if not why_not and mention.group is not None and target is not None:
                 # The other elements as they are, and as their own fixes would write them.
                 becoming = group_targets.get(id(mention.group))
@@ -286,6 +296,7 @@ class RetiredModelCheck(Check["CheckContext"]):
         names = _key_names(ctx, scalars)
         plain = {scalar.value for scalar in scalars if not scalar.key}
         entries = _yaml_entries(ctx)
+        recording = _is_recording(ctx)
         for scalar in scalars:
             spelling = recognise(scalar.value, catalogue)
             if spelling is not None:
@@ -298,7 +309,8 @@ class RetiredModelCheck(Check["CheckContext"]):
                 entry = _entry_of(ctx, entries, scalar.start) if not scalar.key else frozenset()
                 yield from self._data(
                     ctx, scalar.start, scalar.end, scalar.value, spelling, taken, edit,
-                    DATA_IN_CONFIG, NAMES_A_KEY if named else "", entry,
+                    DATA_IN_CONFIG,
+                    IN_RECORDING if recording else NAMES_A_KEY if named else "", entry,
                 )  # fmt: skip
 
     def _data(
@@ -407,6 +419,7 @@ class RetiredModelCheck(Check["CheckContext"]):
                 why_not = why_not or _expected(ctx, site, found.entry)
                 if not why_not and found.target is not None:
                     why_not = missed_lookup(ctx, site, found.entry, found.target)
+                    why_not = why_not or profile_reason(ctx, site, found.target)
                 diagnostic = self._retired(ctx, site, found, why_not)
                 if diagnostic.fix is None:
                     kept.add(str(found.entry.value.value))
@@ -592,6 +605,29 @@ class RetiredModelCheck(Check["CheckContext"]):
             "; no current replacement is known for this spelling: set one in "
             "[retired-models.replace]"
         )
+
+
+def _is_recording(ctx: CheckContext) -> bool:
+    """Return whether a configuration file is a recording of HTTP exchanges: a file under a
+    `cassettes` folder (pytest-recording's, https://github.com/kiwicom/pytest-recording), or a
+    vcrpy cassette (`interactions:` of entries with a `request` and a `response`,
+    https://vcrpy.readthedocs.io/en/latest/advanced.html)."""
+    import os
+
+    from claude_migrate.analysis.recordings import CASSETTES
+
+    if CASSETTES in str(ctx.path).replace(os.sep, "/").split("/")[:-1]:
+        return True
+    text = ctx.source.text
+    return (
+        "interactions" in text
+        and "request" in text
+        and "response" in text
+        and bool(_VCR.search(text))
+    )
+
+
+_VCR = re.compile(r"""(?m)^[\s{]*["']?interactions["']?\s*:""")
 
 
 def _recorded(ctx: CheckContext, value: str) -> str:
