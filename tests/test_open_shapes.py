@@ -64,14 +64,16 @@ def test_a_model_narrowed_by_an_equality_test_is_that_model(tmp_path: Path) -> N
     assert ("app.py", 9, "CM302") in _found(tmp_path)
 
 
-def test_a_constant_written_alike_in_two_cells_is_read_by_a_function(tmp_path: Path) -> None:
+def _severities_with_model_written_again(tmp_path: Path, again: str) -> set[tuple[str, str]]:
+    """Check a notebook whose first cell sets MODEL_NAME, whose second reads it in a function,
+    and whose third sets it `again`; return the (code, severity) of every finding."""
     cells = [
         'import anthropic\nclient = anthropic.Anthropic()\nMODEL_NAME = "claude-3-opus-20240229"\n',
         "def ask(prompt):\n"
         "    return client.messages.create(\n"
         "        model=MODEL_NAME, max_tokens=100, messages=[], stream=True\n"
         "    )\n",
-        'MODEL_NAME = "claude-3-opus-20240229"\n',
+        f'MODEL_NAME = "{again}"\n',
     ]
     notebook = {
         "cells": [
@@ -85,34 +87,18 @@ def test_a_constant_written_alike_in_two_cells_is_read_by_a_function(tmp_path: P
     }  # fmt: skip
     write_tree(tmp_path, {"nb.ipynb": json.dumps(notebook)})
     data = Cli(tmp_path).json("check", "--no-cache", ".")
-    found = {(d["code"], d["severity"]) for d in data["diagnostics"]}
+    return {(d["code"], d["severity"]) for d in data["diagnostics"]}
+
+
+def test_a_constant_written_alike_in_two_cells_is_read_by_a_function(tmp_path: Path) -> None:
+    found = _severities_with_model_written_again(tmp_path, "claude-3-opus-20240229")
     assert ("CM302", "error") in found
 
 
 def test_a_constant_written_differently_in_two_cells_is_unknown_to_a_function(
     tmp_path: Path,
 ) -> None:
-    cells = [
-        'import anthropic\nclient = anthropic.Anthropic()\nMODEL_NAME = "claude-3-opus-20240229"\n',
-        "def ask(prompt):\n"
-        "    return client.messages.create(\n"
-        "        model=MODEL_NAME, max_tokens=100, messages=[], stream=True\n"
-        "    )\n",
-        'MODEL_NAME = "claude-3-haiku-20240307"\n',
-    ]
-    notebook = {
-        "cells": [
-            {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
-             "source": cell}
-            for cell in cells
-        ],
-        "metadata": {"kernelspec": {"language": "python", "name": "python3", "display_name": "P"}},
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }  # fmt: skip
-    write_tree(tmp_path, {"nb.ipynb": json.dumps(notebook)})
-    data = Cli(tmp_path).json("check", "--no-cache", ".")
-    found = {(d["code"], d["severity"]) for d in data["diagnostics"]}
+    found = _severities_with_model_written_again(tmp_path, "claude-3-haiku-20240307")
     assert ("CM302", "error") not in found and ("CM302", "warning") in found
 
 
