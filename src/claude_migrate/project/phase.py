@@ -3114,8 +3114,10 @@ class Project:
         found = cache.get(attr)
         if found is None:
             name = re.escape(attr.encode())
-            assigned = re.compile(rb"(\w*)[ \t]*\.[ \t]*" + name + rb"[ \t]*(?::[^=\n]*)?=(?!=)")
-            named = re.compile(rb"setattr\([^,\n]*,[ \t]*[\"']" + name + rb"[\"']")
+            assigned = re.compile(
+                rb"(\w*)[ \t]*\.[ \t]*" + name + rb"[ \t]*(?::[^=\n]{0,%d})?=(?!=)" % _SPAN
+            )
+            named = re.compile(rb"setattr\([^,\n]{0,%d},[ \t]*[\"']" % _SPAN + name + rb"[\"']")
             found = False
             for data in self.given.values():
                 raw = data if isinstance(data, bytes) else data.encode("utf-8", "replace")
@@ -4979,9 +4981,14 @@ def _mentions(data: bytes, names: Iterable[bytes]) -> bool:
 
 
 # `<owner>.<attr> = ...` (an annotation allowed, `==` not), tried at every word's start so
-# that one write does not hide another it overlaps; and `setattr(x, "attr", ...)`.
-_ATTRIBUTE_WRITE = re.compile(rb"(?<!\w)(?=(\w*)[ \t]*\.[ \t]*(\w+)[ \t]*(?::[^=\n]*)?=(?!=))")
-_SETATTR = re.compile(rb"setattr\([^,\n]*,[ \t]*[\"'](\w+)[\"']")
+# that one write does not hide another it overlaps; and `setattr(x, "attr", ...)`. What may
+# stand between is bounded (`_SPAN` characters): unbounded, a line of many `a.b:` (or of many
+# `setattr(`) is read to its end from each, quadratic in a hostile file.
+_SPAN = 200
+_ATTRIBUTE_WRITE = re.compile(
+    rb"(?<!\w)(?=(\w*)[ \t]*\.[ \t]*(\w+)[ \t]*(?::[^=\n]{0,%d})?=(?!=))" % _SPAN
+)
+_SETATTR = re.compile(rb"setattr\([^,\n]{0,%d},[ \t]*[\"'](\w+)[\"']" % _SPAN)
 
 
 _IMPORT = re.compile(
