@@ -1936,11 +1936,13 @@ def _spelled_name(node: cst.BaseExpression) -> cst.Name | None:
         if plain and len(names) == 1 and isinstance(names[0], cst.Name):
             return names[0]
         return None
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
-        sides = [node.left, node.right]
-        texts = [side for side in sides if isinstance(side, cst.SimpleString)]
+    for _ in range(MAX_DEPTH):  # `"bedrock/" + model`, `prefix + model + "-v1:0"`
+        if not (isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add)):
+            break
+        texts = [side for side in (node.left, node.right) if isinstance(side, cst.SimpleString)]
         if len(texts) != 1:
             return None
-        other = node.right if texts[0] is node.left else node.left
-        return _spelled_name(other)
+        node = node.right if texts[0] is node.left else node.left
+        if isinstance(node, cst.Name):
+            return node
     return None
