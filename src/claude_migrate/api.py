@@ -488,6 +488,9 @@ def _execute(request: Request, options: Options, progress: Progress) -> Outcome:
 
     if request.stdin is not None:
         options = replace(options, write=False, keep_text=True)
+    loaded = sys.modules.get("claude_migrate.analysis.doubles")
+    if loaded is not None:
+        loaded.forget()  # a run before this one in the process may have written test files
     trusted = _trusted_setup(request, stop)
     _output_guard(request, stop)
     work = _collect_work(request, options, stop)

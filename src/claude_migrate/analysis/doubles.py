@@ -62,6 +62,13 @@ class Double:
         return f"{self.path}:{self.line}"
 
 
+def forget() -> None:
+    """Drop the digests and roots reused within `STATE_SECONDS`: a new run in this process
+    (a server's, the API's) reads the test files as they are now, after a fix wrote them."""
+    _states.clear()
+    _roots.clear()
+
+
 def project_root(path: str) -> str:
     """Return the folder of the project a file belongs to: the nearest one above it holding a
     project file (pyproject.toml, setup.py, .git, ...), else the file's own folder."""

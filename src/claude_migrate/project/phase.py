@@ -464,12 +464,11 @@ class Facts:
     # send nothing more than their default from any call. Only the views read it.
     passed: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     # A parameter reaching the model of a call that is Claude's only with a Claude model
-    # (Bedrock, LiteLLM, LangChain's Bedrock classes): the places of the project's calls of the
-    # function that give it a Claude model (under "claude") and of those that give anything
-    # else or may (under "other"); those passing on a parameter of their own, unspelled (under
-    # "passed"), and that parameter, (module, function, name) (under "via"). Only the views
-    # read it.
-    model_callers: dict[tuple[str, str], dict[str, dict[str, set[tuple[Any, ...]]]]] = field(
+    # (Bedrock, LiteLLM, LangChain's Bedrock classes): per place of the project's calls of the
+    # function, "claude" when it gives a Claude model, "other" when it gives anything else or
+    # may, and (module, function, name) when it passes on a parameter of its own, unspelled.
+    # Only the views read it.
+    model_callers: dict[tuple[str, str], dict[str, dict[tuple[Any, ...], Any]]] = field(
         default_factory=dict
     )
 
@@ -3522,12 +3521,12 @@ class Project:
                 else None
             )
             seen = _quiet_entry(_quiet_entry(self.facts.model_callers, key, dict), name, dict)
+            # A call read again (what it reads changed) says it anew: the last reading stands.
             if isinstance(given, Param):
                 # The caller's own parameter, passed on as it is: Claude's where that one is.
-                _quiet_entry(seen, "via", set).add((given.module, given.qual, given.name))
-                _quiet_entry(seen, "passed", set).add(tuple(here))
+                seen[tuple(here)] = (given.module, given.qual, given.name)
             else:
-                _quiet_entry(seen, "claude" if given else "other", set).add(tuple(here))
+                seen[tuple(here)] = "claude" if given else "other"
 
     def _gives_claude(
         self, module: str, function: str | None, arg: list[Any], spelled: list[list[str]] | None
@@ -4107,12 +4106,14 @@ class Project:
         model: a literal one, or a parameter of the caller's passed on that is, in its turn
         (up to `MAX_PASSED_ON` functions up; a cycle is not)."""
         seen = self.facts.model_callers.get(key, {}).get(name, {})
-        if "other" in seen or not seen or depth > MAX_PASSED_ON or (key, name) in on:
+        given = set(seen.values())
+        if "other" in given or not given or depth > MAX_PASSED_ON or (key, name) in on:
             return False
         on = on | {(key, name)}
         return all(
-            self._claude_by_callers((module, qual), param, depth + 1, on)
-            for module, qual, param in seen.get("via", ())
+            self._claude_by_callers((via[0], via[1]), via[2], depth + 1, on)
+            for via in given
+            if via != "claude"
         )
 
     def _callers_agree(
