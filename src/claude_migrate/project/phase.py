@@ -553,6 +553,9 @@ class Project:
         self._set_in_files: dict[str, bool] = {}
         self._set_outside_files: dict[str, bool] = {}
         self._writes: tuple[frozenset[bytes], frozenset[bytes]] | None = None
+        # The calls summaries mark as sending a prefill, as (display path, line), over how many
+        # summaries (`_prefills`).
+        self._prefill_lines: tuple[int, frozenset[tuple[str, int]]] | None = None
         # Per display path, the lines of its Claude calls that may turn extended thinking on
         # (`_may_think`), read from the calls' records once the fixed point is reached, by the
         # reader the run gives (`project/records.py`'s `records`, which imports this module).
@@ -3982,14 +3985,19 @@ class Project:
 
     def _prefills(self, path: str, line: int) -> bool:
         """Return whether a call at a display path's line is one its module's summary marks
-        as sending a prefill (`summary.py`'s `prefills`)."""
-        for module, shown in self.paths.items():
-            summary = self.summaries.get(module) if shown == path else None
-            if summary is not None and any(
-                line in facts.get("prefills", ()) for facts in summary["functions"].values()
-            ):
-                return True
-        return False
+        as sending a prefill (`summary.py`'s `prefills`); the marks of every summary are
+        gathered once per set of summaries, not per question."""
+        known = self._prefill_lines
+        if known is None or known[0] != len(self.summaries):
+            lines: set[tuple[str, int]] = set()
+            for module, summary in self.summaries.items():
+                shown = self.paths.get(module)
+                if shown is None:
+                    continue
+                for facts in summary["functions"].values():
+                    lines.update((shown, marked) for marked in facts.get("prefills", ()))
+            known = self._prefill_lines = (len(self.summaries), frozenset(lines))
+        return (path, line) in known[1]
 
     def _may_think(self, path: str, line: int) -> bool:
         """Return whether the Claude call at a display path's line sends a `thinking` that is
