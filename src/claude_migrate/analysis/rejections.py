@@ -96,13 +96,17 @@ def _body_rejection(
     known: Catalogue, params: Entries, target: str | None, parameter: str
 ) -> Rejection | None:
     """Return why a Bedrock Messages body (or LangChain's model_kwargs) cannot carry it: its
-    own `anthropic_version`, or without one the policy's api-version."""
+    own `anthropic_version`, or without one the policy's api-version.
+
+    Bedrock answers by the body's version: one the analysis cannot read (a parameter, a value
+    built elsewhere) proves nothing, so the policy's api-version does not stand in for it.
+    """
     own = params.get("anthropic_version")
-    if own is not None and own.value.known and isinstance(own.value.value, str):
+    if own is None:
+        return _api_rejection(known, target, parameter, "the policy's api-version")
+    if own.value.known and isinstance(own.value.value, str):
         version = own.value.value.removeprefix("bedrock-")
         return _api_rejection(known, version, parameter, "the body's anthropic_version")
-    if own is None or not own.value.known:
-        return _api_rejection(known, target, parameter, "the policy's api-version")
     return None
 
 
