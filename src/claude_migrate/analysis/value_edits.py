@@ -190,6 +190,8 @@ def local_reader(
             continue
         if not looped and ctx.span(read)[0] < at and _is_test(ctx, read):
             continue
+        if _falls_back_to(ctx, read, written):
+            continue
         line = ctx.line_label(ctx.range(read).start.line)
         return (
             f"{name} is also read on line {line}, by code other than the Claude call: the "
@@ -283,6 +285,18 @@ def _is_test(ctx: FileContext, node: cst.Name) -> bool:
             return False
         current, parent = parent, ctx.nodes.parent(parent)
     return isinstance(parent, (cst.If, cst.While)) and parent.test is current
+
+
+def _falls_back_to(ctx: FileContext, node: cst.Name, written: cst.CSTNode) -> bool:
+    """Return whether a name is read only to choose the value written: `t` in `t or 0.9`, whose
+    fallback is the value edited (what the name holds otherwise is not changed)."""
+    parent = ctx.nodes.parent(node)
+    return (
+        isinstance(parent, cst.BooleanOperation)
+        and isinstance(parent.operator, cst.Or)
+        and parent.left is node
+        and parent.right is written
+    )
 
 
 def _in_loop(ctx: FileContext, node: cst.CSTNode, owner: cst.CSTNode | None) -> bool:

@@ -961,8 +961,14 @@ class ValueResolver:
                 for k in bindings
             )
         ]
-        if not reaching or (len(reaching) == 1 and not reaching[0].nested):
+        if len(reaching) == 1 and not reaching[0].nested:
+            only = reaching[0]
+            if only.kind == "assign" and only.value is not None and _fallback_parts(only.value):
+                # `t = t or 0.9`: the fallback is one value the call may send.
+                return self.fallback(only.value, only.scope)
             return None  # one assignment on every path: what `value` answers
+        if not reaching:
+            return None
         values = []
         for binding in reaching:
             if binding.kind != "assign" or binding.value is None:
@@ -1070,6 +1076,8 @@ class ValueResolver:
             return None
         *tested, last = parts
         for operand in tested:
+            if _empty_default_retested(operand, scope):
+                continue
             first = self.value(operand, scope, depth + 1)
             if not first.known or first.value:
                 return None
@@ -1890,6 +1898,35 @@ def _fallback_parts(node: cst.BaseExpression) -> list[cst.BaseExpression] | None
     if node.body.deep_equals(test):
         return [test, node.orelse]
     return None
+
+
+def _empty_default_retested(operand: cst.BaseExpression, scope: Scope) -> bool:
+    """Return whether `operand` is a parameter with an empty default (`None`, `""`, `0`) that
+    its function gives a value only when empty, in one assignment (`t = t or 0.9`).
+
+    The same as `if t is None: t = 0.9`, whose value set holds 0.9: a call that leaves the
+    parameter out sends the fallback.
+    """
+    if not isinstance(operand, cst.Name):
+        return False
+    bindings = [b for b in scope.lookup(operand.value) if b.kind != "annotation"]
+    params = [b for b in bindings if b.kind == "param"]
+    others = [b for b in bindings if b.kind != "param"]
+    if len(params) != 1 or len(others) != 1 or params[0].scope is not scope:
+        return False
+    default = params[0].default
+    if default is None:
+        return False
+    empty = literal(default)
+    if not empty.known or empty.value or isinstance(empty.value, (list, tuple)):
+        return False
+    assigned = others[0]
+    if assigned.kind != "assign" or assigned.nested or assigned.value is None:
+        return False
+    parts = _fallback_parts(assigned.value)
+    return parts is not None and any(
+        isinstance(part, cst.Name) and part.value == operand.value for part in parts[:-1]
+    )
 
 
 def _or_operands(node: cst.BooleanOperation) -> list[cst.BaseExpression]:
