@@ -372,10 +372,10 @@ class CallFinder:
         for _ in range(MAX_FOLLOW):
             if not isinstance(made, cst.Name):
                 break
-            binding = self.values.single_binding(made.value, made_scope)
-            if binding is None or binding.value is None:
+            bound = self.values.made_object(made.value, made_scope)
+            if bound is None:
                 return None
-            made, made_scope = binding.value, binding.scope
+            made, made_scope = bound
         if obj is None or not isinstance(made, cst.Call):
             return None
         reader = FieldReader(self.resolver)
@@ -434,6 +434,11 @@ class CallFinder:
         written = self._default_node(root, scope, first[1][0][1]) if len(first[1]) == 1 else None
         if written is not None and literal(written).value == value.value:
             value = Value(True, value.value, written, value.via)
+        if self.values.single_binding(root.value, scope) is None:
+            # A parameter's object made only when the caller passes none (`options or
+            # Options()`): the default is one value the call may read, not the only one, so
+            # no fix writes a literal at the call over the caller's.
+            value = dataclasses.replace(value, choice=True, given_too=True)
         return Entry(
             entry.key, entry.holder, entry.value_node, value, entry.container, entry.through
         )
@@ -441,10 +446,10 @@ class CallFinder:
     def _default_node(self, root: cst.Name, scope: Scope, attr: str) -> cst.BaseExpression | None:
         """Return the literal a class of this module writes as a field's default, for the object
         a name is bound to once (`settings = Settings()`), if it writes one."""
-        binding = self.values.single_binding(root.value, scope)
-        if binding is None or not isinstance(binding.value, cst.Call):
+        bound = self.values.made_object(root.value, scope)
+        if bound is None or not isinstance(bound[0], cst.Call):
             return None
-        info = self.resolver.local_class(binding.value.func, binding.scope)
+        info = self.resolver.local_class(bound[0].func, bound[1])
         if info is None:
             return None
         written = [b for b in info.scope.bindings.get(attr, []) if b.kind == "assign"]

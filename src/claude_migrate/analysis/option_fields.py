@@ -109,10 +109,10 @@ class FieldReader:
         for _ in range(MAX_FOLLOW):
             if not isinstance(node, cst.Name):
                 break
-            binding = self.values.single_binding(node.value, scope)
-            if binding is None or binding.value is None:
+            made = self.values.made_object(node.value, scope)
+            if made is None:
                 break
-            node, scope = binding.value, binding.scope
+            node, scope = made
         return node, scope
 
     def _walk(

@@ -374,6 +374,8 @@ def _class_edit(
         return ValueEdit(ctx.replace(entry.value.node, text), subject, True)
     if entry.holder is entry.value.node:
         return None  # one of several classes' values: the call's argument serves them all
+    if entry.value.choice:
+        return None  # the default of an object a caller may pass: its value is not replaced
     return ValueEdit(
         ctx.replace(entry.value_node, text),
         entry.key,

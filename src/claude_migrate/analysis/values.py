@@ -337,6 +337,48 @@ class ValueResolver:
             return None
         return binding
 
+    def made_object(self, name: str, scope: Scope) -> tuple[cst.BaseExpression, Scope] | None:
+        """Return what a name is bound to once (`opts = Options(...)`), or the object a
+        parameter left out stands for.
+
+        A parameter with an empty default given an object only when empty, in its one other
+        assignment (`opts = opts or Options()`, `if opts is None: opts = Options()`): its
+        fields are read from that object, as `t = t or 0.9` sends 0.9 (an empty `opts` has no
+        fields to read). A parameter whose default is the object (`opts=Options()`): only
+        when an in-project call relies on that default.
+        """
+        binding = self.single_binding(name, scope)
+        if binding is not None:
+            return (binding.value, binding.scope) if binding.value is not None else None
+        bindings = [b for b in scope.lookup(name) if b.kind != "annotation"]
+        params = [b for b in bindings if b.kind == "param"]
+        if len(params) != 1 or params[0].default is None or params[0].scope is not scope:
+            return None
+        param = params[0]
+        others = [b for b in bindings if b is not param]
+        if not others:
+            if not isinstance(param.default, cst.Call) or self.symbols is None:
+                return None
+            facts = self.symbols.own_function(scope.qualname)
+            if facts is None or name not in facts.get("relied", ()):
+                return None
+            return param.default, scope.parent or scope
+        empty = literal(param.default)
+        if len(others) != 1 or not empty.known or empty.value is not None:
+            return None
+        only = others[0]
+        if only.kind != "assign" or only.value is None or len(only.path) > 1:
+            return None
+        made = only.value
+        if not only.nested:
+            parts = _fallback_parts(made)
+            tests = parts[:-1] if parts else []
+            if not any(isinstance(t, cst.Name) and t.value == name for t in tests):
+                return None
+            assert parts is not None
+            made = parts[-1]
+        return (made, only.scope) if isinstance(made, cst.Call) else None
+
     def self_attribute(
         self, node: cst.BaseExpression, scope: Scope
     ) -> tuple[cst.BaseExpression, Scope] | None:

@@ -147,6 +147,9 @@ class CeilingCheck(Check["FileContext"]):
                     found.edit,
                 )
             reason = why_not or shared
+            if found is None and not reason and entry.value.choice and entry.value.via:
+                # The default of an options object a caller may pass instead.
+                reason = f"{entry.value.via} is read by other code too, which the edit would change"
             no_fix = f" (no automatic fix: {reason})" if reason else ""
             diagnostic = ctx.diagnostic(
                 self,

@@ -2460,6 +2460,26 @@ class Project:
             cls = (made.module, made.name)
             self._put(self.facts.options, cls, "options", cls)
 
+    def _dumped_objects(self, module: str, function: str, dumped: list[Any]) -> list[Obj]:
+        """Return the options objects `asdict(x)` / `x.model_dump()` may dump: the one `x` is,
+        or, for a parameter, the object it stands for when left out (its default, or what an
+        `x = x or Options()` / `if x is None: x = Options()` gives it)."""
+        made = self.evaluate(module, function, dumped)
+        if isinstance(made, Obj):
+            return [made]
+        if dumped[0] != "name":
+            return []
+        facts = self.summaries[module]["functions"].get(function, {})
+        name = dumped[1]
+        options: list[list[Any]] = []
+        param = next((p for p in facts.get("params", ()) if p["name"] == name), None)
+        if param is not None and param.get("default"):
+            options.append(param["default"])
+        for value, _ in facts.get("locals", {}).get(name, ())[:2]:
+            options.extend(value[1] if value and value[0] == "or" else [value])
+        found = [self.evaluate(module, function, option) for option in options]
+        return [obj for obj in found if isinstance(obj, Obj)]
+
     def _record_target_star(
         self, module: str, function: str, star: list[Any], key: str, where: list[Any]
     ) -> None:
@@ -2469,8 +2489,7 @@ class Project:
         if dumped is not None:
             # `create(**request.model_dump())`: the object's fields are the request, read in
             # the file where the object is made (`Request(model=...)`), as an options class.
-            made_object = self.evaluate(module, function, dumped)
-            if isinstance(made_object, Obj):
+            for made_object in self._dumped_objects(module, function, dumped):
                 cls = (made_object.module, made_object.name)
                 self._put(self.facts.options, cls, "options", cls)
             return
