@@ -40,7 +40,7 @@ from claude_migrate.analysis.values import (
     string_value,
 )
 from claude_migrate.core.lazy import lazy_import
-from claude_migrate.core.project_view import SUPER
+from claude_migrate.core.project_view import FIELD_SPECIFIERS, SUPER
 from claude_migrate.targets.anthropic_sdk import (
     BATCH_REQUEST_TYPES,
     NOT_GIVEN,
@@ -455,7 +455,23 @@ class CallFinder:
         written = [b for b in info.scope.bindings.get(attr, []) if b.kind == "assign"]
         if len(written) != 1 or written[0].value is None:
             return None
-        return written[0].value
+        return self._specified(written[0].value, info.scope)
+
+    def _specified(self, node: cst.BaseExpression, scope: Scope) -> cst.BaseExpression:
+        """Return the default a field's specifier writes (`field(default=0.7)`, pydantic's
+        `Field(0.7)`), else the node itself."""
+        if not isinstance(node, cst.Call) or any(arg.star for arg in node.args):
+            return node
+        qualname = self.resolver.qualname(node.func, scope) or ""
+        if qualname not in FIELD_SPECIFIERS:
+            return node
+        for arg in node.args:
+            if arg.keyword is not None and arg.keyword.value == "default":
+                return arg.value
+        first = node.args[0] if node.args else None
+        if first is not None and first.keyword is None and qualname.startswith("pydantic."):
+            return first.value
+        return node
 
     def _not_given(self, node: cst.BaseExpression, scope: Scope) -> bool:
         """Return whether an argument is the SDK's "not given" sentinel (`NOT_GIVEN`, `omit`,

@@ -14,6 +14,11 @@ from typing import Any, Protocol
 # A class's derived functions also hold, under `Class.super().method`, what `super().method()`
 # in that class runs: the next class's method, on an instance of this class.
 SUPER = "super()"
+# A class field's specifier whose `default=` (pydantic's: or its first argument) is the field's
+# default (`model: str = field(default="...")`), read alike by the phase and the rules.
+FIELD_SPECIFIERS = frozenset(
+    {"dataclasses.field", "pydantic.Field", "pydantic.fields.Field", "attrs.field", "attr.ib"}
+)
 
 
 class ProjectView(Protocol):

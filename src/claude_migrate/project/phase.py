@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from claude_migrate.core.deadline import OverTime, deadline
-from claude_migrate.core.project_view import SUPER
+from claude_migrate.core.project_view import FIELD_SPECIFIERS, SUPER
 from claude_migrate.core.source import as_python_reads, python_text, read_regular
 from claude_migrate.notebook import NOTEBOOK_KIND, NOTEBOOK_SUFFIX
 from claude_migrate.project.kinds import (
@@ -4364,7 +4364,7 @@ class Project:
             # (https://docs.pydantic.dev/latest/concepts/pydantic_settings/): no default is known.
             defaults, known = {}, {}
         for param_name, default in defaults.items():
-            value = self.evaluate(module, None, default)
+            value = self.evaluate(module, None, self._specified_default(module, default))
             # An unknown default (`field(default_factory=...)`) is left out: a field not passed
             # then has no value to judge.
             if isinstance(value, Const) and _jsonable(value.value):
@@ -4372,6 +4372,22 @@ class Project:
         made = {"params": params, "attrs": attrs, "defaults": known, "line": info["line"]}
         made.update(self._factories(module, name, attrs, known))
         return made
+
+    def _specified_default(self, module: str, default: list[Any]) -> list[Any]:
+        """Return the default a field's specifier gives (`field(default=0.7)`, pydantic's
+        `Field(0.7, ...)` or `Field(default=0.7)`), else the default as written."""
+        if not default or default[0] != "call" or default[4] or default[5]:
+            return default
+        callee = self.evaluate(module, None, default[1])
+        if not isinstance(callee, Ref) or callee.qualname not in FIELD_SPECIFIERS:
+            return default
+        keywords = default[3]
+        if "default" in keywords:
+            return list(keywords["default"])
+        positional = default[2]
+        if positional and callee.qualname.startswith("pydantic."):
+            return list(positional[0])
+        return default
 
     def _factories(
         self, module: str, name: str, attrs: dict[str, str], known: dict[str, Any]
