@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeGuard
 
 from claude_migrate.analysis.scope import (
     Binding,
@@ -342,10 +342,10 @@ class ValueResolver:
         parameter left out stands for.
 
         A parameter with an empty default given an object only when empty, in its one other
-        assignment (`opts = opts or Options()`, `if opts is None: opts = Options()`): its
-        fields are read from that object, as `t = t or 0.9` sends 0.9 (an empty `opts` has no
-        fields to read). A parameter whose default is the object (`opts=Options()`): only
-        when an in-project call relies on that default.
+        assignment: `if opts is None: opts = Options()` (the object's fields are what an empty
+        `opts` sends, as the project phase reads it), and `opts = opts or Options()` or a
+        default that is the object (`opts=Options()`) when an in-project call relies on the
+        default (leaves the parameter out), as `t = t or 0.9` sends 0.9 then.
         """
         binding = self.single_binding(name, scope)
         if binding is not None:
@@ -354,16 +354,13 @@ class ValueResolver:
         params = [b for b in bindings if b.kind == "param"]
         if len(params) != 1 or params[0].default is None or params[0].scope is not scope:
             return None
-        param = params[0]
+        param, default = params[0], params[0].default
         others = [b for b in bindings if b is not param]
         if not others:
-            if not isinstance(param.default, cst.Call) or self.symbols is None:
+            if not isinstance(default, cst.Call) or not self.relied(name, scope):
                 return None
-            facts = self.symbols.own_function(scope.qualname)
-            if facts is None or name not in facts.get("relied", ()):
-                return None
-            return param.default, scope.parent or scope
-        empty = literal(param.default)
+            return default, scope.parent or scope
+        empty = literal(default)
         if len(others) != 1 or not empty.known or empty.value is not None:
             return None
         only = others[0]
@@ -375,9 +372,19 @@ class ValueResolver:
             tests = parts[:-1] if parts else []
             if not any(isinstance(t, cst.Name) and t.value == name for t in tests):
                 return None
+            if not self.relied(name, scope):
+                return None  # every call passes its own object: the one made here is not sent
             assert parts is not None
             made = parts[-1]
         return (made, only.scope) if isinstance(made, cst.Call) else None
+
+    def relied(self, name: str, scope: Scope) -> bool:
+        """Return whether an in-project call of `scope`'s function leaves parameter `name` out
+        and what it then holds reaches Claude (the project phase decides)."""
+        if self.symbols is None:
+            return False
+        facts = self.symbols.own_function(scope.qualname)
+        return facts is not None and name in facts.get("relied", ())
 
     def self_attribute(
         self, node: cst.BaseExpression, scope: Scope
@@ -1118,7 +1125,7 @@ class ValueResolver:
             return None
         *tested, last = parts
         for operand in tested:
-            if _empty_default_retested(operand, scope):
+            if _empty_default_retested(operand, scope) and self.relied(operand.value, scope):
                 continue
             first = self.value(operand, scope, depth + 1)
             if not first.known or first.value:
@@ -1942,12 +1949,11 @@ def _fallback_parts(node: cst.BaseExpression) -> list[cst.BaseExpression] | None
     return None
 
 
-def _empty_default_retested(operand: cst.BaseExpression, scope: Scope) -> bool:
+def _empty_default_retested(operand: cst.BaseExpression, scope: Scope) -> TypeGuard[cst.Name]:
     """Return whether `operand` is a parameter with an empty default (`None`, `""`, `0`) that
     its function gives a value only when empty, in one assignment (`t = t or 0.9`).
 
-    The same as `if t is None: t = 0.9`, whose value set holds 0.9: a call that leaves the
-    parameter out sends the fallback.
+    A call that leaves the parameter out sends the fallback (`relied`).
     """
     if not isinstance(operand, cst.Name):
         return False

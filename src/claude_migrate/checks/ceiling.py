@@ -149,7 +149,7 @@ class CeilingCheck(Check["FileContext"]):
             reason = why_not or shared
             if found is None and not reason and entry.value.choice and entry.value.via:
                 # The default of an options object a caller may pass instead.
-                reason = f"{entry.value.via} is read by other code too, which the edit would change"
+                reason = "a caller may pass its own object, and other code reads the same field"
             no_fix = f" (no automatic fix: {reason})" if reason else ""
             diagnostic = ctx.diagnostic(
                 self,

@@ -510,6 +510,8 @@ class Project:
         self.roots = list(roots)
         self.folders = list(folders)
         self._memo: dict[tuple[Any, ...], Sym | _Memo] = {}
+        # `x.field` expressions made for the fields a dumped `x` sends (`_field_read`).
+        self._field_reads: dict[tuple[int, str], list[Any]] = {}
         self._paths: dict[str, Path | None] = {}
         # Pure functions of their keys, kept for the whole run.
         self._prefix_memo: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
@@ -2455,19 +2457,54 @@ class Project:
                 break
         if base is value:
             return
-        made = self.evaluate(module, function, base)
-        if isinstance(made, Obj):
+        # A parameter's object made when the caller passes none (its default, `x or Options()`)
+        # counts as well: its fields are what a call that leaves it out sends.
+        for made in self._dumped_objects(module, function, base):
             cls = (made.module, made.name)
             self._put(self.facts.options, cls, "options", cls)
 
-    def _dumped_objects(self, module: str, function: str, dumped: list[Any]) -> list[Obj]:
+    def _reach_dumped(
+        self,
+        module: str,
+        function: str,
+        dumped: list[Any],
+        made: Obj,
+        key: str,
+        where: list[Any],
+    ) -> None:
+        """Record that each field of a dumped dataclass or pydantic model named as a Claude
+        parameter reaches the call (`create(**asdict(options))` sends `options.temperature`
+        as `temperature`): the object a caller passes, or the one made when it passes none."""
+        info = self.summaries[made.module]["classes"].get(made.name)
+        if info is None or f"{made.name}.__init__" in self.summaries[made.module]["functions"]:
+            return
+        fields = self._fields(made.module, made.name, info)
+        if fields is None:
+            return
+        target = TARGETS[key]
+        for canonical in CANONICAL:
+            for name in target.names(canonical):
+                if name in fields["attrs"]:
+                    read = self._field_read(dumped, name)
+                    self._reach_from(module, function, read, [canonical, key, *where])
+
+    def _field_read(self, base: list[Any], attr: str) -> list[Any]:
+        """Return the expression `base.attr`, the same list each time (the memo is by id)."""
+        made = self._field_reads.get((id(base), attr))
+        if made is None or made[1] is not base:
+            made = self._field_reads[(id(base), attr)] = ["attr", base, attr]
+        return made
+
+    def _dumped_objects(self, module: str, function: str | None, dumped: list[Any]) -> list[Obj]:
         """Return the options objects `asdict(x)` / `x.model_dump()` may dump: the one `x` is,
         or, for a parameter, the object it stands for when left out (its default, or what an
         `x = x or Options()` / `if x is None: x = Options()` gives it)."""
         made = self.evaluate(module, function, dumped)
+        if isinstance(made, Param):
+            made = self._object_of(made, None)  # the one class every caller passes, if one
         if isinstance(made, Obj):
             return [made]
-        if dumped[0] != "name":
+        if dumped[0] != "name" or function is None:
             return []
         facts = self.summaries[module]["functions"].get(function, {})
         name = dumped[1]
@@ -2492,6 +2529,8 @@ class Project:
             for made_object in self._dumped_objects(module, function, dumped):
                 cls = (made_object.module, made_object.name)
                 self._put(self.facts.options, cls, "options", cls)
+                if dumped[0] == "name":
+                    self._reach_dumped(module, function, dumped, made_object, key, where)
             return
         owner = self._varkw(module, function, star)
         if owner is not None:
@@ -3281,7 +3320,7 @@ class Project:
             return []
         if value[0] == "name" and function is not None:
             facts = self.summaries[module]["functions"].get(function, {})
-            if value[1] in facts.get("guarded", {}):
+            if value[1] in facts.get("guarded", {}) or _self_fallback(facts, value[1]):
                 return self._guarded_reads(module, function, facts, value[1], depth)
         symbol = self.evaluate(module, function, value)
         if isinstance(symbol, Param):
@@ -3346,12 +3385,14 @@ class Project:
         self, module: str, function: str, facts: dict[str, Any], name: str, depth: int
     ) -> list[tuple[Param, list[Any] | None]]:
         """Return what a parameter given a value only when empty reads (`if not model: model =
-        DEFAULT_MODEL`, its one assignment): the parameter, falling back to that value, as
-        `model or DEFAULT_MODEL` does."""
+        DEFAULT_MODEL` or `model = model or DEFAULT_MODEL`, its one assignment): the
+        parameter, falling back to that value."""
         local = facts.get("locals", {}).get(name)
-        guarded = facts.get("guarded", {}).get(name)
-        if not local or len(local) != 1 or not local[0][1] or guarded != local[0][0]:
-            return []
+        guarded = _self_fallback(facts, name)
+        if guarded is None:
+            guarded = facts.get("guarded", {}).get(name)
+            if not local or len(local) != 1 or not local[0][1] or guarded != local[0][0]:
+                return []
         param = next((p for p in facts["params"] if p["name"] == name), None)
         if param is None or param["kind"] not in ("positional", "keyword"):
             return []
@@ -4948,6 +4989,19 @@ def _freeze(facts: Facts) -> str:
         sort_keys=True,
         default=str,
     )
+
+
+def _self_fallback(facts: dict[str, Any], name: str) -> list[Any] | None:
+    """Return `VALUE` of `name = name or VALUE`, a function's one assignment of `name`, at
+    its top level (the parameter keeps what it was passed unless that was empty)."""
+    local = facts.get("locals", {}).get(name)
+    if not local or len(local) != 1 or local[0][1]:
+        return None
+    value = local[0][0]
+    if not value or value[0] != "or" or len(value[1]) != 2 or value[1][0] != ["name", name]:
+        return None
+    fallback: list[Any] = value[1][1]
+    return fallback
 
 
 def _union(results: list[Sym], choice: bool = False) -> Sym:
