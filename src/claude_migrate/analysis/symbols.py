@@ -348,6 +348,10 @@ class Resolver:
             return Instance(client, only=None if only is None else frozenset(only))
         if f"{cls}.{attr}" in facts["functions"]:
             return ProjectFunction(module, f"{cls}.{attr}", bound=True)
+        base = held.get("client_base")
+        if base and not attr.startswith("_"):
+            # A subclass of an SDK client: what it does not define is the client's.
+            return Instance(base, (attr,))
         return UNKNOWN
 
     def _chosen_member(self, choice: ProjectInstances, attr: str) -> Symbol:

@@ -926,7 +926,14 @@ class Project:
                 if self.summaries[method[0]]["functions"][method[1]].get("property"):
                     return self._property(method, base.module, base.name, depth + 1)
                 return Bound(*method, base.module, base.name, isinstance(base, SelfParam))
-            return self._attribute_value(base.module, base.name, attr, depth + 1)
+            found = self._attribute_value(base.module, base.name, attr, depth + 1)
+            if found is None and not attr.startswith("_"):
+                # `class Client(anthropic.Anthropic)`: what the class does not define is the
+                # SDK client's (`self.messages`, `Client().messages`).
+                client = self.client_base(base.module, base.name)
+                if client is not None:
+                    return Client(client, (attr,))
+            return found
         if isinstance(base, Class):
             method = self.member(base.module, base.name, attr)
             return None if method is None else Func(*method)
@@ -938,6 +945,14 @@ class Project:
             if method is None and attr == "__init__":
                 return self._library_base(base.module, base.name, depth + 1)
             return None if method is None else Bound(*method, base.module, base.name, True)
+        return None
+
+    def client_base(self, module: str, cls: str) -> str | None:
+        """Return the SDK client class a project class derives from (through project classes,
+        first bases), if one: `class Client(anthropic.Anthropic)` is a Claude client."""
+        found = self._library_base(module, cls, 0)
+        if isinstance(found, Ref) and is_sdk_client_class(found.qualname):
+            return found.qualname
         return None
 
     def _library_base(self, module: str, cls: str, depth: int) -> Sym:
@@ -4315,6 +4330,9 @@ class Project:
                 entry["clients"] = attrs
             if only:
                 entry["only"] = only
+            client = self.client_base(module, name)
+            if client is not None:
+                entry["client_base"] = client
             constants = self._constants(module, info)
             if constants:
                 entry["constants"] = constants
