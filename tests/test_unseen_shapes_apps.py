@@ -276,3 +276,38 @@ def test_a_model_defaulted_per_provider_in_init_reaches_the_call(tmp_path: Path)
         (d["path"], d["line"]) for d in data["diagnostics"] if "found as data" not in d["message"]
     }
     assert ("agent/run.py", 4) in proven
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a base class's method spreads a dict its `__init__` merges from a class attribute "
+    "each subclass overrides (`self.params = {**self.default_params, **params}`): the entries "
+    "differ per subclass, and a spread is read only when every class gives the same dict",
+)
+def test_request_defaults_a_subclass_overrides_reach_the_base_method(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "llm/__init__.py": "",
+            "llm/base.py": (
+                "import anthropic\n\n\n"
+                "class Base:\n"
+                "    default_params = {}\n\n"
+                "    def __init__(self, **params):\n"
+                "        self.params = {**self.default_params, **params}\n"
+                "        self.client = anthropic.Anthropic()\n\n"
+                "    def generate(self, prompt):\n"
+                "        return self.client.messages.create(\n"
+                '            model="claude-sonnet-4-6", messages=[], **self.params\n'
+                "        )\n"
+            ),
+            "llm/claude.py": (
+                "from llm.base import Base\n\n\n"
+                "class Creative(Base):\n"
+                '    default_params = {"temperature": 0.9, "max_tokens": 512}\n\n\n'
+                "def run():\n"
+                '    return Creative().generate("hi")\n'
+            ),
+        },
+    )
+    assert ("llm/claude.py", 5, "CM101") in _found(root, "CM101")
