@@ -2645,6 +2645,41 @@ class Project:
                 self._constant_read(made.module, made.function, entry, [*reach[:2], *here])
         return may_stream
 
+    def _pass_stars(
+        self,
+        module: str,
+        function: str | None,
+        stars: list[list[Any]],
+        forwards: dict[str, list[list[Any]]],
+        here: list[Any],
+    ) -> bool:
+        """Record what the dicts a call spreads into a function's `**kwargs` pass on
+        (`_complete(prompt, **params)` with `params = {...}` built in the calling function or
+        returned by a helper); return whether they may hold `stream`: a dict not proven, one
+        holding `stream` or a spread, or one of another function's that this one changes."""
+        may_stream = False
+        changed = self.summaries[module]["functions"].get(function or "", {}).get("changed", ())
+        for star in stars:
+            made = self.evaluate(module, function, star) if function is not None else None
+            if (
+                not isinstance(made, DictLit)
+                or made.function is None  # a module's dict, which any code may change
+                or star[0] not in ("name", "call")
+                or (star[0] == "name" and (made.module, made.function) != (module, function)
+                    and star[1] in changed)
+                or made.opaque
+                or made.spreads
+                or "stream" in made.entries
+                or "stream" in made.maybe
+            ):  # fmt: skip
+                may_stream = True
+                continue
+            for name, value in made.entries.items():
+                for reach in forwards.get(name, []):
+                    self._reach_from(made.module, made.function, value, reach)
+                    self._constant_read(made.module, made.function, value, [*reach[:2], *here])
+        return may_stream
+
     def _spread_given(
         self, module: str, function: str | None, key: tuple[str, str], bound: dict[str, Any]
     ) -> tuple[list[tuple[DictLit, str, list[Any]]], bool]:
@@ -3563,10 +3598,12 @@ class Project:
                 self._constant_read(module, function, arg, [reach[0], reach[1], *here])
         self._record_models_given(module, function, call, key, reaches, bound_args, spelled, here)
         may_stream = self._pass_spread(module, function, key, bound_args, forwards, here)
+        if call[5]:
+            may_stream = self._pass_stars(module, function, call[5], forwards, here) or may_stream
         flags = _stream_names(forwards)
         if flags:
             # Whether this call of a wrapper passes its Claude call a `stream` flag.
-            passes = bool(call[4] or call[5] or flags & set(extra) or may_stream)
+            passes = bool(call[4] or flags & set(extra) or may_stream)
             callers = _quiet_entry(self.facts.stream_callers, key, dict)
             _quiet_entry(callers, "set" if passes else "unset", set).add(tuple(here))
         self._record_paths(module, function, reaches, bound_args)
