@@ -4488,10 +4488,17 @@ class Project:
             if other in self.summaries and other not in seen:
                 seen.append(other)
         for name in list(seen):
-            for named in self.derived(name)["names"].values():
+            derived = self.derived(name)
+            for named in derived["names"].values():
                 for plain in named[1] if named[0] == "choice" else [named]:
                     if plain[0] in ("func", "class", "obj") and plain[1] not in seen:
                         seen.append(plain[1])
+            # The class a factory returns an instance of, imported inside the factory
+            # (`def make(): from .claude import ClaudeLLM; return ClaudeLLM()`).
+            for facts in derived["functions"].values():
+                for owner, _ in facts.get("returns_objects", []):
+                    if owner not in seen:
+                        seen.append(owner)
         # The class of an object its functions are given (`call_api(self, ...)` from a module
         # this one need not import): what that class holds.
         for facts in self.derived(module)["functions"].values():
