@@ -107,10 +107,11 @@ class FieldReader:
 
     def _follow(self, node: cst.BaseExpression, scope: Scope) -> tuple[cst.BaseExpression, Scope]:
         """Return the expression a name is bound to once (`opts = AgentOptions(...)`), or an
-        attribute of `self` its class sets once (`self.config = PlannerConfig()`)."""
+        attribute of `self` its class, and no subclass of it here, sets once
+        (`self.config = PlannerConfig()`)."""
         for _ in range(MAX_FOLLOW):
             if isinstance(node, cst.Attribute):
-                held = self.values.self_attribute(node, scope)
+                held = self.values.held_object(node, scope)
                 if held is None:
                     break
                 node, scope = held
