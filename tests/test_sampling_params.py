@@ -299,3 +299,32 @@ def test_a_legacy_bedrock_body_is_not_judged_by_the_policys_api_version(tmp_path
     )
     data = Cli(tmp_path).json("check", "--select", "CM107,CM301")
     assert {(d["line"], d["code"]) for d in data["diagnostics"]} == {(7, "CM301")}
+
+
+def test_an_argument_sending_a_relied_on_default_is_reported_and_removed_at_the_call(
+    tmp_path: Path,
+) -> None:
+    # The value is the wrapper's default, which its callers rely on; what the API refuses is
+    # the argument, so the finding and the fix are the call's keyword, not the default.
+    wrapper = (
+        "from anthropic import Anthropic\n\n\n"
+        "class Chat:\n"
+        "    def __init__(self):\n"
+        "        self.client = Anthropic()\n\n"
+        "    def ask(self, text, temperature=0.7):\n"
+        "        return self.client.messages.create(\n"
+        '            model="claude-sonnet-4-6",\n'
+        "            max_tokens=9,\n"
+        "            temperature=temperature,\n"
+        '            messages=[{"role": "user", "content": text}],\n'
+        "        )\n\n\n"
+        "def run():\n"
+        '    return Chat().ask("hi")\n'
+    )
+    write_tree(tmp_path, {"app.py": wrapper, "claude-migrate.toml": 'extend = "api-2026-10-21"\n'})
+    assert findings(tmp_path) == {(12, "CM107")}
+    cli = Cli(tmp_path)
+    assert cli("fix", "--unsafe-fixes", "--select", "CM107").exit_code == 0
+    text = (tmp_path / "app.py").read_text(encoding="utf-8")
+    assert "temperature=temperature" not in text
+    assert cli("check", "--select", "CM107").exit_code == 0

@@ -1205,13 +1205,28 @@ class CallFinder:
                 origin,
             )
 
+    def _request_verb(self, record: CallRecord, args: Entries) -> str | None:
+        """Return the method of a `urllib.request.Request(url, data, headers, origin_req_host,
+        unverifiable, method)`, its positional arguments added to `args` by name (its body is
+        `data`): a POST when it carries data and names no other method."""
+        for index, name in enumerate(("url", "data", "headers")):
+            self._positional(record, args, name, index)
+        self._positional(record, args, "method", 5)
+        data = args.get("data")
+        if data is None or any(arg.star for arg in record.node.args):
+            return None  # no data (a GET), or `*args` / `**kwargs`: unseen
+        named = args.get("method")
+        return "POST" if named is None else self._string(named, record)
+
     def _http_site(self, record: CallRecord, method: str, base_url: str = "") -> CallSite | None:
         call = record.node
         positional = [a for a in call.args if a.keyword is None and not a.star]
         args = self.kwargs(record)
         url_node: cst.BaseExpression | None = None
         verb: str | None = "POST" if method == "post" else None
-        if method in ("request", "stream"):
+        if method == "Request":
+            verb = self._request_verb(record, args)
+        elif method in ("request", "stream"):
             if len(positional) >= 2:
                 verb_value = self.values.value(positional[0].value, record.scope)
                 verb = verb_value.value if verb_value.known else None

@@ -4,7 +4,8 @@ The project phase proves paths into a wrapper's parameter that reach a Claude ca
 (`options.model_id`, `options.inference_config[maxTokens]`): a field of a dataclass, pydantic
 model, NamedTuple or plain class, or a key of a dict. At the wrapper's call site the object passed
 is followed to where it is made in this module (`AgentOptions(model_id=..., inference_config=
-{...})`, inline or bound once to a name), and the field's argument (or the dict's entry) becomes
+{...})`, inline, bound once to a name, or held by an attribute of `self` its class sets once:
+`self.options = AgentOptions(...)`), and the field's argument (or the dict's entry) becomes
 the call's entry: the finding is where the literal is written, and so is the fix. A field the call
 does not pass has the class's default when the project phase proved it; a default of `None`
 (or any falsy value) read through `options.model_id or DEFAULT_MODEL` is that fallback constant.
@@ -105,8 +106,16 @@ class FieldReader:
         )
 
     def _follow(self, node: cst.BaseExpression, scope: Scope) -> tuple[cst.BaseExpression, Scope]:
-        """Return the expression a name is bound to once (`opts = AgentOptions(...)`)."""
+        """Return the expression a name is bound to once (`opts = AgentOptions(...)`), or an
+        attribute of `self` its class, and no subclass of it here, sets once
+        (`self.config = PlannerConfig()`)."""
         for _ in range(MAX_FOLLOW):
+            if isinstance(node, cst.Attribute):
+                held = self.values.held_object(node, scope)
+                if held is None:
+                    break
+                node, scope = held
+                continue
             if not isinstance(node, cst.Name):
                 break
             made = self.values.made_object(node.value, scope)

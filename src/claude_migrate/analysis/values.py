@@ -405,6 +405,19 @@ class ValueResolver:
             return None
         return binding.value, binding.scope
 
+    def held_object(
+        self, node: cst.BaseExpression, scope: Scope
+    ) -> tuple[cst.BaseExpression, Scope] | None:
+        """Return the one value a `self.<attr>` is given (`self_attribute`) when no subclass of
+        its class here sets the attribute too: an instance of one holds that one's value."""
+        read = _self_read(node, scope)
+        if read is None:
+            return None
+        info, attr = read
+        if any(attr in other.attributes for other in self._receivers(info)[1:]):
+            return None
+        return self.self_attribute(node, scope)
+
     def value(self, node: cst.BaseExpression, scope: Scope, depth: int = 0) -> Value:
         """Return the proven value of `node`, following constants."""
         found = literal(node)

@@ -26,18 +26,25 @@ Writes instead (unsafe: sampling changes): the call without the argument.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from claude_migrate.analysis.edits import remove_elements, remove_line
 from claude_migrate.analysis.rejections import SAMPLING, SPELLINGS, rejection
 from claude_migrate.analysis.value_edits import shared_dict
+from claude_migrate.analysis.values import Entry
 from claude_migrate.checks.base import Check, call_sites
 from claude_migrate.core.diagnostics import Applicability, Diagnostic
+from claude_migrate.core.lazy import lazy_import
 
 if TYPE_CHECKING:
+    import libcst as cst
+
     from claude_migrate.analysis.context import FileContext
     from claude_migrate.core.settings import FileSettings
     from claude_migrate.project.triage import Wanted
+else:
+    cst = lazy_import("libcst")  # bound on first use: importing this must not load LibCST
 
 
 class SamplingParamsCheck(Check["FileContext"]):
@@ -59,6 +66,7 @@ class SamplingParamsCheck(Check["FileContext"]):
                 why = rejection(ctx, site, parameter)
                 if why is None:
                     continue
+                entry = _sent_keyword(site.node, entry)
                 shared = shared_dict(ctx, entry)
                 if shared:
                     edit = None
@@ -77,3 +85,15 @@ class SamplingParamsCheck(Check["FileContext"]):
                     fix,
                     site.record.scope.qualname,
                 )
+
+
+def _sent_keyword(call: cst.CSTNode, entry: Entry) -> Entry:
+    """Return the keyword of the call that sends a parameter whose value is a default the call
+    relies on (`temperature=temperature`, `def ask(..., temperature=0.7)`): the argument is
+    what the API refuses, whatever its value, so it is reported and removed there."""
+    if not entry.value.default or entry.container is not None or not isinstance(call, cst.Call):
+        return entry
+    for arg in call.args:
+        if arg.keyword is not None and arg.value is entry.value_node:
+            return replace(entry, holder=arg, container=call)
+    return entry

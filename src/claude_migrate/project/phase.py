@@ -3583,6 +3583,7 @@ class Project:
                     by = _quiet_entry(self.facts.relied_by, key, dict)
                     _quiet_entry(by, name, set).add(receiver or ("", ""))
                     self._default_reads(callee_module, facts, name, reaches.get(name, []))
+        self._override_defaults(key, owner, call, passes_self)
         self._star_defaults(key, call, layout.varkw, reaches, extra, passed)
         self._record_bound_clients(module, function, key, bound_args)
         # Wrapper chains: our parameters passed on reach what the callee's reach.
@@ -3611,6 +3612,34 @@ class Project:
             for star in call[5]:
                 if self._varkw(module, function, star) is not None:
                     self._record_forwarding(module, function, reaches, forwards, bound_args)
+
+    def _override_defaults(
+        self,
+        key: tuple[str, str],
+        owner: tuple[str, str] | None,
+        call: list[Any],
+        passes_self: bool,
+    ) -> None:
+        """Note the defaults of each override a call of an abstract method relies on: the call
+        runs an override, its arguments bound to the override's own parameters, so a default
+        the call leaves out is the override's (`backend.ask(prompt)` on a `Backend` whose
+        `ClaudeBackend.ask` has `temperature=0.9` sends 0.9 when that backend is given)."""
+        for cls, override in self._overrides(*key, owner):
+            layout = self._layout(override)
+            if layout is None:
+                continue
+            bound_args, _ = _bind(call, layout, passes_self)
+            passed = _quiet_entry(self.facts.passed, override, set)
+            if call[4] or call[5]:
+                passed.update(layout.defaulted)
+                continue
+            passed.update(name for name, arg in bound_args.items() if not _empty_literal(arg))
+            for name in layout.defaulted:
+                if name not in bound_args:
+                    relied = self._entry(self.facts.relied, override, "relied", set)
+                    self._put(relied, name, "relied", override)
+                    by = _quiet_entry(self.facts.relied_by, override, dict)
+                    _quiet_entry(by, name, set).add(cls)
 
     def _record_models_given(
         self,
@@ -4266,17 +4295,9 @@ class Project:
         facts = self.summaries[module]["functions"][qual]
         if owner is None or not facts.get("abstract"):
             return {}
-        name = qual.rsplit(".", 1)[-1]
-        if qual != f"{owner[1]}.{name}":
-            return {}
         layout = [(p["name"], p["kind"]) for p in facts["params"]]
         found: dict[str, list[list[Any]]] = {}
-        seen = {(module, qual)}
-        for cls in self._subclasses(owner)[1:]:
-            override = self.member(*cls, name)
-            if override is None or override in seen:
-                continue
-            seen.add(override)
+        for cls, override in self._overrides(module, qual, owner):
             self._read("reaches", override)
             params = self.summaries[override[0]]["functions"][override[1]]["params"]
             theirs = [(p["name"], p["kind"]) for p in params]
@@ -4290,6 +4311,27 @@ class Project:
                     continue
                 kept = found.setdefault(param, [])
                 kept.extend(item for item in items if item not in kept)
+        return found
+
+    def _overrides(
+        self, module: str, qual: str, owner: tuple[str, str] | None
+    ) -> list[tuple[tuple[str, str], tuple[str, str]]]:
+        """Return (subclass, its method) for each project override of an abstract method
+        (`@abstractmethod`) that a call of it may run; empty for any other method."""
+        facts = self.summaries[module]["functions"][qual]
+        if owner is None or not facts.get("abstract"):
+            return []
+        name = qual.rsplit(".", 1)[-1]
+        if qual != f"{owner[1]}.{name}":
+            return []
+        found = []
+        seen = {(module, qual)}
+        for cls in self._subclasses(owner)[1:]:
+            override = self.member(*cls, name)
+            if override is None or override in seen:
+                continue
+            seen.add(override)
+            found.append((cls, override))
         return found
 
     def _returned_objects(self, returned: Sym) -> list[list[str]]:
@@ -4577,10 +4619,17 @@ class Project:
             if other in self.summaries and other not in seen:
                 seen.append(other)
         for name in list(seen):
-            for named in self.derived(name)["names"].values():
+            derived = self.derived(name)
+            for named in derived["names"].values():
                 for plain in named[1] if named[0] == "choice" else [named]:
                     if plain[0] in ("func", "class", "obj") and plain[1] not in seen:
                         seen.append(plain[1])
+            # The class a factory returns an instance of, imported inside the factory
+            # (`def make(): from .claude import ClaudeLLM; return ClaudeLLM()`).
+            for facts in derived["functions"].values():
+                for owner, _ in facts.get("returns_objects", []):
+                    if owner not in seen:
+                        seen.append(owner)
         # The class of an object its functions are given (`call_api(self, ...)` from a module
         # this one need not import): what that class holds.
         for facts in self.derived(module)["functions"].values():

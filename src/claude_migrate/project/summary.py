@@ -853,7 +853,9 @@ def _function(
         facts["parent"] = parent
     if is_method and any(_is_property(d) for d in node.decorator_list):
         facts["property"] = True  # `self.name` runs it: its value is what it returns
-    if is_method and any(_is_abstract(d) for d in node.decorator_list):
+    if is_method and (
+        any(_is_abstract(d) for d in node.decorator_list) or _raises_not_implemented(node.body)
+    ):
         facts["abstract"] = True  # never runs itself: a subclass's override does
     _read_function_body(node.body, facts, self_name, attributes, qualname, functions)
     return facts
@@ -864,6 +866,20 @@ def _is_abstract(decorator: ast.expr) -> bool:
     if isinstance(decorator, ast.Name):
         return decorator.id == "abstractmethod"
     return isinstance(decorator, ast.Attribute) and decorator.attr == "abstractmethod"
+
+
+def _raises_not_implemented(body: list[ast.stmt]) -> bool:
+    """Return whether a method's body only raises `NotImplementedError` (after a docstring):
+    a call of it that returns ran a subclass's override
+    (https://docs.python.org/3/library/exceptions.html#NotImplementedError)."""
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    if len(body) != 1 or not isinstance(body[0], ast.Raise) or body[0].cause is not None:
+        return False
+    raised = body[0].exc
+    if isinstance(raised, ast.Call):
+        raised = raised.func
+    return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
 
 
 def _is_property(decorator: ast.expr) -> bool:

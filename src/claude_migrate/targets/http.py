@@ -1,5 +1,5 @@
 """The HTTP API itself: a POST to `https://api.anthropic.com/v1/messages` (or `/v1/complete`)
-with `requests`, `httpx` or `aiohttp`, its parameters in the JSON body."""
+with `requests`, `httpx`, `aiohttp` or `urllib.request`, its parameters in the JSON body."""
 
 from __future__ import annotations
 
@@ -35,6 +35,9 @@ HTTP_FUNCTIONS = {
     "httpx.post": "httpx",
     "httpx.request": "httpx",
     "httpx.stream": "httpx",
+    # The standard library: the request `urllib.request.urlopen` sends is made here, a POST when
+    # it has `data` (https://docs.python.org/3/library/urllib.request.html#urllib.request.Request).
+    "urllib.request.Request": "urllib",
 }
 HTTP_CLIENT_METHODS = ("post", "request", "stream")
 # Session and client classes whose instances are followed: class path -> kind.
@@ -65,4 +68,4 @@ def anthropic_endpoint(url: str) -> str | None:
 # What the family describes by import path (`registry.described`).
 DESCRIBED = frozenset((*HTTP_FUNCTIONS, *HTTP_CLIENTS))
 
-CALLEES = frozenset(HTTP_CLIENT_METHODS)
+CALLEES = frozenset((*HTTP_CLIENT_METHODS, "Request"))
