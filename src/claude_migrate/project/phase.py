@@ -921,19 +921,7 @@ class Project:
             # A field of an options object the parameter holds: its own path.
             return Param(base.module, base.qual, f"{base.name}.{attr}")
         if isinstance(base, (SelfParam, Obj)):
-            method = self.member(base.module, base.name, attr)
-            if method is not None:
-                if self.summaries[method[0]]["functions"][method[1]].get("property"):
-                    return self._property(method, base.module, base.name, depth + 1)
-                return Bound(*method, base.module, base.name, isinstance(base, SelfParam))
-            found = self._attribute_value(base.module, base.name, attr, depth + 1)
-            if found is None and not attr.startswith("_"):
-                # `class Client(anthropic.Anthropic)`: what the class does not define is the
-                # SDK client's (`self.messages`, `Client().messages`).
-                client = self.client_base(base.module, base.name)
-                if client is not None:
-                    return Client(client, (attr,))
-            return found
+            return self._instance_attribute(base, attr, depth)
         if isinstance(base, Class):
             method = self.member(base.module, base.name, attr)
             return None if method is None else Func(*method)
@@ -946,6 +934,23 @@ class Project:
                 return self._library_base(base.module, base.name, depth + 1)
             return None if method is None else Bound(*method, base.module, base.name, True)
         return None
+
+    def _instance_attribute(self, base: SelfParam | Obj, attr: str, depth: int) -> Sym:
+        """Return `self.attr` or `obj.attr` on an instance of a project class: its method (or
+        property's value), else what its class sets there, else its SDK client base's."""
+        method = self.member(base.module, base.name, attr)
+        if method is not None:
+            if self.summaries[method[0]]["functions"][method[1]].get("property"):
+                return self._property(method, base.module, base.name, depth + 1)
+            return Bound(*method, base.module, base.name, isinstance(base, SelfParam))
+        found = self._attribute_value(base.module, base.name, attr, depth + 1)
+        if found is None and not attr.startswith("_"):
+            # `class Client(anthropic.Anthropic)`: what the class does not define is the SDK
+            # client's (`self.messages`, `Client().messages`).
+            client = self.client_base(base.module, base.name)
+            if client is not None:
+                return Client(client, (attr,))
+        return found
 
     def client_base(self, module: str, cls: str) -> str | None:
         """Return the SDK client class a project class derives from (through project classes,
@@ -2645,6 +2650,28 @@ class Project:
                 self._constant_read(made.module, made.function, entry, [*reach[:2], *here])
         return may_stream
 
+    def _note_stream(
+        self,
+        module: str,
+        function: str | None,
+        call: list[Any],
+        key: tuple[str, str],
+        bound_args: dict[str, list[Any]],
+        extra: dict[str, list[Any]],
+        forwards: dict[str, list[list[Any]]],
+        here: list[Any],
+    ) -> None:
+        """Record what the dicts this call of a wrapper gives it pass on, and whether the call
+        passes its Claude call a `stream` flag (`Facts.stream_callers`)."""
+        may_stream = self._pass_spread(module, function, key, bound_args, forwards, here)
+        if call[5]:
+            may_stream = self._pass_stars(module, function, call[5], forwards, here) or may_stream
+        flags = _stream_names(forwards)
+        if flags:
+            passes = bool(call[4] or flags & set(extra) or may_stream)
+            callers = _quiet_entry(self.facts.stream_callers, key, dict)
+            _quiet_entry(callers, "set" if passes else "unset", set).add(tuple(here))
+
     def _pass_stars(
         self,
         module: str,
@@ -3598,15 +3625,7 @@ class Project:
                 self._reach_from(module, function, arg, reach)
                 self._constant_read(module, function, arg, [reach[0], reach[1], *here])
         self._record_models_given(module, function, call, key, reaches, bound_args, spelled, here)
-        may_stream = self._pass_spread(module, function, key, bound_args, forwards, here)
-        if call[5]:
-            may_stream = self._pass_stars(module, function, call[5], forwards, here) or may_stream
-        flags = _stream_names(forwards)
-        if flags:
-            # Whether this call of a wrapper passes its Claude call a `stream` flag.
-            passes = bool(call[4] or flags & set(extra) or may_stream)
-            callers = _quiet_entry(self.facts.stream_callers, key, dict)
-            _quiet_entry(callers, "set" if passes else "unset", set).add(tuple(here))
+        self._note_stream(module, function, call, key, bound_args, extra, forwards, here)
         self._record_paths(module, function, reaches, bound_args)
         if function is not None:
             for star in call[5]:
