@@ -95,3 +95,23 @@ def test_the_same_code_outside_the_tests_keeps_the_fix(cli: Cli) -> None:
     found, after = _run(cli, BODY.replace("def test_body", "def body"), path="app/body.py")
     assert [d["fix"] is not None for d in found] == [True]
     assert "max_tokens=1024" in after
+
+
+HELPER = (
+    "from langchain_anthropic import ChatAnthropic\n\n\n"
+    "def make_model():\n"
+    '    return ChatAnthropic(model="claude-sonnet-4-6", temperature=0.6, max_tokens=512)\n\n\n'
+    "def test_builds_a_model():\n"
+    "    model = make_model()\n"
+    "    assert model.temperature == 0.6\n\n\n"
+    "def test_other():\n"
+    "    assert make_model() is not None\n"
+)
+
+
+def test_a_helper_the_tests_call_keeps_a_value_one_of_them_states_again(cli: Cli) -> None:
+    found, after = _run(cli, HELPER)
+    (temperature,) = [d for d in found if d["code"] == "CM101"]
+    assert temperature["fix"] is None
+    assert "again in what it expects (line 10)" in temperature["message"]
+    assert "temperature=0.6" in after

@@ -15,7 +15,7 @@ import dataclasses
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from claude_migrate.analysis.option_fields import FieldReader, split_path
 from claude_migrate.analysis.scope import CallRecord, ModuleIndex, Scope
@@ -127,6 +127,16 @@ class Hop:
     # The Claude calls its model reaches whose request ends with a prefilled assistant turn,
     # as (path, line): the project phase's `prefill`.
     prefills: tuple[tuple[str, int], ...] = ()
+    # Parameters the wrapper reads as `param or FALLBACK` (a literal), with that fallback: an
+    # empty value passed (`0.0`, `""`, None) sends the fallback instead.
+    fallbacks: tuple[tuple[str, object], ...] = ()
+
+    def fallback(self, key: str) -> tuple[bool, object]:
+        """Return whether the wrapper reads a parameter through `or` with a literal, and it."""
+        for name, value in self.fallbacks:
+            if name == key:
+                return True, value
+        return False, None
 
     def where(self, key: str) -> tuple[str, int] | None:
         for name, path, line in self.reaches:
@@ -665,16 +675,8 @@ class CallFinder:
                 legacy = legacy or (canonical == MODEL and TARGETS[str(key)].legacy)
         if len(families) != 1:
             return None
-        # Paths into an argument (`options.model_id`): read where the object passed is made.
-        fields = FieldReader(self.resolver)
         fallbacks = facts.get("fallbacks", {})
-        for param in reaches:
-            split = split_path(param)
-            passed = args.items.get(split[0]) if split is not None else None
-            if passed is not None:
-                found = fields.entry(param, passed.value_node, record.scope, fallbacks.get(param))
-                if found is not None:
-                    args.items[param] = found
+        self._read_passed(args, reaches, fallbacks, record)
         callee = function.qualname.removesuffix(".__init__")
         if f".{SUPER}." in function.qualname:
             callee = f"{SUPER}.{function.qualname.rsplit('.', 1)[1]}"
@@ -718,8 +720,34 @@ class CallFinder:
             thinking=thinking,
             tables=tables,
             prefills=prefills,
+            fallbacks=tuple(
+                (str(param), fallback[0])
+                for param, fallback in fallbacks.items()
+                if isinstance(fallback, list) and len(fallback) == 2
+            ),
         )
         return CallSite(record, target, args, client="wrapper", via=hop)
+
+    def _read_passed(
+        self,
+        args: Entries,
+        reaches: Iterable[str],
+        fallbacks: dict[str, list[Any]],
+        record: CallRecord,
+    ) -> None:
+        """Give a wrapper call's arguments what the wrapper reads of them: a path into one
+        (`options.model_id`), read where the object passed is made, and the fallback of
+        `param or FALLBACK` for an empty value passed."""
+        fields = FieldReader(self.resolver)
+        for param in reaches:
+            split = split_path(param)
+            passed = args.items.get(split[0]) if split is not None else None
+            if passed is not None:
+                found = fields.entry(param, passed.value_node, record.scope, fallbacks.get(param))
+                if found is not None:
+                    args.items[param] = found
+            elif split is None:
+                _fall_back(args, param, fallbacks.get(param))
 
     def _spread_args(self, args: Entries, spread: Iterable[str], record: CallRecord) -> None:
         """Put in a wrapper call's arguments the entries of the dict it gives a parameter the
@@ -1333,3 +1361,20 @@ def find_call_sites(
 
 
 __all__ = ["CallFinder", "CallSite", "Hop", "find_call_sites"]
+
+
+def _fall_back(args: Entries, param: str, fallback: list[Any] | None) -> None:
+    """Give a wrapper call's argument the value its wrapper sends for it: `param or FALLBACK`
+    given an empty value (`ask(q, temperature=0)`) sends the fallback, written in the wrapper
+    (no edit at the call can change it)."""
+    passed = args.items.get(param)
+    if fallback is None or len(fallback) != 2 or passed is None or not passed.value.known:
+        return
+    if passed.value.value:
+        return
+    value, label = fallback
+    where = f"{label}, " if label else ""
+    via = f"{where}the fallback when {param} is {passed.value.value!r}"
+    args.items[param] = Entry(
+        param, passed.holder, passed.value_node, Value(True, value, None, via), passed.container
+    )

@@ -7,7 +7,8 @@ expects: `assert payload["temperature"] == 0.7`, an expected request body
 test comparing the new value with the old one, and it fails; the fix is withheld there, naming
 the line, so both are changed together.
 
-Only test files count (`doubles.is_test_file`), and only the function the call is in: a number
+Only test files count (`doubles.is_test_file`), and only the function the call is in (and, for
+a helper of the file, the functions calling it): a number
 equal to the call's value stated under the parameter's name (a dict entry keyed by it, a
 keyword argument of an assertion call, or a comparison with a subscript or attribute of that name).
 """
@@ -57,8 +58,53 @@ def restated(ctx: FileContext, site: CallSite, entry: Entry, parameter: str) -> 
     finder = _Finder(names, value, own)
     scope.node.visit(finder)
     if not finder.found:
+        # A helper of the test file building what the tests use (`def build_provider(): return
+        # Provider(temperature=0.5)`): the tests calling it state the value it passes too.
+        for caller in _callers(ctx.module, scope.node.name.value):
+            caller.visit(finder)
+            if finder.found:
+                break
+    if not finder.found:
         return 0
     return ctx.range(finder.found).start.line
+
+
+def _callers(module: cst.Module, name: str) -> list[cst.FunctionDef]:
+    """Return the functions of the module (methods too) that call `name` (`name(...)`, or
+    `self.name(...)` / `cls.name(...)`), other than `name` itself."""
+    found: list[cst.FunctionDef] = []
+
+    class Callers(cst.CSTVisitor):
+        def __init__(self) -> None:
+            super().__init__()
+            self.stack: list[cst.FunctionDef] = []
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            self.stack.append(node)
+            return True
+
+        def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+            self.stack.pop()
+
+        def visit_Call(self, node: cst.Call) -> bool:
+            func = node.func
+            called = (
+                func.value
+                if isinstance(func, cst.Name)
+                else func.attr.value
+                if isinstance(func, cst.Attribute)
+                and isinstance(func.value, cst.Name)
+                and func.value.value in ("self", "cls")
+                else ""
+            )
+            if called == name and self.stack:
+                outer = self.stack[0]
+                if outer.name.value != name and all(outer is not f for f in found):
+                    found.append(outer)
+            return True
+
+    module.visit(Callers())
+    return found
 
 
 def _number(node: cst.CSTNode) -> float | int | None:

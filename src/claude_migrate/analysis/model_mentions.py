@@ -64,6 +64,10 @@ class Mention:
     # prices, a set of features, a flag) or the id of a pair that states one (`("claude-2.1",
     # 200_000)` in a list of context sizes by prefix): the figures are the old model's.
     facts: bool = False
+    # The table a subscript looks it up in (`MODELS["claude-2.1"]`, the table's source text),
+    # "" when it is no subscript's index; `key` is set too when the subscript is written
+    # (`MODELS["claude-2"] = MODELS["claude-2.1"]`: an alias added to a table).
+    indexes: str = ""
 
 
 # Keys only a Messages API response carries (https://docs.anthropic.com/en/api/messages,
@@ -202,6 +206,29 @@ def states_facts(node: cst.BaseExpression) -> bool:
     return False
 
 
+# Keywords a call sends as a request's settings (the Messages API's, its Bedrock and LiteLLM
+# spellings, a client's), not facts about the model it names.
+REQUEST_SETTINGS = frozenset(
+    {
+        "temperature", "max_tokens", "max_tokens_to_sample", "maxTokens", "max_completion_tokens",
+        "top_p", "topP", "top_k", "topK", "timeout", "max_retries", "retries", "seed", "n",
+        "stream", "streaming", "budget_tokens", "thinking", "stop", "stop_sequences",
+        "frequency_penalty", "presence_penalty", "num_retries", "request_timeout",
+    }
+)  # fmt: skip
+
+
+def _table_name(node: cst.BaseExpression) -> str:
+    """Return a subscripted table's dotted name (`MODELS`, `self.models`), "" for any other
+    expression (a call's result, a literal)."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        base = _table_name(node.value)
+        return f"{base}.{node.attr.value}" if base else ""
+    return ""
+
+
 def _double_answer(value: cst.BaseExpression) -> bool:
     """Return whether a value a test double is told to give back is a body (a dict, a list of
     them, an object built with them), not a bare value the code may send on."""
@@ -263,6 +290,8 @@ class _Strings:
         # Registers of model objects, by the class called: `register(ClaudeMessages("..."))`,
         # `[Model("..."), ...]`; each entry its first argument's literal.
         self.registers: dict[str, list[cst.SimpleString]] = {}
+        # The subscripts' indexes, with the table each looks up (`_table_name`).
+        self.indexed: dict[int, str] = {}
 
     def visit_Arg(self, node: cst.Arg) -> bool:
         if isinstance(node.value, cst.Call):
@@ -277,6 +306,7 @@ class _Strings:
         return True
 
     def visit_Call(self, node: cst.Call) -> bool:
+        self._described(node)
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in EXPECTATIONS:
             # `self.assertEqual(limit("claude-2.1"), 4096)`: a figure of the model, as above.
@@ -293,6 +323,24 @@ class _Strings:
         if isinstance(node.value, cst.Call):
             self._register(node.value)
         return True
+
+    def _described(self, node: cst.Call) -> None:
+        """Mark the one model id an object is made with as facts when the object states
+        figures beside it (`ModelInfo(model="...", max_output_tokens=64_000, pricing={...})`,
+        a row of a catalogue of models): renamed, they would describe the replacement. A
+        request's settings (`temperature=0.5`, `max_tokens=1024`) are what is sent, not facts."""
+        strings = [arg for arg in node.args if isinstance(arg.value, cst.SimpleString)]
+        if len(strings) != 1:
+            return
+        others = [
+            arg
+            for arg in node.args
+            if arg is not strings[0]
+            and arg.keyword is not None
+            and arg.keyword.value not in REQUEST_SETTINGS
+        ]
+        if any(states_facts(arg.value) for arg in others):
+            self.facts.add(id(strings[0].value))
 
     def _register(self, node: cst.Call) -> None:
         func = node.func
@@ -345,6 +393,8 @@ class _Strings:
         ]
         if len(strings) > 1:
             self._group(strings)
+        elif len(strings) == 1 and len(node.slice) == 1 and _table_name(node.value):
+            self.indexed[id(strings[0])] = _table_name(node.value)
         return True
 
     def visit_Dict(self, node: cst.Dict) -> bool:
@@ -400,6 +450,12 @@ class _Strings:
         return True
 
     def visit_Assign(self, node: cst.Assign) -> bool:
+        for target in node.targets:
+            # `MODELS["claude-2"] = ...`: a key the table is given.
+            if isinstance(target.target, cst.Subscript) and len(target.target.slice) == 1:
+                index = target.target.slice[0].slice
+                if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
+                    self.keys.add(id(index.value))
         if any(_names_a_capability(target.target) for target in node.targets):
             self.facts.update(_collected(node.value))
         # `response.model = "..."`: a test double's answer.
@@ -472,6 +528,7 @@ def python_mentions(ctx: FileContext) -> tuple[list[Mention], set[str]]:
                     id(node) in visitor.expected,
                     id(node) in visitor.legacy_expected,
                     id(node) in visitor.facts,
+                    visitor.indexed.get(id(node), ""),
                 )  # fmt: skip
             )
     return found, values

@@ -142,6 +142,21 @@ def _sampling(
                 "hand",
             )
         return
+    pair = ("temperature", "top_p")
+    if unseen and any(p in present for p in pair) and any(p in hidden for p in pair):
+        # A model moving here: the request sends one of the pair and may carry the other from
+        # a value the analysis cannot read (options passed through, `{**base, **extra}`), which
+        # the pair together answers 400 to.
+        sent = next(p for p in pair if p in present)
+        other = next(p for p in pair if p in hidden)
+        yield Problem(
+            "sampling",
+            site.node,
+            f"{label} takes temperature or top_p, not both, and the call sends {sent} with a "
+            f"request that may carry {other} from a value this analysis cannot read (options "
+            f"passed through){cite}: check the request, then move it by hand",
+        )
+        return
     if "temperature" in present and "top_p" in present:
         dropped = "top_p" if prefer == "temperature" else "temperature"
         kept = "temperature" if dropped == "top_p" else "top_p"

@@ -186,3 +186,18 @@ def _module_tables(ctx: FileContext) -> list[tuple[str, set[str], cst.CSTNode | 
                 found.append((name, keys, node))
         ctx.memo[key] = found
     return found
+
+
+def lookup_unproven(ctx: FileContext, table: str, current: str, target: str) -> str:
+    """Return why an id a subscript reads or writes (`MODELS["claude-2.1"]`) keeps its
+    value: the table is not one of the module's constant dicts (its keys built elsewhere, from
+    objects, in a loop), so nothing proves it has an entry for `target`: a renamed lookup may
+    raise KeyError, a renamed key gives the new id what the old one held; "" when the table is
+    such a dict (whose keys the same fix renames)."""
+    if any(name == table for name, _keys, _node in _module_tables(ctx)):
+        return ""
+    return (
+        f"it indexes {table}, whose keys this analysis cannot read: nothing proves an entry "
+        f"for {target!r} (a renamed lookup could raise KeyError, a renamed key would give "
+        "the new id what the old one holds)"
+    )

@@ -301,6 +301,66 @@ def _wrapped_refusal(
     return ""
 
 
+# The kind of `model_requests.Problem` each phrase of `narrowed` is about.
+_NARROWED_KINDS = {
+    "sampling parameters": "sampling",
+    "temperature with top_p": "sampling",
+    PREFILL: "prefill",
+    "a thinking type": "thinking",
+    "a forcing tool_choice": "tool-choice",
+    "a dropped tool version": "tool",
+    "a dropped beta": "beta",
+}
+
+
+def unread_refusal(ctx: FileContext, current: str, target: str) -> str:
+    """Return why a model id written as data keeps it: a Claude call of the module whose
+    model the analysis cannot read (so it may be the one reading the id) sends what `target`
+    refuses and `current` took; "" when no such call does.
+
+    `model: str = "claude-sonnet-4-20250514"` on a settings dataclass, read by a call of the
+    same module as `**self._request()`, a dict that also sends `temperature` and spreads options
+    a caller passes: the data fix would move every request built from the default to a model
+    that answers 400 to temperature with top_p, a request no fix of the id can vouch for.
+    """
+    from claude_migrate.policy import model_facts
+
+    known = model_facts.load()
+    catalogue = ctx.facts.catalogue
+    new_spelling = catalogue.lookup(target)
+    facts = known.for_model(new_spelling.model.id) if new_spelling is not None else None
+    if facts is None:
+        return ""
+    old_spelling = catalogue.lookup(current)
+    old = known.for_model(old_spelling.model.id) if old_spelling is not None else None
+    kinds = set()
+    for phrase in narrowed(old, facts):
+        kinds.add("max-tokens" if phrase.startswith("max_tokens") else _NARROWED_KINDS[phrase])
+    if not kinds:
+        return ""
+    prefer = ctx.facts.sampling_preference
+    for site in ctx.sites:
+        if site.via is not None or site.legacy:
+            continue
+        entry = model_entry(ctx, site)
+        if entry is not None and entry.value.known:
+            continue  # the call names its model: not this id, or reported as the call's
+        needed = [
+            problem
+            for problem in problems(
+                ctx, site, facts, repr(target), prefer=prefer, yielding=False, unseen=True
+            )
+            if problem.kind in kinds
+        ]
+        if needed:
+            line = ctx.range(site.node).start.line
+            return (
+                f"the Claude call on line {ctx.line_label(line)}, whose model this analysis "
+                f"cannot read, may send it, and {needed[0].message}"
+            )
+    return ""
+
+
 def _refused(ctx: FileContext, site: CallSite, needed: list[Problem]) -> str:
     """Return why the changes a move needs cannot be made ("" when all can)."""
     for problem in needed:

@@ -122,6 +122,7 @@ class CeilingCheck(Check["FileContext"]):
                 via += f" {site.via.describe(entry.key, (ctx.path, ctx.place_label))} and"
             fix = None
             why_not = self.withholds(ctx, site) or _restated(ctx, site, entry, self.parameter)
+            why_not = why_not or _falls_back(site, entry, fix_to, maximum)
             shared = None if why_not else shared_dict(ctx, entry)
             found = None
 
@@ -143,7 +144,8 @@ class CeilingCheck(Check["FileContext"]):
                 caveat = f"; unsafe: {found.caveat}" if found.caveat else ""
                 fix = ctx.fix(
                     Applicability.UNSAFE if caveat else Applicability.SAFE,
-                    f"set {found.subject} to {format_number(fix_to)}{found.note}{caveat}",
+                    f"set {found.subject} to {format_number(fix_to)}{found.note}"
+                    f"{_fallback_note(site, entry, fix_to)}{caveat}",
                     found.edit,
                 )
             reason = why_not or shared
@@ -173,4 +175,41 @@ def _restated(ctx: FileContext, site: CallSite, entry: Entry, parameter: str) ->
     return (
         f"the test states {format_number(entry.value.value)} again in what it expects (line "
         f"{line}): change both together"
+    )
+
+
+def _falls_back(site: CallSite, entry: Entry, fix_to: float, maximum: float) -> str:
+    """Return why an empty value cannot be written for a wrapper's parameter it reads as
+    `param or FALLBACK` ("" if it can): the wrapper would send the fallback instead, above the
+    maximum (or unknown). A fallback within it is what the fixed call sends, and meets the
+    policy."""
+    if fix_to or site.via is None:
+        return ""
+    falls_back, fallback = site.via.fallback(entry.key)
+    if not falls_back:
+        return ""
+    if (
+        isinstance(fallback, (int, float))
+        and not isinstance(fallback, bool)
+        and fallback <= maximum
+    ):
+        return ""
+    shown = format_number(fallback) if isinstance(fallback, (int, float)) else repr(fallback)
+    return (
+        f"{site.via.callee}() reads it as `{entry.key} or {shown}`: "
+        f"{format_number(fix_to)} would send {shown}; pass a value within the maximum by hand"
+    )
+
+
+def _fallback_note(site: CallSite, entry: Entry, fix_to: float) -> str:
+    """Return what a wrapper reading the parameter as `param or FALLBACK` sends once an empty
+    value is passed ("" when it sends the value passed)."""
+    if fix_to or site.via is None:
+        return ""
+    falls_back, fallback = site.via.fallback(entry.key)
+    if not falls_back or not isinstance(fallback, (int, float)):
+        return ""
+    return (
+        f" ({site.via.callee}() then sends {format_number(fallback)}: "
+        f"`{entry.key} or {format_number(fallback)}`)"
     )

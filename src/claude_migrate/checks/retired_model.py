@@ -39,8 +39,15 @@ from typing import TYPE_CHECKING, Any
 from claude_migrate.analysis.bound_tools import profile_reason
 from claude_migrate.analysis.calls import CallSite
 from claude_migrate.analysis.edits import string_literal
-from claude_migrate.analysis.model_tables import missed_lookup, table_without
-from claude_migrate.analysis.retirements import Judged, compose, judge, judge_entry, sdk_note
+from claude_migrate.analysis.model_tables import lookup_unproven, missed_lookup, table_without
+from claude_migrate.analysis.retirements import (
+    Judged,
+    compose,
+    judge,
+    judge_entry,
+    sdk_note,
+    unread_refusal,
+)
 from claude_migrate.checks.base import Check, Option, call_sites
 from claude_migrate.core.diagnostics import (
     Applicability,
@@ -258,6 +265,8 @@ class RetiredModelCheck(Check["CheckContext"]):
             target = targets.get(mention.value)
             if not why_not and not mention.key and target is not None:
                 why_not = table_without(ctx, mention.value, target)
+            if not why_not and mention.indexes and target is not None:
+                why_not = lookup_unproven(ctx, mention.indexes, mention.value, target)
             if not why_not and mention.group is not None and target is not None:
                 # The other elements as they are, and as their own fixes would write them.
                 becoming = group_targets.get(id(mention.group))
@@ -266,6 +275,8 @@ class RetiredModelCheck(Check["CheckContext"]):
                     group_targets[id(mention.group)] = becoming
                 if mention.group[target] or becoming[target] > 1:
                     why_not = COLLAPSES
+            if not why_not and target is not None and not mention.key:
+                why_not = unread_refusal(ctx, mention.value, target)
             reported = found[index] = list(self._data(
                 ctx, start, end, mention.value, mention.spelling, taken, edit, DATA_IN_CODE,
                 why_not,
