@@ -797,7 +797,7 @@ class Resolver:
         if isinstance(func, LocalClass):
             return LocalInstance(func.info)
         if isinstance(func, ProjectFunction) and self.project is not None:
-            return self._project_returns(func)
+            return self._project_returns(func, node, scope)
         if isinstance(func, ProjectClass):
             return ProjectInstance(func.module, func.name)
         return UNKNOWN
@@ -839,18 +839,57 @@ class Resolver:
             return Instance(LITELLM_ROUTER)
         return self._library_client(name, node, scope, depth)
 
-    def _project_returns(self, func: ProjectFunction) -> Symbol:
+    def _project_returns(
+        self, func: ProjectFunction, node: cst.Call | None = None, scope: Scope | None = None
+    ) -> Symbol:
         """Return what a project function returns, as the project phase proved it: a Claude
-        client, an instance of one project class, or of one of several."""
+        client, an instance of one project class, or of one of several (those the call's
+        literal arguments leave possible: `make("local")`)."""
         assert self.project is not None
         facts = self.project.function(func.module, func.qualname)
         if facts is not None and facts.get("returns"):
             only = facts.get("returns_only")
             return Instance(facts["returns"], only=None if only is None else frozenset(only))
-        objects = [ProjectInstance(m, c) for m, c in (facts or {}).get("returns_objects", [])]
+        pairs = (facts or {}).get("returns_objects", [])
+        choices = (facts or {}).get("return_choices")
+        if choices and node is not None and scope is not None:
+            pairs = self._possible_returns(choices, node, scope) or pairs
+        objects = [ProjectInstance(m, c) for m, c in pairs]
         if len(objects) > 1:
             return ProjectInstances(tuple(objects))
         return objects[0] if objects else UNKNOWN
+
+    def _possible_returns(
+        self, choices: dict[str, Any], node: cst.Call, scope: Scope
+    ) -> list[list[str]]:
+        """Return the classes a call may get from a function returning one of several under
+        tests of its parameters (`if kind == "claude": return ClaudeChat()`), its string
+        literal arguments ruling the others out (the project phase's `return_choices`)."""
+        given: dict[str, str] = {}
+        positional = list(choices["positional"])
+        starred = any(arg.star == "*" for arg in node.args)
+        index = 0
+        for arg in node.args:
+            if arg.star:
+                continue
+            if arg.keyword is not None:
+                name: str | None = arg.keyword.value
+            elif not starred and index < len(positional):
+                name, index = positional[index], index + 1
+            else:
+                name = None
+            value = self.values.value(arg.value, scope) if name is not None else None
+            if name is not None and value is not None and isinstance(value.value, str):
+                if value.known:
+                    given[name] = value.value
+        found: list[list[str]] = []
+        for made, tests in choices["returns"]:
+            ruled_out = any(
+                name in given and (given[name] in values) != equal for name, values, equal in tests
+            )
+            if not ruled_out and made not in found:
+                found.append(made)
+        return found
 
     def _partial(self, node: cst.Call, scope: Scope, depth: int) -> Symbol:
         """Return `functools.partial(client.messages.create, model=...)` as what it calls."""

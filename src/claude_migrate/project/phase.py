@@ -1491,7 +1491,43 @@ class Project:
             return self._wrapping_client(module, function, callee.qualname, call, depth)
         if isinstance(callee, Choice):
             return _union([self._called(option, call, depth) for option in callee.options])
+        if isinstance(callee, Func):
+            skip = self._ruled_out(module, function, callee.module, callee.qual, call)
+            return self._returns(callee.module, callee.qual, depth + 1, skip)
         return self._called(callee, call, depth)
+
+    def _ruled_out(
+        self, module: str, function: str | None, callee_module: str, qual: str, call: list[Any]
+    ) -> frozenset[int]:
+        """Return the returns of a function a call's literal arguments rule out: `make("local")`
+        never runs `if kind == "claude": return ClaudeChat()` (`return_guards`)."""
+        facts = self.summaries.get(callee_module, {}).get("functions", {}).get(qual)
+        guards = facts.get("return_guards") if facts else None
+        if not guards:
+            return frozenset()
+        given = self._literal_args(module, function, facts, call)
+        return frozenset(
+            index
+            for index, tests in enumerate(guards)
+            if any(
+                name in given and (given[name] in values) != equal for name, values, equal in tests
+            )
+        )
+
+    def _literal_args(
+        self, module: str, function: str | None, facts: dict[str, Any], call: list[Any]
+    ) -> dict[str, str]:
+        """Return the string literals a call gives a function's parameters, by name."""
+        given: dict[str, str] = {}
+        positional = [p["name"] for p in facts["params"] if p["kind"] == "positional"]
+        if facts["method"] or facts["classmethod"]:
+            positional = positional[1:]
+        args = [] if call[4] else call[2]  # after a `*args`, positions are not known
+        for name, arg in [*zip(positional, args), *call[3].items()]:
+            value = self.evaluate(module, function, arg)
+            if isinstance(value, Const) and isinstance(value.value, str):
+                given[name] = value.value
+        return given
 
     def _wrapping_client(
         self, module: str, function: str | None, name: str, call: list[Any], depth: int
@@ -1593,7 +1629,10 @@ class Project:
             return None
         return Foreign(name)
 
-    def _returns(self, module: str, qual: str, depth: int = 0) -> Sym:
+    def _returns(
+        self, module: str, qual: str, depth: int = 0, skip: frozenset[int] = frozenset()
+    ) -> Sym:
+        """Return what a function returns (`skip`: the returns a call's arguments rule out)."""
         key = ("returns", module, qual)
         if key in self._evaluating or depth > MAX_DEPTH:
             return None
@@ -1602,7 +1641,11 @@ class Project:
             return None
         self._evaluating.add(key)
         try:
-            found = [self.evaluate(module, qual, v, depth + 1) for v in facts["returns"]]
+            found = [
+                self.evaluate(module, qual, v, depth + 1)
+                for index, v in enumerate(facts["returns"])
+                if index not in skip
+            ]
             result = _union(found) if found else None
             if result is None and facts["returns_annotation"] is not None:
                 typed = self.evaluate(module, None, facts["returns_annotation"], depth + 1)
@@ -4197,6 +4240,8 @@ class Project:
         objects = self._returned_objects(returned)
         if objects:
             entry["returns_objects"] = objects
+            if len(objects) > 1:
+                entry.update(self._return_choices(module, qual))
         owner = self.class_of(module, qual)
         reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver, below)
         forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver, below)
@@ -4352,6 +4397,26 @@ class Project:
             seen.add(override)
             found.append((cls, override))
         return found
+
+    def _return_choices(self, module: str, qual: str) -> dict[str, Any]:
+        """Return, for a function returning one of several project classes' instances under
+        tests of its parameters (`return_guards`), the class each return makes and its tests,
+        with the parameters a call's arguments bind: a file rules out what a call's literal
+        arguments exclude (`make("local")`)."""
+        facts = self.summaries[module]["functions"][qual]
+        guards = facts.get("return_guards")
+        if not guards:
+            return {}
+        choices: list[list[Any]] = []
+        for value, tests in zip(facts["returns"], guards, strict=True):
+            made = self.evaluate(module, qual, value)
+            if not isinstance(made, Obj):
+                return {}  # a return of anything else: the choice is not only between classes
+            choices.append([[made.module, made.name], tests])
+        positional = [p["name"] for p in facts["params"] if p["kind"] == "positional"]
+        if facts["method"] or facts["classmethod"]:
+            positional = positional[1:]
+        return {"return_choices": {"positional": positional, "returns": choices}}
 
     def _returned_objects(self, returned: Sym) -> list[list[str]]:
         """Return the project classes a function returns an instance of (one, or a choice:

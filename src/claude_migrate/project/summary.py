@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from claude_migrate.core.arithmetic import fold
@@ -858,7 +858,84 @@ def _function(
     ):
         facts["abstract"] = True  # never runs itself: a subclass's override does
     _read_function_body(node.body, facts, self_name, attributes, qualname, functions)
+    if facts["returns"]:
+        guards = _return_guards(node.body, {p["name"] for p in params} - set(facts["locals"]))
+        if guards is not None and len(guards) == len(facts["returns"]):
+            facts["return_guards"] = guards
     return facts
+
+
+# A test of a parameter against string literals: `kind == "claude"`, `"claude" == kind`,
+# `kind in ("claude", "anthropic")` (`!=` and `not in` with the branches the other way).
+_EQUAL_OPS = {ast.Eq: True, ast.NotEq: False, ast.In: True, ast.NotIn: False}
+
+
+def _literal_test(test: ast.expr, params: set[str]) -> list[Any] | None:
+    """Return [parameter, [values], equal] for an `if` that tests a parameter against string
+    literals, else None."""
+    if type(test) is not ast.Compare or len(test.ops) != 1:
+        return None
+    operator = type(test.ops[0])
+    equal = _EQUAL_OPS.get(operator)
+    left, right = test.left, test.comparators[0]
+    if equal is None:
+        return None
+    if operator in (ast.Eq, ast.NotEq):
+        if type(left) is not ast.Name:
+            left, right = right, left  # `"claude" == kind`
+        options = [right]
+    elif type(right) in (ast.Tuple, ast.List, ast.Set):
+        options = list(right.elts)  # type: ignore[attr-defined]
+    else:
+        return None
+    if not isinstance(left, ast.Name) or left.id not in params:
+        return None
+    values = [o.value for o in options if isinstance(o, ast.Constant)]
+    if len(values) != len(options) or not all(isinstance(v, str) for v in values):
+        return None
+    return [left.id, values, equal]
+
+
+def _return_guards(body: list[ast.stmt], params: set[str]) -> list[list[Any]] | None:
+    """Return, for each `return value` of a function in source order, the literal tests of
+    its parameters it runs under (`if kind == "claude": return ClaudeChat()` then `return
+    LocalChat()`: the first under kind == "claude", the second under kind != "claude"); None
+    when no return is under such a test. Only parameters the body never rebinds count."""
+    found: list[list[Any]] = []
+    if not params:
+        return None
+
+    def visit(statements: list[ast.stmt], guards: list[Any]) -> None:
+        negated: list[Any] = []
+        for statement in statements:
+            current = guards + negated
+            test = _literal_test(statement.test, params) if type(statement) is ast.If else None
+            if test is None:
+                found.extend(current for _ in _value_returns(statement))
+                continue
+            assert isinstance(statement, ast.If)
+            name, values, equal = test
+            visit(statement.body, [*current, [name, values, equal]])
+            visit(statement.orelse, [*current, [name, values, not equal]])
+            if statement.body and type(statement.body[-1]) in (ast.Return, ast.Raise):
+                negated.append([name, values, not equal])
+
+    visit(body, [])
+    return found if any(found) else None
+
+
+def _value_returns(node: ast.AST) -> Iterator[ast.Return]:
+    """Yield the `return value` statements a statement holds, in source order, outside nested
+    functions, lambdas and classes."""
+    if type(node) is ast.Return:
+        if node.value is not None:
+            yield node
+        return
+    if type(node) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef):
+        return
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.stmt) or type(child) in (ast.ExceptHandler, ast.match_case):
+            yield from _value_returns(child)
 
 
 def _is_abstract(decorator: ast.expr) -> bool:
