@@ -880,8 +880,7 @@ class Resolver:
                 name = None
             value = self.values.value(arg.value, scope) if name is not None else None
             if name is not None and value is not None and isinstance(value.value, str):
-                if value.known:
-                    given[name] = value.value
+                given[name] = value.value
         found: list[list[str]] = []
         for made, tests in choices["returns"]:
             ruled_out = any(

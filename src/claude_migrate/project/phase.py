@@ -512,6 +512,8 @@ class Project:
         self._memo: dict[tuple[Any, ...], Sym | _Memo] = {}
         # `x.field` expressions made for the fields a dumped `x` sends (`_field_read`).
         self._field_reads: dict[tuple[int, str], list[Any]] = {}
+        # `T["key"]` read for a returned `T[name]` a call's literal picks (`_keyed`).
+        self._keyed_reads: dict[tuple[int, str], tuple[list[Any], list[Any]]] = {}
         self._paths: dict[str, Path | None] = {}
         # Pure functions of their keys, kept for the whole run.
         self._prefix_memo: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
@@ -1492,27 +1494,39 @@ class Project:
         if isinstance(callee, Choice):
             return _union([self._called(option, call, depth) for option in callee.options])
         if isinstance(callee, Func):
-            skip = self._ruled_out(module, function, callee.module, callee.qual, call)
-            return self._returns(callee.module, callee.qual, depth + 1, skip)
+            facts = self.summaries.get(callee.module, {}).get("functions", {}).get(callee.qual)
+            if facts is not None and facts.get("return_guards"):
+                # `make("local")`: the returns its literal arguments select.
+                given = self._literal_args(module, function, facts, call)
+                return self._returns(callee.module, callee.qual, depth + 1, given)
         return self._called(callee, call, depth)
 
-    def _ruled_out(
-        self, module: str, function: str | None, callee_module: str, qual: str, call: list[Any]
-    ) -> frozenset[int]:
-        """Return the returns of a function a call's literal arguments rule out: `make("local")`
-        never runs `if kind == "claude": return ClaudeChat()` (`return_guards`)."""
-        facts = self.summaries.get(callee_module, {}).get("functions", {}).get(qual)
-        guards = facts.get("return_guards") if facts else None
-        if not guards:
-            return frozenset()
-        given = self._literal_args(module, function, facts, call)
-        return frozenset(
-            index
-            for index, tests in enumerate(guards)
+    def _selected(self, facts: dict[str, Any], given: dict[str, str]) -> list[list[Any]]:
+        """Return the returns of a function a call's literal arguments leave: those whose tests
+        (`return_guards`) they do not rule out, a table's entry picked by one of them read as
+        that entry (`PROVIDERS[name]()` with name "openai": `PROVIDERS["openai"]()`)."""
+        kept: list[list[Any]] = []
+        for value, tests in zip(facts["returns"], facts["return_guards"], strict=True):
             if any(
-                name in given and (given[name] in values) != equal for name, values, equal in tests
-            )
-        )
+                values is not None and name in given and (given[name] in values) != equal
+                for name, values, equal in tests
+            ):
+                continue
+            keyed = next((name for name, values, _ in tests if values is None), None)
+            kept.append(value if keyed not in given else self._keyed(value, given[keyed]))
+        return kept
+
+    def _keyed(self, value: list[Any], key: str) -> list[Any]:
+        """Return `T[name]` (or `T[name](...)`) read as `T["key"]`: the same list each time,
+        since the memo is by identity."""
+        made = self._keyed_reads.get((id(value), key))
+        if made is None or made[1] is not value:
+            if value[0] == "call":
+                keyed = ["call", ["sub", value[1][1], key], *value[2:]]
+            else:
+                keyed = ["sub", value[1], key]
+            made = self._keyed_reads[(id(value), key)] = (keyed, value)
+        return made[0]
 
     def _literal_args(
         self, module: str, function: str | None, facts: dict[str, Any], call: list[Any]
@@ -1523,7 +1537,7 @@ class Project:
         if facts["method"] or facts["classmethod"]:
             positional = positional[1:]
         args = [] if call[4] else call[2]  # after a `*args`, positions are not known
-        for name, arg in [*zip(positional, args), *call[3].items()]:
+        for name, arg in [*zip(positional, args, strict=False), *call[3].items()]:
             value = self.evaluate(module, function, arg)
             if isinstance(value, Const) and isinstance(value.value, str):
                 given[name] = value.value
@@ -1630,9 +1644,10 @@ class Project:
         return Foreign(name)
 
     def _returns(
-        self, module: str, qual: str, depth: int = 0, skip: frozenset[int] = frozenset()
+        self, module: str, qual: str, depth: int = 0, given: dict[str, str] | None = None
     ) -> Sym:
-        """Return what a function returns (`skip`: the returns a call's arguments rule out)."""
+        """Return what a function returns; `given`: the string literals a call gives its
+        parameters, which select among returns under tests of them (`_selected`)."""
         key = ("returns", module, qual)
         if key in self._evaluating or depth > MAX_DEPTH:
             return None
@@ -1641,11 +1656,8 @@ class Project:
             return None
         self._evaluating.add(key)
         try:
-            found = [
-                self.evaluate(module, qual, v, depth + 1)
-                for index, v in enumerate(facts["returns"])
-                if index not in skip
-            ]
+            returns = facts["returns"] if not given else self._selected(facts, given)
+            found = [self.evaluate(module, qual, v, depth + 1) for v in returns]
             result = _union(found) if found else None
             if result is None and facts["returns_annotation"] is not None:
                 typed = self.evaluate(module, None, facts["returns_annotation"], depth + 1)
@@ -4237,11 +4249,7 @@ class Project:
             entry["returns"] = returned.cls
             if returned.only is not None:
                 entry["returns_only"] = sorted(returned.only)
-        objects = self._returned_objects(returned)
-        if objects:
-            entry["returns_objects"] = objects
-            if len(objects) > 1:
-                entry.update(self._return_choices(module, qual))
+        entry.update(self._returned_classes(module, qual, returned))
         owner = self.class_of(module, qual)
         reaches = self._held(self.facts.reaches.get(key, {}), owner, receiver, below)
         forwards = self._held(self.facts.forwards.get(key, {}), owner, receiver, below)
@@ -4398,6 +4406,16 @@ class Project:
             found.append((cls, override))
         return found
 
+    def _returned_classes(self, module: str, qual: str, returned: Sym) -> dict[str, Any]:
+        """Return the view's `returns_objects` of a function returning project instances, and
+        its `return_choices` when it returns one of several under tests of its parameters."""
+        objects = self._returned_objects(returned)
+        if not objects:
+            return {}
+        if len(objects) > 1:
+            return {"returns_objects": objects, **self._return_choices(module, qual)}
+        return {"returns_objects": objects}
+
     def _return_choices(self, module: str, qual: str) -> dict[str, Any]:
         """Return, for a function returning one of several project classes' instances under
         tests of its parameters (`return_guards`), the class each return makes and its tests,
@@ -4409,10 +4427,24 @@ class Project:
             return {}
         choices: list[list[Any]] = []
         for value, tests in zip(facts["returns"], guards, strict=True):
-            made = self.evaluate(module, qual, value)
-            if not isinstance(made, Obj):
-                return {}  # a return of anything else: the choice is not only between classes
-            choices.append([[made.module, made.name], tests])
+            keyed = next((name for name, values, _ in tests if values is None), None)
+            tested = [test for test in tests if test[1] is not None]
+            if keyed is None:
+                options = [(value, tested)]
+            else:
+                # `return PROVIDERS[name]()`: each entry, picked by its key.
+                table = self.evaluate(module, qual, value[1][1] if value[0] == "call" else value[1])
+                if not isinstance(table, DictLit) or table.opaque:
+                    return {}
+                options = [
+                    (self._keyed(value, key), [*tested, [keyed, [key], True]])
+                    for key in table.entries
+                ]
+            for option, option_tests in options:
+                made = self.evaluate(module, qual, option)
+                if not isinstance(made, Obj):
+                    return {}  # a return of anything else: not a choice between classes only
+                choices.append([[made.module, made.name], option_tests])
         positional = [p["name"] for p in facts["params"] if p["kind"] == "positional"]
         if facts["method"] or facts["classmethod"]:
             positional = positional[1:]

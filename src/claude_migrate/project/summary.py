@@ -899,8 +899,10 @@ def _literal_test(test: ast.expr, params: set[str]) -> list[Any] | None:
 def _return_guards(body: list[ast.stmt], params: set[str]) -> list[list[Any]] | None:
     """Return, for each `return value` of a function in source order, the literal tests of
     its parameters it runs under (`if kind == "claude": return ClaudeChat()` then `return
-    LocalChat()`: the first under kind == "claude", the second under kind != "claude"); None
-    when no return is under such a test. Only parameters the body never rebinds count."""
+    LocalChat()`: the first under kind == "claude", the second under kind != "claude"), and
+    `[name, None, None]` for a return of a table's entry picked by a parameter (`return
+    PROVIDERS[name]()`); None when no return is either. Only parameters the body never
+    rebinds count."""
     found: list[list[Any]] = []
     if not params:
         return None
@@ -909,9 +911,14 @@ def _return_guards(body: list[ast.stmt], params: set[str]) -> list[list[Any]] | 
         negated: list[Any] = []
         for statement in statements:
             current = guards + negated
+            if type(statement) is ast.Match and _matched_param(statement, params):
+                visit_match(statement, current)
+                continue
             test = _literal_test(statement.test, params) if type(statement) is ast.If else None
             if test is None:
-                found.extend(current for _ in _value_returns(statement))
+                for returned in _value_returns(statement):
+                    keyed = _keyed_by(returned.value, params)
+                    found.append(current if keyed is None else [*current, [keyed, None, None]])
                 continue
             assert isinstance(statement, ast.If)
             name, values, equal = test
@@ -920,8 +927,68 @@ def _return_guards(body: list[ast.stmt], params: set[str]) -> list[list[Any]] | 
             if statement.body and type(statement.body[-1]) in (ast.Return, ast.Raise):
                 negated.append([name, values, not equal])
 
+    def visit_match(statement: ast.Match, guards: list[Any]) -> None:
+        # The first case whose literals match runs: each case is under its own values and
+        # not under any earlier case's; `case _:` under none of them.
+        name = statement.subject.id  # type: ignore[attr-defined]
+        earlier: list[Any] = []
+        for case in statement.cases:
+            values = _case_values(case)
+            tests = (
+                [*guards, *earlier] if values is None else [*guards, *earlier, [name, values, True]]
+            )
+            visit(case.body, tests)
+            if values is not None:
+                earlier.append([name, values, False])
+
     visit(body, [])
     return found if any(found) else None
+
+
+def _keyed_by(value: ast.expr | None, params: set[str]) -> str | None:
+    """Return the parameter a returned table entry is picked by (`return PROVIDERS[name]()`,
+    `return PROVIDERS[name]`), else None."""
+    if isinstance(value, ast.Call):
+        value = value.func
+    if (
+        isinstance(value, ast.Subscript)
+        and isinstance(value.value, ast.Name)
+        and isinstance(value.slice, ast.Name)
+        and value.slice.id in params
+    ):
+        return value.slice.id
+    return None
+
+
+def _matched_param(statement: ast.Match, params: set[str]) -> bool:
+    """Return whether a `match` is on a parameter with string-literal cases (and `case _:`)."""
+    subject = statement.subject
+    return (
+        isinstance(subject, ast.Name)
+        and subject.id in params
+        and all(case.guard is None for case in statement.cases)
+        and all(
+            _case_values(case) is not None or _is_wildcard(case.pattern) for case in statement.cases
+        )
+    )
+
+
+def _case_values(case: ast.match_case) -> list[str] | None:
+    """Return the strings a `case "a" | "b":` matches, else None."""
+    pattern = case.pattern
+    options = pattern.patterns if isinstance(pattern, ast.MatchOr) else [pattern]
+    values = [
+        option.value.value
+        for option in options
+        if isinstance(option, ast.MatchValue)
+        and isinstance(option.value, ast.Constant)
+        and isinstance(option.value.value, str)
+    ]
+    return values if len(values) == len(options) else None
+
+
+def _is_wildcard(pattern: ast.pattern) -> bool:
+    return isinstance(pattern, ast.MatchAs) and pattern.pattern is None and pattern.name is None
 
 
 def _value_returns(node: ast.AST) -> Iterator[ast.Return]:
