@@ -186,10 +186,43 @@ def compile_pattern(line: str) -> GitIgnoreSpecPattern:
     regex = regex.replace(_ANY_BELOW, "/?$").replace(_FOLDER_BELOW, "/$")
     for mark, bracket in brackets.items():
         regex = regex.replace(re.escape(mark), bracket).replace(mark, bracket)
+    regex = _committed_stars(regex)
     try:
         return GitIgnoreSpecPattern(re.compile(regex), include)
     except re.error as exc:
         raise PatternError(line, f"cannot be translated ({exc})") from None
+
+
+# `*` in pathspec's regex, and what may stand between two of them for `_committed_stars`: an
+# escaped character, a bracket expression (`_bracket`'s `(?:(?!/)[...])`), `?` (`[^/]`) or a plain
+# character; never a `/`, `**` or any other group.
+_STAR = "[^/]*"
+_PLAIN_PIECE = re.compile(
+    r"(?:\\[^/]|\(\?:\(\?!/\)\[(?:\\.|[^\]\\])+\]\)|\[\^/\]|[^/\\\[\](){}.*+?|^$])*"
+)
+
+
+def _committed_stars(regex: str) -> str:
+    """Return `regex` with each `*` that another `*` of its segment follows matched without
+    backtracking.
+
+    `*a*a*a*a*b` as `[^/]*a[^/]*a...` makes a backtracking regex try every way to place each
+    `a` in a long name: minutes for one 240-character file name. A `*` followed by a piece
+    without `/` and then another `*` can take the first place that piece matches (a later
+    place only leaves the next `*` less to match, and what it skips holds no `/`), so it is
+    written as a lookahead that finds it lazily and a backreference that keeps it, the way
+    CPython's `fnmatch.translate` writes its stars (https://github.com/python/cpython/issues/84660).
+    """
+    pieces = regex.split(_STAR)
+    if len(pieces) < 3:
+        return regex
+    out = [pieces[0]]
+    for index, piece in enumerate(pieces[1:], start=1):
+        if index < len(pieces) - 1 and _PLAIN_PIECE.fullmatch(piece):
+            out.append(f"(?=(?P<cm_star{index}>[^/]*?{piece}))(?P=cm_star{index})")
+        else:
+            out.append(_STAR + piece)
+    return "".join(out)
 
 
 def gitignore_spec(lines: Iterable[str]) -> pathspec.GitIgnoreSpec:
