@@ -609,3 +609,26 @@ def test_a_gitignore_line_of_many_stars_matches_a_long_name_in_bounded_time(
     report = json.loads(proc.stdout)
     assert not report["errors"] and report["diagnostics"], report
     assert {d["path"] for d in report["diagnostics"]} == {f"{long_name}.py"}
+
+
+def test_a_gitignore_line_of_many_globstars_matches_a_deep_path_in_bounded_time(
+    tmp_path: Path,
+) -> None:
+    """`**/a/**/a/.../**/b` tries every way to place each `a` among a deep path's folders (over a
+    minute per folder on the way at six `**`); each `**/` but the last takes the first folders
+    that fit, with the same answer."""
+    from test_inputs import run_cm
+
+    from claude_migrate.core.gitignore import gitignore_spec, matches
+
+    pattern = "/".join(["**", "a"] * 8) + "/b"
+    deep = "/".join(["a"] * 100)
+    write_tree(tmp_path, {".gitignore": pattern + "\n", f"{deep}/x.py": CALL, f"{deep}/b": ""})
+    spec = gitignore_spec([pattern])
+    started = time.perf_counter()
+    assert not matches(spec, f"{deep}/x.py") and matches(spec, f"{deep}/b")
+    assert time.perf_counter() - started < 1
+    proc = run_cm("check", "--no-cache", "--format", "json", ".", cwd=tmp_path, timeout=60)
+    report = json.loads(proc.stdout)
+    assert not report["errors"] and report["diagnostics"], report
+    assert {d["path"] for d in report["diagnostics"]} == {f"{deep}/x.py"}

@@ -186,7 +186,7 @@ def compile_pattern(line: str) -> GitIgnoreSpecPattern:
     regex = regex.replace(_ANY_BELOW, "/?$").replace(_FOLDER_BELOW, "/$")
     for mark, bracket in brackets.items():
         regex = regex.replace(re.escape(mark), bracket).replace(mark, bracket)
-    regex = _committed_stars(regex)
+    regex = _committed_globstars(_committed_stars(regex))
     try:
         return GitIgnoreSpecPattern(re.compile(regex), include)
     except re.error as exc:
@@ -222,6 +222,44 @@ def _committed_stars(regex: str) -> str:
             out.append(f"(?=(?P<cm_star{index}>[^/]*?{piece}))(?P=cm_star{index})")
         else:
             out.append(_STAR + piece)
+    return "".join(out)
+
+
+# `**/` in pathspec's regex: at the start, and between two parts of a pattern.
+_LEADING_GLOBSTAR = "^(?:.+/)?"
+_GLOBSTAR = "(?:/.+)?/"
+
+
+def _plain_folders(piece: str) -> bool:
+    return piece != "" and not any(mark in piece for mark in ("(", "|", ".+", ".*", "$"))
+
+
+def _committed_globstars(regex: str) -> str:
+    """Return `regex` with each `**/` that another `**/` follows matched without backtracking.
+
+    `**/a/**/a/**/a/**/a/**/a/**/b` tries every way to place each `a` among the folders of a
+    deep path (a minute for a path 100 folders deep). What stands between two `**/` spans whole
+    folders and is followed by `/`, so the first folder where it fits will do: a later one only
+    leaves the next `**/` fewer folders to skip. Written as for `_committed_stars`.
+    """
+    pieces = regex.split(_GLOBSTAR)
+    if len(pieces) < 2:
+        return regex
+    out: list[str] = []
+    for index, piece in enumerate(pieces):
+        last = index == len(pieces) - 1
+        if index == 0:
+            rest = piece.removeprefix(_LEADING_GLOBSTAR)
+            if rest != piece and _plain_folders(rest):
+                group = f"cm_deep{index}"
+                out.append(f"^(?=(?P<{group}>(?:.+?/)??{rest}(?=/)))(?P={group})")
+            else:
+                out.append(piece)
+        elif not last and _plain_folders(piece):
+            group = f"cm_deep{index}"
+            out.append(f"(?=(?P<{group}>(?:/.+?)??/{piece}(?=/)))(?P={group})")
+        else:
+            out.append(_GLOBSTAR + piece)
     return "".join(out)
 
 
