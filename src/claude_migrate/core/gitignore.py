@@ -194,11 +194,14 @@ def compile_pattern(line: str) -> GitIgnoreSpecPattern:
 
 
 # `*` in pathspec's regex, and what may stand between two of them for `_committed_stars`: an
-# escaped character, a bracket expression (`_bracket`'s `(?:(?!/)[...])`), `?` (`[^/]`) or a plain
-# character; never a `/`, `**` or any other group.
+# escaped character, a bracket expression (`_bracket`'s `(?:(?!/)[...])` or `[^/...]`), `?`
+# (`[^/]`) or a plain character; never a `/`, `**` or any other group.
 _STAR = "[^/]*"
-_PLAIN_PIECE = re.compile(
-    r"(?:\\[^/]|\(\?:\(\?!/\)\[(?:\\.|[^\]\\])+\]\)|\[\^/\]|[^/\\\[\](){}.*+?|^$])*"
+_BRACKET = r"\(\?:\(\?!/\)\[(?:\\.|[^\]\\])+\]\)|\[\^/(?:\\.|[^\]\\])*\]"
+_PLAIN_PIECE = re.compile(rf"(?:\\[^/]|{_BRACKET}|[^/\\\[\](){{}}.*+?|^$])*")
+# What `_committed_stars` writes: a search within one name.
+_COMMITTED_STAR = re.compile(
+    rf"\(\?=\(\?P<cm_star\d+>\[\^/\]\*\?(?:{_PLAIN_PIECE.pattern})\)\)\(\?P=cm_star\d+\)"
 )
 
 
@@ -231,7 +234,10 @@ _GLOBSTAR = "(?:/.+)?/"
 
 
 def _plain_folders(piece: str) -> bool:
-    return piece != "" and not any(mark in piece for mark in ("(", "|", ".+", ".*", "$"))
+    if re.fullmatch(piece, "") is not None:  # a folder with no name never stands in a path
+        return False
+    piece = re.sub(_BRACKET, "", _COMMITTED_STAR.sub("", piece)) if "(" in piece else piece
+    return not any(mark in piece for mark in ("(", "|", ".+", ".*", "$"))
 
 
 def _committed_globstars(regex: str) -> str:
