@@ -145,3 +145,18 @@ def test_pre_commit_fix_hook_with_require_clean_is_not_blocked(
     assert (repo / "staged.py").read_text() == HEAD + "# staged work\n" + FIXED
     # pre-commit set the unstaged edit aside while the hook ran, and put it back untouched.
     assert (repo / "unstaged.py").read_text() == HEAD + "# edited later, not staged\n" + CALL
+
+
+def test_a_git_status_stalled_by_the_trees_own_ignore_file_is_a_problem_not_a_hang(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git matches the tree's `.gitignore` against each untracked file: `*a*a...*ab` beside a
+    240-letter name keeps `git status` busy for minutes, so `fix` gives it a time limit and then
+    cannot tell what is uncommitted (`--require-clean` then stops with that reason)."""
+    write_tree(
+        tmp_path, {".gitignore": "*a" * 120 + "b\n", "a" * 240 + ".py": HEAD}
+    )  # fmt: skip
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    monkeypatch.setattr(git, "STATUS_TIMEOUT", 1.0)
+    state = git.scan([tmp_path / ("a" * 240 + ".py")])
+    assert state.problems == [f"{tmp_path}: git status did not answer within 1 seconds"]

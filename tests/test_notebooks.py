@@ -852,3 +852,92 @@ def test_a_request_dict_bound_again_in_a_later_cell_is_read_as_written_before_ea
     write_tree(tmp_path, {"nb.ipynb": notebook(*cells)})
     run = _run(tmp_path / "nb.ipynb")
     assert _findings(run) == {(3, 3, 25, "CM101")}
+
+
+# IPython's cleanup of a cell (`IPython/core/inputtransformer2.py`, `cleanup_transforms`): each
+# cell and what IPython 8.12 runs, computed with `TransformerManager().cleanup_transforms`.
+_CLEANED = [
+    ("    x = 1\n    y = 2\n", "x = 1\ny = 2\n"),
+    ("\n  x = 1\n\n  y = 2\n z\n", "\nx = 1\n\ny = 2\n z\n"),  # blank lines first stay here
+    (">>> x = 1\n... y\n>>> z\n", "x = 1\ny\nz\n"),
+    ("x = (\n... , 1)\n", "x = (\n, 1)\n"),  # a second line's `... ` is a prompt
+    ("In [1]: x = 1\n   ...: y\n", "x = 1\ny\n"),
+    ("In[1]: x\n", "In[1]: x\n"),  # an annotated assignment, not a prompt
+    ("[ins] In [3]: a\n", "a\n"),
+    ("    >>> a = 1\n    ... b\n", "a = 1\nb\n"),
+    (">>>\n", "\n"),
+    ("x\n    ...: y\n", "x\ny\n"),
+    ("x = 1\n", "x = 1\n"),
+]
+
+
+@pytest.mark.parametrize(("cell", "cleaned"), _CLEANED)
+def test_a_cell_is_read_as_ipython_cleans_it_and_its_prefixes_come_back(
+    cell: str, cleaned: str
+) -> None:
+    from claude_migrate.notebook.ipython import put_prompts_back, strip_prompts
+
+    stripped = strip_prompts(cell)
+    assert stripped.text == cleaned
+    assert stripped.prefixes is not None
+    assert put_prompts_back(stripped.text, stripped.prefixes) == cell
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    ["    ", "\t", ">>> ", "In [7]: ", "  >>> "],
+    ids=["spaces", "tab", "py", "ip", "both"],
+)
+def test_an_indented_or_prompted_cell_is_checked_and_fixed_as_ipython_runs_it(
+    prefix: str, tmp_path: Path
+) -> None:
+    """IPython takes a cell's common indentation and its pasted prompts off before running it: such
+    a cell is no syntax error, its findings are placed on its own columns, and a fix keeps them."""
+    rest = "   ...: " if prefix.startswith("In") else prefix
+    lines = (CLIENT + CALL).splitlines(keepends=True)
+    cell = prefix + lines[0] + "".join(rest + line for line in lines[1:])
+    write_tree(tmp_path, {"nb.ipynb": notebook("x = 1\n", cell)})
+    run = _run(tmp_path / "nb.ipynb")
+    assert not run.errors, run.errors
+    assert _findings(run) == {(3, 3, 67 + len(rest), "CM101")}
+    run = _run(tmp_path / "nb.ipynb", fix=True)
+    assert not run.errors and not run.diagnostics
+    fixed = "".join(json.loads((tmp_path / "nb.ipynb").read_text("utf-8"))["cells"][2]["source"])
+    assert fixed == cell.replace("temperature=0.9", "temperature=0.0")
+
+
+def test_a_cell_ipython_still_cannot_run_is_cm001_on_its_own_column(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"nb.ipynb": notebook("    x = 1\n   y = 2\n", CLIENT + CALL)})
+    run = _run(tmp_path / "nb.ipynb")
+    (error,) = run.errors
+    assert (error.cell, error.line, error.code) == (2, 2, "CM001")
+    assert _findings(run) == {(3, 3, 67, "CM101")}
+
+
+def test_a_prompt_after_a_form_feed_is_read_and_only_that_cell_is_not_rewritten(
+    tmp_path: Path,
+) -> None:
+    """IPython splits a cell at a form feed too (`str.splitlines`), Python does not: the prompt it
+    takes off there is no line's prefix, so that cell is checked but never written back."""
+    odd = ">>> import anthropic\n>>> client = anthropic.Anthropic(\x0c>>> )\n>>> " + CALL
+    write_tree(tmp_path, {"nb.ipynb": notebook(odd, CLIENT + CALL)})
+    run = _run(tmp_path / "nb.ipynb")
+    assert not run.errors, run.errors
+    assert {(c, line, code) for c, line, _, code in _findings(run)} == {
+        (2, 3, "CM101"),
+        (3, 3, "CM101"),
+    }
+    _run(tmp_path / "nb.ipynb", fix=True)
+    cells = json.loads((tmp_path / "nb.ipynb").read_text("utf-8"))["cells"]
+    assert "".join(cells[1]["source"]) == odd
+    assert "temperature=0.0" in "".join(cells[2]["source"])
+
+
+def test_a_fix_is_written_beside_a_cell_jupyter_split_at_a_form_feed(tmp_path: Path) -> None:
+    """Jupyter writes a source list split as `str.splitlines` splits (a form feed ends an
+    element); an unchanged cell stays as written, so a fix in another cell is still written."""
+    write_tree(tmp_path, {"nb.ipynb": notebook(CLIENT + "page = 'a\x0cb'\n", CALL)})
+    run = _run(tmp_path / "nb.ipynb", fix=True)
+    assert not run.errors and not run.diagnostics
+    cells = json.loads((tmp_path / "nb.ipynb").read_text("utf-8"))["cells"]
+    assert "temperature=0.0" in "".join(cells[2]["source"])

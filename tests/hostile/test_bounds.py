@@ -577,3 +577,60 @@ def test_a_long_line_of_attribute_shapes_does_not_stall_the_project_phase(tmp_pa
     proc = run_cm("check", "--no-cache", "--format", "json", ".", cwd=tmp_path, timeout=60)
     report = json.loads(proc.stdout)
     assert [(d["path"], d["code"]) for d in report["diagnostics"]] == [("config.py", "CM302")]
+
+
+def test_a_gitignore_line_of_many_stars_matches_a_long_name_in_bounded_time(
+    tmp_path: Path,
+) -> None:
+    """`*a*a*...*ab` as a backtracking regex tries every way to place each `a` in a 240-letter
+    name (minutes at five stars, for each file; git's own matcher too). Each star but the last
+    takes the first place its piece fits, so the answer is the same and comes at once, in a
+    `.gitignore` the pull request writes and in a policy's `exclude` alike."""
+    from test_inputs import run_cm
+
+    from claude_migrate.core.gitignore import gitignore_spec, matches
+
+    pattern = "*a" * 120 + "b"
+    long_name = "a" * 240
+    write_tree(
+        tmp_path,
+        {
+            ".gitignore": pattern + "\n",
+            f"{long_name}.py": CALL,
+            f"{long_name}b": "ignored\n",
+            "claude-migrate.toml": f'exclude = ["{pattern}"]\n',
+        },
+    )
+    started = time.perf_counter()
+    for line in (pattern, "*[!b]" * 60 + "b", "*[ab]?" * 60 + "b"):
+        spec = gitignore_spec([line])
+        assert not matches(spec, f"{long_name}.py") and matches(spec, f"{long_name}b")
+    assert time.perf_counter() - started < 1
+    proc = run_cm("check", "--no-cache", "--format", "json", ".", cwd=tmp_path, timeout=60)
+    report = json.loads(proc.stdout)
+    assert not report["errors"] and report["diagnostics"], report
+    assert {d["path"] for d in report["diagnostics"]} == {f"{long_name}.py"}
+
+
+def test_a_gitignore_line_of_many_globstars_matches_a_deep_path_in_bounded_time(
+    tmp_path: Path,
+) -> None:
+    """`**/a/**/a/.../**/b` tries every way to place each `a` among a deep path's folders (over a
+    minute per folder on the way at six `**`); each `**/` but the last takes the first folders
+    that fit, with the same answer."""
+    from test_inputs import run_cm
+
+    from claude_migrate.core.gitignore import gitignore_spec, matches
+
+    pattern = "/".join(["**", "a"] * 8) + "/b"
+    deep = "/".join(["a"] * 100)
+    write_tree(tmp_path, {".gitignore": pattern + "\n", f"{deep}/x.py": CALL, f"{deep}/b": ""})
+    started = time.perf_counter()
+    for line in (pattern, "/".join(["**", "[ab]"] * 8) + "/b", "/".join(["**", "a*"] * 8) + "/b"):
+        spec = gitignore_spec([line])
+        assert not matches(spec, f"{deep}/x.py") and matches(spec, f"{deep}/b")
+    assert time.perf_counter() - started < 1
+    proc = run_cm("check", "--no-cache", "--format", "json", ".", cwd=tmp_path, timeout=60)
+    report = json.loads(proc.stdout)
+    assert not report["errors"] and report["diagnostics"], report
+    assert {d["path"] for d in report["diagnostics"]} == {f"{deep}/x.py"}

@@ -186,10 +186,87 @@ def compile_pattern(line: str) -> GitIgnoreSpecPattern:
     regex = regex.replace(_ANY_BELOW, "/?$").replace(_FOLDER_BELOW, "/$")
     for mark, bracket in brackets.items():
         regex = regex.replace(re.escape(mark), bracket).replace(mark, bracket)
+    regex = _committed_globstars(_committed_stars(regex))
     try:
         return GitIgnoreSpecPattern(re.compile(regex), include)
     except re.error as exc:
         raise PatternError(line, f"cannot be translated ({exc})") from None
+
+
+# `*` in pathspec's regex, and what may stand between two of them for `_committed_stars`: an
+# escaped character, a bracket expression (`_bracket`'s `(?:(?!/)[...])` or `[^/...]`), `?`
+# (`[^/]`) or a plain character; never a `/`, `**` or any other group.
+_STAR = "[^/]*"
+_BRACKET = r"\(\?:\(\?!/\)\[(?:\\.|[^\]\\])+\]\)|\[\^/(?:\\.|[^\]\\])*\]"
+_PLAIN_PIECE = re.compile(rf"(?:\\[^/]|{_BRACKET}|[^/\\\[\](){{}}.*+?|^$])*")
+# What `_committed_stars` writes: a search within one name.
+_COMMITTED_STAR = re.compile(
+    rf"\(\?=\(\?P<cm_star\d+>\[\^/\]\*\?(?:{_PLAIN_PIECE.pattern})\)\)\(\?P=cm_star\d+\)"
+)
+
+
+def _committed_stars(regex: str) -> str:
+    """Return `regex` with each `*` that another `*` of its segment follows matched without
+    backtracking.
+
+    `*a*a*a*a*b` as `[^/]*a[^/]*a...` makes a backtracking regex try every way to place each
+    `a` in a long name: minutes for one 240-character file name. A `*` followed by a piece
+    without `/` and then another `*` can take the first place that piece matches (a later
+    place only leaves the next `*` less to match, and what it skips holds no `/`), so it is
+    written as a lookahead that finds it lazily and a backreference that keeps it, the way
+    CPython's `fnmatch.translate` writes its stars (https://github.com/python/cpython/issues/84660).
+    """
+    pieces = regex.split(_STAR)
+    if len(pieces) < 3:
+        return regex
+    out = [pieces[0]]
+    for index, piece in enumerate(pieces[1:], start=1):
+        if index < len(pieces) - 1 and _PLAIN_PIECE.fullmatch(piece):
+            out.append(f"(?=(?P<cm_star{index}>[^/]*?{piece}))(?P=cm_star{index})")
+        else:
+            out.append(_STAR + piece)
+    return "".join(out)
+
+
+# `**/` in pathspec's regex: at the start, and between two parts of a pattern.
+_LEADING_GLOBSTAR = "^(?:.+/)?"
+_GLOBSTAR = "(?:/.+)?/"
+
+
+def _plain_folders(piece: str) -> bool:
+    if re.fullmatch(piece, "") is not None:  # a folder with no name never stands in a path
+        return False
+    piece = re.sub(_BRACKET, "", _COMMITTED_STAR.sub("", piece)) if "(" in piece else piece
+    return not any(mark in piece for mark in ("(", "|", ".+", ".*", "$"))
+
+
+def _committed_globstars(regex: str) -> str:
+    """Return `regex` with each `**/` that another `**/` follows matched without backtracking.
+
+    `**/a/**/a/**/a/**/a/**/a/**/b` tries every way to place each `a` among the folders of a
+    deep path (a minute for a path 100 folders deep). What stands between two `**/` spans whole
+    folders and is followed by `/`, so the first folder where it fits will do: a later one only
+    leaves the next `**/` fewer folders to skip. Written as for `_committed_stars`.
+    """
+    pieces = regex.split(_GLOBSTAR)
+    if len(pieces) < 2:
+        return regex
+    out: list[str] = []
+    for index, piece in enumerate(pieces):
+        last = index == len(pieces) - 1
+        if index == 0:
+            rest = piece.removeprefix(_LEADING_GLOBSTAR)
+            if rest != piece and _plain_folders(rest):
+                group = f"cm_deep{index}"
+                out.append(f"^(?=(?P<{group}>(?:.+?/)??{rest}(?=/)))(?P={group})")
+            else:
+                out.append(piece)
+        elif not last and _plain_folders(piece):
+            group = f"cm_deep{index}"
+            out.append(f"(?=(?P<{group}>(?:/.+?)??/{piece}(?=/)))(?P={group})")
+        else:
+            out.append(_GLOBSTAR + piece)
+    return "".join(out)
 
 
 def gitignore_spec(lines: Iterable[str]) -> pathspec.GitIgnoreSpec:

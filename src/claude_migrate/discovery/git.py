@@ -54,6 +54,11 @@ def work_tree_root(folder: Path, cache: dict[Path, Path | None] | None = None) -
     return root
 
 
+# git matches the tree's own ignore files against every untracked file: a hostile pattern
+# (`*a*a*a*a*a*b` beside a long name) keeps it busy for minutes, so it is given this long.
+STATUS_TIMEOUT = 60.0
+
+
 def _status(root: Path) -> set[str]:
     """Return the real paths of the files with uncommitted changes in one work tree."""
     import subprocess  # git runs only when a fix needs to know what is uncommitted
@@ -66,9 +71,12 @@ def _status(root: Path) -> set[str]:
             ],
             capture_output=True,
             check=False,
+            timeout=STATUS_TIMEOUT,
         )  # fmt: skip
     except OSError as exc:
         raise GitError(f"cannot run git: {exc.strerror or exc}") from None
+    except subprocess.TimeoutExpired:
+        raise GitError(f"git status did not answer within {STATUS_TIMEOUT:g} seconds") from None
     if completed.returncode != 0:
         message = completed.stderr.decode("utf-8", "replace").strip().splitlines()
         raise GitError(message[-1] if message else f"git status exited {completed.returncode}")

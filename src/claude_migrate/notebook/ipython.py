@@ -14,6 +14,13 @@ Cell magics (`%%name` on the cell's first line): a few run their body as Python 
 line is masked and the body checked. Every other one (`%%bash`, `%%writefile`, `%%html`,
 `%%sql`, ...) makes the cell something other than Python, and the cell is skipped.
 
+Before any of that, IPython cleans a cell up (`IPython/core/inputtransformer2.py`,
+`TransformerManager.cleanup_transforms`, IPython 7 and later): when the first non-blank line is
+indented, that indentation is taken off every line that starts with it; when the first line
+starts with a `>>> ` prompt, or the second with `>>> `/`... `, that prompt is taken off every
+line; likewise `In [1]: ` and `   ...: `. `strip_prompts` does the same and keeps what it took
+off each line, to give columns and fixed lines their prefix back.
+
 IPython's own rules: https://ipython.readthedocs.io/en/stable/interactive/magics.html and
 https://ipython.readthedocs.io/en/stable/interactive/reference.html#automagic
 """
@@ -112,6 +119,88 @@ class _Scanner:
             else:
                 self.quote = None
         return last
+
+
+# What IPython's cleanup takes off a line's start: indentation, a Python prompt (`>>>` or
+# `...`, then a space or the line's end; `...` only after a first `>>>`), an IPython prompt
+# (`In [12]: `, optionally after a vi mode's `[nav] `/`[ins] `, or three or more dots and `:`).
+_INDENT = re.compile(r"[ \t]+")
+_CLASSIC_ANY = re.compile(r"(?:>>>|\.\.\.)(?: |$)")
+_CLASSIC_FIRST = re.compile(r">>>(?: |$)")
+_LINE_BREAK = re.compile(r"(\r\n|\r|\n)")
+_IPYTHON = re.compile(r"(?:(?:\[nav\]|\[ins\])? )?In \[\d+\]: |\s*\.{3,}: ?")
+
+
+@dataclass
+class StrippedCell:
+    """A cell's text as IPython runs it, and the prefix taken off each of its lines."""
+
+    text: str
+    # Per line as Python counts them (ended by "\r\n", "\r" or "\n"); empty when nothing was
+    # taken off; None when IPython took a prefix off after a break Python does not end a line at
+    # (a form feed, U+2028): no column maps, and the cell is not rewritten.
+    prefixes: tuple[str, ...] | None = ()
+
+
+def strip_prompts(text: str) -> StrippedCell:
+    """Return the cell as IPython's cleanup leaves it: leading indentation and prompts removed.
+
+    The lines are IPython's (`str.splitlines`, so a form feed ends one too). Leading blank lines
+    stay (Python ignores them), so line numbers do not move.
+    """
+    lines = text.splitlines(keepends=True)
+    first = next((i for i, line in enumerate(lines) if line and not line.isspace()), None)
+    if first is None:
+        return StrippedCell(text)
+    taken = [""] * len(lines)
+
+    def take(pattern: re.Pattern[str]) -> None:
+        for i in range(first, len(lines)):
+            match = pattern.match(lines[i])
+            if match is not None and match.end() > 0:
+                taken[i] += lines[i][: match.end()]
+                lines[i] = lines[i][match.end() :]
+
+    indent = _INDENT.match(lines[first])
+    if indent is not None:
+        take(re.compile(re.escape(indent.group(0))))
+    for initial, prompt in ((_CLASSIC_FIRST, _CLASSIC_ANY), (_IPYTHON, _IPYTHON)):
+        second = lines[first + 1] if first + 1 < len(lines) else None
+        if initial.match(lines[first]) or (second is not None and prompt.match(second)):
+            take(prompt)
+    if not any(taken):
+        return StrippedCell(text)
+    prefixes: list[str] = []
+    starts_line = True
+    for prefix, line in zip(taken, lines, strict=True):
+        if starts_line:
+            prefixes.append(prefix)
+        elif prefix:
+            return StrippedCell("".join(lines), None)
+        starts_line = line.endswith(("\n", "\r"))
+    # The piece after the last line break.
+    prefixes += [""] * (len(_LINE_BREAK.findall(text)) + 1 - len(prefixes))
+    stripped = "".join(lines)
+    if put_prompts_back(stripped, tuple(prefixes)) != text:  # a "\r" met a "\n" once apart
+        return StrippedCell(stripped, None)
+    return StrippedCell(stripped, tuple(prefixes))
+
+
+def put_prompts_back(text: str, prefixes: tuple[str, ...] | None) -> str | None:
+    """Return a cleaned cell's text with each line's prefix put back.
+
+    None when the text no longer has the same number of lines (a fix added or removed one), or
+    the prefixes are not known by line.
+    """
+    if prefixes is None:
+        return None
+    if not prefixes:
+        return text
+    pieces = _LINE_BREAK.split(text)  # line, break, line, ..., line
+    lines, breaks = pieces[::2], [*pieces[1::2], ""]
+    if len(lines) != len(prefixes):
+        return None
+    return "".join(p + line + end for p, line, end in zip(prefixes, lines, breaks, strict=True))
 
 
 def _is_python(line: str) -> bool:

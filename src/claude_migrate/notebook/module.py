@@ -21,7 +21,7 @@ from functools import cached_property
 
 from claude_migrate.core.source import SourceText
 from claude_migrate.notebook.document import Notebook
-from claude_migrate.notebook.ipython import mask_cell, unmask
+from claude_migrate.notebook.ipython import mask_cell, put_prompts_back, strip_prompts, unmask
 
 # Private-use characters: the first one the notebook's text does not hold marks boundaries,
 # the next masked lines. Code never sees them, and they never reach the file.
@@ -75,6 +75,9 @@ class Part:
     cell: int  # the cell's number in the notebook
     masked: list[tuple[int, str]]  # the cell's masked lines (0-based line, original text)
     added_newline: bool  # the cell did not end in a newline; the module added one
+    prefixes: tuple[str, ...] | None = ()  # what IPython's cleanup took off (`strip_prompts`)
+    # For a cell whose prefixes are None: its text cleaned, and as written (never rewritten).
+    unmapped: tuple[str, str] | None = None
 
 
 @dataclass
@@ -107,23 +110,27 @@ class CellModule:
         for cell in notebook.cells:
             if cell.cell_type != "code" or not cell.source.strip():
                 continue
-            masked = mask_cell(cell.source, mask)
+            stripped = strip_prompts(cell.source)
+            masked = mask_cell(stripped.text, mask)
             if masked.skip_reason is not None:
                 problems.append(CellProblem(cell.number, masked.skip_reason, is_error=False))
                 continue
             error = _compile_error(masked.text)
             if error is not None and not _newer_syntax(error, masked.text):
+                column = error.offset
+                prefixes = stripped.prefixes or ()
+                if column is not None and error.lineno and error.lineno <= len(prefixes):
+                    column += len(prefixes[error.lineno - 1])
                 problems.append(
-                    CellProblem(
-                        cell.number, f"invalid syntax: {error.msg}", error.lineno, error.offset
-                    )
+                    CellProblem(cell.number, f"invalid syntax: {error.msg}", error.lineno, column)
                 )
                 continue
             added = not masked.text.endswith("\n")
             chunks.append(
                 masked.text + ("\n" if added else "") + _boundary_line(boundary, cell.number)
             )
-            parts.append(Part(cell.number, masked.masked, added))
+            unmapped = None if stripped.prefixes is not None else (stripped.text, cell.source)
+            parts.append(Part(cell.number, masked.masked, added, stripped.prefixes, unmapped))
         return cls("".join(chunks), parts, boundary, mask, problems)
 
     # Positions ---------------------------------------------------------------------------------
@@ -146,6 +153,13 @@ class CellModule:
         index = max(bisect.bisect_right(starts, line) - 1, 0)
         return self.parts[index].cell, line - starts[index] + 1
 
+    def shift(self, line: int, starts: list[int]) -> int:
+        """Return how many characters IPython's cleanup took off the start of a module line."""
+        index = max(bisect.bisect_right(starts, line) - 1, 0)
+        prefixes = self.parts[index].prefixes or ()
+        within = line - starts[index]
+        return len(prefixes[within]) if 0 <= within < len(prefixes) else 0
+
     # Back to cells ------------------------------------------------------------------------------
     def split(self, text: str) -> dict[int, str] | None:
         """Return each cell's new source from a fixed module, or None when it cannot be split."""
@@ -159,6 +173,10 @@ class CellModule:
                     return None
                 piece = piece[:-1]
             restored = unmask(piece, part.masked, self.mask)
+            if restored is not None and part.unmapped is not None:
+                restored = part.unmapped[1] if restored == part.unmapped[0] else None
+            elif restored is not None:
+                restored = put_prompts_back(restored, part.prefixes)
             if restored is None:
                 return None
             sources[part.cell] = restored

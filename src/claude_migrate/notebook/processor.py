@@ -214,14 +214,16 @@ def _in_cell(d: Diagnostic, module: CellModule, starts: list[int]) -> Diagnostic
     """Return a finding placed at its cell and the line within that cell."""
     cell, line = module.locate(d.line, starts)
     end_cell, end_line = module.locate(d.end_line, starts)
+    column = d.column + module.shift(d.line, starts)
     if end_cell != cell:  # never across cells: end where the cell ends its line
-        end_line, end_column = line, d.column + 1
+        end_line, end_column = line, column + 1
     else:
-        end_column = d.end_column
+        end_column = d.end_column + module.shift(d.end_line, starts)
     placed = [_related_in_cell(r, d.path, module, starts) for r in d.related]
     return replace(
         d,
         line=line,
+        column=column,
         end_line=end_line,
         end_column=end_column,
         cell=cell,
@@ -245,4 +247,7 @@ def _error_in_cell(error: FileError, module: CellModule, starts: list[int]) -> F
     if error.line is None:
         return error
     cell, line = module.locate(error.line, starts)
-    return replace(error, line=line, cell=cell)
+    column = error.column
+    if column is not None:
+        column += module.shift(error.line, starts)
+    return replace(error, line=line, column=column, cell=cell)
