@@ -4528,6 +4528,17 @@ class Project:
             client = self.client_base(module, name)
             if client is not None:
                 entry["client_base"] = client
+                # What the class or a project base defines itself (a `messages` property, a
+                # class attribute, `self.messages = ...`) is not the SDK client's resource.
+                defined = {attr for attr in names if not attr.startswith("_")}
+                for owner_module, owner in self.mro(module, name):
+                    prefix = f"{owner}."
+                    for qual in self.summaries[owner_module]["functions"]:
+                        method = qual[len(prefix) :]
+                        if qual.startswith(prefix) and "." not in method:
+                            defined.add(method)
+                if defined:
+                    entry["defines"] = sorted(defined)
             constants = self._constants(module, info)
             if constants:
                 entry["constants"] = constants
