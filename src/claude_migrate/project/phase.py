@@ -566,6 +566,9 @@ class Project:
         self._thinking_lines: dict[tuple[str, int], bool] = {}
         # The same for calls that may send both temperature and top_p (`_may_send_pair`).
         self._pair_lines: dict[tuple[str, int], bool] = {}
+        # Claude calls, as (display path, line), that dump an options object with both a
+        # `temperature` and a `top_p` field (`create(**asdict(options))`): they send both.
+        self._dumped_pairs: set[tuple[str, int]] = set()
         self.records_of: RecordsOf | None = None
         # The run's own files (path -> bytes or text): a module summarised on demand is read
         # from here before the disk.
@@ -2558,6 +2561,8 @@ class Project:
         fields = self._fields(made.module, made.name, info)
         if fields is None:
             return
+        if {"temperature", "top_p"} <= set(fields["attrs"]):
+            self._dumped_pairs.add((str(where[0]), int(where[1])))
         target = TARGETS[key]
         for canonical in CANONICAL:
             for name in target.names(canonical):
@@ -4232,6 +4237,8 @@ class Project:
         """Return whether the Claude call at a display path's line sends temperature and top_p
         both not proven `None` (its keywords, or entries of a dict it spreads). Unknown is
         sent: an options object's fields a caller fills (`Config(temperature=0, top_p=0.9)`)."""
+        if (path, line) in self._dumped_pairs:
+            return True
         if self.records_of is None:
             return False
         found = self._pair_lines.get((path, line))
