@@ -127,6 +127,9 @@ class Hop:
     # The Claude calls its model reaches whose request ends with a prefilled assistant turn,
     # as (path, line): the project phase's `prefill`.
     prefills: tuple[tuple[str, int], ...] = ()
+    # The Claude calls its model reaches whose request may send both temperature and top_p,
+    # as (path, line): the project phase's `sampling_pair`.
+    sampling_pairs: tuple[tuple[str, int], ...] = ()
     # Parameters the wrapper reads as `param or FALLBACK` (a literal), with that fallback: an
     # empty value passed (`0.0`, `""`, None) sends the fallback instead.
     fallbacks: tuple[tuple[str, object], ...] = ()
@@ -713,6 +716,7 @@ class CallFinder:
         )
         thinking = bool(facts.get("thinking"))
         prefills = tuple((str(path), int(line)) for path, line in facts.get("prefill", ()))
+        pairs = tuple((str(path), int(line)) for path, line in facts.get("sampling_pair", ()))
         hop = Hop(
             callee,
             tuple(hops),
@@ -720,6 +724,7 @@ class CallFinder:
             thinking=thinking,
             tables=tables,
             prefills=prefills,
+            sampling_pairs=pairs,
             fallbacks=tuple(
                 (str(param), fallback[0])
                 for param, fallback in fallbacks.items()

@@ -211,6 +211,8 @@ def compose(
 # a request and are not assumed.
 UNSEEN_REFUSALS = frozenset({"sampling parameters"})
 PREFILL = "a prefilled assistant turn"
+# Counted where the project phase saw the call send both (`Hop.sampling_pairs`).
+PAIR = "temperature with top_p"
 # How strict each `sampling` fact is (rules/models.toml): a move to a stricter one may refuse a
 # request the current model took.
 _SAMPLING_RANK = {None: 0, "any": 0, "one-of": 1, "none": 2}
@@ -289,6 +291,8 @@ def _wrapped_refusal(
                     f"{needed[0].message}; move both by hand"
                 )
         unseen = UNSEEN_REFUSALS | ({PREFILL} if (path, line) in via.prefills else set())
+        if (path, line) in via.sampling_pairs:
+            unseen = unseen | {PAIR}
         refused = [] if wrapped else [r for r in narrowed(old, facts) if r in unseen]
         if refused:
             # In another module, or a call this module's analysis does not read as Claude's

@@ -349,7 +349,7 @@ class Resolver:
         if f"{cls}.{attr}" in facts["functions"]:
             return ProjectFunction(module, f"{cls}.{attr}", bound=True)
         base = held.get("client_base")
-        if base and not attr.startswith("_"):
+        if base and not attr.startswith("_") and attr not in held.get("defines", ()):
             # A subclass of an SDK client: what it does not define is the client's.
             return Instance(base, (attr,))
         return UNKNOWN

@@ -557,7 +557,23 @@ def shared_dict(ctx: FileContext, entry: Entry) -> str | None:
             continue
         arg = ctx.nodes.parent(node)
         if not (isinstance(arg, cst.Arg) and arg.star == "**" and arg.value is node):
-            continue
+            if owner is None or _is_target(ctx, node) or _sets_entry(ctx, node):
+                continue
+            if isinstance(arg, cst.Return):
+                continue  # a helper's request, returned to the Claude call it was read for
+            if isinstance(arg, cst.Arg) and id(ctx.nodes.parent(arg)) in claude_calls:
+                continue  # the request handed to a Claude call (a sender taking the dict)
+            if _records(ctx, node) or _reads_other_entry(ctx, node, entry.key):
+                continue
+            # A function's own dict handed on whole (`history.append(opts)`, `self.opts = opts`) or
+            # read by other code: that code would see the new entry too. (A module-level
+            # dict's other reads are often copies for Claude calls that set the entry again.)
+            line = ctx.line_label(ctx.range(node).start.line)
+            found = (
+                f"{name} is also read on line {line}, by code other than the Claude call: the "
+                "edit would change what that code sees"
+            )
+            break
         call = ctx.nodes.parent(arg)
         if isinstance(call, cst.Call) and id(call) not in claude_calls:
             line = ctx.line_label(ctx.range(call).start.line)
@@ -568,6 +584,32 @@ def shared_dict(ctx: FileContext, entry: Entry) -> str | None:
             break
     ctx.memo[key] = found
     return found
+
+
+def _sets_entry(ctx: FileContext, node: cst.Name) -> bool:
+    """Return whether a dict's name is read only to set one of its entries (`opts[k] = v`)."""
+    subscript = ctx.nodes.parent(node)
+    if not isinstance(subscript, cst.Subscript) or subscript.value is not node:
+        return False
+    return isinstance(ctx.nodes.parent(subscript), cst.AssignTarget)
+
+
+def _reads_other_entry(ctx: FileContext, node: cst.Name, key: str) -> bool:
+    """Return whether a dict's name is read only for another entry than `key`, named by a
+    string literal (`opts["model"]`, `opts.get("model")`): the edit leaves what it gets."""
+    parent = ctx.nodes.parent(node)
+    index: cst.BaseExpression | None = None
+    if isinstance(parent, cst.Subscript) and parent.value is node and len(parent.slice) == 1:
+        element = parent.slice[0].slice
+        index = element.value if isinstance(element, cst.Index) else None
+    elif isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value == "get":
+        call = ctx.nodes.parent(parent)
+        if isinstance(call, cst.Call) and call.func is parent and call.args:
+            index = call.args[0].value
+    if not isinstance(index, cst.SimpleString):
+        return False
+    named = index.evaluated_value
+    return isinstance(named, str) and named != key
 
 
 def _dict_name(ctx: FileContext, entry: Entry) -> tuple[str, cst.CSTNode | None] | None:

@@ -564,6 +564,11 @@ class Project:
         # (`_may_think`), read from the calls' records once the fixed point is reached, by the
         # reader the run gives (`project/records.py`'s `records`, which imports this module).
         self._thinking_lines: dict[tuple[str, int], bool] = {}
+        # The same for calls that may send both temperature and top_p (`_may_send_pair`).
+        self._pair_lines: dict[tuple[str, int], bool] = {}
+        # Claude calls, as (display path, line), that dump an options object with both a
+        # `temperature` and a `top_p` field (`create(**asdict(options))`): they send both.
+        self._dumped_pairs: set[tuple[str, int]] = set()
         self.records_of: RecordsOf | None = None
         # The run's own files (path -> bytes or text): a module summarised on demand is read
         # from here before the disk.
@@ -2556,6 +2561,8 @@ class Project:
         fields = self._fields(made.module, made.name, info)
         if fields is None:
             return
+        if {"temperature", "top_p"} <= set(fields["attrs"]):
+            self._dumped_pairs.add((str(where[0]), int(where[1])))
         target = TARGETS[key]
         for canonical in CANONICAL:
             for name in target.names(canonical):
@@ -4214,6 +4221,45 @@ class Project:
             known = self._prefill_lines = (len(self.summaries), frozenset(lines))
         return (path, line) in known[1]
 
+    def _pair_reached(self, reaches: dict[str, list[list[Any]]]) -> list[list[Any]]:
+        """Return the Claude calls a wrapper's model reaches whose request may send both
+        temperature and top_p, as [path, line]: a move of the model at a caller to one that
+        takes only one of them must keep the request valid there."""
+        found: list[list[Any]] = []
+        for canonical, _key, path, line in (p for places in reaches.values() for p in places):
+            if canonical != MODEL or [path, line] in found:
+                continue
+            if self._may_send_pair(str(path), int(line)):
+                found.append([path, line])
+        return sorted(found)
+
+    def _may_send_pair(self, path: str, line: int) -> bool:
+        """Return whether the Claude call at a display path's line sends temperature and top_p
+        both not proven `None` (its keywords, or entries of a dict it spreads). Unknown is
+        sent: an options object's fields a caller fills (`Config(temperature=0, top_p=0.9)`)."""
+        if (path, line) in self._dumped_pairs:
+            return True
+        if self.records_of is None:
+            return False
+        found = self._pair_lines.get((path, line))
+        if found is None:
+            found = False
+            for module, shown in self.paths.items():
+                if shown != path:
+                    continue
+                for record in self.records_of(self, module, line):
+                    if record.line != line:
+                        continue
+                    sent = [record.params.get(name) for name in (TEMPERATURE, "top_p")]
+                    if all(
+                        values is not None
+                        and not (values.complete and all(v is None for v in values.values))
+                        for values in sent
+                    ):
+                        found = True
+            self._pair_lines[(path, line)] = found
+        return found
+
     def _may_think(self, path: str, line: int) -> bool:
         """Return whether the Claude call at a display path's line sends a `thinking` that is
         not proven `None`: its own keyword, or an entry of a dict it spreads, wherever the dict
@@ -4278,6 +4324,9 @@ class Project:
             prefills = self._prefill_reached(entry["reaches"])
             if prefills:
                 entry["prefill"] = prefills
+            pairs = self._pair_reached(entry["reaches"])
+            if pairs:
+                entry["sampling_pair"] = pairs
             facts = self.summaries[module]["functions"][qual]
             if facts["method"] and not facts["classmethod"]:
                 entry["instance"] = True  # called on its class, it is given `self` first
@@ -4496,6 +4545,19 @@ class Project:
                     if entry:
                         functions[f"{name}.{method}"] = entry
 
+    def _defined_names(self, module: str, cls: str, attributes: set[str]) -> list[str]:
+        """Return the public names a class or a project base defines itself (a `messages`
+        property, a class attribute, `self.messages = ...`): on a subclass of an SDK client,
+        those are not the SDK client's resources."""
+        defined = {attr for attr in attributes if not attr.startswith("_")}
+        for owner_module, owner in self.mro(module, cls):
+            prefix = f"{owner}."
+            for qual in self.summaries[owner_module]["functions"]:
+                method = qual[len(prefix) :]
+                if qual.startswith(prefix) and "." not in method and not method.startswith("_"):
+                    defined.add(method)
+        return sorted(defined)
+
     def _derive_classes(self, module: str) -> dict[str, Any]:
         key = ("classes", module)
         if key in self._memo:
@@ -4528,6 +4590,8 @@ class Project:
             client = self.client_base(module, name)
             if client is not None:
                 entry["client_base"] = client
+                defined = self._defined_names(module, name, names)
+                entry.update({"defines": defined} if defined else {})
             constants = self._constants(module, info)
             if constants:
                 entry["constants"] = constants
