@@ -662,7 +662,7 @@ class CallFinder:
         forwarded = frozenset(reaches) - frozenset(facts.get("reaches", {}))
         reaches.update(facts.get("reaches", {}))
         if facts.get("line_guards"):
-            reaches = _unguarded(reaches, facts["line_guards"], args)
+            reaches = _unguarded(reaches, facts["line_guards"], args, record.node)
             if not reaches:
                 return None
         names: dict[str, list[str]] = {}
@@ -1368,7 +1368,10 @@ __all__ = ["CallFinder", "CallSite", "Hop", "find_call_sites"]
 
 
 def _unguarded(
-    reaches: dict[str, list[list[object]]], guards: dict[str, Any], args: Entries
+    reaches: dict[str, list[list[object]]],
+    guards: dict[str, Any],
+    args: Entries,
+    node: cst.Call,
 ) -> dict[str, list[list[object]]]:
     """Return a wrapper's reaches its call's string literal arguments leave: a Claude call of
     the wrapper's own lines under a test of a parameter they rule out (`if provider ==
@@ -1381,6 +1384,11 @@ def _unguarded(
         and not (entry.value.choice or entry.value.default)
         and isinstance(entry.value.value, str)
     }
+    if not (args.opaque or any(arg.star for arg in node.args)):
+        # A parameter the call leaves out holds its string default (`provider="openai"`).
+        for name, value in guards.get("defaults", {}).items():
+            if name not in args.items and name not in args.unknown_keys:
+                given[name] = value
     if not given:
         return reaches
 

@@ -1534,13 +1534,38 @@ class Project:
         reaches, forwards = tables
         if not facts.get("line_guards"):
             return reaches, forwards, set()
-        given = self._literal_args(module, function, facts, call)
+        given = {
+            **self._literal_defaults(callee_module, facts, call),
+            **self._literal_args(module, function, facts, call),
+        }
         if not given:
             return reaches, forwards, set()
         reaches = self._unguarded(callee_module, facts, reaches, given)
         forwards = self._unguarded(callee_module, facts, forwards, given)
         reading = {name.split(".", 1)[0] for name in (*reaches, *forwards)}
         return reaches, forwards, set(defaulted) - reading
+
+    def _literal_defaults(
+        self, module: str, facts: dict[str, Any], call: list[Any] | None
+    ) -> dict[str, str]:
+        """Return the string defaults of a function's parameters a call leaves out (all of
+        them without a call; none when it spreads `*args` or `**kwargs`): `provider="openai"`."""
+        if call is not None and (call[4] or call[5]):
+            return {}
+        bound: set[str] = set()
+        if call is not None:
+            positional = [p["name"] for p in facts["params"] if p["kind"] == "positional"]
+            if facts["method"] or facts["classmethod"]:
+                positional = positional[1:]
+            bound = {*positional[: len(call[2])], *call[3]}
+        found: dict[str, str] = {}
+        for param in facts["params"]:
+            if param["name"] in bound or param["default"] is None:
+                continue
+            value = self.evaluate(module, None, param["default"])
+            if isinstance(value, Const) and isinstance(value.value, str):
+                found[param["name"]] = value.value
+        return found
 
     def _unguarded(
         self,
@@ -1582,7 +1607,11 @@ class Project:
             if reach[2] == path
         }
         kept = [span for span in spans if any(span[0] <= line <= span[1] for line in lines)]
-        return {"line_guards": {"path": path, "spans": kept}} if kept else {}
+        if not kept:
+            return {}
+        facts = self.summaries[module]["functions"][qual]
+        defaults = self._literal_defaults(module, facts, None)
+        return {"line_guards": {"path": path, "spans": kept, "defaults": defaults}}
 
     def _keyed(self, value: list[Any], key: str) -> list[Any]:
         """Return `T[name]` (or `T[name](...)`) read as `T["key"]`: the same list each time,
