@@ -232,3 +232,48 @@ def test_a_malformed_call_site_exits_2_naming_file_line_and_key(
     result = Cli(root)("check", "--no-cache", ".")
     assert result.exit_code == 2
     assert f"claude-migrate.toml:{line}: `{key}`" in result.stderr
+
+
+SWITCHING_CLIENT = """\
+import anthropic
+import openai
+
+
+class Assistant:
+    def __init__(self, provider):
+        self.provider = provider
+        self.claude = anthropic.Anthropic()
+        self.gpt = openai.OpenAI()
+
+    def reply(self, prompt, temperature=0.0):
+        if self.provider == "openai":
+            return self.gpt.chat.completions.create(
+                model="gpt-4o", temperature=temperature, messages=[]
+            )
+        with self.claude.messages.stream(
+            model="claude-sonnet-4-6", max_tokens=100, temperature=temperature, messages=[]
+        ) as stream:
+            return stream.get_final_message()
+"""
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a provider held in an instance attribute (`self.provider`, set in __init__ from "
+    "the constructor's literal) is not read as a test that rules the Claude branch out",
+)
+def test_an_instance_made_for_another_provider_does_not_reach_the_claude_branch(
+    tmp_path: Path,
+) -> None:
+    root = write_tree(
+        tmp_path / "repo",
+        {
+            "pyproject.toml": "[project]\nname='app'\n",
+            "app/__init__.py": "",
+            "app/llm.py": SWITCHING_CLIENT,
+            "app/use.py": (
+                'from app.llm import Assistant\n\nAssistant("openai").reply("x", temperature=1.5)\n'
+            ),
+        },
+    )
+    assert _found(Cli(root), "--select", "CM101", ".") == set()

@@ -664,6 +664,10 @@ class CallFinder:
         }
         forwarded = frozenset(reaches) - frozenset(facts.get("reaches", {}))
         reaches.update(facts.get("reaches", {}))
+        if facts.get("line_guards"):
+            reaches = _unguarded(reaches, facts["line_guards"], args, record.node)
+            if not reaches:
+                return None
         names: dict[str, list[str]] = {}
         hops: list[tuple[str, str, int]] = []
         families = set()
@@ -1366,6 +1370,48 @@ def find_call_sites(
 
 
 __all__ = ["CallFinder", "CallSite", "Hop", "find_call_sites"]
+
+
+def _unguarded(
+    reaches: dict[str, list[list[object]]],
+    guards: dict[str, Any],
+    args: Entries,
+    node: cst.Call,
+) -> dict[str, list[list[object]]]:
+    """Return a wrapper's reaches its call's string literal arguments leave: a Claude call of
+    the wrapper's own lines under a test of a parameter they rule out (`if provider ==
+    "openai": ... return` above it, with "openai" given: the project phase's `line_guards`)
+    never runs on this call."""
+    given = {
+        name: entry.value.value
+        for name, entry in args.items.items()
+        if entry.value.known
+        and not (entry.value.choice or entry.value.default)
+        and isinstance(entry.value.value, str)
+    }
+    if not (args.opaque or any(arg.star for arg in node.args)):
+        # A parameter the call leaves out holds its string default (`provider="openai"`).
+        for name, value in guards.get("defaults", {}).items():
+            if name not in args.items and name not in args.unknown_keys:
+                given[name] = value
+    if not given:
+        return reaches
+
+    def ruled_out(line: object) -> bool:
+        return any(
+            first <= line <= last
+            and any(
+                name in given and (given[name] in values) != equal for name, values, equal in tests
+            )
+            for first, last, tests in guards["spans"]
+        )
+
+    found: dict[str, list[list[object]]] = {}
+    for param, items in reaches.items():
+        kept = [r for r in items if r[2] != guards["path"] or not ruled_out(r[3])]
+        if kept:
+            found[param] = kept
+    return found
 
 
 def _fall_back(args: Entries, param: str, fallback: list[Any] | None) -> None:

@@ -793,7 +793,7 @@ class Resolver:
                 return self._boto3_client(node, scope)
             return UNKNOWN
         if isinstance(func, LocalFunction):
-            return self._returns_of(func, depth)
+            return self._chosen_return(func, node, scope) or self._returns_of(func, depth)
         if isinstance(func, LocalClass):
             return LocalInstance(func.info)
         if isinstance(func, ProjectFunction) and self.project is not None:
@@ -858,6 +858,20 @@ class Resolver:
         if len(objects) > 1:
             return ProjectInstances(tuple(objects))
         return objects[0] if objects else UNKNOWN
+
+    def _chosen_return(self, func: LocalFunction, node: cst.Call, scope: Scope) -> Symbol | None:
+        """Return the classes a call of a factory of this module may get when it returns one of
+        several under tests of its parameters (`make("openai")`), or None: its own returns, and
+        not their common annotated base (a call of an abstract method there may run any
+        override), are what the call's literal arguments select among."""
+        facts = self.own_function(func.scope.qualname) if self.project is not None else None
+        choices = (facts or {}).get("return_choices")
+        if not choices:
+            return None
+        objects = [ProjectInstance(m, c) for m, c in self._possible_returns(choices, node, scope)]
+        if len(objects) > 1:
+            return ProjectInstances(tuple(objects))
+        return objects[0] if objects else None
 
     def _possible_returns(
         self, choices: dict[str, Any], node: cst.Call, scope: Scope

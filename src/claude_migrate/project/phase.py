@@ -1521,6 +1521,103 @@ class Project:
             kept.append(value if keyed not in given else self._keyed(value, given[keyed]))
         return kept
 
+    def _selected_reaches(
+        self,
+        module: str,
+        function: str | None,
+        call: list[Any],
+        callee_module: str,
+        facts: dict[str, Any],
+        tables: tuple[dict[str, list[list[Any]]], dict[str, list[list[Any]]]],
+        defaulted: Iterable[str],
+    ) -> tuple[dict[str, list[list[Any]]], dict[str, list[list[Any]]], set[str]]:
+        """Return the reaches and forwards of a call of a function switching on a parameter,
+        and the defaults the call relies on that no Claude call it may run reads:
+        `complete("openai", ...)` never runs the Claude calls under tests "openai" rules
+        out. A default counts as relied on once a Claude call the call may run reads it
+        (when the callee's reaches grow, the call is read again)."""
+        reaches, forwards = tables
+        if not facts.get("line_guards"):
+            return reaches, forwards, set()
+        given = {
+            **self._literal_defaults(callee_module, facts, call),
+            **self._literal_args(module, function, facts, call),
+        }
+        if not given:
+            return reaches, forwards, set()
+        reaches = self._unguarded(callee_module, facts, reaches, given)
+        forwards = self._unguarded(callee_module, facts, forwards, given)
+        reading = {name.split(".", 1)[0] for name in (*reaches, *forwards)}
+        return reaches, forwards, set(defaulted) - reading
+
+    def _literal_defaults(
+        self, module: str, facts: dict[str, Any], call: list[Any] | None
+    ) -> dict[str, str]:
+        """Return the string defaults of a function's parameters a call leaves out (all of
+        them without a call; none when it spreads `*args` or `**kwargs`): `provider="openai"`."""
+        if call is not None and (call[4] or call[5]):
+            return {}
+        bound: set[str] = set()
+        if call is not None:
+            positional = [p["name"] for p in facts["params"] if p["kind"] == "positional"]
+            if facts["method"] or facts["classmethod"]:
+                positional = positional[1:]
+            bound = {*positional[: len(call[2])], *call[3]}
+        found: dict[str, str] = {}
+        for param in facts["params"]:
+            if param["name"] in bound or param["default"] is None:
+                continue
+            value = self.evaluate(module, None, param["default"])
+            if isinstance(value, Const) and isinstance(value.value, str):
+                found[param["name"]] = value.value
+        return found
+
+    def _unguarded(
+        self,
+        module: str,
+        facts: dict[str, Any],
+        table: dict[str, list[list[Any]]],
+        given: dict[str, str],
+    ) -> dict[str, list[list[Any]]]:
+        """Return the reaches of a function's parameters a call's literal arguments leave: a
+        Claude call of the function's own lines under a test they rule out (`if provider ==
+        "openai": ... return` above it, with "openai" given) is dropped."""
+        if not given:
+            return table
+        path = self.paths.get(module, module)
+        found: dict[str, list[list[Any]]] = {}
+        for name, items in table.items():
+            kept = [
+                reach
+                for reach in items
+                if reach[2] != path or not _ruled_out(facts["line_guards"], reach[3], given)
+            ]
+            if kept:
+                found[name] = kept
+        return found
+
+    def _reach_guards(self, module: str, qual: str, entry: dict[str, Any]) -> dict[str, Any]:
+        """Return the view's `line_guards` of a function: the literal tests of its parameters
+        its own Claude calls (in its file, `path`) run under, for a file to drop those a
+        call's literal arguments rule out (`complete("openai", ...)`)."""
+        spans = self.summaries[module]["functions"][qual].get("line_guards")
+        if not spans:
+            return {}
+        path = self.paths.get(module, module)
+        lines = {
+            reach[3]
+            for table in (entry["reaches"], entry["forwards"])
+            for items in table.values()
+            for reach in items
+            if reach[2] == path
+        }
+        kept = [span for span in spans if any(span[0] <= line <= span[1] for line in lines)]
+        if not kept:
+            return {}
+        facts = self.summaries[module]["functions"][qual]
+        defaults = self._literal_defaults(module, facts, None)
+        return {"line_guards": {"path": path, "spans": kept, "defaults": defaults}}
+
     def _keyed(self, value: list[Any], key: str) -> list[Any]:
         """Return `T[name]` (or `T[name](...)`) read as `T["key"]`: the same list each time,
         since the memo is by identity."""
@@ -3654,6 +3751,9 @@ class Project:
         if not reaches and not forwards:
             reaches = self._overrides_reach(callee_module, qual, owner)
         facts = self.summaries[callee_module]["functions"][qual]
+        reaches, forwards, ruled_out = self._selected_reaches(
+            module, function, call, callee_module, facts, (reaches, forwards), layout.defaulted
+        )
         # `Base.__init__(self, model)`: `self` is passed.
         passes_self = not bound and facts["method"] and not facts["classmethod"]
         bound_args, extra = _bind(call, layout, passes_self)
@@ -3665,7 +3765,7 @@ class Project:
             passed.update(name for name, arg in bound_args.items() if not _empty_literal(arg))
         if not call[4] and not call[5]:
             for name in layout.defaulted:
-                if name not in bound_args:
+                if name not in bound_args and name not in ruled_out:
                     relied = self._entry(self.facts.relied, key, "relied", set)
                     self._put(relied, name, "relied", key)
                     # Not a change the rounds wait for: only the views read it.
@@ -4313,6 +4413,7 @@ class Project:
             # phase's own concern.
             entry["reaches"] = {k: _places(v) for k, v in reaches.items()}
             entry["forwards"] = {k: _places(v) for k, v in forwards.items()}
+            entry.update(self._reach_guards(module, qual, entry))
             entry["bound"] = bool(found and found[1])
             # Parameters spread into a Claude call: a call gives their dicts' entries as keywords.
             entry.update(
@@ -5221,6 +5322,16 @@ def _quiet_entry(table: dict[Any, Any], key: Any, empty: type) -> Any:
     if found is None:
         found = table[key] = empty()
     return found
+
+
+def _ruled_out(spans: list[list[Any]], line: int, given: dict[str, str]) -> bool:
+    """Return whether a line of a function runs only under a literal test of a parameter
+    (`line_guards`) that the string literals a call gives rule out."""
+    return any(
+        first <= line <= last
+        and any(name in given and (given[name] in values) != equal for name, values, equal in tests)
+        for first, last, tests in spans
+    )
 
 
 def _places(reaches: list[list[Any]]) -> list[list[Any]]:

@@ -858,10 +858,14 @@ def _function(
     ):
         facts["abstract"] = True  # never runs itself: a subclass's override does
     _read_function_body(node.body, facts, self_name, attributes, qualname, functions)
+    unbound = {p["name"] for p in params} - set(facts["locals"])
     if facts["returns"]:
-        guards = _return_guards(node.body, {p["name"] for p in params} - set(facts["locals"]))
+        guards = _return_guards(node.body, unbound)
         if guards is not None and len(guards) == len(facts["returns"]):
             facts["return_guards"] = guards
+    spans = _guarded_spans(node.body, unbound)
+    if spans:
+        facts["line_guards"] = spans
     return facts
 
 
@@ -943,6 +947,45 @@ def _return_guards(body: list[ast.stmt], params: set[str]) -> list[list[Any]] | 
 
     visit(body, [])
     return found if any(found) else None
+
+
+def _guarded_spans(body: list[ast.stmt], params: set[str]) -> list[list[Any]]:
+    """Return [first line, last line, tests] for each statement of a function that runs only
+    under literal tests of its parameters (`if provider == "openai": ... return` then the
+    Claude call: the call's lines under provider != "openai"). A test the reading cannot see
+    (a return inside a `try`, a test of anything else) is left out: it only ever keeps a
+    statement reachable. Only parameters the body never rebinds count."""
+    found: list[list[Any]] = []
+    if not params:
+        return found
+
+    def visit(statements: list[ast.stmt], guards: list[Any]) -> None:
+        negated: list[Any] = []
+        for statement in statements:
+            current = guards + negated
+            test = _literal_test(statement.test, params) if type(statement) is ast.If else None
+            if type(statement) is ast.Match and _matched_param(statement, params):
+                name = statement.subject.id  # type: ignore[attr-defined]
+                earlier: list[Any] = []
+                for case in statement.cases:
+                    values = _case_values(case)
+                    tested = [*current, *earlier]
+                    visit(case.body, tested if values is None else [*tested, [name, values, True]])
+                    if values is not None:
+                        earlier.append([name, values, False])
+            elif test is not None:
+                assert isinstance(statement, ast.If)
+                name, values, equal = test
+                visit(statement.body, [*current, [name, values, equal]])
+                visit(statement.orelse, [*current, [name, values, not equal]])
+                if statement.body and type(statement.body[-1]) in (ast.Return, ast.Raise):
+                    negated.append([name, values, not equal])
+            elif current:
+                last = statement.end_lineno or statement.lineno
+                found.append([statement.lineno, last, current])
+
+    visit(body, [])
+    return found
 
 
 def _keyed_by(value: ast.expr | None, params: set[str]) -> str | None:
