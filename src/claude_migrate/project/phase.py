@@ -33,7 +33,7 @@ import json
 import os
 import re
 import warnings
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -4339,24 +4339,12 @@ class Project:
         sent: an options object's fields a caller fills (`Config(temperature=0, top_p=0.9)`)."""
         if (path, line) in self._dumped_pairs:
             return True
-        if self.records_of is None:
-            return False
         found = self._pair_lines.get((path, line))
         if found is None:
-            found = False
-            for module, shown in self.paths.items():
-                if shown != path:
-                    continue
-                for record in self.records_of(self, module, line):
-                    if record.line != line:
-                        continue
-                    sent = [record.params.get(name) for name in (TEMPERATURE, "top_p")]
-                    if all(
-                        values is not None
-                        and not (values.complete and all(v is None for v in values.values))
-                        for values in sent
-                    ):
-                        found = True
+            found = any(
+                all(_maybe_sent(record.params.get(name)) for name in (TEMPERATURE, "top_p"))
+                for record in self._records_at(path, line)
+            )
             self._pair_lines[(path, line)] = found
         return found
 
@@ -4364,24 +4352,22 @@ class Project:
         """Return whether the Claude call at a display path's line sends a `thinking` that is
         not proven `None`: its own keyword, or an entry of a dict it spreads, wherever the dict
         is built (a helper's returned request). Unknown is on."""
-        if self.records_of is None:
-            return False
         found = self._thinking_lines.get((path, line))
         if found is None:
-            found = False
-            for module, shown in self.paths.items():
-                if shown != path:
-                    continue
-                for record in self.records_of(self, module, line):
-                    sent = record.params.get("thinking")
-                    if (
-                        record.line == line
-                        and sent is not None
-                        and not (sent.complete and all(value is None for value in sent.values))
-                    ):
-                        found = True
+            found = any(
+                _maybe_sent(record.params.get("thinking"))
+                for record in self._records_at(path, line)
+            )
             self._thinking_lines[(path, line)] = found
         return found
+
+    def _records_at(self, path: str, line: int) -> Iterator[Any]:
+        """Yield the per-call records of the Claude calls at a display path's line."""
+        if self.records_of is None:
+            return
+        for module, shown in self.paths.items():
+            if shown == path:
+                yield from (r for r in self.records_of(self, module, line) if r.line == line)
 
     def _function_entry(
         self, module: str, qual: str, receiver: tuple[str, str] | None, below: bool = False
@@ -5384,6 +5370,11 @@ def _freeze(facts: Facts) -> str:
         sort_keys=True,
         default=str,
     )
+
+
+def _maybe_sent(values: Any) -> bool:
+    """Return whether a record's parameter may be sent: present, and not proven `None`."""
+    return values is not None and not (values.complete and all(v is None for v in values.values))
 
 
 def _self_fallback(facts: dict[str, Any], name: str) -> list[Any] | None:
