@@ -277,3 +277,52 @@ def test_an_instance_made_for_another_provider_does_not_reach_the_claude_branch(
         },
     )
     assert _found(Cli(root), "--select", "CM101", ".") == set()
+
+
+def test_a_module_calling_only_its_own_method_of_a_wrapper_s_name_is_not_parsed(
+    tmp_path: Path,
+) -> None:
+    """A module importing a class that wraps Claude, whose calls all go elsewhere (its own
+    class's method of the same name), has nothing the project adds to its findings: LibCST
+    parses it only for markers of its own. A module calling the wrapper is parsed and keeps its
+    finding."""
+    from claude_migrate.api import collect_jobs, execute
+    from claude_migrate.core.job import Options
+    from claude_migrate.policy.config import PolicyLoader
+
+    root = tmp_path / "proj"
+    write_tree(
+        root,
+        {
+            "pyproject.toml": "[project]\nname = 'x'\n",
+            "app/__init__.py": "",
+            "app/llm.py": (
+                "import anthropic\n\n"
+                "class Chat:\n"
+                "    def __init__(self):\n"
+                "        self.client = anthropic.Anthropic()\n\n"
+                "    def ask(self, prompt, max_tokens=1024):\n"
+                "        with self.client.messages.stream(\n"
+                "            model='claude-sonnet-4-6', max_tokens=max_tokens,\n"
+                "            messages=[{'role': 'user', 'content': prompt}],\n"
+                "        ) as s:\n"
+                "            return s.get_final_text()\n"
+            ),
+            "app/caller.py": "from app.llm import Chat\n\nChat().ask('hi', max_tokens=90000)\n",
+            "app/echo.py": (
+                "from app.llm import Chat\n\n"
+                "class Echo:\n"
+                "    def ask(self, prompt, max_tokens=10):\n"
+                "        return prompt[:max_tokens]\n\n"
+                "def both(chat: Chat):\n"
+                "    return chat, Echo().ask('hi', max_tokens=90000)\n"
+            ),
+        },
+    )
+    jobs = collect_jobs([root], PolicyLoader(cwd=root))
+    done = execute(jobs, Options(), workers=1)
+    by_name = {Path(r.path).name: r for r in done.results}
+    assert [d.code for d in by_name["caller.py"].diagnostics] == ["CM102"]
+    assert by_name["caller.py"].parsed
+    assert not by_name["echo.py"].diagnostics
+    assert not by_name["echo.py"].parsed

@@ -552,6 +552,11 @@ class Project:
         self.followed_through: set[str] = set()
         # Modules whose calls the fixed point reads (`_add_file`).
         self.scanned: set[str] = set()
+        # The modules with a call of project code that passes something on to a Claude call
+        # (a wrapper, a class holding a client, an override), or relies on such code's
+        # defaults (`_record_project_call`): with the modules that call Claude themselves,
+        # the only ones the project phase makes worth a parse (`_calls_claude`).
+        self.wrapper_callers: set[str] = set()
         # The attributes modules set on names (`_attribute_set`), and over how many summaries.
         self._set_attrs: tuple[int, frozenset[str]] | None = None
         self._set_in_files: dict[str, bool] = {}
@@ -3754,6 +3759,8 @@ class Project:
         reaches, forwards, ruled_out = self._selected_reaches(
             module, function, call, callee_module, facts, (reaches, forwards), layout.defaulted
         )
+        if reaches or forwards or key in self.facts.relied_by:
+            self.wrapper_callers.add(module)
         # `Base.__init__(self, model)`: `self` is passed.
         passes_self = not bound and facts["method"] and not facts["classmethod"]
         bound_args, extra = _bind(call, layout, passes_self)
@@ -5000,7 +5007,7 @@ class Project:
             or "read_by" in derived[module]
             or "defaults_read_by" in derived[module]
             or any(self.gives(facts) for name, facts in derived.items() if name != module)
-        )
+        ) and self._calls_claude(module)
         # Constants of a module it imports as a module, read through it (`settings.MODEL`).
         summary = self.summaries[module]
         as_modules = {*summary["imports"].values(), *summary["submodules"]}
@@ -5013,6 +5020,28 @@ class Project:
             return None  # nothing the project says changes this file's findings
         digest = hashlib.blake2b("\n".join(digests).encode(), digest_size=12).hexdigest()
         return ProjectView(module, derived, digest, relevant)
+
+    def _calls_claude(self, module: str) -> bool:
+        """Return whether the fixed point found a call of `module` that reaches Claude: a
+        Claude call, a request handed to a thread, or a call of project code passing something
+        on to one (`wrapper_callers`); True for a module whose calls it never read.
+
+        A module importing a wrapper or a client factory but calling neither (a test of other
+        code, a command-line entry point) is then parsed only for its own Claude markers.
+        """
+        if module not in self.scanned or module in self.wrapper_callers:
+            return True
+        facts = self.derived(module)
+        if "read_by" in facts or "defaults_read_by" in facts or "defaults_outside" in facts:
+            return True
+        summary = self.summaries[module]
+        calls = [(None, call) for call in summary["calls"]]
+        calls += [(q, call) for q, f in summary["functions"].items() for call in f["calls"]]
+        return any(
+            self._target(module, function, call) is not None
+            or self._handed(module, function, call) is not None
+            for function, call in calls
+        )
 
 
 def _dotted_prefixes(name: str) -> list[str]:
