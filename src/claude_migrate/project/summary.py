@@ -908,44 +908,14 @@ def _return_guards(body: list[ast.stmt], params: set[str]) -> list[list[Any]] | 
     PROVIDERS[name]()`); None when no return is either. Only parameters the body never
     rebinds count."""
     found: list[list[Any]] = []
-    if not params:
-        return None
 
-    def visit(statements: list[ast.stmt], guards: list[Any]) -> None:
-        negated: list[Any] = []
-        for statement in statements:
-            current = guards + negated
-            if type(statement) is ast.Match and _matched_param(statement, params):
-                visit_match(statement, current)
-                continue
-            test = _literal_test(statement.test, params) if type(statement) is ast.If else None
-            if test is None:
-                for returned in _value_returns(statement):
-                    keyed = _keyed_by(returned.value, params)
-                    found.append(current if keyed is None else [*current, [keyed, None, None]])
-                continue
-            assert isinstance(statement, ast.If)
-            name, values, equal = test
-            visit(statement.body, [*current, [name, values, equal]])
-            visit(statement.orelse, [*current, [name, values, not equal]])
-            if statement.body and type(statement.body[-1]) in (ast.Return, ast.Raise):
-                negated.append([name, values, not equal])
+    def returns(statement: ast.stmt, guards: list[Any]) -> None:
+        for returned in _value_returns(statement):
+            keyed = _keyed_by(returned.value, params)
+            found.append(guards if keyed is None else [*guards, [keyed, None, None]])
 
-    def visit_match(statement: ast.Match, guards: list[Any]) -> None:
-        # The first case whose literals match runs: each case is under its own values and
-        # not under any earlier case's; `case _:` under none of them.
-        name = statement.subject.id  # type: ignore[attr-defined]
-        earlier: list[Any] = []
-        for case in statement.cases:
-            values = _case_values(case)
-            tests = (
-                [*guards, *earlier] if values is None else [*guards, *earlier, [name, values, True]]
-            )
-            visit(case.body, tests)
-            if values is not None:
-                earlier.append([name, values, False])
-
-    visit(body, [])
+    if params:
+        _under_literal_tests(body, params, returns)
     return found if any(found) else None
 
 
@@ -956,14 +926,30 @@ def _guarded_spans(body: list[ast.stmt], params: set[str]) -> list[list[Any]]:
     (a return inside a `try`, a test of anything else) is left out: it only ever keeps a
     statement reachable. Only parameters the body never rebinds count."""
     found: list[list[Any]] = []
-    if not params:
-        return found
+
+    def span(statement: ast.stmt, guards: list[Any]) -> None:
+        if guards:
+            found.append([statement.lineno, statement.end_lineno or statement.lineno, guards])
+
+    if params:
+        _under_literal_tests(body, params, span)
+    return found
+
+
+def _under_literal_tests(
+    body: list[ast.stmt], params: set[str], leaf: Callable[[ast.stmt, list[Any]], None]
+) -> None:
+    """Call `leaf(statement, tests)` for each statement of `body` that is not itself a literal
+    test of a parameter, with the tests it runs under: the `if`s and `match`es on `params` it
+    is inside, and the negation of each earlier `if` at its level whose body returns or raises
+    (`if kind == "openai": return ...` puts what follows under kind != "openai"). In a `match`,
+    each case runs under its own values and not under any earlier case's; `case _:` under none
+    of them."""
 
     def visit(statements: list[ast.stmt], guards: list[Any]) -> None:
         negated: list[Any] = []
         for statement in statements:
             current = guards + negated
-            test = _literal_test(statement.test, params) if type(statement) is ast.If else None
             if type(statement) is ast.Match and _matched_param(statement, params):
                 name = statement.subject.id  # type: ignore[attr-defined]
                 earlier: list[Any] = []
@@ -973,19 +959,19 @@ def _guarded_spans(body: list[ast.stmt], params: set[str]) -> list[list[Any]]:
                     visit(case.body, tested if values is None else [*tested, [name, values, True]])
                     if values is not None:
                         earlier.append([name, values, False])
-            elif test is not None:
-                assert isinstance(statement, ast.If)
-                name, values, equal = test
-                visit(statement.body, [*current, [name, values, equal]])
-                visit(statement.orelse, [*current, [name, values, not equal]])
-                if statement.body and type(statement.body[-1]) in (ast.Return, ast.Raise):
-                    negated.append([name, values, not equal])
-            elif current:
-                last = statement.end_lineno or statement.lineno
-                found.append([statement.lineno, last, current])
+                continue
+            test = _literal_test(statement.test, params) if type(statement) is ast.If else None
+            if test is None:
+                leaf(statement, current)
+                continue
+            assert isinstance(statement, ast.If)
+            name, values, equal = test
+            visit(statement.body, [*current, [name, values, equal]])
+            visit(statement.orelse, [*current, [name, values, not equal]])
+            if statement.body and type(statement.body[-1]) in (ast.Return, ast.Raise):
+                negated.append([name, values, not equal])
 
     visit(body, [])
-    return found
 
 
 def _keyed_by(value: ast.expr | None, params: set[str]) -> str | None:
