@@ -410,7 +410,8 @@ def _calls_reading(
     parameter_of: Callable[[CallSite], Entry | None],
     asked_as: str,
 ) -> list[Entry]:
-    """Return the entries of the calls that send `entry`'s constant by its name."""
+    """Return the entries of the calls that send `entry`'s constant by its name: Claude calls
+    and calls of in-project wrappers that pass it on to one (`send(hot)`)."""
     value, constant = entry.value, entry.value.via
     assert constant is not None and value.node is not None
     key = ("value_edits.calls", asked_as, constant, str(id(value.node)))
@@ -418,7 +419,7 @@ def _calls_reading(
     if found is None:
         found = [
             other
-            for site in ctx.sites
+            for site in ctx.all_sites
             if (other := parameter_of(site)) is not None
             and other.value.via == constant
             and other.value.node is value.node
