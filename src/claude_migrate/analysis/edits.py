@@ -152,8 +152,62 @@ def append_element(ctx: FileContext, container: cst.CSTNode, element: str) -> Ed
         kept = text[last_end : rest.end()]
         return Edit(last_end, rest.end(), ("" if comma else ",") + kept + added)
     if comma:
-        return Edit(after, after, " " + element + ",")
-    return Edit(last_end, last_end, ", " + element)
+        inline = Edit(after, after, " " + element + ",")
+    else:
+        inline = Edit(last_end, last_end, ", " + element)
+    return _within_width(ctx, container, children, element, inline)
+
+
+def _within_width(
+    ctx: FileContext,
+    container: cst.CSTNode,
+    children: list[cst.CSTNode],
+    element: str,
+    inline: Edit,
+) -> Edit:
+    """Return `inline`, or, when it would leave the container's line longer than the project's
+    formatter keeps lines (`core.line_width`), the container written one element per line
+    with a trailing comma: the layout Ruff's and Black's formatters give a call that does not
+    fit on its line, and keep as it is (the trailing comma is "magic" to both).
+
+    Only a container alone on its line's brackets is laid out again (`x = Call(...)`, not
+    `f(Call(...))`, whose outer call a formatter would split first); anything else stays
+    inline."""
+    from claude_migrate.core.line_width import line_width
+
+    text = ctx.source.text
+    start, end = ctx.span(container)
+    line_start = _line_start(text, start)
+    rest = _LINE_REST.match(text, end)
+    line_end = rest.start(2) if rest is not None else len(text)
+    if rest is None and text[end:].strip():
+        return inline
+    line = text[line_start:line_end]
+    added = len(inline.replacement) - (inline.end - inline.start)
+    if "\n" in text[start:end] or "\r" in text[start:end]:
+        return inline
+    if len(line) + added <= line_width(ctx.file_path):
+        return inline
+    opening = _opening(ctx, container, start)
+    before = text[line_start:opening]
+    indent = before[: len(before) - len(before.lstrip(" \t"))]
+    if opening < 0 or any(c in before for c in "([{") or "\t" in indent:
+        return inline
+    if text[end - 1 : end] not in ")]}":
+        return inline
+    newline = ctx.source.newline_at(start)
+    inner = indent + "    "
+    items = [text[slice(*ctx.span(child))] for child in children] + [element]
+    laid = "".join(newline + inner + item + "," for item in items) + newline + indent
+    return Edit(opening + 1, end - 1, laid)
+
+
+def _opening(ctx: FileContext, container: cst.CSTNode, start: int) -> int:
+    """Return the offset of a container's opening bracket, -1 if not found where expected."""
+    text = ctx.source.text
+    if isinstance(container, cst.Call):
+        return text.find("(", ctx.span(container.func)[1])
+    return start if text[start : start + 1] in "[{(" else -1
 
 
 def remove_line(ctx: FileContext, node: cst.CSTNode) -> Edit | None:
