@@ -941,3 +941,55 @@ def test_a_fix_is_written_beside_a_cell_jupyter_split_at_a_form_feed(tmp_path: P
     assert not run.errors and not run.diagnostics
     cells = json.loads((tmp_path / "nb.ipynb").read_text("utf-8"))["cells"]
     assert "temperature=0.0" in "".join(cells[2]["source"])
+
+
+@pytest.mark.parametrize(
+    ("line", "runs"),
+    [
+        ("/print 'x'\n", "print('x')"),
+        ("/f\n", "f()"),
+        ("/f a  b\n", "f(a, b)"),
+        (",f a  b\n", 'f("a", "b")'),
+        (",f\n", 'f("")'),
+        (";f   a  b  \n", 'f("  a  b")'),
+        ("  /f a\n", "  f(a)"),
+    ],
+)
+def test_an_autocall_line_is_read_as_the_call_ipython_runs(line: str, runs: str) -> None:
+    """IPython's `/`, `,` and `;` escapes (`EscapedCommand` in
+    `IPython/core/inputtransformer2.py`, whose output for each line here was taken from
+    IPython 8.12's `TransformerManager.transform_cell`) are calls, not syntax errors; the line
+    comes back exactly."""
+    from claude_migrate.notebook.ipython import mask_cell, unmask
+
+    cell = "x = 1\n" + line
+    masked = mask_cell(cell, "\ue006")
+    assert masked.text.splitlines()[1] == f"{runs}  #\ue006" + "0"
+    assert unmask(masked.text, masked.masked, "\ue006") == cell
+
+
+def test_a_claude_call_behind_an_autocall_escape_is_seen_and_not_rewritten(
+    tmp_path: Path,
+) -> None:
+    """A call written with IPython's `/` escape is still a Claude call: its findings are
+    reported (the cell is no CM001), and no fix rewrites the escaped line, which has no
+    IPython spelling once changed."""
+    cell = "/client.messages.create model='claude-3-opus-20240229'\nprint(1)\n"
+    write_tree(tmp_path, {"nb.ipynb": notebook(CLIENT, cell)})
+    run = _run(tmp_path / "nb.ipynb")
+    assert not run.errors, run.errors
+    assert {(c, line, code) for c, line, _, code in _findings(run)} == {
+        (3, 1, "CM104"),
+        (3, 1, "CM302"),
+    }
+    before = (tmp_path / "nb.ipynb").read_bytes()
+    _run(tmp_path / "nb.ipynb", fix=True, unsafe=True)
+    assert (tmp_path / "nb.ipynb").read_bytes() == before
+
+
+def test_an_autocall_continued_by_a_backslash_stays_a_syntax_error(tmp_path: Path) -> None:
+    """A continued autocall is not read (IPython joins the lines first): the cell stays CM001
+    rather than hiding whatever the joined call holds."""
+    write_tree(tmp_path, {"nb.ipynb": notebook(CLIENT, "/client.messages.create \\\n  x\n")})
+    run = _run(tmp_path / "nb.ipynb")
+    assert [(e.cell, e.code) for e in run.errors] == [(3, "CM001")]

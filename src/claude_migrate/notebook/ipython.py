@@ -9,6 +9,12 @@ block it sits in still parses, and line numbers and every other line's columns s
 a line a magic continues onto with a trailing backslash becomes a comment too. The original
 lines are kept to be put back when the cell is written.
 
+Autocall escapes (`/f a b`, `,f a b`, `;f a b`) are calls: such a line is read as the call
+IPython runs (`f(a, b)`, `f("a", "b")`, `f("a b")`), followed by a comment holding the marker,
+so a Claude call written that way is still seen. It is put back only while that call is
+unchanged (a fix to it has no IPython spelling). One continued by a backslash is left as it is:
+Python reads it as the syntax error it is to Python, rather than the tool hiding its call.
+
 Cell magics (`%%name` on the cell's first line): a few run their body as Python (`%%time`,
 `%%timeit`, `%%capture`, `%%prun`, `%%debug`, `%%python`, `%%script python3`, ...): the magic
 line is masked and the body checked. Every other one (`%%bash`, `%%writefile`, `%%html`,
@@ -280,6 +286,12 @@ def mask_cell(text: str, marker: str) -> MaskedCell:
             in_magic_continuation = body.endswith("\\")
             continue
         is_magic = False
+        if scanner.at_statement_start and stripped[:1] in _AUTOCALLS and not body.endswith("\\"):
+            # `/f a b`, `,f a b`, `;f a b`: IPython's call, written as the call it runs.
+            indent = body[: len(body) - len(body.lstrip(" \t"))]
+            masked.append((number, line))
+            out.append(f"{indent}{_autocall(stripped)}  #{marker}{len(masked) - 1}" + ending)
+            continue
         if scanner.at_statement_start and stripped:
             if (
                 not seen_code
@@ -308,6 +320,34 @@ def mask_cell(text: str, marker: str) -> MaskedCell:
     return MaskedCell("".join(out), masked)
 
 
+# IPython's autocall escapes at the start of a line (`EscapedCommand` in
+# `IPython/core/inputtransformer2.py`; https://ipython.readthedocs.io/en/stable/interactive/
+# reference.html#automatic-parentheses-and-quotes): `/f a b` runs `f(a, b)`, `,f a b` runs
+# `f("a", "b")`, `;f a b` runs `f("a b")`. No Python statement starts with one of them.
+_AUTOCALLS = frozenset("/,;")
+
+
+def _autocall(stripped: str) -> str:
+    """Return the Python call IPython runs for an autocall line (stripped of its indentation
+    and line ending), written exactly as IPython writes it."""
+    escape, content = stripped[0], stripped.rstrip()[1:]
+    name, _, args = content.partition(" ")
+    if escape == "/":
+        return f"{name}({', '.join(args.split())})"
+    if escape == ",":
+        return name + '("' + '", "'.join(args.split()) + '")'
+    return f'{name}("{args}")'
+
+
+def _autocall_line(line: str) -> str | None:
+    """Return how `mask_cell` writes an autocall line (its indentation and call), else None."""
+    body = line.rstrip("\r\n")
+    stripped = body.strip()
+    if stripped[:1] not in _AUTOCALLS:
+        return None
+    return body[: len(body) - len(body.lstrip(" \t"))] + _autocall(stripped)
+
+
 def _automagic(body: str) -> bool:
     match = _FIRST_WORD.match(body)
     if match is None or match.group(1) not in AUTOMAGICS:
@@ -322,19 +362,22 @@ def unmask(text: str, masked: list[tuple[int, str]], marker: str) -> str | None:
     the cell cannot be written back faithfully.
     """
     pattern = re.compile(rf"^[ \t]*0?#{re.escape(marker)}(\d+)[ \t]*$")
+    called = re.compile(rf"^(.*)  #{re.escape(marker)}(\d+)$")
     out: list[str] = []
     expected = 0
     for line in _LINE.findall(text):
         body = line.rstrip("\r\n")
-        match = pattern.match(body)
+        match = pattern.match(body) or called.match(body)
         if match is None:
             if marker in body:
                 return None
             out.append(line)
             continue
-        index = int(match.group(1))
+        index = int(match.group(match.lastindex or 1))
         if index != expected or index >= len(masked):
             return None
+        if match.re is called and match.group(1) != _autocall_line(masked[index][1]):
+            return None  # an autocall's call was changed: it has no IPython spelling here
         expected += 1
         original = masked[index][1]
         out.append(original.rstrip("\r\n") + line[len(body) :])
