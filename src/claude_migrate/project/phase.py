@@ -4690,9 +4690,42 @@ class Project:
                         # `x.model_dump()` give.
                         fields["dumps"] = sorted(fields["attrs"])
                     entry["fields"] = fields
+                defaults = self._instance_defaults(module, name)
+                if defaults:
+                    entry["instance_defaults"] = defaults
             if entry:
                 classes[name] = entry
         return classes
+
+    def _instance_defaults(self, module: str, cls: str) -> dict[str, list[Any]]:
+        """Return the literals an instance of a plain settings class reads from a class body
+        (`settings = Settings()`, then `settings.TEMPERATURE`): what `_class_constant` proves
+        for `self.attr`, when no file of the run sets the attribute on any object, the class
+        takes no attribute by a computed name, none is a property or field, and no class of
+        its method resolution order intercepts attribute reads (`__getattribute__`)."""
+        order = self.mro(module, cls)
+        names: set[str] = set()
+        for owner_module, owner in order:
+            info = self.summaries[owner_module]["classes"].get(owner, {})
+            if f"{owner}.__getattribute__" in self.summaries[owner_module]["functions"]:
+                return {}
+            names.update(
+                attr for attr, values in info.get("attributes", {}).items() if values[0][1] is None
+            )
+        if not names or self._sets_by_name(Class(module, cls)):
+            return {}
+        names -= set(self._properties(module, cls))
+        found: dict[str, list[Any]] = {}
+        for attr in sorted(names):
+            place = self._class_constant((module, cls), attr)
+            if place is None or self._attribute_set(attr):
+                continue
+            owner = place[1].rsplit(".", 1)[0]
+            info = self.summaries[place[0]]["classes"][owner]
+            value = self.evaluate(place[0], None, info["attributes"][attr][0][0])
+            if isinstance(value, Const) and _jsonable(value.value):
+                found[attr] = [value.value]
+        return found
 
     def _properties(self, module: str, cls: str) -> list[str]:
         """Return the names of the properties a class has, its own and its bases'."""
