@@ -4038,6 +4038,8 @@ class Project:
         """Return whether a function or class another module names has facts to give."""
         if plain[0] == "choice":
             return any(self._useful(option) for option in plain[1])
+        if plain[0] == "classes":
+            return any(self._useful(["class", *entry]) for entry in plain[1].values())
         if plain[0] not in ("func", "class", "obj"):
             return True
         facts = self._derive_functions(plain[1])
@@ -4076,6 +4078,8 @@ class Project:
         a value, nor a class (or an instance of one) whose only facts are its constants."""
         if plain[0] == "choice":
             return any(self._gives_by_name(option) for option in plain[1])
+        if plain[0] == "classes":
+            return any(self._gives_by_name(["class", *entry]) for entry in plain[1].values())
         if plain[0] in _VALUES_ONLY:
             return False
         if plain[0] not in ("class", "obj"):
@@ -4100,7 +4104,7 @@ class Project:
             symbol = self.export(module, name)
             plain = _plain(symbol)
             if plain is None and isinstance(symbol, DictLit):
-                plain = self._request_options(symbol, name)
+                plain = self._request_options(symbol, name) or self._class_table(symbol, name)
             if plain is not None and self._useful(plain):
                 names[name] = plain
         derived = {
@@ -4151,6 +4155,29 @@ class Project:
             return None
         return ["dict", known, sorted(unknown)]
 
+    def _class_table(self, made: DictLit, name: str) -> list[Any] | None:
+        """Return `["classes", {key: [module, class]}]` for a module-level registry of project
+        classes by literal keys (`PROVIDERS = {"claude": ClaudeProvider, "openai": ...}`) that
+        a file reads with a literal key (`PROVIDERS["claude"]().ask(...)`): written once, with
+        nothing spread into it, every entry a project class, and no code of its module
+        changing it (`_request_options`' conditions)."""
+        if made.function is not None or made.opaque or made.spreads or made.maybe:
+            return None
+        if not made.entries or len(made.entries) > MAX_CHOICES:
+            return None
+        assigns = self.summaries[made.module]["assigns"].get(name)
+        if not assigns or len(assigns) != 1 or assigns[0][1]:
+            return None
+        table: dict[str, list[str]] = {}
+        for key, expression in made.entries.items():
+            value = self.evaluate(made.module, None, expression)
+            if not isinstance(value, Class):
+                return None
+            table[key] = [value.module, value.name]
+        if self._changes_dict(made.module, name) or self._changed_in_run(name):
+            return None
+        return ["classes", table]
+
     def _module_data(self, path: Path | None) -> bytes | str | None:
         """Return a module file's text: the run's own copy, else read from disk (None when it
         cannot be read)."""
@@ -4171,13 +4198,17 @@ class Project:
         if data is None:
             return True
         text = data if isinstance(data, str) else python_text(data)
-        if text is None:
-            return True
-        changes = re.compile(
-            rf"\b{re.escape(name)}\s*(\[[^\]\n]*\]\s*(=[^=]|[-+*/|&]=)|\.\s*({_DICT_CHANGES})\b)"
-            rf"|\bdel\s+{re.escape(name)}\b|\bglobal\s+[^\n]*\b{re.escape(name)}\b"
-        )
-        return changes.search(text) is not None
+        return text is None or _dict_changes(name).search(text) is not None
+
+    def _changed_in_run(self, name: str) -> bool:
+        """Return whether a file of the run may change the items of a dict by that name
+        (`_changes_dict`, over every file given: a plugin registering a class of its own)."""
+        changes = _dict_changes(name)
+        for data in self.given.values():
+            text = data if isinstance(data, str) else python_text(data)
+            if text is None or changes.search(text) is not None:
+                return True
+        return False
 
     def _defaults_outside(self, module: str) -> list[list[Any]]:
         """Return the parameter defaults of modules this run does not check that Claude calls of
@@ -5134,6 +5165,15 @@ class ProjectView:
 
 # What a module's names may be that only say what a value is (a constant, a dict of options).
 _VALUES_ONLY = ("const", "dict")
+
+
+def _dict_changes(name: str) -> re.Pattern[str]:
+    """Return the pattern of a change to the items of a dict by that name: `name[k] = v`,
+    `del name[k]`, `name.update(...)`, `name.pop(...)`..., or a `global` declaration of it."""
+    return re.compile(
+        rf"\b{re.escape(name)}\s*(\[[^\]\n]*\]\s*(=[^=]|[-+*/|&]=)|\.\s*({_DICT_CHANGES})\b)"
+        rf"|\bdel\s+{re.escape(name)}\b|\bglobal\s+[^\n]*\b{re.escape(name)}\b"
+    )
 
 
 def _plain(symbol: Sym) -> list[Any] | None:
