@@ -203,9 +203,7 @@ class FieldReader:
         value = Value(True, default[0], None, via, elsewhere=reported)
         return Entry(name, node, node, value, None)
 
-    def _class_default(
-        self, name: str, node: cst.Call, scope: Scope, key: str
-    ) -> Entry | None:
+    def _class_default(self, name: str, node: cst.Call, scope: Scope, key: str) -> Entry | None:
         """Return the entry of `settings.TEMPERATURE` on an object of a plain settings class
         (`Settings()`): the literal its class body writes, as the project phase proved it
         (`instance_defaults`: no method, property or other file sets it)."""

@@ -637,9 +637,7 @@ class Resolver:
             return UNKNOWN
         return ProjectFunction(cls.module, qualname)
 
-    def _table_class(
-        self, node: cst.BaseExpression, key: str, scope: Scope, depth: int
-    ) -> Symbol:
+    def _table_class(self, node: cst.BaseExpression, key: str, scope: Scope, depth: int) -> Symbol:
         """Return the class a registry of project classes holds under a literal key
         (`PROVIDERS["claude"]`): one imported, or this module's own, as the phase proved it
         (`ClassTable`); unknown for any other dict, or a key it does not hold."""

@@ -4714,19 +4714,26 @@ class Project:
             if constants:
                 entry["constants"] = constants
             if (module, name) in self.facts.options:
-                fields = self._fields(module, name, info)
-                if fields is not None:
-                    if f"{name}.__init__" not in summary["functions"]:
-                        # Every field of a dataclass or pydantic model: what `asdict(x)` and
-                        # `x.model_dump()` give.
-                        fields["dumps"] = sorted(fields["attrs"])
-                    entry["fields"] = fields
-                defaults = self._instance_defaults(module, name)
-                if defaults:
-                    entry["instance_defaults"] = defaults
+                entry.update(self._options_class(module, name, info))
             if entry:
                 classes[name] = entry
         return classes
+
+    def _options_class(self, module: str, name: str, info: dict[str, Any]) -> dict[str, Any]:
+        """Return what a file is told of a class whose objects a Claude call reads: how its
+        fields are made (`_fields`) and what its instances read from class bodies."""
+        entry: dict[str, Any] = {}
+        fields = self._fields(module, name, info)
+        if fields is not None:
+            if f"{name}.__init__" not in self.summaries[module]["functions"]:
+                # Every field of a dataclass or pydantic model: what `asdict(x)` and
+                # `x.model_dump()` give.
+                fields["dumps"] = sorted(fields["attrs"])
+            entry["fields"] = fields
+        defaults = self._instance_defaults(module, name)
+        if defaults:
+            entry["instance_defaults"] = defaults
+        return entry
 
     def _instance_defaults(self, module: str, cls: str) -> dict[str, list[Any]]:
         """Return the literals an instance of a plain settings class reads from a class body
