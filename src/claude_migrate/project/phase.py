@@ -3052,6 +3052,12 @@ class Project:
             return None
         if self._env_settings(cls.module, cls.name):
             return None  # a pydantic-settings field: the environment may set it (`_fields`)
+        # An instance's fallback object (`self.options = options or Options()`), which the
+        # file's own analysis does not follow, is read here even for a class of its module.
+        apart = value[1][0] == "attr" and (
+            self._falls_back(module, function, value[1])
+            or self._handed_object(module, function, value[1])
+        )
         for cls_module, cls_name in self.mro(cls.module, cls.name):
             info = self.summaries[cls_module]["classes"].get(cls_name, {})
             written = info.get("attributes", {}).get(attr)
@@ -3060,7 +3066,7 @@ class Project:
                 # A class of the reading module: the file's own analysis reads its default.
                 return (
                     (cls_module, f"{cls_name}.{attr}")
-                    if ok and cls_module != module and not self._sets_by_name(cls)
+                    if ok and (cls_module != module or apart) and not self._sets_by_name(cls)
                     else None
                 )
         return None
@@ -3998,6 +4004,13 @@ class Project:
                     mine = self._entry(self.facts.reaches, key, "reaches", dict)
                     if _add(mine, passed.name + rest, reach):
                         self._touch("reaches", key)
+            elif passed is None and rest.count(".") == 1 and bound_args[head][0] == "attr":
+                # `run(text, self.options)` with `self.options = options or Options()`: the
+                # field's default is what the call sends when the instance was made without one.
+                read = ["attr", bound_args[head], rest[1:]]
+                for reach in items:
+                    self._reach_from(module, function, read, reach)
+                    self._constant_read(module, function, read, reach[:4])
 
     def _record_forwarding(
         self,
