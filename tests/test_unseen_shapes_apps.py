@@ -385,3 +385,62 @@ def test_an_options_object_a_caller_hands_the_constructor_is_read_at_the_caller(
     )
     # Every call passes its own object: the class's default is not what is sent.
     assert _found(root, "CM101") == {("plan/main.py", 9, "CM101")}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a settings object whose `__init__` takes no parameters and sets literals "
+    "(`self.temperature = 0.9`) is not read at a Claude call of its module: the file's "
+    "analysis reads class-body attributes and fields set from `__init__`'s parameters only",
+)
+def test_literals_a_settings_init_sets_are_read_on_its_object(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "bot/__init__.py": "",
+            "bot/chat.py": (
+                "import anthropic\n\n\n"
+                "class Settings:\n"
+                "    def __init__(self):\n"
+                '        self.model = "claude-sonnet-4-6"\n'
+                "        self.temperature = 0.9\n\n\n"
+                "settings = Settings()\n"
+                "client = anthropic.Anthropic()\n\n\n"
+                "def reply(text):\n"
+                "    with client.messages.stream(\n"
+                "        model=settings.model, max_tokens=512, temperature=settings.temperature,\n"
+                '        messages=[{"role": "user", "content": text}],\n'
+                "    ) as stream:\n"
+                "        return stream.get_final_message()\n"
+            ),
+        },
+    )
+    assert any(path == "bot/chat.py" for path, _, _ in _found(root, "CM101"))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a LiteLLM call whose model is a literal table's entry read by a parameter "
+    "(`completion(model=MODELS[provider])`, every in-project call giving or leaving the "
+    'default "claude") is not proven a Claude call: the key is not evaluated from the '
+    'parameter\'s values, only a literal key (`MODELS["claude"]`) is read',
+)
+def test_a_litellm_model_looked_up_by_a_provider_parameter_is_claude(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "svc/__init__.py": "",
+            "svc/ask.py": (
+                "import litellm\n\n"
+                'MODELS = {"claude": "anthropic/claude-sonnet-4-6", "gpt": "gpt-4o"}\n\n\n'
+                'def ask(text, provider="claude"):\n'
+                "    return litellm.completion(\n"
+                "        model=MODELS[provider], temperature=0.9, stream=True,\n"
+                '        messages=[{"role": "user", "content": text}],\n'
+                "    )\n\n\n"
+                "def main():\n"
+                '    return ask("hi")\n'
+            ),
+        },
+    )
+    assert ("svc/ask.py", 8, "CM101") in _found(root, "CM101")
