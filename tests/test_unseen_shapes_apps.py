@@ -387,12 +387,6 @@ def test_an_options_object_a_caller_hands_the_constructor_is_read_at_the_caller(
     assert _found(root, "CM101") == {("plan/main.py", 9, "CM101")}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a settings object whose `__init__` takes no parameters and sets literals "
-    "(`self.temperature = 0.9`) is not read at a Claude call of its module: the file's "
-    "analysis reads class-body attributes and fields set from `__init__`'s parameters only",
-)
 def test_literals_a_settings_init_sets_are_read_on_its_object(tmp_path: Path) -> None:
     root = write_tree(
         tmp_path,

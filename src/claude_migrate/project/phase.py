@@ -4749,34 +4749,64 @@ class Project:
         return entry
 
     def _instance_defaults(self, module: str, cls: str) -> dict[str, list[Any]]:
-        """Return the literals an instance of a plain settings class reads from a class body
-        (`settings = Settings()`, then `settings.TEMPERATURE`): what `_class_constant` proves
-        for `self.attr`, when no file of the run sets the attribute on any object, the class
-        takes no attribute by a computed name, none is a property or field, and no class of
-        its method resolution order intercepts attribute reads (`__getattribute__`)."""
+        """Return the literals an instance of a plain settings class holds (`settings =
+        Settings()`, then `settings.TEMPERATURE`): one a class body writes, as
+        `_class_constant` proves it for `self.attr`, or the one write of the attribute in the
+        class's methods (`self.temperature = 0.9` in a parameterless `__init__`); when no file
+        of the run sets it on another object, the class takes no attribute by a computed
+        name, none is a property or field, and no class of its method resolution order
+        intercepts attribute reads (`__getattribute__`)."""
         order = self.mro(module, cls)
         names: set[str] = set()
         for owner_module, owner in order:
             info = self.summaries[owner_module]["classes"].get(owner, {})
             if f"{owner}.__getattribute__" in self.summaries[owner_module]["functions"]:
                 return {}
-            names.update(
-                attr for attr, values in info.get("attributes", {}).items() if values[0][1] is None
-            )
+            names.update(info.get("attributes", {}))
         if not names or self._sets_by_name(Class(module, cls)):
             return {}
         names -= set(self._properties(module, cls))
         found: dict[str, list[Any]] = {}
         for attr in sorted(names):
             place = self._class_constant((module, cls), attr)
-            if place is None or self._attribute_set(attr):
-                continue
-            owner = place[1].rsplit(".", 1)[0]
-            info = self.summaries[place[0]]["classes"][owner]
-            value = self.evaluate(place[0], None, info["attributes"][attr][0][0])
+            if place is not None and not self._attribute_set(attr):
+                owner = place[1].rsplit(".", 1)[0]
+                written = [place[0], self.summaries[place[0]]["classes"][owner]["attributes"]]
+                value = self.evaluate(place[0], None, written[1][attr][0][0])
+            else:
+                value = self._method_literal(order, attr)
             if isinstance(value, Const) and _jsonable(value.value):
                 found[attr] = [value.value]
         return found
+
+    def _method_literal(self, order: list[tuple[str, str]], attr: str) -> Sym:
+        """Return the literal of an attribute whose one write is `self.attr = <literal>` in a
+        method of a class of `order` (a method resolution order of plain classes), counted in
+        the text of their modules too (a nested function's write is not summarised), when no
+        file sets it on another object; None otherwise."""
+        writes: list[tuple[str, list[Any]]] = []
+        for owner_module, owner in order:
+            info = self.summaries[owner_module]["classes"].get(owner, {})
+            if attr in info.get("fields", {}) or not self._plain_bases(owner_module, info):
+                return None
+            writes.extend(
+                (owner_module, value) for value in info.get("attributes", {}).get(attr, [])
+            )
+        if len(writes) != 1 or writes[0][1][1] is None or writes[0][1][0][0] != "lit":
+            return None
+        if self.set_from_outside(attr):
+            return None
+        name = attr.encode()
+        count = 0
+        for owner_module in {owner_module for owner_module, _ in order}:
+            data = self._module_data(self.module_path(owner_module))
+            if data is None:
+                return None
+            raw = data if isinstance(data, bytes) else data.encode("utf-8", "replace")
+            if any(word in raw for word in (b"setattr", b"__dict__", b"vars(", b"__setattr__")):
+                return None
+            count += sum(1 for m in _ATTRIBUTE_WRITE.finditer(raw) if m.group(2) == name)
+        return self.evaluate(writes[0][0], None, writes[0][1][0]) if count == 1 else None
 
     def _properties(self, module: str, cls: str) -> list[str]:
         """Return the names of the properties a class has, its own and its bases'."""
