@@ -555,6 +555,7 @@ class Project:
         # The attributes modules set on names (`_attribute_set`), and over how many summaries.
         self._set_attrs: tuple[int, frozenset[str]] | None = None
         self._set_in_files: dict[str, bool] = {}
+        self._dicts_changed: dict[str, bool] = {}
         self._set_outside_files: dict[str, bool] = {}
         self._writes: tuple[frozenset[bytes], frozenset[bytes]] | None = None
         # The calls summaries mark as sending a prefill, as (display path, line), over how many
@@ -1322,7 +1323,7 @@ class Project:
             maybe = tuple(value[4]) if len(value) > 4 else ()
             return DictLit(value[1], module, function, bool(value[2]), tuple(value[3]), maybe)
         if kind == "sub":
-            return self._item(self.evaluate(module, function, value[1], depth + 1), value[2], depth)
+            return self._subscript(module, function, value, depth)
         if kind == "def":
             return Func(module, value[1])
         if kind == "part":
@@ -1425,6 +1426,15 @@ class Project:
         else:
             return False
         return ("stores", module, name, attr) in self._evaluating
+
+    def _subscript(self, module: str, function: str | None, value: list[Any], depth: int) -> Sym:
+        """Return `table[key]` (`_item`); unknown for a class out of a module-level registry
+        another file, or its module, may fill (`PROVIDERS["claude"] = Other`)."""
+        table = self.evaluate(module, function, value[1], depth + 1)
+        found = self._item(table, value[2], depth)
+        if isinstance(found, (Class, Choice)) and self._registry_changed(table, value[1]):
+            return None
+        return found
 
     def _item(self, base: Sym, key: str | None, depth: int) -> Sym:
         """Return `base[key]`: an entry of a dict literal (any of them for a key that is not a
@@ -4215,13 +4225,29 @@ class Project:
 
     def _changed_in_run(self, name: str) -> bool:
         """Return whether a file of the run may change the items of a dict by that name
-        (`_changes_dict`, over every file given: a plugin registering a class of its own)."""
-        changes = _dict_changes(name)
-        for data in self.given.values():
-            text = data if isinstance(data, str) else python_text(data)
-            if text is None or changes.search(text) is not None:
-                return True
-        return False
+        (`_changes_dict`, over every file given: a plugin registering a class of its own),
+        each name's answer kept for the run."""
+        found = self._dicts_changed.get(name)
+        if found is None:
+            changes = _dict_changes(name)
+            found = False
+            for data in self.given.values():
+                text = data if isinstance(data, str) else python_text(data)
+                if text is None or changes.search(text) is not None:
+                    found = True
+                    break
+            self._dicts_changed[name] = found
+        return found
+
+    def _registry_changed(self, table: Sym, named: list[Any]) -> bool:
+        """Return whether a module-level dict read by a name (`PROVIDERS[key]`,
+        `providers.PROVIDERS[key]`) may be changed by its module or any file of the run."""
+        if not isinstance(table, DictLit) or table.function is not None:
+            return False
+        name = named[-1] if named[0] in ("name", "attr") else None
+        if not isinstance(name, str):
+            return True
+        return self._changes_dict(table.module, name) or self._changed_in_run(name)
 
     def _defaults_outside(self, module: str) -> list[list[Any]]:
         """Return the parameter defaults of modules this run does not check that Claude calls of
@@ -5219,9 +5245,11 @@ _VALUES_ONLY = ("const", "dict")
 
 def _dict_changes(name: str) -> re.Pattern[str]:
     """Return the pattern of a change to the items of a dict by that name: `name[k] = v`,
-    `del name[k]`, `name.update(...)`, `name.pop(...)`..., or a `global` declaration of it."""
+    `del name[k]`, `name.update(...)`, `name.pop(...)`, `name |= {...}`..., or a `global`
+    declaration of it."""
     return re.compile(
         rf"\b{re.escape(name)}\s*(\[[^\]\n]*\]\s*(=[^=]|[-+*/|&]=)|\.\s*({_DICT_CHANGES})\b)"
+        rf"|\b{re.escape(name)}\s*\|="
         rf"|\bdel\s+{re.escape(name)}\b|\bglobal\s+[^\n]*\b{re.escape(name)}\b"
     )
 
