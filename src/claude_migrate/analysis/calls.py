@@ -466,9 +466,12 @@ class CallFinder:
         if info is None:
             return None
         written = [b for b in info.scope.bindings.get(attr, []) if b.kind == "assign"]
+        if not written:
+            # The one write of a method (`self.temperature = 0.9` in `__init__`).
+            written = [b for b in info.attributes.get(attr, []) if b.kind == "assign"]
         if len(written) != 1 or written[0].value is None:
             return None
-        return self._specified(written[0].value, info.scope)
+        return self._specified(written[0].value, written[0].scope)
 
     def _specified(self, node: cst.BaseExpression, scope: Scope) -> cst.BaseExpression:
         """Return the default a field's specifier writes (`field(default=0.7)`, pydantic's

@@ -151,12 +151,10 @@ class FieldReader:
         if not isinstance(node, cst.Call):
             return None
         fields = self._fields(node, scope)
-        if fields is None:
-            return None
+        param = fields[1]["attrs"].get(key) if fields is not None else None
+        if fields is None or param is None:
+            return None if rest else self._class_default(name, node, scope, key)
         cls, facts, module = fields
-        param = facts["attrs"].get(key)
-        if param is None:
-            return None
         arg = _argument(node, facts["params"], param)
         if arg is False:
             return None  # `*args` / `**kwargs` may pass it: unseen
@@ -205,6 +203,21 @@ class FieldReader:
         value = Value(True, default[0], None, via, elsewhere=reported)
         return Entry(name, node, node, value, None)
 
+    def _class_default(self, name: str, node: cst.Call, scope: Scope, key: str) -> Entry | None:
+        """Return the entry of `settings.TEMPERATURE` on an object of a plain settings class
+        (`Settings()`): the literal its class body writes, as the project phase proved it
+        (`instance_defaults`: no method, property or other file sets it)."""
+        made = self._class_of(node, scope)
+        if made is None:
+            return None
+        module, cls, facts = made
+        default = facts.get("instance_defaults", {}).get(key)
+        if default is None:
+            return None
+        reported = self._reported(module, f"{cls}.{key}")
+        value = Value(True, default[0], None, f"{cls}.{key}", elsewhere=reported)
+        return Entry(name, node, node, value, None)
+
     def fields_of(self, call: cst.Call, scope: Scope) -> tuple[str, dict[str, Any]] | None:
         """Return the options class a call makes and its fields, as the project phase read them."""
         found = self._fields(call, scope)
@@ -219,6 +232,12 @@ class FieldReader:
 
     def _fields(self, call: cst.Call, scope: Scope) -> tuple[str, dict[str, Any], str] | None:
         """Return the options class a call makes and how its fields are passed."""
+        made = self._class_of(call, scope)
+        facts = made[2].get("fields") if made is not None else None
+        return (made[1], facts, made[0]) if made is not None and facts else None
+
+    def _class_of(self, call: cst.Call, scope: Scope) -> tuple[str, str, dict[str, Any]] | None:
+        """Return the module, name and phase facts of the project class a call makes."""
         project = self.resolver.project
         if project is None:
             return None
@@ -229,8 +248,7 @@ class FieldReader:
             module, cls = made.module, made.name
         else:
             return None
-        facts = project.modules.get(module, {}).get("classes", {}).get(cls, {}).get("fields")
-        return (cls, facts, module) if facts else None
+        return module, cls, project.modules.get(module, {}).get("classes", {}).get(cls, {})
 
 
 def _argument(call: cst.Call, params: list[list[str]], wanted: str) -> cst.Arg | None | bool:

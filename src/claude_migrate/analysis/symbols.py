@@ -156,6 +156,14 @@ class ClientMap:
     cls: str
 
 
+@dataclass(frozen=True)
+class ClassTable:
+    """A module-level registry of project classes by literal keys (`PROVIDERS = {"claude":
+    ClaudeProvider}`), as the project phase proved it (no code of the run changes it)."""
+
+    entries: tuple[tuple[str, str, str], ...]  # (key, module, class)
+
+
 class _Unknown:
     def __repr__(self) -> str:
         return "UNKNOWN"
@@ -175,10 +183,33 @@ Symbol = (
     | ProjectInstance
     | ProjectInstances
     | ClientMap
+    | ClassTable
     | Super
     | Partial
     | _Unknown
 )
+
+
+def _literal_key(node: cst.Subscript) -> str | None:
+    """Return the key of `d["key"]` when it is one plain string literal, else None."""
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return None
+    index = node.slice[0].slice.value
+    if not isinstance(index, cst.SimpleString):
+        return None
+    value = index.evaluated_value
+    return value if isinstance(value, str) else None
+
+
+def _get_key(node: cst.Call) -> str | None:
+    """Return the key of `d.get("key")` (one plain string literal, no default), else None."""
+    if not isinstance(node.func, cst.Attribute) or node.func.attr.value != "get":
+        return None
+    if len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:
+        return None
+    value = node.args[0].value
+    found = value.evaluated_value if isinstance(value, cst.SimpleString) else None
+    return found if isinstance(found, str) else None
 
 
 def _getattr_name(node: cst.Call) -> str | None:
@@ -306,6 +337,8 @@ class Resolver:
             return Instance(found[1], only=frozenset(found[2]) if len(found) > 2 else None)
         if kind == "items":
             return ClientMap(found[1])
+        if kind == "classes":
+            return ClassTable(tuple((key, *entry) for key, entry in sorted(found[1].items())))
         if kind == "func":
             return ProjectFunction(found[1], found[2])
         if kind == "class":
@@ -553,6 +586,9 @@ class Resolver:
             base = self.resolve(node.value, scope, depth + 1)
             if isinstance(base, ClientMap):
                 return Instance(base.cls)
+            key = _literal_key(node)
+            if key is not None:
+                return self._table_class(node.value, key, scope, depth)
             return self._item_of(node.value, scope, depth)
         if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
             return self._choice([node.left, node.right], scope, depth)
@@ -600,6 +636,32 @@ class Resolver:
         if self.project is None or self.project.function(cls.module, qualname) is None:
             return UNKNOWN
         return ProjectFunction(cls.module, qualname)
+
+    def _table_class(self, node: cst.BaseExpression, key: str, scope: Scope, depth: int) -> Symbol:
+        """Return the class a registry of project classes holds under a literal key
+        (`PROVIDERS["claude"]`): one imported, or this module's own, as the phase proved it
+        (`ClassTable`); unknown for any other dict, or a key it does not hold."""
+        table = self.resolve(node, scope, depth + 1)
+        if not isinstance(table, ClassTable) and isinstance(node, cst.Name):
+            table = self._own_table(node.value, scope)
+        if not isinstance(table, ClassTable):
+            return UNKNOWN
+        for name, module, cls in table.entries:
+            if name == key:
+                return ProjectClass(module, cls)
+        return UNKNOWN
+
+    def _own_table(self, name: str, scope: Scope) -> Symbol:
+        """Return a registry of classes this module binds once at its top level."""
+        if self.project is None:
+            return UNKNOWN
+        bindings = [b for b in scope.lookup(name) if b.kind != "annotation"]
+        if len(bindings) != 1 or bindings[0].kind != "assign" or bindings[0].scope.parent:
+            return UNKNOWN
+        own = self.project.modules.get(self.project.module, {}).get("names", {}).get(name)
+        if not own or own[0] != "classes":
+            return UNKNOWN
+        return ClassTable(tuple((key, *entry) for key, entry in sorted(own[1].items())))
 
     def _item_of(self, node: cst.BaseExpression, scope: Scope, depth: int) -> Symbol:
         """Return what every item of a dict of this module is (`clients[key] = make(key)`).
@@ -783,6 +845,13 @@ class Resolver:
         builtin = self._builtin_call(node, scope, depth)
         if builtin is not None:
             return builtin
+        key = _get_key(node)
+        if key is not None:
+            # `PROVIDERS.get("claude")`: the key is in the registry, or nothing is known.
+            assert isinstance(node.func, cst.Attribute)
+            found = self._table_class(node.func.value, key, scope, depth)
+            if found is not UNKNOWN:
+                return found
         func = self.resolve(node.func, scope, depth + 1)
         if isinstance(func, Qual):
             return self._imported_call(func.name, node, scope, depth)

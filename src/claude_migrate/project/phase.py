@@ -560,6 +560,7 @@ class Project:
         # The attributes modules set on names (`_attribute_set`), and over how many summaries.
         self._set_attrs: tuple[int, frozenset[str]] | None = None
         self._set_in_files: dict[str, bool] = {}
+        self._dicts_changed: dict[str, bool] = {}
         self._set_outside_files: dict[str, bool] = {}
         self._writes: tuple[frozenset[bytes], frozenset[bytes]] | None = None
         # The calls summaries mark as sending a prefill, as (display path, line), over how many
@@ -1327,7 +1328,7 @@ class Project:
             maybe = tuple(value[4]) if len(value) > 4 else ()
             return DictLit(value[1], module, function, bool(value[2]), tuple(value[3]), maybe)
         if kind == "sub":
-            return self._item(self.evaluate(module, function, value[1], depth + 1), value[2], depth)
+            return self._subscript(module, function, value, depth)
         if kind == "def":
             return Func(module, value[1])
         if kind == "part":
@@ -1430,6 +1431,15 @@ class Project:
         else:
             return False
         return ("stores", module, name, attr) in self._evaluating
+
+    def _subscript(self, module: str, function: str | None, value: list[Any], depth: int) -> Sym:
+        """Return `table[key]` (`_item`); unknown for a class out of a module-level registry
+        another file, or its module, may fill (`PROVIDERS["claude"] = Other`)."""
+        table = self.evaluate(module, function, value[1], depth + 1)
+        found = self._item(table, value[2], depth)
+        if isinstance(found, (Class, Choice)) and self._registry_changed(table, value[1]):
+            return None
+        return found
 
     def _item(self, base: Sym, key: str | None, depth: int) -> Sym:
         """Return `base[key]`: an entry of a dict literal (any of them for a key that is not a
@@ -3057,6 +3067,12 @@ class Project:
             return None
         if self._env_settings(cls.module, cls.name):
             return None  # a pydantic-settings field: the environment may set it (`_fields`)
+        # An instance's fallback object (`self.options = options or Options()`), which the
+        # file's own analysis does not follow, is read here even for a class of its module.
+        apart = value[1][0] == "attr" and (
+            self._falls_back(module, function, value[1])
+            or self._handed_object(module, function, value[1])
+        )
         for cls_module, cls_name in self.mro(cls.module, cls.name):
             info = self.summaries[cls_module]["classes"].get(cls_name, {})
             written = info.get("attributes", {}).get(attr)
@@ -3065,7 +3081,7 @@ class Project:
                 # A class of the reading module: the file's own analysis reads its default.
                 return (
                     (cls_module, f"{cls_name}.{attr}")
-                    if ok and cls_module != module and not self._sets_by_name(cls)
+                    if ok and (cls_module != module or apart) and not self._sets_by_name(cls)
                     else None
                 )
         return None
@@ -4005,6 +4021,13 @@ class Project:
                     mine = self._entry(self.facts.reaches, key, "reaches", dict)
                     if _add(mine, passed.name + rest, reach):
                         self._touch("reaches", key)
+            elif passed is None and rest.count(".") == 1 and bound_args[head][0] == "attr":
+                # `run(text, self.options)` with `self.options = options or Options()`: the
+                # field's default is what the call sends when the instance was made without one.
+                read = ["attr", bound_args[head], rest[1:]]
+                for reach in items:
+                    self._reach_from(module, function, read, reach)
+                    self._constant_read(module, function, read, reach[:4])
 
     def _record_forwarding(
         self,
@@ -4045,6 +4068,8 @@ class Project:
         """Return whether a function or class another module names has facts to give."""
         if plain[0] == "choice":
             return any(self._useful(option) for option in plain[1])
+        if plain[0] == "classes":
+            return any(self._useful(["class", *entry]) for entry in plain[1].values())
         if plain[0] not in ("func", "class", "obj"):
             return True
         facts = self._derive_functions(plain[1])
@@ -4083,6 +4108,8 @@ class Project:
         a value, nor a class (or an instance of one) whose only facts are its constants."""
         if plain[0] == "choice":
             return any(self._gives_by_name(option) for option in plain[1])
+        if plain[0] == "classes":
+            return any(self._gives_by_name(["class", *entry]) for entry in plain[1].values())
         if plain[0] in _VALUES_ONLY:
             return False
         if plain[0] not in ("class", "obj"):
@@ -4107,7 +4134,7 @@ class Project:
             symbol = self.export(module, name)
             plain = _plain(symbol)
             if plain is None and isinstance(symbol, DictLit):
-                plain = self._request_options(symbol, name)
+                plain = self._request_options(symbol, name) or self._class_table(symbol, name)
             if plain is not None and self._useful(plain):
                 names[name] = plain
         derived = {
@@ -4158,6 +4185,29 @@ class Project:
             return None
         return ["dict", known, sorted(unknown)]
 
+    def _class_table(self, made: DictLit, name: str) -> list[Any] | None:
+        """Return `["classes", {key: [module, class]}]` for a module-level registry of project
+        classes by literal keys (`PROVIDERS = {"claude": ClaudeProvider, "openai": ...}`) that
+        a file reads with a literal key (`PROVIDERS["claude"]().ask(...)`): written once, with
+        nothing spread into it, every entry a project class, and no code of its module
+        changing it (`_request_options`' conditions)."""
+        if made.function is not None or made.opaque or made.spreads or made.maybe:
+            return None
+        if not made.entries or len(made.entries) > MAX_CHOICES:
+            return None
+        assigns = self.summaries[made.module]["assigns"].get(name)
+        if not assigns or len(assigns) != 1 or assigns[0][1]:
+            return None
+        table: dict[str, list[str]] = {}
+        for key, expression in made.entries.items():
+            value = self.evaluate(made.module, None, expression)
+            if not isinstance(value, Class):
+                return None
+            table[key] = [value.module, value.name]
+        if self._changes_dict(made.module, name) or self._changed_in_run(name):
+            return None
+        return ["classes", table]
+
     def _module_data(self, path: Path | None) -> bytes | str | None:
         """Return a module file's text: the run's own copy, else read from disk (None when it
         cannot be read)."""
@@ -4178,13 +4228,33 @@ class Project:
         if data is None:
             return True
         text = data if isinstance(data, str) else python_text(data)
-        if text is None:
+        return text is None or _dict_changes(name).search(text) is not None
+
+    def _changed_in_run(self, name: str) -> bool:
+        """Return whether a file of the run may change the items of a dict by that name
+        (`_changes_dict`, over every file given: a plugin registering a class of its own),
+        each name's answer kept for the run."""
+        found = self._dicts_changed.get(name)
+        if found is None:
+            changes = _dict_changes(name)
+            found = False
+            for data in self.given.values():
+                text = data if isinstance(data, str) else python_text(data)
+                if text is None or changes.search(text) is not None:
+                    found = True
+                    break
+            self._dicts_changed[name] = found
+        return found
+
+    def _registry_changed(self, table: Sym, named: list[Any]) -> bool:
+        """Return whether a module-level dict read by a name (`PROVIDERS[key]`,
+        `providers.PROVIDERS[key]`) may be changed by its module or any file of the run."""
+        if not isinstance(table, DictLit) or table.function is not None:
+            return False
+        name = named[-1] if named[0] in ("name", "attr") else None
+        if not isinstance(name, str):
             return True
-        changes = re.compile(
-            rf"\b{re.escape(name)}\s*(\[[^\]\n]*\]\s*(=[^=]|[-+*/|&]=)|\.\s*({_DICT_CHANGES})\b)"
-            rf"|\bdel\s+{re.escape(name)}\b|\bglobal\s+[^\n]*\b{re.escape(name)}\b"
-        )
-        return changes.search(text) is not None
+        return self._changes_dict(table.module, name) or self._changed_in_run(name)
 
     def _defaults_outside(self, module: str) -> list[list[Any]]:
         """Return the parameter defaults of modules this run does not check that Claude calls of
@@ -4690,16 +4760,86 @@ class Project:
             if constants:
                 entry["constants"] = constants
             if (module, name) in self.facts.options:
-                fields = self._fields(module, name, info)
-                if fields is not None:
-                    if f"{name}.__init__" not in summary["functions"]:
-                        # Every field of a dataclass or pydantic model: what `asdict(x)` and
-                        # `x.model_dump()` give.
-                        fields["dumps"] = sorted(fields["attrs"])
-                    entry["fields"] = fields
+                entry.update(self._options_class(module, name, info))
             if entry:
                 classes[name] = entry
         return classes
+
+    def _options_class(self, module: str, name: str, info: dict[str, Any]) -> dict[str, Any]:
+        """Return what a file is told of a class whose objects a Claude call reads: how its
+        fields are made (`_fields`) and what its instances read from class bodies."""
+        entry: dict[str, Any] = {}
+        fields = self._fields(module, name, info)
+        if fields is not None:
+            if f"{name}.__init__" not in self.summaries[module]["functions"]:
+                # Every field of a dataclass or pydantic model: what `asdict(x)` and
+                # `x.model_dump()` give.
+                fields["dumps"] = sorted(fields["attrs"])
+            entry["fields"] = fields
+        defaults = self._instance_defaults(module, name)
+        if defaults:
+            entry["instance_defaults"] = defaults
+        return entry
+
+    def _instance_defaults(self, module: str, cls: str) -> dict[str, list[Any]]:
+        """Return the literals an instance of a plain settings class holds (`settings =
+        Settings()`, then `settings.TEMPERATURE`): one a class body writes, as
+        `_class_constant` proves it for `self.attr`, or the one write of the attribute in the
+        class's methods (`self.temperature = 0.9` in a parameterless `__init__`); when no file
+        of the run sets it on another object, the class takes no attribute by a computed
+        name, none is a property or field, and no class of its method resolution order
+        intercepts attribute reads (`__getattribute__`)."""
+        order = self.mro(module, cls)
+        names: set[str] = set()
+        for owner_module, owner in order:
+            info = self.summaries[owner_module]["classes"].get(owner, {})
+            if f"{owner}.__getattribute__" in self.summaries[owner_module]["functions"]:
+                return {}
+            names.update(info.get("attributes", {}))
+        if not names or self._sets_by_name(Class(module, cls)):
+            return {}
+        names -= set(self._properties(module, cls))
+        found: dict[str, list[Any]] = {}
+        for attr in sorted(names):
+            place = self._class_constant((module, cls), attr)
+            if place is not None and not self._attribute_set(attr):
+                owner = place[1].rsplit(".", 1)[0]
+                written = [place[0], self.summaries[place[0]]["classes"][owner]["attributes"]]
+                value = self.evaluate(place[0], None, written[1][attr][0][0])
+            else:
+                value = self._method_literal(order, attr)
+            if isinstance(value, Const) and _jsonable(value.value):
+                found[attr] = [value.value]
+        return found
+
+    def _method_literal(self, order: list[tuple[str, str]], attr: str) -> Sym:
+        """Return the literal of an attribute whose one write is `self.attr = <literal>` in a
+        method of a class of `order` (a method resolution order of plain classes), counted in
+        the text of their modules too (a nested function's write is not summarised), when no
+        file sets it on another object; None otherwise."""
+        writes: list[tuple[str, list[Any]]] = []
+        for owner_module, owner in order:
+            info = self.summaries[owner_module]["classes"].get(owner, {})
+            if attr in info.get("fields", {}) or not self._plain_bases(owner_module, info):
+                return None
+            writes.extend(
+                (owner_module, value) for value in info.get("attributes", {}).get(attr, [])
+            )
+        if len(writes) != 1 or writes[0][1][1] is None or writes[0][1][0][0] != "lit":
+            return None
+        if self.set_from_outside(attr):
+            return None
+        name = attr.encode()
+        count = 0
+        for owner_module in {owner_module for owner_module, _ in order}:
+            data = self._module_data(self.module_path(owner_module))
+            if data is None:
+                return None
+            raw = data if isinstance(data, bytes) else data.encode("utf-8", "replace")
+            if any(word in raw for word in (b"setattr", b"__dict__", b"vars(", b"__setattr__")):
+                return None
+            count += sum(1 for m in _ATTRIBUTE_WRITE.finditer(raw) if m.group(2) == name)
+        return self.evaluate(writes[0][0], None, writes[0][1][0]) if count == 1 else None
 
     def _properties(self, module: str, cls: str) -> list[str]:
         """Return the names of the properties a class has, its own and its bases'."""
@@ -5130,6 +5270,17 @@ class ProjectView:
 
 # What a module's names may be that only say what a value is (a constant, a dict of options).
 _VALUES_ONLY = ("const", "dict")
+
+
+def _dict_changes(name: str) -> re.Pattern[str]:
+    """Return the pattern of a change to the items of a dict by that name: `name[k] = v`,
+    `del name[k]`, `name.update(...)`, `name.pop(...)`, `name |= {...}`..., or a `global`
+    declaration of it."""
+    return re.compile(
+        rf"\b{re.escape(name)}\s*(\[[^\]\n]*\]\s*(=[^=]|[-+*/|&]=)|\.\s*({_DICT_CHANGES})\b)"
+        rf"|\b{re.escape(name)}\s*\|="
+        rf"|\bdel\s+{re.escape(name)}\b|\bglobal\s+[^\n]*\b{re.escape(name)}\b"
+    )
 
 
 def _plain(symbol: Sym) -> list[Any] | None:
