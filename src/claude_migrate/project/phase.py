@@ -347,39 +347,58 @@ def _top_names(root: Path) -> frozenset[str]:
     return frozenset(e[:-3] if e.endswith(".py") else e for e in entries)
 
 
-def _find_module_file(
-    name: str, roots: Sequence[Path], folders: dict[str, bool] | None = None
-) -> Path | None:
+def _find_module_file(name: str, roots: Sequence[Path]) -> Path | None:
     """Return the file of a dotted module name under the roots, if there is one.
 
-    `folders` remembers which folders exist: most names asked for are a module's attributes
-    (`pkg.module.Client`), under a folder that is not there since `module` is a file.
+    Each part is looked for as Python's `FileFinder` does, in the folders of the part before
+    it: a package (`x/__init__.py`) beats a module (`x.py`) in the same folder, and a folder
+    without `__init__.py` is a namespace package, which loses to a module anywhere on the path
+    (the next root is tried). A module has no submodules: `llm/client.py` beside `llm.py` is
+    not `llm.client`, and most names asked for are a module's attributes (`pkg.module.Client`).
     """
     parts = name.split(".")
     if not all(part.isidentifier() for part in parts):
         return None
-    for root in roots:
-        if parts[0] not in _top_names(root):
-            continue  # one listing per root instead of a stat per root and name
-        # Strings, not `Path` arithmetic: the project phase asks for thousands of names.
-        text = str(root)
-        parent = os.sep.join([text.rstrip(os.sep), *parts[:-1]]) or os.sep
-        base = os.path.join(parent, parts[-1])
-        if folders is not None and len(parts) > 1:
-            exists = folders.get(parent)
-            if exists is None:
-                exists = folders[parent] = os.path.isdir(parent)
-            if not exists:
-                continue  # nothing is a file under a folder that is not one
-        # A package beats a module of the same name in the same folder, as in Python's
-        # `FileFinder`; a folder without `__init__.py` is a namespace package, which loses to
-        # a module anywhere on the path (the next root is tried).
+    # (root, folder): where the next part is looked for. Strings, not `Path` arithmetic: the
+    # project phase asks for thousands of names.
+    places = [(root, str(root)) for root in roots if parts[0] in _top_names(root)]
+    for part in parts[:-1]:
+        namespace: list[tuple[Path, str]] = []
+        for root, folder in places:
+            kind = _entry_kind(os.path.join(folder, part))
+            if kind == PACKAGE:
+                places = [(root, os.path.join(folder, part))]
+                break
+            if kind == MODULE:
+                return None  # a module: nothing is a file under it
+            if kind == NAMESPACE:
+                namespace.append((root, os.path.join(folder, part)))
+        else:
+            if not namespace:
+                return None
+            places = namespace
+    for root, folder in places:
+        base = os.path.join(folder, parts[-1])
         for candidate in (os.path.join(base, "__init__.py"), base + ".py"):
             if os.path.isfile(candidate):
                 found = Path(candidate)
                 if _inside_root(found, root):
                     return found
     return None
+
+
+PACKAGE, MODULE, NAMESPACE, NOTHING = range(4)
+
+
+@functools.lru_cache(maxsize=65536)
+def _entry_kind(base: str) -> int:
+    """Return what `import` finds at a path without its suffix: a package, a module, a
+    namespace package's folder, or nothing (in `FileFinder`'s order)."""
+    if os.path.isfile(os.path.join(base, "__init__.py")):
+        return PACKAGE
+    if os.path.isfile(base + ".py"):
+        return MODULE
+    return NAMESPACE if os.path.isdir(base) else NOTHING
 
 
 def _inside_root(path: Path, root: Path) -> bool:
@@ -519,7 +538,6 @@ class Project:
         self._prefix_memo: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
         self._layouts: dict[tuple[str, str], _Layout] = {}
         self._param_indexes: dict[tuple[str, str], dict[str, int]] = {}
-        self._folders: dict[str, bool] = {}  # folder -> whether it is one (`module_path`)
         self._tops: dict[str, list[Path]] | None = None
         # A module in a folder that is not a package -> the import names that load a module
         # beside it (`sibling_module`) -> that module's name.
@@ -763,7 +781,7 @@ class Project:
             for root in self.roots:
                 for top in _top_names(root):
                     self._tops.setdefault(top, []).append(root)
-        found = _find_module_file(name, self._tops.get(name.split(".")[0], []), self._folders)
+        found = _find_module_file(name, self._tops.get(name.split(".")[0], []))
         if found is not None and self.folders:
             text = str(found)
             if not any(text.startswith(str(folder) + os.sep) for folder in self.folders):
@@ -5558,7 +5576,14 @@ def build(
     """
     # Listings are memoised within a run only: a long-lived process (the language server, a
     # test) sees the modules created since its last run.
-    for memo in (_has_project_file, _is_package, _top_names, _real_folder, _roots_above):
+    for memo in (
+        _has_project_file,
+        _is_package,
+        _top_names,
+        _entry_kind,
+        _real_folder,
+        _roots_above,
+    ):
         memo.cache_clear()
     _MODULE_FILES.clear()
     if _names_nothing(files):
