@@ -135,6 +135,15 @@ SHAPES: dict[str, tuple[dict[str, str], str, set[tuple[str, int]]]] = {
         "main.py",
         {("main.py", 3)},
     ),
+    "an __init__.py beside scripts leaves their imports as they were": (
+        {
+            "__init__.py": "",
+            "llm.py": CLIENT + "TEMPERATURE = 0.9\n",
+            "main.py": _reads("from llm import TEMPERATURE"),
+        },
+        "main.py",
+        {("main.py", 6)},
+    ),
 }
 
 # The shapes whose value is a constant of another module: a run that checks that module reports
@@ -145,6 +154,7 @@ CONSTANTS: dict[str, tuple[str, int]] = {
     "a package beats the module of the same name beside it": ("settings/__init__.py", 1),
     "a module beats a namespace folder of the same name": ("settings.py", 1),
     "a module's names are its own, not files of a folder beside it": ("llm.py", 4),
+    "an __init__.py beside scripts leaves their imports as they were": ("llm.py", 4),
 }
 
 PADDING = {f"padding/m{i}.py": f"VALUE_{i} = {i}\n" for i in range(600)}

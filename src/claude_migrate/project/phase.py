@@ -302,8 +302,16 @@ def sibling_module(folder: Path, top: str, roots: Sequence[Path]) -> str | None:
     namespace package only if no module of that name is on the path at all. Its module name is the
     one `module_name` gives that file (`app.jobs.helpers`); None when there is no such file or
     the name is plainly `top` anyway.
+
+    In a package's folder, the file is a script only when run by its path (`python
+    pkg/app.py`); imported as `pkg.app`, its `import helpers` is the top-level `helpers`. The
+    module beside it is taken there only when no root holds a `helpers` at all: otherwise the
+    import would fail, so the file runs as a script (an `__init__.py` added beside scripts does
+    not change what they import).
     """
-    if not top.isidentifier() or _is_package(folder):
+    if not top.isidentifier() or top not in _top_names(folder):
+        return None
+    if _is_package(folder) and _find_module_file(top, roots) is not None:
         return None
     base = folder / top
     if os.path.isfile(base / "__init__.py"):
@@ -755,8 +763,6 @@ class Project:
     def _beside(self, module: str, path: Path, summary: dict[str, Any]) -> dict[str, Any]:
         """Return a summary whose imports of modules beside a script name those (`sibling`)."""
         folder = path.parent
-        if _is_package(folder):
-            return summary
         self._script_folders[module] = folder
         imports = {n: self.sibling(module, folder, q) for n, q in summary["imports"].items()}
         stars = [self.sibling(module, folder, q) for q in summary["star_imports"]]
@@ -5525,8 +5531,6 @@ def imports_of(data: bytes, module: str, is_package: bool) -> set[str]:
 
 def _imports_beside(project: Project, path: Path, names: set[str], module: str) -> set[str]:
     """Return a file's imported module names as a script in its folder resolves them."""
-    if _is_package(path.parent):
-        return names
     return {project.sibling(module, path.parent, name) for name in names}
 
 
