@@ -144,6 +144,16 @@ SHAPES: dict[str, tuple[dict[str, str], str, set[tuple[str, int]]]] = {
         "main.py",
         {("main.py", 6)},
     ),
+    "a project file inside a namespace package's folder": (
+        {
+            **PROJECT,
+            "pkg/setup.cfg": "",
+            "pkg/llm.py": CLIENT + "TEMPERATURE = 0.9\n",
+            "pkg/app.py": _reads("from pkg.llm import TEMPERATURE"),
+        },
+        "pkg/app.py",
+        {("pkg/app.py", 6)},
+    ),
 }
 
 # The shapes whose value is a constant of another module: a run that checks that module reports
@@ -155,6 +165,7 @@ CONSTANTS: dict[str, tuple[str, int]] = {
     "a module beats a namespace folder of the same name": ("settings.py", 1),
     "a module's names are its own, not files of a folder beside it": ("llm.py", 4),
     "an __init__.py beside scripts leaves their imports as they were": ("llm.py", 4),
+    "a project file inside a namespace package's folder": ("pkg/llm.py", 4),
 }
 
 PADDING = {f"padding/m{i}.py": f"VALUE_{i} = {i}\n" for i in range(600)}

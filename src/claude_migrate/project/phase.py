@@ -187,13 +187,16 @@ def import_roots(paths: Iterable[Path]) -> list[Path]:
 
     The folder of the nearest `pyproject.toml`/`setup.cfg`/`setup.py` above each path, its
     `src/` when there is one, and the folder above the outermost package (`__init__.py`) of
-    each path.
+    each path; then the project folders further up (a project nested in another, or a
+    `setup.cfg` inside a namespace package's folder, which `from pkg.llm import ...` run from
+    the outer project still imports through), for names the nearer roots do not hold.
     """
     roots: list[Path] = []
+    outer: list[Path] = []
 
-    def add(folder: Path) -> None:
-        if folder not in roots:
-            roots.append(folder)
+    def add(folder: Path, into: list[Path]) -> None:
+        if folder not in roots and folder not in into:
+            into.append(folder)
 
     seen: set[Path] = set()
     for path in paths:
@@ -201,19 +204,20 @@ def import_roots(paths: Iterable[Path]) -> list[Path]:
         if folder in seen:
             continue
         seen.add(folder)
+        into = roots
         for candidate in (folder, *folder.parents):
             if _has_project_file(candidate):
                 # A `src/` layout holds the packages; a `src/` that is itself a package
                 # (`from src.llm import ...`) is imported from the project folder.
                 if (candidate / "src").is_dir() and not _is_package(candidate / "src"):
-                    add(candidate / "src")
-                add(candidate)
-                break
+                    add(candidate / "src", into)
+                add(candidate, into)
+                into = outer
         top = folder
         while _is_package(top) and top.parent != top:
             top = top.parent
-        add(top)
-    return roots
+        add(top, roots)
+    return roots + [folder for folder in outer if folder not in roots]
 
 
 # The prefix of a notebook's module name: `-` makes it a name no import statement can spell.
@@ -557,6 +561,7 @@ class Project:
         # A module's derived facts but its constants, and each constant's (`_constants_apart`).
         self._apart: dict[str, tuple[str, dict[str, str]]] = {}
         self._given: tuple[int, set[str]] | None = None
+        self._names_of_file: tuple[int, dict[str, list[str]]] | None = None
         self._closures: dict[str, list[str]] = {}
         # A class's project classes in method resolution order (itself first), per round.
         self._mros: dict[tuple[str, str], list[tuple[str, str]]] = {}
@@ -4134,7 +4139,7 @@ class Project:
             "functions": self._derive_functions(module),
             "classes": self._derive_classes(module),
         }
-        reads = self.facts.constant_reads.get(module)
+        reads = self._constant_reads_of_file(module)
         if reads and module in self._given_modules():
             # Reported at the constant, once, with the calls as related places: only where the
             # file is checked (a fix never writes outside the given paths).
@@ -4277,6 +4282,30 @@ class Project:
                 if reads:
                     found.setdefault(qual, {})[param] = _places(reads)
         return found
+
+    def _constant_reads_of_file(self, module: str) -> dict[str, list[list[Any]]] | None:
+        """Return the reads of a module's constants by Claude calls, also those reading the
+        same file under another name (`pkg.llm.TEMP` where the run knows the file as `llm`,
+        see `load`): the file reports its constant once, for every call reading it."""
+        own = self.facts.constant_reads.get(module)
+        if self._names_of_file is None or self._names_of_file[0] != len(self.paths):
+            by_path: dict[str, list[str]] = {}
+            for name, shown in self.paths.items():
+                by_path.setdefault(shown, []).append(name)
+            self._names_of_file = (len(self.paths), by_path)
+        others = [
+            name
+            for name in self._names_of_file[1].get(self.paths.get(module, ""), [])
+            if name != module and self.facts.constant_reads.get(name)
+        ]
+        if not others:
+            return own
+        merged = {name: list(places) for name, places in (own or {}).items()}
+        for other in others:
+            for name, places in self.facts.constant_reads[other].items():
+                found = merged.setdefault(name, [])
+                found.extend(place for place in places if place not in found)
+        return merged
 
     def _given_modules(self) -> set[str]:
         """Return the modules of the run's own files (not those read from disk for imports)."""
