@@ -107,6 +107,25 @@ def test_editing_the_offending_code_resurfaces_the_finding(cli: Cli, tree: Path)
     assert [(s["path"], s["code"]) for s in data["baseline"]["stale"]] == [("app/chat.py", "CM101")]
 
 
+def test_raising_a_value_read_through_a_name_resurfaces_the_finding(
+    cli: Cli, tmp_path: Path
+) -> None:
+    """The finding is at `temperature=t`; what makes it one is also `t = 0.5` above."""
+    source = CHAT.replace("temperature=0.7", "temperature=t").replace(
+        "def answer(question):\n", "def answer(question):\n    t = 0.5\n"
+    )
+    write_tree(tmp_path, {"app/chat.py": source})
+    assert cli("check", "app", "--write-baseline", "baseline.json").exit_code == 0
+    assert cli("check", "app", "--baseline", "baseline.json").exit_code == 0
+    chat = tmp_path / "app/chat.py"
+    chat.write_text(source.replace("t = 0.5", "t =  0.5  # same value"))
+    assert cli("check", "app", "--baseline", "baseline.json").exit_code == 0
+    chat.write_text(source.replace("t = 0.5", "t = 2.0"))
+    data = cli.json("check", "app", "--baseline", "baseline.json")
+    assert _codes(data) == [("app/chat.py", 11, "CM101")]
+    assert "temperature 2.0 (from t)" in data["diagnostics"][0]["message"]
+
+
 def test_a_second_identical_finding_in_the_same_scope_is_new(cli: Cli, tree: Path) -> None:
     worker = tree / "app/worker.py"
     line = '    client.messages.stream(model="m", max_tokens=10, temperature=0.9, messages=[])\n'

@@ -149,6 +149,7 @@ READ_AFTER = {
     "_claude_by_callers",
     "_inherit_functions",
     "_derive",
+    "_constant_reads_of_file",
     "_derive_classes",
     "_defaults_read",
     "_defaults_outside",

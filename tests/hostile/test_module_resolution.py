@@ -122,6 +122,38 @@ SHAPES: dict[str, tuple[dict[str, str], str, set[tuple[str, int]]]] = {
         "main.py",
         {("main.py", 6)},
     ),
+    "a module's names are its own, not files of a folder beside it": (
+        {
+            **PROJECT,
+            "llm.py": CLIENT + "TEMPERATURE = 0.9\n",
+            "llm/client.py": "client = None\n",
+            "llm/TEMPERATURE.py": "NOTE = 1\n",
+            "main.py": "from llm import client, TEMPERATURE\n\n"
+            'client.messages.create(model="claude-sonnet-4-6", max_tokens=5,'
+            " temperature=TEMPERATURE, messages=[])\n",
+        },
+        "main.py",
+        {("main.py", 3)},
+    ),
+    "an __init__.py beside scripts leaves their imports as they were": (
+        {
+            "__init__.py": "",
+            "llm.py": CLIENT + "TEMPERATURE = 0.9\n",
+            "main.py": _reads("from llm import TEMPERATURE"),
+        },
+        "main.py",
+        {("main.py", 6)},
+    ),
+    "a project file inside a namespace package's folder": (
+        {
+            **PROJECT,
+            "pkg/setup.cfg": "",
+            "pkg/llm.py": CLIENT + "TEMPERATURE = 0.9\n",
+            "pkg/app.py": _reads("from pkg.llm import TEMPERATURE"),
+        },
+        "pkg/app.py",
+        {("pkg/app.py", 6)},
+    ),
 }
 
 # The shapes whose value is a constant of another module: a run that checks that module reports
@@ -131,6 +163,9 @@ CONSTANTS: dict[str, tuple[str, int]] = {
     "a namespace package's relative import": ("ns/sub/conf.py", 1),
     "a package beats the module of the same name beside it": ("settings/__init__.py", 1),
     "a module beats a namespace folder of the same name": ("settings.py", 1),
+    "a module's names are its own, not files of a folder beside it": ("llm.py", 4),
+    "an __init__.py beside scripts leaves their imports as they were": ("llm.py", 4),
+    "a project file inside a namespace package's folder": ("pkg/llm.py", 4),
 }
 
 PADDING = {f"padding/m{i}.py": f"VALUE_{i} = {i}\n" for i in range(600)}

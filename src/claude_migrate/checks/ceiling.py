@@ -153,6 +153,11 @@ class CeilingCheck(Check["FileContext"]):
                 # The default of an options object a caller may pass instead.
                 reason = "a caller may pass its own object, and other code reads the same field"
             no_fix = f" (no automatic fix: {reason})" if reason else ""
+            # A value read through a name (`temperature=t`) is part of what makes the finding:
+            # a baseline entry recorded for `t = 0.5` must not cover `t = 2.0`.
+            identity = (
+                f"{ctx.code(entry.holder)}={format_number(value)}" if entry.value.via else None
+            )
             diagnostic = ctx.diagnostic(
                 self,
                 entry.holder,
@@ -160,6 +165,7 @@ class CeilingCheck(Check["FileContext"]):
                 f"{format_number(maximum)}{no_fix}",
                 fix,
                 context=site.record.scope.qualname,
+                fingerprint_of=identity,
                 related=site.via.related(entry.key, self.label) if site.via else (),
             )
             yield Reading(site, entry, diagnostic)

@@ -187,13 +187,16 @@ def import_roots(paths: Iterable[Path]) -> list[Path]:
 
     The folder of the nearest `pyproject.toml`/`setup.cfg`/`setup.py` above each path, its
     `src/` when there is one, and the folder above the outermost package (`__init__.py`) of
-    each path.
+    each path; then the project folders further up (a project nested in another, or a
+    `setup.cfg` inside a namespace package's folder, which `from pkg.llm import ...` run from
+    the outer project still imports through), for names the nearer roots do not hold.
     """
     roots: list[Path] = []
+    outer: list[Path] = []
 
-    def add(folder: Path) -> None:
-        if folder not in roots:
-            roots.append(folder)
+    def add(folder: Path, into: list[Path]) -> None:
+        if folder not in roots and folder not in into:
+            into.append(folder)
 
     seen: set[Path] = set()
     for path in paths:
@@ -201,19 +204,20 @@ def import_roots(paths: Iterable[Path]) -> list[Path]:
         if folder in seen:
             continue
         seen.add(folder)
+        into = roots
         for candidate in (folder, *folder.parents):
             if _has_project_file(candidate):
                 # A `src/` layout holds the packages; a `src/` that is itself a package
                 # (`from src.llm import ...`) is imported from the project folder.
                 if (candidate / "src").is_dir() and not _is_package(candidate / "src"):
-                    add(candidate / "src")
-                add(candidate)
-                break
+                    add(candidate / "src", into)
+                add(candidate, into)
+                into = outer
         top = folder
         while _is_package(top) and top.parent != top:
             top = top.parent
-        add(top)
-    return roots
+        add(top, roots)
+    return roots + [folder for folder in outer if folder not in roots]
 
 
 # The prefix of a notebook's module name: `-` makes it a name no import statement can spell.
@@ -302,8 +306,16 @@ def sibling_module(folder: Path, top: str, roots: Sequence[Path]) -> str | None:
     namespace package only if no module of that name is on the path at all. Its module name is the
     one `module_name` gives that file (`app.jobs.helpers`); None when there is no such file or
     the name is plainly `top` anyway.
+
+    In a package's folder, the file is a script only when run by its path (`python
+    pkg/app.py`); imported as `pkg.app`, its `import helpers` is the top-level `helpers`. The
+    module beside it is taken there only when no root holds a `helpers` at all: otherwise the
+    import would fail, so the file runs as a script (an `__init__.py` added beside scripts does
+    not change what they import).
     """
-    if not top.isidentifier() or _is_package(folder):
+    if not top.isidentifier() or top not in _top_names(folder):
+        return None
+    if _is_package(folder) and _find_module_file(top, roots) is not None:
         return None
     base = folder / top
     if os.path.isfile(base / "__init__.py"):
@@ -347,39 +359,58 @@ def _top_names(root: Path) -> frozenset[str]:
     return frozenset(e[:-3] if e.endswith(".py") else e for e in entries)
 
 
-def _find_module_file(
-    name: str, roots: Sequence[Path], folders: dict[str, bool] | None = None
-) -> Path | None:
+def _find_module_file(name: str, roots: Sequence[Path]) -> Path | None:
     """Return the file of a dotted module name under the roots, if there is one.
 
-    `folders` remembers which folders exist: most names asked for are a module's attributes
-    (`pkg.module.Client`), under a folder that is not there since `module` is a file.
+    Each part is looked for as Python's `FileFinder` does, in the folders of the part before
+    it: a package (`x/__init__.py`) beats a module (`x.py`) in the same folder, and a folder
+    without `__init__.py` is a namespace package, which loses to a module anywhere on the path
+    (the next root is tried). A module has no submodules: `llm/client.py` beside `llm.py` is
+    not `llm.client`, and most names asked for are a module's attributes (`pkg.module.Client`).
     """
     parts = name.split(".")
     if not all(part.isidentifier() for part in parts):
         return None
-    for root in roots:
-        if parts[0] not in _top_names(root):
-            continue  # one listing per root instead of a stat per root and name
-        # Strings, not `Path` arithmetic: the project phase asks for thousands of names.
-        text = str(root)
-        parent = os.sep.join([text.rstrip(os.sep), *parts[:-1]]) or os.sep
-        base = os.path.join(parent, parts[-1])
-        if folders is not None and len(parts) > 1:
-            exists = folders.get(parent)
-            if exists is None:
-                exists = folders[parent] = os.path.isdir(parent)
-            if not exists:
-                continue  # nothing is a file under a folder that is not one
-        # A package beats a module of the same name in the same folder, as in Python's
-        # `FileFinder`; a folder without `__init__.py` is a namespace package, which loses to
-        # a module anywhere on the path (the next root is tried).
+    # (root, folder): where the next part is looked for. Strings, not `Path` arithmetic: the
+    # project phase asks for thousands of names.
+    places = [(root, str(root)) for root in roots if parts[0] in _top_names(root)]
+    for part in parts[:-1]:
+        namespace: list[tuple[Path, str]] = []
+        for root, folder in places:
+            kind = _entry_kind(os.path.join(folder, part))
+            if kind == PACKAGE:
+                places = [(root, os.path.join(folder, part))]
+                break
+            if kind == MODULE:
+                return None  # a module: nothing is a file under it
+            if kind == NAMESPACE:
+                namespace.append((root, os.path.join(folder, part)))
+        else:
+            if not namespace:
+                return None
+            places = namespace
+    for root, folder in places:
+        base = os.path.join(folder, parts[-1])
         for candidate in (os.path.join(base, "__init__.py"), base + ".py"):
             if os.path.isfile(candidate):
                 found = Path(candidate)
                 if _inside_root(found, root):
                     return found
     return None
+
+
+PACKAGE, MODULE, NAMESPACE, NOTHING = range(4)
+
+
+@functools.lru_cache(maxsize=65536)
+def _entry_kind(base: str) -> int:
+    """Return what `import` finds at a path without its suffix: a package, a module, a
+    namespace package's folder, or nothing (in `FileFinder`'s order)."""
+    if os.path.isfile(os.path.join(base, "__init__.py")):
+        return PACKAGE
+    if os.path.isfile(base + ".py"):
+        return MODULE
+    return NAMESPACE if os.path.isdir(base) else NOTHING
 
 
 def _inside_root(path: Path, root: Path) -> bool:
@@ -519,7 +550,6 @@ class Project:
         self._prefix_memo: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
         self._layouts: dict[tuple[str, str], _Layout] = {}
         self._param_indexes: dict[tuple[str, str], dict[str, int]] = {}
-        self._folders: dict[str, bool] = {}  # folder -> whether it is one (`module_path`)
         self._tops: dict[str, list[Path]] | None = None
         # A module in a folder that is not a package -> the import names that load a module
         # beside it (`sibling_module`) -> that module's name.
@@ -531,6 +561,7 @@ class Project:
         # A module's derived facts but its constants, and each constant's (`_constants_apart`).
         self._apart: dict[str, tuple[str, dict[str, str]]] = {}
         self._given: tuple[int, set[str]] | None = None
+        self._names_of_file: tuple[int, dict[str, list[str]]] | None = None
         self._closures: dict[str, list[str]] = {}
         # A class's project classes in method resolution order (itself first), per round.
         self._mros: dict[tuple[str, str], list[tuple[str, str]]] = {}
@@ -743,8 +774,6 @@ class Project:
     def _beside(self, module: str, path: Path, summary: dict[str, Any]) -> dict[str, Any]:
         """Return a summary whose imports of modules beside a script name those (`sibling`)."""
         folder = path.parent
-        if _is_package(folder):
-            return summary
         self._script_folders[module] = folder
         imports = {n: self.sibling(module, folder, q) for n, q in summary["imports"].items()}
         stars = [self.sibling(module, folder, q) for q in summary["star_imports"]]
@@ -769,7 +798,7 @@ class Project:
             for root in self.roots:
                 for top in _top_names(root):
                     self._tops.setdefault(top, []).append(root)
-        found = _find_module_file(name, self._tops.get(name.split(".")[0], []), self._folders)
+        found = _find_module_file(name, self._tops.get(name.split(".")[0], []))
         if found is not None and self.folders:
             text = str(found)
             if not any(text.startswith(str(folder) + os.sep) for folder in self.folders):
@@ -4144,7 +4173,7 @@ class Project:
             "functions": self._derive_functions(module),
             "classes": self._derive_classes(module),
         }
-        reads = self.facts.constant_reads.get(module)
+        reads = self._constant_reads_of_file(module)
         if reads and module in self._given_modules():
             # Reported at the constant, once, with the calls as related places: only where the
             # file is checked (a fix never writes outside the given paths).
@@ -4330,6 +4359,30 @@ class Project:
                 if reads:
                     found.setdefault(qual, {})[param] = _places(reads)
         return found
+
+    def _constant_reads_of_file(self, module: str) -> dict[str, list[list[Any]]] | None:
+        """Return the reads of a module's constants by Claude calls, also those reading the
+        same file under another name (`pkg.llm.TEMP` where the run knows the file as `llm`,
+        see `load`): the file reports its constant once, for every call reading it."""
+        own = self.facts.constant_reads.get(module)
+        if self._names_of_file is None or self._names_of_file[0] != len(self.paths):
+            by_path: dict[str, list[str]] = {}
+            for name, shown in self.paths.items():
+                by_path.setdefault(shown, []).append(name)
+            self._names_of_file = (len(self.paths), by_path)
+        others = [
+            name
+            for name in self._names_of_file[1].get(self.paths.get(module, ""), [])
+            if name != module and self.facts.constant_reads.get(name)
+        ]
+        if not others:
+            return own
+        merged = {name: list(places) for name, places in (own or {}).items()}
+        for other in others:
+            for name, places in self.facts.constant_reads[other].items():
+                found = merged.setdefault(name, [])
+                found.extend(place for place in places if place not in found)
+        return merged
 
     def _given_modules(self) -> set[str]:
         """Return the modules of the run's own files (not those read from disk for imports)."""
@@ -5687,8 +5740,6 @@ def imports_of(data: bytes, module: str, is_package: bool) -> set[str]:
 
 def _imports_beside(project: Project, path: Path, names: set[str], module: str) -> set[str]:
     """Return a file's imported module names as a script in its folder resolves them."""
-    if _is_package(path.parent):
-        return names
     return {project.sibling(module, path.parent, name) for name in names}
 
 
@@ -5738,7 +5789,14 @@ def build(
     """
     # Listings are memoised within a run only: a long-lived process (the language server, a
     # test) sees the modules created since its last run.
-    for memo in (_has_project_file, _is_package, _top_names, _real_folder, _roots_above):
+    for memo in (
+        _has_project_file,
+        _is_package,
+        _top_names,
+        _entry_kind,
+        _real_folder,
+        _roots_above,
+    ):
         memo.cache_clear()
     _MODULE_FILES.clear()
     if _names_nothing(files):
