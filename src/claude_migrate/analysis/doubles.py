@@ -38,6 +38,14 @@ MOCK_ATTRIBUTES = frozenset(
     {"return_value", "side_effect", "call_args", "call_args_list", "call_count", "called"}
 )
 SHOWN = 2  # doubles named in a message
+# The endpoints a `<resource>.create` posts to, as an HTTP mock names them: respx routes
+# (`respx.post("https://api.anthropic.com/v1/messages")`, `respx_mock.route(url__regex=...)`)
+# and pytest-httpx responses (`httpx_mock.add_response(url=".../v1/messages", json=...)`) answer
+# the request the call sends now: a JSON message where a stream reads events
+# (https://lundberg.github.io/respx/guide/, https://colin-b.github.io/pytest_httpx/).
+ENDPOINTS = {"/v1/messages": "messages", "/v1/complete": "completions"}
+HTTP_MOCKS = frozenset({"add_response", "add_callback"})  # pytest-httpx's `httpx_mock`
+ROUTE_VERBS = frozenset({"post", "route"})  # respx's routes, on `respx` or a router
 # How many package levels a module's re-export (`pkg/__init__.py`: `from .client import X`) is
 # followed up, for tests that import the package.
 MAX_PACKAGES = 4
@@ -249,7 +257,7 @@ def _doubles(root: str, digest: str) -> tuple[Double, ...]:
             continue
         relative = path.relative_to(root).as_posix()
         replayed = _replayed(str(path), relative, "messages", frozenset())
-        if "create" not in text and not replayed:
+        if "create" not in text and not replayed and not any(p in text for p in ENDPOINTS):
             continue
         try:
             scan = _Scan(ast.parse(text))
@@ -367,6 +375,8 @@ class _Scan(ast.NodeVisitor):
         last = callee[-1] if callee else ""
         if last in ("patch", "object", "setattr", "setitem"):
             self._patch(node, ".".join(callee))
+        if last in HTTP_MOCKS or (last in ROUTE_VERBS and _respx(callee)):
+            self._http_mock(node, ".".join(callee))
         for keyword in node.keywords:  # SimpleNamespace(messages=SimpleNamespace(create=...))
             if keyword.arg in ("messages", "completions"):
                 self._fake_assigned(keyword.value, keyword.arg)
@@ -393,3 +403,37 @@ class _Scan(ast.NodeVisitor):
             and chain[-1] in ("messages", "completions")
         ):
             self._add(node, chain[-1], f"{how} on {chain[-1]}.create")
+
+    def _http_mock(self, node: ast.Call, how: str) -> None:
+        """Record an HTTP mock of the endpoint a `<resource>.create` posts to."""
+        texts = [node.args[0]] if node.args else []
+        texts.extend(k.value for k in node.keywords if k.arg and k.arg.split("__")[0] in _URLS)
+        for text in texts:
+            url = _text(text)
+            for path, resource in ENDPOINTS.items():
+                # `/v1/messages/batches` and `/v1/messages/count_tokens` are other endpoints.
+                if path in url and not url.split(path, 1)[1].startswith("/"):
+                    self._add(node, resource, f"an HTTP mock of {path} ({how})")
+                    return
+
+
+_URLS = frozenset({"url", "path"})  # respx's patterns (`url__regex`...) and pytest-httpx's url
+
+
+def _respx(callee: list[str]) -> bool:
+    """Return whether a `post`/`route` call is made on respx or one of its routers
+    (`respx.post`, `respx_mock.post`, `router.route`), not on a test client of the project's
+    own app (`client.post("/v1/messages")`)."""
+    return any("respx" in name.lower() or "router" in name.lower() for name in callee[:-1])
+
+
+def _text(node: ast.expr) -> str:
+    """Return a string literal's text, or an f-string's literal parts joined (`f"{BASE}/v1/
+    messages"` -> "/v1/messages"); "" for anything else."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(
+            v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str)
+        )
+    return ""
