@@ -82,6 +82,16 @@ LEGACY = (
             "tests/test_llm.py:7, an HTTP mock of /v1/messages (httpx_mock.add_response)",
         ),
         (
+            "from app import llm\n\n\nclass FakeClient:\n    def __init__(self, **kw):\n"
+            "        self.messages = self\n\n    def create(self, **kw):\n        return None\n",
+            "tests/test_llm.py:4, fake class FakeClient is its own messages",
+        ),
+        (
+            "from app import llm\n\n\nclass StubAnthropic:\n    def create(self, **kw):\n"
+            "        return None\n",
+            "tests/test_llm.py:4, fake client StubAnthropic has create and no stream",
+        ),
+        (
             "from app import llm\n\n\nclass Completions:\n    def create(self, **kw):\n"
             "        return None\n\n\nclass FakeClient:\n    messages = Completions()\n",
             "tests/test_llm.py:4, fake class Completions has create and no stream",

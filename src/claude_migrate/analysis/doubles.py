@@ -352,6 +352,12 @@ class _Scan(ast.NodeVisitor):
             self._fakes[node.name] = (node.lineno, resource)
             if "message" in lowered or "completion" in lowered:
                 self._add(node, resource, f"fake class {node.name} has create and no stream")
+            elif (own := _own_resource(node)) is not None:
+                what = f"fake class {node.name} is its own {own}, with create and no stream"
+                self._add(node, own, what)
+            elif "anthropic" in lowered or "claude" in lowered:
+                # A fake client standing in for the SDK's class (`FakeAnthropic`).
+                self._add(node, "messages", f"fake client {node.name} has create and no stream")
         for statement in node.body:  # `messages = FakeMessages()` in a fake client's body
             if isinstance(statement, ast.Assign):
                 for target in statement.targets:
@@ -418,6 +424,29 @@ class _Scan(ast.NodeVisitor):
 
 
 _URLS = frozenset({"url", "path"})  # respx's patterns (`url__regex`...) and pytest-httpx's url
+
+
+def _own_resource(node: ast.ClassDef) -> str | None:
+    """Return "messages" or "completions" when a class's method sets that attribute of its
+    instances to the instance itself (`self.messages = self`): `client.messages.create(...)`
+    then runs the class's own `create`."""
+    for method in node.body:
+        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for statement in ast.walk(method):
+            if not isinstance(statement, ast.Assign):
+                continue
+            if not (isinstance(statement.value, ast.Name) and statement.value.id == "self"):
+                continue
+            for target in statement.targets:
+                if (
+                    isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == "self"
+                    and target.attr in ("messages", "completions")
+                ):
+                    return target.attr
+    return None
 
 
 def _respx(callee: list[str]) -> bool:
