@@ -82,6 +82,19 @@ LEGACY = (
             "tests/test_llm.py:7, an HTTP mock of /v1/messages (httpx_mock.add_response)",
         ),
         (
+            "import anthropic\nfrom unittest import mock\nfrom app import llm\n\n\n"
+            "def test_ask():\n"
+            "    with mock.patch.object(anthropic.resources.messages.Messages, 'create'):\n"
+            "        llm.ask('q')\n",
+            "tests/test_llm.py:7, mock.patch.object on Messages.create",
+        ),
+        (
+            "from unittest.mock import patch\nfrom app import llm\n\n\n"
+            "@patch('anthropic.resources.AsyncMessages.create')\ndef test_ask(create):\n"
+            "    pass\n",
+            "tests/test_llm.py:5, patch('anthropic.resources.AsyncMessages.create')",
+        ),
+        (
             "from app import llm\n\n\nclass FakeClient:\n    def __init__(self, **kw):\n"
             "        self.messages = self\n\n    def create(self, **kw):\n        return None\n",
             "tests/test_llm.py:4, fake class FakeClient is its own messages",
@@ -234,3 +247,23 @@ def test_an_http_mock_of_the_completions_endpoint_refuses_the_completions_rewrit
     calls = [d for d in found if "completions.create()" in d["message"]]
     assert len(calls) == 1 and calls[0]["fix"] is None
     assert "test_legacy.py:5, an HTTP mock of /v1/complete" in calls[0]["message"]
+
+
+def test_a_patch_of_openai_chat_completions_does_not_refuse_the_completions_rewrite(
+    cli: Cli,
+) -> None:
+    write_tree(
+        cli.cwd,
+        {
+            "setup.py": "",
+            "legacy.py": LEGACY,
+            "test_legacy.py": (
+                "import legacy\nfrom unittest import mock\n\n\ndef test_ask():\n"
+                "    with mock.patch('openai.resources.chat.Completions.create'):\n"
+                "        pass\n"
+            ),
+        },
+    )
+    found = cli.json("check", "--no-cache", "--select", "CM301")["diagnostics"]
+    calls = [d for d in found if "completions.create()" in d["message"]]
+    assert len(calls) == 1 and "test_legacy.py" not in calls[0]["message"]

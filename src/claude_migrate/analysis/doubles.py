@@ -291,10 +291,33 @@ def _chain(node: ast.expr) -> list[str]:
     return names[::-1]
 
 
+# The SDK's resource classes (`anthropic.resources.Messages`, `AsyncMessages`, ...): a patch of
+# their `create` stands in for every client's call.
+_RESOURCE_CLASSES = {
+    "Messages": "messages",
+    "AsyncMessages": "messages",
+    "Completions": "completions",
+    "AsyncCompletions": "completions",
+}
+
+
+def _resource(names: list[str]) -> str | None:
+    """Return "messages" or "completions" when a chain names that resource: a client's
+    attribute, or the SDK's class (not OpenAI's `chat.Completions`)."""
+    if not names:
+        return None
+    last = names[-1]
+    if last in ("messages", "completions"):
+        return last
+    if last in _RESOURCE_CLASSES and "chat" not in names[:-1]:
+        return _RESOURCE_CLASSES[last]
+    return None
+
+
 def _resource_of(names: list[str]) -> str | None:
     """Return "messages" or "completions" when a chain ends in `<resource>.create`."""
-    if len(names) >= 2 and names[-1] == "create" and names[-2] in ("messages", "completions"):
-        return names[-2]
+    if len(names) >= 2 and names[-1] == "create":
+        return _resource(names[:-1])
     return None
 
 
@@ -405,10 +428,9 @@ class _Scan(ast.NodeVisitor):
             first is not None
             and isinstance(second, ast.Constant)
             and second.value == "create"
-            and (chain := _chain(first))
-            and chain[-1] in ("messages", "completions")
+            and (resource := _resource(_chain(first))) is not None
         ):
-            self._add(node, chain[-1], f"{how} on {chain[-1]}.create")
+            self._add(node, resource, f"{how} on {_chain(first)[-1]}.create")
 
     def _http_mock(self, node: ast.Call, how: str) -> None:
         """Record an HTTP mock of the endpoint a `<resource>.create` posts to."""
