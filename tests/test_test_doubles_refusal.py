@@ -267,3 +267,35 @@ def test_a_patch_of_openai_chat_completions_does_not_refuse_the_completions_rewr
     found = cli.json("check", "--no-cache", "--select", "CM301")["diagnostics"]
     calls = [d for d in found if "completions.create()" in d["message"]]
     assert len(calls) == 1 and "test_legacy.py" not in calls[0]["message"]
+
+
+def test_a_mock_client_fixture_in_conftest_refuses_for_the_modules_its_tests_import(
+    cli: Cli,
+) -> None:
+    write_tree(
+        cli.cwd,
+        {
+            "pyproject.toml": "",
+            "app/__init__.py": "",
+            "app/llm.py": APP,
+            "app/other.py": APP,
+            "tests/conftest.py": (
+                "import pytest\nfrom unittest.mock import MagicMock\n\n\n@pytest.fixture\n"
+                "def fake_client():\n    client = MagicMock()\n"
+                "    client.messages.create.return_value = object()\n    return client\n"
+            ),
+            "tests/test_llm.py": (
+                "from app import llm\n\n\ndef test_ask(monkeypatch, fake_client):\n"
+                "    monkeypatch.setattr(llm, 'client', fake_client)\n"
+            ),
+        },
+    )
+    found = {
+        d["path"]: d for d in cli.json("check", "--no-cache", "--select", "CM104")["diagnostics"]
+    }
+    assert found["app/llm.py"]["fix"] is None
+    assert (
+        "tests/conftest.py:8, a mock configured on messages.create"
+        in found["app/llm.py"]["message"]
+    )
+    assert found["app/other.py"]["fix"] is not None  # no test of it uses the fixture

@@ -273,7 +273,46 @@ def _doubles(root: str, digest: str) -> tuple[Double, ...]:
                 Double(relative, double.line, resource, double.what, modules)
                 for resource in ("messages", "completions")
             )
-    return tuple(found)
+    return tuple(_with_conftest_scope(root, found))
+
+
+def _with_conftest_scope(root: str, found: list[Double]) -> list[Double]:
+    """Return the doubles with those of a `conftest.py` counted for the modules its tests
+    import: a fixture there (a mock client configured on `messages.create`) is handed to every
+    test of its folder and below (https://docs.pytest.org/en/stable/reference/fixtures.html),
+    which puts it in the module's place."""
+    folders = {
+        d.path.rpartition("/")[0] for d in found if d.path.rpartition("/")[2] == "conftest.py"
+    }
+    if not folders:
+        return found
+    imported: dict[str, set[str]] = {folder: set() for folder in folders}
+    for path in _test_files(root):
+        relative = path.relative_to(root).as_posix()
+        owners = [f for f in folders if not f or relative.startswith(f + "/")]
+        if not owners or relative.endswith("conftest.py"):
+            continue
+        try:
+            if path.stat().st_size > MAX_BYTES:
+                continue
+            modules = _Scan(ast.parse(path.read_text(encoding="utf-8"))).modules
+        except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for owner in owners:
+            imported[owner] |= modules
+    out: list[Double] = []
+    for double in found:
+        folder, _, name = double.path.rpartition("/")
+        if name == "conftest.py" and imported.get(folder):
+            double = Double(
+                double.path,
+                double.line,
+                double.resource,
+                f"{double.what}, a fixture of the tests beside it",
+                double.modules | frozenset(imported[folder]),
+            )
+        out.append(double)
+    return out
 
 
 def _chain(node: ast.expr) -> list[str]:
