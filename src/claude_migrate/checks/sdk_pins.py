@@ -162,6 +162,8 @@ class SdkPinsCheck(Check["CheckContext"]):
             message += "; " + blocking
             if fix is not None:
                 fix = Fix(Applicability.UNSAFE, fix.description, fix.edits)
+        if fix is not None:
+            fix, message = _relocked(ctx, fix, message)
         line, column = source.position(pin.start)
         end_line, end_column = source.position(pin.end)
         return Diagnostic(
@@ -216,6 +218,22 @@ class SdkPinsCheck(Check["CheckContext"]):
                 f"{removal.name} (removed in {removal.removed_in}) is used at {shown}{more}"
             )
         return "unsafe: the project still uses what that removes: " + "; ".join(parts)
+
+
+def _relocked(ctx: CheckContext, fix: Fix, message: str) -> tuple[Fix, str]:
+    """Return the fix made unsafe, and the message saying what to run, when a lock file beside
+    the dependency file records its requirements: until it is made again, installing from it
+    fails (`poetry install` answers that pyproject.toml changed significantly since poetry.lock
+    was last generated; `uv sync --locked` that the lock needs updating)."""
+    from claude_migrate.manifests.locks import RELOCK, locks_beside
+
+    locks = locks_beside(getattr(ctx, "file_path", ctx.path))
+    if not locks:
+        return fix, message
+    commands = " and ".join(f"`{RELOCK[lock]}`" for lock in locks)
+    said = f"{' and '.join(locks)} beside it records these requirements: run {commands} after it"
+    fixed = Fix(Applicability.UNSAFE, f"{fix.description}; then run {commands}", fix.edits)
+    return fixed, f"{message}; unsafe: {said}"
 
 
 def _unpublished(pin: Pin, minimum: str, release: str) -> str:
