@@ -227,3 +227,36 @@ def test_no_policy_warning_when_no_dependency_file_is_checked(cli: Cli) -> None:
     result = cli("check", "--no-cache")
     assert result.exit_code == 0, result.output
     assert "not a published release" not in result.stderr
+
+
+def test_an_exact_pin_is_not_raised_to_a_version_not_known_to_be_published(cli: Cli) -> None:
+    write_tree(
+        cli.cwd,
+        {
+            "claude-migrate.toml": (
+                '[sdk-pins.minimums]\nanthropic = "99.1.0"\nlangchain-anthropic = "0.2.0"\n'
+            ),
+            "requirements.txt": (
+                "anthropic==0.28.0\nlangchain-anthropic==0.1.5\nlangchain-anthropic>=0.1\n"
+            ),
+            "pyproject.toml": (
+                '[tool.poetry.dependencies]\nanthropic = "0.28.0"\nlangchain-anthropic = "^0.1.5"\n'
+            ),
+        },
+    )
+    found = {(str(d["path"]), int(d["line"])): d for d in _diagnostics(cli)}
+    for place in (("requirements.txt", 1), ("requirements.txt", 2), ("pyproject.toml", 2)):
+        assert found[place]["fix"] is None, place
+        assert "known to be published" in str(found[place]["message"]), place
+    assert "lists anthropic up to" in str(found["requirements.txt", 1]["message"])
+    unlisted = str(found["requirements.txt", 2]["message"])
+    assert "no list of langchain-anthropic's releases" in unlisted
+    # A floor and a series start stay raised: they admit the releases after the minimum.
+    assert found["requirements.txt", 3]["fix"] is not None
+    assert found["pyproject.toml", 3]["fix"] is not None
+
+
+def test_an_exact_pin_is_raised_to_a_listed_release_as_before(cli: Cli) -> None:
+    write_tree(cli.cwd, {"requirements.txt": "anthropic==0.28.0\n"})
+    (only,) = _diagnostics(cli)
+    assert only["fix"] is not None and "==0.33.0" in str(only["fix"]["description"])

@@ -98,9 +98,25 @@ def test_check_reports_exactly_the_pins_below_the_minimums(cli: Cli) -> None:
             assert "pins hashes" in d["message"]
 
 
+def test_a_raise_beside_a_lock_that_records_it_is_unsafe_and_says_to_re_lock(cli: Cli) -> None:
+    write_tree(cli.cwd, PROJECT)
+    payload = json.loads(cli("check", "--format", "json").stdout)
+    for d in payload["diagnostics"]:
+        if d["path"] in ("pyproject.toml", "Pipfile"):
+            assert d["fix"] is not None and d["fix"]["applicability"] == "unsafe", d
+            assert "beside it records these requirements" in d["message"]
+        elif d["path"] == "requirements.txt":
+            assert d["fix"]["applicability"] == "safe"
+    assert (
+        "`pipenv lock`"
+        in next(d for d in payload["diagnostics"] if d["path"] == "Pipfile")["message"]
+    )
+
+
 def test_fix_raises_every_pin_and_a_second_fix_changes_nothing(cli: Cli) -> None:
     write_tree(cli.cwd, PROJECT)
-    result = cli("fix")
+    # Raises beside a lock file are unsafe (the lock is to be made again).
+    result = cli("fix", "--unsafe-fixes")
     assert result.exit_code == 1, result.output  # the lock files remain: they need a re-lock
     for name, text in FIXED.items():
         assert (cli.cwd / name).read_text() == text, name

@@ -65,6 +65,46 @@ LEGACY = (
             "tests/test_llm.py:6, a stand-in messages object with create only",
         ),
         (
+            "import httpx\nimport respx\nfrom app import llm\n\n\n@respx.mock\ndef test_ask():\n"
+            "    respx.post('https://api.anthropic.com/v1/messages').mock(\n"
+            "        return_value=httpx.Response(200, json={})\n    )\n",
+            "tests/test_llm.py:8, an HTTP mock of /v1/messages (respx.post)",
+        ),
+        (
+            "from app import llm\n\n\ndef test_ask(respx_mock):\n"
+            "    respx_mock.route(method='POST', url__regex=r'.*/v1/messages$')\n",
+            "tests/test_llm.py:5, an HTTP mock of /v1/messages (respx_mock.route)",
+        ),
+        (
+            "from app import llm\n\nBASE = 'https://api.anthropic.com'\n\n\n"
+            "def test_ask(httpx_mock):\n"
+            "    httpx_mock.add_response(url=f'{BASE}/v1/messages', json={})\n",
+            "tests/test_llm.py:7, an HTTP mock of /v1/messages (httpx_mock.add_response)",
+        ),
+        (
+            "import anthropic\nfrom unittest import mock\nfrom app import llm\n\n\n"
+            "def test_ask():\n"
+            "    with mock.patch.object(anthropic.resources.messages.Messages, 'create'):\n"
+            "        llm.ask('q')\n",
+            "tests/test_llm.py:7, mock.patch.object on Messages.create",
+        ),
+        (
+            "from unittest.mock import patch\nfrom app import llm\n\n\n"
+            "@patch('anthropic.resources.AsyncMessages.create')\ndef test_ask(create):\n"
+            "    pass\n",
+            "tests/test_llm.py:5, patch('anthropic.resources.AsyncMessages.create')",
+        ),
+        (
+            "from app import llm\n\n\nclass FakeClient:\n    def __init__(self, **kw):\n"
+            "        self.messages = self\n\n    def create(self, **kw):\n        return None\n",
+            "tests/test_llm.py:4, fake class FakeClient is its own messages",
+        ),
+        (
+            "from app import llm\n\n\nclass StubAnthropic:\n    def create(self, **kw):\n"
+            "        return None\n",
+            "tests/test_llm.py:4, fake client StubAnthropic has create and no stream",
+        ),
+        (
             "from app import llm\n\n\nclass Completions:\n    def create(self, **kw):\n"
             "        return None\n\n\nclass FakeClient:\n    messages = Completions()\n",
             "tests/test_llm.py:4, fake class Completions has create and no stream",
@@ -167,3 +207,95 @@ def test_an_unreadable_or_deeply_nested_test_file_is_skipped(cli: Cli) -> None:
     )
     found = cli.json("check", "--no-cache", "--select", "CM104")["diagnostics"]
     assert len(found) == 1 and found[0]["fix"] is not None
+
+
+def test_a_mock_of_another_endpoint_or_a_test_client_of_the_app_does_not_refuse(
+    cli: Cli,
+) -> None:
+    write_tree(
+        cli.cwd,
+        {
+            "pyproject.toml": "",
+            "app/__init__.py": "",
+            "app/llm.py": APP,
+            "tests/test_llm.py": (
+                "from app import llm\n\n\ndef test_count(respx_mock, client):\n"
+                "    respx_mock.post('https://api.anthropic.com/v1/messages/count_tokens')\n"
+                "    client.post('/v1/messages', json={})\n"
+            ),
+        },
+    )
+    found = cli.json("check", "--no-cache", "--select", "CM104")["diagnostics"]
+    assert len(found) == 1 and found[0]["fix"] is not None
+
+
+def test_an_http_mock_of_the_completions_endpoint_refuses_the_completions_rewrite(
+    cli: Cli,
+) -> None:
+    write_tree(
+        cli.cwd,
+        {
+            "setup.py": "",
+            "legacy.py": LEGACY,
+            "test_legacy.py": (
+                "import legacy\n\n\ndef test_ask(httpx_mock):\n"
+                "    httpx_mock.add_response(url='https://api.anthropic.com/v1/complete')\n"
+            ),
+        },
+    )
+    found = cli.json("check", "--no-cache", "--select", "CM301")["diagnostics"]
+    calls = [d for d in found if "completions.create()" in d["message"]]
+    assert len(calls) == 1 and calls[0]["fix"] is None
+    assert "test_legacy.py:5, an HTTP mock of /v1/complete" in calls[0]["message"]
+
+
+def test_a_patch_of_openai_chat_completions_does_not_refuse_the_completions_rewrite(
+    cli: Cli,
+) -> None:
+    write_tree(
+        cli.cwd,
+        {
+            "setup.py": "",
+            "legacy.py": LEGACY,
+            "test_legacy.py": (
+                "import legacy\nfrom unittest import mock\n\n\ndef test_ask():\n"
+                "    with mock.patch('openai.resources.chat.Completions.create'):\n"
+                "        pass\n"
+            ),
+        },
+    )
+    found = cli.json("check", "--no-cache", "--select", "CM301")["diagnostics"]
+    calls = [d for d in found if "completions.create()" in d["message"]]
+    assert len(calls) == 1 and "test_legacy.py" not in calls[0]["message"]
+
+
+def test_a_mock_client_fixture_in_conftest_refuses_for_the_modules_its_tests_import(
+    cli: Cli,
+) -> None:
+    write_tree(
+        cli.cwd,
+        {
+            "pyproject.toml": "",
+            "app/__init__.py": "",
+            "app/llm.py": APP,
+            "app/other.py": APP,
+            "tests/conftest.py": (
+                "import pytest\nfrom unittest.mock import MagicMock\n\n\n@pytest.fixture\n"
+                "def fake_client():\n    client = MagicMock()\n"
+                "    client.messages.create.return_value = object()\n    return client\n"
+            ),
+            "tests/test_llm.py": (
+                "from app import llm\n\n\ndef test_ask(monkeypatch, fake_client):\n"
+                "    monkeypatch.setattr(llm, 'client', fake_client)\n"
+            ),
+        },
+    )
+    found = {
+        d["path"]: d for d in cli.json("check", "--no-cache", "--select", "CM104")["diagnostics"]
+    }
+    assert found["app/llm.py"]["fix"] is None
+    assert (
+        "tests/conftest.py:8, a mock configured on messages.create"
+        in found["app/llm.py"]["message"]
+    )
+    assert found["app/other.py"]["fix"] is not None  # no test of it uses the fixture

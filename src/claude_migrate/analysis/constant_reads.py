@@ -187,6 +187,54 @@ def constant_reads(ctx: FileContext, canonical: str) -> list[ConstantRead]:
     return found
 
 
+def read_by_other_code(ctx: FileContext, read: ConstantRead) -> str:
+    """Return why editing a constant other modules' Claude calls read would change what other
+    code of its own module sees ("" if no other code of the module reads it).
+
+    A module-level constant (`NAME`) or a class attribute (`Holder.attr`) read in its own
+    module other than by the Claude calls the project phase lists (`tokens[: self.MAX_TOKENS]`,
+    input clipping sharing the answer's budget) keeps its value: the new one would reach that
+    code too. Reads by an attribute of the same spelling count as well: a fix is only ever
+    withheld by them. What modules importing the constant do with it is not seen here.
+    """
+    if read.outside:
+        return ""
+    holder, dot, attr = read.name.rpartition(".")
+    if not attr.isidentifier() or (dot and not holder.isidentifier()):
+        return ""  # a parameter's default or a function's entry: read through the call
+    calls = {line for path, line in read.places if path == ctx.path}
+    nodes = ctx.nodes
+    lines: set[int] = set()
+    for node in nodes.names_spelled(attr):
+        if _reads_value(ctx, node, attribute=bool(dot)):
+            line = ctx.range(node).start.line
+            if line not in calls:
+                lines.add(line)
+    if not lines:
+        return ""
+    shown = ", ".join(ctx.line_label(line) for line in sorted(lines))
+    return (
+        f"{read.name} is also read on line{'s' if len(lines) != 1 else ''} {shown}, by code "
+        "other than the Claude calls: the edit would change what that code sees; set the "
+        "calls' own value instead"
+    )
+
+
+def _reads_value(ctx: FileContext, node: cst.Name, *, attribute: bool) -> bool:
+    """Return whether `node` reads the value: as `<x>.<name>` (not written to), or, for a
+    module-level constant (`attribute` False), as the bare name (not a target, keyword or
+    `global`)."""
+    parent = ctx.nodes.parent(node)
+    if isinstance(parent, cst.Attribute) and parent.attr is node:
+        above = ctx.nodes.parent(parent)
+        return not isinstance(above, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign))
+    if attribute or isinstance(parent, (cst.NameItem, cst.ImportAlias)):
+        return False  # a bare name is not the class attribute
+    if isinstance(parent, (cst.AssignTarget, cst.AnnAssign)):
+        return parent.target is not node
+    return not (isinstance(parent, cst.Arg) and parent.keyword is node)
+
+
 def _unseen_here(ctx: FileContext, read: list[Any]) -> bool:
     """Return whether a call the project phase saw reading a class attribute is one this file's
     own analysis does not read a value for: a call of another file, or one of this file whose

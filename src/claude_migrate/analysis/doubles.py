@@ -38,6 +38,14 @@ MOCK_ATTRIBUTES = frozenset(
     {"return_value", "side_effect", "call_args", "call_args_list", "call_count", "called"}
 )
 SHOWN = 2  # doubles named in a message
+# The endpoints a `<resource>.create` posts to, as an HTTP mock names them: respx routes
+# (`respx.post("https://api.anthropic.com/v1/messages")`, `respx_mock.route(url__regex=...)`)
+# and pytest-httpx responses (`httpx_mock.add_response(url=".../v1/messages", json=...)`) answer
+# the request the call sends now: a JSON message where a stream reads events
+# (https://lundberg.github.io/respx/guide/, https://colin-b.github.io/pytest_httpx/).
+ENDPOINTS = {"/v1/messages": "messages", "/v1/complete": "completions"}
+HTTP_MOCKS = frozenset({"add_response", "add_callback"})  # pytest-httpx's `httpx_mock`
+ROUTE_VERBS = frozenset({"post", "route"})  # respx's routes, on `respx` or a router
 # How many package levels a module's re-export (`pkg/__init__.py`: `from .client import X`) is
 # followed up, for tests that import the package.
 MAX_PACKAGES = 4
@@ -249,7 +257,7 @@ def _doubles(root: str, digest: str) -> tuple[Double, ...]:
             continue
         relative = path.relative_to(root).as_posix()
         replayed = _replayed(str(path), relative, "messages", frozenset())
-        if "create" not in text and not replayed:
+        if "create" not in text and not replayed and not any(p in text for p in ENDPOINTS):
             continue
         try:
             scan = _Scan(ast.parse(text))
@@ -265,7 +273,46 @@ def _doubles(root: str, digest: str) -> tuple[Double, ...]:
                 Double(relative, double.line, resource, double.what, modules)
                 for resource in ("messages", "completions")
             )
-    return tuple(found)
+    return tuple(_with_conftest_scope(root, found))
+
+
+def _with_conftest_scope(root: str, found: list[Double]) -> list[Double]:
+    """Return the doubles with those of a `conftest.py` counted for the modules its tests
+    import: a fixture there (a mock client configured on `messages.create`) is handed to every
+    test of its folder and below (https://docs.pytest.org/en/stable/reference/fixtures.html),
+    which puts it in the module's place."""
+    folders = {
+        d.path.rpartition("/")[0] for d in found if d.path.rpartition("/")[2] == "conftest.py"
+    }
+    if not folders:
+        return found
+    imported: dict[str, set[str]] = {folder: set() for folder in folders}
+    for path in _test_files(root):
+        relative = path.relative_to(root).as_posix()
+        owners = [f for f in folders if not f or relative.startswith(f + "/")]
+        if not owners or relative.endswith("conftest.py"):
+            continue
+        try:
+            if path.stat().st_size > MAX_BYTES:
+                continue
+            modules = _Scan(ast.parse(path.read_text(encoding="utf-8"))).modules
+        except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for owner in owners:
+            imported[owner] |= modules
+    out: list[Double] = []
+    for double in found:
+        folder, _, name = double.path.rpartition("/")
+        if name == "conftest.py" and imported.get(folder):
+            double = Double(
+                double.path,
+                double.line,
+                double.resource,
+                f"{double.what}, a fixture of the tests beside it",
+                double.modules | frozenset(imported[folder]),
+            )
+        out.append(double)
+    return out
 
 
 def _chain(node: ast.expr) -> list[str]:
@@ -283,10 +330,33 @@ def _chain(node: ast.expr) -> list[str]:
     return names[::-1]
 
 
+# The SDK's resource classes (`anthropic.resources.Messages`, `AsyncMessages`, ...): a patch of
+# their `create` stands in for every client's call.
+_RESOURCE_CLASSES = {
+    "Messages": "messages",
+    "AsyncMessages": "messages",
+    "Completions": "completions",
+    "AsyncCompletions": "completions",
+}
+
+
+def _resource(names: list[str]) -> str | None:
+    """Return "messages" or "completions" when a chain names that resource: a client's
+    attribute, or the SDK's class (not OpenAI's `chat.Completions`)."""
+    if not names:
+        return None
+    last = names[-1]
+    if last in ("messages", "completions"):
+        return last
+    if last in _RESOURCE_CLASSES and "chat" not in names[:-1]:
+        return _RESOURCE_CLASSES[last]
+    return None
+
+
 def _resource_of(names: list[str]) -> str | None:
     """Return "messages" or "completions" when a chain ends in `<resource>.create`."""
-    if len(names) >= 2 and names[-1] == "create" and names[-2] in ("messages", "completions"):
-        return names[-2]
+    if len(names) >= 2 and names[-1] == "create":
+        return _resource(names[:-1])
     return None
 
 
@@ -344,6 +414,12 @@ class _Scan(ast.NodeVisitor):
             self._fakes[node.name] = (node.lineno, resource)
             if "message" in lowered or "completion" in lowered:
                 self._add(node, resource, f"fake class {node.name} has create and no stream")
+            elif (own := _own_resource(node)) is not None:
+                what = f"fake class {node.name} is its own {own}, with create and no stream"
+                self._add(node, own, what)
+            elif "anthropic" in lowered or "claude" in lowered:
+                # A fake client standing in for the SDK's class (`FakeAnthropic`).
+                self._add(node, "messages", f"fake client {node.name} has create and no stream")
         for statement in node.body:  # `messages = FakeMessages()` in a fake client's body
             if isinstance(statement, ast.Assign):
                 for target in statement.targets:
@@ -367,6 +443,8 @@ class _Scan(ast.NodeVisitor):
         last = callee[-1] if callee else ""
         if last in ("patch", "object", "setattr", "setitem"):
             self._patch(node, ".".join(callee))
+        if last in HTTP_MOCKS or (last in ROUTE_VERBS and _respx(callee)):
+            self._http_mock(node, ".".join(callee))
         for keyword in node.keywords:  # SimpleNamespace(messages=SimpleNamespace(create=...))
             if keyword.arg in ("messages", "completions"):
                 self._fake_assigned(keyword.value, keyword.arg)
@@ -389,7 +467,63 @@ class _Scan(ast.NodeVisitor):
             first is not None
             and isinstance(second, ast.Constant)
             and second.value == "create"
-            and (chain := _chain(first))
-            and chain[-1] in ("messages", "completions")
+            and (resource := _resource(_chain(first))) is not None
         ):
-            self._add(node, chain[-1], f"{how} on {chain[-1]}.create")
+            self._add(node, resource, f"{how} on {_chain(first)[-1]}.create")
+
+    def _http_mock(self, node: ast.Call, how: str) -> None:
+        """Record an HTTP mock of the endpoint a `<resource>.create` posts to."""
+        texts = [node.args[0]] if node.args else []
+        texts.extend(k.value for k in node.keywords if k.arg and k.arg.split("__")[0] in _URLS)
+        for text in texts:
+            url = _text(text)
+            for path, resource in ENDPOINTS.items():
+                # `/v1/messages/batches` and `/v1/messages/count_tokens` are other endpoints.
+                if path in url and not url.split(path, 1)[1].startswith("/"):
+                    self._add(node, resource, f"an HTTP mock of {path} ({how})")
+                    return
+
+
+_URLS = frozenset({"url", "path"})  # respx's patterns (`url__regex`...) and pytest-httpx's url
+
+
+def _own_resource(node: ast.ClassDef) -> str | None:
+    """Return "messages" or "completions" when a class's method sets that attribute of its
+    instances to the instance itself (`self.messages = self`): `client.messages.create(...)`
+    then runs the class's own `create`."""
+    for method in node.body:
+        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for statement in ast.walk(method):
+            if not isinstance(statement, ast.Assign):
+                continue
+            if not (isinstance(statement.value, ast.Name) and statement.value.id == "self"):
+                continue
+            for target in statement.targets:
+                if (
+                    isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == "self"
+                    and target.attr in ("messages", "completions")
+                ):
+                    return target.attr
+    return None
+
+
+def _respx(callee: list[str]) -> bool:
+    """Return whether a `post`/`route` call is made on respx or one of its routers
+    (`respx.post`, `respx_mock.post`, `router.route`), not on a test client of the project's
+    own app (`client.post("/v1/messages")`)."""
+    return any("respx" in name.lower() or "router" in name.lower() for name in callee[:-1])
+
+
+def _text(node: ast.expr) -> str:
+    """Return a string literal's text, or an f-string's literal parts joined (`f"{BASE}/v1/
+    messages"` -> "/v1/messages"); "" for anything else."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(
+            v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str)
+        )
+    return ""

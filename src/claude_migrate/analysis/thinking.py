@@ -26,6 +26,9 @@ else:
 
 # The SDK's sentinels for a parameter left out (anthropic `_types.py`: `NOT_GIVEN`, `omit`).
 _LEFT_OUT = frozenset({"NOT_GIVEN", "NotGiven", "omit", "Omit"})
+# Where a Bedrock Converse call's parameters live (`targets.bedrock`): its request fields
+# beyond `inferenceConfig` go in `additionalModelRequestFields`.
+CONVERSE_FIELDS = "inference-config"
 
 
 @dataclass(frozen=True)
@@ -55,9 +58,14 @@ def _left_out(node: cst.BaseExpression) -> bool:
 
 def _in_extra_body(ctx: FileContext, site: CallSite) -> Entry | Thinking | None:
     """Return the `thinking` entry of the call's `extra_body` (the SDKs merge it into the JSON
-    body they send: anthropic `_base_client.py` and openai alike), a Thinking that may be on
-    when that body cannot be read, or None when it sends no `thinking`."""
+    body they send: anthropic `_base_client.py` and openai alike), or of a Bedrock Converse
+    call's `additionalModelRequestFields` (passed to the model as its own request fields:
+    https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html),
+    a Thinking that may be on when that body cannot be read, or None when it sends no
+    `thinking`."""
     extra = site.params.get("extra_body")
+    if extra is None and site.call_args is not None and site.target.location == CONVERSE_FIELDS:
+        extra = site.call_args.get("additionalModelRequestFields")
     if extra is None or _left_out(extra.value_node):
         return None
     if extra.value.known and extra.value.value is None:

@@ -71,7 +71,7 @@ class CeilingCheck(Check["FileContext"]):
 
     def _constants(self, ctx: FileContext, reported: set[int]) -> Iterable[Diagnostic]:
         """Report this file's constants that other modules' Claude calls read, once each."""
-        from claude_migrate.analysis.constant_reads import constant_reads
+        from claude_migrate.analysis.constant_reads import constant_reads, read_by_other_code
 
         maximum = self.settings["max"]
         fix_to = format_number(self.settings["fix-to"])
@@ -82,7 +82,10 @@ class CeilingCheck(Check["FileContext"]):
             if not isinstance(value, (int, float)) or value <= maximum:
                 continue
             fix = None
-            if not read.outside:  # a fix never writes outside the given paths
+            shared = read_by_other_code(ctx, read)
+            no_fix = f" (no automatic fix: {shared})" if shared else ""
+            # A fix never writes outside the given paths, nor where other code reads the value.
+            if not read.outside and not shared:
                 fix = ctx.fix(
                     # Every module reading the constant gets the new value, Claude calls or not.
                     Applicability.UNSAFE,
@@ -93,7 +96,7 @@ class CeilingCheck(Check["FileContext"]):
                 self,
                 read.node,
                 f"{self.label} {format_number(value)} ({read.describe(ctx.path)}) is above the "
-                f"policy maximum {format_number(maximum)}",
+                f"policy maximum {format_number(maximum)}{no_fix}",
                 fix,
                 related=read.related(self.label),
             )

@@ -145,9 +145,15 @@ class MigrateModelCheck(Check["FileContext"]):
 
         readings: list[Reading] = []
         moving = []
+        seen: set[int] = set()
         for site in ctx.all_sites:
-            if site.branch_of is not None:
-                continue  # a migration moves the call, whatever branch chose its model
+            # A call split by a value set moves once, as the call, when the split was on another
+            # parameter (`if temperature is None: temperature = 0.2`); a split on the model
+            # (`model = A if fast else B`) moves each value where it is written.
+            site = _moving_site(ctx, site)
+            if id(site) in seen:
+                continue
+            seen.add(id(site))
             entry = model_entry(ctx, site)
             if entry is None or not entry.value.known or not isinstance(entry.value.value, str):
                 continue
@@ -281,12 +287,32 @@ class MigrateModelCheck(Check["FileContext"]):
             return ctx.diagnostic(self, refused[0].node, refused[0].message, None, scope)
         edits = edits_for(ctx, needed)
         changes = "; ".join(p.change for p in needed)
+        if site.branch_of is not None:
+            # One value of a model the call chooses: the repair would change the request the
+            # call sends for every other value too.
+            message = (
+                f"{entry.value.value!r} refuses part of this request: {changes} (no automatic "
+                "fix: the call's other parameters would change for every value of the model)"
+            )
+            return ctx.diagnostic(self, entry.holder, message, None, scope, related=related)
         if edits is None:
             message = "the parameters the target needs changed cannot be rewritten"
             return ctx.diagnostic(self, entry.holder, message, None, scope, related=related)
         message = f"{entry.value.value!r} refuses part of this request: {changes}"
         fix = ctx.fix(applicability, changes, *edits)
         return ctx.diagnostic(self, entry.holder, message, fix, scope, related=related)
+
+
+def _moving_site(ctx: FileContext, site: CallSite) -> CallSite:
+    """Return the site a migration judges for `site`: the call it was split from by a value set
+    of another parameter than the model (every branch sends the call's one model), else itself."""
+    origin = site.branch_of
+    if origin is None:
+        return site
+    own, shared = model_entry(ctx, site), model_entry(ctx, origin)
+    if own is not None and shared is not None and own.value.node is not shared.value.node:
+        return site  # one value of the model: it moves where it is written
+    return origin
 
 
 def _merged_registers(ctx: FileContext, moving: list[tuple[CallSite, Entry]]) -> dict[int, str]:

@@ -142,7 +142,7 @@ class SdkPinsCheck(Check["CheckContext"]):
                 f"{pin.name} {pin.spec.strip()} admits versions below the policy minimum {minimum}"
             )
             release = str(releases.target(pin.key, Version(minimum)))
-            generated = _generated(pin, label)
+            generated = _generated(pin, label) or _unpublished(pin, minimum, release)
             message += generated
             span = pin.spec_span
             raised = (
@@ -162,6 +162,8 @@ class SdkPinsCheck(Check["CheckContext"]):
             message += "; " + blocking
             if fix is not None:
                 fix = Fix(Applicability.UNSAFE, fix.description, fix.edits)
+        if fix is not None:
+            fix, message = _relocked(ctx, fix, message)
         line, column = source.position(pin.start)
         end_line, end_column = source.position(pin.end)
         return Diagnostic(
@@ -216,6 +218,46 @@ class SdkPinsCheck(Check["CheckContext"]):
                 f"{removal.name} (removed in {removal.removed_in}) is used at {shown}{more}"
             )
         return "unsafe: the project still uses what that removes: " + "; ".join(parts)
+
+
+def _relocked(ctx: CheckContext, fix: Fix, message: str) -> tuple[Fix, str]:
+    """Return the fix made unsafe, and the message saying what to run, when a lock file beside
+    the dependency file records its requirements: until it is made again, installing from it
+    fails (`poetry install` answers that pyproject.toml changed significantly since poetry.lock
+    was last generated; `uv sync --locked` that the lock needs updating)."""
+    from claude_migrate.manifests.locks import RELOCK, locks_beside
+
+    locks = locks_beside(getattr(ctx, "file_path", ctx.path))
+    if not locks:
+        return fix, message
+    commands = " and ".join(f"`{RELOCK[lock]}`" for lock in locks)
+    said = f"{' and '.join(locks)} beside it records these requirements: run {commands} after it"
+    fixed = Fix(Applicability.UNSAFE, f"{fix.description}; then run {commands}", fix.edits)
+    return fixed, f"{message}; unsafe: {said}"
+
+
+def _unpublished(pin: Pin, minimum: str, release: str) -> str:
+    """Return why an exact pin is not raised to a version not known to be published ("" if it
+    is): `==9.1.0` of a release PyPI never had leaves a project that no longer installs."""
+    from claude_migrate.manifests.requirement import pins_exactly
+    from claude_migrate.policy import installed_sdk, releases
+
+    if not pins_exactly(pin.spec, pin.syntax, minimum):
+        return ""
+    known = releases.for_package(pin.key)
+    if known is not None and known.published(Version(release)):
+        return ""
+    if pin.key == SDK and installed_sdk.installed_version() == release:
+        return ""  # the anthropic package installed beside claude-migrate is that release
+    if known is None or known.latest is None:
+        listed = f"rules/releases.toml has no list of {pin.name}'s releases"
+    else:
+        listed = f"rules/releases.toml lists {pin.name} up to {known.latest}, read {known.as_of}"
+    return (
+        f"; no automatic fix: {release} is not a release of {pin.name} known to be published "
+        f"({listed}), and an exact pin of one that is not would not install: pin a published "
+        "release by hand"
+    )
 
 
 def _generated(pin: Pin, label: str) -> str:

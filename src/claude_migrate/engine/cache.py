@@ -702,6 +702,10 @@ def external_state(settings: FileSettings, kind: str, path: str) -> str:
         from claude_migrate.analysis.sdk_uses import state
 
         key += ";code=" + state(os.path.dirname(os.path.abspath(path)))
+        # ... and on the lock files beside it (a raise is unsafe until they are made again).
+        from claude_migrate.manifests.locks import locks_beside
+
+        key += ";locks=" + ",".join(locks_beside(path))
     elif kind == "python":
         # Whether a rewrite of a call's shape is offered depends on the project's tests (CM104
         # and CM301 refuse one that the tests' doubles of the call would no longer see).

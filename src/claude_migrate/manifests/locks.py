@@ -8,6 +8,7 @@ the message says to raise the requirement and re-lock.
 from __future__ import annotations
 
 import json
+import os
 import re
 
 from claude_migrate.manifests.pyproject import toml_problem
@@ -20,6 +21,23 @@ RELOCK = {
     "pdm.lock": "pdm lock",
     "Pipfile.lock": "pipenv lock",
 }
+
+
+# The lock files that record a hash of a dependency file's requirements: `poetry install`
+# (Poetry 2), `uv sync --locked`, `pdm install` and `pipenv install --deploy` refuse to install
+# from one whose file changed since it was written, until it is made again.
+LOCKS_OF = {
+    "pyproject.toml": ("poetry.lock", "uv.lock", "pdm.lock"),
+    "Pipfile": ("Pipfile.lock",),
+}
+
+
+def locks_beside(path: str) -> tuple[str, ...]:
+    """Return the lock files beside a dependency file that record its requirements."""
+    folder, name = os.path.split(os.path.abspath(path))
+    return tuple(
+        lock for lock in LOCKS_OF.get(name, ()) if os.path.isfile(os.path.join(folder, lock))
+    )
 
 
 def read_toml_lock(text: str, name: str) -> tuple[list[Pin], list[Problem]]:

@@ -274,6 +274,30 @@ def raise_constraint(
     return result
 
 
+# Operators whose version is the only one installed: `==`, `===`, poetry's `=` and bare version.
+_PINNING_OPS = frozenset({"==", "===", "=", ""})
+
+
+def pins_exactly(spec: str, syntax: str, minimum: str) -> bool:
+    """Return whether raising `spec` to `minimum` writes an exact pin (`==X`, poetry's bare `X`):
+    the version it names is then the one that gets installed, so it must have been published."""
+    if syntax == LOCKED:
+        return False
+    floor = Version(minimum)
+    pieces = re.split(r"\|\|?", spec) if syntax == POETRY else [spec]
+    try:
+        for piece in pieces:
+            for clause in split_clauses(piece, syntax)[0]:
+                translated = SpecifierSet(",".join(_translate(clause, syntax)))
+                if clause.op in LOWER_OPS and admits_below(translated, floor):
+                    if _rewrite(clause, minimum) in _PINNING_OPS:
+                        return True
+                    break
+    except (ConstraintError, InvalidSpecifier, InvalidVersion):
+        return False
+    return False
+
+
 def _raise_union(spec: str, minimum: str, release: str | None) -> str | None:
     """Return a poetry `||` union raised alternative by alternative (`^0.20 || ^0.40` to
     `^0.32.1 || ^0.40`): each one that admits a version below `minimum` is raised as a
