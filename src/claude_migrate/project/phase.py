@@ -3012,6 +3012,12 @@ class Project:
                 or self._handed_object(module, function, value[1])
             ):
                 return self._field_default(module, function, value)
+            if isinstance(base, Class) and base.module != module:
+                # `Settings.MODEL` of another module's class, reported at the class body once,
+                # as `settings.MODEL` of an instance of it is (`_field_default`).
+                if self._attribute_set(value[2]):
+                    return None
+                return self._class_constant((base.module, base.name), value[2])
             if not isinstance(base, Module) or base.name == module:
                 return None
             return self._module_constant(base.name, value[2])
@@ -4727,6 +4733,8 @@ class Project:
                 continue
             if not (attr.isupper() or attr in CLAUDE_PARAMETERS):
                 continue
+            if self._attribute_set(attr):
+                continue  # `Settings.MODEL = args.model` somewhere: not the body's value alone
             value = self.evaluate(module, None, values[0][0])
             if isinstance(value, Const) and _jsonable(value.value):
                 found[attr] = value.value
