@@ -699,9 +699,9 @@ def external_state(settings: FileSettings, kind: str, path: str) -> str:
     if kind not in ("python", "config") or os.path.basename(path) == "setup.py":
         # Whether a raised anthropic pin is a safe fix depends on the project's Python code
         # (CM201 names the uses of what the new SDK removed): dependency files key on it.
-        from claude_migrate.analysis.sdk_uses import state
+        from claude_migrate.analysis.sdk_uses import code_folder, state
 
-        key += ";code=" + state(os.path.dirname(os.path.abspath(path)))
+        key += ";code=" + state(code_folder(os.path.dirname(os.path.abspath(path))))
     elif kind == "python":
         # Whether a rewrite of a call's shape is offered depends on the project's tests (CM104
         # and CM301 refuse one that the tests' doubles of the call would no longer see).
