@@ -182,3 +182,66 @@ def test_a_dict_entry_two_calls_spread_is_one_finding_naming_each_spread(tmp_pat
         (10, "a Claude call sends this max_tokens here, through **ARGS"),
         (15, "a Claude call sends this max_tokens here, through **ARGS"),
     ]
+
+
+def test_a_class_attribute_read_through_its_class_and_an_instance_is_one_finding(
+    tmp_path: Path,
+) -> None:
+    # `Settings.MODEL` in one call, `settings.MODEL` of a module-level instance in another:
+    # one value, reported once in the class body, both calls its related places.
+    config = (
+        "class Settings:\n"
+        "    MODEL = 'claude-3-opus-20240229'\n"  # line 2
+        "\n\nsettings = Settings()\n"
+    )
+    calls = (
+        "import anthropic\n\nfrom app.config import Settings, settings\n\n"
+        "client = anthropic.Anthropic()\n\n\n"
+        "def one():\n" + _call(model="Settings.MODEL") + "\n\n"  # line 9
+        "def two():\n" + _call(model="settings.MODEL")  # line 13
+    )
+    root = write_tree(
+        tmp_path / "repo",
+        {
+            "claude-migrate.toml": POLICY,
+            "app/__init__.py": "",
+            "app/config.py": config,
+            "app/calls.py": calls,
+        },
+    )
+    (found,) = _check(root)
+    assert _places([found]) == [("app/config.py", 2, "CM302")]
+    assert [(r["path"], r["line"]) for r in found["related"]] == [
+        ("app/calls.py", 9),
+        ("app/calls.py", 13),
+    ]
+    Cli(root)("fix", "--unsafe-fixes", "--no-cache", ".")
+    assert "MODEL = 'claude-opus-4-6'" in (root / "app/config.py").read_text()
+    assert (root / "app/calls.py").read_text() == calls
+
+
+def test_a_class_attribute_set_from_outside_proves_no_value_the_calls_send(
+    tmp_path: Path,
+) -> None:
+    # `Settings.MODEL = ...` in another module: which value a call sends depends on the run.
+    config = "class Settings:\n    MODEL = 'claude-3-opus-20240229'\n"
+    calls = (
+        "import anthropic\n\nfrom app.config import Settings\n\n"
+        "client = anthropic.Anthropic()\n\n\n"
+        "def one():\n" + _call(model="Settings.MODEL") + "\n\n"
+        "def two():\n" + _call(model="Settings.MODEL")
+    )
+    main = "from app.config import Settings\n\nSettings.MODEL = 'claude-sonnet-4-6'\n"
+    root = write_tree(
+        tmp_path / "repo",
+        {
+            "claude-migrate.toml": POLICY,
+            "app/__init__.py": "",
+            "app/config.py": config,
+            "app/calls.py": calls,
+            "app/main.py": main,
+        },
+    )
+    (found,) = _check(root)
+    assert _places([found]) == [("app/config.py", 2, "CM302")]
+    assert "found as data" in found["message"]

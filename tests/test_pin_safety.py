@@ -132,3 +132,21 @@ def test_the_search_for_uses_parses_only_files_that_spell_a_removed_name(
     }
     assert len(parsed) == 3
     assert not any("client = anthropic.Anthropic()" in text for text in parsed)
+
+
+def test_a_requirements_folder_s_files_are_judged_on_the_code_beside_the_folder(
+    tmp_path: Path,
+) -> None:
+    # `requirements/base.txt` installs the project around the folder, not the folder alone.
+    write_tree(
+        tmp_path,
+        {
+            "requirements/base.txt": "anthropic==0.28.0\n",
+            "app/main.py": LEGACY_APP,
+            "claude-migrate.toml": POLICY,
+        },
+    )
+    cli = Cli(tmp_path)
+    [finding] = cli.json("check", "--select", "CM201", "requirements/base.txt")["diagnostics"]
+    assert finding["fix"]["applicability"] == "unsafe"
+    assert "completions (removed in 1.0.0) is used at app/main.py:9" in finding["message"]

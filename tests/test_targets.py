@@ -24,7 +24,7 @@ from claude_migrate.api import collect_jobs, execute
 from claude_migrate.core.job import Options
 from claude_migrate.policy.config import PolicyLoader
 from claude_migrate.policy.deprecations import load as load_catalogue
-from claude_migrate.targets import described
+from claude_migrate.targets import described, sent_another_model
 
 CASES = sorted(
     case
@@ -741,3 +741,44 @@ def test_the_registry_describes_every_familys_import_paths(qualname: str) -> Non
 )
 def test_a_librarys_other_names_are_not_described(qualname: str) -> None:
     assert not described(qualname)
+
+
+@pytest.mark.parametrize(
+    ("client", "model", "another"),
+    [
+        ("anthropic.Anthropic", "llama3.2", True),
+        ("anthropic.AsyncAnthropic", "qwen2.5-coder", True),
+        ("anthropic.Client", "deepseek-chat", True),
+        ("anthropic.Anthropic", "MiniMax-M2", True),
+        ("anthropic.Anthropic", "claude-sonnet-4-5", False),
+        ("anthropic.Anthropic", "m", False),  # a placeholder, not a model id
+        ("anthropic.Anthropic", "MODEL", False),
+        ("anthropic.Anthropic", "{model}", False),
+        # A platform client's model may be an ARN or a deployment name standing for Claude.
+        (
+            "anthropic.AnthropicBedrock",
+            "arn:aws:bedrock:us-east-1:1:application-inference-profile/a1",
+            False,
+        ),
+        ("anthropic.AnthropicFoundry", "prod-deployment-2", False),
+        ("openai.OpenAI", "gpt-4o", False),
+    ],
+)
+def test_a_first_party_client_sent_another_vendors_model_id_is_not_claudes(
+    client: str, model: str, another: bool
+) -> None:
+    assert sent_another_model(client, model) is another
+
+
+def test_a_first_party_client_sent_another_vendors_model_makes_no_site() -> None:
+    found = sites(
+        "import anthropic\n"
+        "c = anthropic.Anthropic(base_url='http://localhost:11434')\n"
+        "c.messages.create(model='llama3.2', max_tokens=9000, messages=[])\n"
+        "c.messages.create(model='claude-haiku-4-5', max_tokens=9000, messages=[])\n"
+        "c.messages.create(model='m', max_tokens=9000, messages=[])\n"
+    )
+    assert [site.record.node.args[0].value.value for site in found] == [
+        "'claude-haiku-4-5'",
+        "'m'",
+    ]

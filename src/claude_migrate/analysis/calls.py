@@ -48,6 +48,7 @@ from claude_migrate.targets.anthropic_sdk import (
     SDK,
     SDK_METHODS,
     is_sdk_client_class,
+    sent_another_model,
 )
 from claude_migrate.targets.base import (
     MAX_TOKENS,
@@ -792,7 +793,8 @@ class CallFinder:
                 return None
             if TARGETS[key].location == "batch-params":
                 return self._batch_site(record, TARGETS[key], symbol.cls)
-            return CallSite(record, TARGETS[key], self.kwargs(record), client=symbol.cls)
+            site = CallSite(record, TARGETS[key], self.kwargs(record), client=symbol.cls)
+            return None if _names_another_model(site) else site
         if symbol.cls == BEDROCK_RUNTIME and len(symbol.path) == 1:
             key = BEDROCK_METHODS.get(symbol.path[0])
             return self._bedrock_site(record, TARGETS[key]) if key else None
@@ -1230,6 +1232,8 @@ class CallFinder:
                 and not (isinstance(value.value, str) and is_claude_model(value.value))
             ):
                 continue
+            if key in site.target.model and _another_model(site.client, value):
+                continue
             items = dict(site.params.items)
             items[key] = Entry(key, value.node, entry.value_node, value, None)
             params = Entries(items, site.params.opaque, set(site.params.unknown_keys))
@@ -1307,6 +1311,21 @@ class CallFinder:
         return CallSite(
             record, target, params, client=f"http:{method}", call_args=args, extra={"url": url}
         )
+
+
+def _another_model(client: str, value: Value) -> bool:
+    """Return whether a first-party client is sent a model proven another vendor's.
+
+    `model="llama3.2"` goes to a server speaking the Messages API with its own models
+    (`targets.anthropic_sdk.sent_another_model`), or fails: not a Claude call.
+    """
+    return value.known and sent_another_model(client, value.value)
+
+
+def _names_another_model(site: CallSite) -> bool:
+    """Return whether a first-party client's call is sent a model proven another vendor's."""
+    entry = site.params.get(*site.target.model)
+    return entry is not None and _another_model(site.client, entry.value)
 
 
 def _equal_to(test: cst.BaseExpression | None, name: str) -> tuple[str, cst.SimpleString] | None:

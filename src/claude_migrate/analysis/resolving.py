@@ -39,8 +39,9 @@ class SymbolResolver(Protocol):
 
     def project_constant(
         self, node: cst.BaseExpression, attr: str, scope: Scope
-    ) -> tuple[Any, str] | None:
-        """Return (value, "Config.MODEL") for a class-level constant of another module."""
+    ) -> tuple[Any, str, bool] | None:
+        """Return (value, "Config.MODEL", reported at the class) for a class-level constant of
+        another module."""
 
     def local_class(self, node: cst.BaseExpression, scope: Scope) -> ClassInfo | None:
         """Return the class of this module an expression names, if it names one."""

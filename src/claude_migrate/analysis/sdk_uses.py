@@ -82,6 +82,20 @@ def python_file_names(folder: str) -> Iterator[str]:
         )
 
 
+# Folders holding a project's requirement files apart from its code (`requirements/base.txt`,
+# `requirements/production.txt`: pip's `-r` files, split per environment).
+REQUIREMENTS_FOLDERS = frozenset({"requirements", "reqs", "requirements.d"})
+
+
+def code_folder(folder: str) -> str:
+    """Return the folder whose Python code a dependency file of `folder` installs: the folder
+    itself, or its parent for a folder of requirement files."""
+    folder = os.path.normpath(folder)
+    if os.path.basename(folder).lower() in REQUIREMENTS_FOLDERS:
+        return os.path.dirname(folder)
+    return folder
+
+
 def state(folder: str) -> str:
     """Return a digest of the Python files' names, sizes and times (the cache's key part)."""
     digest = hashlib.sha256()

@@ -1050,16 +1050,19 @@ class Resolver:
 
     def project_constant(
         self, node: cst.BaseExpression, attr: str, scope: Scope
-    ) -> tuple[Any, str] | None:
-        """Return (value, "Config.MODEL") for a class-level constant of another project module."""
+    ) -> tuple[Any, str, bool] | None:
+        """Return (value, "Config.MODEL", reported) for a class-level constant of another
+        project module; `reported` when the project phase has it reported in its class body,
+        with the Claude calls reading it (`read_by`)."""
         symbol = self.resolve(node, scope)
         if not isinstance(symbol, ProjectClass) or self.project is None:
             return None
-        facts = self.project.modules.get(symbol.module)
-        constants = (facts or {}).get("classes", {}).get(symbol.name, {}).get("constants", {})
+        facts = self.project.modules.get(symbol.module) or {}
+        constants = facts.get("classes", {}).get(symbol.name, {}).get("constants", {})
         if attr not in constants:
             return None
-        return constants[attr], f"{symbol.name}.{attr}"
+        name = f"{symbol.name}.{attr}"
+        return constants[attr], name, name in facts.get("read_by", {})
 
     def local_class(self, node: cst.BaseExpression, scope: Scope) -> ClassInfo | None:
         """Return the class of this module an expression names, if it names one."""

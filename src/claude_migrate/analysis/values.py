@@ -864,7 +864,7 @@ class ValueResolver:
         found = self.symbols.project_constant(base, attr, scope)
         if found is None:
             return self.module_constant(base, attr, scope)
-        return Value(True, found[0], None, found[1])
+        return Value(True, found[0], None, found[1], elsewhere=found[2])
 
     def _member_default(self, name: str, scope: Scope, depth: int) -> Value:
         """Return `model.value` for a parameter whose default is an enum's member

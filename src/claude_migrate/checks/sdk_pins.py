@@ -203,6 +203,7 @@ class SdkPinsCheck(Check["CheckContext"]):
         folder = getattr(ctx, "folder", None)  # a dependency file's; setup.py's is its path's
         if folder is None:
             folder = os.path.dirname(os.path.abspath(getattr(ctx, "file_path", ctx.path)))
+        folder = sdk_uses.code_folder(folder)
         found = sdk_uses.uses(folder, crossed) if crossed else {}
         if not found:
             return ""

@@ -699,9 +699,9 @@ def external_state(settings: FileSettings, kind: str, path: str) -> str:
     if kind not in ("python", "config") or os.path.basename(path) == "setup.py":
         # Whether a raised anthropic pin is a safe fix depends on the project's Python code
         # (CM201 names the uses of what the new SDK removed): dependency files key on it.
-        from claude_migrate.analysis.sdk_uses import state
+        from claude_migrate.analysis.sdk_uses import code_folder, state
 
-        key += ";code=" + state(os.path.dirname(os.path.abspath(path)))
+        key += ";code=" + state(code_folder(os.path.dirname(os.path.abspath(path))))
         # ... and on the lock files beside it (a raise is unsafe until they are made again).
         from claude_migrate.manifests.locks import locks_beside
 

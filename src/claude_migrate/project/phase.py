@@ -76,6 +76,7 @@ from claude_migrate.targets import (
     is_claude_model,
     is_sdk_client_class,
     langchain_target,
+    sent_another_model,
 )
 from claude_migrate.targets.anthropic_sdk import SDK_METHODS
 from claude_migrate.targets.bedrock import BEDROCK_METHODS, BEDROCK_RUNTIME, BOTO3_CLIENT_FACTORIES
@@ -2222,11 +2223,23 @@ class Project:
                         found = tuple(full) in INSTRUCTOR_METHODS
                         return ("instructor:create", kwargs) if found else None
                     sdk = SDK_METHODS.get(tuple(full))
-                    return (sdk, kwargs) if sdk else None
+                    if sdk is None or self._another_model(module, function, receiver, kwargs):
+                        return None
+                    return sdk, kwargs
         callee = self.evaluate(module, function, callee_expr)
         if not isinstance(callee, Ref):
             return None
         return self._outside_target(module, function, call, callee.qualname)
+
+    def _another_model(
+        self, module: str, function: str | None, client: Client, kwargs: dict[str, list[Any]]
+    ) -> bool:
+        """Return whether a first-party client is sent a model proven another vendor's
+        (`targets.anthropic_sdk.sent_another_model`): not a Claude call."""
+        if MODEL not in kwargs:
+            return False
+        model = self.evaluate(module, function, kwargs[MODEL])
+        return isinstance(model, Const) and sent_another_model(client.cls, model.value)
 
     def _bedrock_target(
         self,
@@ -3040,6 +3053,12 @@ class Project:
                 or self._handed_object(module, function, value[1])
             ):
                 return self._field_default(module, function, value)
+            if isinstance(base, Class) and base.module != module:
+                # `Settings.MODEL` of another module's class, reported at the class body once,
+                # as `settings.MODEL` of an instance of it is (`_field_default`).
+                if self._attribute_set(value[2]):
+                    return None
+                return self._class_constant((base.module, base.name), value[2])
             if not isinstance(base, Module) or base.name == module:
                 return None
             return self._module_constant(base.name, value[2])
@@ -4911,6 +4930,8 @@ class Project:
                 continue
             if not (attr.isupper() or attr in CLAUDE_PARAMETERS):
                 continue
+            if self._attribute_set(attr):
+                continue  # `Settings.MODEL = args.model` somewhere: not the body's value alone
             value = self.evaluate(module, None, values[0][0])
             if isinstance(value, Const) and _jsonable(value.value):
                 found[attr] = value.value

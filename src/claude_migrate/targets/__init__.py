@@ -8,7 +8,7 @@ the project's but `core/`, so the LibCST analysis and the `ast` project phase bo
 """
 
 from claude_migrate.targets.agno import AGNO
-from claude_migrate.targets.anthropic_sdk import SDK, is_sdk_client_class
+from claude_migrate.targets.anthropic_sdk import SDK, is_sdk_client_class, sent_another_model
 from claude_migrate.targets.autogen import AUTOGEN
 from claude_migrate.targets.base import (
     CANONICAL,
@@ -86,6 +86,7 @@ __all__ = [
     "described",
     "is_claude_model",
     "is_sdk_client_class",
+    "sent_another_model",
     "langchain_target",
     "parameter_names",
 ]

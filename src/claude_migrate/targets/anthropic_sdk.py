@@ -8,7 +8,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from claude_migrate.targets.base import Target
+from claude_migrate.targets.base import Target, is_claude_model
 
 SDK = "sdk"
 
@@ -144,6 +144,38 @@ def is_sdk_client_class(qualname: str) -> bool:
         return False
     last = qualname.rsplit(".", 1)[-1]
     return bool(SDK_CLIENT_NAME.match(last)) and not last.endswith(("Error", "Exception"))
+
+
+# The clients of the first-party API (`Anthropic`, `AsyncAnthropic`, `Client`, `AsyncClient`),
+# which other servers speaking the Messages API are also sent through, with their own models
+# (`base_url` or ANTHROPIC_BASE_URL: https://docs.ollama.com/api/anthropic-compatibility,
+# https://api-docs.deepseek.com/guides/anthropic_api). The platform clients are left out: a
+# Bedrock inference-profile ARN or a Foundry deployment name may stand for a Claude model.
+FIRST_PARTY_CLIENT_NAME = re.compile(r"^(Async)?(Client|Anthropic)$")
+# A model id with a version or a variant (`llama3.2`, `qwen2.5-coder`, `deepseek-chat`,
+# `MiniMax-M2`): a bare word (`"m"`, `"local"`, `"MODEL"`) is a placeholder, not proven a model.
+VERSIONED_MODEL_ID = re.compile(r"^[A-Za-z][A-Za-z0-9._:/@-]*[-0-9][A-Za-z0-9._:/@-]*$")
+
+
+def is_first_party_client(qualname: str) -> bool:
+    """Return whether an import path names a client of the first-party API (not a platform's)."""
+    return qualname.startswith("anthropic.") and bool(
+        FIRST_PARTY_CLIENT_NAME.match(qualname.rsplit(".", 1)[-1])
+    )
+
+
+def sent_another_model(client: str, model: object) -> bool:
+    """Return whether a call of a first-party client is sent another vendor's model id.
+
+    Such a call goes to a server speaking the Messages API with its own models, or fails: it is
+    not a Claude call (as a wrapper passed such a model is not).
+    """
+    return (
+        isinstance(model, str)
+        and is_first_party_client(client)
+        and VERSIONED_MODEL_ID.match(model.strip()) is not None
+        and not is_claude_model(model)
+    )
 
 
 # What the family describes by import path (`registry.described`): every client class
