@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from claude_migrate.core import line_width as widths
+from claude_migrate.analysis import line_width as widths
 
 
 @pytest.fixture(autouse=True)

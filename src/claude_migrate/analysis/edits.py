@@ -166,14 +166,14 @@ def _within_width(
     inline: Edit,
 ) -> Edit:
     """Return `inline`, or, when it would leave the container's line longer than the project's
-    formatter keeps lines (`core.line_width`), the container written one element per line
+    formatter keeps lines (`analysis.line_width`), the container written one element per line
     with a trailing comma: the layout Ruff's and Black's formatters give a call that does not
     fit on its line, and keep as it is (the trailing comma is "magic" to both).
 
     Only a container alone on its line's brackets is laid out again (`x = Call(...)`, not
     `f(Call(...))`, whose outer call a formatter would split first); anything else stays
     inline."""
-    from claude_migrate.core.line_width import line_width
+    from claude_migrate.analysis.line_width import line_width
 
     text = ctx.source.text
     start, end = ctx.span(container)

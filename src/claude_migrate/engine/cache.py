@@ -718,7 +718,7 @@ def external_state(settings: FileSettings, kind: str, path: str) -> str:
 
         key += ";recorded=" + recordings.state(path)
         # ... and an argument a fix adds splits a call that would pass the formatter's width.
-        from claude_migrate.core.line_width import line_width
+        from claude_migrate.analysis.line_width import line_width
 
         key += f";width={line_width(path)}"
     return key

@@ -32,6 +32,7 @@ import hashlib
 import json
 import os
 import re
+import sys
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -136,6 +137,18 @@ ATTRIBUTE_HOLDERS = frozenset({"threading.local", "types.SimpleNamespace", "argp
 # Library bases that give a class no attributes of its own: a class-body value of a class with
 # only these (and project classes) as bases is what its instances read.
 PLAIN_BASES = frozenset({"abc.ABC", "typing.Generic", "typing.Protocol"})
+# Top-level names a package's file imports from an installed library, never from a module beside
+# it (`sibling_module`): the standard library's, and the SDKs, frameworks and HTTP clients whose
+# names a provider package's own modules are commonly given (`providers/anthropic.py`,
+# `providers/openai.py`).
+LIBRARY_NAMES = frozenset(sys.stdlib_module_names) | {
+    "anthropic", "openai", "boto3", "botocore", "litellm", "instructor", "langchain",
+    "langchain_anthropic", "langchain_aws", "langchain_community", "langchain_core",
+    "langchain_openai", "llama_index", "agno", "crewai", "google", "vertexai", "mistralai",
+    "groq", "ollama", "cohere", "together", "fireworks", "huggingface_hub", "transformers",
+    "requests", "httpx", "aiohttp", "pydantic", "pydantic_ai", "dspy", "autogen", "smolagents",
+    "haystack", "semantic_kernel", "magentic", "marvin", "outlines", "guidance",
+}  # fmt: skip
 # A run over at most this many files (a pre-commit hook's staged files) reads the project
 # modules they import from disk; a larger run is given the tree, whose modules are its own files.
 DISK_READ_FILES = 500
@@ -309,11 +322,12 @@ def sibling_module(folder: Path, top: str, roots: Sequence[Path]) -> str | None:
     pkg/app.py`); imported as `pkg.app`, its `import helpers` is the top-level `helpers`. The
     module beside it is taken there only when no root holds a `helpers` at all: otherwise the
     import would fail, so the file runs as a script (an `__init__.py` added beside scripts does
-    not change what they import).
+    not change what they import). A library's name (`LIBRARY_NAMES`: `import anthropic` in a
+    provider package holding its own `anthropic.py`) is the library's there.
     """
     if not top.isidentifier() or top not in _top_names(folder):
         return None
-    if _is_package(folder) and _find_module_file(top, roots) is not None:
+    if _is_package(folder) and (top in LIBRARY_NAMES or _find_module_file(top, roots) is not None):
         return None
     base = folder / top
     if os.path.isfile(base / "__init__.py"):
@@ -764,7 +778,9 @@ class Project:
         if key not in self._siblings:
             self._siblings[key] = sibling_module(folder, top, self.roots)
         found = self._siblings[key]
-        if found is None:
+        if found is None or (found == module and _is_package(folder)):
+            # A package's `anthropic.py` importing `anthropic` imports the library: as a
+            # script it would import itself.
             return qualname
         self.aliases.setdefault(module, {})[top] = found
         return found + dot + rest
