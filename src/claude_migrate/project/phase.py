@@ -4298,8 +4298,12 @@ class Project:
         found = self._dicts_changed.get(name)
         if found is None:
             changes = _dict_changes(name)
+            spelled = name.encode()
             found = False
             for data in self.given.values():
+                raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+                if spelled not in as_python_reads(raw):
+                    continue  # a change spells the name: a file that never does changes nothing
                 text = data if isinstance(data, str) else python_text(data)
                 if text is None or changes.search(text) is not None:
                     found = True
