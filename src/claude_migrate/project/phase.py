@@ -4273,7 +4273,11 @@ class Project:
         if data is None:
             return True
         text = data if isinstance(data, str) else python_text(data)
-        return text is None or _dict_changes(name).search(text) is not None
+        return (
+            text is None
+            or _dict_changes(name).search(text) is not None
+            or _dict_handed_on(text, name)
+        )
 
     def _changed_in_run(self, name: str) -> bool:
         """Return whether a file of the run may change the items of a dict by that name
@@ -4285,7 +4289,7 @@ class Project:
             found = False
             for data in self.given.values():
                 text = data if isinstance(data, str) else python_text(data)
-                if text is None or changes.search(text) is not None:
+                if text is None or changes.search(text) is not None or _dict_handed_on(text, name):
                     found = True
                     break
             self._dicts_changed[name] = found
@@ -5352,6 +5356,59 @@ def _dict_changes(name: str) -> re.Pattern[str]:
         rf"|\b{re.escape(name)}\s*\|="
         rf"|\bdel\s+{re.escape(name)}\b|\bglobal\s+[^\n]*\b{re.escape(name)}\b"
     )
+
+
+# Calls that only read a dict handed to them (`sorted(PROVIDERS)`, `", ".join(PROVIDERS)`).
+_DICT_READERS: Final = frozenset(
+    {"all", "any", "bool", "dict", "enumerate", "frozenset", "iter", "len", "list", "max"}
+    | {"min", "print", "repr", "reversed", "set", "sorted", "str", "tuple"}
+)
+
+
+def _dict_handed_on(text: str, name: str) -> bool:
+    """Return whether a module's text may hand its dict `name` to code that can change its
+    items under another name: `reg = PROVIDERS`, `install(PROVIDERS)`, `[PROVIDERS]`,
+    `from app.providers import PROVIDERS as reg` (then `reg["claude"] = Other`), or cannot
+    be read. Item reads, method calls (`_dict_changes` judges those), `in`, loops and calls
+    that only read it (`sorted(PROVIDERS)`) hand nothing on."""
+    bare = re.compile(rf"\b{re.escape(name)}\b(?!\s*(?:[\[.:]|=[^=]))")
+    if bare.search(text) is None:
+        return False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return True
+    parents: dict[int, ast.AST] = {}
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
+        if isinstance(node, ast.ImportFrom) and any(
+            alias.name == name and alias.asname not in (None, name) for alias in node.names
+        ):
+            return True
+    for node in ast.walk(tree):
+        if not (
+            (isinstance(node, ast.Name) and node.id == name)
+            or (isinstance(node, ast.Attribute) and node.attr == name)
+        ) or not isinstance(node.ctx, ast.Load):
+            continue
+        parent = parents.get(id(node))
+        if isinstance(parent, (ast.Subscript, ast.Attribute)) and parent.value is node:
+            continue
+        if isinstance(parent, (ast.Compare, ast.FormattedValue)):
+            continue
+        if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node:
+            continue
+        if isinstance(parent, ast.Call) and node in parent.args:
+            called = parent.func
+            if (isinstance(called, ast.Name) and called.id in _DICT_READERS) or (
+                isinstance(called, ast.Attribute) and called.attr in ("join", "format")
+            ):
+                continue
+        return True
+    return False
 
 
 def _plain(symbol: Sym) -> list[Any] | None:
