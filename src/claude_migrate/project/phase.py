@@ -4249,7 +4249,7 @@ class Project:
             if not isinstance(value, Class):
                 return None
             table[key] = [value.module, value.name]
-        if self._changes_dict(made.module, name) or self._changed_in_run(name):
+        if self._registry_moved(made.module, name):
             return None
         return ["classes", table]
 
@@ -4273,16 +4273,22 @@ class Project:
         if data is None:
             return True
         text = data if isinstance(data, str) else python_text(data)
-        return (
-            text is None
-            or _dict_changes(name).search(text) is not None
-            or _dict_handed_on(text, name)
-        )
+        return text is None or _dict_changes(name).search(text) is not None
+
+    def _registry_moved(self, module: str, name: str) -> bool:
+        """Return whether a registry `name` of `module` may change: by its module
+        (`_changes_dict`), handed on where it can change under another name
+        (`_dict_handed_on`), or by any file of the run (`_changed_in_run`)."""
+        if self._changes_dict(module, name) or self._changed_in_run(name):
+            return True
+        data = self._module_data(self.module_path(module))
+        text = None if data is None else data if isinstance(data, str) else python_text(data)
+        return text is None or _dict_handed_on(text, name)
 
     def _changed_in_run(self, name: str) -> bool:
         """Return whether a file of the run may change the items of a dict by that name
-        (`_changes_dict`, over every file given: a plugin registering a class of its own),
-        each name's answer kept for the run."""
+        (`_changes_dict`, over every file given: a plugin registering a class of its own) or
+        hand it on where it can (`_dict_handed_on`), each name's answer kept for the run."""
         found = self._dicts_changed.get(name)
         if found is None:
             changes = _dict_changes(name)
@@ -4303,7 +4309,7 @@ class Project:
         name = named[-1] if named[0] in ("name", "attr") else None
         if not isinstance(name, str):
             return True
-        return self._changes_dict(table.module, name) or self._changed_in_run(name)
+        return self._registry_moved(table.module, name)
 
     def _defaults_outside(self, module: str) -> list[list[Any]]:
         """Return the parameter defaults of modules this run does not check that Claude calls of
