@@ -4265,7 +4265,7 @@ class Project:
             if not isinstance(value, Class):
                 return None
             table[key] = [value.module, value.name]
-        if self._changes_dict(made.module, name) or self._changed_in_run(name):
+        if self._registry_moved(made.module, name):
             return None
         return ["classes", table]
 
@@ -4291,10 +4291,20 @@ class Project:
         text = data if isinstance(data, str) else python_text(data)
         return text is None or _dict_changes(name).search(text) is not None
 
+    def _registry_moved(self, module: str, name: str) -> bool:
+        """Return whether a registry `name` of `module` may change: by its module
+        (`_changes_dict`), handed on where it can change under another name
+        (`_dict_handed_on`), or by any file of the run (`_changed_in_run`)."""
+        if self._changes_dict(module, name) or self._changed_in_run(name):
+            return True
+        data = self._module_data(self.module_path(module))
+        text = None if data is None else data if isinstance(data, str) else python_text(data)
+        return text is None or _dict_handed_on(text, name)
+
     def _changed_in_run(self, name: str) -> bool:
         """Return whether a file of the run may change the items of a dict by that name
-        (`_changes_dict`, over every file given: a plugin registering a class of its own),
-        each name's answer kept for the run."""
+        (`_changes_dict`, over every file given: a plugin registering a class of its own) or
+        hand it on where it can (`_dict_handed_on`), each name's answer kept for the run."""
         found = self._dicts_changed.get(name)
         if found is None:
             changes = _dict_changes(name)
@@ -4305,7 +4315,7 @@ class Project:
                 if spelled not in as_python_reads(raw):
                     continue  # a change spells the name: a file that never does changes nothing
                 text = data if isinstance(data, str) else python_text(data)
-                if text is None or changes.search(text) is not None:
+                if text is None or changes.search(text) is not None or _dict_handed_on(text, name):
                     found = True
                     break
             self._dicts_changed[name] = found
@@ -4319,7 +4329,7 @@ class Project:
         name = named[-1] if named[0] in ("name", "attr") else None
         if not isinstance(name, str):
             return True
-        return self._changes_dict(table.module, name) or self._changed_in_run(name)
+        return self._registry_moved(table.module, name)
 
     def _defaults_outside(self, module: str) -> list[list[Any]]:
         """Return the parameter defaults of modules this run does not check that Claude calls of
@@ -5372,6 +5382,59 @@ def _dict_changes(name: str) -> re.Pattern[str]:
         rf"|\b{re.escape(name)}\s*\|="
         rf"|\bdel\s+{re.escape(name)}\b|\bglobal\s+[^\n]*\b{re.escape(name)}\b"
     )
+
+
+# Calls that only read a dict handed to them (`sorted(PROVIDERS)`, `", ".join(PROVIDERS)`).
+_DICT_READERS: Final = frozenset(
+    {"all", "any", "bool", "dict", "enumerate", "frozenset", "iter", "len", "list", "max"}
+    | {"min", "print", "repr", "reversed", "set", "sorted", "str", "tuple"}
+)
+
+
+def _dict_handed_on(text: str, name: str) -> bool:
+    """Return whether a module's text may hand its dict `name` to code that can change its
+    items under another name: `reg = PROVIDERS`, `install(PROVIDERS)`, `[PROVIDERS]`,
+    `from app.providers import PROVIDERS as reg` (then `reg["claude"] = Other`), or cannot
+    be read. Item reads, method calls (`_dict_changes` judges those), `in`, loops and calls
+    that only read it (`sorted(PROVIDERS)`) hand nothing on."""
+    bare = re.compile(rf"\b{re.escape(name)}\b(?!\s*(?:[\[.:]|=[^=]))")
+    if bare.search(text) is None:
+        return False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return True
+    parents: dict[int, ast.AST] = {}
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
+        if isinstance(node, ast.ImportFrom) and any(
+            alias.name == name and alias.asname not in (None, name) for alias in node.names
+        ):
+            return True
+    for node in ast.walk(tree):
+        if not (
+            (isinstance(node, ast.Name) and node.id == name)
+            or (isinstance(node, ast.Attribute) and node.attr == name)
+        ) or not isinstance(node.ctx, ast.Load):
+            continue
+        parent = parents.get(id(node))
+        if isinstance(parent, (ast.Subscript, ast.Attribute)) and parent.value is node:
+            continue
+        if isinstance(parent, (ast.Compare, ast.FormattedValue)):
+            continue
+        if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node:
+            continue
+        if isinstance(parent, ast.Call) and node in parent.args:
+            called = parent.func
+            if (isinstance(called, ast.Name) and called.id in _DICT_READERS) or (
+                isinstance(called, ast.Attribute) and called.attr in ("join", "format")
+            ):
+                continue
+        return True
+    return False
 
 
 def _plain(symbol: Sym) -> list[Any] | None:
