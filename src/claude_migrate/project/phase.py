@@ -3476,9 +3476,13 @@ class Project:
             for data in self.given.values():
                 raw = data if isinstance(data, bytes) else data.encode("utf-8", "replace")
                 for match in _ATTRIBUTE_WRITE.finditer(raw):
-                    owner, attr = match.groups()
+                    attr = match.group(1)
                     anywhere.add(attr)
-                    if owner != b"self":
+                    # The name before the dot; blanks between them read as a write on an
+                    # object other than `self` too (the dot is where a write may start).
+                    start = match.start()
+                    owner = _OWNER.search(raw, max(0, start - _OWNER_SPAN), start)
+                    if owner is None or owner.group(1) != b"self" or owner.group(2):
                         outside.add(attr)
                 for match in _SETATTR.finditer(raw):
                     anywhere.add(match.group(1))
@@ -4937,7 +4941,7 @@ class Project:
             raw = data if isinstance(data, bytes) else data.encode("utf-8", "replace")
             if any(word in raw for word in (b"setattr", b"__dict__", b"vars(", b"__setattr__")):
                 return None
-            count += sum(1 for m in _ATTRIBUTE_WRITE.finditer(raw) if m.group(2) == name)
+            count += sum(1 for m in _ATTRIBUTE_WRITE.finditer(raw) if m.group(1) == name)
         return self.evaluate(writes[0][0], None, writes[0][1][0]) if count == 1 else None
 
     def _properties(self, module: str, cls: str) -> list[str]:
@@ -5803,9 +5807,12 @@ def _mentions(data: bytes, names: Iterable[bytes]) -> bool:
 # stand between is bounded (`_SPAN` characters): unbounded, a line of many `a.b:` (or of many
 # `setattr(`) is read to its end from each, quadratic in a hostile file.
 _SPAN = 200
-_ATTRIBUTE_WRITE = re.compile(
-    rb"(?<!\w)(?=(\w*)[ \t]*\.[ \t]*(\w+)[ \t]*(?::[^=\n]{0,%d})?=(?!=))" % _SPAN
-)
+# An attribute write `<owner>.<attr> = ...` (an annotation between them allowed), found at its
+# dot (a scan that starts only at dots: a fraction of trying every position for the owner), the
+# owner read back from the bytes before it (`_OWNER`, within `_OWNER_SPAN` bytes).
+_ATTRIBUTE_WRITE = re.compile(rb"\.(?=[ \t]*(\w+)[ \t]*(?::[^=\n]{0,%d})?=(?!=))" % _SPAN)
+_OWNER = re.compile(rb"(\w*)([ \t]*)\Z")
+_OWNER_SPAN = 256
 _SETATTR = re.compile(rb"setattr\([^,\n]{0,%d},[ \t]*[\"'](\w+)[\"']" % _SPAN)
 
 
