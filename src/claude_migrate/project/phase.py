@@ -3159,13 +3159,17 @@ class Project:
         for owner_module, owner in self.mro(cls.module, cls.name):
             if f"{owner}.__init__" not in self.summaries[owner_module]["functions"]:
                 continue
-            data = self._module_data(self.module_path(owner_module))
-            if data is None:
-                return True
-            raw = data if isinstance(data, bytes) else data.encode("utf-8", "replace")
-            if any(word in raw for word in (b"setattr", b"__dict__", b"vars(", b"__setattr__")):
+            raw = self._module_bytes(owner_module)
+            if raw is None or _writes_by_name(raw):
                 return True
         return False
+
+    def _module_bytes(self, module: str) -> bytes | None:
+        """Return a module's source as bytes (None when it cannot be read)."""
+        data = self._module_data(self.module_path(module))
+        if data is None:
+            return None
+        return data if isinstance(data, bytes) else data.encode("utf-8", "replace")
 
     def _made_by(
         self, module: str, function: str | None, holder: list[Any], depth: int, reader: str
@@ -4935,11 +4939,8 @@ class Project:
         name = attr.encode()
         count = 0
         for owner_module in {owner_module for owner_module, _ in order}:
-            data = self._module_data(self.module_path(owner_module))
-            if data is None:
-                return None
-            raw = data if isinstance(data, bytes) else data.encode("utf-8", "replace")
-            if any(word in raw for word in (b"setattr", b"__dict__", b"vars(", b"__setattr__")):
+            raw = self._module_bytes(owner_module)
+            if raw is None or _writes_by_name(raw):
                 return None
             count += sum(1 for m in _ATTRIBUTE_WRITE.finditer(raw) if m.group(1) == name)
         return self.evaluate(writes[0][0], None, writes[0][1][0]) if count == 1 else None
@@ -5812,6 +5813,14 @@ _SPAN = 200
 # owner read back from the bytes before it (`_OWNER`, within `_OWNER_SPAN` bytes).
 _ATTRIBUTE_WRITE = re.compile(rb"\.(?=[ \t]*(\w+)[ \t]*(?::[^=\n]{0,%d})?=(?!=))" % _SPAN)
 _OWNER = re.compile(rb"(\w*)([ \t]*)\Z")
+
+
+def _writes_by_name(raw: bytes) -> bool:
+    """Return whether a module's bytes may set an attribute by a computed name (`setattr`,
+    `__dict__`, `vars(...)`, `__setattr__`): no write of it is then known by its spelling."""
+    return any(word in raw for word in (b"setattr", b"__dict__", b"vars(", b"__setattr__"))
+
+
 _OWNER_SPAN = 256
 _SETATTR = re.compile(rb"setattr\([^,\n]{0,%d},[ \t]*[\"'](\w+)[\"']" % _SPAN)
 
