@@ -313,30 +313,34 @@ def test_request_defaults_a_subclass_overrides_reach_the_base_method(tmp_path: P
     assert ("llm/claude.py", 5, "CM101") in _found(root, "CM101")
 
 
+# A planner whose constructor keeps a fallback options object and hands it to a function.
+PLANNER = (
+    "from dataclasses import dataclass\n\nimport anthropic\n\n\n"
+    "@dataclass\n"
+    "class PlannerConfig:\n"
+    '    model: str = "claude-sonnet-4-6"\n'
+    "    temperature: float = 0.7\n\n\n"
+    "def analyse(text, config: PlannerConfig):\n"
+    "    client = anthropic.Anthropic()\n"
+    "    with client.messages.stream(\n"
+    "        model=config.model, max_tokens=512, temperature=config.temperature,\n"
+    '        messages=[{"role": "user", "content": text}],\n'
+    "    ) as stream:\n"
+    "        return stream.get_final_message()\n\n\n"
+    "class Planner:\n"
+    "    def __init__(self, config: PlannerConfig | None = None):\n"
+    "        self.config = config or PlannerConfig()\n\n"
+    "    def plan(self, text):\n"
+    "        return analyse(text, self.config)\n"
+)
+
+
 def test_a_fallback_options_object_handed_to_a_function_is_read(tmp_path: Path) -> None:
     root = write_tree(
         tmp_path,
         {
             "plan/__init__.py": "",
-            "plan/planner.py": (
-                "from dataclasses import dataclass\n\nimport anthropic\n\n\n"
-                "@dataclass\n"
-                "class PlannerConfig:\n"
-                '    model: str = "claude-sonnet-4-6"\n'
-                "    temperature: float = 0.7\n\n\n"
-                "def analyse(text, config: PlannerConfig):\n"
-                "    client = anthropic.Anthropic()\n"
-                "    with client.messages.stream(\n"
-                "        model=config.model, max_tokens=512, temperature=config.temperature,\n"
-                '        messages=[{"role": "user", "content": text}],\n'
-                "    ) as stream:\n"
-                "        return stream.get_final_message()\n\n\n"
-                "class Planner:\n"
-                "    def __init__(self, config: PlannerConfig | None = None):\n"
-                "        self.config = config or PlannerConfig()\n\n"
-                "    def plan(self, text):\n"
-                "        return analyse(text, self.config)\n"
-            ),
+            "plan/planner.py": PLANNER,
             "plan/main.py": (
                 "from plan.planner import Planner\n\n\n"
                 "def main():\n"
@@ -355,25 +359,7 @@ def test_an_options_object_a_caller_hands_the_constructor_is_read_at_the_caller(
         tmp_path,
         {
             "plan/__init__.py": "",
-            "plan/planner.py": (
-                "from dataclasses import dataclass\n\nimport anthropic\n\n\n"
-                "@dataclass\n"
-                "class PlannerConfig:\n"
-                '    model: str = "claude-sonnet-4-6"\n'
-                "    temperature: float = 0.7\n\n\n"
-                "def analyse(text, config: PlannerConfig):\n"
-                "    client = anthropic.Anthropic()\n"
-                "    with client.messages.stream(\n"
-                "        model=config.model, max_tokens=512, temperature=config.temperature,\n"
-                '        messages=[{"role": "user", "content": text}],\n'
-                "    ) as stream:\n"
-                "        return stream.get_final_message()\n\n\n"
-                "class Planner:\n"
-                "    def __init__(self, config: PlannerConfig | None = None):\n"
-                "        self.config = config or PlannerConfig()\n\n"
-                "    def plan(self, text):\n"
-                "        return analyse(text, self.config)\n"
-            ),
+            "plan/planner.py": PLANNER,
             "plan/main.py": (
                 "from plan.planner import Planner, PlannerConfig\n\n\n"
                 "def cool():\n"
