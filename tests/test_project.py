@@ -7,6 +7,7 @@ file the fix changes. Each is copied (without its goldens) and run through the C
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import subprocess
@@ -14,6 +15,8 @@ from pathlib import Path
 
 import pytest
 from helpers import FIXTURES, Cli, marked_tree, write_tree
+
+from claude_migrate.project import phase
 
 PROJECTS = sorted(p for p in FIXTURES.iterdir() if p.is_dir() and p.name.startswith("project-"))
 
@@ -326,3 +329,81 @@ def test_a_module_calling_only_its_own_method_of_a_wrapper_s_name_is_not_parsed(
     assert by_name["caller.py"].parsed
     assert not by_name["echo.py"].diagnostics
     assert not by_name["echo.py"].parsed
+
+
+def test_a_module_calling_only_factories_and_helpers_of_claude_code_is_not_parsed(
+    tmp_path: Path,
+) -> None:
+    """A module that gets a client from a factory, calls a helper method of a class holding
+    one, and hands a client to a function sending a request of its own gives no request a
+    value: no call of it is a site (a factory's client makes requests through a Claude method,
+    a wanted callee of its own). The triage rejects it even where the phase forces the module
+    (every rule then counts, and the names the project exports). A module calling a wrapper
+    is a candidate, parsed, and keeps its finding."""
+    from claude_migrate.api import collect_jobs, execute
+    from claude_migrate.core.job import Job, Options
+    from claude_migrate.engine.runner import triaged_out
+    from claude_migrate.policy.config import PolicyLoader
+
+    root = tmp_path / "proj"
+    write_tree(
+        root,
+        {
+            "pyproject.toml": "[project]\nname = 'x'\n",
+            "app/__init__.py": "",
+            "app/llm.py": (
+                "import anthropic\n\n"
+                "def make_client():\n"
+                "    return anthropic.Anthropic(max_retries=5)\n\n"
+                "def ping(client):\n"
+                "    with client.messages.stream(\n"
+                "        model='claude-sonnet-4-6', max_tokens=16,\n"
+                "        messages=[{'role': 'user', 'content': 'ping'}],\n"
+                "    ) as s:\n"
+                "        return s.get_final_text()\n\n"
+                "class Pool:\n"
+                "    def __init__(self):\n"
+                "        self.client = make_client()\n\n"
+                "    def copy(self):\n"
+                "        return Pool()\n\n"
+                "class Chat:\n"
+                "    def __init__(self):\n"
+                "        self.client = make_client()\n\n"
+                "    def ask(self, prompt, temperature=0.2):\n"
+                "        with self.client.messages.stream(\n"
+                "            model='claude-sonnet-4-6', max_tokens=512, temperature=temperature,\n"
+                "            messages=[{'role': 'user', 'content': prompt}],\n"
+                "        ) as s:\n"
+                "            return s.get_final_text()\n"
+            ),
+            "app/caller.py": "from app.llm import Chat\n\nChat().ask('hi', temperature=0.9)\n",
+            "app/health.py": (
+                "from app.llm import Pool, make_client, ping\n\n"
+                "def check():\n"
+                "    spare = Pool().copy()\n"
+                "    return spare, ping(make_client())\n"
+            ),
+        },
+    )
+    paths = sorted(root.rglob("*.py"))
+    built = phase.build([(path, path.read_bytes()) for path in paths], root)
+    loader = PolicyLoader(cwd=root)
+
+    def rejected(name: str) -> bool:
+        path = root / "app" / name
+        view = built.view(str(path))
+        assert view is not None
+        # As the phase forces a module calling Claude code (`ProjectView.relevant`): every
+        # rule's candidates count, and the names the project exports.
+        job = Job(str(path), name, "python", loader.for_path(path).settings_for(path))
+        job = dataclasses.replace(job, project=dataclasses.replace(view, relevant=True))
+        return triaged_out(job, path.read_text(encoding="utf-8"))
+
+    assert rejected("health.py")
+    assert not rejected("caller.py")
+    done = execute(collect_jobs([root], loader), Options(), workers=1)
+    by_name = {Path(r.path).name: r for r in done.results}
+    assert [d.code for d in by_name["caller.py"].diagnostics] == ["CM101"]
+    assert by_name["caller.py"].parsed
+    assert not by_name["health.py"].diagnostics
+    assert not by_name["health.py"].parsed

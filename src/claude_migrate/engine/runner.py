@@ -194,11 +194,10 @@ def _wanted_of(checks: tuple[Check[Any], ...], settings: FileSettings) -> Wanted
 def exported_names(job: Job) -> frozenset[str]:
     """Return the names through which a module may reach Claude in code outside it.
 
-    The project phase's view of the module (`ProjectView`: the module-level clients, the
-    wrapper functions and methods, the factories and the classes holding a client that the
-    modules it imports give) and the functions the policy declares as call sites
-    (`[[call-sites]]`). A call of one of them, by any alias, makes the module a candidate of
-    the triage.
+    The project phase's view of the module (`ProjectView`: the module-level clients and the
+    wrapper functions and methods the modules it imports give, `_view_exports`) and the
+    functions the policy declares as call sites (`[[call-sites]]`). A call of one of them, by
+    any alias, makes the module a candidate of the triage.
     """
     declared = frozenset(name.decode() for name in _declared(job.settings))
     if job.project is None:
@@ -209,19 +208,58 @@ def exported_names(job: Job) -> frozenset[str]:
 _EXPORTS: dict[str, frozenset[str]] = {}
 
 
+def _reaches(view: ProjectView, module: object, qual: str) -> bool:
+    """Return whether the view says a function passes what it is given on to a Claude call."""
+    entry = view.modules.get(str(module), {}).get("functions", {}).get(qual, {})
+    return bool(entry.get("reaches") or entry.get("forwards"))
+
+
+def _may_run_a_request(view: ProjectView, plain: object) -> bool:
+    """Return whether calling a module-level name a view gives may be a site of its own: a
+    wrapper function, a class whose `__init__` is one or that subclasses an SDK client, an
+    object whose `__call__` is one; any other kind but a constant, to be safe."""
+    if not isinstance(plain, (list, tuple)) or not plain:
+        return True
+    kind = plain[0]
+    if kind == "const":
+        return False
+    if kind == "func" and len(plain) == 3:
+        return _reaches(view, plain[1], str(plain[2]))
+    if kind == "class" and len(plain) == 3:
+        held = view.modules.get(str(plain[1]), {}).get("classes", {}).get(str(plain[2]), {})
+        return bool(held.get("client_base")) or _reaches(view, plain[1], f"{plain[2]}.__init__")
+    if kind == "obj" and len(plain) == 3:
+        return _reaches(view, plain[1], f"{plain[2]}.__call__")
+    return True
+
+
 def _view_exports(view: ProjectView) -> frozenset[str]:
-    """Return every name a project view says may lead to a Claude call (by its digest, once)."""
+    """Return every name a project view says may lead to a Claude call (by its digest, once).
+
+    A call is a site of its own only where it runs a Claude call with what it is given: a
+    wrapper, whose facts say where its parameters reach (`reaches`, `forwards`; the rules'
+    `_wrapper_site` asks the same), or a subclass of an SDK client being made. A factory, a
+    function whose parameter holds a client or an object, and a class holding a client make
+    no request when called: a request made with what they return is a call of a Claude method
+    (`messages.create`), a wanted callee of its own. Their names are left out, or every file
+    that calls a helper of the SDK's (`copy()`, `to_dict()`) would be parsed by LibCST.
+    """
     found = _EXPORTS.get(view.digest)
     if found is None:
         names: set[str] = set()
         for facts in view.modules.values():
-            for qual in facts.get("functions", {}):
-                names.update(str(qual).split("."))  # `Class.method`: the class and the method
-            names.update(str(name) for name in facts.get("classes", {}))
+            for qual, entry in facts.get("functions", {}).items():
+                if entry.get("reaches") or entry.get("forwards"):
+                    names.update(str(qual).split("."))  # `Class.method`: the class, the method
+            names.update(
+                str(name)
+                for name, held in facts.get("classes", {}).items()
+                if held.get("client_base")
+            )
             names.update(
                 str(name)
                 for name, plain in facts.get("names", {}).items()
-                if not (isinstance(plain, (list, tuple)) and plain and plain[0] == "const")
+                if _may_run_a_request(view, plain)
             )
         if len(_EXPORTS) > 4096:
             _EXPORTS.clear()
