@@ -225,10 +225,6 @@ class CallSite:
     def family(self) -> str:
         return self.target.family
 
-    @property
-    def is_async(self) -> bool:
-        return self.client.rsplit(".", 1)[-1].startswith("Async") or self.record.awaited
-
     def param(self, canonical: str) -> Entry | None:
         """Return the entry for a canonical parameter, under any of the target's names."""
         names = self.target.names(canonical)

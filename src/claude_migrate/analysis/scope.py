@@ -659,11 +659,3 @@ class ModuleIndex:
                 awaited=id(node) in self._await_targets,
             )
         )
-
-    def finish_classes(self) -> None:
-        """Make class-body assignments visible as attributes (`self.x` reads them too)."""
-        for info in self.classes:
-            for name, bindings in info.scope.bindings.items():
-                for binding in bindings:
-                    if binding.kind in ("assign", "annotation"):
-                        info.attributes.setdefault(name, []).append(binding)

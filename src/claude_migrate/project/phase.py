@@ -348,19 +348,6 @@ def _root_set(roots: tuple[Path, ...]) -> frozenset[Path]:
     return frozenset(roots)
 
 
-def module_file(name: str, roots: Sequence[Path]) -> Path | None:
-    """Return the file a dotted module name is read from under the roots, if there is one."""
-    key = (name, tuple(roots))
-    if key not in _MODULE_FILES:
-        if len(_MODULE_FILES) > 100_000:
-            _MODULE_FILES.clear()
-        _MODULE_FILES[key] = _find_module_file(name, roots)
-    return _MODULE_FILES[key]
-
-
-_MODULE_FILES: dict[tuple[str, tuple[Path, ...]], Path | None] = {}
-
-
 @functools.lru_cache(maxsize=4096)
 def _top_names(root: Path) -> frozenset[str]:
     """Return the names a root holds at its top (`x` for `x.py` and for a folder `x/`)."""
@@ -445,19 +432,6 @@ def _real_folder(root: Path) -> str:
 # The derived facts ------------------------------------------------------------------------------
 
 # What an expression is during the project phase: `kinds.Sym` (None is unknown).
-
-
-@dataclass
-class Reach:
-    """A wrapper parameter that reaches a Claude parameter, and the call it reaches."""
-
-    canonical: str
-    target: str  # calls.TARGETS key
-    path: str  # display path of the Claude call
-    line: int
-
-    def as_list(self) -> list[Any]:
-        return [self.canonical, self.target, self.path, self.line]
 
 
 @dataclass
@@ -3435,10 +3409,6 @@ class Project:
             return None
         return list(assigns[0][0])
 
-    def _shadowed(self, module: str, function: str, name: str) -> bool:
-        facts = self.summaries[module]["functions"].get(function, {})
-        return name in facts.get("locals", {}) or name in self._param_index(module, function, facts)
-
     def _attribute_set(self, attr: str) -> bool:
         """Return whether any summarised module sets `<name>.attr` outside a class's own
         methods (`config.model = args.model`): then no object's field is known by its class."""
@@ -5915,7 +5885,6 @@ def build(
         _roots_above,
     ):
         memo.cache_clear()
-    _MODULE_FILES.clear()
     if _names_nothing(files):
         # A large run where nothing names Claude: no module can give anything, and none is
         # read beyond the run's own files. Nothing is paid for the phase but this scan.
