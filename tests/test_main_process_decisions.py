@@ -185,3 +185,39 @@ def test_cpython_answers_pathological_files_in_the_main_process(
     assert done.returncode == 0, done.stderr[-2000:]
     # None of these parses: each goes on to a worker, where LibCST words its CM001.
     assert done.stdout.strip() == "to LibCST (False)", done.stdout
+
+
+def test_each_file_is_decoded_as_python_reads_it_once_per_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The project phase's scans and the prefilter read the same bytes as Python reads them
+    # (the cookie, NFKC identifiers): computed once for a file that names nothing of Claude's
+    # (nearly every file of a tree), not once per reader.
+    from claude_migrate.api import collect_jobs
+    from claude_migrate.core import source
+    from claude_migrate.policy.config import PolicyLoader
+    from claude_migrate.project import phase
+
+    files = {f"client_{i}.py": NO_CANDIDATE for i in range(4)}
+    files.update({f"calls_{i}.py": CALLS for i in range(3)})
+    plain = "import os\nprint(os.sep)\n"
+    files.update({f"plain_{i}.py": plain for i in range(600)})
+    files["latin.py"] = "# -*- coding: latin-1 -*-\n# caf\u00e9\n" + CALLS
+    root = tmp_path / "tree"
+    root.mkdir()
+    for name, text in files.items():
+        (root / name).write_bytes(text.encode("latin-1" if name == "latin.py" else "utf-8"))
+    decoded: list[bytes] = []
+
+    def counting(data: bytes) -> bytes:
+        decoded.append(data)
+        return source.as_python_reads(data)
+
+    monkeypatch.setattr(phase, "as_python_reads", counting)
+    monkeypatch.setattr(engine, "as_python_reads", counting)
+    jobs = collect_jobs([root], PolicyLoader(cwd=root))
+    results = engine.run(jobs, Options(), workers=1)
+    assert len(results) == len(files)
+    found = {Path(r.path).name for r in results if r.diagnostics}
+    assert found == {name for name in files if name.startswith(("calls_", "latin"))}
+    assert decoded.count(plain.encode()) == 600

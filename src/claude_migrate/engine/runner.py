@@ -392,9 +392,12 @@ def as_read(kind: str, data: bytes) -> bytes:
     return data
 
 
-def _verdict(job: Job, data: bytes) -> int:
-    """Return the prefilter's verdict, parsing a file the project phase found a use for."""
-    data = as_read(job.kind, data)
+def _verdict(job: Job, data: bytes, read: bytes | None = None) -> int:
+    """Return the prefilter's verdict, parsing a file the project phase found a use for.
+
+    `read`: the file's bytes as Python reads them (`as_read`), when already known.
+    """
+    data = as_read(job.kind, data) if read is None else read
     verdict = prefilter(data, job.settings, job.kind, job.path)
     if verdict != PARSE and job.project is not None and job.project.relevant:
         return PARSE
@@ -925,6 +928,8 @@ def run(
     one, and its fresh result is stored otherwise (see `cache.py`).
     """
     reads: dict[str, bytes] = {}
+    # The same files' bytes as Python reads them, which the phase computed for its own scans.
+    seen: dict[str, bytes] = {}
     # What the project phase read of each module it parsed: the triage then needs no parse.
     read_by_phase: dict[str, tuple[str, Sites]] = {}
     # The phase makes no reference cycles, and its heap (trees, summaries, views) is large and
@@ -948,8 +953,9 @@ def run(
                 reads,
                 read_by_phase,
                 seconds=options.limits.seconds,
-                wants_sites=_triage_reads(jobs, reads),
+                wants_sites=_triage_reads(jobs, reads, seen),
                 records_of=records,
+                seen=seen,
             )
         )
     finally:
@@ -957,16 +963,19 @@ def run(
             gc.freeze()
             _FROZE = True
             gc.enable()
-    return _run_attached(attached, options, workers, on_result, cache, reads, read_by_phase)
+    return _run_attached(attached, options, workers, on_result, cache, (reads, seen, read_by_phase))
 
 
-def _triage_reads(jobs: Sequence[Job], reads: dict[str, bytes]) -> Callable[[str], bool]:
+def _triage_reads(
+    jobs: Sequence[Job], reads: dict[str, bytes], seen: dict[str, bytes]
+) -> Callable[[str], bool]:
     """Return whether the triage will read a file, as far as its bytes tell (for the phase).
 
     The triage reads a Python file the prefilter sends to a parse; one it does not (a file
     naming Claude that no enabled check confirms) is triaged only if the project phase then
     finds a use for it, and is parsed by the triage itself in that rare case. Files given as
-    text (stdin) are always read.
+    text (stdin) are always read. `seen` holds what Python reads of the files the phase read
+    (`phase.python_reads`), filled before the phase asks.
     """
     by_path = {job.path: job for job in jobs if job.kind == "python" and job.text is None}
 
@@ -975,10 +984,10 @@ def _triage_reads(jobs: Sequence[Job], reads: dict[str, bytes]) -> Callable[[str
         data = reads.get(path)
         if job is None or data is None:
             return True
-        seen = as_read(job.kind, data)
-        if any(name in seen for name in _declared(job.settings)):
+        read = seen.get(path) or as_read(job.kind, data)
+        if any(name in read for name in _declared(job.settings)):
             return True
-        return prefilter(seen, job.settings, job.kind, job.path) == PARSE
+        return prefilter(read, job.settings, job.kind, job.path) == PARSE
 
     return wants
 
@@ -993,16 +1002,17 @@ def _run_attached(
     workers: int | None,
     on_result: Callable[[FileResult], None] | None,
     cache: ResultCache | None,
-    reads: dict[str, bytes],
-    read_by_phase: dict[str, tuple[str, Sites]],
+    read: tuple[dict[str, bytes], dict[str, bytes], dict[str, tuple[str, Sites]]],
 ) -> list[FileResult]:
+    """Settle or parse the attached jobs. `read` is what the project phase read: each file's
+    bytes, the same as Python reads them (`phase.python_reads`), and the triage's sites."""
     state = _RunState(
         attached, options, workers or default_jobs(), on_result, cache, [None] * len(attached)
     )
     # Prefilter in this process: most files of a real tree never need a parse, and sending
     # them to a pool would cost more than reading them here.
     for i, job in enumerate(state.jobs):
-        _decide_in_main(state, i, job, reads, read_by_phase)
+        _decide_in_main(state, i, job, *read)
     _process_heavy(state)
     if cache is not None:
         _store_fresh(state, cache)
@@ -1014,6 +1024,7 @@ def _decide_in_main(
     i: int,
     job: Job,
     reads: dict[str, bytes],
+    seen: dict[str, bytes],
     read_by_phase: dict[str, tuple[str, Sites]],
 ) -> None:
     """Settle job `i` in this process when its bytes allow it, or queue it for a parse."""
@@ -1023,13 +1034,16 @@ def _decide_in_main(
             state.hazardous.add(i)
         state.heavy.append(i)
         return
+    # The project phase may have read the file already: its bytes are used, and what Python
+    # reads of them when it computed that too.
+    data = reads.pop(job.path, None)
+    read = seen.pop(job.path, None) if data and job.kind == "python" else None
     try:
-        # The project phase may have read the file already: its bytes are used.
-        data = reads.pop(job.path, None) or read_regular(job.path)
+        data = data or read_regular(job.path)
     except OSError:
         state.heavy.append(i)  # let process() report it
         return
-    verdict = _verdict(job, data)
+    verdict = _verdict(job, data, read)
     if verdict == SKIP:
         state.done(i, skipped(job, data))
         return

@@ -5866,13 +5866,15 @@ def build(
     seconds: float | None = None,
     wants_sites: Callable[[str], bool] | None = None,
     records_of: RecordsOf | None = None,
+    seen: dict[str, bytes] | None = None,
 ) -> Project:
     """Summarise the files that can matter (and the project modules they import); solve.
 
     A file matters when it mentions Claude (the registry's markers), when a summarised module
     imports it, or when it imports a module that matters (found from its import lines without
     parsing): the set grows until nothing new joins, so a module that calls `ask()` and never
-    says "anthropic" is found, and so is one calling a wrapper of that wrapper.
+    says "anthropic" is found, and so is one calling a wrapper of that wrapper. `seen` holds
+    what Python reads of the files read from disk (`python_reads`), when the caller has it.
     """
     # Listings are memoised within a run only: a long-lived process (the language server, a
     # test) sees the modules created since its last run.
@@ -5885,7 +5887,8 @@ def build(
         _roots_above,
     ):
         memo.cache_clear()
-    if _names_nothing(files):
+    seen = python_reads(files) if seen is None else seen
+    if _names_nothing(files, seen):
         # A large run where nothing names Claude: no module can give anything, and none is
         # read beyond the run's own files. Nothing is paid for the phase but this scan.
         return Project([], cwd)
@@ -5896,7 +5899,7 @@ def build(
     project.seconds = seconds
     project.given = {str(path): data for path, data in files}
     project.wants_sites = wants_sites
-    pending = _add_naming_files(project, files)
+    pending = _add_naming_files(project, files, seen)
     project.solve()
     # However many files the tree holds: a bound on them would let a tree padded past it hide
     # every call of a wrapper made by a file that never names Claude. A file joins only when it
@@ -5914,15 +5917,24 @@ def build(
 _Pending = tuple[Path, bytes, str, bool]
 
 
+def python_reads(files: Sequence[tuple[Path, bytes | str]]) -> dict[str, bytes]:
+    """Return the bytes of each file read from disk as Python reads them (`as_python_reads`:
+    its cookie, NFKC identifiers), by path: what the phase's scans and the prefilter read."""
+    return {str(path): as_python_reads(data) for path, data in files if isinstance(data, bytes)}
+
+
 def _add_naming_files(
-    project: Project, files: Sequence[tuple[Path, bytes | str]]
+    project: Project, files: Sequence[tuple[Path, bytes | str]], seen: dict[str, bytes]
 ) -> list[_Pending]:
     """Summarise the files that name Claude; return the others that import something."""
     pending: list[_Pending] = []
     for path, data in files:
         # Scanned as Python reads the file (its cookie, NFKC identifiers), parsed from `data`.
-        raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
-        raw = as_python_reads(raw)
+        raw = seen.get(str(path)) if isinstance(data, bytes) else None
+        if raw is None:
+            raw = as_python_reads(
+                data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+            )
         if _mentions(raw, SCAN_MARKERS):
             _add_file(project, path, data)
             continue
@@ -6072,16 +6084,16 @@ class _Spelling:
         return any(not name.isascii() and name in self.data for name in names)
 
 
-def _names_nothing(files: Sequence[tuple[Path, bytes | str]]) -> bool:
+def _names_nothing(files: Sequence[tuple[Path, bytes | str]], seen: dict[str, bytes]) -> bool:
     """Return whether a large run holds no file naming Claude (then the phase has nothing)."""
     return len(files) > DISK_READ_FILES and not any(
         _mentions(
             data.encode("utf-8", "surrogatepass")
             if isinstance(data, str)
-            else as_python_reads(data),
+            else seen.get(str(path)) or as_python_reads(data),
             MARKERS,
         )
-        for _, data in files
+        for path, data in files
     )
 
 
@@ -6183,6 +6195,7 @@ def attach_project(
     seconds: float | None = None,
     wants_sites: Callable[[str], bool] | None = None,
     records_of: RecordsOf | None = None,
+    seen: dict[str, bytes] | None = None,
 ) -> list[Any]:
     """Return the jobs with the project phase's view of each Python file attached.
 
@@ -6197,6 +6210,8 @@ def attach_project(
     each file is read once; what the triage reads of each file the phase parsed is left in
     `read_sites_of` (path -> (the text parsed, `triage.Sites`)), so it is parsed once too;
     `wants_sites` (path -> bool) says which files the triage will read, when only some.
+    What Python reads of each file read from disk (`python_reads`) is left in `seen` for the
+    prefilter, which then reads those bytes rather than decoding the file again.
     """
     from dataclasses import replace
 
@@ -6210,7 +6225,10 @@ def attach_project(
     files += notebook_modules(notebooks, broken)
     if reads is not None:
         reads.update((str(path), data) for path, data in files if isinstance(data, bytes))
-    if _names_nothing(files):
+    as_read = python_reads(files)
+    if seen is not None:
+        seen.update(as_read)
+    if _names_nothing(files, as_read):
         return list(jobs)  # every view would be empty: nothing to build, cache or hash
     key = _run_key(files) if cache is not None else ""
     views = _cached_views(cache, key)
@@ -6221,7 +6239,7 @@ def attach_project(
         collecting = gc.isenabled()
         gc.disable()
         try:
-            project = build(files, cwd(), cache, seconds, wants_sites, records_of)
+            project = build(files, cwd(), cache, seconds, wants_sites, records_of, as_read)
         finally:
             if collecting:
                 gc.enable()
