@@ -751,7 +751,12 @@ def test_a_librarys_other_names_are_not_described(qualname: str) -> None:
         ("anthropic.Client", "deepseek-chat", True),
         ("anthropic.Anthropic", "MiniMax-M2", True),
         ("anthropic.Anthropic", "claude-sonnet-4-5", False),
+        # A family Ollama's library serves by its bare name (https://ollama.com/library).
+        ("anthropic.Anthropic", "mistral", True),
+        ("anthropic.Anthropic", "gemma:latest", True),
+        ("anthropic.AsyncAnthropic", "Phi", True),
         ("anthropic.Anthropic", "m", False),  # a placeholder, not a model id
+        ("anthropic.Anthropic", "local", False),
         ("anthropic.Anthropic", "MODEL", False),
         ("anthropic.Anthropic", "{model}", False),
         # A platform client's model may be an ARN or a deployment name standing for Claude.

@@ -155,6 +155,17 @@ FIRST_PARTY_CLIENT_NAME = re.compile(r"^(Async)?(Client|Anthropic)$")
 # A model id with a version or a variant (`llama3.2`, `qwen2.5-coder`, `deepseek-chat`,
 # `MiniMax-M2`): a bare word (`"m"`, `"local"`, `"MODEL"`) is a placeholder, not proven a model.
 VERSIONED_MODEL_ID = re.compile(r"^[A-Za-z][A-Za-z0-9._:/@-]*[-0-9][A-Za-z0-9._:/@-]*$")
+# Other vendors' model families whose bare name is itself a model a server pulls or serves
+# (Ollama's library, https://ollama.com/library: `mistral`, `gemma`, `phi`, `qwen`, `llava`,
+# ... each with an optional `:tag`, as `ollama pull mistral:latest`): no placeholder, and no
+# Claude model.
+OTHER_MODEL_FAMILIES = frozenset(
+    {
+        "codellama", "codestral", "deepseek", "falcon", "gemini", "gemma", "glm", "gpt",
+        "granite", "kimi", "llama", "llava", "minimax", "mistral", "mixtral", "olmo",
+        "openchat", "phi", "qwen", "starcoder", "tinyllama", "vicuna", "zephyr",
+    }
+)  # fmt: skip
 
 
 def is_first_party_client(qualname: str) -> bool:
@@ -173,9 +184,16 @@ def sent_another_model(client: str, model: object) -> bool:
     return (
         isinstance(model, str)
         and is_first_party_client(client)
-        and VERSIONED_MODEL_ID.match(model.strip()) is not None
+        and _names_a_model(model.strip())
         and not is_claude_model(model)
     )
+
+
+def _names_a_model(model: str) -> bool:
+    """Return whether a text is a model id rather than a placeholder: versioned, or the bare
+    name of another vendor's family (with an optional tag)."""
+    name = model.split(":", 1)[0].lower()
+    return VERSIONED_MODEL_ID.match(model) is not None or name in OTHER_MODEL_FAMILIES
 
 
 # What the family describes by import path (`registry.described`): every client class
