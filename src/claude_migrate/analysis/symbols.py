@@ -16,7 +16,12 @@ from claude_migrate.analysis.scope import Binding, ClassInfo, ModuleIndex, Scope
 from claude_migrate.analysis.values import ValueResolver, string_value
 from claude_migrate.core.lazy import lazy_import
 from claude_migrate.core.project_view import SUPER
-from claude_migrate.targets.anthropic_sdk import CLIENT_COPIES, is_sdk_client_class
+from claude_migrate.targets.anthropic_sdk import (
+    CLIENT_COPIES,
+    is_first_party_client,
+    is_sdk_client_class,
+    serves_other_models,
+)
 from claude_migrate.targets.bedrock import (
     BEDROCK_AGENT_RUNTIME,
     BEDROCK_RUNTIME,
@@ -896,6 +901,11 @@ class Resolver:
         if name in PARTIALS:
             return self._partial(node, scope, depth)
         if is_sdk_client_class(name):
+            # A first-party client sent to a server of other models only keeps its base URL:
+            # its calls are Claude's only with a Claude model (`calls._on_other_server`).
+            base_url = self.argument(node, scope, "base_url", None)
+            if base_url and is_first_party_client(name) and serves_other_models(base_url):
+                return Instance(name, (), base_url)
             return Instance(name)
         if name in HTTP_CLIENTS:
             base_url = self.argument(node, scope, "base_url", None)

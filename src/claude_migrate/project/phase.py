@@ -79,7 +79,11 @@ from claude_migrate.targets import (
     langchain_target,
     sent_another_model,
 )
-from claude_migrate.targets.anthropic_sdk import SDK_METHODS
+from claude_migrate.targets.anthropic_sdk import (
+    SDK_METHODS,
+    is_first_party_client,
+    serves_other_models,
+)
 from claude_migrate.targets.bedrock import BEDROCK_METHODS, BEDROCK_RUNTIME, BOTO3_CLIENT_FACTORIES
 from claude_migrate.targets.instructor import (
     INSTRUCTOR_FROM_ANTHROPIC,
@@ -970,7 +974,7 @@ class Project:
         if isinstance(base, Client):
             if base.only is not None and attr not in base.only:
                 return None  # the other vendor's client has it too: either may be called
-            return Client(base.cls, (*base.path, attr))
+            return Client(base.cls, (*base.path, attr), server=base.server)
         if isinstance(base, Param):
             if base.name.count(".") + base.name.count("[") >= MAX_PATH:
                 return None
@@ -1795,6 +1799,16 @@ class Project:
     def _outside_call(self, name: str, call: list[Any]) -> Sym:
         """Return what a call of an outside name makes: a Claude client, or another object."""
         if is_sdk_client_class(name):
+            # Sent to a server of other models only, it keeps the base URL (`Client.server`).
+            base_url = call[3].get("base_url")
+            if (
+                base_url is not None
+                and base_url[0] == "lit"
+                and isinstance(base_url[1], str)
+                and is_first_party_client(name)
+                and serves_other_models(base_url[1])
+            ):
+                return Client(name, server=base_url[1])
             return Client(name)
         if name in BOTO3_CLIENT_FACTORIES or name.endswith("Session.client"):
             service = call[3].get("service_name") or (call[2][0] if call[2] else None)
@@ -2253,9 +2267,31 @@ class Project:
         """Return whether a first-party client is sent a model proven another vendor's
         (`targets.anthropic_sdk.sent_another_model`): not a Claude call."""
         if MODEL not in kwargs:
-            return False
+            return bool(client.server)
         model = self.evaluate(module, function, kwargs[MODEL])
-        return isinstance(model, Const) and sent_another_model(client.cls, model.value)
+        if isinstance(model, Const):
+            return sent_another_model(client.cls, model.value, client.server)
+        # On a server of other models only, a model no caller gives (read from a parameter)
+        # and that is no choice among values is not proven a Claude model.
+        expr = kwargs[MODEL]
+        return (
+            bool(client.server)
+            and expr[0] not in ("or", "if")
+            and not self._reads_parameter(module, function, expr)
+        )
+
+    def _reads_parameter(self, module: str, function: str | None, expr: list[Any]) -> bool:
+        """Return whether a summary's expression is a parameter of `function` or read from one
+        (`model`, `self.model`, `config["model"]`, `options.get("model")`)."""
+        while expr and expr[0] in ("attr", "sub", "call"):
+            expr = expr[1]
+        facts = self.summaries.get(module, {}).get("functions", {}).get(function or "")
+        return (
+            facts is not None
+            and bool(expr)
+            and expr[0] == "name"
+            and any(p["name"] == expr[1] for p in facts["params"])
+        )
 
     def _bedrock_target(
         self,
@@ -5771,7 +5807,8 @@ def _union(results: list[Sym], choice: bool = False) -> Sym:
         return None
     if only is not None and len(sdk) != len(clients):
         return None  # another library's client beside another vendor's: not read
-    return Client(clients[0].cls, (), only)
+    servers = {c.server for c in clients}
+    return Client(clients[0].cls, (), only, servers.pop() if len(servers) == 1 else "")
 
 
 def _choice(results: list[Sym]) -> Sym:

@@ -168,6 +168,30 @@ OTHER_MODEL_FAMILIES = frozenset(
 )  # fmt: skip
 
 
+# Servers speaking the Messages API that serve only their own models, by the base URL their
+# vendors give the first-party client: Ollama's (its default port 11434, or a host named for it:
+# https://docs.ollama.com/api/anthropic-compatibility), DeepSeek's `api.deepseek.com/anthropic`
+# (https://api-docs.deepseek.com/guides/anthropic_api), MiniMax's `api.minimax.io/anthropic`,
+# Moonshot's `api.moonshot.ai/anthropic` and Zhipu's `open.bigmodel.cn/api/anthropic` and
+# `api.z.ai/api/anthropic`. A proxy's URL (LiteLLM's, a gateway's) is none of these: what it
+# serves may be Claude.
+OTHER_SERVER_URL = re.compile(
+    r"""^https?://(?:
+        [^/?#]*:11434(?:[/?#]|$)
+      | (?:[^/?#:]*[.@-])?ollama(?:[.:/?#-]|$)
+      | (?:[^/?#:]*\.)?
+        (?:deepseek\.com|minimaxi?\.(?:io|com)|moonshot\.(?:ai|cn)|bigmodel\.cn|z\.ai)
+        (?::\d+)?(?:[/?#]|$)
+    )""",
+    re.VERBOSE | re.IGNORECASE,
+)
+
+
+def serves_other_models(base_url: str) -> bool:
+    """Return whether a client's base URL is a server of other vendors' models only."""
+    return OTHER_SERVER_URL.match(base_url.strip()) is not None
+
+
 def is_first_party_client(qualname: str) -> bool:
     """Return whether an import path names a client of the first-party API (not a platform's)."""
     return qualname.startswith("anthropic.") and bool(
@@ -175,18 +199,18 @@ def is_first_party_client(qualname: str) -> bool:
     )
 
 
-def sent_another_model(client: str, model: object) -> bool:
+def sent_another_model(client: str, model: object, server: str = "") -> bool:
     """Return whether a call of a first-party client is sent another vendor's model id.
 
     Such a call goes to a server speaking the Messages API with its own models, or fails: it is
-    not a Claude call (as a wrapper passed such a model is not).
+    not a Claude call (as a wrapper passed such a model is not). On a server of other models
+    only (`server`, the client's base URL), any model but a Claude one is such a model.
     """
-    return (
-        isinstance(model, str)
-        and is_first_party_client(client)
-        and _names_a_model(model.strip())
-        and not is_claude_model(model)
-    )
+    if not is_first_party_client(client) or (isinstance(model, str) and is_claude_model(model)):
+        return False
+    if server and serves_other_models(server):
+        return True
+    return isinstance(model, str) and _names_a_model(model.strip())
 
 
 def _names_a_model(model: str) -> bool:
