@@ -607,7 +607,7 @@ class Project:
         # The attributes modules set on names (`_attribute_set`), and over how many summaries.
         self._set_attrs: tuple[int, frozenset[str]] | None = None
         self._set_in_files: dict[str, bool] = {}
-        self._dicts_changed: dict[str, bool] = {}
+        self._dicts_changed: dict[tuple[str, str], bool] = {}
         self._set_outside_files: dict[str, bool] = {}
         self._writes: tuple[frozenset[bytes], frozenset[bytes]] | None = None
         # The calls summaries mark as sending a prefill, as (display path, line), over how many
@@ -4339,31 +4339,64 @@ class Project:
         """Return whether a registry `name` of `module` may change: by its module
         (`_changes_dict`), handed on where it can change under another name
         (`_dict_handed_on`), or by any file of the run (`_changed_in_run`)."""
-        if self._changes_dict(module, name) or self._changed_in_run(name):
+        if self._changes_dict(module, name) or self._changed_in_run(module, name):
             return True
         data = self._module_data(self.module_path(module))
         text = None if data is None else data if isinstance(data, str) else python_text(data)
         return text is None or _dict_handed_on(text, name)
 
-    def _changed_in_run(self, name: str) -> bool:
-        """Return whether a file of the run may change the items of a dict by that name
+    def _changed_in_run(self, module: str, name: str) -> bool:
+        """Return whether a file of the run may change the items of `module`'s dict `name`
         (`_changes_dict`, over every file given: a plugin registering a class of its own) or
-        hand it on where it can (`_dict_handed_on`), each name's answer kept for the run."""
-        found = self._dicts_changed.get(name)
+        hand it on where it can (`_dict_handed_on`), each answer kept for the run. A file whose
+        every use of the name is proven another module's dict (its own `PROVIDERS`, or one
+        imported from a module that is neither `module` nor a package above it) changes
+        nothing of it."""
+        found = self._dicts_changed.get((module, name))
         if found is None:
             changes = _dict_changes(name)
             spelled = name.encode()
             found = False
-            for data in self.given.values():
+            for path, data in self.given.items():
                 raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
                 if spelled not in as_python_reads(raw):
                     continue  # a change spells the name: a file that never does changes nothing
                 text = data if isinstance(data, str) else python_text(data)
-                if text is None or changes.search(text) is not None or _dict_handed_on(text, name):
+                if text is None or (
+                    (changes.search(text) is not None or _dict_handed_on(text, name))
+                    and not self._names_another_dict(path, text, module, name)
+                ):
                     found = True
                     break
-            self._dicts_changed[name] = found
+            self._dicts_changed[(module, name)] = found
         return found
+
+    def _names_another_dict(self, path: str, text: str, module: str, name: str) -> bool:
+        """Return whether every `name` of a file of the run is proven not to be `module`'s:
+        the file is another module, reads no attribute by that name (`chat.PROVIDERS`), and
+        imports the name (or `*`) only from modules that are neither `module` nor a package
+        above it (which may re-export it)."""
+        named = module_name(Path(path), self.roots)
+        if named is None or named[0] == module or named[0].startswith(SCRIPT_MODULE):
+            return False
+        own, is_package = named
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return False
+        package = own if is_package else own.rpartition(".")[0]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr == name:
+                return False
+            if isinstance(node, ast.ImportFrom) and any(
+                alias.name in (name, "*") for alias in node.names
+            ):
+                source = _import_source(node, package)
+                if source is None or source == module or module.startswith(source + "."):
+                    return False
+        return True
 
     def _registry_changed(self, table: Sym, named: list[Any]) -> bool:
         """Return whether a module-level dict read by a name (`PROVIDERS[key]`,
@@ -5430,6 +5463,18 @@ _DICT_READERS: Final = frozenset(
     {"all", "any", "bool", "dict", "enumerate", "frozenset", "iter", "len", "list", "max"}
     | {"min", "print", "repr", "reversed", "set", "sorted", "str", "tuple"}
 )
+
+
+def _import_source(node: ast.ImportFrom, package: str) -> str | None:
+    """Return the absolute module a `from ... import` reads, in a module of `package` (None
+    when a relative import climbs above the top)."""
+    if not node.level:
+        return node.module or None
+    parts = package.split(".") if package else []
+    if node.level - 1 > len(parts) or (node.level - 1 == len(parts) and not node.module):
+        return None
+    base = parts[: len(parts) - (node.level - 1)]
+    return ".".join([*base, node.module] if node.module else base) or None
 
 
 def _dict_handed_on(text: str, name: str) -> bool:
