@@ -751,7 +751,12 @@ def test_a_librarys_other_names_are_not_described(qualname: str) -> None:
         ("anthropic.Client", "deepseek-chat", True),
         ("anthropic.Anthropic", "MiniMax-M2", True),
         ("anthropic.Anthropic", "claude-sonnet-4-5", False),
+        # A family Ollama's library serves by its bare name (https://ollama.com/library).
+        ("anthropic.Anthropic", "mistral", True),
+        ("anthropic.Anthropic", "gemma:latest", True),
+        ("anthropic.AsyncAnthropic", "Phi", True),
         ("anthropic.Anthropic", "m", False),  # a placeholder, not a model id
+        ("anthropic.Anthropic", "local", False),
         ("anthropic.Anthropic", "MODEL", False),
         ("anthropic.Anthropic", "{model}", False),
         # A platform client's model may be an ARN or a deployment name standing for Claude.
@@ -772,8 +777,9 @@ def test_a_first_party_client_sent_another_vendors_model_id_is_not_claudes(
 
 def test_a_first_party_client_sent_another_vendors_model_makes_no_site() -> None:
     found = sites(
+        "import os\n"
         "import anthropic\n"
-        "c = anthropic.Anthropic(base_url='http://localhost:11434')\n"
+        "c = anthropic.Anthropic(base_url=os.environ['ANTHROPIC_BASE_URL'])\n"
         "c.messages.create(model='llama3.2', max_tokens=9000, messages=[])\n"
         "c.messages.create(model='claude-haiku-4-5', max_tokens=9000, messages=[])\n"
         "c.messages.create(model='m', max_tokens=9000, messages=[])\n"
@@ -782,3 +788,45 @@ def test_a_first_party_client_sent_another_vendors_model_makes_no_site() -> None
         "'claude-haiku-4-5'",
         "'m'",
     ]
+
+
+@pytest.mark.parametrize(
+    "base_url",
+    [
+        "http://localhost:11434",
+        "http://ollama:11434/",
+        "https://api.deepseek.com/anthropic",
+        "https://api.minimax.io/anthropic",
+    ],
+)
+def test_a_client_on_a_server_of_other_models_is_claudes_only_with_a_claude_model(
+    base_url: str,
+) -> None:
+    found = sites(
+        "import os\n"
+        "import anthropic\n"
+        f"c = anthropic.Anthropic(base_url='{base_url}')\n"
+        "c.messages.create(model='claude-haiku-4-5', max_tokens=9000, messages=[])\n"
+        "c.messages.create(model='m', max_tokens=9000, messages=[])\n"
+        "c.messages.create(model=os.environ['MODEL'], max_tokens=9000, messages=[])\n"
+        "def ask(model):\n"
+        "    return c.messages.create(model=model, max_tokens=9000, messages=[])\n"
+    )
+    assert [site.record.node.args[0].value.value for site in found] == [
+        "'claude-haiku-4-5'",
+        "model",
+    ]
+
+
+@pytest.mark.parametrize(
+    "base_url",
+    ["http://localhost:4000", "https://gateway.example.com/anthropic", "https://notollama.com"],
+)
+def test_a_client_on_a_proxy_keeps_its_calls_claudes(base_url: str) -> None:
+    found = sites(
+        "import os\n"
+        "import anthropic\n"
+        f"c = anthropic.Anthropic(base_url='{base_url}')\n"
+        "c.messages.create(model=os.environ['MODEL'], max_tokens=9000, messages=[])\n"
+    )
+    assert len(found) == 1

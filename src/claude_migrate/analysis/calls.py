@@ -790,6 +790,12 @@ class CallFinder:
             if TARGETS[key].location == "batch-params":
                 return self._batch_site(record, TARGETS[key], symbol.cls)
             site = CallSite(record, TARGETS[key], self.kwargs(record), client=symbol.cls)
+            if symbol.info:
+                # The client is sent to a server of other models only (`Instance.info`, its
+                # base URL): a call is Claude's where its model may be a Claude model.
+                site.extra["server"] = symbol.info
+                if not self._claude_on_other_server(site):
+                    return None
             return None if _names_another_model(site) else site
         if symbol.cls == BEDROCK_RUNTIME and len(symbol.path) == 1:
             key = BEDROCK_METHODS.get(symbol.path[0])
@@ -924,6 +930,22 @@ class CallFinder:
         wanted = {n for n in names.values() if n}
         args.items = {k: v for k, v in args.items.items() if k in wanted}
         return CallSite(record, target, args, client="declared", via=Hop(last, (), declared=True))
+
+    def _claude_on_other_server(self, site: CallSite) -> bool:
+        """Return whether a call of a client sent to a server of other models only may still
+        be sent a Claude model: a Claude literal, one of a value set or a loop, or a model a
+        caller gives (a parameter, or read from one), as for a call recognised by its model."""
+        entry = site.params.get(*site.target.model)
+        if entry is None:
+            return False
+        if entry.value.known:
+            return isinstance(entry.value.value, str) and is_claude_model(entry.value.value)
+        record = site.record
+        node = entry.value_node
+        if self._looped_model(entry, record) or _reads_parameter(node, record.scope):
+            return True
+        values = self.values.value_set(node, record) or self.values.choices(node, record.scope)
+        return any(isinstance(v.value, str) and is_claude_model(v.value) for v in values or ())
 
     def _by_callers(self, entry: Entry | None, record: CallRecord) -> str | None:
         """Return `BY_CALLERS` when a call's model is a parameter every call of the project
@@ -1228,7 +1250,8 @@ class CallFinder:
                 and not (isinstance(value.value, str) and is_claude_model(value.value))
             ):
                 continue
-            if key in site.target.model and _another_model(site.client, value):
+            server = str(site.extra.get("server", ""))
+            if key in site.target.model and _another_model(site.client, value, server):
                 continue
             items = dict(site.params.items)
             items[key] = Entry(key, value.node, entry.value_node, value, None)
@@ -1309,13 +1332,25 @@ class CallFinder:
         )
 
 
-def _another_model(client: str, value: Value) -> bool:
+def _another_model(client: str, value: Value, server: str = "") -> bool:
     """Return whether a first-party client is sent a model proven another vendor's.
 
     `model="llama3.2"` goes to a server speaking the Messages API with its own models
-    (`targets.anthropic_sdk.sent_another_model`), or fails: not a Claude call.
+    (`targets.anthropic_sdk.sent_another_model`), or fails: not a Claude call; so does any
+    model but a Claude one sent to a server of other models only (`server`).
     """
-    return value.known and sent_another_model(client, value.value)
+    return value.known and sent_another_model(client, value.value, server)
+
+
+def _reads_parameter(node: cst.BaseExpression, scope: Scope) -> bool:
+    """Return whether an expression is a parameter or read from one (`model`, `self.model`,
+    `config["model"]`, `options.get("model")`): a caller may give it a Claude model."""
+    while isinstance(node, (cst.Attribute, cst.Subscript, cst.Call)):
+        node = node.func if isinstance(node, cst.Call) else node.value
+    if not isinstance(node, cst.Name):
+        return False
+    bindings = [b for b in scope.lookup(node.value) if b.kind != "annotation"]
+    return len(bindings) == 1 and bindings[0].kind == "param"
 
 
 def _names_another_model(site: CallSite) -> bool:

@@ -16,7 +16,12 @@ from claude_migrate.analysis.scope import Binding, ClassInfo, ModuleIndex, Scope
 from claude_migrate.analysis.values import ValueResolver, string_value
 from claude_migrate.core.lazy import lazy_import
 from claude_migrate.core.project_view import SUPER
-from claude_migrate.targets.anthropic_sdk import CLIENT_COPIES, is_sdk_client_class
+from claude_migrate.targets.anthropic_sdk import (
+    CLIENT_COPIES,
+    is_first_party_client,
+    is_sdk_client_class,
+    serves_other_models,
+)
 from claude_migrate.targets.bedrock import (
     BEDROCK_AGENT_RUNTIME,
     BEDROCK_RUNTIME,
@@ -228,6 +233,18 @@ def _all_sdk_clients(symbols: Sequence[Symbol]) -> bool:
     )
 
 
+def _first_client(symbols: Sequence[Symbol]) -> Symbol:
+    """Return the first of several SDK clients a name may hold, for all of them: without a
+    base URL (`Instance.info`) unless every one has the same (a client of a server of other
+    models only in one branch, Anthropic's in the other: Claude's)."""
+    first = symbols[0]
+    if isinstance(first, Instance) and any(
+        isinstance(s, Instance) and s.info != first.info for s in symbols
+    ):
+        return Instance(first.cls, first.path, "", first.only)
+    return first
+
+
 def _restricted(symbol: Symbol, only: frozenset[str] | None) -> Symbol:
     """Return a Claude client that may be another vendor's instead: Claude's through `only`."""
     if only is None:
@@ -279,11 +296,11 @@ def _decided(results: list[Symbol], only: frozenset[str] | None) -> Symbol:
         return _restricted(known[0], only)
     if results and len(known) == len(results) and _all_sdk_clients(known):
         # A client bound in both branches of an `if` (`AnthropicVertex(...)` or `Anthropic()`).
-        return _restricted(known[0], only)
+        return _restricted(_first_client(known), only)
     if only is not None and known and _all_sdk_clients(known):
         # A provider switch (`OpenAI()` / `Anthropic()` / a cached one of unknown origin): a
         # method only the Claude client has is called on the Claude client, as with `or`.
-        return _restricted(known[0], only)
+        return _restricted(_first_client(known), only)
     return _BY_ANNOTATION if only is None else UNKNOWN
 
 
@@ -549,7 +566,7 @@ class Resolver:
             if len(real) == 1 and len(known) == 1:
                 return known[0]
             if real and len(known) == len(real) and _all_sdk_clients(known):
-                return known[0]  # `Anthropic | AnthropicBedrock`: a Claude client either way
+                return _first_client(known)  # `Anthropic | AnthropicBedrock`: Claude's either way
             return UNKNOWN
         if isinstance(annotation, cst.Subscript):
             base = self.resolve(annotation.value, scope, depth + 1)
@@ -751,7 +768,7 @@ class Resolver:
             return UNKNOWN
         if any(r is not UNKNOWN and not (isinstance(r, Instance) and not r.path) for r in results):
             return UNKNOWN
-        return _restricted(clients[0], only)
+        return _restricted(_first_client(clients), only)
 
     def _other_vendor(
         self, node: cst.BaseExpression, scope: Scope, depth: int
@@ -896,6 +913,11 @@ class Resolver:
         if name in PARTIALS:
             return self._partial(node, scope, depth)
         if is_sdk_client_class(name):
+            # A first-party client sent to a server of other models only keeps its base URL:
+            # its calls are Claude's only with a Claude model (`calls._on_other_server`).
+            base_url = self.argument(node, scope, "base_url", None)
+            if base_url and is_first_party_client(name) and serves_other_models(base_url):
+                return Instance(name, (), base_url)
             return Instance(name)
         if name in HTTP_CLIENTS:
             base_url = self.argument(node, scope, "base_url", None)

@@ -19,12 +19,14 @@ class Client:
     `Client("anthropic.Anthropic", ("beta",))` is `client.beta`. `only`, on a client that may
     be another vendor's instead (a provider switch: `OpenAI()` or `Anthropic()`), names the
     attributes only the Claude client has: through one of them it is Claude's, through any
-    other attribute it is unknown.
+    other attribute it is unknown. `server`, on a first-party client sent to a server of other
+    models only, is its base URL: its calls are Claude's only with a Claude model.
     """
 
     cls: str
     path: tuple[str, ...] = ()
     only: frozenset[str] | None = None
+    server: str = ""
 
 
 @dataclass(frozen=True, slots=True)

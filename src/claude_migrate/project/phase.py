@@ -79,7 +79,11 @@ from claude_migrate.targets import (
     langchain_target,
     sent_another_model,
 )
-from claude_migrate.targets.anthropic_sdk import SDK_METHODS
+from claude_migrate.targets.anthropic_sdk import (
+    SDK_METHODS,
+    is_first_party_client,
+    serves_other_models,
+)
 from claude_migrate.targets.bedrock import BEDROCK_METHODS, BEDROCK_RUNTIME, BOTO3_CLIENT_FACTORIES
 from claude_migrate.targets.instructor import (
     INSTRUCTOR_FROM_ANTHROPIC,
@@ -577,7 +581,7 @@ class Project:
         # The attributes modules set on names (`_attribute_set`), and over how many summaries.
         self._set_attrs: tuple[int, frozenset[str]] | None = None
         self._set_in_files: dict[str, bool] = {}
-        self._dicts_changed: dict[str, bool] = {}
+        self._dicts_changed: dict[tuple[str, str], bool] = {}
         self._set_outside_files: dict[str, bool] = {}
         self._writes: tuple[frozenset[bytes], frozenset[bytes]] | None = None
         # The calls summaries mark as sending a prefill, as (display path, line), over how many
@@ -944,7 +948,7 @@ class Project:
         if isinstance(base, Client):
             if base.only is not None and attr not in base.only:
                 return None  # the other vendor's client has it too: either may be called
-            return Client(base.cls, (*base.path, attr))
+            return Client(base.cls, (*base.path, attr), server=base.server)
         if isinstance(base, Param):
             if base.name.count(".") + base.name.count("[") >= MAX_PATH:
                 return None
@@ -1769,6 +1773,16 @@ class Project:
     def _outside_call(self, name: str, call: list[Any]) -> Sym:
         """Return what a call of an outside name makes: a Claude client, or another object."""
         if is_sdk_client_class(name):
+            # Sent to a server of other models only, it keeps the base URL (`Client.server`).
+            base_url = call[3].get("base_url")
+            if (
+                base_url is not None
+                and base_url[0] == "lit"
+                and isinstance(base_url[1], str)
+                and is_first_party_client(name)
+                and serves_other_models(base_url[1])
+            ):
+                return Client(name, server=base_url[1])
             return Client(name)
         if name in BOTO3_CLIENT_FACTORIES or name.endswith("Session.client"):
             service = call[3].get("service_name") or (call[2][0] if call[2] else None)
@@ -2227,9 +2241,31 @@ class Project:
         """Return whether a first-party client is sent a model proven another vendor's
         (`targets.anthropic_sdk.sent_another_model`): not a Claude call."""
         if MODEL not in kwargs:
-            return False
+            return bool(client.server)
         model = self.evaluate(module, function, kwargs[MODEL])
-        return isinstance(model, Const) and sent_another_model(client.cls, model.value)
+        if isinstance(model, Const):
+            return sent_another_model(client.cls, model.value, client.server)
+        # On a server of other models only, a model no caller gives (read from a parameter)
+        # and that is no choice among values is not proven a Claude model.
+        expr = kwargs[MODEL]
+        return (
+            bool(client.server)
+            and expr[0] not in ("or", "if")
+            and not self._reads_parameter(module, function, expr)
+        )
+
+    def _reads_parameter(self, module: str, function: str | None, expr: list[Any]) -> bool:
+        """Return whether a summary's expression is a parameter of `function` or read from one
+        (`model`, `self.model`, `config["model"]`, `options.get("model")`)."""
+        while expr and expr[0] in ("attr", "sub", "call"):
+            expr = expr[1]
+        facts = self.summaries.get(module, {}).get("functions", {}).get(function or "")
+        return (
+            facts is not None
+            and bool(expr)
+            and expr[0] == "name"
+            and any(p["name"] == expr[1] for p in facts["params"])
+        )
 
     def _bedrock_target(
         self,
@@ -4273,31 +4309,64 @@ class Project:
         """Return whether a registry `name` of `module` may change: by its module
         (`_changes_dict`), handed on where it can change under another name
         (`_dict_handed_on`), or by any file of the run (`_changed_in_run`)."""
-        if self._changes_dict(module, name) or self._changed_in_run(name):
+        if self._changes_dict(module, name) or self._changed_in_run(module, name):
             return True
         data = self._module_data(self.module_path(module))
         text = None if data is None else data if isinstance(data, str) else python_text(data)
         return text is None or _dict_handed_on(text, name)
 
-    def _changed_in_run(self, name: str) -> bool:
-        """Return whether a file of the run may change the items of a dict by that name
+    def _changed_in_run(self, module: str, name: str) -> bool:
+        """Return whether a file of the run may change the items of `module`'s dict `name`
         (`_changes_dict`, over every file given: a plugin registering a class of its own) or
-        hand it on where it can (`_dict_handed_on`), each name's answer kept for the run."""
-        found = self._dicts_changed.get(name)
+        hand it on where it can (`_dict_handed_on`), each answer kept for the run. A file whose
+        every use of the name is proven another module's dict (its own `PROVIDERS`, or one
+        imported from a module that is neither `module` nor a package above it) changes
+        nothing of it."""
+        found = self._dicts_changed.get((module, name))
         if found is None:
             changes = _dict_changes(name)
             spelled = name.encode()
             found = False
-            for data in self.given.values():
+            for path, data in self.given.items():
                 raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
                 if spelled not in as_python_reads(raw):
                     continue  # a change spells the name: a file that never does changes nothing
                 text = data if isinstance(data, str) else python_text(data)
-                if text is None or changes.search(text) is not None or _dict_handed_on(text, name):
+                if text is None or (
+                    (changes.search(text) is not None or _dict_handed_on(text, name))
+                    and not self._names_another_dict(path, text, module, name)
+                ):
                     found = True
                     break
-            self._dicts_changed[name] = found
+            self._dicts_changed[(module, name)] = found
         return found
+
+    def _names_another_dict(self, path: str, text: str, module: str, name: str) -> bool:
+        """Return whether every `name` of a file of the run is proven not to be `module`'s:
+        the file is another module, reads no attribute by that name (`chat.PROVIDERS`), and
+        imports the name (or `*`) only from modules that are neither `module` nor a package
+        above it (which may re-export it)."""
+        named = module_name(Path(path), self.roots)
+        if named is None or named[0] == module or named[0].startswith(SCRIPT_MODULE):
+            return False
+        own, is_package = named
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return False
+        package = own if is_package else own.rpartition(".")[0]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr == name:
+                return False
+            if isinstance(node, ast.ImportFrom) and any(
+                alias.name in (name, "*") for alias in node.names
+            ):
+                source = _import_source(node, package)
+                if source is None or source == module or module.startswith(source + "."):
+                    return False
+        return True
 
     def _registry_changed(self, table: Sym, named: list[Any]) -> bool:
         """Return whether a module-level dict read by a name (`PROVIDERS[key]`,
@@ -5366,6 +5435,18 @@ _DICT_READERS: Final = frozenset(
 )
 
 
+def _import_source(node: ast.ImportFrom, package: str) -> str | None:
+    """Return the absolute module a `from ... import` reads, in a module of `package` (None
+    when a relative import climbs above the top)."""
+    if not node.level:
+        return node.module or None
+    parts = package.split(".") if package else []
+    if node.level - 1 > len(parts) or (node.level - 1 == len(parts) and not node.module):
+        return None
+    base = parts[: len(parts) - (node.level - 1)]
+    return ".".join([*base, node.module] if node.module else base) or None
+
+
 def _dict_handed_on(text: str, name: str) -> bool:
     """Return whether a module's text may hand its dict `name` to code that can change its
     items under another name: `reg = PROVIDERS`, `install(PROVIDERS)`, `[PROVIDERS]`,
@@ -5741,7 +5822,8 @@ def _union(results: list[Sym], choice: bool = False) -> Sym:
         return None
     if only is not None and len(sdk) != len(clients):
         return None  # another library's client beside another vendor's: not read
-    return Client(clients[0].cls, (), only)
+    servers = {c.server for c in clients}
+    return Client(clients[0].cls, (), only, servers.pop() if len(servers) == 1 else "")
 
 
 def _choice(results: list[Sym]) -> Sym:

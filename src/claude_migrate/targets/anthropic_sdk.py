@@ -155,6 +155,41 @@ FIRST_PARTY_CLIENT_NAME = re.compile(r"^(Async)?(Client|Anthropic)$")
 # A model id with a version or a variant (`llama3.2`, `qwen2.5-coder`, `deepseek-chat`,
 # `MiniMax-M2`): a bare word (`"m"`, `"local"`, `"MODEL"`) is a placeholder, not proven a model.
 VERSIONED_MODEL_ID = re.compile(r"^[A-Za-z][A-Za-z0-9._:/@-]*[-0-9][A-Za-z0-9._:/@-]*$")
+# Other vendors' model families whose bare name is itself a model a server pulls or serves
+# (Ollama's library, https://ollama.com/library: `mistral`, `gemma`, `phi`, `qwen`, `llava`,
+# ... each with an optional `:tag`, as `ollama pull mistral:latest`): no placeholder, and no
+# Claude model.
+OTHER_MODEL_FAMILIES = frozenset(
+    {
+        "codellama", "codestral", "deepseek", "falcon", "gemini", "gemma", "glm", "gpt",
+        "granite", "kimi", "llama", "llava", "minimax", "mistral", "mixtral", "olmo",
+        "openchat", "phi", "qwen", "starcoder", "tinyllama", "vicuna", "zephyr",
+    }
+)  # fmt: skip
+
+
+# Servers speaking the Messages API that serve only their own models, by the base URL their
+# vendors give the first-party client: Ollama's (its default port 11434, or a host named for it:
+# https://docs.ollama.com/api/anthropic-compatibility), DeepSeek's `api.deepseek.com/anthropic`
+# (https://api-docs.deepseek.com/guides/anthropic_api), MiniMax's `api.minimax.io/anthropic`,
+# Moonshot's `api.moonshot.ai/anthropic` and Zhipu's `open.bigmodel.cn/api/anthropic` and
+# `api.z.ai/api/anthropic`. A proxy's URL (LiteLLM's, a gateway's) is none of these: what it
+# serves may be Claude.
+OTHER_SERVER_URL = re.compile(
+    r"""^https?://(?:
+        [^/?#]*:11434(?:[/?#]|$)
+      | (?:[^/?#:]*[.@-])?ollama(?:[.:/?#-]|$)
+      | (?:[^/?#:]*\.)?
+        (?:deepseek\.com|minimaxi?\.(?:io|com)|moonshot\.(?:ai|cn)|bigmodel\.cn|z\.ai)
+        (?::\d+)?(?:[/?#]|$)
+    )""",
+    re.VERBOSE | re.IGNORECASE,
+)
+
+
+def serves_other_models(base_url: str) -> bool:
+    """Return whether a client's base URL is a server of other vendors' models only."""
+    return OTHER_SERVER_URL.match(base_url.strip()) is not None
 
 
 def is_first_party_client(qualname: str) -> bool:
@@ -164,18 +199,25 @@ def is_first_party_client(qualname: str) -> bool:
     )
 
 
-def sent_another_model(client: str, model: object) -> bool:
+def sent_another_model(client: str, model: object, server: str = "") -> bool:
     """Return whether a call of a first-party client is sent another vendor's model id.
 
     Such a call goes to a server speaking the Messages API with its own models, or fails: it is
-    not a Claude call (as a wrapper passed such a model is not).
+    not a Claude call (as a wrapper passed such a model is not). On a server of other models
+    only (`server`, the client's base URL), any model but a Claude one is such a model.
     """
-    return (
-        isinstance(model, str)
-        and is_first_party_client(client)
-        and VERSIONED_MODEL_ID.match(model.strip()) is not None
-        and not is_claude_model(model)
-    )
+    if not is_first_party_client(client) or (isinstance(model, str) and is_claude_model(model)):
+        return False
+    if server and serves_other_models(server):
+        return True
+    return isinstance(model, str) and _names_a_model(model.strip())
+
+
+def _names_a_model(model: str) -> bool:
+    """Return whether a text is a model id rather than a placeholder: versioned, or the bare
+    name of another vendor's family (with an optional tag)."""
+    name = model.split(":", 1)[0].lower()
+    return VERSIONED_MODEL_ID.match(model) is not None or name in OTHER_MODEL_FAMILIES
 
 
 # What the family describes by import path (`registry.described`): every client class

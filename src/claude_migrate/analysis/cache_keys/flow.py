@@ -544,11 +544,8 @@ class KeyFinder:
             return False
         for use in self.ctx.nodes.names_in(function, name):
             arg = self.parent(use)
-            if (
-                isinstance(arg, cst.Arg)
-                and arg.star == "**"
-                and isinstance(self.parent(arg), cst.Call)
-            ):
+            call = self.parent(arg) if isinstance(arg, cst.Arg) and arg.star == "**" else None
+            if isinstance(call, cst.Call) and not _calls_a_parameter(call, digest.scope):
                 return True
         return False
 
@@ -569,6 +566,16 @@ class KeyFinder:
         if flag is False and self.ctx.facts.streaming_required:
             return None, "no fix until the call streams (CM104)"
         return flag, ""
+
+
+def _calls_a_parameter(call: cst.Call, scope: Scope) -> bool:
+    """Return whether a call is of a function's parameter (`fn(*args, **kwargs)` in a
+    decorator's wrapper, a callback): what it calls, and so what its arguments are, is
+    anything the decorator is applied to, not proven a request."""
+    if not isinstance(call.func, cst.Name):
+        return False
+    bindings = [b for b in scope.lookup(call.func.value) if b.kind != "annotation"]
+    return bool(bindings) and all(b.kind == "param" for b in bindings)
 
 
 def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
