@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from claude_migrate.checks import ALL_CHECKS, ALWAYS_ON, CHECKS_BY_NAME, KNOWN_CODES
 from claude_migrate.core.diagnostics import SEVERITIES
-from claude_migrate.core.errors import ConfigError
+from claude_migrate.core.errors import ConfigError, number_too_long
 from claude_migrate.core.gitignore import PatternError, compile_pattern, matches, policy_spec
 from claude_migrate.core.paths import as_shown, path_problem
 from claude_migrate.core.resources import rules_dir
@@ -405,6 +405,9 @@ def _parse_toml(text: str, display: str) -> dict[str, Any]:
         raise ConfigError(display, None, f"invalid TOML: {message}", line) from None
     except RecursionError:
         raise ConfigError(display, None, "invalid TOML: nested too deeply") from None
+    except ValueError:
+        words, number_line = number_too_long(text)
+        raise ConfigError(display, None, f"invalid TOML: {words}", number_line) from None
 
 
 def _read_toml(path: Path, display: str) -> tuple[dict[str, Any], str]:
