@@ -238,9 +238,9 @@ def test_policy_is_built_once_per_config_file(
     built: list[str] = []
     original = PolicyLoader._build
 
-    def counting(self: PolicyLoader, raw):  # type: ignore[no-untyped-def]
+    def counting(self: PolicyLoader, raw, *rest):  # type: ignore[no-untyped-def]
         built.append(raw.path)
-        return original(self, raw)
+        return original(self, raw, *rest)
 
     monkeypatch.setattr(PolicyLoader, "_build", counting)
     loader = PolicyLoader(cwd=tmp_path)

@@ -633,3 +633,67 @@ def test_output_to_a_fifo_nobody_reads_exits_2_at_once(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "pipe")
     proc = run_cm("check", "--output", "pipe", ".", cwd=tmp_path, timeout=30)
     assert_config_error(proc, "pipe", "no process is reading")
+
+
+# Numbers longer than Python converts ----------------------------------------------------------
+
+# Python reads no decimal integer of more than 4,300 digits from text (quadratic time past it:
+# https://docs.python.org/3/library/stdtypes.html#int-max-str-digits); `json` and `tomllib`
+# raise a plain ValueError for one, not their decode error.
+HUGE = "9" * 5000
+NOTEBOOK = (
+    '{"cells": [{"cell_type": "code", "execution_count": ' + HUGE + ', "metadata": {},'
+    ' "outputs": [], "source": "import anthropic\\n"}], "metadata": {}, "nbformat": 4,'
+    ' "nbformat_minor": 5}'
+)
+
+
+@pytest.mark.parametrize(
+    ("files", "display"),
+    [
+        ({"pyproject.toml": f'[project]\nname = "x"\ndependencies = ["anthropic"]\nn = {HUGE}\n'},
+         "pyproject.toml"),
+        ({"pyproject.toml": f"[tool.ruff]\nline-length = {HUGE}\n"}, "pyproject.toml"),
+        ({"nb.ipynb": NOTEBOOK}, "nb.ipynb"),
+        ({"Pipfile.lock": '{"n": ' + HUGE + ', "default": {"anthropic": {"version": "==0.3"}}}'},
+         "Pipfile.lock"),
+        ({"uv.lock": f'version = 1\n[[package]]\nname = "anthropic"\nn = {HUGE}\n'}, "uv.lock"),
+        ({"config.json": '{"model": "claude-2.1", "n": ' + HUGE + "}"}, "config.json"),
+        ({"config.toml": f'model = "claude-2.1"\nn = {HUGE}\n'}, "config.toml"),
+    ],
+    ids=["pyproject", "ruff-line-length", "notebook", "pipfile-lock", "uv-lock", "json", "toml"],
+)  # fmt: skip
+def test_a_number_longer_than_python_reads_is_a_cm001_naming_the_file(
+    tmp_path: Path, files: dict[str, str], display: str
+) -> None:
+    write_tree(tmp_path, {**files, "app.py": CALL})
+    proc = run_cm("check", "--no-cache", ".", cwd=tmp_path)
+    out, err = proc.stdout.decode(), proc.stderr.decode()
+    assert proc.returncode == 1, (out, err)
+    assert "Traceback" not in err and "internal error" not in out, (out, err)
+    errors = [line for line in out.splitlines() if ": CM001 " in line]
+    assert len(errors) == 1 and errors[0].startswith(display + ":"), out
+    assert "more than 4300 digits" in errors[0], errors[0]
+    assert "app.py:3:" in out  # the rest of the tree is checked
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("claude-migrate.toml", f"[temperature]\nmax = {HUGE}\n"),
+        ("pyproject.toml", f"[tool.claude-migrate.temperature]\nmax = {HUGE}\n"),
+    ],
+    ids=["policy", "pyproject-policy"],
+)
+def test_a_policy_number_longer_than_python_reads_exits_2(
+    tmp_path: Path, name: str, text: str
+) -> None:
+    write_tree(tmp_path, {name: text, "app.py": CALL})
+    proc = run_cm("check", "--no-cache", ".", cwd=tmp_path)
+    assert_config_error(proc, f"{name}:2:", "more than 4300 digits")
+
+
+def test_a_baseline_number_longer_than_python_reads_exits_2(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"app.py": CALL, "b.json": '[{"count": ' + HUGE + "}]"})
+    proc = run_cm("check", "--no-cache", "--baseline", "b.json", ".", cwd=tmp_path)
+    assert_config_error(proc, "b.json:1:", "more than 4300 digits")

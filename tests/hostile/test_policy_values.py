@@ -85,3 +85,77 @@ def test_cache_shard_folders_swapped_for_symlinks_are_not_written_through(
     again = run_cm("check", "--cache-dir", str(cache), ".", cwd=tree)
     assert again.returncode == 1, again.stderr
     assert list(outside.iterdir()) == []
+
+
+# A policy found in a repository names files of that repository only -------------------------
+
+SECRET = 'api_key = "sk-secret-value"\n[database]\npassword = "hunter2"\n'
+
+
+def _git_init(folder: Path) -> None:
+    import subprocess
+
+    subprocess.run(["git", "init", "-q", str(folder)], check=True, capture_output=True)
+
+
+@pytest.mark.parametrize(
+    ("policy", "key"),
+    [
+        ('extend = "../secret.toml"\n', "extend"),
+        ('extend = "{secret}"\n', "extend"),
+        ('extend = "link.toml"\n', "extend"),
+        ('extend = "base.toml"\n', "extend"),
+        ('[retired-models]\ncatalogue = "../secret.toml"\n', "retired-models.catalogue"),
+        (
+            '[[overrides]]\npaths = ["*.py"]\n[overrides.retired-models]\n'
+            'catalogue = "../secret.toml"\n',
+            "overrides[0].retired-models.catalogue",
+        ),
+    ],
+    ids=["relative", "absolute", "symlink", "through-a-base", "catalogue", "override-catalogue"],
+)
+def test_a_policy_in_a_repository_reads_no_file_outside_it(
+    tmp_path: Path, policy: str, key: str
+) -> None:
+    # A pull request's policy could name any TOML file the CI machine holds: its keys (and a
+    # value of the wrong type) would be echoed into a public log, and its existence probed.
+    secret = tmp_path / "secret.toml"
+    secret.write_text(SECRET)
+    repo = tmp_path / "repo"
+    write_tree(
+        repo,
+        {
+            "claude-migrate.toml": policy.replace("{secret}", str(secret)),
+            "base.toml": 'extend = "../secret.toml"\n',
+            "app.py": CALL,
+        },
+    )
+    (repo / "link.toml").symlink_to(secret)
+    _git_init(repo)
+    proc = run_cm("check", "--no-cache", ".", cwd=repo)
+    err = assert_config_error(proc, f"`{key}`", "outside the repository")
+    assert "api_key" not in err and "database" not in err and "sk-secret" not in err, err
+
+
+def test_a_policy_names_any_file_of_its_repository_and_a_given_policy_any_file(
+    tmp_path: Path,
+) -> None:
+    shared = 'extend = "strict"\n[temperature]\nmax = 0.2\n'
+    repo = tmp_path / "repo"
+    write_tree(
+        repo,
+        {
+            "shared/base.toml": shared,
+            "pkg/claude-migrate.toml": 'extend = "../shared/base.toml"\n',
+            "pkg/app.py": CALL,
+        },
+    )
+    _git_init(repo)
+    assert run_cm("check", "--no-cache", ".", cwd=repo).returncode in (0, 1)
+    # A policy the command line names is the user's: it may extend a file anywhere.
+    outside = tmp_path / "org.toml"
+    outside.write_text(shared)
+    given = tmp_path / "given.toml"
+    given.write_text(f'extend = "{outside}"\n')
+    proc = run_cm("check", "--no-cache", "--config", str(given), ".", cwd=repo)
+    assert proc.returncode in (0, 1), proc.stderr

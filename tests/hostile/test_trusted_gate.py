@@ -153,6 +153,34 @@ def test_a_cache_committed_in_the_pull_request_answers_for_nothing(tmp_path: Pat
     assert "is inside the checked tree: a trusted gate does not use it" in gate.stderr
 
 
+def test_a_committed_cache_is_not_trusted_after_a_checkout_under_a_private_umask(
+    tmp_path: Path,
+) -> None:
+    # Under `umask 077` git checks the committed key file out with mode 0600, owned by the user
+    # running the gate: its mode and owner are those of a key the tool made. Git tracks it, so
+    # the tool did not make it: the folder is never trusted.
+    repo = _repository(tmp_path, {"app.py": CLEAN, "claude-migrate.toml": POLICY})
+    write_tree(repo, {"app.py": VIOLATION})
+    made = _check(repo, "--cache-dir", "cm-cache", "app.py")
+    assert made.returncode == 1, made.stderr
+    assert _forge_entries(repo / "cm-cache") == 1
+    write_tree(repo, {})
+    _git(repo, "add", "-Af", ".")
+    _git(repo, "commit", "-qm", "pull request")
+    clone = tmp_path / "clone"
+    subprocess.run(
+        ["sh", "-c", 'umask 077 && git clone -q -b pr "$0" "$1"', str(repo), str(clone)],
+        env={**os.environ, **GIT_ENV}, check=True,
+    )  # fmt: skip
+    key = clone / "cm-cache" / cache_module.KEY_NAME
+    assert key.stat().st_mode & 0o777 == 0o600
+    home = {"XDG_CACHE_HOME": str(tmp_path / "xdg"), "HOME": str(tmp_path / "home")}
+    named = _check(clone, "--cache-dir", "cm-cache", "app.py", env=home)
+    assert named.returncode == 1, named.stdout + named.stderr
+    assert "app.py:4:" in named.stdout and "CM101" in named.stdout
+    assert "key file cannot be trusted" in named.stderr
+
+
 def test_an_edited_entry_in_the_users_cache_is_a_miss(tmp_path: Path) -> None:
     project = tmp_path / "project"
     write_tree(project, {"app.py": VIOLATION, "claude-migrate.toml": POLICY})

@@ -186,6 +186,26 @@ def test_a_file_over_the_memory_limit_is_a_cm001_naming_the_limit(tmp_path: Path
     assert "memory limit of 64 MiB" in errors[0], errors[0]
 
 
+def test_a_native_out_of_memory_is_a_cm001_never_a_backtrace_on_stderr(tmp_path: Path) -> None:
+    # LibCST's native tokenizer asks for one block for a whole line's tokens; past the limit its
+    # allocator aborts the worker, printing what the Rust runtime prints (and its backtrace where
+    # the environment sets RUST_BACKTRACE, as CI images often do). That is the worker's own
+    # business: the run says it once, in the file's CM001.
+    one_line = "x = [" + "1," * 1_000_000 + "]\n"
+    _tree(tmp_path, 1, {"app/big.py": module(1, extra=one_line)})
+    completed = subprocess.run(
+        [sys.executable, "-m", "claude_migrate", "check", "--jobs", "1", "--file-memory", "64",
+         "--no-cache", "app"],
+        cwd=tmp_path, env={**env(), "RUST_BACKTRACE": "1"}, capture_output=True, text=True,
+        timeout=120,
+    )  # fmt: skip
+    assert completed.returncode == 1, completed.stderr
+    errors = [line for line in completed.stdout.splitlines() if ": CM001 " in line]
+    assert len(errors) == 1 and errors[0].startswith("app/big.py:"), completed.stdout
+    assert "memory allocation of" in errors[0] and "memory limit of 64 MiB" in errors[0]
+    assert completed.stderr == "", completed.stderr
+
+
 def _temporary_files(root: Path) -> list[str]:
     return [p.name for p in root.rglob("*") if p.name.endswith(".cm-tmp")]
 

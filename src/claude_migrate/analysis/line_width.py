@@ -83,7 +83,8 @@ def _toml(path: str) -> dict[str, object] | None:
     try:
         data = read_regular(path, limit=MAX_CONFIG_BYTES)
         return tomllib.loads(bytes(data).decode("utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+    # ValueError: UnicodeDecodeError, TOMLDecodeError, and a number Python does not read.
+    except (OSError, ValueError, RecursionError):
         return None
 
 

@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from claude_migrate.core.errors import number_too_long
 from claude_migrate.core.offsets import CharOffsets
 from claude_migrate.core.source import SourceText
 
@@ -156,6 +157,9 @@ def _json(source: SourceText) -> Iterator[Scalar]:
         raise Unreadable(f"invalid JSON: {exc.msg}", exc.lineno) from None
     except RecursionError:
         raise Unreadable("invalid JSON: nested too deeply") from None
+    except ValueError:
+        words, line = number_too_long(text)
+        raise Unreadable(f"invalid JSON: {words}", line) from None
     if _written_by_us(data):
         return  # a report, baseline or inventory this tool wrote: it quotes ids, it keeps none
     for match in _JSON_STRING.finditer(text):
@@ -267,7 +271,7 @@ def toml_reads(text: str) -> bool:
         import tomli as tomllib
     try:
         tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # a decode error, or a number Python does not read
         return False
     return True
 
@@ -359,7 +363,7 @@ def _written_by_us(data: object) -> bool:
 def json_reads(text: str) -> bool:
     try:
         json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # a decode error, or a number Python does not read
         return False
     return True
 

@@ -47,6 +47,21 @@ class ConfigError(Exception):
         return combined
 
 
+def number_too_long(text: str) -> tuple[str, int | None]:
+    """Return the words and line of the ValueError `json` or `tomllib` raised reading `text`.
+
+    Python converts no decimal integer longer than `sys.get_int_max_str_digits()` digits (4300
+    by default: past it the conversion takes quadratic time,
+    https://docs.python.org/3/library/stdtypes.html#int-max-str-digits), and both readers let
+    that ValueError through instead of their own decode error. The line is the first such run
+    of digits (TOML's `_` separators allowed).
+    """
+    limit = getattr(sys, "get_int_max_str_digits", lambda: 4300)() or 4300
+    found = re.search(r"\d(?:_?\d){" + str(limit) + ",}", text)
+    line = text.count("\n", 0, found.start()) + 1 if found else None
+    return f"a number of more than {limit} digits, which Python does not read", line
+
+
 def parse_toml(text: str, display: str) -> dict[str, Any]:
     """Return the TOML document in `text`; a syntax error is a ConfigError with its line."""
     if sys.version_info >= (3, 11):
@@ -63,3 +78,6 @@ def parse_toml(text: str, display: str) -> dict[str, Any]:
             f"invalid TOML: {getattr(exc, 'msg', exc)}",
             int(match.group(1)) if match else None,
         ) from None
+    except ValueError:
+        words, line = number_too_long(text)
+        raise ConfigError(display, None, f"invalid TOML: {words}", line) from None

@@ -132,3 +132,31 @@ def tracked_files(root: Path) -> frozenset[str]:
     if completed.returncode != 0:
         return frozenset()
     return frozenset(os.fsdecode(entry) for entry in completed.stdout.split(b"\0") if entry)
+
+
+def is_tracked(path: Path) -> bool:
+    """Return whether git tracks the file at `path` (its real path) in the work tree holding it.
+
+    git runs at the top of that work tree (found by its `.git`), never in a folder below it: a
+    tree may commit a bare repository's files in a folder (`HEAD`, `config`, `objects/`), and git
+    started there would read that `config`. False when git cannot tell.
+    """
+    import subprocess
+
+    real = Path(os.path.realpath(path))
+    root = work_tree_root(real.parent)
+    if root is None:
+        return False
+    try:
+        completed = subprocess.run(
+            [
+                "git", "-c", "core.fsmonitor=false", "-C", str(root), "ls-files", "-z",
+                "--cached", "--", str(real.relative_to(os.path.realpath(root))),
+            ],
+            capture_output=True,
+            check=False,
+            timeout=60,
+        )  # fmt: skip
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return False
+    return completed.returncode == 0 and bool(completed.stdout.strip(b"\0"))

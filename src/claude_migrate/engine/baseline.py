@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from claude_migrate.core.diagnostics import Diagnostic, FileError, FileResult
+from claude_migrate.core.errors import number_too_long
 from claude_migrate.core.escapes import escape_undecodable, unescape_undecodable
 from claude_migrate.core.output_file import write_output
 
@@ -99,6 +100,10 @@ class Baseline:
             raise BaselineError(
                 f"{path}: invalid baseline: nested too deeply (a baseline is a list of entries)"
             ) from None
+        except ValueError:
+            words, line = number_too_long(text)
+            where = f"{path}:{line}" if line else str(path)
+            raise BaselineError(f"{where}: invalid JSON in the baseline: {words}") from None
         if not isinstance(data, dict) or data.get("version") != VERSION:
             raise BaselineError(
                 f'{path}: expected a claude-migrate baseline object with "version": {VERSION}'

@@ -38,7 +38,8 @@ write in the folder could plant a result for a file they know. Each entry theref
 an HMAC-SHA256 of its key and payload under the folder's secret key (`KEY_NAME`, 32 random
 bytes, created with mode 0600 the first time the folder is written). An entry whose HMAC does
 not match is a miss; a key file that is not a regular file of this user readable by this user
-alone (a checked-out copy has mode 0644) makes the folder unusable for the run, with a warning.
+alone (a checked-out copy has mode 0644), or that git tracks (under `umask 077` a checked-out
+copy has mode 0600), makes the folder unusable for the run, with a warning.
 
 `fix`: an entry records the result of checking a file. A `fix` run uses a check entry only when
 it holds no finding (then there is nothing to fix, and the fix result is the same); otherwise it
@@ -195,6 +196,17 @@ def _read_key(path: Path) -> bytes | None:
     if len(key) != _KEY_BYTES:
         raise KeyProblem(f"{path} does not hold a key")
     return key
+
+
+def _checked_out(path: Path) -> bool:
+    """Return whether git tracks the key file: it came with a checkout, the tool did not make it.
+
+    A key file's mode and owner cannot tell: under `umask 077` git checks a committed one out
+    with mode 0600, owned by the user running the tool.
+    """
+    from claude_migrate.discovery.git import is_tracked
+
+    return is_tracked(path)
 
 
 def _create_key(path: Path) -> bytes:
@@ -434,6 +446,9 @@ class ResultCache:
             path = self.folder / KEY_NAME
             try:
                 self._secret = _read_key(path)
+                if self._secret is not None and _checked_out(path):
+                    self._secret = None
+                    raise KeyProblem(f"{path} is tracked by git: a checked-out copy")
                 if self._secret is None and create:
                     self._prepare(self.folder)
                     self._secret = _create_key(path)

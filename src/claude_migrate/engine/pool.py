@@ -168,6 +168,9 @@ class _Worker(Generic[Item]):
 
         ours, theirs = socket.socketpair()
         crash_read, crash_write = os.pipe()
+        # Read only once the worker is dead: a worker that writes more than the pipe holds
+        # (warnings on its standard error) loses the rest, and never waits on it.
+        os.set_blocking(crash_write, False)
         try:
             # The child starts with Ctrl-C blocked (inherited across exec) until it ignores it.
             with held_signals(signal.SIGINT):
@@ -176,6 +179,10 @@ class _Worker(Generic[Item]):
                     pass_fds=(theirs.fileno(), crash_write),
                     stdin=subprocess.DEVNULL,
                     stdout=subprocess.DEVNULL,
+                    # What native code prints as it dies (the Rust runtime's "memory allocation
+                    # of N bytes failed" and backtrace) joins the fault handler's report: the
+                    # run says it in the file's CM001, never on its own standard error.
+                    stderr=crash_write,
                     env=_worker_environment(),
                 )
         finally:
@@ -240,6 +247,17 @@ def _fatal_summary(text: str) -> str:
     fatal = next((line for line in lines if line.startswith("Fatal Python error")), "")
     if not fatal:
         return ""
+    # What the Rust runtime's allocator prints before it aborts (LibCST's native parser).
+    native = next(
+        (
+            line
+            for line in lines
+            if line.startswith("memory allocation of ") and line.endswith(" bytes failed")
+        ),
+        "",
+    )
+    if native:
+        fatal = f"{fatal}: {native}"
     frame = next((line for line in lines if line.startswith("File ")), "")
     return f"{fatal} ({frame})" if frame else fatal
 

@@ -11,6 +11,7 @@ import json
 import os
 import re
 
+from claude_migrate.core.errors import number_too_long
 from claude_migrate.manifests.pyproject import toml_problem
 from claude_migrate.manifests.requirement import LOCKED, Pin, Problem
 from claude_migrate.manifests.toml_spans import TomlDocument, TomlError
@@ -77,6 +78,9 @@ def read_pipfile_lock(text: str) -> tuple[list[Pin], list[Problem]]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         return [], [Problem(None, f"invalid JSON: {exc.msg}", exc.lineno)]
+    except ValueError:
+        words, line = number_too_long(text)
+        return [], [Problem(None, f"invalid JSON: {words}", line)]
     if not isinstance(data, dict):
         return [], [Problem(None, "expected a JSON object", 1)]
     # json keeps no positions: find each `"name": {... "version": "..." ...}` in the text and

@@ -133,4 +133,9 @@ def skipped_file_errors(job: Job, data: bytes) -> list[FileError]:
         ]
     except RecursionError:
         return [FileError(job.display, "invalid TOML: nested too deeply")]
+    except ValueError:
+        from claude_migrate.core.errors import number_too_long
+
+        words, number_line = number_too_long(text)
+        return [FileError(job.display, f"invalid TOML: {words}", number_line)]
     return []

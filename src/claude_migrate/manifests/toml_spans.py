@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from claude_migrate.core.errors import number_too_long
 from claude_migrate.core.offsets import CharOffsets
 
 if sys.version_info >= (3, 11):
@@ -83,6 +84,9 @@ class TomlDocument:
         except tomllib.TOMLDecodeError as exc:
             message = getattr(exc, "msg", None) or str(exc).split(" (at ")[0]
             raise TomlError(f"invalid TOML: {message}", _line_of_error(exc)) from None
+        except ValueError:
+            words, line = number_too_long(text)
+            raise TomlError(f"invalid TOML: {words}", line) from None
         self.text = text
         self._raw = text.encode("utf-8")
         self._offset = CharOffsets(text)

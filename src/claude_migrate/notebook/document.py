@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from json import decoder
 from typing import Any
 
+from claude_migrate.core.errors import number_too_long
 from claude_migrate.core.source import DecodeError, SourceText
 
 SUPPORTED_MAJOR = 4
@@ -184,6 +185,9 @@ def load(data: bytes | str) -> Notebook:
         raise NotebookError(f"invalid notebook JSON: {exc.msg}", exc.lineno, exc.colno) from None
     except RecursionError:
         raise NotebookError("invalid notebook JSON: nested too deeply") from None
+    except ValueError:
+        words, line = number_too_long(text)
+        raise NotebookError(f"invalid notebook JSON: {words}", line) from None
     if not isinstance(parsed, dict):
         raise NotebookError("not a notebook: the JSON is not an object", 1)
     major = parsed.get("nbformat")

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from claude_migrate.checks import ALL_CHECKS, ALWAYS_ON, CHECKS_BY_NAME, KNOWN_CODES
 from claude_migrate.core.diagnostics import SEVERITIES
-from claude_migrate.core.errors import ConfigError
+from claude_migrate.core.errors import ConfigError, number_too_long
 from claude_migrate.core.gitignore import PatternError, compile_pattern, matches, policy_spec
 from claude_migrate.core.paths import as_shown, path_problem
 from claude_migrate.core.resources import rules_dir
@@ -405,6 +405,9 @@ def _parse_toml(text: str, display: str) -> dict[str, Any]:
         raise ConfigError(display, None, f"invalid TOML: {message}", line) from None
     except RecursionError:
         raise ConfigError(display, None, "invalid TOML: nested too deeply") from None
+    except ValueError:
+        words, number_line = number_too_long(text)
+        raise ConfigError(display, None, f"invalid TOML: {words}", number_line) from None
 
 
 def _read_toml(path: Path, display: str) -> tuple[dict[str, Any], str]:
@@ -594,17 +597,22 @@ class PolicyLoader:
             raw = read_policy_table(candidate, governing=True)
             if raw is None:
                 continue
-            policy = self._build(raw)
+            policy = self._build(raw, _repository_of(Path(os.path.realpath(folder))))
             self._by_file[candidate] = policy
             return policy
         return None
 
-    def _build(self, raw: _RawPolicy) -> Policy:
-        chain = self._extend_chain(raw, [])
+    def _build(self, raw: _RawPolicy, repository: Path | None = None) -> Policy:
+        """Return the policy of `raw`; a file found in a `repository` names only its files."""
+        chain = self._extend_chain(raw, [], repository)
         problems = _Problems()
         for link in chain:
             problems.check(_validate, link)
         problems.raise_any()
+        if repository is not None:
+            for link in chain:
+                problems.check(_paths_inside, link, repository)
+            problems.raise_any()
         if self._base_chain is not None:
             # The campaign's policy replaces the built-in default beneath the file's own chain;
             # whatever the file says (its own keys, a preset it chose) still wins over it.
@@ -617,8 +625,14 @@ class PolicyLoader:
             return policy
         return policy.with_command_line(self._line, self._line_spec)
 
-    def _extend_chain(self, raw: _RawPolicy, seen: list[str]) -> list[_RawPolicy]:
-        """Return [base, ..., raw]: the files `raw` extends, outermost first."""
+    def _extend_chain(
+        self, raw: _RawPolicy, seen: list[str], repository: Path | None = None
+    ) -> list[_RawPolicy]:
+        """Return [base, ..., raw]: the files `raw` extends, outermost first.
+
+        With `repository` (the policy was found in a git work tree, not named on the command
+        line), every file extended must lie inside it, after symbolic links are followed.
+        """
         if raw.path in seen:
             raise ConfigError(
                 raw.path, "extend", "extends itself (cycle: " + " -> ".join(seen) + ")"
@@ -652,6 +666,11 @@ class PolicyLoader:
             base = _RawPolicy(data, f"preset:{extend}", text, raw.folder)
         else:
             target = (raw.folder / extend).resolve()
+            if repository is not None and not target.is_relative_to(repository):
+                raise ConfigError(
+                    raw.path, "extend", _outside(extend, repository),
+                    _find_line(raw.text, None, "extend"),
+                )  # fmt: skip
             if not target.is_file():
                 raise ConfigError(
                     raw.path,
@@ -667,7 +686,51 @@ class PolicyLoader:
                     as_shown(target), "tool.claude-migrate", "no [tool.claude-migrate] table"
                 )
             base = loaded
-        return self._extend_chain(base, seen + [raw.path]) + [raw]
+        return self._extend_chain(base, seen + [raw.path], repository) + [raw]
+
+
+def _repository_of(folder: Path) -> Path | None:
+    """Return the top of the git work tree holding `folder` (a real path), or None."""
+    for current in (folder, *folder.parents):
+        if os.path.lexists(current / ".git"):
+            return current
+    return None
+
+
+def _outside(value: str, repository: Path) -> str:
+    return (
+        f"{_shown(value)} is outside the repository that holds this policy "
+        f"({as_shown(repository)}):"
+        " a policy found in the checked tree names presets and files of its own repository only"
+        " (a policy named by --config, --base-config or --trusted-config may name any file)"
+    )
+
+
+def _paths_inside(raw: _RawPolicy, repository: Path) -> None:
+    """Raise unless every path option of `raw` (its rules' and overrides') is in `repository`."""
+    tables: list[tuple[str, str, Any]] = [
+        (name, name, table) for name, table in raw.data.items() if name in CHECKS_BY_NAME
+    ]
+    overrides = raw.data.get("overrides")
+    for index, entry in enumerate(overrides if isinstance(overrides, list) else []):
+        if isinstance(entry, dict):
+            tables += [
+                (f"overrides[{index}].{name}", name, table)
+                for name, table in entry.items()
+                if name in CHECKS_BY_NAME
+            ]
+    for where, name, table in tables:
+        if not isinstance(table, dict):
+            continue
+        options = CHECKS_BY_NAME[name].options
+        for key, value in table.items():
+            if key not in options or options[key].kind != "path" or not isinstance(value, str):
+                continue
+            if not (raw.folder / value).resolve().is_relative_to(repository):
+                raise ConfigError(
+                    raw.path, f"{where}.{key}", _outside(value, repository),
+                    _find_line(raw.text, name, key),
+                )  # fmt: skip
 
 
 def _validate_codes(raw: _RawPolicy, key: str, value: Any, table: str | None = None) -> list[str]:

@@ -186,7 +186,7 @@ def _parse(data: bytes, path: Path, appended: bool = False) -> dict[str, Any]:
     try:
         text = data.decode("utf-8-sig")
         return tomllib.loads(text)
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, ValueError) as exc:
         line = getattr(exc, "lineno", None)
         if line is None:
             match = re.search(r"line (\d+)", str(exc))
