@@ -357,7 +357,9 @@ class ValueResolver:
         param, default = params[0], params[0].default
         others = [b for b in bindings if b is not param]
         if not others:
-            if not isinstance(default, cst.Call) or not self.relied(name, scope):
+            # `opts=Options()`, or `opts=DEFAULTS` with `DEFAULTS = Options()` bound once in the
+            # enclosing scope (followed from there as any name is).
+            if not isinstance(default, (cst.Call, cst.Name)) or not self.relied(name, scope):
                 return None
             return default, scope.parent or scope
         empty = literal(default)

@@ -606,6 +606,8 @@ class Project:
         self._dicts_changed: dict[str, bool] = {}
         self._set_outside_files: dict[str, bool] = {}
         self._writes: tuple[frozenset[bytes], frozenset[bytes]] | None = None
+        # Per attribute name, the files of the run that set it on an object other than `self`.
+        self._writers: dict[bytes, set[str]] = {}
         # The calls summaries mark as sending a prefill, as (display path, line), over how many
         # summaries (`_prefills`).
         self._prefill_lines: tuple[int, frozenset[tuple[str, int]]] | None = None
@@ -3200,8 +3202,13 @@ class Project:
                 if len(local) != 1 or local[0][1]:
                     return None
                 return self._made_by_bound(module, function, local[0][0], depth, reader)
-            if name in self._param_index(module, function, facts) or "parent" in facts:
+            if "parent" in facts:
                 return None
+            if name in self._param_index(module, function, facts):
+                default = self._relied_object(module, function, facts, name)
+                if default is None:
+                    return None
+                return self._made_by(module, None, default, depth + 1, reader)
         summary = self.summaries[module]
         qualname = summary["imports"].get(name)
         if qualname is not None and name not in summary["assigns"]:
@@ -3214,10 +3221,29 @@ class Project:
         made = self._bound_once(summary, name)
         return None if made is None else self._made_by_bound(module, None, made, depth, reader)
 
+    def _relied_object(
+        self, module: str, function: str, facts: dict[str, Any], name: str
+    ) -> list[Any] | None:
+        """Return the default of a parameter the function never binds again when an in-project
+        call leaves it out, if the default may name an object (`options=DEFAULTS`, with
+        `DEFAULTS = Options()` at module level, or `options=Options()`): that call sends it."""
+        if "parent" in facts or name in facts["locals"]:
+            return None
+        param = next((p for p in facts["params"] if p["name"] == name), None)
+        if param is None or param["kind"] in ("varargs", "varkw"):
+            return None
+        default = param["default"]
+        if default is None or default[0] not in ("name", "attr", "call"):
+            return None
+        key = (module, function)
+        self._read("relied", key)
+        return default if name in self.facts.relied.get(key, set()) else None
+
     def _falls_back(self, module: str, function: str | None, holder: list[Any]) -> bool:
         """Return whether a name read in a function, or an attribute of its instance, holds a
-        parameter replaced by an object when a call leaves it out (`_none_fallback`):
-        `options = options or Options()`, `self.options = options or Options()`."""
+        parameter replaced by an object when a call leaves it out (`_none_fallback`), or a
+        parameter whose default is one (`_relied_object`): `options = options or Options()`,
+        `self.options = options or Options()`, `options=DEFAULTS`."""
         if function is None:
             return False
         if holder[0] == "attr" and holder[1][0] == "name":
@@ -3228,9 +3254,11 @@ class Project:
         if holder[0] != "name":
             return False
         facts = self.summaries[module]["functions"].get(function)
-        local = (facts or {}).get("locals", {}).get(holder[1])
-        if facts is None or local is None:
+        if facts is None:
             return False
+        local = facts.get("locals", {}).get(holder[1])
+        if local is None:
+            return self._relied_object(module, function, facts, holder[1]) is not None
         return self._none_fallback(module, function, facts, holder[1], local) is not None
 
     def _handed_object(self, module: str, function: str | None, holder: list[Any]) -> bool:
@@ -3476,9 +3504,10 @@ class Project:
         other than `self`, each file read once (`_ATTRIBUTE_WRITE`, `_SETATTR`)."""
         if self._writes is None:
             anywhere: set[bytes] = set()
-            outside: set[bytes] = set()
-            for data in self.given.values():
+            writers = self._writers
+            for path, data in self.given.items():
                 raw = data if isinstance(data, bytes) else data.encode("utf-8", "replace")
+                outside: set[bytes] = set()
                 for match in _ATTRIBUTE_WRITE.finditer(raw):
                     attr = match.group(1)
                     anywhere.add(attr)
@@ -3491,8 +3520,27 @@ class Project:
                 for match in _SETATTR.finditer(raw):
                     anywhere.add(match.group(1))
                     outside.add(match.group(1))
-            self._writes = (frozenset(anywhere), frozenset(outside))
+                shown = _display(Path(path), self.cwd)
+                for attr in outside:
+                    writers.setdefault(attr, set()).add(shown)
+            self._writes = (frozenset(anywhere), frozenset(writers))
         return self._writes
+
+    def _writers_of(self, attr: str) -> list[str]:
+        """Return the files that may set `<x>.attr` on an object other than `self`
+        (`set_from_outside`): the run's files by their text, the summarised modules by their
+        summaries; `["?"]` when the files are not known (a name outside ASCII)."""
+        if not attr.isascii():
+            return ["?"] if self._written(attr, outside=True) else []
+        self._attribute_writes()
+        found = set(self._writers.get(attr.encode(), ()))
+        if attr in self._attributes_set_anywhere():
+            for module, summary in self.summaries.items():
+                functions = summary["functions"].values()
+                stores = (held for facts in functions for held in facts["stores"].values())
+                if attr in summary["set_attrs"] or any(attr in held for held in stores):
+                    found.add(self.paths.get(module, "?"))
+        return sorted(found)
 
     def _written(self, attr: str, outside: bool) -> bool:
         """`_attribute_writes` for one name outside ASCII (a byte pattern's `\\w` is ASCII)."""
@@ -4882,6 +4930,15 @@ class Project:
                 # Every field of a dataclass or pydantic model: what `asdict(x)` and
                 # `x.model_dump()` give.
                 fields["dumps"] = sorted(fields["attrs"])
+            # The files that set a field on some object (`DEFAULTS.temperature = 0.1`,
+            # `setattr`): on an object made once and shared, what it was made with may not be
+            # what a call reads.
+            outside = {
+                attr: self._writers_of(attr)
+                for attr in sorted(fields["attrs"])
+                if self.set_from_outside(attr)
+            }
+            fields.update({"outside": outside} if outside else {})
             entry["fields"] = fields
         defaults = self._instance_defaults(module, name)
         if defaults:
