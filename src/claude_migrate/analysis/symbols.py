@@ -1074,6 +1074,11 @@ class Resolver:
         symbol = self.resolve(node, scope)
         return symbol.name if isinstance(symbol, Qual) else None
 
+    def project_class_path(self, node: cst.BaseExpression, scope: Scope) -> str | None:
+        """Return `module.Class` for a class of another project module an expression names."""
+        symbol = self.resolve(node, scope)
+        return f"{symbol.module}.{symbol.name}" if isinstance(symbol, ProjectClass) else None
+
     def resources(self, node: cst.BaseExpression, scope: Scope) -> list[Instance] | None:
         """Return the Claude client resources a choice of objects may give a method call.
 

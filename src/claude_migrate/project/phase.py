@@ -4234,7 +4234,8 @@ class Project:
         prefix = f"{plain[2]}."
         if any(qual.startswith(prefix) for qual in self._derive_functions(plain[1])):
             return True
-        return bool(set(self._derive_classes(plain[1]).get(plain[2], {})) - {"constants"})
+        derived = self._derive_classes(plain[1]).get(plain[2], {})
+        return bool(set(derived) - {"constants", "tables"})
 
     def _derive(self, module: str) -> dict[str, Any]:
         summary = self.summaries[module]
@@ -4914,6 +4915,9 @@ class Project:
             constants = self._constants(module, info)
             if constants:
                 entry["constants"] = constants
+            tables = self._class_tables(module, info)
+            if tables:
+                entry["tables"] = tables
             if (module, name) in self.facts.options:
                 entry.update(self._options_class(module, name, info))
             if entry:
@@ -5027,6 +5031,34 @@ class Project:
             value = self.evaluate(module, None, values[0][0])
             if isinstance(value, Const) and _jsonable(value.value):
                 found[attr] = value.value
+        return found
+
+    def _class_tables(self, module: str, info: dict[str, Any]) -> dict[str, list[Any]]:
+        """Return a class's dicts of request options another module may spread into a Claude
+        call (`**Config.PARAMS`), as `_request_options` reads a module's: assigned once, in the
+        class body, to a dict literal with string keys, nothing spread into it, holding a Claude
+        parameter, and neither set again nor changed by any file of the run (`Config.PARAMS =
+        ...`, `self.PARAMS["k"] = v`, `.update(...)`, handed on where it can change)."""
+        found: dict[str, list[Any]] = {}
+        for attr, values in info["attributes"].items():
+            if len(values) != 1 or values[0][1] is not None or values[0][0][0] != "dict":
+                continue
+            made = self.evaluate(module, None, values[0][0])
+            if not isinstance(made, DictLit) or made.opaque or made.spreads or made.maybe:
+                continue
+            known: dict[str, Any] = {}
+            unknown: list[str] = []
+            for key, expression in made.entries.items():
+                value = self.evaluate(module, None, expression)
+                if isinstance(value, Const) and _jsonable(value.value):
+                    known[key] = value.value
+                else:
+                    unknown.append(key)
+            if not CLAUDE_PARAMETERS.intersection(known) or self._attribute_set(attr):
+                continue
+            if self._changes_dict(module, attr) or self._changed_in_run(attr):
+                continue
+            found[attr] = ["dict", known, sorted(unknown)]
         return found
 
     def _fields(
@@ -5306,11 +5338,14 @@ class Project:
         # wrapper, a class holding a client) makes a file worth parsing for the project's sake;
         # an imported constant matters only in a file the prefilter already parses.
         relevant = (
-            bool(derived[module]["functions"])
-            or "read_by" in derived[module]
-            or "defaults_read_by" in derived[module]
-            or any(self.gives(facts) for name, facts in derived.items() if name != module)
-        ) and self._calls_claude(module)
+            (
+                bool(derived[module]["functions"])
+                or "read_by" in derived[module]
+                or "defaults_read_by" in derived[module]
+                or any(self.gives(facts) for name, facts in derived.items() if name != module)
+            )
+            and self._calls_claude(module)
+        ) or self._sends_imported_claude_model(module)
         # Constants of a module it imports as a module, read through it (`settings.MODEL`).
         summary = self.summaries[module]
         as_modules = {*summary["imports"].values(), *summary["submodules"]}
@@ -5323,6 +5358,38 @@ class Project:
             return None  # nothing the project says changes this file's findings
         digest = hashlib.blake2b("\n".join(digests).encode(), digest_size=12).hexdigest()
         return ProjectView(module, derived, digest, relevant)
+
+    def _sends_imported_claude_model(self, module: str) -> bool:
+        """Return whether a Claude call of `module` sends a Claude model id it does not spell:
+        one read from another module (`invoke_model(modelId=Config.MODEL_ID)` on a boto3
+        client, where the file names neither Claude nor Anthropic), which the prefilter's
+        markers cannot see."""
+        if module not in self.scanned:
+            return False
+        summary = self.summaries[module]
+        calls = [(None, call) for call in summary["calls"]]
+        calls += [(q, call) for q, f in summary["functions"].items() for call in f["calls"]]
+        for function, call in calls:
+            found = self._target(module, function, call)
+            model = None if found is None else found[1].get("modelId", found[1].get(MODEL))
+            if model is None or model[0] == "lit":
+                continue
+            if isinstance(self._model_read(module, function, model), str):
+                return True
+        return False
+
+    def _model_read(self, module: str, function: str | None, model: list[Any]) -> str | None:
+        """Return the Claude model id an expression proves: a constant, or a class's constant
+        (`Config.MODEL_ID`, `_constants`)."""
+        value = self.evaluate(module, function, model)
+        if value is None and model[0] == "attr":
+            owner = self.evaluate(module, function, model[1])
+            if isinstance(owner, Class):
+                constants = self._derive_classes(owner.module).get(owner.name, {})
+                value = Const(constants.get("constants", {}).get(model[2]))
+        if isinstance(value, Const) and isinstance(value.value, str):
+            return value.value if is_claude_model(value.value) else None
+        return None
 
     def _calls_claude(self, module: str) -> bool:
         """Return whether the fixed point found a call of `module` that reaches Claude: a
@@ -5416,6 +5483,11 @@ class ProjectView:
             if facts is None:
                 continue
             rest = parts[size:]
+            if len(rest) == 2:
+                # `Config.PARAMS`: a class's dict of request options (`_class_tables`).
+                table = facts["classes"].get(rest[0], {}).get("tables", {}).get(rest[1])
+                if table is not None:
+                    return list(table)
             found = facts["names"].get(rest[0])
             if found is None and rest[0] in facts["functions"]:
                 found = ["func", module, rest[0]]
@@ -5489,6 +5561,8 @@ def _dict_handed_on(text: str, name: str) -> bool:
             continue
         if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node:
             continue
+        if _spread(parent, node):
+            continue  # `{**PARAMS}`, `f(**PARAMS)`: a copy of its items is handed on
         if isinstance(parent, ast.Call) and node in parent.args:
             called = parent.func
             if (isinstance(called, ast.Name) and called.id in _DICT_READERS) or (
@@ -5496,6 +5570,16 @@ def _dict_handed_on(text: str, name: str) -> bool:
             ):
                 continue
         return True
+    return False
+
+
+def _spread(parent: ast.AST | None, node: ast.AST) -> bool:
+    """Return whether `node` is spread by its parent: `{**node}` or `f(**node)`."""
+    if isinstance(parent, ast.keyword):
+        return parent.arg is None
+    if isinstance(parent, ast.Dict):
+        pairs = zip(parent.keys, parent.values, strict=True)
+        return any(key is None and value is node for key, value in pairs)
     return False
 
 
