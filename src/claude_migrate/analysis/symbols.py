@@ -513,7 +513,11 @@ class Resolver:
             if facts is not None:
                 for name, bindings in function.bindings.items():
                     if binding in bindings and name in facts.get("param_clients", {}):
-                        return Instance(facts["param_clients"][name])
+                        cls = facts["param_clients"][name]
+                        if isinstance(cls, list):
+                            # A client's method the callers hand over (`fn=client.messages.create`).
+                            return Instance(cls[0], tuple(cls[1:]))
+                        return Instance(cls)
                     if binding in bindings and name in facts.get("param_objects", {}):
                         # ... or to an instance of one project class (`call_api(self, ...)`).
                         module, cls = facts["param_objects"][name]

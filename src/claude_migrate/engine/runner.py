@@ -215,8 +215,11 @@ def _view_exports(view: ProjectView) -> frozenset[str]:
     if found is None:
         names: set[str] = set()
         for facts in view.modules.values():
-            for qual in facts.get("functions", {}):
+            for qual, function in facts.get("functions", {}).items():
                 names.update(str(qual).split("."))  # `Class.method`: the class and the method
+                # A parameter its callers give an SDK client's method, which it calls (`fn(...)`).
+                clients = function.get("param_clients", {}) if isinstance(function, dict) else {}
+                names.update(str(n) for n, c in clients.items() if isinstance(c, list))
             names.update(str(name) for name in facts.get("classes", {}))
             names.update(
                 str(name)

@@ -474,7 +474,8 @@ class Facts:
     # Parameters a function spreads into a Claude call (`create(**request)`): the keys of the
     # dict a caller passes there are passed on, as `forwards` names them.
     spread: dict[tuple[str, str], set[str]] = field(default_factory=dict)
-    param_clients: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
+    # A parameter's client class, or [class, *path] for a client's method (`messages.create`).
+    param_clients: dict[tuple[str, str], dict[str, str | list[str]]] = field(default_factory=dict)
     ambiguous: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     # An un-annotated parameter every in-project caller that proves anything binds to an
     # instance of one project class (`call_api(self, ...)` from a method of `ChatCog`):
@@ -608,6 +609,8 @@ class Project:
         self._writes: tuple[frozenset[bytes], frozenset[bytes]] | None = None
         # Per attribute name, the files of the run that set it on an object other than `self`.
         self._writers: dict[bytes, set[str]] = {}
+        # Per function, the parameters it calls (`_called_params`).
+        self._params_called: dict[tuple[str, str], frozenset[str]] = {}
         # The calls summaries mark as sending a prefill, as (display path, line), over how many
         # summaries (`_prefills`).
         self._prefill_lines: tuple[int, frozenset[tuple[str, int]]] | None = None
@@ -1849,6 +1852,8 @@ class Project:
         if name in self.facts.ambiguous.get((module, qual), set()):
             return None
         cls = self.facts.param_clients.get((module, qual), {}).get(name)
+        if isinstance(cls, list):
+            return Client(cls[0], tuple(cls[1:]))  # a client's method (`_with_retry(fn, ...)`)
         return Client(cls) if cls else None
 
     # The fixed point ------------------------------------------------------------------------
@@ -2244,6 +2249,11 @@ class Project:
                     if sdk is None or self._another_model(module, function, receiver, kwargs):
                         return None
                     return sdk, kwargs
+        if callee_expr[0] == "name" and function is not None:
+            method = self.receiver(module, function, callee_expr)
+            if isinstance(method, Client) and _sdk_method(method):
+                # `fn(**kwargs)` in a helper its callers hand an SDK client's method.
+                return SDK_METHODS[tuple(method.path)], kwargs
         callee = self.evaluate(module, function, callee_expr)
         if not isinstance(callee, Ref):
             return None
@@ -4074,12 +4084,40 @@ class Project:
                     if name not in clients:
                         clients[name] = symbol.cls
                         self._touch("clients", key)
+            elif name in self._called_params(key):
+                if not (isinstance(symbol, Client) and _sdk_method(symbol)):
+                    # A parameter the helper calls, given anything else by some caller (another
+                    # vendor's method, a local function, what its own caller gives): the call
+                    # is not proven Claude's.
+                    ambiguous = self._entry(self.facts.ambiguous, key, "clients", set)
+                    self._put(ambiguous, name, "clients", key)
+                    continue
+                # An SDK client's method handed to a helper that calls it
+                # (`self._with_retry(self.client.messages.create, **request)`).
+                clients = self._entry(self.facts.param_clients, key, "clients", dict)
+                if name not in clients:
+                    clients[name] = [symbol.cls, *symbol.path]
+                    self._touch("clients", key)
             elif isinstance(symbol, (Foreign, Obj)) or (
                 isinstance(symbol, Client) and not symbol.path
             ):
                 # Another object, or a client that may be another vendor's (`Client.only`).
                 ambiguous = self._entry(self.facts.ambiguous, key, "clients", set)
                 self._put(ambiguous, name, "clients", key)
+
+    def _called_params(self, key: tuple[str, str]) -> frozenset[str]:
+        """Return the parameters a function calls (`fn(**kwargs)`), once per function."""
+        found = self._params_called.get(key)
+        if found is None:
+            facts = self.summaries[key[0]]["functions"][key[1]]
+            params = {p["name"] for p in facts["params"]}
+            found = frozenset(
+                call[1][1]
+                for call in facts["calls"]
+                if call[1][0] == "name" and call[1][1] in params
+            )
+            self._params_called[key] = found
+        return found
 
     def _object_of(self, given: Sym, typed: Sym) -> Sym:
         """Return the project instance a call passes (`self`, `Chat()`, or a parameter every
@@ -5571,6 +5609,17 @@ def _dict_handed_on(text: str, name: str) -> bool:
                 continue
         return True
     return False
+
+
+def _sdk_method(client: Client) -> bool:
+    """Return whether a client symbol is a Claude SDK client's request method
+    (`client.messages.create`), on a client that is surely Claude's."""
+    return (
+        bool(client.path)
+        and client.only is None
+        and is_sdk_client_class(client.cls)
+        and tuple(client.path) in SDK_METHODS
+    )
 
 
 def _spread(parent: ast.AST | None, node: ast.AST) -> bool:
