@@ -105,10 +105,12 @@ class FieldReader:
             and key not in entries.unknown_keys
         )
 
-    def _follow(self, node: cst.BaseExpression, scope: Scope) -> tuple[cst.BaseExpression, Scope]:
+    def _follow(
+        self, node: cst.BaseExpression, scope: Scope, names: list[str] | None = None
+    ) -> tuple[cst.BaseExpression, Scope]:
         """Return the expression a name is bound to once (`opts = AgentOptions(...)`), or an
         attribute of `self` its class, and no subclass of it here, sets once
-        (`self.config = PlannerConfig()`)."""
+        (`self.config = PlannerConfig()`); `names` gets each name followed."""
         for _ in range(MAX_FOLLOW):
             if isinstance(node, cst.Attribute):
                 held = self.values.held_object(node, scope)
@@ -118,6 +120,8 @@ class FieldReader:
                 continue
             if not isinstance(node, cst.Name):
                 break
+            if names is not None:
+                names.append(node.value)
             made = self.values.made_object(node.value, scope)
             if made is None:
                 break
@@ -132,7 +136,8 @@ class FieldReader:
         steps: list[tuple[str, str]],
         depth: int,
     ) -> Entry | None:
-        node, scope = self._follow(node, scope)
+        names: list[str] = []
+        node, scope = self._follow(node, scope, names)
         kind, key = steps[0]
         rest = steps[1:]
         if kind == "key":
@@ -151,6 +156,8 @@ class FieldReader:
         if not isinstance(node, cst.Call):
             return None
         fields = self._fields(node, scope)
+        if fields is not None and self._set_on_shared(scope, fields[1], key, names):
+            return None
         param = fields[1]["attrs"].get(key) if fields is not None else None
         if fields is None or param is None:
             return None if rest else self._class_default(name, node, scope, key)
@@ -159,7 +166,7 @@ class FieldReader:
         if arg is False:
             return None  # `*args` / `**kwargs` may pass it: unseen
         if arg is None:
-            return self._default(name, node, (module, cls), steps, depth)
+            return self._default(name, node, (module, cls), steps, depth, names, _shared(scope))
         assert isinstance(arg, cst.Arg)
         if rest:
             return self._walk(name, arg.value, scope, rest, depth + 1)
@@ -173,6 +180,8 @@ class FieldReader:
         made: tuple[str, str],
         steps: list[tuple[str, str]],
         depth: int,
+        names: list[str],
+        shared: bool,
     ) -> Entry | None:
         """Return the entry a path reads from the defaults of an object made with no argument
         for its field: the field's default, or, further down the path, the defaults of the
@@ -185,6 +194,8 @@ class FieldReader:
         kind, key = steps[0]
         if not facts or kind != "attr" or depth > MAX_FOLLOW:
             return None
+        if shared and self._set_on_shared(None, facts, key, names):
+            return None
         param = facts["attrs"].get(key)
         if param is None:
             return None
@@ -192,7 +203,8 @@ class FieldReader:
             factory = facts.get("factories", {}).get(key)
             if not factory:
                 return None
-            return self._default(name, node, (factory[0], factory[1]), steps[1:], depth + 1)
+            made = (factory[0], factory[1])
+            return self._default(name, node, made, steps[1:], depth + 1, names, shared)
         default = facts["defaults"].get(param)
         if default is None:
             return None
@@ -202,6 +214,23 @@ class FieldReader:
         reported = self._reported(module, f"{cls}.{key}")
         value = Value(True, default[0], None, via, elsewhere=reported)
         return Entry(name, node, node, value, None)
+
+    def _set_on_shared(
+        self, scope: Scope | None, facts: dict[str, Any], key: str, names: list[str]
+    ) -> bool:
+        """Return whether a field of an object made once and shared (`_shared`; `scope` None:
+        known to be) may be set after it is made: some other file sets the field on an object
+        (the project phase's `outside`, by file), or this file sets it on a name the object
+        was followed through (`DEFAULTS.temperature = 0.1`)."""
+        writers = facts.get("outside", {}).get(key)
+        if not writers or (scope is not None and not _shared(scope)):
+            return False
+        project = self.resolver.project
+        own = project.modules.get(project.module, {}).get("path") if project else None
+        if any(writer != own for writer in writers):
+            return True
+        module = self.resolver.index.module_scope
+        return module is None or any((name, key) in module.attribute_sets for name in names)
 
     def _class_default(self, name: str, node: cst.Call, scope: Scope, key: str) -> Entry | None:
         """Return the entry of `settings.TEMPERATURE` on an object of a plain settings class
@@ -249,6 +278,13 @@ class FieldReader:
         else:
             return None
         return module, cls, project.modules.get(module, {}).get("classes", {}).get(cls, {})
+
+
+def _shared(scope: Scope) -> bool:
+    """Return whether an object made in `scope` is made once and shared by every call reading
+    it: at module level or in a class body (`DEFAULTS = Options()`), or as a parameter's
+    default, which is evaluated there."""
+    return scope.kind in ("module", "class")
 
 
 def _argument(call: cst.Call, params: list[list[str]], wanted: str) -> cst.Arg | None | bool:

@@ -48,3 +48,6 @@ class SymbolResolver(Protocol):
 
     def qualname(self, node: cst.BaseExpression, scope: Scope) -> str | None:
         """Return the import path a callee names, if it is an imported name."""
+
+    def project_class_path(self, node: cst.BaseExpression, scope: Scope) -> str | None:
+        """Return `module.Class` for a class of another project module an expression names."""

@@ -530,7 +530,11 @@ class Resolver:
             if facts is not None:
                 for name, bindings in function.bindings.items():
                     if binding in bindings and name in facts.get("param_clients", {}):
-                        return Instance(facts["param_clients"][name])
+                        cls = facts["param_clients"][name]
+                        if isinstance(cls, list):
+                            # A client's method the callers hand over (`fn=client.messages.create`).
+                            return Instance(cls[0], tuple(cls[1:]))
+                        return Instance(cls)
                     if binding in bindings and name in facts.get("param_objects", {}):
                         # ... or to an instance of one project class (`call_api(self, ...)`).
                         module, cls = facts["param_objects"][name]
@@ -1095,6 +1099,11 @@ class Resolver:
         """Return the import path a callee names, if it is an imported name."""
         symbol = self.resolve(node, scope)
         return symbol.name if isinstance(symbol, Qual) else None
+
+    def project_class_path(self, node: cst.BaseExpression, scope: Scope) -> str | None:
+        """Return `module.Class` for a class of another project module an expression names."""
+        symbol = self.resolve(node, scope)
+        return f"{symbol.module}.{symbol.name}" if isinstance(symbol, ProjectClass) else None
 
     def resources(self, node: cst.BaseExpression, scope: Scope) -> list[Instance] | None:
         """Return the Claude client resources a choice of objects may give a method call.

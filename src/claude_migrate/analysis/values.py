@@ -357,7 +357,9 @@ class ValueResolver:
         param, default = params[0], params[0].default
         others = [b for b in bindings if b is not param]
         if not others:
-            if not isinstance(default, cst.Call) or not self.relied(name, scope):
+            # `opts=Options()`, or `opts=DEFAULTS` with `DEFAULTS = Options()` bound once in the
+            # enclosing scope (followed from there as any name is).
+            if not isinstance(default, (cst.Call, cst.Name)) or not self.relied(name, scope):
                 return None
             return default, scope.parent or scope
         empty = literal(default)
@@ -688,6 +690,31 @@ class ValueResolver:
         if found is None or found.value is None:
             return None
         return found.value, found.scope
+
+    def class_body_dict(
+        self, node: cst.BaseExpression, scope: Scope
+    ) -> tuple[cst.BaseExpression, Scope] | None:
+        """Return what `Config.PARAMS` reads from the body of a class of this module (or of a
+        base of it here), when nothing in the module sets it again (`Config.PARAMS = ...`, a
+        method's `self.PARAMS = ...`) or changes its items (`Config.PARAMS["k"] = v`,
+        `self.PARAMS.update(...)`, `cls.PARAMS.pop(...)`)."""
+        if self.symbols is None or not isinstance(node, cst.Attribute):
+            return None
+        info = self.symbols.local_class(node.value, scope)
+        module = self.symbols.index.module_scope
+        dotted = _dotted(node)
+        if info is None or module is None or dotted is None:
+            return None
+        attr = node.attr.value
+        if any(a == attr for _, a in module.attribute_sets):
+            return None
+        names = (dotted, f"self.{attr}", f"cls.{attr}")
+        if any(_changes_items(module.node, name) for name in names):
+            return None
+        binding = self._class_binding(info, attr)
+        if binding is None or binding.value is None:
+            return None
+        return binding.value, binding.scope
 
     def _class_binding(self, info: ClassInfo, attr: str) -> Binding | None:
         """Return the one class-body assignment of `attr` an instance of `info` reads."""
@@ -1272,7 +1299,11 @@ class ValueResolver:
             return found[0], found[1], found[2] or node.value
         if isinstance(node, cst.Subscript):
             return self._entry_dict(node, scope, depth, read)
-        held = self.self_attribute(node, scope) or self.class_dict(node, scope)
+        held = (
+            self.self_attribute(node, scope)
+            or self.class_dict(node, scope)
+            or self.class_body_dict(node, scope)
+        )
         if held is not None:
             found = self.dict_node(held[0], held[1], depth + 1)
             return None if found is None else (found[0], found[1], found[2])
@@ -1639,7 +1670,9 @@ class ValueResolver:
             if len(bindings) == 1 and bindings[0].kind == "import":
                 qualname = bindings[0].qualname
         elif isinstance(node, cst.Attribute):
+            # `settings.PARAMS` of an imported module, or `Config.PARAMS` of a project class.
             module = self.symbols.qualname(node.value, scope)
+            module = module or self.symbols.project_class_path(node.value, scope)
             qualname = None if module is None else f"{module}.{node.attr.value}"
         dotted = _dotted(node)
         if qualname is None or dotted is None or _changes_items(scope.module().node, dotted):

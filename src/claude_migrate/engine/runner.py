@@ -211,7 +211,20 @@ _EXPORTS: dict[str, frozenset[str]] = {}
 def _reaches(view: ProjectView, module: object, qual: str) -> bool:
     """Return whether the view says a function passes what it is given on to a Claude call."""
     entry = view.modules.get(str(module), {}).get("functions", {}).get(qual, {})
-    return bool(entry.get("reaches") or entry.get("forwards"))
+    return _runs_requests(entry)
+
+
+def _handed_methods(entry: dict[str, Any]) -> list[str]:
+    """Return a function's parameters its callers give an SDK client's method, which it calls
+    (`with_retry(client.messages.create, **request)`)."""
+    clients = entry.get("param_clients", {})
+    return [str(name) for name, held in clients.items() if isinstance(held, list)]
+
+
+def _runs_requests(entry: dict[str, Any]) -> bool:
+    """Return whether a call of a function is a site: its parameters reach a Claude call, or
+    it calls an SDK method its callers hand it."""
+    return bool(entry.get("reaches") or entry.get("forwards") or _handed_methods(entry))
 
 
 def _may_run_a_request(view: ProjectView, plain: object) -> bool:
@@ -238,7 +251,8 @@ def _view_exports(view: ProjectView) -> frozenset[str]:
 
     A call is a site of its own only where it runs a Claude call with what it is given: a
     wrapper, whose facts say where its parameters reach (`reaches`, `forwards`; the rules'
-    `_wrapper_site` asks the same), or a subclass of an SDK client being made. A factory, a
+    `_wrapper_site` asks the same), a function calling the SDK method its callers hand it, or
+    a subclass of an SDK client being made. A factory, a
     function whose parameter holds a client or an object, and a class holding a client make
     no request when called: a request made with what they return is a call of a Claude method
     (`messages.create`), a wanted callee of its own. Their names are left out, or every file
@@ -249,7 +263,10 @@ def _view_exports(view: ProjectView) -> frozenset[str]:
         names: set[str] = set()
         for facts in view.modules.values():
             for qual, entry in facts.get("functions", {}).items():
-                if entry.get("reaches") or entry.get("forwards"):
+                # A parameter its callers give an SDK client's method: its call (`fn(...)`) is
+                # the request.
+                names.update(_handed_methods(entry))
+                if _runs_requests(entry):
                     names.update(str(qual).split("."))  # `Class.method`: the class, the method
             names.update(
                 str(name)

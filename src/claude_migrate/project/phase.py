@@ -452,7 +452,8 @@ class Facts:
     # Parameters a function spreads into a Claude call (`create(**request)`): the keys of the
     # dict a caller passes there are passed on, as `forwards` names them.
     spread: dict[tuple[str, str], set[str]] = field(default_factory=dict)
-    param_clients: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
+    # A parameter's client class, or [class, *path] for a client's method (`messages.create`).
+    param_clients: dict[tuple[str, str], dict[str, str | list[str]]] = field(default_factory=dict)
     ambiguous: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     # An un-annotated parameter every in-project caller that proves anything binds to an
     # instance of one project class (`call_api(self, ...)` from a method of `ChatCog`):
@@ -584,6 +585,10 @@ class Project:
         self._dicts_changed: dict[tuple[str, str], bool] = {}
         self._set_outside_files: dict[str, bool] = {}
         self._writes: tuple[frozenset[bytes], frozenset[bytes]] | None = None
+        # Per attribute name, the files of the run that set it on an object other than `self`.
+        self._writers: dict[bytes, set[str]] = {}
+        # Per function, the parameters it calls (`_called_params`).
+        self._params_called: dict[tuple[str, str], frozenset[str]] = {}
         # The calls summaries mark as sending a prefill, as (display path, line), over how many
         # summaries (`_prefills`).
         self._prefill_lines: tuple[int, frozenset[tuple[str, int]]] | None = None
@@ -1835,6 +1840,8 @@ class Project:
         if name in self.facts.ambiguous.get((module, qual), set()):
             return None
         cls = self.facts.param_clients.get((module, qual), {}).get(name)
+        if isinstance(cls, list):
+            return Client(cls[0], tuple(cls[1:]))  # a client's method (`_with_retry(fn, ...)`)
         return Client(cls) if cls else None
 
     # The fixed point ------------------------------------------------------------------------
@@ -2230,6 +2237,11 @@ class Project:
                     if sdk is None or self._another_model(module, function, receiver, kwargs):
                         return None
                     return sdk, kwargs
+        if callee_expr[0] == "name" and function is not None:
+            method = self.receiver(module, function, callee_expr)
+            if isinstance(method, Client) and _sdk_method(method):
+                # `fn(**kwargs)` in a helper its callers hand an SDK client's method.
+                return SDK_METHODS[tuple(method.path)], kwargs
         callee = self.evaluate(module, function, callee_expr)
         if not isinstance(callee, Ref):
             return None
@@ -3210,8 +3222,13 @@ class Project:
                 if len(local) != 1 or local[0][1]:
                     return None
                 return self._made_by_bound(module, function, local[0][0], depth, reader)
-            if name in self._param_index(module, function, facts) or "parent" in facts:
+            if "parent" in facts:
                 return None
+            if name in self._param_index(module, function, facts):
+                default = self._relied_object(module, function, facts, name)
+                if default is None:
+                    return None
+                return self._made_by(module, None, default, depth + 1, reader)
         summary = self.summaries[module]
         qualname = summary["imports"].get(name)
         if qualname is not None and name not in summary["assigns"]:
@@ -3224,10 +3241,29 @@ class Project:
         made = self._bound_once(summary, name)
         return None if made is None else self._made_by_bound(module, None, made, depth, reader)
 
+    def _relied_object(
+        self, module: str, function: str, facts: dict[str, Any], name: str
+    ) -> list[Any] | None:
+        """Return the default of a parameter the function never binds again when an in-project
+        call leaves it out, if the default may name an object (`options=DEFAULTS`, with
+        `DEFAULTS = Options()` at module level, or `options=Options()`): that call sends it."""
+        if "parent" in facts or name in facts["locals"]:
+            return None
+        param = next((p for p in facts["params"] if p["name"] == name), None)
+        if param is None or param["kind"] in ("varargs", "varkw"):
+            return None
+        default = param["default"]
+        if default is None or default[0] not in ("name", "attr", "call"):
+            return None
+        key = (module, function)
+        self._read("relied", key)
+        return default if name in self.facts.relied.get(key, set()) else None
+
     def _falls_back(self, module: str, function: str | None, holder: list[Any]) -> bool:
         """Return whether a name read in a function, or an attribute of its instance, holds a
-        parameter replaced by an object when a call leaves it out (`_none_fallback`):
-        `options = options or Options()`, `self.options = options or Options()`."""
+        parameter replaced by an object when a call leaves it out (`_none_fallback`), or a
+        parameter whose default is one (`_relied_object`): `options = options or Options()`,
+        `self.options = options or Options()`, `options=DEFAULTS`."""
         if function is None:
             return False
         if holder[0] == "attr" and holder[1][0] == "name":
@@ -3238,9 +3274,11 @@ class Project:
         if holder[0] != "name":
             return False
         facts = self.summaries[module]["functions"].get(function)
-        local = (facts or {}).get("locals", {}).get(holder[1])
-        if facts is None or local is None:
+        if facts is None:
             return False
+        local = facts.get("locals", {}).get(holder[1])
+        if local is None:
+            return self._relied_object(module, function, facts, holder[1]) is not None
         return self._none_fallback(module, function, facts, holder[1], local) is not None
 
     def _handed_object(self, module: str, function: str | None, holder: list[Any]) -> bool:
@@ -3482,9 +3520,10 @@ class Project:
         other than `self`, each file read once (`_ATTRIBUTE_WRITE`, `_SETATTR`)."""
         if self._writes is None:
             anywhere: set[bytes] = set()
-            outside: set[bytes] = set()
-            for data in self.given.values():
+            writers = self._writers
+            for path, data in self.given.items():
                 raw = data if isinstance(data, bytes) else data.encode("utf-8", "replace")
+                outside: set[bytes] = set()
                 for match in _ATTRIBUTE_WRITE.finditer(raw):
                     attr = match.group(1)
                     anywhere.add(attr)
@@ -3497,8 +3536,27 @@ class Project:
                 for match in _SETATTR.finditer(raw):
                     anywhere.add(match.group(1))
                     outside.add(match.group(1))
-            self._writes = (frozenset(anywhere), frozenset(outside))
+                shown = _display(Path(path), self.cwd)
+                for attr in outside:
+                    writers.setdefault(attr, set()).add(shown)
+            self._writes = (frozenset(anywhere), frozenset(writers))
         return self._writes
+
+    def _writers_of(self, attr: str) -> list[str]:
+        """Return the files that may set `<x>.attr` on an object other than `self`
+        (`set_from_outside`): the run's files by their text, the summarised modules by their
+        summaries; `["?"]` when the files are not known (a name outside ASCII)."""
+        if not attr.isascii():
+            return ["?"] if self._written(attr, outside=True) else []
+        self._attribute_writes()
+        found = set(self._writers.get(attr.encode(), ()))
+        if attr in self._attributes_set_anywhere():
+            for module, summary in self.summaries.items():
+                functions = summary["functions"].values()
+                stores = (held for facts in functions for held in facts["stores"].values())
+                if attr in summary["set_attrs"] or any(attr in held for held in stores):
+                    found.add(self.paths.get(module, "?"))
+        return sorted(found)
 
     def _written(self, attr: str, outside: bool) -> bool:
         """`_attribute_writes` for one name outside ASCII (a byte pattern's `\\w` is ASCII)."""
@@ -4032,12 +4090,40 @@ class Project:
                     if name not in clients:
                         clients[name] = symbol.cls
                         self._touch("clients", key)
+            elif name in self._called_params(key):
+                if not (isinstance(symbol, Client) and _sdk_method(symbol)):
+                    # A parameter the helper calls, given anything else by some caller (another
+                    # vendor's method, a local function, what its own caller gives): the call
+                    # is not proven Claude's.
+                    ambiguous = self._entry(self.facts.ambiguous, key, "clients", set)
+                    self._put(ambiguous, name, "clients", key)
+                    continue
+                # An SDK client's method handed to a helper that calls it
+                # (`self._with_retry(self.client.messages.create, **request)`).
+                clients = self._entry(self.facts.param_clients, key, "clients", dict)
+                if name not in clients:
+                    clients[name] = [symbol.cls, *symbol.path]
+                    self._touch("clients", key)
             elif isinstance(symbol, (Foreign, Obj)) or (
                 isinstance(symbol, Client) and not symbol.path
             ):
                 # Another object, or a client that may be another vendor's (`Client.only`).
                 ambiguous = self._entry(self.facts.ambiguous, key, "clients", set)
                 self._put(ambiguous, name, "clients", key)
+
+    def _called_params(self, key: tuple[str, str]) -> frozenset[str]:
+        """Return the parameters a function calls (`fn(**kwargs)`), once per function."""
+        found = self._params_called.get(key)
+        if found is None:
+            facts = self.summaries[key[0]]["functions"][key[1]]
+            params = {p["name"] for p in facts["params"]}
+            found = frozenset(
+                call[1][1]
+                for call in facts["calls"]
+                if call[1][0] == "name" and call[1][1] in params
+            )
+            self._params_called[key] = found
+        return found
 
     def _object_of(self, given: Sym, typed: Sym) -> Sym:
         """Return the project instance a call passes (`self`, `Chat()`, or a parameter every
@@ -4192,7 +4278,8 @@ class Project:
         prefix = f"{plain[2]}."
         if any(qual.startswith(prefix) for qual in self._derive_functions(plain[1])):
             return True
-        return bool(set(self._derive_classes(plain[1]).get(plain[2], {})) - {"constants"})
+        derived = self._derive_classes(plain[1]).get(plain[2], {})
+        return bool(set(derived) - {"constants", "tables"})
 
     def _derive(self, module: str) -> dict[str, Any]:
         summary = self.summaries[module]
@@ -4905,6 +4992,9 @@ class Project:
             constants = self._constants(module, info)
             if constants:
                 entry["constants"] = constants
+            tables = self._class_tables(module, info)
+            if tables:
+                entry["tables"] = tables
             if (module, name) in self.facts.options:
                 entry.update(self._options_class(module, name, info))
             if entry:
@@ -4921,6 +5011,15 @@ class Project:
                 # Every field of a dataclass or pydantic model: what `asdict(x)` and
                 # `x.model_dump()` give.
                 fields["dumps"] = sorted(fields["attrs"])
+            # The files that set a field on some object (`DEFAULTS.temperature = 0.1`,
+            # `setattr`): on an object made once and shared, what it was made with may not be
+            # what a call reads.
+            outside = {
+                attr: self._writers_of(attr)
+                for attr in sorted(fields["attrs"])
+                if self.set_from_outside(attr)
+            }
+            fields.update({"outside": outside} if outside else {})
             entry["fields"] = fields
         defaults = self._instance_defaults(module, name)
         if defaults:
@@ -5009,6 +5108,34 @@ class Project:
             value = self.evaluate(module, None, values[0][0])
             if isinstance(value, Const) and _jsonable(value.value):
                 found[attr] = value.value
+        return found
+
+    def _class_tables(self, module: str, info: dict[str, Any]) -> dict[str, list[Any]]:
+        """Return a class's dicts of request options another module may spread into a Claude
+        call (`**Config.PARAMS`), as `_request_options` reads a module's: assigned once, in the
+        class body, to a dict literal with string keys, nothing spread into it, holding a Claude
+        parameter, and neither set again nor changed by any file of the run (`Config.PARAMS =
+        ...`, `self.PARAMS["k"] = v`, `.update(...)`, handed on where it can change)."""
+        found: dict[str, list[Any]] = {}
+        for attr, values in info["attributes"].items():
+            if len(values) != 1 or values[0][1] is not None or values[0][0][0] != "dict":
+                continue
+            made = self.evaluate(module, None, values[0][0])
+            if not isinstance(made, DictLit) or made.opaque or made.spreads or made.maybe:
+                continue
+            known: dict[str, Any] = {}
+            unknown: list[str] = []
+            for key, expression in made.entries.items():
+                value = self.evaluate(module, None, expression)
+                if isinstance(value, Const) and _jsonable(value.value):
+                    known[key] = value.value
+                else:
+                    unknown.append(key)
+            if not CLAUDE_PARAMETERS.intersection(known) or self._attribute_set(attr):
+                continue
+            if self._changes_dict(module, attr) or self._changed_in_run(module, attr):
+                continue
+            found[attr] = ["dict", known, sorted(unknown)]
         return found
 
     def _fields(
@@ -5288,11 +5415,14 @@ class Project:
         # wrapper, a class holding a client) makes a file worth parsing for the project's sake;
         # an imported constant matters only in a file the prefilter already parses.
         relevant = (
-            bool(derived[module]["functions"])
-            or "read_by" in derived[module]
-            or "defaults_read_by" in derived[module]
-            or any(self.gives(facts) for name, facts in derived.items() if name != module)
-        ) and self._calls_claude(module)
+            (
+                bool(derived[module]["functions"])
+                or "read_by" in derived[module]
+                or "defaults_read_by" in derived[module]
+                or any(self.gives(facts) for name, facts in derived.items() if name != module)
+            )
+            and self._calls_claude(module)
+        ) or self._sends_imported_claude_model(module)
         # Constants of a module it imports as a module, read through it (`settings.MODEL`).
         summary = self.summaries[module]
         as_modules = {*summary["imports"].values(), *summary["submodules"]}
@@ -5305,6 +5435,38 @@ class Project:
             return None  # nothing the project says changes this file's findings
         digest = hashlib.blake2b("\n".join(digests).encode(), digest_size=12).hexdigest()
         return ProjectView(module, derived, digest, relevant)
+
+    def _sends_imported_claude_model(self, module: str) -> bool:
+        """Return whether a Claude call of `module` sends a Claude model id it does not spell:
+        one read from another module (`invoke_model(modelId=Config.MODEL_ID)` on a boto3
+        client, where the file names neither Claude nor Anthropic), which the prefilter's
+        markers cannot see."""
+        if module not in self.scanned:
+            return False
+        summary = self.summaries[module]
+        calls = [(None, call) for call in summary["calls"]]
+        calls += [(q, call) for q, f in summary["functions"].items() for call in f["calls"]]
+        for function, call in calls:
+            found = self._target(module, function, call)
+            model = None if found is None else found[1].get("modelId", found[1].get(MODEL))
+            if model is None or model[0] == "lit":
+                continue
+            if isinstance(self._model_read(module, function, model), str):
+                return True
+        return False
+
+    def _model_read(self, module: str, function: str | None, model: list[Any]) -> str | None:
+        """Return the Claude model id an expression proves: a constant, or a class's constant
+        (`Config.MODEL_ID`, `_constants`)."""
+        value = self.evaluate(module, function, model)
+        if value is None and model[0] == "attr":
+            owner = self.evaluate(module, function, model[1])
+            if isinstance(owner, Class):
+                constants = self._derive_classes(owner.module).get(owner.name, {})
+                value = Const(constants.get("constants", {}).get(model[2]))
+        if isinstance(value, Const) and isinstance(value.value, str):
+            return value.value if is_claude_model(value.value) else None
+        return None
 
     def _calls_claude(self, module: str) -> bool:
         """Return whether the fixed point found a call of `module` that reaches Claude: a
@@ -5398,6 +5560,11 @@ class ProjectView:
             if facts is None:
                 continue
             rest = parts[size:]
+            if len(rest) == 2:
+                # `Config.PARAMS`: a class's dict of request options (`_class_tables`).
+                table = facts["classes"].get(rest[0], {}).get("tables", {}).get(rest[1])
+                if table is not None:
+                    return list(table)
             found = facts["names"].get(rest[0])
             if found is None and rest[0] in facts["functions"]:
                 found = ["func", module, rest[0]]
@@ -5483,6 +5650,8 @@ def _dict_handed_on(text: str, name: str) -> bool:
             continue
         if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node:
             continue
+        if _spread(parent, node):
+            continue  # `{**PARAMS}`, `f(**PARAMS)`: a copy of its items is handed on
         if isinstance(parent, ast.Call) and node in parent.args:
             called = parent.func
             if (isinstance(called, ast.Name) and called.id in _DICT_READERS) or (
@@ -5490,6 +5659,27 @@ def _dict_handed_on(text: str, name: str) -> bool:
             ):
                 continue
         return True
+    return False
+
+
+def _sdk_method(client: Client) -> bool:
+    """Return whether a client symbol is a Claude SDK client's request method
+    (`client.messages.create`), on a client that is surely Claude's."""
+    return (
+        bool(client.path)
+        and client.only is None
+        and is_sdk_client_class(client.cls)
+        and tuple(client.path) in SDK_METHODS
+    )
+
+
+def _spread(parent: ast.AST | None, node: ast.AST) -> bool:
+    """Return whether `node` is spread by its parent: `{**node}` or `f(**node)`."""
+    if isinstance(parent, ast.keyword):
+        return parent.arg is None
+    if isinstance(parent, ast.Dict):
+        pairs = zip(parent.keys, parent.values, strict=True)
+        return any(key is None and value is node for key, value in pairs)
     return False
 
 
