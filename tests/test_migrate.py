@@ -409,3 +409,62 @@ def test_a_constant_shared_with_a_forcing_call_moves_only_as_an_unsafe_fix(tmp_p
     _migrate(tmp_path, "claude-sonnet-5-5", "app.py", "--unsafe-fixes")
     fixed = (tmp_path / "app.py").read_text(encoding="utf-8")
     assert "MODEL = 'claude-sonnet-5-5'" in fixed and '{"type": "auto"}' in fixed
+
+
+RAW_HTTP_WITH_AN_ENVIRONMENT_DEFAULT = """\
+import os
+
+import requests
+
+
+def ask(prompt):
+    response = requests.post(
+        "https://api.anthropic.com/v1/messages",
+        headers={"anthropic-version": "2023-06-01"},
+        json={
+            "model": os.getenv("CHAT_MODEL", "claude-3-haiku-20240307"),
+            "max_tokens": 256,
+            "messages": [{"role": "user", "content": prompt}],
+        },
+    )
+    return response.json()
+"""
+
+
+def test_a_model_left_as_data_is_on_the_checklist_and_fails_the_run(tmp_path: Path) -> None:
+    # The call's model is an environment variable read with a default: the migration does not
+    # move it, so the checklist must not say that every call moved.
+    write_tree(
+        tmp_path,
+        {
+            "app.py": RAW_HTTP_WITH_AN_ENVIRONMENT_DEFAULT,
+            "settings.yaml": "llm:\n  model: claude-3-haiku-20240307\n  judge: claude-opus-4-1\n",
+        },
+    )
+    status, checklist = _migrate(tmp_path, "claude-haiku-4-5", "app.py", "settings.yaml")
+    assert status == 1
+    assert "every call" not in checklist
+    assert _checklisted(checklist) == {("app.py", 11), ("settings.yaml", 2)}
+    assert "environment variable's default" in checklist
+    assert "a configuration value" in checklist
+    assert "write 'claude-haiku-4-5-20251001'" in checklist
+    # Nothing was written: the checklist says what to change by hand.
+    assert "claude-3-haiku-20240307" in (tmp_path / "app.py").read_text(encoding="utf-8")
+
+
+def test_a_constant_the_diff_would_move_is_not_on_the_checklist(tmp_path: Path) -> None:
+    source = (
+        "import anthropic\nclient = anthropic.Anthropic()\nMODEL = 'claude-3-haiku-20240307'\n"
+        "client.messages.create(model=MODEL, max_tokens=64, messages=[])\n"
+    )
+    write_tree(tmp_path, {"app.py": source})
+    checklist = tmp_path.parent / "diff-checklist.md"
+    result = Cli(tmp_path)(
+        "migrate", "--to", "claude-haiku-4-5", "--diff", "--checklist", str(checklist), "app.py"
+    )
+    assert "+MODEL = 'claude-haiku-4-5-20251001'" in result.output
+    assert "other mention" not in result.output
+    assert "Nothing: every call whose model the migration moves was moved" in checklist.read_text(
+        encoding="utf-8"
+    )
+    assert (tmp_path / "app.py").read_text(encoding="utf-8") == source
