@@ -166,6 +166,60 @@ def test_a_key_the_table_already_has_is_not_fixed_into_a_duplicate(tmp_path: Pat
     assert "the file already holds 'claude-sonnet-4-6'" in finding["message"]
 
 
+# A table of facts about each model, as a list of records named by a field: alias records
+# beside the model records they point at. Renaming a record's name to a model another record
+# has, or two records to one model, would give two records one name; an alias whose name and
+# target both move would point at itself.
+MODEL_RECORDS_JSON = """\
+{"aliases": [
+  {"name": "claude-sonnet-4-0", "alias": "claude-sonnet-4-20250514"},
+  {"name": "claude-opus-4-0", "alias": "claude-opus-4-20250514"}
+],
+ "models": [
+  {"name": "claude-3-5-haiku-latest", "parameters": 20},
+  {"name": "claude-haiku-4-5-20251001", "parameters": 30},
+  {"name": "claude-3-5-sonnet-20240620", "parameters": 70},
+  {"name": "claude-3-7-sonnet-20250219", "parameters": 80},
+  {"name": "claude-sonnet-4-20250514", "parameters": 90},
+  {"name": "gpt-4o", "parameters": 100}
+]}
+"""
+MODEL_RECORDS_YAML = """\
+models:
+  - name: claude-3-5-sonnet-20240620
+    price: 3
+  - name: claude-3-7-sonnet-20250219
+    price: 3
+agent:
+  model: claude-3-haiku-20240307
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "kept", "fixed"),
+    [
+        ("models.json", MODEL_RECORDS_JSON, 8, 0),
+        # The agent's setting is no record: it moves.
+        ("models.yaml", MODEL_RECORDS_YAML, 2, 1),
+    ],
+)
+def test_a_field_of_records_is_not_fixed_into_a_name_another_record_has(
+    tmp_path: Path, name: str, text: str, kept: int, fixed: int
+) -> None:
+    write_tree(tmp_path, {"claude-migrate.toml": POLICY, name: text})
+    found = Cli(tmp_path).json("check", "--no-cache")["diagnostics"]
+    refused = [d for d in found if d["fix"] is None]
+    assert len(refused) == kept, found
+    assert all("two records would share one name" in d["message"] for d in refused)
+    assert len([d for d in found if d["fix"] is not None]) == fixed
+    Cli(tmp_path)("fix", "--unsafe-fixes", "--no-cache")
+    after = (tmp_path / name).read_text(encoding="utf-8")
+    assert (after == text) is (fixed == 0)
+    if fixed:
+        assert "model: claude-haiku-4-5-20251001" in after
+        assert "claude-3-5-sonnet-20240620" in after and "claude-3-7-sonnet-20250219" in after
+
+
 @pytest.mark.parametrize(
     ("name", "text", "fixed"),
     [
