@@ -222,8 +222,17 @@ def checklist(
             if unsafe:
                 note = ""
         lines.append(f"- [ ] {where}: {finding.message}{note}")
-    for place, written in mentions or ():
-        lines.append(f"- [ ] {_mention(place, target, written)}")
+    items = list(
+        dict.fromkeys(_mention(place, target, written) for place, written in mentions or ())
+    )
+    if items:
+        if left:
+            lines.append("")
+        lines += [
+            "### Mentions the migration does not change",
+            "",
+            *(f"- [ ] {item}" for item in items),
+        ]
     return "\n".join(lines) + "\n"
 
 
