@@ -445,7 +445,7 @@ def test_a_model_left_as_data_is_on_the_checklist_and_fails_the_run(tmp_path: Pa
     assert status == 1
     assert "every call" not in checklist
     assert _checklisted(checklist) == {("app.py", 11), ("settings.yaml", 2)}
-    assert "environment variable's default" in checklist
+    assert "an environment variable's default" in checklist
     assert "a configuration value" in checklist
     assert "write 'claude-haiku-4-5-20251001'" in checklist
     # Nothing was written: the checklist says what to change by hand.

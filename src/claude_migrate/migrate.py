@@ -108,8 +108,7 @@ def run(migration: Migration) -> Result:
     if mentions:
         outcome.messages.append(
             f"claude-migrate migrate: {len(mentions)} other mention(s) of a model this migration "
-            "moves are left as written (values no Claude call is proven to read): see the "
-            "checklist"
+            "moves are left as written (values it does not prove a call sends): see the checklist"
         )
         outcome.exit_status = max(outcome.exit_status, 1)
     if not _has_facts(target):
@@ -249,8 +248,9 @@ def _mention(place: Place, target: str, written: str | None) -> str:
         what = "a Claude call's model the migration did not change"
     elif place.path.endswith(_PYTHON):
         what = (
-            "a value no Claude call is proven to read (an environment variable's default, a "
-            "setting, a value passed at run time), which the migration does not change"
+            "left as written: the migration changes a model where it proves a call sends it, "
+            "not a value read at run time (an environment variable's default, a setting, a "
+            "field's default, an argument)"
         )
     else:
         what = "a configuration value, which the migration does not change"
