@@ -468,3 +468,41 @@ def test_a_constant_the_diff_would_move_is_not_on_the_checklist(tmp_path: Path) 
         encoding="utf-8"
     )
     assert (tmp_path / "app.py").read_text(encoding="utf-8") == source
+
+
+def _code_cell(source: str) -> dict[str, Any]:
+    return {
+        "cell_type": "code",
+        "execution_count": None,
+        "metadata": {},
+        "outputs": [],
+        "source": source.splitlines(keepends=True),
+    }
+
+
+def test_the_diff_of_a_notebook_lists_only_the_mentions_it_leaves(tmp_path: Path) -> None:
+    # The constant one cell defines moves with the call of a later cell (after a markdown cell);
+    # the same id in a dict no call reads stays, and is the one item.
+    notebook = {
+        "cells": [
+            _code_cell(
+                "import anthropic\nclient = anthropic.Anthropic()\n"
+                "MODEL = 'claude-3-haiku-20240307'\n"
+            ),
+            {"cell_type": "markdown", "metadata": {}, "source": ["# Ask\n"]},
+            _code_cell(
+                "reply = client.messages.create(model=MODEL, max_tokens=64, messages=[])\n"
+                "labels = {'judge': 'claude-3-haiku-20240307'}\n"
+            ),
+        ],
+        "metadata": {"language_info": {"name": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    write_tree(tmp_path, {"a.ipynb": json.dumps(notebook, indent=1)})
+    checklist = tmp_path.parent / "notebook-checklist.md"
+    Cli(tmp_path)(
+        "migrate", "--to", "claude-haiku-4-5", "--diff", "--checklist", str(checklist), "a.ipynb"
+    )
+    items = [i for i in checklist.read_text(encoding="utf-8").splitlines() if i.startswith("- [ ]")]
+    assert len(items) == 1 and items[0].startswith("- [ ] `a.ipynb` cell 3, line 2:"), items

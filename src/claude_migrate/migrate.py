@@ -152,7 +152,7 @@ def _left_mentions(
     if migration.diff:
         for result in outcome.run.results:
             covered |= {(d.path, d.cell, d.line) for d in result.applied if d.code == RULE}
-            covered |= {(result.path, None, line) for line in _changed_lines(result)}
+            covered |= {(result.path, cell, line) for cell, line in _changed_lines(result)}
     places = []
     for entry in found.models:
         model = target_of(known, entry.model)
@@ -166,14 +166,42 @@ def _left_mentions(
     return sorted(places, key=lambda p: (p[0].path, p[0].cell or 0, p[0].line, p[0].column))
 
 
-def _changed_lines(result: FileResult) -> set[int]:
-    """Return the 1-based lines of a file's original text that its fixed text changes."""
-    import difflib
-
+def _changed_lines(result: FileResult) -> set[tuple[int | None, int]]:
+    """Return the (cell, 1-based line) places of a file's original text its fixed text changes:
+    cell None in a plain file; in a notebook, lines counted within each cell (every cell counts,
+    as Jupyter shows them)."""
     if result.original_text is None or result.fixed_text is None:
         return set()
-    before = result.original_text.splitlines()
-    matcher = difflib.SequenceMatcher(None, before, result.fixed_text.splitlines(), False)
+    if result.path.endswith(".ipynb"):
+        before, after = _cells(result.original_text), _cells(result.fixed_text)
+        if len(before) != len(after):
+            return set()
+        return {
+            (number, line)
+            for number, (old, new) in enumerate(zip(before, after, strict=True), start=1)
+            for line in _lines_changed(old, new)
+        }
+    return {(None, line) for line in _lines_changed(result.original_text, result.fixed_text)}
+
+
+def _cells(text: str) -> list[str]:
+    """Return the source of each cell of a notebook's JSON text ([] when it cannot be read)."""
+    try:
+        cells = json.loads(text).get("cells", [])
+    except (ValueError, AttributeError, RecursionError):
+        return []
+    sources = []
+    for cell in cells if isinstance(cells, list) else []:
+        source = cell.get("source", "") if isinstance(cell, dict) else ""
+        sources.append("".join(source) if isinstance(source, list) else str(source))
+    return sources
+
+
+def _lines_changed(before: str, after: str) -> set[int]:
+    """Return the 1-based lines of `before` that `after` changes."""
+    import difflib
+
+    matcher = difflib.SequenceMatcher(None, before.splitlines(), after.splitlines(), False)
     return {
         line + 1
         for tag, start, end, _, _ in matcher.get_opcodes()
