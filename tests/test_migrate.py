@@ -506,3 +506,18 @@ def test_the_diff_of_a_notebook_lists_only_the_mentions_it_leaves(tmp_path: Path
     )
     items = [i for i in checklist.read_text(encoding="utf-8").splitlines() if i.startswith("- [ ]")]
     assert len(items) == 1 and items[0].startswith("- [ ] `a.ipynb` cell 3, line 2:"), items
+
+
+def test_a_mention_the_user_silenced_is_not_on_the_checklist(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "skipped.py": "# claude-migrate: skip-file\nMODEL = 'claude-3-haiku-20240307'\n",
+            "kept.py": "DENY = ['claude-3-haiku-20240307']  # noqa: CM302\n"
+            "LEGACY = 'claude-3-haiku-20240307'  # claude-migrate: ignore[CM304]\n"
+            "OTHER = 'claude-3-haiku-20240307'  # noqa: CM101\n",
+        },
+    )
+    status, checklist = _migrate(tmp_path, "claude-haiku-4-5", "skipped.py", "kept.py")
+    assert _checklisted(checklist) == {("kept.py", 3)}
+    assert status == 1

@@ -163,7 +163,37 @@ def _left_mentions(
             if (place.path, place.cell, place.line) in covered or spelling is None:
                 continue
             places.append((place, known.spell(wanted, spelling)))
+    texts: dict[str, str | None] = {}
+    places = [item for item in places if not _silenced(item[0], texts)]
     return sorted(places, key=lambda p: (p[0].path, p[0].cell or 0, p[0].line, p[0].column))
+
+
+# A mention is left off the checklist where the user silenced the migration or the retired
+# model's finding on its line (a noqa or ignore comment naming CM304 or CM302, or a bare one),
+# or the whole file (skip-file).
+_SILENCING = frozenset({RULE, "CM302", "*"})
+
+
+def _silenced(place: Place, texts: dict[str, str | None]) -> bool:
+    """Return whether a suppression comment silences the migration at a mention's place."""
+    from claude_migrate.core.suppress import comment_codes, skips_file
+
+    if place.path not in texts:
+        try:
+            data = Path(place.path).read_bytes()
+        except OSError:
+            data = b""
+        texts[place.path] = None if skips_file(data) else data.decode("utf-8", "replace")
+    text = texts[place.path]
+    if text is None:
+        return True
+    if place.cell is not None:
+        cells = _cells(text)
+        text = cells[place.cell - 1] if 0 < place.cell <= len(cells) else ""
+    lines = text.splitlines()
+    line = lines[place.line - 1] if 0 < place.line <= len(lines) else ""
+    comment = line.find("#")
+    return comment >= 0 and bool(comment_codes(line[comment:]) & _SILENCING)
 
 
 def _changed_lines(result: FileResult) -> set[tuple[int | None, int]]:
