@@ -409,3 +409,115 @@ def test_a_constant_shared_with_a_forcing_call_moves_only_as_an_unsafe_fix(tmp_p
     _migrate(tmp_path, "claude-sonnet-5-5", "app.py", "--unsafe-fixes")
     fixed = (tmp_path / "app.py").read_text(encoding="utf-8")
     assert "MODEL = 'claude-sonnet-5-5'" in fixed and '{"type": "auto"}' in fixed
+
+
+RAW_HTTP_WITH_AN_ENVIRONMENT_DEFAULT = """\
+import os
+
+import requests
+
+
+def ask(prompt):
+    response = requests.post(
+        "https://api.anthropic.com/v1/messages",
+        headers={"anthropic-version": "2023-06-01"},
+        json={
+            "model": os.getenv("CHAT_MODEL", "claude-3-haiku-20240307"),
+            "max_tokens": 256,
+            "messages": [{"role": "user", "content": prompt}],
+        },
+    )
+    return response.json()
+"""
+
+
+def test_a_model_left_as_data_is_on_the_checklist_and_fails_the_run(tmp_path: Path) -> None:
+    # The call's model is an environment variable read with a default: the migration does not
+    # move it, so the checklist must not say that every call moved.
+    write_tree(
+        tmp_path,
+        {
+            "app.py": RAW_HTTP_WITH_AN_ENVIRONMENT_DEFAULT,
+            "settings.yaml": "llm:\n  model: claude-3-haiku-20240307\n  judge: claude-opus-4-1\n",
+        },
+    )
+    status, checklist = _migrate(tmp_path, "claude-haiku-4-5", "app.py", "settings.yaml")
+    assert status == 1
+    assert "every call" not in checklist
+    assert _checklisted(checklist) == {("app.py", 11), ("settings.yaml", 2)}
+    assert "an environment variable's default" in checklist
+    assert "a configuration value" in checklist
+    assert "write 'claude-haiku-4-5-20251001'" in checklist
+    # Nothing was written: the checklist says what to change by hand.
+    assert "claude-3-haiku-20240307" in (tmp_path / "app.py").read_text(encoding="utf-8")
+
+
+def test_a_constant_the_diff_would_move_is_not_on_the_checklist(tmp_path: Path) -> None:
+    source = (
+        "import anthropic\nclient = anthropic.Anthropic()\nMODEL = 'claude-3-haiku-20240307'\n"
+        "client.messages.create(model=MODEL, max_tokens=64, messages=[])\n"
+    )
+    write_tree(tmp_path, {"app.py": source})
+    checklist = tmp_path.parent / "diff-checklist.md"
+    result = Cli(tmp_path)(
+        "migrate", "--to", "claude-haiku-4-5", "--diff", "--checklist", str(checklist), "app.py"
+    )
+    assert "+MODEL = 'claude-haiku-4-5-20251001'" in result.output
+    assert "other mention" not in result.output
+    assert "Nothing: every call whose model the migration moves was moved" in checklist.read_text(
+        encoding="utf-8"
+    )
+    assert (tmp_path / "app.py").read_text(encoding="utf-8") == source
+
+
+def _code_cell(source: str) -> dict[str, Any]:
+    return {
+        "cell_type": "code",
+        "execution_count": None,
+        "metadata": {},
+        "outputs": [],
+        "source": source.splitlines(keepends=True),
+    }
+
+
+def test_the_diff_of_a_notebook_lists_only_the_mentions_it_leaves(tmp_path: Path) -> None:
+    # The constant one cell defines moves with the call of a later cell (after a markdown cell);
+    # the same id in a dict no call reads stays, and is the one item.
+    notebook = {
+        "cells": [
+            _code_cell(
+                "import anthropic\nclient = anthropic.Anthropic()\n"
+                "MODEL = 'claude-3-haiku-20240307'\n"
+            ),
+            {"cell_type": "markdown", "metadata": {}, "source": ["# Ask\n"]},
+            _code_cell(
+                "reply = client.messages.create(model=MODEL, max_tokens=64, messages=[])\n"
+                "labels = {'judge': 'claude-3-haiku-20240307'}\n"
+            ),
+        ],
+        "metadata": {"language_info": {"name": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    write_tree(tmp_path, {"a.ipynb": json.dumps(notebook, indent=1)})
+    checklist = tmp_path.parent / "notebook-checklist.md"
+    Cli(tmp_path)(
+        "migrate", "--to", "claude-haiku-4-5", "--diff", "--checklist", str(checklist), "a.ipynb"
+    )
+    items = [i for i in checklist.read_text(encoding="utf-8").splitlines() if i.startswith("- [ ]")]
+    assert len(items) == 1 and items[0].startswith("- [ ] `a.ipynb` cell 3, line 2:"), items
+
+
+def test_a_mention_the_user_silenced_is_not_on_the_checklist(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "skipped.py": "# claude-migrate: skip-file\nMODEL = 'claude-3-haiku-20240307'\n",
+            "kept.py": "DENY = ['claude-3-haiku-20240307']  # noqa: CM302\n"
+            "LEGACY = 'claude-3-haiku-20240307'  # claude-migrate: ignore[CM304]\n"
+            "OTHER = 'claude-3-haiku-20240307'  # noqa: CM101\n",
+        },
+    )
+    status, checklist = _migrate(tmp_path, "claude-haiku-4-5", "skipped.py", "kept.py")
+    assert _checklisted(checklist) == {("kept.py", 3)}
+    assert status == 1

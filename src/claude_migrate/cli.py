@@ -613,9 +613,12 @@ def migrate_command(
     quiet: bool,
 ) -> None:
     """Move every Claude call in PATHS to the model --to names, rewriting each request to its
-    contract (rule CM304); what cannot be moved is reported, and listed by --checklist.
+    contract (rule CM304); what cannot be moved is reported, and listed by --checklist with
+    every other mention of a moving model left as written (an environment variable's default,
+    a configuration value).
 
-    Exit codes: 0 every call moved, 1 something is left (see the checklist), 2 usage error.
+    Exit codes: 0 every call moved and no such mention is left, 1 something is left (see the
+    checklist), 2 usage error.
     """
     from claude_migrate import migrate
 

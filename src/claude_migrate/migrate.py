@@ -5,7 +5,11 @@ The run is `api.fix` with one rule selected and a base policy naming the target,
 every policy the tree holds (so its exclusions and its other tables still apply): the same
 parse, settle and atomic write as `fix`, and the same `--diff`, `--unsafe-fixes` and `--report`.
 What is left afterwards (a call refused with its reason, or one whose fix is unsafe and was not
-asked for) becomes one checklist item each, with its file and line.
+asked for) becomes one checklist item each, with its file and line. So does every other mention
+of a model the migration moves that is still written after it (as `claude-migrate models` lists
+them): a value no Claude call is proven to read, such as an environment variable's default
+(`os.getenv("MODEL", "claude-3-haiku-20240307")`) or a configuration file's, which CM304 does not
+change; the run then exits 1 and says how many.
 """
 
 from __future__ import annotations
@@ -14,10 +18,14 @@ import json
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from claude_migrate import api
 from claude_migrate.checks.migrate_model import RULE, target_of
-from claude_migrate.core.diagnostics import Applicability, Diagnostic
+from claude_migrate.core.diagnostics import Applicability, Diagnostic, FileResult
+
+if TYPE_CHECKING:
+    from claude_migrate.report.models import Place
 
 
 @dataclass(frozen=True)
@@ -43,6 +51,8 @@ class Result:
     outcome: api.Outcome
     checklist: str = ""
     left: list[Diagnostic] = field(default_factory=list)
+    # Mentions of a model the migration moves that it left as written (not a call it judged).
+    mentions: list[tuple[Place, str | None]] = field(default_factory=list)
 
 
 class MigrationError(Exception):
@@ -93,17 +103,141 @@ def run(migration: Migration) -> Result:
             output_format=migration.output_format,
         )
         outcome = api.fix(request)
+        left = [d for r in outcome.run.results for d in r.diagnostics if d.code == RULE]
+        mentions = _left_mentions(migration, target, str(base), outcome, left)
+    if mentions:
+        outcome.messages.append(
+            f"claude-migrate migrate: {len(mentions)} other mention(s) of a model this migration "
+            "moves are left as written (values it does not prove a call sends): see the checklist"
+        )
+        outcome.exit_status = max(outcome.exit_status, 1)
     if not _has_facts(target):
         outcome.messages.insert(
             0,
             f"claude-migrate migrate: warning: rules/models.toml states no request facts for "
             f"{target}: calls move to it, but their requests are not checked against it",
         )
-    left = [d for r in outcome.run.results for d in r.diagnostics if d.code == RULE]
-    text = checklist(target, left, migration.unsafe)
+    text = checklist(target, left, migration.unsafe, mentions)
     if migration.checklist is not None:
         api.write_text(migration.checklist, text)
-    return Result(outcome, text, left)
+    return Result(outcome, text, left, mentions)
+
+
+def _left_mentions(
+    migration: Migration, target: str, base: str, outcome: api.Outcome, left: list[Diagnostic]
+) -> list[tuple[Place, str | None]]:
+    """Return the places still naming a model the migration moves that no finding covers, each
+    with the target in the place's spelling (None: no id of the target is known in it).
+
+    The inventory is read after the run: written files no longer name what moved. With `--diff`
+    nothing was written, so a place on the line of an applied fix is taken as moved.
+    """
+    from claude_migrate import inventory
+    from claude_migrate.checks.migrate_model import moves
+    from claude_migrate.core.errors import ConfigError
+    from claude_migrate.discovery.collect import DiscoveryError
+    from claude_migrate.policy import deprecations
+    from claude_migrate.policy.config import PolicyLoader
+
+    known = deprecations.load(None)
+    wanted = target_of(known, target)
+    if wanted is None:
+        return []
+    sources = frozenset(m.id for name in migration.sources if (m := target_of(known, name)))
+    try:
+        found = inventory.build(list(migration.paths) or [Path(".")], PolicyLoader(None, base=base))
+    except (ConfigError, DiscoveryError):
+        return []  # the run itself said what was wrong
+    covered = {(d.path, d.cell, d.line) for d in left}
+    if migration.diff:
+        for result in outcome.run.results:
+            covered |= {(d.path, d.cell, d.line) for d in result.applied if d.code == RULE}
+            covered |= {(result.path, cell, line) for cell, line in _changed_lines(result)}
+    places = []
+    for entry in found.models:
+        model = target_of(known, entry.model)
+        if model is None or model.id == wanted.id or not moves(model, wanted, sources):
+            continue
+        for place in entry.places:
+            spelling = known.lookup(place.text)
+            if (place.path, place.cell, place.line) in covered or spelling is None:
+                continue
+            places.append((place, known.spell(wanted, spelling)))
+    texts: dict[str, str | None] = {}
+    places = [item for item in places if not _silenced(item[0], texts)]
+    return sorted(places, key=lambda p: (p[0].path, p[0].cell or 0, p[0].line, p[0].column))
+
+
+# A mention is left off the checklist where the user silenced the migration or the retired
+# model's finding on its line (a noqa or ignore comment naming CM304 or CM302, or a bare one),
+# or the whole file (skip-file).
+_SILENCING = frozenset({RULE, "CM302", "*"})
+
+
+def _silenced(place: Place, texts: dict[str, str | None]) -> bool:
+    """Return whether a suppression comment silences the migration at a mention's place."""
+    from claude_migrate.core.suppress import comment_codes, skips_file
+
+    if place.path not in texts:
+        try:
+            data = Path(place.path).read_bytes()
+        except OSError:
+            data = b""
+        texts[place.path] = None if skips_file(data) else data.decode("utf-8", "replace")
+    text = texts[place.path]
+    if text is None:
+        return True
+    if place.cell is not None:
+        cells = _cells(text)
+        text = cells[place.cell - 1] if 0 < place.cell <= len(cells) else ""
+    lines = text.splitlines()
+    line = lines[place.line - 1] if 0 < place.line <= len(lines) else ""
+    comment = line.find("#")
+    return comment >= 0 and bool(comment_codes(line[comment:]) & _SILENCING)
+
+
+def _changed_lines(result: FileResult) -> set[tuple[int | None, int]]:
+    """Return the (cell, 1-based line) places of a file's original text its fixed text changes:
+    cell None in a plain file; in a notebook, lines counted within each cell (every cell counts,
+    as Jupyter shows them)."""
+    if result.original_text is None or result.fixed_text is None:
+        return set()
+    if result.path.endswith(".ipynb"):
+        before, after = _cells(result.original_text), _cells(result.fixed_text)
+        if len(before) != len(after):
+            return set()
+        return {
+            (number, line)
+            for number, (old, new) in enumerate(zip(before, after, strict=True), start=1)
+            for line in _lines_changed(old, new)
+        }
+    return {(None, line) for line in _lines_changed(result.original_text, result.fixed_text)}
+
+
+def _cells(text: str) -> list[str]:
+    """Return the source of each cell of a notebook's JSON text ([] when it cannot be read)."""
+    try:
+        cells = json.loads(text).get("cells", [])
+    except (ValueError, AttributeError, RecursionError):
+        return []
+    sources = []
+    for cell in cells if isinstance(cells, list) else []:
+        source = cell.get("source", "") if isinstance(cell, dict) else ""
+        sources.append("".join(source) if isinstance(source, list) else str(source))
+    return sources
+
+
+def _lines_changed(before: str, after: str) -> set[int]:
+    """Return the 1-based lines of `before` that `after` changes."""
+    import difflib
+
+    matcher = difflib.SequenceMatcher(None, before.splitlines(), after.splitlines(), False)
+    return {
+        line + 1
+        for tag, start, end, _, _ in matcher.get_opcodes()
+        if tag != "equal"
+        for line in range(start, end)
+    }
 
 
 def _has_facts(target: str) -> bool:
@@ -113,17 +247,28 @@ def _has_facts(target: str) -> bool:
     return facts is not None and bool(facts.sources)
 
 
-def checklist(target: str, left: list[Diagnostic], unsafe: bool) -> str:
-    """Return the Markdown checklist of what the migration left, one item per call."""
+def checklist(
+    target: str,
+    left: list[Diagnostic],
+    unsafe: bool,
+    mentions: list[tuple[Place, str | None]] | None = None,
+) -> str:
+    """Return the Markdown checklist of what the migration left, one item per call or mention."""
     lines = [
         f"## Migration to {target}: what is left to do by hand",
         "",
         f"Generated by `claude-migrate migrate --to {target}`. Each item is a Claude call the "
-        "migration did not move, with the reason and the page that states it.",
+        "migration did not move, with the reason and the page that states it, or a mention of a "
+        "model it moves that it left as written. A call whose model is not written in the code "
+        "(read at run time from a parameter, a setting or the environment, with no default "
+        "naming a model) is not judged: check those by hand.",
         "",
     ]
-    if not left:
-        lines.append("Nothing: every call moved.")
+    if not left and not mentions:
+        lines.append(
+            "Nothing: every call whose model the migration moves was moved, and no other "
+            "mention of such a model is left."
+        )
     for finding in sorted(left, key=lambda d: (d.path, d.line, d.column)):
         where = f"`{finding.path}:{finding.line}`"
         if finding.cell is not None:
@@ -134,4 +279,41 @@ def checklist(target: str, left: list[Diagnostic], unsafe: bool) -> str:
             if unsafe:
                 note = ""
         lines.append(f"- [ ] {where}: {finding.message}{note}")
+    items = list(
+        dict.fromkeys(_mention(place, target, written) for place, written in mentions or ())
+    )
+    if items:
+        if left:
+            lines.append("")
+        lines += [
+            "### Mentions the migration does not change",
+            "",
+            *(f"- [ ] {item}" for item in items),
+        ]
     return "\n".join(lines) + "\n"
+
+
+_PYTHON = (".py", ".pyi", ".pyw", ".ipynb")
+
+
+def _mention(place: Place, target: str, written: str | None) -> str:
+    """Return the checklist item of a model mention the migration left as written."""
+    if place.cell is not None:
+        where = f"`{place.path}` cell {place.cell}, line {place.line}"
+    else:
+        where = f"`{place.path}:{place.line}`"
+    if place.use == "call":
+        what = "a Claude call's model the migration did not change"
+    elif place.path.endswith(_PYTHON):
+        what = (
+            "left as written: the migration changes a model where it proves a call sends it, "
+            "not a value read at run time (an environment variable's default, a setting, a "
+            "field's default, an argument)"
+        )
+    else:
+        what = "a configuration value, which the migration does not change"
+    if written is None:
+        todo = f"no id of {target} in this spelling is known (rules/deprecations.toml)"
+    else:
+        todo = f"if a call sends it, write {written!r} and check that call's request against it"
+    return f"{where}: {place.text!r} is {what}; {todo}"

@@ -84,8 +84,16 @@ def sampling_names(site: CallSite) -> dict[str, tuple[str, ...]]:
 def _without(ctx: FileContext, entry: Entry, message: str, change: str) -> Problem:
     """Return a sampling problem whose fix removes the entry (an argument, a dict entry, or
     the `params["x"] = ...` statement that sets it)."""
+    from claude_migrate.analysis.value_edits import shared_dict
+
     problem = Problem("sampling", entry.holder, message, change)
     if entry.container is not None:
+        # A dict of options another vendor's call also spreads (`**SAMPLING`): removing the
+        # entry for Claude would change that call's request too.
+        shared = shared_dict(ctx, entry)
+        if shared is not None:
+            problem.message += f" (no automatic fix: {shared})"
+            return problem
         problem.removals.append((entry.container, entry.holder))
     else:
         edit = remove_line(ctx, entry.holder)

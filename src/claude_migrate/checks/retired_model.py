@@ -83,6 +83,14 @@ DATA_IN_CONFIG = "found as data in a configuration file"
 # (`llm = "claude-opus-4-1"` beside a `[llm.claude-opus-4-1]` table) may name that entry, and
 # renaming one of the two alone would break the reference.
 NAMES_A_KEY = "the file has it both as a key and as a value, which may refer to the key"
+# ... a field of a list of records (`[{"name": "claude-3-5-sonnet-20240620", "parameters": ...}]`)
+# another record of which already holds the replacement or becomes it: the field may be the
+# records' id (a table of facts about each model), and two records would share one.
+RECORDS = (
+    "a list of records holds {0!r} in this field of another record or in another field of this "
+    "one, or another of them becomes it: where they name records, two records would share one "
+    "name"
+)
 # ... and a Python literal the code excludes (`!=`, `not in`, `is not`): it checks the id is not
 # used, and the replacement there would check that the replacement is not.
 EXCLUDED = (
@@ -308,10 +316,12 @@ class RetiredModelCheck(Check["CheckContext"]):
         plain = {scalar.value for scalar in scalars if not scalar.key}
         entries = _yaml_entries(ctx)
         recording = _is_recording(ctx)
+        records = _record_ids(ctx, catalogue)
         for scalar in scalars:
             spelling = recognise(scalar.value, catalogue)
             if spelling is not None:
                 taken = values | shared if scalar.key else set()
+                in_records = set() if scalar.key else records.get(scalar.value, set())
 
                 def edit(target: str, at: Scalar = scalar) -> Edit:
                     return Edit(at.start, at.end, target)
@@ -322,6 +332,7 @@ class RetiredModelCheck(Check["CheckContext"]):
                     ctx, scalar.start, scalar.end, scalar.value, spelling, taken, edit,
                     DATA_IN_CONFIG,
                     IN_RECORDING if recording else NAMES_A_KEY if named else "", entry,
+                    in_records,
                 )  # fmt: skip
 
     def _data(
@@ -336,6 +347,7 @@ class RetiredModelCheck(Check["CheckContext"]):
         found: str,
         why_not: str = "",
         entry: frozenset[str] = frozenset(),
+        records: set[str] | frozenset[str] = frozenset(),
     ) -> Iterable[Diagnostic]:
         from claude_migrate.policy.model_ids import assess
 
@@ -356,6 +368,10 @@ class RetiredModelCheck(Check["CheckContext"]):
                 f" (no automatic fix: a key, and the file already holds {status.target!r} or "
                 "another key that becomes it: two entries could merge)"
             )
+            fix = None
+        moved = _model_of(status.target, facts) if status.target is not None else None
+        if fix is not None and moved is not None and moved in records:
+            message += f" (no automatic fix: {RECORDS.format(status.target)})"
             fix = None
         line, column = ctx.source.position(start)
         end_line, end_column = ctx.source.position(end)
@@ -656,6 +672,45 @@ def _expected(ctx: FileContext, site: CallSite, entry: Entry) -> str:
 
     line = expected_id(ctx, site, entry)
     return EXPECTED_AGAIN.format(line) if line else ""
+
+
+def _model_of(model_id: str, facts: ProjectFacts) -> str | None:
+    """Return the catalogue id of the model a model string names, if it names one."""
+    from claude_migrate.policy.model_ids import recognise
+
+    spelling = recognise(model_id, facts.catalogue)
+    return spelling.model.id if spelling is not None else None
+
+
+def _record_ids(ctx: CheckContext, catalogue: Any) -> dict[str, set[str]]:
+    """Return, for each model id the file's lists of records hold, the catalogue models its
+    field holds in the other records (of every list of the file: aliases beside models) or its
+    record in other fields, and those two of them would both become (`RECORDS`)."""
+    from claude_migrate.configs.scalars import record_fields
+    from claude_migrate.policy.model_ids import recognise
+
+    fmt = getattr(ctx, "format", "")
+    if fmt not in ("json", "yaml", "toml"):
+        return {}
+    fields: dict[str, list[str]] = {}
+    rows: list[list[str]] = []
+    for key, column in record_fields(fmt, ctx.source.text):
+        if key:
+            fields.setdefault(key, []).extend(column)
+        else:
+            rows.append(column)
+    found: dict[str, set[str]] = {}
+    for column in [*fields.values(), *rows]:
+        spellings = {v: s for v in column if (s := recognise(v, catalogue)) is not None}
+        if not spellings:
+            continue
+        models = {value: spelling.model.id for value, spelling in spellings.items()}
+        shared = _shared_targets(spellings.values(), ctx.facts)
+        merged = {s.model.id for t in shared if (s := recognise(t, catalogue)) is not None}
+        for value in models:
+            others = {model for other, model in models.items() if other != value}
+            found.setdefault(value, set()).update(merged | others)
+    return found
 
 
 def _shared_targets(keys: Iterable[Spelling], facts: ProjectFacts) -> set[str]:

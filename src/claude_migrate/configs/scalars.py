@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -167,6 +168,65 @@ def _json(source: SourceText) -> Iterator[Scalar]:
         if "\\" not in raw:
             is_key = _JSON_COLON.match(text, match.end()) is not None
             yield Scalar(match.start() + 1, match.end() - 1, raw[1:-1], is_key)
+
+
+# Records ------------------------------------------------------------------------------------------
+
+# Bounds on the walk of a parsed file's lists of records.
+MAX_NODES = 200_000
+
+
+def record_fields(fmt: str, text: str) -> list[tuple[str, list[str]]]:
+    """Return the columns and rows of the tables of records in a (valid) YAML, JSON or TOML
+    text: for each list of two or more mappings, each key of them with the string values its
+    mappings give it (`[{"name": "claude-3-haiku-20240307", "parameters": ...}, ...]`, where
+    one field may be the record's id), and each mapping's string values (key ""). Nothing for
+    another format or a text that does not parse."""
+    data = _parsed(fmt, text)
+    found: list[tuple[str, list[str]]] = []
+    stack: list[object] = [data]
+    seen = 0
+    while stack and seen < MAX_NODES:
+        node = stack.pop()
+        seen += 1
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+            records = [item for item in node if isinstance(item, dict)]
+            if len(records) < 2:
+                continue
+            columns: dict[str, list[str]] = {}
+            for record in records:
+                row = [value for value in record.values() if isinstance(value, str)]
+                found.append(("", row))
+                for key, value in record.items():
+                    if isinstance(key, str) and isinstance(value, str):
+                        columns.setdefault(key, []).append(value)
+            found.extend(columns.items())
+    return found
+
+
+def _parsed(fmt: str, text: str) -> object:
+    """Return the data of a YAML, JSON or TOML text (every YAML document, as a list), or None."""
+    try:
+        if fmt == "json":
+            return json.loads(text)
+        if fmt == "toml":
+            if sys.version_info >= (3, 11):
+                import tomllib
+            else:  # pragma: no cover - exercised on Python 3.10
+                import tomli as tomllib
+            return tomllib.loads(text)
+        if fmt == "yaml":
+            import yaml
+
+            return list(yaml.load_all(text, Loader=_yaml_loader()))
+    except (ValueError, RecursionError, MemoryError):
+        return None
+    except Exception:  # PyYAML's errors, a tag the safe loader refuses
+        return None
+    return None
 
 
 # TOML --------------------------------------------------------------------------------------------
