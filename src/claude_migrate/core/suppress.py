@@ -109,6 +109,16 @@ def directives(ctx: CheckContext, lines: Iterable[int] | None = None) -> list[Di
     return found
 
 
+def comment_codes(comment: str) -> frozenset[str]:
+    """Return the codes a comment's `noqa` / `claude-migrate: ignore` silences ("*" for all)."""
+    codes: frozenset[str] = frozenset()
+    for pattern in (_NOQA, _IGNORE):
+        match = pattern.search(comment)
+        if match:
+            codes = codes | _codes(match.group("codes"))
+    return codes
+
+
 def _silences(directive: Directive, diagnostic: Diagnostic) -> bool:
     return directive.line == diagnostic.line and (
         directive.codes is ALL or "*" in directive.codes or diagnostic.code in directive.codes
