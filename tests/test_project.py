@@ -12,6 +12,7 @@ import json
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import FIXTURES, Cli, marked_tree, write_tree
@@ -282,6 +283,16 @@ def test_an_instance_made_for_another_provider_does_not_reach_the_claude_branch(
     assert _found(Cli(root), "--select", "CM101", ".") == set()
 
 
+def _results_by_name(root: Path) -> dict[str, Any]:
+    """Check a tree in this process (one worker); return each file's result by its name."""
+    from claude_migrate.api import collect_jobs, execute
+    from claude_migrate.core.job import Options
+    from claude_migrate.policy.config import PolicyLoader
+
+    done = execute(collect_jobs([root], PolicyLoader(cwd=root)), Options(), workers=1)
+    return {Path(r.path).name: r for r in done.results}
+
+
 def test_a_module_calling_only_its_own_method_of_a_wrapper_s_name_is_not_parsed(
     tmp_path: Path,
 ) -> None:
@@ -289,10 +300,6 @@ def test_a_module_calling_only_its_own_method_of_a_wrapper_s_name_is_not_parsed(
     class's method of the same name), has nothing the project adds to its findings: LibCST
     parses it only for markers of its own. A module calling the wrapper is parsed and keeps its
     finding."""
-    from claude_migrate.api import collect_jobs, execute
-    from claude_migrate.core.job import Options
-    from claude_migrate.policy.config import PolicyLoader
-
     root = tmp_path / "proj"
     write_tree(
         root,
@@ -322,9 +329,7 @@ def test_a_module_calling_only_its_own_method_of_a_wrapper_s_name_is_not_parsed(
             ),
         },
     )
-    jobs = collect_jobs([root], PolicyLoader(cwd=root))
-    done = execute(jobs, Options(), workers=1)
-    by_name = {Path(r.path).name: r for r in done.results}
+    by_name = _results_by_name(root)
     assert [d.code for d in by_name["caller.py"].diagnostics] == ["CM102"]
     assert by_name["caller.py"].parsed
     assert not by_name["echo.py"].diagnostics
@@ -340,8 +345,7 @@ def test_a_module_calling_only_factories_and_helpers_of_claude_code_is_not_parse
     a wanted callee of its own). The triage rejects it even where the phase forces the module
     (every rule then counts, and the names the project exports). A module calling a wrapper
     is a candidate, parsed, and keeps its finding."""
-    from claude_migrate.api import collect_jobs, execute
-    from claude_migrate.core.job import Job, Options
+    from claude_migrate.core.job import Job
     from claude_migrate.engine.runner import triaged_out
     from claude_migrate.policy.config import PolicyLoader
 
@@ -401,8 +405,7 @@ def test_a_module_calling_only_factories_and_helpers_of_claude_code_is_not_parse
 
     assert rejected("health.py")
     assert not rejected("caller.py")
-    done = execute(collect_jobs([root], loader), Options(), workers=1)
-    by_name = {Path(r.path).name: r for r in done.results}
+    by_name = _results_by_name(root)
     assert [d.code for d in by_name["caller.py"].diagnostics] == ["CM101"]
     assert by_name["caller.py"].parsed
     assert not by_name["health.py"].diagnostics
