@@ -221,9 +221,11 @@ class FieldReader:
         """Return whether a field of an object made once and shared (`_shared`; `scope` None:
         known to be) may be set after it is made: some other file sets the field on an object
         (the project phase's `outside`, by file), or this file sets it on a name the object
-        was followed through (`DEFAULTS.temperature = 0.1`)."""
+        was followed through (`DEFAULTS.temperature = 0.1`). An object written in the
+        argument that hands it on (`Agent(config=ModelConfig(model=...))`, no name followed)
+        has no name another file could set its field through: it is not shared."""
         writers = facts.get("outside", {}).get(key)
-        if not writers or (scope is not None and not _shared(scope)):
+        if not writers or (scope is not None and (not names or not _shared(scope))):
             return False
         project = self.resolver.project
         own = project.modules.get(project.module, {}).get("path") if project else None
