@@ -229,10 +229,21 @@ class FieldReader:
             return False
         project = self.resolver.project
         own = project.modules.get(project.module, {}).get("path") if project else None
-        if any(writer != own for writer in writers):
+        if any(writer != own and self._may_reach(facts, key, writer, names) for writer in writers):
             return True
         module = self.resolver.index.module_scope
         return module is None or any((name, key) in module.attribute_sets for name in names)
+
+    @staticmethod
+    def _may_reach(facts: dict[str, Any], key: str, writer: str, names: list[str]) -> bool:
+        """Return whether a file that sets the field on some object may set it on this one: the
+        object was followed through a module-level name no file hands on (the phase's `kept`),
+        so only a write spelling a name it was followed through (or not made on a plain name)
+        can reach it (`settings.model = m`, not `args.model = m`)."""
+        if not names or names[-1] not in facts.get("kept", ()):
+            return True
+        owners = facts.get("owners", {}).get(key, {}).get(writer)
+        return owners is None or "?" in owners or any(name in owners for name in names)
 
     def _class_default(self, name: str, node: cst.Call, scope: Scope, key: str) -> Entry | None:
         """Return the entry of `settings.TEMPERATURE` on an object of a plain settings class

@@ -43,6 +43,7 @@ from claude_migrate.core.deadline import OverTime, deadline
 from claude_migrate.core.project_view import FIELD_SPECIFIERS, SUPER
 from claude_migrate.core.source import as_python_reads, python_text, read_regular
 from claude_migrate.notebook import NOTEBOOK_KIND, NOTEBOOK_SUFFIX
+from claude_migrate.project.handed import held_apart
 from claude_migrate.project.kinds import (
     Bound,
     Choice,
@@ -585,8 +586,13 @@ class Project:
         self._dicts_changed: dict[tuple[str, str], bool] = {}
         self._set_outside_files: dict[str, bool] = {}
         self._writes: tuple[frozenset[bytes], frozenset[bytes]] | None = None
-        # Per attribute name, the files of the run that set it on an object other than `self`.
+        # Per attribute name, the files of the run that set it on an object other than `self`,
+        # and the names each writes it on (`args` in `args.model = m`; "?": not a plain name).
         self._writers: dict[bytes, set[str]] = {}
+        self._owners: dict[bytes, dict[str, set[str]]] = {}
+        # Per module-level name, whether no file of the run hands its object on (`_held_apart`),
+        # and over how many summaries.
+        self._names_apart: dict[str, tuple[int, bool]] = {}
         # Per function, the parameters it calls (`_called_params`).
         self._params_called: dict[tuple[str, str], frozenset[str]] = {}
         # The calls summaries mark as sending a prefill, as (display path, line), over how many
@@ -3523,7 +3529,7 @@ class Project:
             writers = self._writers
             for path, data in self.given.items():
                 raw = data if isinstance(data, bytes) else data.encode("utf-8", "replace")
-                outside: set[bytes] = set()
+                outside: dict[bytes, set[str]] = {}
                 for match in _ATTRIBUTE_WRITE.finditer(raw):
                     attr = match.group(1)
                     anywhere.add(attr)
@@ -3532,13 +3538,14 @@ class Project:
                     start = match.start()
                     owner = _OWNER.search(raw, max(0, start - _OWNER_SPAN), start)
                     if owner is None or owner.group(1) != b"self" or owner.group(2):
-                        outside.add(attr)
+                        outside.setdefault(attr, set()).add(_owner_name(raw, owner))
                 for match in _SETATTR.finditer(raw):
                     anywhere.add(match.group(1))
-                    outside.add(match.group(1))
+                    outside.setdefault(match.group(1), set()).add("?")
                 shown = _display(Path(path), self.cwd)
-                for attr in outside:
+                for attr, owners in outside.items():
                     writers.setdefault(attr, set()).add(shown)
+                    self._owners.setdefault(attr, {}).setdefault(shown, set()).update(owners)
             self._writes = (frozenset(anywhere), frozenset(writers))
         return self._writes
 
@@ -3557,6 +3564,55 @@ class Project:
                 if attr in summary["set_attrs"] or any(attr in held for held in stores):
                     found.add(self.paths.get(module, "?"))
         return sorted(found)
+
+    def _owners_of(self, attr: str, writers: list[str]) -> dict[str, list[str]]:
+        """Return, per file that may set `<x>.attr` (`_writers_of`), the names it sets it on
+        (`args` in `args.model = m`), "?" for any other owner: an expression, `setattr`, a
+        module-level write a summary holds without its owner, a file not read as text."""
+        known = self._owners.get(attr.encode(), {}) if attr.isascii() else {}
+        found = {writer: set(known.get(writer, {"?"})) for writer in writers}
+        for module, summary in self.summaries.items():
+            shown = self.paths.get(module, "?")
+            if shown not in found:
+                continue
+            if attr in summary["set_attrs"] and shown not in known:
+                found[shown].add("?")
+            for facts in summary["functions"].values():
+                # A function's writes on a name it holds (`args.model = m`, a tuple target too).
+                found[shown].update(
+                    owner for owner, held in facts["stores"].items() if attr in held
+                )
+        return {writer: sorted(names) for writer, names in found.items()}
+
+    def _held_apart(self, name: str) -> bool:
+        """Return whether no file of the run (nor a module the phase read) hands on the object
+        a module-level `name` holds (`handed.held_apart`): a write on another name (`args.model
+        = m`) cannot then reach it."""
+        known = self._names_apart.get(name)
+        if known is None or known[0] != len(self.summaries):
+            texts: list[bytes | str | None] = list(self.given.values())
+            paths = (self.module_path(module) for module in self.summaries)
+            texts.extend(
+                self._module_data(path)
+                for path in paths
+                if path is not None and str(path) not in self.given
+            )
+            known = (len(self.summaries), all(_text_held_apart(data, name) for data in texts))
+            self._names_apart[name] = known
+        return known[1]
+
+    def _kept_instances(self, cls: str) -> list[str]:
+        """Return the names a module binds once, at module level, to a call of a class named
+        `cls` (`settings = Settings()`), whose object no file of the run hands on."""
+        short = cls.rpartition(".")[2]
+        names: set[str] = set()
+        for summary in self.summaries.values():
+            for name, assigns in summary["assigns"].items():
+                if len(assigns) != 1 or assigns[0][1] or assigns[0][0][0] != "call":
+                    continue
+                if assigns[0][0][1][-1] == short:  # `Settings()`, `config.Settings()`
+                    names.add(name)
+        return sorted(name for name in names if self._held_apart(name))
 
     def _written(self, attr: str, outside: bool) -> bool:
         """`_attribute_writes` for one name outside ASCII (a byte pattern's `\\w` is ASCII)."""
@@ -5019,7 +5075,15 @@ class Project:
                 for attr in sorted(fields["attrs"])
                 if self.set_from_outside(attr)
             }
-            fields.update({"outside": outside} if outside else {})
+            if outside:
+                # Who each write may reach: the names it is made on, and the module-level
+                # objects of this class no file hands on (only a write spelling their name
+                # can change them).
+                fields["outside"] = outside
+                fields["owners"] = {
+                    attr: self._owners_of(attr, writers) for attr, writers in outside.items()
+                }
+                fields["kept"] = self._kept_instances(name)
             entry["fields"] = fields
         defaults = self._instance_defaults(module, name)
         if defaults:
@@ -6055,6 +6119,32 @@ _SPAN = 200
 # owner read back from the bytes before it (`_OWNER`, within `_OWNER_SPAN` bytes).
 _ATTRIBUTE_WRITE = re.compile(rb"\.(?=[ \t]*(\w+)[ \t]*(?::[^=\n]{0,%d})?=(?!=))" % _SPAN)
 _OWNER = re.compile(rb"(\w*)([ \t]*)\Z")
+
+
+def _owner_name(raw: bytes, owner: re.Match[bytes] | None) -> str:
+    """Return the plain name an attribute write is made on (`args` in `args.model = m`), "?"
+    when it is not one: an expression (`get().model`), blanks or a line break before the dot,
+    or a name spelled with characters outside ASCII (its NFKC form is another name)."""
+    if owner is None or not owner.group(1) or owner.group(2):
+        return "?"
+    start = owner.start(1)
+    if start and raw[start - 1] >= 0x80:
+        return "?"
+    return owner.group(1).decode()
+
+
+def _text_held_apart(data: bytes | str | None, name: str) -> bool:
+    """`handed.held_apart` over a file's bytes as Python decodes them (not read: handed on)."""
+    if data is None:
+        return False
+    if isinstance(data, bytes):
+        if data.isascii() and name.encode() not in data:
+            return True
+        text = python_text(data)
+        if text is None:
+            return False
+        data = text
+    return held_apart(data, name)
 
 
 def _writes_by_name(raw: bytes) -> bool:
