@@ -258,8 +258,10 @@ def test_an_object_attribute_is_what_its_constructor_was_given(tmp_path: Path) -
     # Not given: the field's default.
     assert _values(record, "model") == (["claude-3-opus-20240229"], True)
     assert _values(record, "max_tokens") == ([1024], True)
-    # Set on another object of the class (`other.top_k = 50`), or by another method.
-    assert _values(record, "top_k") == ([], False)
+    # Set on another object of the class (`other.top_k = 50`): not on this one, which no
+    # file hands on.
+    assert _values(record, "top_k") == ([5], True)
+    # Set by another method.
     assert _values(record, "stop_sequences") == ([], False)
 
 

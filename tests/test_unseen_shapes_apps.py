@@ -571,3 +571,192 @@ def test_a_module_settings_object_is_read_unless_another_file_may_set_its_field(
 ) -> None:
     root = write_tree(tmp_path, {"app/__init__.py": "", "app/chat.py": _SETTINGS_MODULE, **others})
     assert (("app/chat.py", 18, "CM302") in _found(root, "CM302")) is read
+
+
+_CONFIG_MODULE = (
+    "from dataclasses import dataclass\n\n\n"
+    "@dataclass\n"
+    "class Settings:\n"
+    '    model: str = "claude-3-opus-20240229"\n'
+    "    max_tokens: int = 512\n\n\n"
+    "settings = Settings()\n"
+)
+_CHAT_MODULE = (
+    "import anthropic\n\nfrom app.config import settings\n\n"
+    "client = anthropic.Anthropic()\n\n\n"
+    "def ask(text):\n"
+    "    with client.messages.stream(\n"
+    "        model=settings.model,\n"
+    "        max_tokens=settings.max_tokens,\n"
+    '        messages=[{"role": "user", "content": text}],\n'
+    "    ) as stream:\n"
+    "        return stream.get_final_message()\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("others", "read"),
+    [
+        # Another class sets a field of that name on its own instances.
+        (
+            {
+                "app/agent.py": (
+                    "class Agent:\n    def __init__(self, model):\n        self.model = model\n"
+                )
+            },
+            True,
+        ),
+        # A command-line script sets it on its own object.
+        ({"app/cli.py": 'def parse(args):\n    args.model = "gpt-4o"\n    return args\n'}, True),
+        # Set on the object by the name it is imported under.
+        (
+            {
+                "app/cli.py": (
+                    "from app.config import settings\n"
+                    '\n\ndef reset():\n    settings.model = "gpt-4o"\n'
+                )
+            },
+            False,
+        ),
+        # Through the module object.
+        ({"app/cli.py": 'import app.config\n\napp.config.settings.model = "gpt-4o"\n'}, False),
+        # Handed to a function that sets it on its parameter.
+        (
+            {
+                "app/cli.py": (
+                    "from app.config import settings\n"
+                    "from app.other import configure\n\nconfigure(settings)\n"
+                ),
+                "app/other.py": 'def configure(s):\n    s.model = "gpt-4o"\n',
+            },
+            False,
+        ),
+        # By a computed name.
+        (
+            {
+                "app/cli.py": (
+                    'from app import config\n\nsetattr(config.settings, "model", "gpt-4o")\n'
+                )
+            },
+            False,
+        ),
+        # On the class (what an instance may read).
+        ({"app/cli.py": 'from app.config import Settings\n\nSettings.model = "gpt-4o"\n'}, False),
+        # In the module that makes it.
+        (
+            {"app/config.py": _CONFIG_MODULE + '\n\ndef reset():\n    settings.model = "gpt-4o"\n'},
+            False,
+        ),
+    ],
+    ids=[
+        "self-elsewhere",
+        "other-object",
+        "by-name",
+        "module",
+        "handed-on",
+        "setattr",
+        "class",
+        "own-module",
+    ],
+)
+def test_another_modules_settings_object_is_read_unless_a_write_may_reach_it(
+    tmp_path: Path, others: dict[str, str], read: bool
+) -> None:
+    files = {"app/__init__.py": "", "app/config.py": _CONFIG_MODULE, "app/chat.py": _CHAT_MODULE}
+    root = write_tree(tmp_path, {**files, **others})
+    data = Cli(root).json("check", "--no-cache", "--select", "CM302", ".")
+    assert not data["errors"], data["errors"]
+    at_default = [
+        d
+        for d in data["diagnostics"]
+        if (d["path"], d["line"]) == ("app/config.py", 6)
+        and "read by a Claude call" in d["message"]
+    ]
+    assert bool(at_default) is read
+
+
+_CLASS_CONFIG = (
+    "class Config:\n"
+    '    model = "claude-3-opus-20240229"\n'
+    "    max_tokens = 8192\n\n"
+    "    def use(self, model):\n"
+    "        self.max_tokens = 512\n\n\n"
+    "config = Config()\n"
+)
+_CLASS_CHAT = (
+    "import anthropic\n\nfrom app.config import Config, config\n\n"
+    "client = anthropic.Anthropic()\n\n\n"
+    "def ask(text):\n"
+    "    with client.messages.stream(\n"
+    "        model=Config.model,\n"
+    "        max_tokens=1024,\n"
+    '        messages=[{"role": "user", "content": text}],\n'
+    "    ) as stream:\n"
+    "        return stream.get_final_message()\n\n\n"
+    "def ask_again(text):\n"
+    "    with client.messages.stream(\n"
+    "        model=config.model,\n"
+    "        max_tokens=1024,\n"
+    '        messages=[{"role": "user", "content": text}],\n'
+    "    ) as stream:\n"
+    "        return stream.get_final_message()\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("others", "read"),
+    [
+        # Other classes set an attribute of that name on their own instances.
+        ({"app/agent.py": "class Agent:\n    def __init__(self, m):\n        self.model = m\n"}, 2),
+        # On the class itself.
+        ({"app/cli.py": 'from app.config import Config\n\nConfig.model = "gpt-4o"\n'}, 0),
+        # In a class method, on whatever class it runs for.
+        (
+            {
+                "app/cli.py": (
+                    "class Base:\n    @classmethod\n    def use(cls, m):\n        cls.model = m\n"
+                )
+            },
+            0,
+        ),
+        # A metaclass's `self` is a class.
+        (
+            {
+                "app/cli.py": (
+                    'class Meta(type):\n    def __init__(self, *a):\n        self.model = "x"\n'
+                )
+            },
+            0,
+        ),
+        # A class method naming its first parameter `self`.
+        (
+            {
+                "app/cli.py": (
+                    "class B:\n    @classmethod\n    def use(self, m):\n        self.model = m\n"
+                )
+            },
+            0,
+        ),
+        # The class's own method sets it on an instance: the instance's read is refused (and
+        # the class's: a class whose methods set the attribute is not read as a constant).
+        (
+            {"app/config.py": _CLASS_CONFIG.replace("self.max_tokens = 512", "self.model = model")},
+            0,
+        ),
+    ],
+    ids=["other-instances", "on-the-class", "classmethod", "metaclass", "self-classmethod", "own"],
+)
+def test_a_class_attribute_is_read_unless_a_write_may_reach_the_class_or_instance(
+    tmp_path: Path, others: dict[str, str], read: int
+) -> None:
+    files = {"app/__init__.py": "", "app/config.py": _CLASS_CONFIG, "app/chat.py": _CLASS_CHAT}
+    root = write_tree(tmp_path, {**files, **others})
+    data = Cli(root).json("check", "--no-cache", "--select", "CM302", ".")
+    assert not data["errors"], data["errors"]
+    related = [
+        related["line"]
+        for d in data["diagnostics"]
+        if (d["path"], d["line"]) == ("app/config.py", 2)
+        for related in d.get("related", ())
+    ]
+    assert len(related) == read, data["diagnostics"]

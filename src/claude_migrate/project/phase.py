@@ -593,6 +593,8 @@ class Project:
         # Per module-level name, whether no file of the run hands its object on (`_held_apart`),
         # and over how many summaries.
         self._names_apart: dict[str, tuple[int, bool]] = {}
+        # Whether `self` may name a class in some method of the run (`_self_may_be_a_class`).
+        self._self_classes: bool | None = None
         # Per function, the parameters it calls (`_called_params`).
         self._params_called: dict[tuple[str, str], frozenset[str]] = {}
         # The calls summaries mark as sending a prefill, as (display path, line), over how many
@@ -3100,7 +3102,7 @@ class Project:
             if isinstance(base, Class) and base.module != module:
                 # `Settings.MODEL` of another module's class, reported at the class body once,
                 # as `settings.MODEL` of an instance of it is (`_field_default`).
-                if self._attribute_set(value[2]):
+                if self._class_attribute_set(value[2]):
                     return None
                 return self._class_constant((base.module, base.name), value[2])
             if not isinstance(base, Module) or base.name == module:
@@ -3152,7 +3154,7 @@ class Project:
         if call[2] or call[4] or call[5] or attr in call[3]:
             return None  # positional fields, `*args`/`**kwargs`, or the field passed
         cls = self.evaluate(where, None, call[1])
-        if not isinstance(cls, Class) or self._attribute_set(attr):
+        if not isinstance(cls, Class) or self._field_set(module, function, value[1], made, attr):
             return None
         if self._env_settings(cls.module, cls.name):
             return None  # a pydantic-settings field: the environment may set it (`_fields`)
@@ -3174,6 +3176,66 @@ class Project:
                     else None
                 )
         return None
+
+    def _field_set(
+        self,
+        module: str,
+        function: str | None,
+        holder: list[Any],
+        made: tuple[str, list[Any]],
+        attr: str,
+    ) -> bool:
+        """Return whether `attr` may be set on the object `holder` names after `made` makes it.
+
+        Any write of the attribute in the run counts (`_attribute_set`), but for an object
+        bound at module level to the class call itself (`settings = Settings()`, here or
+        imported) only one that may reach it: a write in a module of its class's method
+        resolution order (`self.model = m` in a method, a computed name), or one `may_set_on`
+        sees (on a name it is bound to, or once some file hands the object on)."""
+        if not self._attribute_set(attr):
+            return False
+        cls = self.evaluate(made[0], None, made[1][1])
+        if not isinstance(cls, Class):
+            return True
+        if not self._instance_attribute_set(cls, attr):
+            return False
+        if self._self_may_be_a_class() or self._written_in_class(cls, attr):
+            return True
+        # Some file sets the attribute on an object other than `self`. A field of a dataclass
+        # or pydantic model takes its default when the object is made (a write on the class
+        # does not change it), so only a write that may reach this object counts.
+        info = self.summaries[cls.module]["classes"].get(cls.name, {})
+        fields = self._fields(cls.module, cls.name, info)
+        init = f"{cls.name}.__init__" in self.summaries[cls.module]["functions"]
+        if fields is None or init or attr not in fields["attrs"]:
+            return True
+        names = self._bound_names(module, function, holder, made)
+        return names is None or self.may_set_on(attr, names, cls.name)
+
+    def _bound_names(
+        self, module: str, function: str | None, holder: list[Any], made: tuple[str, list[Any]]
+    ) -> set[str] | None:
+        """Return the names of a module-level binding `holder` reads, when that binding is the
+        class call `made` itself (`settings = Settings()` here, or imported from the module
+        that binds it): the name read and the name bound. None for anything else (a local, a
+        parameter, an object a function returns or an attribute holds)."""
+        if holder[0] != "name":
+            return None
+        name = holder[1]
+        summary = self.summaries[module]
+        if function is not None:
+            facts = summary["functions"].get(function, {})
+            params = self._param_index(module, function, facts) if facts else ()
+            if not facts or "parent" in facts or name in facts["locals"] or name in params:
+                return None
+        qualname = summary["imports"].get(name)
+        where, binding = (module, name) if qualname is None else qualname.rpartition(".")[::2]
+        if where != made[0] or (qualname is not None and name in summary["assigns"]):
+            return None
+        assigns = self.summaries[where]["assigns"].get(binding)
+        if not assigns or len(assigns) != 1 or assigns[0][1] or assigns[0][0] != made[1]:
+            return None
+        return {name, binding}
 
     def _sets_by_name(self, cls: Class) -> bool:
         """Return whether an instance of `cls` may get attributes its methods do not name: a
@@ -3503,6 +3565,53 @@ class Project:
             known = self._set_attrs = (len(self.summaries), frozenset(names))
         return attr in known[1] or self._set_in_run(attr)
 
+    def _class_attribute_set(self, attr: str) -> bool:
+        """Return whether a file of the run may set `attr` on a class object (`Config.MODEL =
+        m`, `cls.model = m`, `setattr(Config, ...)`): any write other than on a method's own
+        instance (`set_from_outside`). `self.model = m` in a method sets an attribute of the
+        instance, which a read of the class (`Config.model`) does not see, unless `self` may
+        be a class there: a method of a metaclass, or a class method naming its first
+        parameter `self` (`_self_may_be_a_class`); then every write counts."""
+        if self._self_may_be_a_class():
+            return self._attribute_set(attr)
+        return self.set_from_outside(attr)
+
+    def _instance_attribute_set(self, cls: Class, attr: str) -> bool:
+        """Return whether `attr` may be set on an instance of `cls` after its class body:
+        on a class object (`_class_attribute_set`), on another object (`set_from_outside`),
+        or in a module of its method resolution order (`self.model = m` in a method, a nested
+        function's write too, or a computed name), read from the modules' text."""
+        return self._class_attribute_set(attr) or self._written_in_class(cls, attr)
+
+    def _written_in_class(self, cls: Class, attr: str) -> bool:
+        """Return whether a module of `cls`'s method resolution order writes `.attr` (on any
+        object: `self.model = m` in a method or a nested function) or sets attributes by a
+        computed name, read from the modules' text; True when one cannot be read."""
+        name = attr.encode()
+        for owner_module, _ in self.mro(cls.module, cls.name):
+            raw = self._module_bytes(owner_module)
+            if raw is None or _writes_by_name(raw):
+                return True
+            if any(m.group(1) == name for m in _ATTRIBUTE_WRITE.finditer(as_python_reads(raw))):
+                return True
+        return False
+
+    def _self_may_be_a_class(self) -> bool:
+        """Return whether a file of the run defines a metaclass (a class deriving from `type`
+        or from a name holding `Meta`), or a class method whose first parameter is `self`:
+        there `self.attr = m` may set a class's attribute."""
+        if self._self_classes is None:
+            self._self_classes = any(
+                _SELF_MAY_BE_A_CLASS.search(as_python_reads(data))
+                for data in self.given.values()
+                if isinstance(data, bytes)
+            ) or any(
+                _SELF_MAY_BE_A_CLASS.search(data.encode("utf-8", "surrogatepass"))
+                for data in self.given.values()
+                if isinstance(data, str)
+            )
+        return self._self_classes
+
     def _set_in_run(self, attr: str) -> bool:
         """Return whether a file of the run, summarised or not (a command-line entry point
         that never names Claude), assigns `<x>.attr = ...` or calls `setattr(x, "attr", ...)`."""
@@ -3537,7 +3646,7 @@ class Project:
                     # object other than `self` too (the dot is where a write may start).
                     start = match.start()
                     owner = _OWNER.search(raw, max(0, start - _OWNER_SPAN), start)
-                    if owner is None or owner.group(1) != b"self" or owner.group(2):
+                    if _owner_name(raw, owner) != "self":
                         outside.setdefault(attr, set()).add(_owner_name(raw, owner))
                 for match in _SETATTR.finditer(raw):
                     anywhere.add(match.group(1))
@@ -3565,10 +3674,24 @@ class Project:
                     found.add(self.paths.get(module, "?"))
         return sorted(found)
 
-    def _owners_of(self, attr: str, writers: list[str]) -> dict[str, list[str]]:
+    def may_set_on(self, attr: str, names: set[str], cls: str) -> bool:
+        """Return whether a file of the run may set `attr` on the object the module-level
+        `names` hold, made by a call of the class named `cls`: some file sets it on an object
+        other than `self` (`set_from_outside`) and either hands the object on or makes the write
+        on one of `names`, the class, or not on a plain name (`_owners_of`)."""
+        if not self.set_from_outside(attr):
+            return False
+        if not all(self._held_apart(name) for name in names):
+            return True
+        owners = self._owners_of(attr, self._writers_of(attr), cls)
+        return any("?" in held or names.intersection(held) for held in owners.values())
+
+    def _owners_of(self, attr: str, writers: list[str], cls: str) -> dict[str, list[str]]:
         """Return, per file that may set `<x>.attr` (`_writers_of`), the names it sets it on
         (`args` in `args.model = m`), "?" for any other owner: an expression, `setattr`, a
-        module-level write a summary holds without its owner, a file not read as text."""
+        module-level write a summary holds without its owner, a file not read as text, the
+        class named `cls` itself (`Settings.model = m`: what a class attribute is, an instance
+        may read)."""
         known = self._owners.get(attr.encode(), {}) if attr.isascii() else {}
         found = {writer: set(known.get(writer, {"?"})) for writer in writers}
         for module, summary in self.summaries.items():
@@ -3582,7 +3705,11 @@ class Project:
                 found[shown].update(
                     owner for owner, held in facts["stores"].items() if attr in held
                 )
-        return {writer: sorted(names) for writer, names in found.items()}
+        short = cls.rpartition(".")[2]
+        return {
+            writer: sorted("?" if name == short else name for name in names)
+            for writer, names in found.items()
+        }
 
     def _held_apart(self, name: str) -> bool:
         """Return whether no file of the run (nor a module the phase read) hands on the object
@@ -5081,7 +5208,7 @@ class Project:
                 # can change them).
                 fields["outside"] = outside
                 fields["owners"] = {
-                    attr: self._owners_of(attr, writers) for attr, writers in outside.items()
+                    attr: self._owners_of(attr, writers, name) for attr, writers in outside.items()
                 }
                 fields["kept"] = self._kept_instances(name)
             entry["fields"] = fields
@@ -5111,7 +5238,7 @@ class Project:
         found: dict[str, list[Any]] = {}
         for attr in sorted(names):
             place = self._class_constant((module, cls), attr)
-            if place is not None and not self._attribute_set(attr):
+            if place is not None and not self._instance_attribute_set(Class(module, cls), attr):
                 owner = place[1].rsplit(".", 1)[0]
                 written = [place[0], self.summaries[place[0]]["classes"][owner]["attributes"]]
                 value = self.evaluate(place[0], None, written[1][attr][0][0])
@@ -5167,7 +5294,7 @@ class Project:
                 continue
             if not (attr.isupper() or attr in CLAUDE_PARAMETERS):
                 continue
-            if self._attribute_set(attr):
+            if self._class_attribute_set(attr):
                 continue  # `Settings.MODEL = args.model` somewhere: not the body's value alone
             value = self.evaluate(module, None, values[0][0])
             if isinstance(value, Const) and _jsonable(value.value):
@@ -5195,7 +5322,7 @@ class Project:
                     known[key] = value.value
                 else:
                     unknown.append(key)
-            if not CLAUDE_PARAMETERS.intersection(known) or self._attribute_set(attr):
+            if not CLAUDE_PARAMETERS.intersection(known) or self._class_attribute_set(attr):
                 continue
             if self._changes_dict(module, attr) or self._changed_in_run(module, attr):
                 continue
@@ -6121,6 +6248,16 @@ _ATTRIBUTE_WRITE = re.compile(rb"\.(?=[ \t]*(\w+)[ \t]*(?::[^=\n]{0,%d})?=(?!=))
 _OWNER = re.compile(rb"(\w*)([ \t]*)\Z")
 
 
+# A metaclass (a class deriving from `type` or from a name holding `Meta`: `ABCMeta`,
+# `ModelMetaclass`) or a class method whose first parameter is named `self`: where `self.attr = m`
+# may set an attribute of a class.
+_SELF_MAY_BE_A_CLASS = re.compile(
+    rb"^[ \t]*class[ \t]+\w+[ \t]*\([^)]*\b(?:type|\w*Meta\w*)\b"
+    rb"|@classmethod\s+(?:async[ \t]+)?def[ \t]+\w+[ \t]*\([ \t]*self\b",
+    re.MULTILINE,
+)
+
+
 def _owner_name(raw: bytes, owner: re.Match[bytes] | None) -> str:
     """Return the plain name an attribute write is made on (`args` in `args.model = m`), "?"
     when it is not one: an expression (`get().model`), blanks or a line break before the dot,
@@ -6128,8 +6265,8 @@ def _owner_name(raw: bytes, owner: re.Match[bytes] | None) -> str:
     if owner is None or not owner.group(1) or owner.group(2):
         return "?"
     start = owner.start(1)
-    if start and raw[start - 1] >= 0x80:
-        return "?"
+    if start and (raw[start - 1] >= 0x80 or raw[start - 1 : start] == b"."):
+        return "?"  # `ｘself.model` (another name), `obj.self.model` (an attribute's object)
     return owner.group(1).decode()
 
 

@@ -407,11 +407,9 @@ def _instance_read(
     if depth > MAX_DEPTH or value[0] != "attr":
         return None
     attr = value[2]
-    if project.set_from_outside(attr):
-        return None
     base = project.evaluate(module, function, value[1])
     if isinstance(base, SelfParam):
-        return _self_attribute(project, base, attr)
+        return None if project.set_from_outside(attr) else _self_attribute(project, base, attr)
     if not isinstance(base, Obj):
         return None
     made = _construction(project, module, function, value[1])
@@ -420,6 +418,8 @@ def _instance_read(
     where, at, call = made
     cls = project.evaluate(where, at, call[1])
     if not isinstance(cls, Class) or (cls.module, cls.name) != (base.module, base.name):
+        return None
+    if _may_be_set(project, module, value[1], at, attr, cls):
         return None
     info = project.summaries[cls.module]["classes"].get(cls.name)
     if info is None or not _set_at_construction(project, cls, attr):
@@ -440,6 +440,22 @@ def _instance_read(
     if default is None or len(default) != 1:
         return None
     return cls.module, None, ["lit", default[0]]
+
+
+def _may_be_set(
+    project: Project, module: str, holder: list[Any], at: str | None, attr: str, cls: Class
+) -> bool:
+    """Return whether a file of the run may set `attr` on the object `holder` names after it
+    is made: any write of the attribute on an object other than `self` counts, but for an
+    object bound once at module level, whose name no file hands on, a write on another name
+    (`args.model = m` in a command-line script) cannot reach it (`Project.may_set_on`)."""
+    if at is not None or holder[0] != "name":
+        return project.set_from_outside(attr)
+    names = {holder[1]}
+    qualname = project.summaries[module]["imports"].get(holder[1])
+    if qualname is not None:
+        names.add(qualname.rpartition(".")[2])
+    return project.may_set_on(attr, names, cls.name)
 
 
 def _construction(
