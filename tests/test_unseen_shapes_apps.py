@@ -620,6 +620,8 @@ _CHAT_MODULE = (
         ),
         # Through the module object.
         ({"app/cli.py": 'import app.config\n\napp.config.settings.model = "gpt-4o"\n'}, False),
+        # Changed in place (an augmented assignment).
+        ({"app/cli.py": 'from app.config import settings\n\nsettings.model += "-latest"\n'}, False),
         # Handed to a function that sets it on its parameter.
         (
             {
@@ -653,6 +655,7 @@ _CHAT_MODULE = (
         "other-object",
         "by-name",
         "module",
+        "augmented",
         "handed-on",
         "setattr",
         "class",

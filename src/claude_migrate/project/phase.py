@@ -3748,7 +3748,9 @@ class Project:
         if found is None:
             name = re.escape(attr.encode())
             assigned = re.compile(
-                rb"(\w*)[ \t]*\.[ \t]*" + name + rb"[ \t]*(?::[^=\n]{0,%d})?=(?!=)" % _SPAN
+                rb"(\w*)[ \t]*\.[ \t]*"
+                + name
+                + rb"[ \t]*(?::[^=\n]{0,%d})?(?:[-+*/%%@&|^]|//|\*\*|<<|>>)?=(?!=)" % _SPAN
             )
             named = re.compile(rb"setattr\([^,\n]{0,%d},[ \t]*[\"']" % _SPAN + name + rb"[\"']")
             found = False
@@ -6241,10 +6243,13 @@ def _mentions(data: bytes, names: Iterable[bytes]) -> bool:
 # stand between is bounded (`_SPAN` characters): unbounded, a line of many `a.b:` (or of many
 # `setattr(`) is read to its end from each, quadratic in a hostile file.
 _SPAN = 200
-# An attribute write `<owner>.<attr> = ...` (an annotation between them allowed), found at its
+# An attribute write `<owner>.<attr> = ...` (an annotation between them allowed, or an augmented
+# assignment's operator: `config.max_tokens += 512`), found at its
 # dot (a scan that starts only at dots: a fraction of trying every position for the owner), the
 # owner read back from the bytes before it (`_OWNER`, within `_OWNER_SPAN` bytes).
-_ATTRIBUTE_WRITE = re.compile(rb"\.(?=[ \t]*(\w+)[ \t]*(?::[^=\n]{0,%d})?=(?!=))" % _SPAN)
+_ATTRIBUTE_WRITE = re.compile(
+    rb"\.(?=[ \t]*(\w+)[ \t]*(?::[^=\n]{0,%d})?(?:[-+*/%%@&|^]|//|\*\*|<<|>>)?=(?!=))" % _SPAN
+)
 _OWNER = re.compile(rb"(\w*)([ \t]*)\Z")
 
 
