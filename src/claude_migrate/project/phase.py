@@ -593,6 +593,7 @@ class Project:
         # Per module-level name, whether no file of the run hands its object on (`_held_apart`),
         # and over how many summaries.
         self._names_apart: dict[str, tuple[int, bool]] = {}
+        self._files_apart: dict[tuple[str, str], bool] = {}
         # Whether `self` may name a class in some method of the run (`_self_may_be_a_class`).
         self._self_classes: bool | None = None
         # Per function, the parameters it calls (`_called_params`).
@@ -3716,16 +3717,22 @@ class Project:
         a module-level `name` holds (`handed.held_apart`): a write on another name (`args.model
         = m`) cannot then reach it."""
         known = self._names_apart.get(name)
-        if known is None or known[0] != len(self.summaries):
-            texts: list[bytes | str | None] = list(self.given.values())
-            paths = (self.module_path(module) for module in self.summaries)
-            texts.extend(
-                self._module_data(path)
-                for path in paths
-                if path is not None and str(path) not in self.given
-            )
-            known = (len(self.summaries), all(_text_held_apart(data, name) for data in texts))
-            self._names_apart[name] = known
+        if known is None:
+            # The run's own files, read once per name.
+            given = all(_text_held_apart(data, name) for data in self.given.values())
+            known = self._names_apart[name] = (0, given)
+        if known[1] and known[0] != len(self.summaries):
+            # Modules read from outside the run since (each file's answer kept).
+            apart = True
+            for module in self.summaries:
+                path = self.module_path(module)
+                if path is None or str(path) in self.given:
+                    continue
+                key = (str(path), name)
+                if key not in self._files_apart:
+                    self._files_apart[key] = _text_held_apart(self._module_data(path), name)
+                apart = apart and self._files_apart[key]
+            known = self._names_apart[name] = (len(self.summaries), apart)
         return known[1]
 
     def _kept_instances(self, cls: str) -> list[str]:
