@@ -869,7 +869,6 @@ def test_an_object_made_with_a_local_model_keeps_its_callers_values_off_claude(
         "    def run(self, q, temperature=0.0):\n"
         "        return local.messages.stream(model=self.model, temperature=temperature,\n"
         "                                     max_tokens=100, messages=[])\n",
-        "from app.models import Coder\n"
-        "Coder().run('hi', temperature=0.9)\n",
+        "from app.models import Coder\nCoder().run('hi', temperature=0.9)\n",
     )
     assert found == set()
