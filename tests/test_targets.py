@@ -830,3 +830,45 @@ def test_a_client_on_a_proxy_keeps_its_calls_claudes(base_url: str) -> None:
         "c.messages.create(model=os.environ['MODEL'], max_tokens=9000, messages=[])\n"
     )
     assert len(found) == 1
+
+
+def test_a_local_wrappers_declared_model_keeps_its_callers_values_off_claude(
+    tmp_path: Path,
+) -> None:
+    found = wrapper_findings(
+        tmp_path,
+        "import anthropic\n"
+        "local = anthropic.Anthropic(base_url='http://localhost:11434')\n"
+        "def ask(q, model='qwen2.5:7b', temperature=0.0):\n"
+        "    return local.messages.stream(model=model, temperature=temperature,\n"
+        "                                 max_tokens=100, messages=[])\n",
+        "from app.models import ask\n"
+        "ask('hi', temperature=0.9)\n"
+        "ask('hi', model='claude-haiku-4-5', temperature=0.9)\n"
+        "ask('hi', **{'temperature': 0.9})\n",
+    )
+    assert found == {(3, "CM101")}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="an object made with its __init__ default model (`Coder().run(...)`, the model "
+    "another vendor's, read through `self.model`) is not followed to that default: the "
+    "values its callers pass are still read as a Claude call's",
+)
+def test_an_object_made_with_a_local_model_keeps_its_callers_values_off_claude(
+    tmp_path: Path,
+) -> None:
+    found = wrapper_findings(
+        tmp_path,
+        "import anthropic\n"
+        "local = anthropic.Anthropic(base_url='http://localhost:11434')\n"
+        "class Coder:\n"
+        "    def __init__(self, model='qwen2.5-coder'):\n"
+        "        self.model = model\n"
+        "    def run(self, q, temperature=0.0):\n"
+        "        return local.messages.stream(model=self.model, temperature=temperature,\n"
+        "                                     max_tokens=100, messages=[])\n",
+        "from app.models import Coder\nCoder().run('hi', temperature=0.9)\n",
+    )
+    assert found == set()

@@ -174,6 +174,17 @@ class Hop:
         return f"passed to {self.callee}() reaches a Claude call{at}"
 
 
+def _sends_declared_other(args: Entries, target: Target, declared: dict[str, str]) -> bool:
+    """Return whether a wrapper call leaving its model parameter out sends the wrapper's
+    declared default and that is another vendor's model (`def ask(q, model="llama3.2")`
+    called as `ask(q)`), as if the caller had passed it: not a Claude call. Not when the
+    caller may give the model otherwise (a spread dict, `*args`)."""
+    if args.opaque or not target.model or set(target.model) & args.unknown_keys:
+        return False
+    defaults = [declared.get(name) for name in target.model]
+    return all(isinstance(d, str) and d.strip() and not is_claude_model(d) for d in defaults)
+
+
 def _spelled(args: Entries, target: Target, spelled: dict[str, list[list[str]]]) -> Entry | None:
     """Return a wrapper call's model entry as the Claude call sends it, kept in `args`: a
     string the caller passes, with the text the wrapper writes around it
@@ -709,6 +720,13 @@ class CallFinder:
             # Another vendor's model: the wrapper dispatches it elsewhere (a provider registry),
             # or the call would fail; not a Claude call.
             return None
+        declared = facts.get("model_defaults", {})
+        if (
+            model is None
+            and not facts.get("spelled")
+            and _sends_declared_other(args, target, declared)
+        ):
+            return None
         # Only what reaches Claude is read: other parameters of the wrapper are not Claude's.
         wanted = {n for values in names.values() for n in values}
         args.items = {k: v for k, v in args.items.items() if k in wanted}
@@ -942,8 +960,15 @@ class CallFinder:
             return isinstance(entry.value.value, str) and is_claude_model(entry.value.value)
         record = site.record
         node = entry.value_node
-        if self._looped_model(entry, record) or _reads_parameter(node, record.scope):
+        if self._looped_model(entry, record):
             return True
+        if _reads_parameter(node, record.scope):
+            # A parameter declared with the server's own model (`model="llama3.2"`) that no
+            # call of the project gives a value is sent that model.
+            default = self.values.declared_default(node, record.scope)
+            declared = isinstance(default.value, str) and bool(default.value.strip())
+            if not (declared and _another_model(site.client, default, str(site.extra["server"]))):
+                return True
         values = self.values.value_set(node, record) or self.values.choices(node, record.scope)
         return any(isinstance(v.value, str) and is_claude_model(v.value) for v in values or ())
 

@@ -1247,6 +1247,26 @@ class ValueResolver:
         facts = self.symbols.own_function(bindings[0].scope.qualname)
         return facts is not None and node.value in facts.get("unpassed", ())
 
+    def declared_default(self, node: cst.BaseExpression, scope: Scope) -> Value:
+        """Return the default a parameter is declared with, read directly (`model`) or through
+        the one attribute a method sets from it (`self.model = model` in `__init__`), when no
+        call of the project gives the parameter a value (the project phase decides: with no
+        project, none is seen); unknown for anything else."""
+        held = self.held_object(node, scope)
+        if held is not None:
+            node, scope = held
+        if not isinstance(node, cst.Name):
+            return UNKNOWN
+        bindings = [b for b in scope.lookup(node.value) if b.kind != "annotation"]
+        if len(bindings) != 1 or bindings[0].kind != "param":
+            return UNKNOWN
+        binding = bindings[0]
+        facts = self.symbols.own_function(binding.scope.qualname) if self.symbols else None
+        if binding.default is None or (facts and node.value in facts.get("passed", ())):
+            return UNKNOWN
+        # A default is evaluated where the function is defined: in the enclosing scope.
+        return self.value(binding.default, binding.scope.parent or binding.scope)
+
     def relied_default(self, name: str, scope: Scope, depth: int = 0) -> Value:
         """Return a parameter's default when an in-project call relies on it and it reaches Claude.
 

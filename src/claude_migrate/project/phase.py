@@ -4955,8 +4955,45 @@ class Project:
             # every other function's view the fact made its callers' files look like Claude
             # callers, for nothing.
             entry["unpassed"] = sorted(left)
+        entry.update(self._default_facts(key, reaches))
         entry.update(self._callers_agree(key, forwards, overridden))
         return entry
+
+    def _default_facts(
+        self, key: tuple[str, str], reaches: dict[str, list[list[Any]]]
+    ) -> dict[str, Any]:
+        """Return what a file reads of a function's declared defaults: the string defaults of
+        its parameters that are a Claude call's model (`model_defaults`), and the parameters
+        with a default some call of the project gives a value (`passed`)."""
+        found: dict[str, Any] = {}
+        declared = self._model_defaults(key[0], key[1], reaches)
+        if declared:
+            found["model_defaults"] = declared
+        given = self._given_defaults(key)
+        if given:
+            found["passed"] = given
+        return found
+
+    def _model_defaults(
+        self, module: str, qual: str, reaches: dict[str, list[list[Any]]]
+    ) -> dict[str, str]:
+        """Return the string defaults of a function's parameters that are the model of a
+        Claude call it makes (`def ask(q, model="llama3.2")`): what a call leaving one out
+        sends."""
+        models = {name for name, items in reaches.items() if any(r[0] == MODEL for r in items)}
+        if not models:
+            return {}
+        facts = self.summaries[module]["functions"][qual]
+        found = self._literal_defaults(module, facts, None)
+        return {name: value for name, value in found.items() if name in models}
+
+    def _given_defaults(self, key: tuple[str, str]) -> list[str]:
+        """Return the parameters with a default that some call of the project gives a value
+        (or may: it spreads `*args` or `**kwargs`): a file reads a default no call gives in
+        place as what the function sends when the project runs it."""
+        passed = self.facts.passed.get(key, set())
+        params = self.summaries[key[0]]["functions"][key[1]]["params"]
+        return sorted(p["name"] for p in params if p["default"] is not None and p["name"] in passed)
 
     def _claude_by_callers(
         self, key: tuple[str, str], name: str, depth: int = 0, on: frozenset[Any] = frozenset()
