@@ -42,6 +42,7 @@ from typing import Any, Final
 from claude_migrate.core.deadline import OverTime, deadline
 from claude_migrate.core.project_view import FIELD_SPECIFIERS, SUPER
 from claude_migrate.core.source import as_python_reads, python_text, read_regular
+from claude_migrate.core.templates import format_pieces
 from claude_migrate.notebook import NOTEBOOK_KIND, NOTEBOOK_SUFFIX
 from claude_migrate.project.kinds import (
     Bound,
@@ -1509,6 +1510,9 @@ class Project:
         return self.sibling(module, folder, found) if folder is not None and not level else found
 
     def _call(self, module: str, function: str | None, call: list[Any], depth: int) -> Sym:
+        formatted = _format_join(call)
+        if formatted is not None:
+            return self._joined(module, function, formatted[1], depth + 1, False)
         held = self._held_getattr(module, function, call, depth)
         if held is not _MISSING:
             return held  # type: ignore[return-value]
@@ -3670,8 +3674,9 @@ class Project:
         if value[0] == "name":
             facts = self.summaries[module]["functions"].get(function, {})
             local = facts.get("locals", {}).get(value[1])
-            if local and len(local) == 1 and not local[0][1] and local[0][0][0] == "join":
+            if local and len(local) == 1 and not local[0][1]:
                 value = local[0][0]
+        value = _format_join(value) or value
         if value[0] != "join":
             return None
         parts = _flat_join(value)
@@ -5912,6 +5917,26 @@ def _places(reaches: list[list[Any]]) -> list[list[Any]]:
 # The test doubles of the standard library (`unittest.mock`): an object standing in for what a
 # function is given proves nothing about it.
 TEST_DOUBLES = ("unittest.mock.", "mock.")
+
+
+def _format_join(value: list[Any]) -> list[Any] | None:
+    """Return `"claude-{}".format(name)` (a literal template whose only fields are `{}` or
+    `{N}`, `core.templates`, given positional values only) as a string built from parts."""
+    if not (
+        value[0] == "call"
+        and value[1][0] == "attr"
+        and value[1][2] == "format"
+        and value[1][1]
+        and value[1][1][0] == "lit"
+        and isinstance(value[1][1][1], str)
+        and not (value[3] or value[4] or value[5])
+    ):
+        return None
+    pieces = format_pieces(value[1][1][1])
+    values = value[2]
+    if pieces is None or any(isinstance(p, int) and p >= len(values) for p in pieces):
+        return None
+    return ["join", [["lit", p] if isinstance(p, str) else values[p] for p in pieces]]
 
 
 def _flat_join(value: list[Any]) -> list[list[Any]]:

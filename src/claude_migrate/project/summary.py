@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from claude_migrate.core.arithmetic import fold
+from claude_migrate.core.templates import percent_pieces
 
 # Expressions, as JSON-able lists:
 #   ["lit", value]                 a literal (number, string, bool, None, list/tuple of literals)
@@ -139,7 +140,25 @@ def _binary(node: ast.BinOp, depth: int) -> Expr:
         return ["lit", number]
     if type(node.op) is ast.Add:
         return ["join", [expr(node.left, depth + 1), expr(node.right, depth + 1)], "+"]
+    if type(node.op) is ast.Mod and type(node.left) is ast.Constant:
+        return _percent(node, depth)
     return UNKNOWN_EXPR
+
+
+def _percent(node: ast.BinOp, depth: int) -> Expr:
+    """`"claude-%s" % name`, `"claude-%s-%s" % (a, b)`: a string built from parts when the
+    template's only fields are `%s` (`core.templates`), one for each value."""
+    template = node.left.value if type(node.left) is ast.Constant else None
+    pieces = percent_pieces(template) if isinstance(template, str) else None
+    values = node.right.elts if type(node.right) is ast.Tuple else [node.right]
+    if pieces is None or any(type(value) is ast.Starred for value in values):
+        return UNKNOWN_EXPR
+    if sum(isinstance(piece, int) for piece in pieces) != len(values):
+        return UNKNOWN_EXPR
+    return [
+        "join",
+        [["lit", p] if isinstance(p, str) else expr(values[p], depth + 1) for p in pieces],
+    ]
 
 
 def _dict(node: ast.Dict, depth: int) -> Expr:
