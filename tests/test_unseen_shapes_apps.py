@@ -462,13 +462,6 @@ def test_a_call_of_a_wrapper_returned_around_the_sdk_method_is_read(tmp_path: Pa
     assert ("bot/chat.py", 22, "CM101") in _found(root, "CM101")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a module-level options object another module imports and passes explicitly "
-    "(`reply(text, DEFAULTS)` with `DEFAULTS = Options()` in the callee's module) is not "
-    "followed to how it was made: only an object made in the calling module, or a default "
-    "the call leaves out, is read",
-)
 def test_an_imported_options_object_passed_by_a_caller_is_read(tmp_path: Path) -> None:
     root = write_tree(
         tmp_path,
@@ -496,8 +489,7 @@ def test_an_imported_options_object_passed_by_a_caller_is_read(tmp_path: Path) -
             ),
         },
     )
-    found = _found(root, "CM101")
-    assert ("bot/chat.py", 9, "CM101") in found or ("bot/main.py", 5, "CM101") in found
+    assert _found(root, "CM101") == {("bot/chat.py", 9, "CM101")}
 
 
 @pytest.mark.xfail(

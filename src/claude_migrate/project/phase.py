@@ -3947,6 +3947,7 @@ class Project:
             for reach in forwards.get(name, []):
                 self._reach_from(module, function, arg, reach)
                 self._constant_read(module, function, arg, [reach[0], reach[1], *here])
+        self._field_reads_passed(module, function, reaches, bound_args, here)
         self._record_models_given(module, function, call, key, reaches, bound_args, spelled, here)
         self._note_stream(module, function, call, key, bound_args, extra, forwards, here)
         self._record_paths(module, function, reaches, bound_args)
@@ -4154,6 +4155,41 @@ class Project:
         objects = self._entry(self.facts.param_objects, key, "clients", dict)
         objects[name] = cls if name not in objects else None
         self._touch("clients", key)
+
+    def _field_reads_passed(
+        self,
+        module: str,
+        function: str | None,
+        reaches: dict[str, list[list[Any]]],
+        bound_args: dict[str, list[Any]],
+        here: list[Any],
+    ) -> None:
+        """Record a field of an object made once and passed to a parameter whose field reaches
+        a Claude call (`reply(text, DEFAULTS)` reading `options.temperature`) as read there,
+        as `DEFAULTS.temperature` written at the call would be (`_constant_read`). Only a name
+        imported from another module: an object this module makes or holds is followed by the
+        file's own analysis to where it is made (`analysis/option_fields.py`)."""
+        summary = self.summaries[module]
+        facts = summary["functions"].get(function) if function is not None else None
+        params = self._param_index(module, function, facts) if function and facts else {}
+        for name, items in reaches.items():
+            head, rest = _split_path(name)
+            if head not in bound_args or not re.fullmatch(r"\.\w+", rest):
+                continue
+            arg = bound_args[head]
+            if (
+                arg[0] != "name"
+                or arg[1] not in summary["imports"]
+                or arg[1] in summary["assigns"]
+                or (
+                    facts is not None
+                    and (arg[1] in facts["locals"] or arg[1] in params or "parent" in facts)
+                )
+            ):
+                continue
+            read = ["attr", bound_args[head], rest[1:]]
+            for reach in items:
+                self._constant_read(module, function, read, [reach[0], reach[1], *here])
 
     def _record_paths(
         self,
