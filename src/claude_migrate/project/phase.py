@@ -998,7 +998,26 @@ class Project:
         found = self._library_base(module, cls, 0)
         if isinstance(found, Ref) and is_sdk_client_class(found.qualname):
             return found.qualname
-        return None
+        return None if found is not None else self._mixed_client_base(module, cls)
+
+    def _mixed_client_base(self, module: str, cls: str) -> str | None:
+        """Return the SDK client class a project class derives from beside project mixins
+        (`class Client(Tagging, anthropic.Anthropic)`, `Tagging` a project class of no library
+        base): the one library base of its whole hierarchy, when it is an SDK client. Any other
+        library or unknown base makes it None (what the instance is, is not proven)."""
+        library: set[str] = set()
+        for owner_module, owner in self.mro(module, cls):
+            info = self.summaries.get(owner_module, {}).get("classes", {}).get(owner) or {}
+            for base in info.get("bases", []):
+                symbol = self.evaluate(owner_module, None, base)
+                if isinstance(symbol, Ref):
+                    library.add(symbol.qualname)
+                elif not isinstance(symbol, Class):
+                    return None
+        if len(library) != 1:
+            return None
+        (only,) = library
+        return only if is_sdk_client_class(only) else None
 
     def _library_base(self, module: str, cls: str, depth: int) -> Sym:
         """Return the library class whose constructor `super().__init__(...)` runs in a method
