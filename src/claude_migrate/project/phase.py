@@ -1242,6 +1242,8 @@ class Project:
     def _module_binding(self, module: str, summary: dict[str, Any], name: str, depth: int) -> Sym:
         assigns = summary["assigns"].get(name)
         if name in summary["imports"]:
+            if _derives_from_import(summary, name):
+                return Class(module, name)  # `class Anthropic(Tagging, Anthropic)` after it
             if assigns and any(value[0] in ("def", "class") for value, _ in assigns):
                 return None  # a local stand-in defined beside the import: which one is unseen
             choices = summary["import_choices"].get(name)
@@ -5972,6 +5974,21 @@ def _places(reaches: list[list[Any]]) -> list[list[Any]]:
 # The test doubles of the standard library (`unittest.mock`): an object standing in for what a
 # function is given proves nothing about it.
 TEST_DOUBLES = ("unittest.mock.", "mock.")
+
+
+def _derives_from_import(summary: dict[str, Any], name: str) -> bool:
+    """Return whether a module's one other binding of an imported name is a class deriving
+    from what the import gave (`from anthropic import Anthropic` then `class Anthropic(Tagging,
+    Anthropic)`, the base read as the import, `summary._base`): the class statement runs after
+    the import, so the name the module keeps is the class."""
+    assigns = summary["assigns"].get(name)
+    if not assigns or len(assigns) != 1 or assigns[0][0] != ["class", name]:
+        return False
+    if summary["import_choices"].get(name):
+        return False
+    source, _, imported = summary["imports"][name].rpartition(".")
+    bases = summary["classes"].get(name, {}).get("bases", [])
+    return ["import", 0, source, imported] in bases
 
 
 def _format_join(value: list[Any]) -> list[Any] | None:

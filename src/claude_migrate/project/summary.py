@@ -1214,6 +1214,18 @@ def _declared_all(value: ast.expr, summary: dict[str, Any]) -> None:
         summary["all"] = names
 
 
+def _base(node: ast.expr, name: str, summary: dict[str, Any]) -> Expr:
+    """Return a base of class `name`: a base spelled as the class's own name, imported above
+    (`from anthropic import Anthropic` then `class Anthropic(Tagging, Anthropic)`), is the
+    import, read before the class statement binds the name again."""
+    if type(node) is ast.Name and node.id == name:
+        qualname = summary["imports"].get(name)
+        if qualname is not None and "." in qualname:
+            source, _, imported = qualname.rpartition(".")
+            return ["import", 0, source, imported]
+    return expr(node)
+
+
 def _read_class(node: ast.ClassDef, summary: dict[str, Any]) -> None:
     attributes: dict[str, list[Any]] = {}  # attr -> [[expr, method qualname or None]]
     fields: dict[str, Any] = {}
@@ -1250,7 +1262,7 @@ def _read_class(node: ast.ClassDef, summary: dict[str, Any]) -> None:
         "line": node.lineno,
         "attributes": attributes,
         "fields": fields,
-        "bases": [expr(b) for b in node.bases],
+        "bases": [_base(b, node.name, summary) for b in node.bases],
         "decorators": [expr(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list],
     }
     properties = [
