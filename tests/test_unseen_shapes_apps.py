@@ -533,3 +533,31 @@ def test_a_module_settings_object_is_read_when_another_file_sets_a_field_of_anot
         },
     )
     assert ("app/chat.py", 18, "CM302") in _found(root, "CM302")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a model id built from a literal template and a part chosen among literals "
+    '(`version = "3-haiku-20240307" if fast else "3-opus-20240229"`, then '
+    '`f"claude-{version}"`) is not read: a string built from parts is read only when each '
+    "part is one proven value, not a small set of them",
+)
+def test_a_model_id_built_from_a_part_chosen_among_literals_is_read(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "bot/__init__.py": "",
+            "bot/ask.py": (
+                "import anthropic\n\n"
+                "client = anthropic.Anthropic()\n\n\n"
+                "def ask(text, fast):\n"
+                '    version = "3-haiku-20240307" if fast else "3-opus-20240229"\n'
+                "    return client.messages.create(\n"
+                '        model=f"claude-{version}",\n'
+                "        max_tokens=512,\n"
+                '        messages=[{"role": "user", "content": text}],\n'
+                "    )\n"
+            ),
+        },
+    )
+    assert ("bot/ask.py", 9, "CM302") in _found(root, "CM302")
