@@ -24,6 +24,7 @@ from claude_migrate.analysis.scope import (
 )
 from claude_migrate.core.arithmetic import fold
 from claude_migrate.core.lazy import lazy_import
+from claude_migrate.core.templates import Piece, format_pieces, percent_pieces
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -463,7 +464,9 @@ class ValueResolver:
         read = _class_read(node)
         if read is not None:
             return self.class_constant(read[0], read[1], scope, depth)
-        if isinstance(node, (cst.FormattedString, cst.BinaryOperation)):
+        if isinstance(node, (cst.FormattedString, cst.BinaryOperation)) or (
+            isinstance(node, cst.Call) and _template_call(node) is not None
+        ):
             return self.joined(node, scope, depth)
         if isinstance(node, cst.Subscript):
             return self.table_item(node, scope, depth)
@@ -835,6 +838,9 @@ class ValueResolver:
             if not all(side.known and isinstance(side.value, str) for side in sides):
                 return None
             return list(sides)
+        formatted = _template_call(node)
+        if formatted is not None:
+            return self._template_parts(*formatted, scope, depth)
         if not isinstance(node, cst.FormattedString) or "b" in node.prefix.lower():
             return None
         pieces: list[str | Value] = []
@@ -855,6 +861,30 @@ class ValueResolver:
                 return None
             pieces.append(inner)
         return pieces
+
+    def _template_parts(
+        self,
+        pieces: list[Piece],
+        arguments: list[cst.BaseExpression],
+        scope: Scope,
+        depth: int,
+    ) -> list[str | Value] | None:
+        """Return the parts of a string formatted from a literal template (`_template_call`):
+        its text, and the arguments its fields format (each a proven string or number)."""
+        parts: list[str | Value] = []
+        for piece in pieces:
+            if isinstance(piece, str):
+                parts.append(piece)
+                continue
+            if piece >= len(arguments):
+                return None
+            inner = self.value(arguments[piece], scope, depth + 1)
+            if not inner.known or isinstance(inner.value, bool):
+                return None
+            if not isinstance(inner.value, (str, int, float)):
+                return None
+            parts.append(inner)
+        return parts
 
     def class_constant(
         self, base: cst.BaseExpression, attr: str, scope: Scope, depth: int = 0
@@ -2062,6 +2092,38 @@ def _put(entries: Entries, entry: Entry, nested: bool) -> None:
         return
     entries.items[entry.key] = entry
     entries.unknown_keys.discard(entry.key)
+
+
+def _template_call(
+    node: cst.BaseExpression,
+) -> tuple[list[Piece], list[cst.BaseExpression]] | None:
+    """Return the pieces of a literal template and the arguments it formats: `"claude-%s" % x`,
+    `"claude-%s-%s" % (a, b)`, `"claude-{}".format(x)` (`core.templates`); else None."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
+        template = string_value(node.left)
+        pieces = percent_pieces(template) if template is not None else None
+        if pieces is None:
+            return None
+        right = node.right
+        if isinstance(right, cst.Tuple):
+            elements = [e for e in right.elements if isinstance(e, cst.Element)]
+            if len(elements) != len(right.elements):
+                return None  # `*rest`: how many is not known
+            arguments = [e.value for e in elements]
+        else:
+            arguments = [right]
+        fields = sum(isinstance(piece, int) for piece in pieces)
+        return (pieces, arguments) if fields == len(arguments) else None
+    if not (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "format"
+        and all(arg.keyword is None and not arg.star for arg in node.args)
+    ):
+        return None
+    template = string_value(node.func.value)
+    pieces = format_pieces(template) if template is not None else None
+    return None if pieces is None else (pieces, [arg.value for arg in node.args])
 
 
 def _spelled_name(node: cst.BaseExpression) -> cst.Name | None:

@@ -42,6 +42,7 @@ from typing import Any, Final
 from claude_migrate.core.deadline import OverTime, deadline
 from claude_migrate.core.project_view import FIELD_SPECIFIERS, SUPER
 from claude_migrate.core.source import as_python_reads, python_text, read_regular
+from claude_migrate.core.templates import format_pieces
 from claude_migrate.notebook import NOTEBOOK_KIND, NOTEBOOK_SUFFIX
 from claude_migrate.project.handed import held_apart
 from claude_migrate.project.kinds import (
@@ -1006,7 +1007,26 @@ class Project:
         found = self._library_base(module, cls, 0)
         if isinstance(found, Ref) and is_sdk_client_class(found.qualname):
             return found.qualname
-        return None
+        return None if found is not None else self._mixed_client_base(module, cls)
+
+    def _mixed_client_base(self, module: str, cls: str) -> str | None:
+        """Return the SDK client class a project class derives from beside project mixins
+        (`class Client(Tagging, anthropic.Anthropic)`, `Tagging` a project class of no library
+        base): the one library base of its whole hierarchy, when it is an SDK client. Any other
+        library or unknown base makes it None (what the instance is, is not proven)."""
+        library: set[str] = set()
+        for owner_module, owner in self.mro(module, cls):
+            info = self.summaries.get(owner_module, {}).get("classes", {}).get(owner) or {}
+            for base in info.get("bases", []):
+                symbol = self.evaluate(owner_module, None, base)
+                if isinstance(symbol, Ref):
+                    library.add(symbol.qualname)
+                elif not isinstance(symbol, Class):
+                    return None
+        if len(library) != 1:
+            return None
+        (only,) = library
+        return only if is_sdk_client_class(only) else None
 
     def _library_base(self, module: str, cls: str, depth: int) -> Sym:
         """Return the library class whose constructor `super().__init__(...)` runs in a method
@@ -1231,6 +1251,8 @@ class Project:
     def _module_binding(self, module: str, summary: dict[str, Any], name: str, depth: int) -> Sym:
         assigns = summary["assigns"].get(name)
         if name in summary["imports"]:
+            if _derives_from_import(summary, name):
+                return Class(module, name)  # `class Anthropic(Tagging, Anthropic)` after it
             if assigns and any(value[0] in ("def", "class") for value, _ in assigns):
                 return None  # a local stand-in defined beside the import: which one is unseen
             choices = summary["import_choices"].get(name)
@@ -1518,6 +1540,9 @@ class Project:
         return self.sibling(module, folder, found) if folder is not None and not level else found
 
     def _call(self, module: str, function: str | None, call: list[Any], depth: int) -> Sym:
+        formatted = _format_join(call)
+        if formatted is not None:
+            return self._joined(module, function, formatted[1], depth + 1, False)
         held = self._held_getattr(module, function, call, depth)
         if held is not _MISSING:
             return held  # type: ignore[return-value]
@@ -3862,8 +3887,9 @@ class Project:
         if value[0] == "name":
             facts = self.summaries[module]["functions"].get(function, {})
             local = facts.get("locals", {}).get(value[1])
-            if local and len(local) == 1 and not local[0][1] and local[0][0][0] == "join":
+            if local and len(local) == 1 and not local[0][1]:
                 value = local[0][0]
+        value = _format_join(value) or value
         if value[0] != "join":
             return None
         parts = _flat_join(value)
@@ -4134,6 +4160,7 @@ class Project:
             for reach in forwards.get(name, []):
                 self._reach_from(module, function, arg, reach)
                 self._constant_read(module, function, arg, [reach[0], reach[1], *here])
+        self._field_reads_passed(module, function, reaches, bound_args, here)
         self._record_models_given(module, function, call, key, reaches, bound_args, spelled, here)
         self._note_stream(module, function, call, key, bound_args, extra, forwards, here)
         self._record_paths(module, function, reaches, bound_args)
@@ -4341,6 +4368,41 @@ class Project:
         objects = self._entry(self.facts.param_objects, key, "clients", dict)
         objects[name] = cls if name not in objects else None
         self._touch("clients", key)
+
+    def _field_reads_passed(
+        self,
+        module: str,
+        function: str | None,
+        reaches: dict[str, list[list[Any]]],
+        bound_args: dict[str, list[Any]],
+        here: list[Any],
+    ) -> None:
+        """Record a field of an object made once and passed to a parameter whose field reaches
+        a Claude call (`reply(text, DEFAULTS)` reading `options.temperature`) as read there,
+        as `DEFAULTS.temperature` written at the call would be (`_constant_read`). Only a name
+        imported from another module: an object this module makes or holds is followed by the
+        file's own analysis to where it is made (`analysis/option_fields.py`)."""
+        summary = self.summaries[module]
+        facts = summary["functions"].get(function) if function is not None else None
+        params = self._param_index(module, function, facts) if function and facts else {}
+        for name, items in reaches.items():
+            head, rest = _split_path(name)
+            if head not in bound_args or not re.fullmatch(r"\.\w+", rest):
+                continue
+            arg = bound_args[head]
+            if (
+                arg[0] != "name"
+                or arg[1] not in summary["imports"]
+                or arg[1] in summary["assigns"]
+                or (
+                    facts is not None
+                    and (arg[1] in facts["locals"] or arg[1] in params or "parent" in facts)
+                )
+            ):
+                continue
+            read = ["attr", bound_args[head], rest[1:]]
+            for reach in items:
+                self._constant_read(module, function, read, [reach[0], reach[1], *here])
 
     def _record_paths(
         self,
@@ -6149,6 +6211,41 @@ def _places(reaches: list[list[Any]]) -> list[list[Any]]:
 # The test doubles of the standard library (`unittest.mock`): an object standing in for what a
 # function is given proves nothing about it.
 TEST_DOUBLES = ("unittest.mock.", "mock.")
+
+
+def _derives_from_import(summary: dict[str, Any], name: str) -> bool:
+    """Return whether a module's one other binding of an imported name is a class deriving
+    from what the import gave (`from anthropic import Anthropic` then `class Anthropic(Tagging,
+    Anthropic)`, the base read as the import, `summary._base`): the class statement runs after
+    the import, so the name the module keeps is the class."""
+    assigns = summary["assigns"].get(name)
+    if not assigns or len(assigns) != 1 or assigns[0][0] != ["class", name]:
+        return False
+    if summary["import_choices"].get(name):
+        return False
+    source, _, imported = summary["imports"][name].rpartition(".")
+    bases = summary["classes"].get(name, {}).get("bases", [])
+    return ["import", 0, source, imported] in bases
+
+
+def _format_join(value: list[Any]) -> list[Any] | None:
+    """Return `"claude-{}".format(name)` (a literal template whose only fields are `{}` or
+    `{N}`, `core.templates`, given positional values only) as a string built from parts."""
+    if not (
+        value[0] == "call"
+        and value[1][0] == "attr"
+        and value[1][2] == "format"
+        and value[1][1]
+        and value[1][1][0] == "lit"
+        and isinstance(value[1][1][1], str)
+        and not (value[3] or value[4] or value[5])
+    ):
+        return None
+    pieces = format_pieces(value[1][1][1])
+    values = value[2]
+    if pieces is None or any(isinstance(p, int) and p >= len(values) for p in pieces):
+        return None
+    return ["join", [["lit", p] if isinstance(p, str) else values[p] for p in pieces]]
 
 
 def _flat_join(value: list[Any]) -> list[list[Any]]:

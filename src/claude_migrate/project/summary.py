@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from claude_migrate.core.arithmetic import fold
+from claude_migrate.core.templates import percent_pieces
 
 # Expressions, as JSON-able lists:
 #   ["lit", value]                 a literal (number, string, bool, None, list/tuple of literals)
@@ -139,7 +140,25 @@ def _binary(node: ast.BinOp, depth: int) -> Expr:
         return ["lit", number]
     if type(node.op) is ast.Add:
         return ["join", [expr(node.left, depth + 1), expr(node.right, depth + 1)], "+"]
+    if type(node.op) is ast.Mod and type(node.left) is ast.Constant:
+        return _percent(node, depth)
     return UNKNOWN_EXPR
+
+
+def _percent(node: ast.BinOp, depth: int) -> Expr:
+    """`"claude-%s" % name`, `"claude-%s-%s" % (a, b)`: a string built from parts when the
+    template's only fields are `%s` (`core.templates`), one for each value."""
+    template = node.left.value if type(node.left) is ast.Constant else None
+    pieces = percent_pieces(template) if isinstance(template, str) else None
+    values = node.right.elts if type(node.right) is ast.Tuple else [node.right]
+    if pieces is None or any(type(value) is ast.Starred for value in values):
+        return UNKNOWN_EXPR
+    if sum(isinstance(piece, int) for piece in pieces) != len(values):
+        return UNKNOWN_EXPR
+    return [
+        "join",
+        [["lit", p] if isinstance(p, str) else expr(values[p], depth + 1) for p in pieces],
+    ]
 
 
 def _dict(node: ast.Dict, depth: int) -> Expr:
@@ -1195,6 +1214,18 @@ def _declared_all(value: ast.expr, summary: dict[str, Any]) -> None:
         summary["all"] = names
 
 
+def _base(node: ast.expr, name: str, summary: dict[str, Any]) -> Expr:
+    """Return a base of class `name`: a base spelled as the class's own name, imported above
+    (`from anthropic import Anthropic` then `class Anthropic(Tagging, Anthropic)`), is the
+    import, read before the class statement binds the name again."""
+    if type(node) is ast.Name and node.id == name:
+        qualname = summary["imports"].get(name)
+        if qualname is not None and "." in qualname:
+            source, _, imported = qualname.rpartition(".")
+            return ["import", 0, source, imported]
+    return expr(node)
+
+
 def _read_class(node: ast.ClassDef, summary: dict[str, Any]) -> None:
     attributes: dict[str, list[Any]] = {}  # attr -> [[expr, method qualname or None]]
     fields: dict[str, Any] = {}
@@ -1231,7 +1262,7 @@ def _read_class(node: ast.ClassDef, summary: dict[str, Any]) -> None:
         "line": node.lineno,
         "attributes": attributes,
         "fields": fields,
-        "bases": [expr(b) for b in node.bases],
+        "bases": [_base(b, node.name, summary) for b in node.bases],
         "decorators": [expr(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list],
     }
     properties = [
