@@ -15,6 +15,7 @@ change; the run then exits 1 and says how many.
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -175,25 +176,51 @@ _SILENCING = frozenset({RULE, "CM302", "*"})
 
 
 def _silenced(place: Place, texts: dict[str, str | None]) -> bool:
-    """Return whether a suppression comment silences the migration at a mention's place."""
+    """Return whether a suppression comment silences the migration at a mention's place.
+
+    The file is read as the run read it: a Python file decoded as Python decodes it (BOM, PEP
+    263 cookie) and its comments found by Python's tokenizer (a `# noqa` inside a string is no
+    comment), a notebook cell by cell; lines end at `\r\n`, `\r` or `\n` only, as Python ends
+    them (a form feed or U+0085 in a string does not start a line).
+    """
+    from claude_migrate.core.filekind import python_comments
+    from claude_migrate.core.source import read_regular
     from claude_migrate.core.suppress import comment_codes, skips_file
 
     if place.path not in texts:
         try:
-            data = Path(place.path).read_bytes()
+            data: bytes = read_regular(place.path)
         except OSError:
             data = b""
-        texts[place.path] = None if skips_file(data) else data.decode("utf-8", "replace")
+        texts[place.path] = None if skips_file(data) else _decoded(place.path, data)
     text = texts[place.path]
     if text is None:
         return True
+    python = place.cell is not None or place.path.endswith((".py", ".pyi", ".pyw"))
     if place.cell is not None:
         cells = _cells(text)
         text = cells[place.cell - 1] if 0 < place.cell <= len(cells) else ""
-    lines = text.splitlines()
-    line = lines[place.line - 1] if 0 < place.line <= len(lines) else ""
-    comment = line.find("#")
-    return comment >= 0 and bool(comment_codes(line[comment:]) & _SILENCING)
+    if python:
+        comments = [c.text for c in python_comments(text, {place.line})]
+    else:
+        lines = _LINE_END.split(text)
+        line = lines[place.line - 1] if 0 < place.line <= len(lines) else ""
+        comments = [line[line.find("#") :]] if "#" in line else []
+    return any(comment_codes(comment) & _SILENCING for comment in comments)
+
+
+_LINE_END = re.compile(r"\r\n?|\n")
+
+
+def _decoded(path: str, data: bytes) -> str:
+    """Return a file's text: a Python file as Python decodes it, any other as UTF-8."""
+    from claude_migrate.core.source import python_text
+
+    if path.endswith((".py", ".pyi", ".pyw")):
+        text = python_text(data)
+        if text is not None:
+            return text
+    return data.decode("utf-8", "replace")
 
 
 def _changed_lines(result: FileResult) -> set[tuple[int | None, int]]:
