@@ -555,3 +555,28 @@ def test_test_data_looked_up_in_a_kept_data_file_keeps_its_ids(tmp_path: Path) -
     Cli(tmp_path)("fix", "--unsafe-fixes", "--no-cache")
     assert (tmp_path / "app" / "models.json").read_text(encoding="utf-8") == MODEL_RECORDS_JSON
     assert (tmp_path / "tests" / "test_matcher.py").read_text(encoding="utf-8") == test
+
+
+# Measurements written out by a benchmark: each record is a score a model got. Renaming the
+# model in them gives the retired model's scores to its replacement.
+RESULTS_JSON = """\
+[
+  {"model": "claude-3-haiku-20240307", "trial": 0, "score": 41},
+  {"model": "claude-3-haiku-20240307", "trial": 1, "score": 44},
+  {"model": "gpt-4o", "trial": 0, "score": 52},
+  {"model": "gpt-4o", "trial": 1, "score": 50}
+]
+"""
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a list of result records (the same model id in several records beside the "
+    "measurements taken with it) is a record of what a model did, yet its ids are renamed "
+    "to the replacement, which then appears to have the retired model's scores",
+)
+def test_a_table_of_measurements_keeps_the_model_it_measured(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"claude-migrate.toml": POLICY, "results/scores.json": RESULTS_JSON})
+    Cli(tmp_path)("fix", "--unsafe-fixes", "--no-cache")
+    after = (tmp_path / "results" / "scores.json").read_text(encoding="utf-8")
+    assert after == RESULTS_JSON

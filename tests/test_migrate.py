@@ -521,3 +521,22 @@ def test_a_mention_the_user_silenced_is_not_on_the_checklist(tmp_path: Path) -> 
     status, checklist = _migrate(tmp_path, "claude-haiku-4-5", "skipped.py", "kept.py")
     assert _checklisted(checklist) == {("kept.py", 3)}
     assert status == 1
+
+
+def test_a_silencing_comment_is_read_as_python_reads_the_file(tmp_path: Path) -> None:
+    # A latin-1 cookie: byte 0x85 is U+2026 in cp1252 but U+0085 (a line break for
+    # str.splitlines, not for Python) in latin-1; a form feed is no line break for Python either.
+    # A noqa directive inside a string is no comment; UTF-7 spells "#" as "+ACM-".
+    (tmp_path / "latin.py").write_bytes(
+        b"# -*- coding: latin-1 -*-\n"
+        b"NOTE = 'caf\xe9 \x85 \x0c'\n"
+        b"DENY = ['claude-3-haiku-20240307']  # noqa: CM302\n"
+        b"KEEP = 'claude-3-haiku-20240307'\n"
+    )
+    directive = b"# noqa: CM302"
+    (tmp_path / "strings.py").write_bytes(b"KEEP = ['claude-3-haiku-20240307', '%s']\n" % directive)
+    (tmp_path / "seven.py").write_bytes(
+        b"# -*- coding: utf-7 -*-\nDENY = ['claude-3-haiku-20240307']  +ACM- noqa: CM302\n"
+    )
+    status, checklist = _migrate(tmp_path, "claude-haiku-4-5", "latin.py", "strings.py", "seven.py")
+    assert _checklisted(checklist) == {("latin.py", 4), ("strings.py", 1)}, checklist

@@ -274,3 +274,39 @@ def test_streaming_flag_inside_another_call_stays_inline(tmp_path: Path) -> None
     )
     fixed = fix(tmp_path, source)
     assert b"max_tokens=1024, streaming=True))" in fixed
+
+
+def test_an_sdk_call_left_unfixed_says_why_its_statement_has_no_rewrite(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "app.py": (
+                "import asyncio\n"
+                "from anthropic import Anthropic, AsyncAnthropic\n"
+                "client, aclient = Anthropic(), AsyncAnthropic()\n"
+                "R = dict(model='claude-haiku-4-5', max_tokens=8, messages=[])\n"
+                "async def timed():\n"
+                "    return await asyncio.wait_for(aclient.messages.create(**R), timeout=9)\n"
+                "def summed(p):\n"
+                "    return len(p) + client.messages.create(**R).usage.output_tokens\n"
+                "def shown():\n"
+                "    print(client.messages.create(**R).content)\n"
+                "def read():\n"
+                "    return client.messages.create(**R).usage.output_tokens\n"
+            ),
+        },
+    )
+    report = Cli(tmp_path).json("check", "--select", "CM104", "app.py")
+    reasons = {
+        d["line"]: d["message"].partition("; no fix: ")[2] or d["fix"]["applicability"]
+        for d in report["diagnostics"]
+    }
+    assert reasons == {
+        6: "the coroutine is not awaited where it is made (it is handed on to asyncio.wait_for,"
+        " gather or a task, or read before it is awaited), and a stream is opened by its"
+        " `async with`",
+        8: "the call is inside a larger expression (not the statement's value, nor the head of a"
+        " chain read from its result); make the request in its own statement first",
+        10: "the call's statement is not an assignment or return standing on its own line",
+        12: "unsafe",
+    }

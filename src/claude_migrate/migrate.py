@@ -15,6 +15,7 @@ change; the run then exits 1 and says how many.
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -164,7 +165,8 @@ def _left_mentions(
                 continue
             places.append((place, known.spell(wanted, spelling)))
     texts: dict[str, str | None] = {}
-    places = [item for item in places if not _silenced(item[0], texts)]
+    lines: dict[tuple[str, int | None], frozenset[int]] = {}
+    places = [item for item in places if not _silenced(item[0], texts, lines)]
     return sorted(places, key=lambda p: (p[0].path, p[0].cell or 0, p[0].line, p[0].column))
 
 
@@ -174,26 +176,69 @@ def _left_mentions(
 _SILENCING = frozenset({RULE, "CM302", "*"})
 
 
-def _silenced(place: Place, texts: dict[str, str | None]) -> bool:
-    """Return whether a suppression comment silences the migration at a mention's place."""
-    from claude_migrate.core.suppress import comment_codes, skips_file
+def _silenced(
+    place: Place,
+    texts: dict[str, str | None],
+    lines: dict[tuple[str, int | None], frozenset[int]],
+) -> bool:
+    """Return whether a suppression comment silences the migration at a mention's place.
+
+    The file is read as the run read it: a Python file decoded as Python decodes it (BOM, PEP
+    263 cookie) and its comments found by Python's tokenizer (a `# noqa` inside a string is no
+    comment), a notebook cell by cell; lines end at `\r\n`, `\r` or `\n` only, as Python ends
+    them (a form feed or U+0085 in a string does not start a line). Each file (each cell) is
+    read and tokenized once, however many mentions it holds.
+    """
+    from claude_migrate.core.source import read_regular
+    from claude_migrate.core.suppress import skips_file
 
     if place.path not in texts:
         try:
-            data = Path(place.path).read_bytes()
+            data: bytes = read_regular(place.path)
         except OSError:
             data = b""
-        texts[place.path] = None if skips_file(data) else data.decode("utf-8", "replace")
+        texts[place.path] = None if skips_file(data) else _decoded(place.path, data)
     text = texts[place.path]
     if text is None:
         return True
-    if place.cell is not None:
-        cells = _cells(text)
-        text = cells[place.cell - 1] if 0 < place.cell <= len(cells) else ""
-    lines = text.splitlines()
-    line = lines[place.line - 1] if 0 < place.line <= len(lines) else ""
-    comment = line.find("#")
-    return comment >= 0 and bool(comment_codes(line[comment:]) & _SILENCING)
+    key = (place.path, place.cell)
+    if key not in lines:
+        python = place.cell is not None or place.path.endswith((".py", ".pyi", ".pyw"))
+        if place.cell is not None:
+            cells = _cells(text)
+            text = cells[place.cell - 1] if 0 < place.cell <= len(cells) else ""
+        lines[key] = _silencing_lines(text, python)
+    return place.line in lines[key]
+
+
+def _silencing_lines(text: str, python: bool) -> frozenset[int]:
+    """Return the 1-based lines of a text whose comment silences the migration."""
+    from claude_migrate.core.filekind import python_comments
+    from claude_migrate.core.suppress import comment_codes
+
+    if python:
+        comments = [(c.line, c.text) for c in python_comments(text)]
+    else:
+        comments = [
+            (number, line[line.find("#") :])
+            for number, line in enumerate(_LINE_END.split(text), start=1)
+            if "#" in line
+        ]
+    return frozenset(line for line, comment in comments if comment_codes(comment) & _SILENCING)
+
+
+_LINE_END = re.compile(r"\r\n?|\n")
+
+
+def _decoded(path: str, data: bytes) -> str:
+    """Return a file's text: a Python file as Python decodes it, any other as UTF-8."""
+    from claude_migrate.core.source import python_text
+
+    if path.endswith((".py", ".pyi", ".pyw")):
+        text = python_text(data)
+        if text is not None:
+            return text
+    return data.decode("utf-8", "replace")
 
 
 def _changed_lines(result: FileResult) -> set[tuple[int | None, int]]:

@@ -15,7 +15,8 @@ the `await` form in an `async def`) becomes
     with client.messages.stream(...) as stream:
         x = stream.get_final_message()
 
-(`async with` / `await stream.get_final_message()`), which returns the same `Message`; and a
+(`async with` / `await stream.get_final_message()`), which returns the same `Message` (a chain
+read from the result, `create(...).content[0].text`, is read from it in the body); and a
 LangChain constructor gets `streaming=True`, which leaves `invoke`'s result unchanged. Any other
 shape has no fix, and the message names the streaming API to use.
 A legacy Text Completions call (`completions.create`, `POST /v1/complete`, a Bedrock body with
@@ -93,6 +94,9 @@ class StreamingCheck(Check["FileContext"]):
             text = message(site)
             if site.family == SDK and not site.target.legacy and site.target.streaming_api:
                 fix = stream_rewrite(ctx, site) if ".with_" not in site.target.key else None
+                if fix is None and ".with_" not in site.target.key:
+                    reason = _shape_refusal(ctx, site)
+                    text = f"{text}; no fix: {reason}" if reason else text
                 if fix is not None and doubles is None:
                     doubles = _doubles(ctx)
                 refusal = _doubles_refusal(site, doubles) if fix is not None and doubles else ""
@@ -322,9 +326,9 @@ def stream_rewrite(ctx: FileContext, site: CallSite) -> Fix | None:
     if value is None:
         return None
     call = site.node
-    awaited = isinstance(value, cst.Await) and value.expression is call
-    if not awaited and value is not call:
+    if not _evaluated_first(ctx, call, value):
         return None  # the call is part of a larger expression
+    awaited = isinstance(ctx.nodes.parent(call), cst.Await)
     scope = site.record.scope
     if scope.kind not in ("function", "module"):
         return None
@@ -345,9 +349,8 @@ def stream_rewrite(ctx: FileContext, site: CallSite) -> Fix | None:
     indent = text[line_start:start]
     if indent.strip():
         return None
-    value_start, value_end = ctx.span(value)
-    result = f"await {name}.get_final_message()" if awaited else f"{name}.get_final_message()"
-    inner = text[start:value_start] + result + text[value_end:end]
+    call_start, call_end = ctx.span(call)
+    inner = text[start:call_start] + f"{name}.get_final_message()" + text[call_end:end]
     newline = ctx.source.newline_at(start)
     call_text = _closing_at(call_text, indent)
     header = f"{'async with' if awaited else 'with'} {call_text} as {name}:"
@@ -368,6 +371,55 @@ def stream_rewrite(ctx: FileContext, site: CallSite) -> Fix | None:
         f"{'await ' if awaited else ''}{name}.get_final_message()",
         edit,
     )
+
+
+def _shape_refusal(ctx: FileContext, site: CallSite) -> str:
+    """Return why the statement around an SDK call has no `with` rewrite ("" when the reason
+    is elsewhere: the arguments, the client)."""
+    call = site.node
+    asynchronous = site.client.rsplit(".", 1)[-1].startswith("Async")
+    if asynchronous and not isinstance(ctx.nodes.parent(call), cst.Await):
+        return (
+            "the coroutine is not awaited where it is made (it is handed on to "
+            "asyncio.wait_for, gather or a task, or read before it is awaited), and a stream "
+            "is opened by its `async with`"
+        )
+    small = _single_statement(site.record.statement)
+    outside = site.record.scope.kind not in ("function", "module")
+    if small is None or small.value is None or outside:
+        return "the call's statement is not an assignment or return standing on its own line"
+    if not _evaluated_first(ctx, call, small.value):
+        return (
+            "the call is inside a larger expression (not the statement's value, nor the head of "
+            "a chain read from its result); make the request in its own statement first"
+        )
+    return ""
+
+
+def _evaluated_first(ctx: FileContext, call: cst.CSTNode, value: cst.CSTNode) -> bool:
+    """Return whether the call is the statement's value, or the head of a chain read from its
+    result (`create(...).content[0].text`, `(await create(...)).usage`, `.model_dump()`).
+
+    Nothing of the value is evaluated before the call's request, so making the request first,
+    in a `with` line, and reading the chain from `get_final_message()` in its body keeps the
+    order of everything the statement does; the Message it reads is the same.
+    """
+    node: cst.CSTNode = call
+    while node is not value:
+        parent = ctx.nodes.parent(node)
+        if isinstance(parent, cst.Await):
+            if parent.expression is not node or node is not call:
+                return False
+        elif isinstance(parent, (cst.Attribute, cst.Subscript)):
+            if parent.value is not node:
+                return False
+        elif isinstance(parent, cst.Call):
+            if parent.func is not node:
+                return False
+        else:
+            return False
+        node = parent
+    return True
 
 
 def _block_unit(ctx: FileContext, statement: cst.CSTNode | None) -> str:
