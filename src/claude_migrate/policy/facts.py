@@ -36,6 +36,10 @@ if TYPE_CHECKING:
 SDK_PACKAGE = "anthropic"
 # The one Python file whose requirements decide the SDK floor (read with `ast`, never run).
 SETUP_PY = "setup.py"
+# A longer setup.py proves no floor: it is parsed in the run's own process, where no per-file
+# memory limit holds, so it gets the bound above which the engine parses Python files only in a
+# worker (`engine.hazard.MAX_IN_PROCESS_BYTES`): its `ast` alone could cost gigabytes.
+MAX_SETUP_PY_BYTES = 512 * 1024
 
 
 def today() -> dt.date:
@@ -174,37 +178,88 @@ def nearest_sdk_pins(folder: str) -> tuple[tuple[str, Pin], ...]:
 
     The nearest folder, `folder` or one above it, whose dependency files name `anthropic`
     decides; each folder is listed once per run, its answer shared by every folder below it.
-    `setup.py` gives its `install_requires` literal, read with `ast` (never run).
+    `setup.py` gives its `install_requires` literal, read with `ast` (never run). Inside a git
+    work tree the walk ends at its top and a file linked from outside it is not read: the
+    folders above a checkout hold other projects' files (`_project_files`).
     """
-    from claude_migrate.manifests import format_of, read_text
+    from claude_migrate.manifests import format_of
 
     current = Path(folder)
     found: list[tuple[str, Pin]] = []
-    try:
-        entries = sorted(os.listdir(current))
-    except OSError:
-        entries = []
-    for name in entries:
+    for name in _project_files(folder):
         fmt = format_of(name)
-        if (fmt is None and name != SETUP_PY) or not (current / name).is_file():
+        if fmt is None and name != SETUP_PY:
             continue
         try:
+            if fmt is None and (current / name).stat().st_size > MAX_SETUP_PY_BYTES:
+                continue
             text = (current / name).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue
         if SDK_PACKAGE not in text.lower():
             continue
-        if fmt is None:
-            # Only a setup.py naming the SDK loads the requirement parser.
-            from claude_migrate.manifests.setup_py_literals import read_install_requires
-
-            pins = read_install_requires(text)
-        else:
-            pins, _problems = read_text(fmt, text, name)
+        try:
+            pins = _read_pins(fmt, text, name)
+        except (RecursionError, MemoryError, ValueError):
+            # A file no parser can read (nested too deeply, a 5,000-digit number) proves no
+            # floor; checked as a dependency file it is its own CM001, never the Python file's.
+            continue
         found += [(name, pin) for pin in pins if canonical_name(pin.name) == SDK_PACKAGE]
-    if found or current.parent == current:
+    if found or current.parent == current or _is_work_tree_top(folder):
         return tuple(found)
     return nearest_sdk_pins(str(current.parent))
+
+
+def _read_pins(fmt: str | None, text: str, name: str) -> list[Pin]:
+    """Return the requirements of one dependency file's text (`fmt` None: a setup.py)."""
+    from claude_migrate.manifests import read_text
+
+    if fmt is None:
+        # Only a setup.py naming the SDK loads the requirement parser.
+        from claude_migrate.manifests.setup_py_literals import read_install_requires
+
+        return read_install_requires(text)
+    pins, _problems = read_text(fmt, text, name)
+    return pins
+
+
+def _is_work_tree_top(folder: str) -> bool:
+    """Return whether `folder` is the top of a git work tree (or of a submodule's)."""
+    return os.path.lexists(os.path.join(folder, ".git"))
+
+
+@cache
+def _work_tree_of(folder: str) -> str | None:
+    """Return the top of the git work tree holding `folder` (a real path), or None."""
+    if _is_work_tree_top(folder):
+        return folder
+    parent = os.path.dirname(folder)
+    return None if not parent or parent == folder else _work_tree_of(parent)
+
+
+def _project_files(folder: str) -> list[str]:
+    """Return the names of the regular files in `folder` (a real path) its project may read.
+
+    In a git work tree, a symbolic link whose target lies outside it is left out: a checkout
+    may commit `requirements.txt -> ~/.config/...`, and what that file says must not reach a
+    finding or its message. Outside a work tree every regular file counts.
+    """
+    try:
+        entries = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    top = _work_tree_of(folder)
+    kept: list[str] = []
+    for name in entries:
+        full = os.path.join(folder, name)
+        if not os.path.isfile(full):
+            continue
+        if top is not None and os.path.islink(full):
+            target = os.path.realpath(full)
+            if os.path.commonpath([top, target]) != top:
+                continue
+        kept.append(name)
+    return kept
 
 
 @cache
@@ -213,18 +268,15 @@ def sdk_requirement_files(folder: str) -> tuple[str, ...]:
 
     The cache key's share of the project's pins: whatever `nearest_sdk_pins` would read is among
     these files, so an edited requirement changes the key. Reading bytes and hashing them needs
-    no requirement or TOML parser, so a run answered from the cache never loads one.
+    no requirement or TOML parser, so a run answered from the cache never loads one. The walk
+    stops where `nearest_sdk_pins` stops: at the top of a git work tree.
     """
     from claude_migrate.manifests import format_of
 
     found: list[str] = []
-    try:
-        entries = sorted(os.listdir(folder))
-    except OSError:
-        entries = []
-    for name in entries:
+    for name in _project_files(folder):
         full = os.path.join(folder, name)
-        if (format_of(name) is None and name != SETUP_PY) or not os.path.isfile(full):
+        if format_of(name) is None and name != SETUP_PY:
             continue
         try:
             data = Path(full).read_bytes()
@@ -233,7 +285,7 @@ def sdk_requirement_files(folder: str) -> tuple[str, ...]:
         if SDK_PACKAGE.encode() in data.lower():
             found.append(f"{full}:{hashlib.sha256(data).hexdigest()[:16]}")
     parent = os.path.dirname(folder)
-    if parent and parent != folder:
+    if parent and parent != folder and not _is_work_tree_top(folder):
         found += sdk_requirement_files(parent)
     return tuple(found)
 
@@ -264,6 +316,7 @@ def project_pins_at_least(folder: str, version: str) -> str | None:
 def forget_project_files() -> None:
     """Drop what was read from the project's dependency files (they changed on disk)."""
     _real_folder.cache_clear()
+    _work_tree_of.cache_clear()
     nearest_sdk_pins.cache_clear()
     sdk_requirement_files.cache_clear()
     project_pins_at_least.cache_clear()
