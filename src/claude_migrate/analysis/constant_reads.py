@@ -204,9 +204,10 @@ def read_by_other_code(ctx: FileContext, read: ConstantRead) -> str:
         return ""  # a parameter's default or a function's entry: read through the call
     calls = {line for path, line in read.places if path == ctx.path}
     nodes = ctx.nodes
+    sent = {id(site.record.node) for site in ctx.all_sites}
     lines: set[int] = set()
     for node in nodes.names_spelled(attr):
-        if _reads_value(ctx, node, attribute=bool(dot)):
+        if _reads_value(ctx, node, attribute=bool(dot)) and not _sent(ctx, node, sent):
             line = ctx.range(node).start.line
             if line not in calls:
                 lines.add(line)
@@ -218,6 +219,15 @@ def read_by_other_code(ctx: FileContext, read: ConstantRead) -> str:
         "other than the Claude calls: the edit would change what that code sees; set the "
         "calls' own value instead"
     )
+
+
+def _sent(ctx: FileContext, node: cst.Name, calls: set[int]) -> bool:
+    """Return whether a read is an argument of one of the file's Claude calls, as the value it
+    passes (`temperature=options.temperature` in a wrapper's call, on any of its lines)."""
+    parent = ctx.nodes.parent(node)
+    value = parent if isinstance(parent, cst.Attribute) and parent.attr is node else node
+    arg = ctx.nodes.parent(value)
+    return isinstance(arg, cst.Arg) and arg.value is value and id(ctx.nodes.parent(arg)) in calls
 
 
 def _reads_value(ctx: FileContext, node: cst.Name, *, attribute: bool) -> bool:
