@@ -7,6 +7,8 @@ description names what it edits.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from helpers import Cli, write_tree
 
 SHARED = (
@@ -131,3 +133,56 @@ def test_a_constant_nothing_else_reads_is_never_said_to_be_read(cli: Cli) -> Non
     source = SHARED.replace("random.uniform(0, TEMP)", "dict(TEMP=1).get('x') or client.TEMP")
     _, descriptions = _fix(cli, source)
     assert descriptions == ["set TEMP (used by this call) to 0.0"]
+
+
+def test_a_constant_another_module_writes_and_does_not_report_says_why_it_gets_no_fix(
+    tmp_path: Path,
+) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": (
+                '[project]\nname = "bench"\nversion = "0.1.0"\n'
+                'dependencies = ["anthropic>=0.49.0", "openai>=1.72.0"]\n'
+            ),
+            "benchmark.py": (
+                "from src.clients.anthropic import ClaudeClient\n"
+                "from src.clients.gpt import GptClient\n"
+            ),
+            "src/clients/gpt.py": (
+                "from openai import AsyncOpenAI\n\n"
+                "from src.config import TEMPERATURE\n\n\n"
+                "class GptClient:\n"
+                "    def __init__(self, model):\n"
+                "        self.model = model\n"
+                "        self.client = AsyncOpenAI()\n\n"
+                "    async def ask(self, prompt):\n"
+                "        return await self.client.chat.completions.create(\n"
+                "            model=self.model, temperature=TEMPERATURE, messages=[]\n"
+                "        )\n"
+            ),
+            "src/config.py": (
+                'MODELS = [\n    # "anthropic/claude-3.5-haiku",\n]\nTEMPERATURE = 1.0\n'
+            ),
+            "src/clients/anthropic.py": (
+                "from anthropic import AsyncAnthropic\n\n"
+                "from src.config import TEMPERATURE\n\n\n"
+                "class ClaudeClient:\n"
+                "    def __init__(self, model):\n"
+                "        self.model = model\n"
+                "        self.client = AsyncAnthropic()\n\n"
+                "    async def ask(self, prompt):\n"
+                "        response = await self.client.messages.create(\n"
+                "            model=self.model,\n"
+                "            max_tokens=1024,\n"
+                "            temperature=TEMPERATURE,\n"
+                '            messages=[{"role": "user", "content": prompt}],\n'
+                "        )\n"
+                "        return response.content[0].text\n"
+            ),
+        },
+    )
+    data = Cli(root).json("check", "--no-cache", "--select", "CM101", ".")
+    [finding] = data["diagnostics"]
+    assert (finding["path"], finding["line"]) == ("src/clients/anthropic.py", 15)
+    assert "no automatic fix: it is written in src.config" in finding["message"]

@@ -155,6 +155,8 @@ class CeilingCheck(Check["FileContext"]):
             if found is None and not reason and entry.value.choice and entry.value.via:
                 # The default of an options object a caller may pass instead.
                 reason = "a caller may pass its own object, and other code reads the same field"
+            if found is None and not reason and entry.value.node is None:
+                reason = _written_elsewhere(ctx, entry)
             no_fix = f" (no automatic fix: {reason})" if reason else ""
             # A value read through a name (`temperature=t`) is part of what makes the finding:
             # a baseline entry recorded for `t = 0.5` must not cover `t = 2.0`.
@@ -172,6 +174,20 @@ class CeilingCheck(Check["FileContext"]):
                 related=site.via.related(entry.key, self.label) if site.via else (),
             )
             yield Reading(site, entry, diagnostic)
+
+
+def _written_elsewhere(ctx: FileContext, entry: Entry) -> str:
+    """Return why a constant another project module writes (`from src.config import
+    TEMPERATURE`), which that module does not report (other code, another vendor's call, may
+    read it too), gets no fix here ("" for any other value)."""
+    owner = (entry.value.via or "").rpartition(".")[0]
+    project = ctx.project
+    if project is None or not owner or owner == project.module or owner not in project.modules:
+        return ""
+    return (
+        f"it is written in {owner}, where other code may read it too: pass this call its own "
+        "value instead"
+    )
 
 
 def _restated(ctx: FileContext, site: CallSite, entry: Entry, parameter: str) -> str:
