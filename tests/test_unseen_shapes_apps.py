@@ -756,38 +756,6 @@ def test_a_class_attribute_is_read_unless_a_write_may_reach_the_class_or_instanc
     ]
     assert len(related) == read, data["diagnostics"]
 
-    root = write_tree(
-        tmp_path,
-        {
-            "app/__init__.py": "",
-            "app/chat.py": (
-                "from dataclasses import dataclass\n\n"
-                "import anthropic\n\n\n"
-                "@dataclass\n"
-                "class Settings:\n"
-                '    model: str = "claude-3-opus-20240229"\n'
-                "    max_tokens: int = 512\n\n\n"
-                "settings = Settings()\n"
-                "client = anthropic.Anthropic()\n\n\n"
-                "def ask(text):\n"
-                "    with client.messages.stream(\n"
-                "        model=settings.model,\n"
-                "        max_tokens=settings.max_tokens,\n"
-                '        messages=[{"role": "user", "content": text}],\n'
-                "    ) as stream:\n"
-                "        return stream.get_final_message()\n"
-            ),
-            "app/cli.py": (
-                "import argparse\n\n\n"
-                "def parse():\n"
-                "    args = argparse.ArgumentParser().parse_args()\n"
-                '    args.model = "gpt-4o"\n'
-                "    return args\n"
-            ),
-        },
-    )
-    assert ("app/chat.py", 18, "CM302") in _found(root, "CM302")
-
 
 @pytest.mark.xfail(
     strict=True,
