@@ -153,6 +153,7 @@ READ_AFTER = {
     "_derive_classes",
     "_defaults_read",
     "_defaults_outside",
+    "_given_defaults",
     "solve",
 }
 
