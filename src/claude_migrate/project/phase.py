@@ -5017,21 +5017,23 @@ class Project:
             # every other function's view the fact made its callers' files look like Claude
             # callers, for nothing.
             entry["unpassed"] = sorted(left)
-        entry.update(self._default_facts(key, reaches))
+        entry.update(self._default_facts(key, reaches, reached))
         entry.update(self._callers_agree(key, forwards, overridden))
         return entry
 
     def _default_facts(
-        self, key: tuple[str, str], reaches: dict[str, list[list[Any]]]
+        self, key: tuple[str, str], reaches: dict[str, list[list[Any]]], reached: set[str]
     ) -> dict[str, Any]:
         """Return what a file reads of a function's declared defaults: the string defaults of
         its parameters that are a Claude call's model (`model_defaults`), and the parameters
-        with a default some call of the project gives a value (`passed`)."""
+        with a default some call of the project gives a value (`passed`), of those that reach
+        a Claude call (`reached`). Only those: in every other function's view the fact made
+        the function exported, and its callers' files worth reading, for nothing."""
         found: dict[str, Any] = {}
         declared = self._model_defaults(key[0], key[1], reaches)
         if declared:
             found["model_defaults"] = declared
-        given = self._given_defaults(key)
+        given = [name for name in self._given_defaults(key) if name in reached]
         if given:
             found["passed"] = given
         return found
