@@ -732,11 +732,11 @@ _CLASS_CHAT = (
             },
             0,
         ),
-        # The class's own method sets it on an instance: the instance's read is refused (and
-        # the class's: a class whose methods set the attribute is not read as a constant).
+        # The class's own method sets it on an instance: the instance's read is refused, the
+        # class's is not (an instance's attribute is not the class's).
         (
             {"app/config.py": _CLASS_CONFIG.replace("self.max_tokens = 512", "self.model = model")},
-            0,
+            1,
         ),
     ],
     ids=["other-instances", "on-the-class", "classmethod", "metaclass", "self-classmethod", "own"],

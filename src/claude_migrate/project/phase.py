@@ -2694,13 +2694,18 @@ class Project:
             self._subclass_index_of = (known, index)
         return self._subclass_index_of[1]
 
-    def _class_constant(self, receiver: tuple[str, str], attr: str) -> tuple[str, str] | None:
+    def _class_constant(
+        self, receiver: tuple[str, str], attr: str, on_class: bool = False
+    ) -> tuple[str, str] | None:
         """Return (module, "Class.attr") of the literal an instance of `receiver` reads as
-        `self.attr`: the first class body of its method resolution order that writes it, once.
+        `self.attr` (`on_class`: the class itself, as `Config.attr`): the first class body of
+        its method resolution order that writes it, once.
 
         None when any class on the way sets it on the instance (in a method, or as a dataclass
         or pydantic field the constructor fills) or has a base the project does not define (it
-        may hold the attribute).
+        may hold the attribute). A method's `self.attr = v` sets an instance's attribute, which
+        a read of the class does not see: `on_class`, only the class bodies count (a field
+        still refuses: pydantic keeps no class attribute for it).
         """
         order = self.mro(*receiver)
         found: tuple[str, str] | None = None
@@ -2709,7 +2714,9 @@ class Project:
             if info is None or attr in info["fields"] or not self._plain_bases(owner_module, info):
                 return None
             values = info["attributes"].get(attr, [])
-            if any(method is not None for _, method in values):
+            if on_class:
+                values = [value for value in values if value[1] is None]
+            elif any(method is not None for _, method in values):
                 return None
             if values and found is None:
                 if len(values) != 1 or values[0][0][0] != "lit":
@@ -3130,7 +3137,7 @@ class Project:
                 # as `settings.MODEL` of an instance of it is (`_field_default`).
                 if self._class_attribute_set(value[2]):
                     return None
-                return self._class_constant((base.module, base.name), value[2])
+                return self._class_constant((base.module, base.name), value[2], on_class=True)
             if not isinstance(base, Module) or base.name == module:
                 return None
             return self._module_constant(base.name, value[2])
