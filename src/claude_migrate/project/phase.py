@@ -3679,8 +3679,9 @@ class Project:
                     # object other than `self` too (the dot is where a write may start).
                     start = match.start()
                     owner = _OWNER.search(raw, max(0, start - _OWNER_SPAN), start)
-                    if _owner_name(raw, owner) != "self":
-                        outside.setdefault(attr, set()).add(_owner_name(raw, owner))
+                    name = _owner_name(raw, owner)
+                    if name != "self":
+                        outside.setdefault(attr, set()).add(name)
                 for match in _SETATTR.finditer(raw):
                     anywhere.add(match.group(1))
                     outside.setdefault(match.group(1), set()).add("?")
