@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from helpers import Cli, write_tree
 
 SHARED = (
@@ -135,9 +136,21 @@ def test_a_constant_nothing_else_reads_is_never_said_to_be_read(cli: Cli) -> Non
     assert descriptions == ["set TEMP (used by this call) to 0.0"]
 
 
-def test_a_constant_another_module_writes_and_does_not_report_says_why_it_gets_no_fix(
-    tmp_path: Path,
+@pytest.mark.parametrize(
+    "config",
+    [
+        'MODELS = [\n    # "anthropic/claude-3.5-haiku",\n]\nTEMPERATURE = 1.0\n',
+        "\n\n\nTEMPERATURE = 1.0\n",  # names nothing of Claude's: read from the importer
+    ],
+)
+def test_a_module_named_after_the_sdk_in_a_plain_folder_imports_the_sdk(
+    tmp_path: Path, config: str
 ) -> None:
+    # `src/clients/anthropic.py` (no `__init__.py`) importing `anthropic`: run as a script it
+    # would import a second copy of itself and stop at that import, so it works only imported
+    # as `src.clients.anthropic`, where the name is the SDK's. Its call is a Claude call of the
+    # project, and the constant it reads from `src/config.py` is reported where it is written,
+    # once, with the call as a related place: as for any other layout.
     root = write_tree(
         tmp_path,
         {
@@ -161,9 +174,7 @@ def test_a_constant_another_module_writes_and_does_not_report_says_why_it_gets_n
                 "            model=self.model, temperature=TEMPERATURE, messages=[]\n"
                 "        )\n"
             ),
-            "src/config.py": (
-                'MODELS = [\n    # "anthropic/claude-3.5-haiku",\n]\nTEMPERATURE = 1.0\n'
-            ),
+            "src/config.py": config,
             "src/clients/anthropic.py": (
                 "from anthropic import AsyncAnthropic\n\n"
                 "from src.config import TEMPERATURE\n\n\n"
@@ -184,5 +195,12 @@ def test_a_constant_another_module_writes_and_does_not_report_says_why_it_gets_n
     )
     data = Cli(root).json("check", "--no-cache", "--select", "CM101", ".")
     [finding] = data["diagnostics"]
-    assert (finding["path"], finding["line"]) == ("src/clients/anthropic.py", 15)
-    assert "no automatic fix: it is written in src.config" in finding["message"]
+    assert (finding["path"], finding["line"]) == ("src/config.py", 4)
+    assert "TEMPERATURE, read by a Claude call of other modules" in finding["message"]
+    assert [(r["path"], r["line"]) for r in finding["related"]] == [
+        ("src/clients/anthropic.py", 12)
+    ]
+    # Unsafe, and says so: every module importing it (the OpenAI client's too) gets the value.
+    assert finding["fix"]["description"] == (
+        "set TEMPERATURE to 0.0 (read by every module that imports it)"
+    )

@@ -771,9 +771,12 @@ class Project:
         if key not in self._siblings:
             self._siblings[key] = sibling_module(folder, top, self.roots)
         found = self._siblings[key]
-        if found is None or (found == module and _is_package(folder)):
-            # A package's `anthropic.py` importing `anthropic` imports the library: as a
-            # script it would import itself.
+        if found is None or found == module:
+            # A module's import of its own name (`anthropic.py` importing `anthropic`) is of
+            # the library: run as a script it would import a second copy of itself, which
+            # stops at that same import (a partly initialised module). It works only when
+            # imported from elsewhere (`src.clients.anthropic`, a package's module), where
+            # the name is the library's.
             return qualname
         self.aliases.setdefault(module, {})[top] = found
         return found + dot + rest
