@@ -573,6 +573,7 @@ _CONFIG_MODULE = (
     "    max_tokens: int = 512\n\n\n"
     "settings = Settings()\n"
 )
+_CONFIGURE = 'def configure(s):\n    s.model = "gpt-4o"\n'
 _CHAT_MODULE = (
     "import anthropic\n\nfrom app.config import settings\n\n"
     "client = anthropic.Anthropic()\n\n\n"
@@ -641,6 +642,61 @@ _CHAT_MODULE = (
             {"app/config.py": _CONFIG_MODULE + '\n\ndef reset():\n    settings.model = "gpt-4o"\n'},
             False,
         ),
+        # Handed on by the module that makes it.
+        (
+            {
+                "app/config.py": (
+                    "from app.other import configure\n\n" + _CONFIG_MODULE + "configure(settings)\n"
+                ),
+                "app/other.py": _CONFIGURE,
+            },
+            False,
+        ),
+        # Another file hands on a `settings` of its own (a parameter; it imports no such
+        # name): what reaches `configure` there is never the module's object.
+        (
+            {
+                "app/cli.py": (
+                    "from app.other import configure\n\n\n"
+                    "def run(settings):\n    configure(settings)\n    return settings\n"
+                ),
+                "app/other.py": _CONFIGURE,
+            },
+            True,
+        ),
+        # Handed on through the module object.
+        (
+            {
+                "app/cli.py": (
+                    "from app import config\nfrom app.other import configure\n\n"
+                    "configure(config.settings)\n"
+                ),
+                "app/other.py": _CONFIGURE,
+            },
+            False,
+        ),
+        # Imported by a star import, then handed on by its bare name.
+        (
+            {
+                "app/cli.py": (
+                    "from app.config import *\nfrom app.other import configure\n\n"
+                    "configure(settings)\n"
+                ),
+                "app/other.py": _CONFIGURE,
+            },
+            False,
+        ),
+        # Imported on the line of a compound statement, then handed on.
+        (
+            {
+                "app/cli.py": (
+                    "from app.other import configure\n\n"
+                    "if True: from app.config import settings\n\nconfigure(settings)\n"
+                ),
+                "app/other.py": _CONFIGURE,
+            },
+            False,
+        ),
     ],
     ids=[
         "self-elsewhere",
@@ -652,6 +708,11 @@ _CHAT_MODULE = (
         "setattr",
         "class",
         "own-module",
+        "handed-on-at-home",
+        "own-name-elsewhere",
+        "handed-on-by-module",
+        "star-import",
+        "import-in-compound",
     ],
 )
 def test_another_modules_settings_object_is_read_unless_a_write_may_reach_it(

@@ -10,6 +10,11 @@ names (`settings.model`, `settings.model = m`, `settings.dump()`), binds it (`se
 imports it under its own name, or declares it `global`. Anything else, or a file the tokenizer
 cannot read, counts as handing it on.
 
+A file that neither defines the object (`home`) nor imports the name (`from app.config import
+settings`, or `*`) cannot reach it by the bare name: its `settings` is its own (a parameter, a
+local, a global of its own), so only its attribute reads (`foo(config.settings)`) and strings
+count there.
+
 Tokens, not bytes: a comment or a docstring that says "settings" hands nothing on, a string that
 is the name alone (`getattr(module, "settings")`, `__all__`) does. Identifiers are compared in the
 NFKC form Python reads them as (https://docs.python.org/3/reference/lexical_analysis.html#identifiers).
@@ -33,15 +38,20 @@ _QUOTED = re.compile(r"(?is)^([rbuf]*)('''|\"\"\"|'|\")(.*)\2$")
 _DECLARING = ("global", "nonlocal")
 
 
-def held_apart(text: str, name: str) -> bool:
+def held_apart(text: str, name: str, home: bool = True) -> bool:
     """Return whether every use of `name` in a module's text reads or sets an attribute of the
-    object it names, binds the name, imports it under its own name or declares it global."""
+    object it names, binds the name, imports it under its own name or declares it global.
+
+    `home`: whether the module may define the object. Elsewhere the bare name is the object
+    only where the module imports it (`_imports`); otherwise only `x.name` and strings count.
+    """
     if name not in nfkc(text):
         return True
     try:
         tokens = [token for token in _tokens(text) if token.type not in _SKIPPED]
     except (tokenize.TokenError, SyntaxError, ValueError):
         return False
+    bare = home or _imports(tokens, name)
     first = None  # the first token of the logical line
     for index, token in enumerate(tokens):
         before = tokens[index - 1] if index else None
@@ -50,10 +60,29 @@ def held_apart(text: str, name: str) -> bool:
         if token.type == tokenize.STRING and _names(token.string, name):
             return False
         if token.type == tokenize.NAME and _same(token.string, name):
+            if not bare and (before is None or before.string != "."):
+                continue  # the module's own name: a parameter, a local or a global of its own
             after = tokens[index + 1 : index + 3]
             if not _kept_use(before, after, first):
                 return False
     return True
+
+
+def _imports(tokens: list[tokenize.TokenInfo], name: str) -> bool:
+    """Return whether an import statement may bind `name` in the module: a logical line holding
+    `import` that spells it (`from app.config import settings`, `import x as settings`, also
+    after `if TYPE_CHECKING:` on the same line), or a star import."""
+    importing = spelled = False
+    for token in tokens:
+        if token.type == tokenize.NEWLINE or token.string == ";":
+            if importing and spelled:
+                return True
+            importing = spelled = False
+        elif token.type == tokenize.NAME and token.string == "import":
+            importing = True
+        elif token.string == "*" or (token.type == tokenize.NAME and _same(token.string, name)):
+            spelled = True
+    return importing and spelled
 
 
 def _tokens(text: str) -> Iterator[tokenize.TokenInfo]:

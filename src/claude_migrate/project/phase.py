@@ -594,7 +594,7 @@ class Project:
         # Per module-level name, whether no file of the run hands its object on (`_held_apart`),
         # and over how many summaries.
         self._names_apart: dict[str, tuple[int, bool]] = {}
-        self._files_apart: dict[tuple[str, str], bool] = {}
+        self._files_apart: dict[tuple[str, str, bool], bool] = {}
         # Whether `self` may name a class in some method of the run (`_self_may_be_a_class`).
         self._self_classes: bool | None = None
         # Per function, the parameters it calls (`_called_params`).
@@ -3751,25 +3751,39 @@ class Project:
     def _held_apart(self, name: str) -> bool:
         """Return whether no file of the run (nor a module the phase read) hands on the object
         a module-level `name` holds (`handed.held_apart`): a write on another name (`args.model
-        = m`) cannot then reach it."""
+        = m`) cannot then reach it. A file that neither binds `name` at module level (a
+        summarised module's assigns) nor imports it uses only a `name` of its own."""
         known = self._names_apart.get(name)
-        if known is None:
-            # The run's own files, read once per name.
-            given = all(_text_held_apart(data, name) for data in self.given.values())
-            known = self._names_apart[name] = (0, given)
-        if known[1] and known[0] != len(self.summaries):
-            # Modules read from outside the run since (each file's answer kept).
-            apart = True
-            for module in self.summaries:
-                path = self.module_path(module)
-                if path is None or str(path) in self.given:
-                    continue
-                key = (str(path), name)
-                if key not in self._files_apart:
-                    self._files_apart[key] = _text_held_apart(self._module_data(path), name)
-                apart = apart and self._files_apart[key]
-            known = self._names_apart[name] = (len(self.summaries), apart)
-        return known[1]
+        if known is not None and (known[0] == len(self.summaries) or not known[1]):
+            return known[1]  # more modules only add files and homes: handed on stays so
+        homes: set[str] = set()
+        for module, summary in self.summaries.items():
+            if name in summary["assigns"]:
+                home = self.module_path(module)
+                homes.update(p for p, m in self.files.items() if m == module)
+                if home is not None:
+                    homes.add(str(home))
+        apart = True
+        for given, data in self.given.items():
+            apart = apart and self._file_apart(given, data, name, given in homes)
+        for module in self.summaries:
+            found = self.module_path(module)
+            if not apart:
+                break
+            if found is None or str(found) in self.given:
+                continue
+            apart = self._file_apart(str(found), None, name, str(found) in homes)
+        self._names_apart[name] = (len(self.summaries), apart)
+        return apart
+
+    def _file_apart(self, path: str, data: bytes | str | None, name: str, home: bool) -> bool:
+        """`_text_held_apart` for one file, kept per file, name and whether it is a home."""
+        key = (path, name, home)
+        if key not in self._files_apart:
+            if data is None:
+                data = self._module_data(Path(path))
+            self._files_apart[key] = _text_held_apart(data, name, home)
+        return self._files_apart[key]
 
     def _kept_instances(self, cls: str) -> list[str]:
         """Return the names a module binds once, at module level, to a call of a class named
@@ -6429,7 +6443,7 @@ def _owner_name(raw: bytes, owner: re.Match[bytes] | None) -> str:
     return owner.group(1).decode()
 
 
-def _text_held_apart(data: bytes | str | None, name: str) -> bool:
+def _text_held_apart(data: bytes | str | None, name: str, home: bool) -> bool:
     """`handed.held_apart` over a file's bytes as Python decodes them (not read: handed on)."""
     if data is None:
         return False
@@ -6440,7 +6454,7 @@ def _text_held_apart(data: bytes | str | None, name: str) -> bool:
         if text is None:
             return False
         data = text
-    return held_apart(data, name)
+    return held_apart(data, name, home)
 
 
 def _writes_by_name(raw: bytes) -> bool:
