@@ -844,3 +844,52 @@ def test_a_model_id_built_from_a_part_chosen_among_literals_is_read(tmp_path: Pa
         },
     )
     assert ("bot/ask.py", 9, "CM302") in _found(root, "CM302")
+
+
+_KWARGS_CLIENT = (
+    "from anthropic import AsyncAnthropic\n\n\n"
+    "class ClaudeClient:\n"
+    "    def __init__(self, api_key, model_name=None):\n"
+    "        self.client = AsyncAnthropic(api_key=api_key)\n"
+    '        self.model_name = model_name or "claude-3-sonnet-20240229"\n\n'
+    "    async def generate(self, prompt, **kwargs):\n"
+    '        model = kwargs.get("model", self.model_name)\n'
+    '        params = {"model": model, "max_tokens": 512}\n'
+    '        params["messages"] = [{"role": "user", "content": prompt}]\n'
+    "        async with self.client.messages.stream(**params) as stream:\n"
+    "            return await stream.get_final_message()\n\n"
+    "    async def ping(self):\n"
+    '        return await self.generate("Hello"{ping})\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("ping", "made", "sent"),
+    [
+        # `ping` passes no `model=` and the client is made without a model: the fallback is sent.
+        ("", "ClaudeClient(api_key=key)", True),
+        # Every call passes a model: the default is never read.
+        (', model="claude-sonnet-4-6"', "ClaudeClient(api_key=key)", False),
+        # The client is always made with a model: the fallback is never taken.
+        ("", 'ClaudeClient(api_key=key, model_name="claude-sonnet-4-6")', False),
+    ],
+    ids=["relied", "always-passed", "always-made-with-one"],
+)
+def test_a_kwargs_default_read_from_an_attribute_with_a_fallback_is_read(
+    tmp_path: Path, ping: str, made: str, sent: bool
+) -> None:
+    # `kwargs.get("model", self.model_name)`, where `self.model_name = model_name or DEFAULT`:
+    # the fallback is what a call that passes no `model=` sends, on a client made without one.
+    root = write_tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/claude.py": _KWARGS_CLIENT.replace("{ping}", ping),
+            "app/main.py": (
+                f"from app.claude import ClaudeClient\n\n\ndef make(key):\n    return {made}\n"
+            ),
+        },
+    )
+    data = Cli(root).json("check", "--no-cache", "--select", "CM302", ".")
+    [finding] = [d for d in data["diagnostics"] if (d["path"], d["line"]) == ("app/claude.py", 7)]
+    assert ("found as data" not in finding["message"]) is sent, finding["message"]

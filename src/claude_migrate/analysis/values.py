@@ -479,6 +479,23 @@ class ValueResolver:
         """Return the default of `kwargs.get("key", DEFAULT)` (or `.pop`) on a function's
         `**kwargs` when an in-project call of the function relies on it: it passes no such
         keyword and spreads no dict. The project phase decides (`relied`, as `kwargs[key]`)."""
+        read = self._relied_star_read(node, scope)
+        if read is None:
+            return UNKNOWN
+        inner = self.value(node.args[1].value, scope, depth + 1)
+        if not inner.known:
+            return UNKNOWN
+        assert isinstance(node.func, cst.Attribute) and self.symbols is not None
+        name, method = read.partition("[")[0], node.func.attr.value
+        owner = scope.qualname.removesuffix(".__init__")
+        via = f'the default of {name}.{method}("{read[len(name) + 1 : -1]}") in {owner}()'
+        facts = self.symbols.own_function(scope.qualname) or {}
+        given_too = read not in facts.get("unpassed", ())
+        return Value(True, inner.value, inner.node, via, default=True, given_too=given_too)
+
+    def _relied_star_read(self, node: cst.Call, scope: Scope) -> str | None:
+        """Return `kwargs[key]` for `kwargs.get("key", DEFAULT)` (or `.pop`) on the function's
+        own `**kwargs` when an in-project call of it relies on the default (`relied`)."""
         func = node.func
         if (
             self.symbols is None
@@ -488,27 +505,21 @@ class ValueResolver:
             or len(node.args) != 2
             or any(arg.star or arg.keyword is not None for arg in node.args)
         ):
-            return UNKNOWN
+            return None
         key = literal(node.args[0].value)
         if not key.known or not isinstance(key.value, str):
-            return UNKNOWN
+            return None
         name = func.value.value
         bindings = [b for b in scope.lookup(name) if b.kind != "annotation"]
         if len(bindings) != 1 or bindings[0].kind != "param" or bindings[0].scope is not scope:
-            return UNKNOWN
+            return None
         facts = self.symbols.own_function(scope.qualname)
         read = f"{name}[{key.value}]"
         if facts is None or read not in facts.get("relied", ()):
-            return UNKNOWN
+            return None
         if [name, "varkw"] not in [list(param) for param in facts.get("params", ())]:
-            return UNKNOWN
-        inner = self.value(node.args[1].value, scope, depth + 1)
-        if not inner.known:
-            return UNKNOWN
-        owner = scope.qualname.removesuffix(".__init__")
-        via = f'the default of {name}.{func.attr.value}("{key.value}") in {owner}()'
-        given_too = read not in facts.get("unpassed", ())
-        return Value(True, inner.value, inner.node, via, default=True, given_too=given_too)
+            return None
+        return read
 
     def _sequence(self, node: cst.List | cst.Tuple, scope: Scope, depth: int) -> Value:
         """Return a list or tuple display whose every element is known."""
@@ -1135,6 +1146,9 @@ class ValueResolver:
             and not any(arg.star or arg.keyword for arg in node.args)
         ):
             default = node.args[1].value if len(node.args) == 2 else None
+            if default is not None and self._relied_star_read(node, scope) is not None:
+                # `kwargs.get("model", self.model_name)` where a call passes no `model=`.
+                return self.choices(default, scope, depth + 1)
             return self._dict_choices(func.value, node.args[0].value, default, scope, depth)
         helper = self.helper_scope(node, scope)
         if helper is None or not helper.returns or len(helper.returns) > MAX_MEMBERS:

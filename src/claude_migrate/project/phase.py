@@ -594,6 +594,9 @@ class Project:
         # Per module-level name, whether no file of the run hands its object on (`_held_apart`),
         # and over how many summaries.
         self._names_apart: dict[str, tuple[int, bool]] = {}
+        # `x.get("key", DEFAULT)` reads of a parameter's key with any default (`_item_reads`):
+        # (module, function, path) as `reaches` names it.
+        self._defaulted: set[tuple[str, str, str]] = set()
         self._files_apart: dict[tuple[str, str, bool], bool] = {}
         # Whether `self` may name a class in some method of the run (`_self_may_be_a_class`).
         self._self_classes: bool | None = None
@@ -3997,10 +4000,17 @@ class Project:
         base_expr, key = item
         missing = self._get_default(module, function, value)
         found = []
+        defaulted = value[0] == "call" and len(value[2]) == 2
         for read, _ in self._param_reads(module, function, base_expr, depth + 1):
             name = read.name
             if name.count(".") + name.count("[") < MAX_PATH and "]" not in key:
                 found.append((Param(read.module, read.qual, f"{name}[{key}]"), missing))
+                if defaulted:
+                    self._defaulted.add((read.module, read.qual, f"{name}[{key}]"))
+        if missing is None and defaulted:
+            # `kwargs.get("model", self.model_name)`: without the key, what the default reads
+            # is what is read (`self.model_name` set from `model_name or DEFAULT`).
+            found.extend(self._param_reads(module, function, value[2][1], depth + 1))
         return found
 
     def _get_default(self, module: str, function: str | None, value: list[Any]) -> list[Any] | None:
@@ -4295,8 +4305,10 @@ class Project:
             if call[4] or call[5] or (keyword in extra and not _empty_literal(extra[keyword])):
                 passed.add(name)
             missing = fallbacks.get(name)
-            if call[4] or call[5] or keyword in extra or not missing or missing[-1] != "missing":
+            if call[4] or call[5] or keyword in extra:
                 continue
+            if (not missing or missing[-1] != "missing") and (*key, name) not in self._defaulted:
+                continue  # read with no default (`kwargs["model"]`, `kwargs.get("model")`)
             self._put(self._entry(self.facts.relied, key, "relied", set), name, "relied", key)
 
     def _default_reads(
