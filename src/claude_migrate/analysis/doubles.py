@@ -155,7 +155,11 @@ def doubles_for(path: str, resource: str) -> list[Double]:
     root = project_root(path)
     relative = Path(os.path.abspath(path)).relative_to(root).as_posix()
     if is_test_file(relative):
-        return _replayed(path, relative, resource, frozenset())
+        # A test's own call: what the test file itself stands in with (a mock configured on
+        # the call, an HTTP mock answering it) sees the call as it is written now.
+        own = [d for d in _doubles(root, state(root)) if d.path == relative]
+        replayed = _replayed(path, relative, resource, frozenset())
+        return replayed + [d for d in own if d.resource == resource and d not in replayed]
     names = _module_names(relative) | _reexported_names(root, relative)
     return [d for d in _doubles(root, state(root)) if d.resource == resource and d.modules & names]
 
@@ -257,7 +261,12 @@ def _doubles(root: str, digest: str) -> tuple[Double, ...]:
             continue
         relative = path.relative_to(root).as_posix()
         replayed = _replayed(str(path), relative, "messages", frozenset())
-        if "create" not in text and not replayed and not any(p in text for p in ENDPOINTS):
+        if (
+            "create" not in text
+            and "MockTransport" not in text
+            and not replayed
+            and not any(p in text for p in ENDPOINTS)
+        ):
             continue
         try:
             scan = _Scan(ast.parse(text))
@@ -268,6 +277,15 @@ def _doubles(root: str, digest: str) -> tuple[Double, ...]:
             Double(relative, line, resource, what, modules)
             for line, resource, what in dict.fromkeys(scan.found)
         )
+        if scan.transports and "anthropic" in text.lower():
+            # An httpx mock transport in a test of a Claude client answers every request the
+            # client sends, whatever its URL (Bedrock's and Vertex's included).
+            line = scan.transports[0]
+            what = f"an httpx.MockTransport answering the client's requests (line {line})"
+            found.extend(
+                Double(relative, line, resource, what, modules)
+                for resource in ("messages", "completions")
+            )
         for double in replayed:
             found.extend(
                 Double(relative, double.line, resource, double.what, modules)
@@ -364,6 +382,10 @@ class _Scan(ast.NodeVisitor):
     def __init__(self, tree: ast.Module) -> None:
         self.found: list[tuple[int, str, str]] = []
         self.modules: set[str] = set()
+        # The lines of `httpx.MockTransport(handler)` calls: a transport answering every request
+        # with what the handler returns, as written for the call the code makes now
+        # (https://www.python-httpx.org/advanced/transports/#mock-transports).
+        self.transports: list[int] = []
         self._fakes: dict[str, tuple[int, str]] = {}  # class name -> (line, resource)
         self.visit(tree)
 
@@ -445,6 +467,8 @@ class _Scan(ast.NodeVisitor):
             self._patch(node, ".".join(callee))
         if last in HTTP_MOCKS or (last in ROUTE_VERBS and _respx(callee)):
             self._http_mock(node, ".".join(callee))
+        if last == "MockTransport":
+            self.transports.append(node.lineno)
         for keyword in node.keywords:  # SimpleNamespace(messages=SimpleNamespace(create=...))
             if keyword.arg in ("messages", "completions"):
                 self._fake_assigned(keyword.value, keyword.arg)
