@@ -116,6 +116,13 @@ LEGACY_EXPECTED = (
     "a test expects a Text Completions call with it, and that call keeps its model until CM301 "
     "(legacy-completions) moves it to the Messages API"
 )
+# ... the model of a Text Completions request body (`prompt` and `max_tokens_to_sample`): the
+# replacement is a Messages-era model, which that endpoint never served.
+LEGACY_BODY = (
+    "it is the model of a Text Completions request (prompt and max_tokens_to_sample), an "
+    "endpoint that never served a Messages-era model: move the request to the Messages API "
+    "(CM301) and change the model with it"
+)
 # ... an id a test of this module sends to a replayed recording (`analysis.recordings`).
 # ... or it is in a recording itself: a cassette file (pytest-recording's `cassettes/` folders,
 # vcrpy's `interactions` of a request and a response).
@@ -269,6 +276,7 @@ class RetiredModelCheck(Check["CheckContext"]):
             if not why_not and mention.expected and mention.value in kept:
                 why_not = EXPECTED
             why_not = why_not or (LEGACY_EXPECTED if mention.legacy_expected else "")
+            why_not = why_not or (LEGACY_BODY if mention.legacy_body else "")
             why_not = why_not or _recorded(ctx, mention.value)
             target = targets.get(mention.value)
             if not why_not and not mention.key and target is not None:
