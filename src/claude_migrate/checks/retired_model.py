@@ -123,6 +123,12 @@ LEGACY_BODY = (
     "endpoint that never served a Messages-era model: move the request to the Messages API "
     "(CM301) and change the model with it"
 )
+# ... an id in a record of measurements (a results file: `{"model": ..., "trial": 0, "score":
+# 41}`): what that model did; renamed, the replacement would appear to have its results.
+MEASURED = (
+    "it is in a record of measurements taken with that model (a score, a timing, a trial "
+    "beside it): renamed, the replacement would appear to have the retired model's results"
+)
 # ... an id a test of this module sends to a replayed recording (`analysis.recordings`).
 # ... or it is in a recording itself: a cassette file (pytest-recording's `cassettes/` folders,
 # vcrpy's `interactions` of a request and a response).
@@ -325,6 +331,7 @@ class RetiredModelCheck(Check["CheckContext"]):
         entries = _yaml_entries(ctx)
         recording = _is_recording(ctx)
         records = _record_ids(ctx, catalogue)
+        measured = _measured(ctx)
         for scalar in scalars:
             spelling = recognise(scalar.value, catalogue)
             if spelling is not None:
@@ -339,8 +346,9 @@ class RetiredModelCheck(Check["CheckContext"]):
                 yield from self._data(
                     ctx, scalar.start, scalar.end, scalar.value, spelling, taken, edit,
                     DATA_IN_CONFIG,
-                    IN_RECORDING if recording else NAMES_A_KEY if named else "", entry,
-                    in_records,
+                    IN_RECORDING if recording else NAMES_A_KEY if named
+                    else MEASURED if not scalar.key and scalar.value in measured else "",
+                    entry, in_records,
                 )  # fmt: skip
 
     def _data(
@@ -719,6 +727,13 @@ def _record_ids(ctx: CheckContext, catalogue: Any) -> dict[str, set[str]]:
             others = {model for other, model in models.items() if other != value}
             found.setdefault(value, set()).update(merged | others)
     return found
+
+
+def _measured(ctx: CheckContext) -> set[str]:
+    """Return the values of the file's records of measurements (`scalars.measured_values`)."""
+    from claude_migrate.configs.scalars import measured_values
+
+    return measured_values(getattr(ctx, "format", ""), ctx.source.text)
 
 
 def _shared_targets(keys: Iterable[Spelling], facts: ProjectFacts) -> set[str]:
