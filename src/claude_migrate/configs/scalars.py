@@ -215,8 +215,8 @@ MEASUREMENT_WORDS = frozenset(
     {
         "score", "scores", "accuracy", "acc", "f1", "precision", "recall", "bleu", "rouge",
         "latency", "duration", "elapsed", "runtime", "ttft", "throughput", "cost", "trial",
-        "trials", "seed", "elo", "rating", "winrate", "wins", "losses", "ties", "passed",
-        "failed", "correct", "incorrect", "pass", "fail", "solved", "success", "rank",
+        "trials", "elo", "rating", "winrate", "wins", "losses", "ties", "passed",
+        "failed", "correct", "incorrect", "pass", "fail", "solved",
     }
 )  # fmt: skip
 _WORDS = re.compile(r"[^a-z0-9]+")
