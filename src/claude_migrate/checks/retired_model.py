@@ -676,9 +676,22 @@ _VCR = re.compile(r"""(?m)^[\s{]*["']?interactions["']?\s*:""")
 def _recorded(ctx: CheckContext, value: str) -> str:
     """Return why a model id keeps its spelling in a module whose tests replay a recorded
     request with it (`analysis.recordings`); "" otherwise."""
+    import os
+
+    from claude_migrate.analysis.doubles import project_root, replaying_tests
     from claude_migrate.analysis.recordings import recorded
 
     where = recorded(str(ctx.path), value)
+    if not where:
+        # A test that imports the module and replays a recording of the request (the module's
+        # default model, which the test sends without naming it).
+        path = getattr(ctx, "file_path", str(ctx.path))
+        for test in replaying_tests(path):
+            found = recorded(test, value)
+            if found:
+                held = os.path.join(os.path.dirname(test), found)
+                where = os.path.relpath(held, project_root(path)).replace(os.sep, "/")
+                break
     return RECORDED.format(where) if where else ""
 
 
