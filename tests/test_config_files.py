@@ -569,14 +569,33 @@ RESULTS_JSON = """\
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a list of result records (the same model id in several records beside the "
-    "measurements taken with it) is a record of what a model did, yet its ids are renamed "
-    "to the replacement, which then appears to have the retired model's scores",
-)
 def test_a_table_of_measurements_keeps_the_model_it_measured(tmp_path: Path) -> None:
     write_tree(tmp_path, {"claude-migrate.toml": POLICY, "results/scores.json": RESULTS_JSON})
-    Cli(tmp_path)("fix", "--unsafe-fixes", "--no-cache")
+    cli = Cli(tmp_path)
+    found = cli.json("check", "--no-cache")["diagnostics"]
+    assert [d["fix"] for d in found] == [None, None]
+    assert all("a record of measurements" in d["message"] for d in found)
+    cli("fix", "--unsafe-fixes", "--no-cache")
     after = (tmp_path / "results" / "scores.json").read_text(encoding="utf-8")
     assert after == RESULTS_JSON
+
+
+# A list of deployments of one model, each with its own request settings: configuration, renamed.
+DEPLOYMENTS_YAML = """\
+llms:
+  - name: fast
+    model: claude-3-haiku-20240307
+    max_tokens: 512
+    temperature: 0.2
+  - name: long
+    model: claude-3-haiku-20240307
+    max_tokens: 4096
+    timeout: 60
+"""
+
+
+def test_a_list_of_configured_deployments_is_renamed(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"claude-migrate.toml": POLICY, "config/llms.yaml": DEPLOYMENTS_YAML})
+    Cli(tmp_path)("fix", "--unsafe-fixes", "--no-cache")
+    after = (tmp_path / "config" / "llms.yaml").read_text(encoding="utf-8")
+    assert after == DEPLOYMENTS_YAML.replace("claude-3-haiku-20240307", "claude-haiku-4-5-20251001")

@@ -85,11 +85,6 @@ def test_a_router_prefix_is_matched_without_it_and_other_ids_move(cli: Cli) -> N
     assert '"claude-opus-4-6"' in fixed
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a module's default model that a test replays a recording of without naming the id "
-    "is renamed in its own module: only the test module's cassettes are read",
-)
 def test_a_default_in_another_module_that_a_recording_holds_keeps_it(cli: Cli) -> None:
     default = 'def reply(text, model="claude-3-haiku-20240307"):'
     app = APP.replace("def reply(text, model):", default)
@@ -102,8 +97,26 @@ def test_a_default_in_another_module_that_a_recording_holds_keeps_it(cli: Cli) -
             "tests/cassettes/test_app/test_reply.yaml": CASSETTE,
         },
     )
-    cli("fix", "--unsafe-fixes", "--select", "CM302", ".")
+    result = cli("fix", "--unsafe-fixes", "--select", "CM302", ".")
     assert "claude-3-haiku-20240307" in (cli.cwd / "app.py").read_text()
+    assert "tests/cassettes/test_app/test_reply.yaml" in result.output
+
+
+def test_a_default_a_replaying_test_of_another_module_does_not_record_moves(cli: Cli) -> None:
+    default = 'def reply(text, model="claude-3-haiku-20240307"):'
+    app = APP.replace("def reply(text, model):", default)
+    write_tree(
+        cli.cwd,
+        {
+            "claude-migrate.toml": POLICY,
+            "app.py": app,
+            "other.py": "X = 1\n",
+            "tests/test_other.py": "from other import X\n\n\ndef test_x():\n    assert X\n",
+            "tests/cassettes/test_other/test_x.yaml": CASSETTE,
+        },
+    )
+    cli("fix", "--unsafe-fixes", "--select", "CM302", ".")
+    assert "claude-haiku-4-5-20251001" in (cli.cwd / "app.py").read_text()
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")

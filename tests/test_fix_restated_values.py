@@ -1,4 +1,4 @@
-"""CM101 and CM102 keep a value a test states again in what it expects of the call it makes.
+"""CM101, CM102 and CM103 keep a value a test states again in what it expects of the call it makes.
 
 `assert payload["temperature"] == 0.7` after `ChatAnthropic(temperature=0.7)`, or an expected
 request body `{"max_tokens": 4096}` compared with what a mocked client received: setting the
@@ -115,3 +115,39 @@ def test_a_helper_the_tests_call_keeps_a_value_one_of_them_states_again(cli: Cli
     assert temperature["fix"] is None
     assert "again in what it expects (line 10)" in temperature["message"]
     assert "temperature=0.6" in after
+
+
+# A span an instrumentation test expects: the request's stop sequences are recorded in it.
+SPAN = (
+    "import anthropic\n\n\n"
+    "def test_span(exporter):\n"
+    "    client = anthropic.Anthropic()\n"
+    "    client.messages.create(\n"
+    '        model="claude-sonnet-4-6", max_tokens=100, messages=[],\n'
+    '        stop_sequences=["END", "STOP"],\n'
+    "    )\n"
+    "    assert exporter.spans() == [\n"
+    '        {"request": {"max_tokens": 100, "stop_sequences": ["END", "STOP"]}},\n'
+    "    ]\n"
+)
+
+
+def _stops(cli: Cli, text: str, path: str = "tests/test_x.py") -> tuple[list[dict], str]:
+    write_tree(cli.cwd, {"pyproject.toml": "", path: text})
+    found = cli.json("check", "--no-cache", "--select", "CM103")["diagnostics"]
+    cli("fix", "--unsafe-fixes", "--select", "CM103", ".")
+    return found, (cli.cwd / path).read_text()
+
+
+def test_stop_sequences_a_test_expects_again_are_kept(cli: Cli) -> None:
+    found, after = _stops(cli, SPAN)
+    assert [d["fix"] for d in found] == [None]
+    assert "states them again in what it expects (line 11)" in found[0]["message"]
+    assert after == SPAN
+
+
+def test_other_stop_sequences_in_the_expectation_leave_the_fix(cli: Cli) -> None:
+    other = SPAN.replace('"stop_sequences": ["END", "STOP"]', '"stop_sequences": ["END"]')
+    found, after = _stops(cli, other)
+    assert [d["fix"] is not None for d in found] == [True]
+    assert "stop_sequences=" not in after

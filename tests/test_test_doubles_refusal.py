@@ -100,6 +100,14 @@ LEGACY = (
             "tests/test_llm.py:4, fake class FakeClient is its own messages",
         ),
         (
+            "import anthropic\nimport httpx\nfrom app import llm\n\n\n"
+            "def test_ask(monkeypatch):\n"
+            "    transport = httpx.MockTransport(lambda request: httpx.Response(200, json={}))\n"
+            "    http = httpx.Client(transport=transport)\n"
+            "    monkeypatch.setattr(llm, 'client', anthropic.Anthropic(http_client=http))\n",
+            "tests/test_llm.py:7, an httpx.MockTransport answering the client's requests",
+        ),
+        (
             "from app import llm\n\n\nclass StubAnthropic:\n    def create(self, **kw):\n"
             "        return None\n",
             "tests/test_llm.py:4, fake client StubAnthropic has create and no stream",
@@ -165,7 +173,7 @@ def test_the_completions_rewrite_refuses_when_tests_mock_completions_create(cli:
     assert "test_legacy.py:5, monkeypatch.setattr on completions.create" in calls[0]["message"]
 
 
-def test_a_test_file_itself_is_never_refused_for_its_own_doubles(tmp_path: Path) -> None:
+def test_a_test_file_with_no_double_of_its_own_is_never_refused(tmp_path: Path) -> None:
     write_tree(tmp_path, {"pyproject.toml": "", "tests/test_llm.py": "x = 1\n"})
     assert doubles.doubles_for(str(tmp_path / "tests" / "test_llm.py"), "messages") == []
 
@@ -299,3 +307,53 @@ def test_a_mock_client_fixture_in_conftest_refuses_for_the_modules_its_tests_imp
         in found["app/llm.py"]["message"]
     )
     assert found["app/other.py"]["fix"] is not None  # no test of it uses the fixture
+
+
+# A test of an instrumentation that makes the call itself, its client answered by a mock
+# transport returning one JSON message: the stream the rewrite opens would read events.
+OWN_CALL = (
+    "import httpx\nfrom anthropic.lib.bedrock import AnthropicBedrock\n\n\n"
+    "def handler(request):\n"
+    "    return httpx.Response(200, json={'type': 'message', 'content': []})\n\n\n"
+    "def test_call():\n"
+    "    http = httpx.Client(transport=httpx.MockTransport(handler))\n"
+    "    client = AnthropicBedrock(aws_region='us-east-1', http_client=http)\n"
+    "    reply = client.messages.create(\n"
+    "        model='anthropic.claude-sonnet-4-6', max_tokens=10, messages=[],\n"
+    "    )\n"
+    "    assert reply.content == []\n"
+)
+
+
+def test_a_tests_own_call_answered_by_a_mock_transport_keeps_its_shape(cli: Cli) -> None:
+    write_tree(cli.cwd, {"pyproject.toml": "", "tests/test_bedrock.py": OWN_CALL})
+    found = cli.json("check", "--no-cache", "--select", "CM104")["diagnostics"]
+    assert [d["fix"] for d in found] == [None]
+    assert "tests/test_bedrock.py:10, an httpx.MockTransport" in found[0]["message"]
+    cli("fix", "--unsafe-fixes", "--select", "CM104", ".")
+    assert (cli.cwd / "tests" / "test_bedrock.py").read_text() == OWN_CALL
+
+
+def test_a_tests_own_call_beside_a_mock_transport_of_another_service_is_rewritten(
+    cli: Cli,
+) -> None:
+    # No Claude client in the file: the transport answers some other HTTP client.
+    other = OWN_CALL.replace(
+        "from anthropic.lib.bedrock import AnthropicBedrock", "from vendor import Bedrock"
+    ).replace("AnthropicBedrock(", "Bedrock(")
+    real = (
+        "import anthropic\n\n\n"
+        "def test_live():\n"
+        "    client = anthropic.Anthropic()\n"
+        "    reply = client.messages.create(\n"
+        "        model='claude-sonnet-4-6', max_tokens=10, messages=[],\n"
+        "    )\n"
+        "    assert reply.content\n"
+    )
+    write_tree(
+        cli.cwd,
+        {"pyproject.toml": "", "tests/test_vendor.py": other, "tests/test_live.py": real},
+    )
+    found = cli.json("check", "--no-cache", "--select", "CM104")["diagnostics"]
+    assert [d["path"] for d in found] == ["tests/test_live.py"]
+    assert found[0]["fix"] is not None

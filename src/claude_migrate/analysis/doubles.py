@@ -65,6 +65,7 @@ class Double:
     resource: str  # "messages" or "completions"
     what: str  # how it stands in, for messages
     modules: frozenset[str]  # names of the modules the test file imports or patches
+    replays: bool = False  # the test module replays recorded Claude exchanges
 
     def place(self) -> str:
         return f"{self.path}:{self.line}"
@@ -155,9 +156,55 @@ def doubles_for(path: str, resource: str) -> list[Double]:
     root = project_root(path)
     relative = Path(os.path.abspath(path)).relative_to(root).as_posix()
     if is_test_file(relative):
-        return _replayed(path, relative, resource, frozenset())
+        # A test's own call: what the test file itself stands in with (a mock configured on
+        # the call, an HTTP mock answering it) sees the call as it is written now.
+        own = _file_doubles(os.path.abspath(path), relative, _stamp(path))
+        replayed = _replayed(path, relative, resource, frozenset())
+        return replayed + [d for d in own if d.resource == resource and d not in replayed]
     names = _module_names(relative) | _reexported_names(root, relative)
     return [d for d in _doubles(root, state(root)) if d.resource == resource and d.modules & names]
+
+
+def replaying_tests(path: str) -> list[str]:
+    """Return the project's test modules (absolute paths) that import the module at `path` and
+    replay recorded Claude exchanges; none when `path` is itself a test file (its own
+    recordings are read directly)."""
+    root = project_root(path)
+    digest = state(root)
+    if not _replayers(root, digest):
+        return []
+    return list(_replaying(os.path.abspath(path), root, digest, packages_state(path)))
+
+
+@cache
+def _replayers(root: str, digest: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Return the test modules that replay recorded Claude exchanges, with the modules each
+    imports; only those are parsed (most test files have no recordings)."""
+    from claude_migrate.analysis.recordings import replays_claude
+    from claude_migrate.analysis.recordings import state as recorded_state
+
+    found: list[tuple[str, frozenset[str]]] = []
+    for path in _test_files(root):
+        if not recorded_state(str(path)) or not replays_claude(str(path)):
+            continue
+        try:
+            if path.stat().st_size > MAX_BYTES:
+                continue
+            modules = _Scan(ast.parse(path.read_text(encoding="utf-8"))).modules
+        except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        found.append((str(path), frozenset(modules)))
+    return tuple(found)
+
+
+@cache
+def _replaying(path: str, root: str, digest: str, packages: str) -> tuple[str, ...]:
+    """`replaying_tests`, once per module, test files and packages above it."""
+    relative = Path(path).relative_to(root).as_posix()
+    if is_test_file(relative):
+        return ()
+    names = _module_names(relative) | _reexported_names(root, relative)
+    return tuple(test for test, modules in _replayers(root, digest) if modules & names)
 
 
 def _reexported_names(root: str, relative: str) -> frozenset[str]:
@@ -232,7 +279,7 @@ def _replayed(path: str, relative: str, resource: str, modules: frozenset[str]) 
     if not folder:
         return []
     what = f"replays the exchanges recorded in {folder} (record them again with the new call)"
-    return [Double(relative, 1, resource, what, modules)]
+    return [Double(relative, 1, resource, what, modules, replays=True)]
 
 
 def _module_names(relative: str) -> frozenset[str]:
@@ -245,35 +292,70 @@ def _module_names(relative: str) -> frozenset[str]:
     return frozenset(".".join(parts[i:]) for i in range(len(parts)))
 
 
+def _stamp(path: str) -> str:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return ""
+    return f"{info.st_size}.{info.st_mtime_ns}"
+
+
+@cache
+def _file_doubles(path: str, relative: str, stamp: str) -> tuple[Double, ...]:
+    """Return the doubles one test file holds (its recordings apart), read once per version."""
+    return tuple(_doubles_in(Path(path), relative, with_recordings=False))
+
+
 @cache
 def _doubles(root: str, digest: str) -> tuple[Double, ...]:
     found: list[Double] = []
     for path in _test_files(root):
-        try:
-            if path.stat().st_size > MAX_BYTES:
-                continue
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        relative = path.relative_to(root).as_posix()
-        replayed = _replayed(str(path), relative, "messages", frozenset())
-        if "create" not in text and not replayed and not any(p in text for p in ENDPOINTS):
-            continue
-        try:
-            scan = _Scan(ast.parse(text))
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            continue  # a test file we cannot read shows no double
-        modules = frozenset(scan.modules)
+        found.extend(_doubles_in(path, path.relative_to(root).as_posix()))
+    return tuple(_with_conftest_scope(root, found))
+
+
+def _doubles_in(path: Path, relative: str, with_recordings: bool = True) -> list[Double]:
+    """Return the doubles a test file holds (with the recordings it replays, unless told not
+    to); none for a file too large, unreadable or not Python."""
+    found: list[Double] = []
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            return found
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return found
+    replayed = _replayed(str(path), relative, "messages", frozenset()) if with_recordings else []
+    if (
+        "create" not in text
+        and "MockTransport" not in text
+        and not replayed
+        and not any(p in text for p in ENDPOINTS)
+    ):
+        return found
+    try:
+        scan = _Scan(ast.parse(text))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return found  # a test file we cannot read shows no double
+    modules = frozenset(scan.modules)
+    found.extend(
+        Double(relative, line, resource, what, modules)
+        for line, resource, what in dict.fromkeys(scan.found)
+    )
+    if scan.transports and "anthropic" in text.lower():
+        # An httpx mock transport in a test of a Claude client answers every request the
+        # client sends, whatever its URL (Bedrock's and Vertex's included).
+        line = scan.transports[0]
+        what = f"an httpx.MockTransport answering the client's requests (line {line})"
         found.extend(
             Double(relative, line, resource, what, modules)
-            for line, resource, what in dict.fromkeys(scan.found)
+            for resource in ("messages", "completions")
         )
-        for double in replayed:
-            found.extend(
-                Double(relative, double.line, resource, double.what, modules)
-                for resource in ("messages", "completions")
-            )
-    return tuple(_with_conftest_scope(root, found))
+    for double in replayed:
+        found.extend(
+            Double(relative, double.line, resource, double.what, modules, replays=True)
+            for resource in ("messages", "completions")
+        )
+    return found
 
 
 def _with_conftest_scope(root: str, found: list[Double]) -> list[Double]:
@@ -364,6 +446,10 @@ class _Scan(ast.NodeVisitor):
     def __init__(self, tree: ast.Module) -> None:
         self.found: list[tuple[int, str, str]] = []
         self.modules: set[str] = set()
+        # The lines of `httpx.MockTransport(handler)` calls: a transport answering every request
+        # with what the handler returns, as written for the call the code makes now
+        # (https://www.python-httpx.org/advanced/transports/#mock-transports).
+        self.transports: list[int] = []
         self._fakes: dict[str, tuple[int, str]] = {}  # class name -> (line, resource)
         self.visit(tree)
 
@@ -445,6 +531,8 @@ class _Scan(ast.NodeVisitor):
             self._patch(node, ".".join(callee))
         if last in HTTP_MOCKS or (last in ROUTE_VERBS and _respx(callee)):
             self._http_mock(node, ".".join(callee))
+        if last == "MockTransport":
+            self.transports.append(node.lineno)
         for keyword in node.keywords:  # SimpleNamespace(messages=SimpleNamespace(create=...))
             if keyword.arg in ("messages", "completions"):
                 self._fake_assigned(keyword.value, keyword.arg)

@@ -8,8 +8,9 @@ test comparing the new value with the old one, and it fails; the fix is withheld
 the line, so both are changed together.
 
 Only test files count (`doubles.is_test_file`), and only the function the call is in (and, for
-a helper of the file, the functions calling it): a number
-equal to the call's value stated under the parameter's name (a dict entry keyed by it, a
+a helper of the file, the functions calling it): a number (or a list of stop sequences,
+`{"stop_sequences": ["END"]}` in an expected request or span) equal to the call's value stated
+under the parameter's name (a dict entry keyed by it, a
 keyword argument of an assertion call, or a comparison with a subscript or attribute of that name).
 """
 
@@ -34,6 +35,7 @@ else:
 SPELLINGS = {
     "max_tokens": ("max_tokens", "maxTokens", "max_tokens_to_sample", "max_completion_tokens"),
     "temperature": ("temperature",),
+    "stop_sequences": ("stop_sequences", "stopSequences", "stop"),
 }
 MAX_NODES = 20_000  # a test function larger than this is not searched
 
@@ -43,8 +45,8 @@ def restated(ctx: FileContext, site: CallSite, entry: Entry, parameter: str) -> 
     under the parameter's name, or 0 when it does not (or the file is no test file)."""
     from claude_migrate.analysis.doubles import is_test_file, project_root
 
-    value = entry.value.value
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    value = _comparable(entry.value.value)
+    if value is None:
         return 0
     path = os.path.abspath(ctx.file_path)
     relative = os.path.relpath(path, project_root(path)).replace(os.sep, "/")
@@ -107,12 +109,39 @@ def _callers(module: cst.Module, name: str) -> list[cst.FunctionDef]:
     return found
 
 
-def _number(node: cst.CSTNode) -> float | int | None:
-    if isinstance(node, cst.Integer | cst.Float):
+Literal = float | int | str | tuple[object, ...]
+
+
+def _comparable(value: object) -> Literal | None:
+    """Return a call's value as the test's literals are read (a list as a tuple of its
+    numbers and strings), or None for a value no literal is compared with (a flag, a dict)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)) and all(
+        isinstance(item, (int, float, str)) and not isinstance(item, bool) for item in value
+    ):
+        return tuple(value)
+    return None
+
+
+def _literal(node: cst.CSTNode) -> Literal | None:
+    """Return what a number, a string, or a list or tuple of them written in the test says."""
+    if isinstance(node, cst.Integer | cst.Float | cst.SimpleString):
         try:
-            return node.evaluated_value
+            evaluated = node.evaluated_value
         except (ValueError, SyntaxError):
             return None
+        return evaluated if isinstance(evaluated, (int, float, str)) else None
+    if isinstance(node, cst.List | cst.Tuple):
+        items = []
+        for element in node.elements:
+            item = _literal(element.value) if isinstance(element, cst.Element) else None
+            if item is None or isinstance(item, tuple):
+                return None
+            items.append(item)
+        return tuple(items)
     return None
 
 
@@ -145,7 +174,7 @@ def _callee(call: cst.Call) -> str:
 
 
 class _Finder(cst.CSTVisitor):
-    def __init__(self, names: set[str], value: float | int, own: set[int]) -> None:
+    def __init__(self, names: set[str], value: Literal, own: set[int]) -> None:
         super().__init__()
         self.names = names
         self.value = value
@@ -154,7 +183,7 @@ class _Finder(cst.CSTVisitor):
         self.seen = 0
 
     def _same(self, node: cst.CSTNode) -> bool:
-        return id(node) not in self.own and _number(node) == self.value
+        return id(node) not in self.own and _literal(node) == self.value
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         self.seen += 1

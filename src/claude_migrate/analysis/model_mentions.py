@@ -68,11 +68,21 @@ class Mention:
     # "" when it is no subscript's index; `key` is set too when the subscript is written
     # (`MODELS["claude-2"] = MODELS["claude-2.1"]`: an alias added to a table).
     indexes: str = ""
+    # The model of a Text Completions request written as a dict display (`{"model": ...,
+    # "prompt": ..., "max_tokens_to_sample": ...}`, no `messages`): the endpoint never served a
+    # Messages-era model, so the replacement there makes a request the API refuses.
+    legacy_body: bool = False
 
 
 # Keys only a Messages API response carries (https://docs.anthropic.com/en/api/messages,
 # "Response"): a dict display holding one with "model" is an answer, not a request.
 RESPONSE_KEYS = frozenset({"stop_reason", "stop_sequence", "usage"})
+# The `type` of a response body: a Messages answer, or a Text Completions one
+# (https://docs.anthropic.com/en/api/complete, "Response").
+RESPONSE_TYPES = frozenset({"message", "completion"})
+# The request parameters only a Text Completions request has beside its model
+# (https://docs.anthropic.com/en/api/complete): `prompt` and `max_tokens_to_sample`.
+TEXT_COMPLETIONS_KEYS = frozenset({"prompt", "max_tokens_to_sample"})
 
 
 def _string_value(node: cst.BaseExpression | None) -> str | None:
@@ -286,6 +296,7 @@ class _Strings:
         self.doubled: set[int] = set()  # the strings of the bodies test doubles give back
         self.expected: set[int] = set()  # the strings a test expects (`EXPECTATIONS`, `assert`)
         self.legacy_expected: set[int] = set()  # ... of a Text Completions call's double
+        self.legacy_body: set[int] = set()  # the models of Text Completions request bodies
         self.facts: set[int] = set()  # keys of tables of model facts, ids of pairs stating one
         # Registers of model objects, by the class called: `register(ClaudeMessages("..."))`,
         # `[Model("..."), ...]`; each entry its first argument's literal.
@@ -307,6 +318,15 @@ class _Strings:
 
     def visit_Call(self, node: cst.Call) -> bool:
         self._described(node)
+        # A response object built by keyword (`Completion(model="claude-2.1",
+        # completion="...", type="completion")`, `Message(..., stop_reason="end_turn")`): the
+        # answer a test double gives back, as a dict display of the same keys is.
+        keywords = {arg.keyword.value: arg.value for arg in node.args if arg.keyword is not None}
+        model = keywords.get("model")
+        if model is not None and (
+            RESPONSE_KEYS & keywords.keys() or _string_value(keywords.get("type")) in RESPONSE_TYPES
+        ):
+            self.answered.add(id(model))
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in EXPECTATIONS:
             # `self.assertEqual(limit("claude-2.1"), 4096)`: a figure of the model, as above.
@@ -411,10 +431,16 @@ class _Strings:
                 value = self.constants.get(value.value, value)
             if states_facts(value):
                 self.facts.add(id(element.key))
-        answer = bool(RESPONSE_KEYS & items.keys()) or _string_value(items.get("type")) == "message"
+        answer = bool(RESPONSE_KEYS & items.keys()) or (
+            _string_value(items.get("type")) in RESPONSE_TYPES
+        )
         model = items.get("model")
         if answer and model is not None:
             self.answered.add(id(model))
+        elif (
+            model is not None and items.keys() >= TEXT_COMPLETIONS_KEYS and "messages" not in items
+        ):
+            self.legacy_body.add(id(model))
         return True
 
     def _looked_up(self, operands: list[cst.BaseExpression]) -> None:
@@ -529,6 +555,7 @@ def python_mentions(ctx: FileContext) -> tuple[list[Mention], set[str]]:
                     id(node) in visitor.legacy_expected,
                     id(node) in visitor.facts,
                     visitor.indexed.get(id(node), ""),
+                    id(node) in visitor.legacy_body,
                 )  # fmt: skip
             )
     return found, values

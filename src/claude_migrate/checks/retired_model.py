@@ -116,6 +116,19 @@ LEGACY_EXPECTED = (
     "a test expects a Text Completions call with it, and that call keeps its model until CM301 "
     "(legacy-completions) moves it to the Messages API"
 )
+# ... the model of a Text Completions request body (`prompt` and `max_tokens_to_sample`): the
+# replacement is a Messages-era model, which that endpoint never served.
+LEGACY_BODY = (
+    "it is the model of a Text Completions request (prompt and max_tokens_to_sample), an "
+    "endpoint that never served a Messages-era model: move the request to the Messages API "
+    "(CM301) and change the model with it"
+)
+# ... an id in a record of measurements (a results file: `{"model": ..., "trial": 0, "score":
+# 41}`): what that model did; renamed, the replacement would appear to have its results.
+MEASURED = (
+    "it is in a record of measurements taken with that model (a score, a timing, a trial "
+    "beside it): renamed, the replacement would appear to have the retired model's results"
+)
 # ... an id a test of this module sends to a replayed recording (`analysis.recordings`).
 # ... or it is in a recording itself: a cassette file (pytest-recording's `cassettes/` folders,
 # vcrpy's `interactions` of a request and a response).
@@ -269,6 +282,7 @@ class RetiredModelCheck(Check["CheckContext"]):
             if not why_not and mention.expected and mention.value in kept:
                 why_not = EXPECTED
             why_not = why_not or (LEGACY_EXPECTED if mention.legacy_expected else "")
+            why_not = why_not or (LEGACY_BODY if mention.legacy_body else "")
             why_not = why_not or _recorded(ctx, mention.value)
             target = targets.get(mention.value)
             if not why_not and not mention.key and target is not None:
@@ -317,6 +331,7 @@ class RetiredModelCheck(Check["CheckContext"]):
         entries = _yaml_entries(ctx)
         recording = _is_recording(ctx)
         records = _record_ids(ctx, catalogue)
+        measured = _measured(ctx)
         for scalar in scalars:
             spelling = recognise(scalar.value, catalogue)
             if spelling is not None:
@@ -331,8 +346,9 @@ class RetiredModelCheck(Check["CheckContext"]):
                 yield from self._data(
                     ctx, scalar.start, scalar.end, scalar.value, spelling, taken, edit,
                     DATA_IN_CONFIG,
-                    IN_RECORDING if recording else NAMES_A_KEY if named else "", entry,
-                    in_records,
+                    IN_RECORDING if recording else NAMES_A_KEY if named
+                    else MEASURED if not scalar.key and scalar.value in measured else "",
+                    entry, in_records,
                 )  # fmt: skip
 
     def _data(
@@ -660,9 +676,22 @@ _VCR = re.compile(r"""(?m)^[\s{]*["']?interactions["']?\s*:""")
 def _recorded(ctx: CheckContext, value: str) -> str:
     """Return why a model id keeps its spelling in a module whose tests replay a recorded
     request with it (`analysis.recordings`); "" otherwise."""
+    import os
+
+    from claude_migrate.analysis.doubles import project_root, replaying_tests
     from claude_migrate.analysis.recordings import recorded
 
     where = recorded(str(ctx.path), value)
+    if not where:
+        # A test that imports the module and replays a recording of the request (the module's
+        # default model, which the test sends without naming it).
+        path = getattr(ctx, "file_path", str(ctx.path))
+        for test in replaying_tests(path):
+            found = recorded(test, value)
+            if found:
+                held = os.path.join(os.path.dirname(test), found)
+                where = os.path.relpath(held, project_root(path)).replace(os.sep, "/")
+                break
     return RECORDED.format(where) if where else ""
 
 
@@ -711,6 +740,13 @@ def _record_ids(ctx: CheckContext, catalogue: Any) -> dict[str, set[str]]:
             others = {model for other, model in models.items() if other != value}
             found.setdefault(value, set()).update(merged | others)
     return found
+
+
+def _measured(ctx: CheckContext) -> set[str]:
+    """Return the values of the file's records of measurements (`scalars.measured_values`)."""
+    from claude_migrate.configs.scalars import measured_values
+
+    return measured_values(getattr(ctx, "format", ""), ctx.source.text)
 
 
 def _shared_targets(keys: Iterable[Spelling], facts: ProjectFacts) -> set[str]:

@@ -124,6 +124,8 @@ class StopSequencesCheck(Check["FileContext"]):
                     message += f" (no automatic fix: {shared})"
                 elif passed:
                     message += f" (no automatic fix: {passed})"
+                elif restated := _restated(ctx, site, entry):
+                    message += f" (no automatic fix: {restated})"
                 elif entry.container is not None:
                     edit = remove_elements(ctx, entry.container, [entry.holder])
                     if edit is not None:
@@ -194,6 +196,8 @@ class StopSequencesCheck(Check["FileContext"]):
             message += _kept_reason(kept)
         elif shared:
             message += f" (no automatic fix: {shared})"
+        elif restated := _restated(ctx, site, entry):
+            message += f" (no automatic fix: {restated})"
         elif len(bad) == len(items):
             if entry.container is not None:
                 edit = remove_elements(ctx, entry.container, [entry.holder])
@@ -211,6 +215,18 @@ class StopSequencesCheck(Check["FileContext"]):
             if edit is not None:
                 fix = ctx.fix(Applicability.UNSAFE, f"remove {listed} from {entry.key}", edit)
         yield ctx.diagnostic(self, entry.holder, message, fix, context)
+
+
+def _restated(ctx: FileContext, site: CallSite, entry: Entry) -> str:
+    """Return why a test that states the stop sequences again in what it expects (an expected
+    request body or span attribute) keeps them ("" if it does not): removed from the call
+    alone, the test would compare its expectation with a request that no longer sends them."""
+    from claude_migrate.analysis.expectations import restated
+
+    line = restated(ctx, site, entry, "stop_sequences")
+    if not line:
+        return ""
+    return f"the test states them again in what it expects (line {line}): change both together"
 
 
 def caller_parameter(site: CallSite, entry: Entry) -> str:

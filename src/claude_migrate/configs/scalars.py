@@ -207,6 +207,56 @@ def record_fields(fmt: str, text: str) -> list[tuple[str, list[str]]]:
     return found
 
 
+# The words of a field that records what a model did (or cost) in a run, not what a request
+# asks for: a benchmark's or an evaluation's scores, timings, outcomes, trial numbers. A field
+# counts when one of its words (split on anything not a letter or digit) is one of these;
+# request parameters (`max_tokens`, `temperature`, `top_p`) hold none of them.
+MEASUREMENT_WORDS = frozenset(
+    {
+        "score", "scores", "accuracy", "acc", "f1", "precision", "recall", "bleu", "rouge",
+        "latency", "duration", "elapsed", "runtime", "ttft", "throughput", "cost", "trial",
+        "trials", "elo", "rating", "winrate", "wins", "losses", "ties", "passed",
+        "failed", "correct", "incorrect", "pass", "fail", "solved",
+    }
+)  # fmt: skip
+_WORDS = re.compile(r"[^a-z0-9]+")
+
+
+def measured_values(fmt: str, text: str) -> set[str]:
+    """Return the string values of the records of measurements in a (valid) YAML, JSON or TOML
+    text: in a list of two or more mappings, each mapping that also holds a number under a
+    field named for a measurement (`{"model": "claude-3-haiku-20240307", "trial": 0, "score":
+    41}`, `MEASUREMENT_WORDS`). Such a record states what that model did."""
+    if fmt not in ("json", "yaml", "toml"):
+        return set()
+    data = _parsed(fmt, text)
+    found: set[str] = set()
+    stack: list[object] = [data]
+    seen = 0
+    while stack and seen < MAX_NODES:
+        node = stack.pop()
+        seen += 1
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+            records = [item for item in node if isinstance(item, dict)]
+            if len(records) < 2:
+                continue
+            for record in records:
+                if any(_measures(key, value) for key, value in record.items()):
+                    found.update(value for value in record.values() if isinstance(value, str))
+    return found
+
+
+def _measures(key: object, value: object) -> bool:
+    if not isinstance(key, str) or isinstance(value, bool):
+        return False
+    if not isinstance(value, (int, float)):
+        return False
+    return not MEASUREMENT_WORDS.isdisjoint(_WORDS.split(key.lower()))
+
+
 def _parsed(fmt: str, text: str) -> object:
     """Return the data of a YAML, JSON or TOML text (every YAML document, as a list), or None."""
     try:
