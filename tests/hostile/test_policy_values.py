@@ -159,3 +159,22 @@ def test_a_policy_names_any_file_of_its_repository_and_a_given_policy_any_file(
     given.write_text(f'extend = "{outside}"\n')
     proc = run_cm("check", "--no-cache", "--config", str(given), ".", cwd=repo)
     assert proc.returncode in (0, 1), proc.stderr
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="outside a git work tree (a checkout unpacked from an archive) a policy found in the"
+    " checked tree may still extend any TOML file of the machine: no boundary is known there",
+)
+def test_a_policy_outside_any_work_tree_reads_no_file_outside_the_paths_given(
+    tmp_path: Path,
+) -> None:
+    secret = tmp_path / "secret.toml"
+    secret.write_text(SECRET)
+    checkout = write_tree(
+        tmp_path / "checkout",
+        {"claude-migrate.toml": f'extend = "{secret}"\n', "app.py": CALL},
+    )
+    proc = run_cm("check", "--no-cache", ".", cwd=checkout)
+    err = assert_config_error(proc, "`extend`", "outside")
+    assert "api_key" not in err and "database" not in err, err
