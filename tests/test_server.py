@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import json
 import os
@@ -10,12 +11,14 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 pygls = pytest.importorskip("pygls")
 
 from lsprotocol import types  # noqa: E402
+from pygls.exceptions import JsonRpcException  # noqa: E402
 from pygls.lsp.client import BaseLanguageClient  # noqa: E402
 
 from claude_migrate.lsp.server import LineIndex, minimal_edits  # noqa: E402
@@ -56,6 +59,8 @@ class Editor:
         self.published: dict[str, list[types.PublishDiagnosticsParams]] = {}
         self.changed = asyncio.Condition()
         self.versions: dict[str, int] = {}
+        self.shown: list[str] = []  # window/showMessage pop-ups
+        self.stderr = b""  # the server's standard error, once it exited
 
     def uri(self, name: str) -> str:
         return (self.root / name).as_uri()
@@ -124,6 +129,10 @@ async def _session(tmp_path: Path) -> AsyncIterator[Editor]:
     def on_register(params: types.RegistrationParams) -> None:
         return None
 
+    @client.feature(types.WINDOW_SHOW_MESSAGE)
+    def on_message(params: types.ShowMessageParams) -> None:
+        session.shown.append(params.message)
+
     env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUDE_MIGRATE")}
     env["CLAUDE_MIGRATE_CACHE_DIR"] = str(tmp_path / ".cache-outside")
     await client.start_io(sys.executable, "-m", "claude_migrate", "server", cwd=tmp_path, env=env)
@@ -150,16 +159,22 @@ async def _session(tmp_path: Path) -> AsyncIterator[Editor]:
         await asyncio.wait_for(client.shutdown_async(None), TIMEOUT)
         client.exit(None)
         await client.stop()
+        server = client._server
+        if server is not None and server.stderr is not None:
+            session.stderr = await server.stderr.read()
 
 
-def _drive(tmp_path: Path, scenario: Callable[[Editor], Awaitable[None]]) -> None:
+def _drive(tmp_path: Path, scenario: Callable[[Editor], Awaitable[None]]) -> Editor:
     """Run one editor session against a real server process, start to exit."""
+    ended: list[Editor] = []
 
     async def main() -> None:
         async with _session(tmp_path) as editor:
+            ended.append(editor)
             await scenario(editor)
 
     asyncio.run(main())
+    return ended[0]
 
 
 def _by_code(params: types.PublishDiagnosticsParams, code: str) -> types.Diagnostic:
@@ -540,3 +555,99 @@ def test_a_json_config_gets_no_suppression_action(tmp_path: Path) -> None:
         ]
 
     _drive(tmp_path, scenario)
+
+
+def _send_raw(editor: Editor, method: str, params: object, msg_id: str | None = None) -> Any:
+    """Send a message as raw JSON (the client's types would refuse it); a request's answer."""
+    message: dict[str, object] = {"jsonrpc": "2.0", "method": method, "params": params}
+    answer: concurrent.futures.Future[Any] | None = None
+    if msg_id is not None:
+        message["id"] = msg_id
+        answer = concurrent.futures.Future()
+        editor.client.protocol._request_futures[msg_id] = answer
+    body = json.dumps(message).encode()
+    editor.client.protocol.writer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    return None if answer is None else asyncio.wait_for(asyncio.wrap_future(answer), TIMEOUT)
+
+
+def test_requests_with_malformed_params_are_answered_invalid_params(tmp_path: Path) -> None:
+    # Sent as raw JSON, as a buggy or hostile client would: negative and string positions, a
+    # number past LSP's 2**31 range, missing fields. Each request gets JSON-RPC's -32602 answer
+    # (none would leave the editor waiting on it), and the server goes on answering.
+    uri = (tmp_path / "app.py").as_uri()
+    doc = {"uri": uri}
+    empty: dict[str, list[object]] = {"diagnostics": []}
+
+    def at(line: object, character: object) -> dict[str, object]:
+        return {"line": line, "character": character}
+
+    malformed = [
+        ("textDocument/hover", {"textDocument": doc, "position": at("x", None)}),
+        ("textDocument/hover", {}),
+        ("textDocument/hover", {"textDocument": doc, "position": at(2, 10**30)}),
+        (
+            "textDocument/codeAction",
+            {
+                "textDocument": doc,
+                "range": {"start": at(-5, -1), "end": at(-1, 0)},
+                "context": empty,
+            },
+        ),
+        ("workspace/executeCommand", {"command": "claude-migrate.fixAll", "arguments": [doc]}),
+    ]
+
+    async def scenario(editor: Editor) -> None:
+        editor.open("app.py", SOURCE)
+        await editor.wait_for("app.py", 1)
+        for number, (method, params) in enumerate(malformed):
+            with pytest.raises(JsonRpcException) as raised:
+                await _send_raw(editor, method, params, f"raw-{number}")
+            assert raised.value.code == -32602, (method, raised.value)
+        whole = types.Range(start=types.Position(0, 0), end=types.Position(99, 0))
+        assert await editor.actions("app.py", whole)
+
+    editor = _drive(tmp_path, scenario)
+    assert editor.shown == []
+    assert b"Traceback" not in editor.stderr
+    assert editor.stderr.count(b"claude-migrate server: dropped") == len(malformed)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".git"]  # nothing written
+
+
+def test_malformed_notifications_are_dropped_without_an_error(tmp_path: Path) -> None:
+    # A change to a document never opened, a watched-file event of an unknown type, and a code
+    # action request whose `only` holds a number: no pop-up, no traceback, the server reads on.
+    async def scenario(editor: Editor) -> None:
+        _send_raw(
+            editor,
+            "textDocument/didChange",
+            {
+                "textDocument": {"uri": editor.uri("never-opened.py"), "version": 3},
+                "contentChanges": [{"text": SOURCE}],
+            },
+        )
+        _send_raw(
+            editor,
+            "workspace/didChangeWatchedFiles",
+            {"changes": [{"uri": editor.uri("pyproject.toml"), "type": 99}]},
+        )
+        editor.open("app.py", SOURCE)
+        await editor.wait_for("app.py", 1)
+        answer = await _send_raw(
+            editor,
+            "textDocument/codeAction",
+            {
+                "textDocument": {"uri": editor.uri("app.py")},
+                "range": {
+                    "start": {"line": 0, "character": 0},
+                    "end": {"line": 99, "character": 0},
+                },
+                "context": {"diagnostics": [], "only": [123]},
+            },
+            "raw-only",
+        )
+        assert answer == []
+
+    editor = _drive(tmp_path, scenario)
+    assert editor.shown == []
+    assert b"Traceback" not in editor.stderr
+    assert editor.stderr.count(b"claude-migrate server: dropped") == 2

@@ -532,6 +532,7 @@ def _collect_work(request: Request, options: Options, stop: Stop) -> _Work:
             request.trusted_config or request.config,
             base=request.base_config,
             command_line=request.command_line,
+            roots=list(request.paths) or [Path(".")],
         )
         if request.stdin is not None:
             stdin = read_stdin(

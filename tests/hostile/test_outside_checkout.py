@@ -100,3 +100,14 @@ def test_a_setup_py_too_large_to_parse_in_process_proves_no_floor(tmp_path: Path
     repo = write_tree(tmp_path, {"setup.py": setup, "app.py": APP})
     _git_init(repo)
     assert [code for code, _ in _codes(repo)] == ["CM101"]
+
+
+def test_a_dependency_file_too_large_to_parse_in_process_proves_no_floor(tmp_path: Path) -> None:
+    # Read for the pin of every Python file below it, in the run's own process: a 60 MB lock
+    # file took minutes and gigabytes there, and cost each such file its findings.
+    padding = "# " + "x" * 1000 + "\n"
+    for lines, expected in ((4300, ["CM101"]), (100, ["CM107"])):
+        requirements = "anthropic>=1.2\n" + padding * lines
+        repo = write_tree(tmp_path / str(lines), {"requirements.txt": requirements, "app.py": APP})
+        _git_init(repo)
+        assert [code for code, _ in _codes(repo)] == expected

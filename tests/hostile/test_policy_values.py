@@ -159,3 +159,39 @@ def test_a_policy_names_any_file_of_its_repository_and_a_given_policy_any_file(
     given.write_text(f'extend = "{outside}"\n')
     proc = run_cm("check", "--no-cache", "--config", str(given), ".", cwd=repo)
     assert proc.returncode in (0, 1), proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("policy", "key"),
+    [
+        ('extend = "{secret}"\n', "extend"),
+        ('extend = "../secret.toml"\n', "extend"),
+        ('[retired-models]\ncatalogue = "{secret}"\n', "retired-models.catalogue"),
+    ],
+    ids=["absolute", "relative", "catalogue"],
+)
+def test_a_policy_outside_any_work_tree_reads_no_file_outside_the_paths_given(
+    tmp_path: Path, policy: str, key: str
+) -> None:
+    # A checkout unpacked from an archive has no `.git`: the path given is its boundary.
+    secret = tmp_path / "secret.toml"
+    secret.write_text(SECRET)
+    checkout = write_tree(
+        tmp_path / "checkout",
+        {"claude-migrate.toml": policy.replace("{secret}", str(secret)), "app.py": CALL},
+    )
+    for given, cwd in ((".", checkout), (str(checkout), tmp_path), ("app.py", checkout)):
+        proc = run_cm("check", "--no-cache", given, cwd=cwd)
+        err = assert_config_error(proc, f"`{key}`", "outside")
+        assert "api_key" not in err and "database" not in err, err
+
+
+def test_a_policy_above_the_paths_given_outside_git_names_any_file(tmp_path: Path) -> None:
+    # Not part of what is checked (`check pkg` under a project's root policy): as before.
+    write_tree(tmp_path / "shared", {"base.toml": "[temperature]\nmax = 0.95\n"})
+    project = write_tree(
+        tmp_path / "project",
+        {"claude-migrate.toml": 'extend = "../shared/base.toml"\n', "pkg/app.py": CALL},
+    )
+    proc = run_cm("check", "--no-cache", "--select", "CM101", "pkg", cwd=project)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

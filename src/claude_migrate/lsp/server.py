@@ -49,6 +49,7 @@ from claude_migrate.core.suppress import skips_text
 from claude_migrate.discovery.collect import kind_of
 from claude_migrate.engine.runner import run
 from claude_migrate.lsp.framing import FramedInput
+from claude_migrate.lsp.protocol import GuardedProtocol
 from claude_migrate.notebook import NOTEBOOK_KIND
 from claude_migrate.policy.catalogue import find_rule
 from claude_migrate.policy.config import PolicyLoader, read_policy_table
@@ -511,6 +512,7 @@ class MigrateServer(LanguageServer):
                 ],
                 save=True,
             ),
+            protocol_cls=GuardedProtocol,
         )
         self.loader = PolicyLoader()
         self.results: dict[str, Checked] = {}
@@ -714,6 +716,12 @@ def _takes_noqa(checked: Checked) -> bool:
     return format_of(checked.job.path) in _NOQA_CONFIGS
 
 
+def _kind_in(kind: str, wanted: object) -> bool:
+    """Return whether a code action of `kind` is one the client asked for (`only`)."""
+    # lsprotocol passes `only`'s entries through unchecked: one that is not text asks for nothing.
+    return isinstance(wanted, str) and (kind == wanted or kind.startswith(wanted + "."))
+
+
 def code_actions(
     checked: Checked, rng: types.Range, only: Iterable[str] | None = None
 ) -> list[types.CodeAction]:
@@ -721,7 +729,7 @@ def code_actions(
     wanted = list(only or [])
 
     def allowed(kind: str) -> bool:
-        return not wanted or any(kind == w or kind.startswith(w + ".") for w in wanted)
+        return not wanted or any(_kind_in(kind, w) for w in wanted)
 
     actions: list[types.CodeAction] = []
     if allowed(types.CodeActionKind.QuickFix.value):
@@ -774,7 +782,7 @@ def notebook_actions(
     wanted = list(params.context.only or [])
 
     def allowed(kind: str) -> bool:
-        return not wanted or any(kind == w or kind.startswith(w + ".") for w in wanted)
+        return not wanted or any(_kind_in(kind, w) for w in wanted)
 
     checked = ls.check_notebook_now(notebook_uri)
     if checked is None:

@@ -473,8 +473,15 @@ class PolicyLoader:
         cwd: Path | None = None,
         base: str | None = None,
         command_line: CommandLine | None = None,
+        roots: Sequence[Path] = (),
     ) -> None:
         self.cwd = (cwd or Path.cwd()).resolve()
+        # The paths the run checks (a file's folder for a file), as real paths: outside any git
+        # work tree, a policy found inside one names only files inside it (`_boundary_of`).
+        self._roots = [
+            Path(os.path.realpath(root if os.path.isdir(root) else os.path.dirname(root) or "."))
+            for root in roots
+        ]
         self._line = command_line
         self._line_spec = command_line.spec() if command_line is not None else None
         self._forced: Policy | None = None
@@ -597,10 +604,24 @@ class PolicyLoader:
             raw = read_policy_table(candidate, governing=True)
             if raw is None:
                 continue
-            policy = self._build(raw, _repository_of(Path(os.path.realpath(folder))))
+            policy = self._build(raw, self._boundary_of(Path(os.path.realpath(folder))))
             self._by_file[candidate] = policy
             return policy
         return None
+
+    def _boundary_of(self, folder: Path) -> Path | None:
+        """Return the folder whose files a policy found in `folder` (a real path) may name.
+
+        The top of its git work tree; outside any (a checkout unpacked from an archive), the
+        outermost path given that holds it, so that a policy of the checked tree never reads a
+        file elsewhere on the machine into its errors. None: a policy above every path given,
+        outside git, names any file.
+        """
+        repository = _repository_of(folder)
+        if repository is not None:
+            return repository
+        holders = [root for root in self._roots if folder.is_relative_to(root)]
+        return min(holders, key=lambda root: len(root.parts)) if holders else None
 
     def _build(self, raw: _RawPolicy, repository: Path | None = None) -> Policy:
         """Return the policy of `raw`; a file found in a `repository` names only its files."""
@@ -700,7 +721,7 @@ def _repository_of(folder: Path) -> Path | None:
 def _outside(value: str, repository: Path) -> str:
     return (
         f"{_shown(value)} is outside the repository that holds this policy "
-        f"({as_shown(repository)}):"
+        f"({as_shown(repository)}; outside git, the path given that holds it):"
         " a policy found in the checked tree names presets and files of its own repository only"
         " (a policy named by --config, --base-config or --trusted-config may name any file)"
     )

@@ -40,6 +40,12 @@ SETUP_PY = "setup.py"
 # memory limit holds, so it gets the bound above which the engine parses Python files only in a
 # worker (`engine.hazard.MAX_IN_PROCESS_BYTES`): its `ast` alone could cost gigabytes.
 MAX_SETUP_PY_BYTES = 512 * 1024
+# A longer dependency file (a lock file, a requirements or pyproject file) proves no floor
+# either: it too is parsed in the run's own process, once for every Python file below it, where
+# a pull request's 60 MB `poetry.lock` took minutes and gigabytes and cost those files their
+# findings (a CM001 for the time limit). Checked as a file of its own, it keeps its findings.
+# Real lock files stay well under this bound.
+MAX_PIN_FILE_BYTES = 4 * 1024 * 1024
 
 
 def today() -> dt.date:
@@ -191,7 +197,8 @@ def nearest_sdk_pins(folder: str) -> tuple[tuple[str, Pin], ...]:
         if fmt is None and name != SETUP_PY:
             continue
         try:
-            if fmt is None and (current / name).stat().st_size > MAX_SETUP_PY_BYTES:
+            bound = MAX_SETUP_PY_BYTES if fmt is None else MAX_PIN_FILE_BYTES
+            if (current / name).stat().st_size > bound:
                 continue
             text = (current / name).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
