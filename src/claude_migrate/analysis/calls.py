@@ -1268,7 +1268,6 @@ class CallFinder:
         self, site: CallSite, key: str, entry: Entry, values: list[Value], branches: bool
     ) -> Iterator[CallSite]:
         for value in values:
-            assert value.node is not None
             if (
                 key in site.target.model
                 and site.target.by_model
@@ -1279,7 +1278,9 @@ class CallFinder:
             if key in site.target.model and _another_model(site.client, value, server):
                 continue
             items = dict(site.params.items)
-            items[key] = Entry(key, value.node, entry.value_node, value, None)
+            # A string built from a chosen part is written nowhere: found at the call's entry.
+            holder = entry.holder if value.node is None else value.node
+            items[key] = Entry(key, holder, entry.value_node, value, None)
             params = Entries(items, site.params.opaque, set(site.params.unknown_keys))
             origin = (site.branch_of or site) if branches else site.branch_of
             yield CallSite(

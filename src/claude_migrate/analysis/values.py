@@ -79,6 +79,16 @@ class Value:
 UNKNOWN = Value(False)
 
 
+def _part_text(value: Any, only_strings: bool) -> str | None:
+    """Return the text a proven value puts in a string built from parts: a string, or (in an
+    f-string, not `only_strings`) a number it formats; never a bool, which formats as a word."""
+    if isinstance(value, str):
+        return value
+    if only_strings or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return str(value)
+
+
 def _spelled_default(parts: list[str], defaults: list[tuple[int, Value]]) -> Value:
     """Return a string built around one parameter default some call relies on: the whole
     text, found (and fixed) at the default, the text around it kept (`Value.spelled`)."""
@@ -1125,6 +1135,8 @@ class ValueResolver:
             return self._held_choices(held[0], held[1], depth + 1)
         if _self_read(node, scope) is not None:
             return self._attribute_choices(node, scope, depth)
+        if isinstance(node, (cst.FormattedString, cst.BinaryOperation)):
+            return self._built_choices(node, scope, depth)
         if not isinstance(node, cst.Call):
             return None
         func = node.func
@@ -1140,6 +1152,65 @@ class ValueResolver:
         if helper is None or not helper.returns or len(helper.returns) > MAX_MEMBERS:
             return None
         return self._members(helper.returns, helper, depth)
+
+    def _built_choices(
+        self, node: cst.FormattedString | cst.BinaryOperation, scope: Scope, depth: int
+    ) -> list[Value] | None:
+        """Return the strings an f-string or `a + b` may build when a part is one of several
+        proven values (`f"claude-{version}"`, `version` one of two literals): each whole string.
+
+        No literal holds one of them, and the expression serves every value: they are found at
+        the call, where no fix writes (`Value.node` None).
+        """
+        parts = self._built_parts(node)
+        if parts is None:
+            return None
+        only_strings = isinstance(node, cst.BinaryOperation)  # `+` of numbers adds them
+        built = [""]
+        for part in parts:
+            if isinstance(part, str):
+                built = [text + part for text in built]
+                continue
+            one = self.value(part, scope, depth + 1)
+            options = [one] if one.known else self.choices(part, scope, depth + 1)
+            if not options or any(option.default for option in options):
+                return None  # a relied-on default is found where it is written
+            texts = [_part_text(option.value, only_strings) for option in options]
+            if any(text is None for text in texts):
+                return None
+            built = [text + str(more) for text in built for more in texts]
+            if len(built) > MAX_MEMBERS:
+                return None
+        names = [_dotted(part) for part in parts if not isinstance(part, str)]
+        via = "a string built from " + (", ".join(n for n in names if n) or "parts")
+        return [Value(True, text, None, via, choice=True) for text in dict.fromkeys(built)]
+
+    @staticmethod
+    def _built_parts(
+        node: cst.FormattedString | cst.BinaryOperation,
+    ) -> list[str | cst.BaseExpression] | None:
+        """Return an f-string's or `a + b`'s text as written and the expressions it joins."""
+        if isinstance(node, cst.BinaryOperation):
+            if not isinstance(node.operator, cst.Add):
+                return None
+            return [node.left, node.right]
+        if "b" in node.prefix.lower():
+            return None
+        parts: list[str | cst.BaseExpression] = []
+        for part in node.parts:
+            if isinstance(part, cst.FormattedStringText):
+                if any(mark in part.value for mark in ("{{", "}}", "\\")):
+                    return None  # escapes: the text is not the value as written
+                parts.append(part.value)
+            elif (
+                isinstance(part, cst.FormattedStringExpression)
+                and part.conversion is None
+                and part.format_spec is None
+            ):
+                parts.append(part.expression)
+            else:
+                return None
+        return parts
 
     def _held_choices(
         self, node: cst.BaseExpression, scope: Scope, depth: int
