@@ -812,3 +812,53 @@ def test_a_model_id_added_from_a_chosen_part_is_read_and_numbers_are_not_joined(
     )
     # The retired id only; `0.1 + extra` adds numbers, and is not read as text.
     assert _found(root, "CM101", "CM302") == {("bot/ask.py", 10, "CM302")}
+
+
+# A helper merging a module's defaults with the keywords its caller gives (`**overrides`).
+_MERGING_HELPER = (
+    "import anthropic\n\n"
+    'DEFAULTS = {"model": "claude-sonnet-4-6", "temperature": 0.9, "max_tokens": 512}\n\n'
+    "client = anthropic.Anthropic()\n\n\n"
+    "def request(text, **overrides):\n"
+    '    return {**DEFAULTS, "messages": [text], **overrides}\n\n\n'
+)
+
+
+def test_keywords_a_call_gives_a_merging_helper_replace_its_defaults(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "bot/__init__.py": "",
+            "bot/chat.py": _MERGING_HELPER
+            + (
+                "def cool(text):\n"
+                "    return client.messages.create(**request(text, temperature=0.1))\n\n\n"
+                "def long(text):\n"
+                "    return client.messages.create(\n"
+                "        **request(text, temperature=0.0, max_tokens=8000, stream=True)\n"
+                "    )\n"
+            ),
+        },
+    )
+    # Every call overrides the default temperature: 0.9 is never sent. The one that sets
+    # max_tokens is found at its keyword; the one that leaves `stream` out does not stream.
+    assert _found(root, "CM101", "CM102", "CM104") == {
+        ("bot/chat.py", 13, "CM104"),
+        ("bot/chat.py", 18, "CM102"),
+    }
+
+
+def test_a_merging_helper_given_unseen_keywords_keeps_its_defaults_open(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "bot/__init__.py": "",
+            "bot/chat.py": _MERGING_HELPER
+            + (
+                "def hot(text, extra):\n"
+                "    return client.messages.create(**request(text, **extra))\n"
+            ),
+        },
+    )
+    # `**extra` may or may not override the default: it is what the call sends unless so.
+    assert _found(root, "CM101", "CM104") == {("bot/chat.py", 3, "CM101")}

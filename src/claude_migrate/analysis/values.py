@@ -27,6 +27,8 @@ from claude_migrate.core.lazy import lazy_import
 from claude_migrate.core.templates import Piece, format_pieces, percent_pieces
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     import libcst as cst
 
     from claude_migrate.analysis.resolving import SymbolResolver
@@ -1493,12 +1495,64 @@ class ValueResolver:
         returned = helper.returns[0]
         if self.dict_node(returned, helper, depth + 1) is None:
             return None
-        entries = self.expand(returned, helper, depth + 1)
+        bound = self._keywords_given(returned, node, helper, scope, depth)
+        if bound is not None:
+            # `return {**DEFAULTS, **overrides}`: what the call gives `**overrides`, in order.
+            entries = self.entries_of_dict(returned, helper, depth + 1, bound) or Entries()
+        else:
+            entries = self.expand(returned, helper, depth + 1)
         if entries.opaque and not entries.items:
             return None
         self.expanded.add(id(node))
         self._bind_params(entries, node, helper, scope, depth)
         return entries
+
+    def _keywords_given(
+        self, returned: cst.BaseExpression, call: cst.Call, helper: Scope, scope: Scope, depth: int
+    ) -> dict[int, Entries] | None:
+        """Return what a helper's `**kwargs` holds for this call, by the node of each spread of
+        it in the dict literal (or `dict(...)`) the helper returns: the keywords the call gives
+        that no other parameter takes.
+
+        Only when every argument of the call is seen (no `*args`/`**more`) and the helper
+        neither rebinds nor changes its `**kwargs` (a mutating method on any name already
+        stops `_helper_entries`). A key the call gives then replaces the one spread before it,
+        and a key it does not give is not passed by the spread: what the call sends, where a
+        spread of unknown keys would leave every key before it open.
+        """
+        definition = helper.node
+        if not isinstance(definition, cst.FunctionDef) or any(arg.star for arg in call.args):
+            return None
+        params = definition.params
+        star = params.star_kwarg
+        if star is None:
+            return None
+        varkw = star.name.value
+        if isinstance(returned, cst.Dict):
+            spreads = [e.value for e in returned.elements if isinstance(e, cst.StarredDictElement)]
+        elif isinstance(returned, cst.Call):
+            spreads = [arg.value for arg in returned.args if arg.star == "**"]
+        else:
+            return None
+        at = [n for n in spreads if isinstance(n, cst.Name) and n.value == varkw]
+        bindings = [b for b in helper.bindings.get(varkw, []) if b.kind != "annotation"]
+        if (
+            not at
+            or len(bindings) != 1
+            or varkw in helper.subscript_sets
+            or varkw in helper.deep_sets
+        ):
+            return None
+        named = {p.name.value for p in (*params.posonly_params, *params.params)}
+        named.update(p.name.value for p in params.kwonly_params)
+        given = Entries()
+        for arg in call.args:
+            if arg.keyword is None or arg.keyword.value in named:
+                continue
+            key = arg.keyword.value
+            value = self.value(arg.value, scope, depth + 1)
+            given.items[key] = Entry(key, arg, arg.value, value, call)
+        return {id(node): given for node in at}
 
     def _bind_params(
         self, entries: Entries, node: cst.Call, helper: Scope, scope: Scope, depth: int
@@ -1697,14 +1751,23 @@ class ValueResolver:
         return False
 
     def entries_of_dict(
-        self, node: cst.BaseExpression, scope: Scope, depth: int = 0
+        self,
+        node: cst.BaseExpression,
+        scope: Scope,
+        depth: int = 0,
+        bound: Mapping[int, Entries] | None = None,
     ) -> Entries | None:
-        """Return the entries of a dict literal or `dict(...)` call, or None if not one."""
+        """Return the entries of a dict literal or `dict(...)` call, or None if not one.
+
+        `bound`: what some of its spreads are known to pass (by the spread name's node)."""
         entries = Entries()
+        bound = bound or {}
         if isinstance(node, cst.Dict):
             for element in node.elements:
                 if not isinstance(element, cst.DictElement):
-                    nested = self.expand(element.value, scope, depth + 1)
+                    nested = bound.get(id(element.value))
+                    if nested is None:
+                        nested = self.expand(element.value, scope, depth + 1)
                     self._merge(entries, nested)
                     continue
                 key = string_value(element.key)
@@ -1725,7 +1788,10 @@ class ValueResolver:
                     )
                 elif arg.star == "**" or (arg.star == "" and arg is node.args[0]):
                     # `dict(**other)`, or `dict(other)`: a copy of a dict we may see.
-                    self._merge(entries, self.expand(arg.value, scope, depth + 1))
+                    nested = bound.get(id(arg.value)) if arg.star else None
+                    if nested is None:
+                        nested = self.expand(arg.value, scope, depth + 1)
+                    self._merge(entries, nested)
                 else:
                     entries.opaque = True
             return entries
