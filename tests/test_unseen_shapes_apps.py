@@ -862,3 +862,76 @@ def test_a_merging_helper_given_unseen_keywords_keeps_its_defaults_open(tmp_path
     )
     # `**extra` may or may not override the default: it is what the call sends unless so.
     assert _found(root, "CM101", "CM104") == {("bot/chat.py", 3, "CM101")}
+
+
+_ROUTER = (
+    "from litellm import Router\n\n"
+    "model_list = [\n"
+    "    {\n"
+    '        "model_name": "fast",\n'
+    '        "litellm_params": {"model": "anthropic/claude-sonnet-4-6", "temperature": 0.9},\n'
+    "    },\n"
+    '    {"model_name": "other", "litellm_params": {"model": "gpt-4o", "temperature": 0.9}},\n'
+    "]\n"
+    "router = Router(model_list=model_list)\n\n\n"
+)
+
+
+def test_a_router_call_by_a_claude_deployment_s_group_name_sends_its_params(
+    tmp_path: Path,
+) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "svc/__init__.py": "",
+            "svc/route.py": _ROUTER
+            + (
+                "def fast(text):\n"
+                '    return router.completion(model="fast", messages=[text])\n\n\n'
+                "def cool(text):\n"
+                '    return router.completion(model="fast", temperature=0.1, stream=True,\n'
+                "                             messages=[text])\n\n\n"
+                "def other(text):\n"
+                '    return router.completion(model="other", messages=[text])\n'
+            ),
+        },
+    )
+    # The deployment's temperature is sent by `fast` (found where the list writes it), not
+    # by `cool`, whose own keyword goes over it; the other vendor's group stays silent.
+    data = Cli(root).json("check", "--no-cache", "--select", "CM101,CM104", ".")
+    found = {(d["path"], d["line"], d["code"]) for d in data["diagnostics"]}
+    assert found == {("svc/route.py", 6, "CM101"), ("svc/route.py", 14, "CM104")}
+    (temperature,) = [d for d in data["diagnostics"] if d["code"] == "CM101"]
+    assert [r["line"] for r in temperature.get("related", [])] in ([], [14])
+
+
+@pytest.mark.parametrize(
+    ("written", "instead"),
+    [
+        # Two deployments in one group: LiteLLM balances between them.
+        ('"model_name": "other"', '"model_name": "fast"'),
+        ("Router(model_list=model_list)", "Router(model_list=model_list + extra)"),
+        (
+            "Router(model_list=model_list)",
+            'Router(model_list=model_list, default_litellm_params={"temperature": 0.0})',
+        ),
+        ("Router(model_list=model_list)", "Router(model_list=model_list, **settings)"),
+        ("router = Router", 'model_list.append({"model_name": "fast"})\nrouter = Router'),
+    ],
+    ids=["balanced-group", "built-list", "router-defaults", "unseen-keywords", "changed-list"],
+)
+def test_a_router_whose_group_is_not_proven_one_claude_deployment_is_silent(
+    tmp_path: Path, written: str, instead: str
+) -> None:
+    source = _ROUTER.replace(written, instead)
+    assert source != _ROUTER
+    root = write_tree(
+        tmp_path,
+        {
+            "svc/__init__.py": "",
+            "svc/route.py": "settings = {}\nextra = []\n"
+            + source
+            + ('def fast(text):\n    return router.completion(model="fast", messages=[text])\n'),
+        },
+    )
+    assert _found(root, "CM101", "CM104") == set()

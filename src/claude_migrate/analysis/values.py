@@ -49,6 +49,7 @@ ENUM_CLASSES = frozenset({"enum.Enum", "enum.StrEnum", "enum.IntEnum", "enum.Fla
 # Builtin conversions of a known value (`float(TEMPERATURE)`).
 _CONVERSIONS: dict[str, Any] = {"float": float, "int": int, "str": str}
 MUTATING_METHODS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__"})
+LIST_MUTATORS = frozenset({"append", "extend", "insert", "remove", "pop", "clear", "__iadd__"})
 
 
 @dataclass(frozen=True)
@@ -785,6 +786,18 @@ class ValueResolver:
             return UNKNOWN
         via = inner.via or f"{table_name}[{wanted[1]}]"
         return Value(True, inner.value, inner.node, via)
+
+    def table_changed(self, name: str, scope: Scope) -> bool:
+        """Return whether any code of the module changes the table (a dict, or a list of
+        them) `name` in place: an item set, or a method of either kind that changes it."""
+        if self._changed(name, scope) or self.symbols is None:
+            return True
+        return any(
+            isinstance(func := record.node.func, cst.Attribute)
+            and func.attr.value in LIST_MUTATORS
+            and _dotted(_subscript_root(func.value)) == name
+            for record in self.symbols.index.calls
+        )
 
     def _changed(self, name: str, scope: Scope) -> bool:
         """Return whether any code of the module sets an item of the table `name` (`MODELS`,
