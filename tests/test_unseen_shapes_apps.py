@@ -235,13 +235,6 @@ def test_a_request_dict_handed_to_a_sender_method_is_read(tmp_path: Path) -> Non
     assert ("svc/chat.py", 9, "CM104") in found
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a parameter given a default in an `if`/`elif` chain on another setting too "
-    "(`if provider and not model: model = DEFAULTS.get(provider, ...)` / `elif not model: "
-    "model = ...`) and kept in `self` is not followed: only a lone `if not model:` or "
-    "`if model is None:` guard is read as `model or DEFAULT`",
-)
 def test_a_model_defaulted_per_provider_in_init_reaches_the_call(tmp_path: Path) -> None:
     root = write_tree(
         tmp_path,
