@@ -778,6 +778,12 @@ def test_a_model_id_built_from_a_part_chosen_among_literals_is_read(tmp_path: Pa
         ("bot/ask.py", 9, "claude-3-haiku-20240307", True),
         ("bot/ask.py", 9, "claude-3-opus-20240229", True),
     }
+    # A migration cannot move it either: the call is on its checklist, the file unchanged.
+    before = (root / "bot/ask.py").read_text()
+    result = Cli(root)("migrate", "--to", "claude-opus-4-6", "--unsafe-fixes", ".")
+    assert result.exit_code == 1, result.output
+    assert "bot/ask.py:9:9: CM304 model 'claude-3-opus-20240229' cannot move" in result.output
+    assert (root / "bot/ask.py").read_text() == before
 
 
 def test_a_model_id_added_from_a_chosen_part_is_read_and_numbers_are_not_joined(
