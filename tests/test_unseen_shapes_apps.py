@@ -235,13 +235,6 @@ def test_a_request_dict_handed_to_a_sender_method_is_read(tmp_path: Path) -> Non
     assert ("svc/chat.py", 9, "CM104") in found
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a parameter given a default in an `if`/`elif` chain on another setting too "
-    "(`if provider and not model: model = DEFAULTS.get(provider, ...)` / `elif not model: "
-    "model = ...`) and kept in `self` is not followed: only a lone `if not model:` or "
-    "`if model is None:` guard is read as `model or DEFAULT`",
-)
 def test_a_model_defaulted_per_provider_in_init_reaches_the_call(tmp_path: Path) -> None:
     root = write_tree(
         tmp_path,
@@ -818,13 +811,6 @@ def test_a_class_attribute_is_read_unless_a_write_may_reach_the_class_or_instanc
     assert len(related) == read, data["diagnostics"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a model id built from a literal template and a part chosen among literals "
-    '(`version = "3-haiku-20240307" if fast else "3-opus-20240229"`, then '
-    '`f"claude-{version}"`) is not read: a string built from parts is read only when each '
-    "part is one proven value, not a small set of them",
-)
 def test_a_model_id_built_from_a_part_chosen_among_literals_is_read(tmp_path: Path) -> None:
     root = write_tree(
         tmp_path,
@@ -843,7 +829,172 @@ def test_a_model_id_built_from_a_part_chosen_among_literals_is_read(tmp_path: Pa
             ),
         },
     )
-    assert ("bot/ask.py", 9, "CM302") in _found(root, "CM302")
+    data = Cli(root).json("check", "--no-cache", "--select", "CM302", ".")
+    found = {
+        (d["path"], d["line"], d["message"].split("'")[1], d["fix"] is None)
+        for d in data["diagnostics"]
+    }
+    # One finding per id the call may send, at the call; no fix: the f-string serves both.
+    assert found == {
+        ("bot/ask.py", 9, "claude-3-haiku-20240307", True),
+        ("bot/ask.py", 9, "claude-3-opus-20240229", True),
+    }
+    # A migration cannot move it either: the call is on its checklist, the file unchanged.
+    before = (root / "bot/ask.py").read_text()
+    result = Cli(root)("migrate", "--to", "claude-opus-4-6", "--unsafe-fixes", ".")
+    assert result.exit_code == 1, result.output
+    assert "bot/ask.py:9:9: CM304 model 'claude-3-opus-20240229' cannot move" in result.output
+    assert (root / "bot/ask.py").read_text() == before
+
+
+def test_a_model_id_added_from_a_chosen_part_is_read_and_numbers_are_not_joined(
+    tmp_path: Path,
+) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "bot/__init__.py": "",
+            "bot/ask.py": (
+                "import anthropic\n\n"
+                "client = anthropic.Anthropic()\n\n\n"
+                "def ask(text, big):\n"
+                '    size = "3-opus-20240229" if big else "sonnet-4-6"\n'
+                "    extra = 0.5 if big else 0.0\n"
+                "    with client.messages.stream(\n"
+                '        model="claude-" + size,\n'
+                "        max_tokens=512,\n"
+                "        temperature=0.1 + extra,\n"
+                "        messages=[text],\n"
+                "    ) as stream:\n"
+                "        return stream.get_final_message()\n"
+            ),
+        },
+    )
+    # The retired id only; `0.1 + extra` adds numbers, and is not read as text.
+    assert _found(root, "CM101", "CM302") == {("bot/ask.py", 10, "CM302")}
+
+
+# A helper merging a module's defaults with the keywords its caller gives (`**overrides`).
+_MERGING_HELPER = (
+    "import anthropic\n\n"
+    'DEFAULTS = {"model": "claude-sonnet-4-6", "temperature": 0.9, "max_tokens": 512}\n\n'
+    "client = anthropic.Anthropic()\n\n\n"
+    "def request(text, **overrides):\n"
+    '    return {**DEFAULTS, "messages": [text], **overrides}\n\n\n'
+)
+
+
+def test_keywords_a_call_gives_a_merging_helper_replace_its_defaults(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "bot/__init__.py": "",
+            "bot/chat.py": _MERGING_HELPER
+            + (
+                "def cool(text):\n"
+                "    return client.messages.create(**request(text, temperature=0.1))\n\n\n"
+                "def long(text):\n"
+                "    return client.messages.create(\n"
+                "        **request(text, temperature=0.0, max_tokens=8000, stream=True)\n"
+                "    )\n"
+            ),
+        },
+    )
+    # Every call overrides the default temperature: 0.9 is never sent. The one that sets
+    # max_tokens is found at its keyword; the one that leaves `stream` out does not stream.
+    assert _found(root, "CM101", "CM102", "CM104") == {
+        ("bot/chat.py", 13, "CM104"),
+        ("bot/chat.py", 18, "CM102"),
+    }
+
+
+def test_a_merging_helper_given_unseen_keywords_keeps_its_defaults_open(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "bot/__init__.py": "",
+            "bot/chat.py": _MERGING_HELPER
+            + (
+                "def hot(text, extra):\n"
+                "    return client.messages.create(**request(text, **extra))\n"
+            ),
+        },
+    )
+    # `**extra` may or may not override the default: it is what the call sends unless so.
+    assert _found(root, "CM101", "CM104") == {("bot/chat.py", 3, "CM101")}
+
+
+_ROUTER = (
+    "from litellm import Router\n\n"
+    "model_list = [\n"
+    "    {\n"
+    '        "model_name": "fast",\n'
+    '        "litellm_params": {"model": "anthropic/claude-sonnet-4-6", "temperature": 0.9},\n'
+    "    },\n"
+    '    {"model_name": "other", "litellm_params": {"model": "gpt-4o", "temperature": 0.9}},\n'
+    "]\n"
+    "router = Router(model_list=model_list)\n\n\n"
+)
+
+
+def test_a_router_call_by_a_claude_deployment_s_group_name_sends_its_params(
+    tmp_path: Path,
+) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "svc/__init__.py": "",
+            "svc/route.py": _ROUTER
+            + (
+                "def fast(text):\n"
+                '    return router.completion(model="fast", messages=[text])\n\n\n'
+                "def cool(text):\n"
+                '    return router.completion(model="fast", temperature=0.1, stream=True,\n'
+                "                             messages=[text])\n\n\n"
+                "def other(text):\n"
+                '    return router.completion(model="other", messages=[text])\n'
+            ),
+        },
+    )
+    # The deployment's temperature is sent by `fast` (found where the list writes it), not
+    # by `cool`, whose own keyword goes over it; the other vendor's group stays silent.
+    data = Cli(root).json("check", "--no-cache", "--select", "CM101,CM104", ".")
+    found = {(d["path"], d["line"], d["code"]) for d in data["diagnostics"]}
+    assert found == {("svc/route.py", 6, "CM101"), ("svc/route.py", 14, "CM104")}
+    (temperature,) = [d for d in data["diagnostics"] if d["code"] == "CM101"]
+    assert [r["line"] for r in temperature.get("related", [])] in ([], [14])
+
+
+@pytest.mark.parametrize(
+    ("written", "instead"),
+    [
+        # Two deployments in one group: LiteLLM balances between them.
+        ('"model_name": "other"', '"model_name": "fast"'),
+        ("Router(model_list=model_list)", "Router(model_list=model_list + extra)"),
+        (
+            "Router(model_list=model_list)",
+            'Router(model_list=model_list, default_litellm_params={"temperature": 0.0})',
+        ),
+        ("Router(model_list=model_list)", "Router(model_list=model_list, **settings)"),
+        ("router = Router", 'model_list.append({"model_name": "fast"})\nrouter = Router'),
+    ],
+    ids=["balanced-group", "built-list", "router-defaults", "unseen-keywords", "changed-list"],
+)
+def test_a_router_whose_group_is_not_proven_one_claude_deployment_is_silent(
+    tmp_path: Path, written: str, instead: str
+) -> None:
+    source = _ROUTER.replace(written, instead)
+    assert source != _ROUTER
+    root = write_tree(
+        tmp_path,
+        {
+            "svc/__init__.py": "",
+            "svc/route.py": "settings = {}\nextra = []\n"
+            + source
+            + ('def fast(text):\n    return router.completion(model="fast", messages=[text])\n'),
+        },
+    )
+    assert _found(root, "CM101", "CM104") == set()
 
 
 _KWARGS_CLIENT = (

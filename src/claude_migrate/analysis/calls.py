@@ -85,6 +85,7 @@ from claude_migrate.targets.langchain import LANGCHAIN_CLAUDE_ONLY, langchain_ta
 from claude_migrate.targets.litellm import (
     LITELLM_FUNCTIONS,
     LITELLM_ROUTER,
+    LITELLM_ROUTERS,
     ROUTER_METHODS,
 )
 from claude_migrate.targets.llama_index import LLAMAINDEX_BEDROCK_CLASSES, LLAMAINDEX_CLASSES
@@ -819,7 +820,7 @@ class CallFinder:
             key = BEDROCK_METHODS.get(symbol.path[0])
             return self._bedrock_site(record, TARGETS[key]) if key else None
         if symbol.cls == LITELLM_ROUTER and symbol.path in ROUTER_METHODS:
-            return self._litellm_site(record)
+            return self._litellm_site(record) or self._router_alias_site(record)
         if symbol.cls == BEDROCK_AGENT_RUNTIME and len(symbol.path) == 1:
             key = BEDROCK_AGENT_METHODS.get(symbol.path[0])
             return self._agent_site(record, TARGETS[key]) if key else None
@@ -1217,6 +1218,88 @@ class CallFinder:
             return None
         return CallSite(record, TARGETS["litellm:completion"], args, client="litellm")
 
+    def _router_alias_site(self, record: CallRecord) -> CallSite | None:
+        """Return a LiteLLM Router's call by a model group name (`router.completion(model=
+        "fast")`) whose one deployment, in the `model_list` the Router is made with here, is a
+        Claude model's.
+
+        The Router sends the deployment's `litellm_params` with the call's own keywords over
+        them (litellm/router.py, `Router._completion`: `data = deployment["litellm_params"].
+        copy()`, then `litellm.completion(**{**data, "messages": messages, ..., **kwargs})`):
+        its model, and its sampling limits where the call gives none. A group of several
+        deployments (load-balanced), a list changed in place, a deployment not written as a
+        dict of literal keys or a Router made with `default_litellm_params` (sent too) is not
+        read.
+        """
+        args = self.kwargs(record)
+        alias = self._string(args.get(MODEL), record)
+        model_list = self._router_model_list(record) if alias is not None else None
+        if model_list is None:
+            return None
+        deployments: list[Entries | None] = []
+        for element in model_list[0].elements:
+            if isinstance(element, cst.StarredElement):
+                return None
+            found = self.values.dict_node(element.value, model_list[1])
+            if found is None:
+                return None
+            entries = self.values.entries_of_dict(found[0], found[1])
+            if entries is None or entries.opaque:
+                return None
+            name = self._string(entries.get("model_name"), record)
+            if name is None:
+                return None
+            if name == alias:
+                deployments.append(self.values.nested(entries.get("litellm_params"), found[1]))
+        deployment = deployments[0] if len(deployments) == 1 else None
+        if deployment is None:
+            return None
+        model = self._string(deployment.get(MODEL), record)
+        if model is None or not is_claude_model(model):
+            return None
+        items = dict(deployment.items)
+        items.update((key, entry) for key, entry in args.items.items() if key != MODEL)
+        unknown = (deployment.unknown_keys | args.unknown_keys) - set(args.items)
+        params = Entries(items, deployment.opaque or args.opaque, unknown)
+        return CallSite(
+            record, TARGETS["litellm:completion"], params, client="litellm", call_args=args
+        )
+
+    def _router_model_list(self, record: CallRecord) -> tuple[cst.List, Scope] | None:
+        """Return the list literal a Router is made with, for a call of the Router's method: the
+        receiver a name (or `self.<attr>`) bound once to `Router(model_list=[...])`, the list
+        changed nowhere in the module."""
+        func = record.node.func
+        assert isinstance(func, cst.Attribute)
+        made: tuple[cst.BaseExpression, Scope] | None = None
+        if isinstance(func.value, cst.Name):
+            binding = self.values.single_binding(func.value.value, record.scope)
+            if binding is not None and binding.value is not None:
+                made = (binding.value, binding.scope)
+        else:
+            made = self.values.self_attribute(func.value, record.scope)
+        if made is None or not isinstance(made[0], cst.Call):
+            return None
+        call, scope = made[0], made[1]
+        qual = self.resolver.resolve(call.func, scope)
+        if not (isinstance(qual, Qual) and qual.name in LITELLM_ROUTERS):
+            return None
+        given: cst.BaseExpression | None = None
+        for index, arg in enumerate(call.args):
+            keyword = arg.keyword.value if arg.keyword is not None else None
+            if arg.star or keyword == "default_litellm_params":
+                return None  # other keywords sent with every request, or unseen ones
+            if keyword == "model_list" or (keyword is None and index == 0):
+                given = arg.value
+        if isinstance(given, cst.Name):
+            if self.values.table_changed(given.value, scope):
+                return None
+            binding = self.values.single_binding(given.value, scope)
+            if binding is None or binding.value is None:
+                return None
+            given, scope = binding.value, binding.scope
+        return (given, scope) if isinstance(given, cst.List) else None
+
     def _looped_model(self, entry: Entry | None, record: CallRecord) -> str | None:
         """Return a Claude model a loop's name gives a call recognised by its model.
 
@@ -1268,7 +1351,6 @@ class CallFinder:
         self, site: CallSite, key: str, entry: Entry, values: list[Value], branches: bool
     ) -> Iterator[CallSite]:
         for value in values:
-            assert value.node is not None
             if (
                 key in site.target.model
                 and site.target.by_model
@@ -1279,7 +1361,9 @@ class CallFinder:
             if key in site.target.model and _another_model(site.client, value, server):
                 continue
             items = dict(site.params.items)
-            items[key] = Entry(key, value.node, entry.value_node, value, None)
+            # A string built from a chosen part is written nowhere: found at the call's entry.
+            holder = entry.holder if value.node is None else value.node
+            items[key] = Entry(key, holder, entry.value_node, value, None)
             params = Entries(items, site.params.opaque, set(site.params.unknown_keys))
             origin = (site.branch_of or site) if branches else site.branch_of
             yield CallSite(

@@ -27,6 +27,8 @@ from claude_migrate.core.lazy import lazy_import
 from claude_migrate.core.templates import Piece, format_pieces, percent_pieces
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     import libcst as cst
 
     from claude_migrate.analysis.resolving import SymbolResolver
@@ -47,6 +49,7 @@ ENUM_CLASSES = frozenset({"enum.Enum", "enum.StrEnum", "enum.IntEnum", "enum.Fla
 # Builtin conversions of a known value (`float(TEMPERATURE)`).
 _CONVERSIONS: dict[str, Any] = {"float": float, "int": int, "str": str}
 MUTATING_METHODS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__"})
+LIST_MUTATORS = frozenset({"append", "extend", "insert", "remove", "pop", "clear", "__iadd__"})
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,16 @@ class Value:
 
 
 UNKNOWN = Value(False)
+
+
+def _part_text(value: Any, only_strings: bool) -> str | None:
+    """Return the text a proven value puts in a string built from parts: a string, or (in an
+    f-string, not `only_strings`) a number it formats; never a bool, which formats as a word."""
+    if isinstance(value, str):
+        return value
+    if only_strings or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return str(value)
 
 
 def _spelled_default(parts: list[str], defaults: list[tuple[int, Value]]) -> Value:
@@ -785,6 +798,18 @@ class ValueResolver:
         via = inner.via or f"{table_name}[{wanted[1]}]"
         return Value(True, inner.value, inner.node, via)
 
+    def table_changed(self, name: str, scope: Scope) -> bool:
+        """Return whether any code of the module changes the table (a dict, or a list of
+        them) `name` in place: an item set, or a method of either kind that changes it."""
+        if self._changed(name, scope) or self.symbols is None:
+            return True
+        return any(
+            isinstance(func := record.node.func, cst.Attribute)
+            and func.attr.value in LIST_MUTATORS
+            and _dotted(_subscript_root(func.value)) == name
+            for record in self.symbols.index.calls
+        )
+
     def _changed(self, name: str, scope: Scope) -> bool:
         """Return whether any code of the module sets an item of the table `name` (`MODELS`,
         or `self.config` in the methods of the class `scope` is a method of) or calls a
@@ -1136,6 +1161,8 @@ class ValueResolver:
             return self._held_choices(held[0], held[1], depth + 1)
         if _self_read(node, scope) is not None:
             return self._attribute_choices(node, scope, depth)
+        if isinstance(node, (cst.FormattedString, cst.BinaryOperation)):
+            return self._built_choices(node, scope, depth)
         if not isinstance(node, cst.Call):
             return None
         func = node.func
@@ -1154,6 +1181,65 @@ class ValueResolver:
         if helper is None or not helper.returns or len(helper.returns) > MAX_MEMBERS:
             return None
         return self._members(helper.returns, helper, depth)
+
+    def _built_choices(
+        self, node: cst.FormattedString | cst.BinaryOperation, scope: Scope, depth: int
+    ) -> list[Value] | None:
+        """Return the strings an f-string or `a + b` may build when a part is one of several
+        proven values (`f"claude-{version}"`, `version` one of two literals): each whole string.
+
+        No literal holds one of them, and the expression serves every value: they are found at
+        the call, where no fix writes (`Value.node` None).
+        """
+        parts = self._built_parts(node)
+        if parts is None:
+            return None
+        only_strings = isinstance(node, cst.BinaryOperation)  # `+` of numbers adds them
+        built = [""]
+        for part in parts:
+            if isinstance(part, str):
+                built = [text + part for text in built]
+                continue
+            one = self.value(part, scope, depth + 1)
+            options = [one] if one.known else self.choices(part, scope, depth + 1)
+            if not options or any(option.default for option in options):
+                return None  # a relied-on default is found where it is written
+            texts = [_part_text(option.value, only_strings) for option in options]
+            if any(text is None for text in texts):
+                return None
+            built = [text + str(more) for text in built for more in texts]
+            if len(built) > MAX_MEMBERS:
+                return None
+        names = [_dotted(part) for part in parts if not isinstance(part, str)]
+        via = "a string built from " + (", ".join(n for n in names if n) or "parts")
+        return [Value(True, text, None, via, choice=True) for text in dict.fromkeys(built)]
+
+    @staticmethod
+    def _built_parts(
+        node: cst.FormattedString | cst.BinaryOperation,
+    ) -> list[str | cst.BaseExpression] | None:
+        """Return an f-string's or `a + b`'s text as written and the expressions it joins."""
+        if isinstance(node, cst.BinaryOperation):
+            if not isinstance(node.operator, cst.Add):
+                return None
+            return [node.left, node.right]
+        if "b" in node.prefix.lower():
+            return None
+        parts: list[str | cst.BaseExpression] = []
+        for part in node.parts:
+            if isinstance(part, cst.FormattedStringText):
+                if any(mark in part.value for mark in ("{{", "}}", "\\")):
+                    return None  # escapes: the text is not the value as written
+                parts.append(part.value)
+            elif (
+                isinstance(part, cst.FormattedStringExpression)
+                and part.conversion is None
+                and part.format_spec is None
+            ):
+                parts.append(part.expression)
+            else:
+                return None
+        return parts
 
     def _held_choices(
         self, node: cst.BaseExpression, scope: Scope, depth: int
@@ -1436,12 +1522,64 @@ class ValueResolver:
         returned = helper.returns[0]
         if self.dict_node(returned, helper, depth + 1) is None:
             return None
-        entries = self.expand(returned, helper, depth + 1)
+        bound = self._keywords_given(returned, node, helper, scope, depth)
+        if bound is not None:
+            # `return {**DEFAULTS, **overrides}`: what the call gives `**overrides`, in order.
+            entries = self.entries_of_dict(returned, helper, depth + 1, bound) or Entries()
+        else:
+            entries = self.expand(returned, helper, depth + 1)
         if entries.opaque and not entries.items:
             return None
         self.expanded.add(id(node))
         self._bind_params(entries, node, helper, scope, depth)
         return entries
+
+    def _keywords_given(
+        self, returned: cst.BaseExpression, call: cst.Call, helper: Scope, scope: Scope, depth: int
+    ) -> dict[int, Entries] | None:
+        """Return what a helper's `**kwargs` holds for this call, by the node of each spread of
+        it in the dict literal (or `dict(...)`) the helper returns: the keywords the call gives
+        that no other parameter takes.
+
+        Only when every argument of the call is seen (no `*args`/`**more`) and the helper
+        neither rebinds nor changes its `**kwargs` (a mutating method on any name already
+        stops `_helper_entries`). A key the call gives then replaces the one spread before it,
+        and a key it does not give is not passed by the spread: what the call sends, where a
+        spread of unknown keys would leave every key before it open.
+        """
+        definition = helper.node
+        if not isinstance(definition, cst.FunctionDef) or any(arg.star for arg in call.args):
+            return None
+        params = definition.params
+        star = params.star_kwarg
+        if star is None:
+            return None
+        varkw = star.name.value
+        if isinstance(returned, cst.Dict):
+            spreads = [e.value for e in returned.elements if isinstance(e, cst.StarredDictElement)]
+        elif isinstance(returned, cst.Call):
+            spreads = [arg.value for arg in returned.args if arg.star == "**"]
+        else:
+            return None
+        at = [n for n in spreads if isinstance(n, cst.Name) and n.value == varkw]
+        bindings = [b for b in helper.bindings.get(varkw, []) if b.kind != "annotation"]
+        if (
+            not at
+            or len(bindings) != 1
+            or varkw in helper.subscript_sets
+            or varkw in helper.deep_sets
+        ):
+            return None
+        named = {p.name.value for p in (*params.posonly_params, *params.params)}
+        named.update(p.name.value for p in params.kwonly_params)
+        given = Entries()
+        for arg in call.args:
+            if arg.keyword is None or arg.keyword.value in named:
+                continue
+            key = arg.keyword.value
+            value = self.value(arg.value, scope, depth + 1)
+            given.items[key] = Entry(key, arg, arg.value, value, call)
+        return {id(node): given for node in at}
 
     def _bind_params(
         self, entries: Entries, node: cst.Call, helper: Scope, scope: Scope, depth: int
@@ -1640,14 +1778,23 @@ class ValueResolver:
         return False
 
     def entries_of_dict(
-        self, node: cst.BaseExpression, scope: Scope, depth: int = 0
+        self,
+        node: cst.BaseExpression,
+        scope: Scope,
+        depth: int = 0,
+        bound: Mapping[int, Entries] | None = None,
     ) -> Entries | None:
-        """Return the entries of a dict literal or `dict(...)` call, or None if not one."""
+        """Return the entries of a dict literal or `dict(...)` call, or None if not one.
+
+        `bound`: what some of its spreads are known to pass (by the spread name's node)."""
         entries = Entries()
+        bound = bound or {}
         if isinstance(node, cst.Dict):
             for element in node.elements:
                 if not isinstance(element, cst.DictElement):
-                    nested = self.expand(element.value, scope, depth + 1)
+                    nested = bound.get(id(element.value))
+                    if nested is None:
+                        nested = self.expand(element.value, scope, depth + 1)
                     self._merge(entries, nested)
                     continue
                 key = string_value(element.key)
@@ -1668,7 +1815,10 @@ class ValueResolver:
                     )
                 elif arg.star == "**" or (arg.star == "" and arg is node.args[0]):
                     # `dict(**other)`, or `dict(other)`: a copy of a dict we may see.
-                    self._merge(entries, self.expand(arg.value, scope, depth + 1))
+                    nested = bound.get(id(arg.value)) if arg.star else None
+                    if nested is None:
+                        nested = self.expand(arg.value, scope, depth + 1)
+                    self._merge(entries, nested)
                 else:
                     entries.opaque = True
             return entries

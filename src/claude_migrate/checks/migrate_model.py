@@ -310,8 +310,14 @@ def _moving_site(ctx: FileContext, site: CallSite) -> CallSite:
     if origin is None:
         return site
     own, shared = model_entry(ctx, site), model_entry(ctx, origin)
-    if own is not None and shared is not None and own.value.node is not shared.value.node:
-        return site  # one value of the model: it moves where it is written
+    if (
+        own is not None
+        and shared is not None
+        and (own.value.node is not shared.value.node or own.value.known != shared.value.known)
+    ):
+        # One value of the model: it moves where it is written (a string built from a chosen
+        # part is written nowhere: judged, and left on the checklist).
+        return site
     return origin
 
 

@@ -4034,7 +4034,11 @@ class Project:
         guarded = _self_fallback(facts, name)
         if guarded is None:
             guarded = facts.get("guarded", {}).get(name)
-            if not local or len(local) != 1 or not local[0][1] or guarded != local[0][0]:
+            # Its assignments are the guard's: one, or each of an `if`/`elif` chain's.
+            written = [value for value, nested in local or () if nested]
+            if guarded is None or len(written) != len(local or ()):
+                return []
+            if written != [guarded] and written != _chained(guarded):
                 return []
         param = next((p for p in facts["params"] if p["name"] == name), None)
         if param is None or param["kind"] not in ("positional", "keyword"):
@@ -6341,6 +6345,15 @@ def _self_fallback(facts: dict[str, Any], name: str) -> list[Any] | None:
         return None
     fallback: list[Any] = value[1][1]
     return fallback
+
+
+def _chained(value: list[Any]) -> list[list[Any]]:
+    """Return the values `["if", A, ["if", B, C]]` chooses among: [A, B, C]."""
+    found: list[list[Any]] = []
+    while value[0] == "if":
+        found.append(value[1])
+        value = value[2]
+    return [*found, value]
 
 
 def _union(results: list[Sym], choice: bool = False) -> Sym:

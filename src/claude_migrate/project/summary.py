@@ -419,6 +419,8 @@ class _BodyReader:
         functions: dict[str, Any],
     ) -> None:
         self.facts = facts
+        # The `elif`s of an `if` chain read as one guard (`_guard`): not guards of their own.
+        self.chained: set[int] = set()
         self.local_names: dict[str, list[Any]] = facts["locals"]
         self.stores: dict[str, dict[str, list[Expr]]] = facts["stores"]
         self.changed: list[str] = facts["changed"]
@@ -544,7 +546,8 @@ class _BodyReader:
         return depth + 1
 
     def _if(self, node: ast.If, depth: int) -> int:
-        _guard(self.facts, node)
+        if id(node) not in self.chained:
+            self.chained.update(_guard(self.facts, node))
         return depth + 1
 
     def _changes(self, name: str, key: ast.expr | None) -> None:
@@ -699,14 +702,43 @@ def _returned(value: ast.expr) -> Expr:
     return expr(value)
 
 
-def _guard(facts: dict[str, Any], node: ast.If) -> None:
+def _guard(facts: dict[str, Any], node: ast.If) -> list[int]:
     """Note `if not name: name = value` (or `if name is None:`, no `else`): the name keeps what
     it held unless that was empty, when it becomes `value` (`guarded`, as `name or value` reads;
-    a name guarded twice is not read)."""
-    test = node.test
+    a name guarded twice is not read). Return the ids of the chain's `elif`s.
+
+    A chain of them (`if provider and not name: name = A` / `elif not name: name = B`) is one
+    guard when every test but the last is a conjunction holding the empty test, the last is
+    that test alone and there is no `else`: a name that is not empty keeps its value, and an
+    empty one takes one of the values (`["if", A, B]`).
+    """
+    links: list[ast.If] = [node]
+    while len(links[-1].orelse) == 1 and type(links[-1].orelse[0]) is ast.If:
+        links.append(links[-1].orelse[0])
+    tested = _empty_tested(links[-1].test)
+    if tested is None or links[-1].orelse:
+        return []
+    values: list[Expr] = []
+    for link in links:
+        if link is not links[-1] and not _holds_empty_test(link.test, tested):
+            return []
+        assigned = _assigned(link.body, tested)
+        if assigned is None:
+            return []
+        values.append(expr(assigned))
+    chosen = values[-1]
+    for value in reversed(values[:-1]):
+        chosen = ["if", value, chosen]
+    guarded = facts.setdefault("guarded", {})
+    guarded[tested] = None if tested in guarded else chosen
+    return [id(link) for link in links[1:]]
+
+
+def _empty_tested(test: ast.expr) -> str | None:
+    """Return the name `not name` or `name is None` tests."""
     if type(test) is ast.UnaryOp and type(test.op) is ast.Not and type(test.operand) is ast.Name:
-        tested = test.operand.id
-    elif (
+        return test.operand.id
+    if (
         type(test) is ast.Compare
         and type(test.left) is ast.Name
         and len(test.ops) == 1
@@ -714,19 +746,28 @@ def _guard(facts: dict[str, Any], node: ast.If) -> None:
         and type(test.comparators[0]) is ast.Constant
         and test.comparators[0].value is None
     ):
-        tested = test.left.id
-    else:
-        return
-    if node.orelse or len(node.body) != 1:
-        return
-    body = node.body[0]
-    if type(body) is not ast.Assign or len(body.targets) != 1:
-        return
-    target = body.targets[0]
-    if type(target) is not ast.Name or target.id != tested:
-        return
-    guarded = facts.setdefault("guarded", {})
-    guarded[tested] = None if tested in guarded else expr(body.value)
+        return test.left.id
+    return None
+
+
+def _holds_empty_test(test: ast.expr, name: str) -> bool:
+    """Return whether a test is `... and not name and ...` (or `name is None`)."""
+    return (
+        type(test) is ast.BoolOp
+        and type(test.op) is ast.And
+        and any(_empty_tested(value) == name for value in test.values)
+    )
+
+
+def _assigned(body: list[ast.stmt], name: str) -> ast.expr | None:
+    """Return the value a block's one statement, `name = value`, assigns."""
+    if len(body) != 1:
+        return None
+    statement = body[0]
+    if type(statement) is not ast.Assign or len(statement.targets) != 1:
+        return None
+    target = statement.targets[0]
+    return statement.value if type(target) is ast.Name and target.id == name else None
 
 
 def _popped_key(call: ast.Call) -> str | None:
