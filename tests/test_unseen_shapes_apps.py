@@ -555,8 +555,22 @@ _SETTINGS_MODULE = (
             {"app/cli.py": 'import app.chat\n\ngetattr(app.chat, "settings").model = "gpt-4o"\n'},
             False,
         ),
+        # Set in a target list.
+        (
+            {"app/cli.py": 'from app.chat import settings\n\nsettings.model, n = "gpt-4o", 1\n'},
+            False,
+        ),
+        # The module-level name bound to another object, which `ask` then reads.
+        (
+            {
+                "app/cli.py": (
+                    'from app import chat\n\nchat.settings = chat.Settings(model="gpt-4o")\n'
+                )
+            },
+            False,
+        ),
     ],
-    ids=["other-object", "handed-on", "by-name", "look-alike", "getattr"],
+    ids=["other-object", "handed-on", "by-name", "look-alike", "getattr", "tuple", "rebound"],
 )
 def test_a_module_settings_object_is_read_unless_another_file_may_set_its_field(
     tmp_path: Path, others: dict[str, str], read: bool
@@ -565,6 +579,26 @@ def test_a_module_settings_object_is_read_unless_another_file_may_set_its_field(
     assert (("app/chat.py", 18, "CM302") in _found(root, "CM302")) is read
 
 
+# Writes of `settings.model` the dot scan cannot read from the line's text, by shape.
+_UNSPELLED_WRITES = {
+    "tuple": 'settings.model, n = "gpt-4o", 1\n',
+    "parenthesised-tuple": '(n, settings.model) = (1, "gpt-4o")\n',
+    "list": '[settings.model] = ["gpt-4o"]\n',
+    "starred": '*settings.model, n = ["gpt-4o", 1]\n',
+    "for": 'for settings.model in ["gpt-4o"]:\n    pass\n',
+    "comprehension": '[0 for settings.model in ["gpt-4o"]]\n',
+    "with": (
+        'import contextlib\n\nwith contextlib.nullcontext("gpt-4o") as settings.model:\n    pass\n'
+    ),
+    "del": "del settings.model\n",
+    "continued": 'settings.model \\\n    = "gpt-4o"\n',
+    "parenthesised": '(settings\n .model) = "gpt-4o"\n',
+    "setattr-concatenated": 'setattr(settings, "mo" "del", "gpt-4o")\n',
+    "setattr-computed": 'key = "model"\nsetattr(settings, key, "gpt-4o")\n',
+    "object-setattr": 'object.__setattr__(settings, "model", "gpt-4o")\n',
+    "vars": 'vars(settings)["model"] = "gpt-4o"\n',
+    "dict": 'settings.__dict__.update(model="gpt-4o")\n',
+}
 _CONFIG_MODULE = (
     "from dataclasses import dataclass\n\n\n"
     "@dataclass\n"
@@ -641,6 +675,42 @@ _CHAT_MODULE = (
             {"app/config.py": _CONFIG_MODULE + '\n\ndef reset():\n    settings.model = "gpt-4o"\n'},
             False,
         ),
+        # Writes the line's text does not show as `settings.model = ...`.
+        *(
+            ({"app/cli.py": "from app.config import settings\n\n" + write}, False)
+            for write in _UNSPELLED_WRITES.values()
+        ),
+        # Another object's name in the same shapes.
+        ({"app/cli.py": 'def parse(args):\n    args.model, n = "gpt-4o", 1\n'}, True),
+        ({"app/cli.py": 'def parse(a):\n    for a.model in ["gpt-4o"]:\n        pass\n'}, True),
+        ({"app/cli.py": 'def parse(args, key):\n    setattr(args, key, "gpt-4o")\n'}, True),
+        ({"app/cli.py": 'def parse(args):\n    vars(args).update(model="gpt-4o")\n'}, True),
+        # The module-level name bound to another object (what `app.config.settings` reads).
+        (
+            {
+                "app/cli.py": (
+                    'from app import config\n\nconfig.settings = config.Settings(model="gpt-4o")\n'
+                )
+            },
+            False,
+        ),
+        (
+            {
+                "app/cli.py": (
+                    "import dataclasses\n\nimport app.config\n\n"
+                    "app.config.settings = dataclasses.replace(\n"
+                    '    app.config.settings, model="gpt-4o"\n)\n'
+                )
+            },
+            False,
+        ),
+        (
+            {
+                "app/config.py": _CONFIG_MODULE
+                + '\n\ndef reset():\n    global settings\n    settings = Settings(model="gpt-4o")\n'
+            },
+            False,
+        ),
     ],
     ids=[
         "self-elsewhere",
@@ -652,6 +722,14 @@ _CHAT_MODULE = (
         "setattr",
         "class",
         "own-module",
+        *_UNSPELLED_WRITES,
+        "other-tuple",
+        "other-for",
+        "other-setattr-computed",
+        "other-vars",
+        "rebound-through-module",
+        "replaced-through-module",
+        "rebound-global",
     ],
 )
 def test_another_modules_settings_object_is_read_unless_a_write_may_reach_it(
