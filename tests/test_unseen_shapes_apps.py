@@ -861,3 +861,84 @@ def test_a_model_id_built_from_a_part_chosen_among_literals_is_read(tmp_path: Pa
         },
     )
     assert ("bot/ask.py", 9, "CM302") in _found(root, "CM302")
+
+
+_MODEL_MODULE = 'MODEL = "claude-3-opus-20240229"\n'
+
+
+def _model_chat(read: str) -> str:
+    return (
+        f"import anthropic\n\n{read}\n\n"
+        "client = anthropic.Anthropic()\n\n\n"
+        "def ask(text):\n"
+        "    with client.messages.stream(\n"
+        f"        model={'config.MODEL' if 'import config' in read else 'MODEL'},\n"
+        "        max_tokens=512,\n"
+        '        messages=[{"role": "user", "content": text}],\n'
+        "    ) as stream:\n"
+        "        return stream.get_final_message()\n"
+    )
+
+
+@pytest.mark.parametrize("read", ["from app import config", "from app.config import MODEL"])
+@pytest.mark.parametrize(
+    ("cli", "sent"),
+    [
+        ("", True),
+        # Names computed on another object.
+        ("def parse(args, key):\n    setattr(args, key, 1)\n", True),
+        # An attribute of that name set on any object but `self` may be the module's.
+        ('def parse(args):\n    args.MODEL = "gpt-4o"\n', False),
+        # The module's name bound from outside it.
+        ('from app import config\n\nconfig.MODEL = "gpt-4o"\n', False),
+        ('import app.config\n\nsetattr(app.config, "MODEL", "gpt-4o")\n', False),
+        (
+            "from app import config\n\n\n"
+            "def override(values):\n"
+            "    for key, value in values.items():\n"
+            "        setattr(config, key, value)\n",
+            False,
+        ),
+    ],
+    ids=["none", "other-object", "same-name", "assigned", "setattr", "setattr-computed"],
+)
+def test_a_module_constant_is_read_as_sent_unless_another_file_may_bind_it(
+    tmp_path: Path, read: str, cli: str, sent: bool
+) -> None:
+    """`config.MODEL = "gpt-4o"` in a command-line entry point binds the module's name: what a
+    call reads through the module (or through an import made after it) is not the literal."""
+    files = {
+        "app/__init__.py": "",
+        "app/config.py": _MODEL_MODULE,
+        "app/chat.py": _model_chat(read),
+    }
+    root = write_tree(tmp_path, {**files, "app/cli.py": cli})
+    data = Cli(root).json("check", "--no-cache", "--select", "CM302", ".")
+    assert not data["errors"], data["errors"]
+    claimed = [d for d in data["diagnostics"] if "found as data" not in d["message"]]
+    assert bool(claimed) is sent, data["diagnostics"]
+    assert len(data["diagnostics"]) == 1, data["diagnostics"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a module-level constant a Claude call of its own module reads is resolved by the "
+    "file's own analysis, which is not told that another file binds the module's name "
+    '(`chat.MODEL = "gpt-4o"`): the literal is still reported as what the call sends',
+)
+def test_a_constant_of_the_calling_module_bound_from_another_file_is_not_read_as_sent(
+    tmp_path: Path,
+) -> None:
+    chat = _model_chat("").replace(
+        "\n\n\nclient", '\n\nMODEL = "claude-3-opus-20240229"\nclient', 1
+    )
+    root = write_tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/chat.py": chat,
+            "app/cli.py": 'from app import chat\n\nchat.MODEL = "gpt-4o"\n',
+        },
+    )
+    data = Cli(root).json("check", "--no-cache", "--select", "CM302", ".")
+    assert [d["message"] for d in data["diagnostics"] if "found as data" not in d["message"]] == []

@@ -600,6 +600,8 @@ class Project:
         self._files_apart: dict[tuple[str, str], bool] = {}
         # Per (module, name), whether the module declares the name `global` (`_rebound`).
         self._declared_global: dict[tuple[str, str], bool] = {}
+        # Per (module, name), whether another file may bind it (`_module_name_set`).
+        self._module_names_set: dict[tuple[str, str], bool] = {}
         # Whether `self` may name a class in some method of the run (`_self_may_be_a_class`).
         self._self_classes: bool | None = None
         # Per function, the parameters it calls (`_called_params`).
@@ -1277,9 +1279,35 @@ class Project:
                 return Items(_union([self.evaluate(module, None, v, depth + 1) for v in items]))
             plain = [(value, nested) for value, nested in assigns if value[0] != "item"]
             if len(plain) == 1 and not plain[0][1]:
-                return self.evaluate(module, None, plain[0][0], depth + 1)
-            return _union([self.evaluate(module, None, value, depth + 1) for value, _ in plain])
+                found = self.evaluate(module, None, plain[0][0], depth + 1)
+            else:
+                found = _union([self.evaluate(module, None, v, depth + 1) for v, _ in plain])
+            if isinstance(found, Const) and self._module_name_set(module, name):
+                return None  # `config.MODEL = "gpt-4o"` elsewhere: not the one value
+            return found
         return None
+
+    def _module_name_set(self, module: str, name: str) -> bool:
+        """Return whether a file of the run may bind a module's name from outside it: sets the
+        attribute of that name on an object other than `self` (`config.MODEL = "gpt-4o"`,
+        `setattr(config, "MODEL", m)`), or sets attributes by a computed name on an object
+        spelled as the module's own name (`setattr(config, key, value)`)."""
+        key = (module, name)
+        found = self._module_names_set.get(key)
+        if found is None:
+            if not name.isascii():
+                found = self.set_from_outside(name)
+            else:
+                outside = self._attribute_writes(name.encode())[1]
+                short = module.rpartition(".")[2]
+                computed = self._owners.get(ANY_ATTRIBUTE, {}).values()
+                found = (
+                    name.encode() in outside
+                    or name in self._attributes_set_anywhere()
+                    or any(short in owners for owners in computed)
+                )
+            self._module_names_set[key] = found
+        return found
 
     def _imported_choice(self, last: str, choices: list[str], depth: int) -> Sym:
         """Return a name each branch of an `if` chain imports from another place: any of the
@@ -3877,7 +3905,9 @@ class Project:
         if not assigns or len(assigns) != 1:
             return None
         written, nested = assigns[0]
-        return (module, name) if written[0] == "lit" and not nested else None
+        if written[0] != "lit" or nested or self._module_name_set(module, name):
+            return None
+        return module, name
 
     def _reach_from(
         self,
