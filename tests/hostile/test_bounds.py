@@ -563,7 +563,8 @@ def test_a_long_line_of_attribute_shapes_does_not_stall_the_project_phase(tmp_pa
     """The project phase finds which attributes the run's files write (`config.model = m`) in
     one pass over each file; a line of many `a.b:` (an annotation that never reaches `=`) or
     many `setattr(` once made that pass read to the line's end from each of them: minutes for
-    this file, in the main process, which has no per-file limit."""
+    this file, in the main process, which has no per-file limit. So may the shapes a parse
+    confirms (`settings.model, n = m, 1`), found by patterns of their own."""
     from test_inputs import run_cm
 
     config = "class Settings:\n    model = 'claude-3-opus-20240229'\n\n\nsettings = Settings()\n"
@@ -572,6 +573,10 @@ def test_a_long_line_of_attribute_shapes_does_not_stall_the_project_phase(tmp_pa
         "client.messages.create(model=settings.model, max_tokens=100, messages=[], stream=True)\n"
     )
     hostile = "x = 1  # " + "a.b:" * 100_000 + "\ny = 2  # " + "setattr(" * 50_000 + "\n"
+    # The shapes the dot scan cannot read (`for a.b in`, target lists, `del`, `vars(`), each
+    # repeated along a line that never completes it.
+    for shape in ("for ", "for a.b", "del ", "del a.b", "a.b,", "(", "*", "vars(", ".b)", "as "):
+        hostile += shape * 50_000 + "\n"
     write_tree(tmp_path, {"config.py": config, "app.py": app, "noise.py": hostile})
     # Whether any file writes `settings.model` is asked: the class's default is what is sent.
     proc = run_cm("check", "--no-cache", "--format", "json", ".", cwd=tmp_path, timeout=60)

@@ -221,11 +221,16 @@ class FieldReader:
         """Return whether a field of an object made once and shared (`_shared`; `scope` None:
         known to be) may be set after it is made: some other file sets the field on an object
         (the project phase's `outside`, by file), or this file sets it on a name the object
-        was followed through (`DEFAULTS.temperature = 0.1`). An object written in the
+        was followed through (`DEFAULTS.temperature = 0.1`), or a name it was read through may
+        be bound to another object (the phase's `rebound`). An object written in the
         argument that hands it on (`Agent(config=ModelConfig(model=...))`, no name followed)
         has no name another file could set its field through: it is not shared."""
+        if scope is not None and (not names or not _shared(scope)):
+            return False
+        if names and names[-1] in facts.get("rebound", ()):
+            return True  # bound to another object after (`config.settings = Settings(...)`)
         writers = facts.get("outside", {}).get(key)
-        if not writers or (scope is not None and (not names or not _shared(scope))):
+        if not writers:
             return False
         project = self.resolver.project
         own = project.modules.get(project.module, {}).get("path") if project else None

@@ -586,7 +586,10 @@ class Project:
         self._set_in_files: dict[str, bool] = {}
         self._dicts_changed: dict[tuple[str, str], bool] = {}
         self._set_outside_files: dict[str, bool] = {}
-        self._writes: tuple[frozenset[bytes], frozenset[bytes]] | None = None
+        self._writes: tuple[set[bytes], dict[bytes, set[str]]] | None = None
+        # The run's files holding a write the dot scan cannot read (`_odd_names`), not parsed
+        # yet, with the attributes the shapes name: parsed once one of those is asked about.
+        self._odd_pending: dict[str, tuple[bytes, set[bytes]]] = {}
         # Per attribute name, the files of the run that set it on an object other than `self`,
         # and the names each writes it on (`args` in `args.model = m`; "?": not a plain name).
         self._writers: dict[bytes, set[str]] = {}
@@ -598,6 +601,10 @@ class Project:
         # (module, function, path) as `reaches` names it.
         self._defaulted: set[tuple[str, str, str]] = set()
         self._files_apart: dict[tuple[str, str, bool], bool] = {}
+        # Per (module, name), whether the module declares the name `global` (`_rebound`).
+        self._declared_global: dict[tuple[str, str], bool] = {}
+        # Per (module, name), whether another file may bind it (`_module_name_set`).
+        self._module_names_set: dict[tuple[str, str], bool] = {}
         # Whether `self` may name a class in some method of the run (`_self_may_be_a_class`).
         self._self_classes: bool | None = None
         # Per function, the parameters it calls (`_called_params`).
@@ -1278,9 +1285,35 @@ class Project:
                 return Items(_union([self.evaluate(module, None, v, depth + 1) for v in items]))
             plain = [(value, nested) for value, nested in assigns if value[0] != "item"]
             if len(plain) == 1 and not plain[0][1]:
-                return self.evaluate(module, None, plain[0][0], depth + 1)
-            return _union([self.evaluate(module, None, value, depth + 1) for value, _ in plain])
+                found = self.evaluate(module, None, plain[0][0], depth + 1)
+            else:
+                found = _union([self.evaluate(module, None, v, depth + 1) for v, _ in plain])
+            if isinstance(found, Const) and self._module_name_set(module, name):
+                return None  # `config.MODEL = "gpt-4o"` elsewhere: not the one value
+            return found
         return None
+
+    def _module_name_set(self, module: str, name: str) -> bool:
+        """Return whether a file of the run may bind a module's name from outside it: sets the
+        attribute of that name on an object other than `self` (`config.MODEL = "gpt-4o"`,
+        `setattr(config, "MODEL", m)`), or sets attributes by a computed name on an object
+        spelled as the module's own name (`setattr(config, key, value)`)."""
+        key = (module, name)
+        found = self._module_names_set.get(key)
+        if found is None:
+            if not name.isascii():
+                found = self.set_from_outside(name)
+            else:
+                outside = self._attribute_writes(name.encode())[1]
+                short = module.rpartition(".")[2]
+                computed = self._owners.get(ANY_ATTRIBUTE, {}).values()
+                found = (
+                    name.encode() in outside
+                    or name in self._attributes_set_anywhere()
+                    or any(short in owners for owners in computed)
+                )
+            self._module_names_set[key] = found
+        return found
 
     def _imported_choice(self, last: str, choices: list[str], depth: int) -> Sym:
         """Return a name each branch of an `if` chain imports from another place: any of the
@@ -3230,7 +3263,11 @@ class Project:
         bound at module level to the class call itself (`settings = Settings()`, here or
         imported) only one that may reach it: a write in a module of its class's method
         resolution order (`self.model = m` in a method, a computed name), or one `may_set_on`
-        sees (on a name it is bound to, or once some file hands the object on)."""
+        sees (on a name it is bound to, or once some file hands the object on). A module-level
+        name that may be bound to another object after (`_rebound`) counts as set."""
+        names = self._bound_names(module, function, holder, made)
+        if names is not None and self._rebound({module, made[0]}, names):
+            return True
         if not self._attribute_set(attr):
             return False
         cls = self.evaluate(made[0], None, made[1][1])
@@ -3248,8 +3285,39 @@ class Project:
         init = f"{cls.name}.__init__" in self.summaries[cls.module]["functions"]
         if fields is None or init or attr not in fields["attrs"]:
             return True
-        names = self._bound_names(module, function, holder, made)
         return names is None or self.may_set_on(attr, names, cls.name)
+
+    def _rebound(self, modules: set[str], names: set[str]) -> bool:
+        """Return whether a module-level name an object is read through may be bound to another
+        object after it is made: a function of `modules` (where it is bound and read) declares
+        it `global` (or the module writes `globals()`), or a file of the run sets it on another
+        object (`config.settings = Settings(model=m)`, `setattr(config, "settings", ...)`,
+        a computed name on an expression), which a read through the module
+        (`config.settings.model`) sees, and one through an import may."""
+        outside = self._attribute_writes()[1]
+        computed = self._owners.get(ANY_ATTRIBUTE, {}).values()
+        if ANY_ATTRIBUTE in outside and any("?" in owners for owners in computed):
+            return True
+        for name in names:
+            if name.isascii():
+                written = name.encode() in self._attribute_writes(name.encode())[1]
+            else:
+                written = self._written(name, outside=True)
+            if written or name in self._attributes_set_anywhere():
+                return True
+            for module in modules:
+                key = (module, name)
+                found = self._declared_global.get(key)
+                if found is None:
+                    raw = self._module_bytes(module)
+                    declared = rb"\b(?:global|nonlocal)\b[^\n;]*\b" + re.escape(name.encode())
+                    found = raw is None or bool(
+                        re.search(declared + rb"\b|\bglobals[ \t]*\(", as_python_reads(raw))
+                    )
+                    self._declared_global[key] = found
+                if found:
+                    return True
+        return False
 
     def _bound_names(
         self, module: str, function: str | None, holder: list[Any], made: tuple[str, list[Any]]
@@ -3631,7 +3699,7 @@ class Project:
             raw = self._module_bytes(owner_module)
             if raw is None or _writes_by_name(raw):
                 return True
-            if any(m.group(1) == name for m in _ATTRIBUTE_WRITE.finditer(as_python_reads(raw))):
+            if any(_writes_of(as_python_reads(raw), name)):
                 return True
         return False
 
@@ -3656,7 +3724,8 @@ class Project:
         that never names Claude), assigns `<x>.attr = ...` or calls `setattr(x, "attr", ...)`."""
         if not attr.isascii():
             return self._written(attr, outside=False)
-        return attr.encode() in self._attribute_writes()[0]
+        anywhere = self._attribute_writes(attr.encode())[0]
+        return attr.encode() in anywhere or ANY_ATTRIBUTE in anywhere
 
     def set_from_outside(self, attr: str) -> bool:
         """Return whether a file of the run may set `<x>.attr` other than on a method's own
@@ -3667,36 +3736,42 @@ class Project:
             return True
         if not attr.isascii():
             return self._written(attr, outside=True)
-        return attr.encode() in self._attribute_writes()[1]
+        outside = self._attribute_writes(attr.encode())[1]
+        return attr.encode() in outside or ANY_ATTRIBUTE in outside
 
-    def _attribute_writes(self) -> tuple[frozenset[bytes], frozenset[bytes]]:
+    def _attribute_writes(
+        self, attr: bytes | None = None
+    ) -> tuple[set[bytes], dict[bytes, set[str]]]:
         """Return the attribute names the run's files write, on any object and on an object
-        other than `self`, each file read once (`_ATTRIBUTE_WRITE`, `_SETATTR`)."""
+        other than `self`, each file read once (`_ATTRIBUTE_WRITE`, `_SETATTR`, computed
+        names), with every write of `attr` the dot scan cannot read (`_ODD_WRITES`: the files
+        naming it in such a shape parsed)."""
         if self._writes is None:
-            anywhere: set[bytes] = set()
-            writers = self._writers
+            self._writes = (set(), self._writers)
             for path, data in self.given.items():
                 raw = data if isinstance(data, bytes) else data.encode("utf-8", "replace")
-                outside: dict[bytes, set[str]] = {}
-                for match in _ATTRIBUTE_WRITE.finditer(raw):
-                    attr = match.group(1)
-                    anywhere.add(attr)
-                    # The name before the dot; blanks between them read as a write on an
-                    # object other than `self` too (the dot is where a write may start).
-                    start = match.start()
-                    owner = _OWNER.search(raw, max(0, start - _OWNER_SPAN), start)
-                    name = _owner_name(raw, owner)
-                    if name != "self":
-                        outside.setdefault(attr, set()).add(name)
-                for match in _SETATTR.finditer(raw):
-                    anywhere.add(match.group(1))
-                    outside.setdefault(match.group(1), set()).add("?")
-                shown = _display(Path(path), self.cwd)
-                for attr, owners in outside.items():
-                    writers.setdefault(attr, set()).add(shown)
-                    self._owners.setdefault(attr, {}).setdefault(shown, set()).update(owners)
-            self._writes = (frozenset(anywhere), frozenset(writers))
+                found = list(_attribute_writes_in(raw))
+                found.extend((match.group(1), "?") for match in _SETATTR.finditer(raw))
+                self._add_writes(path, found)
+                odd = _odd_names(raw)
+                if odd:
+                    self._odd_pending[path] = (raw, odd)
+        for path, (raw, odd) in list(self._odd_pending.items()):
+            if attr is not None and attr in odd:
+                del self._odd_pending[path]
+                self._add_writes(path, _odd_writes(raw))
         return self._writes
+
+    def _add_writes(self, path: str, found: Iterable[tuple[bytes, str]]) -> None:
+        """Record the writes a file of the run makes (attribute, owner: `_attribute_writes`)."""
+        assert self._writes is not None
+        anywhere = self._writes[0]
+        shown = _display(Path(path), self.cwd)
+        for attr, name in found:
+            anywhere.add(attr)
+            if name != "self":
+                self._writers.setdefault(attr, set()).add(shown)
+                self._owners.setdefault(attr, {}).setdefault(shown, set()).add(name)
 
     def _writers_of(self, attr: str) -> list[str]:
         """Return the files that may set `<x>.attr` on an object other than `self`
@@ -3704,8 +3779,9 @@ class Project:
         summaries; `["?"]` when the files are not known (a name outside ASCII)."""
         if not attr.isascii():
             return ["?"] if self._written(attr, outside=True) else []
-        self._attribute_writes()
+        self._attribute_writes(attr.encode())
         found = set(self._writers.get(attr.encode(), ()))
+        found.update(self._writers.get(ANY_ATTRIBUTE, ()))
         if attr in self._attributes_set_anywhere():
             for module, summary in self.summaries.items():
                 functions = summary["functions"].values()
@@ -3732,7 +3808,10 @@ class Project:
         module-level write a summary holds without its owner, a file not read as text, the
         class named `cls` itself (`Settings.model = m`: what a class attribute is, an instance
         may read)."""
-        known = self._owners.get(attr.encode(), {}) if attr.isascii() else {}
+        known: dict[str, set[str]] = {}
+        for written in (attr.encode(), ANY_ATTRIBUTE) if attr.isascii() else ():
+            for writer, owners in self._owners.get(written, {}).items():
+                known.setdefault(writer, set()).update(owners)
         found = {writer: set(known.get(writer, {"?"})) for writer in writers}
         for module, summary in self.summaries.items():
             shown = self.paths.get(module, "?")
@@ -3801,6 +3880,20 @@ class Project:
                     names.add(name)
         return sorted(name for name in names if self._held_apart(name))
 
+    def _rebound_instances(self, cls: str) -> list[str]:
+        """Return the names a module binds at module level to a call of a class named `cls`
+        that may be bound to another object after (`_rebound`): a field read through them
+        may not be the one that call gives."""
+        short = cls.rpartition(".")[2]
+        names: set[str] = set()
+        for module, summary in self.summaries.items():
+            for name, assigns in summary["assigns"].items():
+                made = assigns[0][0] if len(assigns) == 1 else None
+                is_made = made is not None and made[0] == "call" and made[1][-1] == short
+                if is_made and self._rebound({module}, {name}):
+                    names.add(name)
+        return sorted(names)
+
     def _written(self, attr: str, outside: bool) -> bool:
         """`_attribute_writes` for one name outside ASCII (a byte pattern's `\\w` is ASCII)."""
         cache = self._set_outside_files if outside else self._set_in_files
@@ -3832,7 +3925,9 @@ class Project:
         if not assigns or len(assigns) != 1:
             return None
         written, nested = assigns[0]
-        return (module, name) if written[0] == "lit" and not nested else None
+        if written[0] != "lit" or nested or self._module_name_set(module, name):
+            return None
+        return module, name
 
     def _reach_from(
         self,
@@ -5362,6 +5457,9 @@ class Project:
                     attr: self._owners_of(attr, writers, name) for attr, writers in outside.items()
                 }
                 fields["kept"] = self._kept_instances(name)
+            rebound = self._rebound_instances(name)
+            if rebound:
+                fields["rebound"] = rebound
             entry["fields"] = fields
         defaults = self._instance_defaults(module, name)
         if defaults:
@@ -5422,7 +5520,7 @@ class Project:
             raw = self._module_bytes(owner_module)
             if raw is None or _writes_by_name(raw):
                 return None
-            count += sum(1 for m in _ATTRIBUTE_WRITE.finditer(raw) if m.group(1) == name)
+            count += sum(1 for _ in _writes_of(raw, name))
         return self.evaluate(writes[0][0], None, writes[0][1][0]) if count == 1 else None
 
     def _properties(self, module: str, cls: str) -> list[str]:
@@ -6444,6 +6542,129 @@ _ATTRIBUTE_WRITE = re.compile(
     rb"\.(?=[ \t]*(\w+)[ \t]*(?::[^=\n]{0,%d})?(?:[-+*/%%@&|^]|//|\*\*|<<|>>)?=(?!=))" % _SPAN
 )
 _OWNER = re.compile(rb"(\w*)([ \t]*)\Z")
+
+# Writes the dot scan cannot read from a line's text: a target list (`cfg.model, n = a, b`,
+# `[cfg.model] = [m]`, `*cfg.stop, last = s`), a parenthesised or continued target, a loop's,
+# comprehension's or `with`'s target (`for cfg.model in ...`, `with x as cfg.model`), `del`. A
+# file naming an attribute in such a shape is parsed when a write of it matters
+# (`_odd_writes`): the patterns only choose which, so they stay narrow (a target list spread
+# over lines is not seen) and linear (one starred class per line start, spans bounded).
+_ASSIGNED = rb"[ \t]*(?:[-+*/%@&|^]|//|\*\*|<<|>>)?=(?!=)"
+# A line that may start with a target list: target characters up to its first comma, or an
+# opening bracket or star, then up to `=` (`_odd_names` keeps those calling nothing:
+# `f(a.b, key=1)` is a call).
+_TARGET_LIST = re.compile(
+    rb"^(?:[\w.*()\[\] \t]*,|[ \t]*[(\[*])[\w.*()\[\], \t]*" + _ASSIGNED, re.MULTILINE
+)
+_CALLED = re.compile(rb"\w[ \t]*\(")
+# Each starts with its literal, for the scan to skip ahead to it (`xfor a.b in` is read too:
+# only a parse follows).
+_ODD_WRITES = tuple(
+    re.compile(pattern, re.MULTILINE)
+    for pattern in (
+        # `for a.b in ...`, `for i, a.b in ...`, a comprehension's too
+        rb"for[ \t]+[\w.,*()\[\] \t]{0,%d}?[ \t)\]]in\b" % _SPAN,
+        rb"as[ \t]+[(\[]?[ \t]*\w+[ \t]*\.\w+",  # `with x as a.b`
+        rb"\.[ \t]*\w+[ \t]*[)\]]+" + _ASSIGNED,  # `(a\n .b) = ...`
+        rb"del[ \t]+[^\n#;]{0,%d}\.[ \t]*\w+[ \t]*(?:[,;)]|$)" % _SPAN,
+        rb"\.[ \t]*\w+[ \t]*\\\r?\n" + _ASSIGNED,  # `a.b \` then `= ...` on the next line
+    )
+)
+# An attribute set by a name the text does not spell: `setattr(cfg, key, v)` (or
+# `object.__setattr__`, group 1 the object, group 2 a literal name it may be given),
+# `vars(cfg)[key] = v` (group 1), `cfg.__dict__.update(...)` (the owner before the dot).
+_SETATTR_CALL = re.compile(
+    rb"\b(?:object[ \t]*\.[ \t]*__setattr__|setattr)[ \t]*\(\s*([^,\n]{0,%d}?)\s*,\s*"
+    rb"(?:[\"'](\w+)[\"'][ \t]*[,)])?" % _SPAN
+)
+_VARS_WRITE = re.compile(
+    rb"\bvars[ \t]*\([ \t]*([^)\n]{0,%d})\)[ \t]*(?:\[|\.[ \t]*(?:update|setdefault)\b|\|=)" % _SPAN
+)
+_DICT_WRITE = re.compile(rb"\.[ \t]*__dict__[ \t]*(?:\[|\.[ \t]*(?:update|setdefault)\b|\|=)")
+_DOTTED_NAME = re.compile(rb"\.[ \t]*(\w+)")
+# What a computed name writes: any attribute.
+ANY_ATTRIBUTE = b"*"
+
+
+def _attribute_writes_in(raw: bytes) -> Iterator[tuple[bytes, str]]:
+    """Yield each attribute a file's bytes may set with the object it is set on: the plain
+    name (`args` in `args.model = m`), or "?" (an expression, a computed name's owner not
+    read); `ANY_ATTRIBUTE` for a write by a computed name (`setattr(cfg, key, v)`)."""
+    for match in _ATTRIBUTE_WRITE.finditer(raw):
+        # The name before the dot; blanks between them read as a write on an object other
+        # than `self` too (the dot is where a write may start).
+        start = match.start()
+        owner = _OWNER.search(raw, max(0, start - _OWNER_SPAN), start)
+        yield match.group(1), _owner_name(raw, owner)
+    yield from _computed_writes(raw)
+
+
+def _odd_names(raw: bytes) -> set[bytes]:
+    """Return the attributes named in the shapes `_ODD_WRITES` and `_TARGET_LIST` find in a
+    file's bytes: a file naming one is parsed (`_odd_writes`) when a write of it matters."""
+    found = {
+        name
+        for pattern in _ODD_WRITES
+        for match in pattern.finditer(raw)
+        for name in _DOTTED_NAME.findall(match[0])
+    }
+    for match in _TARGET_LIST.finditer(raw):
+        if b"." in match[0] and not _CALLED.search(match[0]):
+            found.update(_DOTTED_NAME.findall(match[0]))
+    return found
+
+
+def _writes_of(raw: bytes, name: bytes) -> Iterator[bytes]:
+    """Yield each write of `.name` a file's bytes hold (its owner's name, "?"), the shapes
+    the dot scan cannot read included (the file parsed when one of them names it)."""
+    if name in _odd_names(raw):
+        yield from (owner.encode() for attr, owner in _odd_writes(raw) if attr == name)
+        return
+    yield from (owner.encode() for attr, owner in _attribute_writes_in(raw) if attr == name)
+
+
+def _computed_writes(raw: bytes) -> Iterator[tuple[bytes, str]]:
+    """Yield the writes by a computed name (`_SETATTR_CALL`, `_VARS_WRITE`, `_DICT_WRITE`) a
+    file's bytes hold, as `_attribute_writes_in` does; one on `self` sets an attribute of the
+    method's own instance (`_writes_by_name` reads those in a class's modules)."""
+    found: list[tuple[bytes | None, str]] = []
+    if b"setattr" in raw:
+        for match in _SETATTR_CALL.finditer(raw):
+            found.append((match.group(2), match.group(1).strip().decode("ascii", "replace")))
+    if b"vars" in raw:
+        for match in _VARS_WRITE.finditer(raw):
+            found.append((None, match.group(1).strip().decode("ascii", "replace")))
+    if b"__dict__" in raw:
+        for match in _DICT_WRITE.finditer(raw):
+            start = match.start()
+            before = _OWNER.search(raw, max(0, start - _OWNER_SPAN), start)
+            found.append((None, _owner_name(raw, before)))
+    for attr, held in found:
+        name = held if held.isidentifier() else "?"
+        if attr is not None:
+            yield attr, "?"  # as `_SETATTR` reads it: on any object
+        elif name != "self":
+            yield ANY_ATTRIBUTE, name
+
+
+def _odd_writes(raw: bytes) -> list[tuple[bytes, str]]:
+    """Return the attributes a file's syntax tree stores or deletes, with their owners
+    (`_attribute_writes_in`), computed names too; the dot scan's and `_SETATTR`'s reading
+    when it cannot be parsed."""
+    text = python_text(raw)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text if text is not None else raw)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return [*_attribute_writes_in(raw), *((m.group(1), "?") for m in _SETATTR.finditer(raw))]
+    found = list(_computed_writes(raw))
+    found.extend((m.group(1), "?") for m in _SETATTR.finditer(raw))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
+            owner = node.value.id if isinstance(node.value, ast.Name) else "?"
+            found.append((node.attr.encode("utf-8", "surrogatepass"), owner))
+    return found
 
 
 # A metaclass (a class deriving from `type` or from a name holding `Meta`: `ABCMeta`,
