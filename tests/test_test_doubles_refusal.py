@@ -357,3 +357,21 @@ def test_a_tests_own_call_beside_a_mock_transport_of_another_service_is_rewritte
     found = cli.json("check", "--no-cache", "--select", "CM104")["diagnostics"]
     assert [d["path"] for d in found] == ["tests/test_live.py"]
     assert found[0]["fix"] is not None
+
+
+def test_a_test_file_in_a_declared_encoding_is_read_as_python_reads_it(cli: Cli) -> None:
+    # A PEP 263 cookie (latin-1, with a byte that is not UTF-8): Python runs this test, so its
+    # patch of messages.create stands in for the call, and the rewrite is refused.
+    test = (
+        "# -*- coding: latin-1 -*-\n"
+        "from unittest.mock import patch\n\n"
+        "GREETING = '\xe9t\xe9'\n\n\n"
+        "@patch('app.llm.client.messages.create')\ndef test_ask(create):\n    pass\n"
+    ).encode("latin-1")
+    write_tree(cli.cwd, {"pyproject.toml": "", "app/__init__.py": "", "app/llm.py": APP})
+    (cli.cwd / "tests").mkdir()
+    (cli.cwd / "tests/test_llm.py").write_bytes(test)
+    found = cli.json("check", "--no-cache", "--select", "CM104")["diagnostics"]
+    assert len(found) == 1
+    assert found[0]["fix"] is None, found[0]
+    assert "tests/test_llm.py:7, patch('app.llm.client.messages.create')" in found[0]["message"]

@@ -29,6 +29,7 @@ from functools import cache
 from pathlib import Path
 
 from claude_migrate.analysis.sdk_uses import MAX_BYTES, python_file_names
+from claude_migrate.core.source import python_text, read_regular
 
 ROOT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", "tox.ini", "pytest.ini", ".git")
 MAX_LEVELS = 8
@@ -187,13 +188,9 @@ def _replayers(root: str, digest: str) -> tuple[tuple[str, frozenset[str]], ...]
     for path in _test_files(root):
         if not recorded_state(str(path)) or not replays_claude(str(path)):
             continue
-        try:
-            if path.stat().st_size > MAX_BYTES:
-                continue
-            modules = _Scan(ast.parse(path.read_text(encoding="utf-8"))).modules
-        except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError, MemoryError):
-            continue
-        found.append((str(path), frozenset(modules)))
+        modules = _modules_of(path)
+        if modules is not None:
+            found.append((str(path), modules))
     return tuple(found)
 
 
@@ -227,11 +224,8 @@ def _reexported_names(root: str, relative: str) -> frozenset[str]:
 
 def _imports_child(init: Path, package: str, child: str) -> bool:
     """Return whether a package's `__init__.py` imports from one of its modules at top level."""
-    try:
-        if init.stat().st_size > MAX_BYTES:
-            return False
-        tree = ast.parse(init.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = _parsed(_source(init))
+    if tree is None:
         return False
     for node in tree.body:
         if not isinstance(node, ast.ImportFrom):
@@ -318,11 +312,8 @@ def _doubles_in(path: Path, relative: str, with_recordings: bool = True) -> list
     """Return the doubles a test file holds (with the recordings it replays, unless told not
     to); none for a file too large, unreadable or not Python."""
     found: list[Double] = []
-    try:
-        if path.stat().st_size > MAX_BYTES:
-            return found
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+    text = _source(path)
+    if text is None:
         return found
     replayed = _replayed(str(path), relative, "messages", frozenset()) if with_recordings else []
     if (
@@ -332,10 +323,10 @@ def _doubles_in(path: Path, relative: str, with_recordings: bool = True) -> list
         and not any(p in text for p in ENDPOINTS)
     ):
         return found
-    try:
-        scan = _Scan(ast.parse(text))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = _parsed(text)
+    if tree is None:
         return found  # a test file we cannot read shows no double
+    scan = _Scan(tree)
     modules = frozenset(scan.modules)
     found.extend(
         Double(relative, line, resource, what, modules)
@@ -374,11 +365,8 @@ def _with_conftest_scope(root: str, found: list[Double]) -> list[Double]:
         owners = [f for f in folders if not f or relative.startswith(f + "/")]
         if not owners or relative.endswith("conftest.py"):
             continue
-        try:
-            if path.stat().st_size > MAX_BYTES:
-                continue
-            modules = _Scan(ast.parse(path.read_text(encoding="utf-8"))).modules
-        except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError, MemoryError):
+        modules = _modules_of(path)
+        if modules is None:
             continue
         for owner in owners:
             imported[owner] |= modules
@@ -395,6 +383,32 @@ def _with_conftest_scope(root: str, found: list[Double]) -> list[Double]:
             )
         out.append(double)
     return out
+
+
+def _source(path: Path) -> str | None:
+    """Return a file's text as Python decodes it (BOM, PEP 263 cookie); None for a file that is
+    not regular, larger than MAX_BYTES, unreadable or not decodable."""
+    try:
+        data = read_regular(path, MAX_BYTES)
+    except OSError:
+        return None
+    return python_text(bytes(data))
+
+
+def _parsed(text: str | None) -> ast.Module | None:
+    """Return a file's syntax tree (None for no text, or text that is not Python)."""
+    if text is None:
+        return None
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _modules_of(path: Path) -> frozenset[str] | None:
+    """Return the modules a test file imports or names in a patch target (None: not read)."""
+    tree = _parsed(_source(path))
+    return None if tree is None else frozenset(_Scan(tree).modules)
 
 
 def _chain(node: ast.expr) -> list[str]:

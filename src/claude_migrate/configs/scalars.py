@@ -182,8 +182,21 @@ def record_fields(fmt: str, text: str) -> list[tuple[str, list[str]]]:
     mappings give it (`[{"name": "claude-3-haiku-20240307", "parameters": ...}, ...]`, where
     one field may be the record's id), and each mapping's string values (key ""). Nothing for
     another format or a text that does not parse."""
-    data = _parsed(fmt, text)
     found: list[tuple[str, list[str]]] = []
+    for records in _record_lists(_parsed(fmt, text)):
+        columns: dict[str, list[str]] = {}
+        for record in records:
+            row = [value for value in record.values() if isinstance(value, str)]
+            found.append(("", row))
+            for key, value in record.items():
+                if isinstance(key, str) and isinstance(value, str):
+                    columns.setdefault(key, []).append(value)
+        found.extend(columns.items())
+    return found
+
+
+def _record_lists(data: object) -> Iterator[list[dict[object, object]]]:
+    """Yield the mappings of each list of two or more in parsed data (MAX_NODES nodes read)."""
     stack: list[object] = [data]
     seen = 0
     while stack and seen < MAX_NODES:
@@ -194,17 +207,8 @@ def record_fields(fmt: str, text: str) -> list[tuple[str, list[str]]]:
         elif isinstance(node, list):
             stack.extend(node)
             records = [item for item in node if isinstance(item, dict)]
-            if len(records) < 2:
-                continue
-            columns: dict[str, list[str]] = {}
-            for record in records:
-                row = [value for value in record.values() if isinstance(value, str)]
-                found.append(("", row))
-                for key, value in record.items():
-                    if isinstance(key, str) and isinstance(value, str):
-                        columns.setdefault(key, []).append(value)
-            found.extend(columns.items())
-    return found
+            if len(records) >= 2:
+                yield records
 
 
 # The words of a field that records what a model did (or cost) in a run, not what a request
@@ -229,23 +233,11 @@ def measured_values(fmt: str, text: str) -> set[str]:
     41}`, `MEASUREMENT_WORDS`). Such a record states what that model did."""
     if fmt not in ("json", "yaml", "toml"):
         return set()
-    data = _parsed(fmt, text)
     found: set[str] = set()
-    stack: list[object] = [data]
-    seen = 0
-    while stack and seen < MAX_NODES:
-        node = stack.pop()
-        seen += 1
-        if isinstance(node, dict):
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-            records = [item for item in node if isinstance(item, dict)]
-            if len(records) < 2:
-                continue
-            for record in records:
-                if any(_measures(key, value) for key, value in record.items()):
-                    found.update(value for value in record.values() if isinstance(value, str))
+    for records in _record_lists(_parsed(fmt, text)):
+        for record in records:
+            if any(_measures(key, value) for key, value in record.items()):
+                found.update(value for value in record.values() if isinstance(value, str))
     return found
 
 
