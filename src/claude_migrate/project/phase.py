@@ -2780,18 +2780,23 @@ class Project:
         """Return the attribute names a summarised module sets on an object other than a
         method's own instance (`agent.model = m`, in a function or at module level), once per
         round."""
-        if self._set_anywhere is None or self._set_anywhere[0] != len(self.summaries):
-            summaries = list(self.summaries.values())
-            found = frozenset(
-                attr
-                for summary in summaries
-                for facts in summary["functions"].values()
-                for held in facts["stores"].values()
-                for attr in held
-            ) | frozenset(attr for summary in summaries for attr in summary["set_attrs"])
-            # Kept with the number of modules it was read from: one summarised since is read.
-            self._set_anywhere = (len(summaries), found)
-        return self._set_anywhere[1]
+        known, found = self._set_anywhere or (0, frozenset())
+        if known != len(self.summaries):
+            # Kept with the number of modules it was read from: only those summarised since
+            # (modules are added, never replaced, within a round) are read.
+            summaries = list(self.summaries.values())[known:]
+            found = found.union(
+                (
+                    attr
+                    for summary in summaries
+                    for facts in summary["functions"].values()
+                    for held in facts["stores"].values()
+                    for attr in held
+                ),
+                (attr for summary in summaries for attr in summary["set_attrs"]),
+            )
+            self._set_anywhere = (known + len(summaries), found)
+        return found
 
     def _record_field_read(self, module: str, function: str | None, value: list[Any]) -> None:
         """Record the class of an object a Claude call reads a field of (`model=settings.model`
