@@ -536,6 +536,11 @@ class Project:
         self._memo: dict[tuple[Any, ...], Sym | _Memo] = {}
         # `x.field` expressions made for the fields a dumped `x` sends (`_field_read`).
         self._field_reads: dict[tuple[int, str], list[Any]] = {}
+        # Per constant read through an instance's attribute (`self.settings.model`), the
+        # (module, class, attribute) holders to ask again once every module joined
+        # (`_unheld`); the holders met while one read is followed (`_constant_read`).
+        self._held_reads: dict[tuple[str, str], set[tuple[str, str, str]]] = {}
+        self._holders: list[tuple[str, str, str]] | None = None
         # `T["key"]` read for a returned `T[name]` a call's literal picks (`_keyed`).
         self._keyed_reads: dict[tuple[int, str], tuple[list[Any], list[Any]]] = {}
         self._paths: dict[str, Path | None] = {}
@@ -2923,6 +2928,10 @@ class Project:
                     self._helper_literal(
                         module, made, (name, entries[name]), [canonical, key, *where[:2]]
                     )
+                    # `"model": self.settings.model` or `"model": config.MODEL` in the helper.
+                    self._constant_read(
+                        made.module, made.function, entries[name], [canonical, key, *where[:2]]
+                    )
                     self._class_constant_read(
                         made.module,
                         made.function,
@@ -3156,8 +3165,14 @@ class Project:
             # `model or settings.model`: the fallback is what the call sends when the value
             # before it is empty (a default of None, an unset option).
             value = value[1][-1]
-        place = self._constant_place(module, function, value)
+        self._holders = []
+        try:
+            place = self._constant_place(module, function, value)
+        finally:
+            holders, self._holders = self._holders, None
         if place is not None:
+            if holders:
+                self._held_reads.setdefault(place, set()).update(holders)
             table = self._entry(self.facts.constant_reads, place[0], "constant_reads", dict)
             if _add(table, place[1], read):
                 self._touch("constant_reads", place[0])
@@ -3235,10 +3250,12 @@ class Project:
             return None
         if self._env_settings(cls.module, cls.name):
             return None  # a pydantic-settings field: the environment may set it (`_fields`)
-        # An instance's fallback object (`self.options = options or Options()`), which the
-        # file's own analysis does not follow, is read here even for a class of its module.
+        # An object an attribute of the method's own instance holds (`self.options =
+        # Options()`, `self.options = options or Options()`), which the file's own analysis
+        # does not follow, is read here even for a class of its module.
         apart = value[1][0] == "attr" and (
-            self._falls_back(module, function, value[1])
+            self._held_by_self(module, function, value[1])
+            or self._falls_back(module, function, value[1])
             or self._handed_object(module, function, value[1])
         )
         for cls_module, cls_name in self.mro(cls.module, cls.name):
@@ -3461,6 +3478,12 @@ class Project:
             return self._relied_object(module, function, facts, holder[1]) is not None
         return self._none_fallback(module, function, facts, holder[1], local) is not None
 
+    def _held_by_self(self, module: str, function: str | None, holder: list[Any]) -> bool:
+        """Return whether `holder` is `self.attr` read in a method of the instance's class."""
+        if function is None or holder[0] != "attr" or holder[1][0] != "name":
+            return False
+        return isinstance(self.evaluate(module, function, holder[1]), SelfParam)
+
     def _handed_object(self, module: str, function: str | None, holder: list[Any]) -> bool:
         """Return whether `self.attr`, kept by a base's `__init__` from its parameter, holds
         what a subclass's `__init__` hands up for it: an object it makes, or a parameter it
@@ -3553,6 +3576,10 @@ class Project:
                 return None
             return self._made_by_bound(base.name, None, made, depth, reader)
         if isinstance(base, SelfParam):
+            if self._instance_holder_rebound(base.module, base.name, attr):
+                return None
+            if self._holders is not None:
+                self._holders.append((base.module, base.name, attr))
             fallback = self._attribute_fallback(base.module, base.name, attr)
             if fallback is not None:
                 return self._made_by_call(fallback[0], fallback[1], fallback[2], depth + 1, reader)
@@ -3568,6 +3595,19 @@ class Project:
                 return self._made_by_call(owner, method, value, depth + 1, reader)
             return self._made_by(owner, method, value, depth + 1, reader)
         return None
+
+    def _instance_holder_rebound(self, module: str, cls: str, attr: str) -> bool:
+        """Return whether the object `self.attr` holds on an instance of `cls` may be another
+        than the one its class makes: a file of the run sets the attribute on another object
+        (`bot.settings = Settings(...)`, `set_from_outside`), or a summarised subclass writes
+        it (its instances run the base's methods with their own)."""
+        if self.set_from_outside(attr):
+            return True
+        for sub_module, sub in self._subclasses((module, cls))[1:]:
+            info = self.summaries[sub_module]["classes"].get(sub, {})
+            if attr in info.get("attributes", {}) or attr in info.get("fields", ()):
+                return True
+        return False
 
     def _handed_up(
         self, module: str, cls: str, owner: str, method: str, value: list[Any]
@@ -4939,7 +4979,7 @@ class Project:
         """Return the reads of a module's constants by Claude calls, also those reading the
         same file under another name (`pkg.llm.TEMP` where the run knows the file as `llm`,
         see `load`): the file reports its constant once, for every call reading it."""
-        own = self.facts.constant_reads.get(module)
+        own = self._unheld(module, self.facts.constant_reads.get(module))
         if self._names_of_file is None or self._names_of_file[0] != len(self.paths):
             by_path: dict[str, list[str]] = {}
             for name, shown in self.paths.items():
@@ -4954,10 +4994,30 @@ class Project:
             return own
         merged = {name: list(places) for name, places in (own or {}).items()}
         for other in others:
-            for name, places in self.facts.constant_reads[other].items():
+            reads = self._unheld(other, self.facts.constant_reads[other]) or {}
+            for name, places in reads.items():
                 found = merged.setdefault(name, [])
                 found.extend(place for place in places if place not in found)
         return merged
+
+    def _unheld(
+        self, module: str, reads: dict[str, list[list[Any]]] | None
+    ) -> dict[str, list[list[Any]]] | None:
+        """Return a module's constant reads without those through an instance's attribute
+        (`self.settings.model`) that a module summarised after the read may bind to another
+        object (a subclass's `__init__`, `bot.settings = ...`): facts only grow while the
+        phase solves, so the holder is asked again once every module has joined."""
+        if not reads or not self._held_reads:
+            return reads
+        kept = {
+            name: places
+            for name, places in reads.items()
+            if not any(
+                self._instance_holder_rebound(*holder)
+                for holder in self._held_reads.get((module, name), ())
+            )
+        }
+        return kept if len(kept) != len(reads) else reads
 
     def _given_modules(self) -> set[str]:
         """Return the modules of the run's own files (not those read from disk for imports)."""
