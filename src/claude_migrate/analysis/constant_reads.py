@@ -205,6 +205,14 @@ def read_by_other_code(ctx: FileContext, read: ConstantRead) -> str:
     calls = {line for path, line in read.places if path == ctx.path}
     nodes = ctx.nodes
     sent = {id(site.record.node) for site in ctx.all_sites}
+    # A value a call sends from a dict it spreads (`"max_tokens": self.options.max_tokens` in
+    # the dict a method builds for `create(**self._request(text))`) is the call's read too.
+    sent.update(
+        id(entry.value_node)
+        for site in ctx.all_sites
+        for entry in site.params.items.values()
+        if isinstance(entry.holder, cst.DictElement)
+    )
     lines: set[int] = set()
     for node in nodes.names_spelled(attr):
         if _reads_value(ctx, node, attribute=bool(dot)) and not _sent(ctx, node, sent):
@@ -226,6 +234,8 @@ def _sent(ctx: FileContext, node: cst.Name, calls: set[int]) -> bool:
     passes (`temperature=options.temperature` in a wrapper's call, on any of its lines)."""
     parent = ctx.nodes.parent(node)
     value = parent if isinstance(parent, cst.Attribute) and parent.attr is node else node
+    if id(value) in calls:
+        return True
     arg = ctx.nodes.parent(value)
     return isinstance(arg, cst.Arg) and arg.value is value and id(ctx.nodes.parent(arg)) in calls
 
