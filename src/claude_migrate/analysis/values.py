@@ -503,7 +503,8 @@ class ValueResolver:
         owner = scope.qualname.removesuffix(".__init__")
         via = f'the default of {name}.{method}("{read[len(name) + 1 : -1]}") in {owner}()'
         facts = self.symbols.own_function(scope.qualname) or {}
-        given_too = read not in facts.get("unpassed", ())
+        unpassed = facts.get("unpassed", ())
+        given_too = read not in unpassed and name not in unpassed
         return Value(True, inner.value, inner.node, via, default=True, given_too=given_too)
 
     def _relied_star_read(self, node: cst.Call, scope: Scope) -> str | None:
@@ -524,15 +525,56 @@ class ValueResolver:
             return None
         name = func.value.value
         bindings = [b for b in scope.lookup(name) if b.kind != "annotation"]
-        if len(bindings) != 1 or bindings[0].kind != "param" or bindings[0].scope is not scope:
+        params = [b for b in bindings if b.kind == "param"]
+        if len(params) != 1 or params[0].scope is not scope:
             return None
         facts = self.symbols.own_function(scope.qualname)
-        read = f"{name}[{key.value}]"
-        if facts is None or read not in facts.get("relied", ()):
+        if facts is None:
             return None
-        if [name, "varkw"] not in [list(param) for param in facts.get("params", ())]:
+        read = f"{name}[{key.value}]"
+        if [name, "varkw"] in [list(param) for param in facts.get("params", ())]:
+            return read if len(bindings) == 1 and read in facts.get("relied", ()) else None
+        # A dict parameter an in-project call leaves out, made an empty dict then
+        # (`config=None`, then `config = config or {}`): the `.get` default is what is read.
+        if name not in facts.get("relied", ()) or not self._emptied_dict(name, bindings, scope):
             return None
         return read
+
+    def _emptied_dict(self, name: str, bindings: list[Binding], scope: Scope) -> bool:
+        """Return whether a parameter holds an empty dict when a call leaves it out: its default
+        is `None` or `{}`, every other binding gives it `{}` or `name or {}`, and the function
+        neither sets an item of it nor calls a method that changes it."""
+        assert self.symbols is not None
+        for binding in bindings:
+            if binding.kind == "param":
+                default = binding.default
+                if default is None or not (_empty_dict(default) or _is_none(default)):
+                    return False
+                continue
+            value = binding.value
+            if binding.kind != "assign" or value is None or len(binding.path) > 1:
+                return False
+            if _empty_dict(value):
+                continue
+            parts = _fallback_parts(value)
+            if not (
+                parts is not None
+                and len(parts) == 2
+                and isinstance(parts[0], cst.Name)
+                and parts[0].value == name
+                and _empty_dict(parts[1])
+            ):
+                return False
+        if scope.subscript_sets.get(name) or name in scope.deep_sets:
+            return False
+        return not any(
+            record.scope.function() is scope
+            and isinstance(record.node.func, cst.Attribute)
+            and isinstance(record.node.func.value, cst.Name)
+            and record.node.func.value.value == name
+            and record.node.func.attr.value in MUTATING_METHODS
+            for record in self.symbols.index.calls
+        )
 
     def _sequence(self, node: cst.List | cst.Tuple, scope: Scope, depth: int) -> Value:
         """Return a list or tuple display whose every element is known."""
@@ -2185,6 +2227,22 @@ def _runs_before(binding: Binding, read: Read | None) -> bool:
         return False
     order, path = read
     return binding.order < order and always_before(binding.path, path)
+
+
+def _empty_dict(node: cst.BaseExpression) -> bool:
+    """Return whether an expression is an empty dict display (`{}`) or `dict()`."""
+    if isinstance(node, cst.Dict):
+        return not node.elements
+    return (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Name)
+        and node.func.value == "dict"
+        and not node.args
+    )
+
+
+def _is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
 
 
 def _fallback_parts(node: cst.BaseExpression) -> list[cst.BaseExpression] | None:

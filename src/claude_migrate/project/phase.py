@@ -5206,10 +5206,9 @@ class Project:
         if relied and entry.get("reaches") and not overridden:
             # A default relied on whose value, or a path into it (`model.value` of an enum
             # member), reaches a Claude call.
-            reached = {name.split(".", 1)[0] for name in entry["reaches"]}
-            entry["relied"] = sorted(relied & reached)
+            entry["relied"] = sorted(relied & _reached_params(entry["reaches"]))
         left = self.facts.relied.get(key, set()) - self.facts.passed.get(key, set())
-        reached = {name.split(".", 1)[0] for name in entry.get("reaches", ())}
+        reached = _reached_params(entry.get("reaches", ()))
         left &= reached | _spread_into_dicts(self.summaries[key[0]]["functions"][key[1]])
         if left:
             # Defaults no call of the project gives more than an empty value in place of
@@ -6373,6 +6372,18 @@ def _empty_literal(value: list[Any]) -> bool:
     if value[0] == "lit":
         return value[1] is None or value[1] in ([], (), "")
     return value[0] == "dict" and not value[1] and not value[2] and not value[3]
+
+
+def _reached_params(reaches: Iterable[str]) -> set[str]:
+    """Return the parameters (and `**kwargs` items) whose value, or a path into it, reaches a
+    Claude call: `model` of `model.value`, and both `config[temperature]` and `config` for a
+    dict parameter's item (a call that leaves `config` out sends the `.get` default)."""
+    found: set[str] = set()
+    for name in reaches:
+        head = name.split(".", 1)[0]
+        found.add(head)
+        found.add(head.split("[", 1)[0])
+    return found
 
 
 def _spread_into_dicts(facts: dict[str, Any]) -> set[str]:
