@@ -201,6 +201,18 @@ def test_a_call_of_a_name_the_project_exports_is_a_candidate() -> None:
     assert _candidate(text, exported=frozenset({"ask"}))
 
 
+@pytest.mark.parametrize("name", ["LLM", "Claude", "call"])
+def test_a_project_name_a_library_callee_shares_is_a_candidate_without_the_library(
+    name: str,
+) -> None:
+    # `LLM` is also crewai's class, wanted only in a file that names crewai: a wrapper class of
+    # the project's own by that name is a site wherever it is called.
+    wanted = Wanted(callees=frozenset({name}), only_with=((name, "some_library"),))
+    text = f"from app.llm import {name}\n{name}(options).run('hi')\n"
+    assert not _candidate(text, wanted)
+    assert _candidate(text, wanted, exported=frozenset({name}))
+
+
 def test_keywords_and_texts_make_candidates() -> None:
     assert _candidate("f(default_headers={})\n", Wanted(keywords=frozenset({"default_headers"})))
     assert _candidate("x = HUMAN_PROMPT\n", Wanted(texts=("HUMAN_PROMPT",)))

@@ -241,14 +241,13 @@ def candidate(sites: Sites, text: str, wanted: Wanted, exported: Collection[str]
     """Return whether a module with these `sites` holds a site `wanted` could report on."""
     if any(word in text for word in wanted.texts):
         return True
-    callees = wanted.callees | frozenset(exported)
     # A callee with several conditions counts when any of them holds (`Anthropic` is
-    # LlamaIndex's class or LangChain's legacy one).
+    # LlamaIndex's class or LangChain's legacy one). A name the project itself gives (a
+    # wrapper class of its own called `LLM` or `Claude`) counts whatever the text holds.
     absent = {name for name, _ in wanted.only_with} - {
         name for name, word in wanted.only_with if word in text
     }
-    if absent:
-        callees -= absent
+    callees = (wanted.callees - absent) | frozenset(exported)
     if sites.attr_calls & callees or sites.name_calls & callees:
         return True
     if sites.keywords & wanted.keywords:
