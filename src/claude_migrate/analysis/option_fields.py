@@ -18,7 +18,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from claude_migrate.analysis.symbols import LocalClass, ProjectClass
-from claude_migrate.analysis.values import Entry, Value
+from claude_migrate.analysis.values import Entry, Value, fallback_parts
 from claude_migrate.core.lazy import lazy_import
 
 if TYPE_CHECKING:
@@ -117,6 +117,19 @@ class FieldReader:
                 if held is None:
                     break
                 node, scope = held
+                continue
+            if isinstance(node, cst.BooleanOperation):
+                # `LLM(options or Options())` where an in-project call leaves `options` out:
+                # the object made then is what the call hands on.
+                parts = fallback_parts(node)
+                if (
+                    parts is None
+                    or len(parts) != 2
+                    or not isinstance(parts[0], cst.Name)
+                    or not self.values.relied(parts[0].value, scope)
+                ):
+                    break
+                node = parts[1]
                 continue
             if not isinstance(node, cst.Name):
                 break

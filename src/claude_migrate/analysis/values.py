@@ -384,7 +384,7 @@ class ValueResolver:
             return None
         made = only.value
         if not only.nested:
-            parts = _fallback_parts(made)
+            parts = fallback_parts(made)
             tests = parts[:-1] if parts else []
             if not any(isinstance(t, cst.Name) and t.value == name for t in tests):
                 return None
@@ -556,7 +556,7 @@ class ValueResolver:
                 return False
             if _empty_dict(value):
                 continue
-            parts = _fallback_parts(value)
+            parts = fallback_parts(value)
             if not (
                 parts is not None
                 and len(parts) == 2
@@ -1160,7 +1160,7 @@ class ValueResolver:
         ]
         if len(reaching) == 1 and not reaching[0].nested:
             only = reaching[0]
-            if only.kind == "assign" and only.value is not None and _fallback_parts(only.value):
+            if only.kind == "assign" and only.value is not None and fallback_parts(only.value):
                 # `t = t or 0.9`: the fallback is one value the call may send.
                 return self.fallback(only.value, only.scope)
             return None  # one assignment on every path: what `value` answers
@@ -1287,7 +1287,7 @@ class ValueResolver:
         self, node: cst.BaseExpression, scope: Scope, depth: int
     ) -> list[Value] | None:
         """Return the values an assignment to `self.<attr>` may give it."""
-        if _fallback_parts(node) is not None:
+        if fallback_parts(node) is not None:
             # `self.model = model or DEFAULT`: the fallback is sent only where an in-project
             # call relies on the empty default it tests.
             return self.fallback(node, scope, depth)
@@ -1332,7 +1332,7 @@ class ValueResolver:
         relies on (`relied_default`). Whatever else the tested value is (a caller's argument,
         the environment) it may be anything: None then, as for an unknown value.
         """
-        parts = _fallback_parts(node)
+        parts = fallback_parts(node)
         if parts is None or depth > MAX_DEPTH:
             return None
         *tested, last = parts
@@ -2245,7 +2245,7 @@ def _is_none(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Name) and node.value == "None"
 
 
-def _fallback_parts(node: cst.BaseExpression) -> list[cst.BaseExpression] | None:
+def fallback_parts(node: cst.BaseExpression) -> list[cst.BaseExpression] | None:
     """Return [tested..., fallback] of `a or b` (`a or b or c`), `b if a is None else a`,
     `a if a is not None else b` and `a if a else b`; None for any other expression."""
     if isinstance(node, cst.BooleanOperation):
@@ -2289,7 +2289,7 @@ def _empty_default_retested(operand: cst.BaseExpression, scope: Scope) -> TypeGu
     assigned = others[0]
     if assigned.kind != "assign" or assigned.nested or assigned.value is None:
         return False
-    parts = _fallback_parts(assigned.value)
+    parts = fallback_parts(assigned.value)
     return parts is not None and any(
         isinstance(part, cst.Name) and part.value == operand.value for part in parts[:-1]
     )

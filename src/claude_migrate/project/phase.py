@@ -4601,29 +4601,46 @@ class Project:
             head, rest = _split_path(name)
             if not rest or head not in bound_args:
                 continue
-            passed = self.evaluate(module, function, bound_args[head])
-            if isinstance(passed, Obj):
-                made: tuple[str, str] | None = (passed.module, passed.name)
-                # `ctx.params.temperature` with `Context()`: the class of a field the object
-                # makes with `field(default_factory=Params)` is an options class too.
-                for step in rest.split(".")[1:MAX_PATH]:
-                    if made is None:
-                        break
-                    self._put(self.facts.options, made, "options", made)
-                    made = self.field_factory(*made, step)
-            elif isinstance(passed, Param) and function is not None:
-                key = (passed.module, passed.qual)
-                for reach in items:
-                    mine = self._entry(self.facts.reaches, key, "reaches", dict)
-                    if _add(mine, passed.name + rest, reach):
-                        self._touch("reaches", key)
-            elif passed is None and rest.count(".") == 1 and bound_args[head][0] == "attr":
-                # `run(text, self.options)` with `self.options = options or Options()`: the
-                # field's default is what the call sends when the instance was made without one.
-                read = ["attr", bound_args[head], rest[1:]]
-                for reach in items:
-                    self._reach_from(module, function, read, reach)
-                    self._constant_read(module, function, read, reach[:4])
+            given = bound_args[head]
+            if given[0] == "or":
+                # `LLM(options or Options())`: what each alternative is.
+                for alternative in given[1][:MAX_PATH]:
+                    self._record_path(module, function, alternative, rest, items)
+            else:
+                self._record_path(module, function, given, rest, items)
+
+    def _record_path(
+        self,
+        module: str,
+        function: str | None,
+        given: list[Any],
+        rest: str,
+        items: list[list[Any]],
+    ) -> None:
+        """Record what passing `given` where the path `rest` into it reaches Claude means."""
+        passed = self.evaluate(module, function, given)
+        if isinstance(passed, Obj):
+            made: tuple[str, str] | None = (passed.module, passed.name)
+            # `ctx.params.temperature` with `Context()`: the class of a field the object
+            # makes with `field(default_factory=Params)` is an options class too.
+            for step in rest.split(".")[1:MAX_PATH]:
+                if made is None:
+                    break
+                self._put(self.facts.options, made, "options", made)
+                made = self.field_factory(*made, step)
+        elif isinstance(passed, Param) and function is not None:
+            key = (passed.module, passed.qual)
+            for reach in items:
+                mine = self._entry(self.facts.reaches, key, "reaches", dict)
+                if _add(mine, passed.name + rest, reach):
+                    self._touch("reaches", key)
+        elif passed is None and rest.count(".") == 1 and given[0] == "attr":
+            # `run(text, self.options)` with `self.options = options or Options()`: the
+            # field's default is what the call sends when the instance was made without one.
+            read = ["attr", given, rest[1:]]
+            for reach in items:
+                self._reach_from(module, function, read, reach)
+                self._constant_read(module, function, read, reach[:4])
 
     def _record_forwarding(
         self,
