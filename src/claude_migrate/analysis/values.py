@@ -821,8 +821,10 @@ class ValueResolver:
             return UNKNOWN
         found = self.dict_node(node.value, scope, depth + 1)
         wanted = _table_key(node.slice[0].slice.value)
-        if found is None or wanted is None:
+        if wanted is None:
             return UNKNOWN
+        if found is None:
+            return self._imported_item(node.value, node.slice[0].slice.value, scope)
         table, table_scope, _ = found
         if not isinstance(table, cst.Dict):
             return UNKNOWN
@@ -839,6 +841,28 @@ class ValueResolver:
             return UNKNOWN
         via = inner.via or f"{table_name}[{wanted[1]}]"
         return Value(True, inner.value, inner.node, via)
+
+    def _imported_item(
+        self, node: cst.BaseExpression, index: cst.BaseExpression, scope: Scope
+    ) -> Value:
+        """Return an entry of a dict of request options another module writes, imported by name
+        (`from app.config import CLAUDE`, then `CLAUDE["temperature"]`), as `**CLAUDE` reads it:
+        a literal the project phase proved (`Project._request_options`). Its node is in the
+        other file: the finding is at the read, without a fix."""
+        key = literal(index).value
+        if not isinstance(node, cst.Name) or not isinstance(key, str) or self.symbols is None:
+            return UNKNOWN
+        project = self.symbols.project
+        bindings = [b for b in scope.lookup(node.value) if b.kind != "annotation"]
+        if project is None or len(bindings) != 1 or bindings[0].kind != "import":
+            return UNKNOWN
+        found = project.lookup(bindings[0].qualname)
+        if found is None or found[0] != "dict" or not isinstance(found[1], dict):
+            return UNKNOWN
+        if key not in found[1]:
+            return UNKNOWN
+        qualname = project.absolute(bindings[0].qualname)
+        return Value(True, found[1][key], None, f"{qualname}[{key!r}]")
 
     def table_changed(self, name: str, scope: Scope) -> bool:
         """Return whether any code of the module changes the table (a dict, or a list of
