@@ -9,6 +9,7 @@ starts must leave them unrun. Each test builds a real repository and runs the re
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -18,6 +19,8 @@ from pathlib import Path
 import pytest
 from fixbulk import command, env
 from helpers import write_tree
+
+from claude_migrate.discovery import git_index
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
@@ -105,3 +108,102 @@ def test_require_clean_still_reads_the_work_tree_with_the_programs_off(tmp_path:
     assert result.returncode == 2
     assert "app.py" in result.stderr
     assert "work in progress" in (repo / "app.py").read_text()
+
+
+def _no_git_environment(tmp_path: Path) -> dict[str, str]:
+    """Return the command's environment with no `git` on PATH (a slim container image)."""
+    bare = tmp_path / "bin-without-git"
+    bare.mkdir(exist_ok=True)
+    return {**env(), "PATH": str(bare)}
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        {".gitignore": "hidden.py\n", "hidden.py": APP},
+        {"pkg/CACHEDIR.TAG": "Signature: 8a477f597d28d172789f06886806bc55\n", "pkg/app2.py": APP},
+        {".gitignore": "vendor/\n", "vendor/client.py": APP},
+    ],
+    ids=["ignored-file", "committed-cache-marker", "ignored-folder"],
+)
+def test_a_tracked_file_is_not_hidden_where_git_cannot_list_what_it_tracks(
+    tmp_path: Path, hidden: dict[str, str]
+) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    write_tree(repo, {"app.py": APP, **hidden})
+    _git(repo, "add", "-f", ".")
+    _git(repo, "commit", "-qm", "base")
+    result = subprocess.run(
+        command("check", "--format", "json", "."),
+        cwd=repo, env=_no_git_environment(tmp_path), capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 1, result.stderr
+    paths = {d["path"] for d in json.loads(result.stdout)["diagnostics"]}
+    assert paths == {"app.py", next(name for name in hidden if name.endswith(".py"))}
+
+
+def _ls_files(repo: Path) -> frozenset[str]:
+    completed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached"], cwd=repo, capture_output=True, check=True,
+        env={**os.environ, **GIT_ENV},
+    )  # fmt: skip
+    return frozenset(os.fsdecode(name) for name in completed.stdout.split(b"\0") if name)
+
+
+def _varied_repository(repo: Path, *init: str) -> None:
+    repo.mkdir()
+    _git(repo, "init", "-q", *init)
+    deep = "/".join(["d" * 200] * 3)
+    write_tree(repo, {
+        "a.py": "x\n", "pkg/b.py": "y\n", "pkg/bé ü.py": "z\n", f"{deep}/long.py": "w\n",
+        "pkg/c.py": "v\n", "pkga.py": "u\n", "later.py": "t\n",
+    })  # fmt: skip
+    _git(repo, "add", "a.py", "pkg", "pkga.py", "d" * 200)
+    _git(repo, "commit", "-qm", "base")
+    _git(repo, "add", "-N", "later.py")  # intent to add: an extended entry (version 3)
+
+
+@pytest.mark.parametrize("version", ["2", "3", "4"])
+def test_the_index_file_lists_what_git_lists(tmp_path: Path, version: str) -> None:
+    repo = tmp_path / "repo"
+    _varied_repository(repo)
+    _git(repo, "update-index", "--index-version", version)
+    assert git_index.tracked_in_index(repo) == _ls_files(repo)
+    assert "later.py" in _ls_files(repo)
+
+
+def test_a_sha256_repositorys_index_lists_what_git_lists(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    try:
+        _varied_repository(repo, "--object-format=sha256")
+    except subprocess.CalledProcessError:
+        pytest.skip("this git makes no SHA-256 repositories")
+    assert git_index.tracked_in_index(repo) == _ls_files(repo)
+
+
+def test_a_split_index_lists_only_part_and_is_not_read(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    _varied_repository(repo)
+    _git(repo, "update-index", "--split-index")
+    assert git_index.tracked_in_index(repo) is None
+
+
+def test_a_malformed_index_is_unknown_never_an_error_or_a_hang(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    _varied_repository(repo)
+    index = repo / ".git" / "index"
+    data = index.read_bytes()
+    for broken in (
+        data[: len(data) // 2],
+        data[:12],
+        b"DIRC\0\0\0\2\xff\xff\xff\xff" + b"\0" * 64,
+        b"DIRC\0\0\0\4\0\0\0\1" + b"\0" * 62 + b"\xff" * 40,
+        b"not an index at all",
+    ):
+        index.write_bytes(broken)
+        assert git_index.tracked_in_index(repo) is None
+    index.unlink()
+    os.mkfifo(index)
+    assert git_index.tracked_in_index(repo) is None

@@ -188,8 +188,19 @@ def tracked_files(root: Path) -> frozenset[str]:
 
     An ignore file applies only to untracked files: git still tracks, diffs and ships a file
     a `.gitignore` names once it was added (https://git-scm.com/docs/gitignore), so a check of
-    the tree must read it too. Empty when git cannot tell (not installed, not a repository).
+    the tree must read it too. Where git cannot list them (not installed, a repository another
+    user owns), the index file is read instead (`git_index`). Empty when neither can tell.
     """
+    listed = _listed_by_git(root)
+    if listed is None:
+        from claude_migrate.discovery.git_index import tracked_in_index
+
+        listed = tracked_in_index(root)
+    return listed if listed is not None else frozenset()
+
+
+def _listed_by_git(root: Path) -> frozenset[str] | None:
+    """Return what `git ls-files` lists in work tree `root`, or None when git cannot tell."""
     import subprocess  # git runs only when an ignore file would leave a file out
 
     try:
@@ -200,9 +211,9 @@ def tracked_files(root: Path) -> frozenset[str]:
             timeout=60,
         )
     except (OSError, subprocess.SubprocessError):
-        return frozenset()
+        return None
     if completed.returncode != 0:
-        return frozenset()
+        return None
     return frozenset(os.fsdecode(entry) for entry in completed.stdout.split(b"\0") if entry)
 
 
@@ -211,7 +222,8 @@ def is_tracked(path: Path) -> bool:
 
     git runs at the top of that work tree (found by its `.git`), never in a folder below it: a
     tree may commit a bare repository's files in a folder (`HEAD`, `config`, `objects/`), and git
-    started there would read that `config`. False when git cannot tell.
+    started there would read that `config`. Where git cannot tell, the index file is read; False
+    when neither can.
     """
     import subprocess
 
@@ -220,15 +232,20 @@ def is_tracked(path: Path) -> bool:
     if root is None:
         return False
     try:
+        relative = real.relative_to(os.path.realpath(root)).as_posix()
+    except ValueError:
+        return False
+    try:
         completed = subprocess.run(
-            git_command(
-                root, "ls-files", "-z", "--cached", "--",
-                str(real.relative_to(os.path.realpath(root))),
-            ),
+            git_command(root, "ls-files", "-z", "--cached", "--", relative),
             capture_output=True,
             check=False,
             timeout=60,
-        )  # fmt: skip
-    except (OSError, subprocess.SubprocessError, ValueError):
-        return False
-    return completed.returncode == 0 and bool(completed.stdout.strip(b"\0"))
+        )
+    except (OSError, subprocess.SubprocessError):
+        completed = None
+    if completed is not None and completed.returncode == 0:
+        return bool(completed.stdout.strip(b"\0"))
+    from claude_migrate.discovery.git_index import tracked_in_index
+
+    return relative in (tracked_in_index(root) or frozenset())
