@@ -9,9 +9,11 @@ starts must leave them unrun. Each test builds a real repository and runs the re
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
+import struct
 import subprocess
 import time
 from pathlib import Path
@@ -206,4 +208,19 @@ def test_a_malformed_index_is_unknown_never_an_error_or_a_hang(tmp_path: Path) -
         assert git_index.tracked_in_index(repo) is None
     index.unlink()
     os.mkfifo(index)
+    assert git_index.tracked_in_index(repo) is None
+
+
+def test_an_index_whose_names_outgrow_the_file_is_not_read(tmp_path: Path) -> None:
+    # Version 4 names keep the one before and add a suffix: 100,000 entries of one more byte
+    # each would spell five gigabytes of names from a file of a few megabytes.
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    stat = b"\0" * 24 + struct.pack(">I", 0o100644) + b"\0" * 32  # the mode, a null name
+    body = b"".join(
+        stat + struct.pack(">H", min(n, 0xFFF)) + b"\0x\0"  # strip nothing, add "x"
+        for n in range(1, 100_001)
+    )
+    data = b"DIRC" + struct.pack(">II", 4, 100_000) + body
+    (repo / ".git" / "index").write_bytes(data + hashlib.sha1(data).digest())
     assert git_index.tracked_in_index(repo) is None

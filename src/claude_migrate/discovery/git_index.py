@@ -27,6 +27,9 @@ _EXTENDED = 0x4000
 _NAME_MASK = 0x0FFF
 _DIRECTORY = 0o040000
 _PARTIAL_EXTENSIONS = (b"link", b"sdir")  # split index; sparse index
+# Version 4 writes each name as what it keeps of the one before plus a suffix, so names can
+# spell far more than the file holds: past this many times its size, the index is not read.
+_NAMES_PER_INDEX_BYTE = 16
 
 
 class _Malformed(Exception):
@@ -84,6 +87,7 @@ def _paths(data: bytes, hash_bytes: int) -> frozenset[str] | None:
     offset = _HEADER.size
     names: set[str] = set()
     previous = b""
+    spelled, budget = 0, _NAMES_PER_INDEX_BYTE * len(data)
     for _ in range(count):
         start = offset
         (mode,) = _MODE.unpack_from(data, offset + 24)
@@ -110,6 +114,9 @@ def _paths(data: bytes, hash_bytes: int) -> frozenset[str] | None:
         length = flags & _NAME_MASK
         if length != min(len(name), _NAME_MASK) or offset > end:
             raise _Malformed
+        spelled += len(name)
+        if spelled > budget:
+            return None
         names.add(os.fsdecode(name))
         previous = name
     if _partial(data, offset, end):
