@@ -224,3 +224,23 @@ def test_an_index_whose_names_outgrow_the_file_is_not_read(tmp_path: Path) -> No
     data = b"DIRC" + struct.pack(">II", 4, 100_000) + body
     (repo / ".git" / "index").write_bytes(data + hashlib.sha1(data).digest())
     assert git_index.tracked_in_index(repo) is None
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="outside a real checkout (an archive, a CI artifact) the tree brings its own `.git`: "
+    "an empty one, or a repository that tracks nothing, makes its `.gitignore` apply, and "
+    "neither git nor the index can say the file came with the change",
+)
+def test_a_tree_that_is_no_checkout_cannot_hide_a_file_behind_its_own_git_folder(
+    tmp_path: Path,
+) -> None:
+    tree = tmp_path / "unpacked"
+    write_tree(tree, {"app.py": APP, "hidden.py": APP, ".gitignore": "hidden.py\n"})
+    (tree / ".git").mkdir()
+    result = subprocess.run(
+        command("check", "--no-cache", "--format", "json", "."),
+        cwd=tree, env=env(), capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    paths = {d["path"] for d in json.loads(result.stdout)["diagnostics"]}
+    assert paths == {"app.py", "hidden.py"}
