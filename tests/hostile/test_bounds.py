@@ -639,3 +639,36 @@ def test_a_gitignore_line_of_many_globstars_matches_a_deep_path_in_bounded_time(
     report = json.loads(proc.stdout)
     assert not report["errors"] and report["diagnostics"], report
     assert {d["path"] for d in report["diagnostics"]} == {f"{deep}/x.py"}
+
+
+def _anchor_chain(depth: int) -> str:
+    """Return YAML whose anchors each name the one before nine times: 9**depth values unrolled."""
+    lines = ["model: claude-2", "a0: &a0 {temperature: 0.7}"]
+    lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, depth + 1)]
+    return "\n".join(lines) + "\n"
+
+
+def test_yaml_anchors_naming_anchors_are_read_once_each() -> None:
+    from claude_migrate.configs.scalars import yaml_entry_keys
+    from claude_migrate.core.source import SourceText
+
+    small, small_calls = python_calls(lambda: yaml_entry_keys(SourceText(_anchor_chain(4))))
+    large, large_calls = python_calls(lambda: yaml_entry_keys(SourceText(_anchor_chain(8))))
+    # Twice the lines, about twice the work: unrolled, the larger is 9**4 times the smaller.
+    assert large_calls < 4 * small_calls, (small_calls, large_calls)
+    top = {"model", "temperature", *(f"a{i}" for i in range(9))}  # with a0's own keys
+    assert large[(0, 7)] == frozenset(top)
+    assert large[(1, 22)] == frozenset({"temperature"})
+    assert small[(1, 22)] == frozenset({"temperature"})
+
+
+def test_a_yaml_anchor_bomb_keeps_the_files_findings(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"models.yaml": _anchor_chain(12)})
+    done = subprocess.run(
+        [sys.executable, "-m", "claude_migrate", "check", "--no-cache", "--format", "json", "."],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "PYTHONPATH": str(SRC)},
+    )  # fmt: skip
+    report = json.loads(done.stdout)
+    assert report["errors"] == []
+    assert [(d["code"], d["line"]) for d in report["diagnostics"]] == [("CM302", 1)]

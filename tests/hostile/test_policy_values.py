@@ -137,6 +137,34 @@ def test_a_policy_in_a_repository_reads_no_file_outside_it(
     assert "api_key" not in err and "database" not in err and "sk-secret" not in err, err
 
 
+@pytest.mark.parametrize(
+    "name", ["claude-migrate.toml", "pyproject.toml", "pkg/claude-migrate.toml"]
+)
+@pytest.mark.parametrize("in_git", [True, False], ids=["repository", "unpacked-archive"])
+def test_a_policy_file_linked_out_of_the_tree_is_not_read(
+    tmp_path: Path, name: str, in_git: bool
+) -> None:
+    # The policy file itself committed as a symbolic link: the same file it could not extend.
+    secret = tmp_path / "secret.toml"
+    secret.write_text(SECRET + '[tool.claude-migrate]\nselect = ["sk-secret-selected"]\n')
+    repo = tmp_path / "repo"
+    write_tree(repo, {"app.py": CALL, "pkg/app.py": CALL})
+    (repo / name).symlink_to(secret)
+    if in_git:
+        _git_init(repo)
+    proc = run_cm("check", "--no-cache", ".", cwd=repo)
+    err = assert_config_error(proc, name, "a symbolic link to a file outside the repository")
+    assert "api_key" not in err and "database" not in err and "sk-secret" not in err, err
+
+
+def test_a_policy_file_linked_inside_the_tree_is_read(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    write_tree(repo, {"app.py": CALL, "ci/policy.toml": "[temperature]\nmax = 1.0\n"})
+    (repo / "claude-migrate.toml").symlink_to("ci/policy.toml")
+    _git_init(repo)
+    assert run_cm("check", "--no-cache", ".", cwd=repo).returncode in (0, 1)
+
+
 def test_a_policy_names_any_file_of_its_repository_and_a_given_policy_any_file(
     tmp_path: Path,
 ) -> None:

@@ -347,3 +347,30 @@ def test_the_trusted_gate_is_the_whole_policy(tmp_path: Path) -> None:
         refused = _check(tmp_path, "--trusted-config", str(policy), *extra, "app.py")
         assert refused.returncode == 2, refused.stderr
         assert "--trusted-config is the whole policy" in refused.stderr
+
+
+def test_a_committed_cache_is_not_trusted_where_git_cannot_say_it_is_tracked(
+    tmp_path: Path,
+) -> None:
+    # The same private-umask checkout, checked where no git is installed (a slim container
+    # image): the index still says the key file came with the checkout.
+    repo = _repository(tmp_path, {"app.py": CLEAN, "claude-migrate.toml": POLICY})
+    write_tree(repo, {"app.py": VIOLATION})
+    made = _check(repo, "--cache-dir", "cm-cache", "app.py")
+    assert made.returncode == 1, made.stderr
+    assert _forge_entries(repo / "cm-cache") == 1
+    write_tree(repo, {})
+    _git(repo, "add", "-Af", ".")
+    _git(repo, "commit", "-qm", "pull request")
+    clone = tmp_path / "clone"
+    subprocess.run(
+        ["sh", "-c", 'umask 077 && git clone -q -b pr "$0" "$1"', str(repo), str(clone)],
+        env={**os.environ, **GIT_ENV}, check=True,
+    )  # fmt: skip
+    no_git = tmp_path / "bin-without-git"
+    no_git.mkdir()
+    home = {"XDG_CACHE_HOME": str(tmp_path / "xdg"), "HOME": str(tmp_path / "home")}
+    named = _check(clone, "--cache-dir", "cm-cache", "app.py", env={**home, "PATH": str(no_git)})
+    assert named.returncode == 1, named.stdout + named.stderr
+    assert "app.py:4:" in named.stdout and "CM101" in named.stdout
+    assert "key file cannot be trusted" in named.stderr

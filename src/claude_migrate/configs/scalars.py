@@ -111,8 +111,15 @@ def yaml_entry_keys(source: SourceText) -> dict[tuple[int, int], frozenset[str]]
     except yaml.YAMLError:
         return found
     stack = [node for node in documents if node is not None]
+    # An alias is the node its anchor names, met again: read each node once, or a few lines of
+    # anchors naming anchors (`b: &b [*a, *a, ...]`) are read an exponential number of times.
+    # A value's entry is its own mapping's, whichever parent the walk meets it from.
+    walked: set[int] = set()
     while stack:
         node = stack.pop()
+        if id(node) in walked:
+            continue
+        walked.add(id(node))
         if isinstance(node, yaml.SequenceNode):
             stack.extend(node.value)
         if not isinstance(node, yaml.MappingNode):

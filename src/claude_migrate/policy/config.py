@@ -601,10 +601,15 @@ class PolicyLoader:
                 continue
             if candidate in self._by_file:
                 return self._by_file[candidate]
+            boundary = self._boundary_of(Path(os.path.realpath(folder)))
+            if boundary is not None and not Path(os.path.realpath(candidate)).is_relative_to(
+                boundary
+            ):
+                raise ConfigError(as_shown(candidate), None, _linked_outside(boundary))
             raw = read_policy_table(candidate, governing=True)
             if raw is None:
                 continue
-            policy = self._build(raw, self._boundary_of(Path(os.path.realpath(folder))))
+            policy = self._build(raw, boundary)
             self._by_file[candidate] = policy
             return policy
         return None
@@ -724,6 +729,15 @@ def _outside(value: str, repository: Path) -> str:
         f"({as_shown(repository)}; outside git, the path given that holds it):"
         " a policy found in the checked tree names presets and files of its own repository only"
         " (a policy named by --config, --base-config or --trusted-config may name any file)"
+    )
+
+
+def _linked_outside(repository: Path) -> str:
+    return (
+        "a symbolic link to a file outside the repository that holds it "
+        f"({as_shown(repository)}; outside git, the path given that holds it): a policy found "
+        "in the checked tree is read from its own repository only (name a policy elsewhere "
+        "with --config)"
     )
 
 
