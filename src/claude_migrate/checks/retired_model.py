@@ -283,7 +283,7 @@ class RetiredModelCheck(Check["CheckContext"]):
                 why_not = EXPECTED
             why_not = why_not or (LEGACY_EXPECTED if mention.legacy_expected else "")
             why_not = why_not or (LEGACY_BODY if mention.legacy_body else "")
-            why_not = why_not or _recorded(ctx, mention.value)
+            why_not = why_not or recorded_reason(ctx, mention.value)
             target = targets.get(mention.value)
             if not why_not and not mention.key and target is not None:
                 why_not = table_without(ctx, mention.value, target)
@@ -458,7 +458,7 @@ class RetiredModelCheck(Check["CheckContext"]):
                 reported.add(id(found.entry.value.node))
             if found.retires <= as_of:
                 why_not = COLLAPSES if id(site) in registered else ""
-                why_not = why_not or _recorded(ctx, str(found.entry.value.value))
+                why_not = why_not or recorded_reason(ctx, str(found.entry.value.value))
                 why_not = why_not or _expected(ctx, site, found.entry)
                 if not why_not and found.target is not None:
                     why_not = missed_lookup(ctx, site, found.entry, found.target)
@@ -673,9 +673,10 @@ def _is_recording(ctx: CheckContext) -> bool:
 _VCR = re.compile(r"""(?m)^[\s{]*["']?interactions["']?\s*:""")
 
 
-def _recorded(ctx: CheckContext, value: str) -> str:
+def recorded_reason(ctx: CheckContext, value: str) -> str:
     """Return why a model id keeps its spelling in a module whose tests replay a recorded
-    request with it (`analysis.recordings`); "" otherwise."""
+    request with it (`analysis.recordings`); "" otherwise. CM304 (migrate-model) gives the
+    same reason for a call it would move."""
     import os
 
     from claude_migrate.analysis.doubles import project_root, replaying_tests
