@@ -130,3 +130,25 @@ def test_a_fifo_named_like_a_cassette_is_skipped_not_waited_on(cli: Cli) -> None
     os.mkfifo(folder / "test_reply.yaml")
     cli("fix", "--unsafe-fixes", "--select", "CM302", ".")
     assert "claude-haiku-4-5-20251001" in (cli.cwd / "tests/test_app.py").read_text()
+
+
+def test_migrate_keeps_a_default_a_test_of_the_module_replays_and_says_why(cli: Cli) -> None:
+    default = 'def reply(text, model="claude-3-haiku-20240307"):'
+    app = APP.replace("def reply(text, model):", default)
+    write_tree(
+        cli.cwd,
+        {
+            "app.py": app,
+            "tests/test_app.py": 'from app import reply\n\n\ndef test_reply():\n    reply("hi")\n',
+            "tests/cassettes/test_app/test_reply.yaml": CASSETTE,
+        },
+    )
+    result = cli(
+        "migrate", "--to", "claude-haiku-4-5", "--unsafe-fixes", "--checklist", "todo.md", "."
+    )
+    assert (cli.cwd / "app.py").read_text() == app
+    checklist = (cli.cwd / "todo.md").read_text()
+    assert "`app.py:4`" in checklist
+    assert "tests/cassettes/test_app/test_reply.yaml" in checklist
+    assert "record it again with the new model" in checklist
+    assert result.exit_code == 1

@@ -151,3 +151,54 @@ def test_other_stop_sequences_in_the_expectation_leave_the_fix(cli: Cli) -> None
     found, after = _stops(cli, other)
     assert [d["fix"] is not None for d in found] == [True]
     assert "stop_sequences=" not in after
+
+
+# A module's call and a test of the module that mocks the client and checks what it was sent.
+APP = (
+    "import anthropic\n\n"
+    "client = anthropic.Anthropic()\n\n\n"
+    "def ask(text):\n"
+    "    return client.messages.create(\n"
+    '        model="claude-sonnet-4-6", max_tokens=2000, temperature=0.7,\n'
+    '        stop_sequences=["END"], messages=[{"role": "user", "content": text}],\n'
+    "    )\n"
+)
+APP_TEST = (
+    "from unittest.mock import patch\n\n"
+    "import app\n\n\n"
+    "def test_ask():\n"
+    '    with patch.object(app.client.messages, "create") as create:\n'
+    '        app.ask("hi")\n'
+    "    create.assert_called_once_with(\n"
+    '        model="claude-sonnet-4-6", max_tokens=2000, temperature=0.7,\n'
+    '        stop_sequences=["END"], messages=[{"role": "user", "content": "hi"}],\n'
+    "    )\n"
+)
+
+
+def test_a_test_of_the_module_that_states_the_values_again_keeps_them(cli: Cli) -> None:
+    write_tree(cli.cwd, {"pyproject.toml": "", "app.py": APP, "tests/test_app.py": APP_TEST})
+    found = cli.json("check", "--no-cache", "--select", "CM101,CM102,CM103")["diagnostics"]
+    assert sorted(d["code"] for d in found) == ["CM101", "CM102", "CM103"]
+    assert all(d["fix"] is None for d in found)
+    assert all("what it expects (tests/test_app.py:1" in d["message"] for d in found)
+    cli("fix", "--unsafe-fixes", "--select", "CM101,CM102,CM103", ".")
+    assert (cli.cwd / "app.py").read_text() == APP
+
+
+def test_a_test_of_another_module_or_of_other_values_leaves_the_fix(cli: Cli) -> None:
+    other = APP_TEST.replace("import app\n", "import app\nimport other\n").replace(
+        "max_tokens=2000, temperature=0.7", "max_tokens=900, temperature=0.1"
+    )
+    write_tree(
+        cli.cwd,
+        {
+            "pyproject.toml": "",
+            "app.py": APP,
+            "tests/test_app.py": other,
+            "tests/test_other.py": APP_TEST.replace("import app", "import other"),
+        },
+    )
+    cli("fix", "--select", "CM101,CM102", ".")
+    fixed = (cli.cwd / "app.py").read_text()
+    assert "max_tokens=1024, temperature=0.0" in fixed

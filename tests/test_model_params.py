@@ -399,3 +399,15 @@ def test_a_bedrock_spelling_of_a_new_model_is_checked_against_its_facts(
     found = _check(Cli(tmp_path), tmp_path, source)
     assert [f["code"] for f in found] == ["CM108"]
     assert "temperature" in found[0]["message"]
+
+
+def test_each_4_6_model_cites_its_own_page_for_its_output_limit() -> None:
+    from claude_migrate.policy import model_facts
+
+    known = model_facts.load()
+    sonnet = known.for_model("claude-sonnet-4-6")
+    opus = known.for_model("claude-opus-4-6")
+    assert sonnet is not None and opus is not None
+    assert sonnet.source("max-tokens").endswith("/models/sonnet-4-6/overview")
+    assert opus.source("max-tokens").endswith("/models/opus-4-6/overview")
+    assert "sdk" not in sonnet.source("thinking")

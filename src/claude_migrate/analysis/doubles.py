@@ -194,6 +194,34 @@ def _replayers(root: str, digest: str) -> tuple[tuple[str, frozenset[str]], ...]
     return tuple(found)
 
 
+def importing_tests(path: str) -> list[str]:
+    """Return the project's test modules (absolute paths) that import the module at `path` or
+    name it in a patch target; none when `path` is itself a test file."""
+    root = project_root(path)
+    return list(_importing(os.path.abspath(path), root, state(root), packages_state(path)))
+
+
+@cache
+def _importing(path: str, root: str, digest: str, packages: str) -> tuple[str, ...]:
+    """`importing_tests`, once per module, test files and packages above it."""
+    relative = Path(path).relative_to(root).as_posix()
+    if is_test_file(relative):
+        return ()
+    names = _module_names(relative) | _reexported_names(root, relative)
+    return tuple(test for test, modules in _imports_of_tests(root, digest) if modules & names)
+
+
+@cache
+def _imports_of_tests(root: str, digest: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Return each test module with the modules it imports or patches (read once per state)."""
+    found: list[tuple[str, frozenset[str]]] = []
+    for path in _test_files(root):
+        modules = _modules_of(path)
+        if modules:
+            found.append((str(path), modules))
+    return tuple(found)
+
+
 @cache
 def _replaying(path: str, root: str, digest: str, packages: str) -> tuple[str, ...]:
     """`replaying_tests`, once per module, test files and packages above it."""

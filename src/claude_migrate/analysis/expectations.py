@@ -12,11 +12,15 @@ a helper of the file, the functions calling it): a number (or a list of stop seq
 `{"stop_sequences": ["END"]}` in an expected request or span) equal to the call's value stated
 under the parameter's name (a dict entry keyed by it, a
 keyword argument of an assertion call, or a comparison with a subscript or attribute of that name).
+A call made in any other module is read against the test files that import it or name it in a
+patch target (`doubles.importing_tests`), each whole, parsed once per version of the file.
 """
 
 from __future__ import annotations
 
 import os
+from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from claude_migrate.core.lazy import lazy_import
@@ -69,6 +73,66 @@ def restated(ctx: FileContext, site: CallSite, entry: Entry, parameter: str) -> 
     if not finder.found:
         return 0
     return ctx.range(finder.found).start.line
+
+
+def restated_by_tests(ctx: FileContext, entry: Entry, parameter: str) -> str:
+    """Return where a test of the module making a call states the call's value again under the
+    parameter's name (`create.assert_called_once_with(temperature=0.7)` in a test that imports
+    the module, "tests/test_app.py:12"), or "" when none does (or the module is a test file,
+    whose own tests `restated` reads)."""
+    from claude_migrate.analysis.doubles import importing_tests, project_root
+
+    value = _comparable(entry.value.value)
+    if value is None:
+        return ""
+    path = os.path.abspath(ctx.file_path)
+    names = frozenset(SPELLINGS.get(parameter, (parameter,))) | {entry.key}
+    root = project_root(path)
+    for test in importing_tests(path):
+        line = _stated_in(test, _stamp(test), names, value)
+        if line:
+            relative = os.path.relpath(test, root).replace(os.sep, "/")
+            return f"{relative}:{line}"
+    return ""
+
+
+def _stamp(path: str) -> str:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return ""
+    return f"{info.st_size}.{info.st_mtime_ns}"
+
+
+@cache
+def _parsed_test(path: str, stamp: str) -> cst.Module | None:
+    """Return a test file's LibCST tree, read as Python reads it (None: unreadable, too large
+    or not Python); once per version of the file."""
+    from claude_migrate.analysis.doubles import _source
+
+    text = _source(Path(path))
+    if text is None:
+        return None
+    try:
+        return cst.parse_module(text)
+    except (cst.ParserSyntaxError, RecursionError, MemoryError, ValueError):
+        return None
+
+
+@cache
+def _stated_in(path: str, stamp: str, names: frozenset[str], value: Literal) -> int:
+    """Return the first line of a test file stating `value` under one of `names` (0: none)."""
+    module = _parsed_test(path, stamp)
+    if module is None:
+        return 0
+    finder = _Finder(set(names), value, set())
+    wrapper = cst.MetadataWrapper(module, unsafe_skip_copy=True)
+    positions = wrapper.resolve(cst.metadata.PositionProvider)
+    wrapper.module.visit(finder)
+    if finder.found is None:
+        return 0
+    position = positions.get(finder.found)
+    return position.start.line if position is not None else 0
 
 
 def _callers(module: cst.Module, name: str) -> list[cst.FunctionDef]:

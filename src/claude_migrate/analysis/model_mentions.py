@@ -72,6 +72,11 @@ class Mention:
     # "prompt": ..., "max_tokens_to_sample": ...}`, no `messages`): the endpoint never served a
     # Messages-era model, so the replacement there makes a request the API refuses.
     legacy_body: bool = False
+    # A cell of a test's table of cases (`pytest.mark.parametrize` rows of two or more values:
+    # an input beside the result the test expects of the project's code for it): renamed, the
+    # row asks the code about another model and expects another answer, which the code gives
+    # only if it (or its data) moves the same way.
+    case: bool = False
 
 
 # Keys only a Messages API response carries (https://docs.anthropic.com/en/api/messages,
@@ -128,6 +133,38 @@ def _nested_strings(node: cst.CSTNode) -> list[int]:
         else:
             stack.extend(current.children)
     return found
+
+
+def _case_cells(call: cst.Call) -> list[int]:
+    """Return the ids of the strings in the rows of a `pytest.mark.parametrize(names, rows)`
+    call whose rows hold two or more values (tuples, lists or `pytest.param(...)`), none for
+    any other call or for a table of single values (a list of models to run on)."""
+    func = call.func
+    if not isinstance(func, cst.Attribute) or func.attr.value != "parametrize":
+        return []
+    rows = next((arg.value for arg in call.args if _keyword(arg) == "argvalues"), None)
+    positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+    if rows is None and len(positional) >= 2:
+        rows = positional[1]
+    if not isinstance(rows, (cst.List, cst.Tuple)):
+        return []
+    found: list[int] = []
+    for element in rows.elements:
+        row = element.value
+        if isinstance(row, cst.Call):  # `pytest.param(input, expected, id=...)`
+            cells = [arg.value for arg in row.args if arg.keyword is None and not arg.star]
+        elif isinstance(row, (cst.List, cst.Tuple)):
+            cells = [cell.value for cell in row.elements]
+        else:
+            continue
+        if len(cells) >= 2:
+            for cell in cells:
+                found.extend(_nested_strings(cell))
+    return found
+
+
+def _keyword(arg: cst.Arg) -> str:
+    return arg.keyword.value if arg.keyword is not None else ""
 
 
 # Words of a name that says what the models it lists can or cannot do (`text_only_models`,
@@ -297,6 +334,7 @@ class _Strings:
         self.expected: set[int] = set()  # the strings a test expects (`EXPECTATIONS`, `assert`)
         self.legacy_expected: set[int] = set()  # ... of a Text Completions call's double
         self.legacy_body: set[int] = set()  # the models of Text Completions request bodies
+        self.cases: set[int] = set()  # the cells of `pytest.mark.parametrize` rows (`case`)
         self.facts: set[int] = set()  # keys of tables of model facts, ids of pairs stating one
         # Registers of model objects, by the class called: `register(ClaudeMessages("..."))`,
         # `[Model("..."), ...]`; each entry its first argument's literal.
@@ -318,6 +356,7 @@ class _Strings:
 
     def visit_Call(self, node: cst.Call) -> bool:
         self._described(node)
+        self.cases.update(_case_cells(node))
         # A response object built by keyword (`Completion(model="claude-2.1",
         # completion="...", type="completion")`, `Message(..., stop_reason="end_turn")`): the
         # answer a test double gives back, as a dict display of the same keys is.
@@ -556,6 +595,7 @@ def python_mentions(ctx: FileContext) -> tuple[list[Mention], set[str]]:
                     id(node) in visitor.facts,
                     visitor.indexed.get(id(node), ""),
                     id(node) in visitor.legacy_body,
+                    id(node) in visitor.cases,
                 )  # fmt: skip
             )
     return found, values

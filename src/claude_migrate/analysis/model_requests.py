@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 from claude_migrate.analysis.calls import CallSite
 from claude_migrate.analysis.edits import remove_elements, remove_line, string_literal
@@ -241,6 +241,66 @@ def _thinking(
         'thinking={"type": "adaptive"} (budget_tokens dropped)',
         edits,
     )
+
+
+# Extended thinking's own limits, on every model that takes it: `budget_tokens` of at least
+# 1024, `max_tokens` above it, and no temperature but 1; a request breaking one answers 400.
+EXTENDED_THINKING = "https://platform.claude.com/docs/en/build-with-claude/extended-thinking"
+# The least `budget_tokens` manual thinking takes (the same page; anthropic 2.15.0,
+# `types/thinking_config_param.py`: "a `budget_tokens` of at least 1,024").
+MIN_BUDGET = 1024
+
+
+def _thinking_limits(
+    ctx: FileContext, site: CallSite, facts: Facts, label: str
+) -> Iterable[Problem]:
+    """Yield what a request with `thinking={"type": "enabled", ...}` breaks of extended
+    thinking's limits, on a model that takes that type (no fix: which value to change is the
+    author's choice)."""
+    from claude_migrate.analysis.thinking import extra_body_thinking
+
+    if not facts.thinking or "enabled" not in facts.thinking:
+        return
+    entry = site.params.get("thinking") or extra_body_thinking(ctx, site)
+    config = ctx.resolver.values.nested(entry, site.record.scope) if entry is not None else None
+    kind = config.get("type") if config is not None else None
+    if config is None or kind is None or not kind.value.known or kind.value.value != "enabled":
+        return
+    budget = config.get("budget_tokens")
+    spent = budget.value.value if budget is not None and budget.value.known else None
+    if budget is not None and _count(spent) and spent < MIN_BUDGET:
+        yield Problem(
+            "thinking",
+            budget.holder,
+            f"{label} answers 400 to a thinking budget_tokens of {spent}: the least is "
+            f"{MIN_BUDGET} ({EXTENDED_THINKING}); raise it",
+        )
+    limit = site.param(MAX_TOKENS)
+    if budget is not None and limit is not None and budget.value.known and limit.value.known:
+        spent, most = budget.value.value, limit.value.value
+        if _count(spent) and _count(most) and most <= spent:
+            yield Problem(
+                "thinking",
+                limit.holder,
+                f"{label} answers 400 to {limit.key}={most} with a thinking budget_tokens of "
+                f"{spent}: max_tokens must be above the budget ({EXTENDED_THINKING}); raise "
+                f"{limit.key} or lower the budget",
+            )
+    temperature = site.param(TEMPERATURE)
+    if temperature is not None and temperature.value.known:
+        value = temperature.value.value
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value != 1:
+            yield Problem(
+                "thinking",
+                temperature.holder,
+                f"{label} answers 400 to {temperature.key}={value} with extended thinking on: "
+                f"thinking takes no temperature but 1 ({EXTENDED_THINKING}); remove "
+                f"{temperature.key}, or turn thinking off",
+            )
+
+
+def _count(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _prefill(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> Iterable[Problem]:
@@ -513,6 +573,7 @@ def problems(
     found: list[Problem] = []
     found.extend(_sampling(ctx, site, facts, label, prefer, yielding, unseen))
     found.extend(_thinking(ctx, site, facts, label, unseen))
+    found.extend(_thinking_limits(ctx, site, facts, label))
     found.extend(_prefill(ctx, site, facts, label))
     found.extend(_max_tokens(ctx, site, facts, label))
     found.extend(_tools(ctx, site, facts, label))

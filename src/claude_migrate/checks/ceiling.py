@@ -196,7 +196,15 @@ def _restated(ctx: FileContext, site: CallSite, entry: Entry, parameter: str) ->
 
     line = restated(ctx, site, entry, parameter)
     if not line:
-        return ""
+        from claude_migrate.analysis.expectations import restated_by_tests
+
+        place = restated_by_tests(ctx, entry, parameter)
+        if not place:
+            return ""
+        return (
+            f"a test of this module states {format_number(entry.value.value)} again in what it "
+            f"expects ({place}): change both together"
+        )
     return (
         f"the test states {format_number(entry.value.value)} again in what it expects (line "
         f"{line}): change both together"

@@ -181,9 +181,8 @@ class MigrateModelCheck(Check["FileContext"]):
         from claude_migrate.analysis.bound_tools import profile_reason
         from claude_migrate.analysis.expectations import expected_id
         from claude_migrate.analysis.model_tables import missed_lookup
-        from claude_migrate.analysis.recordings import recorded
         from claude_migrate.analysis.retirements import compose
-        from claude_migrate.checks.retired_model import EXPECTED_AGAIN
+        from claude_migrate.checks.retired_model import EXPECTED_AGAIN, recorded_reason
 
         known = ctx.facts.catalogue
         current = entry.value.value
@@ -224,12 +223,8 @@ class MigrateModelCheck(Check["FileContext"]):
             composed = "the model is not written where a fix can reach it"
         elif merged:
             composed = merged
-        elif where := recorded(str(ctx.path), str(current)):
-            composed = (
-                f"a test of this module replays a recorded request with it ({where}), matched on "
-                "what it sends: a new id would find no recording; record it again with the new "
-                "model"
-            )
+        elif replayed := recorded_reason(ctx, str(current)):
+            composed = replayed
         elif line := expected_id(ctx, site, entry):
             composed = EXPECTED_AGAIN.format(line)
         elif profiled := profile_reason(ctx, site, written):

@@ -23,8 +23,10 @@ its recording; a body a test double gives back), what a test expects where anoth
 the file with that id keeps it, an element of a list (or `Literal[...]`) that holds the
 replacement or another element becoming it, a table key another key becomes, an id that keys
 facts about the model (a table's numbers, flags or sets; a figure paired with it or a test
-checks): the figures would describe the replacement. An id (a call's
-or data) that a test of the module sends to a recorded exchange it replays keeps it too.
+checks): the figures would describe the replacement; a cell of a row of a test's table of cases
+(`pytest.mark.parametrize`), beside what the test expects of the project's code for it. An id
+(a call's or data) that a test of the module sends to a recorded exchange it replays keeps it
+too.
 """
 
 from __future__ import annotations
@@ -122,6 +124,13 @@ LEGACY_BODY = (
     "it is the model of a Text Completions request (prompt and max_tokens_to_sample), an "
     "endpoint that never served a Messages-era model: move the request to the Messages API "
     "(CM301) and change the model with it"
+)
+# ... a cell of a test's table of cases: the row's input and the result the test expects of the
+# project's code go together, and the code (or the data it reads) does not move with the row.
+CASE = (
+    "it is in a row of a test's table of cases (pytest.mark.parametrize), beside what the test "
+    "expects of the project's code for it: renamed, the row asks that code about the "
+    "replacement, which it answers only if it (or the data it reads) moves the same way"
 )
 # ... an id in a record of measurements (a results file: `{"model": ..., "trial": 0, "score":
 # 41}`): what that model did; renamed, the replacement would appear to have its results.
@@ -283,7 +292,8 @@ class RetiredModelCheck(Check["CheckContext"]):
                 why_not = EXPECTED
             why_not = why_not or (LEGACY_EXPECTED if mention.legacy_expected else "")
             why_not = why_not or (LEGACY_BODY if mention.legacy_body else "")
-            why_not = why_not or _recorded(ctx, mention.value)
+            why_not = why_not or (CASE if mention.case else "")
+            why_not = why_not or recorded_reason(ctx, mention.value)
             target = targets.get(mention.value)
             if not why_not and not mention.key and target is not None:
                 why_not = table_without(ctx, mention.value, target)
@@ -458,7 +468,7 @@ class RetiredModelCheck(Check["CheckContext"]):
                 reported.add(id(found.entry.value.node))
             if found.retires <= as_of:
                 why_not = COLLAPSES if id(site) in registered else ""
-                why_not = why_not or _recorded(ctx, str(found.entry.value.value))
+                why_not = why_not or recorded_reason(ctx, str(found.entry.value.value))
                 why_not = why_not or _expected(ctx, site, found.entry)
                 if not why_not and found.target is not None:
                     why_not = missed_lookup(ctx, site, found.entry, found.target)
@@ -673,9 +683,10 @@ def _is_recording(ctx: CheckContext) -> bool:
 _VCR = re.compile(r"""(?m)^[\s{]*["']?interactions["']?\s*:""")
 
 
-def _recorded(ctx: CheckContext, value: str) -> str:
+def recorded_reason(ctx: CheckContext, value: str) -> str:
     """Return why a model id keeps its spelling in a module whose tests replay a recorded
-    request with it (`analysis.recordings`); "" otherwise."""
+    request with it (`analysis.recordings`); "" otherwise. CM304 (migrate-model) gives the
+    same reason for a call it would move."""
     import os
 
     from claude_migrate.analysis.doubles import project_root, replaying_tests

@@ -225,7 +225,15 @@ def _restated(ctx: FileContext, site: CallSite, entry: Entry) -> str:
 
     line = restated(ctx, site, entry, "stop_sequences")
     if not line:
-        return ""
+        from claude_migrate.analysis.expectations import restated_by_tests
+
+        place = restated_by_tests(ctx, entry, "stop_sequences")
+        if not place:
+            return ""
+        return (
+            f"a test of this module states them again in what it expects ({place}): change "
+            "both together"
+        )
     return f"the test states them again in what it expects (line {line}): change both together"
 
 
