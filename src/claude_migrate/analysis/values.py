@@ -1580,7 +1580,7 @@ class ValueResolver:
             return None
         helper = self.helper_scope(node, scope)
         if helper is None:
-            return self._hook_entries(node, scope)
+            return self._hook_entries(node, scope) or self._inherited_entries(node, scope)
         if not helper.returns or self._mutated(helper):
             return None
         if len(helper.returns) > 1 or isinstance(helper.returns[0], cst.IfExp):
@@ -1699,6 +1699,36 @@ class ValueResolver:
         literal, others, unsure = found
         entries = Entries(opaque=bool(unsure), unknown_keys=set(others))
         via = f"{hook.qualname}() of a subclass"
+        for key, value in literal.items():
+            known = Value(True, value, None, via, elsewhere=True)
+            entries.items[key] = Entry(key, call, call, known, None)
+        return entries
+
+    def _inherited_entries(self, call: cst.Call, scope: Scope) -> Entries | None:
+        """Return the entries of the dict a method the class inherits from a project base of
+        another module returns (`**self.params()`), as the project phase read them: literal
+        values are reported where they are written (`elsewhere`), other keys are present with
+        values not known here."""
+        project = self.symbols.project if self.symbols is not None else None
+        func = call.func
+        if project is None or not isinstance(func, cst.Attribute) or call.args:
+            return None
+        function = scope.function()
+        info = function.method_of
+        if (
+            info is None
+            or not isinstance(func.value, cst.Name)
+            or func.value.value != function.self_name
+            or self._method_scope(info, func.attr.value, 0) is not None
+        ):
+            return None
+        qual = f"{info.scope.qualname}.{func.attr.value}"
+        found = (project.function(project.module, qual) or {}).get("sent_returns")
+        if not found:
+            return None
+        literal, others, unsure = found
+        entries = Entries(opaque=bool(unsure), unknown_keys=set(others))
+        via = f"{func.attr.value}() of a base class"
         for key, value in literal.items():
             known = Value(True, value, None, via, elsewhere=True)
             entries.items[key] = Entry(key, call, call, known, None)

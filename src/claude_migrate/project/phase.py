@@ -540,6 +540,10 @@ class Project:
         # (module, class, attribute) holders to ask again once every module joined
         # (`_unheld`); the holders met while one read is followed (`_constant_read`).
         self._held_reads: dict[tuple[str, str], set[tuple[str, str, str]]] = {}
+        # Functions of one module whose returned dict a Claude call of another spreads
+        # (`create(**self.params())`, `params` a base class's method): the file making the
+        # call is told that dict's keys (`_sent_returns`).
+        self._sent_helpers: set[tuple[str, str]] = set()
         self._holders: list[tuple[str, str, str]] | None = None
         # `T["key"]` read for a returned `T[name]` a call's literal picks (`_keyed`).
         self._keyed_reads: dict[tuple[int, str], tuple[list[Any], list[Any]]] = {}
@@ -2655,6 +2659,38 @@ class Project:
         unsure = bool(made.opaque or made.spreads or made.maybe)
         return {"hook_returns": [literal, others, unsure]}
 
+    def _note_sent_helper(self, module: str, made: DictLit) -> None:
+        """Note a function of another module whose returned dict a Claude call of `module`
+        spreads (`_sent_returns`)."""
+        if made.function is not None and made.module != module:
+            self._sent_helpers.add((made.module, made.function))
+
+    def _sent_returns(
+        self, module: str, qual: str, receiver: tuple[str, str] | None
+    ) -> dict[str, Any]:
+        """Return what a function of this module returns when a Claude call of another module
+        spreads it and it returns one dict literal: `{"sent_returns": [literal entries, other
+        keys, whether some keys may be absent or unknown]}`, for the calling file to read the
+        keys it sends (`create(**self.params())` with `params` a base class's method there)."""
+        if (module, qual) not in self._sent_helpers:
+            return {}
+        method = qual.rpartition(".")[2]
+        for sub_module, sub in self._subclasses(receiver)[1:] if receiver else ():
+            if f"{sub}.{method}" in self.summaries[sub_module]["functions"]:
+                return {}  # an instance of that subclass sends what its own method returns
+        returns = self.summaries[module]["functions"][qual]["returns"]
+        made = self.evaluate(module, qual, returns[0]) if len(returns) == 1 else None
+        if not isinstance(made, DictLit):
+            return {}
+        literal = {
+            k: v[1]
+            for k, v in made.entries.items()
+            if v[0] == "lit" and k not in made.maybe and _jsonable(v[1])
+        }
+        others = sorted(k for k in made.entries if k not in literal and k not in made.maybe)
+        unsure = bool(made.opaque or made.spreads or made.maybe)
+        return {"sent_returns": [literal, others, unsure]}
+
     def one_override(self, module: str, qual: str) -> tuple[str, str] | None:
         """Return the one method of the project's subclasses that overrides a method returning
         nothing (an abstract hook: `def _body(self, turns): ...`) and returns something: with
@@ -2911,6 +2947,7 @@ class Project:
         made = self.sent_dict(module, function, star)
         if made is None:
             return
+        self._note_sent_helper(module, made)
         self._record_spreads(made, key, where)
         receiver = self._spread_receiver(module, function, star)
         entries = made.entries
@@ -5200,6 +5237,7 @@ class Project:
             if facts["method"] and not facts["classmethod"]:
                 entry["instance"] = True  # called on its class, it is given `self` first
         entry.update(self._hook_returns(module, qual))
+        entry.update(self._sent_returns(module, qual, receiver))
         entry.update(self._model_tables(module, qual, entry.get("reaches", {})))
         clients = {
             k: v for k, v in self.facts.param_clients.get(key, {}).items()
