@@ -1325,3 +1325,108 @@ def test_a_constant_bound_from_another_file_to_the_same_literal_gets_no_fix_ther
     data = Cli(root).json("check", "--no-cache", "--select", "CM102", ".")
     [finding] = data["diagnostics"]
     assert finding.get("fix") is None, finding
+
+
+def test_a_constant_copied_from_a_preset_of_another_module_is_read(tmp_path: Path) -> None:
+    """`MAX_TOKENS = deepcopy(PRESETS[ACTIVE])["MAX_TOKENS"]` in the pipeline module, imported
+    by the module making the call: the preset's literal is what the call sends."""
+    generate = _GENERATE.replace(
+        "MAX_TOKENS = 4096\n", "from pipeline import MAX_TOKENS\n"
+    ).replace("import anthropic\n", "import anthropic\n\n")
+    pipeline = _PIPELINE.format(active="default").replace("import generate\n", "")
+    pipeline = pipeline.replace("    generate.MAX_TOKENS = MAX_TOKENS\n", "    return MAX_TOKENS\n")
+    root = write_tree(tmp_path, {"pipeline.py": pipeline, "generate.py": generate})
+    data = Cli(root).json("check", "--no-cache", "--select", "CM102", ".")
+    assert not data["errors"], data["errors"]
+    assert [(d["path"], "4096" in d["message"]) for d in data["diagnostics"]] == [
+        ("generate.py", True)
+    ], data["diagnostics"]
+
+
+_PLANNER = """from dataclasses import dataclass
+
+import anthropic
+
+
+@dataclass
+class PlannerConfig:
+    model_name: str = "claude-sonnet-4-5"
+    max_tokens: int = 1024
+    temperature: float = 0.7
+
+
+def _analyse(summary, config: PlannerConfig):
+    client = anthropic.Anthropic()
+    with client.messages.stream(
+        model=config.model_name,
+        max_tokens=config.max_tokens,
+        temperature=config.temperature,
+        messages=[{"role": "user", "content": summary}],
+    ) as stream:
+        return stream.get_final_message()
+
+
+class Planner:
+    def __init__(self, config: PlannerConfig | None = None):
+        self.config = config or PlannerConfig()
+
+    def run(self, summary):
+        return _analyse(summary, self.config)
+"""
+
+# A tree of nodes rewritten by a computed attribute name: it never sees a planner's options.
+_TREES = """class Node:
+    def __init__(self, left=None, right=None):
+        self.left = left
+        self.right = right
+
+
+def graft(parent, attr, subtree):
+    setattr(parent, attr, subtree)
+"""
+
+
+def test_a_computed_write_the_options_object_reaches_keeps_its_field_default_unread(
+    tmp_path: Path,
+) -> None:
+    """`override(planner.config, ...)` hands the object to a computed `setattr`: its
+    `temperature` may be anything there."""
+    root = write_tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/planner.py": _PLANNER,
+            "app/trees.py": _TREES,
+            "app/main.py": (
+                "from app.planner import Planner\nfrom app.trees import graft\n\n"
+                'planner = Planner()\ngraft(planner.config, "temperature", 0.0)\n'
+                'planner.run("x")\n'
+            ),
+        },
+    )
+    data = Cli(root).json("check", "--no-cache", "--select", "CM101", ".")
+    assert not data["errors"], data["errors"]
+    assert data["diagnostics"] == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a computed `setattr` on some object anywhere in the run (`setattr(parent, attr, "
+    "subtree)` on a tree's nodes) keeps every options class field default unread, though "
+    "the options object never reaches that code: whether it can is not decided",
+)
+def test_a_computed_write_the_options_object_never_reaches_leaves_its_field_default_read(
+    tmp_path: Path,
+) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/planner.py": _PLANNER,
+            "app/trees.py": _TREES,
+            "app/main.py": 'from app.planner import Planner\n\nPlanner().run("x")\n',
+        },
+    )
+    data = Cli(root).json("check", "--no-cache", "--select", "CM101", ".")
+    assert not data["errors"], data["errors"]
+    assert [(d["path"], d["line"]) for d in data["diagnostics"]] == [("app/planner.py", 10)]
