@@ -2407,6 +2407,11 @@ class Project:
         model = self.evaluate(module, function, kwargs[MODEL])
         if isinstance(model, Const):
             return sent_another_model(client.cls, model.value, client.server)
+        if client.server and isinstance(model, Param) and model.qual != function:
+            # `self.model`, kept by `__init__` from its parameter: what the object is made
+            # with decides, and no caller of this function gives it, so it is not proven a
+            # Claude model on a server of other models only.
+            return True
         # On a server of other models only, a model no caller gives (read from a parameter)
         # and that is no choice among values is not proven a Claude model.
         expr = kwargs[MODEL]
