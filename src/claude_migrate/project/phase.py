@@ -605,6 +605,8 @@ class Project:
         self._declared_global: dict[tuple[str, str], bool] = {}
         # Per (module, name), whether another file may bind it (`_module_name_set`).
         self._module_names_set: dict[tuple[str, str], bool] = {}
+        # The run's files by their display path (`_summarise_writer`), made on first use.
+        self._given_by_display: dict[str, str] | None = None
         # Whether `self` may name a class in some method of the run (`_self_may_be_a_class`).
         self._self_classes: bool | None = None
         # Per function, the parameters it calls (`_called_params`).
@@ -1345,10 +1347,10 @@ class Project:
         phase may read more modules (`loading`); None otherwise."""
         if not self.loading:
             return None
-        for path, data in self.given.items():
-            if _display(Path(path), self.cwd) == shown:
-                return _add_file(self, Path(path), data, scan=False)
-        return None
+        if self._given_by_display is None:
+            self._given_by_display = {_display(Path(p), self.cwd): p for p in self.given}
+        path = self._given_by_display.get(shown)
+        return None if path is None else _add_file(self, Path(path), self.given[path], scan=False)
 
     def _writes_alike(self, writer: str, module: str, name: str, own: Const) -> bool:
         """`_bound_alike` for the writes of one summarised module."""
