@@ -215,7 +215,7 @@ def test_module_level_calls_are_recorded_breadth_first_nested_scopes_included() 
         ("x if c else y", ["if", ["name", "x"], ["name", "y"]]),
         ("config['model']", ["sub", ["name", "config"], "model"]),
         ("config[0]", ["sub", ["name", "config"], None]),
-        ("PROVIDERS[name]", ["sub", ["name", "PROVIDERS"], None]),
+        ("PROVIDERS[name]", ["sub", ["name", "PROVIDERS"], None, ["name", "name"]]),
         ("items[1:]", UNKNOWN_EXPR),
         ("{'a': 1, **rest}", ["dict", {"a": ["lit", 1]}, True, ["rest"]]),
         ("{**make(), 'a': 1}", ["dict", {"a": ["lit", 1]}, True, []]),

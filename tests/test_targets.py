@@ -850,12 +850,6 @@ def test_a_local_wrappers_declared_model_keeps_its_callers_values_off_claude(
     assert found == {(3, "CM101")}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an object made with its __init__ default model (`Coder().run(...)`, the model "
-    "another vendor's, read through `self.model`) is not followed to that default: the "
-    "values its callers pass are still read as a Claude call's",
-)
 def test_an_object_made_with_a_local_model_keeps_its_callers_values_off_claude(
     tmp_path: Path,
 ) -> None:

@@ -456,7 +456,7 @@ class CallFinder:
         written = self._default_node(root, scope, first[1][0][1]) if len(first[1]) == 1 else None
         if written is not None and literal(written).value == value.value:
             value = Value(True, value.value, written, value.via)
-        if self.values.single_binding(root.value, scope) is None:
+        if self.values.single_binding(root.value, scope, objects=True) is None:
             # A parameter's object made only when the caller passes none (`options or
             # Options()`): the default is one value the call may read, not the only one, so
             # no fix writes a literal at the call over the caller's.
@@ -1143,7 +1143,7 @@ class CallFinder:
     def _is_pydantic_ai_model(self, node: cst.BaseExpression, record: CallRecord) -> bool:
         """Return whether an expression is an `AnthropicModel(...)`, written there or bound."""
         if isinstance(node, cst.Name):
-            binding = self.values.single_binding(node.value, record.scope)
+            binding = self.values.single_binding(node.value, record.scope, objects=True)
             node = binding.value if binding is not None and binding.value is not None else node
         if not isinstance(node, cst.Call):
             return False
@@ -1273,7 +1273,7 @@ class CallFinder:
         assert isinstance(func, cst.Attribute)
         made: tuple[cst.BaseExpression, Scope] | None = None
         if isinstance(func.value, cst.Name):
-            binding = self.values.single_binding(func.value.value, record.scope)
+            binding = self.values.single_binding(func.value.value, record.scope, objects=True)
             if binding is not None and binding.value is not None:
                 made = (binding.value, binding.scope)
         else:

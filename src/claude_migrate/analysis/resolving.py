@@ -34,6 +34,10 @@ class SymbolResolver(Protocol):
     def scope_of(self, node: cst.CSTNode | None) -> Scope | None:
         """Return the scope a function or class definition of this module opens."""
 
+    def bound_outside(self, name: str) -> bool:
+        """Return whether another file may bind this module's top-level `name` (the phase's
+        `bound_outside`)."""
+
     def own_function(self, qualname: str) -> dict[str, Any] | None:
         """Return the project facts of a function of this module, by its qualified name."""
 

@@ -378,6 +378,14 @@ class Resolver:
                 reaching.append(option)
         return reaching[0] if len(reaching) == 1 else None
 
+    def bound_outside(self, name: str) -> bool:
+        """Return whether another file of the run may bind this module's top-level `name`
+        (`chat.MODEL = "gpt-4o"`, `setattr(chat, "MODEL", m)`): the project phase decides."""
+        if self.project is None:
+            return False
+        own = self.project.modules.get(self.project.module, {})
+        return name in own.get("bound_outside", ())
+
     def own_function(self, qualname: str) -> dict[str, Any] | None:
         """Return the project facts of a function of this module, by its qualified name."""
         if self.project is None:

@@ -332,13 +332,27 @@ class ValueResolver:
         self._children_of: dict[int, list[ClassInfo]] | None = None
         self._changed_tables: dict[tuple[str, int], bool] = {}
 
-    def single_binding(self, name: str, scope: Scope, read: Read | None = None) -> Binding | None:
+    def single_binding(
+        self, name: str, scope: Scope, read: Read | None = None, *, objects: bool = False
+    ) -> Binding | None:
         """Return the one assignment of `name` visible from `scope`, or None if not exactly one.
 
         `read`: where the name is read (order, branch path); an assignment inside a compound
         statement counts when it runs on every path to that read (`try:` / `with` / loop body:
         `params = {...}` then `create(**params)` in the same block).
+
+        A module-level value another file of the run may bind (`chat.MODEL = "gpt-4o"`: the
+        project phase's `bound_outside`) has no one assignment; `objects`, for a caller reading
+        the object a name holds (a client, an options object), keeps the assignment as before.
         """
+        found = self._one_binding(name, scope, read)
+        if found is None or objects or self.symbols is None:
+            return found
+        if found.scope.kind == "module" and self.symbols.bound_outside(name):
+            return None
+        return found
+
+    def _one_binding(self, name: str, scope: Scope, read: Read | None) -> Binding | None:
         bindings = [b for b in scope.lookup(name) if b.kind != "annotation"]
         if len(bindings) != 1:
             return _latest_top_level(bindings, scope, read)
@@ -361,7 +375,7 @@ class ValueResolver:
         default that is the object (`opts=Options()`) when an in-project call relies on the
         default (leaves the parameter out), as `t = t or 0.9` sends 0.9 then.
         """
-        binding = self.single_binding(name, scope)
+        binding = self.single_binding(name, scope, objects=True)
         if binding is not None:
             return (binding.value, binding.scope) if binding.value is not None else None
         bindings = [b for b in scope.lookup(name) if b.kind != "annotation"]
@@ -1804,7 +1818,7 @@ class ValueResolver:
             node = getattr(found, "node", None)
             if isinstance(node, cst.FunctionDef):
                 return getattr(found, "scope", None)
-            binding = self.single_binding(func.value, scope)
+            binding = self.single_binding(func.value, scope, objects=True)
             if binding is not None and isinstance(binding.value, cst.Lambda):
                 return self.symbols.scope_of(binding.value)
             return None

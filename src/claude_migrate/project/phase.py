@@ -614,6 +614,8 @@ class Project:
         self._declared_global: dict[tuple[str, str], bool] = {}
         # Per (module, name), whether another file may bind it (`_module_name_set`).
         self._module_names_set: dict[tuple[str, str], bool] = {}
+        # The run's files by their display path (`_summarise_writer`), made on first use.
+        self._given_by_display: dict[str, str] | None = None
         # Whether `self` may name a class in some method of the run (`_self_may_be_a_class`).
         self._self_classes: bool | None = None
         # Per function, the parameters it calls (`_called_params`).
@@ -1306,10 +1308,12 @@ class Project:
         """Return whether a file of the run may bind a module's name from outside it: sets the
         attribute of that name on an object other than `self` (`config.MODEL = "gpt-4o"`,
         `setattr(config, "MODEL", m)`), or sets attributes by a computed name on an object
-        spelled as the module's own name (`setattr(config, key, value)`)."""
+        spelled as the module's own name (`setattr(config, key, value)`). Not when every such
+        write is read and binds the literal the module itself gives (`_bound_alike`)."""
         key = (module, name)
         found = self._module_names_set.get(key)
         if found is None:
+            self._module_names_set[key] = True  # a cycle back here: may be set
             if not name.isascii():
                 found = self.set_from_outside(name)
             else:
@@ -1317,12 +1321,72 @@ class Project:
                 short = module.rpartition(".")[2]
                 computed = self._owners.get(ANY_ATTRIBUTE, {}).values()
                 found = (
-                    name.encode() in outside
-                    or name in self._attributes_set_anywhere()
-                    or any(short in owners for owners in computed)
-                )
+                    name.encode() in outside or name in self._attributes_set_anywhere()
+                ) and not self._bound_alike(module, name)
+                found = found or any(short in owners for owners in computed)
             self._module_names_set[key] = found
         return found
+
+    def _bound_alike(self, module: str, name: str) -> bool:
+        """Return whether every write of `.name` in the run is read, and each either sets it on
+        a proven object other than `module` or binds `module.name` to the one literal the
+        module assigns it (`eval_gen.MAX_TOKENS = MAX_TOKENS` in a pipeline whose value is
+        `CONFIG["MAX_TOKENS"]`, 4096 as in the module): the name then holds that literal.
+
+        A write is read when it is in a function of a summarised module whose text holds no
+        write of the name the summary does not (a nested function's, a module-level one), and
+        no `setattr` naming it."""
+        assigns = self.summaries[module]["assigns"].get(name, [])
+        if len(assigns) != 1 or assigns[0][1] or assigns[0][0][0] in ("def", "class", "item"):
+            return False
+        own = self.evaluate(module, None, assigns[0][0])
+        if not isinstance(own, Const) or not _jsonable(own.value):
+            return False
+        by_path = {shown: other for other, shown in self.paths.items()}
+        for writer in self._writers_of(name):
+            other = by_path.get(writer) or self._summarise_writer(writer)
+            if other is None or other not in self.summaries:
+                return False
+            if not self._writes_alike(other, module, name, own):
+                return False
+        return True
+
+    def _summarise_writer(self, shown: str) -> str | None:
+        """Return the module of a run's file (by its display path), summarised now if the
+        phase may read more modules (`loading`); None otherwise."""
+        if not self.loading:
+            return None
+        if self._given_by_display is None:
+            self._given_by_display = {_display(Path(p), self.cwd): p for p in self.given}
+        path = self._given_by_display.get(shown)
+        return None if path is None else _add_file(self, Path(path), self.given[path], scan=False)
+
+    def _writes_alike(self, writer: str, module: str, name: str, own: Const) -> bool:
+        """`_bound_alike` for the writes of one summarised module."""
+        summary = self.summaries[writer]
+        raw = self._module_bytes(writer)
+        attr = name.encode()
+        if raw is None or name in summary["set_attrs"] or _setattr_named(attr).search(raw):
+            return False
+        written = sum(1 for owner in _writes_of(raw, attr) if owner != b"self")
+        seen = 0
+        for function, facts in summary["functions"].items():
+            for owner, held in facts["stores"].items():
+                values = held.get(name, []) if owner != "self" else []
+                seen += len(values)
+                if not values:
+                    continue
+                target = self._name(writer, function, owner, 1)
+                if isinstance(target, Module) and target.name != module:
+                    continue
+                if not isinstance(target, Module):
+                    if isinstance(target, (Obj, Class, Client, Foreign, Const, DictLit)):
+                        continue  # a proven other object
+                    return False
+                for value in values:
+                    if self.evaluate(writer, function, value) != own:
+                        return False
+        return seen == written
 
     def _imported_choice(self, last: str, choices: list[str], depth: int) -> Sym:
         """Return a name each branch of an `if` chain imports from another place: any of the
@@ -1541,7 +1605,13 @@ class Project:
         """Return `table[key]` (`_item`); unknown for a class out of a module-level registry
         another file, or its module, may fill (`PROVIDERS["claude"] = Other`)."""
         table = self.evaluate(module, function, value[1], depth + 1)
-        found = self._item(table, value[2], depth)
+        key = value[2]
+        if key is None and len(value) > 3 and isinstance(table, DictLit):
+            # `PRESETS[ACTIVE]` with `ACTIVE = "default"`: the entry of that literal key.
+            named = self.evaluate(module, function, value[3], depth + 1)
+            if isinstance(named, Const) and isinstance(named.value, str):
+                key = named.value
+        found = self._item(table, key, depth)
         if isinstance(found, (Class, Choice)) and self._registry_changed(table, value[1]):
             return None
         return found
@@ -1605,6 +1675,10 @@ class Project:
             # `getattr(obj, "name")` with a literal name is `obj.name`.
             base = self.evaluate(module, function, call[2][0], depth + 1)
             return self.attribute(base, call[2][1][1], depth + 1)
+        if _copies(call) and self._copied(module, function, call[1]):
+            # `deepcopy(PRESETS["default"])`: a copy of a dict or a literal reads the same.
+            found = self.evaluate(module, function, call[2][0], depth + 1)
+            return found if isinstance(found, (Const, DictLit)) else None
         if (
             call[1] == ["name", "dict"]
             and not (call[2] or call[4] or call[5])
@@ -1844,6 +1918,11 @@ class Project:
         if len(args) == 2:
             return stored
         return _union([stored, self.evaluate(module, function, args[2], depth + 1)])
+
+    def _copied(self, module: str, function: str | None, callee: list[Any]) -> bool:
+        """Return whether a callee is the standard library's `copy.deepcopy` or `copy.copy`."""
+        found = self.evaluate(module, function, callee)
+        return isinstance(found, Ref) and found.qualname in _COPIES
 
     def _builtin(self, module: str, function: str | None, name: str) -> bool:
         """Return whether a name read in a function is the builtin: bound nowhere on the way."""
@@ -2339,6 +2418,11 @@ class Project:
         model = self.evaluate(module, function, kwargs[MODEL])
         if isinstance(model, Const):
             return sent_another_model(client.cls, model.value, client.server)
+        if client.server and isinstance(model, Param) and model.qual != function:
+            # `self.model`, kept by `__init__` from its parameter: what the object is made
+            # with decides, and no caller of this function gives it, so it is not proven a
+            # Claude model on a server of other models only.
+            return True
         # On a server of other models only, a model no caller gives (read from a parameter)
         # and that is no choice among values is not proven a Claude model.
         expr = kwargs[MODEL]
@@ -4806,7 +4890,31 @@ class Project:
         outside = self._defaults_outside(module) if module in self._given_modules() else []
         if outside:
             derived["defaults_outside"] = outside
+        bound = self._values_bound_outside(module) if module in self._given_modules() else []
+        if bound:
+            derived["bound_outside"] = bound
         return derived
+
+    def _values_bound_outside(self, module: str) -> list[str]:
+        """Return the module-level names of `module` holding a value (a literal, a dict, what
+        the phase cannot tell) that a file of the run may bind from outside the module
+        (`_module_name_set`): the file's own analysis, which reads such a name where the module
+        assigns it, is told that a read of it may see another value (`chat.MODEL = "gpt-4o"`
+        in a command-line entry point). Names holding a client, an object, a function or a
+        class are read as before."""
+        summary = self.summaries[module]
+        found = []
+        for name, assigns in summary["assigns"].items():
+            if name in summary["imports"]:
+                continue
+            if any(value[0] in ("def", "class") for value, _ in assigns):
+                continue
+            if not self._module_name_set(module, name):
+                continue
+            symbol = self.export(module, name)
+            if symbol is None or isinstance(symbol, (Const, DictLit)):
+                found.append(name)
+        return sorted(found)
 
     def _request_options(self, made: DictLit, name: str) -> list[Any] | None:
         """Return `["dict", {key: value}, [key]]` for a module-level dict of request options
@@ -5990,7 +6098,8 @@ class Project:
             for name, facts in derived.items()
             if name != module
         )
-        if not (relevant or constants or derived[module]["names"] or derived[module]["classes"]):
+        own = derived[module]
+        if not (relevant or constants or own["names"] or own["classes"] or "bound_outside" in own):
             return None  # nothing the project says changes this file's findings
         digest = hashlib.blake2b("\n".join(digests).encode(), digest_size=12).hexdigest()
         return ProjectView(module, derived, digest, relevant)
@@ -6048,6 +6157,15 @@ class Project:
             or self._handed(module, function, call) is not None
             for function, call in calls
         )
+
+
+# What makes a copy of its one argument (https://docs.python.org/3/library/copy.html).
+_COPIES = frozenset({"copy.deepcopy", "copy.copy"})
+
+
+def _copies(call: list[Any]) -> bool:
+    """Return whether a call passes one positional argument and nothing else."""
+    return len(call[2]) == 1 and not (call[3] or call[4] or call[5])
 
 
 def _dotted_prefixes(name: str) -> list[str]:
@@ -6841,6 +6959,13 @@ def _writes_by_name(raw: bytes) -> bool:
 
 
 _OWNER_SPAN = 256
+
+
+def _setattr_named(name: bytes) -> re.Pattern[bytes]:
+    """Return a pattern for `setattr(x, "name", ...)` (the name quoted, not computed)."""
+    return re.compile(rb"setattr\([^,\n]{0,%d},[ \t]*[\"']" % _SPAN + re.escape(name) + rb"[\"']")
+
+
 _SETATTR = re.compile(rb"setattr\([^,\n]{0,%d},[ \t]*[\"'](\w+)[\"']" % _SPAN)
 
 

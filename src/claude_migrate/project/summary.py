@@ -31,7 +31,7 @@ from claude_migrate.core.templates import percent_pieces
 #                                  may end with the keys it is given only under control flow
 #                                  (`if x: d["temperature"] = t`): `[.., [name], [key]]`
 #   ["sub", expr, key]             `x["key"]`, a subscript by a string literal (key None: by
-#                                  any other expression, `x[name]`)
+#                                  any other expression; `x[name]`: `[.., None, ["name", id]]`)
 #   ["join", [expr]]               an f-string: its parts
 #   ["join", [expr, expr], "+"]    `a + b` (a string only when both are strings)
 #   ["enter", expr]                what `with expr as name` binds (`__enter__`'s value)
@@ -112,6 +112,9 @@ def _subscript(node: ast.Subscript, depth: int) -> Expr:
         return ["sub", expr(node.value, depth + 1), key.value]
     if type(key) is ast.Slice:
         return UNKNOWN_EXPR
+    if type(key) is ast.Name:
+        # `PRESETS[ACTIVE]`: the key's name, which a literal bound to it may settle.
+        return ["sub", expr(node.value, depth + 1), None, ["name", key.id]]
     return ["sub", expr(node.value, depth + 1), None]
 
 
