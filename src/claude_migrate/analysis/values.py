@@ -12,6 +12,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeGuard
 
+from claude_migrate.analysis.dict_uses import dict_uses
 from claude_migrate.analysis.scope import (
     Binding,
     Branch,
@@ -1515,19 +1516,28 @@ class ValueResolver:
         helper = self.helper_scope(node, scope)
         if helper is None:
             return self._hook_entries(node, scope)
-        if not helper.returns or self._mutated(helper):
+        if not helper.returns:
+            return None
+        changes = self._helper_changes(helper)
+        if changes is None:
             return None
         if len(helper.returns) > 1 or isinstance(helper.returns[0], cst.IfExp):
-            return self._helper_keys(helper, depth)
+            return None if changes else self._helper_keys(helper, depth)
         returned = helper.returns[0]
-        if self.dict_node(returned, helper, depth + 1) is None:
+        found = self.dict_node(returned, helper, depth + 1)
+        if found is None:
             return None
         bound = self._keywords_given(returned, node, helper, scope, depth)
         if bound is not None:
             # `return {**DEFAULTS, **overrides}`: what the call gives `**overrides`, in order.
+            if changes:
+                return None
             entries = self.entries_of_dict(returned, helper, depth + 1, bound) or Entries()
         else:
-            entries = self.expand(returned, helper, depth + 1)
+            built = self._built_in_steps(returned, found[2], helper, changes, depth)
+            if built is None:
+                return None
+            entries = built
         if entries.opaque and not entries.items:
             return None
         self.expanded.add(id(node))
@@ -1762,10 +1772,12 @@ class ValueResolver:
                 return method
         return None
 
-    def _mutated(self, helper: Scope) -> bool:
-        """Return whether a helper calls a mutating method on a name (`kwargs.update(extra)`)."""
+    def _helper_changes(self, helper: Scope) -> dict[str, list[CallRecord]] | None:
+        """Return, per name, the mutating method calls a helper makes on a name
+        (`kwargs.update(extra)`, `req.setdefault("metadata", {})`); None when unknown."""
         if self.symbols is None:
-            return True
+            return None
+        changes: dict[str, list[CallRecord]] = {}
         for record in self.symbols.index.calls:
             func = record.node.func
             if (
@@ -1774,8 +1786,40 @@ class ValueResolver:
                 and isinstance(func.value, cst.Name)
                 and func.attr.value in MUTATING_METHODS
             ):
-                return True
-        return False
+                changes.setdefault(func.value.value, []).append(record)
+        return changes
+
+    def _built_in_steps(
+        self,
+        returned: cst.BaseExpression,
+        through: str | None,
+        helper: Scope,
+        changes: dict[str, list[CallRecord]],
+        depth: int,
+    ) -> Entries | None:
+        """Return the entries of the dict a helper returns, after the changes it makes to it.
+
+        `req = {...}; req.setdefault("metadata", {})["user"] = u; req["messages"].append(m);
+        return req`: the methods change it as `_edited` reads them, and a key whose value is
+        read, then perhaps changed in place, is present with a value unknown. Only when the
+        changes are all on the returned name, bound to the literal itself, and every use of it
+        is one whose effect is known (`dict_uses`): a dict handed to other code, stored or
+        aliased may be changed there, and is not read.
+        """
+        if not changes:
+            return self.expand(returned, helper, depth + 1)
+        if not isinstance(returned, cst.Name) or through != returned.value:
+            return None
+        if set(changes) != {returned.value}:
+            return None
+        touched = dict_uses(helper.node, returned.value)
+        if touched is None:
+            return None
+        entries = self.expand(returned, helper, depth + 1, mutators=changes)
+        for key in touched:
+            if entries.items.pop(key, None) is not None:
+                entries.unknown_keys.add(key)
+        return entries
 
     def entries_of_dict(
         self,
