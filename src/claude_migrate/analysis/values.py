@@ -50,6 +50,16 @@ ENUM_CLASSES = frozenset({"enum.Enum", "enum.StrEnum", "enum.IntEnum", "enum.Fla
 # Builtin conversions of a known value (`float(TEMPERATURE)`).
 _CONVERSIONS: dict[str, Any] = {"float": float, "int": int, "str": str}
 MUTATING_METHODS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__"})
+# Builtins that read their argument and never change it.
+READING_BUILTINS = frozenset(
+    {"print", "len", "repr", "str", "bool", "id", "hash", "type", "isinstance"}
+)
+# Functions of the standard library that only read what they are given.
+READING_FUNCTIONS = frozenset({"json.dumps", "pprint.pprint", "pprint.pformat", "copy.deepcopy"})
+# The standard library's logging calls (https://docs.python.org/3/library/logging.html).
+LOGGING_METHODS = frozenset(
+    {"debug", "info", "warning", "warn", "error", "exception", "critical", "log"}
+)
 LIST_MUTATORS = frozenset({"append", "extend", "insert", "remove", "pop", "clear", "__iadd__"})
 
 
@@ -332,6 +342,8 @@ class ValueResolver:
         self._receivers_of: dict[int, list[ClassInfo]] = {}
         self._children_of: dict[int, list[ClassInfo]] | None = None
         self._changed_tables: dict[tuple[str, int], bool] = {}
+        # Per function: the calls handing each name to other code (`annotate(request)`).
+        self._handed: dict[int, dict[str, list[CallRecord]]] = {}
 
     def single_binding(self, name: str, scope: Scope, read: Read | None = None) -> Binding | None:
         """Return the one assignment of `name` visible from `scope`, or None if not exactly one.
@@ -1960,6 +1972,11 @@ class ValueResolver:
         `name.pop(key)`. Any other change (`clear()`, `update(other)` of a dict not seen)
         makes it opaque."""
         function = scope.function()
+        if any(
+            before_order is None or record.order < before_order
+            for record in self._handed_on(function).get(name, ())
+        ):
+            return Entries(opaque=True)  # code we do not follow may change it first
         edits: list[tuple[int, SubscriptSet | CallRecord]] = [
             (item.order, item) for item in function.subscript_sets.get(name, [])
         ]
@@ -1973,12 +1990,57 @@ class ValueResolver:
                 return Entries(opaque=True)
         return entries
 
+    def _handed_on(self, function: Scope) -> dict[str, list[CallRecord]]:
+        """Return, per name, the calls of a function that hand the name's object to code that
+        may change it in place (`annotate(request)`); printing, logging or encoding it as JSON
+        does not change it."""
+        found = self._handed.get(id(function))
+        if found is not None:
+            return found
+        found = {}
+        if self.symbols is not None:
+            for record in self.symbols.index.calls:
+                if record.scope.function() is not function or self._only_reads(record):
+                    continue
+                for arg in record.node.args:
+                    if not arg.star and isinstance(arg.value, cst.Name):
+                        found.setdefault(arg.value.value, []).append(record)
+        self._handed[id(function)] = found
+        return found
+
+    def _only_reads(self, record: CallRecord) -> bool:
+        """Return whether a call only reads what it is given: a builtin that reads (`print`,
+        `len`, `repr`), `json.dumps`, or a logging call (`logger.info(...)`, `logger` from
+        `logging.getLogger(...)`, or `logging.info(...)`)."""
+        assert self.symbols is not None
+        func, scope = record.node.func, record.scope
+        if isinstance(func, cst.Name):
+            if func.value in READING_BUILTINS and not scope.lookup(func.value):
+                return True
+            return self.symbols.qualname(func, scope) in READING_FUNCTIONS
+        if not isinstance(func, cst.Attribute) or func.attr.value not in LOGGING_METHODS:
+            return self.symbols.qualname(func, scope) in READING_FUNCTIONS
+        if self.symbols.qualname(func, scope) is not None:
+            return (self.symbols.qualname(func, scope) or "").startswith("logging.")
+        if not isinstance(func.value, cst.Name):
+            return False
+        binding = self.single_binding(func.value.value, scope)
+        made = binding.value if binding is not None else None
+        return (
+            isinstance(made, cst.Call)
+            and binding is not None
+            and self.symbols.qualname(made.func, binding.scope) == "logging.getLogger"
+        )
+
     def _set_item(
         self, entries: Entries, name: str, item: SubscriptSet, function: Scope, depth: int
     ) -> None:
         key = string_value(item.key)
         if key is None:
+            # `request[key] = value`: any key may be the one set, a key written before too.
             entries.opaque = True
+            entries.unknown_keys.update(entries.items)
+            entries.items.clear()
             return
         value = self.value(item.value, function, depth + 1)
         _put(entries, Entry(key, item.statement, item.value, value, None, name), item.nested)
