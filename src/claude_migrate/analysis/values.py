@@ -50,12 +50,14 @@ ENUM_CLASSES = frozenset({"enum.Enum", "enum.StrEnum", "enum.IntEnum", "enum.Fla
 # Builtin conversions of a known value (`float(TEMPERATURE)`).
 _CONVERSIONS: dict[str, Any] = {"float": float, "int": int, "str": str}
 MUTATING_METHODS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__"})
-# Builtins that read their argument and never change it.
+# Builtins that read their argument and never change it (`dict(DEFAULTS)`: a copy is made).
 READING_BUILTINS = frozenset(
-    {"print", "len", "repr", "str", "bool", "id", "hash", "type", "isinstance"}
+    {"print", "len", "repr", "str", "bool", "id", "hash", "type", "isinstance", "dict", "list"}
 )
 # Functions of the standard library that only read what they are given.
-READING_FUNCTIONS = frozenset({"json.dumps", "pprint.pprint", "pprint.pformat", "copy.deepcopy"})
+READING_FUNCTIONS = frozenset(
+    {"json.dumps", "pprint.pprint", "pprint.pformat", "copy.copy", "copy.deepcopy"}
+)
 # The standard library's logging calls (https://docs.python.org/3/library/logging.html).
 LOGGING_METHODS = frozenset(
     {"debug", "info", "warning", "warn", "error", "exception", "critical", "log"}
