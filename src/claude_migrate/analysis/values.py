@@ -2075,7 +2075,13 @@ class ValueResolver:
                 _put(entries, entry, nested)
             return True
         key = string_value(args[0].value) if args else None
-        if key is None or any(arg.star or arg.keyword for arg in args):
+        if any(arg.star or arg.keyword for arg in args):
+            return False
+        if key is None and method == "setdefault" and len(args) == 2:
+            # `setdefault(name, v)`: some key may be added; none already there changes.
+            entries.opaque = True
+            return True
+        if key is None:
             return False
         return self._keyed_method(entries, name, record, method, key, depth)
 
