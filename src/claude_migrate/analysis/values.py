@@ -1820,6 +1820,8 @@ class ValueResolver:
         is one whose effect is known (`dict_uses`): a dict handed to other code, stored or
         aliased may be changed there, and is not read.
         """
+        if isinstance(returned, cst.Name) and self._handed_on(helper).get(returned.value):
+            return None  # handed to code we do not follow before it is returned
         if not changes:
             return self.expand(returned, helper, depth + 1)
         if not isinstance(returned, cst.Name) or through != returned.value:
@@ -1974,9 +1976,8 @@ class ValueResolver:
         `name.pop(key)`. Any other change (`clear()`, `update(other)` of a dict not seen)
         makes it opaque."""
         function = scope.function()
-        if any(
-            before_order is None or record.order < before_order
-            for record in self._handed_on(function).get(name, ())
+        if before_order is not None and any(
+            record.order < before_order for record in self._handed_on(function).get(name, ())
         ):
             return Entries(opaque=True)  # code we do not follow may change it first
         edits: list[tuple[int, SubscriptSet | CallRecord]] = [
