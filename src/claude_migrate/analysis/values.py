@@ -58,6 +58,8 @@ READING_BUILTINS = frozenset(
 READING_FUNCTIONS = frozenset(
     {"json.dumps", "pprint.pprint", "pprint.pformat", "copy.copy", "copy.deepcopy"}
 )
+# Container methods that keep their argument as it is (`list.append`, `set.add`, `Queue.put`).
+STORING_METHODS = frozenset({"append", "appendleft", "insert", "add", "put", "put_nowait"})
 # The standard library's logging calls (https://docs.python.org/3/library/logging.html).
 LOGGING_METHODS = frozenset(
     {"debug", "info", "warning", "warn", "error", "exception", "critical", "log"}
@@ -2013,14 +2015,17 @@ class ValueResolver:
 
     def _only_reads(self, record: CallRecord) -> bool:
         """Return whether a call only reads what it is given: a builtin that reads (`print`,
-        `len`, `repr`), `json.dumps`, or a logging call (`logger.info(...)`, `logger` from
-        `logging.getLogger(...)`, or `logging.info(...)`)."""
+        `len`, `repr`), `json.dumps`, a container keeping it (`history.append(request)`), or a
+        logging call (`logger.info(...)`, `logger` from `logging.getLogger(...)`, or
+        `logging.info(...)`)."""
         assert self.symbols is not None
         func, scope = record.node.func, record.scope
         if isinstance(func, cst.Name):
             if func.value in READING_BUILTINS and not scope.lookup(func.value):
                 return True
             return self.symbols.qualname(func, scope) in READING_FUNCTIONS
+        if isinstance(func, cst.Attribute) and func.attr.value in STORING_METHODS:
+            return True  # `history.append(request)`: kept, as it is, in a container
         if not isinstance(func, cst.Attribute) or func.attr.value not in LOGGING_METHODS:
             return self.symbols.qualname(func, scope) in READING_FUNCTIONS
         if self.symbols.qualname(func, scope) is not None:
