@@ -309,15 +309,20 @@ class _Reference(ast.NodeVisitor):
         value: list[Any],
         nested: bool,
         added: bool | None = None,
+        overwrites: bool = True,
     ) -> None:
         """`name[key] = value` into the dict literal a local holds alone, as summaries read it:
-        a key new to it, put in under control flow, is listed as maybe absent."""
+        a key new to it, put in under control flow, is listed as maybe absent; one not known
+        may be any key already there (but for `setdefault`), whose value is then unknown."""
         bound = self.locals.get(name)
         if not bound or len(bound) != 1 or bound[0][0][0] != "dict":
             return
         entries = bound[0][0][1]
         if key is None:
             bound[0][0][2] = True
+            if overwrites:
+                for known in entries:
+                    entries[known] = UNKNOWN_EXPR
         elif key in entries and nested:
             entries[key] = ["if", entries[key], value]
         else:
@@ -418,7 +423,9 @@ class _Reference(ast.NodeVisitor):
                 key = node.args[0]
                 value = expr(node.args[1]) if len(node.args) > 1 else ["lit", None]
                 text = key.value if isinstance(key, ast.Constant) else None
-                self._item(name, text if isinstance(text, str) else None, value, True, nested)
+                self._item(
+                    name, text if isinstance(text, str) else None, value, True, nested, False
+                )
             elif func.attr in ("pop", "clear", "popitem"):
                 self._item(name, None, UNKNOWN_EXPR, True)
         self.generic_visit(node)

@@ -786,7 +786,9 @@ class CallFinder:
             if given is None:
                 continue
             node, scope = given.value_node, record.scope
-            entries = self.values.expand(node, scope, 0, record.order, None, record.path)
+            entries = self.values.expand(
+                node, scope, 0, record.order, self.mutators(record), record.path
+            )
             for key, entry in entries.items.items():
                 args.items.setdefault(key, entry)
             args.unknown_keys.update(k for k in entries.unknown_keys if k not in args.items)

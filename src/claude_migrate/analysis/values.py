@@ -12,6 +12,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeGuard
 
+from claude_migrate.analysis.dict_uses import dict_uses
 from claude_migrate.analysis.scope import (
     Binding,
     Branch,
@@ -49,6 +50,20 @@ ENUM_CLASSES = frozenset({"enum.Enum", "enum.StrEnum", "enum.IntEnum", "enum.Fla
 # Builtin conversions of a known value (`float(TEMPERATURE)`).
 _CONVERSIONS: dict[str, Any] = {"float": float, "int": int, "str": str}
 MUTATING_METHODS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__"})
+# Builtins that read their argument and never change it (`dict(DEFAULTS)`: a copy is made).
+READING_BUILTINS = frozenset(
+    {"print", "len", "repr", "str", "bool", "id", "hash", "type", "isinstance", "dict", "list"}
+)
+# Functions of the standard library that only read what they are given.
+READING_FUNCTIONS = frozenset(
+    {"json.dumps", "pprint.pprint", "pprint.pformat", "copy.copy", "copy.deepcopy"}
+)
+# Container methods that keep their argument as it is (`list.append`, `set.add`, `Queue.put`).
+STORING_METHODS = frozenset({"append", "appendleft", "insert", "add", "put", "put_nowait"})
+# The standard library's logging calls (https://docs.python.org/3/library/logging.html).
+LOGGING_METHODS = frozenset(
+    {"debug", "info", "warning", "warn", "error", "exception", "critical", "log"}
+)
 LIST_MUTATORS = frozenset({"append", "extend", "insert", "remove", "pop", "clear", "__iadd__"})
 
 
@@ -331,6 +346,8 @@ class ValueResolver:
         self._receivers_of: dict[int, list[ClassInfo]] = {}
         self._children_of: dict[int, list[ClassInfo]] | None = None
         self._changed_tables: dict[tuple[str, int], bool] = {}
+        # Per function: the calls handing each name to other code (`annotate(request)`).
+        self._handed: dict[int, dict[str, list[CallRecord]]] = {}
 
     def single_binding(
         self, name: str, scope: Scope, read: Read | None = None, *, objects: bool = False
@@ -1595,19 +1612,28 @@ class ValueResolver:
         helper = self.helper_scope(node, scope)
         if helper is None:
             return self._hook_entries(node, scope) or self._inherited_entries(node, scope)
-        if not helper.returns or self._mutated(helper):
+        if not helper.returns:
+            return None
+        changes = self._helper_changes(helper)
+        if changes is None:
             return None
         if len(helper.returns) > 1 or isinstance(helper.returns[0], cst.IfExp):
-            return self._helper_keys(helper, depth)
+            return None if changes else self._helper_keys(helper, depth)
         returned = helper.returns[0]
-        if self.dict_node(returned, helper, depth + 1) is None:
+        found = self.dict_node(returned, helper, depth + 1)
+        if found is None:
             return None
         bound = self._keywords_given(returned, node, helper, scope, depth)
         if bound is not None:
             # `return {**DEFAULTS, **overrides}`: what the call gives `**overrides`, in order.
+            if changes:
+                return None
             entries = self.entries_of_dict(returned, helper, depth + 1, bound) or Entries()
         else:
-            entries = self.expand(returned, helper, depth + 1)
+            built = self._built_in_steps(returned, found[2], helper, changes, depth)
+            if built is None:
+                return None
+            entries = built
         if entries.opaque and not entries.items:
             return None
         self.expanded.add(id(node))
@@ -1872,10 +1898,12 @@ class ValueResolver:
                 return method
         return None
 
-    def _mutated(self, helper: Scope) -> bool:
-        """Return whether a helper calls a mutating method on a name (`kwargs.update(extra)`)."""
+    def _helper_changes(self, helper: Scope) -> dict[str, list[CallRecord]] | None:
+        """Return, per name, the mutating method calls a helper makes on a name
+        (`kwargs.update(extra)`, `req.setdefault("metadata", {})`); None when unknown."""
         if self.symbols is None:
-            return True
+            return None
+        changes: dict[str, list[CallRecord]] = {}
         for record in self.symbols.index.calls:
             func = record.node.func
             if (
@@ -1884,8 +1912,42 @@ class ValueResolver:
                 and isinstance(func.value, cst.Name)
                 and func.attr.value in MUTATING_METHODS
             ):
-                return True
-        return False
+                changes.setdefault(func.value.value, []).append(record)
+        return changes
+
+    def _built_in_steps(
+        self,
+        returned: cst.BaseExpression,
+        through: str | None,
+        helper: Scope,
+        changes: dict[str, list[CallRecord]],
+        depth: int,
+    ) -> Entries | None:
+        """Return the entries of the dict a helper returns, after the changes it makes to it.
+
+        `req = {...}; req.setdefault("metadata", {})["user"] = u; req["messages"].append(m);
+        return req`: the methods change it as `_edited` reads them, and a key whose value is
+        read, then perhaps changed in place, is present with a value unknown. Only when the
+        changes are all on the returned name, bound to the literal itself, and every use of it
+        is one whose effect is known (`dict_uses`): a dict handed to other code, stored or
+        aliased may be changed there, and is not read.
+        """
+        if isinstance(returned, cst.Name) and self._handed_on(helper).get(returned.value):
+            return None  # handed to code we do not follow before it is returned
+        if not changes:
+            return self.expand(returned, helper, depth + 1)
+        if not isinstance(returned, cst.Name) or through != returned.value:
+            return None
+        if set(changes) != {returned.value}:
+            return None
+        touched = dict_uses(helper.node, returned.value)
+        if touched is None:
+            return None
+        entries = self.expand(returned, helper, depth + 1, mutators=changes)
+        for key in touched:
+            if entries.items.pop(key, None) is not None:
+                entries.unknown_keys.add(key)
+        return entries
 
     def entries_of_dict(
         self,
@@ -2026,6 +2088,10 @@ class ValueResolver:
         `name.pop(key)`. Any other change (`clear()`, `update(other)` of a dict not seen)
         makes it opaque."""
         function = scope.function()
+        if before_order is not None and any(
+            record.order < before_order for record in self._handed_on(function).get(name, ())
+        ):
+            return Entries(opaque=True)  # code we do not follow may change it first
         edits: list[tuple[int, SubscriptSet | CallRecord]] = [
             (item.order, item) for item in function.subscript_sets.get(name, [])
         ]
@@ -2039,12 +2105,60 @@ class ValueResolver:
                 return Entries(opaque=True)
         return entries
 
+    def _handed_on(self, function: Scope) -> dict[str, list[CallRecord]]:
+        """Return, per name, the calls of a function that hand the name's object to code that
+        may change it in place (`annotate(request)`); printing, logging or encoding it as JSON
+        does not change it."""
+        found = self._handed.get(id(function))
+        if found is not None:
+            return found
+        found = {}
+        if self.symbols is not None:
+            for record in self.symbols.index.calls:
+                if record.scope.function() is not function or self._only_reads(record):
+                    continue
+                for arg in record.node.args:
+                    if not arg.star and isinstance(arg.value, cst.Name):
+                        found.setdefault(arg.value.value, []).append(record)
+        self._handed[id(function)] = found
+        return found
+
+    def _only_reads(self, record: CallRecord) -> bool:
+        """Return whether a call only reads what it is given: a builtin that reads (`print`,
+        `len`, `repr`), `json.dumps`, a container keeping it (`history.append(request)`), or a
+        logging call (`logger.info(...)`, `logger` from `logging.getLogger(...)`, or
+        `logging.info(...)`)."""
+        assert self.symbols is not None
+        func, scope = record.node.func, record.scope
+        if isinstance(func, cst.Name):
+            if func.value in READING_BUILTINS and not scope.lookup(func.value):
+                return True
+            return self.symbols.qualname(func, scope) in READING_FUNCTIONS
+        if isinstance(func, cst.Attribute) and func.attr.value in STORING_METHODS:
+            return True  # `history.append(request)`: kept, as it is, in a container
+        if not isinstance(func, cst.Attribute) or func.attr.value not in LOGGING_METHODS:
+            return self.symbols.qualname(func, scope) in READING_FUNCTIONS
+        if self.symbols.qualname(func, scope) is not None:
+            return (self.symbols.qualname(func, scope) or "").startswith("logging.")
+        if not isinstance(func.value, cst.Name):
+            return False
+        binding = self.single_binding(func.value.value, scope)
+        made = binding.value if binding is not None else None
+        return (
+            isinstance(made, cst.Call)
+            and binding is not None
+            and self.symbols.qualname(made.func, binding.scope) == "logging.getLogger"
+        )
+
     def _set_item(
         self, entries: Entries, name: str, item: SubscriptSet, function: Scope, depth: int
     ) -> None:
         key = string_value(item.key)
         if key is None:
+            # `request[key] = value`: any key may be the one set, a key written before too.
             entries.opaque = True
+            entries.unknown_keys.update(entries.items)
+            entries.items.clear()
             return
         value = self.value(item.value, function, depth + 1)
         _put(entries, Entry(key, item.statement, item.value, value, None, name), item.nested)
@@ -2077,7 +2191,13 @@ class ValueResolver:
                 _put(entries, entry, nested)
             return True
         key = string_value(args[0].value) if args else None
-        if key is None or any(arg.star or arg.keyword for arg in args):
+        if any(arg.star or arg.keyword for arg in args):
+            return False
+        if key is None and method == "setdefault" and len(args) == 2:
+            # `setdefault(name, v)`: some key may be added; none already there changes.
+            entries.opaque = True
+            return True
+        if key is None:
             return False
         return self._keyed_method(entries, name, record, method, key, depth)
 

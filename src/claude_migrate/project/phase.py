@@ -2505,6 +2505,13 @@ class Project:
         if name in ("litellm.completion", "litellm.acompletion"):
             model_expr = kwargs.get("model") or (call[2][0] if call[2] else None)
             model = self.evaluate(module, function, model_expr) if model_expr else None
+            if model_expr is None:
+                # `completion(**request)`: a Claude model the dict names proves the call Claude's
+                # (a parameter there does not: what its callers pass is not read per caller).
+                spread = self._spread_model(module, function, call)
+                named = self.evaluate(module, function, spread) if spread else None
+                if spread is not None and _is_claude_constant(named):
+                    return "litellm:completion", {**kwargs, "model": spread}
             if _is_claude_constant(model) or isinstance(model, Param):
                 return "litellm:completion", kwargs
             if model_expr and self._spelled_param(module, function, model_expr):
@@ -2512,6 +2519,20 @@ class Project:
         if name in CONSTRUCTORS:
             return self._constructor_target(module, function, call, name)
         return None
+
+    def _spread_model(self, module: str, function: str | None, call: list[Any]) -> list[Any] | None:
+        """Return the model expression a LiteLLM call takes from the one dict it spreads
+        (`request = {"model": self.model, ...}`, then `completion(**request)`), when the calling
+        function writes the dict and every key of it is seen (no other spread beside it)."""
+        if function is None or call[4] or len(call[5]) != 1:
+            return None
+        made = self.sent_dict(module, function, call[5][0])
+        if made is None or (made.module, made.function) != (module, function):
+            return None
+        if made.opaque or made.spreads or "model" in made.maybe:
+            return None
+        entry = made.entries.get("model")
+        return entry if isinstance(entry, list) else None
 
     def _spells_param(
         self, module: str, function: str | None, kwargs: dict[str, list[Any]], key: str

@@ -603,7 +603,7 @@ class _BodyReader:
             value = expr(call.args[1]) if len(call.args) > 1 else ["lit", None]
             text = key.value if type(key) is ast.Constant else None
             key_name = text if isinstance(text, str) else None
-            _set_item(local_names, name, key_name, value, True, nested)
+            _set_item(local_names, name, key_name, value, True, nested, overwrites=False)
         elif method == "update":
             for keyword in call.keywords:
                 _set_item(local_names, name, keyword.arg, expr(keyword.value), nested)
@@ -653,19 +653,26 @@ def _set_item(
     value: Expr,
     nested: bool,
     added: bool | None = None,
+    overwrites: bool = True,
 ) -> None:
     """Put `name[key] = value` into the dict literal a local holds, when it holds one.
 
     The local must be bound once, to a dict literal: the entry is added, or, when the key is
     there already, becomes either value (`["if", old, new]`) under control flow and the new one
-    otherwise. An unknown key (`key` None) makes the dict opaque. A local bound to anything
-    else is left as it is: what it holds is not a dict we read.
+    otherwise. An unknown key (`key` None) makes the dict opaque and, unless the change keeps
+    the keys already there (`overwrites` False: `setdefault`), the values known. A local bound
+    to anything else is left as it is: what it holds is not a dict we read.
     """
     made = _bound_dict(local_names, name)
     if made is None:
         return
     if key is None:
         made[2] = True
+        if overwrites:
+            # `d[key] = v` or `d.update(other)`: any key may be the one set, a key written
+            # before too; it stays in the dict, with a value not known.
+            for known in made[1]:
+                made[1][known] = UNKNOWN_EXPR
     elif key in made[1] and nested:
         made[1][key] = ["if", made[1][key], value]
     else:
