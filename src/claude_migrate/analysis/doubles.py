@@ -159,7 +159,7 @@ def doubles_for(path: str, resource: str) -> list[Double]:
     if is_test_file(relative):
         # A test's own call: what the test file itself stands in with (a mock configured on
         # the call, an HTTP mock answering it) sees the call as it is written now.
-        own = _file_doubles(os.path.abspath(path), relative, _stamp(path))
+        own = _file_doubles(os.path.abspath(path), relative, file_stamp(path))
         replayed = _replayed(path, relative, resource, frozenset())
         return replayed + [d for d in own if d.resource == resource and d not in replayed]
     names = _module_names(relative) | _reexported_names(root, relative)
@@ -314,7 +314,9 @@ def _module_names(relative: str) -> frozenset[str]:
     return frozenset(".".join(parts[i:]) for i in range(len(parts)))
 
 
-def _stamp(path: str) -> str:
+def file_stamp(path: str) -> str:
+    """Return what tells one version of a file from another (size and modification time), for
+    caches kept per version; "" when it cannot be read."""
     try:
         info = os.stat(path)
     except OSError:

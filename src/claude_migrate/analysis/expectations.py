@@ -80,7 +80,7 @@ def restated_by_tests(ctx: FileContext, entry: Entry, parameter: str) -> str:
     parameter's name (`create.assert_called_once_with(temperature=0.7)` in a test that imports
     the module, "tests/test_app.py:12"), or "" when none does (or the module is a test file,
     whose own tests `restated` reads)."""
-    from claude_migrate.analysis.doubles import importing_tests, project_root
+    from claude_migrate.analysis.doubles import file_stamp, importing_tests, project_root
 
     value = _comparable(entry.value.value)
     if value is None:
@@ -89,19 +89,11 @@ def restated_by_tests(ctx: FileContext, entry: Entry, parameter: str) -> str:
     names = frozenset(SPELLINGS.get(parameter, (parameter,))) | {entry.key}
     root = project_root(path)
     for test in importing_tests(path):
-        line = _stated_in(test, _stamp(test), names, value)
+        line = _stated_in(test, file_stamp(test), names, value)
         if line:
             relative = os.path.relpath(test, root).replace(os.sep, "/")
             return f"{relative}:{line}"
     return ""
-
-
-def _stamp(path: str) -> str:
-    try:
-        info = os.stat(path)
-    except OSError:
-        return ""
-    return f"{info.st_size}.{info.st_mtime_ns}"
 
 
 @cache

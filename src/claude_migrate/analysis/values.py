@@ -1736,13 +1736,7 @@ class ValueResolver:
         found = (project.function(project.module, hook.qualname) or {}).get("hook_returns")
         if not found:
             return None
-        literal, others, unsure = found
-        entries = Entries(opaque=bool(unsure), unknown_keys=set(others))
-        via = f"{hook.qualname}() of a subclass"
-        for key, value in literal.items():
-            known = Value(True, value, None, via, elsewhere=True)
-            entries.items[key] = Entry(key, call, call, known, None)
-        return entries
+        return _read_elsewhere(call, found, f"{hook.qualname}() of a subclass")
 
     def _inherited_entries(self, call: cst.Call, scope: Scope) -> Entries | None:
         """Return the entries of the dict a method the class inherits from a project base of
@@ -1766,13 +1760,7 @@ class ValueResolver:
         found = (project.function(project.module, qual) or {}).get("sent_returns")
         if not found:
             return None
-        literal, others, unsure = found
-        entries = Entries(opaque=bool(unsure), unknown_keys=set(others))
-        via = f"{func.attr.value}() of a base class"
-        for key, value in literal.items():
-            known = Value(True, value, None, via, elsewhere=True)
-            entries.items[key] = Entry(key, call, call, known, None)
-        return entries
+        return _read_elsewhere(call, found, f"{func.attr.value}() of a base class")
 
     def _helper_keys(self, helper: Scope, depth: int) -> Entries | None:
         """Return the keys a helper returning one of several dicts may give, values unknown.
@@ -2415,6 +2403,19 @@ def _runs_before(binding: Binding, read: Read | None) -> bool:
         return False
     order, path = read
     return binding.order < order and always_before(binding.path, path)
+
+
+def _read_elsewhere(call: cst.Call, found: list[Any], via: str) -> Entries:
+    """Return the entries of a dict another module's function returns, as the project phase
+    read it ([literal entries, other keys, whether some keys may be absent or unknown]):
+    literal values are reported where they are written (`elsewhere`), other keys are present
+    with values not known here."""
+    literal, others, unsure = found
+    entries = Entries(opaque=bool(unsure), unknown_keys=set(others))
+    for key, value in literal.items():
+        known = Value(True, value, None, via, elsewhere=True)
+        entries.items[key] = Entry(key, call, call, known, None)
+    return entries
 
 
 def _empty_dict(node: cst.BaseExpression) -> bool:
