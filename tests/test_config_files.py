@@ -521,12 +521,6 @@ def test_a_recorded_exchange_is_reported_without_a_fix(cli: Cli) -> None:
         assert (cli.cwd / path).read_text() == tree[path]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a test module's data ids that the code under test looks up in a project data file "
-    "which keeps them (its records refuse the rename) are still renamed: the test then expects "
-    "the replacement from a table that does not hold it",
-)
 def test_test_data_looked_up_in_a_kept_data_file_keeps_its_ids(tmp_path: Path) -> None:
     matcher = (
         "import json\nfrom pathlib import Path\n\n"
