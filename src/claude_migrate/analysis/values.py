@@ -1843,9 +1843,20 @@ class ValueResolver:
         if info is None or func.value.value != function.self_name:
             return None
         found = self._method_scope(info, func.attr.value, 0)
+        if found is not None and found.returns and self._overridden(info, func.attr.value):
+            return None  # a subclass's instance sends what its own method returns
         if found is None or found.returns:
             return found
         return self._override_scope(info, func.attr.value)
+
+    def _overridden(self, info: ClassInfo, name: str) -> bool:
+        """Return whether the project phase found a subclass of the class overriding a method
+        whose returned dict a Claude call spreads (`project.phase._overridden_helper`)."""
+        project = self.symbols.project if self.symbols is not None else None
+        if project is None:
+            return False
+        entry = project.function(project.module, f"{info.scope.qualname}.{name}") or {}
+        return bool(entry.get("overridden"))
 
     def _override_scope(self, info: ClassInfo, name: str) -> Scope | None:
         """Return the one override of a hook that returns nothing where it is read (an abstract

@@ -544,6 +544,9 @@ class Project:
         # (`create(**self.params())`, `params` a base class's method): the file making the
         # call is told that dict's keys (`_sent_returns`).
         self._sent_helpers: set[tuple[str, str]] = set()
+        # Every method whose returned dict a Claude call spreads (`**self.build_kwargs()`), to
+        # tell the file when a subclass overrides it (`_overridden_helper`).
+        self._spread_methods: set[tuple[str, str]] = set()
         self._holders: list[tuple[str, str, str]] | None = None
         # `T["key"]` read for a returned `T[name]` a call's literal picks (`_keyed`).
         self._keyed_reads: dict[tuple[int, str], tuple[list[Any], list[Any]]] = {}
@@ -2764,11 +2767,31 @@ class Project:
         unsure = bool(made.opaque or made.spreads or made.maybe)
         return {"hook_returns": [literal, others, unsure]}
 
+    def _overridden_helper(
+        self, module: str, qual: str, receiver: tuple[str, str] | None
+    ) -> dict[str, Any]:
+        """Return `{"overridden": True}` for a method whose returned dict a Claude call spreads
+        when a summarised subclass of the class it runs on overrides it: an instance of that
+        subclass sends what its own method returns, so the call's keys are not the method's
+        alone."""
+        if (module, qual) not in self._spread_methods:
+            return {}
+        owner = receiver or self.class_of(module, qual)
+        method = qual.rpartition(".")[2]
+        if owner is not None and any(
+            f"{sub}.{method}" in self.summaries[sub_module]["functions"]
+            for sub_module, sub in self._subclasses(owner)[1:]
+        ):
+            return {"overridden": True}
+        return {}
+
     def _note_sent_helper(self, module: str, made: DictLit) -> None:
         """Note a function of another module whose returned dict a Claude call of `module`
         spreads (`_sent_returns`)."""
         if made.function is not None and made.module != module:
             self._sent_helpers.add((made.module, made.function))
+        if made.function is not None and "." in made.function:
+            self._spread_methods.add((made.module, made.function))
 
     def _sent_returns(
         self, module: str, qual: str, receiver: tuple[str, str] | None
@@ -5367,6 +5390,7 @@ class Project:
                 entry["instance"] = True  # called on its class, it is given `self` first
         entry.update(self._hook_returns(module, qual))
         entry.update(self._sent_returns(module, qual, receiver))
+        entry.update(self._overridden_helper(module, qual, receiver))
         entry.update(self._model_tables(module, qual, entry.get("reaches", {})))
         clients = {
             k: v for k, v in self.facts.param_clients.get(key, {}).items()
