@@ -153,12 +153,9 @@ def test_a_cache_committed_in_the_pull_request_answers_for_nothing(tmp_path: Pat
     assert "is inside the checked tree: a trusted gate does not use it" in gate.stderr
 
 
-def test_a_committed_cache_is_not_trusted_after_a_checkout_under_a_private_umask(
-    tmp_path: Path,
-) -> None:
-    # Under `umask 077` git checks the committed key file out with mode 0600, owned by the user
-    # running the gate: its mode and owner are those of a key the tool made. Git tracks it, so
-    # the tool did not make it: the folder is never trusted.
+def _private_checkout_of_a_forged_cache(tmp_path: Path) -> Path:
+    """Return a clone, made under `umask 077`, of a pull request that commits a result cache
+    whose entries are forged to say a violating `app.py` has no finding."""
     repo = _repository(tmp_path, {"app.py": CLEAN, "claude-migrate.toml": POLICY})
     write_tree(repo, {"app.py": VIOLATION})
     made = _check(repo, "--cache-dir", "cm-cache", "app.py")
@@ -172,6 +169,16 @@ def test_a_committed_cache_is_not_trusted_after_a_checkout_under_a_private_umask
         ["sh", "-c", 'umask 077 && git clone -q -b pr "$0" "$1"', str(repo), str(clone)],
         env={**os.environ, **GIT_ENV}, check=True,
     )  # fmt: skip
+    return clone
+
+
+def test_a_committed_cache_is_not_trusted_after_a_checkout_under_a_private_umask(
+    tmp_path: Path,
+) -> None:
+    # Under `umask 077` git checks the committed key file out with mode 0600, owned by the user
+    # running the gate: its mode and owner are those of a key the tool made. Git tracks it, so
+    # the tool did not make it: the folder is never trusted.
+    clone = _private_checkout_of_a_forged_cache(tmp_path)
     key = clone / "cm-cache" / cache_module.KEY_NAME
     assert key.stat().st_mode & 0o777 == 0o600
     home = {"XDG_CACHE_HOME": str(tmp_path / "xdg"), "HOME": str(tmp_path / "home")}
@@ -354,19 +361,7 @@ def test_a_committed_cache_is_not_trusted_where_git_cannot_say_it_is_tracked(
 ) -> None:
     # The same private-umask checkout, checked where no git is installed (a slim container
     # image): the index still says the key file came with the checkout.
-    repo = _repository(tmp_path, {"app.py": CLEAN, "claude-migrate.toml": POLICY})
-    write_tree(repo, {"app.py": VIOLATION})
-    made = _check(repo, "--cache-dir", "cm-cache", "app.py")
-    assert made.returncode == 1, made.stderr
-    assert _forge_entries(repo / "cm-cache") == 1
-    write_tree(repo, {})
-    _git(repo, "add", "-Af", ".")
-    _git(repo, "commit", "-qm", "pull request")
-    clone = tmp_path / "clone"
-    subprocess.run(
-        ["sh", "-c", 'umask 077 && git clone -q -b pr "$0" "$1"', str(repo), str(clone)],
-        env={**os.environ, **GIT_ENV}, check=True,
-    )  # fmt: skip
+    clone = _private_checkout_of_a_forged_cache(tmp_path)
     no_git = tmp_path / "bin-without-git"
     no_git.mkdir()
     home = {"XDG_CACHE_HOME": str(tmp_path / "xdg"), "HOME": str(tmp_path / "home")}
