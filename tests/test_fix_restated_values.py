@@ -7,6 +7,7 @@ call's value alone would make the test compare the new value with the old one.
 
 from __future__ import annotations
 
+import pytest
 from helpers import Cli, write_tree
 
 PAYLOAD = (
@@ -202,3 +203,32 @@ def test_a_test_of_another_module_or_of_other_values_leaves_the_fix(cli: Cli) ->
     cli("fix", "--select", "CM101,CM102", ".")
     fixed = (cli.cwd / "app.py").read_text()
     assert "max_tokens=1024, temperature=0.0" in fixed
+
+
+# The same test naming the module only as Python reads it: an escape in the patch target, or
+# an identifier NFKC-normalised to the module's name (the text never spells `app` itself).
+SPELLED_TESTS = {
+    "escape": APP_TEST.replace("import app\n", "import importlib\n")
+    .replace(
+        'with patch.object(app.client.messages, "create") as create:',
+        'with patch("\\x61pp.client.messages.create") as create:',
+    )
+    .replace('app.ask("hi")', 'importlib.import_module("\\x61pp").ask("hi")'),
+    "nfkc": APP_TEST.replace("import app\n", "import \uff41\uff50\uff50\n").replace(
+        "app.", "\uff41\uff50\uff50."
+    ),
+}
+
+
+@pytest.mark.parametrize("spelling", sorted(SPELLED_TESTS))
+def test_a_test_naming_the_module_in_another_spelling_keeps_the_values(
+    cli: Cli, spelling: str
+) -> None:
+    test = SPELLED_TESTS[spelling]
+    assert "app" not in test
+    write_tree(cli.cwd, {"pyproject.toml": "", "app.py": APP, "tests/test_app.py": test})
+    found = cli.json("check", "--no-cache", "--select", "CM101,CM102,CM103")["diagnostics"]
+    assert sorted(d["code"] for d in found) == ["CM101", "CM102", "CM103"]
+    assert all(d["fix"] is None for d in found)
+    cli("fix", "--unsafe-fixes", "--select", "CM101,CM102,CM103", ".")
+    assert (cli.cwd / "app.py").read_text() == APP

@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import os
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -53,7 +54,13 @@ MAX_PACKAGES = 4
 # How long a root's test-file digest is reused within one process (a run's workers ask once per
 # file; a long-lived server sees edited tests after this many seconds).
 STATE_SECONDS = 5.0
+# The calls whose first argument may name a patch target (`mock.patch("app.chat.MODEL")`,
+# `patch.object`, pytest's `monkeypatch.setattr("app.chat.MODEL", ...)` and `setitem`).
+PATCHERS = frozenset({"patch", "object", "setattr", "setitem"})
+MAX_REMEMBERED = 65536  # test file versions whose imported modules are kept
+_ESCAPE = re.compile(r"\\[xuUN0-7]")  # a string literal's escape that may spell a letter
 _states: dict[str, tuple[float, str]] = {}
+_modules_read: dict[tuple[str, str], frozenset[str] | None] = {}  # (path, stamp) -> modules
 _roots: dict[str, tuple[float, str]] = {}  # a file's folder -> its project's root, the same way
 
 
@@ -77,6 +84,7 @@ def forget() -> None:
     (a server's, the API's) reads the test files as they are now, after a fix wrote them."""
     _states.clear()
     _roots.clear()
+    _modules_read.clear()
 
 
 def project_root(path: str) -> str:
@@ -203,23 +211,33 @@ def importing_tests(path: str) -> list[str]:
 
 @cache
 def _importing(path: str, root: str, digest: str, packages: str) -> tuple[str, ...]:
-    """`importing_tests`, once per module, test files and packages above it."""
+    """`importing_tests`, once per module, test files and packages above it. Only the test
+    files whose text may spell one of the module's names are parsed (`_may_spell`)."""
     relative = Path(path).relative_to(root).as_posix()
     if is_test_file(relative):
         return ()
     names = _module_names(relative) | _reexported_names(root, relative)
-    return tuple(test for test, modules in _imports_of_tests(root, digest) if modules & names)
-
-
-@cache
-def _imports_of_tests(root: str, digest: str) -> tuple[tuple[str, frozenset[str]], ...]:
-    """Return each test module with the modules it imports or patches (read once per state)."""
-    found: list[tuple[str, frozenset[str]]] = []
-    for path in _test_files(root):
-        modules = _modules_of(path)
-        if modules:
-            found.append((str(path), modules))
+    words = frozenset(name.rpartition(".")[2] for name in names)
+    found = []
+    for test in _test_files(root):
+        modules = _modules_read.get((str(test), file_stamp(str(test))))
+        if modules is None and _may_spell(_source(test), words):
+            modules = _modules_of(test)
+        if modules and modules & names:
+            found.append(str(test))
     return tuple(found)
+
+
+def _may_spell(text: str | None, words: frozenset[str]) -> bool:
+    """Return whether a file's text may name a module by one of `words` (the last part of each
+    dotted name it may use): it holds one of them as written, or it has what Python reads as
+    another spelling (a non-ASCII identifier, NFKC-normalised; an escape in a string literal,
+    which a patch target may be)."""
+    if text is None:
+        return False
+    if any(word in text for word in words):
+        return True
+    return not text.isascii() or _ESCAPE.search(text) is not None
 
 
 @cache
@@ -358,6 +376,7 @@ def _doubles_in(path: Path, relative: str, with_recordings: bool = True) -> list
         return found  # a test file we cannot read shows no double
     scan = _Scan(tree)
     modules = frozenset(scan.modules)
+    _remember_modules((str(path), file_stamp(str(path))), modules)
     found.extend(
         Double(relative, line, resource, what, modules)
         for line, resource, what in dict.fromkeys(scan.found)
@@ -436,9 +455,65 @@ def _parsed(text: str | None) -> ast.Module | None:
 
 
 def _modules_of(path: Path) -> frozenset[str] | None:
-    """Return the modules a test file imports or names in a patch target (None: not read)."""
-    tree = _parsed(_source(path))
-    return None if tree is None else frozenset(_Scan(tree).modules)
+    """Return the modules a test file imports or names in a patch target (None: not read),
+    once per version of the file: the doubles' scan of it (`_doubles_in`) leaves them here."""
+    key = (str(path), file_stamp(str(path)))
+    if key not in _modules_read:
+        tree = _parsed(_source(path))
+        _remember_modules(key, None if tree is None else _imported_modules(tree))
+    return _modules_read[key]
+
+
+def _remember_modules(key: tuple[str, str], modules: frozenset[str] | None) -> None:
+    if len(_modules_read) > MAX_REMEMBERED:
+        _modules_read.clear()
+    _modules_read[key] = modules
+
+
+def _imported_modules(tree: ast.Module) -> frozenset[str]:
+    """Return what `_Scan(tree).modules` holds (the modules imported, and those a patch target
+    names), read without the rest of the scan."""
+    modules: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                _add_dotted(modules, alias.name)
+        elif isinstance(node, ast.ImportFrom):
+            _imported_from(modules, node)
+        elif isinstance(node, ast.Call):
+            callee = _chain(node.func)
+            if callee and callee[-1] in PATCHERS:
+                _add_dotted(modules, _patched_module(node))
+    return frozenset(modules)
+
+
+def _add_dotted(modules: set[str], dotted: str) -> None:
+    """Add every run of a dotted name's parts (`a.b.c`: a, b, c, a.b, b.c, a.b.c)."""
+    if not dotted:
+        return
+    parts = dotted.split(".")
+    for i in range(len(parts)):
+        for j in range(i + 1, len(parts) + 1):
+            modules.add(".".join(parts[i:j]))
+
+
+def _imported_from(modules: set[str], node: ast.ImportFrom) -> None:
+    base = node.module or ""
+    _add_dotted(modules, base)
+    for alias in node.names:
+        _add_dotted(modules, f"{base}.{alias.name}" if base else alias.name)
+
+
+def _patched_module(node: ast.Call) -> str:
+    """Return the module a patch target names (`patch("app.chat.client.messages.create")`:
+    `app.chat`; `patch("app.chat.MODEL")`: `app.chat`); "" for no literal target."""
+    first = node.args[0] if node.args else None
+    if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
+        return ""
+    names = first.value.split(".")
+    if _resource_of(names) is not None:
+        return ".".join(names[:-2])
+    return ".".join(names[:-1]) if len(names) > 1 else ""
 
 
 def _chain(node: ast.expr) -> list[str]:
@@ -500,22 +575,12 @@ class _Scan(ast.NodeVisitor):
     def _add(self, node: ast.AST, resource: str, what: str) -> None:
         self.found.append((getattr(node, "lineno", 1), resource, what))
 
-    def _module(self, dotted: str) -> None:
-        parts = dotted.split(".")
-        for i in range(len(parts)):
-            for j in range(i + 1, len(parts) + 1):
-                self.modules.add(".".join(parts[i:j]))
-
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
-            self._module(alias.name)
+            _add_dotted(self.modules, alias.name)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        base = node.module or ""
-        if base:
-            self._module(base)
-        for alias in node.names:
-            self._module(f"{base}.{alias.name}" if base else alias.name)
+        _imported_from(self.modules, node)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         # `client.messages.create.return_value = ...`, `create.assert_called_once()`.
@@ -571,7 +636,8 @@ class _Scan(ast.NodeVisitor):
     def visit_Call(self, node: ast.Call) -> None:
         callee = _chain(node.func)
         last = callee[-1] if callee else ""
-        if last in ("patch", "object", "setattr", "setitem"):
+        if last in PATCHERS:
+            _add_dotted(self.modules, _patched_module(node))
             self._patch(node, ".".join(callee))
         if last in HTTP_MOCKS or (last in ROUTE_VERBS and _respx(callee)):
             self._http_mock(node, ".".join(callee))
@@ -589,10 +655,7 @@ class _Scan(ast.NodeVisitor):
             names = first.value.split(".")
             resource = _resource_of(names)
             if resource is not None:
-                self._module(".".join(names[:-2]))
                 self._add(node, resource, f"{how}({first.value!r})")
-            elif len(names) > 1:
-                self._module(".".join(names[:-1]))
             return
         second = args[1] if len(args) > 1 else None
         if (
