@@ -602,6 +602,8 @@ class Project:
         # The run's files holding a write the dot scan cannot read (`_odd_names`), not parsed
         # yet, with the attributes the shapes name: parsed once one of those is asked about.
         self._odd_pending: dict[str, tuple[bytes, set[bytes]]] = {}
+        # A file's writes of each attribute, by its bytes (`_writes_in`): scanned once a run.
+        self._file_writes: dict[bytes, _FileWrites] = {}
         # Per attribute name, the files of the run that set it on an object other than `self`,
         # and the names each writes it on (`args` in `args.model = m`; "?": not a plain name).
         self._writers: dict[bytes, set[str]] = {}
@@ -1371,7 +1373,7 @@ class Project:
         attr = name.encode()
         if raw is None or name in summary["set_attrs"] or _setattr_named(attr).search(raw):
             return False
-        written = sum(1 for owner in _writes_of(raw, attr) if owner != b"self")
+        written = sum(1 for owner in self._writes_in(raw, attr) if owner != b"self")
         seen = 0
         for function, facts in summary["functions"].items():
             for owner, held in facts["stores"].items():
@@ -3909,7 +3911,7 @@ class Project:
             raw = self._module_bytes(owner_module)
             if raw is None or _writes_by_name(raw):
                 return True
-            if any(_writes_of(as_python_reads(raw), name)):
+            if any(self._writes_in(as_python_reads(raw), name)):
                 return True
         return False
 
@@ -3971,6 +3973,14 @@ class Project:
                 del self._odd_pending[path]
                 self._add_writes(path, _odd_writes(raw))
         return self._writes
+
+    def _writes_in(self, raw: bytes, name: bytes) -> list[bytes]:
+        """Return the owners of each write of `.name` a file's bytes hold (`_FileWrites`), the
+        file's scans made once a run, however many names are asked of it."""
+        found = self._file_writes.get(raw)
+        if found is None:
+            found = self._file_writes[raw] = _FileWrites(raw)
+        return found.of(name)
 
     def _add_writes(self, path: str, found: Iterable[tuple[bytes, str]]) -> None:
         """Record the writes a file of the run makes (attribute, owner: `_attribute_writes`)."""
@@ -5792,7 +5802,7 @@ class Project:
             raw = self._module_bytes(owner_module)
             if raw is None or _writes_by_name(raw):
                 return None
-            count += sum(1 for _ in _writes_of(raw, name))
+            count += len(self._writes_in(raw, name))
         return self.evaluate(writes[0][0], None, writes[0][1][0]) if count == 1 else None
 
     def _properties(self, module: str, cls: str) -> list[str]:
@@ -6908,13 +6918,32 @@ def _odd_names(raw: bytes) -> set[bytes]:
     return found
 
 
-def _writes_of(raw: bytes, name: bytes) -> Iterator[bytes]:
-    """Yield each write of `.name` a file's bytes hold (its owner's name, "?"), the shapes
-    the dot scan cannot read included (the file parsed when one of them names it)."""
-    if name in _odd_names(raw):
-        yield from (owner.encode() for attr, owner in _odd_writes(raw) if attr == name)
-        return
-    yield from (owner.encode() for attr, owner in _attribute_writes_in(raw) if attr == name)
+class _FileWrites:
+    """The writes of each attribute one file's bytes hold (each owner's name, "?"), the shapes
+    the dot scan cannot read included: the file is parsed when one of them names the attribute
+    asked for (`_odd_names`), and each reading is made once."""
+
+    def __init__(self, raw: bytes) -> None:
+        self.raw = raw
+        self.odd = _odd_names(raw)
+        self._scanned: dict[bytes, list[bytes]] | None = None
+        self._parsed: dict[bytes, list[bytes]] | None = None
+
+    def of(self, name: bytes) -> list[bytes]:
+        if name in self.odd:
+            if self._parsed is None:
+                self._parsed = _owners_by_attribute(_odd_writes(self.raw))
+            return self._parsed.get(name, [])
+        if self._scanned is None:
+            self._scanned = _owners_by_attribute(_attribute_writes_in(self.raw))
+        return self._scanned.get(name, [])
+
+
+def _owners_by_attribute(found: Iterable[tuple[bytes, str]]) -> dict[bytes, list[bytes]]:
+    owners: dict[bytes, list[bytes]] = {}
+    for attr, owner in found:
+        owners.setdefault(attr, []).append(owner.encode())
+    return owners
 
 
 def _computed_writes(raw: bytes) -> Iterator[tuple[bytes, str]]:
