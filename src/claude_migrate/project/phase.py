@@ -572,6 +572,9 @@ class Project:
         self._mros: dict[tuple[str, str], list[tuple[str, str]]] = {}
         # Attribute names some function of the project sets on an object (`agent.model = m`).
         self._set_anywhere: tuple[int, frozenset[str]] | None = None
+        # Attribute -> the modules whose summaries set it (`_modules_setting`), kept as
+        # `_set_anywhere` is: with the number of modules read.
+        self._setters: tuple[int, dict[str, set[str]]] | None = None
         self._subclasses_of: dict[tuple[str, str], list[tuple[str, str]]] = {}
         self._subclass_index_of: tuple[int, dict[tuple[str, str], list[tuple[str, str]]]] = (
             -1,
@@ -2031,6 +2034,7 @@ class Project:
             self._closures.clear()
             self._mros.clear()
             self._set_anywhere = None
+            self._setters = None
             self._subclasses_of.clear()
             self._subclass_index_of = (-1, {})
             self._imported.clear()
@@ -4003,12 +4007,23 @@ class Project:
         found = set(self._writers.get(attr.encode(), ()))
         found.update(self._writers.get(ANY_ATTRIBUTE, ()))
         if attr in self._attributes_set_anywhere():
-            for module, summary in self.summaries.items():
-                functions = summary["functions"].values()
-                stores = (held for facts in functions for held in facts["stores"].values())
-                if attr in summary["set_attrs"] or any(attr in held for held in stores):
-                    found.add(self.paths.get(module, "?"))
+            found.update(self.paths.get(module, "?") for module in self._modules_setting(attr))
         return sorted(found)
+
+    def _modules_setting(self, attr: str) -> set[str]:
+        """Return the summarised modules that set `attr` on any object (a function's store,
+        `self.attr` included, or a module-level `x.attr = v`), once per round."""
+        known, index = self._setters or (0, {})
+        if known != len(self.summaries):
+            for module, summary in list(self.summaries.items())[known:]:
+                for facts in summary["functions"].values():
+                    for held in facts["stores"].values():
+                        for name in held:
+                            index.setdefault(name, set()).add(module)
+                for name in summary["set_attrs"]:
+                    index.setdefault(name, set()).add(module)
+            self._setters = (len(self.summaries), index)
+        return index.get(attr, set())
 
     def may_set_on(self, attr: str, names: set[str], cls: str) -> bool:
         """Return whether a file of the run may set `attr` on the object the module-level
