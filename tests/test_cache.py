@@ -36,9 +36,34 @@ BROKEN = "import anthropic\nclient = anthropic.Anthropic()\ndef f(:\n    tempera
 
 @pytest.fixture
 def tree(tmp_path: Path) -> Path:
-    """Every fixture, a broken file and a plain one, in a tree of their own."""
+    """Every fixture, a broken file and a plain one, in a tree of their own: for the tests that
+    prove a cached run answers exactly as an uncached one, whatever the shape."""
     root = tmp_path / "tree"
     shutil.copytree(FIXTURES, root, ignore=shutil.ignore_patterns("*.fixed.py"))
+    write_tree(root, {"extra/broken.py": BROKEN, "extra/plain.py": "x = 1\n"})
+    return root
+
+
+# Fixtures of every kind of file and result (findings with safe and unsafe fixes, notebooks,
+# requirements, a project whose findings read other modules, recordings), for the tests of how
+# entries are kept, refused and rewritten: what they prove does not grow with the fixtures.
+SOME_FIXTURES = (
+    "demo",
+    "notebooks",
+    "streaming",
+    "sdk-pins",
+    "cache-key",
+    "project-inheritance",
+    "project-recordings",
+)
+
+
+@pytest.fixture
+def small_tree(tmp_path: Path) -> Path:
+    """`SOME_FIXTURES`, a broken file and a plain one, in a tree of their own."""
+    root = tmp_path / "tree"
+    for name in SOME_FIXTURES:
+        shutil.copytree(FIXTURES / name, root / name, ignore=shutil.ignore_patterns("*.fixed.py"))
     write_tree(root, {"extra/broken.py": BROKEN, "extra/plain.py": "x = 1\n"})
     return root
 
@@ -80,12 +105,12 @@ def test_warm_run_prints_exactly_the_cold_json_and_parses_nothing(
     assert data["diagnostics"] and data["errors"], "the tree exercises findings and CM001"
 
 
-def test_warm_results_say_they_came_from_the_cache(tree: Path, tmp_path: Path) -> None:
+def test_warm_results_say_they_came_from_the_cache(small_tree: Path, tmp_path: Path) -> None:
     from claude_migrate.api import collect_jobs, execute
     from claude_migrate.core.job import Options
     from claude_migrate.policy.config import PolicyLoader
 
-    jobs = collect_jobs([tree], PolicyLoader(cwd=tree))
+    jobs = collect_jobs([small_tree], PolicyLoader(cwd=small_tree))
     cache = ResultCache(tmp_path / "cache")
     cold = execute(jobs, Options(), workers=1, cache=cache)
     warm = execute(jobs, Options(), workers=1, cache=ResultCache(tmp_path / "cache"))
@@ -140,9 +165,9 @@ def test_same_bytes_under_another_name_or_path_report_their_own_path(tmp_path: P
 
 
 def test_another_build_of_the_tool_does_not_read_these_entries(
-    tree: Path, tmp_path: Path, parses: list[str], monkeypatch: pytest.MonkeyPatch
+    small_tree: Path, tmp_path: Path, parses: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    cli = Cli(tree)
+    cli = Cli(small_tree)
     folder = str(tmp_path / "cache")
     _json(cli, "check", "--cache-dir", folder)
     monkeypatch.setattr(cache_module, "build_id", lambda: "9.9.9-other")
@@ -158,9 +183,9 @@ GARBAGE = [b"", b"{", b"not json at all", b"[]", b'{"format": 2}', b'{"format": 
 
 @pytest.mark.parametrize("garbage", GARBAGE, ids=repr)
 def test_broken_entries_are_misses_and_get_rewritten(
-    tree: Path, tmp_path: Path, garbage: bytes
+    small_tree: Path, tmp_path: Path, garbage: bytes
 ) -> None:
-    cli = Cli(tree)
+    cli = Cli(small_tree)
     folder = tmp_path / "cache"
     cold = _json(cli, "check", "--cache-dir", str(folder))
     entries = sorted(folder.rglob("*.json"))
@@ -176,8 +201,8 @@ def test_broken_entries_are_misses_and_get_rewritten(
         assert payload is not None and json.loads(payload)["format"] == cache_module.FORMAT
 
 
-def test_truncated_entries_are_misses(tree: Path, tmp_path: Path) -> None:
-    cli = Cli(tree)
+def test_truncated_entries_are_misses(small_tree: Path, tmp_path: Path) -> None:
+    cli = Cli(small_tree)
     folder = tmp_path / "cache"
     cold = _json(cli, "check", "--cache-dir", str(folder))
     for entry in folder.rglob("*.json"):
@@ -186,8 +211,10 @@ def test_truncated_entries_are_misses(tree: Path, tmp_path: Path) -> None:
     assert _json(cli, "check", "--cache-dir", str(folder)) == cold
 
 
-def test_no_cache_reads_and_writes_nothing(tree: Path, tmp_path: Path, parses: list[str]) -> None:
-    cli = Cli(tree)
+def test_no_cache_reads_and_writes_nothing(
+    small_tree: Path, tmp_path: Path, parses: list[str]
+) -> None:
+    cli = Cli(small_tree)
     folder = tmp_path / "cache"
     _json(cli, "check", "--cache-dir", str(folder))
     parses.clear()
@@ -220,10 +247,10 @@ def test_fix_after_a_cached_check_fixes_what_an_uncached_fix_fixes(
 
 
 def test_fix_answers_untouched_files_from_the_cache(
-    tree: Path, tmp_path: Path, parses: list[str]
+    small_tree: Path, tmp_path: Path, parses: list[str]
 ) -> None:
     folder = str(tmp_path / "cache")
-    cli = Cli(tree)
+    cli = Cli(small_tree)
     first = _json(cli, "fix", "--cache-dir", folder)  # safe fixes only: unsafe ones remain
     second = _json(cli, "fix", "--cache-dir", folder)
     parses.clear()
@@ -327,7 +354,7 @@ def test_concurrent_writers_and_readers_never_see_a_torn_entry(tmp_path: Path) -
 
 
 def test_concurrent_runs_of_the_cli_share_one_cache(
-    tree: Path, tmp_path: Path, parses: list[str]
+    small_tree: Path, tmp_path: Path, parses: list[str]
 ) -> None:
     folder = str(tmp_path / "cache")
     env = {**os.environ, "PYTHONPATH": str(SRC)}
@@ -342,14 +369,16 @@ def test_concurrent_runs_of_the_cli_share_one_cache(
         folder,
     ]
     runs = [
-        subprocess.Popen(command, cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        subprocess.Popen(
+            command, cwd=small_tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
         for _ in range(3)
     ]
     outputs = [run.communicate(timeout=120) for run in runs]
     assert [run.returncode for run in runs] == [1, 1, 1]
     assert len({out for out, _ in outputs}) == 1
     parses.clear()
-    warm = _json(Cli(tree), "check", "--cache-dir", folder)
+    warm = _json(Cli(small_tree), "check", "--cache-dir", folder)
     assert parses == []
     assert warm[1] == outputs[0][0].decode()
 
