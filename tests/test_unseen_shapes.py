@@ -176,16 +176,9 @@ def test_a_base_class_default_outside_the_given_paths_is_reported_at_the_call(
     assert (root / "app/agents/base.py").read_bytes() == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a LiteLLM call spreading a dict whose model is an instance attribute "
-    "(`{'model': self.model, ...}` then `completion(**request)`) is not read per caller: "
-    "the model a caller gives the instance is reported as data only",
-)
-def test_a_caller_s_model_reaches_litellm_through_an_instance_s_request_dict(
-    tmp_path: Path,
-) -> None:
-    root = write_tree(
+def _instance_request_tree(tmp_path: Path, caller: str) -> Path:
+    """A LiteLLM wrapper keeping the model on its instance and spreading a request dict."""
+    return write_tree(
         tmp_path,
         {
             "app/__init__.py": "",
@@ -201,9 +194,62 @@ def test_a_caller_s_model_reaches_litellm_through_an_instance_s_request_dict(
             "app/judge.py": (
                 "from app.providers import Provider\n\n\n"
                 "def judge(text):\n"
-                '    provider = Provider(model="claude-3-haiku-20240307")\n'
+                f"    provider = Provider({caller})\n"
                 '    return provider.complete([{"role": "user", "content": text}])\n'
             ),
         },
     )
+
+
+def test_a_caller_s_model_reaches_litellm_through_an_instance_s_request_dict(
+    tmp_path: Path,
+) -> None:
+    # As `completion(model=self.model, ...)` is read: per caller of the class.
+    root = _instance_request_tree(tmp_path, 'model="claude-3-haiku-20240307"')
     assert _errors(root, "CM302") == {("app/judge.py", 5, "CM302")}
+
+
+@pytest.mark.parametrize("caller", ['model="gpt-4o"', "", "model=input()"])
+def test_an_instance_s_request_dict_to_litellm_with_another_model_is_not_claude_s(
+    tmp_path: Path, caller: str
+) -> None:
+    root = _instance_request_tree(tmp_path, caller)
+    data = Cli(root).json("check", "--no-cache", "--select", "CM101,CM102,CM104,CM302", ".")
+    assert data["diagnostics"] == [] and data["errors"] == []
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "        return litellm.completion(model=self.model, messages=m, max_tokens=max_tokens)\n",
+        '        request = {"model": self.model, "messages": m, "max_tokens": max_tokens}\n'
+        "        return litellm.completion(**request)\n",
+    ],
+    ids=["keywords", "request-dict"],
+)
+def test_a_method_s_parameter_is_not_read_for_an_instance_made_with_another_model(
+    tmp_path: Path, body: str
+) -> None:
+    # The instance's model decides whose request the method's call is; no call of the method
+    # tells it, so what a caller gives `max_tokens` is not read as Claude's.
+    root = write_tree(
+        tmp_path,
+        {
+            "claude-migrate.toml": "[max-tokens]\nmax = 1024\n",
+            "app/__init__.py": "",
+            "app/providers.py": (
+                "import litellm\n\n\n"
+                "class Provider:\n"
+                '    def __init__(self, model="gpt-4o-mini"):\n'
+                "        self.model = model\n\n"
+                "    def complete(self, m, max_tokens=1024):\n" + body
+            ),
+            "app/judge.py": (
+                "from app.providers import Provider\n\n\n"
+                "def other(text):\n"
+                '    return Provider(model="gpt-4o").complete(text, max_tokens=9000)\n'
+            ),
+        },
+    )
+    data = Cli(root).json("check", "--no-cache", ".")
+    assert data["diagnostics"] == [] and data["errors"] == []

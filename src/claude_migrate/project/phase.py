@@ -2515,11 +2515,12 @@ class Project:
             model_expr = kwargs.get("model") or (call[2][0] if call[2] else None)
             model = self.evaluate(module, function, model_expr) if model_expr else None
             if model_expr is None:
-                # `completion(**request)`: a Claude model the dict names proves the call Claude's
-                # (a parameter there does not: what its callers pass is not read per caller).
+                # `completion(**request)`: a Claude model the dict names proves the call Claude's;
+                # a parameter there (`"model": self.model`, the constructor's) makes it one
+                # per caller, as `completion(model=self.model)` is.
                 spread = self._spread_model(module, function, call)
                 named = self.evaluate(module, function, spread) if spread else None
-                if spread is not None and _is_claude_constant(named):
+                if spread is not None and (_is_claude_constant(named) or isinstance(named, Param)):
                     return "litellm:completion", {**kwargs, "model": spread}
             if _is_claude_constant(model) or isinstance(model, Param):
                 return "litellm:completion", kwargs
@@ -2600,7 +2601,10 @@ class Project:
         if home is not None:
             # Made in a method: valid for a base class's method only on this class's instances.
             where.append(list(home))
+        held = self._model_held(module, function, key, kwargs)
         for canonical in CANONICAL:
+            if held and canonical != MODEL:
+                continue
             for name in target.names(canonical):
                 value = kwargs.get(name)
                 if value is None:
@@ -2612,11 +2616,32 @@ class Project:
                     module, function, value, home, [canonical, key, *where[:2]], (module, function)
                 )
                 self._record_field_read(module, function, value)
-        if function is not None:
+        if function is not None and not held:
             for star in call[5]:
                 self._record_target_star(module, function, star, key, where)
         if target.location == "json-body" and "body" in call[3]:
             self._record_body(module, function, call[3]["body"], key, where)
+
+    def _model_held(
+        self, module: str, function: str | None, key: str, kwargs: dict[str, list[Any]]
+    ) -> bool:
+        """Return whether a call Claude's only by its model (`by_model`: LiteLLM's) takes the
+        model from a parameter of another function (`self.model`, kept by `__init__`): the call
+        is Claude's for the objects made with a Claude model, which no call of this method
+        tells. What a caller of the constructor gives the model is read; what a caller of the
+        method gives its other parameters is not, since it may be another vendor's request
+        (`Provider(model="gpt-4o").complete(max_tokens=9000)`)."""
+        target = TARGETS[key]
+        if not target.by_model or function is None:
+            return False
+        for name in target.names(MODEL):
+            if name in kwargs:
+                model = self.evaluate(module, function, kwargs[name])
+                return isinstance(model, Param) and (model.module, model.qual) != (
+                    module,
+                    function,
+                )
+        return False
 
     def _record_body(
         self, module: str, function: str | None, body: list[Any], key: str, where: list[Any]
