@@ -41,6 +41,7 @@ from claude_migrate.analysis.values import (
 )
 from claude_migrate.core.lazy import lazy_import
 from claude_migrate.core.project_view import FIELD_SPECIFIERS, SUPER
+from claude_migrate.targets.aisuite import AISUITE, AISUITE_CLIENT, AISUITE_METHODS
 from claude_migrate.targets.anthropic_sdk import (
     BATCH_REQUEST_TYPES,
     NOT_GIVEN,
@@ -823,6 +824,8 @@ class CallFinder:
             return self._bedrock_site(record, TARGETS[key]) if key else None
         if symbol.cls == LITELLM_ROUTER and symbol.path in ROUTER_METHODS:
             return self._litellm_site(record) or self._router_alias_site(record)
+        if symbol.cls == AISUITE_CLIENT and symbol.path in AISUITE_METHODS:
+            return self._aisuite_site(record)
         if symbol.cls == BEDROCK_AGENT_RUNTIME and len(symbol.path) == 1:
             key = BEDROCK_AGENT_METHODS.get(symbol.path[0])
             return self._agent_site(record, TARGETS[key]) if key else None
@@ -1220,6 +1223,18 @@ class CallFinder:
             return None
         return CallSite(record, TARGETS["litellm:completion"], args, client="litellm")
 
+    def _aisuite_site(self, record: CallRecord) -> CallSite | None:
+        """Return an aisuite client's call whose model is one its `anthropic:` provider serves
+        (written here, or one element of a loop's literal list)."""
+        target = TARGETS["aisuite:create"]
+        args = self._positional(record, self.kwargs(record), MODEL, 0)
+        model = self._string(args.get(MODEL), record)
+        if model is None:
+            model = self._looped_model(args.get(MODEL), record, target.model_prefix)
+        if not (model and model.strip().startswith(target.model_prefix) and is_claude_model(model)):
+            return None
+        return CallSite(record, target, args, client=AISUITE)
+
     def _router_alias_site(self, record: CallRecord) -> CallSite | None:
         """Return a LiteLLM Router's call by a model group name (`router.completion(model=
         "fast")`) whose one deployment, in the `model_list` the Router is made with here, is a
@@ -1302,8 +1317,11 @@ class CallFinder:
             given, scope = binding.value, binding.scope
         return (given, scope) if isinstance(given, cst.List) else None
 
-    def _looped_model(self, entry: Entry | None, record: CallRecord) -> str | None:
-        """Return a Claude model a loop's name gives a call recognised by its model.
+    def _looped_model(
+        self, entry: Entry | None, record: CallRecord, prefix: str = ""
+    ) -> str | None:
+        """Return a Claude model a loop's name gives a call recognised by its model (one
+        starting with `prefix`, a provider prefix the library routes by).
 
         `for model in ["bedrock/anthropic.claude-...", ...]`: Claude if one element is; for
         LiteLLM `split_loops` then makes one site per element, the others not Claude calls.
@@ -1312,8 +1330,8 @@ class CallFinder:
             return None
         looped = self.values.loop_values(entry.value_node, record.scope)
         for value in looped or ():
-            if isinstance(value.value, str) and is_claude_model(value.value):
-                return value.value
+            if _routed_to_claude(value, prefix):
+                return str(value.value)
         return None
 
     def split_loops(self, site: CallSite) -> list[CallSite]:
@@ -1356,7 +1374,7 @@ class CallFinder:
             if (
                 key in site.target.model
                 and site.target.by_model
-                and not (isinstance(value.value, str) and is_claude_model(value.value))
+                and not _routed_to_claude(value, site.target.model_prefix)
             ):
                 continue
             server = str(site.extra.get("server", ""))
@@ -1441,6 +1459,13 @@ class CallFinder:
         return CallSite(
             record, target, params, client=f"http:{method}", call_args=args, extra={"url": url}
         )
+
+
+def _routed_to_claude(value: Value, prefix: str) -> bool:
+    """Return whether a model value names Claude (behind `prefix`, the provider prefix a
+    library routes by, when it has one)."""
+    model = value.value
+    return isinstance(model, str) and model.strip().startswith(prefix) and is_claude_model(model)
 
 
 def _another_model(client: str, value: Value, server: str = "") -> bool:
