@@ -354,6 +354,35 @@ def test_an_aisuite_loop_over_providers_is_claudes_only_for_the_anthropic_model(
     assert [value(site, "model") for site in sites(source)] == ["anthropic:claude-3-haiku-20240307"]
 
 
+def test_an_aisuite_client_and_model_of_another_module_are_read(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/settings.py": "MODEL = 'anthropic:claude-3-opus-20240229'\n"
+            "OTHER = 'openai:gpt-4o'\n",
+            # A module that names no Claude model still makes the client the others use.
+            "app/clients.py": "import aisuite\nclient = aisuite.Client()\n",
+            "app/run.py": "from app.clients import client\n"
+            "from app.settings import MODEL, OTHER\n"
+            "def ask(text):\n"
+            "    return client.chat.completions.create(model=MODEL, messages=[text],"
+            " temperature=0.9)\n"
+            "def other(text):\n"
+            "    return client.chat.completions.create(model=OTHER, messages=[text],"
+            " temperature=0.9)\n",
+            "claude-migrate.toml": "select = ['CM101', 'CM302']\n"
+            "[retired-models]\nas-of = 2026-04-01\n",
+        },
+    )
+    report = Cli(tmp_path).json("check", ".")
+    found = {(d["path"], d["line"], d["code"]) for d in report["diagnostics"]}
+    # The retired id is reported where it is written, as the model of a Claude call.
+    assert found == {("app/run.py", 4, "CM101"), ("app/settings.py", 1, "CM302")}
+    (retired,) = [d for d in report["diagnostics"] if d["code"] == "CM302"]
+    assert "read by a Claude call" in retired["message"]
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="an aisuite call whose model is its function's parameter is not read at the callers",

@@ -113,6 +113,7 @@ ROUTER_MARKERS: tuple[bytes, ...] = (
     b"bedrock",
     b"Bedrock",
     b"dspy",
+    b"aisuite",
 )
 
 
