@@ -1,5 +1,5 @@
 """Claude calls made through other libraries: LlamaIndex on Bedrock, bedrock-agent-runtime's
-retrieve_and_generate, pydantic-ai, DSPy, instructor and the OpenAI SDK on Anthropic's
+retrieve_and_generate, pydantic-ai, DSPy, instructor, aisuite and the OpenAI SDK on Anthropic's
 OpenAI-compatible endpoint.
 
 Every case under fixtures/targets-*/ runs with every rule on, under the `<case>.toml` next to
@@ -49,6 +49,7 @@ def test_every_target_folder_holds_a_case_with_a_policy() -> None:
         "targets-dspy",
         "targets-instructor",
         "targets-openai-compat",
+        "targets-aisuite",
     }
     for case in CASES:
         assert case.with_suffix(".toml").is_file(), f"{case} has no policy next to it"
@@ -306,6 +307,97 @@ def test_openai_client_without_base_url_is_never_a_claude_client() -> None:
         "client.chat.completions.create(model='claude-sonnet-4-6', temperature=0.9)\n"
     )
     assert sites(source) == []
+
+
+AISUITE = "import aisuite as ai\nclient = ai.Client()\nclient.chat.completions.{call}\n"
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "create(model='anthropic:claude-sonnet-4-6', messages=[], temperature=0.9)",
+        "create('anthropic:claude-sonnet-4-6', [], temperature=0.9)",
+        "acreate(model='anthropic:claude-sonnet-4-6', messages=[], temperature=0.9, stream=True)",
+    ],
+)
+def test_aisuite_with_an_anthropic_model_is_a_claude_call(call: str) -> None:
+    site = only(AISUITE.format(call=call))
+    assert site.target.key == "aisuite:create"
+    assert value(site, "temperature") == 0.9
+    assert value(site, "model") == "anthropic:claude-sonnet-4-6"
+    # aisuite hands its keywords to the anthropic SDK as written: no `stop` is renamed.
+    assert site.target.names("stop_sequences") == ("stop_sequences",)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "create(model='openai:gpt-4o', messages=[], temperature=0.9)",
+        "create('groq:llama-3.1-8b-instant', [], temperature=0.9)",
+        # Claude through aisuite's `aws` provider: its keywords are mapped another way.
+        "create(model='aws:anthropic.claude-3-haiku-20240307-v1:0', messages=[], temperature=0.9)",
+        "completions(model='anthropic:claude-sonnet-4-6', messages=[], temperature=0.9)",
+    ],
+)
+def test_aisuite_with_another_provider_is_not_a_claude_call(call: str) -> None:
+    assert sites(AISUITE.format(call=call)) == []
+
+
+def test_an_aisuite_loop_over_providers_is_claudes_only_for_the_anthropic_model() -> None:
+    source = (
+        "import aisuite as ai\n"
+        "client = ai.Client()\n"
+        "for m in ['openai:gpt-4o', 'aws:anthropic.claude-3-haiku-20240307-v1:0',"
+        " 'anthropic:claude-3-haiku-20240307']:\n"
+        "    client.chat.completions.create(model=m, messages=[], temperature=0.9)\n"
+    )
+    assert [value(site, "model") for site in sites(source)] == ["anthropic:claude-3-haiku-20240307"]
+
+
+def test_an_aisuite_client_and_model_of_another_module_are_read(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/settings.py": "MODEL = 'anthropic:claude-3-opus-20240229'\n"
+            "OTHER = 'openai:gpt-4o'\n",
+            # A module that names no Claude model still makes the client the others use.
+            "app/clients.py": "import aisuite\nclient = aisuite.Client()\n",
+            "app/run.py": "from app.clients import client\n"
+            "from app.settings import MODEL, OTHER\n"
+            "def ask(text):\n"
+            "    return client.chat.completions.create(model=MODEL, messages=[text],"
+            " temperature=0.9)\n"
+            "def other(text):\n"
+            "    return client.chat.completions.create(model=OTHER, messages=[text],"
+            " temperature=0.9)\n",
+            "claude-migrate.toml": "select = ['CM101', 'CM302']\n"
+            "[retired-models]\nas-of = 2026-04-01\n",
+        },
+    )
+    report = Cli(tmp_path).json("check", ".")
+    found = {(d["path"], d["line"], d["code"]) for d in report["diagnostics"]}
+    # The retired id is reported where it is written, as the model of a Claude call.
+    assert found == {("app/run.py", 4, "CM101"), ("app/settings.py", 1, "CM302")}
+    (retired,) = [d for d in report["diagnostics"] if d["code"] == "CM302"]
+    assert "read by a Claude call" in retired["message"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="an aisuite call whose model is its function's parameter is not read at the callers",
+)
+def test_a_wrapper_passing_its_model_to_aisuite_is_read_at_its_callers(tmp_path: Path) -> None:
+    wrappers = (
+        "import aisuite as ai\n"
+        "client = ai.Client()\n"
+        "def ask(model, temperature):\n"
+        "    return client.chat.completions.create(\n"
+        "        model=model, messages=[], temperature=temperature\n"
+        "    )\n"
+    )
+    calls = "from app.models import ask\nask('anthropic:claude-sonnet-4-6', 0.9)\n"
+    assert wrapper_findings(tmp_path, wrappers, calls) == {(2, "CM101")}
 
 
 def test_colon_provider_prefix_names_a_catalogue_model() -> None:
@@ -720,6 +812,7 @@ def test_a_wrapper_passing_model_kwargs_or_a_positional_model_is_followed(tmp_pa
         "httpx.AsyncClient",
         "agno.models.anthropic.Claude",
         "crewai.LLM",
+        "aisuite.Client",
     ],
 )
 def test_the_registry_describes_every_familys_import_paths(qualname: str) -> None:

@@ -1043,6 +1043,32 @@ def test_a_router_call_by_a_claude_deployment_s_group_name_sends_its_params(
     assert [r["line"] for r in temperature.get("related", [])] in ([], [14])
 
 
+@pytest.mark.parametrize("group", ["claude-sonnet", "anthropic/claude-sonnet-4-6"])
+def test_a_router_group_named_like_a_claude_model_sends_its_deployment_s_params(
+    tmp_path: Path, group: str
+) -> None:
+    # The Router looks the call's model up among its group names first: the group's
+    # deployment is what is sent, its temperature with it, whatever the name looks like.
+    root = write_tree(
+        tmp_path,
+        {
+            "svc/__init__.py": "",
+            "svc/route.py": _ROUTER.replace('"fast"', f'"{group}"')
+            + (
+                "def fast(text):\n"
+                f'    return router.completion(model="{group}", messages=[text])\n\n\n'
+                "def cool(text):\n"
+                f'    return router.completion(model="{group}", temperature=0.1, stream=True,\n'
+                "                             messages=[text])\n"
+            ),
+        },
+    )
+    assert _found(root, "CM101", "CM104") == {
+        ("svc/route.py", 6, "CM101"),
+        ("svc/route.py", 14, "CM104"),
+    }
+
+
 @pytest.mark.parametrize(
     ("written", "instead"),
     [

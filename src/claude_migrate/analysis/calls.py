@@ -41,6 +41,7 @@ from claude_migrate.analysis.values import (
 )
 from claude_migrate.core.lazy import lazy_import
 from claude_migrate.core.project_view import FIELD_SPECIFIERS, SUPER
+from claude_migrate.targets.aisuite import AISUITE, AISUITE_CLIENT, AISUITE_METHODS
 from claude_migrate.targets.anthropic_sdk import (
     BATCH_REQUEST_TYPES,
     NOT_GIVEN,
@@ -822,7 +823,9 @@ class CallFinder:
             key = BEDROCK_METHODS.get(symbol.path[0])
             return self._bedrock_site(record, TARGETS[key]) if key else None
         if symbol.cls == LITELLM_ROUTER and symbol.path in ROUTER_METHODS:
-            return self._litellm_site(record) or self._router_alias_site(record)
+            return self._router_site(record)
+        if symbol.cls == AISUITE_CLIENT and symbol.path in AISUITE_METHODS:
+            return self._aisuite_site(record)
         if symbol.cls == BEDROCK_AGENT_RUNTIME and len(symbol.path) == 1:
             key = BEDROCK_AGENT_METHODS.get(symbol.path[0])
             return self._agent_site(record, TARGETS[key]) if key else None
@@ -1220,7 +1223,38 @@ class CallFinder:
             return None
         return CallSite(record, TARGETS["litellm:completion"], args, client="litellm")
 
-    def _router_alias_site(self, record: CallRecord) -> CallSite | None:
+    def _aisuite_site(self, record: CallRecord) -> CallSite | None:
+        """Return an aisuite client's call whose model is one its `anthropic:` provider serves
+        (written here, or one element of a loop's literal list)."""
+        target = TARGETS["aisuite:create"]
+        args = self._positional(record, self.kwargs(record), MODEL, 0)
+        model = self._string(args.get(MODEL), record)
+        if model is None:
+            model = self._looped_model(args.get(MODEL), record, target.model_prefix)
+        if not (model and model.strip().startswith(target.model_prefix) and is_claude_model(model)):
+            return None
+        return CallSite(record, target, args, client=AISUITE)
+
+    def _router_site(self, record: CallRecord) -> CallSite | None:
+        """Return a LiteLLM Router's call: by a model group name the `model_list` the Router is
+        made with here writes, that group's (`_router_alias_site`), else read by its model as
+        `litellm.completion`'s.
+
+        The Router looks a call's model up among its groups' `model_name`s before anything else
+        (litellm/router.py, `Router._common_checks_available_deployment`: a name that is no
+        group's goes to the wildcard patterns or the default deployment), so a group named like
+        a model (`"model_name": "claude-3-opus"`) sends its deployment, not that name.
+        """
+        args = self.kwargs(record)
+        alias = self._string(args.get(MODEL), record)
+        groups = self._router_groups(record, alias) if alias is not None else None
+        if not groups:
+            return self._litellm_site(record)
+        return self._router_alias_site(record, args, groups)
+
+    def _router_alias_site(
+        self, record: CallRecord, args: Entries, deployments: list[Entries | None]
+    ) -> CallSite | None:
         """Return a LiteLLM Router's call by a model group name (`router.completion(model=
         "fast")`) whose one deployment, in the `model_list` the Router is made with here, is a
         Claude model's.
@@ -1233,9 +1267,24 @@ class CallFinder:
         dict of literal keys or a Router made with `default_litellm_params` (sent too) is not
         read.
         """
-        args = self.kwargs(record)
-        alias = self._string(args.get(MODEL), record)
-        model_list = self._router_model_list(record) if alias is not None else None
+        deployment = deployments[0] if len(deployments) == 1 else None
+        if deployment is None:
+            return None
+        model = self._string(deployment.get(MODEL), record)
+        if model is None or not is_claude_model(model):
+            return None
+        items = dict(deployment.items)
+        items.update((key, entry) for key, entry in args.items.items() if key != MODEL)
+        unknown = (deployment.unknown_keys | args.unknown_keys) - set(args.items)
+        params = Entries(items, deployment.opaque or args.opaque, unknown)
+        return CallSite(
+            record, TARGETS["litellm:completion"], params, client="litellm", call_args=args
+        )
+
+    def _router_groups(self, record: CallRecord, alias: str) -> list[Entries | None] | None:
+        """Return the `litellm_params` of each deployment of the group `alias` names (an empty
+        list when no group is named so), or None when the Router's `model_list` is not read."""
+        model_list = self._router_model_list(record)
         if model_list is None:
             return None
         deployments: list[Entries | None] = []
@@ -1253,19 +1302,7 @@ class CallFinder:
                 return None
             if name == alias:
                 deployments.append(self.values.nested(entries.get("litellm_params"), found[1]))
-        deployment = deployments[0] if len(deployments) == 1 else None
-        if deployment is None:
-            return None
-        model = self._string(deployment.get(MODEL), record)
-        if model is None or not is_claude_model(model):
-            return None
-        items = dict(deployment.items)
-        items.update((key, entry) for key, entry in args.items.items() if key != MODEL)
-        unknown = (deployment.unknown_keys | args.unknown_keys) - set(args.items)
-        params = Entries(items, deployment.opaque or args.opaque, unknown)
-        return CallSite(
-            record, TARGETS["litellm:completion"], params, client="litellm", call_args=args
-        )
+        return deployments
 
     def _router_model_list(self, record: CallRecord) -> tuple[cst.List, Scope] | None:
         """Return the list literal a Router is made with, for a call of the Router's method: the
@@ -1302,8 +1339,11 @@ class CallFinder:
             given, scope = binding.value, binding.scope
         return (given, scope) if isinstance(given, cst.List) else None
 
-    def _looped_model(self, entry: Entry | None, record: CallRecord) -> str | None:
-        """Return a Claude model a loop's name gives a call recognised by its model.
+    def _looped_model(
+        self, entry: Entry | None, record: CallRecord, prefix: str = ""
+    ) -> str | None:
+        """Return a Claude model a loop's name gives a call recognised by its model (one
+        starting with `prefix`, a provider prefix the library routes by).
 
         `for model in ["bedrock/anthropic.claude-...", ...]`: Claude if one element is; for
         LiteLLM `split_loops` then makes one site per element, the others not Claude calls.
@@ -1312,8 +1352,8 @@ class CallFinder:
             return None
         looped = self.values.loop_values(entry.value_node, record.scope)
         for value in looped or ():
-            if isinstance(value.value, str) and is_claude_model(value.value):
-                return value.value
+            if _routed_to_claude(value, prefix):
+                return str(value.value)
         return None
 
     def split_loops(self, site: CallSite) -> list[CallSite]:
@@ -1356,7 +1396,7 @@ class CallFinder:
             if (
                 key in site.target.model
                 and site.target.by_model
-                and not (isinstance(value.value, str) and is_claude_model(value.value))
+                and not _routed_to_claude(value, site.target.model_prefix)
             ):
                 continue
             server = str(site.extra.get("server", ""))
@@ -1441,6 +1481,13 @@ class CallFinder:
         return CallSite(
             record, target, params, client=f"http:{method}", call_args=args, extra={"url": url}
         )
+
+
+def _routed_to_claude(value: Value, prefix: str) -> bool:
+    """Return whether a model value names Claude (behind `prefix`, the provider prefix a
+    library routes by, when it has one)."""
+    model = value.value
+    return isinstance(model, str) and model.strip().startswith(prefix) and is_claude_model(model)
 
 
 def _another_model(client: str, value: Value, server: str = "") -> bool:

@@ -16,6 +16,7 @@ from claude_migrate.analysis.scope import Binding, ClassInfo, ModuleIndex, Scope
 from claude_migrate.analysis.values import ValueResolver, string_value
 from claude_migrate.core.lazy import lazy_import
 from claude_migrate.core.project_view import SUPER
+from claude_migrate.targets.aisuite import AISUITE_CLIENT, AISUITE_CLIENTS
 from claude_migrate.targets.anthropic_sdk import (
     CLIENT_COPIES,
     is_first_party_client,
@@ -940,6 +941,8 @@ class Resolver:
             return Instance("boto3.Session")
         if name in LITELLM_ROUTERS:
             return Instance(LITELLM_ROUTER)
+        if name in AISUITE_CLIENTS:
+            return Instance(AISUITE_CLIENT)
         return self._library_client(name, node, scope, depth)
 
     def _project_returns(

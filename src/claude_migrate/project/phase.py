@@ -81,6 +81,7 @@ from claude_migrate.targets import (
     langchain_target,
     sent_another_model,
 )
+from claude_migrate.targets.aisuite import AISUITE_CLIENT, AISUITE_CLIENTS, AISUITE_METHODS
 from claude_migrate.targets.anthropic_sdk import (
     SDK_METHODS,
     is_first_party_client,
@@ -1963,6 +1964,9 @@ class Project:
             if service == ["lit", "bedrock-runtime"]:
                 return Client(BEDROCK_RUNTIME)
             return None
+        if name in AISUITE_CLIENTS:
+            # Its calls are Claude's by their model (`_aisuite_target`), as a Router's are.
+            return Client(AISUITE_CLIENT)
         return Foreign(name)
 
     def _returns(
@@ -2403,6 +2407,8 @@ class Project:
                     if receiver.cls == INSTRUCTOR_ON_ANTHROPIC:
                         found = tuple(full) in INSTRUCTOR_METHODS
                         return ("instructor:create", kwargs) if found else None
+                    if receiver.cls == AISUITE_CLIENT:
+                        return self._aisuite_target(module, function, call, tuple(full))
                     sdk = SDK_METHODS.get(tuple(full))
                     if sdk is None or self._another_model(module, function, receiver, kwargs):
                         return None
@@ -2529,6 +2535,25 @@ class Project:
         if name in CONSTRUCTORS:
             return self._constructor_target(module, function, call, name)
         return None
+
+    def _aisuite_target(
+        self, module: str, function: str | None, call: list[Any], path: tuple[str, ...]
+    ) -> tuple[str, dict[str, list[Any]]] | None:
+        """Return an aisuite client's request whose model, by keyword or first, is proven one
+        its `anthropic:` provider serves; a model its callers pass is not read yet."""
+        if path not in AISUITE_METHODS:
+            return None
+        kwargs: dict[str, list[Any]] = call[3]
+        given = kwargs.get(MODEL) or (call[2][0] if call[2] else None)
+        model = self.evaluate(module, function, given) if given else None
+        target = TARGETS["aisuite:create"]
+        if not (
+            _is_claude_constant(model)
+            and isinstance(model, Const)
+            and str(model.value).strip().startswith(target.model_prefix)
+        ):
+            return None
+        return target.key, {**kwargs, MODEL: given} if given is not None else kwargs
 
     def _spread_model(self, module: str, function: str | None, call: list[Any]) -> list[Any] | None:
         """Return the model expression a LiteLLM call takes from the one dict it spreads

@@ -8,6 +8,7 @@ the project's but `core/`, so the LibCST analysis and the `ast` project phase bo
 """
 
 from claude_migrate.targets.agno import AGNO
+from claude_migrate.targets.aisuite import AISUITE
 from claude_migrate.targets.anthropic_sdk import SDK, is_sdk_client_class, sent_another_model
 from claude_migrate.targets.autogen import AUTOGEN
 from claude_migrate.targets.base import (
@@ -50,6 +51,7 @@ from claude_migrate.targets.strands import STRANDS
 
 __all__ = [
     "AGNO",
+    "AISUITE",
     "AUTOGEN",
     "BEDROCK",
     "CALLEE_NAMES",

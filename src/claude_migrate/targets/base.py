@@ -52,6 +52,9 @@ class Target:
     # Whether only a Claude model makes the call Claude's (a library serving many vendors):
     # a wrapper's call is one only when the model it passes is.
     by_model: bool = False
+    # With `by_model`: what a model id must start with besides naming Claude (the provider
+    # prefix of a library that routes by it, such as aisuite's `anthropic:`).
+    model_prefix: str = ""
     # What reaches Anthropic, for what the API version and the SDK refuse (a family not listed
     # in `analysis/rejections.py` by name): "sdk" (the anthropic SDK's messages.create),
     # "body" (a Bedrock body: its own anthropic_version, else the API version), "api" (a

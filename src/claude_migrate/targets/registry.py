@@ -15,6 +15,7 @@ from collections.abc import Callable
 from types import ModuleType
 
 import claude_migrate.targets.agno as agno
+import claude_migrate.targets.aisuite as aisuite
 import claude_migrate.targets.anthropic_sdk as anthropic_sdk
 import claude_migrate.targets.autogen as autogen
 import claude_migrate.targets.bedrock as bedrock
@@ -43,6 +44,7 @@ FAMILIES: tuple[ModuleType, ...] = (
     instructor,
     openai_compat,
     litellm,
+    aisuite,
     http,
     agno,
     crewai,
@@ -111,6 +113,7 @@ ROUTER_MARKERS: tuple[bytes, ...] = (
     b"bedrock",
     b"Bedrock",
     b"dspy",
+    b"aisuite",
 )
 
 
