@@ -176,18 +176,23 @@ def test_a_base_class_default_outside_the_given_paths_is_reported_at_the_call(
     assert (root / "app/agents/base.py").read_bytes() == before
 
 
+# A LiteLLM wrapper keeping the model its constructor is given on the instance.
+PROVIDER = (
+    "import litellm\n\n\n"
+    "class Provider:\n"
+    '    def __init__(self, model="gpt-4o-mini"):\n'
+    "        self.model = model\n\n"
+)
+
+
 def _instance_request_tree(tmp_path: Path, caller: str) -> Path:
-    """A LiteLLM wrapper keeping the model on its instance and spreading a request dict."""
+    """`PROVIDER` spreading a request dict, and a caller giving the constructor `caller`."""
     return write_tree(
         tmp_path,
         {
             "app/__init__.py": "",
             "app/providers.py": (
-                "import litellm\n\n\n"
-                "class Provider:\n"
-                '    def __init__(self, model="gpt-4o-mini"):\n'
-                "        self.model = model\n\n"
-                "    def complete(self, messages):\n"
+                PROVIDER + "    def complete(self, messages):\n"
                 '        request = {"model": self.model, "messages": messages}\n'
                 "        return litellm.completion(**request)\n"
             ),
@@ -237,13 +242,7 @@ def test_a_method_s_parameter_is_not_read_for_an_instance_made_with_another_mode
         {
             "claude-migrate.toml": "[max-tokens]\nmax = 1024\n",
             "app/__init__.py": "",
-            "app/providers.py": (
-                "import litellm\n\n\n"
-                "class Provider:\n"
-                '    def __init__(self, model="gpt-4o-mini"):\n'
-                "        self.model = model\n\n"
-                "    def complete(self, m, max_tokens=1024):\n" + body
-            ),
+            "app/providers.py": PROVIDER + "    def complete(self, m, max_tokens=1024):\n" + body,
             "app/judge.py": (
                 "from app.providers import Provider\n\n\n"
                 "def other(text):\n"
