@@ -252,3 +252,38 @@ def test_a_method_s_parameter_is_not_read_for_an_instance_made_with_another_mode
     )
     data = Cli(root).json("check", "--no-cache", ".")
     assert data["diagnostics"] == [] and data["errors"] == []
+
+
+def test_a_value_the_constructor_is_given_with_the_model_is_read_per_construction(
+    tmp_path: Path,
+) -> None:
+    # Model and temperature come from one call of the constructor: each call is read with the
+    # model it gives.
+    root = write_tree(
+        tmp_path,
+        {
+            "claude-migrate.toml": "[temperature]\nmax = 0.5\n",
+            "app/__init__.py": "",
+            "app/providers.py": PROVIDER.replace(
+                'model="gpt-4o-mini"):', 'model="gpt-4o-mini", temperature=0.2):'
+            ).replace(
+                "self.model = model\n",
+                "self.model = model\n        self.temperature = temperature\n",
+            )
+            + "    def complete(self, m):\n"
+            "        return litellm.completion(\n"
+            "            model=self.model, messages=m, temperature=self.temperature\n"
+            "        )\n",
+            "app/judge.py": (
+                "from app.providers import Provider\n\n\n"
+                "def other(text):\n"
+                '    return Provider(model="gpt-4o", temperature=0.9).complete(text)\n\n\n'
+                "def mine(text):\n"
+                '    return Provider(model="claude-sonnet-4-6", temperature=0.9).complete(text)\n'
+            ),
+        },
+    )
+    data = Cli(root).json("check", "--no-cache", ".")
+    assert [(d["path"], d["line"], d["code"]) for d in data["diagnostics"]] == [
+        ("app/judge.py", 9, "CM101")
+    ]

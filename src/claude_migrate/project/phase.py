@@ -2628,11 +2628,9 @@ class Project:
             where.append(list(home))
         held = self._model_held(module, function, key, kwargs)
         for canonical in CANONICAL:
-            if held and canonical != MODEL:
-                continue
             for name in target.names(canonical):
                 value = kwargs.get(name)
-                if value is None:
+                if value is None or not self._read_with(module, function, value, canonical, held):
                     continue
                 reach = [canonical, key, *where]
                 self._reach_from(module, function, value, reach)
@@ -2641,7 +2639,7 @@ class Project:
                     module, function, value, home, [canonical, key, *where[:2]], (module, function)
                 )
                 self._record_field_read(module, function, value)
-        if function is not None and not held:
+        if function is not None and held is None:
             for star in call[5]:
                 self._record_target_star(module, function, star, key, where)
         if target.location == "json-body" and "body" in call[3]:
@@ -2649,24 +2647,39 @@ class Project:
 
     def _model_held(
         self, module: str, function: str | None, key: str, kwargs: dict[str, list[Any]]
-    ) -> bool:
-        """Return whether a call Claude's only by its model (`by_model`: LiteLLM's) takes the
-        model from a parameter of another function (`self.model`, kept by `__init__`): the call
-        is Claude's for the objects made with a Claude model, which no call of this method
-        tells. What a caller of the constructor gives the model is read; what a caller of the
-        method gives its other parameters is not, since it may be another vendor's request
-        (`Provider(model="gpt-4o").complete(max_tokens=9000)`)."""
+    ) -> tuple[str, str] | None:
+        """Return the function whose parameter a call Claude's only by its model (`by_model`:
+        LiteLLM's) takes the model from, when it is not the calling function (`self.model`,
+        kept by `__init__`); None otherwise. The call is then Claude's for the objects made
+        with a Claude model, which no call of this method tells (`_read_with`)."""
         target = TARGETS[key]
         if not target.by_model or function is None:
-            return False
+            return None
         for name in target.names(MODEL):
             if name in kwargs:
                 model = self.evaluate(module, function, kwargs[name])
-                return isinstance(model, Param) and (model.module, model.qual) != (
-                    module,
-                    function,
-                )
-        return False
+                if isinstance(model, Param) and (model.module, model.qual) != (module, function):
+                    return (model.module, model.qual)
+                return None
+        return None
+
+    def _read_with(
+        self,
+        module: str,
+        function: str | None,
+        value: list[Any],
+        canonical: str,
+        held: tuple[str, str] | None,
+    ) -> bool:
+        """Return whether what a Claude call sends as `canonical` is read, its model taken from
+        the parameter of `held` (`_model_held`): the model, and a value from a parameter of
+        that same function (each call of it gives both: `Facts.model_callers` tells them
+        apart); not a value another function's caller gives, which may be another vendor's
+        request (`Provider(model="gpt-4o").complete(max_tokens=9000)`)."""
+        if held is None or canonical == MODEL:
+            return True
+        found = self.evaluate(module, function, value)
+        return isinstance(found, Param) and (found.module, found.qual) == held
 
     def _record_body(
         self, module: str, function: str | None, body: list[Any], key: str, where: list[Any]
