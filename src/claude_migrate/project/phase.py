@@ -123,6 +123,8 @@ _HANDOFF_NAMES: Final = frozenset(name.rsplit(".", 1)[1] for name in _HANDOFFS)
 _EXECUTOR_METHODS: Final = {"submit": 0, "run_in_executor": 1}
 # The methods that change a dict's items in place.
 _DICT_CHANGES = "update|setdefault|pop|popitem|clear|__setitem__|__delitem__"
+# Methods of a dict that read it and change nothing.
+_DICT_READS = frozenset({"get", "keys", "items", "values", "copy", "__contains__"})
 MAX_DEPTH = 24
 # How many functions up a model passed on from parameter to parameter is followed to the
 # callers that give it (`Project._claude_by_callers`).
@@ -133,6 +135,8 @@ MAX_PATH = 3
 # Expressions a function's summary is walked through for model tables, and keys a table holds.
 MAX_TABLE_WALK = 2000
 MAX_TABLE_KEYS = 64
+# Parts of an expression `_contains_expr` looks through before it gives up (and says yes).
+MAX_MENTION_PARTS = 5000
 # How many classes or functions a value chosen at run time may be one of (`PROVIDERS[name]`).
 MAX_CHOICES = 8
 # The most classes whose instances a method reading a class attribute is followed on.
@@ -467,6 +471,13 @@ class Facts:
     # Who relies on each default: parameter -> the classes of the objects those calls make or
     # run on (("", "") for a plain function's call).
     relied_by: dict[tuple[str, str], dict[str, set[tuple[str, str]]]] = field(default_factory=dict)
+    # Defaults a function's `**kwargs`, handed on as they are (`super().__init__(model,
+    # **kwargs)`), leaves to the callee: a call of the function that gives no such keyword and
+    # spreads nothing relies on each. Items: (callee module, callee, parameter, who relies on
+    # it as `relied_by` says, whether a call's own receiver may stand for it (a `super()` call).
+    spread_defaults: dict[tuple[str, str], set[tuple[str, str, str, tuple[str, str], bool]]] = (
+        field(default_factory=dict)
+    )
     # `options.model_id or DEFAULT_MODEL`: parameter path -> [the constant, its name].
     fallbacks: dict[tuple[str, str], dict[str, list[Any]]] = field(default_factory=dict)
     # A parameter a Claude call's model is spelled from (`f"anthropic.{model}-v1:0"`,
@@ -4492,6 +4503,8 @@ class Project:
                     self._default_reads(callee_module, facts, name, reaches.get(name, []))
         self._override_defaults(key, owner, call, passes_self)
         self._star_defaults(key, call, layout.varkw, reaches, extra, passed)
+        left = {n for n in layout.defaulted if n not in bound_args and n not in ruled_out}
+        self._forwarded_defaults(module, function, call, key, left, extra, (receiver, below))
         self._record_bound_clients(module, function, key, bound_args)
         # Wrapper chains: our parameters passed on reach what the callee's reach.
         here = [self.paths.get(module, module), call[6]]
@@ -4512,6 +4525,70 @@ class Project:
             for star in call[5]:
                 if self._varkw(module, function, star) is not None:
                     self._record_forwarding(module, function, reaches, forwards, bound_args)
+
+    def _forwarded_defaults(
+        self,
+        module: str,
+        function: str | None,
+        call: list[Any],
+        key: tuple[str, str],
+        left: set[str],
+        extra: dict[str, list[Any]],
+        runs_on: tuple[tuple[str, str] | None, bool],
+    ) -> None:
+        """Note the defaults a call relies on through `**kwargs` handed on as they are.
+
+        `ClaudeLLM()` with `ClaudeLLM.__init__(self, model=..., **kwargs)` running
+        `super().__init__(model, **kwargs)`: the base's `temperature=0.7` is what the call
+        sends, as the keywords it gives are all the base is given. A call of the function that
+        spreads anything (`ClaudeLLM(**opts)`) may give any keyword: it relies on none; nor
+        does any call when the function changes or hands on its `**kwargs` otherwise
+        (`_hands_on_kwargs`). `left`: the callee's defaults this call leaves out.
+        """
+        receiver, below = runs_on
+        self._read("spread_defaults", key)
+        inherited = self.facts.spread_defaults.get(key, set())
+        if not call[4] and not call[5]:
+            for callee_module, callee, name, by, inner in inherited:
+                if name in extra:
+                    continue
+                target = (callee_module, callee)
+                relied = self._entry(self.facts.relied, target, "relied", set)
+                self._put(relied, name, "relied", target)
+                who = receiver if inner and receiver is not None else by
+                _quiet_entry(_quiet_entry(self.facts.relied_by, target, dict), name, set).add(who)
+            return
+        if function is None or not self._hands_on_kwargs(module, function, call):
+            return
+        here = (module, function)
+        items = {(*key, name, receiver or ("", ""), below) for name in left}
+        items.update(item for item in inherited if item[2] not in extra)
+        if not items:
+            return
+        mine = self._entry(self.facts.spread_defaults, here, "spread_defaults", set)
+        for item in sorted(items):
+            self._put(mine, item, "spread_defaults", here)
+
+    def _hands_on_kwargs(self, module: str, function: str, call: list[Any]) -> bool:
+        """Return whether a call spreads nothing but the function's own `**kwargs`, which the
+        function never binds, changes, aliases or hands to other code (`clean(kwargs)`): the
+        keys it holds are the keywords the function's caller gave it, no more."""
+        if call[4] or len(call[5]) != 1:
+            return False
+        name = self._varkw(module, function, call[5][0])
+        if name is None:
+            return False
+        facts = self.summaries[module]["functions"][function]
+        if "parent" in facts or name in facts["locals"] or name in facts.get("changed", ()):
+            return False
+        read = ["name", name]
+        for other in facts["calls"]:
+            callee = other[1]
+            if callee[0] == "attr" and callee[1] == read and callee[2] in _DICT_READS:
+                continue  # `kwargs.get("verbose")`: read, not changed
+            if _contains_expr([callee, other[2], list(other[3].values())], read):
+                return False
+        return not _contains_expr(list(facts["locals"].values()), read)
 
     def _override_defaults(
         self,
@@ -6616,6 +6693,25 @@ def _spread_into_dicts(facts: dict[str, Any]) -> set[str]:
     return found
 
 
+def _contains_expr(described: Any, read: list[Any]) -> bool:
+    """Return whether a summarised expression (or a list of them) holds `read` anywhere; yes
+    for one too large to look through."""
+    stack = [described]
+    seen = 0
+    while stack:
+        part = stack.pop()
+        seen += 1
+        if seen > MAX_MENTION_PARTS:
+            return True
+        if part == read:
+            return True
+        if isinstance(part, list):
+            stack.extend(part)
+        elif isinstance(part, dict):
+            stack.extend(part.values())
+    return False
+
+
 def _quiet_entry(table: dict[Any, Any], key: Any, empty: type) -> Any:
     """Return a table's entry for `key`, made empty when missing (no change for the rounds)."""
     found = table.get(key)
@@ -6711,6 +6807,7 @@ def _freeze(facts: Facts) -> str:
             sorted((list(k), sorted(v.items())) for k, v in facts.param_objects.items()),
             sorted((list(k), sorted(v)) for k, v in facts.ambiguous.items()),
             sorted((list(k), sorted(v)) for k, v in facts.relied.items()),
+            sorted((list(k), sorted(v)) for k, v in facts.spread_defaults.items()),
             sorted((list(k), v) for k, v in facts.fallbacks.items()),
             sorted((list(k), v) for k, v in facts.spelled.items()),
             sorted(facts.options),
