@@ -847,6 +847,8 @@ class ValueResolver:
         """
         if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
             return UNKNOWN
+        if isinstance(node.value, cst.Subscript):
+            return self._imported_item(node.value, node.slice[0].slice.value, scope)
         table_name = _dotted(node.value)
         if table_name is None or self._changed(table_name, scope):
             return UNKNOWN
@@ -881,19 +883,48 @@ class ValueResolver:
         a literal the project phase proved (`Project._request_options`). Its node is in the
         other file: the finding is at the read, without a fix."""
         key = literal(index).value
-        if not isinstance(node, cst.Name) or not isinstance(key, str) or self.symbols is None:
+        if not isinstance(key, str):
             return UNKNOWN
-        project = self.symbols.project
+        found = self._imported_table(node, scope)
+        if found is None or key not in found[0][1]:
+            return UNKNOWN
+        return Value(True, found[0][1][key], None, f"{found[1]}[{key!r}]")
+
+    def _imported_table(
+        self, node: cst.BaseExpression, scope: Scope, depth: int = 0
+    ) -> tuple[list[Any], str] | None:
+        """Return (the phase's `["dict", known, unknown, ...]`, its dotted name) for a dict of
+        request options another module writes: imported by name (`CLAUDE`), a table of one
+        read by a literal key (`CONFIG["claude"]`, a dict literal the phase read in it and no
+        file of the run changes), or a name of this module bound once to either (`cfg =
+        CONFIG["claude"]`, which the module does not change)."""
+        project = self.symbols.project if self.symbols is not None else None
+        if project is None or depth > 2:
+            return None
+        if isinstance(node, cst.Subscript):
+            index = node.slice[0].slice if len(node.slice) == 1 else None
+            key = literal(index.value).value if isinstance(index, cst.Index) else None
+            outer = _dotted(node.value)
+            if not isinstance(key, str) or outer is None or self._changed(outer, scope):
+                return None
+            found = self._imported_table(node.value, scope, depth + 1)
+            tables = found[0][3] if found is not None and len(found[0]) > 3 else {}
+            table = tables.get(key)
+            return None if found is None or table is None else (table, f"{found[1]}[{key!r}]")
+        if not isinstance(node, cst.Name):
+            return None
         bindings = [b for b in scope.lookup(node.value) if b.kind != "annotation"]
-        if project is None or len(bindings) != 1 or bindings[0].kind != "import":
-            return UNKNOWN
-        found = project.lookup(bindings[0].qualname)
-        if found is None or found[0] != "dict" or not isinstance(found[1], dict):
-            return UNKNOWN
-        if key not in found[1]:
-            return UNKNOWN
-        qualname = project.absolute(bindings[0].qualname)
-        return Value(True, found[1][key], None, f"{qualname}[{key!r}]")
+        if len(bindings) != 1:
+            return None
+        one = bindings[0]
+        if one.kind == "assign" and isinstance(one.value, cst.Subscript) and not one.nested:
+            return self._imported_table(one.value, one.scope, depth + 1)
+        if one.kind != "import":
+            return None
+        plain = project.lookup(one.qualname)
+        if plain is None or plain[0] != "dict" or not isinstance(plain[1], dict):
+            return None
+        return plain, project.absolute(one.qualname)
 
     def table_changed(self, name: str, scope: Scope) -> bool:
         """Return whether any code of the module changes the table (a dict, or a list of

@@ -608,6 +608,8 @@ class Project:
         self._set_attrs: tuple[int, frozenset[str]] | None = None
         self._set_in_files: dict[str, bool] = {}
         self._dicts_changed: dict[tuple[str, str], bool] = {}
+        # A dict's tables changed by a file of the run (`_nested_moved`).
+        self._nested_changed: dict[tuple[str, str], bool] = {}
         self._set_outside_files: dict[str, bool] = {}
         self._writes: tuple[set[bytes], dict[bytes, set[str]]] | None = None
         # The run's files holding a write the dot scan cannot read (`_odd_names`), not parsed
@@ -5044,26 +5046,81 @@ class Project:
         others (present, with a value not known here); None otherwise.
 
         Only a dict written once at module level with string keys and nothing spread into it,
-        holding a Claude parameter, and that no code of its module changes (an item set, `del`
-        or a mutating method on its name, read in the module's text): its literal is then what
-        every reader spreads. The reading module checks its own changes to it.
+        holding a Claude parameter, and that no code of its module or of any file of the run
+        changes (an item set, `del` or a mutating method on its name, read in the text:
+        `_changed_in_run`): its literal is then what every reader spreads. The reading module
+        checks its own changes to it. Its tables written as dict literals in it holding a
+        Claude parameter (`CONFIG["claude"]`) are a fourth item, `{key: ["dict", known,
+        unknown]}`, when no file of the run changes one (`_nested_moved`).
         """
         if made.function is not None or made.opaque or made.spreads:
             return None
         assigns = self.summaries[made.module]["assigns"].get(name)
         if not assigns or len(assigns) != 1 or assigns[0][1]:
             return None
+        known, unknown, nested = self._option_entries(made, True)
+        if not CLAUDE_PARAMETERS.intersection(known) and not nested:
+            return None
+        if self._changes_dict(made.module, name) or self._changed_in_run(made.module, name):
+            return None
+        if nested and self._nested_moved(made.module, name):
+            if not CLAUDE_PARAMETERS.intersection(known):
+                return None
+            nested = {}
+        return ["dict", known, sorted(unknown), nested] if nested else ["dict", known, unknown]
+
+    def _option_entries(
+        self, made: DictLit, outer: bool
+    ) -> tuple[dict[str, Any], list[str], dict[str, list[Any]]]:
+        """Return the literal entries of a dict of request options, the keys of the others,
+        and (`outer`) the tables of its entries written as dict literals in it holding a
+        Claude parameter (`CONFIG = {"claude": {"model": ..., "max_tokens": ...}}`), each as
+        `["dict", known, unknown]`."""
         known: dict[str, Any] = {}
         unknown: list[str] = []
+        nested: dict[str, list[Any]] = {}
         for key, expression in made.entries.items():
             value = self.evaluate(made.module, None, expression)
             if isinstance(value, Const) and _jsonable(value.value):
                 known[key] = value.value
-            else:
-                unknown.append(key)
-        if not CLAUDE_PARAMETERS.intersection(known) or self._changes_dict(made.module, name):
-            return None
-        return ["dict", known, sorted(unknown)]
+                continue
+            unknown.append(key)
+            if not outer or expression[0] != "dict" or not isinstance(value, DictLit):
+                continue
+            if value.opaque or value.spreads or value.maybe:
+                continue
+            inner, others, _ = self._option_entries(value, False)
+            if CLAUDE_PARAMETERS.intersection(inner):
+                nested[key] = ["dict", inner, sorted(others)]
+        return known, unknown, nested
+
+    def _nested_moved(self, module: str, name: str) -> bool:
+        """Return whether a table of a module's dict (`CONFIG["claude"]`) may change in a file
+        of the run: its items set or changed through the dict (`CONFIG["claude"]["model"] =
+        m`, `CONFIG["claude"].update(...)`), or through a name bound to it (`cfg =
+        CONFIG["claude"]`, then `cfg["model"] = m` or `tune(cfg)`), each answer kept for the
+        run. Only files that spell the name are read."""
+        found = self._nested_changed.get((module, name))
+        if found is None:
+            spelled = name.encode()
+            found = False
+            own = self.module_path(module)
+            paths = list(self.given)
+            if own is not None and str(own) not in self.given:
+                paths.append(str(own))
+            for path in paths:
+                data = self._module_data(Path(path))
+                if data is None:
+                    continue
+                raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+                if spelled not in as_python_reads(raw):
+                    continue
+                text = data if isinstance(data, str) else python_text(data)
+                if text is None or _table_changed(text, name):
+                    found = True
+                    break
+            self._nested_changed[(module, name)] = found
+        return found
 
     def _class_table(self, made: DictLit, name: str) -> list[Any] | None:
         """Return `["classes", {key: [module, class]}]` for a module-level registry of project
@@ -6411,6 +6468,49 @@ def _import_source(node: ast.ImportFrom, package: str) -> str | None:
         return None
     base = parts[: len(parts) - (node.level - 1)]
     return ".".join([*base, node.module] if node.module else base) or None
+
+
+def _table_changed(text: str, name: str) -> bool:
+    """Return whether a module's text may change a table of its dict `name` (`_nested_moved`):
+    an item of one set or changed (`name[k][j] = v`, `name[k].update(...)`), or a name bound
+    to one (`cfg = name[k]`) whose items change or that is handed on (`_dict_handed_on`)."""
+    deep = re.compile(
+        rf"\b{re.escape(name)}\s*\[[^\]\n]*\]\s*(\[[^\]\n]*\]\s*(=[^=]|[-+*/|&]=)"
+        rf"|\.\s*({_DICT_CHANGES})\b|\|=)"
+    )
+    if deep.search(text) is not None:
+        return True
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return True
+    aliases: set[str] = set()
+    for node in ast.walk(tree):
+        value = getattr(node, "value", None)
+        if not isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)):
+            continue
+        if not (isinstance(value, ast.Subscript) and _names(value.value, name)):
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            if not isinstance(target, ast.Name):
+                return True  # `self.cfg = CONFIG["claude"]`: followed nowhere
+            aliases.add(target.id)
+    if len(aliases) > MAX_CHOICES:
+        return True  # too many to look through: any may change it
+    return any(
+        _dict_changes(alias).search(text) is not None or _dict_handed_on(text, alias)
+        for alias in sorted(aliases)
+    )
+
+
+def _names(node: ast.expr, name: str) -> bool:
+    """Return whether an expression is the name, or an attribute by it (`config.CONFIG`)."""
+    return (isinstance(node, ast.Name) and node.id == name) or (
+        isinstance(node, ast.Attribute) and node.attr == name
+    )
 
 
 def _dict_handed_on(text: str, name: str) -> bool:
