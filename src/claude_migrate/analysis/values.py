@@ -1642,7 +1642,11 @@ class ValueResolver:
             return None
         helper = self.helper_scope(node, scope)
         if helper is None:
-            return self._hook_entries(node, scope) or self._inherited_entries(node, scope)
+            return (
+                self._hook_entries(node, scope)
+                or self._inherited_entries(node, scope)
+                or self._imported_merge(node, scope, depth)
+            )
         if not helper.returns:
             return None
         changes = self._helper_changes(helper)
@@ -1792,6 +1796,40 @@ class ValueResolver:
         if not found:
             return None
         return _read_elsewhere(call, found, f"{func.attr.value}() of a base class")
+
+    def _imported_merge(self, call: cst.Call, scope: Scope, depth: int) -> Entries | None:
+        """Return what a call of another module's function sends when the function returns
+        its module's dict of defaults merged with its `**kwargs` (`merged(model=M)` with
+        `return {**DEFAULTS, **overrides}`), as the project phase read it: the call's keywords,
+        and each entry of the defaults it does not give, written in the other module (no fix
+        here). Only when every argument of the call is a keyword it writes."""
+        project = self.symbols.project if self.symbols is not None else None
+        func = call.func
+        if project is None or not isinstance(func, cst.Name):
+            return None
+        if any(arg.star or arg.keyword is None for arg in call.args):
+            return None
+        bindings = [b for b in scope.lookup(func.value) if b.kind != "annotation"]
+        if len(bindings) != 1 or bindings[0].kind != "import":
+            return None
+        plain = project.lookup(bindings[0].qualname)
+        if plain is None or plain[0] != "func":
+            return None
+        found = (project.function(plain[1], plain[2]) or {}).get("merged_returns")
+        if not found:
+            return None
+        literal_entries, others, name = found
+        entries = Entries(unknown_keys=set(others))
+        for key, value in literal_entries.items():
+            known = Value(True, value, None, f"{name}[{key!r}]")
+            entries.items[key] = Entry(key, call, call, known, None)
+        for arg in call.args:
+            assert arg.keyword is not None
+            key = arg.keyword.value
+            entries.unknown_keys.discard(key)
+            given = self.value(arg.value, scope, depth + 1)
+            entries.items[key] = Entry(key, arg, arg.value, given, call)
+        return entries
 
     def _helper_keys(self, helper: Scope, depth: int) -> Entries | None:
         """Return the keys a helper returning one of several dicts may give, values unknown.

@@ -2823,6 +2823,9 @@ class Project:
         made = self.evaluate(module, qual, returns[0]) if len(returns) == 1 else None
         if not isinstance(made, DictLit):
             return {}
+        merged = self._merged_defaults(module, qual, made)
+        if merged is not None:
+            return {"merged_returns": merged}
         literal = {
             k: v[1]
             for k, v in made.entries.items()
@@ -2831,6 +2834,35 @@ class Project:
         others = sorted(k for k in made.entries if k not in literal and k not in made.maybe)
         unsure = bool(made.opaque or made.spreads or made.maybe)
         return {"sent_returns": [literal, others, unsure]}
+
+    def _merged_defaults(self, module: str, qual: str, made: DictLit) -> list[Any] | None:
+        """Return `[literal entries, other keys, name]` when a function returns its module's
+        dict of defaults merged with its own `**kwargs` (`return {**DEFAULTS, **overrides}`):
+        a call sends the dict's entries but for the keywords it gives. Only a dict bound once
+        at module level to a literal of string keys with nothing spread into it, that no file
+        of the run changes (`_changed_in_run`), and `**kwargs` the function never binds or
+        changes; None otherwise."""
+        if made.entries or made.maybe or len(made.spreads) != 2:
+            return None
+        name, varkw = made.spreads
+        facts = self.summaries[module]["functions"][qual]
+        kinds = {p["name"]: p["kind"] for p in facts["params"]}
+        if kinds.get(varkw) != "varkw" or name in kinds or name in facts["locals"]:
+            return None
+        if varkw in facts["locals"] or varkw in facts.get("changed", ()):
+            return None
+        defaults = self.evaluate(module, None, ["name", name])
+        if not isinstance(defaults, DictLit) or defaults.module != module:
+            return None
+        if defaults.function is not None or defaults.opaque or defaults.spreads or defaults.maybe:
+            return None
+        assigns = self.summaries[module]["assigns"].get(name)
+        if not assigns or len(assigns) != 1 or assigns[0][1]:
+            return None
+        if self._changes_dict(module, name) or self._changed_in_run(module, name):
+            return None
+        known, unknown, _ = self._option_entries(defaults, False)
+        return [known, sorted(unknown), f"{module}.{name}"]
 
     def one_override(self, module: str, qual: str) -> tuple[str, str] | None:
         """Return the one method of the project's subclasses that overrides a method returning
