@@ -5078,12 +5078,12 @@ class Project:
         others (present, with a value not known here); None otherwise.
 
         Only a dict written once at module level with string keys and nothing spread into it,
-        holding a Claude parameter, and that no code of its module or of any file of the run
-        changes (an item set, `del` or a mutating method on its name, read in the text:
-        `_changed_in_run`): its literal is then what every reader spreads. The reading module
-        checks its own changes to it. Its tables written as dict literals in it holding a
-        Claude parameter (`CONFIG["claude"]`) are a fourth item, `{key: ["dict", known,
-        unknown]}`, when no file of the run changes one (`_nested_moved`).
+        holding a Claude parameter, and that no code of its module changes (an item set, `del`
+        or a mutating method on its name, read in the module's text): its literal is then what
+        every reader spreads. The reading module checks its own changes to it. Its tables
+        written as dict literals in it holding a Claude parameter (`CONFIG["claude"]`) are a
+        fourth item, `{key: ["dict", known, unknown]}`, when no file of the run changes one
+        (`_nested_moved`).
         """
         if made.function is not None or made.opaque or made.spreads:
             return None
@@ -5093,7 +5093,7 @@ class Project:
         known, unknown, nested = self._option_entries(made, True)
         if not CLAUDE_PARAMETERS.intersection(known) and not nested:
             return None
-        if self._changes_dict(made.module, name) or self._changed_in_run(made.module, name):
+        if self._changes_dict(made.module, name):
             return None
         if nested and self._nested_moved(made.module, name):
             if not CLAUDE_PARAMETERS.intersection(known):
