@@ -1459,6 +1459,8 @@ class ValueResolver:
         a dict literal of string keys and the key is not a literal it holds."""
         if key is None or self.value(key, scope, depth + 1).known:
             return None  # a known key reads one entry: `value` answers for it
+        if self._tabled_key(key, scope):
+            return None  # the entry each caller's key picks is read at that call
         table_name = _dotted(base)
         if table_name is None or self._changed(table_name, scope):
             return None  # items set or changed elsewhere: not only its literal's values
@@ -1476,19 +1478,36 @@ class ValueResolver:
             members.extend(self._members([default], scope, depth) or ())
         return members or None
 
+    def _tabled_key(self, key: cst.BaseExpression, scope: Scope) -> bool:
+        """Return whether a table's key is a parameter the project phase read as picking a
+        Claude call's model out of that table (`MODELS[provider]`): each caller's key is read
+        at its call (`calls._tabled`), not every entry here."""
+        if not isinstance(key, cst.Name) or self.symbols is None:
+            return False
+        bindings = [b for b in scope.lookup(key.value) if b.kind != "annotation"]
+        if len(bindings) != 1 or bindings[0].kind != "param":
+            return False
+        facts = self.symbols.own_function(bindings[0].scope.qualname)
+        return facts is not None and bool(facts.get("tabled", {}).get(key.value))
+
     def claude_by_callers(self, node: cst.BaseExpression, scope: Scope) -> bool:
         """Return whether an expression is a parameter (or a string spelled around one:
         `f"anthropic.{model}-v1:0"`, `"bedrock/" + model`) that every call of the project gives
         a Claude model (the project phase decides, spelling included; with no call seen, or no
         project, it is not)."""
-        name = _spelled_name(node)
+        name = _spelled_name(node) or _key_name(node)
         if name is None or self.symbols is None:
             return False
         bindings = [b for b in scope.lookup(name.value) if b.kind != "annotation"]
         if len(bindings) != 1 or bindings[0].kind != "param":
             return False
         facts = self.symbols.own_function(bindings[0].scope.qualname)
-        return facts is not None and name.value in facts.get("claude_models", ())
+        if facts is None or name.value not in facts.get("claude_models", ()):
+            return False
+        # A key of a table of model ids (`MODELS[provider]`) where the phase read it so, and
+        # only there: what such callers give is a key, not a model.
+        tabled = bool(facts.get("tabled", {}).get(name.value))
+        return tabled if isinstance(node, cst.Subscript) else not tabled
 
     def _never_given(self, node: cst.BaseExpression, scope: Scope) -> bool:
         """Return whether an expression is a parameter whose default is `None` and that every
@@ -2615,6 +2634,16 @@ def _template_call(
     template = string_value(node.func.value)
     pieces = format_pieces(template) if template is not None else None
     return None if pieces is None else (pieces, [arg.value for arg in node.args])
+
+
+def _key_name(node: cst.BaseExpression) -> cst.Name | None:
+    """Return the name a table is read by (`MODELS[provider]`), else None."""
+    if not isinstance(node, cst.Subscript) or len(node.slice) != 1:
+        return None
+    index = node.slice[0].slice
+    if isinstance(index, cst.Index) and isinstance(index.value, cst.Name):
+        return index.value
+    return None
 
 
 def _spelled_name(node: cst.BaseExpression) -> cst.Name | None:

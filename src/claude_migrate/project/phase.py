@@ -483,6 +483,9 @@ class Facts:
     # A parameter a Claude call's model is spelled from (`f"anthropic.{model}-v1:0"`,
     # `"bedrock/" + model`): parameter -> each [prefix, suffix] the call writes around it.
     spelled: dict[tuple[str, str], dict[str, list[list[str]]]] = field(default_factory=dict)
+    # A parameter a Claude call's model is looked up by in a table of model ids
+    # (`MODELS[provider]`): parameter -> [the table's dotted name, {key: model}].
+    tabled: dict[tuple[str, str], dict[str, list[Any]]] = field(default_factory=dict)
     # Classes whose instances callers pass where a field of them reaches a Claude call.
     options: set[tuple[str, str]] = field(default_factory=set)
     # A module's constants that Claude calls of other modules read as their parameters:
@@ -2532,6 +2535,10 @@ class Project:
                 return "litellm:completion", kwargs
             if model_expr and self._spelled_param(module, function, model_expr):
                 return "litellm:completion", {**kwargs, "model": model_expr}
+            if model_expr and self._table_param(module, function, model_expr) is not None:
+                # `completion(model=MODELS[provider])`: Claude's where callers pick a Claude
+                # model's key.
+                return "litellm:completion", {**kwargs, "model": model_expr}
         if name in CONSTRUCTORS:
             return self._constructor_target(module, function, call, name)
         return None
@@ -4199,6 +4206,13 @@ class Project:
         """
         if function is None:
             return
+        if reach[0] == MODEL and not spelled and reach[1] in TARGETS and TARGETS[reach[1]].by_model:
+            # Only where the model decides whether the call is Claude's (LiteLLM, Bedrock): a
+            # Claude client's call reads every entry of the table as one it may send.
+            tabled = self._table_param(module, function, value)
+            if tabled is not None:
+                self._reach_tabled(tabled, reach)
+                return
         if reach[0] == MODEL:
             around = self._spelled_around(module, function, value)
             if around is not None:
@@ -4255,6 +4269,60 @@ class Project:
         if popped.count(key) != 1 or any(_reads_key(call, base, key) for call in facts["calls"]):
             return None
         return key
+
+    def _table_param(
+        self, module: str, function: str | None, value: list[Any]
+    ) -> tuple[Param, str, dict[str, str]] | None:
+        """Return (the parameter, the table's dotted name, {key: model}) when a model is looked
+        up by a plain parameter in a table of model ids holding a Claude model (`MODELS[
+        provider]`, directly or through a local bound once): a module-level dict literal of
+        string entries no file of the run changes (`_model_table`). None otherwise."""
+        if function is None:
+            return None
+        if value[0] == "name":
+            facts = self.summaries[module]["functions"].get(function, {})
+            local = facts.get("locals", {}).get(value[1])
+            if local and len(local) == 1 and not local[0][1]:
+                value = local[0][0]
+        if value[0] != "sub" or value[2] is not None or len(value) < 4 or value[1][0] != "name":
+            return None
+        key = self.evaluate(module, function, value[3])
+        if not isinstance(key, Param) or "." in key.name or "[" in key.name:
+            return None
+        table = self.evaluate(module, function, value[1])
+        if not isinstance(table, DictLit) or table.function is not None:
+            return None
+        name = self._table_name(table, value[1][1], module)
+        if name is None:
+            return None
+        found = self._model_table(table, name)
+        if found is None:
+            return None
+        return key, f"{table.module}.{name}", found[1]
+
+    def _table_name(self, table: DictLit, read: str, module: str) -> str | None:
+        """Return the name a module-level dict is bound to in its module, read as `read` in
+        `module` (itself, or imported under the same name)."""
+        if table.module == module:
+            return read
+        qualname = self.summaries[module]["imports"].get(read)
+        if qualname is None or qualname.rpartition(".")[2] != read:
+            return None
+        return read
+
+    def _reach_tabled(self, tabled: tuple[Param, str, dict[str, str]], reach: list[Any]) -> None:
+        """Record that a parameter picks a Claude call's model out of a table by its key."""
+        param, name, table = tabled
+        key = (param.module, param.qual)
+        mine = self._entry(self.facts.tabled, key, "tabled", dict)
+        if mine.get(param.name) not in (None, [name, table]):
+            mine[param.name] = [None, {}]  # two tables: which one is not known
+            self._touch("tabled", key)
+        elif param.name not in mine:
+            mine[param.name] = [name, table]
+            self._touch("tabled", key)
+        if _add(self._entry(self.facts.reaches, key, "reaches", dict), param.name, reach):
+            self._touch("reaches", key)
 
     def _spelled_around(
         self, module: str, function: str, value: list[Any]
@@ -4540,17 +4608,9 @@ class Project:
         left = {n for n in layout.defaulted if n not in bound_args and n not in ruled_out}
         self._forwarded_defaults(module, function, call, key, left, extra, (receiver, below))
         self._record_bound_clients(module, function, key, bound_args)
-        # Wrapper chains: our parameters passed on reach what the callee's reach.
         here = [self.paths.get(module, module), call[6]]
         spelled = self.facts.spelled.get(key, {})
-        for name, arg in bound_args.items():
-            for reach in reaches.get(name, []):
-                self._reach_from(module, function, arg, reach, spelled.get(name))
-                self._constant_read(module, function, arg, [reach[0], reach[1], *here])
-        for name, arg in extra.items():
-            for reach in forwards.get(name, []):
-                self._reach_from(module, function, arg, reach)
-                self._constant_read(module, function, arg, [reach[0], reach[1], *here])
+        self._chain_reaches(module, function, key, (reaches, forwards), (bound_args, extra), here)
         self._field_reads_passed(module, function, reaches, bound_args, here)
         self._record_models_given(module, function, call, key, reaches, bound_args, spelled, here)
         self._note_stream(module, function, call, key, bound_args, extra, forwards, here)
@@ -4559,6 +4619,33 @@ class Project:
             for star in call[5]:
                 if self._varkw(module, function, star) is not None:
                     self._record_forwarding(module, function, reaches, forwards, bound_args)
+
+    def _chain_reaches(
+        self,
+        module: str,
+        function: str | None,
+        key: tuple[str, str],
+        tables: tuple[dict[str, list[list[Any]]], dict[str, list[list[Any]]]],
+        args: tuple[dict[str, list[Any]], dict[str, list[Any]]],
+        here: list[Any],
+    ) -> None:
+        """Wrapper chains: the caller's parameters it passes on reach what the callee's
+        parameters (`tables`: reaches, and forwards of its `**kwargs`) reach."""
+        reaches, forwards = tables
+        bound_args, extra = args
+        spelled = self.facts.spelled.get(key, {})
+        self._read("tabled", key)
+        tabled = self.facts.tabled.get(key, {})
+        for name, arg in bound_args.items():
+            if name in tabled:
+                continue  # a key of a table, not a model: what reaches is the table's entry
+            for reach in reaches.get(name, []):
+                self._reach_from(module, function, arg, reach, spelled.get(name))
+                self._constant_read(module, function, arg, [reach[0], reach[1], *here])
+        for name, arg in extra.items():
+            for reach in forwards.get(name, []):
+                self._reach_from(module, function, arg, reach)
+                self._constant_read(module, function, arg, [reach[0], reach[1], *here])
 
     def _forwarded_defaults(
         self,
@@ -4670,8 +4757,10 @@ class Project:
             if not any(r[0] == MODEL and r[1] in TARGETS and TARGETS[r[1]].by_model for r in items):
                 continue
             arg = bound_args.get(name)
+            self._read("tabled", key)
+            tabled = self.facts.tabled.get(key, {}).get(name)
             given = (
-                self._gives_claude(module, function, arg, spelled.get(name))
+                self._gives_claude(module, function, arg, spelled.get(name), tabled)
                 if arg is not None and not (call[4] or call[5])
                 else None
             )
@@ -4684,12 +4773,23 @@ class Project:
                 seen[tuple(here)] = "claude" if given else "other"
 
     def _gives_claude(
-        self, module: str, function: str | None, arg: list[Any], spelled: list[list[str]] | None
+        self,
+        module: str,
+        function: str | None,
+        arg: list[Any],
+        spelled: list[list[str]] | None,
+        tabled: list[Any] | None = None,
     ) -> bool | Param:
         """Return whether an argument is a Claude model as the callee sends it (spelled with
         the text the callee writes around it, when it does); the caller's parameter when it
         passes one on unspelled (`Facts.model_callers` follows it to that one's callers)."""
         found = self.evaluate(module, function, arg)
+        if tabled is not None:
+            # The argument is a key of a table of model ids: its entry is the model sent.
+            if not isinstance(found, Const) or not isinstance(found.value, str):
+                return False
+            model = tabled[1].get(found.value)
+            return tabled[0] is not None and isinstance(model, str) and is_claude_model(model)
         if isinstance(found, Param) and not spelled and "." not in found.name:
             return found
         if not isinstance(found, Const) or not isinstance(found.value, str):
@@ -5024,7 +5124,11 @@ class Project:
             symbol = self.export(module, name)
             plain = _plain(symbol)
             if plain is None and isinstance(symbol, DictLit):
-                plain = self._request_options(symbol, name) or self._class_table(symbol, name)
+                plain = (
+                    self._request_options(symbol, name)
+                    or self._class_table(symbol, name)
+                    or self._model_table(symbol, name)
+                )
             if plain is not None and self._useful(plain):
                 names[name] = plain
         derived = {
@@ -5153,6 +5257,31 @@ class Project:
                     break
             self._nested_changed[(module, name)] = found
         return found
+
+    def _model_table(self, made: DictLit, name: str) -> list[Any] | None:
+        """Return `["dict", {key: model}, []]` for a module-level table of model ids by literal
+        keys holding a Claude model (`MODELS = {"anthropic": "claude-...", "openai":
+        "gpt-4"}`) that a file reads with a literal key (`model=MODELS["anthropic"]`): written
+        once, every entry a string, and no file of the run changing it (`_request_options`'
+        conditions). Only the entry a read's key selects is what a call sends."""
+        if made.function is not None or made.opaque or made.spreads or made.maybe:
+            return None
+        if not made.entries or len(made.entries) > MAX_TABLE_KEYS:
+            return None
+        if not any(_claude_literal(v) for v in made.entries.values()):
+            return None  # cheap: a table naming no Claude model is not looked at further
+        assigns = self.summaries[made.module]["assigns"].get(name)
+        if not assigns or len(assigns) != 1 or assigns[0][1]:
+            return None
+        table: dict[str, str] = {}
+        for key, expression in made.entries.items():
+            value = self.evaluate(made.module, None, expression)
+            if not isinstance(value, Const) or not isinstance(value.value, str):
+                return None
+            table[key] = value.value
+        if self._changes_dict(made.module, name) or self._changed_in_run(made.module, name):
+            return None
+        return ["dict", table, []]
 
     def _class_table(self, made: DictLit, name: str) -> list[Any] | None:
         """Return `["classes", {key: [module, class]}]` for a module-level registry of project
@@ -5506,6 +5635,17 @@ class Project:
             if shown == path:
                 yield from (r for r in self.records_of(self, module, line) if r.line == line)
 
+    def _reach_notes(self, key: tuple[str, str]) -> dict[str, Any]:
+        """Return what a function's view says of how its parameters reach Claude calls: the
+        constants they fall back to, the text a model is spelled between, the tables a model
+        is looked up in by them."""
+        notes: dict[str, Any] = {
+            "fallbacks": self.facts.fallbacks.get(key),
+            "spelled": self.facts.spelled.get(key),
+            "tabled": self.facts.tabled.get(key),
+        }
+        return {name: found for name, found in notes.items() if found}
+
     def _function_entry(
         self, module: str, qual: str, receiver: tuple[str, str] | None, below: bool = False
     ) -> dict[str, Any]:
@@ -5570,12 +5710,8 @@ class Project:
         }  # fmt: skip
         if given:
             entry["param_objects"] = given
-        fallbacks = self.facts.fallbacks.get(key)
-        if fallbacks and entry.get("reaches") and not overridden:
-            entry["fallbacks"] = fallbacks
-        spelled = self.facts.spelled.get(key)
-        if spelled and entry.get("reaches") and not overridden:
-            entry["spelled"] = spelled
+        if entry.get("reaches") and not overridden:
+            entry.update(self._reach_notes(key))
         relied = self.facts.relied.get(key)
         if relied and entry.get("reaches") and not overridden:
             # A default relied on whose value, or a path into it (`model.value` of an enum
@@ -6825,6 +6961,11 @@ def _spread_into_dicts(facts: dict[str, Any]) -> set[str]:
     return found
 
 
+def _claude_literal(value: list[Any]) -> bool:
+    """Return whether a summarised expression is a string literal naming a Claude model."""
+    return value[0] == "lit" and isinstance(value[1], str) and is_claude_model(value[1])
+
+
 def _contains_expr(described: Any, read: list[Any]) -> bool:
     """Return whether a summarised expression (or a list of them) holds `read` anywhere; yes
     for one too large to look through."""
@@ -6942,6 +7083,7 @@ def _freeze(facts: Facts) -> str:
             sorted((list(k), sorted(v)) for k, v in facts.spread_defaults.items()),
             sorted((list(k), v) for k, v in facts.fallbacks.items()),
             sorted((list(k), v) for k, v in facts.spelled.items()),
+            sorted((list(k), v) for k, v in facts.tabled.items()),
             sorted(facts.options),
             sorted(facts.constant_reads.items()),
         ],
