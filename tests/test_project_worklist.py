@@ -154,6 +154,7 @@ READ_AFTER = {
     "_defaults_read",
     "_defaults_outside",
     "_given_defaults",
+    "_reach_notes",
     "solve",
 }
 

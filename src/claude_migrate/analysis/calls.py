@@ -187,6 +187,25 @@ def _sends_declared_other(args: Entries, target: Target, declared: dict[str, str
     return all(isinstance(d, str) and d.strip() and not is_claude_model(d) for d in defaults)
 
 
+def _tabled(args: Entries, target: Target, tabled: dict[str, list[Any]]) -> Entry | None:
+    """Return a wrapper call's model entry as the Claude call sends it, kept in `args`, when
+    the wrapper looks its model up by the parameter in a table of model ids (`MODELS[
+    provider]`): the table's entry for the key the caller passes, written in the table (no
+    fix at the call); unknown for any other key. None when the model is not looked up so."""
+    entry = args.get(*target.model) if target.model else None
+    found = tabled.get(entry.key) if entry is not None else None
+    if entry is None or not found:
+        return None
+    name, table = found
+    value = entry.value
+    key = value.value if value.known else None
+    model = table.get(key) if name is not None and isinstance(key, str) else None
+    changed = Value(True, model, None, f"{name}[{key!r}]") if isinstance(model, str) else None
+    entry = dataclasses.replace(entry, value=changed or Value(False))
+    args.items[entry.key] = entry
+    return entry
+
+
 def _spelled(args: Entries, target: Target, spelled: dict[str, list[list[str]]]) -> Entry | None:
     """Return a wrapper call's model entry as the Claude call sends it, kept in `args`: a
     string the caller passes, with the text the wrapper writes around it
@@ -712,7 +731,9 @@ class CallFinder:
             by_model=by_model,
             legacy=legacy,
         )
-        model = _spelled(args, target, facts.get("spelled", {}))
+        model = _tabled(args, target, facts.get("tabled", {})) or _spelled(
+            args, target, facts.get("spelled", {})
+        )
         passed = model.value.value if model is not None and model.value.known else None
         claude = isinstance(passed, str) and is_claude_model(passed)
         if target.by_model and target.model and not claude:

@@ -847,6 +847,8 @@ class ValueResolver:
         """
         if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
             return UNKNOWN
+        if isinstance(node.value, cst.Subscript):
+            return self._imported_item(node.value, node.slice[0].slice.value, scope)
         table_name = _dotted(node.value)
         if table_name is None or self._changed(table_name, scope):
             return UNKNOWN
@@ -881,19 +883,48 @@ class ValueResolver:
         a literal the project phase proved (`Project._request_options`). Its node is in the
         other file: the finding is at the read, without a fix."""
         key = literal(index).value
-        if not isinstance(node, cst.Name) or not isinstance(key, str) or self.symbols is None:
+        if not isinstance(key, str):
             return UNKNOWN
-        project = self.symbols.project
+        found = self._imported_table(node, scope)
+        if found is None or key not in found[0][1]:
+            return UNKNOWN
+        return Value(True, found[0][1][key], None, f"{found[1]}[{key!r}]")
+
+    def _imported_table(
+        self, node: cst.BaseExpression, scope: Scope, depth: int = 0
+    ) -> tuple[list[Any], str] | None:
+        """Return (the phase's `["dict", known, unknown, ...]`, its dotted name) for a dict of
+        request options another module writes: imported by name (`CLAUDE`), a table of one
+        read by a literal key (`CONFIG["claude"]`, a dict literal the phase read in it and no
+        file of the run changes), or a name of this module bound once to either (`cfg =
+        CONFIG["claude"]`, which the module does not change)."""
+        project = self.symbols.project if self.symbols is not None else None
+        if project is None or depth > 2:
+            return None
+        if isinstance(node, cst.Subscript):
+            index = node.slice[0].slice if len(node.slice) == 1 else None
+            key = literal(index.value).value if isinstance(index, cst.Index) else None
+            outer = _dotted(node.value)
+            if not isinstance(key, str) or outer is None or self._changed(outer, scope):
+                return None
+            found = self._imported_table(node.value, scope, depth + 1)
+            tables = found[0][3] if found is not None and len(found[0]) > 3 else {}
+            table = tables.get(key)
+            return None if found is None or table is None else (table, f"{found[1]}[{key!r}]")
+        if not isinstance(node, cst.Name):
+            return None
         bindings = [b for b in scope.lookup(node.value) if b.kind != "annotation"]
-        if project is None or len(bindings) != 1 or bindings[0].kind != "import":
-            return UNKNOWN
-        found = project.lookup(bindings[0].qualname)
-        if found is None or found[0] != "dict" or not isinstance(found[1], dict):
-            return UNKNOWN
-        if key not in found[1]:
-            return UNKNOWN
-        qualname = project.absolute(bindings[0].qualname)
-        return Value(True, found[1][key], None, f"{qualname}[{key!r}]")
+        if len(bindings) != 1:
+            return None
+        one = bindings[0]
+        if one.kind == "assign" and isinstance(one.value, cst.Subscript) and not one.nested:
+            return self._imported_table(one.value, one.scope, depth + 1)
+        if one.kind != "import":
+            return None
+        plain = project.lookup(one.qualname)
+        if plain is None or plain[0] != "dict" or not isinstance(plain[1], dict):
+            return None
+        return plain, project.absolute(one.qualname)
 
     def table_changed(self, name: str, scope: Scope) -> bool:
         """Return whether any code of the module changes the table (a dict, or a list of
@@ -1428,6 +1459,8 @@ class ValueResolver:
         a dict literal of string keys and the key is not a literal it holds."""
         if key is None or self.value(key, scope, depth + 1).known:
             return None  # a known key reads one entry: `value` answers for it
+        if self._tabled_key(key, scope):
+            return None  # the entry each caller's key picks is read at that call
         table_name = _dotted(base)
         if table_name is None or self._changed(table_name, scope):
             return None  # items set or changed elsewhere: not only its literal's values
@@ -1445,19 +1478,36 @@ class ValueResolver:
             members.extend(self._members([default], scope, depth) or ())
         return members or None
 
+    def _tabled_key(self, key: cst.BaseExpression, scope: Scope) -> bool:
+        """Return whether a table's key is a parameter the project phase read as picking a
+        Claude call's model out of that table (`MODELS[provider]`): each caller's key is read
+        at its call (`calls._tabled`), not every entry here."""
+        if not isinstance(key, cst.Name) or self.symbols is None:
+            return False
+        bindings = [b for b in scope.lookup(key.value) if b.kind != "annotation"]
+        if len(bindings) != 1 or bindings[0].kind != "param":
+            return False
+        facts = self.symbols.own_function(bindings[0].scope.qualname)
+        return facts is not None and bool(facts.get("tabled", {}).get(key.value))
+
     def claude_by_callers(self, node: cst.BaseExpression, scope: Scope) -> bool:
         """Return whether an expression is a parameter (or a string spelled around one:
         `f"anthropic.{model}-v1:0"`, `"bedrock/" + model`) that every call of the project gives
         a Claude model (the project phase decides, spelling included; with no call seen, or no
         project, it is not)."""
-        name = _spelled_name(node)
+        name = _spelled_name(node) or _key_name(node)
         if name is None or self.symbols is None:
             return False
         bindings = [b for b in scope.lookup(name.value) if b.kind != "annotation"]
         if len(bindings) != 1 or bindings[0].kind != "param":
             return False
         facts = self.symbols.own_function(bindings[0].scope.qualname)
-        return facts is not None and name.value in facts.get("claude_models", ())
+        if facts is None or name.value not in facts.get("claude_models", ()):
+            return False
+        # A key of a table of model ids (`MODELS[provider]`) where the phase read it so, and
+        # only there: what such callers give is a key, not a model.
+        tabled = bool(facts.get("tabled", {}).get(name.value))
+        return tabled if isinstance(node, cst.Subscript) else not tabled
 
     def _never_given(self, node: cst.BaseExpression, scope: Scope) -> bool:
         """Return whether an expression is a parameter whose default is `None` and that every
@@ -1611,7 +1661,11 @@ class ValueResolver:
             return None
         helper = self.helper_scope(node, scope)
         if helper is None:
-            return self._hook_entries(node, scope) or self._inherited_entries(node, scope)
+            return (
+                self._hook_entries(node, scope)
+                or self._inherited_entries(node, scope)
+                or self._imported_merge(node, scope, depth)
+            )
         if not helper.returns:
             return None
         changes = self._helper_changes(helper)
@@ -1761,6 +1815,40 @@ class ValueResolver:
         if not found:
             return None
         return _read_elsewhere(call, found, f"{func.attr.value}() of a base class")
+
+    def _imported_merge(self, call: cst.Call, scope: Scope, depth: int) -> Entries | None:
+        """Return what a call of another module's function sends when the function returns
+        its module's dict of defaults merged with its `**kwargs` (`merged(model=M)` with
+        `return {**DEFAULTS, **overrides}`), as the project phase read it: the call's keywords,
+        and each entry of the defaults it does not give, written in the other module (no fix
+        here). Only when every argument of the call is a keyword it writes."""
+        project = self.symbols.project if self.symbols is not None else None
+        func = call.func
+        if project is None or not isinstance(func, cst.Name):
+            return None
+        if any(arg.star or arg.keyword is None for arg in call.args):
+            return None
+        bindings = [b for b in scope.lookup(func.value) if b.kind != "annotation"]
+        if len(bindings) != 1 or bindings[0].kind != "import":
+            return None
+        plain = project.lookup(bindings[0].qualname)
+        if plain is None or plain[0] != "func":
+            return None
+        found = (project.function(plain[1], plain[2]) or {}).get("merged_returns")
+        if not found:
+            return None
+        literal_entries, others, name = found
+        entries = Entries(unknown_keys=set(others))
+        for key, value in literal_entries.items():
+            known = Value(True, value, None, f"{name}[{key!r}]")
+            entries.items[key] = Entry(key, call, call, known, None)
+        for arg in call.args:
+            assert arg.keyword is not None
+            key = arg.keyword.value
+            entries.unknown_keys.discard(key)
+            given = self.value(arg.value, scope, depth + 1)
+            entries.items[key] = Entry(key, arg, arg.value, given, call)
+        return entries
 
     def _helper_keys(self, helper: Scope, depth: int) -> Entries | None:
         """Return the keys a helper returning one of several dicts may give, values unknown.
@@ -2546,6 +2634,16 @@ def _template_call(
     template = string_value(node.func.value)
     pieces = format_pieces(template) if template is not None else None
     return None if pieces is None else (pieces, [arg.value for arg in node.args])
+
+
+def _key_name(node: cst.BaseExpression) -> cst.Name | None:
+    """Return the name a table is read by (`MODELS[provider]`), else None."""
+    if not isinstance(node, cst.Subscript) or len(node.slice) != 1:
+        return None
+    index = node.slice[0].slice
+    if isinstance(index, cst.Index) and isinstance(index.value, cst.Name):
+        return index.value
+    return None
 
 
 def _spelled_name(node: cst.BaseExpression) -> cst.Name | None:

@@ -124,6 +124,8 @@ _HANDOFF_NAMES: Final = frozenset(name.rsplit(".", 1)[1] for name in _HANDOFFS)
 _EXECUTOR_METHODS: Final = {"submit": 0, "run_in_executor": 1}
 # The methods that change a dict's items in place.
 _DICT_CHANGES = "update|setdefault|pop|popitem|clear|__setitem__|__delitem__"
+# Methods of a dict that read it and change nothing.
+_DICT_READS = frozenset({"get", "keys", "items", "values", "copy", "__contains__"})
 MAX_DEPTH = 24
 # How many functions up a model passed on from parameter to parameter is followed to the
 # callers that give it (`Project._claude_by_callers`).
@@ -134,6 +136,8 @@ MAX_PATH = 3
 # Expressions a function's summary is walked through for model tables, and keys a table holds.
 MAX_TABLE_WALK = 2000
 MAX_TABLE_KEYS = 64
+# Parts of an expression `_contains_expr` looks through before it gives up (and says yes).
+MAX_MENTION_PARTS = 5000
 # How many classes or functions a value chosen at run time may be one of (`PROVIDERS[name]`).
 MAX_CHOICES = 8
 # The most classes whose instances a method reading a class attribute is followed on.
@@ -468,11 +472,21 @@ class Facts:
     # Who relies on each default: parameter -> the classes of the objects those calls make or
     # run on (("", "") for a plain function's call).
     relied_by: dict[tuple[str, str], dict[str, set[tuple[str, str]]]] = field(default_factory=dict)
+    # Defaults a function's `**kwargs`, handed on as they are (`super().__init__(model,
+    # **kwargs)`), leaves to the callee: a call of the function that gives no such keyword and
+    # spreads nothing relies on each. Items: (callee module, callee, parameter, who relies on
+    # it as `relied_by` says, whether a call's own receiver may stand for it (a `super()` call).
+    spread_defaults: dict[tuple[str, str], set[tuple[str, str, str, tuple[str, str], bool]]] = (
+        field(default_factory=dict)
+    )
     # `options.model_id or DEFAULT_MODEL`: parameter path -> [the constant, its name].
     fallbacks: dict[tuple[str, str], dict[str, list[Any]]] = field(default_factory=dict)
     # A parameter a Claude call's model is spelled from (`f"anthropic.{model}-v1:0"`,
     # `"bedrock/" + model`): parameter -> each [prefix, suffix] the call writes around it.
     spelled: dict[tuple[str, str], dict[str, list[list[str]]]] = field(default_factory=dict)
+    # A parameter a Claude call's model is looked up by in a table of model ids
+    # (`MODELS[provider]`): parameter -> [the table's dotted name, {key: model}].
+    tabled: dict[tuple[str, str], dict[str, list[Any]]] = field(default_factory=dict)
     # Classes whose instances callers pass where a field of them reaches a Claude call.
     options: set[tuple[str, str]] = field(default_factory=set)
     # A module's constants that Claude calls of other modules read as their parameters:
@@ -601,6 +615,8 @@ class Project:
         self._set_attrs: tuple[int, frozenset[str]] | None = None
         self._set_in_files: dict[str, bool] = {}
         self._dicts_changed: dict[tuple[str, str], bool] = {}
+        # A dict's tables changed by a file of the run (`_nested_moved`).
+        self._nested_changed: dict[tuple[str, str], bool] = {}
         self._set_outside_files: dict[str, bool] = {}
         self._writes: tuple[set[bytes], dict[bytes, set[str]]] | None = None
         # The run's files holding a write the dot scan cannot read (`_odd_names`), not parsed
@@ -2532,6 +2548,10 @@ class Project:
                 return "litellm:completion", kwargs
             if model_expr and self._spelled_param(module, function, model_expr):
                 return "litellm:completion", {**kwargs, "model": model_expr}
+            if model_expr and self._table_param(module, function, model_expr) is not None:
+                # `completion(model=MODELS[provider])`: Claude's where callers pick a Claude
+                # model's key.
+                return "litellm:completion", {**kwargs, "model": model_expr}
         if name in CONSTRUCTORS:
             return self._constructor_target(module, function, call, name)
         return None
@@ -2879,6 +2899,9 @@ class Project:
         made = self.evaluate(module, qual, returns[0]) if len(returns) == 1 else None
         if not isinstance(made, DictLit):
             return {}
+        merged = self._merged_defaults(module, qual, made)
+        if merged is not None:
+            return {"merged_returns": merged}
         literal = {
             k: v[1]
             for k, v in made.entries.items()
@@ -2887,6 +2910,35 @@ class Project:
         others = sorted(k for k in made.entries if k not in literal and k not in made.maybe)
         unsure = bool(made.opaque or made.spreads or made.maybe)
         return {"sent_returns": [literal, others, unsure]}
+
+    def _merged_defaults(self, module: str, qual: str, made: DictLit) -> list[Any] | None:
+        """Return `[literal entries, other keys, name]` when a function returns its module's
+        dict of defaults merged with its own `**kwargs` (`return {**DEFAULTS, **overrides}`):
+        a call sends the dict's entries but for the keywords it gives. Only a dict bound once
+        at module level to a literal of string keys with nothing spread into it, that no file
+        of the run changes (`_changed_in_run`), and `**kwargs` the function never binds or
+        changes; None otherwise."""
+        if made.entries or made.maybe or len(made.spreads) != 2:
+            return None
+        name, varkw = made.spreads
+        facts = self.summaries[module]["functions"][qual]
+        kinds = {p["name"]: p["kind"] for p in facts["params"]}
+        if kinds.get(varkw) != "varkw" or name in kinds or name in facts["locals"]:
+            return None
+        if varkw in facts["locals"] or varkw in facts.get("changed", ()):
+            return None
+        defaults = self.evaluate(module, None, ["name", name])
+        if not isinstance(defaults, DictLit) or defaults.module != module:
+            return None
+        if defaults.function is not None or defaults.opaque or defaults.spreads or defaults.maybe:
+            return None
+        assigns = self.summaries[module]["assigns"].get(name)
+        if not assigns or len(assigns) != 1 or assigns[0][1]:
+            return None
+        if self._changes_dict(module, name) or self._changed_in_run(module, name):
+            return None
+        known, unknown, _ = self._option_entries(defaults, False)
+        return [known, sorted(unknown), f"{module}.{name}"]
 
     def one_override(self, module: str, qual: str) -> tuple[str, str] | None:
         """Return the one method of the project's subclasses that overrides a method returning
@@ -4242,6 +4294,13 @@ class Project:
         """
         if function is None:
             return
+        if reach[0] == MODEL and not spelled and reach[1] in TARGETS and TARGETS[reach[1]].by_model:
+            # Only where the model decides whether the call is Claude's (LiteLLM, Bedrock): a
+            # Claude client's call reads every entry of the table as one it may send.
+            tabled = self._table_param(module, function, value)
+            if tabled is not None:
+                self._reach_tabled(tabled, reach)
+                return
         if reach[0] == MODEL:
             around = self._spelled_around(module, function, value)
             if around is not None:
@@ -4298,6 +4357,60 @@ class Project:
         if popped.count(key) != 1 or any(_reads_key(call, base, key) for call in facts["calls"]):
             return None
         return key
+
+    def _table_param(
+        self, module: str, function: str | None, value: list[Any]
+    ) -> tuple[Param, str, dict[str, str]] | None:
+        """Return (the parameter, the table's dotted name, {key: model}) when a model is looked
+        up by a plain parameter in a table of model ids holding a Claude model (`MODELS[
+        provider]`, directly or through a local bound once): a module-level dict literal of
+        string entries no file of the run changes (`_model_table`). None otherwise."""
+        if function is None:
+            return None
+        if value[0] == "name":
+            facts = self.summaries[module]["functions"].get(function, {})
+            local = facts.get("locals", {}).get(value[1])
+            if local and len(local) == 1 and not local[0][1]:
+                value = local[0][0]
+        if value[0] != "sub" or value[2] is not None or len(value) < 4 or value[1][0] != "name":
+            return None
+        key = self.evaluate(module, function, value[3])
+        if not isinstance(key, Param) or "." in key.name or "[" in key.name:
+            return None
+        table = self.evaluate(module, function, value[1])
+        if not isinstance(table, DictLit) or table.function is not None:
+            return None
+        name = self._table_name(table, value[1][1], module)
+        if name is None:
+            return None
+        found = self._model_table(table, name)
+        if found is None:
+            return None
+        return key, f"{table.module}.{name}", found[1]
+
+    def _table_name(self, table: DictLit, read: str, module: str) -> str | None:
+        """Return the name a module-level dict is bound to in its module, read as `read` in
+        `module` (itself, or imported under the same name)."""
+        if table.module == module:
+            return read
+        qualname = self.summaries[module]["imports"].get(read)
+        if qualname is None or qualname.rpartition(".")[2] != read:
+            return None
+        return read
+
+    def _reach_tabled(self, tabled: tuple[Param, str, dict[str, str]], reach: list[Any]) -> None:
+        """Record that a parameter picks a Claude call's model out of a table by its key."""
+        param, name, table = tabled
+        key = (param.module, param.qual)
+        mine = self._entry(self.facts.tabled, key, "tabled", dict)
+        if mine.get(param.name) not in (None, [name, table]):
+            mine[param.name] = [None, {}]  # two tables: which one is not known
+            self._touch("tabled", key)
+        elif param.name not in mine:
+            mine[param.name] = [name, table]
+            self._touch("tabled", key)
+        if _add(self._entry(self.facts.reaches, key, "reaches", dict), param.name, reach):
+            self._touch("reaches", key)
 
     def _spelled_around(
         self, module: str, function: str, value: list[Any]
@@ -4580,18 +4693,12 @@ class Project:
                     self._default_reads(callee_module, facts, name, reaches.get(name, []))
         self._override_defaults(key, owner, call, passes_self)
         self._star_defaults(key, call, layout.varkw, reaches, extra, passed)
+        left = {n for n in layout.defaulted if n not in bound_args and n not in ruled_out}
+        self._forwarded_defaults(module, function, call, key, left, extra, (receiver, below))
         self._record_bound_clients(module, function, key, bound_args)
-        # Wrapper chains: our parameters passed on reach what the callee's reach.
         here = [self.paths.get(module, module), call[6]]
         spelled = self.facts.spelled.get(key, {})
-        for name, arg in bound_args.items():
-            for reach in reaches.get(name, []):
-                self._reach_from(module, function, arg, reach, spelled.get(name))
-                self._constant_read(module, function, arg, [reach[0], reach[1], *here])
-        for name, arg in extra.items():
-            for reach in forwards.get(name, []):
-                self._reach_from(module, function, arg, reach)
-                self._constant_read(module, function, arg, [reach[0], reach[1], *here])
+        self._chain_reaches(module, function, key, (reaches, forwards), (bound_args, extra), here)
         self._field_reads_passed(module, function, reaches, bound_args, here)
         self._record_models_given(module, function, call, key, reaches, bound_args, spelled, here)
         self._note_stream(module, function, call, key, bound_args, extra, forwards, here)
@@ -4600,6 +4707,97 @@ class Project:
             for star in call[5]:
                 if self._varkw(module, function, star) is not None:
                     self._record_forwarding(module, function, reaches, forwards, bound_args)
+
+    def _chain_reaches(
+        self,
+        module: str,
+        function: str | None,
+        key: tuple[str, str],
+        tables: tuple[dict[str, list[list[Any]]], dict[str, list[list[Any]]]],
+        args: tuple[dict[str, list[Any]], dict[str, list[Any]]],
+        here: list[Any],
+    ) -> None:
+        """Wrapper chains: the caller's parameters it passes on reach what the callee's
+        parameters (`tables`: reaches, and forwards of its `**kwargs`) reach."""
+        reaches, forwards = tables
+        bound_args, extra = args
+        spelled = self.facts.spelled.get(key, {})
+        self._read("tabled", key)
+        tabled = self.facts.tabled.get(key, {})
+        for name, arg in bound_args.items():
+            if name in tabled:
+                continue  # a key of a table, not a model: what reaches is the table's entry
+            for reach in reaches.get(name, []):
+                self._reach_from(module, function, arg, reach, spelled.get(name))
+                self._constant_read(module, function, arg, [reach[0], reach[1], *here])
+        for name, arg in extra.items():
+            for reach in forwards.get(name, []):
+                self._reach_from(module, function, arg, reach)
+                self._constant_read(module, function, arg, [reach[0], reach[1], *here])
+
+    def _forwarded_defaults(
+        self,
+        module: str,
+        function: str | None,
+        call: list[Any],
+        key: tuple[str, str],
+        left: set[str],
+        extra: dict[str, list[Any]],
+        runs_on: tuple[tuple[str, str] | None, bool],
+    ) -> None:
+        """Note the defaults a call relies on through `**kwargs` handed on as they are.
+
+        `ClaudeLLM()` with `ClaudeLLM.__init__(self, model=..., **kwargs)` running
+        `super().__init__(model, **kwargs)`: the base's `temperature=0.7` is what the call
+        sends, as the keywords it gives are all the base is given. A call of the function that
+        spreads anything (`ClaudeLLM(**opts)`) may give any keyword: it relies on none; nor
+        does any call when the function changes or hands on its `**kwargs` otherwise
+        (`_hands_on_kwargs`). `left`: the callee's defaults this call leaves out.
+        """
+        receiver, below = runs_on
+        self._read("spread_defaults", key)
+        inherited = self.facts.spread_defaults.get(key, set())
+        if not call[4] and not call[5]:
+            for callee_module, callee, name, by, inner in inherited:
+                if name in extra:
+                    continue
+                target = (callee_module, callee)
+                relied = self._entry(self.facts.relied, target, "relied", set)
+                self._put(relied, name, "relied", target)
+                who = receiver if inner and receiver is not None else by
+                _quiet_entry(_quiet_entry(self.facts.relied_by, target, dict), name, set).add(who)
+            return
+        if function is None or not self._hands_on_kwargs(module, function, call):
+            return
+        here = (module, function)
+        items = {(*key, name, receiver or ("", ""), below) for name in left}
+        items.update(item for item in inherited if item[2] not in extra)
+        if not items:
+            return
+        mine = self._entry(self.facts.spread_defaults, here, "spread_defaults", set)
+        for item in sorted(items):
+            self._put(mine, item, "spread_defaults", here)
+
+    def _hands_on_kwargs(self, module: str, function: str, call: list[Any]) -> bool:
+        """Return whether a call spreads nothing but the function's own `**kwargs`, which the
+        function never binds, changes, aliases or hands to other code (`clean(kwargs)`): the
+        keys it holds are the keywords the function's caller gave it, no more."""
+        if call[4] or len(call[5]) != 1:
+            return False
+        name = self._varkw(module, function, call[5][0])
+        if name is None:
+            return False
+        facts = self.summaries[module]["functions"][function]
+        if "parent" in facts or name in facts["locals"] or name in facts.get("changed", ()):
+            return False
+        read = ["name", name]
+        for other in facts["calls"]:
+            callee = other[1]
+            if callee[0] == "attr" and callee[1] == read and callee[2] in _DICT_READS:
+                continue  # `kwargs.get("verbose")`: read, not changed
+            if _contains_expr([callee, other[2], list(other[3].values())], read):
+                return False
+        return not _contains_expr(list(facts["locals"].values()), read)
 
     def _override_defaults(
         self,
@@ -4647,8 +4845,10 @@ class Project:
             if not any(r[0] == MODEL and r[1] in TARGETS and TARGETS[r[1]].by_model for r in items):
                 continue
             arg = bound_args.get(name)
+            self._read("tabled", key)
+            tabled = self.facts.tabled.get(key, {}).get(name)
             given = (
-                self._gives_claude(module, function, arg, spelled.get(name))
+                self._gives_claude(module, function, arg, spelled.get(name), tabled)
                 if arg is not None and not (call[4] or call[5])
                 else None
             )
@@ -4661,12 +4861,23 @@ class Project:
                 seen[tuple(here)] = "claude" if given else "other"
 
     def _gives_claude(
-        self, module: str, function: str | None, arg: list[Any], spelled: list[list[str]] | None
+        self,
+        module: str,
+        function: str | None,
+        arg: list[Any],
+        spelled: list[list[str]] | None,
+        tabled: list[Any] | None = None,
     ) -> bool | Param:
         """Return whether an argument is a Claude model as the callee sends it (spelled with
         the text the callee writes around it, when it does); the caller's parameter when it
         passes one on unspelled (`Facts.model_callers` follows it to that one's callers)."""
         found = self.evaluate(module, function, arg)
+        if tabled is not None:
+            # The argument is a key of a table of model ids: its entry is the model sent.
+            if not isinstance(found, Const) or not isinstance(found.value, str):
+                return False
+            model = tabled[1].get(found.value)
+            return tabled[0] is not None and isinstance(model, str) and is_claude_model(model)
         if isinstance(found, Param) and not spelled and "." not in found.name:
             return found
         if not isinstance(found, Const) or not isinstance(found.value, str):
@@ -5001,7 +5212,11 @@ class Project:
             symbol = self.export(module, name)
             plain = _plain(symbol)
             if plain is None and isinstance(symbol, DictLit):
-                plain = self._request_options(symbol, name) or self._class_table(symbol, name)
+                plain = (
+                    self._request_options(symbol, name)
+                    or self._class_table(symbol, name)
+                    or self._model_table(symbol, name)
+                )
             if plain is not None and self._useful(plain):
                 names[name] = plain
         derived = {
@@ -5057,24 +5272,104 @@ class Project:
         Only a dict written once at module level with string keys and nothing spread into it,
         holding a Claude parameter, and that no code of its module changes (an item set, `del`
         or a mutating method on its name, read in the module's text): its literal is then what
-        every reader spreads. The reading module checks its own changes to it.
+        every reader spreads. The reading module checks its own changes to it. Its tables
+        written as dict literals in it holding a Claude parameter (`CONFIG["claude"]`) are a
+        fourth item, `{key: ["dict", known, unknown]}`, when no file of the run changes one
+        (`_nested_moved`).
         """
         if made.function is not None or made.opaque or made.spreads:
             return None
         assigns = self.summaries[made.module]["assigns"].get(name)
         if not assigns or len(assigns) != 1 or assigns[0][1]:
             return None
+        known, unknown, nested = self._option_entries(made, True)
+        if not CLAUDE_PARAMETERS.intersection(known) and not nested:
+            return None
+        if self._changes_dict(made.module, name):
+            return None
+        if nested and self._nested_moved(made.module, name):
+            if not CLAUDE_PARAMETERS.intersection(known):
+                return None
+            nested = {}
+        return ["dict", known, sorted(unknown), nested] if nested else ["dict", known, unknown]
+
+    def _option_entries(
+        self, made: DictLit, outer: bool
+    ) -> tuple[dict[str, Any], list[str], dict[str, list[Any]]]:
+        """Return the literal entries of a dict of request options, the keys of the others,
+        and (`outer`) the tables of its entries written as dict literals in it holding a
+        Claude parameter (`CONFIG = {"claude": {"model": ..., "max_tokens": ...}}`), each as
+        `["dict", known, unknown]`."""
         known: dict[str, Any] = {}
         unknown: list[str] = []
+        nested: dict[str, list[Any]] = {}
         for key, expression in made.entries.items():
             value = self.evaluate(made.module, None, expression)
             if isinstance(value, Const) and _jsonable(value.value):
                 known[key] = value.value
-            else:
-                unknown.append(key)
-        if not CLAUDE_PARAMETERS.intersection(known) or self._changes_dict(made.module, name):
+                continue
+            unknown.append(key)
+            if not outer or expression[0] != "dict" or not isinstance(value, DictLit):
+                continue
+            if value.opaque or value.spreads or value.maybe:
+                continue
+            inner, others, _ = self._option_entries(value, False)
+            if CLAUDE_PARAMETERS.intersection(inner):
+                nested[key] = ["dict", inner, sorted(others)]
+        return known, unknown, nested
+
+    def _nested_moved(self, module: str, name: str) -> bool:
+        """Return whether a table of a module's dict (`CONFIG["claude"]`) may change in a file
+        of the run: its items set or changed through the dict (`CONFIG["claude"]["model"] =
+        m`, `CONFIG["claude"].update(...)`), or through a name bound to it (`cfg =
+        CONFIG["claude"]`, then `cfg["model"] = m` or `tune(cfg)`), each answer kept for the
+        run. Only files that spell the name are read."""
+        found = self._nested_changed.get((module, name))
+        if found is None:
+            spelled = name.encode()
+            found = False
+            own = self.module_path(module)
+            paths = list(self.given)
+            if own is not None and str(own) not in self.given:
+                paths.append(str(own))
+            for path in paths:
+                data = self._module_data(Path(path))
+                if data is None:
+                    continue
+                raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+                if spelled not in as_python_reads(raw):
+                    continue
+                text = data if isinstance(data, str) else python_text(data)
+                if text is None or _table_changed(text, name):
+                    found = True
+                    break
+            self._nested_changed[(module, name)] = found
+        return found
+
+    def _model_table(self, made: DictLit, name: str) -> list[Any] | None:
+        """Return `["dict", {key: model}, []]` for a module-level table of model ids by literal
+        keys holding a Claude model (`MODELS = {"anthropic": "claude-...", "openai":
+        "gpt-4"}`) that a file reads with a literal key (`model=MODELS["anthropic"]`): written
+        once, every entry a string, and no file of the run changing it (`_request_options`'
+        conditions). Only the entry a read's key selects is what a call sends."""
+        if made.function is not None or made.opaque or made.spreads or made.maybe:
             return None
-        return ["dict", known, sorted(unknown)]
+        if not made.entries or len(made.entries) > MAX_TABLE_KEYS:
+            return None
+        if not any(_claude_literal(v) for v in made.entries.values()):
+            return None  # cheap: a table naming no Claude model is not looked at further
+        assigns = self.summaries[made.module]["assigns"].get(name)
+        if not assigns or len(assigns) != 1 or assigns[0][1]:
+            return None
+        table: dict[str, str] = {}
+        for key, expression in made.entries.items():
+            value = self.evaluate(made.module, None, expression)
+            if not isinstance(value, Const) or not isinstance(value.value, str):
+                return None
+            table[key] = value.value
+        if self._changes_dict(made.module, name) or self._changed_in_run(made.module, name):
+            return None
+        return ["dict", table, []]
 
     def _class_table(self, made: DictLit, name: str) -> list[Any] | None:
         """Return `["classes", {key: [module, class]}]` for a module-level registry of project
@@ -5428,6 +5723,17 @@ class Project:
             if shown == path:
                 yield from (r for r in self.records_of(self, module, line) if r.line == line)
 
+    def _reach_notes(self, key: tuple[str, str]) -> dict[str, Any]:
+        """Return what a function's view says of how its parameters reach Claude calls: the
+        constants they fall back to, the text a model is spelled between, the tables a model
+        is looked up in by them."""
+        notes: dict[str, Any] = {
+            "fallbacks": self.facts.fallbacks.get(key),
+            "spelled": self.facts.spelled.get(key),
+            "tabled": self.facts.tabled.get(key),
+        }
+        return {name: found for name, found in notes.items() if found}
+
     def _function_entry(
         self, module: str, qual: str, receiver: tuple[str, str] | None, below: bool = False
     ) -> dict[str, Any]:
@@ -5492,12 +5798,8 @@ class Project:
         }  # fmt: skip
         if given:
             entry["param_objects"] = given
-        fallbacks = self.facts.fallbacks.get(key)
-        if fallbacks and entry.get("reaches") and not overridden:
-            entry["fallbacks"] = fallbacks
-        spelled = self.facts.spelled.get(key)
-        if spelled and entry.get("reaches") and not overridden:
-            entry["spelled"] = spelled
+        if entry.get("reaches") and not overridden:
+            entry.update(self._reach_notes(key))
         relied = self.facts.relied.get(key)
         if relied and entry.get("reaches") and not overridden:
             # A default relied on whose value, or a path into it (`model.value` of an enum
@@ -6424,6 +6726,49 @@ def _import_source(node: ast.ImportFrom, package: str) -> str | None:
     return ".".join([*base, node.module] if node.module else base) or None
 
 
+def _table_changed(text: str, name: str) -> bool:
+    """Return whether a module's text may change a table of its dict `name` (`_nested_moved`):
+    an item of one set or changed (`name[k][j] = v`, `name[k].update(...)`), or a name bound
+    to one (`cfg = name[k]`) whose items change or that is handed on (`_dict_handed_on`)."""
+    deep = re.compile(
+        rf"\b{re.escape(name)}\s*\[[^\]\n]*\]\s*(\[[^\]\n]*\]\s*(=[^=]|[-+*/|&]=)"
+        rf"|\.\s*({_DICT_CHANGES})\b|\|=)"
+    )
+    if deep.search(text) is not None:
+        return True
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return True
+    aliases: set[str] = set()
+    for node in ast.walk(tree):
+        value = getattr(node, "value", None)
+        if not isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)):
+            continue
+        if not (isinstance(value, ast.Subscript) and _names(value.value, name)):
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            if not isinstance(target, ast.Name):
+                return True  # `self.cfg = CONFIG["claude"]`: followed nowhere
+            aliases.add(target.id)
+    if len(aliases) > MAX_CHOICES:
+        return True  # too many to look through: any may change it
+    return any(
+        _dict_changes(alias).search(text) is not None or _dict_handed_on(text, alias)
+        for alias in sorted(aliases)
+    )
+
+
+def _names(node: ast.expr, name: str) -> bool:
+    """Return whether an expression is the name, or an attribute by it (`config.CONFIG`)."""
+    return (isinstance(node, ast.Name) and node.id == name) or (
+        isinstance(node, ast.Attribute) and node.attr == name
+    )
+
+
 def _dict_handed_on(text: str, name: str) -> bool:
     """Return whether a module's text may hand its dict `name` to code that can change its
     items under another name: `reg = PROVIDERS`, `install(PROVIDERS)`, `[PROVIDERS]`,
@@ -6704,6 +7049,30 @@ def _spread_into_dicts(facts: dict[str, Any]) -> set[str]:
     return found
 
 
+def _claude_literal(value: list[Any]) -> bool:
+    """Return whether a summarised expression is a string literal naming a Claude model."""
+    return value[0] == "lit" and isinstance(value[1], str) and is_claude_model(value[1])
+
+
+def _contains_expr(described: Any, read: list[Any]) -> bool:
+    """Return whether a summarised expression (or a list of them) holds `read` anywhere; yes
+    for one too large to look through."""
+    stack = [described]
+    seen = 0
+    while stack:
+        part = stack.pop()
+        seen += 1
+        if seen > MAX_MENTION_PARTS:
+            return True
+        if part == read:
+            return True
+        if isinstance(part, list):
+            stack.extend(part)
+        elif isinstance(part, dict):
+            stack.extend(part.values())
+    return False
+
+
 def _quiet_entry(table: dict[Any, Any], key: Any, empty: type) -> Any:
     """Return a table's entry for `key`, made empty when missing (no change for the rounds)."""
     found = table.get(key)
@@ -6799,8 +7168,10 @@ def _freeze(facts: Facts) -> str:
             sorted((list(k), sorted(v.items())) for k, v in facts.param_objects.items()),
             sorted((list(k), sorted(v)) for k, v in facts.ambiguous.items()),
             sorted((list(k), sorted(v)) for k, v in facts.relied.items()),
+            sorted((list(k), sorted(v)) for k, v in facts.spread_defaults.items()),
             sorted((list(k), v) for k, v in facts.fallbacks.items()),
             sorted((list(k), v) for k, v in facts.spelled.items()),
+            sorted((list(k), v) for k, v in facts.tabled.items()),
             sorted(facts.options),
             sorted(facts.constant_reads.items()),
         ],
