@@ -5461,11 +5461,8 @@ class Project:
         if named is None or named[0] == module or named[0].startswith(SCRIPT_MODULE):
             return False
         own, is_package = named
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                tree = ast.parse(text)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
+        tree = _quiet_parse(text)
+        if tree is None:
             return False
         package = own if is_package else own.rpartition(".")[0]
         for node in ast.walk(tree):
@@ -6736,11 +6733,8 @@ def _table_changed(text: str, name: str) -> bool:
     )
     if deep.search(text) is not None:
         return True
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = _quiet_parse(text)
+    if tree is None:
         return True
     aliases: set[str] = set()
     for node in ast.walk(tree):
@@ -6778,11 +6772,8 @@ def _dict_handed_on(text: str, name: str) -> bool:
     bare = re.compile(rf"\b{re.escape(name)}\b(?!\s*(?:[\[.:]|=[^=]))")
     if bare.search(text) is None:
         return False
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = _quiet_parse(text)
+    if tree is None:
         return True
     parents: dict[int, ast.AST] = {}
     for node in ast.walk(tree):
@@ -7424,11 +7415,8 @@ def _odd_writes(raw: bytes) -> list[tuple[bytes, str]]:
     (`_attribute_writes_in`), computed names too; the dot scan's and `_SETATTR`'s reading
     when it cannot be parsed."""
     text = python_text(raw)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(text if text is not None else raw)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = _quiet_parse(text if text is not None else raw)
+    if tree is None:
         return [*_attribute_writes_in(raw), *((m.group(1), "?") for m in _SETATTR.finditer(raw))]
     found = list(_computed_writes(raw))
     found.extend((m.group(1), "?") for m in _SETATTR.finditer(raw))
@@ -7985,14 +7973,22 @@ def _read_module(
         return _parse_module(text, name, is_package, with_sites)
 
 
-def _parse_module(
-    text: str, name: str, is_package: bool, with_sites: bool
-) -> tuple[dict[str, Any] | None, Sites | None]:
+def _quiet_parse(text: str | bytes) -> ast.Module | None:
+    """Return a module's syntax tree, its warnings (an invalid escape) silenced; None for text
+    Python cannot parse, or whose parse runs out of depth or memory."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            tree = ast.parse(text)
+            return ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _parse_module(
+    text: str, name: str, is_package: bool, with_sites: bool
+) -> tuple[dict[str, Any] | None, Sites | None]:
+    tree = _quiet_parse(text)
+    if tree is None:
         return None, None
     summary = summarise_tree(tree, name, is_package)
     if summary is None or not with_sites:
