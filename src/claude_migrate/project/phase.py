@@ -617,6 +617,8 @@ class Project:
         self._dicts_changed: dict[tuple[str, str], bool] = {}
         # A dict's tables changed by a file of the run (`_nested_moved`).
         self._nested_changed: dict[tuple[str, str], bool] = {}
+        # A name -> the run's files spelling it as Python reads them (`_files_spelling`).
+        self._spelling: dict[str, list[str]] = {}
         self._set_outside_files: dict[str, bool] = {}
         self._writes: tuple[set[bytes], dict[bytes, set[str]]] | None = None
         # The run's files holding a write the dot scan cannot read (`_odd_names`), not parsed
@@ -5326,18 +5328,14 @@ class Project:
         run. Only files that spell the name are read."""
         found = self._nested_changed.get((module, name))
         if found is None:
-            spelled = name.encode()
             found = False
             own = self.module_path(module)
-            paths = list(self.given)
+            paths = self._files_spelling(name)
             if own is not None and str(own) not in self.given:
-                paths.append(str(own))
+                paths = [*paths, str(own)]
             for path in paths:
                 data = self._module_data(Path(path))
                 if data is None:
-                    continue
-                raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
-                if spelled not in as_python_reads(raw):
                     continue
                 text = data if isinstance(data, str) else python_text(data)
                 if text is None or _table_changed(text, name):
@@ -5436,12 +5434,10 @@ class Project:
         found = self._dicts_changed.get((module, name))
         if found is None:
             changes = _dict_changes(name)
-            spelled = name.encode()
             found = False
-            for path, data in self.given.items():
-                raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
-                if spelled not in as_python_reads(raw):
-                    continue  # a change spells the name: a file that never does changes nothing
+            # A change spells the name: a file that never does changes nothing.
+            for path in self._files_spelling(name):
+                data = self.given[path]
                 text = data if isinstance(data, str) else python_text(data)
                 if text is None or (
                     (changes.search(text) is not None or _dict_handed_on(text, name))
@@ -5450,6 +5446,20 @@ class Project:
                     found = True
                     break
             self._dicts_changed[(module, name)] = found
+        return found
+
+    def _files_spelling(self, name: str) -> list[str]:
+        """Return the run's files whose text, as Python reads it (`as_python_reads`), holds
+        `name`, once a run per name."""
+        found = self._spelling.get(name)
+        if found is None:
+            spelled = name.encode()
+            found = []
+            for path, data in self.given.items():
+                raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+                if spelled in as_python_reads(raw):
+                    found.append(path)
+            self._spelling[name] = found
         return found
 
     def _names_another_dict(self, path: str, text: str, module: str, name: str) -> bool:
