@@ -1966,6 +1966,8 @@ class ValueResolver:
                     nested = bound.get(id(element.value))
                     if nested is None:
                         nested = self.expand(element.value, scope, depth + 1)
+                    if nested.opaque:
+                        _overridable(entries)
                     self._merge(entries, nested)
                     continue
                 key = string_value(element.key)
@@ -2504,6 +2506,13 @@ def _or_operands(node: cst.BooleanOperation) -> list[cst.BaseExpression]:
         else:
             found.append(side)
     return found
+
+
+def _overridable(entries: Entries) -> None:
+    """Leave every key set so far present with a value unknown: a later `**spread` of a dict
+    whose keys we cannot all see may replace any of them (`{"temperature": t, **extra}`)."""
+    entries.unknown_keys.update(entries.items)
+    entries.items.clear()
 
 
 def _put(entries: Entries, entry: Entry, nested: bool) -> None:
