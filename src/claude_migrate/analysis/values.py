@@ -92,6 +92,10 @@ class Value:
     # Set on a relied-on default when some in-project call also passes the parameter: the
     # default is one of the values the call sends, not the only one.
     given_too: bool = False
+    # Set when the value is a module-level constant that other files of the run bind to the
+    # same literal (the project phase's `bound_alike`): those files, where a fix of the
+    # constant alone would be undone.
+    set_elsewhere: tuple[str, ...] = ()
 
 
 UNKNOWN = Value(False)
@@ -495,6 +499,9 @@ class ValueResolver:
             # A local bound to a relied-on default (`max_tokens = kwargs.pop("max_tokens",
             # 4096)`, `x = param`) is that default: found and fixed there, not at the call,
             # where a value would replace what the other callers pass.
+            elsewhere = inner.set_elsewhere
+            if binding.scope.kind == "module" and self.symbols is not None:
+                elsewhere = elsewhere or self.symbols.bound_alike(node.value)
             return Value(
                 True,
                 inner.value,
@@ -502,6 +509,7 @@ class ValueResolver:
                 inner.via or node.value,
                 default=inner.default,
                 given_too=inner.given_too,
+                set_elsewhere=elsewhere,
             )
         if isinstance(node, (cst.List, cst.Tuple)):
             return self._sequence(node, scope, depth)
