@@ -128,3 +128,34 @@ def test_options_a_callers_dict_without_the_key_leaves_reported(tmp_path: Path) 
         },
     )
     assert _lines(root) == [("app/use.py", 3)]
+
+
+_DICT_CALL = """from anthropic import Anthropic
+
+client = Anthropic()
+BASE = {{"model": "claude-sonnet-4-6", "max_tokens": 100, "messages": []}}
+
+
+def ask(extra):
+    request = dict({made})
+    with client.messages.stream(**request) as stream:
+        return stream.get_final_message()
+"""
+
+
+@pytest.mark.parametrize(
+    ("made", "reported"),
+    [
+        # Keywords replace what the positional mapping holds: `extra` may replace 0.9.
+        ('{"temperature": 0.9, **BASE}, **extra', False),
+        # A keyword and a `**` spread never give one key both (that raises): 0.9 is sent.
+        ("BASE, temperature=0.9, **extra", True),
+        # Every key of the spread is seen, and `temperature` is not one.
+        ('{"temperature": 0.9, **BASE}, **BASE', True),
+    ],
+)
+def test_a_dict_call_reads_a_spread_after_its_mapping_as_replacing_it(
+    tmp_path: Path, made: str, reported: bool
+) -> None:
+    root = write_tree(tmp_path, {"app.py": _DICT_CALL.format(made=made)})
+    assert bool(_lines(root)) is reported

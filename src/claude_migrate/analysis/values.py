@@ -1988,22 +1988,41 @@ class ValueResolver:
                 entries.unknown_keys.discard(key)
             return entries
         if isinstance(node, cst.Call):
-            for arg in node.args:
-                if arg.keyword is not None:
-                    key = arg.keyword.value
-                    entries.items[key] = Entry(
-                        key, arg, arg.value, self.value(arg.value, scope, depth + 1), node
-                    )
-                elif arg.star == "**" or (arg.star == "" and arg is node.args[0]):
-                    # `dict(**other)`, or `dict(other)`: a copy of a dict we may see.
-                    nested = bound.get(id(arg.value)) if arg.star else None
-                    if nested is None:
-                        nested = self.expand(arg.value, scope, depth + 1)
-                    self._merge(entries, nested)
-                else:
-                    entries.opaque = True
-            return entries
+            return self._dict_call_entries(node, scope, depth, bound)
         return None
+
+    def _dict_call_entries(
+        self, node: cst.Call, scope: Scope, depth: int, bound: Mapping[int, Entries]
+    ) -> Entries:
+        """`entries_of_dict` for a `dict(...)` call. Its keywords replace what its positional
+        mapping holds (`dict(base, **extra)`), and collide with each other only by raising:
+        a `**` spread of keys we cannot all see leaves the mapping's keys open, not theirs."""
+        entries = Entries()
+        copied: set[str] = set()
+        for arg in node.args:
+            if arg.keyword is not None:
+                key = arg.keyword.value
+                entries.items[key] = Entry(
+                    key, arg, arg.value, self.value(arg.value, scope, depth + 1), node
+                )
+                copied.discard(key)
+            elif arg.star == "**" or (arg.star == "" and arg is node.args[0]):
+                # `dict(**other)`, or `dict(other)`: a copy of a dict we may see.
+                nested = bound.get(id(arg.value)) if arg.star else None
+                if nested is None:
+                    nested = self.expand(arg.value, scope, depth + 1)
+                if arg.star and nested.opaque:
+                    for key in copied & set(entries.items):
+                        entries.items.pop(key)
+                        entries.unknown_keys.add(key)
+                if not arg.star:
+                    copied = set(nested.items)
+                else:
+                    copied -= set(nested.items) | nested.unknown_keys
+                self._merge(entries, nested)
+            else:
+                entries.opaque = True
+        return entries
 
     @staticmethod
     def _merge(entries: Entries, more: Entries) -> None:
