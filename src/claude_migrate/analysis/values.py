@@ -1642,7 +1642,7 @@ class ValueResolver:
             if built is None:
                 return None
             entries = built
-        if entries.opaque and not entries.items:
+        if entries.opaque and not entries.items and not entries.unknown_keys:
             return None
         self.expanded.add(id(node))
         self._bind_params(entries, node, helper, scope, depth)
