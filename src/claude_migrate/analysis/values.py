@@ -145,6 +145,9 @@ class Entries:
     opaque: bool = False
     # Keys proven present with a value we cannot know.
     unknown_keys: set[str] = field(default_factory=set)
+    # Keys written in the dict that a later `**spread` may give another value (`{"prompt": p,
+    # **extra}`): present whatever the spread holds.
+    replaceable: set[str] = field(default_factory=set)
 
     def get(self, *names: str) -> Entry | None:
         for name in names:
@@ -2027,6 +2030,7 @@ class ValueResolver:
     @staticmethod
     def _merge(entries: Entries, more: Entries) -> None:
         entries.opaque = entries.opaque or more.opaque
+        entries.replaceable.update(more.replaceable)
         for key, entry in more.items.items():
             entries.items[key] = entry
             entries.unknown_keys.discard(key)
@@ -2539,6 +2543,7 @@ def _overridable(entries: Entries) -> None:
     """Leave every key set so far present with a value unknown: a later `**spread` of a dict
     whose keys we cannot all see may replace any of them (`{"temperature": t, **extra}`)."""
     entries.unknown_keys.update(entries.items)
+    entries.replaceable.update(entries.items)
     entries.items.clear()
 
 
