@@ -217,7 +217,10 @@ def test_module_level_calls_are_recorded_breadth_first_nested_scopes_included() 
         ("config[0]", ["sub", ["name", "config"], None]),
         ("PROVIDERS[name]", ["sub", ["name", "PROVIDERS"], None, ["name", "name"]]),
         ("items[1:]", UNKNOWN_EXPR),
-        ("{'a': 1, **rest}", ["dict", {"a": ["lit", 1]}, True, ["rest"]]),
+        # A later spread may replace `a`: not an entry. One written after it is.
+        ("{'a': 1, **rest}", ["dict", {}, True, ["rest"]]),
+        ("{**rest, 'a': 1}", ["dict", {"a": ["lit", 1]}, True, ["rest"]]),
+        ("{'a': 1, **{'b': 2}}", ["dict", {"a": ["lit", 1], "b": ["lit", 2]}, True, []]),
         ("{**make(), 'a': 1}", ["dict", {"a": ["lit", 1]}, True, []]),
         (
             "f(*args, key=1, **extra)",

@@ -120,6 +120,9 @@ def _sampling(
         return
     present: dict[str, Entry] = {}
     hidden: list[str] = []  # may be sent from where the analysis cannot read
+    # Keys the request holds with a value the analysis cannot read (`{"temperature": t,
+    # **extra}`: a later spread may replace the value, not take the key away).
+    held = [c for c, names in sampling_names(site).items() if site.params.unknown_keys & set(names)]
     for canonical, names in sampling_names(site).items():
         entry = site.params.get(*names)
         if entry is None:
@@ -151,12 +154,13 @@ def _sampling(
             )
         return
     pair = ("temperature", "top_p")
-    if unseen and any(p in present for p in pair) and any(p in hidden for p in pair):
+    sends = [p for p in pair if p in present or p in held]
+    if unseen and sends and any(p in hidden and p != sends[0] for p in pair):
         # A model moving here: the request sends one of the pair and may carry the other from
         # a value the analysis cannot read (options passed through, `{**base, **extra}`), which
         # the pair together answers 400 to.
-        sent = next(p for p in pair if p in present)
-        other = next(p for p in pair if p in hidden)
+        sent = sends[0]
+        other = next(p for p in pair if p in hidden and p != sent)
         yield Problem(
             "sampling",
             site.node,

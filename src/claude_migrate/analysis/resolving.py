@@ -38,6 +38,10 @@ class SymbolResolver(Protocol):
         """Return whether another file may bind this module's top-level `name` (the phase's
         `bound_outside`)."""
 
+    def bound_alike(self, name: str) -> tuple[str, ...]:
+        """Return the files that bind this module's top-level `name` to the literal it gives
+        (the phase's `bound_alike`)."""
+
     def own_function(self, qualname: str) -> dict[str, Any] | None:
         """Return the project facts of a function of this module, by its qualified name."""
 

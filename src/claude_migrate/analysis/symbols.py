@@ -387,6 +387,16 @@ class Resolver:
         own = self.project.modules.get(self.project.module, {})
         return name in own.get("bound_outside", ())
 
+    def bound_alike(self, name: str) -> tuple[str, ...]:
+        """Return the files of the run that bind this module's top-level `name` from outside
+        to the literal the module gives it (`generate.MAX_TOKENS = MAX_TOKENS` from a preset
+        holding the same value): the phase reads the literal as sent, but a fix of it alone
+        is undone when they run."""
+        if self.project is None:
+            return ()
+        own = self.project.modules.get(self.project.module, {})
+        return tuple(own.get("bound_alike", {}).get(name, ()))
+
     def own_function(self, qualname: str) -> dict[str, Any] | None:
         """Return the project facts of a function of this module, by its qualified name."""
         if self.project is None:

@@ -75,8 +75,8 @@ def value_edit(
     per file, not once per call.
     """
     value = entry.value
-    if value.node is None:
-        return None
+    if value.node is None or value.set_elsewhere:
+        return None  # other files bind the constant too: the literal alone is not what runs
     constant = value.via
     if (
         constant is None

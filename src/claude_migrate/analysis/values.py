@@ -92,6 +92,10 @@ class Value:
     # Set on a relied-on default when some in-project call also passes the parameter: the
     # default is one of the values the call sends, not the only one.
     given_too: bool = False
+    # Set when the value is a module-level constant that other files of the run bind to the
+    # same literal (the project phase's `bound_alike`): those files, where a fix of the
+    # constant alone would be undone.
+    set_elsewhere: tuple[str, ...] = ()
 
 
 UNKNOWN = Value(False)
@@ -141,6 +145,9 @@ class Entries:
     opaque: bool = False
     # Keys proven present with a value we cannot know.
     unknown_keys: set[str] = field(default_factory=set)
+    # Keys written in the dict that a later `**spread` may give another value (`{"prompt": p,
+    # **extra}`): present whatever the spread holds.
+    replaceable: set[str] = field(default_factory=set)
 
     def get(self, *names: str) -> Entry | None:
         for name in names:
@@ -495,6 +502,9 @@ class ValueResolver:
             # A local bound to a relied-on default (`max_tokens = kwargs.pop("max_tokens",
             # 4096)`, `x = param`) is that default: found and fixed there, not at the call,
             # where a value would replace what the other callers pass.
+            elsewhere = inner.set_elsewhere
+            if binding.scope.kind == "module" and self.symbols is not None:
+                elsewhere = elsewhere or self.symbols.bound_alike(node.value)
             return Value(
                 True,
                 inner.value,
@@ -502,6 +512,7 @@ class ValueResolver:
                 inner.via or node.value,
                 default=inner.default,
                 given_too=inner.given_too,
+                set_elsewhere=elsewhere,
             )
         if isinstance(node, (cst.List, cst.Tuple)):
             return self._sequence(node, scope, depth)
@@ -1688,7 +1699,7 @@ class ValueResolver:
             if built is None:
                 return None
             entries = built
-        if entries.opaque and not entries.items:
+        if entries.opaque and not entries.items and not entries.unknown_keys:
             return None
         self.expanded.add(id(node))
         self._bind_params(entries, node, helper, scope, depth)
@@ -2054,6 +2065,8 @@ class ValueResolver:
                     nested = bound.get(id(element.value))
                     if nested is None:
                         nested = self.expand(element.value, scope, depth + 1)
+                    if nested.opaque:
+                        _overridable(entries)
                     self._merge(entries, nested)
                     continue
                 key = string_value(element.key)
@@ -2066,26 +2079,46 @@ class ValueResolver:
                 entries.unknown_keys.discard(key)
             return entries
         if isinstance(node, cst.Call):
-            for arg in node.args:
-                if arg.keyword is not None:
-                    key = arg.keyword.value
-                    entries.items[key] = Entry(
-                        key, arg, arg.value, self.value(arg.value, scope, depth + 1), node
-                    )
-                elif arg.star == "**" or (arg.star == "" and arg is node.args[0]):
-                    # `dict(**other)`, or `dict(other)`: a copy of a dict we may see.
-                    nested = bound.get(id(arg.value)) if arg.star else None
-                    if nested is None:
-                        nested = self.expand(arg.value, scope, depth + 1)
-                    self._merge(entries, nested)
-                else:
-                    entries.opaque = True
-            return entries
+            return self._dict_call_entries(node, scope, depth, bound)
         return None
+
+    def _dict_call_entries(
+        self, node: cst.Call, scope: Scope, depth: int, bound: Mapping[int, Entries]
+    ) -> Entries:
+        """`entries_of_dict` for a `dict(...)` call. Its keywords replace what its positional
+        mapping holds (`dict(base, **extra)`), and collide with each other only by raising:
+        a `**` spread of keys we cannot all see leaves the mapping's keys open, not theirs."""
+        entries = Entries()
+        copied: set[str] = set()
+        for arg in node.args:
+            if arg.keyword is not None:
+                key = arg.keyword.value
+                entries.items[key] = Entry(
+                    key, arg, arg.value, self.value(arg.value, scope, depth + 1), node
+                )
+                copied.discard(key)
+            elif arg.star == "**" or (arg.star == "" and arg is node.args[0]):
+                # `dict(**other)`, or `dict(other)`: a copy of a dict we may see.
+                nested = bound.get(id(arg.value)) if arg.star else None
+                if nested is None:
+                    nested = self.expand(arg.value, scope, depth + 1)
+                if arg.star and nested.opaque:
+                    for key in copied & set(entries.items):
+                        entries.items.pop(key)
+                        entries.unknown_keys.add(key)
+                if not arg.star:
+                    copied = set(nested.items)
+                else:
+                    copied -= set(nested.items) | nested.unknown_keys
+                self._merge(entries, nested)
+            else:
+                entries.opaque = True
+        return entries
 
     @staticmethod
     def _merge(entries: Entries, more: Entries) -> None:
         entries.opaque = entries.opaque or more.opaque
+        entries.replaceable.update(more.replaceable)
         for key, entry in more.items.items():
             entries.items[key] = entry
             entries.unknown_keys.discard(key)
@@ -2592,6 +2625,14 @@ def _or_operands(node: cst.BooleanOperation) -> list[cst.BaseExpression]:
         else:
             found.append(side)
     return found
+
+
+def _overridable(entries: Entries) -> None:
+    """Leave every key set so far present with a value unknown: a later `**spread` of a dict
+    whose keys we cannot all see may replace any of them (`{"temperature": t, **extra}`)."""
+    entries.unknown_keys.update(entries.items)
+    entries.replaceable.update(entries.items)
+    entries.items.clear()
 
 
 def _put(entries: Entries, entry: Entry, nested: bool) -> None:

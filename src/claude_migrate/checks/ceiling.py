@@ -125,7 +125,7 @@ class CeilingCheck(Check["FileContext"]):
                 via += f" {site.via.describe(entry.key, (ctx.path, ctx.place_label))} and"
             fix = None
             why_not = self.withholds(ctx, site) or _restated(ctx, site, entry, self.parameter)
-            why_not = why_not or _falls_back(site, entry, fix_to, maximum)
+            why_not = why_not or _falls_back(site, entry, fix_to, maximum) or _set_elsewhere(entry)
             shared = None if why_not else shared_dict(ctx, entry)
             found = None
 
@@ -174,6 +174,17 @@ class CeilingCheck(Check["FileContext"]):
                 related=site.via.related(entry.key, self.label) if site.via else (),
             )
             yield Reading(site, entry, diagnostic)
+
+
+def _set_elsewhere(entry: Entry) -> str:
+    """Return why a constant other files of the run bind to the same literal gets no fix ("" if
+    none do): changed here alone, it is set back when they run."""
+    files = entry.value.set_elsewhere
+    if not files:
+        return ""
+    shown = ", ".join(files)
+    sets = "sets" if len(files) == 1 else "set"
+    return f"{shown} also {sets} {entry.value.via} to it, which a fix here alone would not change"
 
 
 def _written_elsewhere(ctx: FileContext, entry: Entry) -> str:

@@ -165,7 +165,7 @@ class LegacyCompletionsCheck(Check["FileContext"]):
             elif (
                 site.family == BEDROCK
                 and site.target.location == "json-body"
-                and (site.params.get("prompt") is not None)
+                and (site.params.get("prompt") is not None or "prompt" in site.params.replaceable)
             ):
                 legacy_spans.append(ctx.span(site.node))
                 yield ctx.diagnostic(

@@ -641,6 +641,8 @@ class Project:
         self._declared_global: dict[tuple[str, str], bool] = {}
         # Per (module, name), whether another file may bind it (`_module_name_set`).
         self._module_names_set: dict[tuple[str, str], bool] = {}
+        # Module-level names other files bind to the literal the module gives (`_bound_alike`).
+        self._names_bound_alike: set[tuple[str, str]] = set()
         # The run's files by their display path (`_summarise_writer`), made on first use.
         self._given_by_display: dict[str, str] | None = None
         # Whether `self` may name a class in some method of the run (`_self_may_be_a_class`).
@@ -1347,10 +1349,11 @@ class Project:
                 outside = self._attribute_writes(name.encode())[1]
                 short = module.rpartition(".")[2]
                 computed = self._owners.get(ANY_ATTRIBUTE, {}).values()
-                found = (
-                    name.encode() in outside or name in self._attributes_set_anywhere()
-                ) and not self._bound_alike(module, name)
-                found = found or any(short in owners for owners in computed)
+                written = name.encode() in outside or name in self._attributes_set_anywhere()
+                alike = written and self._bound_alike(module, name)
+                found = (written and not alike) or any(short in owners for owners in computed)
+                if alike and not found:
+                    self._names_bound_alike.add(key)
             self._module_names_set[key] = found
         return found
 
@@ -5242,7 +5245,24 @@ class Project:
         bound = self._values_bound_outside(module) if module in self._given_modules() else []
         if bound:
             derived["bound_outside"] = bound
+        alike = self._values_bound_alike(module) if module in self._given_modules() else {}
+        if alike:
+            derived["bound_alike"] = alike
         return derived
+
+    def _values_bound_alike(self, module: str) -> dict[str, list[str]]:
+        """Return the module-level names of `module` that files of the run bind from outside
+        to the literal the module gives them (`_bound_alike`), with those files: the value is
+        what a call reads, but a fix written at the module's literal is undone when one of
+        them runs (`generate.MAX_TOKENS = MAX_TOKENS` from a preset)."""
+        found: dict[str, list[str]] = {}
+        for name in sorted(self.summaries[module]["assigns"]):
+            if (
+                not self._module_name_set(module, name)
+                and (module, name) in self._names_bound_alike
+            ):
+                found[name] = self._writers_of(name)
+        return found
 
     def _values_bound_outside(self, module: str) -> list[str]:
         """Return the module-level names of `module` holding a value (a literal, a dict, what
@@ -6541,7 +6561,14 @@ class Project:
             if name != module
         )
         own = derived[module]
-        if not (relevant or constants or own["names"] or own["classes"] or "bound_outside" in own):
+        if not (
+            relevant
+            or constants
+            or own["names"]
+            or own["classes"]
+            or "bound_outside" in own
+            or "bound_alike" in own
+        ):
             return None  # nothing the project says changes this file's findings
         digest = hashlib.blake2b("\n".join(digests).encode(), digest_size=12).hexdigest()
         return ProjectView(module, derived, digest, relevant)

@@ -166,17 +166,30 @@ def _percent(node: ast.BinOp, depth: int) -> Expr:
 
 def _dict(node: ast.Dict, depth: int) -> Expr:
     """A dict literal: its string-keyed entries, whether any other key makes it opaque, and
-    the names spread into it (`{**kwargs}`)."""
+    the names spread into it (`{**kwargs}`).
+
+    An entry a later `**spread` may replace is not one: `{"temperature": t, **extra}` sends
+    what `extra` holds when it has the key, so only a spread of a dict literal whose keys are
+    all seen keeps the entries before it that it lacks."""
     entries: dict[str, Expr] = {}
     opaque = False
     spreads: list[str] = []
     for name, value in zip(node.keys, node.values, strict=False):
         if type(name) is ast.Constant and isinstance(name.value, str):
             entries[name.value] = expr(value, depth + 1)
+            continue
+        opaque = True
+        if name is not None:
+            continue
+        inner = (
+            _dict(value, depth + 1) if type(value) is ast.Dict and depth < MAX_EXPR_DEPTH else None
+        )
+        if inner is None or inner[2]:
+            entries.clear()
         else:
-            opaque = True
-            if name is None and type(value) is ast.Name:
-                spreads.append(value.id)
+            entries.update(inner[1])
+        if type(value) is ast.Name:
+            spreads.append(value.id)
     return ["dict", entries, opaque, spreads]
 
 
