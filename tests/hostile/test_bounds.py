@@ -8,12 +8,15 @@ message.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import select
+import struct
 import subprocess
 import sys
 import time
+import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -672,3 +675,40 @@ def test_a_yaml_anchor_bomb_keeps_the_files_findings(tmp_path: Path) -> None:
     report = json.loads(done.stdout)
     assert report["errors"] == []
     assert [(d["code"], d["line"]) for d in report["diagnostics"]] == [("CM302", 1)]
+
+
+def _index_of(*names: bytes) -> bytes:
+    """A version 2 git index listing `names` (null stat data and object names)."""
+    entries = b""
+    for name in names:
+        entry = b"\0" * 24 + struct.pack(">I", 0o100644) + b"\0" * 32
+        entry += struct.pack(">H", min(len(name), 0xFFF)) + name
+        entries += entry + b"\0" * (8 - len(entry) % 8)
+    data = b"DIRC" + struct.pack(">II", 2, len(names)) + entries
+    return data + hashlib.sha1(data).digest()
+
+
+def test_a_tracked_name_of_thousands_of_folders_costs_memory_linear_in_its_length(
+    tmp_path: Path,
+) -> None:
+    """A tree bringing its own `.git` (an archive, a CI artifact) lists in its index a name of
+    8,000 folders (16 KB). Which folders hold a tracked file was the set of every name's
+    folder prefixes, 8,000 strings of up to 16 KB: 64 MB for this name, 10^10 bytes for one of
+    100,000 parts. Now the names are kept in order and a folder is looked up among them."""
+    from claude_migrate.discovery.collect import _GitIgnores
+
+    tree = tmp_path / "unpacked"
+    write_tree(tree, {"app.py": CALL, "a/x.py": CALL, "b/y.py": CALL})
+    (tree / ".git").mkdir()
+    (tree / ".git" / "index").write_bytes(_index_of(b"a/x.py", b"a/" * 8000 + b"deep.py"))
+    ignores = _GitIgnores()
+    tracemalloc.start()
+    try:
+        held = [ignores.tracked(tree / name, True) for name in ("a", "a/a/a", "b", "a/x.py")]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert held == [True, True, False, False]
+    assert ignores.tracked(tree / "a" / "x.py", False)
+    assert not ignores.tracked(tree / "b" / "y.py", False)
+    assert peak < 4_000_000, peak
