@@ -712,3 +712,41 @@ def test_a_tracked_name_of_thousands_of_folders_costs_memory_linear_in_its_lengt
     assert ignores.tracked(tree / "a" / "x.py", False)
     assert not ignores.tracked(tree / "b" / "y.py", False)
     assert peak < 4_000_000, peak
+
+
+def test_a_test_file_naming_a_module_by_hundreds_of_parts_is_read_in_linear_memory(
+    tmp_path: Path,
+) -> None:
+    """A test file patching `p0.p1. ... .p299.chat.MODEL` and importing 50 names from a module
+    of 300 parts. Each run of a dotted name's parts was kept as a name the test may use for a
+    module: 45,000 strings for the patch target, again for each name imported (a target of
+    3,000 parts did not finish in a minute). Runs of up to eight parts name the same modules,
+    as a module's names are every tail of its path."""
+    from claude_migrate.analysis import doubles
+
+    dotted = ".".join(f"p{i}" for i in range(300))
+    imported = ", ".join(f"a{i}" for i in range(50))
+    test = f"""from unittest.mock import patch
+from {dotted} import {imported}
+
+def test_ask():
+    with patch("{dotted}.chat.MODEL", "claude-2.1"):
+        pass
+"""
+    write_tree(tmp_path, {
+        "pyproject.toml": "", "chat.py": "MODEL = 1\n", "tests/test_chat.py": test,
+        "other.py": "", "tests/test_other.py": "import x.other\n",
+    })  # fmt: skip
+    doubles.forget()
+    tracemalloc.start()
+    try:
+        found = doubles.importing_tests(str(tmp_path / "chat.py"))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+        doubles.forget()
+    assert found == [str(tmp_path / "tests" / "test_chat.py")]
+    assert doubles.importing_tests(str(tmp_path / "other.py")) == [
+        str(tmp_path / "tests" / "test_other.py")
+    ]
+    assert peak < 5_000_000, peak

@@ -57,6 +57,8 @@ STATE_SECONDS = 5.0
 # The calls whose first argument may name a patch target (`mock.patch("app.chat.MODEL")`,
 # `patch.object`, pytest's `monkeypatch.setattr("app.chat.MODEL", ...)` and `setitem`).
 PATCHERS = frozenset({"patch", "object", "setattr", "setitem"})
+# The most parts of a dotted name read as one module name (`_add_runs`).
+MAX_RUN = 8
 MAX_REMEMBERED = 65536  # test file versions whose imported modules are kept
 _ESCAPE = re.compile(r"\\[xuUN0-7]")  # a string literal's escape that may spell a letter
 _states: dict[str, tuple[float, str]] = {}
@@ -488,20 +490,28 @@ def _imported_modules(tree: ast.Module) -> frozenset[str]:
 
 
 def _add_dotted(modules: set[str], dotted: str) -> None:
-    """Add every run of a dotted name's parts (`a.b.c`: a, b, c, a.b, b.c, a.b.c)."""
-    if not dotted:
-        return
-    parts = dotted.split(".")
-    for i in range(len(parts)):
-        for j in range(i + 1, len(parts) + 1):
-            modules.add(".".join(parts[i:j]))
+    """Add every run of a dotted name's parts (`a.b.c`: a, b, c, a.b, b.c, a.b.c) of up to
+    MAX_RUN parts."""
+    if dotted:
+        _add_runs(modules, dotted.split("."))
+
+
+def _add_runs(modules: set[str], parts: list[str], last_only: bool = False) -> None:
+    """Add the runs of `parts` of up to MAX_RUN parts (only those ending at the last part, when
+    told). A module's names are all the tails of its path (`_module_names`), so a longer run
+    naming one holds a run of MAX_RUN parts naming it too; every run of a name of thousands
+    of parts would be billions of strings."""
+    for end in [len(parts)] if last_only else range(1, len(parts) + 1):
+        for start in range(max(0, end - MAX_RUN), end):
+            modules.add(".".join(parts[start:end]))
 
 
 def _imported_from(modules: set[str], node: ast.ImportFrom) -> None:
-    base = node.module or ""
-    _add_dotted(modules, base)
+    base = node.module.split(".") if node.module else []
+    _add_runs(modules, base)
+    tail = base[-(MAX_RUN - 1) :]
     for alias in node.names:
-        _add_dotted(modules, f"{base}.{alias.name}" if base else alias.name)
+        _add_runs(modules, [*tail, alias.name], last_only=True)
 
 
 def _patched_module(node: ast.Call) -> str:
