@@ -61,6 +61,10 @@ PATCHERS = frozenset({"patch", "object", "setattr", "setitem"})
 MAX_RUN = 8
 MAX_REMEMBERED = 65536  # test file versions whose imported modules are kept
 _ESCAPE = re.compile(r"\\[xuUN0-7]")  # a string literal's escape that may spell a letter
+# What may stand between string literals Python joins into one (`_joined_literals`).
+_BETWEEN_LITERALS = re.compile(r"[\s\\\"']+")
+_COMMENT = re.compile(r"#[^\n]*")
+_PREFIX = re.compile(r"[rRuU](?=[\"'])")
 _states: dict[str, tuple[float, str]] = {}
 _modules_read: dict[tuple[str, str], frozenset[str] | None] = {}  # (path, stamp) -> modules
 _roots: dict[str, tuple[float, str]] = {}  # a file's folder -> its project's root, the same way
@@ -239,7 +243,23 @@ def _may_spell(text: str | None, words: frozenset[str]) -> bool:
         return False
     if any(word in text for word in words):
         return True
-    return not text.isascii() or _ESCAPE.search(text) is not None
+    if not text.isascii() or _ESCAPE.search(text) is not None:
+        return True
+    return ('"' in text or "'" in text) and any(
+        word in squeezed for squeezed in _joined_literals(text) for word in words
+    )
+
+
+def _joined_literals(text: str) -> Iterator[str]:
+    """Yield the text with what may stand between string literals Python joins (`"a" "pp"`,
+    across lines and comments, a second one's `r` or `u` prefix) taken out, as the one string
+    Python reads them as (`app`): a comment, or a prefix, once taken out and once kept, so
+    that a `#` or an `r` inside a literal cannot hide a spelling either way."""
+    for comments in (False, True):
+        for prefixes in (False, True):
+            joined = _COMMENT.sub("", text) if comments else text
+            joined = _PREFIX.sub("", joined) if prefixes else joined
+            yield _BETWEEN_LITERALS.sub("", joined)
 
 
 @cache
