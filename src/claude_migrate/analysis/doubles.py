@@ -65,6 +65,8 @@ _ESCAPE = re.compile(r"\\[xuUN0-7]")  # a string literal's escape that may spell
 _BETWEEN_LITERALS = re.compile(r"[\s\\\"']+")
 _COMMENT = re.compile(r"#[^\n]*")
 _PREFIX = re.compile(r"[rRuU](?=[\"'])")
+# What a test file standing in for a call spells (as written, or as Python reads it).
+_DOUBLE_WORDS = frozenset({"create", "MockTransport", *ENDPOINTS})
 _states: dict[str, tuple[float, str]] = {}
 _modules_read: dict[tuple[str, str], frozenset[str] | None] = {}  # (path, stamp) -> modules
 _roots: dict[str, tuple[float, str]] = {}  # a file's folder -> its project's root, the same way
@@ -386,12 +388,7 @@ def _doubles_in(path: Path, relative: str, with_recordings: bool = True) -> list
     if text is None:
         return found
     replayed = _replayed(str(path), relative, "messages", frozenset()) if with_recordings else []
-    if (
-        "create" not in text
-        and "MockTransport" not in text
-        and not replayed
-        and not any(p in text for p in ENDPOINTS)
-    ):
+    if not replayed and not _may_spell(text, _DOUBLE_WORDS):
         return found
     tree = _parsed(text)
     if tree is None:
