@@ -8,6 +8,7 @@ message.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -23,7 +24,7 @@ from typing import Any
 
 import pytest
 from helpers import SRC, write_tree
-from operations import python_calls
+from operations import calls_made, python_calls
 from test_inputs import CALL
 
 
@@ -191,6 +192,48 @@ def test_2000_chained_classes_end_at_the_depth_limit_without_a_recursion_error(
     found, small, large = _linear(tmp_path, monkeypatch, _chained_classes, (500, 2000))
     assert found, "the module's own Claude call is still read"
     assert large < 5 * small, (small, large)
+
+
+def _chained_constructors(count: int) -> str:
+    lines = [
+        "import anthropic",
+        "class C0:",
+        "    def __init__(self, model='claude-sonnet-4-5', **kwargs):",
+        "        self.model = model",
+        "        self.client = anthropic.Anthropic()",
+        "    def ask(self):",
+        "        return self.client.messages.create(model=self.model, max_tokens=9, messages=[])",
+    ]
+    lines += [
+        f"class C{i}(C{i - 1}):\n    def __init__(self, **kwargs):\n"
+        "        super().__init__(**kwargs)"
+        for i in range(1, count)
+    ]
+    lines.append(f"C{count - 1}().ask()")
+    return "\n".join(lines) + "\n"
+
+
+def test_a_chain_of_classes_each_with_its_own_constructor_is_read_in_linear_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`class C1(C0)` ... 600 times, each `__init__` handing its keywords to `super()`: the
+    methods each class inherits were found by going over every function of the module for
+    each class of its method resolution order, n * n steps of built-in calls (2,000 classes
+    took 108 s). The module's methods are now grouped by class once. Measured: 1,016,143 and
+    3,530,051 calls for 150 and 600 classes (before: 2,043,790 and 21,138,848)."""
+    from claude_migrate import api
+
+    work = []
+    for size in (150, 600):
+        tree = tmp_path / f"c{size}"
+        write_tree(tree, {"app.py": _chained_constructors(size)})
+        monkeypatch.chdir(tree)
+        request = api.Request(paths=(Path("."),), no_cache=True, jobs=1, output_format="json")
+        outcome, calls = calls_made(functools.partial(api.check, request))
+        assert outcome.exit_status == 1, outcome.messages
+        assert json.loads(outcome.report)["diagnostics"], "the module's Claude call is read"
+        work.append(calls)
+    assert work[1] < 5 * work[0], work
 
 
 def test_hundreds_of_subclasses_overriding_a_base_class_hook_are_read_in_bounded_work(
