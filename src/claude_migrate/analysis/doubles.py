@@ -67,6 +67,10 @@ _COMMENT = re.compile(r"#[^\n]*")
 _PREFIX = re.compile(r"[rRuU](?=[\"'])")
 # What a test file standing in for a call spells (as written, or as Python reads it).
 _DOUBLE_WORDS = frozenset({"create", "MockTransport", *ENDPOINTS})
+# Test file versions' joined literals (`_may_spell`), up to this many characters in all.
+MAX_JOINED = 32 * 1024 * 1024
+_joined: dict[tuple[str, str], str] = {}
+_joined_size = 0
 _states: dict[str, tuple[float, str]] = {}
 _modules_read: dict[tuple[str, str], frozenset[str] | None] = {}  # (path, stamp) -> modules
 _roots: dict[str, tuple[float, str]] = {}  # a file's folder -> its project's root, the same way
@@ -93,6 +97,7 @@ def forget() -> None:
     _states.clear()
     _roots.clear()
     _modules_read.clear()
+    _remember_joined(("", ""), "", forget=True)
 
 
 def project_root(path: str) -> str:
@@ -228,28 +233,47 @@ def _importing(path: str, root: str, digest: str, packages: str) -> tuple[str, .
     words = frozenset(name.rpartition(".")[2] for name in names)
     found = []
     for test in _test_files(root):
-        modules = _modules_read.get((str(test), file_stamp(str(test))))
-        if modules is None and _may_spell(_source(test), words):
+        key = (str(test), file_stamp(str(test)))
+        modules = _modules_read.get(key)
+        if modules is None and _may_spell(_source(test), words, key):
             modules = _modules_of(test)
         if modules and modules & names:
             found.append(str(test))
     return tuple(found)
 
 
-def _may_spell(text: str | None, words: frozenset[str]) -> bool:
+def _may_spell(text: str | None, words: frozenset[str], key: tuple[str, str] | None = None) -> bool:
     """Return whether a file's text may name a module by one of `words` (the last part of each
     dotted name it may use): it holds one of them as written, or it has what Python reads as
     another spelling (a non-ASCII identifier, NFKC-normalised; an escape in a string literal,
-    which a patch target may be)."""
+    which a patch target may be; string literals Python joins). With the file's `key` (path,
+    stamp), the joined literals are worked out once per version of the file."""
     if text is None:
         return False
     if any(word in text for word in words):
         return True
     if not text.isascii() or _ESCAPE.search(text) is not None:
         return True
-    return ('"' in text or "'" in text) and any(
-        word in squeezed for squeezed in _joined_literals(text) for word in words
-    )
+    if '"' not in text and "'" not in text:
+        return False
+    joined = _joined.get(key) if key is not None else None
+    if joined is None:
+        joined = "\0".join(_joined_literals(text))
+        if key is not None:
+            _remember_joined(key, joined)
+    return any(word in joined for word in words)
+
+
+def _remember_joined(key: tuple[str, str], joined: str, forget: bool = False) -> None:
+    """Keep a test file version's joined literals; drop them all when told to `forget` or
+    when keeping this one would pass MAX_JOINED."""
+    global _joined_size
+    if forget or _joined_size + len(joined) > MAX_JOINED:
+        _joined.clear()
+        _joined_size = 0
+    if not forget:
+        _joined[key] = joined
+        _joined_size += len(joined)
 
 
 def _joined_literals(text: str) -> Iterator[str]:
