@@ -205,8 +205,9 @@ def test_a_test_of_another_module_or_of_other_values_leaves_the_fix(cli: Cli) ->
     assert "max_tokens=1024, temperature=0.0" in fixed
 
 
-# The same test naming the module only as Python reads it: an escape in the patch target, or
-# an identifier NFKC-normalised to the module's name (the text never spells `app` itself).
+# The same test naming the module only as Python reads it: an escape in the patch target, string
+# literals Python joins (`"a" "pp"`, across lines and a comment), or an identifier
+# NFKC-normalised to the module's name (the text never spells `app` itself).
 SPELLED_TESTS = {
     "escape": APP_TEST.replace("import app\n", "import importlib\n")
     .replace(
@@ -214,6 +215,19 @@ SPELLED_TESTS = {
         'with patch("\\x61pp.client.messages.create") as create:',
     )
     .replace('app.ask("hi")', 'importlib.import_module("\\x61pp").ask("hi")'),
+    "concatenated": APP_TEST.replace("import app\n", "import importlib\n")
+    .replace(
+        'with patch.object(app.client.messages, "create") as create:',
+        'with patch("a" "pp.client.messages.create") as create:',
+    )
+    .replace('app.ask("hi")', 'importlib.import_module("a" "pp").ask("hi")'),
+    "concatenated_lines": APP_TEST.replace("import app\n", "import importlib\n")
+    .replace(
+        'with patch.object(app.client.messages, "create") as create:',
+        'with patch(\n        "a"  # the package\n'
+        '        r"pp.client.messages.create"\n    ) as create:',
+    )
+    .replace('app.ask("hi")', 'importlib.import_module("a" \\\n "pp").ask("hi")'),
     "nfkc": APP_TEST.replace("import app\n", "import \uff41\uff50\uff50\n").replace(
         "app.", "\uff41\uff50\uff50."
     ),

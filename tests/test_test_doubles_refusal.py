@@ -122,6 +122,10 @@ LEGACY = (
 def test_each_shape_of_test_double_refuses_the_streaming_rewrite(
     cli: Cli, test: str, what: str
 ) -> None:
+    _refused(cli, test, what)
+
+
+def _refused(cli: Cli, test: str, what: str) -> None:
     write_tree(
         cli.cwd,
         {"pyproject.toml": "", "app/__init__.py": "", "app/llm.py": APP, "tests/test_llm.py": test},
@@ -131,6 +135,38 @@ def test_each_shape_of_test_double_refuses_the_streaming_rewrite(
     assert found[0]["fix"] is None
     assert what in found[0]["message"]
     assert "would not see the rewritten call" in found[0]["message"]
+
+
+@pytest.mark.parametrize(
+    ("spelled", "what"),
+    [
+        ("'cre' 'ate'", "mock.patch.object on messages.create"),
+        ("'cr\\x65ate'", "mock.patch.object on messages.create"),
+        ("(\n        'cr'  # the method\n        'eate'\n    )", "on messages.create"),
+    ],
+    ids=["joined", "escape", "joined_lines"],
+)
+def test_a_double_naming_create_only_as_python_reads_it_refuses_the_rewrite(
+    cli: Cli, spelled: str, what: str
+) -> None:
+    test = (
+        "from unittest import mock\nfrom app import llm\n\n\ndef test_ask():\n"
+        f"    with mock.patch.object(llm.client.messages, {spelled}) as create:\n"
+        "        llm.ask('q')\n"
+    ).replace(" as create", " as fake")
+    assert "create" not in test
+    _refused(cli, test, what)
+
+
+def test_an_http_mock_naming_the_endpoint_in_joined_literals_refuses_the_rewrite(
+    cli: Cli,
+) -> None:
+    test = (
+        "import httpx\nimport respx\nfrom app import llm\n\n\n@respx.mock\ndef test_ask():\n"
+        "    respx.post('https://api.anthropic.com/v1/mess' 'ages').mock(\n"
+        "        return_value=httpx.Response(200, json={})\n    )\n"
+    )
+    _refused(cli, test, "tests/test_llm.py:8, an HTTP mock of /v1/messages (respx.post)")
 
 
 def test_a_test_of_another_module_or_a_fake_with_stream_does_not_refuse(cli: Cli) -> None:

@@ -369,3 +369,27 @@ def test_a_committed_cache_is_not_trusted_where_git_cannot_say_it_is_tracked(
     assert named.returncode == 1, named.stdout + named.stderr
     assert "app.py:4:" in named.stdout and "CM101" in named.stdout
     assert "key file cannot be trusted" in named.stderr
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a compiled module committed without its source (`pkg/chat.pyc`, which Python "
+    "imports as `pkg.chat` when no `pkg/chat.py` is beside it) is not Python text the tool "
+    "reads: its Claude calls are unseen, and the gate neither reports them nor says the "
+    "pull request brought code it could not check",
+)
+def test_a_compiled_module_committed_without_its_source_is_not_a_green_gate(
+    tmp_path: Path,
+) -> None:
+    import py_compile
+
+    repo = _repository(tmp_path, {"pkg/__init__.py": "", "pkg/app.py": CLEAN})
+    source = tmp_path / "chat_source.py"
+    source.write_text(VIOLATION)
+    compiled = repo / "pkg" / "chat.pyc"
+    py_compile.compile(str(source), cfile=str(compiled), doraise=True)  # compiled, never run
+    clone = _push_pr(repo, {"pkg/app.py": CLEAN + "from pkg import chat\n"})
+    assert (clone / "pkg" / "chat.pyc").is_file()
+    gate = _check(clone, "--no-cache", "--trusted-config", str(_trusted_policy(tmp_path)), ".")
+    assert gate.returncode != 0, gate.stdout + gate.stderr
+    assert "pkg/chat.pyc" in gate.stdout + gate.stderr

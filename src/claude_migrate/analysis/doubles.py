@@ -57,8 +57,20 @@ STATE_SECONDS = 5.0
 # The calls whose first argument may name a patch target (`mock.patch("app.chat.MODEL")`,
 # `patch.object`, pytest's `monkeypatch.setattr("app.chat.MODEL", ...)` and `setitem`).
 PATCHERS = frozenset({"patch", "object", "setattr", "setitem"})
+# The most parts of a dotted name read as one module name (`_add_runs`).
+MAX_RUN = 8
 MAX_REMEMBERED = 65536  # test file versions whose imported modules are kept
 _ESCAPE = re.compile(r"\\[xuUN0-7]")  # a string literal's escape that may spell a letter
+# What may stand between string literals Python joins into one (`_joined_literals`).
+_BETWEEN_LITERALS = re.compile(r"[\s\\\"']+")
+_COMMENT = re.compile(r"#[^\n]*")
+_PREFIX = re.compile(r"[rRuU](?=[\"'])")
+# What a test file standing in for a call spells (as written, or as Python reads it).
+_DOUBLE_WORDS = frozenset({"create", "MockTransport", *ENDPOINTS})
+# Test file versions' joined literals (`_may_spell`), up to this many characters in all.
+MAX_JOINED = 32 * 1024 * 1024
+_joined: dict[tuple[str, str], str] = {}
+_joined_size = 0
 _states: dict[str, tuple[float, str]] = {}
 _modules_read: dict[tuple[str, str], frozenset[str] | None] = {}  # (path, stamp) -> modules
 _roots: dict[str, tuple[float, str]] = {}  # a file's folder -> its project's root, the same way
@@ -85,6 +97,7 @@ def forget() -> None:
     _states.clear()
     _roots.clear()
     _modules_read.clear()
+    _remember_joined(("", ""), "", forget=True)
 
 
 def project_root(path: str) -> str:
@@ -220,24 +233,59 @@ def _importing(path: str, root: str, digest: str, packages: str) -> tuple[str, .
     words = frozenset(name.rpartition(".")[2] for name in names)
     found = []
     for test in _test_files(root):
-        modules = _modules_read.get((str(test), file_stamp(str(test))))
-        if modules is None and _may_spell(_source(test), words):
+        key = (str(test), file_stamp(str(test)))
+        modules = _modules_read.get(key)
+        if modules is None and _may_spell(_source(test), words, key):
             modules = _modules_of(test)
         if modules and modules & names:
             found.append(str(test))
     return tuple(found)
 
 
-def _may_spell(text: str | None, words: frozenset[str]) -> bool:
+def _may_spell(text: str | None, words: frozenset[str], key: tuple[str, str] | None = None) -> bool:
     """Return whether a file's text may name a module by one of `words` (the last part of each
     dotted name it may use): it holds one of them as written, or it has what Python reads as
     another spelling (a non-ASCII identifier, NFKC-normalised; an escape in a string literal,
-    which a patch target may be)."""
+    which a patch target may be; string literals Python joins). With the file's `key` (path,
+    stamp), the joined literals are worked out once per version of the file."""
     if text is None:
         return False
     if any(word in text for word in words):
         return True
-    return not text.isascii() or _ESCAPE.search(text) is not None
+    if not text.isascii() or _ESCAPE.search(text) is not None:
+        return True
+    if '"' not in text and "'" not in text:
+        return False
+    joined = _joined.get(key) if key is not None else None
+    if joined is None:
+        joined = "\0".join(_joined_literals(text))
+        if key is not None:
+            _remember_joined(key, joined)
+    return any(word in joined for word in words)
+
+
+def _remember_joined(key: tuple[str, str], joined: str, forget: bool = False) -> None:
+    """Keep a test file version's joined literals; drop them all when told to `forget` or
+    when keeping this one would pass MAX_JOINED."""
+    global _joined_size
+    if forget or _joined_size + len(joined) > MAX_JOINED:
+        _joined.clear()
+        _joined_size = 0
+    if not forget:
+        _joined[key] = joined
+        _joined_size += len(joined)
+
+
+def _joined_literals(text: str) -> Iterator[str]:
+    """Yield the text with what may stand between string literals Python joins (`"a" "pp"`,
+    across lines and comments, a second one's `r` or `u` prefix) taken out, as the one string
+    Python reads them as (`app`): a comment, or a prefix, once taken out and once kept, so
+    that a `#` or an `r` inside a literal cannot hide a spelling either way."""
+    for comments in (False, True):
+        for prefixes in (False, True):
+            joined = _COMMENT.sub("", text) if comments else text
+            joined = _PREFIX.sub("", joined) if prefixes else joined
+            yield _BETWEEN_LITERALS.sub("", joined)
 
 
 @cache
@@ -364,12 +412,7 @@ def _doubles_in(path: Path, relative: str, with_recordings: bool = True) -> list
     if text is None:
         return found
     replayed = _replayed(str(path), relative, "messages", frozenset()) if with_recordings else []
-    if (
-        "create" not in text
-        and "MockTransport" not in text
-        and not replayed
-        and not any(p in text for p in ENDPOINTS)
-    ):
+    if not replayed and not _may_spell(text, _DOUBLE_WORDS):
         return found
     tree = _parsed(text)
     if tree is None:
@@ -488,20 +531,28 @@ def _imported_modules(tree: ast.Module) -> frozenset[str]:
 
 
 def _add_dotted(modules: set[str], dotted: str) -> None:
-    """Add every run of a dotted name's parts (`a.b.c`: a, b, c, a.b, b.c, a.b.c)."""
-    if not dotted:
-        return
-    parts = dotted.split(".")
-    for i in range(len(parts)):
-        for j in range(i + 1, len(parts) + 1):
-            modules.add(".".join(parts[i:j]))
+    """Add every run of a dotted name's parts (`a.b.c`: a, b, c, a.b, b.c, a.b.c) of up to
+    MAX_RUN parts."""
+    if dotted:
+        _add_runs(modules, dotted.split("."))
+
+
+def _add_runs(modules: set[str], parts: list[str], last_only: bool = False) -> None:
+    """Add the runs of `parts` of up to MAX_RUN parts (only those ending at the last part, when
+    told). A module's names are all the tails of its path (`_module_names`), so a longer run
+    naming one holds a run of MAX_RUN parts naming it too; every run of a name of thousands
+    of parts would be billions of strings."""
+    for end in [len(parts)] if last_only else range(1, len(parts) + 1):
+        for start in range(max(0, end - MAX_RUN), end):
+            modules.add(".".join(parts[start:end]))
 
 
 def _imported_from(modules: set[str], node: ast.ImportFrom) -> None:
-    base = node.module or ""
-    _add_dotted(modules, base)
+    base = node.module.split(".") if node.module else []
+    _add_runs(modules, base)
+    tail = base[-(MAX_RUN - 1) :]
     for alias in node.names:
-        _add_dotted(modules, f"{base}.{alias.name}" if base else alias.name)
+        _add_runs(modules, [*tail, alias.name], last_only=True)
 
 
 def _patched_module(node: ast.Call) -> str:

@@ -9,6 +9,7 @@ each once, and no folder is entered twice (see `discover`).
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 import stat
@@ -139,8 +140,8 @@ class _GitIgnores:
         self._cache: dict[Path, list[tuple[Path, pathspec.GitIgnoreSpec]]] = {}
         self._roots: dict[Path, Path | None] = {}
         self._stops: set[Path] = set()
-        # Per work tree: the files git tracks and the folders holding them (`tracked`).
-        self._tracked: dict[Path, tuple[frozenset[str], frozenset[str]]] = {}
+        # Per work tree: the files git tracks, as a set and in order (`tracked`).
+        self._tracked: dict[Path, tuple[frozenset[str], list[str]]] = {}
 
     def repo_root(self, folder: Path) -> Path | None:
         return work_tree_root(folder, self._roots)
@@ -191,18 +192,20 @@ class _GitIgnores:
         if root is None:
             return False
         if root not in self._tracked:
+            # A folder holds a tracked file when a name in order after "folder/" starts with
+            # it: no folder is spelled out per name, as each of its prefixes would cost the
+            # name's length (a name of 100,000 parts from a tree's own index: 10^10 bytes).
             names = tracked_files(root)
-            holding = frozenset(
-                "/".join(parts[:i])
-                for parts in (name.split("/") for name in names)
-                for i in range(1, len(parts))
-            )
-            self._tracked[root] = (names, holding)
-        files, folders = self._tracked[root]
+            self._tracked[root] = (names, sorted(names))
+        files, ordered = self._tracked[root]
         rel = path.relative_to(root).as_posix()
         if rel == ".":
             return bool(files)
-        return rel in (folders if is_dir else files)
+        if not is_dir:
+            return rel in files
+        folder = rel + "/"
+        at = bisect.bisect_left(ordered, folder)
+        return at < len(ordered) and ordered[at].startswith(folder)
 
     def ignored(self, path: Path, is_dir: bool) -> bool:
         decision: bool | None = None

@@ -585,6 +585,10 @@ class Project:
         self._closures: dict[str, list[str]] = {}
         # A class's project classes in method resolution order (itself first), per round.
         self._mros: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        # Per module: its functions dict (as read), and its methods by class (`_methods`).
+        self._methods_of: dict[
+            str, tuple[dict[str, Any], int, dict[str, list[tuple[str, str]]]]
+        ] = {}
         # Attribute names some function of the project sets on an object (`agent.model = m`).
         self._set_anywhere: tuple[int, frozenset[str]] | None = None
         # Attribute -> the modules whose summaries set it (`_modules_setting`), kept as
@@ -1144,6 +1148,22 @@ class Project:
                 if item not in order:
                     order.append(item)
         return order
+
+    def _methods(self, module: str, cls: str) -> list[tuple[str, str]]:
+        """Return the methods a class of `module` defines itself, as (name, qualified name), in
+        the order its summary lists them; the module's functions are grouped once, not gone
+        over for each class of a hierarchy that asks (a chain of thousands of classes)."""
+        functions = self.summaries[module]["functions"]
+        known = self._methods_of.get(module)
+        if known is None or known[0] is not functions or known[1] != len(functions):
+            grouped: dict[str, list[tuple[str, str]]] = {}
+            for qual in functions:
+                owner, dot, method = qual.rpartition(".")
+                if dot:
+                    grouped.setdefault(owner, []).append((method, qual))
+            known = (functions, len(functions), grouped)
+            self._methods_of[module] = known
+        return known[2].get(cls, [])
 
     def member(
         self, module: str, cls: str, attr: str, after: bool = False
@@ -6035,10 +6055,8 @@ class Project:
             seen: set[str] = set()
             supers: set[str] = set()
             for owner_module, owner in self.mro(module, name):
-                prefix = f"{owner}."
-                for qual in self.summaries[owner_module]["functions"]:
-                    method = qual[len(prefix) :]
-                    if not qual.startswith(prefix) or "." in method or method in supers:
+                for method, qual in self._methods(owner_module, owner):
+                    if method in supers:
                         continue
                     if method in seen:
                         # What `super().method(...)` in the class runs: the next class's
@@ -6066,10 +6084,8 @@ class Project:
         those are not the SDK client's resources."""
         defined = {attr for attr in attributes if not attr.startswith("_")}
         for owner_module, owner in self.mro(module, cls):
-            prefix = f"{owner}."
-            for qual in self.summaries[owner_module]["functions"]:
-                method = qual[len(prefix) :]
-                if qual.startswith(prefix) and "." not in method and not method.startswith("_"):
+            for method, _ in self._methods(owner_module, owner):
+                if not method.startswith("_"):
                     defined.add(method)
         return sorted(defined)
 
