@@ -2212,7 +2212,8 @@ class Project:
     def _annotated_method(self, symbol: Sym) -> Sym:
         """Return the method a parameter annotated with a project class gives
         (`def __init__(self, llm: ClaudeBackend)`, `self.llm = llm`, then `self.llm.ask(...)`):
-        the class's own, as the annotation says what the argument is. Anything else is itself."""
+        the class's own, as the annotation says what the argument is; un-annotated, the class
+        every caller's argument is an instance of. Anything else is itself."""
         if not isinstance(symbol, Param):
             return symbol
         head, rest = _split_path(symbol.name)
@@ -2221,10 +2222,12 @@ class Project:
         facts = self.summaries[symbol.module]["functions"].get(symbol.qual)
         params = facts["params"] if facts is not None else []
         annotation = next((p["annotation"] for p in params if p["name"] == head), None)
+        cls = self.evaluate(symbol.module, None, annotation) if annotation is not None else None
         if annotation is None:
-            return None
-        cls = self.evaluate(symbol.module, None, annotation)
-        if not isinstance(cls, Class):
+            # Un-annotated: the one project class every in-project caller that proves anything
+            # binds the parameter to (`run(ClaudeAgent(key))`, `Orchestrator(agent=...)`).
+            cls = self._object_of(Param(symbol.module, symbol.qual, head), None)
+        if not isinstance(cls, (Class, Obj)):
             return None
         found = self.member(cls.module, cls.name, rest[1:])
         if found is None:
