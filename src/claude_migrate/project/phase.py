@@ -2069,11 +2069,25 @@ class Project:
                 # by a caller (`query(client, model)` in a helper that never names Claude): its
                 # calls through that parameter are Claude calls, read from the next round on.
                 self.scanned.update(m for m, _ in self.facts.param_clients if m in self.summaries)
+                # ... or an instance of one project class (`consult(ClaudeAgent(key), q)`): its
+                # calls of that object's methods are wrapper calls.
+                self.scanned.update(self._object_params())
             finally:
                 self.loading = False
             after = self._changes if self.incremental else _freeze(self.facts)
             if after == before and len(self.summaries) == known:
                 break
+
+    def _object_params(self) -> set[str]:
+        """Return the modules of functions a caller hands one project class's instance, whose
+        module (or a base's) has functions the fixed point derives facts for."""
+        found: set[str] = set()
+        for (module, _), objects in self.facts.param_objects.items():
+            if module in self.scanned or module not in self.summaries:
+                continue
+            if any(cls is not None and self._useful(["obj", *cls]) for cls in objects.values()):
+                found.add(module)
+        return found
 
     def _settled_module(self, module: str) -> bool:
         """Return whether every call of a module was read since what it read last changed."""
