@@ -326,6 +326,66 @@ def test_a_request_built_and_only_inspected_sends_nothing(tmp_path: Path) -> Non
     assert _found(Cli(root), "--select", "CM101", ".") == set()
 
 
+AGENT_TABLE_AGENTS = """from anthropic import Anthropic
+
+
+class ClaudeAgent:
+    def __init__(self, key):
+        self.client = Anthropic(api_key=key)
+
+    def chat(self, prompt, max_tokens=1024):
+        with self.client.messages.stream(
+            model="claude-sonnet-4-6", max_tokens=max_tokens, messages=[prompt]
+        ) as stream:
+            return stream.get_final_text()
+
+
+class EchoAgent:
+    def chat(self, prompt, max_tokens=1024):
+        return prompt
+"""
+
+AGENT_TABLE_ORCHESTRATOR = """class Orchestrator:
+    def __init__(self, agents, primary="claude"):
+        self.agents = agents
+        self.primary = primary
+
+    def _agent(self, name):
+        return self.agents[name]
+
+    def run(self, prompt):
+        return self._agent(self.primary).chat(prompt, max_tokens=4096)
+"""
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a dict of project objects handed to a constructor (`Orchestrator({'claude': "
+    "ClaudeAgent(key), 'echo': EchoAgent()})`), kept in `self.agents` and looked up by a "
+    "key the code does not spell, is not read as its entries: only one class's instance "
+    "handed to a parameter is",
+)
+def test_a_table_of_agents_handed_to_a_constructor_is_read_as_its_entries(
+    tmp_path: Path,
+) -> None:
+    root = write_tree(
+        tmp_path / "repo",
+        {
+            "pyproject.toml": "[project]\nname='app'\n",
+            "app/__init__.py": "",
+            "app/agents.py": AGENT_TABLE_AGENTS,
+            "app/orchestrator.py": AGENT_TABLE_ORCHESTRATOR,
+            "app/main.py": (
+                "from app.agents import ClaudeAgent, EchoAgent\n"
+                "from app.orchestrator import Orchestrator\n\n"
+                'agents = {"claude": ClaudeAgent("k"), "echo": EchoAgent()}\n'
+                'Orchestrator(agents).run("hi")\n'
+            ),
+        },
+    )
+    assert _found(Cli(root), "--select", "CM102", ".") == {("app/orchestrator.py", 10, "CM102")}
+
+
 def _results_by_name(root: Path) -> dict[str, Any]:
     """Check a tree in this process (one worker); return each file's result by its name."""
     from claude_migrate.api import collect_jobs, execute
