@@ -326,6 +326,63 @@ def test_a_request_built_and_only_inspected_sends_nothing(tmp_path: Path) -> Non
     assert _found(Cli(root), "--select", "CM101", ".") == set()
 
 
+AGENT_TABLE_AGENTS = """from anthropic import Anthropic
+
+
+class ClaudeAgent:
+    def __init__(self, key):
+        self.client = Anthropic(api_key=key)
+
+    def chat(self, prompt, max_tokens=1024):
+        with self.client.messages.stream(
+            model="claude-sonnet-4-6", max_tokens=max_tokens, messages=[prompt]
+        ) as stream:
+            return stream.get_final_text()
+
+
+class EchoAgent:
+    def chat(self, prompt, max_tokens=1024):
+        return prompt
+"""
+
+AGENT_TABLE_ORCHESTRATOR = """class Orchestrator:
+    def __init__(self, agents, primary="claude"):
+        self.agents = agents
+        self.primary = primary
+
+    def run(self, prompt):
+        return self.agents["claude"].chat(prompt, max_tokens=4096)
+"""
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the one agent a literal key selects in a table handed to a constructor "
+    "(`self.agents['claude'].chat(...)`) is not read at the call: only a key the code does "
+    "not spell, which may select any of the table's agents, is (a call's own arguments are "
+    "reported by the file's analysis, which does not follow the table)",
+)
+def test_the_agent_a_literal_key_selects_in_a_handed_table_is_read(
+    tmp_path: Path,
+) -> None:
+    root = write_tree(
+        tmp_path / "repo",
+        {
+            "pyproject.toml": "[project]\nname='app'\n",
+            "app/__init__.py": "",
+            "app/agents.py": AGENT_TABLE_AGENTS,
+            "app/orchestrator.py": AGENT_TABLE_ORCHESTRATOR,
+            "app/main.py": (
+                "from app.agents import ClaudeAgent, EchoAgent\n"
+                "from app.orchestrator import Orchestrator\n\n"
+                'agents = {"claude": ClaudeAgent("k"), "echo": EchoAgent()}\n'
+                'Orchestrator(agents).run("hi")\n'
+            ),
+        },
+    )
+    assert _found(Cli(root), "--select", "CM102", ".") == {("app/orchestrator.py", 7, "CM102")}
+
+
 def _results_by_name(root: Path) -> dict[str, Any]:
     """Check a tree in this process (one worker); return each file's result by its name."""
     from claude_migrate.api import collect_jobs, execute

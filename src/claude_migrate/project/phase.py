@@ -468,6 +468,12 @@ class Facts:
     param_objects: dict[tuple[str, str], dict[str, tuple[str, str] | None]] = field(
         default_factory=dict
     )
+    # An un-annotated parameter every in-project caller that proves anything binds to one
+    # dict literal of project instances (`Orchestrator({"claude": ClaudeAgent(key), ...})`):
+    # name -> its entries as [key, module, class], or None once callers disagree.
+    param_tables: dict[tuple[str, str], dict[str, list[list[str]] | None]] = field(
+        default_factory=dict
+    )
     relied: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     # Who relies on each default: parameter -> the classes of the objects those calls make or
     # run on (("", "") for a plain function's call).
@@ -1661,6 +1667,8 @@ class Project:
             named = self.evaluate(module, function, value[3], depth + 1)
             if isinstance(named, Const) and isinstance(named.value, str):
                 key = named.value
+        if isinstance(table, Param):
+            return self._handed_table_entry(module, table, value[1], key)
         found = self._item(table, key, depth)
         if isinstance(found, (Class, Choice)) and self._registry_changed(table, value[1]):
             return None
@@ -2094,11 +2102,25 @@ class Project:
                 # by a caller (`query(client, model)` in a helper that never names Claude): its
                 # calls through that parameter are Claude calls, read from the next round on.
                 self.scanned.update(m for m, _ in self.facts.param_clients if m in self.summaries)
+                # ... or an instance of one project class (`consult(ClaudeAgent(key), q)`): its
+                # calls of that object's methods are wrapper calls.
+                self.scanned.update(self._object_params())
             finally:
                 self.loading = False
             after = self._changes if self.incremental else _freeze(self.facts)
             if after == before and len(self.summaries) == known:
                 break
+
+    def _object_params(self) -> set[str]:
+        """Return the modules of functions a caller hands one project class's instance, whose
+        module (or a base's) has functions the fixed point derives facts for."""
+        found: set[str] = set()
+        for (module, _), objects in self.facts.param_objects.items():
+            if module in self.scanned or module not in self.summaries:
+                continue
+            if any(cls is not None and self._useful(["obj", *cls]) for cls in objects.values()):
+                found.add(module)
+        return found
 
     def _settled_module(self, module: str) -> bool:
         """Return whether every call of a module was read since what it read last changed."""
@@ -2237,7 +2259,8 @@ class Project:
     def _annotated_method(self, symbol: Sym) -> Sym:
         """Return the method a parameter annotated with a project class gives
         (`def __init__(self, llm: ClaudeBackend)`, `self.llm = llm`, then `self.llm.ask(...)`):
-        the class's own, as the annotation says what the argument is. Anything else is itself."""
+        the class's own, as the annotation says what the argument is; un-annotated, the class
+        every caller's argument is an instance of. Anything else is itself."""
         if not isinstance(symbol, Param):
             return symbol
         head, rest = _split_path(symbol.name)
@@ -2246,10 +2269,12 @@ class Project:
         facts = self.summaries[symbol.module]["functions"].get(symbol.qual)
         params = facts["params"] if facts is not None else []
         annotation = next((p["annotation"] for p in params if p["name"] == head), None)
+        cls = self.evaluate(symbol.module, None, annotation) if annotation is not None else None
         if annotation is None:
-            return None
-        cls = self.evaluate(symbol.module, None, annotation)
-        if not isinstance(cls, Class):
+            # Un-annotated: the one project class every in-project caller that proves anything
+            # binds the parameter to (`run(ClaudeAgent(key))`, `Orchestrator(agent=...)`).
+            cls = self._object_of(Param(symbol.module, symbol.qual, head), None)
+        if not isinstance(cls, (Class, Obj)):
             return None
         found = self.member(cls.module, cls.name, rest[1:])
         if found is None:
@@ -4971,6 +4996,7 @@ class Project:
             if isinstance(symbol, Foreign) and symbol.qualname.startswith(TEST_DOUBLES):
                 continue  # a test double stands in for what the code is given: it proves nothing
             self._record_bound_object(key, name, self._object_of(given, symbol))
+            self._record_bound_table(module, key, name, given, arg)
             if isinstance(symbol, Client) and not symbol.path and symbol.only is None:
                 # An Anthropic SDK client, or a boto3 bedrock-runtime client (whose calls are
                 # Claude's by their model id).
@@ -5038,6 +5064,66 @@ class Project:
         objects = self._entry(self.facts.param_objects, key, "clients", dict)
         objects[name] = cls if name not in objects else None
         self._touch("clients", key)
+
+    def _record_bound_table(
+        self, module: str, key: tuple[str, str], name: str, given: Sym, arg: list[Any]
+    ) -> None:
+        """Record the entries of a dict literal of project instances a call binds a parameter
+        to, as [key, module, class]; a call binding anything else there, another such dict, or
+        one its module changes by the name passed (`agents["x"] = Other()`) makes it no table."""
+        if given is None:
+            return
+        self._read("clients", key)
+        entries: list[list[str]] | None = None
+        if (
+            isinstance(given, DictLit)
+            and not given.opaque
+            and not given.spreads
+            and 0 < len(given.entries) <= MAX_CHOICES
+            and not self._dict_moved(module, arg)
+        ):
+            found = {
+                k: self.evaluate(given.module, given.function, v) for k, v in given.entries.items()
+            }
+            objects = {k: f for k, f in found.items() if isinstance(f, Obj)}
+            if len(objects) == len(found):
+                entries = sorted([k, f.module, f.name] for k, f in objects.items())
+        tables = self.facts.param_tables.get(key, {})
+        if name in tables and tables[name] in (None, entries):
+            return
+        tables = self._entry(self.facts.param_tables, key, "clients", dict)
+        tables[name] = entries if name not in tables else None
+        self._touch("clients", key)
+
+    def _dict_moved(self, module: str, named: list[Any]) -> bool:
+        """Return whether `module`'s text may change the items of a dict by the last name of
+        `named` (`agents[k] = v`, `self.agents.update(...)`); True when its text is unread."""
+        name = named[-1] if named[0] in ("name", "attr") else None
+        if not isinstance(name, str):
+            return bool(named[0] != "dict")
+        data = self._module_data(self.module_path(module))
+        text = None if data is None else data if isinstance(data, str) else python_text(data)
+        return text is None or _dict_changes(name).search(text) is not None
+
+    def _handed_table_entry(
+        self, module: str, symbol: Param, named: list[Any], key: str | None
+    ) -> Sym:
+        """Return the project instance a parameter's dict holds by `key` (any of them for a key
+        not spelled: `self.agents[name]`), with every caller binding it to one dict literal of
+        them; unknown when the reading module, or the parameter's, changes the dict."""
+        if "." in symbol.name or "[" in symbol.name:
+            return None
+        self._read("clients", (symbol.module, symbol.qual))
+        tables = self.facts.param_tables.get((symbol.module, symbol.qual), {})
+        entries = tables.get(symbol.name)
+        if not entries or self._dict_moved(module, named):
+            return None
+        if self._dict_moved(symbol.module, ["name", symbol.name]):
+            return None
+        if key is not None:
+            chosen = [Obj(m, c) for k, m, c in entries if k == key]
+            return chosen[0] if chosen else None
+        return _union([Obj(m, c) for _, m, c in entries])
 
     def _field_reads_passed(
         self,
@@ -7210,6 +7296,7 @@ def _freeze(facts: Facts) -> str:
             sorted((list(k), sorted(v)) for k, v in facts.spread.items()),
             sorted((list(k), v) for k, v in facts.param_clients.items()),
             sorted((list(k), sorted(v.items())) for k, v in facts.param_objects.items()),
+            sorted((list(k), sorted(v.items())) for k, v in facts.param_tables.items()),
             sorted((list(k), sorted(v)) for k, v in facts.ambiguous.items()),
             sorted((list(k), sorted(v)) for k, v in facts.relied.items()),
             sorted((list(k), sorted(v)) for k, v in facts.spread_defaults.items()),
