@@ -510,3 +510,21 @@ def test_a_module_calling_only_factories_and_helpers_of_claude_code_is_not_parse
     assert by_name["caller.py"].parsed
     assert not by_name["health.py"].diagnostics
     assert not by_name["health.py"].parsed
+
+
+def test_a_handed_table_another_module_changes_is_not_read(tmp_path: Path) -> None:
+    # A plugin replaces the Claude agent in the table an orchestrator was handed: which agent
+    # answers `self.agents[name]` is no longer known.
+    root = _copy(FIXTURES / "project-agent-tables", tmp_path / "repo")
+    assert ("app/orchestrator.py", 14, "CM102") in _found(Cli(root), "--select", "CM102", ".")
+    write_tree(
+        root,
+        {
+            "app/plugins.py": (
+                "from app.agents import EchoAgent\n\n\n"
+                "def install(team):\n"
+                '    team.agents["claude"] = EchoAgent()\n'
+            )
+        },
+    )
+    assert _found(Cli(root), "--select", "CM102", ".") == set()

@@ -629,6 +629,8 @@ class Project:
         self._nested_changed: dict[tuple[str, str], bool] = {}
         # A name -> the run's files spelling it as Python reads them (`_files_spelling`).
         self._spelling: dict[str, list[str]] = {}
+        # A dict's name -> whether a file of the run may set its items (`_items_set_in_run`).
+        self._items_set: dict[str, bool] = {}
         self._set_outside_files: dict[str, bool] = {}
         self._writes: tuple[set[bytes], dict[bytes, set[str]]] | None = None
         # The run's files holding a write the dot scan cannot read (`_odd_names`), not parsed
@@ -5105,6 +5107,26 @@ class Project:
         text = None if data is None else data if isinstance(data, str) else python_text(data)
         return text is None or _dict_changes(name).search(text) is not None
 
+    def _items_set_in_run(self, named: list[Any]) -> bool:
+        """Return whether a file of the run may change the items of a dict by the last name of
+        `named` through any object (`team.agents["claude"] = Other()` in a plugin), or cannot
+        be read; each answer kept for the run."""
+        name = named[-1] if named[0] in ("name", "attr") else None
+        if not isinstance(name, str):
+            return bool(named[0] != "dict")
+        found = self._items_set.get(name)
+        if found is None:
+            changes = _dict_changes(name)
+            found = False
+            for path in self._files_spelling(name):
+                data = self.given[path]
+                text = data if isinstance(data, str) else python_text(data)
+                if text is None or changes.search(text) is not None:
+                    found = True
+                    break
+            self._items_set[name] = found
+        return found
+
     def _handed_table_entry(
         self, module: str, symbol: Param, named: list[Any], key: str | None
     ) -> Sym:
@@ -5116,7 +5138,7 @@ class Project:
         self._read("clients", (symbol.module, symbol.qual))
         tables = self.facts.param_tables.get((symbol.module, symbol.qual), {})
         entries = tables.get(symbol.name)
-        if not entries or self._dict_moved(module, named):
+        if not entries or self._dict_moved(module, named) or self._items_set_in_run(named):
             return None
         if self._dict_moved(symbol.module, ["name", symbol.name]):
             return None
