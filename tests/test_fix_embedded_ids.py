@@ -90,3 +90,38 @@ def test_an_id_stated_whole_moves_with_its_expectation(cli: Cli) -> None:
     assert "claude-sonnet-4-20250514" not in text
     after = _pytest(cli.cwd)
     assert after.returncode == 0, after.stdout + after.stderr
+
+
+LOADER = (
+    'import tomllib\n\n\ndef model_of(text):\n    return tomllib.loads(text)["model"]["name"]\n'
+)
+CONFIGURED = (
+    "from app.loader import model_of\n\n"
+    'CONFIG = """\n'
+    "[model]\n"
+    'name = "claude-3-5-sonnet-20240620"\n'
+    '"""\n\n\n'
+    "def test_the_configured_model_is_read():\n"
+    '    assert model_of(CONFIG) == "claude-3-5-sonnet-20240620"\n'
+)
+
+
+def test_an_expected_id_a_configuration_text_holds_keeps_its_model(cli: Cli) -> None:
+    write_tree(
+        cli.cwd,
+        {
+            "pyproject.toml": "",
+            "claude-migrate.toml": POLICY,
+            "conftest.py": "",
+            "app/__init__.py": "",
+            "app/loader.py": LOADER,
+            "tests/test_loader.py": CONFIGURED,
+        },
+    )
+    found = cli.json("check", "--no-cache", "--select", "CM302")["diagnostics"]
+    assert [(d["line"], d["fix"]) for d in found] == [(10, None)]
+    assert "a text of this file (line 3) holds it too" in found[0]["message"]
+    cli("fix", "--unsafe-fixes", "--no-cache", "--select", "CM302", ".")
+    assert (cli.cwd / "tests/test_loader.py").read_text() == CONFIGURED
+    after = _pytest(cli.cwd)
+    assert after.returncode == 0, after.stdout + after.stderr

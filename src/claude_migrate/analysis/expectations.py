@@ -42,6 +42,7 @@ SPELLINGS = {
     "stop_sequences": ("stop_sequences", "stopSequences", "stop"),
 }
 MAX_NODES = 20_000  # a test function larger than this is not searched
+MAX_MODULE_NODES = 400_000  # a test module larger than this is searched this far
 
 
 def restated(ctx: FileContext, site: CallSite, entry: Entry, parameter: str) -> int:
@@ -523,3 +524,37 @@ def _asserting(node: cst.CSTNode) -> bool:
     return isinstance(node, cst.Assert | cst.Comparison) or (
         isinstance(node, cst.Call) and _callee(node).startswith("assert")
     )
+
+
+def text_holding(ctx: FileContext, value: str, spelled: frozenset[str]) -> int:
+    """Return the line of the first string literal of a test file that holds the id `value`
+    inside a longer text (a TOML or YAML configuration a test writes, `name = "claude-x"`) and
+    is no model id itself (`spelled`), so no fix rewrites it; 0 when none does, or the file is
+    no test file."""
+    from claude_migrate.analysis.doubles import is_test_file, project_root
+
+    path = os.path.abspath(ctx.file_path)
+    if not is_test_file(os.path.relpath(path, project_root(path)).replace(os.sep, "/")):
+        return 0
+    finder = _TextFinder(value, spelled)
+    ctx.module.visit(finder)
+    return ctx.range(finder.found).start.line if finder.found is not None else 0
+
+
+class _TextFinder(cst.CSTVisitor):
+    def __init__(self, value: str, spelled: frozenset[str]) -> None:
+        super().__init__()
+        self.value = value
+        self.spelled = spelled
+        self.found: cst.CSTNode | None = None
+        self.seen = 0
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.seen += 1
+        if self.found is not None or self.seen > MAX_MODULE_NODES:
+            return False
+        if isinstance(node, cst.SimpleString | cst.FormattedStringText):
+            text = _key(node) if isinstance(node, cst.SimpleString) else node.value
+            if text and self.value in text and text not in self.spelled:
+                self.found = node
+        return self.found is None

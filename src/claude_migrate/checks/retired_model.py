@@ -66,6 +66,7 @@ if TYPE_CHECKING:
     import libcst as cst
 
     from claude_migrate.analysis.context import FileContext
+    from claude_migrate.analysis.model_mentions import Mention
     from claude_migrate.analysis.values import Entry
     from claude_migrate.configs.scalars import Scalar
     from claude_migrate.core.filekind import CheckContext
@@ -177,6 +178,13 @@ DROPPED = (
 EMBEDDED = (
     "the test expects this id again inside a text (line {}), which no fix rewrites: renamed "
     "alone, the code under test would give back the replacement; change both by hand"
+)
+# ... an id a test expects that a longer text of the file also holds (a configuration the test
+# writes and the code under test reads), which no fix rewrites.
+SOURCED = (
+    "a test expects it, and a text of this file (line {}) holds it too, which no fix rewrites "
+    "(a configuration the code under test reads): renamed, the test would expect the "
+    "replacement from code that still reads the old id; change both by hand"
 )
 # ... an element of a list of models that holds the replacement already, or another element
 # becoming it: the list would name one model twice and no longer the ones it named.
@@ -324,7 +332,7 @@ class RetiredModelCheck(Check["CheckContext"]):
             if not why_not and target is not None and not mention.key:
                 why_not = unread_refusal(ctx, mention.value, target)
             if not why_not and target is not None:
-                why_not = _tested(ctx, mention.node, mention.value, target, spelled)
+                why_not = _tested(ctx, mention, target, spelled)
             reported = found[index] = list(self._data(
                 ctx, start, end, mention.value, mention.spelling, taken, edit, DATA_IN_CODE,
                 why_not,
@@ -881,13 +889,17 @@ def dropped_feature(ctx: FileContext, node: cst.CSTNode, target: str) -> str:
     return "" if found is None else DROPPED.format(found[0], target, found[1])
 
 
-def _tested(
-    ctx: FileContext, node: cst.CSTNode, value: str, target: str, spelled: frozenset[str]
-) -> str:
+def _tested(ctx: FileContext, mention: Mention, target: str, spelled: frozenset[str]) -> str:
     """Return why an id literal of a test keeps its model: the test exercises a feature the
-    replacement lacks (`DROPPED`), or expects the id again inside a text (`EMBEDDED`); else ""."""
-    from claude_migrate.analysis.expectations import embedded_id
+    replacement lacks (`DROPPED`), expects the id again inside a text (`EMBEDDED`), or expects
+    an id a text of the file holds (`SOURCED`); else ""."""
+    from claude_migrate.analysis.expectations import embedded_id, text_holding
 
-    why_not = dropped_feature(ctx, node, target)
-    line = 0 if why_not else embedded_id(ctx, node, value, spelled)
-    return EMBEDDED.format(line) if line else why_not
+    why_not = dropped_feature(ctx, mention.node, target)
+    line = 0 if why_not else embedded_id(ctx, mention.node, mention.value, spelled)
+    if line:
+        return EMBEDDED.format(line)
+    if not why_not and mention.expected:
+        line = text_holding(ctx, mention.value, spelled)
+        why_not = SOURCED.format(line) if line else ""
+    return why_not
