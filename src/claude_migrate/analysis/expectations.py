@@ -42,6 +42,7 @@ SPELLINGS = {
     "stop_sequences": ("stop_sequences", "stopSequences", "stop"),
 }
 MAX_NODES = 20_000  # a test function larger than this is not searched
+MAX_MODULE_NODES = 400_000  # a test module larger than this is searched this far
 
 
 def restated(ctx: FileContext, site: CallSite, entry: Entry, parameter: str) -> int:
@@ -410,5 +411,150 @@ class _ParameterFinder(cst.CSTVisitor):
         if isinstance(node, cst.Comparison):
             sides = [node.left, *(target.comparator for target in node.comparisons)]
             if any(_key(side) == self.name for side in sides):
+                self.found = node
+        return self.found is None
+
+
+def test_names(
+    ctx: FileContext, node: cst.CSTNode, wanted: frozenset[str]
+) -> tuple[str, int] | None:
+    """Return the first of `wanted` (a beta or tool version) a string literal of the test code
+    around `node` names, with its line: the test function holding it, or the whole module for a
+    node outside any function (a module constant its tests read); None when none does or the
+    file is no test file."""
+    from claude_migrate.analysis.doubles import is_test_file, project_root
+
+    path = os.path.abspath(ctx.file_path)
+    if not is_test_file(os.path.relpath(path, project_root(path)).replace(os.sep, "/")):
+        return None
+    scope: cst.CSTNode = _function_of(ctx, node) or ctx.module
+    finder = _NameFinder(wanted)
+    scope.visit(finder)
+    if finder.found is None:
+        return None
+    text, at = finder.found
+    return text, ctx.range(at).start.line
+
+
+class _NameFinder(cst.CSTVisitor):
+    """Find the first string literal naming one of `wanted`."""
+
+    def __init__(self, wanted: frozenset[str]) -> None:
+        super().__init__()
+        self.wanted = sorted(wanted)
+        self.found: tuple[str, cst.CSTNode] | None = None
+        self.seen = 0
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.seen += 1
+        if self.found is not None or self.seen > MAX_NODES:
+            return False
+        if isinstance(node, cst.SimpleString):
+            named = [text for text in self.wanted if text in node.value]
+            if named:
+                self.found = (named[0], node)
+        return self.found is None
+
+
+def _function_of(ctx: FileContext, node: cst.CSTNode) -> cst.FunctionDef | None:
+    """Return the innermost function around `node` (None: it is outside any function)."""
+    current: cst.CSTNode | None = node
+    for _ in range(MAX_NODES):  # bounded: no parent chain is longer than the tree is large
+        current = ctx.nodes.parent(current) if current is not None else None
+        if current is None or isinstance(current, cst.FunctionDef):
+            return current
+    return None
+
+
+def embedded_id(ctx: FileContext, node: cst.CSTNode, value: str, spelled: frozenset[str]) -> int:
+    """Return the line where the test function holding the id literal `node` expects the id
+    again inside a longer text (`assert text.endswith(" [fallback to claude-x]")` beside
+    `vision_model="anthropic:claude-x"`), in an `assert`, a comparison or an assertion call's
+    arguments; 0 when it does not, or the file is no test file.
+
+    The text is no model id (`spelled`: the ids of the file's literals, renamed with this one),
+    so no fix rewrites it: renamed alone, the id changes what the code under test gives back
+    while the test still expects the old one.
+    """
+    from claude_migrate.analysis.doubles import is_test_file, project_root
+
+    start = value.find("claude")
+    if start < 0:
+        return 0
+    path = os.path.abspath(ctx.file_path)
+    if not is_test_file(os.path.relpath(path, project_root(path)).replace(os.sep, "/")):
+        return 0
+    function = _function_of(ctx, node)
+    if function is None:
+        return 0
+    finder = _EmbeddedFinder(value[start:], spelled, id(node))
+    function.visit(finder)
+    return ctx.range(finder.found).start.line if finder.found is not None else 0
+
+
+class _EmbeddedFinder(cst.CSTVisitor):
+    def __init__(self, core: str, spelled: frozenset[str], own: int) -> None:
+        super().__init__()
+        self.core = core
+        self.spelled = spelled
+        self.own = own
+        self.found: cst.CSTNode | None = None
+        self.seen = 0
+        self.depth = 0  # inside an assert, a comparison or an assertion call
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.seen += 1
+        if self.found is not None or self.seen > MAX_NODES or id(node) == self.own:
+            return False
+        if _asserting(node):
+            self.depth += 1
+        elif self.depth and isinstance(node, cst.SimpleString | cst.FormattedStringText):
+            text = _key(node) if isinstance(node, cst.SimpleString) else node.value
+            if text and self.core in text and text not in self.spelled:
+                self.found = node
+        return self.found is None
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        if _asserting(original_node):
+            self.depth -= 1
+
+
+def _asserting(node: cst.CSTNode) -> bool:
+    """Return whether `node` is an `assert`, a comparison or an assertion call."""
+    return isinstance(node, cst.Assert | cst.Comparison) or (
+        isinstance(node, cst.Call) and _callee(node).startswith("assert")
+    )
+
+
+def text_holding(ctx: FileContext, value: str, spelled: frozenset[str]) -> int:
+    """Return the line of the first string literal of a test file that holds the id `value`
+    inside a longer text (a TOML or YAML configuration a test writes, `name = "claude-x"`) and
+    is no model id itself (`spelled`), so no fix rewrites it; 0 when none does, or the file is
+    no test file."""
+    from claude_migrate.analysis.doubles import is_test_file, project_root
+
+    path = os.path.abspath(ctx.file_path)
+    if not is_test_file(os.path.relpath(path, project_root(path)).replace(os.sep, "/")):
+        return 0
+    finder = _TextFinder(value, spelled)
+    ctx.module.visit(finder)
+    return ctx.range(finder.found).start.line if finder.found is not None else 0
+
+
+class _TextFinder(cst.CSTVisitor):
+    def __init__(self, value: str, spelled: frozenset[str]) -> None:
+        super().__init__()
+        self.value = value
+        self.spelled = spelled
+        self.found: cst.CSTNode | None = None
+        self.seen = 0
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.seen += 1
+        if self.found is not None or self.seen > MAX_MODULE_NODES:
+            return False
+        if isinstance(node, cst.SimpleString | cst.FormattedStringText):
+            text = _key(node) if isinstance(node, cst.SimpleString) else node.value
+            if text and self.value in text and text not in self.spelled:
                 self.found = node
         return self.found is None

@@ -21,14 +21,17 @@ for the target) keeps its model and is reported with the reason, for `migrate --
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from claude_migrate.analysis.model_requests import Problem, edits_for, model_entry, problems
 from claude_migrate.checks.base import Check, Option, call_sites
 from claude_migrate.core.diagnostics import Applicability, Diagnostic, Edit
+from claude_migrate.core.lazy import lazy_import
 
 if TYPE_CHECKING:
+    import libcst as cst
+
     from claude_migrate.analysis.calls import CallSite
     from claude_migrate.analysis.context import FileContext
     from claude_migrate.analysis.values import Entry
@@ -36,6 +39,8 @@ if TYPE_CHECKING:
     from claude_migrate.policy.deprecations import Catalogue, Model
     from claude_migrate.policy.model_facts import Facts
     from claude_migrate.project.triage import Wanted
+else:
+    cst = lazy_import("libcst")
 
 RULE = "CM304"
 TIERS = ("opus", "sonnet", "haiku", "fable", "mythos")
@@ -162,8 +167,11 @@ class MigrateModelCheck(Check["FileContext"]):
                 continue
             moving.append((site, entry))
         merged = _merged_registers(ctx, moving)
+        going = {id(site) for site, _ in moving}
+        staying = [site for site in ctx.all_sites if id(_moving_site(ctx, site)) not in going]
         for site, entry in moving:
-            found = self._judge(ctx, site, entry, target, facts, merged.get(id(site), ""))
+            reason = merged.get(id(site), "")
+            found = self._judge(ctx, site, entry, target, facts, reason, staying)
             if found is not None:
                 readings.append(Reading(site, entry, found))
         # A model constant several calls of the module read moves once, at the constant.
@@ -177,6 +185,7 @@ class MigrateModelCheck(Check["FileContext"]):
         target: Model,
         facts: Facts | None,
         merged: str = "",
+        staying: Sequence[CallSite] = (),
     ) -> Diagnostic | None:
         from claude_migrate.analysis.bound_tools import profile_reason
         from claude_migrate.analysis.expectations import expected_id
@@ -233,6 +242,7 @@ class MigrateModelCheck(Check["FileContext"]):
             composed = missed
         else:
             composed = compose(ctx, site, entry, written)
+            composed = _unshared(ctx, site, composed, staying) or composed
         if isinstance(composed, str):
             return ctx.diagnostic(
                 self,
@@ -337,3 +347,47 @@ def _merged_registers(ctx: FileContext, moving: list[tuple[CallSite, Entry]]) ->
         if len(members) > 1
         for member in members
     }
+
+
+def _unshared(
+    ctx: FileContext,
+    site: CallSite,
+    composed: tuple[list[Edit], list[str], str] | str,
+    staying: Sequence[CallSite],
+) -> str:
+    """Return why a move's request changes cannot be made: one edits a module-level value
+    (`PARAMS = {"temperature": 0.3, "top_p": 0.9}`, read by `**PARAMS`) that a Claude call which
+    does not move also sends, whose request would change with it; "" when none does."""
+    if isinstance(composed, str) or not staying:
+        return ""
+    start, end = ctx.span(site.node)
+    outside = [edit for edit in composed[0] if edit.start < start or edit.end > end]
+    for statement in ctx.module.body if outside else ():
+        first, last = ctx.span(statement)
+        if not any(first <= edit.start and edit.end <= last for edit in outside):
+            continue
+        for name in _bound_names(statement):
+            pattern = re.compile(rf"\b{re.escape(name)}\b")
+            for other in staying:
+                scope = other.record.scope.node
+                if other is not site and pattern.search(ctx.module.code_for_node(scope)):
+                    line = ctx.range(other.node).start.line
+                    return (
+                        f"the request change edits {name}, which the call on line {line} also "
+                        "sends, and that call does not move: its request would change too; give "
+                        "the moved call its own value first"
+                    )
+    return ""
+
+
+def _bound_names(statement: cst.CSTNode) -> list[str]:
+    """Return the plain names a module-level assignment statement binds."""
+    names: list[str] = []
+    for small in (
+        getattr(statement, "body", ()) if isinstance(statement, cst.SimpleStatementLine) else ()
+    ):
+        targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else []
+        if isinstance(small, cst.AnnAssign):
+            targets = [small.target]
+        names.extend(t.value for t in targets if isinstance(t, cst.Name))
+    return names

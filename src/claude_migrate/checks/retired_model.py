@@ -66,6 +66,7 @@ if TYPE_CHECKING:
     import libcst as cst
 
     from claude_migrate.analysis.context import FileContext
+    from claude_migrate.analysis.model_mentions import Mention
     from claude_migrate.analysis.values import Entry
     from claude_migrate.configs.scalars import Scalar
     from claude_migrate.core.filekind import CheckContext
@@ -164,6 +165,26 @@ FACTS = (
     "entry of a list named for what its models can or cannot do); "
     "renamed, the old model's figures would describe the replacement: add the replacement's own "
     "entry beside it"
+)
+# ... an id in a test that exercises a beta or tool version the replacement no longer takes
+# (`rules/models.toml`'s dropped betas and tools): the code under test gates that feature on the
+# old model, so the renamed test asks it about a model the feature does not exist for.
+DROPPED = (
+    "the test code around it exercises {0!r} (line {2}), which {1!r} no longer takes: renamed, "
+    "the test would ask for the old model's feature on the replacement; change the test by hand"
+)
+# ... an id a test states again inside a longer text it expects (`" [fallback to claude-x]"`),
+# which no fix rewrites: renamed alone, the code under test answers with the replacement.
+EMBEDDED = (
+    "the test expects this id again inside a text (line {}), which no fix rewrites: renamed "
+    "alone, the code under test would give back the replacement; change both by hand"
+)
+# ... an id a test expects that a longer text of the file also holds (a configuration the test
+# writes and the code under test reads), which no fix rewrites.
+SOURCED = (
+    "a test expects it, and a text of this file (line {}) holds it too, which no fix rewrites "
+    "(a configuration the code under test reads): renamed, the test would expect the "
+    "replacement from code that still reads the old id; change both by hand"
 )
 # ... an element of a list of models that holds the replacement already, or another element
 # becoming it: the list would name one model twice and no longer the ones it named.
@@ -267,6 +288,7 @@ class RetiredModelCheck(Check["CheckContext"]):
         found: dict[int, list[Diagnostic]] = {}
         order = sorted(range(len(mentions)), key=lambda index: mentions[index].expected)
         proven = call_model_nodes(ctx)
+        spelled = frozenset(mention.value for mention in mentions)
         shared = _shared_targets(
             (mention.spelling for mention in mentions if mention.key), ctx.facts
         )
@@ -309,6 +331,8 @@ class RetiredModelCheck(Check["CheckContext"]):
                     why_not = COLLAPSES
             if not why_not and target is not None and not mention.key:
                 why_not = unread_refusal(ctx, mention.value, target)
+            if not why_not and target is not None:
+                why_not = _tested(ctx, mention, target, spelled)
             reported = found[index] = list(self._data(
                 ctx, start, end, mention.value, mention.spelling, taken, edit, DATA_IN_CODE,
                 why_not,
@@ -473,6 +497,7 @@ class RetiredModelCheck(Check["CheckContext"]):
                 if not why_not and found.target is not None:
                     why_not = missed_lookup(ctx, site, found.entry, found.target)
                     why_not = why_not or profile_reason(ctx, site, found.target)
+                    why_not = why_not or dropped_feature(ctx, site.node, found.target)
                 diagnostic = self._retired(ctx, site, found, why_not)
                 if diagnostic.fix is None:
                     kept.add(str(found.entry.value.value))
@@ -848,3 +873,33 @@ def _refused_in_entry(target: str, entry: frozenset[str], catalogue: Any) -> str
         return ""
     how = "takes no sampling parameters" if known.sampling == "none" else "takes one, not both"
     return f"the entry also sets {' and '.join(sorted(present))}, and {target!r} {how}"
+
+
+def dropped_feature(ctx: FileContext, node: cst.CSTNode, target: str) -> str:
+    """Return why an id in a test file keeps its model when the test code around it names a
+    beta or tool version `target` no longer takes (`DROPPED`), or "" when it does not."""
+    from claude_migrate.analysis.expectations import test_names
+    from claude_migrate.policy import model_facts
+    from claude_migrate.policy.model_ids import recognise
+
+    spelling = recognise(target, ctx.facts.catalogue)
+    known = model_facts.load().for_model(spelling.model.id) if spelling is not None else None
+    dropped = (*known.dropped_betas, *known.dropped_tools) if known is not None else ()
+    found = test_names(ctx, node, frozenset(dropped)) if dropped else None
+    return "" if found is None else DROPPED.format(found[0], target, found[1])
+
+
+def _tested(ctx: FileContext, mention: Mention, target: str, spelled: frozenset[str]) -> str:
+    """Return why an id literal of a test keeps its model: the test exercises a feature the
+    replacement lacks (`DROPPED`), expects the id again inside a text (`EMBEDDED`), or expects
+    an id a text of the file holds (`SOURCED`); else ""."""
+    from claude_migrate.analysis.expectations import embedded_id, text_holding
+
+    why_not = dropped_feature(ctx, mention.node, target)
+    line = 0 if why_not else embedded_id(ctx, mention.node, mention.value, spelled)
+    if line:
+        return EMBEDDED.format(line)
+    if not why_not and mention.expected:
+        line = text_holding(ctx, mention.value, spelled)
+        why_not = SOURCED.format(line) if line else ""
+    return why_not
