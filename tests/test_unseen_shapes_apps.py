@@ -1355,6 +1355,40 @@ def test_a_constant_bound_from_another_file_to_the_same_literal_gets_no_fix_ther
     assert (root / "generate.py").read_text() == before
 
 
+# A file setting an attribute of the same name on an object of its own.
+_HOLDER = """class Holder:
+    pass
+
+
+def tune():
+    holder = Holder()
+    holder.MAX_TOKENS = 4096
+    return holder
+"""
+
+
+def test_only_the_files_binding_the_module_s_constant_are_named(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "pipeline.py": _PIPELINE.format(active="default"),
+            "generate.py": _GENERATE,
+            "holder.py": _HOLDER,
+        },
+    )
+    [finding] = Cli(root).json("check", "--no-cache", "--select", "CM102", ".")["diagnostics"]
+    assert finding.get("fix") is None, finding
+    assert "pipeline.py also sets MAX_TOKENS" in finding["message"], finding
+    assert "holder.py" not in finding["message"], finding
+
+
+def test_a_constant_only_other_objects_share_the_name_of_keeps_its_fix(tmp_path: Path) -> None:
+    root = write_tree(tmp_path, {"generate.py": _GENERATE, "holder.py": _HOLDER})
+    [finding] = Cli(root).json("check", "--no-cache", "--select", "CM102", ".")["diagnostics"]
+    assert finding["fix"] is not None, finding
+    assert "also sets" not in finding["message"], finding
+
+
 def test_a_constant_copied_from_a_preset_of_another_module_is_read(tmp_path: Path) -> None:
     """`MAX_TOKENS = deepcopy(PRESETS[ACTIVE])["MAX_TOKENS"]` in the pipeline module, imported
     by the module making the call: the preset's literal is what the call sends."""

@@ -5389,8 +5389,25 @@ class Project:
                 not self._module_name_set(module, name)
                 and (module, name) in self._names_bound_alike
             ):
-                found[name] = self._writers_of(name)
+                binding = [w for w in self._writers_of(name) if self._binds(w, module, name)]
+                if binding:
+                    found[name] = binding
         return found
+
+    def _binds(self, shown: str, module: str, name: str) -> bool:
+        """Return whether a file of the run (by its display path) sets `module.name` itself,
+        not the attribute of another object (`_writes_alike` has read each of its writes)."""
+        writer = next((m for m, path in self.paths.items() if path == shown), None)
+        if writer is None or writer not in self.summaries:
+            return True
+        for function, facts in self.summaries[writer]["functions"].items():
+            for owner, held in facts["stores"].items():
+                if owner == "self" or not held.get(name):
+                    continue
+                target = self._name(writer, function, owner, 1)
+                if isinstance(target, Module) and target.name == module:
+                    return True
+        return False
 
     def _values_bound_outside(self, module: str) -> list[str]:
         """Return the module-level names of `module` holding a value (a literal, a dict, what
