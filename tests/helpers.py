@@ -61,6 +61,20 @@ class Cli:
         return json.loads(result.stdout)
 
 
+def run_tree_tests(root: Path) -> subprocess.CompletedProcess[str]:
+    """Run a checked tree's own tests with pytest, as its project would (no xdist, no cache,
+    no pytest or Anthropic settings of this run's environment)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "ANTHROPIC_"))}
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
 def run_subprocess(
     *args: str, cwd: Path, input: str | None = None
 ) -> subprocess.CompletedProcess[str]:

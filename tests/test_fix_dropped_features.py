@@ -10,12 +10,7 @@ says why; an id in a test naming no such beta still moves.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
-from helpers import Cli, write_tree
+from helpers import Cli, run_tree_tests, write_tree
 
 POLICY = "[retired-models]\nas-of = 2026-12-01\n"
 BETA = "token-efficient-tools-2025-02-19"
@@ -67,18 +62,6 @@ def _tree(cli: Cli) -> None:
     )
 
 
-def _pytest(root: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "ANTHROPIC_"))}
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-
-
 def test_an_id_in_a_test_naming_a_dropped_beta_keeps_its_model(cli: Cli) -> None:
     _tree(cli)
     found = cli.json("check", "--no-cache", "--select", "CM302")["diagnostics"]
@@ -93,12 +76,12 @@ def test_an_id_in_a_test_naming_a_dropped_beta_keeps_its_model(cli: Cli) -> None
 
 def test_the_trees_tests_pass_after_fix_unsafe_fixes(cli: Cli) -> None:
     _tree(cli)
-    assert _pytest(cli.cwd).returncode == 0
+    assert run_tree_tests(cli.cwd).returncode == 0
     cli("fix", "--unsafe-fixes", "--no-cache", "--select", "CM302", ".")
     assert (cli.cwd / "tests/test_betas.py").read_text() == TEST
     # A test naming no dropped beta moves as before.
     assert "claude-3-5-sonnet-20241022" not in (cli.cwd / "tests/test_plain.py").read_text()
-    after = _pytest(cli.cwd)
+    after = run_tree_tests(cli.cwd)
     assert after.returncode == 0, after.stdout + after.stderr
 
 

@@ -10,12 +10,7 @@ whose text the test states whole (a literal of its own, renamed with it) still m
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
-from helpers import Cli, write_tree
+from helpers import Cli, run_tree_tests, write_tree
 
 POLICY = "[retired-models]\nas-of = 2026-12-01\n"
 AGENT = (
@@ -41,18 +36,6 @@ WHOLE = (
 )
 
 
-def _pytest(root: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "ANTHROPIC_"))}
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-
-
 def _tree(cli: Cli, test: str) -> None:
     write_tree(
         cli.cwd,
@@ -76,10 +59,10 @@ def test_an_id_the_test_expects_inside_a_text_keeps_its_model(cli: Cli) -> None:
 
 def test_the_trees_tests_pass_after_fix_unsafe_fixes(cli: Cli) -> None:
     _tree(cli, TEST)
-    assert _pytest(cli.cwd).returncode == 0
+    assert run_tree_tests(cli.cwd).returncode == 0
     cli("fix", "--unsafe-fixes", "--no-cache", "--select", "CM302", ".")
     assert (cli.cwd / "tests/test_agent.py").read_text() == TEST
-    after = _pytest(cli.cwd)
+    after = run_tree_tests(cli.cwd)
     assert after.returncode == 0, after.stdout + after.stderr
 
 
@@ -88,7 +71,7 @@ def test_an_id_stated_whole_moves_with_its_expectation(cli: Cli) -> None:
     cli("fix", "--unsafe-fixes", "--no-cache", "--select", "CM302", ".")
     text = (cli.cwd / "tests/test_agent.py").read_text()
     assert "claude-sonnet-4-20250514" not in text
-    after = _pytest(cli.cwd)
+    after = run_tree_tests(cli.cwd)
     assert after.returncode == 0, after.stdout + after.stderr
 
 
@@ -123,5 +106,5 @@ def test_an_expected_id_a_configuration_text_holds_keeps_its_model(cli: Cli) -> 
     assert "a text of this file (line 3) holds it too" in found[0]["message"]
     cli("fix", "--unsafe-fixes", "--no-cache", "--select", "CM302", ".")
     assert (cli.cwd / "tests/test_loader.py").read_text() == CONFIGURED
-    after = _pytest(cli.cwd)
+    after = run_tree_tests(cli.cwd)
     assert after.returncode == 0, after.stdout + after.stderr

@@ -10,15 +10,12 @@ run with pytest, as the project's CI would.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES, marked_tree, run_subprocess
+from helpers import FIXTURES, marked_tree, run_subprocess, run_tree_tests
 from packaging.version import Version
 
 from claude_migrate.policy import releases
@@ -33,18 +30,6 @@ def tree(tmp_path: Path) -> Path:
     return copy
 
 
-def _pytest(root: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "ANTHROPIC_"))}
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-
-
 def test_check_reports_exactly_the_marked_lines(tree: Path) -> None:
     done = run_subprocess("check", "--no-cache", "--format", "json", ".", cwd=tree)
     assert done.returncode == 1, done.stderr
@@ -55,13 +40,13 @@ def test_check_reports_exactly_the_marked_lines(tree: Path) -> None:
 
 
 def test_the_trees_tests_pass_before_and_after_fix_unsafe_fixes(tree: Path) -> None:
-    before = _pytest(tree)
+    before = run_tree_tests(tree)
     assert before.returncode == 0, before.stdout + before.stderr
     done = run_subprocess(
         "fix", "--unsafe-fixes", "--no-cache", "--report", "report.json", ".", cwd=tree
     )
     assert done.returncode == 1, done.stderr  # what no fix may change remains
-    after = _pytest(tree)
+    after = run_tree_tests(tree)
     assert after.returncode == 0, after.stdout + after.stderr
     assert "3 passed" in after.stdout
     # The rewrite the tests can follow was made; the others were refused.

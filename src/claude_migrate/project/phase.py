@@ -5117,13 +5117,10 @@ class Project:
         found = self._items_set.get(name)
         if found is None:
             changes = _dict_changes(name)
-            found = False
-            for path in self._files_spelling(name):
-                data = self.given[path]
-                text = data if isinstance(data, str) else python_text(data)
-                if text is None or changes.search(text) is not None:
-                    found = True
-                    break
+            found = any(
+                text is None or changes.search(text) is not None
+                for _, text in self._texts_spelling(name)
+            )
             self._items_set[name] = found
         return found
 
@@ -5601,9 +5598,7 @@ class Project:
             changes = _dict_changes(name)
             found = False
             # A change spells the name: a file that never does changes nothing.
-            for path in self._files_spelling(name):
-                data = self.given[path]
-                text = data if isinstance(data, str) else python_text(data)
+            for path, text in self._texts_spelling(name):
                 if text is None or (
                     (changes.search(text) is not None or _dict_handed_on(text, name))
                     and not self._names_another_dict(path, text, module, name)
@@ -5626,6 +5621,13 @@ class Project:
                     found.append(path)
             self._spelling[name] = found
         return found
+
+    def _texts_spelling(self, name: str) -> Iterator[tuple[str, str | None]]:
+        """Yield each run's file spelling `name` (`_files_spelling`) with its text as Python
+        decodes it (None when it cannot be decoded)."""
+        for path in self._files_spelling(name):
+            data = self.given[path]
+            yield path, data if isinstance(data, str) else python_text(data)
 
     def _names_another_dict(self, path: str, text: str, module: str, name: str) -> bool:
         """Return whether every `name` of a file of the run is proven not to be `module`'s:
