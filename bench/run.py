@@ -396,8 +396,12 @@ def main() -> int:
             print(f"corpus {name}: ", end="", flush=True)
             built = subprocess.run(
                 [PY, str(HERE / "corpus.py"), name, str(args.corpus_dir)],
-                capture_output=True, text=True, check=True,
+                capture_output=True, text=True, check=False,
             )  # fmt: skip
+            if built.returncode != 0:
+                # corpus.py says what is missing (a snapshot to fetch, for realapps).
+                print(f"not built:\n{built.stderr.strip()}", file=sys.stderr)
+                return 2
             roots[name] = Path(built.stdout.strip())
             print(roots[name], flush=True)
     tables: dict[str, tuple[dict[str, Measure], dict[str, object]]] = {}
