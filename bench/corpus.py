@@ -178,14 +178,20 @@ def _realapps() -> list[tuple[str, str]]:
     return [(row.split("\t")[0], row.split("\t")[1]) for row in rows if row.strip()]
 
 
+def _check_snapshots() -> None:
+    mirror = Path(os.environ.get("CLAUDE_MIGRATE_MIRROR", HERE / ".mirror"))
+    for repo, _commit in _realapps():
+        git = mirror / repo.replace("/", "+") / "repo"
+        if not git.is_dir():
+            raise SystemExit(f"realapps: no snapshot of {repo} at {git}: fetch it first")
+
+
 def build_realapps(root: Path) -> None:
     import subprocess
 
     mirror = Path(os.environ.get("CLAUDE_MIGRATE_MIRROR", HERE / ".mirror"))
     for repo, commit in _realapps():
         git = mirror / repo.replace("/", "+") / "repo"
-        if not git.is_dir():
-            raise SystemExit(f"realapps: no snapshot of {repo} at {git}: fetch it first")
         dest = root / repo.replace("/", "+")
         listing = subprocess.run(
             ["git", "-C", str(git), "ls-tree", "-r", "-z", commit],
@@ -224,8 +230,11 @@ def ensure(name: str, base: Path) -> Path:
     """Return the corpus folder, building it when missing or built by another recipe."""
     build, describe = RECIPES[name]
     root = base / name
-    stamp = {"recipe": RECIPE_VERSION, **describe()}
+    # As JSON reads it back (a tuple comes back a list), so an unchanged corpus is kept.
+    stamp = json.loads(json.dumps({"recipe": RECIPE_VERSION, **describe()}))
     if _stamp(root) != stamp:
+        if name == "realapps":
+            _check_snapshots()  # before the old layout is removed
         shutil.rmtree(root, ignore_errors=True)
         root.mkdir(parents=True)
         build(root)
