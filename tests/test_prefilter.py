@@ -257,3 +257,42 @@ def test_lazy_libcst_is_the_real_module_once_used() -> None:
 
     assert calls.cst is libcst or sys.modules["libcst"] is calls.cst
     assert calls.cst.Name is libcst.Name
+
+
+def test_a_large_run_naming_claude_nowhere_spares_the_prefilter_a_second_look(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The project phase looks at every file of a large run for a Claude name before anything
+    # else; when none holds one, the prefilter is told so and looks only for the other markers
+    # (CM106's `digest(`), with the same verdicts as a run without the phase.
+    from claude_migrate.project import phase
+
+    files = {
+        f"pkg/m{i}.py": f"import hashlib\nX = hashlib.sha256(b'{i}').hexdigest()\n"
+        for i in range(phase.DISK_READ_FILES + 1)
+    }
+    files["pkg/broken.py"] = HASHING + "def f(:\n"
+    files["pkg/cache.py"] = (FIXTURES / "demo" / "app" / "cache.py").read_text(encoding="utf-8")
+    root = write_tree(tmp_path, files)
+    told: dict[str, bool] = {}
+    real = engine.prefilter
+
+    def spy(
+        data: bytes, settings: FileSettings, kind: str, path: str = "", unnamed: bool = False
+    ) -> int:
+        told[path] = told.get(path, False) or unnamed  # a file parsed is asked again, untold
+        return real(data, settings, kind, path, unnamed=unnamed)
+
+    monkeypatch.setattr(engine, "prefilter", spy)
+
+    def found() -> list[tuple[str, str, int]]:
+        run = execute(collect_jobs([root], PolicyLoader(), None), Options(), workers=1)
+        return sorted((d.path, d.code, d.line) for d in [*run.diagnostics, *run.errors])
+
+    with_phase = found()
+    python = {str(root / name) for name in files}
+    assert python <= set(told) and all(told[path] for path in python)
+    told.clear()
+    monkeypatch.setenv("CLAUDE_MIGRATE_PROJECT", "0")
+    assert found() == with_phase
+    assert python <= set(told) and not any(told.values())

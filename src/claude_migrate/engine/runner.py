@@ -360,7 +360,9 @@ SYNTAX_ONLY = 1  # names Claude, but nothing an enabled check reads: only CM001 
 PARSE = 2  # may hold a finding: parse it with LibCST and run the checks
 
 
-def prefilter(data: bytes, settings: FileSettings, kind: str, path: str = "") -> int:
+def prefilter(
+    data: bytes, settings: FileSettings, kind: str, path: str = "", unnamed: bool = False
+) -> int:
     """Return SKIP, SYNTAX_ONLY or PARSE for a file's bytes (the cheap tests before any parse).
 
     Stage one: the file holds a marker of the call-site registry (one `in` per marker over the
@@ -373,9 +375,14 @@ def prefilter(data: bytes, settings: FileSettings, kind: str, path: str = "") ->
     no enabled rule needs its tree. A file whose only markers are a rule's generic ones (CM106's
     `digest(`, which every hashing module of an ordinary tree holds) is skipped like a file
     without a marker: no rule can report on it, and it is no Claude code to vouch for.
+
+    `unnamed`: `data` is known to hold none of `targets.MARKERS` (the project phase looked for
+    them in the same bytes), so they are not looked for again.
     """
     role = file_role(path)
     exact, folded = markers_for(settings, kind, role)
+    if unnamed:
+        exact = _beyond_claude_names(exact)
     lowered: bytes | None = None
     if not any(marker in data for marker in exact):
         if not folded:
@@ -393,7 +400,14 @@ def prefilter(data: bytes, settings: FileSettings, kind: str, path: str = "") ->
             return PARSE
     if kind != "python":
         return PARSE
+    if unnamed:
+        return SKIP
     return SYNTAX_ONLY if any(marker in data for marker in CLAUDE_MARKERS) else SKIP
+
+
+@cache
+def _beyond_claude_names(markers: tuple[bytes, ...]) -> tuple[bytes, ...]:
+    return tuple(marker for marker in markers if marker not in CLAUDE_MARKERS)
 
 
 def as_read(kind: str, data: bytes) -> bytes:
@@ -409,13 +423,17 @@ def as_read(kind: str, data: bytes) -> bytes:
     return data
 
 
-def _verdict(job: Job, data: bytes, read: bytes | None = None) -> int:
+def _verdict(job: Job, data: bytes, read: bytes | None = None, unnamed: bool = False) -> int:
     """Return the prefilter's verdict, parsing a file the project phase found a use for.
 
-    `read`: the file's bytes as Python reads them (`as_read`), when already known.
+    `read`: the file's bytes as Python reads them (`as_read`), when already known; `unnamed`:
+    the project phase found none of `targets.MARKERS` in those bytes.
     """
     data = as_read(job.kind, data) if read is None else read
-    verdict = prefilter(data, job.settings, job.kind, job.path)
+    if unnamed and read is not None:
+        verdict = prefilter(data, job.settings, job.kind, job.path, unnamed=True)
+    else:
+        verdict = prefilter(data, job.settings, job.kind, job.path)
     if verdict != PARSE and job.project is not None and job.project.relevant:
         return PARSE
     if (
@@ -949,6 +967,8 @@ def run(
     seen: dict[str, bytes] = {}
     # What the project phase read of each module it parsed: the triage then needs no parse.
     read_by_phase: dict[str, tuple[str, Sites]] = {}
+    # The files of a run naming Claude nowhere, whose bytes in `seen` the phase looked at.
+    unnamed: set[str] = set()
     # The phase makes no reference cycles, and its heap (trees, summaries, views) is large and
     # mostly lives on through the run: the cyclic collector is off while the phase runs, and
     # what the phase leaves is then set aside (`gc.freeze`), so that the file phase's passes
@@ -973,6 +993,7 @@ def run(
                 wants_sites=_triage_reads(jobs, reads, seen),
                 records_of=records,
                 seen=seen,
+                unnamed=unnamed,
             )
         )
     finally:
@@ -980,7 +1001,8 @@ def run(
             gc.freeze()
             _FROZE = True
             gc.enable()
-    return _run_attached(attached, options, workers, on_result, cache, (reads, seen, read_by_phase))
+    read = (reads, seen, read_by_phase, unnamed)
+    return _run_attached(attached, options, workers, on_result, cache, read)
 
 
 def _triage_reads(
@@ -1019,10 +1041,11 @@ def _run_attached(
     workers: int | None,
     on_result: Callable[[FileResult], None] | None,
     cache: ResultCache | None,
-    read: tuple[dict[str, bytes], dict[str, bytes], dict[str, tuple[str, Sites]]],
+    read: tuple[dict[str, bytes], dict[str, bytes], dict[str, tuple[str, Sites]], set[str]],
 ) -> list[FileResult]:
     """Settle or parse the attached jobs. `read` is what the project phase read: each file's
-    bytes, the same as Python reads them (`phase.python_reads`), and the triage's sites."""
+    bytes, the same as Python reads them (`phase.python_reads`), the triage's sites, and the
+    files of a run naming Claude nowhere (`attach_project`'s `unnamed`)."""
     state = _RunState(
         attached, options, workers or default_jobs(), on_result, cache, [None] * len(attached)
     )
@@ -1043,6 +1066,7 @@ def _decide_in_main(
     reads: dict[str, bytes],
     seen: dict[str, bytes],
     read_by_phase: dict[str, tuple[str, Sites]],
+    unnamed: set[str],
 ) -> None:
     """Settle job `i` in this process when its bytes allow it, or queue it for a parse."""
     measuring = state.measuring()
@@ -1060,7 +1084,7 @@ def _decide_in_main(
     except OSError:
         state.heavy.append(i)  # let process() report it
         return
-    verdict = _verdict(job, data, read)
+    verdict = _verdict(job, data, read, job.path in unnamed)
     if verdict == SKIP:
         state.done(i, skipped(job, data))
         return

@@ -8062,6 +8062,7 @@ def attach_project(
     wants_sites: Callable[[str], bool] | None = None,
     records_of: RecordsOf | None = None,
     seen: dict[str, bytes] | None = None,
+    unnamed: set[str] | None = None,
 ) -> list[Any]:
     """Return the jobs with the project phase's view of each Python file attached.
 
@@ -8077,7 +8078,9 @@ def attach_project(
     `read_sites_of` (path -> (the text parsed, `triage.Sites`)), so it is parsed once too;
     `wants_sites` (path -> bool) says which files the triage will read, when only some.
     What Python reads of each file read from disk (`python_reads`) is left in `seen` for the
-    prefilter, which then reads those bytes rather than decoding the file again.
+    prefilter, which then reads those bytes rather than decoding the file again. When a large
+    run names Claude nowhere, the paths of those files are left in `unnamed`: their bytes in
+    `seen` hold none of `targets.MARKERS`, which the prefilter then need not look for again.
     """
     from dataclasses import replace
 
@@ -8095,6 +8098,8 @@ def attach_project(
     if seen is not None:
         seen.update(as_read)
     if _names_nothing(files, as_read):
+        if unnamed is not None:
+            unnamed.update(as_read)
         return list(jobs)  # every view would be empty: nothing to build, cache or hash
     key = _run_key(files) if cache is not None else ""
     views = _cached_views(cache, key)
