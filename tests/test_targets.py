@@ -383,21 +383,52 @@ def test_an_aisuite_client_and_model_of_another_module_are_read(tmp_path: Path) 
     assert "read by a Claude call" in retired["message"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an aisuite call whose model is its function's parameter is not read at the callers",
+AISUITE_WRAPPER = (
+    "import aisuite as ai\n"
+    "client = ai.Client()\n"
+    "def ask(model, temperature):\n"
+    "    return client.chat.completions.create(\n"
+    "        model=model, messages=[], temperature=temperature\n"
+    "    )\n"
 )
+
+
 def test_a_wrapper_passing_its_model_to_aisuite_is_read_at_its_callers(tmp_path: Path) -> None:
-    wrappers = (
-        "import aisuite as ai\n"
-        "client = ai.Client()\n"
-        "def ask(model, temperature):\n"
-        "    return client.chat.completions.create(\n"
-        "        model=model, messages=[], temperature=temperature\n"
-        "    )\n"
-    )
     calls = "from app.models import ask\nask('anthropic:claude-sonnet-4-6', 0.9)\n"
+    assert wrapper_findings(tmp_path, AISUITE_WRAPPER, calls) == {(2, "CM101")}
+
+
+def test_a_wrapper_spelling_the_anthropic_provider_around_its_model_is_read(
+    tmp_path: Path,
+) -> None:
+    wrappers = AISUITE_WRAPPER.replace("model=model", "model=f'anthropic:{model}'")
+    calls = "from app.models import ask\nask('claude-sonnet-4-6', 0.9)\nask('gpt-4o', 0.9)\n"
+    # aisuite sends `anthropic:gpt-4o` to Anthropic too, where it fails: no Claude request.
     assert wrapper_findings(tmp_path, wrappers, calls) == {(2, "CM101")}
+
+
+@pytest.mark.parametrize(
+    "models",
+    [
+        # Another provider's model.
+        ["'openai:gpt-4o'"],
+        # Claude's id with no provider: aisuite refuses a model without one.
+        ["'claude-sonnet-4-6'"],
+        # Claude through aisuite's `aws` provider, whose keywords are not the SDK's.
+        ["'aws:anthropic.claude-3-haiku-20240307-v1:0'"],
+        # Another caller's model is unknown or another vendor's: only the first call is read.
+        ["'anthropic:claude-sonnet-4-6'", "os.environ['MODEL']"],
+        ["'anthropic:claude-sonnet-4-6'", "'openai:gpt-4o'"],
+    ],
+)
+def test_a_wrapper_passing_its_model_to_aisuite_is_read_only_at_anthropics_callers(
+    tmp_path: Path, models: list[str]
+) -> None:
+    calls = "import os\nfrom app.models import ask\n" + "".join(
+        f"ask({model}, 0.9)\n" for model in models
+    )
+    claude = {(3, "CM101")} if models[0].startswith("'anthropic:") else set()
+    assert wrapper_findings(tmp_path, AISUITE_WRAPPER, calls) == claude
 
 
 def test_colon_provider_prefix_names_a_catalogue_model() -> None:

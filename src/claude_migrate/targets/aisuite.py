@@ -10,7 +10,9 @@ out, `DEFAULT_MAX_TOKENS`), `stop_sequences` (no `stop` is renamed: the SDK refu
 takes `stream` itself (`Completions.create`: `kwargs.pop("stream", False)`); with it true the call
 returns OpenAI-shaped chunks instead of a response, so a non-streaming call gets no fix. Other
 providers' models (`openai:gpt-4o`, and Claude served through another provider such as
-`aws:anthropic.claude-...`, whose provider maps the keywords its own way) are not read.
+`aws:anthropic.claude-...`, whose provider maps the keywords its own way) are not read. A call
+whose model is its function's parameter is read at the callers whose model has the `anthropic:`
+prefix (`model_prefix`: the project phase and the wrapper's call site both check it).
 """
 
 from __future__ import annotations
