@@ -721,6 +721,120 @@ def test_a_wrapper_passing_its_model_to_smolagents_is_read_at_its_callers(
     assert found == {(2, "CM101"), (4, "CM302")}
 
 
+ADK = (
+    "from google.adk.models.lite_llm import LiteLlm\n"
+    "from google.adk.models.anthropic_llm import Claude\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("call", "key"),
+    [
+        ("LiteLlm('anthropic/claude-sonnet-4-6', temperature=0.5)", "google-adk:LiteLlm"),
+        (
+            "LiteLlm(model='bedrock/anthropic.claude-sonnet-4-6', temperature=0.5)",
+            "google-adk:LiteLlm",
+        ),
+        ("LiteLlm(model='openai/gpt-4o', temperature=0.5)", None),
+        ("LiteLlm(model=name, temperature=0.5)", None),
+        ("Claude(model='claude-sonnet-4-5@20250929')", "google-adk:Claude"),
+    ],
+)
+def test_google_adk_models_are_claude_calls(call: str, key: str | None) -> None:
+    found = sites(f"{ADK}{call}\n")
+    assert [site.target.key for site in found] == ([key] if key else [])
+
+
+def test_google_adk_claude_sends_only_its_model() -> None:
+    # ADK's Claude fixes the request's max_tokens itself; a keyword it has no field for is
+    # dropped by its pydantic model, never sent.
+    site = only(f"{ADK}Claude(model='claude-sonnet-4-5@20250929', max_tokens=9000)\n")
+    assert value(site, "model") == "claude-sonnet-4-5@20250929"
+    assert site.param("max_tokens") is None
+
+
+def test_a_claude_class_of_neither_adk_nor_agno_is_no_call() -> None:
+    source = (
+        "import google.adk\n"
+        "from app.models import Claude\n"
+        "Claude(model='claude-sonnet-4-6', temperature=0.9)\n"
+    )
+    assert sites(source) == []
+
+
+@pytest.mark.parametrize(
+    ("call", "claude"),
+    [
+        ("LitellmModel(model='anthropic/claude-sonnet-4-6')", True),
+        ("LitellmModel('anthropic/claude-sonnet-4-6', api_key=key)", True),
+        ("LitellmModel(model='openai/gpt-4o-mini')", False),
+        ("LitellmModel(model=name)", False),
+    ],
+)
+def test_an_openai_agents_litellm_model_is_a_claude_call_only_with_a_claude_model(
+    call: str, claude: bool
+) -> None:
+    found = sites(f"from agents.extensions.models.litellm_model import LitellmModel\n{call}\n")
+    if not claude:
+        assert found == []
+        return
+    (site,) = found
+    assert site.target.key == "openai-agents:LitellmModel"
+    assert value(site, "model") == "anthropic/claude-sonnet-4-6"
+
+
+def test_semantic_kernel_settings_are_the_requests_keywords() -> None:
+    site = only(
+        "from semantic_kernel.connectors.ai.anthropic import AnthropicChatPromptExecutionSettings\n"
+        "AnthropicChatPromptExecutionSettings(ai_model_id='claude-sonnet-4-6', temperature=0.5,"
+        " max_tokens=300, stop_sequences=['END'])\n"
+    )
+    assert site.target.key == "semantic-kernel:AnthropicChatPromptExecutionSettings"
+    assert value(site, "model") == "claude-sonnet-4-6"
+    assert (value(site, "temperature"), value(site, "max_tokens")) == (0.5, 300)
+    assert value(site, "stop_sequences") == ["END"]
+    assert call_streams(site) is None
+
+
+def test_semantic_kernel_openai_settings_are_not_a_claude_call() -> None:
+    source = (
+        "from semantic_kernel.connectors.ai.open_ai import OpenAIChatPromptExecutionSettings\n"
+        "OpenAIChatPromptExecutionSettings(ai_model_id='claude-sonnet-4-6', temperature=0.9)\n"
+    )
+    assert sites(source) == []
+
+
+def test_a_wrapper_passing_its_model_to_adk_litellm_is_read_at_its_callers(
+    tmp_path: Path,
+) -> None:
+    found = wrapper_findings(
+        tmp_path,
+        "from google.adk.models.lite_llm import LiteLlm\n"
+        "def model(name, temperature=0.0):\n"
+        "    return LiteLlm(model=name, temperature=temperature)\n",
+        "from app.models import model\n"
+        "a = model('anthropic/claude-sonnet-4-6', temperature=0.9)\n"
+        "b = model('openai/gpt-4o', temperature=0.9)\n"
+        "c = model('anthropic/claude-3-opus-20240229')\n",
+    )
+    assert found == {(2, "CM101"), (4, "CM302")}
+
+
+def test_a_wrapper_passing_its_model_to_openai_agents_is_read_at_its_callers(
+    tmp_path: Path,
+) -> None:
+    found = wrapper_findings(
+        tmp_path,
+        "from agents.extensions.models.litellm_model import LitellmModel\n"
+        "def model(name):\n"
+        "    return LitellmModel(model=name)\n",
+        "from app.models import model\n"
+        "a = model('anthropic/claude-3-opus-20240229')\n"
+        "b = model('openai/gpt-4o')\n",
+    )
+    assert found == {(2, "CM302")}
+
+
 def test_langchain_legacy_bedrock_reads_model_kwargs_and_is_text_completions() -> None:
     site = only(
         "from langchain_community.llms import Bedrock\n"
@@ -844,6 +958,11 @@ def test_a_wrapper_passing_model_kwargs_or_a_positional_model_is_followed(tmp_pa
         "agno.models.anthropic.Claude",
         "crewai.LLM",
         "aisuite.Client",
+        "google.adk.models.lite_llm.LiteLlm",
+        "google.adk.models.anthropic_llm.Claude",
+        "agents.extensions.models.litellm_model.LitellmModel",
+        "semantic_kernel.connectors.ai.anthropic.AnthropicChatCompletion",
+        "semantic_kernel.connectors.ai.anthropic.AnthropicChatPromptExecutionSettings",
     ],
 )
 def test_the_registry_describes_every_familys_import_paths(qualname: str) -> None:
