@@ -41,7 +41,12 @@ from claude_migrate.analysis.values import (
 )
 from claude_migrate.core.lazy import lazy_import
 from claude_migrate.core.project_view import FIELD_SPECIFIERS, SUPER
-from claude_migrate.targets.aisuite import AISUITE, AISUITE_CLIENT, AISUITE_METHODS
+from claude_migrate.targets.aisuite import (
+    AISUITE,
+    AISUITE_CLIENT,
+    AISUITE_METHODS,
+    provider_target,
+)
 from claude_migrate.targets.anthropic_sdk import (
     BATCH_REQUEST_TYPES,
     NOT_GIVEN,
@@ -1253,9 +1258,10 @@ class CallFinder:
             model = self._looped_model(args.get(MODEL), record, target.model_prefix)
         if model is None and self._by_callers(args.get(MODEL), record):
             return CallSite(record, target, args, client=AISUITE)
-        if not (model and model.strip().startswith(target.model_prefix) and is_claude_model(model)):
+        key = provider_target(model) if model else None
+        if key is None:
             return None
-        return CallSite(record, target, args, client=AISUITE)
+        return CallSite(record, TARGETS[key], args, client=AISUITE)
 
     def _router_site(self, record: CallRecord) -> CallSite | None:
         """Return a LiteLLM Router's call: by a model group name the `model_list` the Router is

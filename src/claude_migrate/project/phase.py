@@ -81,7 +81,12 @@ from claude_migrate.targets import (
     langchain_target,
     sent_another_model,
 )
-from claude_migrate.targets.aisuite import AISUITE_CLIENT, AISUITE_CLIENTS, AISUITE_METHODS
+from claude_migrate.targets.aisuite import (
+    AISUITE_CLIENT,
+    AISUITE_CLIENTS,
+    AISUITE_METHODS,
+    provider_target,
+)
 from claude_migrate.targets.anthropic_sdk import (
     SDK_METHODS,
     is_first_party_client,
@@ -2611,25 +2616,22 @@ class Project:
     def _aisuite_target(
         self, module: str, function: str | None, call: list[Any], path: tuple[str, ...]
     ) -> tuple[str, dict[str, list[Any]]] | None:
-        """Return an aisuite client's request whose model, by keyword or first, is proven one
-        its `anthropic:` provider serves, or is a parameter (bare or spelled around) that is
-        where every caller passes one (`_record_models_given` reads the prefix)."""
+        """Return an aisuite client's request whose model, by keyword or first, is proven a
+        Claude model of one of its providers (`targets.aisuite.provider_target`), or is a
+        parameter (bare or spelled around) that is Claude's behind `anthropic:` where every
+        caller passes one (`_record_models_given` reads the prefix)."""
         if path not in AISUITE_METHODS:
             return None
         kwargs: dict[str, list[Any]] = call[3]
         given = kwargs.get(MODEL) or (call[2][0] if call[2] else None)
         model = self.evaluate(module, function, given) if given else None
-        target = TARGETS["aisuite:create"]
-        by_caller = given is not None and (
-            isinstance(model, Param) or self._spelled_param(module, function, given)
-        )
-        if not by_caller and not (
-            _is_claude_constant(model)
-            and isinstance(model, Const)
-            and str(model.value).strip().startswith(target.model_prefix)
-        ):
+        key: str | None = "aisuite:create"
+        if not (isinstance(model, Param) or self._spelled_param(module, function, given or [])):
+            named = isinstance(model, Const) and isinstance(model.value, str)
+            key = provider_target(str(model.value)) if isinstance(model, Const) and named else None
+        if key is None:
             return None
-        return target.key, {**kwargs, MODEL: given} if given is not None else kwargs
+        return key, {**kwargs, MODEL: given} if given is not None else kwargs
 
     def _spread_model(self, module: str, function: str | None, call: list[Any]) -> list[Any] | None:
         """Return the model expression a LiteLLM call takes from the one dict it spreads
