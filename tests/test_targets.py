@@ -811,6 +811,22 @@ def test_an_openai_agents_litellm_model_is_a_claude_call_only_with_a_claude_mode
     assert value(site, "model") == "anthropic/claude-sonnet-4-6"
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="an OpenAI Agents agent's ModelSettings are not read as its LitellmModel's request",
+)
+def test_an_openai_agents_agents_model_settings_reach_its_claude_model() -> None:
+    # `LitellmModel` sends `model_settings.temperature` with its Claude model (litellm_model.py,
+    # `_fetch_response`); the settings are the agent's, not the model's.
+    found = sites(
+        "from agents import Agent, ModelSettings\n"
+        "from agents.extensions.models.litellm_model import LitellmModel\n"
+        "Agent(name='a', model=LitellmModel('anthropic/claude-sonnet-4-6'),"
+        " model_settings=ModelSettings(temperature=0.9))\n"
+    )
+    assert [value(site, "temperature") for site in found if site.param("temperature")] == [0.9]
+
+
 def test_semantic_kernel_settings_are_the_requests_keywords() -> None:
     site = only(
         "from semantic_kernel.connectors.ai.anthropic import AnthropicChatPromptExecutionSettings\n"
