@@ -432,6 +432,18 @@ def test_a_wrapper_spelling_the_anthropic_provider_around_its_model_is_read(
     assert wrapper_findings(tmp_path, wrappers, calls) == {(2, "CM101")}
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="an aisuite wrapper's caller passing a Claude Bedrock id behind `aws:` is not read"
+    " with the parameter names the aws provider sends (`maxTokens`, `stopSequences`)",
+)
+def test_a_wrapper_passing_an_aws_claude_model_to_aisuite_is_read_at_its_callers(
+    tmp_path: Path,
+) -> None:
+    calls = "from app.models import ask\nask('aws:anthropic.claude-sonnet-4-6', 0.9)\n"
+    assert wrapper_findings(tmp_path, AISUITE_WRAPPER, calls) == {(2, "CM101")}
+
+
 @pytest.mark.parametrize(
     "models",
     [
