@@ -41,7 +41,12 @@ from claude_migrate.analysis.values import (
 )
 from claude_migrate.core.lazy import lazy_import
 from claude_migrate.core.project_view import FIELD_SPECIFIERS, SUPER
-from claude_migrate.targets.aisuite import AISUITE, AISUITE_CLIENT, AISUITE_METHODS
+from claude_migrate.targets.aisuite import (
+    AISUITE,
+    AISUITE_CLIENT,
+    AISUITE_METHODS,
+    provider_target,
+)
 from claude_migrate.targets.anthropic_sdk import (
     BATCH_REQUEST_TYPES,
     NOT_GIVEN,
@@ -705,13 +710,17 @@ class CallFinder:
         families = set()
         by_model = False
         legacy = False  # the model reaches a Text Completions call: it moves only with it
+        prefixes: set[str] = set()  # the provider prefixes the model is routed by
         for param, items in reaches.items():
             for canonical, key, path, line in items:
                 names.setdefault(str(canonical), []).append(param)
                 hops.append((param, str(path), int(line)))  # type: ignore[call-overload]
-                families.add(TARGETS[str(key)].family)
-                by_model = by_model or TARGETS[str(key)].by_model
-                legacy = legacy or (canonical == MODEL and TARGETS[str(key)].legacy)
+                reached = TARGETS[str(key)]
+                families.add(reached.family)
+                by_model = by_model or reached.by_model
+                legacy = legacy or (canonical == MODEL and reached.legacy)
+                if canonical == MODEL and reached.by_model:
+                    prefixes.add(reached.model_prefix)
         if len(families) != 1:
             return None
         fallbacks = facts.get("fallbacks", {})
@@ -735,13 +744,7 @@ class CallFinder:
             args, target, facts.get("spelled", {})
         )
         passed = model.value.value if model is not None and model.value.known else None
-        claude = isinstance(passed, str) and is_claude_model(passed)
-        if target.by_model and target.model and not claude:
-            # Those calls are Claude's only with a Claude model: the one passed here must be.
-            return None
-        if isinstance(passed, str) and not claude:
-            # Another vendor's model: the wrapper dispatches it elsewhere (a provider registry),
-            # or the call would fail; not a Claude call.
+        if _not_claudes(passed, target, prefixes):
             return None
         declared = facts.get("model_defaults", {})
         if (
@@ -1246,15 +1249,19 @@ class CallFinder:
 
     def _aisuite_site(self, record: CallRecord) -> CallSite | None:
         """Return an aisuite client's call whose model is one its `anthropic:` provider serves
-        (written here, or one element of a loop's literal list)."""
+        (written here, one element of a loop's literal list, or a parameter every caller of the
+        project gives one: the project phase reads the prefix)."""
         target = TARGETS["aisuite:create"]
         args = self._positional(record, self.kwargs(record), MODEL, 0)
         model = self._string(args.get(MODEL), record)
         if model is None:
             model = self._looped_model(args.get(MODEL), record, target.model_prefix)
-        if not (model and model.strip().startswith(target.model_prefix) and is_claude_model(model)):
+        if model is None and self._by_callers(args.get(MODEL), record):
+            return CallSite(record, target, args, client=AISUITE)
+        key = provider_target(model) if model else None
+        if key is None:
             return None
-        return CallSite(record, target, args, client=AISUITE)
+        return CallSite(record, TARGETS[key], args, client=AISUITE)
 
     def _router_site(self, record: CallRecord) -> CallSite | None:
         """Return a LiteLLM Router's call: by a model group name the `model_list` the Router is
@@ -1502,6 +1509,20 @@ class CallFinder:
         return CallSite(
             record, target, params, client=f"http:{method}", call_args=args, extra={"url": url}
         )
+
+
+def _not_claudes(passed: object, target: Target, prefixes: set[str]) -> bool:
+    """Return whether the model a wrapper's call passes (None: unknown) makes it no Claude call.
+
+    Another vendor's model: the wrapper dispatches it elsewhere (a provider registry), or the
+    call would fail. Claude's id behind another provider than the one a library routes Claude by
+    (aisuite's `aws:` where it reaches `anthropic:`): another request. An unknown model, where
+    the calls reached are Claude's only with a Claude model (`by_model`): not proven one.
+    """
+    if not isinstance(passed, str):
+        return target.by_model and bool(target.model)
+    model = passed.strip()
+    return not (is_claude_model(model) and all(model.startswith(p) for p in prefixes))
 
 
 def _routed_to_claude(value: Value, prefix: str) -> bool:

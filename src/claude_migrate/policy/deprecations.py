@@ -46,8 +46,9 @@ _CONTEXT_SUFFIX = re.compile(r"^(?P<id>.+?)(?P<suffix>:\d+k)$")
 OPENROUTER_PREFIXES = ("anthropic/",)
 OPENROUTER_VARIANTS = (":beta", ":thinking")
 # A provider prefix written with a colon (pydantic-ai: "anthropic:claude-...", "bedrock:...";
-# aisuite 0.1.14 `aisuite/client.py`: "anthropic:claude-...", the provider before the first colon).
-_PROVIDER_PREFIX = re.compile(r"^(?:anthropic|bedrock|google-vertex):")
+# aisuite 0.1.14 `aisuite/client.py`: "anthropic:claude-...", "aws:anthropic.claude-...", the
+# provider before the first colon).
+_PROVIDER_PREFIX = re.compile(r"^(?:anthropic|bedrock|google-vertex|aws):")
 
 MODEL_KEYS = (
     "id",

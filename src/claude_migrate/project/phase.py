@@ -34,7 +34,7 @@ import os
 import re
 import sys
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -81,7 +81,12 @@ from claude_migrate.targets import (
     langchain_target,
     sent_another_model,
 )
-from claude_migrate.targets.aisuite import AISUITE_CLIENT, AISUITE_CLIENTS, AISUITE_METHODS
+from claude_migrate.targets.aisuite import (
+    AISUITE_CLIENT,
+    AISUITE_CLIENTS,
+    AISUITE_METHODS,
+    provider_target,
+)
 from claude_migrate.targets.anthropic_sdk import (
     SDK_METHODS,
     is_first_party_client,
@@ -2611,21 +2616,22 @@ class Project:
     def _aisuite_target(
         self, module: str, function: str | None, call: list[Any], path: tuple[str, ...]
     ) -> tuple[str, dict[str, list[Any]]] | None:
-        """Return an aisuite client's request whose model, by keyword or first, is proven one
-        its `anthropic:` provider serves; a model its callers pass is not read yet."""
+        """Return an aisuite client's request whose model, by keyword or first, is proven a
+        Claude model of one of its providers (`targets.aisuite.provider_target`), or is a
+        parameter (bare or spelled around) that is Claude's behind `anthropic:` where every
+        caller passes one (`_record_models_given` reads the prefix)."""
         if path not in AISUITE_METHODS:
             return None
         kwargs: dict[str, list[Any]] = call[3]
         given = kwargs.get(MODEL) or (call[2][0] if call[2] else None)
         model = self.evaluate(module, function, given) if given else None
-        target = TARGETS["aisuite:create"]
-        if not (
-            _is_claude_constant(model)
-            and isinstance(model, Const)
-            and str(model.value).strip().startswith(target.model_prefix)
-        ):
+        key: str | None = "aisuite:create"
+        if not (isinstance(model, Param) or self._spelled_param(module, function, given or [])):
+            named = isinstance(model, Const) and isinstance(model.value, str)
+            key = provider_target(str(model.value)) if isinstance(model, Const) and named else None
+        if key is None:
             return None
-        return target.key, {**kwargs, MODEL: given} if given is not None else kwargs
+        return key, {**kwargs, MODEL: given} if given is not None else kwargs
 
     def _spread_model(self, module: str, function: str | None, call: list[Any]) -> list[Any] | None:
         """Return the model expression a LiteLLM call takes from the one dict it spreads
@@ -4894,13 +4900,17 @@ class Project:
         the model of a call Claude's only by its model (`Facts.model_callers`); `spelled`: the
         text the function writes around each parameter it spells a model from."""
         for name, items in reaches.items():
-            if not any(r[0] == MODEL and r[1] in TARGETS and TARGETS[r[1]].by_model for r in items):
+            routers = [TARGETS[r[1]] for r in items if r[0] == MODEL and r[1] in TARGETS]
+            if not any(target.by_model for target in routers):
                 continue
+            # A library routing by a provider prefix (aisuite's `anthropic:`) sends a Claude
+            # model to Anthropic only behind that prefix.
+            prefixes = {target.model_prefix for target in routers if target.by_model}
             arg = bound_args.get(name)
             self._read("tabled", key)
             tabled = self.facts.tabled.get(key, {}).get(name)
             given = (
-                self._gives_claude(module, function, arg, spelled.get(name), tabled)
+                self._gives_claude(module, function, arg, spelled.get(name), tabled, prefixes)
                 if arg is not None and not (call[4] or call[5])
                 else None
             )
@@ -4919,24 +4929,26 @@ class Project:
         arg: list[Any],
         spelled: list[list[str]] | None,
         tabled: list[Any] | None = None,
+        prefixes: Collection[str] = ("",),
     ) -> bool | Param:
         """Return whether an argument is a Claude model as the callee sends it (spelled with
-        the text the callee writes around it, when it does); the caller's parameter when it
-        passes one on unspelled (`Facts.model_callers` follows it to that one's callers)."""
+        the text the callee writes around it, when it does, and starting with each of
+        `prefixes`); the caller's parameter when it passes one on unspelled
+        (`Facts.model_callers` follows it to that one's callers)."""
         found = self.evaluate(module, function, arg)
         if tabled is not None:
             # The argument is a key of a table of model ids: its entry is the model sent.
             if not isinstance(found, Const) or not isinstance(found.value, str):
                 return False
             model = tabled[1].get(found.value)
-            return tabled[0] is not None and isinstance(model, str) and is_claude_model(model)
+            return tabled[0] is not None and isinstance(model, str) and _routed(model, prefixes)
         if isinstance(found, Param) and not spelled and "." not in found.name:
             return found
         if not isinstance(found, Const) or not isinstance(found.value, str):
             return False
         return all(
-            is_claude_model(prefix + found.value + suffix)
-            for prefix, suffix in spelled or [["", ""]]
+            _routed(before + found.value + after, prefixes)
+            for before, after in spelled or [["", ""]]
         )
 
     def _star_defaults(
@@ -7048,6 +7060,12 @@ def _is_claude_constant(symbol: Sym) -> bool:
         and isinstance(symbol.value, str)
         and is_claude_model(symbol.value)
     )
+
+
+def _routed(model: str, prefixes: Collection[str]) -> bool:
+    """Return whether a model id names Claude behind each provider prefix a library routing by
+    one sends it with (aisuite's `anthropic:`; "" for a library that routes by the name)."""
+    return is_claude_model(model) and all(model.strip().startswith(p) for p in prefixes)
 
 
 def _bind(

@@ -26,6 +26,7 @@ from claude_migrate.targets.base import (
 from claude_migrate.targets.bedrock import BEDROCK
 from claude_migrate.targets.crewai import CREWAI
 from claude_migrate.targets.dspy import DSPY
+from claude_migrate.targets.google_adk import ADK
 from claude_migrate.targets.haystack import HAYSTACK
 from claude_migrate.targets.http import HTTP, anthropic_endpoint
 from claude_migrate.targets.instructor import INSTRUCTOR
@@ -33,6 +34,7 @@ from claude_migrate.targets.langchain import LANGCHAIN, langchain_target
 from claude_migrate.targets.litellm import LITELLM
 from claude_migrate.targets.llama_index import LLAMAINDEX
 from claude_migrate.targets.mirascope import MIRASCOPE
+from claude_migrate.targets.openai_agents import OPENAI_AGENTS
 from claude_migrate.targets.openai_compat import OPENAI_COMPAT
 from claude_migrate.targets.pydantic_ai import PYDANTIC_AI
 from claude_migrate.targets.registry import (
@@ -46,12 +48,14 @@ from claude_migrate.targets.registry import (
     described,
     parameter_names,
 )
+from claude_migrate.targets.semantic_kernel import SEMANTIC_KERNEL
 from claude_migrate.targets.smolagents import SMOLAGENTS
 from claude_migrate.targets.strands import STRANDS
 
 __all__ = [
     "AGNO",
     "AISUITE",
+    "ADK",
     "AUTOGEN",
     "BEDROCK",
     "CALLEE_NAMES",
@@ -73,9 +77,11 @@ __all__ = [
     "MIRASCOPE",
     "MODEL",
     "ONLY_WITH",
+    "OPENAI_AGENTS",
     "OPENAI_COMPAT",
     "PYDANTIC_AI",
     "SDK",
+    "SEMANTIC_KERNEL",
     "SMOLAGENTS",
     "STOP",
     "STREAM",

@@ -21,6 +21,7 @@ import claude_migrate.targets.autogen as autogen
 import claude_migrate.targets.bedrock as bedrock
 import claude_migrate.targets.crewai as crewai
 import claude_migrate.targets.dspy as dspy
+import claude_migrate.targets.google_adk as google_adk
 import claude_migrate.targets.haystack as haystack
 import claude_migrate.targets.http as http
 import claude_migrate.targets.instructor as instructor
@@ -28,8 +29,10 @@ import claude_migrate.targets.langchain as langchain
 import claude_migrate.targets.litellm as litellm
 import claude_migrate.targets.llama_index as llama_index
 import claude_migrate.targets.mirascope as mirascope
+import claude_migrate.targets.openai_agents as openai_agents
 import claude_migrate.targets.openai_compat as openai_compat
 import claude_migrate.targets.pydantic_ai as pydantic_ai
+import claude_migrate.targets.semantic_kernel as semantic_kernel
 import claude_migrate.targets.smolagents as smolagents
 import claude_migrate.targets.strands as strands
 from claude_migrate.targets.base import Constructor, Target
@@ -53,6 +56,9 @@ FAMILIES: tuple[ModuleType, ...] = (
     smolagents,
     strands,
     mirascope,
+    google_adk,
+    openai_agents,
+    semantic_kernel,
 )
 
 TARGETS: dict[str, Target] = {
@@ -114,6 +120,7 @@ ROUTER_MARKERS: tuple[bytes, ...] = (
     b"Bedrock",
     b"dspy",
     b"aisuite",
+    b"LiteLlm",
 )
 
 
