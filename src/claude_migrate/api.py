@@ -37,6 +37,8 @@ from claude_migrate.discovery.collect import (
     discover,
     kind_of,
 )
+from claude_migrate.discovery.compiled import CODE as COMPILED_CODE
+from claude_migrate.discovery.compiled import COMPILED_KIND
 from claude_migrate.discovery.git import WorkTreeState
 from claude_migrate.discovery.git import scan as git_scan
 from claude_migrate.engine.cache import ResultCache, default_dir
@@ -74,6 +76,9 @@ class Collected:
     skipped: list[Skipped]
     # What the walk met and left alone (FIFOs, links out of the roots), and stale temporary files.
     notices: Notices = field(default_factory=Notices)
+    # With `compiled`: the compiled modules found (extension modules, bytecode, archives), as
+    # jobs of their kind; the engine never reads them (`checks.compiled_module.results`).
+    compiled: list[Job] = field(default_factory=list)
 
 
 def collect(
@@ -83,8 +88,12 @@ def collect(
     extend_ignore: Sequence[str] = (),
     force_exclude: bool = False,
     shard: Shard | None = None,
+    compiled: bool = False,
 ) -> Collected:
     """Return one job per file to check, each with its policy, and the named paths skipped.
+
+    With `compiled` (a trusted gate), the compiled modules Python may import from the tree go
+    to `Collected.compiled`.
 
     With `shard`, only that shard's share of the files (see `shard.py`). The policy and the
     reported path are those of the path found; the file read and written is its real path (a
@@ -112,8 +121,9 @@ def collect(
 
     notices = Notices()
     for candidate in discover(
-        list(paths), is_excluded, force_exclude=force_exclude, on_skip=on_skip, notices=notices
-    ):
+        list(paths), is_excluded, force_exclude=force_exclude, on_skip=on_skip, notices=notices,
+        compiled=compiled,
+    ):  # fmt: skip
         if candidate.explicit and candidate.kind == NOTEBOOK_KIND:
             why = _notebook_not_python(candidate.path)
             if why is not None:
@@ -135,7 +145,10 @@ def collect(
         jobs = select_shard(
             jobs, shard, key=lambda job: job.display, weight=lambda job: file_weight(job.path)
         )
-    return Collected(jobs, skipped, notices)
+    modules = [job for job in jobs if job.kind == COMPILED_KIND]
+    if modules:
+        jobs = [job for job in jobs if job.kind != COMPILED_KIND]
+    return Collected(jobs, skipped, notices, modules)
 
 
 def _notebook_not_python(path: Path) -> str | None:
@@ -474,6 +487,7 @@ class _Work:
     skipped: list[Skipped] = field(default_factory=list)
     notices: Notices = field(default_factory=Notices)
     stdin: StdinInput | None = None
+    compiled: list[Job] = field(default_factory=list)  # a trusted gate's compiled modules
 
 
 Stop = Callable[[str], RequestError]
@@ -527,6 +541,9 @@ def _collect_work(request: Request, options: Options, stop: Stop) -> _Work:
     select = list(request.select) if request.select is not None else None
     ignore = list(request.ignore)
     listing = request.trusted_config is not None
+    # Compiled modules are looked for in a trusted gate, and where the command line names
+    # their rule by its full code (to record a baseline of the ones a repository keeps).
+    compiled = listing or COMPILED_CODE in (*(request.select or ()), *request.extend_select)
     try:
         loader = PolicyLoader(
             request.trusted_config or request.config,
@@ -542,14 +559,15 @@ def _collect_work(request: Request, options: Options, stop: Stop) -> _Work:
             return _Work([stdin.job] if stdin.job is not None else [], stdin=stdin)
         targets = list(request.paths) or [Path(".")]
         collected = collect(
-            targets, loader, select, ignore, request.force_exclude, shard=request.shard
-        )
+            targets, loader, select, ignore, request.force_exclude, shard=request.shard,
+            compiled=compiled,
+        )  # fmt: skip
     except (ConfigError, DiscoveryError) as exc:
         raise stop(str(exc)) from None
     jobs = collected.jobs
     if listing:
         jobs = [replace(job, settings=replace(job.settings, list_suppressed=True)) for job in jobs]
-    return _Work(jobs, collected.skipped, collected.notices)
+    return _Work(jobs, collected.skipped, collected.notices, compiled=collected.compiled)
 
 
 def _checked_trees(request: Request) -> list[Path]:
@@ -695,6 +713,11 @@ def _run_work(
         raise stop(f"{exc} (is claude-migrate installed in {where}?)") from None
     if work.stdin is not None and work.stdin.result is not None:
         run = Run(results=[work.stdin.result], fixing=options.fix, unsafe=options.unsafe)
+    if work.compiled:
+        from claude_migrate.checks.compiled_module import results as compiled_results
+
+        found = compiled_results(work.compiled)
+        run = Run(results=run.results + found, fixing=options.fix, unsafe=options.unsafe)
     run.skipped = [(s.display, s.reason) for s in work.skipped if s.reason != EXCLUDED]
     run.trusted = trusted
     messages.extend(

@@ -45,6 +45,15 @@ def _reads(import_line: str, name: str = "TEMPERATURE") -> str:
     )
 
 
+def _made(import_line: str, constructor: str) -> str:
+    """A module that makes a client with `constructor` and calls it (the call is on line 4)."""
+    return (
+        f"{import_line}\n\nclient = {constructor}\n"
+        'client.messages.create(model="claude-sonnet-4-6", max_tokens=5, temperature=0.9,'
+        " messages=[])\n"
+    )
+
+
 PROJECT = {"pyproject.toml": "[project]\nname = 'app'\n"}
 
 # name -> (files, the file a pre-commit run is given, the CM101 findings as (path, line))
@@ -154,7 +163,41 @@ SHAPES: dict[str, tuple[dict[str, str], str, set[tuple[str, int]]]] = {
         "pkg/app.py",
         {("pkg/app.py", 6)},
     ),
+    # A pull request may hand the call a client class through a module of its own: the
+    # library's class, imported under the project's name, is still the library's.
+    "a client class re-exported under another name": (
+        {
+            **PROJECT,
+            "clients.py": "from anthropic import Anthropic as Claude\n",
+            "main.py": _made("from clients import Claude", "Claude()"),
+        },
+        "main.py",
+        {("main.py", 4)},
+    ),
+    "a client class bound to a name of another module": (
+        {
+            **PROJECT,
+            "pkg/__init__.py": "",
+            "pkg/clients.py": "import anthropic\n\nClient = anthropic.Anthropic\n",
+            "pkg/main.py": _made("from .clients import Client", "Client()"),
+        },
+        "pkg/main.py",
+        {("pkg/main.py", 4)},
+    ),
+    # Python imports the tree's `openai.py` before the installed package: its `OpenAI` is
+    # what the module binds, here Anthropic's client.
+    "a module of the tree shadowing another vendor's library": (
+        {
+            **PROJECT,
+            "openai.py": "from anthropic import Anthropic as OpenAI\n",
+            "main.py": _made("from openai import OpenAI", "OpenAI()"),
+            "other.py": _made("import openai", "openai.OpenAI()"),
+        },
+        "main.py",
+        {("main.py", 4), ("other.py", 4)},
+    ),
 }
+
 
 # The shapes whose value is a constant of another module: a run that checks that module reports
 # the value once, at the constant, with the calls that read it as related places.

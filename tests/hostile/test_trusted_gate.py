@@ -371,13 +371,6 @@ def test_a_committed_cache_is_not_trusted_where_git_cannot_say_it_is_tracked(
     assert "key file cannot be trusted" in named.stderr
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a compiled module committed without its source (`pkg/chat.pyc`, which Python "
-    "imports as `pkg.chat` when no `pkg/chat.py` is beside it) is not Python text the tool "
-    "reads: its Claude calls are unseen, and the gate neither reports them nor says the "
-    "pull request brought code it could not check",
-)
 def test_a_compiled_module_committed_without_its_source_is_not_a_green_gate(
     tmp_path: Path,
 ) -> None:
@@ -391,5 +384,5 @@ def test_a_compiled_module_committed_without_its_source_is_not_a_green_gate(
     clone = _push_pr(repo, {"pkg/app.py": CLEAN + "from pkg import chat\n"})
     assert (clone / "pkg" / "chat.pyc").is_file()
     gate = _check(clone, "--no-cache", "--trusted-config", str(_trusted_policy(tmp_path)), ".")
-    assert gate.returncode != 0, gate.stdout + gate.stderr
-    assert "pkg/chat.pyc" in gate.stdout + gate.stderr
+    assert gate.returncode == 1, gate.stdout + gate.stderr
+    assert "pkg/chat.pyc:1:1: CM003 bytecode with no source beside it" in gate.stdout

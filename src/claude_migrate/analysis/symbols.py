@@ -341,9 +341,13 @@ class Resolver:
         if self.project is None:
             return Qual(qualname)
         absolute = self.project.absolute(qualname)
+        found = self.project.lookup(qualname)
+        if found is not None and found[0] == "ref":
+            # The project's module binds it to a library's path (its own name shadowing
+            # another library's, or a re-export): the phase says which.
+            return Qual(found[1])
         if described(absolute):
             return Qual(absolute)
-        found = self.project.lookup(qualname)
         if found is None:
             return Qual(self.project.absolute(qualname))
         if found[0] == "choice":

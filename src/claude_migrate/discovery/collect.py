@@ -22,6 +22,8 @@ from claude_migrate.configs import config_kind
 from claude_migrate.core.atomic import is_stale_temp, is_temp_name
 from claude_migrate.core.gitignore import gitignore_spec
 from claude_migrate.core.source import describe_mode
+from claude_migrate.discovery.compiled import COMPILED_KIND
+from claude_migrate.discovery.compiled import classify as compiled_kind
 from claude_migrate.discovery.git import tracked_files, work_tree_root
 from claude_migrate.manifests import manifest_kind
 from claude_migrate.notebook import notebook_kind
@@ -272,8 +274,13 @@ def discover(
     respect_gitignore: bool = True,
     on_skip: Callable[[Path, str], None] | None = None,
     notices: Notices | None = None,
+    compiled: bool = False,
 ) -> Iterator[Candidate]:
     """Yield every file to check under `paths`, each once, in a stable order.
+
+    With `compiled` (a trusted gate), also the files Python may import code from that are not
+    source (`compiled.classify`: extension modules, bytecode, archives), as COMPILED_KIND, in
+    `__pycache__` folders too.
 
     `on_skip(path, why)` hears of every named path that yields nothing: a file of no kind the
     checks read, a file the policy excludes under `force_exclude`, a folder with nothing to check.
@@ -290,13 +297,13 @@ def discover(
     ignores = _GitIgnores()
     absolute = [Path(os.path.abspath(given)) for given in paths]
     roots = [os.path.realpath(path if path.is_dir() else path.parent) for path in absolute]
-    walk = _Walk(ignores, is_excluded, respect_gitignore, roots, notices)
+    walk = _Walk(ignores, is_excluded, respect_gitignore, roots, notices, compiled)
     for given, path in zip(paths, absolute, strict=True):
         if not path.is_dir():
             if force_exclude and is_excluded(path):
                 skip(path, EXCLUDED)
                 continue
-            kind = kind_of(path)
+            kind = walk.kind(path)
             if kind is None:
                 skip(path, NOT_A_KIND)
                 continue
@@ -344,8 +351,13 @@ class _Walk:
         respect_gitignore: bool,
         roots: Sequence[str],
         notices: Notices,
+        compiled: bool = False,
     ) -> None:
         self.ignores = ignores
+        self.compiled = compiled
+        # `__pycache__` folders git does not track, entered (with `compiled`) for the bytecode
+        # in them only.
+        self.bytecode_only: set[Path] = set()
         self.is_excluded = is_excluded
         self.respect_gitignore = respect_gitignore
         self.roots = roots
@@ -400,6 +412,13 @@ class _Walk:
                 self.files.add(key)
                 yield candidate
 
+    def kind(self, path: Path) -> str | None:
+        """Return the kind of a file the walk looks at, compiled modules included if asked."""
+        kind = kind_of(path)
+        if kind is None and self.compiled:
+            kind = compiled_kind(path)
+        return kind
+
     def _skip(self, path: Path, why: str) -> None:
         self.notices.skipped.append((path, why))
 
@@ -410,7 +429,7 @@ class _Walk:
                 return False
             if is_dir:
                 self.tracked_only[path] = python_only
-            elif python_only and kind_of(path) != "python":
+            elif python_only and self.kind(path) not in ("python", COMPILED_KIND):
                 return False
             else:
                 self.notices.unskipped.append(path)
@@ -435,6 +454,9 @@ class _Walk:
         entered for the files git tracks in it.
         """
         if name not in SKIP_DIRS and not name.endswith(".egg-info"):
+            return True
+        if self.compiled and name == "__pycache__" and not self.ignores.tracked(path, True):
+            self.bytecode_only.add(path)
             return True
         if not (name.isidentifier() and self.ignores.tracked(path, True)):
             return False
@@ -487,7 +509,7 @@ class _Walk:
                         if key not in self.files:  # a hard link met before
                             self.files.add(key)
                             yield candidate
-                elif kind_of(path) is not None:
+                elif self.kind(path) is not None:
                     mode = entry.stat(follow_symlinks=False).st_mode
                     self._skip(path, f"not a regular file ({describe_mode(mode)})")
             except OSError:
@@ -496,7 +518,9 @@ class _Walk:
             yield from self._walk(sub, sub_real, sub_device, NOT_SOURCE_MARKERS)
 
     def _file(self, entry: os.DirEntry[str], path: Path, real: str) -> Candidate | None:
-        kind = kind_of(path)
+        kind = self.kind(path)
+        if path.parent in self.bytecode_only and kind != COMPILED_KIND:
+            return None
         if kind is None:
             if (
                 is_temp_name(entry.name)
@@ -511,7 +535,7 @@ class _Walk:
 
     def _link(self, entry: os.DirEntry[str], path: Path) -> None:
         """Note a symlink: a link to a file inside the roots is checked at the end."""
-        kind = kind_of(path)
+        kind = self.kind(path)
         if entry.name in SKIP_DIRS or not self._wanted(path, False):
             return
         try:

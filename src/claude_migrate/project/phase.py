@@ -968,11 +968,11 @@ class Project:
         key = (module, name)
         if key in self._exports:
             return self._exports[key]
-        if described(f"{module}.{name}"):
-            self._exports[key] = Ref(f"{module}.{name}")
-            return self._exports[key]
         if depth > MAX_DEPTH or ("export", module, name) in self._evaluating:
             return None
+        if described(f"{module}.{name}"):
+            self._exports[key] = self._shadowing(module, name, depth) or Ref(f"{module}.{name}")
+            return self._exports[key]
         summary = self.summaries.get(module)
         if summary is None:
             if self.module_path(module) is None:
@@ -996,6 +996,26 @@ class Project:
             self._evaluating.discard(("export", module, name))
         self._exports[key] = result
         return result
+
+    def _shadowing(self, module: str, name: str, depth: int) -> Ref | None:
+        """Return the library path a project module binds a described name to, where that is
+        another library's (an `openai.py` of the tree, which Python imports before the
+        installed package, holding `from anthropic import Anthropic as OpenAI`); else None.
+
+        A library's own repository defining its class keeps the registry's meaning: only a
+        binding to a different described path is the project's word.
+        """
+        summary = self._star_summary(module)  # read from disk as any import is, when allowed
+        if summary is None or (name not in summary["imports"] and name not in summary["assigns"]):
+            return None
+        self._evaluating.add(("export", module, name))
+        try:
+            found = self._name(module, None, name, depth + 1)
+        finally:
+            self._evaluating.discard(("export", module, name))
+        if isinstance(found, Ref) and found.qualname != f"{module}.{name}":
+            return found if described(found.qualname) else None
+        return None
 
     def _star_summary(self, module: str) -> dict[str, Any] | None:
         """Return the summary of a module a star import names, loading it when allowed."""
@@ -7046,6 +7066,11 @@ def _plain(symbol: Sym) -> list[Any] | None:
         and symbol.of.only is None
     ):
         return ["items", symbol.of.cls]
+    if isinstance(symbol, Ref) and described(symbol.qualname):
+        # A library's Claude class or function another module imports under the project's
+        # name (`Client = anthropic.Anthropic`, `from anthropic import Anthropic as Claude`):
+        # a file importing it from there reads the library's path.
+        return ["ref", symbol.qualname]
     if isinstance(symbol, Choice) and all(isinstance(o, Func) for o in symbol.options):
         # A function imported in each branch of an `if` chain: a file reads the one that passes
         # its arguments on to a Claude call (`symbols.Resolver._chosen_function`).

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from claude_migrate.core.diagnostics import Diagnostic, FileError, Severity
 from claude_migrate.core.source import DecodeError, SourceText
+from claude_migrate.discovery.compiled import classify as compiled_kind
 from claude_migrate.notebook import is_notebook_path
 from claude_migrate.report import Run, offers_fix, where
 
@@ -217,6 +218,8 @@ def _source(run: Run, path: str) -> SourceText | None:
         return None  # its lines are shown per cell
     if path in run.sources:
         return SourceText(run.sources[path])
+    if compiled_kind(Path(path)) is not None:
+        return None  # a compiled module (CM003): no source line to show
     try:
         data = (run.cwd / path).read_bytes()
     except OSError:
