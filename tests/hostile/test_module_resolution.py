@@ -184,6 +184,36 @@ SHAPES: dict[str, tuple[dict[str, str], str, set[tuple[str, int]]]] = {
         "pkg/main.py",
         {("pkg/main.py", 4)},
     ),
+    # A provider module named after its library, in a folder with no `__init__.py` (a script
+    # folder's `from anthropic import Anthropic` would read the module itself), while another
+    # script hands a client it makes to a function typed by the library's class: the
+    # provider's class is still the library's, and its callers' values are still read.
+    "a provider module named after its library, beside a script handing a client on": (
+        {
+            **PROJECT,
+            "src/clients/anthropic.py": (
+                "from anthropic import Anthropic\n\n\nclass Provider:\n"
+                "    def __init__(self):\n        self.client = Anthropic()\n\n"
+                "    def generate(self, prompt, temperature=None):\n"
+                "        return self.client.messages.create(\n"
+                '            model="claude-sonnet-4-6", max_tokens=5, temperature=temperature,'
+                " messages=[]\n        )\n"
+            ),
+            "experiments/direct.py": (
+                "from anthropic import Anthropic\n\n\n"
+                "def ask(client: Anthropic, model: str) -> None:\n"
+                "    client.messages.create(model=model, max_tokens=5, messages=[])\n\n\n"
+                "def main() -> None:\n"
+                '    ask(client=Anthropic(), model="claude-haiku-4-5-20251001")\n'
+            ),
+            "tests/clients/test_provider.py": (
+                "from src.clients.anthropic import Provider\n\n\ndef test_it():\n"
+                '    Provider().generate("hi", temperature=0.9)\n'
+            ),
+        },
+        "tests/clients/test_provider.py",
+        {("tests/clients/test_provider.py", 5)},
+    ),
     # Python imports the tree's `openai.py` before the installed package: its `OpenAI` is
     # what the module binds, here Anthropic's client.
     "a module of the tree shadowing another vendor's library": (

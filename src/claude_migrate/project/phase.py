@@ -968,11 +968,17 @@ class Project:
         key = (module, name)
         if key in self._exports:
             return self._exports[key]
-        if depth > MAX_DEPTH or ("export", module, name) in self._evaluating:
-            return None
         if described(f"{module}.{name}"):
+            if depth > MAX_DEPTH or ("export", module, name) in self._evaluating:
+                # Asked again while its own binding is read (a provider module named after the
+                # library, `clients/anthropic.py` holding `from anthropic import Anthropic`,
+                # which a script folder's import reads as itself): the registry's path. An
+                # unknown here would be remembered for every read of the name in that module.
+                return Ref(f"{module}.{name}")
             self._exports[key] = self._shadowing(module, name, depth) or Ref(f"{module}.{name}")
             return self._exports[key]
+        if depth > MAX_DEPTH or ("export", module, name) in self._evaluating:
+            return None
         summary = self.summaries.get(module)
         if summary is None:
             if self.module_path(module) is None:
