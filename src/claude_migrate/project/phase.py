@@ -75,6 +75,7 @@ from claude_migrate.targets import (
     STREAM,
     TARGETS,
     TEMPERATURE,
+    Target,
     described,
     is_claude_model,
     is_sdk_client_class,
@@ -1553,7 +1554,10 @@ class Project:
             )
         if kind == "dict":
             maybe = tuple(value[4]) if len(value) > 4 else ()
-            return DictLit(value[1], module, function, bool(value[2]), tuple(value[3]), maybe)
+            shadowed = value[5] if len(value) > 5 else None
+            return DictLit(
+                value[1], module, function, bool(value[2]), tuple(value[3]), maybe, shadowed
+            )
         if kind == "sub":
             return self._subscript(module, function, value, depth)
         if kind == "def":
@@ -3258,6 +3262,7 @@ class Project:
             if "modelId" in entries:
                 params["modelId"] = entries["modelId"]
             entries = params
+        self._reach_shadowed(made, entries, target, [key, *where])
         for canonical in CANONICAL:
             for name in target.names(canonical):
                 if name in entries:
@@ -3278,6 +3283,124 @@ class Project:
                         reach[:4],
                         (module, function),
                     )
+
+    def _reach_shadowed(
+        self, made: DictLit, entries: dict[str, list[Any]], target: Target, where: list[Any]
+    ) -> None:
+        """Record the entries of a sent dict that a later `**self.extra` may replace as reaching
+        the call for each caller of the class whose `extra` lacks the key: `{"temperature":
+        self.settings.temperature, **self.extra}` with `self.extra = extra or {}` in
+        `__init__` sends the settings' temperature for `Helper(settings=s)` and for
+        `Helper(settings=s, extra={"top_k": 5})`, not for `Helper(settings=s, extra={
+        "temperature": 0.1})` (a later key wins in a dict display:
+        https://docs.python.org/3/reference/expressions.html#dictionary-displays).
+
+        The reach carries the condition [module, `__init__`, parameter, key] as its sixth item;
+        a call of that `__init__` drops it or keeps it (`_per_caller`)."""
+        if not made.shadowed or made.function is None or target.location == "inference-config":
+            return
+        key, path, line, *held = where
+        for canonical in CANONICAL:
+            for name in target.names(canonical):
+                found = made.shadowed.get(name)
+                if name in entries or not found or not found[1]:
+                    continue
+                given = self._spread_attribute(made, found[1])
+                if given is not None:
+                    reach = [canonical, key, path, line, held[0] if held else None, [*given, name]]
+                    self._reach_from(made.module, made.function, found[0], reach)
+
+    def _spread_attribute(self, made: DictLit, spreads: list[Any]) -> list[str] | None:
+        """Return [module, `__init__`, parameter] when every spread is one `self.<attr>` that
+        only the class's `__init__` sets, once, from a parameter or an empty dict (`extra or
+        {}`, the parameter's default `None` or `{}`): what each instance spreads is what its
+        constructor call gives that parameter."""
+        first = spreads[0]
+        if any(s != first for s in spreads) or first[:2] != ["attr", ["name", "self"]]:
+            return None
+        home = self.class_of(made.module, made.function)
+        attr = first[2]
+        if home is None or home[0] not in self.summaries or len(self._subclasses(home)) != 1:
+            return None
+        info = self.summaries[home[0]]["classes"].get(home[1], {})
+        init = f"{home[1]}.__init__"
+        assigned = info.get("attributes", {}).get(attr, [])
+        facts = self.summaries[home[0]]["functions"].get(init)
+        if len(assigned) != 1 or assigned[0][1] != init or facts is None:
+            return None
+        if any(
+            attr in self.summaries[m]["classes"].get(c, {}).get("attributes", {})
+            for m, c in self.mro(*home)[1:]
+        ):
+            return None  # a base class's method sets it too
+        if self.set_from_outside(attr) or self._items_set_in_run(first):
+            # `agent.extra = {...}`, `self.extra["temperature"] = t` somewhere: not only what
+            # the constructor call gave.
+            return None
+        value = assigned[0][0]
+        options = value[1] if value[0] == "or" else value[1:] if value[0] == "if" else [value]
+        names = [o[1] for o in options if o[0] == "name"]
+        if len(names) != 1 or facts["locals"].get(names[0]):
+            return None
+        if self._items_set_in_run(["name", names[0]]):
+            return None
+        if any(o[0] != "name" and not _empty_dict(o) for o in options):
+            return None
+        param = next((p for p in facts["params"] if p["name"] == names[0]), None)
+        if param is None or param["kind"] not in ("positional", "keyword"):
+            return None
+        default = param["default"]
+        if len(options) == 1 and (default is None or not _empty_dict(default)):
+            return None  # `self.extra = extra`: no empty dict when a caller gives none
+        if default is not None and not (_empty_dict(default) or default == ["lit", None]):
+            return None
+        return [home[0], init, names[0]]
+
+    def _per_caller(
+        self,
+        module: str,
+        function: str | None,
+        call: list[Any],
+        key: tuple[str, str],
+        reaches: dict[str, list[list[Any]]],
+        bound_args: dict[str, list[Any]],
+    ) -> dict[str, list[list[Any]]]:
+        """Return the reaches that hold for one call: a reach read only when the dict a
+        constructor parameter gives lacks a key (`_reach_shadowed`) holds, without its
+        condition, when this call of that `__init__` gives none, `None`, or a dict literal
+        without the key; for any other call, it does not."""
+        found: dict[str, list[list[Any]]] = {}
+        for name, items in reaches.items():
+            kept = [
+                reach[:5] if len(reach) > 5 else reach
+                for reach in items
+                if len(reach) <= 5 or self._lacks(call, key, bound_args, reach[5])
+            ]
+            if kept:
+                found[name] = kept
+        return found
+
+    @staticmethod
+    def _lacks(
+        call: list[Any], key: tuple[str, str], bound_args: dict[str, list[Any]], given: list[Any]
+    ) -> bool:
+        """Return whether a call of a function surely gives a parameter no dict holding a key:
+        it leaves it out (and spreads nothing), or gives `None` or a dict literal of literal
+        keys without it. `given` is [module, function, parameter, key]."""
+        if (key[0], key[1]) != (given[0], given[1]):
+            return False
+        arg = bound_args.get(given[2])
+        if arg is None:
+            return not (call[4] or call[5])
+        if arg == ["lit", None]:
+            return True
+        return (
+            arg[0] == "dict"
+            and not arg[2]
+            and not arg[3]
+            and len(arg) <= 4
+            and given[3] not in arg[1]
+        )
 
     def _spread_param(
         self, module: str, function: str, star: list[Any]
@@ -4674,7 +4797,7 @@ class Project:
         `below`: the receiver may also be a subclass of `receiver` (`super().__init__(...)`
         in a class runs on instances of its subclasses too).
         """
-        if len(reach) < 5 or owner is None:
+        if len(reach) < 5 or reach[4] is None or owner is None:
             return True
         home = (reach[4][0], reach[4][1])
         if home == owner or owner not in self.mro(*home):
@@ -4728,6 +4851,10 @@ class Project:
         # `Base.__init__(self, model)`: `self` is passed.
         passes_self = not bound and facts["method"] and not facts["classmethod"]
         bound_args, extra = _bind(call, layout, passes_self)
+        before = {name.split(".", 1)[0] for name in reaches}
+        reaches = self._per_caller(module, function, call, key, reaches, bound_args)
+        # A default whose every reach this call's dict replaces is not one it relies on.
+        ruled_out |= before - {name.split(".", 1)[0] for name in reaches}
         # Defaults this call relies on.
         passed = _quiet_entry(self.facts.passed, key, set)
         if call[4] or call[5]:
@@ -5930,6 +6057,7 @@ class Project:
         if overridden:
             reaches = self._overrides_reach(module, qual, owner)
         overridden = overridden and bool(reaches)
+        reaches, lacking = _lacking_places(reaches, key)
         if reaches or forwards:
             found = self._callee_params(module, qual)
             params = found[0] if found else []
@@ -5939,6 +6067,8 @@ class Project:
             entry["reaches"] = {k: _places(v) for k, v in reaches.items()}
             entry["forwards"] = {k: _places(v) for k, v in forwards.items()}
             entry.update(self._reach_guards(module, qual, entry))
+            if lacking:
+                entry["given_lacking"] = lacking
             entry["bound"] = bool(found and found[1])
             # Parameters spread into a Claude call: a call gives their dicts' entries as keywords.
             entry.update(
@@ -7189,6 +7319,13 @@ def _stream_names(forwards: dict[str, list[list[Any]]]) -> set[str]:
     return {name for name, reaches in forwards.items() if any(r[0] == STREAM for r in reaches)}
 
 
+def _empty_dict(value: list[Any]) -> bool:
+    """Return whether an expression is the empty dict literal `{}` (or `dict()`)."""
+    if value[0] == "call":
+        return value[1] == ["name", "dict"] and not value[2] and not value[3] and not value[5]
+    return value[0] == "dict" and not value[1] and not value[2] and not value[3]
+
+
 def _empty_literal(value: list[Any]) -> bool:
     """Return whether an argument is an empty literal: `None`, `[]`, `()`, `""` or `{}`."""
     if value[0] == "lit":
@@ -7260,6 +7397,29 @@ def _ruled_out(spans: list[list[Any]], line: int, given: dict[str, str]) -> bool
         and any(name in given and (given[name] in values) != equal for name, values, equal in tests)
         for first, last, tests in spans
     )
+
+
+def _lacking_places(
+    table: dict[str, list[list[Any]]], key: tuple[str, str]
+) -> tuple[dict[str, list[list[Any]]], dict[str, list[list[Any]]]]:
+    """Return a function's reaches as a file may read them, and those that hold only for a
+    call giving a parameter no dict holding a key (`Project._reach_shadowed`), each as
+    [canonical, target, path, line, parameter, key]. A reach whose condition names another
+    function's parameter (one of a base class's `__init__`) is not one this function's
+    callers can meet: it is left out."""
+    found: dict[str, list[list[Any]]] = {}
+    lacking: dict[str, list[list[Any]]] = {}
+    for name, items in table.items():
+        kept = [r for r in items if len(r) <= 5 or (r[5][0], r[5][1]) == key]
+        plain = [r[:4] for r in kept if len(r) <= 5]
+        for reach in kept:
+            if len(reach) > 5 and reach[:4] not in plain:
+                item = [*reach[:4], reach[5][2], reach[5][3]]
+                if item not in lacking.setdefault(name, []):
+                    lacking[name].append(item)
+        if kept:
+            found[name] = kept
+    return found, {name: sorted(items) for name, items in lacking.items() if items}
 
 
 def _places(reaches: list[list[Any]]) -> list[list[Any]]:
