@@ -191,6 +191,42 @@ def test_a_spread_attribute_another_module_sets_is_not_read_per_caller(tmp_path:
     assert _lines(root) == []
 
 
+@pytest.mark.parametrize(
+    ("callers", "reported"),
+    [
+        # Leaves both out: the settings' default temperature is sent.
+        ('Helper().ask("x")', True),
+        ('Helper(extra={"top_k": 5}).ask("x")', True),
+        # The only caller leaving the settings out replaces their temperature.
+        ('Helper(extra={"temperature": 0.1}).ask("x")', False),
+        # The caller whose dict lacks the key sends settings of its own.
+        (
+            'Helper(extra={"temperature": 0.1}).ask("x")\n'
+            'Helper(Settings(temperature=0.1), {"top_p": 0.5}).ask("x")',
+            False,
+        ),
+        # A dict the caller does not spell may hold the key.
+        ('Helper(extra=dict(OPTIONS)).ask("x")', False),
+        # Another module sets the attribute: not only what the constructor gave.
+        ('helper = Helper()\nhelper.extra = {"temperature": 0.1}\nhelper.ask("x")', False),
+    ],
+)
+def test_a_default_the_entry_reads_is_reported_when_a_caller_leaving_it_out_sends_it(
+    tmp_path: Path, callers: str, reported: bool
+) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/helper.py": _HELPER.replace("temperature: float = 0.1", "temperature: float = 1"),
+            "app/use.py": (
+                f'from app.helper import Helper, Settings\n\nOPTIONS = {{"top_k": 5}}\n{callers}\n'
+            ),
+        },
+    )
+    assert _lines(root) == ([("app/helper.py", 11)] if reported else [])
+
+
 _DICT_CALL = """from anthropic import Anthropic
 
 client = Anthropic()

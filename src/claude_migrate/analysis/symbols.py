@@ -397,6 +397,17 @@ class Resolver:
         own = self.project.modules.get(self.project.module, {})
         return tuple(own.get("bound_alike", {}).get(name, ()))
 
+    def spread_kept(self, name: str) -> frozenset[str] | None:
+        """Return the keys whose entries a request dict of this module keeps as sent before a
+        spread of `Class.attr`, an instance's dict its constructor's parameter gives
+        (`{"temperature": self.config.temperature, **self.message_params}`): the project
+        phase found an in-project constructor call sending each (`spread_kept`)."""
+        if self.project is None:
+            return None
+        own = self.project.modules.get(self.project.module, {})
+        kept = own.get("spread_kept", {}).get(name)
+        return frozenset(kept) if kept else None
+
     def own_function(self, qualname: str) -> dict[str, Any] | None:
         """Return the project facts of a function of this module, by its qualified name."""
         if self.project is None:

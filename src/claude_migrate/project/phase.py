@@ -446,6 +446,12 @@ def _real_folder(root: Path) -> str:
 # What an expression is during the project phase: `kinds.Sym` (None is unknown).
 
 
+# What one call of an `__init__` whose instance spreads a parameter's dict gives it
+# (`Facts.spread_calls`): the defaulted parameters it leaves out, and the keys of each such
+# parameter's dict (None when not known).
+_SpreadCall = tuple[frozenset[str], dict[str, tuple[str, ...] | None]]
+
+
 @dataclass
 class Facts:
     """What the fixed point decided, keyed by (module, function qualname).
@@ -515,6 +521,18 @@ class Facts:
     # may, and (module, function, name) when it passes on a parameter of its own, unspelled.
     # Only the views read it.
     model_callers: dict[tuple[str, str], dict[str, dict[tuple[Any, ...], Any]]] = field(
+        default_factory=dict
+    )
+    # The keys of request dict entries a later `**self.<attr>` may replace, by the `__init__`
+    # and parameter giving the attribute (`_reach_shadowed`). Only the views read it.
+    spread_keys: dict[tuple[str, str], dict[str, set[str]]] = field(default_factory=dict)
+    # Constants read through such entries: module -> name -> [read, the reach's condition].
+    # Only the views read it (`_kept_reads`).
+    shadowed_reads: dict[str, dict[str, list[list[Any]]]] = field(default_factory=dict)
+    # Per place of an in-project call of such an `__init__`: the defaulted parameters it leaves
+    # out, and per parameter an instance spreads the keys of the dict it gives (None: not
+    # known). Only the views read it (`_spread_kept`).
+    spread_calls: dict[tuple[str, str], dict[tuple[Any, ...], _SpreadCall]] = field(
         default_factory=dict
     )
 
@@ -654,6 +672,11 @@ class Project:
         self._declared_global: dict[tuple[str, str], bool] = {}
         # Per (module, name), whether another file may bind it (`_module_name_set`).
         self._module_names_set: dict[tuple[str, str], bool] = {}
+        # The condition of the entry whose constant reads are being recorded
+        # (`_reach_shadowed`): [module, `__init__`, parameter, key].
+        self._condition: list[str] | None = None
+        # Per `__init__`, the parameters an instance may spread the dicts of (`_spread_params`).
+        self._spread_params_of: dict[tuple[str, str], tuple[str, ...]] = {}
         # Module-level names other files bind to the literal the module gives (`_bound_alike`).
         self._names_bound_alike: set[tuple[str, str]] = set()
         # The run's files by their display path (`_summarise_writer`), made on first use.
@@ -3042,9 +3065,21 @@ class Project:
                 continue
             place = self._class_constant(cls, value[2])
             if place is not None:
-                table = self._entry(self.facts.constant_reads, place[0], "constant_reads", dict)
-                if _add(table, place[1], read):
-                    self._touch("constant_reads", place[0])
+                self._note_constant_read(place, read)
+
+    def _note_constant_read(self, place: tuple[str, str], read: list[Any]) -> None:
+        """Record a Claude call's read of a constant (`constant_reads`); one made through an
+        entry a later spread may replace is kept apart with its condition (`shadowed_reads`),
+        counted once a constructor call is found to send it (`_kept_reads`)."""
+        if self._condition is not None:
+            table = _quiet_entry(self.facts.shadowed_reads, place[0], dict)
+            item = [read, self._condition]
+            if item not in _quiet_entry(table, place[1], list):
+                table[place[1]].append(item)
+            return
+        table = self._entry(self.facts.constant_reads, place[0], "constant_reads", dict)
+        if _add(table, place[1], read):
+            self._touch("constant_reads", place[0])
 
     def _runs(self, cls: tuple[str, str], module: str, function: str | None) -> bool:
         """Return whether an instance of `cls` runs a method as `self.<name>(...)` finds it."""
@@ -3254,7 +3289,6 @@ class Project:
             return
         self._note_sent_helper(module, made)
         self._record_spreads(made, key, where)
-        receiver = self._spread_receiver(module, function, star)
         entries = made.entries
         if target.location == "inference-config":
             config = entries.get("inferenceConfig")
@@ -3262,7 +3296,8 @@ class Project:
             if "modelId" in entries:
                 params["modelId"] = entries["modelId"]
             entries = params
-        self._reach_shadowed(made, entries, target, [key, *where])
+        receiver = self._spread_receiver(module, function, star)
+        self._reach_shadowed(made, entries, target, [key, *where], (module, function, receiver))
         for canonical in CANONICAL:
             for name in target.names(canonical):
                 if name in entries:
@@ -3285,7 +3320,12 @@ class Project:
                     )
 
     def _reach_shadowed(
-        self, made: DictLit, entries: dict[str, list[Any]], target: Target, where: list[Any]
+        self,
+        made: DictLit,
+        entries: dict[str, list[Any]],
+        target: Target,
+        where: list[Any],
+        calling: tuple[str, str, tuple[str, str] | None],
     ) -> None:
         """Record the entries of a sent dict that a later `**self.extra` may replace as reaching
         the call for each caller of the class whose `extra` lacks the key: `{"temperature":
@@ -3307,8 +3347,21 @@ class Project:
                     continue
                 given = self._spread_attribute(made, found[1])
                 if given is not None:
+                    init = (given[0], given[1])
+                    _quiet_entry(
+                        _quiet_entry(self.facts.spread_keys, init, dict), given[2], set
+                    ).add(name)
                     reach = [canonical, key, path, line, held[0] if held else None, [*given, name]]
                     self._reach_from(made.module, made.function, found[0], reach)
+                    self._condition = [*given, name]
+                    try:
+                        read = [canonical, key, path, line]
+                        self._constant_read(made.module, made.function, found[0], read)
+                        self._class_constant_read(
+                            made.module, made.function, found[0], calling[2], read, calling[:2]
+                        )
+                    finally:
+                        self._condition = None
 
     def _spread_attribute(self, made: DictLit, spreads: list[Any]) -> list[str] | None:
         """Return [module, `__init__`, parameter] when every spread is one `self.<attr>` that
@@ -3319,8 +3372,14 @@ class Project:
         if any(s != first for s in spreads) or first[:2] != ["attr", ["name", "self"]]:
             return None
         home = self.class_of(made.module, made.function)
-        attr = first[2]
-        if home is None or home[0] not in self.summaries or len(self._subclasses(home)) != 1:
+        if home is None or self._items_set_in_run(first):
+            return None  # `self.extra["temperature"] = t` somewhere
+        return self._spread_source(home, first[2])
+
+    def _spread_source(self, home: tuple[str, str], attr: str) -> list[str] | None:
+        """Return [module, `__init__`, parameter] when a class's `self.<attr>` is set only by
+        its `__init__`, once, from that parameter or an empty dict (`_spread_attribute`)."""
+        if home[0] not in self.summaries or len(self._subclasses(home)) != 1:
             return None
         info = self.summaries[home[0]]["classes"].get(home[1], {})
         init = f"{home[1]}.__init__"
@@ -3333,28 +3392,12 @@ class Project:
             for m, c in self.mro(*home)[1:]
         ):
             return None  # a base class's method sets it too
-        if self.set_from_outside(attr) or self._items_set_in_run(first):
-            # `agent.extra = {...}`, `self.extra["temperature"] = t` somewhere: not only what
-            # the constructor call gave.
+        if self.set_from_outside(attr):
+            return None  # `agent.extra = {...}` somewhere: not only what the call gave
+        name = _spread_param_name(assigned[0][0], facts)
+        if name is None or self._items_set_in_run(["name", name]):
             return None
-        value = assigned[0][0]
-        options = value[1] if value[0] == "or" else value[1:] if value[0] == "if" else [value]
-        names = [o[1] for o in options if o[0] == "name"]
-        if len(names) != 1 or facts["locals"].get(names[0]):
-            return None
-        if self._items_set_in_run(["name", names[0]]):
-            return None
-        if any(o[0] != "name" and not _empty_dict(o) for o in options):
-            return None
-        param = next((p for p in facts["params"] if p["name"] == names[0]), None)
-        if param is None or param["kind"] not in ("positional", "keyword"):
-            return None
-        default = param["default"]
-        if len(options) == 1 and (default is None or not _empty_dict(default)):
-            return None  # `self.extra = extra`: no empty dict when a caller gives none
-        if default is not None and not (_empty_dict(default) or default == ["lit", None]):
-            return None
-        return [home[0], init, names[0]]
+        return [home[0], init, name]
 
     def _per_caller(
         self,
@@ -3374,10 +3417,51 @@ class Project:
             kept = [
                 reach[:5] if len(reach) > 5 else reach
                 for reach in items
-                if len(reach) <= 5 or self._lacks(call, key, bound_args, reach[5])
+                if len(reach) <= 5
+                or (
+                    self._lacks(call, key, bound_args, reach[5])
+                    and self._spread_valid(key, reach[5][2])
+                )
             ]
             if kept:
                 found[name] = kept
+        return found
+
+    def _note_spread_call(
+        self,
+        module: str,
+        call: list[Any],
+        key: tuple[str, str],
+        layout: _Layout,
+        bound_args: dict[str, list[Any]],
+    ) -> None:
+        """Note what a call of an `__init__` gives the parameters its instance spreads the
+        dicts of, and which defaults it leaves out (`Facts.spread_calls`)."""
+        params = self._spread_params(key)
+        if not params:
+            return
+        stars = bool(call[4] or call[5])
+        left = frozenset(() if stars else (n for n in layout.defaulted if n not in bound_args))
+        given = {p: _given_keys(call, bound_args.get(p)) for p in params}
+        _quiet_entry(self.facts.spread_calls, key, dict)[(module, call[6], call[7])] = (left, given)
+
+    def _spread_params(self, key: tuple[str, str]) -> tuple[str, ...]:
+        """Return the parameters of an `__init__` an attribute of its class is set from as a
+        dict an instance may spread (`self.extra = extra or {}`: `_spread_param_name`)."""
+        found = self._spread_params_of.get(key)
+        if found is None:
+            found = ()
+            facts = self.summaries.get(key[0], {}).get("functions", {}).get(key[1])
+            if facts is not None and key[1].endswith(".__init__"):
+                cls = key[1].removesuffix(".__init__")
+                info = self.summaries[key[0]]["classes"].get(cls, {})
+                names = {
+                    _spread_param_name(assigned[0][0], facts)
+                    for assigned in info.get("attributes", {}).values()
+                    if len(assigned) == 1 and assigned[0][1] == key[1]
+                }
+                found = tuple(sorted(n for n in names if n is not None))
+            self._spread_params_of[key] = found
         return found
 
     @staticmethod
@@ -3389,18 +3473,8 @@ class Project:
         keys without it. `given` is [module, function, parameter, key]."""
         if (key[0], key[1]) != (given[0], given[1]):
             return False
-        arg = bound_args.get(given[2])
-        if arg is None:
-            return not (call[4] or call[5])
-        if arg == ["lit", None]:
-            return True
-        return (
-            arg[0] == "dict"
-            and not arg[2]
-            and not arg[3]
-            and len(arg) <= 4
-            and given[3] not in arg[1]
-        )
+        keys = _given_keys(call, bound_args.get(given[2]))
+        return keys is not None and given[3] not in keys
 
     def _spread_param(
         self, module: str, function: str, star: list[Any]
@@ -3634,9 +3708,7 @@ class Project:
         if place is not None:
             if holders:
                 self._held_reads.setdefault(place, set()).update(holders)
-            table = self._entry(self.facts.constant_reads, place[0], "constant_reads", dict)
-            if _add(table, place[1], read):
-                self._touch("constant_reads", place[0])
+            self._note_constant_read(place, read)
 
     def _constant_place(
         self, module: str, function: str | None, value: list[Any]
@@ -4853,6 +4925,7 @@ class Project:
         bound_args, extra = _bind(call, layout, passes_self)
         before = {name.split(".", 1)[0] for name in reaches}
         reaches = self._per_caller(module, function, call, key, reaches, bound_args)
+        self._note_spread_call(module, call, key, layout, bound_args)
         # A default whose every reach this call's dict replaces is not one it relies on.
         ruled_out |= before - {name.split(".", 1)[0] for name in reaches}
         # Defaults this call relies on.
@@ -5500,7 +5573,86 @@ class Project:
         alike = self._values_bound_alike(module) if module in self._given_modules() else {}
         if alike:
             derived["bound_alike"] = alike
+        kept = self._spread_kept(module) if module in self._given_modules() else {}
+        if kept:
+            derived["spread_kept"] = kept
         return derived
+
+    def _spread_kept(self, module: str) -> dict[str, list[str]]:
+        """Return, per `Class.attr` a request dict of the module spreads after entries it may
+        replace (`{"temperature": self.config.temperature, **self.message_params}`), the keys
+        whose entries the file reads as sent: some in-project constructor call gives the
+        parameter no dict holding the key, and, for each parameter the entry reads whose
+        default some call relies on, one such call also leaves that parameter out (the
+        default is then what it sends). An entry of another key stays unknown."""
+        found: dict[str, list[str]] = {}
+        for init, by_param in sorted(self.facts.spread_keys.items()):
+            calls = list(self.facts.spread_calls.get(init, {}).values())
+            if init[0] != module or not calls:
+                continue
+            cls = init[1].removesuffix(".__init__")
+            attributes = self.summaries[module]["classes"].get(cls, {}).get("attributes", {})
+            for param, keys in sorted(by_param.items()):
+                kept = [k for k in sorted(keys) if self._sent_by_some_call(init, param, k, calls)]
+                if not kept:
+                    continue
+                for attr in sorted(attributes):
+                    if self._spread_source((module, cls), attr) == [*init, param]:
+                        found[f"{cls}.{attr}"] = kept
+        return found
+
+    def _kept_reads(
+        self, module: str, reads: dict[str, list[list[Any]]] | None
+    ) -> dict[str, list[list[Any]]] | None:
+        """Return a module's constant reads with those made through an entry a later spread
+        may replace that some constructor call sends (`shadowed_reads`)."""
+        apart = self.facts.shadowed_reads.get(module)
+        if not apart:
+            return reads
+        merged = {name: list(places) for name, places in (reads or {}).items()}
+        for name, items in apart.items():
+            for read, condition in items:
+                if self._condition_sent(condition) and read not in merged.get(name, []):
+                    merged.setdefault(name, []).append(read)
+        return merged or reads
+
+    def _condition_sent(self, condition: list[str]) -> bool:
+        """Return whether an entry a spread of an `__init__` parameter's dict may replace is
+        sent by some in-project constructor call ([module, `__init__`, parameter, key])."""
+        init = (condition[0], condition[1])
+        calls = self.facts.spread_calls.get(init)
+        if not calls or not self._spread_valid(init, condition[2]):
+            return False
+        return self._sent_by_some_call(init, condition[2], condition[3], list(calls.values()))
+
+    def _spread_valid(self, init: tuple[str, str], param: str) -> bool:
+        """Return whether an attribute of the class an `__init__` makes is still the dict its
+        parameter gives (`_spread_source`), with every module of the run read."""
+        cls = init[1].removesuffix(".__init__")
+        attributes = self.summaries.get(init[0], {}).get("classes", {}).get(cls, {})
+        return any(
+            self._spread_source((init[0], cls), attr) == [*init, param]
+            for attr in attributes.get("attributes", {})
+        )
+
+    def _sent_by_some_call(
+        self, init: tuple[str, str], param: str, key: str, calls: list[_SpreadCall]
+    ) -> bool:
+        """Return whether an entry `key` a spread of `param`'s dict may replace is sent by an
+        in-project call, with the defaults of the parameters it reads (`_spread_kept`)."""
+        lacking = [
+            left for left, given in calls if (g := given.get(param)) is not None and key not in g
+        ]
+        if not lacking:
+            return False
+        condition = [*init, param, key]
+        roots = {
+            name.split(".", 1)[0].split("[", 1)[0]
+            for name, items in self.facts.reaches.get(init, {}).items()
+            if any(len(r) > 5 and r[5] == condition for r in items)
+        }
+        relied = roots & self.facts.relied.get(init, set())
+        return all(any(root in left for left in lacking) for root in relied)
 
     def _values_bound_alike(self, module: str) -> dict[str, list[str]]:
         """Return the module-level names of `module` that files of the run bind from outside
@@ -5869,7 +6021,7 @@ class Project:
         """Return the reads of a module's constants by Claude calls, also those reading the
         same file under another name (`pkg.llm.TEMP` where the run knows the file as `llm`,
         see `load`): the file reports its constant once, for every call reading it."""
-        own = self._unheld(module, self.facts.constant_reads.get(module))
+        own = self._unheld(module, self._kept_reads(module, self.facts.constant_reads.get(module)))
         if self._names_of_file is None or self._names_of_file[0] != len(self.paths):
             by_path: dict[str, list[str]] = {}
             for name, shown in self.paths.items():
@@ -6057,7 +6209,7 @@ class Project:
         if overridden:
             reaches = self._overrides_reach(module, qual, owner)
         overridden = overridden and bool(reaches)
-        reaches, lacking = _lacking_places(reaches, key)
+        reaches, lacking = _lacking_places(reaches, key, self._spread_valid)
         if reaches or forwards:
             found = self._callee_params(module, qual)
             params = found[0] if found else []
@@ -6841,6 +6993,7 @@ class Project:
             or own["classes"]
             or "bound_outside" in own
             or "bound_alike" in own
+            or "spread_kept" in own
         ):
             return None  # nothing the project says changes this file's findings
         digest = hashlib.blake2b("\n".join(digests).encode(), digest_size=12).hexdigest()
@@ -7319,6 +7472,39 @@ def _stream_names(forwards: dict[str, list[list[Any]]]) -> set[str]:
     return {name for name, reaches in forwards.items() if any(r[0] == STREAM for r in reaches)}
 
 
+def _spread_param_name(value: list[Any], facts: dict[str, Any]) -> str | None:
+    """Return the parameter of an `__init__` an attribute is set from, as `extra or {}`,
+    `extra if ... else {}` or `extra` with the default `{}` (`None` or `{}` otherwise): the
+    dict an instance spreads is what its constructor call gives there, or an empty one."""
+    options = value[1] if value[0] == "or" else value[1:] if value[0] == "if" else [value]
+    names = [o[1] for o in options if o[0] == "name"]
+    if len(names) != 1 or facts["locals"].get(names[0]):
+        return None
+    if any(o[0] != "name" and not _empty_dict(o) for o in options):
+        return None
+    param = next((p for p in facts["params"] if p["name"] == names[0]), None)
+    if param is None or param["kind"] not in ("positional", "keyword"):
+        return None
+    default = param["default"]
+    if len(options) == 1 and (default is None or not _empty_dict(default)):
+        return None  # `self.extra = extra`: no empty dict when a caller gives none
+    if default is not None and not (_empty_dict(default) or default == ["lit", None]):
+        return None
+    return str(names[0])
+
+
+def _given_keys(call: list[Any], arg: list[Any] | None) -> tuple[str, ...] | None:
+    """Return the keys of the dict a call surely gives a parameter (none when it leaves it
+    out and spreads nothing, or gives `None`; a dict display's literal keys), else None."""
+    if arg is None:
+        return None if call[4] or call[5] else ()
+    if arg == ["lit", None]:
+        return ()
+    if arg[0] == "dict" and not arg[2] and not arg[3] and len(arg) <= 4:
+        return tuple(sorted(arg[1]))
+    return None
+
+
 def _empty_dict(value: list[Any]) -> bool:
     """Return whether an expression is the empty dict literal `{}` (or `dict()`)."""
     if value[0] == "call":
@@ -7400,17 +7586,21 @@ def _ruled_out(spans: list[list[Any]], line: int, given: dict[str, str]) -> bool
 
 
 def _lacking_places(
-    table: dict[str, list[list[Any]]], key: tuple[str, str]
+    table: dict[str, list[list[Any]]],
+    key: tuple[str, str],
+    valid: Callable[[tuple[str, str], str], bool],
 ) -> tuple[dict[str, list[list[Any]]], dict[str, list[list[Any]]]]:
     """Return a function's reaches as a file may read them, and those that hold only for a
     call giving a parameter no dict holding a key (`Project._reach_shadowed`), each as
     [canonical, target, path, line, parameter, key]. A reach whose condition names another
     function's parameter (one of a base class's `__init__`) is not one this function's
-    callers can meet: it is left out."""
+    callers can meet, nor one whose attribute another module sets (`valid`): it is left out."""
     found: dict[str, list[list[Any]]] = {}
     lacking: dict[str, list[list[Any]]] = {}
     for name, items in table.items():
-        kept = [r for r in items if len(r) <= 5 or (r[5][0], r[5][1]) == key]
+        kept = [
+            r for r in items if len(r) <= 5 or ((r[5][0], r[5][1]) == key and valid(key, r[5][2]))
+        ]
         plain = [r[:4] for r in kept if len(r) <= 5]
         for reach in kept:
             if len(reach) > 5 and reach[:4] not in plain:
