@@ -649,6 +649,9 @@ class Project:
         # A name -> the run's files spelling it as Python reads them (`_files_spelling`).
         self._spelling: dict[str, list[str]] = {}
         # A dict's name -> whether a file of the run may set its items (`_items_set_in_run`).
+        # An attribute -> whether a file of the run hands the dict it holds on
+        # (`_attribute_handed_on`).
+        self._handed_attrs: dict[str, bool] = {}
         self._items_set: dict[str, bool] = {}
         self._set_outside_files: dict[str, bool] = {}
         self._writes: tuple[set[bytes], dict[bytes, set[str]]] | None = None
@@ -5324,6 +5327,67 @@ class Project:
             self._items_set[name] = found
         return found
 
+    def _handed_objects(
+        self, module: str, qual: str, clients: dict[str, Any]
+    ) -> dict[str, dict[str, Any]]:
+        """Return what a function's view says of the project instances its callers hand its
+        parameters: one each (`param_objects`), or a dict of them (`param_tables`)."""
+        found: dict[str, dict[str, Any]] = {}
+        given = {
+            k: list(v) for k, v in self.facts.param_objects.get((module, qual), {}).items()
+            if v is not None and k not in clients and self._useful(["obj", *v])
+        }  # fmt: skip
+        if given:
+            found["param_objects"] = given
+        tables = self._handed_tables(module, qual)
+        if tables:
+            found["param_tables"] = tables
+        return found
+
+    def _handed_tables(self, module: str, qual: str) -> dict[str, list[list[str]]]:
+        """Return the tables of project instances every in-project call hands a function's
+        parameters (`param_tables`), for a file to read the one a literal key selects
+        (`self.agents["claude"].chat(...)`): only those no file of the run changes the items
+        of, by the parameter's name or by that of an attribute its class keeps it in."""
+        found: dict[str, list[list[str]]] = {}
+        for name, entries in self.facts.param_tables.get((module, qual), {}).items():
+            if not entries or not any(self._useful(["obj", m, c]) for _, m, c in entries):
+                continue
+            kept = self._kept_as(module, qual, name)
+            if any(
+                self._dict_moved(module, ["name", n]) or self._items_set_in_run(["name", n])
+                for n in [name, *kept]
+            ) or any(self._attribute_handed_on(n) for n in kept):
+                continue
+            found[name] = entries
+        return found
+
+    def _attribute_handed_on(self, attr: str) -> bool:
+        """Return whether a file of the run may hand the dict an object keeps as `attr` to
+        code that can change its items under another name (`roster = team.agents`,
+        `swap(team.agents)`), or cannot be read; each answer kept for the run."""
+        found = self._handed_attrs.get(attr)
+        if found is None:
+            found = any(
+                text is None or _dict_handed_on(text, attr, attribute=True)
+                for _, text in self._texts_spelling(attr)
+            )
+            self._handed_attrs[attr] = found
+        return found
+
+    def _kept_as(self, module: str, qual: str, name: str) -> list[str]:
+        """Return the attributes a method's class keeps a parameter in (`self.agents =
+        agents`), none for a plain function."""
+        cls = self.class_of(module, qual)
+        if cls is None:
+            return []
+        info = self.summaries[module]["classes"].get(cls[1], {})
+        return [
+            attr
+            for attr, assigned in info.get("attributes", {}).items()
+            if any(value == ["name", name] and where == qual for value, where in assigned)
+        ]
+
     def _handed_table_entry(
         self, module: str, symbol: Param, named: list[Any], key: str | None
     ) -> Sym:
@@ -5337,6 +5401,8 @@ class Project:
         entries = tables.get(symbol.name)
         if not entries or self._dict_moved(module, named) or self._items_set_in_run(named):
             return None
+        if named[0] == "attr" and self._attribute_handed_on(named[-1]):
+            return None  # `roster = team.agents` somewhere: changed under another name
         if self._dict_moved(symbol.module, ["name", symbol.name]):
             return None
         if key is not None:
@@ -6248,12 +6314,7 @@ class Project:
         }  # fmt: skip
         if clients:
             entry["param_clients"] = clients
-        given = {
-            k: list(v) for k, v in self.facts.param_objects.get(key, {}).items()
-            if v is not None and k not in clients and self._useful(["obj", *v])
-        }  # fmt: skip
-        if given:
-            entry["param_objects"] = given
+        entry.update(self._handed_objects(module, qual, clients))
         if entry.get("reaches") and not overridden:
             entry.update(self._reach_notes(key))
         relied = self.facts.relied.get(key)
@@ -6871,11 +6932,14 @@ class Project:
                     if owner not in seen:
                         seen.append(owner)
         # The class of an object its functions are given (`call_api(self, ...)` from a module
-        # this one need not import): what that class holds.
+        # this one need not import), or of the objects of a dict of them (`Orchestrator({
+        # "claude": ClaudeAgent(key)})`): what that class holds.
         for facts in self.derived(module)["functions"].values():
-            for owner, _ in facts.get("param_objects", {}).values():
-                if owner not in seen:
-                    seen.append(owner)
+            owners = [owner for owner, _ in facts.get("param_objects", {}).values()]
+            owners.extend(
+                o for entries in facts.get("param_tables", {}).values() for _, o, _ in entries
+            )
+            seen.extend(owner for owner in dict.fromkeys(owners) if owner not in seen)
         self._closures[module] = seen
         return seen
 
@@ -7226,12 +7290,13 @@ def _names(node: ast.expr, name: str) -> bool:
     )
 
 
-def _dict_handed_on(text: str, name: str) -> bool:
+def _dict_handed_on(text: str, name: str, attribute: bool = False) -> bool:
     """Return whether a module's text may hand its dict `name` to code that can change its
     items under another name: `reg = PROVIDERS`, `install(PROVIDERS)`, `[PROVIDERS]`,
     `from app.providers import PROVIDERS as reg` (then `reg["claude"] = Other`), or cannot
     be read. Item reads, method calls (`_dict_changes` judges those), `in`, loops and calls
-    that only read it (`sorted(PROVIDERS)`) hand nothing on."""
+    that only read it (`sorted(PROVIDERS)`) hand nothing on. `attribute`: only reads of an
+    object's attribute by that name count (`roster = team.agents`), not the bare name."""
     bare = re.compile(rf"\b{re.escape(name)}\b(?!\s*(?:[\[.:]|=[^=]))")
     if bare.search(text) is None:
         return False
@@ -7248,7 +7313,7 @@ def _dict_handed_on(text: str, name: str) -> bool:
             return True
     for node in ast.walk(tree):
         if not (
-            (isinstance(node, ast.Name) and node.id == name)
+            (isinstance(node, ast.Name) and node.id == name and not attribute)
             or (isinstance(node, ast.Attribute) and node.attr == name)
         ) or not isinstance(node.ctx, ast.Load):
             continue
