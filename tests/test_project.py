@@ -355,13 +355,6 @@ AGENT_TABLE_ORCHESTRATOR = """class Orchestrator:
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the one agent a literal key selects in a table handed to a constructor "
-    "(`self.agents['claude'].chat(...)`) is not read at the call: only a key the code does "
-    "not spell, which may select any of the table's agents, is (a call's own arguments are "
-    "reported by the file's analysis, which does not follow the table)",
-)
 def test_the_agent_a_literal_key_selects_in_a_handed_table_is_read(
     tmp_path: Path,
 ) -> None:
@@ -381,6 +374,37 @@ def test_the_agent_a_literal_key_selects_in_a_handed_table_is_read(
         },
     )
     assert _found(Cli(root), "--select", "CM102", ".") == {("app/orchestrator.py", 7, "CM102")}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a table of agents handed on through a second constructor (`Team(agents)` keeps "
+    "`self.agents` and makes `Router(self.agents)`) is not read: the phase records a handed "
+    "table only from a dict literal, and a file handing the kept dict on may change it",
+)
+def test_a_table_handed_on_through_a_second_constructor_is_read(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "repo",
+        {
+            "pyproject.toml": "[project]\nname='app'\n",
+            "app/__init__.py": "",
+            "app/agents.py": AGENT_TABLE_AGENTS,
+            "app/router.py": AGENT_TABLE_ORCHESTRATOR.replace("Orchestrator", "Router"),
+            "app/team.py": (
+                "from app.router import Router\n\n\n"
+                "class Team:\n"
+                "    def __init__(self, agents):\n"
+                "        self.agents = agents\n"
+                "        self.router = Router(self.agents)\n"
+            ),
+            "app/main.py": (
+                "from app.agents import ClaudeAgent, EchoAgent\n"
+                "from app.team import Team\n\n"
+                'Team({"claude": ClaudeAgent("k"), "echo": EchoAgent()}).router.run("hi")\n'
+            ),
+        },
+    )
+    assert _found(Cli(root), "--select", "CM102", ".") == {("app/router.py", 7, "CM102")}
 
 
 def _results_by_name(root: Path) -> dict[str, Any]:
@@ -512,19 +536,33 @@ def test_a_module_calling_only_factories_and_helpers_of_claude_code_is_not_parse
     assert not by_name["health.py"].parsed
 
 
-def test_a_handed_table_another_module_changes_is_not_read(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "install",
+    [
+        '    team.agents["claude"] = EchoAgent()\n',
+        # The same dict under another name.
+        '    roster = team.agents\n    roster["claude"] = EchoAgent()\n',
+        # Handed to code that changes it.
+        '    swap(team.agents)\n\n\ndef swap(table):\n    table["claude"] = EchoAgent()\n',
+    ],
+)
+def test_a_handed_table_another_module_changes_is_not_read(tmp_path: Path, install: str) -> None:
     # A plugin replaces the Claude agent in the table an orchestrator was handed: which agent
-    # answers `self.agents[name]` is no longer known.
+    # answers `self.agents[name]`, or `self.agents["claude"]`, is no longer known.
     root = _copy(FIXTURES / "project-agent-tables", tmp_path / "repo")
-    assert ("app/orchestrator.py", 14, "CM102") in _found(Cli(root), "--select", "CM102", ".")
-    write_tree(
-        root,
-        {
-            "app/plugins.py": (
-                "from app.agents import EchoAgent\n\n\n"
-                "def install(team):\n"
-                '    team.agents["claude"] = EchoAgent()\n'
-            )
-        },
+    before = _found(Cli(root), "--select", "CM101,CM102", ".")
+    assert {("app/orchestrator.py", 14, "CM102"), ("app/orchestrator.py", 18, "CM101")} <= before
+    plugin = f"from app.agents import EchoAgent\n\n\ndef install(team):\n{install}"
+    write_tree(root, {"app/plugins.py": plugin})
+    assert _found(Cli(root), "--select", "CM101,CM102", ".") == set()
+
+
+def test_a_handed_table_another_module_only_reads_is_still_read(tmp_path: Path) -> None:
+    root = _copy(FIXTURES / "project-agent-tables", tmp_path / "repo")
+    plugin = (
+        "def report(team):\n"
+        '    return sorted(team.agents), team.agents["echo"].chat("x"), len(team.agents)\n'
     )
-    assert _found(Cli(root), "--select", "CM102", ".") == set()
+    write_tree(root, {"app/plugins.py": plugin})
+    found = _found(Cli(root), "--select", "CM101,CM102", ".")
+    assert {("app/orchestrator.py", 14, "CM102"), ("app/orchestrator.py", 18, "CM101")} <= found

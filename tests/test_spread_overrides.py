@@ -109,14 +109,10 @@ def test_options_a_callers_dict_overrides_in_another_module_are_not_reported(
     assert _lines(root) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an entry a later `**self.extra` may replace is not read for any caller, though "
-    "this one gives `extra` a dict literal without the key, or leaves it out (`extra or {}`): "
-    "the spread's keys are not followed per caller into the constructor's parameter",
-)
-@pytest.mark.parametrize("extra", [', extra={"top_k": 5}', ""])
+@pytest.mark.parametrize("extra", [', extra={"top_k": 5}', "", ", extra=None"])
 def test_options_a_callers_dict_without_the_key_leaves_reported(tmp_path: Path, extra: str) -> None:
+    """This caller's `extra` lacks `temperature` (or is left out: `extra or {}`), so the
+    options object's value is what its call sends: reported where the caller writes it."""
     root = write_tree(
         tmp_path,
         {
@@ -129,6 +125,106 @@ def test_options_a_callers_dict_without_the_key_leaves_reported(tmp_path: Path, 
         },
     )
     assert _lines(root) == [("app/use.py", 3)]
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        # A dict the caller does not spell: it may hold the key.
+        ", extra=overrides",
+        # A dict display of a key not all literal may be the key.
+        ", extra={key: 0.1}",
+        # Keywords spread into the constructor may give `extra`.
+        ", **options",
+    ],
+)
+def test_options_a_callers_unknown_dict_may_replace_are_not_reported(
+    tmp_path: Path, extra: str
+) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/helper.py": _HELPER,
+            "app/use.py": (
+                "from app.helper import Helper, Settings\n\n\n"
+                "def run(overrides, key, options):\n"
+                f'    return Helper(settings=Settings(temperature=0.9){extra}).ask("x")\n'
+            ),
+        },
+    )
+    assert _lines(root) == []
+
+
+def test_options_only_the_callers_whose_dict_lacks_the_key_are_reported(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/helper.py": _HELPER,
+            "app/use.py": (
+                "from app.helper import Helper, Settings\n\n"
+                'Helper(settings=Settings(temperature=0.9), extra={"temperature": 0.1}).ask("x")\n'
+                'Helper(settings=Settings(temperature=0.8), extra={"top_p": 0.5}).ask("x")\n'
+            ),
+        },
+    )
+    assert _lines(root) == [("app/use.py", 4)]
+
+
+def test_a_spread_attribute_another_module_sets_is_not_read_per_caller(tmp_path: Path) -> None:
+    """`helper.extra = {...}` elsewhere: what an instance spreads is not only what its
+    constructor call gave."""
+    root = write_tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/helper.py": _HELPER,
+            "app/use.py": (
+                "from app.helper import Helper, Settings\n\n"
+                "helper = Helper(settings=Settings(temperature=0.9))\n"
+                'helper.extra = {"temperature": 0.1}\n'
+                'helper.ask("x")\n'
+            ),
+        },
+    )
+    assert _lines(root) == []
+
+
+@pytest.mark.parametrize(
+    ("callers", "reported"),
+    [
+        # Leaves both out: the settings' default temperature is sent.
+        ('Helper().ask("x")', True),
+        ('Helper(extra={"top_k": 5}).ask("x")', True),
+        # The only caller leaving the settings out replaces their temperature.
+        ('Helper(extra={"temperature": 0.1}).ask("x")', False),
+        # The caller whose dict lacks the key sends settings of its own.
+        (
+            'Helper(extra={"temperature": 0.1}).ask("x")\n'
+            'Helper(Settings(temperature=0.1), {"top_p": 0.5}).ask("x")',
+            False,
+        ),
+        # A dict the caller does not spell may hold the key.
+        ('Helper(extra=dict(OPTIONS)).ask("x")', False),
+        # Another module sets the attribute: not only what the constructor gave.
+        ('helper = Helper()\nhelper.extra = {"temperature": 0.1}\nhelper.ask("x")', False),
+    ],
+)
+def test_a_default_the_entry_reads_is_reported_when_a_caller_leaving_it_out_sends_it(
+    tmp_path: Path, callers: str, reported: bool
+) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/helper.py": _HELPER.replace("temperature: float = 0.1", "temperature: float = 1"),
+            "app/use.py": (
+                f'from app.helper import Helper, Settings\n\nOPTIONS = {{"top_k": 5}}\n{callers}\n'
+            ),
+        },
+    )
+    assert _lines(root) == ([("app/helper.py", 11)] if reported else [])
 
 
 _DICT_CALL = """from anthropic import Anthropic

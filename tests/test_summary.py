@@ -217,8 +217,23 @@ def test_module_level_calls_are_recorded_breadth_first_nested_scopes_included() 
         ("config[0]", ["sub", ["name", "config"], None]),
         ("PROVIDERS[name]", ["sub", ["name", "PROVIDERS"], None, ["name", "name"]]),
         ("items[1:]", UNKNOWN_EXPR),
-        # A later spread may replace `a`: not an entry. One written after it is.
-        ("{'a': 1, **rest}", ["dict", {}, True, ["rest"]]),
+        # A later spread may replace `a`: not an entry, but one kept with the spreads after
+        # it (read per caller). One written after it is an entry.
+        (
+            "{'a': 1, **rest}",
+            ["dict", {}, True, ["rest"], [], {"a": [["lit", 1], [["name", "rest"]]]}],
+        ),
+        (
+            "{'a': 1, **rest, 'b': 2, **more, 'a': 3}",
+            [
+                "dict",
+                {"a": ["lit", 3]},
+                True,
+                ["rest", "more"],
+                [],
+                {"b": [["lit", 2], [["name", "more"]]]},
+            ],
+        ),
         ("{**rest, 'a': 1}", ["dict", {"a": ["lit", 1]}, True, ["rest"]]),
         ("{'a': 1, **{'b': 2}}", ["dict", {"a": ["lit", 1], "b": ["lit", 2]}, True, []]),
         ("{**make(), 'a': 1}", ["dict", {"a": ["lit", 1]}, True, []]),

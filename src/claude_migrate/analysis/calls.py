@@ -701,10 +701,9 @@ class CallFinder:
         }
         forwarded = frozenset(reaches) - frozenset(facts.get("reaches", {}))
         reaches.update(facts.get("reaches", {}))
-        if facts.get("line_guards"):
-            reaches = _unguarded(reaches, facts["line_guards"], args, record.node)
-            if not reaches:
-                return None
+        reaches = _held_here(reaches, facts, args, record.node)
+        if not reaches:
+            return None
         names: dict[str, list[str]] = {}
         hops: list[tuple[str, str, int]] = []
         families = set()
@@ -1665,6 +1664,66 @@ def _unguarded(
         if kept:
             found[param] = kept
     return found
+
+
+def _held_here(
+    reaches: dict[str, list[list[object]]],
+    facts: dict[str, Any],
+    args: Entries,
+    node: cst.Call,
+) -> dict[str, list[list[object]]]:
+    """Return a wrapper's reaches that hold for one call of it: those its literal arguments
+    leave (`_unguarded`) and, of those read only when a dict it is given lacks a key, those
+    this call's dict lacks (`_given_lacking`)."""
+    if facts.get("line_guards"):
+        reaches = _unguarded(reaches, facts["line_guards"], args, node)
+    if facts.get("given_lacking"):
+        reaches = _given_lacking(reaches, facts["given_lacking"], args, node)
+    return reaches
+
+
+def _given_lacking(
+    reaches: dict[str, list[list[object]]],
+    lacking: dict[str, list[list[object]]],
+    args: Entries,
+    node: cst.Call,
+) -> dict[str, list[list[object]]]:
+    """Return a wrapper's reaches that hold for this call: one the project phase's
+    `given_lacking` names holds only when the call gives the parameter it names no dict
+    holding its key (`{"temperature": self.settings.temperature, **self.extra}` sends the
+    settings' value unless `extra` replaces it): the call leaves the parameter out (and
+    spreads nothing), or gives `None` or a dict display of literal keys without it."""
+    spreads = any(arg.star for arg in node.args)
+    dropped: dict[str, list[list[object]]] = {}
+    for param, items in lacking.items():
+        for canonical, key, path, line, given, held in items:
+            if not _gives_lacking(args, str(given), str(held), spreads):
+                dropped.setdefault(param, []).append([canonical, key, path, line])
+    if not dropped:
+        return reaches
+    found: dict[str, list[list[object]]] = {}
+    for param, items in reaches.items():
+        kept = [r for r in items if list(r) not in dropped.get(param, [])]
+        if kept:
+            found[param] = kept
+    return found
+
+
+def _gives_lacking(args: Entries, param: str, key: str, spreads: bool) -> bool:
+    """Return whether a call surely gives `param` no dict holding `key` (`_given_lacking`)."""
+    entry = args.items.get(param)
+    if entry is None:
+        return not spreads and param not in args.unknown_keys
+    value = entry.value_node
+    if isinstance(value, cst.Name):
+        return value.value == "None"
+    if not isinstance(value, cst.Dict):
+        return False
+    keys = [
+        string_value(element.key) if isinstance(element, cst.DictElement) else None
+        for element in value.elements
+    ]
+    return None not in keys and key not in keys
 
 
 def _fall_back(args: Entries, param: str, fallback: list[Any] | None) -> None:

@@ -42,6 +42,10 @@ class SymbolResolver(Protocol):
         """Return the files that bind this module's top-level `name` to the literal it gives
         (the phase's `bound_alike`)."""
 
+    def spread_kept(self, name: str) -> frozenset[str] | None:
+        """Return the keys a request dict's entries keep before a spread of `Class.attr` (the
+        phase's `spread_kept`), None when it says nothing of it."""
+
     def own_function(self, qualname: str) -> dict[str, Any] | None:
         """Return the project facts of a function of this module, by its qualified name."""
 

@@ -170,6 +170,15 @@ class ClassTable:
     entries: tuple[tuple[str, str, str], ...]  # (key, module, class)
 
 
+@dataclass(frozen=True)
+class InstanceTable:
+    """A dict of project instances by literal keys every in-project call hands a parameter
+    (`Orchestrator({"claude": ClaudeAgent(key), "echo": EchoAgent()})`), as the project phase
+    proved it (no file of the run changes its items)."""
+
+    entries: tuple[tuple[str, str, str], ...]  # (key, module, class)
+
+
 class _Unknown:
     def __repr__(self) -> str:
         return "UNKNOWN"
@@ -190,6 +199,7 @@ Symbol = (
     | ProjectInstances
     | ClientMap
     | ClassTable
+    | InstanceTable
     | Super
     | Partial
     | _Unknown
@@ -401,6 +411,17 @@ class Resolver:
         own = self.project.modules.get(self.project.module, {})
         return tuple(own.get("bound_alike", {}).get(name, ()))
 
+    def spread_kept(self, name: str) -> frozenset[str] | None:
+        """Return the keys whose entries a request dict of this module keeps as sent before a
+        spread of `Class.attr`, an instance's dict its constructor's parameter gives
+        (`{"temperature": self.config.temperature, **self.message_params}`): the project
+        phase found an in-project constructor call sending each (`spread_kept`)."""
+        if self.project is None:
+            return None
+        own = self.project.modules.get(self.project.module, {})
+        kept = own.get("spread_kept", {}).get(name)
+        return frozenset(kept) if kept else None
+
     def own_function(self, qualname: str) -> dict[str, Any] | None:
         """Return the project facts of a function of this module, by its qualified name."""
         if self.project is None:
@@ -547,22 +568,7 @@ class Resolver:
                 b.order for bs in function.bindings.values() for b in bs if b.kind == "param"
             ):
                 return LocalInstance(function.method_of)
-            # An un-annotated parameter every in-project caller that proves anything binds to
-            # a Claude client (the project phase decided it; ambiguous ones are left out).
-            facts = self.own_function(function.qualname)
-            if facts is not None:
-                for name, bindings in function.bindings.items():
-                    if binding in bindings and name in facts.get("param_clients", {}):
-                        cls = facts["param_clients"][name]
-                        if isinstance(cls, list):
-                            # A client's method the callers hand over (`fn=client.messages.create`).
-                            return Instance(cls[0], tuple(cls[1:]))
-                        return Instance(cls)
-                    if binding in bindings and name in facts.get("param_objects", {}):
-                        # ... or to an instance of one project class (`call_api(self, ...)`).
-                        module, cls = facts["param_objects"][name]
-                        return ProjectInstance(module, cls)
-            return UNKNOWN
+            return self._handed_param(binding, function)
         if binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
             scope = self._scopes.get(id(binding.node))
             return LocalFunction(binding.node, scope) if scope is not None else UNKNOWN
@@ -570,6 +576,32 @@ class Resolver:
             scope = self._scopes.get(id(binding.node))
             if scope is not None and scope.class_info is not None:
                 return LocalClass(scope.class_info)
+        return UNKNOWN
+
+    def _handed_param(self, binding: Binding, function: Scope) -> Symbol:
+        """Return what every in-project caller that proves anything binds an un-annotated
+        parameter to (the project phase decided it; ambiguous ones are left out): a Claude
+        client, an instance of one project class, or a dict of project instances."""
+        facts = self.own_function(function.qualname)
+        if facts is None:
+            return UNKNOWN
+        for name, bindings in function.bindings.items():
+            if binding not in bindings:
+                continue
+            if name in facts.get("param_clients", {}):
+                cls = facts["param_clients"][name]
+                if isinstance(cls, list):
+                    # A client's method the callers hand over (`fn=client.messages.create`).
+                    return Instance(cls[0], tuple(cls[1:]))
+                return Instance(cls)
+            if name in facts.get("param_objects", {}):
+                # ... or to an instance of one project class (`call_api(self, ...)`).
+                module, cls = facts["param_objects"][name]
+                return ProjectInstance(module, cls)
+            if name in facts.get("param_tables", {}):
+                # ... or to a dict of project instances by literal keys.
+                entries = facts["param_tables"][name]
+                return InstanceTable(tuple((str(k), str(m), str(c)) for k, m, c in entries))
         return UNKNOWN
 
     def type_of(self, annotation: cst.BaseExpression, scope: Scope, depth: int = 0) -> Symbol:
@@ -631,6 +663,10 @@ class Resolver:
             if isinstance(base, ClientMap):
                 return Instance(base.cls)
             key = _literal_key(node)
+            if isinstance(base, InstanceTable):
+                # The agent a literal key selects; another key's is not known here.
+                chosen = [(m, c) for k, m, c in base.entries if k == key]
+                return ProjectInstance(*chosen[0]) if key is not None and chosen else UNKNOWN
             if key is not None:
                 return self._table_class(node.value, key, scope, depth)
             return self._item_of(node.value, scope, depth)

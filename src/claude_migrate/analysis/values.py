@@ -2066,7 +2066,7 @@ class ValueResolver:
                     if nested is None:
                         nested = self.expand(element.value, scope, depth + 1)
                     if nested.opaque:
-                        _overridable(entries)
+                        _overridable(entries, self._spread_kept(element.value, scope))
                     self._merge(entries, nested)
                     continue
                 key = string_value(element.key)
@@ -2114,6 +2114,16 @@ class ValueResolver:
             else:
                 entries.opaque = True
         return entries
+
+    def _spread_kept(self, node: cst.BaseExpression, scope: Scope) -> frozenset[str]:
+        """Return the keys of the entries before a `**self.<attr>` spread that an in-project
+        constructor call sends (the project phase's `spread_kept`): none for any other
+        spread."""
+        read = _self_read(node, scope) if self.symbols is not None else None
+        if read is None or self.symbols is None:
+            return frozenset()
+        info, attr = read
+        return self.symbols.spread_kept(f"{info.scope.qualname}.{attr}") or frozenset()
 
     @staticmethod
     def _merge(entries: Entries, more: Entries) -> None:
@@ -2627,12 +2637,15 @@ def _or_operands(node: cst.BooleanOperation) -> list[cst.BaseExpression]:
     return found
 
 
-def _overridable(entries: Entries) -> None:
+def _overridable(entries: Entries, kept: frozenset[str] = frozenset()) -> None:
     """Leave every key set so far present with a value unknown: a later `**spread` of a dict
-    whose keys we cannot all see may replace any of them (`{"temperature": t, **extra}`)."""
-    entries.unknown_keys.update(entries.items)
-    entries.replaceable.update(entries.items)
-    entries.items.clear()
+    whose keys we cannot all see may replace any of them (`{"temperature": t, **extra}`).
+    `kept`: keys the project phase found some caller sends the entry of."""
+    replaced = [key for key in entries.items if key not in kept]
+    entries.unknown_keys.update(replaced)
+    entries.replaceable.update(replaced)
+    for key in replaced:
+        del entries.items[key]
 
 
 def _put(entries: Entries, entry: Entry, nested: bool) -> None:

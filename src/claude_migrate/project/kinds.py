@@ -137,6 +137,9 @@ class DictLit:
     # Keys given only under control flow (`if x: d["temperature"] = t`): on the other paths
     # the dict has no such key.
     maybe: tuple[str, ...] = ()
+    # Entries a later spread of keys not all seen may replace (`{"temperature": t, **extra}`),
+    # not among `entries`: key -> [the value written, [each spread after it]].
+    shadowed: dict[str, list[Any]] | None = None
 
 
 @dataclass(frozen=True, slots=True)

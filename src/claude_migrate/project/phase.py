@@ -75,6 +75,7 @@ from claude_migrate.targets import (
     STREAM,
     TARGETS,
     TEMPERATURE,
+    Target,
     described,
     is_claude_model,
     is_sdk_client_class,
@@ -450,6 +451,12 @@ def _real_folder(root: Path) -> str:
 # What an expression is during the project phase: `kinds.Sym` (None is unknown).
 
 
+# What one call of an `__init__` whose instance spreads a parameter's dict gives it
+# (`Facts.spread_calls`): the defaulted parameters it leaves out, and the keys of each such
+# parameter's dict (None when not known).
+_SpreadCall = tuple[frozenset[str], dict[str, tuple[str, ...] | None]]
+
+
 @dataclass
 class Facts:
     """What the fixed point decided, keyed by (module, function qualname).
@@ -519,6 +526,18 @@ class Facts:
     # may, and (module, function, name) when it passes on a parameter of its own, unspelled.
     # Only the views read it.
     model_callers: dict[tuple[str, str], dict[str, dict[tuple[Any, ...], Any]]] = field(
+        default_factory=dict
+    )
+    # The keys of request dict entries a later `**self.<attr>` may replace, by the `__init__`
+    # and parameter giving the attribute (`_reach_shadowed`). Only the views read it.
+    spread_keys: dict[tuple[str, str], dict[str, set[str]]] = field(default_factory=dict)
+    # Constants read through such entries: module -> name -> [read, the reach's condition].
+    # Only the views read it (`_kept_reads`).
+    shadowed_reads: dict[str, dict[str, list[list[Any]]]] = field(default_factory=dict)
+    # Per place of an in-project call of such an `__init__`: the defaulted parameters it leaves
+    # out, and per parameter an instance spreads the keys of the dict it gives (None: not
+    # known). Only the views read it (`_spread_kept`).
+    spread_calls: dict[tuple[str, str], dict[tuple[Any, ...], _SpreadCall]] = field(
         default_factory=dict
     )
 
@@ -635,6 +654,9 @@ class Project:
         # A name -> the run's files spelling it as Python reads them (`_files_spelling`).
         self._spelling: dict[str, list[str]] = {}
         # A dict's name -> whether a file of the run may set its items (`_items_set_in_run`).
+        # An attribute -> whether a file of the run hands the dict it holds on
+        # (`_attribute_handed_on`).
+        self._handed_attrs: dict[str, bool] = {}
         self._items_set: dict[str, bool] = {}
         self._set_outside_files: dict[str, bool] = {}
         self._writes: tuple[set[bytes], dict[bytes, set[str]]] | None = None
@@ -658,6 +680,11 @@ class Project:
         self._declared_global: dict[tuple[str, str], bool] = {}
         # Per (module, name), whether another file may bind it (`_module_name_set`).
         self._module_names_set: dict[tuple[str, str], bool] = {}
+        # The condition of the entry whose constant reads are being recorded
+        # (`_reach_shadowed`): [module, `__init__`, parameter, key].
+        self._condition: list[str] | None = None
+        # Per `__init__`, the parameters an instance may spread the dicts of (`_spread_params`).
+        self._spread_params_of: dict[tuple[str, str], tuple[str, ...]] = {}
         # Module-level names other files bind to the literal the module gives (`_bound_alike`).
         self._names_bound_alike: set[tuple[str, str]] = set()
         # The run's files by their display path (`_summarise_writer`), made on first use.
@@ -1584,7 +1611,10 @@ class Project:
             )
         if kind == "dict":
             maybe = tuple(value[4]) if len(value) > 4 else ()
-            return DictLit(value[1], module, function, bool(value[2]), tuple(value[3]), maybe)
+            shadowed = value[5] if len(value) > 5 else None
+            return DictLit(
+                value[1], module, function, bool(value[2]), tuple(value[3]), maybe, shadowed
+            )
         if kind == "sub":
             return self._subscript(module, function, value, depth)
         if kind == "def":
@@ -3070,9 +3100,21 @@ class Project:
                 continue
             place = self._class_constant(cls, value[2])
             if place is not None:
-                table = self._entry(self.facts.constant_reads, place[0], "constant_reads", dict)
-                if _add(table, place[1], read):
-                    self._touch("constant_reads", place[0])
+                self._note_constant_read(place, read)
+
+    def _note_constant_read(self, place: tuple[str, str], read: list[Any]) -> None:
+        """Record a Claude call's read of a constant (`constant_reads`); one made through an
+        entry a later spread may replace is kept apart with its condition (`shadowed_reads`),
+        counted once a constructor call is found to send it (`_kept_reads`)."""
+        if self._condition is not None:
+            table = _quiet_entry(self.facts.shadowed_reads, place[0], dict)
+            item = [read, self._condition]
+            if item not in _quiet_entry(table, place[1], list):
+                table[place[1]].append(item)
+            return
+        table = self._entry(self.facts.constant_reads, place[0], "constant_reads", dict)
+        if _add(table, place[1], read):
+            self._touch("constant_reads", place[0])
 
     def _runs(self, cls: tuple[str, str], module: str, function: str | None) -> bool:
         """Return whether an instance of `cls` runs a method as `self.<name>(...)` finds it."""
@@ -3282,7 +3324,6 @@ class Project:
             return
         self._note_sent_helper(module, made)
         self._record_spreads(made, key, where)
-        receiver = self._spread_receiver(module, function, star)
         entries = made.entries
         if target.location == "inference-config":
             config = entries.get("inferenceConfig")
@@ -3290,6 +3331,8 @@ class Project:
             if "modelId" in entries:
                 params["modelId"] = entries["modelId"]
             entries = params
+        receiver = self._spread_receiver(module, function, star)
+        self._reach_shadowed(made, entries, target, [key, *where], (module, function, receiver))
         for canonical in CANONICAL:
             for name in target.names(canonical):
                 if name in entries:
@@ -3310,6 +3353,163 @@ class Project:
                         reach[:4],
                         (module, function),
                     )
+
+    def _reach_shadowed(
+        self,
+        made: DictLit,
+        entries: dict[str, list[Any]],
+        target: Target,
+        where: list[Any],
+        calling: tuple[str, str, tuple[str, str] | None],
+    ) -> None:
+        """Record the entries of a sent dict that a later `**self.extra` may replace as reaching
+        the call for each caller of the class whose `extra` lacks the key: `{"temperature":
+        self.settings.temperature, **self.extra}` with `self.extra = extra or {}` in
+        `__init__` sends the settings' temperature for `Helper(settings=s)` and for
+        `Helper(settings=s, extra={"top_k": 5})`, not for `Helper(settings=s, extra={
+        "temperature": 0.1})` (a later key wins in a dict display:
+        https://docs.python.org/3/reference/expressions.html#dictionary-displays).
+
+        The reach carries the condition [module, `__init__`, parameter, key] as its sixth item;
+        a call of that `__init__` drops it or keeps it (`_per_caller`)."""
+        if not made.shadowed or made.function is None or target.location == "inference-config":
+            return
+        key, path, line, *held = where
+        for canonical in CANONICAL:
+            for name in target.names(canonical):
+                found = made.shadowed.get(name)
+                if name in entries or not found or not found[1]:
+                    continue
+                given = self._spread_attribute(made, found[1])
+                if given is not None:
+                    init = (given[0], given[1])
+                    _quiet_entry(
+                        _quiet_entry(self.facts.spread_keys, init, dict), given[2], set
+                    ).add(name)
+                    reach = [canonical, key, path, line, held[0] if held else None, [*given, name]]
+                    self._reach_from(made.module, made.function, found[0], reach)
+                    self._condition = [*given, name]
+                    try:
+                        read = [canonical, key, path, line]
+                        self._constant_read(made.module, made.function, found[0], read)
+                        self._class_constant_read(
+                            made.module, made.function, found[0], calling[2], read, calling[:2]
+                        )
+                    finally:
+                        self._condition = None
+
+    def _spread_attribute(self, made: DictLit, spreads: list[Any]) -> list[str] | None:
+        """Return [module, `__init__`, parameter] when every spread is one `self.<attr>` that
+        only the class's `__init__` sets, once, from a parameter or an empty dict (`extra or
+        {}`, the parameter's default `None` or `{}`): what each instance spreads is what its
+        constructor call gives that parameter."""
+        first = spreads[0]
+        if any(s != first for s in spreads) or first[:2] != ["attr", ["name", "self"]]:
+            return None
+        home = self.class_of(made.module, made.function)
+        if home is None or self._items_set_in_run(first):
+            return None  # `self.extra["temperature"] = t` somewhere
+        return self._spread_source(home, first[2])
+
+    def _spread_source(self, home: tuple[str, str], attr: str) -> list[str] | None:
+        """Return [module, `__init__`, parameter] when a class's `self.<attr>` is set only by
+        its `__init__`, once, from that parameter or an empty dict (`_spread_attribute`)."""
+        if home[0] not in self.summaries or len(self._subclasses(home)) != 1:
+            return None
+        info = self.summaries[home[0]]["classes"].get(home[1], {})
+        init = f"{home[1]}.__init__"
+        assigned = info.get("attributes", {}).get(attr, [])
+        facts = self.summaries[home[0]]["functions"].get(init)
+        if len(assigned) != 1 or assigned[0][1] != init or facts is None:
+            return None
+        if any(
+            attr in self.summaries[m]["classes"].get(c, {}).get("attributes", {})
+            for m, c in self.mro(*home)[1:]
+        ):
+            return None  # a base class's method sets it too
+        if self.set_from_outside(attr):
+            return None  # `agent.extra = {...}` somewhere: not only what the call gave
+        name = _spread_param_name(assigned[0][0], facts)
+        if name is None or self._items_set_in_run(["name", name]):
+            return None
+        return [home[0], init, name]
+
+    def _per_caller(
+        self,
+        module: str,
+        function: str | None,
+        call: list[Any],
+        key: tuple[str, str],
+        reaches: dict[str, list[list[Any]]],
+        bound_args: dict[str, list[Any]],
+    ) -> dict[str, list[list[Any]]]:
+        """Return the reaches that hold for one call: a reach read only when the dict a
+        constructor parameter gives lacks a key (`_reach_shadowed`) holds, without its
+        condition, when this call of that `__init__` gives none, `None`, or a dict literal
+        without the key; for any other call, it does not."""
+        found: dict[str, list[list[Any]]] = {}
+        for name, items in reaches.items():
+            kept = [
+                reach[:5] if len(reach) > 5 else reach
+                for reach in items
+                if len(reach) <= 5
+                or (
+                    self._lacks(call, key, bound_args, reach[5])
+                    and self._spread_valid(key, reach[5][2])
+                )
+            ]
+            if kept:
+                found[name] = kept
+        return found
+
+    def _note_spread_call(
+        self,
+        module: str,
+        call: list[Any],
+        key: tuple[str, str],
+        layout: _Layout,
+        bound_args: dict[str, list[Any]],
+    ) -> None:
+        """Note what a call of an `__init__` gives the parameters its instance spreads the
+        dicts of, and which defaults it leaves out (`Facts.spread_calls`)."""
+        params = self._spread_params(key)
+        if not params:
+            return
+        stars = bool(call[4] or call[5])
+        left = frozenset(() if stars else (n for n in layout.defaulted if n not in bound_args))
+        given = {p: _given_keys(call, bound_args.get(p)) for p in params}
+        _quiet_entry(self.facts.spread_calls, key, dict)[(module, call[6], call[7])] = (left, given)
+
+    def _spread_params(self, key: tuple[str, str]) -> tuple[str, ...]:
+        """Return the parameters of an `__init__` an attribute of its class is set from as a
+        dict an instance may spread (`self.extra = extra or {}`: `_spread_param_name`)."""
+        found = self._spread_params_of.get(key)
+        if found is None:
+            found = ()
+            facts = self.summaries.get(key[0], {}).get("functions", {}).get(key[1])
+            if facts is not None and key[1].endswith(".__init__"):
+                cls = key[1].removesuffix(".__init__")
+                info = self.summaries[key[0]]["classes"].get(cls, {})
+                names = {
+                    _spread_param_name(assigned[0][0], facts)
+                    for assigned in info.get("attributes", {}).values()
+                    if len(assigned) == 1 and assigned[0][1] == key[1]
+                }
+                found = tuple(sorted(n for n in names if n is not None))
+            self._spread_params_of[key] = found
+        return found
+
+    @staticmethod
+    def _lacks(
+        call: list[Any], key: tuple[str, str], bound_args: dict[str, list[Any]], given: list[Any]
+    ) -> bool:
+        """Return whether a call of a function surely gives a parameter no dict holding a key:
+        it leaves it out (and spreads nothing), or gives `None` or a dict literal of literal
+        keys without it. `given` is [module, function, parameter, key]."""
+        if (key[0], key[1]) != (given[0], given[1]):
+            return False
+        keys = _given_keys(call, bound_args.get(given[2]))
+        return keys is not None and given[3] not in keys
 
     def _spread_param(
         self, module: str, function: str, star: list[Any]
@@ -3543,9 +3743,7 @@ class Project:
         if place is not None:
             if holders:
                 self._held_reads.setdefault(place, set()).update(holders)
-            table = self._entry(self.facts.constant_reads, place[0], "constant_reads", dict)
-            if _add(table, place[1], read):
-                self._touch("constant_reads", place[0])
+            self._note_constant_read(place, read)
 
     def _constant_place(
         self, module: str, function: str | None, value: list[Any]
@@ -4706,7 +4904,7 @@ class Project:
         `below`: the receiver may also be a subclass of `receiver` (`super().__init__(...)`
         in a class runs on instances of its subclasses too).
         """
-        if len(reach) < 5 or owner is None:
+        if len(reach) < 5 or reach[4] is None or owner is None:
             return True
         home = (reach[4][0], reach[4][1])
         if home == owner or owner not in self.mro(*home):
@@ -4760,6 +4958,11 @@ class Project:
         # `Base.__init__(self, model)`: `self` is passed.
         passes_self = not bound and facts["method"] and not facts["classmethod"]
         bound_args, extra = _bind(call, layout, passes_self)
+        before = {name.split(".", 1)[0] for name in reaches}
+        reaches = self._per_caller(module, function, call, key, reaches, bound_args)
+        self._note_spread_call(module, call, key, layout, bound_args)
+        # A default whose every reach this call's dict replaces is not one it relies on.
+        ruled_out |= before - {name.split(".", 1)[0] for name in reaches}
         # Defaults this call relies on.
         passed = _quiet_entry(self.facts.passed, key, set)
         if call[4] or call[5]:
@@ -5162,6 +5365,67 @@ class Project:
             self._items_set[name] = found
         return found
 
+    def _handed_objects(
+        self, module: str, qual: str, clients: dict[str, Any]
+    ) -> dict[str, dict[str, Any]]:
+        """Return what a function's view says of the project instances its callers hand its
+        parameters: one each (`param_objects`), or a dict of them (`param_tables`)."""
+        found: dict[str, dict[str, Any]] = {}
+        given = {
+            k: list(v) for k, v in self.facts.param_objects.get((module, qual), {}).items()
+            if v is not None and k not in clients and self._useful(["obj", *v])
+        }  # fmt: skip
+        if given:
+            found["param_objects"] = given
+        tables = self._handed_tables(module, qual)
+        if tables:
+            found["param_tables"] = tables
+        return found
+
+    def _handed_tables(self, module: str, qual: str) -> dict[str, list[list[str]]]:
+        """Return the tables of project instances every in-project call hands a function's
+        parameters (`param_tables`), for a file to read the one a literal key selects
+        (`self.agents["claude"].chat(...)`): only those no file of the run changes the items
+        of, by the parameter's name or by that of an attribute its class keeps it in."""
+        found: dict[str, list[list[str]]] = {}
+        for name, entries in self.facts.param_tables.get((module, qual), {}).items():
+            if not entries or not any(self._useful(["obj", m, c]) for _, m, c in entries):
+                continue
+            kept = self._kept_as(module, qual, name)
+            if any(
+                self._dict_moved(module, ["name", n]) or self._items_set_in_run(["name", n])
+                for n in [name, *kept]
+            ) or any(self._attribute_handed_on(n) for n in kept):
+                continue
+            found[name] = entries
+        return found
+
+    def _attribute_handed_on(self, attr: str) -> bool:
+        """Return whether a file of the run may hand the dict an object keeps as `attr` to
+        code that can change its items under another name (`roster = team.agents`,
+        `swap(team.agents)`), or cannot be read; each answer kept for the run."""
+        found = self._handed_attrs.get(attr)
+        if found is None:
+            found = any(
+                text is None or _dict_handed_on(text, attr, attribute=True)
+                for _, text in self._texts_spelling(attr)
+            )
+            self._handed_attrs[attr] = found
+        return found
+
+    def _kept_as(self, module: str, qual: str, name: str) -> list[str]:
+        """Return the attributes a method's class keeps a parameter in (`self.agents =
+        agents`), none for a plain function."""
+        cls = self.class_of(module, qual)
+        if cls is None:
+            return []
+        info = self.summaries[module]["classes"].get(cls[1], {})
+        return [
+            attr
+            for attr, assigned in info.get("attributes", {}).items()
+            if any(value == ["name", name] and where == qual for value, where in assigned)
+        ]
+
     def _handed_table_entry(
         self, module: str, symbol: Param, named: list[Any], key: str | None
     ) -> Sym:
@@ -5175,6 +5439,8 @@ class Project:
         entries = tables.get(symbol.name)
         if not entries or self._dict_moved(module, named) or self._items_set_in_run(named):
             return None
+        if named[0] == "attr" and self._attribute_handed_on(named[-1]):
+            return None  # `roster = team.agents` somewhere: changed under another name
         if self._dict_moved(symbol.module, ["name", symbol.name]):
             return None
         if key is not None:
@@ -5411,7 +5677,86 @@ class Project:
         alike = self._values_bound_alike(module) if module in self._given_modules() else {}
         if alike:
             derived["bound_alike"] = alike
+        kept = self._spread_kept(module) if module in self._given_modules() else {}
+        if kept:
+            derived["spread_kept"] = kept
         return derived
+
+    def _spread_kept(self, module: str) -> dict[str, list[str]]:
+        """Return, per `Class.attr` a request dict of the module spreads after entries it may
+        replace (`{"temperature": self.config.temperature, **self.message_params}`), the keys
+        whose entries the file reads as sent: some in-project constructor call gives the
+        parameter no dict holding the key, and, for each parameter the entry reads whose
+        default some call relies on, one such call also leaves that parameter out (the
+        default is then what it sends). An entry of another key stays unknown."""
+        found: dict[str, list[str]] = {}
+        for init, by_param in sorted(self.facts.spread_keys.items()):
+            calls = list(self.facts.spread_calls.get(init, {}).values())
+            if init[0] != module or not calls:
+                continue
+            cls = init[1].removesuffix(".__init__")
+            attributes = self.summaries[module]["classes"].get(cls, {}).get("attributes", {})
+            for param, keys in sorted(by_param.items()):
+                kept = [k for k in sorted(keys) if self._sent_by_some_call(init, param, k, calls)]
+                if not kept:
+                    continue
+                for attr in sorted(attributes):
+                    if self._spread_source((module, cls), attr) == [*init, param]:
+                        found[f"{cls}.{attr}"] = kept
+        return found
+
+    def _kept_reads(
+        self, module: str, reads: dict[str, list[list[Any]]] | None
+    ) -> dict[str, list[list[Any]]] | None:
+        """Return a module's constant reads with those made through an entry a later spread
+        may replace that some constructor call sends (`shadowed_reads`)."""
+        apart = self.facts.shadowed_reads.get(module)
+        if not apart:
+            return reads
+        merged = {name: list(places) for name, places in (reads or {}).items()}
+        for name, items in apart.items():
+            for read, condition in items:
+                if self._condition_sent(condition) and read not in merged.get(name, []):
+                    merged.setdefault(name, []).append(read)
+        return merged or reads
+
+    def _condition_sent(self, condition: list[str]) -> bool:
+        """Return whether an entry a spread of an `__init__` parameter's dict may replace is
+        sent by some in-project constructor call ([module, `__init__`, parameter, key])."""
+        init = (condition[0], condition[1])
+        calls = self.facts.spread_calls.get(init)
+        if not calls or not self._spread_valid(init, condition[2]):
+            return False
+        return self._sent_by_some_call(init, condition[2], condition[3], list(calls.values()))
+
+    def _spread_valid(self, init: tuple[str, str], param: str) -> bool:
+        """Return whether an attribute of the class an `__init__` makes is still the dict its
+        parameter gives (`_spread_source`), with every module of the run read."""
+        cls = init[1].removesuffix(".__init__")
+        attributes = self.summaries.get(init[0], {}).get("classes", {}).get(cls, {})
+        return any(
+            self._spread_source((init[0], cls), attr) == [*init, param]
+            for attr in attributes.get("attributes", {})
+        )
+
+    def _sent_by_some_call(
+        self, init: tuple[str, str], param: str, key: str, calls: list[_SpreadCall]
+    ) -> bool:
+        """Return whether an entry `key` a spread of `param`'s dict may replace is sent by an
+        in-project call, with the defaults of the parameters it reads (`_spread_kept`)."""
+        lacking = [
+            left for left, given in calls if (g := given.get(param)) is not None and key not in g
+        ]
+        if not lacking:
+            return False
+        condition = [*init, param, key]
+        roots = {
+            name.split(".", 1)[0].split("[", 1)[0]
+            for name, items in self.facts.reaches.get(init, {}).items()
+            if any(len(r) > 5 and r[5] == condition for r in items)
+        }
+        relied = roots & self.facts.relied.get(init, set())
+        return all(any(root in left for left in lacking) for root in relied)
 
     def _values_bound_alike(self, module: str) -> dict[str, list[str]]:
         """Return the module-level names of `module` that files of the run bind from outside
@@ -5780,7 +6125,7 @@ class Project:
         """Return the reads of a module's constants by Claude calls, also those reading the
         same file under another name (`pkg.llm.TEMP` where the run knows the file as `llm`,
         see `load`): the file reports its constant once, for every call reading it."""
-        own = self._unheld(module, self.facts.constant_reads.get(module))
+        own = self._unheld(module, self._kept_reads(module, self.facts.constant_reads.get(module)))
         if self._names_of_file is None or self._names_of_file[0] != len(self.paths):
             by_path: dict[str, list[str]] = {}
             for name, shown in self.paths.items():
@@ -5968,6 +6313,7 @@ class Project:
         if overridden:
             reaches = self._overrides_reach(module, qual, owner)
         overridden = overridden and bool(reaches)
+        reaches, lacking = _lacking_places(reaches, key, self._spread_valid)
         if reaches or forwards:
             found = self._callee_params(module, qual)
             params = found[0] if found else []
@@ -5977,6 +6323,8 @@ class Project:
             entry["reaches"] = {k: _places(v) for k, v in reaches.items()}
             entry["forwards"] = {k: _places(v) for k, v in forwards.items()}
             entry.update(self._reach_guards(module, qual, entry))
+            if lacking:
+                entry["given_lacking"] = lacking
             entry["bound"] = bool(found and found[1])
             # Parameters spread into a Claude call: a call gives their dicts' entries as keywords.
             entry.update(
@@ -6004,12 +6352,7 @@ class Project:
         }  # fmt: skip
         if clients:
             entry["param_clients"] = clients
-        given = {
-            k: list(v) for k, v in self.facts.param_objects.get(key, {}).items()
-            if v is not None and k not in clients and self._useful(["obj", *v])
-        }  # fmt: skip
-        if given:
-            entry["param_objects"] = given
+        entry.update(self._handed_objects(module, qual, clients))
         if entry.get("reaches") and not overridden:
             entry.update(self._reach_notes(key))
         relied = self.facts.relied.get(key)
@@ -6627,11 +6970,14 @@ class Project:
                     if owner not in seen:
                         seen.append(owner)
         # The class of an object its functions are given (`call_api(self, ...)` from a module
-        # this one need not import): what that class holds.
+        # this one need not import), or of the objects of a dict of them (`Orchestrator({
+        # "claude": ClaudeAgent(key)})`): what that class holds.
         for facts in self.derived(module)["functions"].values():
-            for owner, _ in facts.get("param_objects", {}).values():
-                if owner not in seen:
-                    seen.append(owner)
+            owners = [owner for owner, _ in facts.get("param_objects", {}).values()]
+            owners.extend(
+                o for entries in facts.get("param_tables", {}).values() for _, o, _ in entries
+            )
+            seen.extend(owner for owner in dict.fromkeys(owners) if owner not in seen)
         self._closures[module] = seen
         return seen
 
@@ -6749,6 +7095,7 @@ class Project:
             or own["classes"]
             or "bound_outside" in own
             or "bound_alike" in own
+            or "spread_kept" in own
         ):
             return None  # nothing the project says changes this file's findings
         digest = hashlib.blake2b("\n".join(digests).encode(), digest_size=12).hexdigest()
@@ -6981,12 +7328,13 @@ def _names(node: ast.expr, name: str) -> bool:
     )
 
 
-def _dict_handed_on(text: str, name: str) -> bool:
+def _dict_handed_on(text: str, name: str, attribute: bool = False) -> bool:
     """Return whether a module's text may hand its dict `name` to code that can change its
     items under another name: `reg = PROVIDERS`, `install(PROVIDERS)`, `[PROVIDERS]`,
     `from app.providers import PROVIDERS as reg` (then `reg["claude"] = Other`), or cannot
     be read. Item reads, method calls (`_dict_changes` judges those), `in`, loops and calls
-    that only read it (`sorted(PROVIDERS)`) hand nothing on."""
+    that only read it (`sorted(PROVIDERS)`) hand nothing on. `attribute`: only reads of an
+    object's attribute by that name count (`roster = team.agents`), not the bare name."""
     bare = re.compile(rf"\b{re.escape(name)}\b(?!\s*(?:[\[.:]|=[^=]))")
     if bare.search(text) is None:
         return False
@@ -7003,7 +7351,7 @@ def _dict_handed_on(text: str, name: str) -> bool:
             return True
     for node in ast.walk(tree):
         if not (
-            (isinstance(node, ast.Name) and node.id == name)
+            (isinstance(node, ast.Name) and node.id == name and not attribute)
             or (isinstance(node, ast.Attribute) and node.attr == name)
         ) or not isinstance(node.ctx, ast.Load):
             continue
@@ -7238,6 +7586,46 @@ def _stream_names(forwards: dict[str, list[list[Any]]]) -> set[str]:
     return {name for name, reaches in forwards.items() if any(r[0] == STREAM for r in reaches)}
 
 
+def _spread_param_name(value: list[Any], facts: dict[str, Any]) -> str | None:
+    """Return the parameter of an `__init__` an attribute is set from, as `extra or {}`,
+    `extra if ... else {}` or `extra` with the default `{}` (`None` or `{}` otherwise): the
+    dict an instance spreads is what its constructor call gives there, or an empty one."""
+    options = value[1] if value[0] == "or" else value[1:] if value[0] == "if" else [value]
+    names = [o[1] for o in options if o[0] == "name"]
+    if len(names) != 1 or facts["locals"].get(names[0]):
+        return None
+    if any(o[0] != "name" and not _empty_dict(o) for o in options):
+        return None
+    param = next((p for p in facts["params"] if p["name"] == names[0]), None)
+    if param is None or param["kind"] not in ("positional", "keyword"):
+        return None
+    default = param["default"]
+    if len(options) == 1 and (default is None or not _empty_dict(default)):
+        return None  # `self.extra = extra`: no empty dict when a caller gives none
+    if default is not None and not (_empty_dict(default) or default == ["lit", None]):
+        return None
+    return str(names[0])
+
+
+def _given_keys(call: list[Any], arg: list[Any] | None) -> tuple[str, ...] | None:
+    """Return the keys of the dict a call surely gives a parameter (none when it leaves it
+    out and spreads nothing, or gives `None`; a dict display's literal keys), else None."""
+    if arg is None:
+        return None if call[4] or call[5] else ()
+    if arg == ["lit", None]:
+        return ()
+    if arg[0] == "dict" and not arg[2] and not arg[3] and len(arg) <= 4:
+        return tuple(sorted(arg[1]))
+    return None
+
+
+def _empty_dict(value: list[Any]) -> bool:
+    """Return whether an expression is the empty dict literal `{}` (or `dict()`)."""
+    if value[0] == "call":
+        return value[1] == ["name", "dict"] and not value[2] and not value[3] and not value[5]
+    return value[0] == "dict" and not value[1] and not value[2] and not value[3]
+
+
 def _empty_literal(value: list[Any]) -> bool:
     """Return whether an argument is an empty literal: `None`, `[]`, `()`, `""` or `{}`."""
     if value[0] == "lit":
@@ -7309,6 +7697,33 @@ def _ruled_out(spans: list[list[Any]], line: int, given: dict[str, str]) -> bool
         and any(name in given and (given[name] in values) != equal for name, values, equal in tests)
         for first, last, tests in spans
     )
+
+
+def _lacking_places(
+    table: dict[str, list[list[Any]]],
+    key: tuple[str, str],
+    valid: Callable[[tuple[str, str], str], bool],
+) -> tuple[dict[str, list[list[Any]]], dict[str, list[list[Any]]]]:
+    """Return a function's reaches as a file may read them, and those that hold only for a
+    call giving a parameter no dict holding a key (`Project._reach_shadowed`), each as
+    [canonical, target, path, line, parameter, key]. A reach whose condition names another
+    function's parameter (one of a base class's `__init__`) is not one this function's
+    callers can meet, nor one whose attribute another module sets (`valid`): it is left out."""
+    found: dict[str, list[list[Any]]] = {}
+    lacking: dict[str, list[list[Any]]] = {}
+    for name, items in table.items():
+        kept = [
+            r for r in items if len(r) <= 5 or ((r[5][0], r[5][1]) == key and valid(key, r[5][2]))
+        ]
+        plain = [r[:4] for r in kept if len(r) <= 5]
+        for reach in kept:
+            if len(reach) > 5 and reach[:4] not in plain:
+                item = [*reach[:4], reach[5][2], reach[5][3]]
+                if item not in lacking.setdefault(name, []):
+                    lacking[name].append(item)
+        if kept:
+            found[name] = kept
+    return found, {name: sorted(items) for name, items in lacking.items() if items}
 
 
 def _places(reaches: list[list[Any]]) -> list[list[Any]]:

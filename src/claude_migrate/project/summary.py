@@ -29,7 +29,10 @@ from claude_migrate.core.templates import percent_pieces
 #   ["dict", {key: expr}, opaque, [name]]  a dict literal with string keys, and the names
 #                                  spread into it (`{**kwargs}`, `d.update(kwargs)`); a local's
 #                                  may end with the keys it is given only under control flow
-#                                  (`if x: d["temperature"] = t`): `[.., [name], [key]]`
+#                                  (`if x: d["temperature"] = t`): `[.., [name], [key]]`; a
+#                                  literal's entries a later spread of unseen keys may replace
+#                                  end it, each with those spreads: `[.., [key], {key: [expr,
+#                                  [expr]]}]`
 #   ["sub", expr, key]             `x["key"]`, a subscript by a string literal (key None: by
 #                                  any other expression; `x[name]`: `[.., None, ["name", id]]`)
 #   ["join", [expr]]               an f-string: its parts
@@ -174,9 +177,12 @@ def _dict(node: ast.Dict, depth: int) -> Expr:
     entries: dict[str, Expr] = {}
     opaque = False
     spreads: list[str] = []
+    # An entry a later spread of unseen keys may replace: [its value, those spreads].
+    shadowed: dict[str, list[Any]] = {}
     for name, value in zip(node.keys, node.values, strict=False):
         if type(name) is ast.Constant and isinstance(name.value, str):
             entries[name.value] = expr(value, depth + 1)
+            shadowed.pop(name.value, None)
             continue
         opaque = True
         if name is not None:
@@ -185,12 +191,28 @@ def _dict(node: ast.Dict, depth: int) -> Expr:
             _dict(value, depth + 1) if type(value) is ast.Dict and depth < MAX_EXPR_DEPTH else None
         )
         if inner is None or inner[2]:
-            entries.clear()
+            spread = UNKNOWN_EXPR if inner is not None else expr(value, depth + 1)
+            _shadow(entries, shadowed, spread)
         else:
             entries.update(inner[1])
+            for key in inner[1]:
+                shadowed.pop(key, None)
         if type(value) is ast.Name:
             spreads.append(value.id)
+    if shadowed:
+        return ["dict", entries, opaque, spreads, [], shadowed]
     return ["dict", entries, opaque, spreads]
+
+
+def _shadow(entries: dict[str, Expr], shadowed: dict[str, list[Any]], spread: Expr) -> None:
+    """Move the entries a `**spread` of unseen keys follows out of `entries`, each kept with
+    the spreads after it (the phase reads one per caller: `{"temperature": t, **self.extra}`
+    sends `t` for a caller whose `extra` lacks the key)."""
+    for key, value in entries.items():
+        shadowed[key] = [value, []]
+    entries.clear()
+    for held in shadowed.values():
+        held[1].append(spread)
 
 
 _DESCRIBED: dict[type[ast.expr], Callable[[Any, int], Expr]] = {
