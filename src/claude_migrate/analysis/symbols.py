@@ -548,16 +548,8 @@ class Resolver:
             facts = self.own_function(function.qualname)
             if facts is not None:
                 for name, bindings in function.bindings.items():
-                    if binding in bindings and name in facts.get("param_clients", {}):
-                        cls = facts["param_clients"][name]
-                        if isinstance(cls, list):
-                            # A client's method the callers hand over (`fn=client.messages.create`).
-                            return Instance(cls[0], tuple(cls[1:]))
-                        return Instance(cls)
-                    if binding in bindings and name in facts.get("param_objects", {}):
-                        # ... or to an instance of one project class (`call_api(self, ...)`).
-                        module, cls = facts["param_objects"][name]
-                        return ProjectInstance(module, cls)
+                    if binding in bindings:
+                        return _given(facts, name)
             return UNKNOWN
         if binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
             scope = self._scopes.get(id(binding.node))
@@ -1201,3 +1193,23 @@ class Resolver:
             if isinstance(func, LocalFunction) and func.scope.returns:
                 return [(value, func.scope) for value in func.scope.returns]
         return []
+
+
+def _given(facts: dict[str, Any], name: str) -> Symbol:
+    """Return what every in-project caller binds a parameter to, as the project phase decided:
+    a Claude client (or a client's method the callers hand over: `fn=client.messages.create`),
+    an instance of one project class (`call_api(self, ...)`), or of one of a few (a factory's
+    result handed on: `Planner(self.llm)`); unknown when it decided none."""
+    if name in facts.get("param_clients", {}):
+        cls = facts["param_clients"][name]
+        if isinstance(cls, list):
+            return Instance(cls[0], tuple(cls[1:]))
+        return Instance(cls)
+    if name in facts.get("param_objects", {}):
+        module, owner = facts["param_objects"][name]
+        return ProjectInstance(module, owner)
+    if name in facts.get("param_choices", {}):
+        return ProjectInstances(
+            tuple(ProjectInstance(m, c) for m, c in facts["param_choices"][name])
+        )
+    return UNKNOWN

@@ -75,6 +75,7 @@ from claude_migrate.targets import (
     STREAM,
     TARGETS,
     TEMPERATURE,
+    anthropic_endpoint,
     described,
     is_claude_model,
     is_sdk_client_class,
@@ -112,6 +113,9 @@ SCAN_MARKERS = (*MARKERS, *ROUTER_MARKERS)
 CLAUDE_PARAMETERS = frozenset(
     name for target in TARGETS.values() for c in CANONICAL for name in target.names(c)
 )
+# Functions POSTing a JSON body whose calls the phase follows (`requests.post(url, json=body)`):
+# the body's entries are the request's parameters, as a spread dict's are.
+_HTTP_POSTS: Final = frozenset(("requests.post", "requests.api.post", "httpx.post"))
 # Executor methods that call the function they are handed (`pool.submit(fn, *args)`), with the
 # index of that function among their positional arguments.
 _SUBMITTERS: Final = {"submit": 0, "run_in_executor": 1, "to_thread": 0}
@@ -466,6 +470,13 @@ class Facts:
     # instance of one project class (`call_api(self, ...)` from a method of `ChatCog`):
     # name -> the class, or None once callers disagree.
     param_objects: dict[tuple[str, str], dict[str, tuple[str, str] | None]] = field(
+        default_factory=dict
+    )
+    # An un-annotated parameter every in-project caller that proves anything binds to an
+    # instance of one of a few project classes (a factory's `PROVIDERS[name](**kwargs)`, kept
+    # in `self.llm` and handed on: `Planner(self.llm)`): name -> the classes callers may hand
+    # in, sorted, or None once a caller binds anything else.
+    param_choices: dict[tuple[str, str], dict[str, tuple[tuple[str, str], ...] | None]] = field(
         default_factory=dict
     )
     # An un-annotated parameter every in-project caller that proves anything binds to one
@@ -2122,6 +2133,11 @@ class Project:
                 continue
             if any(cls is not None and self._useful(["obj", *cls]) for cls in objects.values()):
                 found.add(module)
+        for (module, _), chosen in self.facts.param_choices.items():
+            if module in self.scanned or module not in self.summaries:
+                continue
+            if any(self._useful(["obj", *c]) for classes in chosen.values() for c in classes or ()):
+                found.add(module)
         return found
 
     def _settled_module(self, module: str) -> bool:
@@ -2248,6 +2264,12 @@ class Project:
                 call, target = handed
         if target is not None:
             key, params = target
+            if key.startswith("http:"):
+                # The JSON body is the request: read as `create(**body)` would be.
+                body = call[3]["json"]
+                call = self._made(
+                    ("http", id(call)), ["call", call[1], [], {}, False, [body], *call[6:]]
+                )
             self._record_target(module, function, call, key, params)
             return
         for callee in self._callees(module, function, callee_expr):
@@ -2276,6 +2298,18 @@ class Project:
             # Un-annotated: the one project class every in-project caller that proves anything
             # binds the parameter to (`run(ClaudeAgent(key))`, `Orchestrator(agent=...)`).
             cls = self._object_of(Param(symbol.module, symbol.qual, head), None)
+        if isinstance(cls, Choice):
+            # An instance of one of several classes: each one's method learns from the call.
+            methods: list[Sym] = []
+            for option in cls.options:
+                found = (
+                    None
+                    if not isinstance(option, Obj)
+                    else self.member(option.module, option.name, rest[1:])
+                )
+                if isinstance(option, Obj) and found is not None:
+                    methods.append(Bound(*found, option.module, option.name, True))
+            return _choice(methods)
         if not isinstance(cls, (Class, Obj)):
             return None
         found = self.member(cls.module, cls.name, rest[1:])
@@ -2393,12 +2427,16 @@ class Project:
         callee = self.evaluate(module, function, callee_expr)
         if isinstance(callee, Choice):
             return list(callee.options)
-        if callee is not None:
-            return [self._annotated_method(callee)]
-        return [
-            self._annotated_method(self.evaluate(module, function, value))
-            for value in self._alternatives(module, function, callee_expr, 0)
-        ]
+        found = (
+            [self._annotated_method(callee)]
+            if callee is not None
+            else [
+                self._annotated_method(self.evaluate(module, function, value))
+                for value in self._alternatives(module, function, callee_expr, 0)
+            ]
+        )
+        # A parameter handed one of several classes' instances: each one's method may run.
+        return [o for m in found for o in (m.options if isinstance(m, Choice) else (m,))]
 
     def _alternatives(
         self, module: str, function: str | None, value: list[Any], depth: int
@@ -2606,7 +2644,40 @@ class Project:
                 return "litellm:completion", {**kwargs, "model": model_expr}
         if name in CONSTRUCTORS:
             return self._constructor_target(module, function, call, name)
+        if name in _HTTP_POSTS:
+            return self._http_target(module, function, call)
         return None
+
+    def _http_target(
+        self, module: str, function: str | None, call: list[Any]
+    ) -> tuple[str, dict[str, list[Any]]] | None:
+        """Return the target of a POST of a JSON body to the Anthropic API's endpoint, its URL
+        proven (a literal, a constant of a module or class, `self.API_URL` set in the class
+        body); None for anything else, or a body sent otherwise than as `json=`."""
+        url = call[2][0] if call[2] else call[3].get("url")
+        if url is None or "json" not in call[3] or call[4] or call[5]:
+            return None
+        endpoints = {
+            anthropic_endpoint(u) if isinstance(u, str) else None
+            for u in self._urls(module, function, url)
+        }
+        if len(endpoints) != 1 or None in endpoints:
+            return None
+        return ("http:messages" if endpoints == {"messages"} else "http:complete"), {}
+
+    def _urls(self, module: str, function: str | None, url: list[Any]) -> list[Any]:
+        """Return the values a POST's URL may be: one, or for `self.API_URL` the value each
+        summarised class the method may run on (its own, or a subclass's: `class Proxy(Claude):
+        API_URL = ...`) holds; None for one not proven a string."""
+        base = self.evaluate(module, function, url[1]) if url[0] == "attr" else None
+        if isinstance(base, SelfParam):
+            classes = self._subclasses((base.module, base.name))
+            if len(classes) >= MAX_SUBCLASSES:
+                return [None]
+            found = [self._attribute_value(m, c, url[2], 0) for m, c in classes]
+        else:
+            found = [self.evaluate(module, function, url)]
+        return [f.value if isinstance(f, Const) else None for f in found]
 
     def _aisuite_target(
         self, module: str, function: str | None, call: list[Any], path: tuple[str, ...]
@@ -5048,9 +5119,13 @@ class Project:
         if isinstance(given, SelfParam):
             return Obj(given.module, given.name)
         if isinstance(given, Param) and "." not in given.name and "[" not in given.name:
-            self._read("clients", (given.module, given.qual))
-            cls = self.facts.param_objects.get((given.module, given.qual), {}).get(given.name)
-            return Obj(*cls) if cls is not None else None
+            key = (given.module, given.qual)
+            self._read("clients", key)
+            cls = self.facts.param_objects.get(key, {}).get(given.name)
+            if cls is not None:
+                return Obj(*cls)
+            classes = self.facts.param_choices.get(key, {}).get(given.name)
+            return Choice(tuple(Obj(*c) for c in classes)) if classes else None
         return typed
 
     def _record_bound_object(self, key: tuple[str, str], name: str, symbol: Sym) -> None:
@@ -5059,12 +5134,31 @@ class Project:
         if symbol is None:
             return
         self._read("clients", key)
+        self._record_bound_choice(key, name, symbol)
         objects = self.facts.param_objects.get(key, {})
         cls = (symbol.module, symbol.name) if isinstance(symbol, Obj) else None
         if name in objects and objects[name] in (None, cls):
             return
         objects = self._entry(self.facts.param_objects, key, "clients", dict)
         objects[name] = cls if name not in objects else None
+        self._touch("clients", key)
+
+    def _record_bound_choice(self, key: tuple[str, str], name: str, symbol: Sym) -> None:
+        """Record the project classes of the instances a factory's result a call binds a
+        parameter to may be (`Planner(self.llm)`, `self.llm = PROVIDERS[name](**kwargs)`),
+        when every call that proves anything binds the same choice; callers binding different
+        objects (`either(ClaudeAgent(key))`, `either(EchoAgent())`) or anything else make it
+        none: each caller's object is known, and which one runs is not, here."""
+        given: tuple[tuple[str, str], ...] | None = None
+        if isinstance(symbol, Choice) and all(isinstance(o, Obj) for o in symbol.options):
+            given = tuple(
+                sorted({(o.module, o.name) for o in symbol.options if isinstance(o, Obj)})
+            )
+        choices = self.facts.param_choices.get(key, {})
+        if name in choices and choices[name] in (None, given):
+            return
+        choices = self._entry(self.facts.param_choices, key, "clients", dict)
+        choices[name] = given if name not in choices else None
         self._touch("clients", key)
 
     def _record_bound_table(
@@ -5972,6 +6066,13 @@ class Project:
         }  # fmt: skip
         if given:
             entry["param_objects"] = given
+        chosen = {
+            k: [list(c) for c in v] for k, v in self.facts.param_choices.get(key, {}).items()
+            if v and k not in clients and k not in given
+            and any(self._useful(["obj", *c]) for c in v)
+        }  # fmt: skip
+        if chosen:
+            entry["param_choices"] = chosen
         if entry.get("reaches") and not overridden:
             entry.update(self._reach_notes(key))
         relied = self.facts.relied.get(key)
@@ -6591,7 +6692,9 @@ class Project:
         # The class of an object its functions are given (`call_api(self, ...)` from a module
         # this one need not import): what that class holds.
         for facts in self.derived(module)["functions"].values():
-            for owner, _ in facts.get("param_objects", {}).values():
+            given = [*facts.get("param_objects", {}).values()]
+            given += [c for classes in facts.get("param_choices", {}).values() for c in classes]
+            for owner, _ in given:
                 if owner not in seen:
                     seen.append(owner)
         self._closures[module] = seen
@@ -7337,6 +7440,7 @@ def _freeze(facts: Facts) -> str:
             sorted((list(k), sorted(v)) for k, v in facts.spread.items()),
             sorted((list(k), v) for k, v in facts.param_clients.items()),
             sorted((list(k), sorted(v.items())) for k, v in facts.param_objects.items()),
+            sorted((list(k), sorted(v.items())) for k, v in facts.param_choices.items()),
             sorted((list(k), sorted(v.items())) for k, v in facts.param_tables.items()),
             sorted((list(k), sorted(v)) for k, v in facts.ambiguous.items()),
             sorted((list(k), sorted(v)) for k, v in facts.relied.items()),
