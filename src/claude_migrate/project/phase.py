@@ -672,6 +672,7 @@ class Project:
         self._self_classes: bool | None = None
         # Per function, the parameters it calls (`_called_params`).
         self._params_called: dict[tuple[str, str], frozenset[str]] = {}
+        self._hook_handers: dict[tuple[str, str], bool] = {}
         # The calls summaries mark as sending a prefill, as (display path, line), over how many
         # summaries (`_prefills`).
         self._prefill_lines: tuple[int, frozenset[tuple[str, int]]] | None = None
@@ -2118,11 +2119,49 @@ class Project:
                 # ... or an instance of one project class (`consult(ClaudeAgent(key), q)`): its
                 # calls of that object's methods are wrapper calls.
                 self.scanned.update(self._object_params())
+                # ... or a base class's template method handing its subclasses' hooks on.
+                self.scanned.update(self._template_bases())
             finally:
                 self.loading = False
             after = self._changes if self.incremental else _freeze(self.facts)
             if after == before and len(self.summaries) == known:
                 break
+
+    def _template_bases(self) -> set[str]:
+        """Return the modules, not scanned, of the project base classes of a scanned module's
+        classes whose methods hand what a hook returns to another method of the instance
+        (`self.invoke_model(self.setup_client(), ...)`): read, their calls bind the subclasses'
+        overrides (`_record_hook_clients`)."""
+        found: set[str] = set()
+        for module in sorted(self.scanned):
+            for name in self.summaries.get(module, {}).get("classes", {}):
+                for owner_module, owner in self.mro(module, name)[1:]:
+                    if owner_module in self.scanned or owner_module in found:
+                        continue
+                    if self._hands_hooks(owner_module, owner):
+                        found.add(owner_module)
+        return found
+
+    def _hands_hooks(self, module: str, cls: str) -> bool:
+        """Return whether a method of a class calls another method of `self` with what a
+        method of `self` returns (once per class)."""
+        known = self._hook_handers.get((module, cls))
+        if known is None:
+            known = False
+            for qual, facts in self.summaries[module]["functions"].items():
+                params = facts["params"]
+                if qual.rpartition(".")[0] != cls or not facts["method"] or not params:
+                    continue
+                me = ["name", params[0]["name"]]
+                if any(
+                    call[1][0] == "attr" and call[1][1] == me
+                    and next(self._hook_args(facts, call, me[1]), None) is not None
+                    for call in facts["calls"]
+                ):  # fmt: skip
+                    known = True
+                    break
+            self._hook_handers[(module, cls)] = known
+        return known
 
     def _object_params(self) -> set[str]:
         """Return the modules of functions a caller hands one project class's instance, whose
@@ -2274,11 +2313,76 @@ class Project:
             return
         for callee in self._callees(module, function, callee_expr):
             self._record_callee(module, function, call, callee)
+        self._record_hook_clients(module, function, call)
         submitted = self._submitted(module, function, call)
         if submitted is not None:
             for callee in self._callees(module, function, submitted[1]):
                 if isinstance(callee, (Func, Bound)):
                     self._record_callee(module, function, submitted, callee)
+
+    def _record_hook_clients(self, module: str, function: str | None, call: list[Any]) -> None:
+        """Record the client a template method hands its subclasses' override of a hook.
+
+        `client = self.setup_client()` then `self.invoke_model(client, ...)` in a base class's
+        method: on an instance of a subclass, both run that subclass's methods, so its
+        `invoke_model` is given what its own `setup_client` returns (an Anthropic client).
+        Only a client made by the override's class is recorded; each summarised subclass is
+        read apart from the others.
+        """
+        home = self.class_of(module, function) if function is not None else None
+        callee = call[1]
+        if home is None or function is None or callee[0] != "attr" or call[4] or call[5]:
+            return
+        facts = self.summaries[module]["functions"][function]
+        params = facts["params"]
+        if not facts["method"] or facts["classmethod"] or not params:
+            return
+        if callee[1] != ["name", params[0]["name"]]:
+            return
+        hooks = {name: arg for name, arg in self._hook_args(facts, call, params[0]["name"])}
+        if not hooks:
+            return
+        own = self.member(*home, callee[2])
+        for sub in self._subclasses(home)[1:]:
+            override = self.member(*sub, callee[2])
+            layout = self._layout(override) if override and override != own else None
+            if override is None or layout is None:
+                continue
+            bound, _ = _bind(call, layout, False)
+            for name, arg in bound.items():
+                if id(arg) not in hooks:
+                    continue
+                made = self._hook_value(module, function, hooks[id(arg)], *sub, 0)
+                proven = isinstance(made, Client) and not made.path and made.only is None
+                cls = made.cls if isinstance(made, Client) and proven else None
+                self._record_hook_client(override, name, cls)
+
+    def _hook_args(
+        self, facts: dict[str, Any], call: list[Any], self_name: str
+    ) -> Iterator[tuple[int, list[Any]]]:
+        """Yield (id of the argument, the hook call) for each positional or keyword argument
+        of a call that is `self.hook(...)`, written there or held by a local bound once."""
+        for arg in [*call[2], *call[3].values()]:
+            value = arg
+            if arg[0] == "name":
+                local = facts["locals"].get(arg[1])
+                value = local[0][0] if local and len(local) == 1 else arg
+            if value[0] == "call" and value[1][0] == "attr" and value[1][1] == ["name", self_name]:
+                yield id(arg), value
+
+    def _record_hook_client(self, key: tuple[str, str], name: str, cls: str | None) -> None:
+        """Record the client a subclass's hook gives an override's parameter; anything else
+        (another subclass running the same override with another hook) makes it ambiguous."""
+        self._read("clients", key)
+        if cls is None or not (is_sdk_client_class(cls) or cls == BEDROCK_RUNTIME):
+            self._put(self._entry(self.facts.ambiguous, key, "clients", set), name, "clients", key)
+            return
+        clients = self._entry(self.facts.param_clients, key, "clients", dict)
+        if name not in clients:
+            clients[name] = cls
+            self._touch("clients", key)
+        elif clients[name] != cls:
+            self._put(self._entry(self.facts.ambiguous, key, "clients", set), name, "clients", key)
 
     def _annotated_method(self, symbol: Sym) -> Sym:
         """Return the method a parameter annotated with a project class gives
