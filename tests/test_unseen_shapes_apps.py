@@ -1492,3 +1492,127 @@ def test_a_computed_write_the_options_object_never_reaches_leaves_its_field_defa
     data = Cli(root).json("check", "--no-cache", "--select", "CM101", ".")
     assert not data["errors"], data["errors"]
     assert [(d["path"], d["line"]) for d in data["diagnostics"]] == [("app/planner.py", 10)]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a property of an options object (`return 2000 if self.small else 8000`) is not read: "
+    "the budget a caller takes from `self.config.max_report_tokens` stays unknown",
+)
+def test_a_budget_read_from_an_options_property_reaches_the_call(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "agent/__init__.py": "",
+            "agent/config.py": (
+                "class Config:\n"
+                "    def __init__(self, small=False):\n"
+                "        self.small = small\n\n"
+                "    @property\n"
+                "    def max_report_tokens(self):\n"
+                "        return 2000 if self.small else 8000\n"
+            ),
+            "agent/core.py": (
+                "import anthropic\n\nfrom agent.config import Config\n\n\n"
+                "class Agent:\n"
+                "    def __init__(self):\n"
+                "        self.config = Config()\n"
+                "        self.client = anthropic.Anthropic()\n\n"
+                "    def report(self, text):\n"
+                "        with self.client.messages.stream(\n"
+                '            model="claude-sonnet-4-6",\n'
+                "            max_tokens=self.config.max_report_tokens,\n"
+                '            messages=[{"role": "user", "content": text}],\n'
+                "        ) as stream:\n"
+                "            return stream.get_final_message()\n"
+            ),
+        },
+    )
+    assert _found(root, "CM102")
+
+
+def test_a_prefill_under_a_fallback_model_is_reported(tmp_path: Path) -> None:
+    # `self.model = model or MODEL`, every caller relying on None: the model CM302 reads is
+    # checked against its request facts too, without a fix (the request serves every model).
+    root = write_tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/provider.py": (
+                "import anthropic\n\n"
+                'MODEL = "claude-sonnet-4-6"\n\n\n'
+                "class Provider:\n"
+                "    def __init__(self, model=None):\n"
+                "        self.client = anthropic.Anthropic()\n"
+                "        self.model = model or MODEL\n\n"
+                "    def json_mode(self, text):\n"
+                "        with self.client.messages.stream(\n"
+                "            model=self.model,\n"
+                "            max_tokens=512,\n"
+                '            messages=[{"role": "user", "content": text}, '
+                '{"role": "assistant", "content": "{"}],\n'
+                "        ) as stream:\n"
+                "            return stream.get_final_message()\n\n\n"
+                "def answer(text):\n"
+                "    return Provider().json_mode(text)\n"
+            ),
+        },
+    )
+    data = Cli(root).json("check", "--no-cache", "--select", "CM108", ".")
+    found = [(d["path"], d["line"], d["code"], d["fix"]) for d in data["diagnostics"]]
+    assert found == [("app/provider.py", 15, "CM108", None)]
+
+
+def test_a_fallback_model_that_takes_a_prefill_is_not_reported(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/provider.py": (
+                "import anthropic\n\n"
+                'MODEL = "claude-haiku-4-5"\n\n\n'
+                "class Provider:\n"
+                "    def __init__(self, model=None):\n"
+                "        self.client = anthropic.Anthropic()\n"
+                "        self.model = model or MODEL\n\n"
+                "    def json_mode(self, text):\n"
+                "        with self.client.messages.stream(\n"
+                "            model=self.model,\n"
+                "            max_tokens=512,\n"
+                '            messages=[{"role": "user", "content": text}, '
+                '{"role": "assistant", "content": "{"}],\n'
+                "        ) as stream:\n"
+                "            return stream.get_final_message()\n\n\n"
+                "def answer(text):\n"
+                "    return Provider().json_mode(text)\n"
+            ),
+        },
+    )
+    assert _found(root, "CM108") == set()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="instructor's `from_anthropic` asserts an anthropic client "
+    "(instructor/client_anthropic.py), but over a parameter nothing proves (a pool's client a "
+    "caller hands in) its requests are not read as Claude's",
+)
+def test_instructor_over_a_handed_client_is_read_as_claude(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/extract.py": (
+                "import instructor\n\n\n"
+                "def extract(provider_client, question, answer_model):\n"
+                "    patched = instructor.from_anthropic(provider_client)\n"
+                "    return patched.messages.create(\n"
+                '        model="claude-sonnet-4-6",\n'
+                "        max_tokens=4096,\n"
+                '        messages=[{"role": "user", "content": question}],\n'
+                "        response_model=answer_model,\n"
+                "    )\n"
+            ),
+        },
+    )
+    assert ("app/extract.py", 8, "CM102") in _found(root, "CM102")

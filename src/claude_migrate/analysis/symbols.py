@@ -581,27 +581,14 @@ class Resolver:
     def _handed_param(self, binding: Binding, function: Scope) -> Symbol:
         """Return what every in-project caller that proves anything binds an un-annotated
         parameter to (the project phase decided it; ambiguous ones are left out): a Claude
-        client, an instance of one project class, or a dict of project instances."""
+        client, an instance of one project class (or of one of a few), or a dict of project
+        instances."""
         facts = self.own_function(function.qualname)
         if facts is None:
             return UNKNOWN
         for name, bindings in function.bindings.items():
-            if binding not in bindings:
-                continue
-            if name in facts.get("param_clients", {}):
-                cls = facts["param_clients"][name]
-                if isinstance(cls, list):
-                    # A client's method the callers hand over (`fn=client.messages.create`).
-                    return Instance(cls[0], tuple(cls[1:]))
-                return Instance(cls)
-            if name in facts.get("param_objects", {}):
-                # ... or to an instance of one project class (`call_api(self, ...)`).
-                module, cls = facts["param_objects"][name]
-                return ProjectInstance(module, cls)
-            if name in facts.get("param_tables", {}):
-                # ... or to a dict of project instances by literal keys.
-                entries = facts["param_tables"][name]
-                return InstanceTable(tuple((str(k), str(m), str(c)) for k, m, c in entries))
+            if binding in bindings:
+                return _given(facts, name)
         return UNKNOWN
 
     def type_of(self, annotation: cst.BaseExpression, scope: Scope, depth: int = 0) -> Symbol:
@@ -1241,3 +1228,28 @@ class Resolver:
             if isinstance(func, LocalFunction) and func.scope.returns:
                 return [(value, func.scope) for value in func.scope.returns]
         return []
+
+
+def _given(facts: dict[str, Any], name: str) -> Symbol:
+    """Return what every in-project caller binds a parameter to, as the project phase decided:
+    a Claude client (or a client's method the callers hand over: `fn=client.messages.create`),
+    an instance of one project class (`call_api(self, ...)`), or of one of a few (a factory's
+    result handed on: `Planner(self.llm)`), or a dict of project instances by literal keys;
+    unknown when it decided none."""
+    if name in facts.get("param_clients", {}):
+        cls = facts["param_clients"][name]
+        if isinstance(cls, list):
+            return Instance(cls[0], tuple(cls[1:]))
+        return Instance(cls)
+    if name in facts.get("param_objects", {}):
+        module, owner = facts["param_objects"][name]
+        return ProjectInstance(module, owner)
+    if name in facts.get("param_choices", {}):
+        return ProjectInstances(
+            tuple(ProjectInstance(m, c) for m, c in facts["param_choices"][name])
+        )
+    if name in facts.get("param_tables", {}):
+        # ... or to a dict of project instances by literal keys.
+        entries = facts["param_tables"][name]
+        return InstanceTable(tuple((str(k), str(m), str(c)) for k, m, c in entries))
+    return UNKNOWN

@@ -2431,6 +2431,12 @@ class ValueResolver:
         held = self.self_attribute(node, scope)
         if held is not None:
             return self.template(held[0], held[1], depth + 1)
+        if isinstance(node, cst.Attribute):
+            # `self.API_URL` / `Client.API_URL` / `settings.API_URL`: a constant of a class body
+            # (no subclass writing another) or of a project module, as `value` proves it.
+            found = self.value(node, scope, depth + 1)
+            if found.known and isinstance(found.value, str) and not found.default:
+                return found.value
         return None
 
     # JSON bodies and nested dicts ---------------------------------------------------------------

@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from claude_migrate.analysis.model_requests import edits_for, facts_of, problems
+from claude_migrate.analysis.model_requests import edits_for, facts_of, model_entry, problems
 from claude_migrate.checks.base import Check, Option, call_sites
 from claude_migrate.core.diagnostics import Applicability, Diagnostic
 
@@ -76,14 +76,16 @@ class ModelParamsCheck(Check["FileContext"]):
 
         prefer = self.settings.get("prefer", "temperature")
         readings: list[Reading] = []
-        for site in ctx.sites:
+        for site, split in _sites(ctx):
             found = facts_of(ctx, site)
             if found is None:
                 continue
             facts, label, _entry = found
             for problem in problems(ctx, site, facts, f"model {label}", prefer=prefer):
                 fix = None
-                edits = edits_for(ctx, [problem]) if problem.fixable else None
+                # A model among several the call may send: the request serves every one, so
+                # nothing is edited for this one alone.
+                edits = edits_for(ctx, [problem]) if problem.fixable and not split else None
                 if edits:
                     fix = ctx.fix(problem.applicability, problem.change, *edits)
                 entry = _entry_at(ctx, site, problem)
@@ -98,6 +100,22 @@ class ModelParamsCheck(Check["FileContext"]):
         # One finding per value: a constant (or a spread dict's entry) several calls send is
         # reported once, where it is written, each call a related place.
         yield from one_per_value(ctx, self, readings, None)[0]
+
+
+def _sites(ctx: FileContext) -> Iterable[tuple[CallSite, bool]]:
+    """Yield each Claude call the file makes, and for one whose model is not one value, each
+    site a value set of its model splits it into (`self.model = model or MODEL`): a model the
+    call may send, flagged as such."""
+    split: dict[int, list[CallSite]] = {}
+    for site in ctx.all_sites:
+        if site.via is None and site.branch_of is not None:
+            split.setdefault(id(site.branch_of), []).append(site)
+    for site in ctx.sites:
+        yield site, False
+        entry = model_entry(ctx, site)
+        if entry is not None and not entry.value.known:
+            for one in split.get(id(site), ()):
+                yield one, True
 
 
 def _entry_at(ctx: FileContext, site: CallSite, problem: Problem) -> Entry | None:

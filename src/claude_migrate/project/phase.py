@@ -76,6 +76,7 @@ from claude_migrate.targets import (
     TARGETS,
     TEMPERATURE,
     Target,
+    anthropic_endpoint,
     described,
     is_claude_model,
     is_sdk_client_class,
@@ -118,6 +119,9 @@ SCAN_MARKERS = (*MARKERS, *ROUTER_MARKERS)
 CLAUDE_PARAMETERS = frozenset(
     name for target in TARGETS.values() for c in CANONICAL for name in target.names(c)
 )
+# Functions POSTing a JSON body whose calls the phase follows (`requests.post(url, json=body)`):
+# the body's entries are the request's parameters, as a spread dict's are.
+_HTTP_POSTS: Final = frozenset(("requests.post", "requests.api.post", "httpx.post"))
 # Executor methods that call the function they are handed (`pool.submit(fn, *args)`), with the
 # index of that function among their positional arguments.
 _SUBMITTERS: Final = {"submit": 0, "run_in_executor": 1, "to_thread": 0}
@@ -480,6 +484,13 @@ class Facts:
     param_objects: dict[tuple[str, str], dict[str, tuple[str, str] | None]] = field(
         default_factory=dict
     )
+    # An un-annotated parameter every in-project caller that proves anything binds to an
+    # instance of one of a few project classes (a factory's `PROVIDERS[name](**kwargs)`, kept
+    # in `self.llm` and handed on: `Planner(self.llm)`): name -> the classes callers may hand
+    # in, sorted, or None once a caller binds anything else.
+    param_choices: dict[tuple[str, str], dict[str, tuple[tuple[str, str], ...] | None]] = field(
+        default_factory=dict
+    )
     # An un-annotated parameter every in-project caller that proves anything binds to one
     # dict literal of project instances (`Orchestrator({"claude": ClaudeAgent(key), ...})`):
     # name -> its entries as [key, module, class], or None once callers disagree.
@@ -693,6 +704,7 @@ class Project:
         self._self_classes: bool | None = None
         # Per function, the parameters it calls (`_called_params`).
         self._params_called: dict[tuple[str, str], frozenset[str]] = {}
+        self._hook_handers: dict[tuple[str, str], bool] = {}
         # The calls summaries mark as sending a prefill, as (display path, line), over how many
         # summaries (`_prefills`).
         self._prefill_lines: tuple[int, frozenset[tuple[str, int]]] | None = None
@@ -2168,11 +2180,49 @@ class Project:
                 # ... or an instance of one project class (`consult(ClaudeAgent(key), q)`): its
                 # calls of that object's methods are wrapper calls.
                 self.scanned.update(self._object_params())
+                # ... or a base class's template method handing its subclasses' hooks on.
+                self.scanned.update(self._template_bases())
             finally:
                 self.loading = False
             after = self._changes if self.incremental else _freeze(self.facts)
             if after == before and len(self.summaries) == known:
                 break
+
+    def _template_bases(self) -> set[str]:
+        """Return the modules, not scanned, of the project base classes of a scanned module's
+        classes whose methods hand what a hook returns to another method of the instance
+        (`self.invoke_model(self.setup_client(), ...)`): read, their calls bind the subclasses'
+        overrides (`_record_hook_clients`)."""
+        found: set[str] = set()
+        for module in sorted(self.scanned):
+            for name in self.summaries.get(module, {}).get("classes", {}):
+                for owner_module, owner in self.mro(module, name)[1:]:
+                    if owner_module in self.scanned or owner_module in found:
+                        continue
+                    if self._hands_hooks(owner_module, owner):
+                        found.add(owner_module)
+        return found
+
+    def _hands_hooks(self, module: str, cls: str) -> bool:
+        """Return whether a method of a class calls another method of `self` with what a
+        method of `self` returns (once per class)."""
+        known = self._hook_handers.get((module, cls))
+        if known is None:
+            known = False
+            for qual, facts in self.summaries[module]["functions"].items():
+                params = facts["params"]
+                if qual.rpartition(".")[0] != cls or not facts["method"] or not params:
+                    continue
+                me = ["name", params[0]["name"]]
+                if any(
+                    call[1][0] == "attr" and call[1][1] == me
+                    and next(self._hook_args(facts, call, me[1]), None) is not None
+                    for call in facts["calls"]
+                ):  # fmt: skip
+                    known = True
+                    break
+            self._hook_handers[(module, cls)] = known
+        return known
 
     def _object_params(self) -> set[str]:
         """Return the modules of functions a caller hands one project class's instance, whose
@@ -2182,6 +2232,11 @@ class Project:
             if module in self.scanned or module not in self.summaries:
                 continue
             if any(cls is not None and self._useful(["obj", *cls]) for cls in objects.values()):
+                found.add(module)
+        for (module, _), chosen in self.facts.param_choices.items():
+            if module in self.scanned or module not in self.summaries:
+                continue
+            if any(self._useful(["obj", *c]) for classes in chosen.values() for c in classes or ()):
                 found.add(module)
         return found
 
@@ -2309,15 +2364,86 @@ class Project:
                 call, target = handed
         if target is not None:
             key, params = target
+            if key.startswith("http:"):
+                # The JSON body is the request: read as `create(**body)` would be.
+                body = call[3]["json"]
+                call = self._made(
+                    ("http", id(call)), ["call", call[1], [], {}, False, [body], *call[6:]]
+                )
             self._record_target(module, function, call, key, params)
             return
         for callee in self._callees(module, function, callee_expr):
             self._record_callee(module, function, call, callee)
+        self._record_hook_clients(module, function, call)
         submitted = self._submitted(module, function, call)
         if submitted is not None:
             for callee in self._callees(module, function, submitted[1]):
                 if isinstance(callee, (Func, Bound)):
                     self._record_callee(module, function, submitted, callee)
+
+    def _record_hook_clients(self, module: str, function: str | None, call: list[Any]) -> None:
+        """Record the client a template method hands its subclasses' override of a hook.
+
+        `client = self.setup_client()` then `self.invoke_model(client, ...)` in a base class's
+        method: on an instance of a subclass, both run that subclass's methods, so its
+        `invoke_model` is given what its own `setup_client` returns (an Anthropic client).
+        Only a client made by the override's class is recorded; each summarised subclass is
+        read apart from the others.
+        """
+        home = self.class_of(module, function) if function is not None else None
+        callee = call[1]
+        if home is None or function is None or callee[0] != "attr" or call[4] or call[5]:
+            return
+        facts = self.summaries[module]["functions"][function]
+        params = facts["params"]
+        if not facts["method"] or facts["classmethod"] or not params:
+            return
+        if callee[1] != ["name", params[0]["name"]]:
+            return
+        hooks = {name: arg for name, arg in self._hook_args(facts, call, params[0]["name"])}
+        if not hooks:
+            return
+        own = self.member(*home, callee[2])
+        for sub in self._subclasses(home)[1:]:
+            override = self.member(*sub, callee[2])
+            layout = self._layout(override) if override and override != own else None
+            if override is None or layout is None:
+                continue
+            bound, _ = _bind(call, layout, False)
+            for name, arg in bound.items():
+                if id(arg) not in hooks:
+                    continue
+                made = self._hook_value(module, function, hooks[id(arg)], *sub, 0)
+                proven = isinstance(made, Client) and not made.path and made.only is None
+                cls = made.cls if isinstance(made, Client) and proven else None
+                self._record_hook_client(override, name, cls)
+
+    def _hook_args(
+        self, facts: dict[str, Any], call: list[Any], self_name: str
+    ) -> Iterator[tuple[int, list[Any]]]:
+        """Yield (id of the argument, the hook call) for each positional or keyword argument
+        of a call that is `self.hook(...)`, written there or held by a local bound once."""
+        for arg in [*call[2], *call[3].values()]:
+            value = arg
+            if arg[0] == "name":
+                local = facts["locals"].get(arg[1])
+                value = local[0][0] if local and len(local) == 1 else arg
+            if value[0] == "call" and value[1][0] == "attr" and value[1][1] == ["name", self_name]:
+                yield id(arg), value
+
+    def _record_hook_client(self, key: tuple[str, str], name: str, cls: str | None) -> None:
+        """Record the client a subclass's hook gives an override's parameter; anything else
+        (another subclass running the same override with another hook) makes it ambiguous."""
+        self._read("clients", key)
+        if cls is None or not (is_sdk_client_class(cls) or cls == BEDROCK_RUNTIME):
+            self._put(self._entry(self.facts.ambiguous, key, "clients", set), name, "clients", key)
+            return
+        clients = self._entry(self.facts.param_clients, key, "clients", dict)
+        if name not in clients:
+            clients[name] = cls
+            self._touch("clients", key)
+        elif clients[name] != cls:
+            self._put(self._entry(self.facts.ambiguous, key, "clients", set), name, "clients", key)
 
     def _annotated_method(self, symbol: Sym) -> Sym:
         """Return the method a parameter annotated with a project class gives
@@ -2337,6 +2463,18 @@ class Project:
             # Un-annotated: the one project class every in-project caller that proves anything
             # binds the parameter to (`run(ClaudeAgent(key))`, `Orchestrator(agent=...)`).
             cls = self._object_of(Param(symbol.module, symbol.qual, head), None)
+        if isinstance(cls, Choice):
+            # An instance of one of several classes: each one's method learns from the call.
+            methods: list[Sym] = []
+            for option in cls.options:
+                found = (
+                    None
+                    if not isinstance(option, Obj)
+                    else self.member(option.module, option.name, rest[1:])
+                )
+                if isinstance(option, Obj) and found is not None:
+                    methods.append(Bound(*found, option.module, option.name, True))
+            return _choice(methods)
         if not isinstance(cls, (Class, Obj)):
             return None
         found = self.member(cls.module, cls.name, rest[1:])
@@ -2454,12 +2592,16 @@ class Project:
         callee = self.evaluate(module, function, callee_expr)
         if isinstance(callee, Choice):
             return list(callee.options)
-        if callee is not None:
-            return [self._annotated_method(callee)]
-        return [
-            self._annotated_method(self.evaluate(module, function, value))
-            for value in self._alternatives(module, function, callee_expr, 0)
-        ]
+        found = (
+            [self._annotated_method(callee)]
+            if callee is not None
+            else [
+                self._annotated_method(self.evaluate(module, function, value))
+                for value in self._alternatives(module, function, callee_expr, 0)
+            ]
+        )
+        # A parameter handed one of several classes' instances: each one's method may run.
+        return [o for m in found for o in (m.options if isinstance(m, Choice) else (m,))]
 
     def _alternatives(
         self, module: str, function: str | None, value: list[Any], depth: int
@@ -2667,7 +2809,40 @@ class Project:
                 return "litellm:completion", {**kwargs, "model": model_expr}
         if name in CONSTRUCTORS:
             return self._constructor_target(module, function, call, name)
+        if name in _HTTP_POSTS:
+            return self._http_target(module, function, call)
         return None
+
+    def _http_target(
+        self, module: str, function: str | None, call: list[Any]
+    ) -> tuple[str, dict[str, list[Any]]] | None:
+        """Return the target of a POST of a JSON body to the Anthropic API's endpoint, its URL
+        proven (a literal, a constant of a module or class, `self.API_URL` set in the class
+        body); None for anything else, or a body sent otherwise than as `json=`."""
+        url = call[2][0] if call[2] else call[3].get("url")
+        if url is None or "json" not in call[3] or call[4] or call[5]:
+            return None
+        endpoints = {
+            anthropic_endpoint(u) if isinstance(u, str) else None
+            for u in self._urls(module, function, url)
+        }
+        if len(endpoints) != 1 or None in endpoints:
+            return None
+        return ("http:messages" if endpoints == {"messages"} else "http:complete"), {}
+
+    def _urls(self, module: str, function: str | None, url: list[Any]) -> list[Any]:
+        """Return the values a POST's URL may be: one, or for `self.API_URL` the value each
+        summarised class the method may run on (its own, or a subclass's: `class Proxy(Claude):
+        API_URL = ...`) holds; None for one not proven a string."""
+        base = self.evaluate(module, function, url[1]) if url[0] == "attr" else None
+        if isinstance(base, SelfParam):
+            classes = self._subclasses((base.module, base.name))
+            if len(classes) >= MAX_SUBCLASSES:
+                return [None]
+            found = [self._attribute_value(m, c, url[2], 0) for m, c in classes]
+        else:
+            found = [self.evaluate(module, function, url)]
+        return [f.value if isinstance(f, Const) else None for f in found]
 
     def _aisuite_target(
         self, module: str, function: str | None, call: list[Any], path: tuple[str, ...]
@@ -5289,9 +5464,13 @@ class Project:
         if isinstance(given, SelfParam):
             return Obj(given.module, given.name)
         if isinstance(given, Param) and "." not in given.name and "[" not in given.name:
-            self._read("clients", (given.module, given.qual))
-            cls = self.facts.param_objects.get((given.module, given.qual), {}).get(given.name)
-            return Obj(*cls) if cls is not None else None
+            key = (given.module, given.qual)
+            self._read("clients", key)
+            cls = self.facts.param_objects.get(key, {}).get(given.name)
+            if cls is not None:
+                return Obj(*cls)
+            classes = self.facts.param_choices.get(key, {}).get(given.name)
+            return Choice(tuple(Obj(*c) for c in classes)) if classes else None
         return typed
 
     def _record_bound_object(self, key: tuple[str, str], name: str, symbol: Sym) -> None:
@@ -5300,12 +5479,31 @@ class Project:
         if symbol is None:
             return
         self._read("clients", key)
+        self._record_bound_choice(key, name, symbol)
         objects = self.facts.param_objects.get(key, {})
         cls = (symbol.module, symbol.name) if isinstance(symbol, Obj) else None
         if name in objects and objects[name] in (None, cls):
             return
         objects = self._entry(self.facts.param_objects, key, "clients", dict)
         objects[name] = cls if name not in objects else None
+        self._touch("clients", key)
+
+    def _record_bound_choice(self, key: tuple[str, str], name: str, symbol: Sym) -> None:
+        """Record the project classes of the instances a factory's result a call binds a
+        parameter to may be (`Planner(self.llm)`, `self.llm = PROVIDERS[name](**kwargs)`),
+        when every call that proves anything binds the same choice; callers binding different
+        objects (`either(ClaudeAgent(key))`, `either(EchoAgent())`) or anything else make it
+        none: each caller's object is known, and which one runs is not, here."""
+        given: tuple[tuple[str, str], ...] | None = None
+        if isinstance(symbol, Choice) and all(isinstance(o, Obj) for o in symbol.options):
+            given = tuple(
+                sorted({(o.module, o.name) for o in symbol.options if isinstance(o, Obj)})
+            )
+        choices = self.facts.param_choices.get(key, {})
+        if name in choices and choices[name] in (None, given):
+            return
+        choices = self._entry(self.facts.param_choices, key, "clients", dict)
+        choices[name] = given if name not in choices else None
         self._touch("clients", key)
 
     def _record_bound_table(
@@ -5369,7 +5567,8 @@ class Project:
         self, module: str, qual: str, clients: dict[str, Any]
     ) -> dict[str, dict[str, Any]]:
         """Return what a function's view says of the project instances its callers hand its
-        parameters: one each (`param_objects`), or a dict of them (`param_tables`)."""
+        parameters: one each (`param_objects`), one of a few (`param_choices`), or a dict of
+        them (`param_tables`)."""
         found: dict[str, dict[str, Any]] = {}
         given = {
             k: list(v) for k, v in self.facts.param_objects.get((module, qual), {}).items()
@@ -5377,6 +5576,15 @@ class Project:
         }  # fmt: skip
         if given:
             found["param_objects"] = given
+        choices = self.facts.param_choices.get((module, qual), {})
+        chosen = {
+            k: [list(c) for c in v] for k, v in choices.items()
+            if v and k not in clients and k not in given
+            and any(self._useful(["obj", *c]) for c in v)
+        }  # fmt: skip
+        if chosen:
+            # ... or one of a few (a factory's result handed on: `Planner(self.llm)`).
+            found["param_choices"] = chosen
         tables = self._handed_tables(module, qual)
         if tables:
             found["param_tables"] = tables
@@ -6975,6 +7183,9 @@ class Project:
         for facts in self.derived(module)["functions"].values():
             owners = [owner for owner, _ in facts.get("param_objects", {}).values()]
             owners.extend(
+                owner for classes in facts.get("param_choices", {}).values() for owner, _ in classes
+            )
+            owners.extend(
                 o for entries in facts.get("param_tables", {}).values() for _, o, _ in entries
             )
             seen.extend(owner for owner in dict.fromkeys(owners) if owner not in seen)
@@ -7801,6 +8012,7 @@ def _freeze(facts: Facts) -> str:
             sorted((list(k), sorted(v)) for k, v in facts.spread.items()),
             sorted((list(k), v) for k, v in facts.param_clients.items()),
             sorted((list(k), sorted(v.items())) for k, v in facts.param_objects.items()),
+            sorted((list(k), sorted(v.items())) for k, v in facts.param_choices.items()),
             sorted((list(k), sorted(v.items())) for k, v in facts.param_tables.items()),
             sorted((list(k), sorted(v)) for k, v in facts.ambiguous.items()),
             sorted((list(k), sorted(v)) for k, v in facts.relied.items()),
