@@ -432,16 +432,23 @@ def test_a_wrapper_spelling_the_anthropic_provider_around_its_model_is_read(
     assert wrapper_findings(tmp_path, wrappers, calls) == {(2, "CM101")}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an aisuite wrapper's caller passing a Claude Bedrock id behind `aws:` is not read"
-    " with the parameter names the aws provider sends (`maxTokens`, `stopSequences`)",
-)
 def test_a_wrapper_passing_an_aws_claude_model_to_aisuite_is_read_at_its_callers(
     tmp_path: Path,
 ) -> None:
-    calls = "from app.models import ask\nask('aws:anthropic.claude-sonnet-4-6', 0.9)\n"
-    assert wrapper_findings(tmp_path, AISUITE_WRAPPER, calls) == {(2, "CM101")}
+    # aisuite's aws provider sends `temperature` as converse's inferenceConfig, and
+    # `max_tokens` (the wrapper's keyword) as additionalModelRequestFields, which is not read.
+    wrappers = AISUITE_WRAPPER.replace("temperature):", "temperature, max_tokens=4096):").replace(
+        "temperature=temperature", "temperature=temperature, max_tokens=max_tokens"
+    )
+    calls = (
+        "from app.models import ask\n"
+        "ask('aws:anthropic.claude-sonnet-4-6', 0.9, max_tokens=9000)\n"
+        "ask('aws:us.anthropic.claude-3-opus-20240229-v1:0', 0.1)\n"
+        "ask('aws:meta.llama3-1-70b-instruct-v1:0', 0.9)\n"
+        "ask('aws:claude-sonnet-4-6', 0.9)\n"
+    )
+    found = wrapper_findings(tmp_path, wrappers, calls)
+    assert found == {(2, "CM101"), (3, "CM302")}
 
 
 @pytest.mark.parametrize(
@@ -451,8 +458,8 @@ def test_a_wrapper_passing_an_aws_claude_model_to_aisuite_is_read_at_its_callers
         ["'openai:gpt-4o'"],
         # Claude's id with no provider: aisuite refuses a model without one.
         ["'claude-sonnet-4-6'"],
-        # Claude through aisuite's `aws` provider, whose keywords are not the SDK's.
-        ["'aws:anthropic.claude-3-haiku-20240307-v1:0'"],
+        # Another vendor's model behind aisuite's `aws` provider.
+        ["'aws:meta.llama3-1-70b-instruct-v1:0'"],
         # Another caller's model is unknown or another vendor's: only the first call is read.
         ["'anthropic:claude-sonnet-4-6'", "os.environ['MODEL']"],
         ["'anthropic:claude-sonnet-4-6'", "'openai:gpt-4o'"],

@@ -743,8 +743,10 @@ class CallFinder:
             args, target, facts.get("spelled", {})
         )
         passed = model.value.value if model is not None and model.value.known else None
-        if _not_claudes(passed, target, prefixes):
+        routed = _routed(passed, target, prefixes, reaches, names)
+        if routed is None:
             return None
+        target, names = routed
         declared = facts.get("model_defaults", {})
         if (
             model is None
@@ -1508,6 +1510,54 @@ class CallFinder:
         return CallSite(
             record, target, params, client=f"http:{method}", call_args=args, extra={"url": url}
         )
+
+
+def _routed(
+    passed: object,
+    target: Target,
+    prefixes: set[str],
+    reaches: dict[str, list[list[object]]],
+    names: dict[str, list[str]],
+) -> tuple[Target, dict[str, list[str]]] | None:
+    """Return a wrapper's call as a Claude call for the model its caller passes (None: not one):
+    as the wrapper reads, or, for a model another provider of aisuite sends to Claude than the
+    one its call reads as (`aisuite:aws` where it reads as `aisuite:create`), with only the
+    parameters both providers name alike (`_aisuite_rerouted`)."""
+    if not _not_claudes(passed, target, prefixes):
+        return target, names
+    rerouted = _aisuite_rerouted(passed, reaches)
+    if rerouted is None:
+        return None
+    return dataclasses.replace(
+        target,
+        temperature=tuple(rerouted.get(TEMPERATURE, ())),
+        max_tokens=tuple(rerouted.get(MAX_TOKENS, ())),
+        stop=tuple(rerouted.get(STOP, ())),
+        stream=tuple(rerouted.get(STREAM, ())),
+        model=tuple(rerouted.get(MODEL, ())),
+        by_model=True,
+    ), rerouted
+
+
+def _aisuite_rerouted(
+    passed: object, reaches: dict[str, list[list[object]]]
+) -> dict[str, list[str]] | None:
+    """Return the parameters of a wrapper that reach Claude when its caller gives a Claude
+    Bedrock id behind aisuite's `aws:` prefix to an aisuite call the wrapper makes with its
+    model (read as the `anthropic:` provider's): those the aws provider takes under the same
+    keyword (`temperature`, `model`); `max_tokens` and `stop_sequences` go to Bedrock's
+    `additionalModelRequestFields` there, not read. None for any other model or wrapper."""
+    if not isinstance(passed, str) or provider_target(passed) != "aisuite:aws":
+        return None
+    anthropic, aws = TARGETS["aisuite:create"], TARGETS["aisuite:aws"]
+    names: dict[str, list[str]] = {}
+    for param, items in reaches.items():
+        for canonical, key, *_ in items:
+            if key != anthropic.key:
+                return None
+            if set(anthropic.names(str(canonical))) == set(aws.names(str(canonical))):
+                names.setdefault(str(canonical), []).append(param)
+    return names
 
 
 def _not_claudes(passed: object, target: Target, prefixes: set[str]) -> bool:

@@ -18,7 +18,9 @@ as its `inferenceConfig`; every other keyword (`max_tokens`, `stop`) goes to
 (`Provider.chat_completions_create_stream` refuses). Other providers' models (`openai:gpt-4o`)
 are not read. A call whose model is its function's parameter is read at the callers whose model
 has the `anthropic:` prefix (`model_prefix`: the project phase and the wrapper's call site both
-check it); a caller's `aws:` model is not read there.
+check it), and at a caller giving an `aws:` Claude Bedrock id for the keywords both providers
+take alike (`analysis/calls._aisuite_rerouted`); the call itself is Claude's only where every
+caller's model has the `anthropic:` prefix.
 """
 
 from __future__ import annotations
