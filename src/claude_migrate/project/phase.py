@@ -5499,6 +5499,7 @@ class Project:
             given = tuple(
                 sorted({(o.module, o.name) for o in symbol.options if isinstance(o, Obj)})
             )
+        self._read("clients", key)
         choices = self.facts.param_choices.get(key, {})
         if name in choices and choices[name] in (None, given):
             return
