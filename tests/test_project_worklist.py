@@ -155,6 +155,13 @@ READ_AFTER = {
     "_defaults_outside",
     "_given_defaults",
     "_reach_notes",
+    # What files are told of handed tables and of entries a later spread may replace.
+    "_handed_objects",
+    "_handed_tables",
+    "_spread_kept",
+    "_kept_reads",
+    "_condition_sent",
+    "_sent_by_some_call",
     "solve",
 }
 
