@@ -155,6 +155,18 @@ def _sampling(
         return
     pair = ("temperature", "top_p")
     sends = [p for p in pair if p in present or p in held]
+    caller = _paired_caller(ctx, site) if unseen and not sends else None
+    if caller is not None:
+        # A model moving here: a call of the project hands the function's `**kwargs` both.
+        wrapper, path, line = caller
+        yield Problem(
+            "sampling",
+            site.node,
+            f"{label} takes temperature or top_p, not both, and {wrapper}() passes on what its "
+            f"callers give: its call at {path}:{line} gives both{cite}; keep one there, then "
+            "move this call by hand",
+        )
+        return
     if unseen and sends and any(p in hidden and p != sends[0] for p in pair):
         # A model moving here: the request sends one of the pair and may carry the other from
         # a value the analysis cannot read (options passed through, `{**base, **extra}`), which
@@ -180,6 +192,24 @@ def _sampling(
             f"keep {kept}",
             f"remove {entry.key} (keep {kept})",
         )
+
+
+def _paired_caller(ctx: FileContext, site: CallSite) -> tuple[str, str, int] | None:
+    """Return the function a Claude call passes its `**kwargs` from, with the first of the
+    project's calls of it that gives both temperature and top_p (the project phase's
+    `paired_by`), when the call's temperature is one it passes on; else None."""
+    project = ctx.project
+    function = site.record.scope.function()
+    if project is None or site.via is not None:
+        return None
+    facts = project.function(project.module, function.qualname) or {}
+    paired = facts.get("paired_by")
+    line = ctx.range(site.node).start.line
+    reaches = [place for places in facts.get("forwards", {}).values() for place in places]
+    if not paired or not any(r[0] == TEMPERATURE and r[3] == line for r in reaches):
+        return None
+    path, at = paired[0]
+    return function.qualname, str(path), int(at)
 
 
 def _thinking(
