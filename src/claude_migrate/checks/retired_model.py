@@ -49,6 +49,7 @@ from claude_migrate.analysis.retirements import (
     compose,
     judge,
     judge_entry,
+    read_refusal,
     sdk_note,
     unread_refusal,
 )
@@ -531,7 +532,8 @@ class RetiredModelCheck(Check["CheckContext"]):
         add to `kept` the ids reported with no fix.
 
         The fix replaces the constant's text only: what the new model's facts ask of each
-        call's other parameters is not checked from here.
+        call's other parameters is not changed from here, so the fix is withheld where a
+        reading call's request may carry what the replacement refuses (`read_refusal`).
         """
         from claude_migrate.analysis.constant_reads import constant_reads
         from claude_migrate.analysis.values import Entry, Value
@@ -581,6 +583,8 @@ class RetiredModelCheck(Check["CheckContext"]):
                 )
             elif read.outside:  # a fix never writes outside the given paths
                 message += f"; use {found.target!r}"
+            elif refusal := read_refusal(ctx, read.places, current, found.target):
+                message += f"; use {found.target!r} (no automatic fix: {refusal})"
             else:
                 message += f"; use {found.target!r}"
                 fix = ctx.fix(

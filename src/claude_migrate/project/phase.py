@@ -5369,6 +5369,9 @@ class Project:
             # Reported at the constant, once, with the calls as related places: only where the
             # file is checked (a fix never writes outside the given paths).
             derived["read_by"] = {name: sorted(places) for name, places in reads.items()}
+            requests = self._read_requests(reads)
+            if requests:
+                derived["read_requests"] = requests
         defaults = self._defaults_read(module) if module in self._given_modules() else {}
         if defaults:
             derived["defaults_read_by"] = defaults
@@ -5856,6 +5859,21 @@ class Project:
                     lines.update((shown, marked) for marked in facts.get("prefills", ()))
             known = self._prefill_lines = (len(self.summaries), frozenset(lines))
         return (path, line) in known[1]
+
+    def _read_requests(self, reads: dict[str, list[list[Any]]]) -> list[list[Any]]:
+        """Return the Claude calls reading a module's constant as their model whose request a
+        move of the model may break, as [path, line, what]: "pair" where it may send both
+        temperature and top_p, "prefill" where it ends with a prefilled assistant turn."""
+        found: list[list[Any]] = []
+        for places in reads.values():
+            for canonical, _key, path, line in (place[:4] for place in places):
+                if canonical != MODEL:
+                    continue
+                if self._may_send_pair(str(path), int(line)) and [path, line, "pair"] not in found:
+                    found.append([path, line, "pair"])
+                if self._prefills(path, line) and [path, line, "prefill"] not in found:
+                    found.append([path, line, "prefill"])
+        return sorted(found)
 
     def _pair_reached(self, reaches: dict[str, list[list[Any]]]) -> list[list[Any]]:
         """Return the Claude calls a wrapper's model reaches whose request may send both
