@@ -406,7 +406,10 @@ def _tools(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> Iterab
     if not facts.dropped_tools:
         return
     entry = site.params.get("tools")
-    if entry is None or not isinstance(entry.value_node, cst.List):
+    if entry is None:
+        return
+    if not isinstance(entry.value_node, cst.List):
+        yield from _named_tools(ctx, site, entry, facts, label)
         return
     known = model_facts.load()
     values = ctx.resolver.values
@@ -447,6 +450,47 @@ def _tools(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> Iterab
             f"{version.type} -> {version.replacement}",
             edits,
         )
+
+
+def _named_tools(
+    ctx: FileContext, site: CallSite, entry: Entry, facts: Facts, label: str
+) -> Iterable[Problem]:
+    """Return a problem with no repair for `tools=TOOLS` where the module assigns `TOOLS` once,
+    a list display, holding a tool version the model no longer takes: other calls may read the
+    list too, so it is not edited for this one."""
+    from claude_migrate.policy import model_facts
+
+    node = entry.value_node
+    module = ctx.index.module_scope
+    if not isinstance(node, cst.Name) or module is None:
+        return
+    here = site.record.scope.function()
+    if here is not module and node.value in here.bindings:
+        return  # a local of the call's function
+    bindings = [b for b in module.bindings.get(node.value, []) if b.kind != "annotation"]
+    if len(bindings) != 1 or bindings[0].kind != "assign":
+        return
+    listed = bindings[0].value
+    if not isinstance(listed, cst.List):
+        return
+    for element in listed.elements:
+        if not isinstance(element, cst.Element) or not isinstance(element.value, cst.Dict):
+            continue
+        tool = ctx.resolver.values.entries_of_dict(element.value, module)
+        kind = tool.get("type") if tool is not None else None
+        if kind is None or not kind.value.known or kind.value.value not in facts.dropped_tools:
+            continue
+        version = model_facts.load().tools[kind.value.value]
+        line = ctx.range(element).start.line
+        note = f" ({version.note})" if version.note else ""
+        yield Problem(
+            "tool",
+            entry.holder,
+            f"{label} no longer takes the {version.type} tool{_cite(facts, 'dropped-tools')}, "
+            f"which {node.value} (line {line}) sends: send {version.replacement} there{note}, "
+            f"once every call reading {node.value} takes it",
+        )
+        return
 
 
 def _betas(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> Iterable[Problem]:
