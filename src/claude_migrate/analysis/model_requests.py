@@ -155,6 +155,18 @@ def _sampling(
         return
     pair = ("temperature", "top_p")
     sends = [p for p in pair if p in present or p in held]
+    caller = _paired_caller(ctx, site) if unseen and not sends else None
+    if caller is not None:
+        # A model moving here: a call of the project hands the function's `**kwargs` both.
+        wrapper, path, line = caller
+        yield Problem(
+            "sampling",
+            site.node,
+            f"{label} takes temperature or top_p, not both, and {wrapper}() passes on what its "
+            f"callers give: its call at {path}:{line} gives both{cite}; keep one there, then "
+            "move this call by hand",
+        )
+        return
     if unseen and sends and any(p in hidden and p != sends[0] for p in pair):
         # A model moving here: the request sends one of the pair and may carry the other from
         # a value the analysis cannot read (options passed through, `{**base, **extra}`), which
@@ -180,6 +192,24 @@ def _sampling(
             f"keep {kept}",
             f"remove {entry.key} (keep {kept})",
         )
+
+
+def _paired_caller(ctx: FileContext, site: CallSite) -> tuple[str, str, int] | None:
+    """Return the function a Claude call passes its `**kwargs` from, with the first of the
+    project's calls of it that gives both temperature and top_p (the project phase's
+    `paired_by`), when the call's temperature is one it passes on; else None."""
+    project = ctx.project
+    function = site.record.scope.function()
+    if project is None or site.via is not None:
+        return None
+    facts = project.function(project.module, function.qualname) or {}
+    paired = facts.get("paired_by")
+    line = ctx.range(site.node).start.line
+    reaches = [place for places in facts.get("forwards", {}).values() for place in places]
+    if not paired or not any(r[0] == TEMPERATURE and r[3] == line for r in reaches):
+        return None
+    path, at = paired[0]
+    return function.qualname, str(path), int(at)
 
 
 def _thinking(
@@ -376,7 +406,10 @@ def _tools(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> Iterab
     if not facts.dropped_tools:
         return
     entry = site.params.get("tools")
-    if entry is None or not isinstance(entry.value_node, cst.List):
+    if entry is None:
+        return
+    if not isinstance(entry.value_node, cst.List):
+        yield from _named_tools(ctx, site, entry, facts, label)
         return
     known = model_facts.load()
     values = ctx.resolver.values
@@ -417,6 +450,47 @@ def _tools(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> Iterab
             f"{version.type} -> {version.replacement}",
             edits,
         )
+
+
+def _named_tools(
+    ctx: FileContext, site: CallSite, entry: Entry, facts: Facts, label: str
+) -> Iterable[Problem]:
+    """Return a problem with no repair for `tools=TOOLS` where the module assigns `TOOLS` once,
+    a list display, holding a tool version the model no longer takes: other calls may read the
+    list too, so it is not edited for this one."""
+    from claude_migrate.policy import model_facts
+
+    node = entry.value_node
+    module = ctx.index.module_scope
+    if not isinstance(node, cst.Name) or module is None:
+        return
+    here = site.record.scope.function()
+    if here is not module and node.value in here.bindings:
+        return  # a local of the call's function
+    bindings = [b for b in module.bindings.get(node.value, []) if b.kind != "annotation"]
+    if len(bindings) != 1 or bindings[0].kind != "assign":
+        return
+    listed = bindings[0].value
+    if not isinstance(listed, cst.List):
+        return
+    for element in listed.elements:
+        if not isinstance(element, cst.Element) or not isinstance(element.value, cst.Dict):
+            continue
+        tool = ctx.resolver.values.entries_of_dict(element.value, module)
+        kind = tool.get("type") if tool is not None else None
+        if kind is None or not kind.value.known or kind.value.value not in facts.dropped_tools:
+            continue
+        version = model_facts.load().tools[kind.value.value]
+        line = ctx.range(element).start.line
+        note = f" ({version.note})" if version.note else ""
+        yield Problem(
+            "tool",
+            entry.holder,
+            f"{label} no longer takes the {version.type} tool{_cite(facts, 'dropped-tools')}, "
+            f"which {node.value} (line {line}) sends: send {version.replacement} there{note}, "
+            f"once every call reading {node.value} takes it",
+        )
+        return
 
 
 def _betas(ctx: FileContext, site: CallSite, facts: Facts, label: str) -> Iterable[Problem]:

@@ -9,6 +9,7 @@ new model and change what the new model refuses, or why no such fix exists.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -303,6 +304,46 @@ def _wrapped_refusal(
                 "that call's parameters by hand"
             )
     return ""
+
+
+def read_refusal(
+    ctx: FileContext, places: Sequence[tuple[str, int]], current: str, target: str
+) -> str:
+    """Return why a module's model constant that Claude calls of other modules read keeps its
+    id: the fix edits the constant only, so each call's request must stay valid on `target`
+    as it is; "" when the move takes every request `current` took (as far as known).
+
+    What such a request is taken to carry is what a wrapper's is (`UNSEEN_REFUSALS`), with a
+    prefilled turn or both of temperature and top_p where the project phase saw the call
+    send them (`ProjectView.own["read_requests"]`).
+    """
+    project = ctx.project
+    new = _facts_of(ctx, target)
+    if project is None or new is None:
+        return ""
+    old = _facts_of(ctx, current)
+    narrower = narrowed(old, new)
+    marks = project.modules.get(project.module, {}).get("read_requests", [])
+    for path, line in places:
+        what = {str(mark[2]) for mark in marks if (str(mark[0]), int(mark[1])) == (path, line)}
+        unseen = UNSEEN_REFUSALS | ({PREFILL} if "prefill" in what else set())
+        unseen = unseen | ({PAIR} if "pair" in what else set())
+        refused = [phrase for phrase in narrower if phrase in unseen]
+        if refused:
+            return (
+                f"the Claude call at {path}:{line} reads it, and {target} refuses what {current} "
+                f"took ({', '.join(refused)}), which that call's request may carry: move the "
+                "model with that call's parameters by hand"
+            )
+    return ""
+
+
+def _facts_of(ctx: FileContext, model_id: str) -> Facts | None:
+    """Return the model facts of a model id in any spelling the catalogue knows."""
+    from claude_migrate.policy import model_facts
+
+    spelling = ctx.facts.catalogue.lookup(model_id)
+    return model_facts.load().for_model(spelling.model.id) if spelling is not None else None
 
 
 # The kind of `model_requests.Problem` each phrase of `narrowed` is about.

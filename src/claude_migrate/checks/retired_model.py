@@ -20,7 +20,8 @@ reach a call is reported as a warning saying so, fixed (unsafe) by the replaceme
 spelling, in place; except where the rewrite would change what the code means: a comparison
 that excludes it, a response body's model (what the API answered, which a test compares with
 its recording; a body a test double gives back), what a test expects where another literal of
-the file with that id keeps it, an element of a list (or `Literal[...]`) that holds the
+the file with that id keeps it (and any literal of a file whose test expectation keeps its id),
+an element of a list (or `Literal[...]`) that holds the
 replacement or another element becoming it, a table key another key becomes, an id that keys
 facts about the model (a table's numbers, flags or sets; a figure paired with it or a test
 checks): the figures would describe the replacement; a cell of a row of a test's table of cases
@@ -31,6 +32,7 @@ too.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from collections import Counter
@@ -47,6 +49,7 @@ from claude_migrate.analysis.retirements import (
     compose,
     judge,
     judge_entry,
+    read_refusal,
     sdk_note,
     unread_refusal,
 )
@@ -112,6 +115,14 @@ PAIRED = (
 EXPECTED = (
     "a test in this file expects it, and another literal of the file with this id keeps it "
     "(its finding has no fix): the test would compare the replacement with the old id"
+)
+# ... and the other way round: an id a test of the file expects where that expectation keeps
+# it (its finding has no fix): renamed alone, the test compares what it hands the code under
+# test, now the replacement, with the old id.
+HELD = (
+    "a test of this file expects it (line {}), and that expectation keeps it (its finding has "
+    "no fix): renamed alone, the test would compare the replacement with the old id; change "
+    "both by hand"
 )
 # ... what a double of a Text Completions call is expected to be called with: that call keeps
 # its model until CM301 moves it, wherever it is written.
@@ -296,6 +307,8 @@ class RetiredModelCheck(Check["CheckContext"]):
         # each other's replacements).
         targets = {mention.value: _target(mention.spelling, ctx.facts) for mention in mentions}
         group_targets: dict[int, Counter[str | None]] = {}
+        # The ids a test's expectation of the file keeps, with where the first such one starts.
+        held: dict[str, int] = {}
         for index in order:
             mention = mentions[index]
             if id(mention.node) in proven:
@@ -341,8 +354,9 @@ class RetiredModelCheck(Check["CheckContext"]):
                 # A literal the code may send that keeps its id (a comparison that excludes it
                 # or a response's model is not what a request sends).
                 kept.update(mention.value for diagnostic in reported if diagnostic.fix is None)
+                _hold(ctx, held, mention, why_not, reported)
         for index in sorted(found):
-            yield from found[index]
+            yield from _withdrawn(ctx, found[index], mentions[index], held)
 
     def _config_data(self, ctx: CheckContext) -> Iterable[Diagnostic]:
         from claude_migrate.policy.model_ids import WORD, recognise
@@ -499,7 +513,9 @@ class RetiredModelCheck(Check["CheckContext"]):
                     why_not = why_not or profile_reason(ctx, site, found.target)
                     why_not = why_not or dropped_feature(ctx, site.node, found.target)
                 diagnostic = self._retired(ctx, site, found, why_not)
-                if diagnostic.fix is None:
+                if diagnostic.fix is None and found.entry.value.node is not None:
+                    # Kept here; an id written in another module (`the default of
+                    # Settings.model`, a test handing `Settings()` on) moves or stays there.
                     kept.add(str(found.entry.value.value))
                 readings.append(Reading(site, found.entry, diagnostic))
             elif (found.retires - as_of).days <= warn_days:
@@ -516,7 +532,8 @@ class RetiredModelCheck(Check["CheckContext"]):
         add to `kept` the ids reported with no fix.
 
         The fix replaces the constant's text only: what the new model's facts ask of each
-        call's other parameters is not checked from here.
+        call's other parameters is not changed from here, so the fix is withheld where a
+        reading call's request may carry what the replacement refuses (`read_refusal`).
         """
         from claude_migrate.analysis.constant_reads import constant_reads
         from claude_migrate.analysis.values import Entry, Value
@@ -566,6 +583,8 @@ class RetiredModelCheck(Check["CheckContext"]):
                 )
             elif read.outside:  # a fix never writes outside the given paths
                 message += f"; use {found.target!r}"
+            elif refusal := read_refusal(ctx, read.places, current, found.target):
+                message += f"; use {found.target!r} (no automatic fix: {refusal})"
             else:
                 message += f"; use {found.target!r}"
                 fix = ctx.fix(
@@ -683,6 +702,37 @@ class RetiredModelCheck(Check["CheckContext"]):
             "; no current replacement is known for this spelling: set one in "
             "[retired-models.replace]"
         )
+
+
+def _hold(
+    ctx: FileContext,
+    held: dict[str, int],
+    mention: Mention,
+    why_not: str,
+    reported: list[Diagnostic],
+) -> None:
+    """Note in `held` the id of a test's expectation that keeps it (its finding has no fix),
+    with where it starts; not one kept as a double's answer (`PAIRED`), which is no request."""
+    if mention.expected and why_not != PAIRED and any(d.fix is None for d in reported):
+        held.setdefault(mention.value, ctx.span(mention.node)[0])
+
+
+def _withdrawn(
+    ctx: FileContext, reported: list[Diagnostic], mention: Mention, held: Mapping[str, int]
+) -> Iterable[Diagnostic]:
+    """Return a data mention's findings, each without its fix where a test's expectation of
+    the file keeps the same id (`HELD`): the two are renamed together or not at all."""
+    start = held.get(mention.value)
+    if mention.expected or start is None:
+        yield from reported
+        return
+    line = ctx.source.position(start)[0]
+    for diagnostic in reported:
+        if diagnostic.fix is None:
+            yield diagnostic
+        else:
+            message = f"{diagnostic.message} (no automatic fix: {HELD.format(line)})"
+            yield dataclasses.replace(diagnostic, message=message, fix=None)
 
 
 def _is_recording(ctx: CheckContext) -> bool:

@@ -109,6 +109,8 @@ WRAPPING_CLIENTS = frozenset((*INSTRUCTOR_FROM_ANTHROPIC, *INSTRUCTOR_FROM_PROVI
 PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 # Parameters whose imported constants are reported once, where they are assigned.
 READ_AT_DEFINITION = (TEMPERATURE, MAX_TOKENS, MODEL)
+# The nucleus-sampling keyword a caller may hand a wrapper's `**kwargs` beside temperature.
+TOP_P = "top_p"
 # What reads a module's Claude calls after the fixed point (`project/records.py`'s `records`):
 # given by the run, since that module reads this one.
 RecordsOf = Callable[["Project", str, int | None], Sequence[Any]]
@@ -527,6 +529,10 @@ class Facts:
     stream_callers: dict[tuple[str, str], dict[str, set[tuple[str, int]]]] = field(
         default_factory=dict
     )
+    # A function passing `**kwargs` on to a Claude call's temperature: the places of the
+    # project's calls of it that give both `temperature` and `top_p` through it (a model taking
+    # one of the two answers such a request 400). Only the views read it.
+    pair_callers: dict[tuple[str, str], set[tuple[str, int]]] = field(default_factory=dict)
     # Parameters with a default that some call of the project gives a value other than an
     # empty one (`None`, `[]`, `{}`, `""`), or may (through `*args`/`**kwargs`): the others
     # send nothing more than their default from any call. Only the views read it.
@@ -3761,6 +3767,8 @@ class Project:
             passes = bool(call[4] or flags & set(extra) or may_stream)
             callers = _quiet_entry(self.facts.stream_callers, key, dict)
             _quiet_entry(callers, "set" if passes else "unset", set).add(tuple(here))
+        if TOP_P in extra and _forwarded(forwards, TEMPERATURE) & set(extra):
+            _quiet_entry(self.facts.pair_callers, key, set).add(tuple(here))
 
     def _pass_stars(
         self,
@@ -5874,6 +5882,9 @@ class Project:
             # Reported at the constant, once, with the calls as related places: only where the
             # file is checked (a fix never writes outside the given paths).
             derived["read_by"] = {name: sorted(places) for name, places in reads.items()}
+            requests = self._read_requests(reads)
+            if requests:
+                derived["read_requests"] = requests
         defaults = self._defaults_read(module) if module in self._given_modules() else {}
         if defaults:
             derived["defaults_read_by"] = defaults
@@ -6441,6 +6452,21 @@ class Project:
             known = self._prefill_lines = (len(self.summaries), frozenset(lines))
         return (path, line) in known[1]
 
+    def _read_requests(self, reads: dict[str, list[list[Any]]]) -> list[list[Any]]:
+        """Return the Claude calls reading a module's constant as their model whose request a
+        move of the model may break, as [path, line, what]: "pair" where it may send both
+        temperature and top_p, "prefill" where it ends with a prefilled assistant turn."""
+        found: list[list[Any]] = []
+        for places in reads.values():
+            for canonical, _key, path, line in (place[:4] for place in places):
+                if canonical != MODEL:
+                    continue
+                if self._may_send_pair(str(path), int(line)) and [path, line, "pair"] not in found:
+                    found.append([path, line, "pair"])
+                if self._prefills(path, line) and [path, line, "prefill"] not in found:
+                    found.append([path, line, "prefill"])
+        return sorted(found)
+
     def _pair_reached(self, reaches: dict[str, list[list[Any]]]) -> list[list[Any]]:
         """Return the Claude calls a wrapper's model reaches whose request may send both
         temperature and top_p, as [path, line]: a move of the model at a caller to one that
@@ -6654,6 +6680,10 @@ class Project:
             # Every call of it the project makes leaves `stream` out: its Claude call never
             # streams when the project runs it.
             found["unstreamed_by"] = sorted(list(place) for place in callers["unset"])
+        paired = self.facts.pair_callers.get(key)
+        if paired and _forwarded(forwards, TEMPERATURE):
+            # Some call of it gives both temperature and top_p to pass on.
+            found["paired_by"] = sorted(list(place) for place in paired)
         return found
 
     def _overrides_reach(
@@ -7795,7 +7825,13 @@ def _jsonable(value: Any) -> bool:
 
 def _stream_names(forwards: dict[str, list[list[Any]]]) -> set[str]:
     """Return the keywords a function's `**kwargs` passes on as a Claude call's stream flag."""
-    return {name for name, reaches in forwards.items() if any(r[0] == STREAM for r in reaches)}
+    return _forwarded(forwards, STREAM)
+
+
+def _forwarded(forwards: dict[str, list[list[Any]]], canonical: str) -> set[str]:
+    """Return the keywords a function's `**kwargs` passes on as a Claude call's `canonical`
+    parameter."""
+    return {name for name, reaches in forwards.items() if any(r[0] == canonical for r in reaches)}
 
 
 def _spread_param_name(value: list[Any], facts: dict[str, Any]) -> str | None:
