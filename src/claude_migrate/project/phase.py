@@ -627,8 +627,12 @@ class Project:
         self._dicts_changed: dict[tuple[str, str], bool] = {}
         # A dict's tables changed by a file of the run (`_nested_moved`).
         self._nested_changed: dict[tuple[str, str], bool] = {}
-        # A name -> the run's files spelling it as Python reads them (`_files_spelling`).
+        # A name -> the run's files spelling it as Python reads them (`_files_spelling`), from
+        # an index of every word of every file built once (None until a name is asked about).
         self._spelling: dict[str, list[str]] = {}
+        self._spellers: tuple[int, dict[bytes, list[str]]] | None = None
+        # A file of the run's text as Python decodes it (`_texts_spelling`), decoded once.
+        self._decoded: dict[str, str | None] = {}
         # A dict's name -> whether a file of the run may set its items (`_items_set_in_run`).
         self._items_set: dict[str, bool] = {}
         self._set_outside_files: dict[str, bool] = {}
@@ -5630,24 +5634,36 @@ class Project:
 
     def _files_spelling(self, name: str) -> list[str]:
         """Return the run's files whose text, as Python reads it (`as_python_reads`), holds
-        `name`, once a run per name."""
+        `name` as a word (a name the code reads, writes or imports is one).
+
+        Every file is read once a run, into an index of its words: asking about each of a
+        thousand dicts over a thousand files was a million reads of a file's text.
+        """
         found = self._spelling.get(name)
         if found is None:
-            spelled = name.encode()
-            found = []
-            for path, data in self.given.items():
-                raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
-                if spelled in as_python_reads(raw):
-                    found.append(path)
+            if self._spellers is None or self._spellers[0] != len(self.given):
+                self._spellers = (len(self.given), self._word_index())
+            found = self._spellers[1].get(name.encode("utf-8", "surrogatepass"), [])
             self._spelling[name] = found
         return found
 
+    def _word_index(self) -> dict[bytes, list[str]]:
+        """Return each word of the run's files (as Python reads them) with the files holding it."""
+        index: dict[bytes, list[str]] = {}
+        for path, data in self.given.items():
+            raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+            for word in set(_WORD.findall(as_python_reads(raw))):
+                index.setdefault(word, []).append(path)
+        return index
+
     def _texts_spelling(self, name: str) -> Iterator[tuple[str, str | None]]:
         """Yield each run's file spelling `name` (`_files_spelling`) with its text as Python
-        decodes it (None when it cannot be decoded)."""
+        decodes it (None when it cannot be decoded), each file decoded once a run."""
         for path in self._files_spelling(name):
-            data = self.given[path]
-            yield path, data if isinstance(data, str) else python_text(data)
+            if path not in self._decoded:
+                data = self.given[path]
+                self._decoded[path] = data if isinstance(data, str) else python_text(data)
+            yield path, self._decoded[path]
 
     def _names_another_dict(self, path: str, text: str, module: str, name: str) -> bool:
         """Return whether every `name` of a file of the run is proven not to be `module`'s:
@@ -6888,6 +6904,11 @@ class ProjectView:
         facts = self.modules.get(module)
         return None if facts is None else facts["functions"].get(qual)
 
+
+# A word of a Python file's bytes as `as_python_reads` gives them (UTF-8): an identifier, or
+# any run of word characters and non-ASCII bytes (which an identifier's letters beyond ASCII
+# are), so every name the code spells is one word of it.
+_WORD = re.compile(rb"[A-Za-z0-9_\x80-\xff]+")
 
 # What a module's names may be that only say what a value is (a constant, a dict of options).
 _VALUES_ONLY = ("const", "dict")
