@@ -262,7 +262,10 @@ def module_name(path: Path, roots: Sequence[Path]) -> tuple[str, bool] | None:
     """
     if path.suffix == NOTEBOOK_SUFFIX:
         return _notebook_name(path), False
-    if not path.stem.isidentifier() and path.stem != "__init__":
+    if (not path.stem.isidentifier() and path.stem != "__init__") or (
+        path.suffix == ".pyw" and path.with_suffix(".py").exists()
+    ):
+        # (Python imports a `.py` file before the `.pyw` beside it: that one is never imported.)
         return SCRIPT_MODULE + re.sub(r"\W", "_", str(path)), False
     fallback: tuple[str, bool] | None = None
     for root, taken in _roots_above(path.parent, tuple(roots)):
