@@ -296,6 +296,27 @@ def test_many_model_tables_read_each_file_of_the_run_once(
     assert work[1] < 5 * work[0], work
 
 
+@pytest.mark.parametrize("name", ["MODELS", "MODÈLES"])
+def test_a_model_table_another_file_changes_is_not_read_whatever_its_name_spells(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """The index of the run's words holds ASCII names; a name beyond ASCII is still looked
+    for in every file as Python reads it: a file changing the table keeps it unread."""
+    files = {
+        "conf.py": f'{name} = {{"a": "claude-3-haiku-20240307", "b": "x"}}\n',
+        "app.py": (
+            f"# é\nimport anthropic\nfrom conf import {name}\n\n"
+            "client = anthropic.Anthropic()\n"
+            f'client.messages.create(model={name}["a"], max_tokens=5, messages=[], stream=True)\n'
+        ),
+    }
+    report, _ = _checked_in_process(tmp_path, monkeypatch, "alone", files)
+    assert ("app.py", "CM302") in [(d["path"], d["code"]) for d in report["diagnostics"]]
+    files["plugin.py"] = f'# é\nfrom conf import {name}\n\n{name}["a"] = "claude-sonnet-4-6"\n'
+    report, _ = _checked_in_process(tmp_path, monkeypatch, "changed", files)
+    assert ("app.py", "CM302") not in [(d["path"], d["code"]) for d in report["diagnostics"]]
+
+
 def test_a_dict_of_10000_entries_is_checked_in_linear_work(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -633,7 +633,7 @@ class Project:
         # A name -> the run's files spelling it as Python reads them (`_files_spelling`), from
         # an index of every word of every file built once (None until a name is asked about).
         self._spelling: dict[str, list[str]] = {}
-        self._spellers: tuple[int, dict[bytes, list[str]]] | None = None
+        self._spellers: tuple[int, dict[bytes, list[str]], dict[str, bytes]] | None = None
         # A file of the run's text as Python decodes it (`_texts_spelling`), decoded once.
         self._decoded: dict[str, str | None] = {}
         # A dict's name -> whether a file of the run may set its items (`_items_set_in_run`).
@@ -5636,28 +5636,39 @@ class Project:
         return found
 
     def _files_spelling(self, name: str) -> list[str]:
-        """Return the run's files whose text, as Python reads it (`as_python_reads`), holds
-        `name` as a word (a name the code reads, writes or imports is one).
+        """Return the run's files whose text, as Python reads it (`as_python_reads`), spells
+        `name`: an ASCII name as a whole word (a name the code reads, writes or imports is
+        one), any other as a substring (`_Spelling`'s rule).
 
-        Every file is read once a run, into an index of its words: asking about each of a
-        thousand dicts over a thousand files was a million reads of a file's text.
+        Every file is read once a run, into an index of its ASCII words: asking about each of
+        a thousand dicts over a thousand files was a million reads of a file's text.
         """
         found = self._spelling.get(name)
         if found is None:
             if self._spellers is None or self._spellers[0] != len(self.given):
-                self._spellers = (len(self.given), self._word_index())
-            found = self._spellers[1].get(name.encode("utf-8", "surrogatepass"), [])
+                self._spellers = (len(self.given), *self._word_index())
+            _, index, views = self._spellers
+            spelled = name.encode("utf-8", "surrogatepass")
+            if name.isascii():
+                found = index.get(spelled, [])
+            else:
+                found = [path for path, view in views.items() if spelled in view]
             self._spelling[name] = found
         return found
 
-    def _word_index(self) -> dict[bytes, list[str]]:
-        """Return each word of the run's files (as Python reads them) with the files holding it."""
+    def _word_index(self) -> tuple[dict[bytes, list[str]], dict[str, bytes]]:
+        """Return each ASCII word of the run's files (as Python reads them) with the files
+        holding it, and the files beyond ASCII as read (for a name beyond ASCII)."""
         index: dict[bytes, list[str]] = {}
+        views: dict[str, bytes] = {}
         for path, data in self.given.items():
             raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
-            for word in set(_WORD.findall(as_python_reads(raw))):
+            view = as_python_reads(raw)
+            if not view.isascii():
+                views[path] = view
+            for word in set(_WORD.findall(view)):
                 index.setdefault(word, []).append(path)
-        return index
+        return index, views
 
     def _texts_spelling(self, name: str) -> Iterator[tuple[str, str | None]]:
         """Yield each run's file spelling `name` (`_files_spelling`) with its text as Python
@@ -6907,11 +6918,6 @@ class ProjectView:
         facts = self.modules.get(module)
         return None if facts is None else facts["functions"].get(qual)
 
-
-# A word of a Python file's bytes as `as_python_reads` gives them (UTF-8): an identifier, or
-# any run of word characters and non-ASCII bytes (which an identifier's letters beyond ASCII
-# are), so every name the code spells is one word of it.
-_WORD = re.compile(rb"[A-Za-z0-9_\x80-\xff]+")
 
 # What a module's names may be that only say what a value is (a constant, a dict of options).
 _VALUES_ONLY = ("const", "dict")
