@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from claude_migrate.core.atomic import remove_stale_temps
+from claude_migrate.core.compiled import CODE as COMPILED_CODE
+from claude_migrate.core.compiled import COMPILED_KIND
 from claude_migrate.core.diagnostics import Diagnostic, FileError, FileResult, Severity
 from claude_migrate.core.errors import ConfigError
 from claude_migrate.core.job import MIB as MIB  # the command line's memory limit is in MiB
@@ -38,8 +40,6 @@ from claude_migrate.discovery.collect import (
     discover,
     kind_of,
 )
-from claude_migrate.discovery.compiled import CODE as COMPILED_CODE
-from claude_migrate.discovery.compiled import COMPILED_KIND
 from claude_migrate.discovery.git import WorkTreeState
 from claude_migrate.discovery.git import scan as git_scan
 from claude_migrate.engine.cache import ResultCache, default_dir

@@ -1,7 +1,7 @@
 """Code a pull request commits in a form the tool cannot read, which Python imports all the same.
 
 An extension module, bytecode without its source (or run instead of it), a wheel, an egg or a
-zip of modules: a trusted gate reports each as CM003 (`discovery/compiled.py` decides, from a
+zip of modules: a trusted gate reports each as CM003 (`core/compiled.py` decides, from a
 few bytes, whether Python would run it in place of source), and a plain run does not look.
 Bytecode is made with `py_compile` (never run); an extension module is stood for by bytes
 holding its initialisation function's name, which is all the tool reads of it.
@@ -19,7 +19,7 @@ import pytest
 from helpers import write_tree
 from test_trusted_gate import POLICY, VIOLATION, _check, _git
 
-from claude_migrate.discovery.compiled import classify, reason
+from claude_migrate.core.compiled import classify, reason
 
 EXTENSION = b"\x7fELF" + b"\0" * 64 + b"PyInit_chat\0" + b"\0" * 64
 LIBRARY = b"\x7fELF" + b"\0" * 64 + b"deflateInit2_\0" + b"\0" * 64

@@ -1,7 +1,7 @@
 """CM003 compiled-module: code in the checked tree that Python runs and the tool cannot read.
 
 Only a trusted gate (`check --trusted-config`) looks for these: its discovery lists the
-compiled modules of the tree (`discovery/compiled.py` names them, and decides from a few bytes
+compiled modules of the tree (`core/compiled.py` names them, and decides from a few bytes
 of each whether Python would import it in place of source the tool reads), and `results`
 turns them into findings. The class puts the rule in the registry (selection, `rules`,
 `explain`, SARIF's rule list); no kind of file runs it.
@@ -13,10 +13,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from claude_migrate.checks.base import Check
+from claude_migrate.core.compiled import CODE, NAME, content_digest, reason
 from claude_migrate.core.diagnostics import Diagnostic, FileResult
 from claude_migrate.core.filekind import CheckContext
 from claude_migrate.core.job import Job
-from claude_migrate.discovery.compiled import CODE, NAME, content_digest, reason
 
 
 class CompiledModuleCheck(Check[CheckContext]):

@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING
 
 from claude_migrate.configs import config_kind
 from claude_migrate.core.atomic import is_stale_temp, is_temp_name
+from claude_migrate.core.compiled import COMPILED_KIND
+from claude_migrate.core.compiled import classify as compiled_kind
 from claude_migrate.core.gitignore import gitignore_spec
 from claude_migrate.core.source import describe_mode
-from claude_migrate.discovery.compiled import COMPILED_KIND
-from claude_migrate.discovery.compiled import classify as compiled_kind
 from claude_migrate.discovery.git import tracked_files, work_tree_root
 from claude_migrate.manifests import manifest_kind
 from claude_migrate.notebook import notebook_kind

@@ -18,9 +18,9 @@ from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from claude_migrate.core.compiled import classify as compiled_kind
 from claude_migrate.core.diagnostics import Diagnostic, FileError, Severity
 from claude_migrate.core.source import DecodeError, SourceText
-from claude_migrate.discovery.compiled import classify as compiled_kind
 from claude_migrate.notebook import is_notebook_path
 from claude_migrate.report import Run, offers_fix, where
 
