@@ -990,6 +990,11 @@ class Project:
                     # Read on demand as any import is: whether the module re-exporting it was
                     # given to the run or read from disk (one file checked, or the tree).
                     other = self._star_summary(star)
+                    if other is None and described(f"{star}.{name}"):
+                        # A library's name, as the registry knows it (`from anthropic import *`
+                        # in a package's `__init__.py`, then `from pkg import Anthropic`).
+                        result = Ref(f"{star}.{name}")
+                        break
                     if other is not None and (other["all"] is None or name in other["all"]):
                         result = self.export(star, name, depth + 1)
                         if result is not None:
@@ -5324,6 +5329,8 @@ class Project:
         """
         if facts["functions"] or any(set(c) - {"constants"} for c in facts["classes"].values()):
             return True
+        if facts.get("star_libraries"):
+            return True  # a library's client class read through it (`_star_library_name`)
         return any(self._gives_by_name(plain) for plain in facts["names"].values())
 
     def given_names(self, facts: dict[str, Any]) -> set[bytes]:
@@ -5383,6 +5390,10 @@ class Project:
             "functions": self._derive_functions(module),
             "classes": self._derive_classes(module),
         }
+        libraries = [star for star in summary["star_imports"] if self._star_summary(star) is None]
+        if libraries:
+            # Names read through a library's star import (`lookup`: the registry's ones).
+            derived["star_libraries"] = libraries
         reads = self._constant_reads_of_file(module)
         if reads and module in self._given_modules():
             # Reported at the constant, once, with the calls as related places: only where the
@@ -6723,7 +6734,13 @@ class Project:
         for name in self.closure(module):
             facts, digest = self._derived_and_digest(name)
             # Modules with nothing to tell are left out of the view (and of its digest).
-            if name == module or facts["names"] or facts["functions"] or facts["classes"]:
+            if (
+                name == module
+                or facts["names"]
+                or facts["functions"]
+                or facts["classes"]
+                or facts.get("star_libraries")
+            ):
                 if text is not None and name != module and name not in whole:
                     facts, digest = self._part_read(name, facts, words)
                 derived[name] = facts
@@ -6908,6 +6925,8 @@ class ProjectView:
             if found is None and rest[0] in facts["functions"]:
                 found = ["func", module, rest[0]]
             if found is None:
+                found = _star_library_name(facts, rest[0])
+            if found is None:
                 return None
             if len(rest) == 2 and found[0] == "class":
                 return ["func", found[1], f"{found[2]}.{rest[1]}"]
@@ -6917,6 +6936,15 @@ class ProjectView:
     def function(self, module: str, qual: str) -> dict[str, Any] | None:
         facts = self.modules.get(module)
         return None if facts is None else facts["functions"].get(qual)
+
+
+def _star_library_name(facts: dict[str, Any], name: str) -> list[Any] | None:
+    """Return `["ref", path]` for a name a module's star import of a library gives it, where
+    the registry knows the library exports it (the first such import, as `export` reads it)."""
+    for library in facts.get("star_libraries", ()):
+        if described(f"{library}.{name}"):
+            return ["ref", f"{library}.{name}"]
+    return None
 
 
 # What a module's names may be that only say what a value is (a constant, a dict of options).
