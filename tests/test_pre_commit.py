@@ -72,6 +72,7 @@ def test_one_hook_checks_and_fixes() -> None:
     [
         "app/chat.py",
         "stubs/client.pyi",
+        "gui/chat.pyw",
         "setup.py",
         "requirements.txt",
         "requirements-dev.txt",

@@ -1070,11 +1070,36 @@ def test_a_router_group_named_like_a_claude_model_sends_its_deployment_s_params(
     }
 
 
+def test_each_claude_deployment_of_a_balanced_group_is_a_request_the_call_may_send(
+    tmp_path: Path,
+) -> None:
+    # LiteLLM balances a group's calls among its deployments: a second deployment (another
+    # vendor's, or the same Claude one written again) does not hide the Claude one's
+    # temperature; the other vendor's stays silent, each Claude one is found where it is.
+    source = _ROUTER.replace('"model_name": "other"', '"model_name": "fast"')
+    twice = _ROUTER.replace(
+        '    {"model_name": "other", "litellm_params": {"model": "gpt-4o", "temperature": 0.9}},\n',
+        '    {"model_name": "fast", "litellm_params": {"model": "anthropic/claude-sonnet-4-6",'
+        ' "temperature": 0.8}},\n',
+    )
+    assert twice != _ROUTER
+    call = 'def fast(text):\n    return router.completion(model="fast", messages=[text])\n'
+    root = write_tree(
+        tmp_path,
+        {"svc/__init__.py": "", "svc/route.py": source + call, "svc/twice.py": twice + call},
+    )
+    assert _found(root, "CM101", "CM104") == {
+        ("svc/route.py", 6, "CM101"),
+        ("svc/route.py", 14, "CM104"),
+        ("svc/twice.py", 6, "CM101"),
+        ("svc/twice.py", 8, "CM101"),
+        ("svc/twice.py", 14, "CM104"),
+    }
+
+
 @pytest.mark.parametrize(
     ("written", "instead"),
     [
-        # Two deployments in one group: LiteLLM balances between them.
-        ('"model_name": "other"', '"model_name": "fast"'),
         ("Router(model_list=model_list)", "Router(model_list=model_list + extra)"),
         (
             "Router(model_list=model_list)",
@@ -1083,7 +1108,7 @@ def test_a_router_group_named_like_a_claude_model_sends_its_deployment_s_params(
         ("Router(model_list=model_list)", "Router(model_list=model_list, **settings)"),
         ("router = Router", 'model_list.append({"model_name": "fast"})\nrouter = Router'),
     ],
-    ids=["balanced-group", "built-list", "router-defaults", "unseen-keywords", "changed-list"],
+    ids=["built-list", "router-defaults", "unseen-keywords", "changed-list"],
 )
 def test_a_router_whose_group_is_not_proven_one_claude_deployment_is_silent(
     tmp_path: Path, written: str, instead: str

@@ -34,6 +34,7 @@ from claude_migrate.core.suppress import skips_file
 from claude_migrate.discovery.collect import (
     EXCLUDED,
     NOT_A_KIND,
+    PYTHON_SUFFIXES,
     DiscoveryError,
     Notices,
     discover,
@@ -899,7 +900,7 @@ def add_noqa(request: Request) -> NoqaOutcome:
     by_file: dict[str, list[Diagnostic]] = {}
     not_python = 0
     for d in run.diagnostics:
-        if d.cell is not None or Path(d.path).suffix not in (".py", ".pyi"):
+        if d.cell is not None or Path(d.path).suffix not in PYTHON_SUFFIXES:
             not_python += 1
             continue
         by_file.setdefault(d.path, []).append(d)

@@ -214,6 +214,19 @@ SHAPES: dict[str, tuple[dict[str, str], str, set[tuple[str, int]]]] = {
         "tests/clients/test_provider.py",
         {("tests/clients/test_provider.py", 5)},
     ),
+    # A star import of the library binds its client class; so does a package's, for a
+    # module importing the class from the package.
+    "a library's star import, here and in a package": (
+        {
+            **PROJECT,
+            "pkg/__init__.py": "from anthropic import *\n",
+            "direct.py": _made("from anthropic import *", "Anthropic()"),
+            "main.py": _made("from pkg import Anthropic", "Anthropic()"),
+            "other.py": _made("import pkg", "pkg.Anthropic()"),
+        },
+        "main.py",
+        {("direct.py", 4), ("main.py", 4), ("other.py", 4)},
+    ),
     # Python imports the tree's `openai.py` before the installed package: its `OpenAI` is
     # what the module binds, here Anthropic's client.
     "a module of the tree shadowing another vendor's library": (
@@ -330,3 +343,65 @@ def test_a_run_over_a_large_folder_reads_a_wrapper_outside_it(
     padding = {f"app/padding/m{i}.py": f"VALUE_{i} = {i}\n" for i in range(600)}
     root = write_tree(tmp_path / "repo", {**OUTSIDE, **padding})
     assert _findings(root, monkeypatch, "app") == {("app/service.py", 3)}
+
+
+_CREATE = (
+    '.messages.create(model="claude-sonnet-4-6", max_tokens=5, temperature=0.9, stream=True,'
+    " messages=[])\n"
+)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'import importlib\n\nsdk = importlib.import_module("anthropic")\nsdk.Anthropic()',
+        'from importlib import import_module\n\nAnthropic = import_module("anthropic").Anthropic'
+        "\nAnthropic()",
+        'sdk = __import__("anthropic")\n\nsdk.Anthropic()',
+        'import sys\nimport anthropic\n\nsdk = sys.modules["anthropic"]\nsdk.Anthropic()',
+    ],
+    ids=["import_module", "import_module-attribute", "__import__", "sys.modules"],
+)
+def test_a_module_imported_by_its_literal_name_is_that_module(
+    source: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `importlib.import_module("anthropic")` is `import anthropic` spelled as a call: the
+    # client it makes is Claude's (a pull request could otherwise name the SDK this way).
+    root = write_tree(tmp_path / "repo", {"app.py": source + _CREATE})
+    line = source.count("\n") + 1
+    assert _findings(root, monkeypatch, "app.py") == {("app.py", line)}
+
+
+def test_a_module_imported_by_a_computed_or_rebound_name_is_not_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = write_tree(
+        tmp_path / "repo",
+        {
+            "computed.py": 'import importlib\n\nname = "anthropic"\n'
+            "sdk = importlib.import_module(name)\nsdk.Anthropic()" + _CREATE,
+            "rebound.py": "def __import__(name):\n    return None\n\n\n"
+            'sdk = __import__("anthropic")\nsdk.Anthropic()' + _CREATE,
+        },
+    )
+    assert _findings(root, monkeypatch, "computed.py", "rebound.py") == set()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a star import of a project package that star-imports the library (`from pkg import "
+    "*`, `pkg/__init__.py` holding `from anthropic import *`) is not followed: the file's own "
+    "scope binds a star import's names only for a library the registry knows",
+)
+def test_a_star_import_of_a_package_re_exporting_the_library_binds_its_client_class(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = write_tree(
+        tmp_path / "repo",
+        {
+            **PROJECT,
+            "pkg/__init__.py": "from anthropic import *\n",
+            "main.py": _made("from pkg import *", "Anthropic()"),
+        },
+    )
+    assert _tree_findings(root, monkeypatch, "") == {("main.py", 4)}

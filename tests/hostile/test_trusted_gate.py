@@ -386,3 +386,19 @@ def test_a_compiled_module_committed_without_its_source_is_not_a_green_gate(
     gate = _check(clone, "--no-cache", "--trusted-config", str(_trusted_policy(tmp_path)), ".")
     assert gate.returncode == 1, gate.stdout + gate.stderr
     assert "pkg/chat.pyc:1:1: CM003 bytecode with no source beside it" in gate.stdout
+
+
+def test_a_module_python_imports_on_windows_is_checked(tmp_path: Path) -> None:
+    # `pkg/chat.pyw` is source Python imports as `pkg.chat` on Windows (its SOURCE_SUFFIXES);
+    # a `.pyw` beside a `chat.py` is never imported, and is checked as a script of its own.
+    repo = _repository(tmp_path, {"pkg/__init__.py": "", "pkg/app.py": CLEAN})
+    clone = _push_pr(
+        repo,
+        {
+            "pkg/chat.pyw": VIOLATION, "pkg/app.py": CLEAN + "from pkg import chat\n",
+            "pkg/other.py": CLEAN, "pkg/other.pyw": VIOLATION,
+        },
+    )  # fmt: skip
+    gate = _check(clone, "--no-cache", "--trusted-config", str(_trusted_policy(tmp_path)), ".")
+    assert gate.returncode == 1, gate.stdout + gate.stderr
+    assert "pkg/chat.pyw:4:" in gate.stdout and "pkg/other.pyw:4:" in gate.stdout

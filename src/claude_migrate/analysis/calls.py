@@ -926,7 +926,14 @@ class CallFinder:
         return self.values.entries_of_dict(node, scope)
 
     def requests_of(self, site: CallSite) -> list[CallSite]:
-        """Return a site, or one site per request of a Message Batches call."""
+        """Return a site, or one site per request of a Message Batches call or per Claude
+        deployment of a LiteLLM Router's group."""
+        deployments = site.extra.get("deployments")
+        if isinstance(deployments, list) and deployments:
+            return [site] + [
+                CallSite(site.record, site.target, p, client=site.client, call_args=site.call_args)
+                for p in deployments
+            ]
         more = site.extra.get("requests")
         if not isinstance(more, list) or not more:
             return [site]
@@ -1285,30 +1292,38 @@ class CallFinder:
         self, record: CallRecord, args: Entries, deployments: list[Entries | None]
     ) -> CallSite | None:
         """Return a LiteLLM Router's call by a model group name (`router.completion(model=
-        "fast")`) whose one deployment, in the `model_list` the Router is made with here, is a
-        Claude model's.
+        "fast")`) whose deployments, in the `model_list` the Router is made with here, name a
+        Claude model: one request per Claude deployment (the first the site, the others its
+        `deployments`), as the Router may send any of them.
 
-        The Router sends the deployment's `litellm_params` with the call's own keywords over
-        them (litellm/router.py, `Router._completion`: `data = deployment["litellm_params"].
-        copy()`, then `litellm.completion(**{**data, "messages": messages, ..., **kwargs})`):
-        its model, and its sampling limits where the call gives none. A group of several
-        deployments (load-balanced), a list changed in place, a deployment not written as a
-        dict of literal keys or a Router made with `default_litellm_params` (sent too) is not
-        read.
+        The Router sends the deployment it picks with its `litellm_params` and the call's own
+        keywords over them (litellm/router.py, `Router._completion`: `data = deployment[
+        "litellm_params"].copy()`, then `litellm.completion(**{**data, "messages": messages,
+        ..., **kwargs})`): its model, and its sampling limits where the call gives none. A group
+        of several deployments load-balances among them, so each Claude one is a request the
+        call may send; another vendor's is not a Claude call. A list changed in place, a
+        deployment not written as a dict of literal keys (where none is a Claude one's) or a
+        Router made with `default_litellm_params` (sent too) is not read.
         """
-        deployment = deployments[0] if len(deployments) == 1 else None
-        if deployment is None:
+        requests: list[Entries] = []
+        for deployment in deployments:
+            if deployment is None:
+                continue
+            model = self._string(deployment.get(MODEL), record)
+            if model is None or not is_claude_model(model):
+                continue
+            items = dict(deployment.items)
+            items.update((key, entry) for key, entry in args.items.items() if key != MODEL)
+            unknown = (deployment.unknown_keys | args.unknown_keys) - set(args.items)
+            requests.append(Entries(items, deployment.opaque or args.opaque, unknown))
+        if not requests:
             return None
-        model = self._string(deployment.get(MODEL), record)
-        if model is None or not is_claude_model(model):
-            return None
-        items = dict(deployment.items)
-        items.update((key, entry) for key, entry in args.items.items() if key != MODEL)
-        unknown = (deployment.unknown_keys | args.unknown_keys) - set(args.items)
-        params = Entries(items, deployment.opaque or args.opaque, unknown)
-        return CallSite(
-            record, TARGETS["litellm:completion"], params, client="litellm", call_args=args
+        site = CallSite(
+            record, TARGETS["litellm:completion"], requests[0], client="litellm", call_args=args
         )
+        if len(requests) > 1:
+            site.extra["deployments"] = requests[1:]
+        return site
 
     def _router_groups(self, record: CallRecord, alias: str) -> list[Entries | None] | None:
         """Return the `litellm_params` of each deployment of the group `alias` names (an empty

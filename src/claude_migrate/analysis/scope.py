@@ -111,6 +111,10 @@ class Scope:
     method_of: ClassInfo | None = None  # for methods: the class they are defined in
     self_name: str | None = None  # for methods: the first parameter's name
     qualname: str = ""  # "Outer.method", for baselines and messages
+    # On the module scope: the libraries it star-imports (`from anthropic import *`), and the
+    # names read through them (`lookup`).
+    star_imports: list[str] = field(default_factory=list)
+    star_bound: dict[str, list[Binding]] = field(default_factory=dict)
 
     def add(self, name: str, binding: Binding) -> None:
         if name in self.globals and self.parent is not None:
@@ -139,8 +143,23 @@ class Scope:
             if found:
                 return found
             first = False
+            if scope.parent is None and scope.star_imports:
+                return scope.starred(name)
             scope = scope.parent
         return []
+
+    def starred(self, name: str) -> list[Binding]:
+        """Return a module's binding of `name` by a star import of a library that the target
+        registry says exports it (`from anthropic import *`, then `Anthropic()`)."""
+        if name not in self.star_bound:
+            from claude_migrate.targets.registry import described
+
+            self.star_bound[name] = [
+                Binding("import", self, 0, qualname=f"{module}.{name}")
+                for module in self.star_imports[-1:]
+                if described(f"{module}.{name}")
+            ]
+        return self.star_bound[name]
 
     def function(self) -> Scope:
         """Return the nearest function or module scope (comprehensions and lambdas belong to it)."""
@@ -482,6 +501,11 @@ class ModuleIndex:
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         if isinstance(node.names, cst.ImportStar):
+            library = _dotted(node.module) if node.module is not None else None
+            if not node.relative and library is not None and self.scope.parent is None:
+                # (The last star import names what a name it does not bind is, as far as
+                # the registry knows the library's names.)
+                self.scope.star_imports.append(library)
             return
         module = _dotted(node.module) if node.module is not None else ""
         dots = "." * len(node.relative)

@@ -317,6 +317,23 @@ def _decided(results: list[Symbol], only: frozenset[str] | None) -> Symbol:
 
 # Calls that bind arguments to a function for later.
 PARTIALS = ("functools.partial",)
+# Imports by a literal name, read as the `import` statement they stand for.
+IMPORT_MODULE = "importlib.import_module"
+SYS_MODULES = "sys.modules"
+
+
+def _imported_name(node: cst.Call) -> str | None:
+    """Return the absolute module name an `import_module`/`__import__` call is given as its
+    one argument, a string literal (None for anything else: a relative or computed name)."""
+    if len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:
+        return None
+    value = node.args[0].value
+    if not isinstance(value, cst.SimpleString):
+        return None
+    named = value.evaluated_value
+    if not isinstance(named, str) or not all(part.isidentifier() for part in named.split(".")):
+        return None
+    return named
 
 
 class Resolver:
@@ -654,6 +671,8 @@ class Resolver:
                 # The agent a literal key selects; another key's is not known here.
                 chosen = [(m, c) for k, m, c in base.entries if k == key]
                 return ProjectInstance(*chosen[0]) if key is not None and chosen else UNKNOWN
+            if key is not None and isinstance(base, Qual) and base.name == SYS_MODULES:
+                return self._qual(key)  # `sys.modules["anthropic"]`: the module itself
             if key is not None:
                 return self._table_class(node.value, key, scope, depth)
             return self._item_of(node.value, scope, depth)
@@ -956,12 +975,25 @@ class Resolver:
         ):
             method_of = scope.function().method_of
             return Super(method_of) if method_of is not None else UNKNOWN
+        if (
+            isinstance(node.func, cst.Name)
+            and node.func.value == "__import__"
+            and not scope.lookup("__import__")
+        ):
+            # `__import__("anthropic")` is `import anthropic` (a dotted name gives its top
+            # package, as the statement binds it).
+            named = _imported_name(node)
+            return self._qual(named.split(".")[0]) if named is not None else UNKNOWN
         return None
 
     def _imported_call(self, name: str, node: cst.Call, scope: Scope, depth: int) -> Symbol:
         """Return what calling an imported name makes: a client of a known library, a partial."""
         if name in PARTIALS:
             return self._partial(node, scope, depth)
+        if name == IMPORT_MODULE:
+            # `importlib.import_module("anthropic")` is the module a literal name names.
+            named = _imported_name(node)
+            return self._qual(named) if named is not None else UNKNOWN
         if is_sdk_client_class(name):
             # A first-party client sent to a server of other models only keeps its base URL:
             # its calls are Claude's only with a Claude model (`calls._on_other_server`).

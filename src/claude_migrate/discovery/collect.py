@@ -31,7 +31,9 @@ from claude_migrate.notebook import notebook_kind
 if TYPE_CHECKING:
     import pathspec  # loaded where a `.gitignore` is read (`gitignore`)
 
-PYTHON_SUFFIXES = (".py", ".pyi")
+# Python source: `.pyw` is a module Python imports on Windows (importlib.machinery's
+# SOURCE_SUFFIXES there), a pull request's code as much as a `.py` file.
+PYTHON_SUFFIXES = (".py", ".pyi", ".pyw")
 SKIP_DIRS = frozenset(
     {
         ".git", ".hg", ".svn", ".bzr", "__pycache__", ".venv", "venv", ".env",

@@ -274,7 +274,10 @@ def module_name(path: Path, roots: Sequence[Path]) -> tuple[str, bool] | None:
     """
     if path.suffix == NOTEBOOK_SUFFIX:
         return _notebook_name(path), False
-    if not path.stem.isidentifier() and path.stem != "__init__":
+    if (not path.stem.isidentifier() and path.stem != "__init__") or (
+        path.suffix == ".pyw" and path.with_suffix(".py").exists()
+    ):
+        # (Python imports a `.py` file before the `.pyw` beside it: that one is never imported.)
         return SCRIPT_MODULE + re.sub(r"\W", "_", str(path)), False
     fallback: tuple[str, bool] | None = None
     for root, taken in _roots_above(path.parent, tuple(roots)):
@@ -668,8 +671,12 @@ class Project:
         self._dicts_changed: dict[tuple[str, str], bool] = {}
         # A dict's tables changed by a file of the run (`_nested_moved`).
         self._nested_changed: dict[tuple[str, str], bool] = {}
-        # A name -> the run's files spelling it as Python reads them (`_files_spelling`).
+        # A name -> the run's files spelling it as Python reads them (`_files_spelling`), from
+        # an index of every word of every file built once (None until a name is asked about).
         self._spelling: dict[str, list[str]] = {}
+        self._spellers: tuple[int, dict[bytes, list[str]], dict[str, bytes]] | None = None
+        # A file of the run's text as Python decodes it (`_texts_spelling`), decoded once.
+        self._decoded: dict[str, str | None] = {}
         # A dict's name -> whether a file of the run may set its items (`_items_set_in_run`).
         # An attribute -> whether a file of the run hands the dict it holds on
         # (`_attribute_handed_on`).
@@ -1039,6 +1046,11 @@ class Project:
                     # Read on demand as any import is: whether the module re-exporting it was
                     # given to the run or read from disk (one file checked, or the tree).
                     other = self._star_summary(star)
+                    if other is None and described(f"{star}.{name}"):
+                        # A library's name, as the registry knows it (`from anthropic import *`
+                        # in a package's `__init__.py`, then `from pkg import Anthropic`).
+                        result = Ref(f"{star}.{name}")
+                        break
                     if other is not None and (other["all"] is None or name in other["all"]):
                         result = self.export(star, name, depth + 1)
                         if result is not None:
@@ -5818,6 +5830,8 @@ class Project:
         """
         if facts["functions"] or any(set(c) - {"constants"} for c in facts["classes"].values()):
             return True
+        if facts.get("star_libraries"):
+            return True  # a library's client class read through it (`_star_library_name`)
         return any(self._gives_by_name(plain) for plain in facts["names"].values())
 
     def given_names(self, facts: dict[str, Any]) -> set[bytes]:
@@ -5877,6 +5891,10 @@ class Project:
             "functions": self._derive_functions(module),
             "classes": self._derive_classes(module),
         }
+        libraries = [star for star in summary["star_imports"] if self._star_summary(star) is None]
+        if libraries:
+            # Names read through a library's star import (`lookup`: the registry's ones).
+            derived["star_libraries"] = libraries
         reads = self._constant_reads_of_file(module)
         if reads and module in self._given_modules():
             # Reported at the constant, once, with the calls as related places: only where the
@@ -6212,25 +6230,48 @@ class Project:
         return found
 
     def _files_spelling(self, name: str) -> list[str]:
-        """Return the run's files whose text, as Python reads it (`as_python_reads`), holds
-        `name`, once a run per name."""
+        """Return the run's files whose text, as Python reads it (`as_python_reads`), spells
+        `name`: an ASCII name as a whole word (a name the code reads, writes or imports is
+        one), any other as a substring (`_Spelling`'s rule).
+
+        Every file is read once a run, into an index of its ASCII words: asking about each of
+        a thousand dicts over a thousand files was a million reads of a file's text.
+        """
         found = self._spelling.get(name)
         if found is None:
-            spelled = name.encode()
-            found = []
-            for path, data in self.given.items():
-                raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
-                if spelled in as_python_reads(raw):
-                    found.append(path)
+            if self._spellers is None or self._spellers[0] != len(self.given):
+                self._spellers = (len(self.given), *self._word_index())
+            _, index, views = self._spellers
+            spelled = name.encode("utf-8", "surrogatepass")
+            if name.isascii():
+                found = index.get(spelled, [])
+            else:
+                found = [path for path, view in views.items() if spelled in view]
             self._spelling[name] = found
         return found
 
+    def _word_index(self) -> tuple[dict[bytes, list[str]], dict[str, bytes]]:
+        """Return each ASCII word of the run's files (as Python reads them) with the files
+        holding it, and the files beyond ASCII as read (for a name beyond ASCII)."""
+        index: dict[bytes, list[str]] = {}
+        views: dict[str, bytes] = {}
+        for path, data in self.given.items():
+            raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+            view = as_python_reads(raw)
+            if not view.isascii():
+                views[path] = view
+            for word in set(_WORD.findall(view)):
+                index.setdefault(word, []).append(path)
+        return index, views
+
     def _texts_spelling(self, name: str) -> Iterator[tuple[str, str | None]]:
         """Yield each run's file spelling `name` (`_files_spelling`) with its text as Python
-        decodes it (None when it cannot be decoded)."""
+        decodes it (None when it cannot be decoded), each file decoded once a run."""
         for path in self._files_spelling(name):
-            data = self.given[path]
-            yield path, data if isinstance(data, str) else python_text(data)
+            if path not in self._decoded:
+                data = self.given[path]
+                self._decoded[path] = data if isinstance(data, str) else python_text(data)
+            yield path, self._decoded[path]
 
     def _names_another_dict(self, path: str, text: str, module: str, name: str) -> bool:
         """Return whether every `name` of a file of the run is proven not to be `module`'s:
@@ -7299,7 +7340,13 @@ class Project:
         for name in self.closure(module):
             facts, digest = self._derived_and_digest(name)
             # Modules with nothing to tell are left out of the view (and of its digest).
-            if name == module or facts["names"] or facts["functions"] or facts["classes"]:
+            if (
+                name == module
+                or facts["names"]
+                or facts["functions"]
+                or facts["classes"]
+                or facts.get("star_libraries")
+            ):
                 if text is not None and name != module and name not in whole:
                     facts, digest = self._part_read(name, facts, words)
                 derived[name] = facts
@@ -7485,6 +7532,8 @@ class ProjectView:
             if found is None and rest[0] in facts["functions"]:
                 found = ["func", module, rest[0]]
             if found is None:
+                found = _star_library_name(facts, rest[0])
+            if found is None:
                 return None
             if len(rest) == 2 and found[0] == "class":
                 return ["func", found[1], f"{found[2]}.{rest[1]}"]
@@ -7494,6 +7543,15 @@ class ProjectView:
     def function(self, module: str, qual: str) -> dict[str, Any] | None:
         facts = self.modules.get(module)
         return None if facts is None else facts["functions"].get(qual)
+
+
+def _star_library_name(facts: dict[str, Any], name: str) -> list[Any] | None:
+    """Return `["ref", path]` for a name a module's star import of a library gives it, where
+    the registry knows the library exports it (the first such import, as `export` reads it)."""
+    for library in facts.get("star_libraries", ()):
+        if described(f"{library}.{name}"):
+            return ["ref", f"{library}.{name}"]
+    return None
 
 
 # What a module's names may be that only say what a value is (a constant, a dict of options).

@@ -225,7 +225,7 @@ def _source(run: Run, path: str) -> SourceText | None:
     except OSError:
         return None
     try:
-        return SourceText.from_bytes(data, is_python=Path(path).suffix in (".py", ".pyi"))
+        return SourceText.from_bytes(data, is_python=Path(path).suffix in (".py", ".pyi", ".pyw"))
     except DecodeError:
         return None
 
