@@ -530,3 +530,25 @@ def test_the_scans_lean_walk_reaches_every_name_attribute_and_return() -> None:
     returns = {id(n) for n in ast.walk(function) if isinstance(n, ast.Return)}
     assert len(returns) == 12
     assert {id(r) for r in _returns(function)} == returns
+
+
+def test_a_library_class_re_exported_under_its_own_name_makes_no_file_a_candidate(
+    tmp_path: Path,
+) -> None:
+    # `pkg` re-exports the SDK's client under the SDK's own name: a file making a client from
+    # it and calling nothing holds no site, and is not parsed for one; under another name the
+    # file calling it is what the view alone can tell (`test_module_resolution`'s shapes).
+    from claude_migrate.api import collect_jobs, execute
+
+    root = write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": "[project]\nname = 'app'\n",
+            "pkg/__init__.py": "from anthropic import Anthropic\n",
+            "maker.py": "from pkg import Anthropic\n\nclient = Anthropic()\n",
+        },
+    )
+    run = execute(collect_jobs([root], PolicyLoader(), None), Options(), workers=1)
+    parsed = {Path(r.path).name for r in run.results if r.parsed}
+    assert "maker.py" not in parsed
+    assert not run.diagnostics

@@ -246,6 +246,19 @@ def _may_run_a_request(view: ProjectView, plain: object) -> bool:
     return True
 
 
+def _same_library_name(name: object, plain: object) -> bool:
+    """Return whether a module's name is a library's class or function it re-exports under the
+    library's own name (`from ._client import Anthropic`): a call of it is what the checks' own
+    callee names already find in a file, so it makes no file a candidate. Under another name
+    (`Claude = anthropic.Anthropic`, `ask = litellm.completion`) only the view can tell."""
+    return (
+        isinstance(plain, (list, tuple))
+        and len(plain) == 2
+        and plain[0] == "ref"
+        and str(plain[1]).rpartition(".")[2] == name
+    )
+
+
 def _view_exports(view: ProjectView) -> frozenset[str]:
     """Return every name a project view says may lead to a Claude call (by its digest, once).
 
@@ -276,7 +289,7 @@ def _view_exports(view: ProjectView) -> frozenset[str]:
             names.update(
                 str(name)
                 for name, plain in facts.get("names", {}).items()
-                if _may_run_a_request(view, plain)
+                if _may_run_a_request(view, plain) and not _same_library_name(name, plain)
             )
         if len(_EXPORTS) > 4096:
             _EXPORTS.clear()
